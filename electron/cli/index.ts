@@ -1,0 +1,114 @@
+// The `citewise` command: the same core as the app, for scripting, CI, benchmarks and host mode.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { version } from '../../package.json';
+import { createCore } from '../core';
+import { CoreError } from '../core/errors';
+import { stderrLogger } from '../core/log';
+import { resolveDataDir } from '../core/paths';
+import { startHost } from '../host/server';
+import { openInBrowser } from './open-browser';
+
+const HELP = `citewise ${version}: a reference manager for researchers, with citation evidence
+
+Usage:
+  citewise [global options] <command> [options]
+
+Commands:
+  serve            Run Citewise in browser mode: serve the app on 127.0.0.1 and print its URL
+                   (the URL carries a per-launch token; nobody else on this machine can use it)
+    --port N       Port to listen on (default: any free port)
+    --open         Open the URL in the default browser
+
+Global options:
+  --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
+  -h, --help       Show this help
+  -v, --version    Show the version
+
+Exit codes: 0 success, 1 failure, 2 wrong usage.
+`;
+
+export class UsageError extends Error {}
+
+const globalOptions = {
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+async function main(argv: string[]): Promise<number> {
+  const first = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: false });
+  const [command] = first.positionals;
+  if (first.values.version) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  if (first.values.help || command === undefined || command === 'help') {
+    process.stdout.write(HELP);
+    return command === undefined && !first.values.help ? 2 : 0;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(argv);
+    default:
+      throw new UsageError(`unknown command "${command}"; run citewise --help for the list`);
+  }
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...globalOptions, port: { type: 'string' }, open: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 1) throw new UsageError(`serve takes no arguments (got "${positionals[1]}")`);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got "${values.port}")`);
+
+  const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
+  if (!existsSync(`${rendererDir}/index.html`)) {
+    throw new CoreError('INTERNAL', 'The app is not built yet: run `npm run build` (or `npm start`) first.');
+  }
+  const dataDir = resolveDataDir(values['data-dir']);
+  const core = createCore({ dataDir, mode: 'browser', logger: stderrLogger });
+  let host;
+  try {
+    host = await startHost({ core, rendererDir, port, logger: stderrLogger });
+  } catch (err) {
+    await core.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CoreError('CONFLICT', `Port ${port} is already in use; choose another with --port or leave it out.`);
+    throw err;
+  }
+  process.stdout.write(`Citewise ${version} is running in browser mode at ${host.url}\n`);
+  process.stdout.write(`Library: ${dataDir}. Press Ctrl+C to stop.\n`);
+  if (values.open) openInBrowser(host.url);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await host.close();
+  await core.close();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError || (err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`citewise: ${err.message}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof CoreError) {
+      process.stderr.write(`citewise: ${err.message}\n`);
+      process.exitCode = 1;
+    } else {
+      stderrLogger.error('unexpected failure', err);
+      process.exitCode = 1;
+    }
+  },
+);

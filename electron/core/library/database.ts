@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { CoreError } from '../errors';
+import { migrations, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /**
+   * The better-sqlite3 addon to load. Plain Node (tests, CLI, host mode) uses the build in node_modules;
+   * the Electron app passes its Electron-ABI build, which lives beside it and never replaces it.
+   */
+  nativeBinding?: string | undefined;
+  migrations?: readonly Migration[];
+}
+
+/** Opens (creating if needed) a library database with the pragmas of DESIGN.md, then migrates it. */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, options.migrations ?? migrations);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Applies pending migrations in order, each in its own transaction, recording progress in user_version. */
+export function migrate(db: Db, list: readonly Migration[]): { from: number; to: number } {
+  const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > latest) {
+    throw new CoreError(
+      'CONFLICT',
+      `This library was written by a newer version of Citewise (schema version ${from}; this version understands up to ${latest}). Update Citewise to open it; the file was not changed.`,
+    );
+  }
+  const pending = [...list].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
+  for (const m of pending) {
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return { from, to: Math.max(from, latest) };
+}

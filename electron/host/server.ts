@@ -1,0 +1,169 @@
+// Host mode: the same core behind a server bound to 127.0.0.1. It serves the built renderer and a
+// WebSocket carrying the IPC contract. Every HTTP and WebSocket request needs the per-launch token.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WS_MAX_MESSAGE_BYTES, WS_PATH, type ServerMessage } from '../../shared/ipc';
+import type { Core } from '../core';
+import { buildCsp } from '../core/csp';
+import { silentLogger, type Logger } from '../core/log';
+import { cookieName, hostAllowed, newToken, originAllowed, tokenSource } from './auth';
+import { resolveStatic, sendFile } from './static';
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface HostOptions {
+  core: Core;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Fixed token for tests; a random one otherwise. */
+  token?: string;
+  logger?: Logger;
+}
+
+export interface Host {
+  readonly origin: string;
+  /** The address to open: the origin with the token, which the server swaps for a cookie. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** Open WebSocket connections, for tests that check nothing leaks. */
+  connectionCount(): number;
+  close(): Promise<void>;
+}
+
+const UNAUTHORIZED_PAGE =
+  'Citewise: this address needs the token printed when Citewise started. Open the full URL it printed (it ends in ?token=…).\n';
+
+export async function startHost(options: HostOptions): Promise<Host> {
+  const { core, rendererDir } = options;
+  const logger = options.logger ?? silentLogger;
+  const token = options.token ?? newToken();
+  const sockets = new Set<WebSocket>();
+  let port = 0;
+
+  const securityHeaders = (): Record<string, string> => ({
+    'Content-Security-Policy': buildCsp({ connectSrc: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=()',
+  });
+
+  const refuse = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { ...securityHeaders(), 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(text);
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (!hostAllowed(req, port)) return refuse(res, 403, 'Citewise: unexpected Host header.\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Citewise: method not allowed.\n');
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const source = tokenSource(req, url, token, port);
+    if (source === null) return refuse(res, 401, UNAUTHORIZED_PAGE);
+    if (source === 'query') {
+      // Swap the token in the address bar for a cookie so it does not linger in history or get copied.
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        ...securityHeaders(),
+        'Set-Cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        Location: url.pathname + url.search,
+        'Cache-Control': 'no-store',
+      });
+      return res.end();
+    }
+    const file = resolveStatic(rendererDir, url.pathname) ?? (extensionless(url.pathname) ? resolveStatic(rendererDir, '/') : null);
+    if (!file) return refuse(res, 404, 'Citewise: not found.\n');
+    sendFile(res, file, securityHeaders());
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const source = tokenSource(req, url, token, port);
+    const origin = req.headers.origin;
+    // Browsers always send Origin; a cookie alone must come from our own page, never another site's.
+    const originOk = origin === undefined ? source === 'header' || source === 'query' : originAllowed(origin, port);
+    let status = 0;
+    if (!hostAllowed(req, port) || url.pathname !== WS_PATH) status = 404;
+    else if (source === null) status = 401;
+    else if (!originOk) status = 403;
+    if (status !== 0) {
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
+  });
+
+  function serveSocket(ws: WebSocket): void {
+    sockets.add(ws);
+    const inflight = new AbortController();
+    const send = (message: ServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const unsubscribe = core.events.onAny((name, payload) => send({ type: 'event', name, payload }));
+    ws.on('message', (data, isBinary) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(isBinary ? '' : data.toString());
+      } catch {
+        ws.close(1007, 'Malformed message');
+        return;
+      }
+      if (!isInvoke(message)) {
+        const id = typeof (message as { id?: unknown } | null)?.id === 'number' ? (message as { id: number }).id : null;
+        if (id === null) return void ws.close(1007, 'Malformed message');
+        return send({ type: 'result', id, result: { ok: false, error: { code: 'INVALID_INPUT', message: 'Malformed request: expected {type:"invoke", id, channel, input}.' } } });
+      }
+      void core.invoke(message.channel, message.input, inflight.signal).then((result) => send({ type: 'result', id: message.id, result }));
+    });
+    ws.on('close', () => {
+      sockets.delete(ws);
+      unsubscribe();
+      inflight.abort();
+    });
+    ws.on('error', (err) => logger.warn(`WebSocket error: ${err.message}`));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('Host mode could not read its own address');
+  port = address.port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    origin,
+    url: `${origin}/?token=${token}`,
+    port,
+    token,
+    connectionCount: () => sockets.size,
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function extensionless(pathname: string): boolean {
+  return !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');
+}
+
+function isInvoke(m: unknown): m is { type: 'invoke'; id: number; channel: string; input: unknown } {
+  if (typeof m !== 'object' || m === null) return false;
+  const o = m as Record<string, unknown>;
+  return o.type === 'invoke' && typeof o.id === 'number' && Number.isSafeInteger(o.id) && typeof o.channel === 'string';
+}

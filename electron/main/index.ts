@@ -1,0 +1,211 @@
+// The Electron shell: windows, the app:// protocol, menus and the guards of DESIGN.md. Everything
+// else is the core, which runs here exactly as it does in host mode, the CLI and the tests.
+import { existsSync } from 'node:fs';
+import { join, normalize, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { createCore, type Core } from '../core';
+import { buildCsp } from '../core/csp';
+import { stderrLogger } from '../core/log';
+import { resolveDataDir } from '../core/paths';
+import { bridgeIpc } from './ipc-bridge';
+import { decideExternal } from './navigation';
+import { loadWindowState, saveWindowState } from './window-state';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererDir = join(here, '../renderer');
+const APP_ORIGIN = 'app://citewise';
+const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const trustedOrigins = devUrl ? [new URL(devUrl).origin] : [APP_ORIGIN];
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  if (i >= 0) return process.argv[i + 1];
+  return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** The Electron-ABI build of better-sqlite3: beside the app when packaged, under build/native in development. */
+function sqliteBinding(): string {
+  const file = app.isPackaged
+    ? join(process.resourcesPath, 'native', 'better_sqlite3.node')
+    : join(here, '../../build/native/electron/better_sqlite3.node');
+  if (!existsSync(file)) {
+    throw new Error(`The Electron build of better-sqlite3 is missing (${file}). Run: npm run native:electron`);
+  }
+  return file;
+}
+
+function guardContents(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (url !== contents.getURL()) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (decideExternal(url) === 'open-external') void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+function serveRenderer(): void {
+  const csp = buildCsp();
+  protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'citewise') return new Response('Not found', { status: 404 });
+    const relative = normalize(decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)).replace(/^([/\\])+/, '');
+    const file = join(rendererDir, relative);
+    if (!file.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(response.headers);
+    headers.set('Content-Security-Policy', csp);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    return new Response(response.body, { status: response.status, headers });
+  });
+  // The development server's responses get the same policy (plus its own origin for hot reload).
+  if (devUrl) {
+    const devCsp = buildCsp({ connectSrc: [new URL(devUrl).origin.replace(/^http/, 'ws')] });
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [devCsp] } });
+    });
+  }
+}
+
+function createWindow(dataDir: string): BrowserWindow {
+  const state = loadWindowState(dataDir, (b) =>
+    screen.getAllDisplays().some((d) => {
+      const a = d.workArea;
+      return (b.x ?? 0) < a.x + a.width && (b.x ?? 0) + b.width > a.x && (b.y ?? 0) < a.y + a.height && (b.y ?? 0) + b.height > a.y;
+    }),
+  );
+  const win = new BrowserWindow({
+    ...state,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Citewise',
+    backgroundColor: '#17191d',
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: true,
+    },
+  });
+  if (state.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => saveWindowState(dataDir, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+  const saveSoon = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(save, 500);
+  };
+  win.on('resize', saveSoon);
+  win.on('move', saveSoon);
+  win.on('close', () => {
+    clearTimeout(saveTimer);
+    save();
+  });
+  void win.loadURL(devUrl ?? `${APP_ORIGIN}/index.html`);
+  return win;
+}
+
+function buildMenu(): void {
+  const isMac = process.platform === 'darwin';
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(isMac ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      {
+        label: 'View',
+        submenu: [
+          ...(app.isPackaged ? [] : [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }]),
+          { role: 'resetZoom' },
+          { role: 'zoomIn' },
+          { role: 'zoomOut' },
+          { type: 'separator' },
+          { role: 'togglefullscreen' },
+        ],
+      },
+      { role: 'windowMenu' },
+    ]),
+  );
+}
+
+async function main(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  app.enableSandbox();
+  app.on('web-contents-created', (_event, contents) => guardContents(contents));
+  await app.whenReady();
+
+  const dataDir = resolveDataDir(argValue('--data-dir'));
+  let core: Core;
+  try {
+    core = createCore({ dataDir, mode: 'electron', sqliteNativeBinding: sqliteBinding(), logger: stderrLogger });
+  } catch (err) {
+    const { dialog } = await import('electron');
+    dialog.showErrorBox('Citewise cannot start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
+    return;
+  }
+
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  serveRenderer();
+  buildMenu();
+
+  const windows = new Set<BrowserWindow>();
+  const open = () => {
+    const win = createWindow(dataDir);
+    windows.add(win);
+    win.on('closed', () => windows.delete(win));
+  };
+  const disposeBridge = bridgeIpc({
+    ipcMain,
+    core,
+    describeSender: (event) => {
+      const e = event as IpcMainInvokeEvent;
+      const frame = e.senderFrame;
+      return { senderId: e.sender.id, frameUrl: frame?.url ?? null, isMainFrame: frame !== null && frame === e.sender.mainFrame };
+    },
+    trustedOrigins,
+    trustedSenderIds: () => [...windows].filter((w) => !w.isDestroyed()).map((w) => w.webContents.id),
+    broadcast: (channel, name, payload) => {
+      for (const w of windows) if (!w.isDestroyed()) w.webContents.send(channel, name, payload);
+    },
+    onRefused: (info) => stderrLogger.warn(`refused an IPC call from an untrusted sender (${info.frameUrl ?? 'no frame'})`),
+  });
+
+  open();
+  app.on('second-instance', () => {
+    const [win] = windows;
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+  app.on('activate', () => {
+    if (windows.size === 0) open();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    disposeBridge();
+    void core.close();
+  });
+}
+
+void main();

@@ -1,0 +1,57 @@
+// The one IPC contract between the renderer and the core. Every transport (Electron IPC, the host's
+// WebSocket, in-process for tests) carries exactly these channels and events.
+import type { z } from 'zod';
+import { appFeature } from './app';
+import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
+import { jobsFeature } from './jobs';
+import { settingsFeature } from './settings';
+
+export const features = [appFeature, settingsFeature, jobsFeature] as const;
+assertDisjoint(features);
+
+export const requests = {
+  ...appFeature.requests,
+  ...settingsFeature.requests,
+  ...jobsFeature.requests,
+};
+
+export const events = {
+  ...appFeature.events,
+  ...settingsFeature.events,
+  ...jobsFeature.events,
+};
+
+export type Requests = typeof requests;
+export type Events = typeof events;
+export type Channel = keyof Requests & string;
+export type EventName = keyof Events & string;
+/** What the renderer sends (before defaults are applied). */
+export type InputOf<C extends Channel> = z.input<Requests[C]['input']>;
+/** What a handler receives (after validation and defaults). */
+export type ParsedInputOf<C extends Channel> = z.output<Requests[C]['input']>;
+export type ResultOf<C extends Channel> = OutputOf<Requests[C]>;
+export type EventPayload<E extends EventName> = PayloadOf<Events[E]>;
+
+export const CHANNELS = Object.keys(requests) as Channel[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/** The API every transport offers the renderer: `window.citewise` in Electron, the WebSocket client in a browser. */
+export interface CitewiseApi {
+  invoke<C extends Channel>(channel: C, input: InputOf<C>): Promise<Result<ResultOf<C>>>;
+  /** Subscribes a listener; returns the function that unsubscribes it. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+export * from './define';
+export * from './app';
+export * from './settings';
+export * from './jobs';
+export * from './wire';

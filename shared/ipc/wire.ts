@@ -1,0 +1,31 @@
+import type { Result } from './define';
+
+// The messages of the host's WebSocket transport. Electron IPC carries the same (channel, input) →
+// Result and (event, payload) pairs through ipcRenderer.invoke and webContents.send.
+
+export const WS_PATH = '/ipc';
+/** The largest message either side accepts; a 10 MB payload must fit. */
+export const WS_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const ELECTRON_INVOKE_CHANNEL = 'citewise:invoke';
+export const ELECTRON_EVENT_CHANNEL = 'citewise:event';
+
+export interface WireInvoke {
+  type: 'invoke';
+  id: number;
+  channel: string;
+  input: unknown;
+}
+
+export interface WireResult {
+  type: 'result';
+  id: number;
+  result: Result<unknown>;
+}
+
+export interface WireEvent {
+  type: 'event';
+  name: string;
+  payload: unknown;
+}
+
+export type ServerMessage = WireResult | WireEvent;

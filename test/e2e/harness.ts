@@ -1,0 +1,99 @@
+// Launches Citewise in browser mode the way `npm start` does (the built CLI's `serve`), and Debian's
+// Chromium through playwright-core. Each test gets its own data directory and port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { tempDir } from '../helpers/tmp';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const RESULTS_DIR = join(ROOT, 'test-results');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface RunningApp {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function launchApp(options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningApp> {
+  const dir = options.dataDir ? null : tempDir('citewise-e2e-');
+  const dataDir = options.dataDir ?? dir!.path;
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`citewise serve did not print its URL in time:\n${output}`)), 20_000);
+    const check = () => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`citewise serve exited with ${code}:\n${output}`)));
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token')!,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      dir?.remove();
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+export interface PageProblems {
+  errors: string[];
+}
+
+/** A page that records console errors, page errors and CSP violations, so tests can demand none. */
+export async function newPage(context: BrowserContext): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await context.newPage();
+  const problems: PageProblems = { errors: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.errors.push(`page: ${e.message}`));
+  return { page, problems };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

@@ -1,0 +1,145 @@
+// Host mode's guards, at the HTTP level: loopback only, the token on every request, Host and Origin
+// checked, the CSP header on every response, nothing outside the renderer directory served.
+import { request } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../electron/core';
+import { silentLogger } from '../../../electron/core/log';
+import { startHost, type Host } from '../../../electron/host/server';
+import { fakeRendererDir } from '../../helpers/transports';
+import { tempDir } from '../../helpers/tmp';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function wsOutcome(url: string, options: WebSocket.ClientOptions = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, options);
+    ws.on('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.on('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
+    ws.on('error', (e) => resolve(`error ${e.message}`));
+  });
+}
+
+describe('host mode security', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let core: Core;
+  let host: Host;
+  let cookie: string;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    core = createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
+    host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
+    writeFileSync(join(dir.path, 'secret.txt'), 'outside the renderer');
+    cookie = `citewise_${host.port}=${host.token}`;
+  });
+
+  afterAll(async () => {
+    await host.close();
+    await core.close();
+    dir.remove();
+  });
+
+  it('listens on 127.0.0.1 only, with a long random token', () => {
+    expect(host.origin).toBe(`http://127.0.0.1:${host.port}`);
+    expect(host.token.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('refuses a request without the token, or with a wrong one, with 401', async () => {
+    for (const headers of [{}, { Cookie: `citewise_${host.port}=wrong` }, { Authorization: 'Bearer wrong' }]) {
+      const r = await get(host.port, '/', headers);
+      expect(r.status).toBe(401);
+      expect(r.body).toContain('needs the token');
+    }
+    expect((await get(host.port, '/?token=wrong')).status).toBe(401);
+    expect((await get(host.port, '/assets/app.js')).status).toBe(401);
+  });
+
+  it('swaps the launch token for an HttpOnly, SameSite=Strict cookie', async () => {
+    const r = await get(host.port, `/?token=${host.token}`);
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe('/');
+    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^citewise_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`));
+  });
+
+  it('serves the app with the token (cookie or Bearer), always with the CSP and hardening headers', async () => {
+    for (const headers of [{ Cookie: cookie }, { Authorization: `Bearer ${host.token}` }]) {
+      const r = await get(host.port, '/', headers);
+      expect(r.status).toBe(200);
+      expect(r.body).toContain('<title>Citewise</title>');
+      const csp = String(r.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*(unsafe-inline|unsafe-eval)/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+    expect(String((await get(host.port, '/')).headers['content-security-policy'])).toContain("default-src 'none'");
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {
+    const r = await get(host.port, '/', { Cookie: cookie, Host: `evil.example:${host.port}` });
+    expect(r.status).toBe(403);
+  });
+
+  it('serves nothing outside the renderer directory', async () => {
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%00index.html']) {
+      const r = await get(host.port, path, { Cookie: cookie });
+      expect(r.status, path).toBe(404);
+      expect(r.body).not.toContain('outside the renderer');
+    }
+  });
+
+  it('accepts only GET and HEAD', async () => {
+    expect((await get(host.port, '/', { Cookie: cookie }, 'POST')).status).toBe(405);
+  });
+
+  it('refuses a WebSocket without the token', async () => {
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`)).toBe('refused 401');
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc?token=wrong`)).toBe('refused 401');
+  });
+
+  it('refuses an off-origin WebSocket even when it carries the token', async () => {
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie }, origin: 'http://evil.example' })).toBe('refused 403');
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { origin: 'http://127.0.0.1:1' })).toBe('refused 403');
+    // A cookie alone, without an Origin, is not a page of ours either.
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie } })).toBe('refused 403');
+  });
+
+  it('accepts our own page’s WebSocket', async () => {
+    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie }, origin: host.origin })).toBe('open');
+  });
+
+  it('closes a socket that sends garbage and answers a malformed request as INVALID_INPUT', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`);
+    await new Promise((r) => ws.once('open', r));
+    const reply = new Promise<unknown>((r) => ws.once('message', (d) => r(JSON.parse(String(d)))));
+    ws.send(JSON.stringify({ type: 'invoke', id: 5, channel: 42 }));
+    expect(await reply).toMatchObject({ type: 'result', id: 5, result: { ok: false, error: { code: 'INVALID_INPUT' } } });
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send('{not json');
+    expect(await closed).toBe(1007);
+    await expect.poll(() => host.connectionCount()).toBe(0);
+    expect(core.events.listenerCount()).toBe(0);
+  });
+});
