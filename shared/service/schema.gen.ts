@@ -1605,7 +1605,7 @@ export interface components {
              */
             type?: string;
             description?: string;
-            /** @description Known values */
+            /** @description Known values, when the field is an enumeration. */
             values?: string[];
         };
         /**
