@@ -752,7 +752,7 @@ export interface components {
             authorName: string;
             family: string;
             given: string;
-            authorID?: string;
+            authorID: string;
             authorSlug: string;
             /** @description 1-based position. */
             authorSequenceNumber: number;
@@ -788,6 +788,7 @@ export interface components {
          *           "authorName": "Ada Example",
          *           "family": "Example",
          *           "given": "Ada",
+         *           "authorID": "424242",
          *           "authorSlug": "ada-example-Zz9",
          *           "authorSequenceNumber": 1,
          *           "orcid": "0000-0002-1825-0097"
@@ -991,7 +992,28 @@ export interface components {
             /** @example SHAREDAUTHOR */
             type?: string;
         };
-        /** @description One classified citation statement, without its text. */
+        /**
+         * @description One classified citation statement, without its text.
+         * @example {
+         *       "id": 5550001,
+         *       "memberId": 9999,
+         *       "source": "10.1000/citing.paper",
+         *       "target": "10.1000/example.one",
+         *       "type": "contradicting",
+         *       "typeConfidence": 0.91,
+         *       "positive": 0.04,
+         *       "negative": 0.91,
+         *       "neutral": 0.12,
+         *       "section": "discussion",
+         *       "selfCites": [
+         *         {
+         *           "family": "Example",
+         *           "given": "Ada",
+         *           "type": "SHAREDAUTHOR"
+         *         }
+         *       ]
+         *     }
+         */
         Citation: {
             id: number;
             memberId?: number;
@@ -1477,6 +1499,46 @@ export interface components {
             filetype: string;
             citations: components["schemas"]["ReferenceCheckCitation"][];
         };
+        /**
+         * @example {
+         *       "status": "STARTED",
+         *       "info": {
+         *         "description": "Extracting references",
+         *         "step": 2,
+         *         "totalSteps": 5
+         *       }
+         *     }
+         * @example {
+         *       "status": "SUCCESS",
+         *       "overallTally": {
+         *         "total": 40,
+         *         "supporting": 5,
+         *         "contradicting": 1,
+         *         "mentioning": 33,
+         *         "unclassified": 1
+         *       },
+         *       "result": {
+         *         "metadata": {
+         *           "title": "A manuscript under check",
+         *           "authors": [
+         *             {
+         *               "family": "Example",
+         *               "given": "Ada"
+         *             }
+         *           ]
+         *         },
+         *         "filetype": "pdf",
+         *         "citations": [
+         *           {
+         *             "target": "10.1000/example.one",
+         *             "snippet": "As shown before <cite data-doi=\"10.1000/example.one\">[3]</cite>.",
+         *             "refLocation": "b3/1",
+         *             "section": "introduction"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         ReferenceCheckTask: {
             status: components["schemas"]["TaskStatus"];
             info?: components["schemas"]["ReferenceCheckProgress"];
@@ -2041,9 +2103,9 @@ export interface components {
         /** @description Also return tallies of the other end of each edge. */
         IncludeTallies: boolean;
         /** @description With `offset`, pages through results when the total exceeds 3,000. */
-        GraphLimit: number | null;
+        GraphLimit: number;
         /** @description With `limit`, pages through results when the total exceeds 3,000. */
-        GraphOffset: number | null;
+        GraphOffset: number;
         /** @description Free text; supports AND, OR, NOT and "phrase" matching. */
         EvidenceQuery: string;
         /** @description Space-delimited `field:"value"` pairs, values double-quoted. */
@@ -2128,7 +2190,7 @@ export interface operations {
     getIssnEditorialNotices: {
         parameters: {
             query: {
-                /** @description Comma-separated ISSNs, up to 500. */
+                /** @description Comma-separated ISSNs, up to 500 (`x-citewise-max-items`). */
                 issn: string;
             };
             header?: never;

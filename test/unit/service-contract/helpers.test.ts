@@ -1,6 +1,15 @@
 // The pure helpers of shared/service/index.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  type AssistantPollRequest,
+  type AssistantTask,
+  type Paper,
+  type PathParams,
+  type QueryParams,
+  type ReferenceCheckScheduled,
+  type RequestBody,
+  type SuccessBody,
+  type TalliesResponse,
   GUESSES,
   SERVICE_SCOPES,
   encodeDoiForPath,
@@ -38,5 +47,20 @@ describe('service contract helpers', () => {
     expect(isTerminalTaskStatus('PENDING')).toBe(false);
     expect(isTerminalTaskStatus('CANCELLED')).toBe(true);
     expect(isTerminalTaskStatus('REVOKED')).toBe(true);
+  });
+
+  it('derives request and answer types per operation', () => {
+    expectTypeOf<SuccessBody<'getPaper'>>().toEqualTypeOf<Paper>();
+    expectTypeOf<SuccessBody<'getTallies'>>().toEqualTypeOf<TalliesResponse>();
+    expectTypeOf<SuccessBody<'submitReferenceCheck'>>().toEqualTypeOf<ReferenceCheckScheduled>();
+    expectTypeOf<SuccessBody<'pollAssistant'>>().toEqualTypeOf<AssistantTask>();
+    expectTypeOf<RequestBody<'pollAssistant'>>().toEqualTypeOf<AssistantPollRequest>();
+    expectTypeOf<RequestBody<'getTallies'>>().toEqualTypeOf<string[]>();
+    expectTypeOf<PathParams<'getPaper'>>().toEqualTypeOf<{ doi: string }>();
+    expectTypeOf<QueryParams<'searchGrants'>>().toHaveProperty(GUESSES.evidenceFilterParam);
+    expectTypeOf<QueryParams<'searchGrants'>>().toHaveProperty(GUESSES.evidencePageParam);
+    expectTypeOf<QueryParams<'getCitingCitations'>>().toHaveProperty(GUESSES.citingSourceDoiParam);
+    expectTypeOf<AssistantPollRequest>().toHaveProperty(GUESSES.assistantEffortField);
+    expect(serviceOperations.pollAssistant.method).toBe('post');
   });
 });
