@@ -67,7 +67,7 @@ describe('host mode security', () => {
   });
 
   it('refuses a request without the token, or with a wrong one, with 401', async () => {
-    for (const headers of [{}, { Cookie: `citewise_${host.port}=wrong` }, { Authorization: 'Bearer wrong' }]) {
+    for (const headers of [{}, { Cookie: `citewise_${host.port}=wrong` }, { Authorization: 'Bearer wrong' }] as Record<string, string>[]) {
       const r = await get(host.port, '/', headers);
       expect(r.status).toBe(401);
       expect(r.body).toContain('needs the token');
@@ -84,7 +84,7 @@ describe('host mode security', () => {
   });
 
   it('serves the app with the token (cookie or Bearer), always with the CSP and hardening headers', async () => {
-    for (const headers of [{ Cookie: cookie }, { Authorization: `Bearer ${host.token}` }]) {
+    for (const headers of [{ Cookie: cookie }, { Authorization: `Bearer ${host.token}` }] as Record<string, string>[]) {
       const r = await get(host.port, '/', headers);
       expect(r.status).toBe(200);
       expect(r.body).toContain('<title>Citewise</title>');
