@@ -2,6 +2,8 @@
 // The key may only leave a store through `get`, which the core calls and IPC never exposes:
 // errors, statuses and any serialisation of a store carry no key and no raw keychain text.
 
+import { CoreError } from '../errors';
+
 declare const accountBrand: unique symbol;
 
 /**
@@ -37,13 +39,13 @@ export interface SecretStore {
  * caller's input or the keychain's own message, so it is safe to log and to show.
  * `code` is from the IPC error set so a handler can pass it on as is.
  */
-export class SecretStoreError extends Error {
-  readonly code: 'INVALID_INPUT' | 'INTERNAL';
+/** A CoreError, so its (key-free) message crosses IPC as is instead of becoming a generic INTERNAL. */
+export class SecretStoreError extends CoreError {
+  declare readonly code: 'INVALID_INPUT' | 'INTERNAL';
 
   constructor(code: 'INVALID_INPUT' | 'INTERNAL', message: string) {
-    super(message);
+    super(code, message);
     this.name = 'SecretStoreError';
-    this.code = code;
   }
 }
 
