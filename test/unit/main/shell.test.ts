@@ -1,0 +1,131 @@
+// The Electron shell's decisions, tested without Electron: whom IPC trusts, where links may go,
+// and the remembered window size.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCore, type Core } from '../../../electron/core';
+import { silentLogger } from '../../../electron/core/log';
+import { bridgeIpc, isTrustedSender, type SenderInfo } from '../../../electron/main/ipc-bridge';
+import { decideExternal } from '../../../electron/main/navigation';
+import { DEFAULT_BOUNDS, loadWindowState, saveWindowState } from '../../../electron/main/window-state';
+import { tempDir } from '../../helpers/tmp';
+
+const ours: SenderInfo = { senderId: 3, frameUrl: 'app://citewise/index.html#/library', isMainFrame: true };
+
+describe('IPC sender validation', () => {
+  it('trusts our own top frame', () => {
+    expect(isTrustedSender(ours, ['app://citewise'], [3])).toBe(true);
+  });
+
+  it.each([
+    ['another origin', { ...ours, frameUrl: 'https://evil.example/' }],
+    ['a look-alike app host', { ...ours, frameUrl: 'app://citewise.evil/index.html' }],
+    ['a file URL', { ...ours, frameUrl: 'file:///tmp/x.html' }],
+    ['an iframe inside our window', { ...ours, isMainFrame: false }],
+    ['a destroyed frame', { ...ours, frameUrl: null }],
+    ['a webContents that is not one of our windows', { ...ours, senderId: 99 }],
+    ['an unparsable URL', { ...ours, frameUrl: 'not a url' }],
+  ])('refuses %s', (_what, info) => {
+    expect(isTrustedSender(info as SenderInfo, ['app://citewise'], [3])).toBe(false);
+  });
+
+  describe('the bridge', () => {
+    let dir: ReturnType<typeof tempDir>;
+    let core: Core;
+    beforeEach(() => {
+      dir = tempDir();
+      core = createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger });
+    });
+    afterEach(async () => {
+      await core.close();
+      dir.remove();
+    });
+
+    it('answers an untrusted sender with FORBIDDEN without running the handler, and reports it', async () => {
+      let handler: ((event: unknown, ...args: unknown[]) => Promise<unknown>) | undefined;
+      const refused = vi.fn();
+      const invoke = vi.spyOn(core, 'invoke');
+      bridgeIpc({
+        ipcMain: { handle: (_c, h) => (handler = h), removeHandler: () => {} },
+        core,
+        describeSender: (e) => e as SenderInfo,
+        trustedOrigins: ['app://citewise'],
+        trustedSenderIds: () => [3],
+        broadcast: () => {},
+        onRefused: refused,
+      });
+      const evil = { ...ours, frameUrl: 'https://evil.example/' };
+      expect(await handler!(evil, 'settings.update', { theme: 'dark' })).toEqual({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' },
+      });
+      expect(invoke).not.toHaveBeenCalled();
+      expect(refused).toHaveBeenCalledWith(evil);
+      expect(await handler!(ours, 'app.info', {})).toMatchObject({ ok: true });
+    });
+
+    it('forwards core events to windows and stops when disposed', async () => {
+      const sent: unknown[] = [];
+      const dispose = bridgeIpc({
+        ipcMain: { handle: () => {}, removeHandler: () => {} },
+        core,
+        describeSender: () => ours,
+        trustedOrigins: ['app://citewise'],
+        trustedSenderIds: () => [3],
+        broadcast: (...args) => sent.push(args),
+      });
+      core.events.emit('settings.changed', { theme: 'dark' });
+      expect(sent).toEqual([['citewise:event', 'settings.changed', { theme: 'dark' }]]);
+      dispose();
+      core.events.emit('settings.changed', { theme: 'light' });
+      expect(sent).toHaveLength(1);
+      expect(core.events.listenerCount()).toBe(0);
+    });
+  });
+});
+
+describe('navigation', () => {
+  it.each([
+    ['https://doi.org/10.1000/xyz', 'open-external'],
+    ['http://example.org/paper', 'open-external'],
+    ['file:///etc/passwd', 'refuse'],
+    ['javascript:alert(1)', 'refuse'],
+    ['smb://host/share', 'refuse'],
+    ['mailto:someone@example.org', 'refuse'],
+    ['not a url', 'refuse'],
+  ])('%s → %s', (url, decision) => {
+    expect(decideExternal(url)).toBe(decision);
+  });
+});
+
+describe('window state', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+  const visible = () => true;
+
+  it('remembers size, position and maximised state', () => {
+    saveWindowState(dir.path, { x: 40, y: 60, width: 1500, height: 900, maximized: true });
+    expect(loadWindowState(dir.path, visible)).toEqual({ x: 40, y: 60, width: 1500, height: 900, maximized: true });
+  });
+
+  it('starts with the default size when nothing is stored or the file is damaged', () => {
+    expect(loadWindowState(dir.path, visible)).toEqual(DEFAULT_BOUNDS);
+    writeFileSync(join(dir.path, 'window-state.json'), '{"width": "huge"');
+    expect(loadWindowState(dir.path, visible)).toEqual(DEFAULT_BOUNDS);
+    writeFileSync(join(dir.path, 'window-state.json'), JSON.stringify({ width: 10, height: 10 }));
+    expect(loadWindowState(dir.path, visible)).toEqual(DEFAULT_BOUNDS);
+  });
+
+  it('keeps the size but drops a position that is on no display any more', () => {
+    saveWindowState(dir.path, { x: 5000, y: 5000, width: 1100, height: 700, maximized: false });
+    expect(loadWindowState(dir.path, () => false)).toEqual({ width: 1100, height: 700, maximized: false });
+  });
+
+  it('writes atomically, leaving no temporary file', () => {
+    saveWindowState(dir.path, { width: 1000, height: 700, maximized: false });
+    saveWindowState(dir.path, { width: 1200, height: 700, maximized: false });
+    expect(JSON.parse(readFileSync(join(dir.path, 'window-state.json'), 'utf8'))).toMatchObject({ width: 1200 });
+    expect(readdirSync(dir.path)).toEqual(['window-state.json']);
+  });
+});
