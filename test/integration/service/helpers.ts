@@ -25,6 +25,9 @@ export async function startTestService(overrides: Partial<ServiceOptions> = {}):
     seed: TEST_SEED,
     assistantSteps: 'instant',
     referenceCheckMs: 0,
+    // Tests call anonymously a lot; the rate-limit tests set the real anonymous limits themselves.
+    anonymousPerSecond: 100_000,
+    anonymousPerMinute: 1_000_000,
     keyedPerSecond: 100_000,
     keyedPerMinute: 1_000_000,
     keys: [

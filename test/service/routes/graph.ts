@@ -34,7 +34,8 @@ function page(req: ApiRequest): { limit: number; offset: number } {
   return { limit: limit ?? DEFAULT_PAGE, offset };
 }
 
-function extras(corpus: Corpus, req: ApiRequest, rows: Iterable<PaperRow>): { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } {
+function extras(corpus: Corpus, req: ApiRequest, iterable: Iterable<PaperRow>): { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } {
+  const rows = [...iterable];
   const out: { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } = {};
   if (bool(req.query.papers)) {
     out.papers = {};
