@@ -132,7 +132,7 @@ function sentenceFrom(p: Passage, i: number): string {
   let text = p.text.replace(/\s*\[\d+\]/g, '').replace(/\s*\([^()]*et al\.,? \d{4}\)/g, '').trim();
   if (!/[.!?]$/.test(text)) text += '.';
   if (p.statement?.type === 'contradicting') return `However, not all findings agree: ${text[0]!.toLowerCase()}${text.slice(1)}`;
-  const lead = i === 0 ? '' : LEADS[i % LEADS.length]!;
+  const lead = i === 0 || /^(a )?similar|^consistent|^in line|^unlike|^in contrast/i.test(text) ? '' : LEADS[i % LEADS.length]!;
   return lead ? `${lead}${text[0]!.toLowerCase()}${text.slice(1)}` : text;
 }
 
@@ -183,7 +183,10 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
       ? `Without consulting references: questions about ${topic || 'this topic'} are usually answered by weighing primary studies, reviews and the way later work cites them.`
       : `I could not find publications in the corpus that address ${topic || 'this question'}${body.yearFrom || body.yearTo ? ' within the requested years' : ''}. Try broader terms or fewer filters.`);
   } else {
-    body_.push(`The literature on ${topic} offers ${order.length > 3 ? 'a consistent but nuanced' : 'limited'} picture.`);
+    const years = order.map((id) => byPaper.get(id)![0]!.paper.year);
+    const [min, max] = [Math.min(...years), Math.max(...years)];
+    const span = min === max ? `in ${min}` : `between ${min} and ${max}`;
+    body_.push(`Evidence on this question comes from ${order.length === 1 ? 'one study' : `${order.length} studies`} published ${span}${order.length > 3 ? '; it is broadly consistent, with some disagreement' : ''}.`);
   }
   const perSentence = Math.max(1, Math.ceil(order.length / Math.max(1, maxSentences - 2)));
   for (let i = 0; i < order.length; i += perSentence) {

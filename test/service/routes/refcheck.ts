@@ -40,24 +40,24 @@ export function pdfText(bytes: Buffer): string {
     parts.push(strings.map((s) => s.slice(1, -1).replace(/\\([()\\])/g, '$1')).join(''));
   }
   const text = parts.join('\n');
-  const dois = [...raw.matchAll(DOI_RE)].map((m) => m[1]!).filter((d) => !text.includes(d));
+  const dois = [...new Set([...raw.matchAll(DOI_RE)].map((m) => m[1]!.replace(/[.,;)\]]+$/, '')))].filter((d) => !text.includes(d));
   return `${text}\n${dois.join('\n')}`;
 }
 
-export function parseReferences(text: string, filetype: string): Array<{ text: string; doi: string | null; title: string | null }> {
+export function parseReferences(text: string, filetype: string): Array<{ text: string; doi: string | null; title: string | null; year?: number }> {
   if (filetype === 'bib') {
     return [...text.matchAll(/@\w+\s*\{[^,]*,([\s\S]*?)\n\}/g)].map((m) => {
       const field = (name: string): string | null => {
         const f = new RegExp(`\\b${name}\\s*=\\s*[{"]([\\s\\S]*?)[}"]\\s*,?\\s*\\n`, 'i').exec(`${m[1]}\n`);
         return f ? f[1]!.replace(/[{}]/g, '').replace(/\s+/g, ' ').trim() : null;
       };
-      return { text: m[0].trim(), doi: field('doi'), title: field('title') };
+      return { text: m[0].trim(), doi: field('doi'), title: field('title'), year: Number(field('year')) || undefined };
     });
   }
   if (filetype === 'ris') {
     return text.split(/^ER\s+-.*$/m).filter((r) => /^TY\s+-/m.test(r)).map((r) => {
       const tag = (t: string): string | null => new RegExp(`^${t}\\s+-\\s*(.*)$`, 'm').exec(r)?.[1]?.trim() ?? null;
-      return { text: r.trim(), doi: tag('DO'), title: tag('TI') ?? tag('T1') };
+      return { text: r.trim(), doi: tag('DO'), title: tag('TI') ?? tag('T1'), year: Number((tag('PY') ?? tag('Y1') ?? '').slice(0, 4)) || undefined };
     });
   }
   // Plain text (and PDF text): the lines after a References heading, or every line with a DOI.
@@ -69,14 +69,16 @@ export function parseReferences(text: string, filetype: string): Array<{ text: s
     DOI_RE.lastIndex = 0;
     const doi = DOI_RE.exec(line)?.[1] ?? null;
     const title = /["“](.+?)[”"]/.exec(line)?.[1] ?? /\(\d{4}[a-z]?\)\.?\s*([^.]+[.?])/.exec(line)?.[1] ?? /^\[?\d+[\].]\s*[^.]+\.\s*([^.]+)\./.exec(line)?.[1] ?? null;
-    return { text: line, doi, title };
+    return { text: line, doi, title, year: Number(/\((\d{4})[a-z]?\)|\b(19|20)\d{2}\b/.exec(line)?.[0]?.replace(/\D/g, '')) || undefined };
   });
 }
 
-function matchTitle(corpus: Corpus, title: string): PaperRow | undefined {
+function matchTitle(corpus: Corpus, title: string, year?: number): PaperRow | undefined {
   const ws = words(title).filter((w) => w.length > 2);
   if (ws.length < 2) return undefined;
-  const rows = corpus.db.prepare('SELECT p.* FROM papers_fts JOIN papers p ON p.id = papers_fts.rowid WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 5').all(`title : (${ws.map((w) => `"${w}"`).join(' OR ')})`) as PaperRow[];
+  const rows = corpus.db.prepare('SELECT p.* FROM papers_fts JOIN papers p ON p.id = papers_fts.rowid WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 10').all(`title : (${ws.map((w) => `"${w}"`).join(' OR ')})`) as PaperRow[];
+  // Identical titles happen (a preprint and its version of record, or two papers): prefer the stated year.
+  if (year) rows.sort((a, b) => Number(b.year === year) - Number(a.year === year));
   for (const row of rows) {
     const have = new Set(words(row.title));
     const hits = ws.filter((w) => have.has(w)).length;
@@ -95,7 +97,7 @@ function check(corpus: Corpus, text: string, filetype: string, baseUrl: string, 
   refs.forEach((r, i) => {
     let row = r.doi ? corpus.paperByDoi(cleanDoi(r.doi)) : undefined;
     const by: FoundReference['matchedBy'] = row ? 'doi' : null;
-    if (!row && r.title) row = matchTitle(corpus, r.title);
+    if (!row && r.title) row = matchTitle(corpus, r.title, r.year);
     found.push({ index: i + 1, text: r.text.slice(0, 2000), doi: r.doi ? cleanDoi(r.doi) : null, title: r.title, matchedDoi: row?.doi ?? null, matchedBy: row ? (by ?? 'title') : null });
     if (!row) return;
     citations.push({ source: `refcheck:${id}`, target: row.doi, snippet: `<cite data-doi="${row.doi}">${r.text.slice(0, 300).replace(/[<>&]/g, ' ')}</cite>`, refLocation: `reference ${i + 1}`, section: 'references' });
