@@ -19,7 +19,7 @@ function minimalPdf(lines: string[]): Buffer {
 beforeAll(async () => {
   service = await startTestService();
   papers = service.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 1 LIMIT 1').all() as PaperRow[];
-  papers.push(...(service.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 AND t_citing > 3 LIMIT 3').all() as PaperRow[]));
+  papers.push(...(service.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 AND t_citing > 3 AND title IN (SELECT title FROM papers GROUP BY title HAVING count(*) = 1) LIMIT 3').all() as PaperRow[]));
   files = createServer((req, res) => {
     if (req.url === '/paper.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
@@ -71,10 +71,10 @@ describe('reference check', () => {
 
   it('reads RIS, plain text and PDF text', async () => {
     const [, a, b, c] = papers;
-    const ris = `TY  - JOUR\nTI  - ${a!.title}\nDO  - ${a!.doi}\nER  - \nTY  - JOUR\nTI  - ${b!.title}\nER  - \n`;
+    const ris = `TY  - JOUR\nTI  - ${a!.title}\nDO  - ${a!.doi}\nER  - \nTY  - JOUR\nTI  - ${b!.title}\nPY  - ${b!.year}\nER  - \n`;
     const risTask = await pollUntilDone<ReferenceCheckTask>(service, 'getReferenceCheckTask', await submit('refs.ris', ris));
     expect(risTask.result!.citations.map((x) => x.target)).toEqual([a!.doi, b!.doi]);
-    const txt = `My thesis chapter\n\nReferences\n[1] Doe J. (2020). ${c!.title}. Some Journal.\n[2] Roe R. Another paper. https://doi.org/${b!.doi}\n`;
+    const txt = `My thesis chapter\n\nReferences\n[1] Doe J. (${c!.year}). ${c!.title}. Some Journal.\n[2] Roe R. Another paper. https://doi.org/${b!.doi}\n`;
     const txtTask = await pollUntilDone<ReferenceCheckTask>(service, 'getReferenceCheckTask', await submit('chapter.txt', txt, 'text/plain'));
     expect(txtTask.result!.citations.map((x) => x.target)).toEqual([c!.doi, b!.doi]);
     expect(txtTask.result!.metadata.title).toBe('My thesis chapter');
