@@ -39,7 +39,7 @@ afterAll(async () => {
 
 async function submit(filename: string, content: string | Buffer, type = 'application/octet-stream'): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([content], { type }), filename);
+  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type }), filename);
   const res = await call<ReferenceCheckScheduled>(service, 'submitReferenceCheck', { rawBody: { data: form } });
   expect(res.status).toBe(201);
   return res.body.id;
