@@ -95,9 +95,9 @@ function trial(seed: number, n: number): Row {
   const atRisk = [r.int(60, 600), r.int(60, 600)];
   const events = REACTIONS.slice(r.int(0, 5), r.int(7, 13)).map((term, k) => ({
     eventType: k < 2 ? 'serious' : 'other', category: r.pick(['Gastrointestinal disorders', 'Nervous system disorders', 'Cardiac disorders', 'General disorders']),
-    subtitleDisplay: term, subtitle: term, subtitleTotal: null, assessmentMethod: 'Systematic Assessment', description: null,
+    subtitleDisplay: term, subtitle: term, assessmentMethod: 'Systematic Assessment', description: `${term} (MedDRA preferred term)`,
     counts: groups.map((g, gi) => { const affected = r.int(0, Math.floor(atRisk[gi]! / 5)); return { groupId: g.groupId, events: affected + r.int(0, 5), subjectsAffected: affected, subjectsAtRisk: atRisk[gi]! }; }),
-  }));
+  })).map((e) => ({ ...e, subtitleTotal: e.counts.reduce((n, c) => n + c.events, 0) }));
   const description = `This ${phase.toLowerCase()} trial evaluates whether ${t.factor} improves ${t.outcome} in ${t.population}. The primary endpoint is ${t.outcome}; secondary endpoints include ${t.subject} and safety.`;
   const sponsor = r.chance(0.6) ? r.pick(COMPANIES) : r.pick(AFFILIATIONS);
   const doc = {
