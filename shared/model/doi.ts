@@ -1,0 +1,110 @@
+// DOIs and ISSNs as Citewise stores and sends them. Normalised once, at the edge where they enter
+// (import, paste, IPC, the service client), so every lookup and cache key agrees with the service,
+// which keys its bulk answers by the lowercased DOI.
+
+/** A normalised DOI: trimmed, lower-case, without `doi:` or resolver prefixes. */
+export type NormalizedDoi = string & { readonly __normalizedDoi: true };
+
+export type DoiParse = { ok: true; doi: NormalizedDoi } | { ok: false; reason: string };
+
+// Resolver and scheme prefixes people paste: doi:, https://doi.org/, http://dx.doi.org/, doi.org/…
+const PREFIX = /^(?:doi:\s*|(?:https?:\/\/)?(?:dx\.|www\.)?doi\.org\/)/i;
+// "10." + a registrant code of digits (dot-separated subdivisions allowed) + "/" + a non-empty suffix.
+const SHAPE = /^10\.\d{4,9}(?:\.\d+)*\/\S+$/;
+/** Longer than any registered DOI; guards against pasted documents. */
+export const MAX_DOI_LENGTH = 300;
+
+/** Parses one DOI; the reason says in plain words what is wrong with a rejected one. */
+export function parseDoi(input: string): DoiParse {
+  let text = String(input).trim();
+  if (text === '') return { ok: false, reason: 'The DOI is empty.' };
+  // A pasted resolver link may carry percent-escapes (10.1000%2Fabc); a DOI itself never contains "%xx".
+  for (let i = 0; i < 2 && PREFIX.test(text); i++) text = text.replace(PREFIX, '').trim();
+  if (/%[0-9a-f]{2}/i.test(text)) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return { ok: false, reason: 'The DOI contains a broken percent-escape.' };
+    }
+  }
+  text = text.toLowerCase();
+  if (text.length > MAX_DOI_LENGTH) return { ok: false, reason: `The DOI is longer than ${MAX_DOI_LENGTH} characters.` };
+  if (!text.startsWith('10.')) return { ok: false, reason: 'A DOI starts with "10." followed by a number, a slash and a suffix, as in 10.1000/xyz123.' };
+  if (!text.includes('/')) return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
+  if (/\s/.test(text)) return { ok: false, reason: 'The DOI contains a space; a DOI never does.' };
+  if (!SHAPE.test(text)) return { ok: false, reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.' };
+  return { ok: true, doi: text as NormalizedDoi };
+}
+
+export class InvalidDoiError extends Error {
+  readonly input: string;
+  constructor(input: string, reason: string) {
+    super(`"${shorten(input)}" is not a valid DOI. ${reason}`);
+    this.name = 'InvalidDoiError';
+    this.input = input;
+  }
+}
+
+/** The normalised DOI, or an InvalidDoiError with a message fit for the researcher. */
+export function normalizeDoi(input: string): NormalizedDoi {
+  const parsed = parseDoi(input);
+  if (!parsed.ok) throw new InvalidDoiError(input, parsed.reason);
+  return parsed.doi;
+}
+
+export interface InvalidEntry {
+  input: string;
+  reason: string;
+}
+
+/** Normalises a list: valid DOIs once each, in first-seen order, and every rejected input with its reason. */
+export function normalizeDois(inputs: Iterable<string>): { dois: NormalizedDoi[]; invalid: InvalidEntry[] } {
+  const seen = new Set<string>();
+  const dois: NormalizedDoi[] = [];
+  const invalid: InvalidEntry[] = [];
+  for (const input of inputs) {
+    const parsed = parseDoi(input);
+    if (!parsed.ok) invalid.push({ input, reason: parsed.reason });
+    else if (!seen.has(parsed.doi)) {
+      seen.add(parsed.doi);
+      dois.push(parsed.doi);
+    }
+  }
+  return { dois, invalid };
+}
+
+// ── ISSNs ──
+
+export type NormalizedIssn = string & { readonly __normalizedIssn: true };
+export type IssnParse = { ok: true; issn: NormalizedIssn } | { ok: false; reason: string };
+
+/** Parses an ISSN into dddd-dddC (C a digit or X), checking the mod-11 check digit. */
+export function parseIssn(input: string): IssnParse {
+  const compact = String(input).trim().toUpperCase().replace(/^ISSN[:\s]*/, '').replace(/[\s-]/g, '');
+  if (!/^\d{7}[\dX]$/.test(compact)) return { ok: false, reason: 'An ISSN has eight characters, as in 0028-0836 (the last may be X).' };
+  let sum = 0;
+  for (let i = 0; i < 7; i++) sum += Number(compact[i]) * (8 - i);
+  const check = (11 - (sum % 11)) % 11;
+  if ((check === 10 ? 'X' : String(check)) !== compact[7]) return { ok: false, reason: 'The ISSN check digit does not match; it may be mistyped.' };
+  return { ok: true, issn: `${compact.slice(0, 4)}-${compact.slice(4)}` as NormalizedIssn };
+}
+
+export function normalizeIssns(inputs: Iterable<string>): { issns: NormalizedIssn[]; invalid: InvalidEntry[] } {
+  const seen = new Set<string>();
+  const issns: NormalizedIssn[] = [];
+  const invalid: InvalidEntry[] = [];
+  for (const input of inputs) {
+    const parsed = parseIssn(input);
+    if (!parsed.ok) invalid.push({ input, reason: parsed.reason });
+    else if (!seen.has(parsed.issn)) {
+      seen.add(parsed.issn);
+      issns.push(parsed.issn);
+    }
+  }
+  return { issns, invalid };
+}
+
+function shorten(text: string): string {
+  const t = String(text).trim();
+  return t.length > 60 ? `${t.slice(0, 57)}…` : t;
+}
