@@ -89,7 +89,8 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
 
   const register = (operationId: OperationId, op: ServiceOperation): void => {
     const handler: Handler = HANDLERS[operationId];
-    const validators = requestValidatorsFor(operationId);
+    // Compiled on first use, so that start-up does not pay for operations nobody calls.
+    let compiled: ReturnType<typeof requestValidatorsFor> | undefined;
     app.route({
       method: op.method.toUpperCase() as 'GET' | 'POST',
       url: routeUrl(op.path),
@@ -109,6 +110,7 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
         if (fault === '503') return sendError(reply, new HttpError(503, 'Service Unavailable (injected fault)', { 'Retry-After': '2' }));
         let rateHeaders: Record<string, string> = {};
         try {
+          const validators = (compiled ??= requestValidatorsFor(operationId));
           const key = keyring.identify(request.headers.authorization);
           rateHeaders = limiter.check(op, key, request.ip);
           keyring.authorize(op, key);
@@ -173,6 +175,15 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   }));
 
   await app.listen({ port: options.port, host: options.host });
+  // Compile the request validators in the background, one operation per turn of the event loop.
+  const pending = Object.keys(serviceOperations) as OperationId[];
+  const warm = (): void => {
+    const next = pending.shift();
+    if (!next || !app.server.listening) return;
+    requestValidatorsFor(next);
+    setImmediate(warm);
+  };
+  setImmediate(warm);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
