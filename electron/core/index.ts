@@ -3,17 +3,22 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
-import type { AppInfo, HostMode, Result } from '../../shared/ipc';
+import { isServiceUrl, type AppInfo, type HostMode, type Result, type ServiceConfig } from '../../shared/ipc';
 import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { jobsHandlers } from './handlers/jobs';
+import { serviceHandlers } from './handlers/service';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { LIBRARY_FILE } from './paths';
 import { HandlerRegistry } from './registry';
+import { createSecretStore, type SecretStore } from './secrets';
+import { CoreError } from './errors';
+import { ServiceClient, type FetchLike, type ServiceClientOptions } from './service';
+import { resolveServiceUrl, ServiceKeys } from './service/keys';
 import { SettingsStore } from './settings/store';
 
 export interface CoreOptions {
@@ -22,6 +27,16 @@ export interface CoreOptions {
   /** The better-sqlite3 addon for this runtime (the Electron app passes its Electron-ABI build). */
   sqliteNativeBinding?: string | undefined;
   logger?: Logger;
+  /** --service-url / CITEWISE_SERVICE_URL: wins over the setting for this run. */
+  serviceUrl?: string | undefined;
+  /** CITEWISE_API_KEY: used for this run, never stored. */
+  apiKey?: string | undefined;
+  /** Where keys live; the OS keychain by default (in memory for mode 'test'). */
+  secrets?: SecretStore | undefined;
+  /** The HTTP edge, replaced in tests. */
+  fetch?: FetchLike | undefined;
+  /** Tuning of the service client (timeouts, limits); tests and benchmarks shorten them. */
+  service?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
 }
 
 export interface Core {
@@ -29,6 +44,8 @@ export interface Core {
   readonly events: EventBus;
   readonly jobs: JobRegistry;
   readonly connectivity: ConnectivityState;
+  /** The service client, for the core's own jobs and for tests; the renderer reaches it through `invoke`. */
+  readonly service: ServiceClient;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   close(): Promise<void>;
@@ -51,10 +68,37 @@ export function createCore(options: CoreOptions): Core {
   const jobs = new JobRegistry({ onChange: (list) => events.emit('jobs.changed', list) });
   const settings = new SettingsStore(db);
 
+  if (options.serviceUrl !== undefined && !isServiceUrl(options.serviceUrl)) {
+    db.close();
+    throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
+  }
+  const serviceConfig = {
+    get: (): ServiceConfig => resolveServiceUrl(options.serviceUrl, settings.get().serviceUrl),
+    set: (url: string | null): ServiceConfig => {
+      if (url !== null && !isServiceUrl(url)) throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
+      settings.update({ serviceUrl: url });
+      return serviceConfig.get();
+    },
+  };
+  const secrets =
+    options.secrets ??
+    createSecretStore(options.mode === 'test' ? { kind: 'memory' } : { onFallback: (reason) => logger.warn(`API keys are kept for this session only: ${reason}`) });
+  const keys = new ServiceKeys({ secrets, baseUrl: () => serviceConfig.get().serviceUrl, envKey: options.apiKey });
+  const service = new ServiceClient({
+    ...options.service,
+    baseUrl: () => serviceConfig.get().serviceUrl,
+    getKey: () => keys.get(),
+    fetch: options.fetch,
+    logger,
+    userAgent: `Citewise/${version}`,
+    onConnectivity: (state, reason) => connectivity.set(state, reason),
+  });
+
   const registry = new HandlerRegistry((err) => logger.error('request failed', err));
   registry.register(appHandlers({ info, connectivity }));
   registry.register(settingsHandlers({ store: settings, events }));
   registry.register(jobsHandlers({ jobs }));
+  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
   const missing = registry.missing();
   if (missing.length > 0) throw new Error(`IPC channels without a handler: ${missing.join(', ')}`);
 
@@ -64,6 +108,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     jobs,
     connectivity,
+    service,
     invoke(channel, input, signal) {
       if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
@@ -74,6 +119,7 @@ export function createCore(options: CoreOptions): Core {
       closed = true;
       lifetime.abort();
       jobs.cancelAll();
+      service.close();
       db.close();
     },
   };

@@ -4,21 +4,24 @@ import type { z } from 'zod';
 import { appFeature } from './app';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { jobsFeature } from './jobs';
+import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
   ...appFeature.requests,
   ...settingsFeature.requests,
   ...jobsFeature.requests,
+  ...serviceFeature.requests,
 };
 
 export const events = {
   ...appFeature.events,
   ...settingsFeature.events,
   ...jobsFeature.events,
+  ...serviceFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -54,4 +57,5 @@ export * from './define';
 export * from './app';
 export * from './settings';
 export * from './jobs';
+export * from './service';
 export * from './wire';

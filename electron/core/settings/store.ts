@@ -20,7 +20,7 @@ export class SettingsStore {
       }
     }
     // Values that no longer pass validation (an older or hand-edited file) fall back to their defaults.
-    const known = settingsPatch.safeParse(Object.fromEntries(Object.keys(DEFAULT_SETTINGS).filter((k) => k in stored).map((k) => [k, stored[k]])));
+    const known = settingsPatch.safeParse(Object.fromEntries(Object.keys(settingsPatch.shape).filter((k) => k in stored).map((k) => [k, stored[k]])));
     return { ...DEFAULT_SETTINGS, ...(known.success ? known.data : {}) } as Settings;
   }
 

@@ -1,0 +1,101 @@
+// The key in use and the service address, for the core only. The key comes from CITEWISE_API_KEY
+// (one run, never stored) or from the SecretStore under the account of the current base URL; it is
+// cached in memory so that a bulk fetch does not ask the keychain once per request.
+import type { ServiceConfig, ServiceKeyStatus, ServiceUrlSource } from '../../../shared/ipc';
+import { DEFAULT_SERVICE_URL } from '../../../shared/service';
+import { CoreError } from '../errors';
+import { accountFor, SecretStoreError, type SecretStore } from '../secrets';
+
+export function resolveServiceUrl(override: string | undefined, setting: string | null | undefined): ServiceConfig {
+  const pick = (serviceUrl: string, source: ServiceUrlSource): ServiceConfig => ({ serviceUrl: serviceUrl.replace(/\/+$/, ''), source, defaultUrl: DEFAULT_SERVICE_URL });
+  if (override) return pick(override, 'command-line');
+  if (setting) return pick(setting, 'setting');
+  return pick(DEFAULT_SERVICE_URL, 'default');
+}
+
+/** SecretStore errors carry fixed, key-free text; they cross IPC as they are. */
+export function fromSecretError(err: unknown): unknown {
+  return err instanceof SecretStoreError ? new CoreError(err.code, err.message) : err;
+}
+
+export class ServiceKeys {
+  readonly #secrets: SecretStore;
+  readonly #baseUrl: () => string;
+  readonly #envKey: string | undefined;
+  readonly #cache = new Map<string, string | null>();
+
+  constructor(options: { secrets: SecretStore; baseUrl: () => string; envKey?: string | undefined }) {
+    this.#secrets = options.secrets;
+    this.#baseUrl = options.baseUrl;
+    const env = options.envKey?.trim();
+    this.#envKey = env ? env : undefined;
+  }
+
+  get fromEnvironment(): boolean {
+    return this.#envKey !== undefined;
+  }
+
+  #account() {
+    try {
+      return accountFor(this.#baseUrl());
+    } catch (err) {
+      throw fromSecretError(err);
+    }
+  }
+
+  /** The key to send, or null. Core-only. */
+  async get(): Promise<string | null> {
+    if (this.#envKey) return this.#envKey;
+    const account = this.#account();
+    if (this.#cache.has(account)) return this.#cache.get(account) ?? null;
+    try {
+      const key = await this.#secrets.get(account);
+      this.#cache.set(account, key);
+      return key;
+    } catch (err) {
+      throw fromSecretError(err);
+    }
+  }
+
+  async set(key: string): Promise<ServiceKeyStatus> {
+    const account = this.#account();
+    try {
+      const status = await this.#secrets.set(account, key.trim());
+      this.#cache.set(account, key.trim());
+      return this.#describe(status);
+    } catch (err) {
+      throw fromSecretError(err);
+    }
+  }
+
+  async clear(): Promise<ServiceKeyStatus> {
+    const account = this.#account();
+    this.#cache.delete(account);
+    try {
+      return this.#describe(await this.#secrets.clear(account));
+    } catch (err) {
+      throw fromSecretError(err);
+    } finally {
+      this.#cache.delete(account);
+    }
+  }
+
+  async status(): Promise<ServiceKeyStatus> {
+    try {
+      return this.#describe(await this.#secrets.status(this.#account()));
+    } catch (err) {
+      throw fromSecretError(err);
+    }
+  }
+
+  #describe(status: { stored: boolean; where: 'keychain' | 'session' | 'none'; keychainAvailable: boolean; reason?: string }): ServiceKeyStatus {
+    const out: ServiceKeyStatus = { stored: status.stored, where: status.where, keychainAvailable: status.keychainAvailable };
+    if (status.reason !== undefined) out.reason = status.reason;
+    // CITEWISE_API_KEY wins for this run; the stored key (if any) is untouched.
+    if (this.#envKey) {
+      out.where = 'environment';
+      out.reason = 'The key comes from CITEWISE_API_KEY for this run only; it is not stored.';
+    }
+    return out;
+  }
+}
