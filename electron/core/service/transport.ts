@@ -176,6 +176,10 @@ export class ServiceTransport {
     const safe = isIdempotent(id);
     try {
       if (options.signal?.aborted) throw cancelledError(id);
+      if (op.method === 'get' && (spec.body !== undefined || spec.form !== undefined)) {
+        // The Fetch standard (and so undici) refuses a body on GET: getTalliesViaGet cannot be sent.
+        throw new ServiceError('INVALID_INPUT', `${id} sends a body with GET, which HTTP clients following the Fetch standard refuse; use the POST form (getTallies), which the service prefers.`, { operation: id });
+      }
       const key = options.key !== undefined ? options.key : await raceAbort(this.#o.getKey(), signal);
       for (let attempt = 1; ; attempt++) {
         try {
