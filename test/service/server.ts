@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import { serviceOperations, type OperationId, type ServiceOperation } from '../../shared/service/index';
 import { requestValidatorsFor, toFastApiDetails } from './contract';
 import { ensureCorpus } from './corpus/cache';
-import { Corpus } from './store';
+import { Corpus, type PaperRow } from './store';
 import { ServiceState } from './state';
 import { DEFAULT_OPTIONS, type ServiceOptions } from './options';
 import { KeyRing, demoKeys, type ApiKey } from './auth';
@@ -41,6 +41,9 @@ export interface RunningService {
   state: ServiceState;
   close(): Promise<void>;
 }
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (title: string, body: string): string => `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font:16px/1.5 system-ui;max-width:46rem;margin:2rem auto"><h1>${escapeHtml(title)}</h1>${body}<p><small>Local Citation and Literature Data Service</small></p></body>`;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -173,6 +176,20 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
     seed: corpus.seed,
     operations: Object.keys(serviceOperations).length,
   }));
+
+  // The pages that assistant references and reference-check reports link to.
+  app.get('/reports/:slug', async (request, reply) => {
+    const row = corpus.db.prepare('SELECT * FROM papers WHERE slug = ?').get((request.params as { slug: string }).slug) as PaperRow | undefined;
+    if (!row) return reply.code(404).type('text/html').send(page('Report not found', '<p>No paper has this report.</p>'));
+    const p = corpus.paper(row);
+    const t = p.tally!;
+    return reply.type('text/html').send(page(p.title, `<p>${escapeHtml(p.authors.map((a) => a.authorName).join(', '))}</p><p><i>${escapeHtml(p.journal)}</i> (${p.year}) · doi:${escapeHtml(p.doi)}</p><p>${t.supporting} supporting · ${t.contradicting} contrasting · ${t.mentioning} mentioning · ${t.citingPublications ?? 0} citing publications</p>${p.abstract ? `<p>${escapeHtml(p.abstract)}</p>` : ''}${p.editorialNotices.map((n) => `<p><b>${escapeHtml(n.status ?? '')}</b> ${escapeHtml(n.date ?? '')}</p>`).join('')}`));
+  });
+  app.get('/reference-check/:id', async (request, reply) => {
+    const job = state.referenceChecks.get((request.params as { id: string }).id);
+    const refs = job?.result?.result.references ?? [];
+    return reply.type('text/html').send(page('Reference check report', job ? `<p>${escapeHtml(job.filename)}: ${refs.length} references, ${refs.filter((r) => r.matchedDoi).length} matched.</p><ol>${refs.map((r) => `<li>${escapeHtml(r.text.slice(0, 300))}${r.matchedDoi ? ` → <a href="https://doi.org/${escapeHtml(r.matchedDoi)}">${escapeHtml(r.matchedDoi)}</a>` : ' (not matched)'}</li>`).join('')}</ol>` : '<p>No such reference check.</p>'));
+  });
 
   await app.listen({ port: options.port, host: options.host });
   // Compile the request validators in the background, one operation per turn of the event loop.

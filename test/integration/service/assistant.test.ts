@@ -48,6 +48,9 @@ describe('assistant tasks', () => {
       expect(r.texts!.length).toBeGreaterThan(0);
       expect(r.paper!.doi).toBe(r.doi);
     }
+    const report = await fetch(refs[0]!.link!);
+    expect(report.status).toBe(200);
+    expect(await report.text()).toContain(refs[0]!.doi!);
     // The passages come from the corpus and are about the question.
     expect(refs.some((r) => /sleep|memory|working/i.test(`${r.answer} ${r.title}`))).toBe(true);
     expect(task.usage).toMatchObject({ max: 1000 });

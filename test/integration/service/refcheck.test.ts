@@ -66,6 +66,9 @@ describe('reference check', () => {
     expect(found.map((r) => r.matchedBy)).toEqual(['doi', 'title', null]);
     expect(done.papers![retracted!.doi]!.editorialNotices.some((n) => n.status === 'Retracted')).toBe(true);
     expect(done.tallies![a!.doi]!.doi).toBe(a!.doi);
+    const url = await call<ReferenceCheckResultUrl>(service, 'getReferenceCheckResultUrl', { params: { task_id: id } });
+    const report = await fetch(url.body.reportUrl);
+    expect(await report.text()).toContain('3 references, 2 matched');
     expect(done.overallTally!.total).toBe(done.tallies![retracted!.doi]!.total + done.tallies![a!.doi]!.total);
   });
 

@@ -2,7 +2,7 @@
 // citation snippets, confidence scores, evidence documents' long text — is regenerated on read.
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -42,6 +42,7 @@ CREATE TABLE evidence_fields (dataset TEXT NOT NULL, field TEXT NOT NULL, value 
 export const INDEXES = `
 CREATE UNIQUE INDEX papers_doi ON papers(doi);
 CREATE INDEX papers_year ON papers(year);
+CREATE INDEX papers_slug ON papers(slug);
 CREATE INDEX paper_authors_author ON paper_authors(author_id, paper_id);
 CREATE UNIQUE INDEX authors_slug ON authors(slug);
 CREATE INDEX notices_paper ON notices(paper_id);
