@@ -129,6 +129,27 @@ describe('assistant tasks', () => {
     expect((await call<AssistantTask>(service, 'getAssistantTask', { params: { task_id: 'no-such-task' } })).body.status).toBe('PENDING');
   });
 
+  it('advances by time in realistic mode', async () => {
+    const timed = await startTestService({ assistantSteps: 'realistic', assistantStepMs: 40 });
+    try {
+      const start = await call<AssistantTask>(timed, 'pollAssistant', { body: { userInput: 'marine heatwave intensity' } });
+      expect(start.body.status).toBe('PENDING');
+      const steps: string[] = [];
+      let task = start.body;
+      for (let i = 0; i < 200 && task.status !== 'SUCCESS'; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        task = (await call<AssistantTask>(timed, 'getAssistantTask', { params: { task_id: start.body.id } })).body;
+        if (task.status === 'STARTED' && steps.at(-1) !== task.info!.step) steps.push(task.info!.step!);
+      }
+      expect(task.status).toBe('SUCCESS');
+      const order = ASSISTANT_STEPS.filter((s) => s !== 'RETRIEVING_UPLOADED_DOCUMENTS');
+      expect(steps.map((s) => order.indexOf(s as (typeof order)[number]))).toEqual([...steps.map((s) => order.indexOf(s as (typeof order)[number]))].sort((a, b) => a - b));
+      expect(steps.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('validates the body and counts usage against the maximum', async () => {
     expect((await call(service, 'pollAssistant', { body: { numReferences: 5 } })).status).toBe(422);
     expect((await call(service, 'pollAssistant', { body: { userInput: 'x', numReferences: 1001 } })).status).toBe(422);
