@@ -76,7 +76,7 @@ export async function recordingProxy(target: string): Promise<Recorder> {
 
 export async function service(options: Partial<ServiceOptions> = {}): Promise<RunningService & { fullKey: string; publicKey: string }> {
   const svc = await startService({ port: 0, assistantSteps: 'instant', referenceCheckMs: 0, ...options });
-  const full = svc.keys.find((k) => k.scopes.has('*'))!;
+  const full = svc.keys.find((k) => k.scopes.has('*')) ?? svc.keys[0]!;
   const pub = svc.keys.find((k) => !k.scopes.has('*')) ?? full;
   return Object.assign(svc, { fullKey: full.token, publicKey: pub.token });
 }
