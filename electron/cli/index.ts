@@ -3,11 +3,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../../package.json';
+import { isServiceUrl } from '../../shared/ipc';
 import { createCore } from '../core';
 import { CoreError } from '../core/errors';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { startHost } from '../host/server';
+import { KEY_HELP, KeyUsageError, runKeyCommand } from './commands/key';
 import { openInBrowser } from './open-browser';
 
 const HELP = `citewise ${version}: a reference manager for researchers, with citation evidence
@@ -20,9 +22,15 @@ Commands:
                    (the URL carries a per-launch token; nobody else on this machine can use it)
     --port N       Port to listen on (default: any free port)
     --open         Open the URL in the default browser
+${KEY_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
+  --service-url U  The citation service to use (also CITEWISE_SERVICE_URL; default: the setting,
+                   else https://api.scite.ai)
+
+Environment:
+  CITEWISE_API_KEY  An API key for this run only, never stored (for scripts and CI)
   -h, --help       Show this help
   -v, --version    Show the version
 
@@ -33,6 +41,7 @@ export class UsageError extends Error {}
 
 const globalOptions = {
   'data-dir': { type: 'string' },
+  'service-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -51,8 +60,42 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(argv);
+    case 'key':
+      return key(argv);
     default:
       throw new UsageError(`unknown command "${command}"; run citewise --help for the list`);
+  }
+}
+
+/** --service-url, else CITEWISE_SERVICE_URL; checked here so a typo is a usage error, not a failure later. */
+function serviceUrlOption(flag: string | undefined): string | undefined {
+  const url = flag ?? (process.env.CITEWISE_SERVICE_URL || undefined);
+  if (url !== undefined && !isServiceUrl(url)) {
+    throw new UsageError(`--service-url / CITEWISE_SERVICE_URL must be an http:// or https:// address without a user name, query or fragment`);
+  }
+  return url;
+}
+
+function coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }, mode: 'browser' | 'cli') {
+  return {
+    dataDir: resolveDataDir(values['data-dir']),
+    mode,
+    logger: stderrLogger,
+    serviceUrl: serviceUrlOption(values['service-url']),
+    apiKey: process.env.CITEWISE_API_KEY || undefined,
+  };
+}
+
+async function key(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
+  const core = createCore(coreOptions(values, 'cli'));
+  try {
+    return await runKeyCommand(positionals.slice(1), { core, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  } catch (err) {
+    if (err instanceof KeyUsageError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await core.close();
   }
 }
 
@@ -71,8 +114,9 @@ async function serve(argv: string[]): Promise<number> {
   if (!existsSync(`${rendererDir}/index.html`)) {
     throw new CoreError('INTERNAL', 'The app is not built yet: run `npm run build` (or `npm start`) first.');
   }
-  const dataDir = resolveDataDir(values['data-dir']);
-  const core = createCore({ dataDir, mode: 'browser', logger: stderrLogger });
+  const options = coreOptions(values, 'browser');
+  const dataDir = options.dataDir;
+  const core = createCore(options);
   let host;
   try {
     host = await startHost({ core, rendererDir, port, logger: stderrLogger });
