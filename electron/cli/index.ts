@@ -28,11 +28,11 @@ Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
   --service-url U  The citation service to use (also CITEWISE_SERVICE_URL; default: the setting,
                    else https://api.scite.ai)
+  -h, --help       Show this help
+  -v, --version    Show the version
 
 Environment:
   CITEWISE_API_KEY  An API key for this run only, never stored (for scripts and CI)
-  -h, --help       Show this help
-  -v, --version    Show the version
 
 Exit codes: 0 success, 1 failure, 2 wrong usage.
 `;
