@@ -1,0 +1,142 @@
+// Two worker threads (by default) for big formatting jobs, so formatting thousands of references never
+// stalls the process that answers the UI. A style/locale always goes to the same worker, where its
+// engine and entry cache stay warm; different styles run side by side on both cores.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CoreError } from '../../errors';
+import type { ErrorCode } from '../../../../shared/ipc';
+import type { Job, JobResult } from './protocol';
+
+export interface WorkerEntry {
+  url: URL;
+  execArgv: string[];
+}
+
+/**
+ * The worker script: the bundled sibling out/<main|cli>/cite-worker.js, or worker.ts (loaded through
+ * tsx, a devDependency) when the core runs from source (vitest, tsx).
+ */
+export function defaultWorkerEntry(): WorkerEntry {
+  const self = import.meta.url;
+  if (/\.ts$/.test(self)) return { url: new URL('./worker.ts', self), execArgv: [] };
+  return { url: new URL('./cite-worker.js', self), execArgv: [] };
+}
+
+function startWorker(entry: WorkerEntry): Worker {
+  if (!entry.url.pathname.endsWith('.ts')) return new Worker(entry.url, { execArgv: entry.execArgv });
+  // tsx's ESM API, found through its package.json exports (require.resolve would pick the CommonJS build).
+  const pkgFile = createRequire(import.meta.url).resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const tsx = pathToFileURL(join(dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.url.href)}, ${JSON.stringify(tsx)}));`;
+  return new Worker(boot, { eval: true, execArgv: entry.execArgv });
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  pending: Map<number, { resolve: (r: JobResult) => void; reject: (e: Error) => void }>;
+  /** Style versions and locale tags this worker already holds. */
+  styles: Set<string>;
+  locales: Set<string>;
+}
+
+export interface Holds {
+  styles: Set<string>;
+  locales: Set<string>;
+}
+
+export type PoolJob = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
+
+export class WorkerPool {
+  readonly #entry: WorkerEntry;
+  readonly #slots: Slot[];
+  #next = 1;
+  #closed = false;
+
+  constructor(size = 2, entry: WorkerEntry = defaultWorkerEntry()) {
+    this.#entry = entry;
+    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: undefined, pending: new Map(), styles: new Set(), locales: new Set() }));
+  }
+
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  /** The slot for a routing key: stable, so the same style and locale meet their warm engine. */
+  slotFor(key: string): number {
+    let h = 2166136261;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+    return (h >>> 0) % this.#slots.length;
+  }
+
+  /**
+   * Runs a job on a slot's worker. `build` gets what that worker already holds (style versions, locale
+   * tags), so the job can leave out XML it has; it adds what it sends.
+   */
+  run(slot: number, build: (holds: Holds) => PoolJob): Promise<JobResult> {
+    if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The citation formatter is closed.'));
+    const s = this.#slots[slot]!;
+    let worker: Worker;
+    let job: PoolJob;
+    try {
+      worker = this.#spawn(s);
+      job = build({ styles: s.styles, locales: s.locales });
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    const id = this.#next++;
+    return new Promise<JobResult>((resolve, reject) => {
+      s.pending.set(id, { resolve, reject });
+      // Keep the process alive while a job is out; an idle worker must not.
+      worker.ref();
+      worker.postMessage({ ...job, id });
+    }).then((result) => {
+      if (!result.ok) throw new CoreError((result.error.code as ErrorCode | undefined) ?? 'INTERNAL', result.error.message);
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(
+      this.#slots.map(async (s) => {
+        const w = s.worker;
+        s.worker = undefined;
+        for (const p of s.pending.values()) p.reject(new CoreError('CANCELLED', 'The citation formatter was closed.'));
+        s.pending.clear();
+        if (w) await w.terminate();
+      }),
+    );
+  }
+
+  #spawn(s: Slot): Worker {
+    if (s.worker) return s.worker;
+    const path = fileURLToPath(this.#entry.url);
+    if (!existsSync(path)) {
+      throw new CoreError('INTERNAL', `The citation worker ${path} is missing: the build must emit it (see electron/core/formats/cite/README.md).`);
+    }
+    const worker = startWorker(this.#entry);
+    worker.unref();
+    s.styles.clear();
+    s.locales.clear();
+    worker.on('message', (result: JobResult) => {
+      const p = s.pending.get(result.id);
+      if (!p) return;
+      s.pending.delete(result.id);
+      if (s.pending.size === 0) worker.unref();
+      p.resolve(result);
+    });
+    const fail = (err: Error): void => {
+      if (s.worker === worker) s.worker = undefined;
+      for (const p of s.pending.values()) p.reject(err);
+      s.pending.clear();
+    };
+    worker.on('error', (err) => fail(err));
+    worker.on('exit', (code) => fail(new CoreError('INTERNAL', `The citation worker stopped (exit code ${code}).`)));
+    s.worker = worker;
+    return worker;
+  }
+}

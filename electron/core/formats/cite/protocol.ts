@@ -1,0 +1,29 @@
+// Messages between the formatter and its pool workers. Plain data only (structured clone).
+import type { CslItem } from '../../../../shared/model/csl';
+import type { CoreBibliography, CoreStats } from './core';
+import type { CslStyleDef } from './styles';
+import type { CitationCluster, OutputFormat } from './types';
+
+export interface JobBase {
+  id: number;
+  /** The whole definition the first time a worker sees a style version, then only its version. */
+  style: CslStyleDef | { version: string };
+  locale: string;
+  forceLocale: boolean;
+  format: OutputFormat;
+  /** Locale XML the worker may not have yet, by tag. */
+  locales: Record<string, string>;
+  items: CslItem[];
+  versions: Array<string | number | undefined>;
+}
+
+export type Job =
+  | (JobBase & { kind: 'bibliography' })
+  | (JobBase & { kind: 'citations'; clusters: CitationCluster[] })
+  | { id: number; kind: 'stats' };
+
+export type JobResult =
+  | { id: number; ok: true; kind: 'bibliography'; value: CoreBibliography }
+  | { id: number; ok: true; kind: 'citations'; value: string[] }
+  | { id: number; ok: true; kind: 'stats'; value: CoreStats }
+  | { id: number; ok: false; error: { code?: string; message: string } };
