@@ -19,7 +19,7 @@ import type {
   SearchResponse,
   TaskStatus,
 } from '../service';
-import { CITATION_STYLES } from '../service';
+import { CITATION_STYLES, GUESSES } from '../service';
 import { event, feature, request, type IpcError } from './define';
 
 /** Where the key in use comes from; 'environment' is CITEWISE_API_KEY, used for one run and never stored. */
@@ -86,7 +86,8 @@ const searchQuery = z
     abstract: z.string().max(1000).optional(),
     date_from: z.string().max(10).optional(),
     date_to: z.string().max(10).optional(),
-    citation_types: z.array(z.enum(['supporting', 'contrasting', 'mentioning'])).optional(),
+    // A guessed wire name: from the contract's guess table, like every other.
+    [GUESSES.searchCitationTypesParam]: z.array(z.enum(['supporting', 'contrasting', 'mentioning'])).optional(),
     has_retraction: z.boolean().optional(),
     has_concern: z.boolean().optional(),
     has_correction: z.boolean().optional(),
@@ -124,6 +125,7 @@ const assistantRequest = z
     numReferences: z.number().int().min(0).max(1000).optional(),
     rankBy: z.enum(['all', 'relevance', 'date', 'citations', 'supporting-citations', 'contrasting-citations', 'journal-rank']).optional(),
     answerLength: z.enum(['short', 'medium', 'long']).optional(),
+    /** Citewise's name; the client sends it under the guessed wire name (GUESSES.assistantEffortField). */
     effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
     model: z.string().max(200).optional(),
     citationStyle: z.enum(CITATION_STYLES).optional(),

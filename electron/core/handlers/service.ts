@@ -4,7 +4,7 @@
 import type { serviceFeature, ServiceConfig, TaskFinished, TaskStarted } from '../../../shared/ipc';
 import { evidenceTallyFromApi, withEvidenceType, type EvidenceTally } from '../../../shared/model/evidence';
 import type { KeyCheckResult, TaskKind, TaskProgress } from '../../../shared/model/service';
-import { SERVICE_SCOPES, type AssistantPollRequest, type Tally } from '../../../shared/service';
+import { GUESSES, SERVICE_SCOPES, type AssistantPollRequest, type Tally } from '../../../shared/service';
 import { CoreError, toIpcError } from '../errors';
 import type { EventBus } from '../events';
 import type { JobRegistry } from '../jobs/registry';
@@ -141,8 +141,9 @@ export function serviceHandlers(deps: ServiceHandlerDeps) {
     'service.search': (query, ctx) => client.op.search({ query }, { signal: ctx.signal }),
     // ── evidence ──
     'service.evidence.search': async ({ dataset, q, filter, sort, direction, page }, ctx) => {
-      const answer = (await client.evidencePage(dataset, { q, filter, sort, direction }, page ?? 1, { signal: ctx.signal })) as unknown as Record<string, unknown> & { totalResults: number; results: unknown[] };
-      return { page: page ?? 1, totalResults: answer.totalResults, results: answer.results, raw: answer };
+      const number = page ?? GUESSES.evidencePageBase;
+      const answer = (await client.evidencePage(dataset, { q, filter, sort, direction }, number, { signal: ctx.signal })) as unknown as Record<string, unknown> & { totalResults: number; results: unknown[] };
+      return { page: number, totalResults: answer.totalResults, results: answer.results, raw: answer };
     },
     'service.evidence.schema': ({ dataset }, ctx) => client.evidenceSchema(dataset, { signal: ctx.signal }),
     'service.evidence.record': async ({ kind, id }, ctx) => {

@@ -305,7 +305,10 @@ export class ServiceClient {
 
   /** Starts an assistant request (never retried: that would start a second task). */
   async startAssistant(request: AssistantPollRequest, options?: CallOptions): Promise<AssistantTask> {
-    return this.op.pollAssistant({ body: request }, options);
+    // `effort` is Citewise's name for a field the sources leave unnamed; the wire name is a guess.
+    const { effort, ...rest } = request;
+    const body = effort === undefined ? rest : { ...rest, [GUESSES.assistantEffortField]: effort };
+    return this.op.pollAssistant({ body: body as AssistantPollRequest }, options);
   }
 
   waitForAssistant(taskId: string, options: TaskWaitOptions = {}): Promise<AssistantTask> {

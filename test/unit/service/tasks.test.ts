@@ -93,3 +93,12 @@ describe('tasks', () => {
     expect(progress[0]).toMatchObject({ kind: 'reference-check', description: 'Extracting references', stepNumber: 1, totalSteps: 5 });
   });
 });
+
+describe('assistant request', () => {
+  it('sends the effort under the guessed wire name from the guess table', async () => {
+    const { GUESSES } = await import('../../../shared/service');
+    const { fetch, seen } = fakeFetch(() => json({ id: 't1', status: 'PENDING' }));
+    await client(fetch, { getKey: async () => KEY }).startAssistant({ userInput: 'q', effort: 'high' });
+    expect(seen[0]!.body).toEqual({ userInput: 'q', [GUESSES.assistantEffortField]: 'high' });
+  });
+});
