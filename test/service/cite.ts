@@ -37,7 +37,7 @@ function names(list: readonly Person[], style: CitationStyle): string {
 }
 
 export function formatReference(corpus: Corpus, row: PaperRow, style: CitationStyle): string {
-  const authors: Person[] = corpus.authorIds(row).map((id) => corpus.author(id));
+  const authors: Person[] = corpus.authorsOf(row);
   const j = corpus.journal(row);
   const pages = row.page;
   const issue = row.issue ? `(${row.issue})` : '';

@@ -7,6 +7,7 @@ import { startService } from './server';
 import { parseKey, describeScopes } from './auth';
 import { parseFaults } from './faults';
 import { DEFAULT_OPTIONS } from './options';
+import { corpusMeta } from './corpus/cache';
 
 const HELP = `Citation service (local): an implementation of the Citation and Literature Data Service for development and tests.
 
@@ -15,7 +16,8 @@ Options:
   --host H                 address to bind (default ${DEFAULT_OPTIONS.host})
   --papers N               corpus size (default ${DEFAULT_OPTIONS.papers}); 1000000 for scale tests
   --seed S                 corpus seed (default ${DEFAULT_OPTIONS.seed})
-  --db PATH                corpus database file (regenerated when seed or size differ); default: a cache in the temp dir
+  --db PATH                corpus database file; alone, an existing corpus there is reused as is; with --papers or --seed
+                           it is regenerated when they differ; default: a cache in the temp dir
   --latency MS             milliseconds added to every answer
   --faults SPEC            e.g. 429=0.1,500=0.05,503=0.05,drop=0.02,slow=0.02,malformed=0.01,latency=50,jitter=20,task-failure=0.1,slow-ms=3000
   --key TOKEN=SCOPES       an API key with comma-separated scopes, or * for all (repeatable); scopes: ${SERVICE_SCOPES.join(', ')}
@@ -52,13 +54,15 @@ async function main(): Promise<void> {
   if (steps !== 'realistic' && steps !== 'instant') throw new Error('--assistant-steps is realistic or instant');
   const keyed = num(values['rate-limit-keyed'], 'rate-limit-keyed', DEFAULT_OPTIONS.keyedPerSecond);
   const [anonS, anonM] = (values['rate-limit-anonymous'] ?? `${DEFAULT_OPTIONS.anonymousPerSecond}/${DEFAULT_OPTIONS.anonymousPerMinute}`).split('/').map(Number);
+  // With --db alone, an existing corpus is reused whatever its size and seed.
+  const existing = values.db && values.papers === undefined && values.seed === undefined ? corpusMeta(values.db) : null;
   const log = values.quiet ? () => {} : (m: string) => console.error(`  corpus: ${m}`);
   const t0 = Date.now();
   const service = await startService({
     port: num(values.port, 'port', DEFAULT_OPTIONS.port),
     host: values.host ?? DEFAULT_OPTIONS.host,
-    papers: num(values.papers, 'papers', DEFAULT_OPTIONS.papers),
-    seed: num(values.seed, 'seed', DEFAULT_OPTIONS.seed),
+    papers: existing?.papers ?? num(values.papers, 'papers', DEFAULT_OPTIONS.papers),
+    seed: existing?.seed ?? num(values.seed, 'seed', DEFAULT_OPTIONS.seed),
     dbPath: values.db,
     latencyMs: num(values.latency, 'latency', 0),
     faults: values.faults ? parseFaults(values.faults) : {},

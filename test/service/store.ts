@@ -9,7 +9,7 @@ export interface PaperRow {
   id: number; doi: string; slug: string; title: string; abstract: string | null; keywords: string | null;
   year: number; month: number; day: number; journal_id: number; volume: string; issue: string | null; page: string;
   type: string; ntypes: string; pm_type: string | null; field: number; retracted: number; notice_flags: number;
-  preprint_doi: string | null; published_doi: string | null; author_ids: string; aff_ids: string;
+  preprint_doi: string | null; published_doi: string | null; author_ids: string; aff_ids: string; authors_c: string;
   t_sup: number; t_con: number; t_men: number; t_unc: number; t_citing: number;
   c_sup: number; c_con: number; c_men: number; c_unc: number; c_cited: number;
 }
@@ -91,25 +91,45 @@ export class Corpus {
     return this.stmts.paperById.get(id) as PaperRow | undefined;
   }
 
+  private readonly inStatements = new Map<string, Database.Statement>();
+
+  /** `SELECT * FROM table WHERE column IN (?, …)`, prepared once per list size. */
+  private selectIn<T>(table: 'papers' | 'authors', column: 'doi' | 'id', values: readonly unknown[]): T[] {
+    const key = `${table}.${column}.${values.length}`;
+    let stmt = this.inStatements.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT * FROM ${table} WHERE ${column} IN (${values.map(() => '?').join(',')})`);
+      this.inStatements.set(key, stmt);
+    }
+    return stmt.all(...values) as T[];
+  }
+
   /** Rows for many DOIs (normalised), in batches of 500 bound parameters. */
   papersByDois(dois: readonly string[]): PaperRow[] {
     const keys = [...new Set(dois.map(normalizeDoi))];
     const out: PaperRow[] = [];
-    for (let i = 0; i < keys.length; i += 500) {
-      const batch = keys.slice(i, i + 500);
-      out.push(...(this.db.prepare(`SELECT * FROM papers WHERE doi IN (${batch.map(() => '?').join(',')})`).all(...batch) as PaperRow[]));
-    }
+    for (let i = 0; i < keys.length; i += 500) out.push(...this.selectIn<PaperRow>('papers', 'doi', keys.slice(i, i + 500)));
     return out;
   }
 
   papersByIds(ids: readonly number[]): Map<number, PaperRow> {
     const unique = [...new Set(ids)];
     const out = new Map<number, PaperRow>();
-    for (let i = 0; i < unique.length; i += 500) {
-      const batch = unique.slice(i, i + 500);
-      for (const r of this.db.prepare(`SELECT * FROM papers WHERE id IN (${batch.map(() => '?').join(',')})`).all(...batch) as PaperRow[]) out.set(r.id, r);
-    }
+    for (let i = 0; i < unique.length; i += 500) for (const r of this.selectIn<PaperRow>('papers', 'id', unique.slice(i, i + 500))) out.set(r.id, r);
     return out;
+  }
+
+  /** Loads the authors of many papers in a few queries, before their Paper objects are built. */
+  prefetchAuthors(rows: Iterable<PaperRow>): void {
+    const missing = new Set<number>();
+    for (const row of rows) for (const id of this.authorIds(row)) if (this.authorCache.get(id) === undefined) missing.add(id);
+    const ids = [...missing];
+    for (let i = 0; i < ids.length; i += 500) for (const a of this.selectIn<AuthorRow>('authors', 'id', ids.slice(i, i + 500))) this.authorCache.set(a.id, a);
+  }
+
+  /** Paper objects for many rows. */
+  papers(rows: readonly PaperRow[]): Paper[] {
+    return rows.map((r) => this.paper(r));
   }
 
   author(id: number): AuthorRow {
@@ -139,10 +159,19 @@ export class Corpus {
 
   // ---- Wire shapes ------------------------------------------------------------------------------
 
+  /** The authors of a paper from its own row (no lookups). */
+  authorsOf(row: PaperRow): AuthorRow[] {
+    const ids = this.authorIds(row);
+    return row.authors_c.split('\u001e').map((entry, i) => {
+      const [given, family, slug, orcid, aff] = entry.split('\u001f') as [string, string, string, string, string];
+      return { id: ids[i]!, given, family, slug, orcid: orcid || null, affiliation_id: aff ? Number(aff) : null, field: row.field, created_at: '' };
+    });
+  }
+
   paperAuthors(row: PaperRow): PaperAuthor[] {
     const affs = row.aff_ids.split(',');
-    return this.authorIds(row).map((id, i) => {
-      const a = this.author(id);
+    return this.authorsOf(row).map((a, i) => {
+      const id = a.id;
       const out: PaperAuthor = {
         authorName: `${a.given} ${a.family}`,
         family: a.family,
@@ -235,11 +264,7 @@ export class Corpus {
   selfCites(source: PaperRow, target: PaperRow): SelfCite[] {
     const theirs = new Set(this.authorIds(target));
     const out: SelfCite[] = [];
-    for (const id of this.authorIds(source)) {
-      if (!theirs.has(id)) continue;
-      const a = this.author(id);
-      out.push({ type: 'SHAREDAUTHOR', family: a.family, given: a.given });
-    }
+    for (const a of this.authorsOf(source)) if (theirs.has(a.id)) out.push({ type: 'SHAREDAUTHOR', family: a.family, given: a.given });
     return out;
   }
 
@@ -260,7 +285,7 @@ export class Corpus {
   }
 
   snippet(row: CitationRow, source: PaperRow, target: PaperRow): string {
-    const first = this.author(this.authorIds(target)[0]!);
+    const first = this.authorsOf(target)[0]!;
     return snippetFor(this.seed, row.id, row.kind & 3, (row.kind >> 2) & 7, this.topic(target), first.family, target.year, this.topic(source));
   }
 

@@ -100,6 +100,10 @@ describe('assistant tasks', () => {
     const byCites = await ask({ userInput: 'perovskite solar cell stability', rankBy: 'citations', numReferences: 6 });
     const cites = byCites.task.result!.turns.at(-1)!.references!.map((r) => r.paper!.tally!.citingPublications!);
     expect(cites).toEqual([...cites].sort((a, b) => b - a));
+    const answer = async (answerLength: string) => (await ask({ userInput: 'perovskite solar cell stability', answerLength, numReferences: 10 })).task.result!.turns.at(-1)!.content.split('\n\nReferences')[0]!;
+    const [short, long] = [await answer('short'), await answer('long')];
+    expect(short.split(/[.!?] /).length).toBeLessThan(long.split(/[.!?] /).length);
+    expect(new Set(markers(short))).toEqual(new Set(markers(long)));
     const bib = await ask({ userInput: 'perovskite solar cell stability', citationStyle: 'bibtex', numReferences: 2 });
     expect(bib.task.result!.turns.at(-1)!.content).toMatch(/@article\{/);
     const apa = await ask({ userInput: 'perovskite solar cell stability', citationStyle: 'apa', numReferences: 2, answerLength: 'short' });

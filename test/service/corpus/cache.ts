@@ -11,6 +11,23 @@ export function defaultCachePath(papers: number, seed: number): string {
   return join(tmpdir(), 'citewise-service-cache', `corpus-v${SCHEMA_VERSION}-s${seed}-n${papers}.db`);
 }
 
+/** Size and seed of an existing corpus file of the current schema, or null. */
+export function corpusMeta(path: string): { papers: number; seed: number } | null {
+  if (!existsSync(path)) return null;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+      if (meta.get('schemaVersion') !== String(SCHEMA_VERSION)) return null;
+      return { papers: Number(meta.get('papers')), seed: Number(meta.get('seed')) };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
 function matches(path: string, papers: number, seed: number): boolean {
   if (!existsSync(path)) return false;
   try {

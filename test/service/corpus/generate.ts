@@ -308,6 +308,7 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
   const insJournal = db.prepare('INSERT INTO journals VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insAff = db.prepare('INSERT INTO affiliations VALUES (?,?,?)');
   const insAuthor = db.prepare('INSERT INTO authors VALUES (?,?,?,?,?,?,?,?)');
+  const authorCompact: string[] = new Array<string>(A + 1);
   db.transaction(() => {
     for (const j of journals) insJournal.run(j.id, j.name, j.short, j.slug, j.code, j.pub.name, j.pub.memberId, j.pub.prefix, j.issnPrint, j.issnE, j.field, j.firstYear, j.quality);
     AFFILIATIONS.forEach((name, i) => insAff.run(i + 1, name, affSlugs[i]!));
@@ -317,11 +318,13 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
       if (!given.includes('.') && r.chance(0.3)) given += ` ${String.fromCharCode(65 + r.int(0, 25))}.`;
       const family = r.pick(FAMILY_NAMES);
       const slug = `${slugify(`${given} ${family}`, 6)}-${base62(r, 6)}`;
-      insAuthor.run(a, given, family, slug, r.chance(0.35) ? orcid(r) : null, authorAff[a] || null, authorField[a]!, `20${String(r.int(15, 22))}-0${r.int(1, 9)}-1${r.int(0, 9)}T0${r.int(0, 9)}:1${r.int(0, 9)}:00Z`);
+      const id = r.chance(0.35) ? orcid(r) : null;
+      authorCompact[a] = [given, family, slug, id ?? '', authorAff[a] ? String(authorAff[a]) : ''].join('\u001f');
+      insAuthor.run(a, given, family, slug, id, authorAff[a] || null, authorField[a]!, `20${String(r.int(15, 22))}-0${r.int(1, 9)}-1${r.int(0, 9)}T0${r.int(0, 9)}:1${r.int(0, 9)}:00Z`);
     }
   })();
 
-  const insPaper = db.prepare('INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insPaper = db.prepare('INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insPA = db.prepare('INSERT INTO paper_authors VALUES (?,?)');
   const insNotice = db.prepare('INSERT INTO notices VALUES (?,?,?,?)');
   const BATCH = 20000;
@@ -383,7 +386,7 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
           y, pr.int(1, 12), pr.int(1, 28), j.id, volume, issue, page, type, JSON.stringify(ntypes), pmType,
           f, flags & (1 << 3) ? 1 : 0, flags,
           preprintOf[i]! >= 0 ? doiOf(preprintOf[i]!) : null, publishedOf[i]! >= 0 ? doiOf(publishedOf[i]!) : null,
-          aIds.join(','), affIds.join(','),
+          aIds.join(','), affIds.join(','), aIds.map((a) => authorCompact[a]!).join('\u001e'),
           tally[t + 1], tally[t + 2], tally[t], tally[t + 3], tally[t + 4],
           citingTally[t + 1], citingTally[t + 2], citingTally[t], citingTally[t + 3], citingTally[t + 4],
         );
@@ -441,6 +444,8 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
   generateEvidence(db, { seed, papers: N });
   log(`evidence written (${Date.now() - started} ms)`);
 
+  // Let SQLite's sorter use a second thread while building indexes.
+  db.pragma('threads = 2');
   db.exec(INDEXES);
   db.exec("INSERT INTO evidence_fts(evidence_fts) VALUES ('rebuild')");
   const setMeta = db.prepare('INSERT INTO meta VALUES (?,?)');

@@ -2,7 +2,7 @@
 // citation snippets, confidence scores, evidence documents' long text — is regenerated on read.
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -23,6 +23,8 @@ CREATE TABLE papers (
   field INTEGER NOT NULL, retracted INTEGER NOT NULL, notice_flags INTEGER NOT NULL,
   preprint_doi TEXT, published_doi TEXT,
   author_ids TEXT NOT NULL, aff_ids TEXT NOT NULL,
+  -- The authors' display fields, denormalised so a paper is one row read: given US family US slug US orcid US lastAffiliation, RS between authors.
+  authors_c TEXT NOT NULL,
   t_sup INTEGER NOT NULL, t_con INTEGER NOT NULL, t_men INTEGER NOT NULL, t_unc INTEGER NOT NULL, t_citing INTEGER NOT NULL,
   c_sup INTEGER NOT NULL, c_con INTEGER NOT NULL, c_men INTEGER NOT NULL, c_unc INTEGER NOT NULL, c_cited INTEGER NOT NULL
 ) STRICT;

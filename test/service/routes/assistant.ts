@@ -174,7 +174,8 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
   }
   const order = rankPapers(corpus, byPaper, body.rankBy).slice(0, numReferences);
   const style: CitationStyle = body.citationStyle ?? 'apa';
-  const maxSentences = Math.max(ANSWER_SENTENCES[body.answerLength ?? 'medium'], Math.min(order.length, 30));
+  const length = body.answerLength ?? 'medium';
+  const maxSentences = ANSWER_SENTENCES[length];
   const references: AssistantReference[] = [];
   const body_: string[] = [];
   const topic = terms.slice(0, 4).join(', ');
@@ -214,8 +215,11 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
       return `[${n}]`;
     });
     body_.push(`${sentenceFrom(lead, i).replace(/\.$/, '')} ${markers.join('')}.`);
+    // Long answers say more about each group from its lead paper's next passage.
+    const more = byPaper.get(group[0]!)![1];
+    if (length === 'long' && more) body_.push(`${sentenceFrom(more, i + 1).replace(/\.$/, '')} [${i + 1}].`);
   }
-  if (order.length > 1) body_.push(`Overall, the evidence should be read with the design and population of each study in mind [1]${order.length > 1 ? `[${Math.min(2, order.length)}]` : ''}.`);
+  if (order.length > 1 && length !== 'short') body_.push(`Overall, the evidence should be read with the design and population of each study in mind [1]${order.length > 1 ? `[${Math.min(2, order.length)}]` : ''}.`);
   let content = body_.join(' ');
   if (references.length) {
     const rowsById = new Map(order.map((id) => [id, byPaper.get(id)![0]!.paper]));

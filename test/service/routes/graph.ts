@@ -79,8 +79,7 @@ function citingCounts(corpus: Corpus, target: PaperRow, rows: readonly CitationR
       journals.set(j.name, (journals.get(j.name) ?? 0) + 1);
       const pt = (JSON.parse(s.ntypes) as string[])[0] ?? 'article';
       pubTypes.set(pt, (pubTypes.get(pt) ?? 0) + 1);
-      for (const id of corpus.authorIds(s)) {
-        const a = corpus.author(id);
+      for (const a of corpus.authorsOf(s)) {
         const name = `${a.given} ${a.family}`;
         authors.set(name, (authors.get(name) ?? 0) + 1);
       }

@@ -52,7 +52,8 @@ function journalNotices(corpus: Corpus, j: JournalRow): NonNullable<IssnEditoria
 
 function papersByDoi(corpus: Corpus, dois: readonly string[]): Record<string, Paper> {
   const out: Record<string, Paper> = {};
-  for (const row of corpus.papersByDois(dois)) out[row.doi] = corpus.paper(row);
+  const rows = corpus.papersByDois(dois);
+  for (const row of rows) out[row.doi] = corpus.paper(row);
   return out;
 }
 
@@ -150,7 +151,7 @@ export const papersHandlers = {
     const more = offset + limit < rows.length;
     return ok({
       author: authorRecord(corpus, author.id, rows),
-      papers: page.map((r) => corpus.paper(r)),
+      papers: corpus.papers(page),
       totalPapers: rows.length,
       nextPage: more ? `${req.baseUrl}/authors/${encodeURIComponent(slug)}/papers?offset=${offset + limit}&limit=${limit}` : null,
     });

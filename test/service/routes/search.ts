@@ -223,10 +223,7 @@ function aggregations(corpus: Corpus, sample: readonly PaperRow[]): NonNullable<
     tally(types, (JSON.parse(row.ntypes) as string[])[0] ?? 'article');
     tally(journals, corpus.journal(row).name);
     tally(topics, corpus.fieldTopic(row));
-    for (const id of corpus.authorIds(row).slice(0, 3)) {
-      const a = corpus.author(id);
-      tally(authors, `${a.given} ${a.family}`);
-    }
+    for (const a of corpus.authorsOf(row).slice(0, 3)) tally(authors, `${a.given} ${a.family}`);
     for (const aff of new Set(row.aff_ids.split(',').filter(Boolean))) tally(affs, corpus.affiliations.get(Number(aff))!.name);
     NOTICE_STATUSES.forEach((s, bit) => {
       if (row.notice_flags & (1 << bit)) tally(notices, s);
