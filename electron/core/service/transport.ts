@@ -125,7 +125,7 @@ export class ServiceTransport {
     this.#o = options;
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.#clock = options.clock ?? systemClock;
-    this.#limiter = new SlidingWindowLimiter(options.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS, this.#clock, options.rateMarginMs ?? 100);
+    this.#limiter = new SlidingWindowLimiter(options.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS, this.#clock, options.rateMarginMs ?? 25);
     this.#breaker = circuitBreaker(
       handleWhen((err) => err instanceof ServiceError && err.network),
       { halfOpenAfter: this.#probeAfter, breaker: new ConsecutiveBreaker(options.breakerFailures ?? 5) },
@@ -184,8 +184,12 @@ export class ServiceTransport {
       for (let attempt = 1; ; attempt++) {
         try {
           await this.#waitForPause(deadlineAt, signal);
-          if (!key && op.rateLimit === 'capped') await this.#limiter.acquire(signal);
-          return await this.#throughBreaker<T>(id, op, spec, key, options.attemptTimeoutMs ?? this.#o.attemptTimeoutMs ?? 30_000, signal);
+          const release = !key && op.rateLimit === 'capped' ? await this.#limiter.acquire(signal) : undefined;
+          try {
+            return await this.#throughBreaker<T>(id, op, spec, key, options.attemptTimeoutMs ?? this.#o.attemptTimeoutMs ?? 30_000, signal);
+          } finally {
+            release?.();
+          }
         } catch (thrown) {
           const err = this.#settle(thrown, id, options.signal, deadline.signal, deadlineMs);
           // A 429 was not processed, so repeating it is always safe; anything else only when the operation is.

@@ -20,8 +20,9 @@ describe('anonymous rate limit', () => {
     const limiter = new SlidingWindowLimiter([{ limit: 10, ms: 1000 }, { limit: 40, ms: 60_000 }], clock, 0);
     const times: number[] = [];
     for (let i = 0; i < 130; i++) {
-      await limiter.acquire();
+      const release = await limiter.acquire();
       times.push(clock.now());
+      release();
     }
     expect(maxInWindow(times, 1000)).toBe(10);
     expect(maxInWindow(times, 60_000)).toBe(40);
@@ -29,6 +30,29 @@ describe('anonymous rate limit', () => {
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(3 * 60_000);
     // …and no more than that: the limiter does not wait longer than it must.
     expect(times.at(-1)! - times[0]!).toBeLessThan(3 * 60_000 + 5000);
+  });
+
+  it('counts a request from sending until its answer plus the window, since its arrival time is unknown', async () => {
+    const clock = new VirtualClock();
+    const limiter = new SlidingWindowLimiter([{ limit: 2, ms: 1000 }], clock, 0);
+    const first = await limiter.acquire();
+    const second = await limiter.acquire();
+    let third = false;
+    const pending = limiter.acquire().then((release) => {
+      third = true;
+      return release;
+    });
+    // Both are still in flight: no amount of time frees a place.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(third).toBe(false);
+    clock.advance(5000);
+    first(); // the answer came at t+5 s; its place frees at t+6 s
+    const release = await pending;
+    expect(third).toBe(true);
+    expect(clock.now()).toBe(1_000_000 + 6000);
+    release();
+    second();
   });
 
   it('a cancelled waiter returns at once and takes no slot', async () => {
