@@ -84,8 +84,8 @@ export class ServiceClient {
     this.#clock = options.clock ?? systemClock;
   }
 
+  /** Ends every call: running and queued ones fail with CANCELLED. */
   close(): void {
-    this.#queue.clear();
     this.transport.close();
   }
 

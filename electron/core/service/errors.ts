@@ -102,6 +102,14 @@ export function errorFromStatus(f: HttpFailure): ServiceError {
   const base: ServiceErrorDetails = { operation: f.operationId, status: f.status };
   if (detailText) base.detail = typeof f.detail === 'string' ? detailText : redactDeep(f.detail, f.key);
   const s = f.status;
+  if (s >= 300 && s < 400) {
+    // Redirects are not followed: the key must only ever go to the address the researcher chose.
+    return new ServiceError(
+      'SERVICE_ERROR',
+      `The service address redirects elsewhere (HTTP ${s}). Check the service URL under Settings → Service: it may need https:// or a different path.`,
+      base,
+    );
+  }
   if (s === 401) {
     return new ServiceError(
       'UNAUTHORIZED',

@@ -18,6 +18,16 @@ export function fromSecretError(err: unknown): unknown {
   return err instanceof SecretStoreError ? new CoreError(err.code, err.message) : err;
 }
 
+// API keys are printable ASCII without spaces; anything else cannot go into an HTTP header, and
+// usually means a key copied with part of the surrounding text.
+const KEY_SHAPE = /^[\x21-\x7e]+$/;
+
+function checkKeyShape(key: string, from: string): void {
+  if (!KEY_SHAPE.test(key)) {
+    throw new CoreError('INVALID_INPUT', `The API key ${from} contains spaces or characters an API key never has; check that it was copied whole and alone.`);
+  }
+}
+
 export class ServiceKeys {
   readonly #secrets: SecretStore;
   readonly #baseUrl: () => string;
@@ -45,7 +55,10 @@ export class ServiceKeys {
 
   /** The key to send, or null. Core-only. */
   async get(): Promise<string | null> {
-    if (this.#envKey) return this.#envKey;
+    if (this.#envKey) {
+      checkKeyShape(this.#envKey, 'in CITEWISE_API_KEY');
+      return this.#envKey;
+    }
     const account = this.#account();
     if (this.#cache.has(account)) return this.#cache.get(account) ?? null;
     try {
@@ -58,6 +71,7 @@ export class ServiceKeys {
   }
 
   async set(key: string): Promise<ServiceKeyStatus> {
+    checkKeyShape(key.trim(), 'given');
     const account = this.#account();
     try {
       const status = await this.#secrets.set(account, key.trim());

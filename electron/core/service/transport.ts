@@ -18,6 +18,7 @@ import {
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { fillPath, serviceOperations, type OperationId, type ServiceOperation } from '../../../shared/service';
+import { CoreError } from '../errors';
 import type { Logger } from '../log';
 import { abortError, raceAbort, systemClock, type Clock } from './clock';
 import {
@@ -192,6 +193,7 @@ export class ServiceTransport {
           }
         } catch (thrown) {
           const err = this.#settle(thrown, id, options.signal, deadline.signal, deadlineMs);
+          if (!(err instanceof ServiceError)) throw err;
           // A 429 was not processed, so repeating it is always safe; anything else only when the operation is.
           const retryable = err.transient && (err.code === 'RATE_LIMITED' || safe);
           if (!retryable || attempt >= maxAttempts) throw err;
@@ -219,9 +221,10 @@ export class ServiceTransport {
   }
 
   /** Turns whatever an attempt threw into a ServiceError, telling cancellation from deadline from timeout. */
-  #settle(thrown: unknown, id: OperationId, caller: AbortSignal | undefined, deadline: AbortSignal, deadlineMs: number): ServiceError {
+  #settle(thrown: unknown, id: OperationId, caller: AbortSignal | undefined, deadline: AbortSignal, deadlineMs: number): CoreError {
     if (caller?.aborted || this.#lifetime.signal.aborted) return cancelledError(id);
-    if (thrown instanceof ServiceError) return thrown;
+    // ServiceErrors, and CoreErrors from the key's store, already say what happened in fixed words.
+    if (thrown instanceof CoreError) return thrown;
     if (deadline.aborted) return deadlineError(id, deadlineMs);
     if (thrown instanceof BrokenCircuitError || thrown instanceof IsolatedCircuitError) return offlineError(this.#offlineReason || 'the citation service cannot be reached.');
     this.#o.logger?.error(`${id}: unexpected failure`, thrown);
@@ -266,7 +269,7 @@ export class ServiceTransport {
       let response: Response;
       let text: string;
       try {
-        response = await this.#fetch(url, { method: op.method.toUpperCase(), headers, body, signal, redirect: 'error' });
+        response = await this.#fetch(url, { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' });
         text = await response.text();
       } catch (err) {
         if (outer.aborted) throw abortError(outer);
@@ -333,7 +336,7 @@ export class ServiceTransport {
         method: 'GET',
         headers: { accept: 'application/json' },
         signal: AbortSignal.any([timer.signal, this.#lifetime.signal]),
-        redirect: 'error',
+        redirect: 'manual',
       });
       await res.arrayBuffer().catch(() => undefined);
     } catch {

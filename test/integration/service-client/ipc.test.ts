@@ -53,6 +53,9 @@ describe('service feature over IPC', () => {
     expect(changed).toHaveLength(2);
     for (const r of [set, check, tally, cleared, ...changed]) expect(JSON.stringify(r)).not.toContain(svc.fullKey);
     expect(await api.invoke('service.key.set', { key: '' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const pasted = await api.invoke('service.key.set', { key: 'Your key: sk_123' });
+    expect(pasted).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/copied whole/) } });
+    expect(JSON.stringify(pasted)).not.toContain('sk_123');
   });
 
   it('takes the address from --service-url, else the setting, else the real service', async () => {

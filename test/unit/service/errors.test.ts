@@ -29,6 +29,7 @@ const cases: [number, ErrorCode, RegExp][] = [
   [503, 'SERVICE_ERROR', /temporarily unavailable/],
   [504, 'SERVICE_ERROR', /HTTP 504/],
   [418, 'SERVICE_ERROR', /unexpected status \(HTTP 418\)/],
+  [301, 'SERVICE_ERROR', /redirects elsewhere \(HTTP 301\)/],
 ];
 
 describe('error mapping', () => {
