@@ -94,7 +94,7 @@ export class Corpus {
   private readonly inStatements = new Map<string, Database.Statement>();
 
   /** `SELECT * FROM table WHERE column IN (?, …)`, prepared once per list size. */
-  private selectIn<T>(table: 'papers' | 'authors', column: 'doi' | 'id', values: readonly unknown[]): T[] {
+  private selectIn<T>(table: 'papers', column: 'doi' | 'id', values: readonly unknown[]): T[] {
     const key = `${table}.${column}.${values.length}`;
     let stmt = this.inStatements.get(key);
     if (!stmt) {
@@ -117,14 +117,6 @@ export class Corpus {
     const out = new Map<number, PaperRow>();
     for (let i = 0; i < unique.length; i += 500) for (const r of this.selectIn<PaperRow>('papers', 'id', unique.slice(i, i + 500))) out.set(r.id, r);
     return out;
-  }
-
-  /** Loads the authors of many papers in a few queries, before their Paper objects are built. */
-  prefetchAuthors(rows: Iterable<PaperRow>): void {
-    const missing = new Set<number>();
-    for (const row of rows) for (const id of this.authorIds(row)) if (this.authorCache.get(id) === undefined) missing.add(id);
-    const ids = [...missing];
-    for (let i = 0; i < ids.length; i += 500) for (const a of this.selectIn<AuthorRow>('authors', 'id', ids.slice(i, i + 500))) this.authorCache.set(a.id, a);
   }
 
   /** Paper objects for many rows. */
