@@ -1,21 +1,17 @@
 // The key in use and the service address, for the core only. The key comes from CITEWISE_API_KEY
 // (one run, never stored) or from the SecretStore under the account of the current base URL; it is
-// cached in memory so that a bulk fetch does not ask the keychain once per request.
+// cached in memory so that a bulk fetch does not ask the keychain once per request. SecretStore
+// errors are CoreErrors with fixed, key-free text, so they cross IPC as they are.
 import type { ServiceConfig, ServiceKeyStatus, ServiceUrlSource } from '../../../shared/ipc';
 import { DEFAULT_SERVICE_URL } from '../../../shared/service';
 import { CoreError } from '../errors';
-import { accountFor, SecretStoreError, type SecretStore } from '../secrets';
+import { accountFor, type SecretStatus, type SecretStore } from '../secrets';
 
 export function resolveServiceUrl(override: string | undefined, setting: string | null | undefined): ServiceConfig {
   const pick = (serviceUrl: string, source: ServiceUrlSource): ServiceConfig => ({ serviceUrl: serviceUrl.replace(/\/+$/, ''), source, defaultUrl: DEFAULT_SERVICE_URL });
   if (override) return pick(override, 'command-line');
   if (setting) return pick(setting, 'setting');
   return pick(DEFAULT_SERVICE_URL, 'default');
-}
-
-/** SecretStore errors carry fixed, key-free text; they cross IPC as they are. */
-export function fromSecretError(err: unknown): unknown {
-  return err instanceof SecretStoreError ? new CoreError(err.code, err.message) : err;
 }
 
 // API keys are printable ASCII without spaces; anything else cannot go into an HTTP header, and
@@ -41,68 +37,42 @@ export class ServiceKeys {
     this.#envKey = env ? env : undefined;
   }
 
-  get fromEnvironment(): boolean {
-    return this.#envKey !== undefined;
-  }
-
-  #account() {
-    try {
-      return accountFor(this.#baseUrl());
-    } catch (err) {
-      throw fromSecretError(err);
-    }
-  }
-
   /** The key to send, or null. Core-only. */
   async get(): Promise<string | null> {
     if (this.#envKey) {
       checkKeyShape(this.#envKey, 'in CITEWISE_API_KEY');
       return this.#envKey;
     }
-    const account = this.#account();
+    const account = accountFor(this.#baseUrl());
     if (this.#cache.has(account)) return this.#cache.get(account) ?? null;
-    try {
-      const key = await this.#secrets.get(account);
-      this.#cache.set(account, key);
-      return key;
-    } catch (err) {
-      throw fromSecretError(err);
-    }
+    const key = await this.#secrets.get(account);
+    this.#cache.set(account, key);
+    return key;
   }
 
   async set(key: string): Promise<ServiceKeyStatus> {
-    checkKeyShape(key.trim(), 'given');
-    const account = this.#account();
-    try {
-      const status = await this.#secrets.set(account, key.trim());
-      this.#cache.set(account, key.trim());
-      return this.#describe(status);
-    } catch (err) {
-      throw fromSecretError(err);
-    }
+    const trimmed = key.trim();
+    checkKeyShape(trimmed, 'given');
+    const account = accountFor(this.#baseUrl());
+    const status = await this.#secrets.set(account, trimmed);
+    this.#cache.set(account, trimmed);
+    return this.#describe(status);
   }
 
   async clear(): Promise<ServiceKeyStatus> {
-    const account = this.#account();
-    this.#cache.delete(account);
+    const account = accountFor(this.#baseUrl());
     try {
       return this.#describe(await this.#secrets.clear(account));
-    } catch (err) {
-      throw fromSecretError(err);
     } finally {
       this.#cache.delete(account);
     }
   }
 
   async status(): Promise<ServiceKeyStatus> {
-    try {
-      return this.#describe(await this.#secrets.status(this.#account()));
-    } catch (err) {
-      throw fromSecretError(err);
-    }
+    return this.#describe(await this.#secrets.status(accountFor(this.#baseUrl())));
   }
 
-  #describe(status: { stored: boolean; where: 'keychain' | 'session' | 'none'; keychainAvailable: boolean; reason?: string }): ServiceKeyStatus {
+  #describe(status: SecretStatus): ServiceKeyStatus {
     const out: ServiceKeyStatus = { stored: status.stored, where: status.where, keychainAvailable: status.keychainAvailable };
     if (status.reason !== undefined) out.reason = status.reason;
     // CITEWISE_API_KEY wins for this run; the stored key (if any) is untouched.
