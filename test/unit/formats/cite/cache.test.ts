@@ -64,7 +64,8 @@ describe('entry cache', () => {
     ['a removal renumbers and removes a dash', (items) => items.filter((i) => i.id !== 'dis-a')],
     ['a reorder renumbers', (items) => [...items].reverse()],
   ];
-  for (const style of ['apa', 'ieee', 'chicago', 'mla', 'vancouver'] as const) {
+  // apa: year suffixes; ieee: citation numbers; chicago: the repeated-author dash.
+  for (const style of ['apa', 'ieee', 'chicago'] as const) {
     it(`${style}: after each edit the warm result equals a fresh formatter's`, async () => {
       let items = base;
       await warm.formatBibliography(items, { style, format: 'html' });
