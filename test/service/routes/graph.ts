@@ -48,14 +48,19 @@ function extras(corpus: Corpus, req: ApiRequest, iterable: Iterable<PaperRow>): 
   return out;
 }
 
-const countsCache = new WeakMap<Corpus, Map<number, CitingCounts>>();
+interface CitingSummary { counts: CitingCounts; restricted: number }
+const countsCache = new WeakMap<Corpus, Map<number, CitingSummary>>();
 
-/** Aggregates over every statement toward the target, as the citing endpoint's metadata. */
-function citingCounts(corpus: Corpus, target: PaperRow, rows: readonly CitationRow[], sources: Map<number, PaperRow>): CitingCounts {
+/**
+ * Aggregates over every statement toward the target, as the citing endpoint's metadata. Computed
+ * once per target (the corpus does not change) so that paging through a large target stays cheap.
+ */
+function citingSummary(corpus: Corpus, target: PaperRow, rows: readonly CitationRow[]): CitingSummary {
   let cache = countsCache.get(corpus);
   if (!cache) countsCache.set(corpus, (cache = new Map()));
   const hit = cache.get(target.id);
   if (hit) return hit;
+  const sources = corpus.papersByIds(rows.map((c) => c.source));
   const authors = new Map<string, number>();
   const journals = new Map<string, number>();
   const pubTypes = new Map<string, number>();
@@ -87,8 +92,11 @@ function citingCounts(corpus: Corpus, target: PaperRow, rows: readonly CitationR
   }
   const top = (m: Map<string, number>, n: number): Record<string, number> => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n));
   const counts: CitingCounts = { authors: top(authors, 25), dateHistogram, journals: top(journals, 25), pubTypes: top(pubTypes, 25), relationships, sections, total: rows.length };
-  cache.set(target.id, counts);
-  return counts;
+  const restricted = rows.reduce((n, c) => n + (RESTRICTED_MEMBERS.has(corpus.journal(sources.get(c.source)!).member_id) ? 1 : 0), 0);
+  const summary = { counts, restricted };
+  if (cache.size > 2000) cache.delete(cache.keys().next().value as number);
+  cache.set(target.id, summary);
+  return summary;
 }
 
 export const graphHandlers = {
@@ -97,17 +105,15 @@ export const graphHandlers = {
     const filter = sourceFilter(corpus, req, GUESSES.citingSourceDoiParam);
     const { limit, offset } = page(req);
     const all = corpus.db.prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id').all(target.id) as CitationRow[];
-    const sources = corpus.papersByIds(all.map((c) => c.source));
-    const metaCounts = citingCounts(corpus, target, all, sources);
+    const { counts, restricted } = citingSummary(corpus, target, all);
     const matching = filter ? all.filter((c) => filter.has(c.source)) : all;
     const slice = matching.slice(offset, offset + limit);
-    const restricted = all.reduce((n, c) => n + (RESTRICTED_MEMBERS.has(corpus.journal(sources.get(c.source)!).member_id) ? 1 : 0), 0);
+    const sources = corpus.papersByIds(slice.map((c) => c.source));
     const citations: Citation[] = slice.map((c) => corpus.citation(c, sources.get(c.source)!, target));
-    const pageSources = new Map(slice.map((c) => [c.source, sources.get(c.source)!]));
     return ok({
       citations,
-      metadata: { totalCitationCount: filter ? matching.length : all.length, restrictedCitationCount: restricted, citingCounts: filter ? { ...metaCounts, total: matching.length } : metaCounts },
-      ...extras(corpus, req, pageSources.values()),
+      metadata: { totalCitationCount: filter ? matching.length : all.length, restrictedCitationCount: restricted, citingCounts: filter ? { ...counts, total: matching.length } : counts },
+      ...extras(corpus, req, sources.values()),
     });
   },
   getCitedByCitations: (req, { corpus }) => {
