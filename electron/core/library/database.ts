@@ -11,6 +11,8 @@ export interface OpenDatabaseOptions {
    */
   nativeBinding?: string | undefined;
   migrations?: readonly Migration[];
+  /** Called before the first pending migration of an existing library (the library takes a backup here). */
+  beforeMigrate?: ((db: Db, from: number, to: number) => void) | undefined;
 }
 
 /** Opens (creating if needed) a library database with the pragmas of DESIGN.md, then migrates it. */
@@ -21,7 +23,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db, options.migrations ?? migrations);
+    migrate(db, options.migrations ?? migrations, options.beforeMigrate);
     return db;
   } catch (err) {
     db.close();
@@ -30,7 +32,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 }
 
 /** Applies pending migrations in order, each in its own transaction, recording progress in user_version. */
-export function migrate(db: Db, list: readonly Migration[]): { from: number; to: number } {
+export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db: Db, from: number, to: number) => void): { from: number; to: number } {
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
   const from = db.pragma('user_version', { simple: true }) as number;
   if (from > latest) {
@@ -40,6 +42,7 @@ export function migrate(db: Db, list: readonly Migration[]): { from: number; to:
     );
   }
   const pending = [...list].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
+  if (pending.length > 0 && from > 0 && beforeMigrate) beforeMigrate(db, from, latest);
   for (const m of pending) {
     db.transaction(() => {
       m.up(db);

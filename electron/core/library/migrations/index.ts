@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
 import { m0001Settings } from './0001-settings';
+import { m0002Items } from './0002-items';
+import { m0003Search } from './0003-search';
+import { m0004ServiceCache } from './0004-service-cache';
+import { m0005Undo } from './0005-undo';
 
 export interface Migration {
   version: number;
@@ -8,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
-export const migrations: readonly Migration[] = [m0001Settings];
+export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo];

@@ -1,0 +1,121 @@
+// Backups of the library file: VACUUM INTO a new file (a consistent, compacted copy taken through
+// SQLite, never a copy of the live file), verified with integrity_check, rotated. Also the start-up
+// check that sets a damaged library aside and restores the newest good backup.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';
+
+export interface BackupInfo {
+  file: string;
+  reason: BackupReason;
+  createdAt: number;
+  size: number;
+}
+
+export interface BackupOptions {
+  nativeBinding?: string | undefined;
+  now?: () => number;
+  /** Backups kept per reason. */
+  keep?: Partial<Record<BackupReason, number>>;
+}
+
+const DEFAULT_KEEP: Record<BackupReason, number> = { scheduled: 7, 'pre-migration': 3, manual: 10, 'pre-restore': 2 };
+const NAME = /^citewise-(\d{8}T\d{6}\d{3}Z)-(scheduled|pre-migration|manual|pre-restore)\.sqlite$/;
+
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:.]/g, '');
+}
+
+function parseStamp(s: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(s);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : 0;
+}
+
+/** "ok", or the first problems integrity_check reports (or why the file cannot be opened). */
+export function checkIntegrity(file: string, nativeBinding?: string): string {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    const rows = db.pragma('integrity_check(10)', { simple: false }) as { integrity_check: string }[];
+    const text = rows.map((r) => r.integrity_check).join('; ');
+    return text === 'ok' ? 'ok' : text;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    db?.close();
+  }
+}
+
+export function listBackups(dir: string): BackupInfo[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => {
+      const m = NAME.exec(name);
+      if (!m) return null;
+      const file = join(dir, name);
+      return { file, reason: m[2] as BackupReason, createdAt: parseStamp(m[1]!), size: statSync(file).size };
+    })
+    .filter((b): b is BackupInfo => b !== null)
+    .sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** Writes a verified backup of an open library and rotates old ones. Throws if the copy fails its check. */
+export function backupDatabase(db: Database.Database, dir: string, reason: BackupReason, options: BackupOptions = {}): BackupInfo {
+  mkdirSync(dir, { recursive: true });
+  const now = (options.now ?? Date.now)();
+  let file = join(dir, `citewise-${stamp(now)}-${reason}.sqlite`);
+  for (let n = 1; existsSync(file); n++) file = join(dir, `citewise-${stamp(now + n)}-${reason}.sqlite`);
+  const partial = `${file}.partial`;
+  rmSync(partial, { force: true });
+  db.prepare('VACUUM INTO ?').run(partial);
+  const check = checkIntegrity(partial, options.nativeBinding);
+  if (check !== 'ok') {
+    rmSync(partial, { force: true });
+    throw new Error(`The backup failed its integrity check: ${check}`);
+  }
+  // Renamed only once verified, so a backup file under its final name is always a good one.
+  renameSync(partial, file);
+  rotate(dir, { ...DEFAULT_KEEP, ...options.keep });
+  return { file, reason, createdAt: now, size: statSync(file).size };
+}
+
+function rotate(dir: string, keep: Record<BackupReason, number>): void {
+  const all = listBackups(dir);
+  for (const reason of Object.keys(keep) as BackupReason[]) {
+    for (const old of all.filter((b) => b.reason === reason).slice(keep[reason])) rmSync(old.file, { force: true });
+  }
+}
+
+export interface Recovery {
+  /** Where the damaged file was moved. */
+  setAside: string;
+  /** What integrity_check said about it. */
+  problem: string;
+  /** The backup restored, or null when none was good (the library starts empty). */
+  restoredFrom: string | null;
+}
+
+/**
+ * Checks the library file before opening it. A damaged file (and its -wal/-shm) is moved aside, never
+ * deleted, and the newest backup that passes integrity_check takes its place. Returns what happened,
+ * for the app to tell the user, or null when the file was fine (or does not exist yet).
+ */
+export function recoverIfDamaged(file: string, backupDir: string, options: BackupOptions = {}): Recovery | null {
+  if (!existsSync(file)) return null;
+  const problem = checkIntegrity(file, options.nativeBinding);
+  if (problem === 'ok') return null;
+  const now = (options.now ?? Date.now)();
+  const setAside = `${file}.damaged-${stamp(now)}`;
+  renameSync(file, setAside);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, setAside + suffix);
+  for (const b of listBackups(backupDir)) {
+    if (checkIntegrity(b.file, options.nativeBinding) !== 'ok') continue;
+    copyFileSync(b.file, file);
+    return { setAside, problem, restoredFrom: b.file };
+  }
+  return { setAside, problem, restoredFrom: null };
+}
+
+export { basename as backupName };

@@ -1,0 +1,189 @@
+// The library's async facade: the same methods as Library, each a message to the library worker.
+// The thread that answers the UI only posts messages and receives results; an import is sent in
+// chunks (so no single structured clone is large) and committed in one transaction by the worker.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CslItem } from '../../../shared/model/csl';
+import { CoreError } from '../errors';
+import type { BackupInfo, BackupReason, Recovery } from './backup';
+import type { LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
+import type { ImportResult } from './types';
+
+export type AsyncLibrary = { [M in LibraryMethod]: (...args: LibraryArgs<M>) => Promise<Awaited<LibraryResult<M>>> };
+
+export interface StartLibraryOptions extends WorkerInit {
+  /**
+   * The worker script. Default: worker.ts beside this file when running from source (tests, tsx),
+   * worker.js beside the bundle otherwise; a bundler that renames it passes its URL here.
+   */
+  workerUrl?: URL;
+  /** Items per message during an import. */
+  chunkSize?: number;
+  /** Told when a scheduled backup is written or fails. */
+  onBackup?: (info: BackupInfo | null, error?: WireError) => void;
+}
+
+export interface ImportItemsOptions {
+  source?: string;
+  onProgress?: (done: number, total: number | null) => void;
+  signal?: AbortSignal;
+}
+
+function toError(e: WireError): Error {
+  if (e.code) return new CoreError(e.code as CoreError['code'], e.message, e.details);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+function abortError(): Error {
+  const err = new Error('The import was cancelled.');
+  err.name = 'AbortError';
+  return err;
+}
+
+function defaultWorker(): { url: URL; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
+  if (!fromSource) return { url, execArgv: [] };
+  // Running from TypeScript sources: the worker needs the same loader (tsx) to import them.
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+  return { url, execArgv: ['--import', pathToFileURL(tsx).href] };
+}
+
+export class LibraryClient {
+  readonly recovery: Recovery | null;
+  readonly migrationBackup: BackupInfo | null;
+  readonly backupDir: string;
+  /** Every Library method, async. */
+  readonly lib: AsyncLibrary;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  readonly #chunkSize: number;
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(worker: Worker, ready: Extract<Response, { type: 'ready' }>, options: StartLibraryOptions) {
+    this.#worker = worker;
+    this.recovery = ready.recovery;
+    this.migrationBackup = ready.migrationBackup;
+    this.backupDir = ready.backupDir;
+    this.#chunkSize = options.chunkSize ?? 2000;
+    worker.on('message', (msg: Response) => {
+      if (msg.type === 'backup') {
+        options.onBackup?.(msg.info, msg.error);
+        return;
+      }
+      if (msg.type !== 'result' && msg.type !== 'error') return;
+      const p = this.#pending.get(msg.id);
+      if (!p) return;
+      this.#pending.delete(msg.id);
+      if (msg.type === 'result') p.resolve(msg.value);
+      else p.reject(toError(msg.error));
+    });
+    const failAll = (err: Error): void => {
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+    worker.on('error', (err) => failAll(err));
+    worker.on('exit', (code) => {
+      this.#closed = true;
+      failAll(new CoreError('INTERNAL', `The library worker stopped (exit code ${code}).`));
+    });
+    this.lib = new Proxy({} as AsyncLibrary, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', method: method as LibraryMethod, args }),
+    });
+  }
+
+  /** Starts the worker, which checks, recovers, backs up and migrates the library before it answers. */
+  static start(options: StartLibraryOptions): Promise<LibraryClient> {
+    const def = options.workerUrl ? { url: options.workerUrl, execArgv: [] } : defaultWorker();
+    const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
+    const worker = new Worker(def.url, { workerData: init, execArgv: def.execArgv });
+    return new Promise((resolve, reject) => {
+      const onMessage = (msg: Response): void => {
+        if (msg.type === 'ready') {
+          cleanup();
+          resolve(new LibraryClient(worker, msg, options));
+        } else if (msg.type === 'failed') {
+          cleanup();
+          void worker.terminate();
+          reject(toError(msg.error));
+        }
+      };
+      const onError = (err: Error): void => {
+        cleanup();
+        reject(err);
+      };
+      const onExit = (code: number): void => {
+        cleanup();
+        reject(new CoreError('INTERNAL', `The library worker stopped while opening the library (exit code ${code}).`));
+      };
+      const cleanup = (): void => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+  }
+
+  call<M extends LibraryMethod>(method: M, ...args: LibraryArgs<M>): Promise<Awaited<LibraryResult<M>>> {
+    return this.#request({ id: 0, op: 'call', method, args }) as Promise<Awaited<LibraryResult<M>>>;
+  }
+
+  /**
+   * Imports items in one transaction (all or nothing), sending them in chunks. Takes an array or an
+   * async iterable of chunks (a parser can stream into it). Aborting rolls everything back.
+   */
+  async importItems(items: readonly CslItem[] | AsyncIterable<readonly CslItem[]>, options: ImportItemsOptions = {}): Promise<ImportResult> {
+    const total = Array.isArray(items) ? items.length : null;
+    const session = (await this.#request({ id: 0, op: 'import.begin', source: options.source })) as number;
+    let done = 0;
+    try {
+      const send = async (chunk: readonly CslItem[]): Promise<void> => {
+        if (options.signal?.aborted) throw abortError();
+        await this.#request({ id: 0, op: 'import.chunk', session, items: chunk as CslItem[] });
+        done += chunk.length;
+        options.onProgress?.(done, total);
+      };
+      if (Array.isArray(items)) {
+        const list = items as readonly CslItem[];
+        for (let i = 0; i < list.length; i += this.#chunkSize) await send(list.slice(i, i + this.#chunkSize));
+      } else {
+        for await (const chunk of items as AsyncIterable<readonly CslItem[]>) {
+          for (let i = 0; i < chunk.length; i += this.#chunkSize) await send(chunk.slice(i, i + this.#chunkSize));
+        }
+      }
+      if (options.signal?.aborted) throw abortError();
+      return (await this.#request({ id: 0, op: 'import.commit', session })) as ImportResult;
+    } catch (err) {
+      if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** A verified backup now (e.g. before a risky operation, or from a menu). */
+  backup(reason: BackupReason = 'manual'): Promise<BackupInfo> {
+    return this.#request({ id: 0, op: 'backup', reason }) as Promise<BackupInfo>;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#request({ id: 0, op: 'close' }).catch(() => undefined);
+    this.#closed = true;
+    await this.#worker.terminate();
+  }
+
+  #request(req: Request): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The library is closed.'));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...req, id });
+    });
+  }
+}

@@ -1,0 +1,165 @@
+// Compiles the search language's AST to SQL over `items AS i`. Top-level conjuncts made only of text
+// become one FTS5 MATCH expression, which also ranks the results with bm25; text nested under OR/NOT
+// next to other predicates becomes an `i.id IN (… MATCH …)` subquery.
+import type { QueryNode, Range } from '../../../shared/model/query';
+import { joinSql, sql, SqlFragment } from './sql';
+
+const FTS_COLUMN: Record<string, string | null> = {
+  any: null,
+  title: 'title',
+  author: 'creators',
+  abstract: 'abstract',
+  container: 'container',
+  note: 'notes',
+};
+
+
+export interface CompiledQuery {
+  /** An FTS5 expression every result matches, driving the query and its ranking; null when none. */
+  match: string | null;
+  /** Other conditions on `i`. */
+  where: SqlFragment;
+}
+
+const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;
+
+/** One text leaf as FTS5 syntax; null if it holds no searchable token (e.g. only punctuation). */
+function ftsLeaf(node: Extract<QueryNode, { kind: 'text' }>): string | null {
+  const col = FTS_COLUMN[node.field] ?? null;
+  let expr: string;
+  if (node.phrase) {
+    const prefix = node.value.endsWith('*');
+    const tokens = (prefix ? node.value.slice(0, -1) : node.value).match(TOKEN);
+    if (!tokens) return null;
+    expr = `"${tokens.join(' ')}"${prefix ? '*' : ''}`;
+  } else {
+    const tokens = node.value.match(TOKEN);
+    if (!tokens) return null;
+    // Every bare word is a prefix, so results appear as the user types.
+    expr = tokens.map((t) => `"${t}"*`).join(' AND ');
+    if (tokens.length > 1) expr = `(${expr})`;
+  }
+  return col ? `{${col}} : (${expr})` : expr;
+}
+
+/** FTS5 text for a subtree made only of text leaves; undefined if it has other leaves or a lone NOT. */
+function ftsTree(node: QueryNode): string | null | undefined {
+  switch (node.kind) {
+    case 'text':
+      return ftsLeaf(node);
+    case 'or': {
+      const parts = node.children.map(ftsTree);
+      if (parts.some((p) => p === undefined)) return undefined;
+      // A child without tokens matches everything, and so does the OR.
+      if (parts.some((p) => p === null)) return null;
+      return `(${parts.join(' OR ')})`;
+    }
+    case 'and': {
+      const pos: string[] = [];
+      const neg: string[] = [];
+      for (const c of node.children) {
+        if (c.kind === 'not') {
+          const inner = ftsTree(c.child);
+          if (inner === undefined) return undefined;
+          if (inner !== null) neg.push(inner);
+        } else {
+          const p = ftsTree(c);
+          if (p === undefined) return undefined;
+          if (p !== null) pos.push(p);
+        }
+      }
+      if (pos.length === 0) return neg.length ? undefined : null;
+      let expr = pos.length === 1 ? pos[0]! : `(${pos.join(' AND ')})`;
+      for (const n of neg) expr = `(${expr} NOT ${n})`;
+      return expr;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function range(column: SqlFragment, r: Range): SqlFragment {
+  const parts: SqlFragment[] = [];
+  if (r.min !== undefined) parts.push(sql`${column} >= ${r.min}`);
+  if (r.max !== undefined) parts.push(sql`${column} <= ${r.max}`);
+  return parts.length ? joinSql(parts, ' AND ') : sql`${column} IS NOT NULL`;
+}
+
+const col = (name: 'i.year' | 'i.supporting' | 'i.contrasting' | 'i.mentioning' | 'i.citing'): SqlFragment => new SqlFragment(name, []);
+
+const NOTICE_KIND_TEXT: Record<string, string> = {
+  retracted: '%,retracted,%',
+  correction: '%,has correction,%',
+  erratum: '%,has erratum,%',
+  concern: '%,has expression of concern,%',
+  withdrawn: '%,withdrawn,%',
+  comment: '%,comment,%',
+};
+
+/** Escapes LIKE wildcards so a tag or key prefix is taken literally. */
+const likePrefix = (s: string): string => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function predicate(node: QueryNode): SqlFragment {
+  const fts = ftsTree(node);
+  if (fts === null) return sql`1`;
+  if (fts !== undefined) return sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${fts})`;
+  switch (node.kind) {
+    case 'and':
+      return sql`(${joinSql(node.children.map(predicate), ' AND ')})`;
+    case 'or':
+      return sql`(${joinSql(node.children.map(predicate), ' OR ')})`;
+    case 'not':
+      return sql`NOT (${predicate(node.child)})`;
+    case 'text':
+      return sql`1`;
+    case 'year':
+      return range(col('i.year'), node.range);
+    case 'count':
+      return range(col(`i.${node.field}`), node.range);
+    case 'type':
+      return sql`i.type = ${node.value}`;
+    case 'doi':
+      return node.prefix ? sql`i.doi LIKE ${likePrefix(node.value)} ESCAPE '\\'` : sql`i.doi = ${node.value}`;
+    case 'key':
+      return node.prefix
+        ? sql`i.citation_key LIKE ${likePrefix(node.value)} ESCAPE '\\'`
+        : sql`(i.citation_key = ${node.value} OR i.id IN (SELECT item_id FROM key_aliases WHERE alias = ${node.value}))`;
+    case 'tag':
+      return node.prefix
+        ? sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name LIKE ${likePrefix(node.value)} ESCAPE '\\')`
+        : sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name = ${node.value})`;
+    case 'collection':
+      return sql`i.id IN (SELECT ci.item_id FROM collection_items ci WHERE ci.collection_id IN (
+        WITH RECURSIVE sub(id) AS (SELECT id FROM collections WHERE name = ${node.value} COLLATE NOCASE
+                                   UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
+        SELECT id FROM sub))`;
+    case 'retracted':
+      return node.value
+        ? sql`i.doi IN (SELECT doi FROM service_notices WHERE retracted = 1)`
+        : sql`(i.doi IS NULL OR i.doi NOT IN (SELECT doi FROM service_notices WHERE retracted = 1))`;
+    case 'notice':
+      if (node.value === 'any') return sql`i.doi IN (SELECT doi FROM service_notices WHERE notice_count > 0)`;
+      if (node.value === 'none') return sql`(i.doi IS NULL OR i.doi NOT IN (SELECT doi FROM service_notices WHERE notice_count > 0))`;
+      return sql`i.doi IN (SELECT doi FROM service_notices WHERE kinds LIKE ${NOTICE_KIND_TEXT[node.value]!})`;
+  }
+}
+
+export function compileQuery(ast: QueryNode | null): CompiledQuery {
+  if (!ast) return { match: null, where: sql`1` };
+  const whole = ftsTree(ast);
+  if (whole === null) return { match: null, where: sql`1` };
+  if (whole !== undefined) return { match: whole, where: sql`1` };
+  const conjuncts = ast.kind === 'and' ? ast.children : [ast];
+  const matches: string[] = [];
+  const rest: QueryNode[] = [];
+  for (const c of conjuncts) {
+    const f = c.kind === 'not' ? undefined : ftsTree(c);
+    if (f === null) continue;
+    if (f !== undefined) matches.push(f);
+    else rest.push(c);
+  }
+  return {
+    match: matches.length ? matches.join(' AND ') : null,
+    where: rest.length ? joinSql(rest.map(predicate), ' AND ') : sql`1`,
+  };
+}

@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import type { CslItem } from '../../../../shared/model/csl';
+import { openLibrary, type OpenedLibrary } from '../../../../electron/core/library/open';
+import { tempDir } from '../../../helpers/tmp';
+
+export interface TestLibrary extends OpenedLibrary {
+  dir: string;
+  file: string;
+  dispose(): void;
+}
+
+/** A fresh library in its own directory, with a controllable clock. */
+export function testLibrary(options: { now?: () => number } = {}): TestLibrary {
+  const dir = tempDir('citewise-lib-');
+  const file = join(dir.path, 'citewise.sqlite');
+  const opened = openLibrary(file, { now: options.now ?? clock() });
+  return {
+    ...opened,
+    dir: dir.path,
+    file,
+    dispose() {
+      opened.close();
+      dir.remove();
+    },
+  };
+}
+
+/** A clock that moves 1 ms per reading, so date order is deterministic. */
+export function clock(start = Date.UTC(2025, 0, 1)): () => number {
+  let t = start;
+  return () => t++;
+}
+
+export function article(title: string, family: string, year: number, extra: Partial<CslItem> = {}): CslItem {
+  return { id: title, type: 'article-journal', title, author: [{ family, given: 'A.' }], issued: { 'date-parts': [[year]] }, ...extra };
+}
