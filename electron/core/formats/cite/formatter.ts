@@ -73,6 +73,21 @@ export class CiteFormatter {
   }
 
   async formatBibliography(items: readonly CslItem[], options: FormatOptions): Promise<Bibliography> {
+    return this.#bibliography(items, options, false);
+  }
+
+  /**
+   * Starts the worker that serves a style and builds its engine ahead of the first big job (call it
+   * at start-up for the user's default style): the first export then skips worker start and engine set-up.
+   */
+  async warmUp(options: Pick<FormatOptions, 'style' | 'locale'>): Promise<void> {
+    const sample: CslItem[] = [
+      { id: 'warm-up-1', type: 'article-journal', title: 'Warm-up', author: [{ family: 'Citewise', given: 'A.' }], 'container-title': 'Journal', issued: { 'date-parts': [[2020]] }, volume: '1', page: '1-2' },
+    ];
+    await this.#bibliography(sample, { ...options, format: 'text' }, true);
+  }
+
+  async #bibliography(items: readonly CslItem[], options: FormatOptions, pooled: boolean): Promise<Bibliography> {
     const { style, format, locale, forceLocale } = this.#resolve(items, options);
     if (style === 'bibtex') {
       const entries = items.map((item) => bibtexEntry(item, format));
@@ -80,7 +95,7 @@ export class CiteFormatter {
     }
     const req: CoreRequest = { style, locale, forceLocale, format };
     const versions = items.map((item) => options.versionOf?.(item));
-    if (this.#pool && items.length >= this.#threshold) {
+    if (this.#pool && (pooled || items.length >= this.#threshold)) {
       const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'bibliography', ...this.#job(req, holds, items, versions) }));
       if (result.ok && result.kind === 'bibliography') return { style: options.style, locale, format, ...result.value };
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');

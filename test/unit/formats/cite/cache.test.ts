@@ -80,6 +80,7 @@ describe('entry cache', () => {
   it('gives the same entries through the worker pool as in this thread', async () => {
     const pooled = createCiteFormatter({ assets: directoryAssets(dir), workers: 2, workerThreshold: 1 });
     try {
+      await pooled.warmUp({ style: 'apa' });
       for (const style of ['apa', 'ieee'] as const) {
         const a = await pooled.formatBibliography(base, { style, format: 'rtf' });
         expect(a.document).toBe(await fresh(base, style, 'rtf'));
