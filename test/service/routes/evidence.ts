@@ -51,8 +51,20 @@ export function ftsQuery(q: string): { match: string | null; negate: string | nu
     balanced.push(t);
   }
   while (depth-- > 0) balanced.push(')');
-  while (balanced.length && ['AND', 'OR'].includes(balanced[0]!)) balanced.shift();
-  while (balanced.length && ['AND', 'OR', 'NOT'].includes(balanced[balanced.length - 1]!)) balanced.pop();
+  // Drop empty groups and operators with nothing on one side, until nothing changes.
+  const isOp = (t: string | undefined): boolean => t === 'AND' || t === 'OR' || t === 'NOT';
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < balanced.length; i++) {
+      const [t, next] = [balanced[i], balanced[i + 1]];
+      const drop = (t === '(' && next === ')') ? 2 : (t === '(' && (next === 'AND' || next === 'OR')) ? -1 : (isOp(t) && (next === ')' || next === undefined || isOp(next))) ? 1 : (isOp(t) && t !== 'NOT' && (i === 0 || balanced[i - 1] === '(')) ? 1 : 0;
+      if (drop === 0) continue;
+      if (drop === -1) balanced.splice(i + 1, 1);
+      else balanced.splice(i, drop);
+      changed = true;
+      break;
+    }
+  }
   if (balanced.length === 0) return { match: null, negate: null, terms };
   if (balanced[0] === 'NOT') {
     // "NOT x rest": FTS5 has no unary NOT, so match the rest and exclude x (or everything but x).
@@ -109,9 +121,14 @@ function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: 
     order = `${col} IS NULL, ${col} ${dir === 'asc' ? 'ASC' : 'DESC'}, e.seq`;
   }
   const whereSql = clauses.join(' AND ');
-  const total = corpus.db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(...params) as number;
-  const rows = pageSize === null ? [] : (corpus.db.prepare(`SELECT e.rowid AS rowid, e.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, pageSize, (page - 1) * pageSize) as Array<{ rowid: number; doc: string }>);
-  return { total, rows, terms: parsed.terms, rids: `SELECT e.rowid FROM ${from} WHERE ${whereSql}` };
+  try {
+    const total = corpus.db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(...params) as number;
+    const rows = pageSize === null ? [] : (corpus.db.prepare(`SELECT e.rowid AS rowid, e.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, pageSize, (page - 1) * pageSize) as Array<{ rowid: number; doc: string }>);
+    return { total, rows, terms: parsed.terms, rids: `SELECT e.rowid FROM ${from} WHERE ${whereSql}` };
+  } catch (e) {
+    if (/fts5|syntax/i.test((e as Error).message)) throw unprocessable([where, where === 'query' ? 'q' : 'qs'], `the query could not be parsed: ${(e as Error).message}`, 'value_error.query');
+    throw e;
+  }
 }
 
 const hv = (value: unknown, terms: readonly string[]): HighlightedValue => {
