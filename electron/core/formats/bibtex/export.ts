@@ -1,0 +1,115 @@
+// CSL items → BibTeX or BibLaTeX. Fields an item brought from a BibTeX file come back under the names
+// and entry type it came with; fields with no BibTeX name are written under their CSL name, which the
+// importer reads back, so nothing is lost either way.
+import type { CslDate, CslItem, CslName } from '../../../../shared/model/csl';
+import { formatDate } from './dates';
+import { bracesBalance, encodePages, encodeRich, encodeText, type EncodeOptions } from './latex-encode';
+import { aliasUsable, bibtexCustomOf, defaultFieldName, exportTypeOf, type Flavor } from './mapping';
+import { MONTH_MACRO_NAMES } from './months';
+import { formatNameList } from './names';
+
+export interface BibtexExportOptions {
+  /** Write BibLaTeX (journaltitle, location, date, @online…) instead of BibTeX. */
+  biblatex?: boolean;
+  /** Write non-ASCII letters as LaTeX commands instead of UTF-8. */
+  ascii?: boolean;
+}
+
+const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
+const KEY_BAD = /[\s,{}()"#%'=\\~]/g;
+
+export function toBibtex(items: readonly CslItem[], options: BibtexExportOptions = {}): string {
+  const flavor: Flavor = options.biblatex ? 'biblatex' : 'bibtex';
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) out.push(entryText(item, flavor, options, used));
+  return out.join('\n');
+}
+
+function uniqueKey(item: CslItem, used: Set<string>): string {
+  const wanted = String(item['citation-key'] ?? item.id ?? '').replace(KEY_BAD, '_') || 'item';
+  let key = wanted;
+  for (let n = 2; used.has(key.toLowerCase()); n++) key = `${wanted}_${n}`;
+  used.add(key.toLowerCase());
+  return key;
+}
+
+function entryText(item: CslItem, flavor: Flavor, options: EncodeOptions, used: Set<string>): string {
+  const source = bibtexCustomOf(item.custom);
+  const type = exportTypeOf(item.type, flavor, source.type, typeof item.genre === 'string' ? item.genre : undefined);
+  const key = uniqueKey(item, used);
+  const fields: [string, string][] = [];
+  const taken = new Set<string>();
+  const add = (name: string, value: string) => {
+    if (taken.has(name)) return;
+    taken.add(name);
+    fields.push([name, value]);
+  };
+  const nameFor = (csl: string): string => {
+    const alias = source.aliases?.[csl];
+    return alias !== undefined && aliasUsable(alias, flavor) ? alias : defaultFieldName(csl, item.type, flavor);
+  };
+  const others = new Set(source.others ?? []);
+  const derived = new Set(source.derived ?? []);
+
+  for (const [csl, value] of Object.entries(item)) {
+    if (SKIP.has(csl) || value === undefined || value === null || derived.has(csl)) continue;
+    const name = nameFor(csl);
+    if (Array.isArray(value)) {
+      if (value.every(isName)) add(name, `{${formatNameList(value, others.has(csl), options)}}`);
+      continue;
+    }
+    if (isDate(value)) {
+      const text = formatDate(value);
+      if (text !== undefined) add(name, `{${encodeText(text, options)}}`);
+      continue;
+    }
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const text = String(value);
+    add(name, `{${encodeValue(csl, text, options)}}`);
+  }
+  // Name fields whose only content was "and others".
+  for (const csl of others) if (item[csl] === undefined) add(nameFor(csl), '{others}');
+  if (item.issued !== undefined && isDate(item.issued)) addIssued(item.issued, flavor, add);
+  for (const [name, raw] of Object.entries(source.fields ?? {})) {
+    if (typeof raw === 'string') add(name, bracesBalance(raw) ? `{${raw}}` : `{${encodeText(raw, options)}}`);
+  }
+  const body = fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n');
+  return body === '' ? `@${type}{${key}\n}\n` : `@${type}{${key},\n${body}\n}\n`;
+}
+
+const RICH = new Set(['title', 'title-short', 'container-title', 'collection-title', 'event-title', 'original-title', 'reviewed-title', 'volume-title', 'part-title']);
+
+function encodeValue(csl: string, text: string, options: EncodeOptions): string {
+  if (RICH.has(csl)) return encodeRich(text, options);
+  if (csl === 'page') return encodePages(text);
+  // URLs and DOIs are read verbatim; only braces and backslashes would break the file.
+  if (csl === 'URL' || csl === 'DOI') return text.replace(/[{}\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeText(text, options);
+}
+
+function addIssued(issued: CslDate, flavor: Flavor, add: (name: string, value: string) => void): void {
+  const parts = issued['date-parts'];
+  const first = Array.isArray(parts) && parts.length === 1 && Array.isArray(parts[0]) ? parts[0] : undefined;
+  if (flavor === 'bibtex' && first && !issued.circa) {
+    const [y, m, d] = first;
+    add('year', `{${y}}`);
+    if (m !== undefined && m !== null && Number(m) >= 1 && Number(m) <= 12) add('month', MONTH_MACRO_NAMES[Number(m) - 1]!);
+    if (m !== undefined && m !== null && d !== undefined && d !== null) add('day', `{${d}}`);
+    return;
+  }
+  const text = formatDate(issued);
+  if (text === undefined) return;
+  // Ranges and circa dates go to BibTeX's year as EDTF text, which the importer reads back; a literal
+  // ("in press") is a year in both flavours.
+  const hasParts = Array.isArray(parts) && parts.length > 0;
+  add(flavor === 'bibtex' || !hasParts ? 'year' : 'date', `{${encodeText(text)}}`);
+}
+
+function isName(v: unknown): v is CslName {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isDate(v: unknown): v is CslDate {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && ('date-parts' in v || 'literal' in v || 'raw' in v);
+}

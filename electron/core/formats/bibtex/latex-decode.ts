@@ -1,0 +1,541 @@
+// LaTeX in BibTeX fields → Unicode text, with the rich text CSL processors understand (citeproc-js's
+// <i>, <b>, <sup>, <sub>, small caps and <span class="nocase"> for case the style must not change).
+// The symbol tables are citation-js's (MIT), loaded at run time so the bundles keep them external.
+import { createRequire } from 'node:module';
+
+interface UnicodeTables {
+  diacritics: Record<string, string>;
+  commands: Record<string, string | null>;
+  mathCommands: Record<string, string>;
+}
+
+const tables = createRequire(import.meta.url)('@citation-js/plugin-bibtex/lib/input/unicode.json') as UnicodeTables;
+
+const DIACRITICS = new Map(Object.entries(tables.diacritics));
+const SYMBOLS = new Map<string, string>(
+  Object.entries({
+    ...Object.fromEntries(Object.entries(tables.commands).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    aa: 'å',
+    AA: 'Å',
+    LaTeX: 'LaTeX',
+    TeX: 'TeX',
+    BibTeX: 'BibTeX',
+    dots: '…',
+    ldots: '…',
+    textellipsis: '…',
+    slash: '/',
+    textslash: '/',
+    nobreakspace: '\u00a0',
+    quad: ' ',
+    qquad: ' ',
+    space: ' ',
+    S: '§',
+    P: '¶',
+    pounds: '£',
+    copyright: '©',
+    textregistered: '®',
+    textdegree: '°',
+    textquotesingle: "'",
+    '&': '&',
+    '%': '%',
+    $: '$',
+    '#': '#',
+    _: '_',
+    '{': '{',
+    '}': '}',
+    ' ': ' ',
+    ',': '\u2009',
+    ';': '\u2005',
+    ':': '\u2005',
+    '!': '',
+    '-': '',
+    '/': '',
+    '@': '',
+    '\\': ' ',
+    '~': '~',
+    '^': '^',
+  }),
+);
+const MATH = new Map<string, string>(
+  Object.entries({
+    ...tables.mathCommands,
+    cdot: '·',
+    times: '×',
+    div: '÷',
+    pm: '±',
+    mp: '∓',
+    leq: '≤',
+    le: '≤',
+    geq: '≥',
+    ge: '≥',
+    neq: '≠',
+    ne: '≠',
+    approx: '≈',
+    sim: '∼',
+    simeq: '≃',
+    equiv: '≡',
+    infty: '∞',
+    partial: '∂',
+    nabla: '∇',
+    sum: '∑',
+    prod: '∏',
+    int: '∫',
+    sqrt: '√',
+    to: '→',
+    rightarrow: '→',
+    leftarrow: '←',
+    leftrightarrow: '↔',
+    Rightarrow: '⇒',
+    Leftrightarrow: '⇔',
+    in: '∈',
+    notin: '∉',
+    subset: '⊂',
+    subseteq: '⊆',
+    cup: '∪',
+    cap: '∩',
+    emptyset: '∅',
+    forall: '∀',
+    exists: '∃',
+    neg: '¬',
+    wedge: '∧',
+    vee: '∨',
+    ell: 'ℓ',
+    hbar: 'ℏ',
+    circ: '∘',
+    prime: '′',
+    degree: '°',
+    langle: '⟨',
+    rangle: '⟩',
+    ldots: '…',
+    cdots: '⋯',
+    log: 'log',
+    ln: 'ln',
+    exp: 'exp',
+    sin: 'sin',
+    cos: 'cos',
+    lim: 'lim',
+    max: 'max',
+    min: 'min',
+    '%': '%',
+    '{': '{',
+    '}': '}',
+    ',': '\u2009',
+    ';': '\u2005',
+    ' ': ' ',
+    '\\': ' ',
+  }),
+);
+
+type Markup = 'italic' | 'bold' | 'smallcaps' | 'sup' | 'sub' | 'quote' | 'plain';
+const TAGS: Record<Markup, [string, string]> = {
+  italic: ['<i>', '</i>'],
+  bold: ['<b>', '</b>'],
+  smallcaps: ['<span style="font-variant:small-caps;">', '</span>'],
+  sup: ['<sup>', '</sup>'],
+  sub: ['<sub>', '</sub>'],
+  quote: ['\u201c', '\u201d'],
+  plain: ['', ''],
+};
+const FORMAT_COMMANDS = new Map<string, Markup>(
+  Object.entries({
+    textit: 'italic',
+    textsl: 'italic',
+    emph: 'italic',
+    mkbibitalic: 'italic',
+    mkbibemph: 'italic',
+    textbf: 'bold',
+    strong: 'bold',
+    mkbibbold: 'bold',
+    textsc: 'smallcaps',
+    textsuperscript: 'sup',
+    mkbibsuperscript: 'sup',
+    textsubscript: 'sub',
+    mkbibsubscript: 'sub',
+    enquote: 'quote',
+    mkbibquote: 'quote',
+    textmd: 'plain',
+    textrm: 'plain',
+    textsf: 'plain',
+    texttt: 'plain',
+    textup: 'plain',
+    textnormal: 'plain',
+    mbox: 'plain',
+    hbox: 'plain',
+    text: 'plain',
+    mathrm: 'plain',
+    ensuremath: 'plain',
+    NoCaseChange: 'plain',
+    MakeUppercase: 'plain',
+    MakeLowercase: 'plain',
+    uppercase: 'plain',
+    lowercase: 'plain',
+    foreignlanguage: 'plain',
+  }) as [string, Markup][],
+);
+const FORMAT_SWITCHES = new Map<string, Markup>(
+  Object.entries({ em: 'italic', it: 'italic', itshape: 'italic', sl: 'italic', slshape: 'italic', bf: 'bold', bfseries: 'bold', sc: 'smallcaps', scshape: 'smallcaps', rm: 'plain', sf: 'plain', tt: 'plain', normalfont: 'plain', upshape: 'plain', mdseries: 'plain' }) as [string, Markup][],
+);
+
+export interface DecodeOptions {
+  /** Titles: braces protect case (→ <span class="nocase">) and formatting becomes markup. */
+  rich: boolean;
+  /** Unknown commands met, for one warning per command rather than one per field. */
+  unknown?: Set<string>;
+}
+
+// Not \s: that would also collapse the no-break spaces ~ stands for.
+const COLLAPSE = /[ \t\n\r\f]{2,}|[\t\n\r\f]/;
+const BLANKS = /[ \t\n\r\f]+/g;
+
+const PLAIN = 0;
+const BLANKS_ONLY = 1;
+const LATEX = 2;
+
+/** One pass: does the value need the decoder, only blank collapsing, or nothing? */
+function classify(s: string): number {
+  let result = PLAIN;
+  let prevBlank = true; // a leading blank needs trimming
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+      prevBlank = false;
+      continue;
+    }
+    if (c === 92 || c === 123 || c === 125 || c === 36 || c === 126) return LATEX;
+    if ((c === 45 || c === 96 || c === 39) && s.charCodeAt(i + 1) === c) return LATEX; // -- `` ''
+    if (c === 32) {
+      if (prevBlank) result = BLANKS_ONLY;
+      prevBlank = true;
+    } else if (c === 10 || c === 13 || c === 9 || c === 12) {
+      result = BLANKS_ONLY;
+      prevBlank = true;
+    } else prevBlank = false;
+  }
+  return prevBlank && n > 0 ? BLANKS_ONLY : result;
+}
+
+/** The Unicode (and, for titles, CSL rich text) for a field's LaTeX source. */
+export function decodeLatex(source: string, options: DecodeOptions): string {
+  const kind = classify(source);
+  if (kind === PLAIN) return source;
+  if (kind === BLANKS_ONLY) return source.replace(BLANKS, ' ').trim();
+  const out = new Decoder(source, options).run();
+  return COLLAPSE.test(out) ? out.replace(BLANKS, ' ').trim() : out.trim();
+}
+
+/** `-` `--` `---` and TeX quotes → the characters they typeset as. */
+function ligature(src: string, i: number): [string, number] {
+  const c = src[i]!;
+  if (c === '-') {
+    if (src.startsWith('---', i)) return ['\u2014', 3];
+    if (src.startsWith('--', i)) return ['\u2013', 2];
+    return ['-', 1];
+  }
+  if (c === '`' && src[i + 1] === '`') return ['\u201c', 2];
+  if (c === "'" && src[i + 1] === "'") return ['\u201d', 2];
+  return [c, 1];
+}
+
+const HAS_LETTER = /\p{L}/u;
+
+/** { } \\ $ ~ - ` ' : the characters the decoder treats specially. */
+function isSpecial(c: number): boolean {
+  return c === 123 || c === 125 || c === 92 || c === 36 || c === 126 || c === 45 || c === 96 || c === 39;
+}
+
+function isLetter(c: string | undefined): boolean {
+  return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+class Decoder {
+  private i = 0;
+  constructor(
+    private readonly src: string,
+    private readonly opts: DecodeOptions,
+  ) {}
+
+  /** Set when an accent was combined, the only case that needs Unicode normalisation. */
+  accented = false;
+
+  run(): string {
+    const out = this.group(0, false);
+    return this.accented ? out.normalize('NFC') : out;
+  }
+
+  /** Reads until the matching } (consumed) when `closes`, else to the end. */
+  private group(depth: number, closes: boolean): string {
+    const { src } = this;
+    const n = src.length;
+    let out = '';
+    while (this.i < n) {
+      // Copy plain runs in one slice: most of a field is ordinary text.
+      let j = this.i;
+      while (j < n && !isSpecial(src.charCodeAt(j))) j++;
+      if (j > this.i) {
+        out += src.slice(this.i, j);
+        this.i = j;
+        if (j >= n) break;
+      }
+      const c = src[this.i]!;
+      if (c === '}') {
+        this.i++;
+        if (closes) return out;
+        continue; // a stray } (unbalanced source): drop it
+      }
+      if (c === '{') {
+        this.i++;
+        const special = src[this.i] === '\\';
+        const inner = this.group(depth + 1, true);
+        // BibTeX protects case with braces at the field's top level, except "special characters" {\'e}.
+        // A group without letters ({"}, {2020}) has no case to protect.
+        out += depth === 0 && this.opts.rich && !special && HAS_LETTER.test(inner) ? `<span class="nocase">${inner}</span>` : inner;
+        continue;
+      }
+      if (c === '\\') {
+        const switched = this.command(depth);
+        if (typeof switched === 'string') {
+          out += switched;
+          continue;
+        }
+        // A switch such as {\em …} formats the rest of its group.
+        const rest = this.group(depth, closes);
+        const [open, close] = this.opts.rich ? TAGS[switched.markup] : ['', ''];
+        return out + (rest.trim() === '' ? rest : open + rest + close);
+      }
+      if (c === '$') {
+        out += this.math();
+        continue;
+      }
+      if (c === '~') {
+        out += '\u00a0';
+        this.i++;
+        continue;
+      }
+      const [text, len] = ligature(src, this.i);
+      out += text;
+      this.i += len;
+    }
+    return out;
+  }
+
+  /** After a backslash: a symbol, an accent, a formatting command or a switch. */
+  private command(depth: number): string | { markup: Markup } {
+    const { src } = this;
+    this.i++; // the backslash
+    let name: string;
+    if (isLetter(src[this.i])) {
+      const start = this.i;
+      while (isLetter(src[this.i])) this.i++;
+      name = src.slice(start, this.i);
+      // TeX swallows the blanks after a control word; {} after it is a common terminator.
+      while (src[this.i] === ' ' || src[this.i] === '\n' || src[this.i] === '\t' || src[this.i] === '\r') this.i++;
+      if (src.startsWith('{}', this.i) && (SYMBOLS.has(name) || name === 'relax')) this.i += 2;
+    } else if (this.i < src.length) {
+      name = src[this.i]!;
+      this.i++;
+    } else return '';
+
+    const accent = DIACRITICS.get(name);
+    if (accent !== undefined) return this.accent(accent, depth);
+    const symbol = SYMBOLS.get(name);
+    if (symbol !== undefined) return symbol;
+    const markup = FORMAT_COMMANDS.get(name);
+    if (markup !== undefined) {
+      if (name === 'foreignlanguage') this.argument(depth); // the language name is not text
+      const arg = this.argument(depth);
+      const [open, close] = this.opts.rich || markup === 'quote' ? TAGS[markup] : ['', ''];
+      return arg === '' ? '' : open + arg + close;
+    }
+    const switched = FORMAT_SWITCHES.get(name);
+    if (switched !== undefined) return { markup: switched };
+    if (name === 'url' || name === 'path' || name === 'nolinkurl') return this.rawArgument();
+    if (name === 'href') {
+      this.rawArgument();
+      return this.argument(depth);
+    }
+    if (name === 'relax' || name === 'protect' || name === 'noopsort' || name === 'ignorespaces' || name === 'xspace') {
+      if (name === 'noopsort') this.rawArgument(); // {\noopsort{1973b}}1973: a sorting hint, not text
+      return '';
+    }
+    if (name === 'ElsevierGlyph') {
+      const code = Number.parseInt(this.rawArgument(), 16);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : '';
+    }
+    this.opts.unknown?.add(name);
+    // An unknown command: keep its argument's text, drop the command itself (as BibTeX's purify$ does).
+    return src[this.i] === '{' ? this.argument(depth) : '';
+  }
+
+  /** \'e, \'{e}, \"{\i}, \c c, \v{C}: the letter followed by the combining mark. */
+  private accent(mark: string, depth: number): string {
+    const { src } = this;
+    while (src[this.i] === ' ') this.i++;
+    let base: string;
+    if (src[this.i] === '{') {
+      base = this.argument(depth);
+    } else if (src[this.i] === '\\') {
+      const r = this.command(depth);
+      base = typeof r === 'string' ? r : '';
+    } else if (this.i < src.length) {
+      base = src[this.i]!;
+      this.i++;
+    } else base = '';
+    if (base === '') return mark.trim() === '' ? '' : mark;
+    // \'\i is an accented i: the dotless forms only existed to carry the accent.
+    if (base[0] === '\u0131') base = `i${base.slice(1)}`;
+    else if (base[0] === '\u0237') base = `j${base.slice(1)}`;
+    // The mark goes after the first character (\t{oo} is a tie over both; close enough).
+    const first = String.fromCodePoint(base.codePointAt(0)!);
+    this.accented = true;
+    return first + mark + base.slice(first.length);
+  }
+
+  /** A command's argument: {…} decoded (markup allowed, no case protection), or one character. */
+  private argument(depth: number): string {
+    const { src } = this;
+    while (src[this.i] === ' ' || src[this.i] === '\n') this.i++;
+    if (src[this.i] === '{') {
+      this.i++;
+      return this.group(depth + 1, true);
+    }
+    if (src[this.i] === '\\') {
+      const r = this.command(depth);
+      return typeof r === 'string' ? r : '';
+    }
+    if (this.i < src.length) return src[this.i++]!;
+    return '';
+  }
+
+  /** {…} taken as is: URLs and the like. */
+  private rawArgument(): string {
+    const { src } = this;
+    while (src[this.i] === ' ') this.i++;
+    if (src[this.i] !== '{') return '';
+    let depth = 0;
+    const start = this.i + 1;
+    for (; this.i < src.length; this.i++) {
+      const c = src[this.i];
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) break;
+    }
+    const raw = src.slice(start, this.i);
+    this.i++;
+    return raw;
+  }
+
+  /** $…$: Greek letters, common operators, ^ and _ as super/subscript; the dollars go. */
+  private math(): string {
+    const display = this.src[this.i + 1] === '$';
+    this.i += display ? 2 : 1;
+    return this.mathBody(display);
+  }
+
+  /** Math up to the closing $ (or the end of the source, for a command's argument). */
+  mathBody(display: boolean): string {
+    const { src } = this;
+    let out = '';
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (c === '$') {
+        this.i += display && src[this.i + 1] === '$' ? 2 : 1;
+        return out;
+      }
+      if (c === '\\') {
+        this.i++;
+        let name: string;
+        if (isLetter(src[this.i])) {
+          const start = this.i;
+          while (isLetter(src[this.i])) this.i++;
+          name = src.slice(start, this.i);
+          while (src[this.i] === ' ') this.i++;
+        } else name = src[this.i++] ?? '';
+        const sym = MATH.get(name) ?? SYMBOLS.get(name);
+        if (sym !== undefined) out += sym;
+        else if (FORMAT_COMMANDS.has(name)) out += this.mathArgument();
+        else {
+          this.opts.unknown?.add(name);
+          out += name;
+        }
+        continue;
+      }
+      if (c === '^' || c === '_') {
+        this.i++;
+        const arg = this.mathGroup();
+        if (c === '^' && (arg === '\u2218' || arg === 'o')) out += '\u00b0'; // 37^\circ → 37°
+        else {
+          const [open, close] = this.opts.rich ? TAGS[c === '^' ? 'sup' : 'sub'] : ['', ''];
+          out += open + arg + close;
+        }
+        continue;
+      }
+      if (c === '{') {
+        out += this.mathGroup();
+        continue;
+      }
+      if (c === '}') {
+        this.i++;
+        continue;
+      }
+      out += c;
+      this.i++;
+    }
+    return out; // an unclosed $: the rest is read as math, as TeX would complain but we need text
+  }
+
+  /** \mathrm{H_2O}: the argument is still math. */
+  private mathArgument(): string {
+    const { src } = this;
+    while (src[this.i] === ' ') this.i++;
+    if (src[this.i] !== '{') return this.mathGroup();
+    const start = this.i + 1;
+    let depth = 0;
+    for (; this.i < src.length; this.i++) {
+      if (src[this.i] === '{') depth++;
+      else if (src[this.i] === '}' && --depth === 0) break;
+    }
+    const inner = src.slice(start, this.i);
+    this.i++;
+    const sub = new Decoder(inner, this.opts);
+    const out = sub.mathBody(false);
+    if (sub.accented) this.accented = true;
+    return out;
+  }
+
+  private mathGroup(): string {
+    const { src } = this;
+    while (src[this.i] === ' ') this.i++;
+    if (src[this.i] !== '{') {
+      if (src[this.i] === '\\') {
+        this.i++;
+        const start = this.i;
+        while (isLetter(src[this.i])) this.i++;
+        const name = src.slice(start, this.i) || (src[this.i++] ?? '');
+        return MATH.get(name) ?? SYMBOLS.get(name) ?? name;
+      }
+      return src[this.i++] ?? '';
+    }
+    this.i++;
+    let out = '';
+    let depth = 1;
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        this.i++;
+        break;
+      }
+      if (c === '\\') {
+        this.i++;
+        const start = this.i;
+        while (isLetter(src[this.i])) this.i++;
+        const name = src.slice(start, this.i) || (src[this.i++] ?? '');
+        out += MATH.get(name) ?? SYMBOLS.get(name) ?? name;
+        continue;
+      }
+      if (c !== '{') out += c;
+      this.i++;
+    }
+    return out;
+  }
+}

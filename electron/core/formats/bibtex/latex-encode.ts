@@ -1,0 +1,127 @@
+// Unicode text and CSL rich text → LaTeX for BibTeX export: specials escaped so the file always parses,
+// markup back to \textit and friends, case protection back to braces. Output is UTF-8 (biber, bibtex8
+// and modern BibTeX read it); `ascii` writes accents as LaTeX commands for 7-bit toolchains.
+import { createRequire } from 'node:module';
+
+interface UnicodeTables {
+  diacritics: Record<string, string>;
+  commands: Record<string, string | null>;
+}
+const tables = createRequire(import.meta.url)('@citation-js/plugin-bibtex/lib/input/unicode.json') as UnicodeTables;
+
+const MARK_TO_ACCENT = new Map<string, string>();
+for (const [cmd, mark] of Object.entries(tables.diacritics)) if (!MARK_TO_ACCENT.has(mark)) MARK_TO_ACCENT.set(mark, cmd);
+const CHAR_TO_COMMAND = new Map<string, string>();
+for (const [cmd, ch] of Object.entries(tables.commands)) {
+  if (typeof ch === 'string' && ch.length === 1 && ch.charCodeAt(0) > 127 && !CHAR_TO_COMMAND.has(ch)) CHAR_TO_COMMAND.set(ch, cmd);
+}
+CHAR_TO_COMMAND.set('å', 'aa');
+CHAR_TO_COMMAND.set('Å', 'AA');
+
+const SPECIAL = /[\\{}&%$#_~^\u00a0]/;
+const SPECIAL_ALL = /[\\{}&%$#_~^\u00a0]/g;
+const ESCAPES: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '\u00a0': '~',
+};
+
+export interface EncodeOptions {
+  /** Write non-ASCII letters as LaTeX commands ({\"o}, {\ss}) instead of UTF-8. */
+  ascii?: boolean;
+}
+
+/** Plain text → LaTeX. */
+export function encodeText(text: string, options: EncodeOptions = {}): string {
+  let out = SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]!) : text;
+  if (options.ascii && /[^ -~\t\n\r]/.test(out)) out = toAscii(out);
+  return out;
+}
+
+function toAscii(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 128) {
+      out += ch;
+      continue;
+    }
+    const command = CHAR_TO_COMMAND.get(ch);
+    if (command !== undefined) {
+      out += `{\\${command}}`;
+      continue;
+    }
+    const parts = ch.normalize('NFD');
+    const base = parts[0]!;
+    const marks = [...parts.slice(1)];
+    if (base.charCodeAt(0) < 128 && marks.length > 0 && marks.every((m) => MARK_TO_ACCENT.has(m))) {
+      let inner = base === 'i' ? '\\i' : base;
+      for (const m of marks) {
+        const accent = MARK_TO_ACCENT.get(m)!;
+        inner = /^[a-zA-Z]/.test(accent) ? `\\${accent}{${inner}}` : `\\${accent}${inner}`;
+      }
+      out += `{${inner}}`;
+    } else if (ch === '\u2013') out += '--';
+    else if (ch === '\u2014') out += '---';
+    else out += ch; // no LaTeX spelling: keep the character
+  }
+  return out;
+}
+
+const TAG = /<(\/?)(i|b|sup|sub|span)(\s+[^>]*)?>/g;
+const OPEN: Record<string, string> = { i: '\\textit{', b: '\\textbf{', sup: '\\textsuperscript{', sub: '\\textsubscript{' };
+
+/** CSL rich text (titles) → LaTeX: <i> → \textit{…}, <span class="nocase"> → {…}, small caps → \textsc{…}. */
+export function encodeRich(text: string, options: EncodeOptions = {}): string {
+  if (!text.includes('<')) return encodeText(text, options);
+  let out = '';
+  let last = 0;
+  const stack: string[] = [];
+  TAG.lastIndex = 0;
+  for (let m = TAG.exec(text); m !== null; m = TAG.exec(text)) {
+    const [whole, closing, name, attrs = ''] = m;
+    let latex: string | undefined;
+    if (closing) {
+      if (stack.length > 0 && stack[stack.length - 1] === name) {
+        stack.pop();
+        latex = '}';
+      }
+    } else if (name === 'span') {
+      if (/class\s*=\s*"nocase"/.test(attrs)) latex = '{';
+      else if (/font-variant:\s*small-caps/.test(attrs)) latex = '\\textsc{';
+      if (latex !== undefined) stack.push('span');
+    } else if (attrs.trim() === '') {
+      latex = OPEN[name!];
+      stack.push(name!);
+    }
+    if (latex === undefined) continue; // not markup we know: left as text
+    out += encodeText(text.slice(last, m.index), options) + latex;
+    last = m.index + whole.length;
+  }
+  out += encodeText(text.slice(last), options);
+  return out + '}'.repeat(stack.length); // unclosed tags: close them so the braces balance
+}
+
+/** Page ranges: 123-145 and 123–145 → 123--145. */
+export function encodePages(pages: string): string {
+  return encodeText(pages.replace(/\s*[-\u2013\u2014]+\s*/g, '--'));
+}
+
+/** Whether braces balance (outside \{ \}), so a verbatim value can be written back as is. */
+export function bracesBalance(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth < 0) return false;
+  }
+  return depth === 0;
+}

@@ -1,0 +1,52 @@
+// The one shape every importer answers with, so the store writes any format the same way:
+// good items with the line they started on, and every bad entry with its line and reason.
+import type { CslItem } from '../../../shared/model/csl';
+import type { NormalizedDoi } from '../../../shared/model/doi';
+
+export const IMPORT_FORMATS = ['bibtex', 'ris', 'csljson', 'doi-list'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportedItem {
+  item: CslItem;
+  /** 1-based line where the entry starts in the decoded text. */
+  line: number;
+  /** The key the source gave the entry (BibTeX key, RIS ID, CSL-JSON id), for messages and de-duplication. */
+  sourceKey?: string;
+}
+
+export interface ImportIssue {
+  /** 1-based line; 0 only for problems of the whole file that have no line (never for an entry). */
+  line: number;
+  reason: string;
+  /** The start of the offending text, shortened, for the researcher to recognise it. */
+  excerpt?: string;
+}
+
+export interface ImportedDoi {
+  doi: NormalizedDoi;
+  line: number;
+}
+
+export interface ImportResult {
+  format: ImportFormat;
+  /** The items; empty when they were streamed to an `onItems` sink instead. */
+  items: ImportedItem[];
+  /** How many items were imported (streamed or not). */
+  count: number;
+  /** Entries that were not imported. */
+  errors: ImportIssue[];
+  /** Entries imported with a caveat (unknown macro, duplicate field, guessed encoding…). */
+  warnings: ImportIssue[];
+  /** DOI lists only: the DOIs whose metadata the service is to fetch (now, or queued while offline). */
+  dois?: ImportedDoi[];
+  /** BibTeX @preamble contents, for an export that wants them back. */
+  preambles?: string[];
+  /** The encoding the bytes were read with, when the import started from bytes. */
+  encoding?: string;
+}
+
+/** Shortens a piece of source text to one readable line for an error message. */
+export function excerptOf(text: string, from = 0, max = 80): string {
+  const slice = text.slice(from, from + max * 2).replace(/\s+/g, ' ').trim();
+  return slice.length > max ? `${slice.slice(0, max - 1)}…` : slice;
+}

@@ -1,0 +1,66 @@
+// CSL items → RIS. Tags an item brought from an RIS file (custom.ris) are written back, so an RIS round
+// trip keeps every tag.
+import type { CslDate, CslItem, CslName } from '../../../../shared/model/csl';
+import { formatRisDate, type RisCustom } from './import';
+import { CSL_TO_TAG, risTypeOf } from './mapping';
+
+const SKIP = new Set(['id', 'type', 'custom', 'issued', 'accessed', 'page', 'keyword', 'citation-key']);
+
+export function toRis(items: readonly CslItem[]): string {
+  return items.map(recordText).join('');
+}
+
+function risCustomOf(item: CslItem): RisCustom {
+  const r = (item.custom as Record<string, unknown> | undefined)?.['ris'];
+  return r !== null && typeof r === 'object' ? (r as RisCustom) : {};
+}
+
+function recordText(item: CslItem): string {
+  const source = risCustomOf(item);
+  const lines: string[] = [`TY  - ${risTypeOf(item.type, source.type)}`];
+  const add = (tag: string, value: unknown) => {
+    const text = String(value).replace(/\s+/g, ' ').trim();
+    if (text !== '') lines.push(`${tag}  - ${text}`);
+  };
+  for (const [csl, value] of Object.entries(item)) {
+    if (SKIP.has(csl) || value === undefined || value === null) continue;
+    const tag = CSL_TO_TAG[csl];
+    if (tag === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const name of value as CslName[]) add(tag, formatRisName(name));
+    } else if (typeof value === 'string' || typeof value === 'number') add(tag, value);
+  }
+  const issued = item.issued as CslDate | undefined;
+  if (issued) {
+    const parts = issued['date-parts']?.[0];
+    if (parts) {
+      add('PY', parts[0]);
+      if (parts.length > 1 || issued.season !== undefined) add('DA', formatRisDate(issued));
+    } else add('PY', issued.literal ?? issued.raw ?? '');
+  }
+  const accessed = item.accessed as CslDate | undefined;
+  if (accessed) add('Y2', formatRisDate(accessed));
+  if (item.page !== undefined) {
+    const [start, ...rest] = String(item.page).split(/[-\u2013\u2014]+/);
+    add('SP', start);
+    if (rest.length > 0) add('EP', rest.join('-'));
+  }
+  if (typeof item.keyword === 'string' && item.keyword !== '') {
+    const list = source.keywords && source.keywords.join(', ') === item.keyword ? source.keywords : item.keyword.split(/\s*[,;]\s*/);
+    for (const k of list) add('KW', k);
+  }
+  if (typeof item['citation-key'] === 'string') add('ID', item['citation-key']);
+  for (const [tag, values] of Object.entries(source.fields ?? {})) {
+    if (/^[A-Z][A-Z0-9]$/.test(tag) && Array.isArray(values)) for (const v of values) add(tag, v);
+  }
+  lines.push('ER  - ');
+  return `${lines.join('\n')}\n\n`;
+}
+
+function formatRisName(name: CslName): string {
+  if (name.literal) return name.literal;
+  const family = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(Boolean).join(' ');
+  // "Family," keeps a one-part personal name apart from an organisation (written without a comma).
+  if (!name.given && !name.suffix) return `${family},`;
+  return name.suffix ? `${family}, ${name.given ?? ''}, ${name.suffix}` : `${family}, ${name.given}`;
+}

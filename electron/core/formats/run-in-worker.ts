@@ -1,0 +1,103 @@
+// Imports in a worker thread, so a 100,000-entry file never stalls the process that answers the UI.
+// One worker per import: it starts in tens of milliseconds, and terminating it is the one sure way to
+// stop a parse that runs over its time budget and to give its memory back.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CoreError } from '../errors';
+import type { ImportOptions } from './index';
+import { resolveLimits } from './limits';
+import type { ImportedItem, ImportResult } from './result';
+import type { WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
+
+export type { WorkerSource } from './worker-protocol';
+
+export interface WorkerImportOptions extends ImportOptions {
+  /**
+   * Receives the items in chunks as they arrive; the result's `items` then stays empty, so the caller
+   * (the store, writing one transaction) never needs all of them in memory at once.
+   */
+  onItems?: (chunk: ImportedItem[]) => void;
+  /** Items per message; 1,000 keeps each message's deserialisation in the low milliseconds. */
+  chunkSize?: number;
+  signal?: AbortSignal;
+  /** The worker script; found next to this module (bundled or source) when omitted. */
+  workerUrl?: URL;
+}
+
+export interface WorkerImportResult extends ImportResult {
+  /** Time spent parsing inside the worker. */
+  parseMs: number;
+}
+
+/**
+ * The worker script. Bundled, it is `formats-worker.js` beside the bundle that holds this code (an
+ * entry of its own in vite.node.config.ts and electron.vite.config.ts). From sources (tests, tsx), it
+ * is worker.ts, loaded through tsx.
+ */
+export function resolveWorkerScript(): { script: URL | string; eval?: true } {
+  const bundled = new URL('./formats-worker.js', import.meta.url);
+  if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  const source = new URL('./worker.ts', import.meta.url);
+  if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
+    // Node 20 does not apply `--import tsx` hooks to a worker's entry, so a one-line bootstrap loads
+    // the TypeScript entry through tsx's API instead.
+    return { script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)}))`, eval: true };
+  }
+  throw new CoreError('INTERNAL', 'The import worker (formats-worker.js) is missing from this build.');
+}
+
+export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
+  const { onItems, chunkSize = 1000, signal, workerUrl, ...importOptions } = options;
+  const limits = resolveLimits(importOptions.limits);
+  const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
+  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize };
+  return new Promise<WorkerImportResult>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new CoreError('CANCELLED', 'The import was cancelled.'));
+      return;
+    }
+    const transferList = source.kind === 'bytes' && source.bytes.byteOffset === 0 && source.bytes.byteLength === source.bytes.buffer.byteLength && source.bytes.buffer instanceof ArrayBuffer ? [source.bytes.buffer] : [];
+    const worker = new Worker(entry.script, {
+      workerData: request,
+      transferList,
+      eval: entry.eval ?? false,
+      // A runaway parse must not take the app's memory with it.
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    });
+    const items: ImportedItem[] = [];
+    let settled = false;
+    // The worker keeps its own time budget; this is the backstop for a parse that cannot check it.
+    const timer = setTimeout(() => fail(new CoreError('TIMEOUT', `Parsing took longer than ${Math.round(limits.timeBudgetMs / 1000)} s and was stopped; nothing was imported.`)), limits.timeBudgetMs + 5000);
+    const onAbort = () => fail(new CoreError('CANCELLED', 'The import was cancelled.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const cleanup = () => {
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    function fail(err: Error): void {
+      if (settled) return;
+      cleanup();
+      void worker.terminate();
+      reject(err);
+    }
+    worker.on('message', (message: WorkerMessage) => {
+      if (settled) return;
+      if (message.type === 'items') {
+        if (onItems) onItems(message.items);
+        else for (const it of message.items) items.push(it);
+      } else if (message.type === 'done') {
+        cleanup();
+        resolve({ ...message.result, items, parseMs: message.parseMs });
+      } else {
+        const { code, message: text, line } = message.error;
+        fail(new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));
+      }
+    });
+    worker.on('error', (err) => fail(err.message.includes('ERR_WORKER_OUT_OF_MEMORY') || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new CoreError('INVALID_INPUT', 'The file needs more memory to parse than an import may use.') : err));
+    worker.on('exit', (code) => {
+      if (!settled) fail(new CoreError('INTERNAL', `The import worker stopped unexpectedly (exit code ${code}).`));
+    });
+  });
+}
