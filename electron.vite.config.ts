@@ -9,7 +9,13 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve('electron/main/index.ts'),
+          // Citation formatting runs in worker threads; each worker is its own entry.
+          'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -19,7 +19,7 @@ export default defineConfig({
     target: 'node20',
     sourcemap: true,
     rollupOptions: {
-      input: { index: resolve('electron/cli/index.ts') },
+      input: { index: resolve('electron/cli/index.ts'), 'cite-worker': resolve('electron/core/formats/cite/worker.ts') },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
       output: { format: 'esm', entryFileNames: '[name].js' },
     },
