@@ -2,7 +2,7 @@
 // citation snippets, confidence scores, evidence documents' long text — is regenerated on read.
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export const TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -43,7 +43,13 @@ CREATE TABLE evidence_fields (dataset TEXT NOT NULL, field TEXT NOT NULL, value 
 
 export const INDEXES = `
 CREATE UNIQUE INDEX papers_doi ON papers(doi);
-CREATE INDEX papers_year ON papers(year);
+CREATE INDEX papers_date ON papers(year, month, day);
+-- Sorting search results without a term walks these instead of sorting the whole table.
+CREATE INDEX papers_citing ON papers(t_citing);
+CREATE INDEX papers_total ON papers((t_sup + t_con + t_men + t_unc));
+CREATE INDEX papers_sup ON papers(t_sup);
+CREATE INDEX papers_con ON papers(t_con);
+CREATE INDEX papers_men ON papers(t_men);
 CREATE INDEX papers_slug ON papers(slug);
 CREATE INDEX paper_authors_author ON paper_authors(author_id, paper_id);
 CREATE UNIQUE INDEX authors_slug ON authors(slug);

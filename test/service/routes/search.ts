@@ -21,13 +21,14 @@ export interface SearchQuery {
 }
 
 const TOTAL = '(p.t_sup + p.t_con + p.t_men + p.t_unc)';
+// Ties are broken by id in the same direction, so that an index on the sort key serves the whole order.
 const SORTS: Record<string, string> = {
   date: 'p.year %d, p.month %d, p.day %d, p.id %d',
-  total_cited: `${TOTAL} %d, p.id`,
-  total_supported: 'p.t_sup %d, p.id',
-  total_contrasted: 'p.t_con %d, p.id',
-  total_mentioned: 'p.t_men %d, p.id',
-  total_citing_publications: 'p.t_citing %d, p.id',
+  total_cited: `${TOTAL} %d, p.id %d`,
+  total_supported: 'p.t_sup %d, p.id %d',
+  total_contrasted: 'p.t_con %d, p.id %d',
+  total_mentioned: 'p.t_men %d, p.id %d',
+  total_citing_publications: 'p.t_citing %d, p.id %d',
 };
 
 export function words(text: string | undefined): string[] {
@@ -142,7 +143,7 @@ export function runSearch(corpus: Corpus, q: SearchQuery, aggregate: boolean): S
   if (b.empty) return { count: 0, rows: [], sample: [] };
   const whereSql = b.where.length ? `WHERE ${b.where.join(' AND ')}` : '';
   const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const order = q.sort && SORTS[q.sort] ? SORTS[q.sort]!.replace(/%d/g, dir) : b.ranked ? 'papers_fts.rank' : `p.t_citing DESC, p.id`;
+  const order = q.sort && SORTS[q.sort] ? SORTS[q.sort]!.replace(/%d/g, dir) : b.ranked ? 'papers_fts.rank' : 'p.t_citing DESC, p.id DESC';
   const count = corpus.db.prepare(`SELECT count(*) FROM ${b.from} ${whereSql}`).pluck().get(...b.params) as number;
   const limit = q.limit ?? 10;
   const offset = q.offset ?? 0;
