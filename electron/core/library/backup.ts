@@ -2,7 +2,7 @@
 // SQLite, never a copy of the live file), verified with integrity_check, rotated. Also the start-up
 // check that sets a damaged library aside and restores the newest good backup.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
 export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';
@@ -118,4 +118,3 @@ export function recoverIfDamaged(file: string, backupDir: string, options: Backu
   return { setAside, problem, restoredFrom: null };
 }
 
-export { basename as backupName };

@@ -1,8 +1,8 @@
 // The library's async facade: the same methods as Library, each a message to the library worker.
 // The thread that answers the UI only posts messages and receives results; an import is sent in
 // chunks (so no single structured clone is large) and committed in one transaction by the worker.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
@@ -43,13 +43,26 @@ function abortError(): Error {
   return err;
 }
 
-function defaultWorker(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  if (!fromSource) return { url, execArgv: [] };
-  // Running from TypeScript sources: the worker needs the same loader (tsx) to import them.
-  const tsx = createRequire(import.meta.url).resolve('tsx');
-  return { url, execArgv: ['--import', pathToFileURL(tsx).href] };
+/**
+ * The worker script. Bundled, it is `library-worker.js` beside the bundle that holds this code (an
+ * entry of its own in the build configs, like formats-worker.js). From sources (tests, tsx), it is
+ * worker.ts, loaded through tsx's API: Node 20 does not apply `--import tsx` hooks to a worker's entry.
+ */
+export function resolveLibraryWorker(): { script: URL | string; eval?: true } {
+  const bundled = new URL('./library-worker.js', import.meta.url);
+  if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  const source = new URL('./worker.ts', import.meta.url);
+  if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
+    return { script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)}))`, eval: true };
+  }
+  throw new CoreError('INTERNAL', 'The library worker (library-worker.js) is missing from this build.');
+}
+
+/** A push-style import: chunks arrive as a parser produces them; commit() or abort() ends it. */
+export interface ImportHandle {
+  add(items: readonly CslItem[]): Promise<void>;
+  commit(): Promise<ImportResult>;
+  abort(): Promise<void>;
 }
 
 export class LibraryClient {
@@ -98,9 +111,9 @@ export class LibraryClient {
 
   /** Starts the worker, which checks, recovers, backs up and migrates the library before it answers. */
   static start(options: StartLibraryOptions): Promise<LibraryClient> {
-    const def = options.workerUrl ? { url: options.workerUrl, execArgv: [] } : defaultWorker();
+    const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
     const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
-    const worker = new Worker(def.url, { workerData: init, execArgv: def.execArgv });
+    const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
     return new Promise((resolve, reject) => {
       const onMessage = (msg: Response): void => {
         if (msg.type === 'ready') {
@@ -164,6 +177,32 @@ export class LibraryClient {
       if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Starts an import fed chunk by chunk (e.g. from the formats worker's onItems); one transaction. */
+  async beginImport(options: { source?: string } = {}): Promise<ImportHandle> {
+    const session = (await this.#request({ id: 0, op: 'import.begin', source: options.source })) as number;
+    // Chunks are sent in order, each after the previous one was written.
+    let chain: Promise<unknown> = Promise.resolve();
+    let failed: unknown = null;
+    const enqueue = <T>(req: Request): Promise<T> => {
+      const next = chain.then(() => {
+        if (failed) throw failed;
+        return this.#request(req);
+      });
+      chain = next.catch((err: unknown) => {
+        failed ??= err;
+      });
+      return next as Promise<T>;
+    };
+    return {
+      add: (items) => enqueue<void>({ id: 0, op: 'import.chunk', session, items: items as CslItem[] }),
+      commit: () => enqueue<ImportResult>({ id: 0, op: 'import.commit', session }),
+      abort: async () => {
+        await chain;
+        await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
+      },
+    };
   }
 
   /** A verified backup now (e.g. before a risky operation, or from a menu). */

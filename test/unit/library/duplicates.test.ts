@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { article, testLibrary, type TestLibrary } from './helpers/lib';
+
+describe('duplicates and merge', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  it('detects same DOI, and same normalised title + a shared creator + year within one', () => {
+    const r = t.library.importItems([
+      article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x' }),
+      article('Deep learning.', 'Smith', 2021), // same work, no DOI
+      article('DEEP LEARNING', 'Jones', 2020), // no shared creator
+      article('Deep learning', 'Smith', 2015), // years too far apart
+      article('Another paper', 'Lee', 2001, { DOI: '10.1000/y' }),
+    ]);
+    const dupDoi = t.library.addItem(article('Totally different title', 'Lee', 2001, { DOI: '10.1000/Y' }));
+    const [a, b] = r.ids as [number, number];
+    expect(t.library.findDuplicates()).toEqual([
+      { ids: [r.ids[4], dupDoi], reason: 'doi' },
+      { ids: [a, b], reason: 'title-creator-year' },
+    ]);
+  });
+
+  it('recognises a preprint and its published version as related, not duplicates', () => {
+    const r = t.library.importItems([
+      article('Same study', 'Smith', 2020, { DOI: '10.1101/2020.01.01.1', type: 'article', genre: 'preprint' }),
+      article('Same study', 'Smith', 2021, { DOI: '10.1000/pub' }),
+    ]);
+    const [pre, pub] = r.ids as [number, number];
+    t.library.putPapers({ found: { '10.1000/pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.01.01.1' }], publicationLinks: [] } } });
+    expect(t.library.findDuplicates()).toEqual([]);
+    expect(t.library.relatedItems(pub)).toEqual([{ id: pre, relation: 'preprint' }]);
+    expect(t.library.relatedItems(pre)).toEqual([{ id: pub, relation: 'publication' }]);
+  });
+
+  it('merges keeping every tag, note, collection membership, attachment and key of both', () => {
+    const r = t.library.importItems([
+      article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x', keyword: 'ml' }),
+      article('Deep learning', 'Smith', 2020, { abstract: 'Only here.', keyword: 'review', volume: '3' }),
+    ]);
+    const [keep, other] = r.ids as [number, number];
+    const otherKey = t.library.getItem(other).citationKey;
+    const c1 = t.library.createCollection('One');
+    const c2 = t.library.createCollection('Two');
+    t.library.addToCollection(c1, [keep]);
+    t.library.addToCollection(c2, [other]);
+    t.library.addNote(keep, 'note A');
+    t.library.addNote(other, 'note B');
+    t.library.addAttachment(other, { path: '/b.pdf', sha256: 'f'.repeat(64) });
+    t.library.mergeItems(keep, [other]);
+
+    const d = t.library.getItem(keep);
+    expect(d.tags).toEqual(['ml', 'review']);
+    expect(d.notes.map((n) => n.body)).toEqual(['note A', 'note B']);
+    expect(d.collections).toEqual([c1, c2]);
+    expect(d.attachments.map((a) => a.path)).toEqual(['/b.pdf']);
+    expect(d.csl).toMatchObject({ DOI: '10.1000/x', abstract: 'Only here.', volume: '3' });
+    expect(d.keyAliases).toEqual([otherKey]);
+    expect(t.library.findByCitationKey(otherKey)).toBe(keep);
+    expect(t.library.list({ query: `key:${otherKey}` }).rows.map((x) => x.id)).toEqual([keep]);
+    expect(() => t.library.getItem(other)).toThrow(/not in the library/);
+    expect(t.library.findDuplicates()).toEqual([]);
+    // The merged-away key stays reserved: a new item never takes it.
+    expect(t.library.addItem(article('Deep learning', 'Smith', 2020, { 'citation-key': otherKey, DOI: '10.1000/z' }))).toBeGreaterThan(0);
+    expect(t.library.list({ query: 'doi:10.1000/z' }).rows[0]!.citationKey).toBe(`${otherKey}a`);
+
+    // Undo brings both back as they were.
+    t.library.undo(); // the add
+    expect(t.library.undo()).toBe('Merge 2 items');
+    const back = t.library.getItem(other);
+    expect(back.citationKey).toBe(otherKey);
+    expect(back.notes.map((n) => n.body)).toEqual(['note B']);
+    expect(back.attachments.map((a) => a.path)).toEqual(['/b.pdf']);
+    expect(back.collections).toEqual([c2]);
+    expect(t.library.getItem(keep).notes.map((n) => n.body)).toEqual(['note A']);
+    expect(t.library.getItem(keep).keyAliases).toEqual([]);
+    expect(t.library.findByCitationKey(otherKey)).toBe(other);
+  });
+});

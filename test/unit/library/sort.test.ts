@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SORT_COLUMNS, type LibraryRow, type SortColumn } from '../../../electron/core/library/types';
+import { article, testLibrary, type TestLibrary } from './helpers/lib';
+
+// A small library full of ties and missing values: the hard cases for keyset paging.
+function seed(t: TestLibrary): void {
+  const items = Array.from({ length: 57 }, (_, i) =>
+    article(i % 5 === 0 ? '' : `Title ${['b', 'a', 'c'][i % 3]}`, ['Zeta', 'Alpha', 'Émile'][i % 3]!, 2000 + (i % 4), {
+      ...(i % 7 === 0 ? { issued: undefined } : {}),
+      ...(i % 6 === 0 ? {} : { 'container-title': `J ${i % 2}` }),
+      ...(i % 3 === 0 ? { DOI: `10.1000/${i}`, type: 'book' } : {}),
+    }),
+  );
+  t.library.importItems(items);
+  const found: Record<string, { total: number; supporting: number; contrasting: number; mentioning: number; unclassified: number; citingPublications?: number }> = {};
+  for (let i = 0; i < 57; i += 6) found[`10.1000/${i}`] = { total: i, supporting: i % 4, contrasting: 0, mentioning: i % 2, unclassified: 0, citingPublications: i % 3 };
+  t.library.putTallies({ found, unknown: ['10.1000/3'] });
+}
+
+const value = (r: LibraryRow, c: SortColumn): unknown =>
+  ({
+    title: r.title?.toLowerCase() ?? null,
+    creators: r.creators === 'Émile' ? 'emile' : (r.creators?.toLowerCase() ?? null),
+    year: r.year,
+    container: r.container?.toLowerCase() ?? null,
+    type: r.type,
+    citationKey: r.citationKey.toLowerCase(),
+    dateAdded: r.dateAdded,
+    supporting: r.evidence.state === 'found' ? r.evidence.supporting : null,
+    contrasting: r.evidence.state === 'found' ? r.evidence.contrasting : null,
+    mentioning: r.evidence.state === 'found' ? r.evidence.mentioning : null,
+    citing: r.evidence.state === 'found' ? r.evidence.citingPublications : null,
+  })[c];
+
+describe('sorting and keyset paging', () => {
+  let t: TestLibrary;
+  beforeEach(() => {
+    t = testLibrary();
+    seed(t);
+  });
+  afterEach(() => t.dispose());
+
+  for (const column of SORT_COLUMNS) {
+    for (const direction of ['asc', 'desc'] as const) {
+      it(`pages through every item exactly once by ${column} ${direction}, values in order, missing values last`, () => {
+        const seen: LibraryRow[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page = t.library.list({ sort: { column, direction }, limit: 7, cursor });
+          seen.push(...page.rows);
+          cursor = page.nextCursor;
+          expect(++pages).toBeLessThan(20);
+        } while (cursor);
+        expect(seen.map((r) => r.id).sort((a, b) => a - b)).toEqual([...new Set(seen.map((r) => r.id))].sort((a, b) => a - b));
+        expect(seen).toHaveLength(57);
+        const values = seen.map((r) => value(r, column));
+        const firstNull = values.indexOf(null);
+        if (firstNull >= 0) expect(values.slice(firstNull).every((v) => v === null)).toBe(true);
+        const present = values.filter((v) => v !== null) as (string | number)[];
+        const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(present).toEqual(direction === 'asc' ? sorted : sorted.reverse());
+        // Ties are broken by id in the sort direction.
+        for (let i = 1; i < seen.length; i++) {
+          if (values[i] === values[i - 1]) expect(direction === 'asc' ? seen[i]!.id > seen[i - 1]!.id : seen[i]!.id < seen[i - 1]!.id).toBe(true);
+        }
+      });
+    }
+  }
+
+  it('shows the three evidence states apart: not fetched, unknown to the service, and counts (0 included)', () => {
+    const rows = t.library.list({ limit: 100 }).rows;
+    const byDoi = new Map(rows.map((r) => [r.doi, r.evidence]));
+    expect(byDoi.get('10.1000/0')).toMatchObject({ state: 'found', supporting: 0, total: 0, citingPublications: 0 });
+    expect(byDoi.get('10.1000/3')).toMatchObject({ state: 'unknown', fetchedAt: expect.any(Number) });
+    expect(byDoi.get('10.1000/9')).toEqual({ state: 'not-fetched' });
+    expect(byDoi.get(null)).toEqual({ state: 'not-fetched' });
+  });
+
+  it('sorts search results and a collection by a column, keyset-paged', () => {
+    const page = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 5 });
+    expect(page.rows.every((r) => r.type === 'book')).toBe(true);
+    const next = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 50, cursor: page.nextCursor });
+    expect(page.rows.length + next.rows.length).toBe(19);
+    expect(() => t.library.list({ sort: { column: 'title', direction: 'asc' }, cursor: page.nextCursor })).toThrow(/another sort order/);
+    expect(() => t.library.list({ cursor: 'garbage' })).toThrow(/not valid/);
+  });
+
+  it('pages by relevance with an offset cursor', () => {
+    const first = t.library.list({ query: 'title', limit: 20 });
+    const second = t.library.list({ query: 'title', limit: 100, cursor: first.nextCursor });
+    expect(first.rows.length + second.rows.length).toBe(t.library.count({ query: 'title' }));
+    expect(second.nextCursor).toBeNull();
+  });
+});
