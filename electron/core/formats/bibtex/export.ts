@@ -13,6 +13,12 @@ export interface BibtexExportOptions {
   biblatex?: boolean;
   /** Write non-ASCII letters as LaTeX commands instead of UTF-8. */
   ascii?: boolean;
+  /**
+   * Use only the flavour's own field names. By default an item imported from a .bib file keeps the
+   * names it came with (journaltitle, date, location…) whatever the flavour, so a round trip keeps
+   * every field; strict converts them (journaltitle → journal for BibTeX, address → location for BibLaTeX).
+   */
+  strict?: boolean;
 }
 
 const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
@@ -34,7 +40,7 @@ function uniqueKey(item: CslItem, used: Set<string>): string {
   return key;
 }
 
-function entryText(item: CslItem, flavor: Flavor, options: EncodeOptions, used: Set<string>): string {
+function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, used: Set<string>): string {
   const source = bibtexCustomOf(item.custom);
   const type = exportTypeOf(item.type, flavor, source.type, typeof item.genre === 'string' ? item.genre : undefined);
   const key = uniqueKey(item, used);
@@ -47,7 +53,7 @@ function entryText(item: CslItem, flavor: Flavor, options: EncodeOptions, used: 
   };
   const nameFor = (csl: string): string => {
     const alias = source.aliases?.[csl];
-    return alias !== undefined && aliasUsable(alias, flavor) ? alias : defaultFieldName(csl, item.type, flavor);
+    return alias !== undefined && (!options.strict || aliasUsable(alias, flavor)) ? alias : defaultFieldName(csl, item.type, flavor);
   };
   const others = new Set(source.others ?? []);
   const derived = new Set(source.derived ?? []);
@@ -61,7 +67,7 @@ function entryText(item: CslItem, flavor: Flavor, options: EncodeOptions, used: 
     }
     if (isDate(value)) {
       const text = formatDate(value);
-      if (text !== undefined) add(name, `{${encodeText(text, options)}}`);
+      if (text !== undefined) add(name, `{${Array.isArray(value['date-parts']) ? text : encodeText(text, options)}}`);
       continue;
     }
     if (typeof value !== 'string' && typeof value !== 'number') continue;
@@ -70,7 +76,11 @@ function entryText(item: CslItem, flavor: Flavor, options: EncodeOptions, used: 
   }
   // Name fields whose only content was "and others".
   for (const csl of others) if (item[csl] === undefined) add(nameFor(csl), '{others}');
-  if (item.issued !== undefined && isDate(item.issued)) addIssued(item.issued, flavor, add);
+  if (item.issued !== undefined && isDate(item.issued)) {
+    // BibLaTeX always gets `date`; BibTeX gets it back only when the entry came with one.
+    const asDate = flavor === 'biblatex' || (source.aliases?.['issued'] === 'date' && !options.strict);
+    addIssued(item.issued, asDate ? 'biblatex' : 'bibtex', add);
+  }
   for (const [name, raw] of Object.entries(source.fields ?? {})) {
     if (typeof raw === 'string') add(name, bracesBalance(raw) ? `{${raw}}` : `{${encodeText(raw, options)}}`);
   }
@@ -100,10 +110,11 @@ function addIssued(issued: CslDate, flavor: Flavor, add: (name: string, value: s
   }
   const text = formatDate(issued);
   if (text === undefined) return;
-  // Ranges and circa dates go to BibTeX's year as EDTF text, which the importer reads back; a literal
-  // ("in press") is a year in both flavours.
+  // Ranges and circa dates go to BibTeX's year as EDTF text (digits, -, /, ~), which the importer reads
+  // back; a literal ("in press") is a year in both flavours, as LaTeX text.
   const hasParts = Array.isArray(parts) && parts.length > 0;
-  add(flavor === 'bibtex' || !hasParts ? 'year' : 'date', `{${encodeText(text)}}`);
+  if (!hasParts) add('year', `{${encodeText(text)}}`);
+  else add(flavor === 'bibtex' ? 'year' : 'date', `{${text}}`);
 }
 
 function isName(v: unknown): v is CslName {

@@ -219,9 +219,23 @@ function classify(s: string): number {
 export function decodeLatex(source: string, options: DecodeOptions): string {
   const kind = classify(source);
   if (kind === PLAIN) return source;
-  if (kind === BLANKS_ONLY) return source.replace(BLANKS, ' ').trim();
+  if (kind === BLANKS_ONLY) return trimBlanks(source.replace(BLANKS, ' '));
   const out = new Decoder(source, options).run();
-  return COLLAPSE.test(out) ? out.replace(BLANKS, ' ').trim() : out.trim();
+  return trimBlanks(COLLAPSE.test(out) ? out.replace(BLANKS, ' ') : out);
+}
+
+/** Only TeX's blanks: String.prototype.trim would also eat the no-break spaces that ~ stands for. */
+function trimBlanks(s: string): string {
+  const n = s.length;
+  let a = 0;
+  let b = n;
+  while (a < b && isBlankCode(s.charCodeAt(a))) a++;
+  while (b > a && isBlankCode(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === n ? s : s.slice(a, b);
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
 }
 
 /** `-` `--` `---` and TeX quotes → the characters they typeset as. */

@@ -34,6 +34,9 @@ const ESCAPES: Record<string, string> = {
   '\u00a0': '~',
 };
 
+const LIGATURE = /--|``|''/;
+const LIGATURE_ALL = /(?:--|``|'')/g;
+
 export interface EncodeOptions {
   /** Write non-ASCII letters as LaTeX commands ({\"o}, {\ss}) instead of UTF-8. */
   ascii?: boolean;
@@ -42,6 +45,8 @@ export interface EncodeOptions {
 /** Plain text → LaTeX. */
 export function encodeText(text: string, options: EncodeOptions = {}): string {
   let out = SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]!) : text;
+  // "--", "``" and "''" are ligatures in TeX (en dash, quotes); an empty group keeps them two characters.
+  if (LIGATURE.test(out)) out = out.replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`).replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`);
   if (options.ascii && /[^ -~\t\n\r]/.test(out)) out = toAscii(out);
   return out;
 }
@@ -111,7 +116,10 @@ export function encodeRich(text: string, options: EncodeOptions = {}): string {
 
 /** Page ranges: 123-145 and 123–145 → 123--145. */
 export function encodePages(pages: string): string {
-  return encodeText(pages.replace(/\s*[-\u2013\u2014]+\s*/g, '--'));
+  return pages
+    .split(/\s*[-\u2013\u2014]+\s*/)
+    .map((part) => encodeText(part))
+    .join('--');
 }
 
 /** Whether braces balance (outside \{ \}), so a verbatim value can be written back as is. */

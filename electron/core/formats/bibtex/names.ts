@@ -236,7 +236,9 @@ export function formatName(name: CslName, options: EncodeOptions = {}): string {
   const particleTex = lowerParticle && particle !== '' ? `${enc(particle)} ` : '';
   const givenTex = given === '' ? '' : /,|\band\b/i.test(given) ? `{${enc(given)}}` : enc(given);
   if (name.suffix) return `${particleTex}${familyTex}, ${enc(name.suffix)}, ${givenTex}`;
-  return givenTex === '' ? `${particleTex}${familyTex}` : `${particleTex}${familyTex}, ${givenTex}`;
+  // "Family," keeps a several-word family name without a given name from reading as "First Last".
+  if (givenTex === '') return /\s/.test(fullFamily) && !familyTex.startsWith('{') ? `${particleTex}${familyTex},` : `${particleTex}${familyTex}`;
+  return `${particleTex}${familyTex}, ${givenTex}`;
 }
 
 function isLowerPlain(word: string): boolean {
