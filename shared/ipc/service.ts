@@ -2,8 +2,8 @@
 // address, and the lookups the panes need. Inputs are validated here; DOIs are normalised by the
 // core's service client, which answers invalid ones as INVALID_INPUT (single) or in `invalid` (bulk).
 import { z } from 'zod';
-import type { EvidenceTally } from '../model/evidence';
-import type { AggregateResult, BulkResult, CitingPage, EvidencePage, KeyCheckResult, ReferencesPage, TaskKind, TaskProgress } from '../model/service';
+import type { EvidenceTally, InUiWords } from '../model/evidence';
+import type { AggregateResult, BulkResult, CitingPage, UiPaper, EvidencePage, KeyCheckResult, ReferencesPage, TaskKind, TaskProgress } from '../model/service';
 import type {
   AssistantTask,
   AuthorPapersResponse,
@@ -13,7 +13,6 @@ import type {
   EvidenceSchemaResponse,
   JournalIndexRecord,
   MaudeFacetsResponse,
-  Paper,
   ReferenceCheckTask,
   ReferencesResponse,
   SearchResponse,
@@ -52,8 +51,8 @@ export interface TaskFinished {
   taskId: string;
   kind: TaskKind;
   status: TaskStatus | 'TIMEOUT' | 'ERROR';
-  assistant?: AssistantTask;
-  referenceCheck?: ReferenceCheckTask;
+  assistant?: InUiWords<AssistantTask>;
+  referenceCheck?: InUiWords<ReferenceCheckTask>;
   error?: IpcError;
 }
 
@@ -177,33 +176,33 @@ export const serviceFeature = feature({
     /** null returns to the default address. */
     'service.config.set': request(z.object({ serviceUrl: z.string().min(1).max(2048).nullable() }).strict()).returns<ServiceConfig>(),
     // ── papers and tallies ──
-    'service.paper': request(z.object({ doi }).strict()).returns<Paper | null>(),
+    'service.paper': request(z.object({ doi }).strict()).returns<UiPaper | null>(),
     'service.tally': request(z.object({ doi }).strict()).returns<EvidenceTally | null>(),
-    'service.papers': request(z.object({ dois }).strict()).returns<BulkResult<Paper>>(),
+    'service.papers': request(z.object({ dois }).strict()).returns<BulkResult<UiPaper>>(),
     'service.tallies': request(z.object({ dois }).strict()).returns<BulkResult<EvidenceTally>>(),
     'service.tallies.aggregate': request(z.object({ dois }).strict()).returns<AggregateResult>(),
     // ── citation graph ──
     'service.citing.page': request(z.object(graphPage).strict()).returns<CitingPage>(),
     'service.citedBy': request(z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict()).returns<{
-      citations: (Omit<CitedByCitation, 'type'> & { type?: string })[];
-      papers: Record<string, Paper>;
+      citations: InUiWords<CitedByCitation>[];
+      papers: Record<string, UiPaper>;
       tallies: Record<string, EvidenceTally>;
     }>(),
     'service.references.to.page': request(z.object(graphPage).strict()).returns<ReferencesPage>(),
     'service.references.from': request(z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict()).returns<
-      Omit<ReferencesResponse, 'tallies'> & { tallies: Record<string, EvidenceTally> }
+      Omit<InUiWords<ReferencesResponse>, 'tallies'> & { tallies: Record<string, EvidenceTally> }
     >(),
     // ── authors and journals ──
     'service.author.papers': request(
       z.object({ slug: id, offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(50).default(50) }).strict(),
-    ).returns<AuthorPapersResponse>(),
+    ).returns<InUiWords<AuthorPapersResponse>>(),
     'service.journal.index': request(z.object({ issn: z.string().min(1).max(100), year: z.string().max(200).optional() }).strict()).returns<JournalIndexRecord[]>(),
     'service.journal.indexBulk': request(z.object({ issns }).strict()).returns<BulkResult<JournalIndexRecord[]>>(),
     'service.journal.notices': request(z.object({ issns }).strict()).returns<BulkResult<EditorialNoticeCounts>>(),
     // ── collections and search ──
     'service.collections.create': request(collectionCreate).returns<Collection>(),
     'service.collections.get': request(z.object({ slug: id }).strict()).returns<Collection>(),
-    'service.search': request(searchQuery).returns<SearchResponse>(),
+    'service.search': request(searchQuery).returns<InUiWords<SearchResponse>>(),
     // ── evidence datasets ──
     'service.evidence.search': request(
       z

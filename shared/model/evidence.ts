@@ -76,7 +76,34 @@ export function sumEvidenceCounts(parts: Iterable<EvidenceCounts>): EvidenceCoun
   return sum;
 }
 
-/** Replaces the API's word in an object carrying `type` (a citation edge), leaving the rest as is. */
-export function withEvidenceType<T extends { type?: string }>(item: T): Omit<T, 'type'> & { type?: EvidenceType | string } {
-  return item.type === undefined ? item : { ...item, type: evidenceTypeFromApi(item.type) };
+/**
+ * A service type with the API's word replaced by the UI's, wherever it occurs: count fields named
+ * `contradicting` become `contrasting`, and the value 'contradicting' becomes 'contrasting'.
+ */
+export type InUiWords<T> = T extends 'contradicting'
+  ? 'contrasting'
+  : T extends string | number | boolean | null | undefined
+    ? T
+    : T extends readonly (infer U)[]
+      ? InUiWords<U>[]
+      : T extends object
+        ? { [K in keyof T as K extends 'contradicting' ? 'contrasting' : K]: InUiWords<T[K]> }
+        : T;
+
+/**
+ * Converts a whole answer of the service (papers with their tallies, citation edges, search hits,
+ * assistant papers, reference-check tallies, citing histograms) to the UI's word. Applied once, by
+ * the service client, to everything it hands on; running it twice changes nothing.
+ */
+export function inUiWords<T>(value: T): InUiWords<T> {
+  return convert(value) as InUiWords<T>;
+}
+
+function convert(value: unknown): unknown {
+  if (value === 'contradicting') return 'contrasting';
+  if (Array.isArray(value)) return value.map(convert);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[key === 'contradicting' ? 'contrasting' : key] = convert(inner);
+  return out;
 }

@@ -12,7 +12,7 @@ import type {
   TaskStatus,
 } from '../service';
 import type { InvalidEntry } from './doi';
-import type { EvidenceCounts, EvidenceTally, EvidenceType } from './evidence';
+import type { EvidenceCounts, EvidenceTally, InUiWords } from './evidence';
 
 export interface BulkFailure {
   ids: string[];
@@ -39,23 +39,26 @@ export interface AggregateResult {
   failed: BulkFailure[];
 }
 
+/** A paper as the service describes it, its tallies in the UI's words. */
+export type UiPaper = InUiWords<Paper>;
+
 /** A citation edge with the UI's word for its type. */
-export type CitationEdge = Omit<Citation, 'type'> & { type?: EvidenceType | string };
+export type CitationEdge = InUiWords<Citation>;
 
 export interface CitingPage {
   offset: number;
   total: number;
   citations: CitationEdge[];
-  papers: Record<string, Paper>;
+  papers: Record<string, UiPaper>;
   tallies: Record<string, EvidenceTally>;
-  metadata: CitingResponse['metadata'];
+  metadata: InUiWords<CitingResponse['metadata']>;
 }
 
 export interface ReferencesPage {
   offset: number;
   total: number;
   references: Reference[];
-  papers: Record<string, Paper>;
+  papers: Record<string, UiPaper>;
   tallies: Record<string, EvidenceTally>;
   metadata: ReferencesResponse['metadata'];
 }

@@ -2,7 +2,7 @@
 // comes out: status and check describe it, nothing returns it. Tasks run as background jobs and
 // report through service.task.* events.
 import type { serviceFeature, ServiceConfig, TaskFinished, TaskStarted } from '../../../shared/ipc';
-import { evidenceTallyFromApi, withEvidenceType, type EvidenceTally } from '../../../shared/model/evidence';
+import { evidenceTallyFromApi, inUiWords, type EvidenceTally } from '../../../shared/model/evidence';
 import type { KeyCheckResult, TaskKind, TaskProgress } from '../../../shared/model/service';
 import { GUESSES, SERVICE_SCOPES, type AssistantPollRequest, type Tally } from '../../../shared/service';
 import { CoreError, toIpcError } from '../errors';
@@ -122,23 +122,23 @@ export function serviceHandlers(deps: ServiceHandlerDeps) {
       first(client.citing(doi, { offset, pageSize: limit, papers, tallies: withTallies, sourceDois, signal: ctx.signal })),
     'service.citedBy': async ({ doi, papers, tallies: withTallies }, ctx) => {
       const answer = await client.op.getCitedByCitations({ path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } }, { signal: ctx.signal });
-      return { citations: answer.citations.map((c) => withEvidenceType(c)), papers: answer.papers ?? {}, tallies: tallies(answer.tallies) };
+      return { citations: inUiWords(answer.citations), papers: inUiWords(answer.papers ?? {}), tallies: tallies(answer.tallies) };
     },
     'service.references.to.page': ({ doi, offset, limit, papers, tallies: withTallies, sourceDois }, ctx) =>
       first(client.referencesTo(doi, { offset, pageSize: limit, papers, tallies: withTallies, sourceDois, signal: ctx.signal })),
     'service.references.from': async ({ doi, papers, tallies: withTallies }, ctx) => {
       const answer = await client.op.getReferencesFrom({ path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } }, { signal: ctx.signal });
-      return { ...answer, tallies: tallies(answer.tallies) };
+      return { ...inUiWords(answer), tallies: tallies(answer.tallies) };
     },
     // ── authors and journals ──
-    'service.author.papers': ({ slug, offset, limit }, ctx) => client.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, { signal: ctx.signal }),
+    'service.author.papers': async ({ slug, offset, limit }, ctx) => inUiWords(await client.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, { signal: ctx.signal })),
     'service.journal.index': ({ issn, year }, ctx) => client.op.getJournalIndex({ query: { issn, ...(year ? { year } : {}) } }, { signal: ctx.signal }),
     'service.journal.indexBulk': ({ issns }, ctx) => client.journalIndex(issns, { signal: ctx.signal }),
     'service.journal.notices': ({ issns }, ctx) => client.editorialNotices(issns, { signal: ctx.signal }),
     // ── collections and search ──
     'service.collections.create': (body, ctx) => client.op.createCollection({ body: body as never }, { signal: ctx.signal }),
     'service.collections.get': ({ slug }, ctx) => client.op.getCollection({ path: { collection_slug: slug } }, { signal: ctx.signal }),
-    'service.search': (query, ctx) => client.op.search({ query }, { signal: ctx.signal }),
+    'service.search': async (query, ctx) => inUiWords(await client.op.search({ query }, { signal: ctx.signal })),
     // ── evidence ──
     'service.evidence.search': async ({ dataset, q, filter, sort, direction, page }, ctx) => {
       const number = page ?? GUESSES.evidencePageBase;

@@ -3,7 +3,7 @@
 // "contradicting" becomes "contrasting" here (shared/model/evidence), once.
 import PQueue from 'p-queue';
 import { normalizeDois, normalizeIssns } from '../../../shared/model/doi';
-import { evidenceCountsFromApi, evidenceTallyFromApi, sumEvidenceCounts, withEvidenceType, type EvidenceCounts, type EvidenceTally } from '../../../shared/model/evidence';
+import { evidenceCountsFromApi, evidenceTallyFromApi, inUiWords, sumEvidenceCounts, type EvidenceCounts, type EvidenceTally, type InUiWords } from '../../../shared/model/evidence';
 import {
   GUESSES,
   SERVICE_LIMITS,
@@ -13,13 +13,12 @@ import {
   type EditorialNoticeCounts,
   type JournalIndexRecord,
   type OperationId,
-  type Paper,
   type QueryParams,
   type ReferenceCheckTask,
   type SearchResponse,
   type SuccessBody,
 } from '../../../shared/service';
-import type { AggregateResult, CitingPage, EvidencePage, ReferencesPage } from '../../../shared/model/service';
+import type { AggregateResult, CitingPage, EvidencePage, ReferencesPage, UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
 import { systemClock, type Clock } from './clock';
 import { runBulk, type BulkResult } from './bulk';
@@ -91,8 +90,9 @@ export class ServiceClient {
 
   // ── single lookups: null means the service has no data, which is not a tally of zeros ──
 
-  async paper(doi: string, options?: CallOptions): Promise<Paper | null> {
-    return this.#orNull(() => this.op.getPaper({ path: { doi: doiOrInvalid(doi) } }, options));
+  async paper(doi: string, options?: CallOptions): Promise<UiPaper | null> {
+    const paper = await this.#orNull(() => this.op.getPaper({ path: { doi: doiOrInvalid(doi) } }, options));
+    return paper ? inUiWords(paper) : null;
   }
 
   async tally(doi: string, options?: CallOptions): Promise<EvidenceTally | null> {
@@ -112,7 +112,7 @@ export class ServiceClient {
 
   // ── bulk ──
 
-  papers(dois: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<Paper>> {
+  papers(dois: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<UiPaper>> {
     const { dois: ids, invalid } = normalizeDois(dois);
     return runBulk({
       ids,
@@ -123,7 +123,7 @@ export class ServiceClient {
       onProgress: options.onProgress,
       fetchChunk: async (chunk, o) => {
         const answer = await this.op.getPapers({ body: chunk }, o);
-        return new Map(Object.entries(answer.papers ?? {}).map(([doi, p]) => [doi.toLowerCase(), p]));
+        return new Map(Object.entries(answer.papers ?? {}).map(([doi, p]) => [doi.toLowerCase(), inUiWords(p)]));
       },
     });
   }
@@ -215,8 +215,8 @@ export class ServiceClient {
       if (options.sourceDois?.length) (query as Record<string, unknown>)[GUESSES.citingSourceDoiParam] = [...options.sourceDois];
       const answer = await this.op.getCitingCitations({ path: { doi: target }, query }, options);
       const total = answer.metadata.totalCitationCount ?? answer.citations.length;
-      const citations = answer.citations.map((c) => withEvidenceType(c));
-      yield { offset, total, citations, papers: answer.papers ?? {}, tallies: mapTallies((answer as { tallies?: Parameters<typeof mapTallies>[0] }).tallies), metadata: answer.metadata };
+      const citations = inUiWords(answer.citations);
+      yield { offset, total, citations, papers: inUiWords(answer.papers ?? {}), tallies: mapTallies((answer as { tallies?: Parameters<typeof mapTallies>[0] }).tallies), metadata: inUiWords(answer.metadata) };
       offset += citations.length;
       if (citations.length === 0 || citations.length < pageSize || offset >= total) return;
     }
@@ -234,19 +234,19 @@ export class ServiceClient {
       if (options.sourceDois?.length) query['source_doi[]'] = [...options.sourceDois];
       const answer = await this.op.getReferencesTo({ path: { doi: target }, query }, options);
       const total = answer.metadata.totalReferenceCount;
-      yield { offset, total, references: answer.references, papers: answer.papers ?? {}, tallies: mapTallies(answer.tallies), metadata: answer.metadata };
+      yield { offset, total, references: answer.references, papers: inUiWords(answer.papers ?? {}), tallies: mapTallies(answer.tallies), metadata: answer.metadata };
       offset += answer.references.length;
       if (answer.references.length === 0 || answer.references.length < pageSize || offset >= total) return;
     }
   }
 
   /** An author's papers, following `nextPage`. Only its offset and limit are used: the link's host is not trusted with the key. */
-  async *authorPapers(slug: string, options: CallOptions & { pageSize?: number; offset?: number } = {}): AsyncGenerator<AuthorPapersResponse, void, undefined> {
+  async *authorPapers(slug: string, options: CallOptions & { pageSize?: number; offset?: number } = {}): AsyncGenerator<InUiWords<AuthorPapersResponse>, void, undefined> {
     let offset = options.offset ?? 0;
     let limit = Math.min(options.pageSize ?? SERVICE_LIMITS.authorPapersMaxLimit, SERVICE_LIMITS.authorPapersMaxLimit);
     for (;;) {
       options.signal?.throwIfAborted();
-      const page = await this.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, options);
+      const page = inUiWords(await this.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, options));
       yield page;
       const next = nextPageParams(page.nextPage);
       if (!next || page.papers.length === 0 || next.offset <= offset) return;
@@ -288,13 +288,13 @@ export class ServiceClient {
   }
 
   /** Pages of the paper search; stops at the reported count or `maxResults` (the count may be approximate). */
-  async *search(query: QueryParams<'search'>, options: CallOptions & { pageSize?: number; maxResults?: number } = {}): AsyncGenerator<SearchResponse, void, undefined> {
+  async *search(query: QueryParams<'search'>, options: CallOptions & { pageSize?: number; maxResults?: number } = {}): AsyncGenerator<InUiWords<SearchResponse>, void, undefined> {
     const pageSize = options.pageSize ?? query.limit ?? 20;
     const max = options.maxResults ?? 1000;
     let offset = query.offset ?? 0;
     for (;;) {
       options.signal?.throwIfAborted();
-      const page = await this.op.search({ query: { ...query, limit: pageSize, offset } }, options);
+      const page = inUiWords(await this.op.search({ query: { ...query, limit: pageSize, offset } }, options));
       yield page;
       offset += page.hits.length;
       if (page.hits.length === 0 || page.hits.length < pageSize || offset >= page.count || offset >= max) return;
@@ -311,8 +311,8 @@ export class ServiceClient {
     return this.op.pollAssistant({ body: body as AssistantPollRequest }, options);
   }
 
-  waitForAssistant(taskId: string, options: TaskWaitOptions = {}): Promise<AssistantTask> {
-    return waitForTask(
+  async waitForAssistant(taskId: string, options: TaskWaitOptions = {}): Promise<InUiWords<AssistantTask>> {
+    const task = await waitForTask(
       {
         taskId,
         kind: 'assistant',
@@ -323,9 +323,10 @@ export class ServiceClient {
       },
       options,
     );
+    return inUiWords(task);
   }
 
-  async runAssistant(request: AssistantPollRequest, options: TaskWaitOptions = {}): Promise<AssistantTask> {
+  async runAssistant(request: AssistantPollRequest, options: TaskWaitOptions = {}): Promise<InUiWords<AssistantTask>> {
     const started = await this.startAssistant(request, { signal: options.signal });
     return this.waitForAssistant(started.id, options);
   }
@@ -336,8 +337,8 @@ export class ServiceClient {
     return scheduled.id;
   }
 
-  waitForReferenceCheck(taskId: string, options: TaskWaitOptions = {}): Promise<ReferenceCheckTask> {
-    return waitForTask(
+  async waitForReferenceCheck(taskId: string, options: TaskWaitOptions = {}): Promise<InUiWords<ReferenceCheckTask>> {
+    const task = await waitForTask(
       {
         taskId,
         kind: 'reference-check',
@@ -348,6 +349,7 @@ export class ServiceClient {
       },
       options,
     );
+    return inUiWords(task);
   }
 
   // ── keys ──

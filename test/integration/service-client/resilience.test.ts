@@ -45,6 +45,9 @@ describe('bulk fetch under faults', () => {
       expect(tallies.found[d]!.contrasting).toBe(svc.corpus.tally(row).contradicting);
       expect(papers.found[d]!.doi).toBe(d);
     }
+    // The API's "contradicting" is gone from everything the client hands on, papers' own tallies included.
+    expect(JSON.stringify(papers.found)).not.toContain('"contradicting"');
+    expect(Object.values(papers.found).some((p) => p.tally && 'contrasting' in p.tally)).toBe(true);
     const bulk = proxy.arrivals.filter((a) => a.path === '/papers' || a.path === '/tallies');
     const faults = bulk.filter((a) => a.injected).length;
     // 40 requests are the minimum (2 × 10,000 / 500); every extra one is a retry of an injected fault.
