@@ -10,7 +10,7 @@ let service: RunningService;
 let doi: string;
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ faults: { slowMs: 800 } });
   doi = service.corpus.db.prepare('SELECT doi FROM papers LIMIT 1').pluck().get() as string;
 });
 afterAll(() => service.close());
