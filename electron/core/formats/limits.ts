@@ -54,7 +54,8 @@ export class Deadline {
   }
   check(line: number): void {
     if (performance.now() > this.end) {
-      throw new FormatError(`Parsing took longer than ${(this.budgetMs / 1000).toFixed(1)} s and was stopped; nothing was imported. Split the file or raise the time limit.`, line);
+      const budget = this.budgetMs >= 1000 ? `${(this.budgetMs / 1000).toFixed(1)} s` : `${this.budgetMs} ms`;
+      throw new FormatError(`Parsing took longer than ${budget} and was stopped; nothing was imported. Split the file or raise the time limit.`, line);
     }
   }
 }

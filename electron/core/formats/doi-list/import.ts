@@ -13,11 +13,12 @@ const TRAILING = /[.,;:!?]+$/;
 
 export function importDoiList(text: string, limits: ImportLimits): ImportResult {
   const deadline = new Deadline(limits.timeBudgetMs);
-  const lines = text.split(/\r\n|\r|\n/);
-  const nonEmpty = lines.filter((l) => l.trim() !== '');
-  // One token per line means a list: a line that is not a DOI is then an error worth reporting.
-  // Otherwise it is running text, where lines without DOIs are just text.
-  const listMode = nonEmpty.length > 0 && nonEmpty.every((l) => l.trim().split(/\s+/).length <= 2);
+  // Lines end at LF (CRLF included), as in every other importer, so line numbers agree.
+  const lines = text.split('\n');
+  const nonEmpty = lines.filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  // One token per line ("doi:" allowed) means a list: a line that is not a DOI is then an error worth
+  // reporting. Otherwise it is running text, where lines without DOIs are just text.
+  const listMode = nonEmpty.length > 0 && nonEmpty.every((l) => /^(?:doi:?\s*)?\S+$/i.test(l.trim()));
   const dois: ImportedDoi[] = [];
   const errors: ImportIssue[] = [];
   const warnings: ImportIssue[] = [];
@@ -41,7 +42,7 @@ export function importDoiList(text: string, limits: ImportLimits): ImportResult 
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     if (listMode) {
-      const token = trimmed.split(/\s+/).pop()!.replace(TRAILING, '');
+      const token = trimmed.replace(/^doi:?\s*/i, '').replace(TRAILING, '');
       const parsed = parseDoi(token);
       if (parsed.ok) accept(parsed.doi, i + 1);
       else errors.push({ line: i + 1, reason: parsed.reason, excerpt: excerptOf(trimmed) });

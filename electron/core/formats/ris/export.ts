@@ -22,13 +22,16 @@ function recordText(item: CslItem): string {
     const text = String(value).replace(/\s+/g, ' ').trim();
     if (text !== '') lines.push(`${tag}  - ${text}`);
   };
-  for (const [csl, value] of Object.entries(item)) {
-    if (SKIP.has(csl) || value === undefined || value === null) continue;
-    const tag = CSL_TO_TAG[csl];
-    if (tag === undefined) continue;
-    if (Array.isArray(value)) {
-      for (const name of value as CslName[]) add(tag, formatRisName(name));
-    } else if (typeof value === 'string' || typeof value === 'number') add(tag, value);
+  // Names first, as every RIS writer does, then the other variables.
+  for (const names of [true, false]) {
+    for (const [csl, value] of Object.entries(item)) {
+      if (SKIP.has(csl) || value === undefined || value === null || Array.isArray(value) !== names) continue;
+      const tag = CSL_TO_TAG[csl];
+      if (tag === undefined) continue;
+      if (Array.isArray(value)) {
+        for (const name of value as CslName[]) add(tag, formatRisName(name));
+      } else if (typeof value === 'string' || typeof value === 'number') add(tag, value);
+    }
   }
   const issued = item.issued as CslDate | undefined;
   if (issued) {

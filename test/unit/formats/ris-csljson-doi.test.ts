@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importBytes, importFile, importText, toCslJson, toRis } from '../../../electron/core/formats';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+
+describe('RIS import', () => {
+  const result = importText(fixture('sample.ris'), { format: 'ris' });
+
+  it('reads every record (CRLF and LF, multi-line values, repeated tags)', () => {
+    expect(result.errors).toEqual([]);
+    expect(result.items.map((i) => [i.item.type, i.line])).toEqual([
+      ['article-journal', 1],
+      ['book', 20],
+      ['chapter', 29],
+      ['thesis', 40],
+      ['webpage', 48],
+    ]);
+  });
+
+  it('maps AU, TI, T2, PY/DA, SP/EP, VL, IS, DO, KW, AB and keeps tags CSL lacks', () => {
+    expect(result.items[0]!.item).toMatchObject({
+      author: [
+        { family: 'Watson', given: 'J. D.' },
+        { family: 'Crick', given: 'F. H. C.' },
+      ],
+      title: 'Molecular Structure of Nucleic Acids',
+      'container-title': 'Nature',
+      issued: { 'date-parts': [[1953, 4, 25]] },
+      page: '737-738',
+      volume: '171',
+      issue: '4356',
+      DOI: '10.1038/171737a0',
+      keyword: 'DNA, double helix',
+      abstract: 'We wish to suggest a structure for the salt of deoxyribose nucleic acid (D.N.A.).',
+      custom: { ris: { type: 'JOUR', fields: { C1: ['custom one'] }, keywords: ['DNA', 'double helix'] } },
+    });
+  });
+
+  it('tells ISBN from ISSN, reads A2 as the book editor and names without a comma as organisations', () => {
+    expect(result.items[1]!.item).toMatchObject({ ISBN: '0-201-13447-0', publisher: 'Addison-Wesley', 'publisher-place': 'Reading, MA' });
+    expect(result.items[2]!.item).toMatchObject({ editor: [{ family: 'Dietterich', given: 'T. G.' }], 'container-title': 'Advances in Neural Information Processing Systems 14', page: '841-848' });
+    expect(result.items[4]!.item).toMatchObject({ author: [{ literal: 'World Health Organization' }], accessed: { 'date-parts': [[2024, 1, 15]] } });
+  });
+
+  it('reports records with their line: a tag outside a record, a truncated record, an unknown type', () => {
+    const r = importText('AU  - Stray, Line\nTY  - JOUR\nTI  - Good\nER  - \nTY  - XXXX\nTI  - Odd type\nER  - \nTY  - BOOK\nTI  - Cut off', { format: 'ris' });
+    expect(r.items.map((i) => i.item.title)).toEqual(['Good', 'Odd type']);
+    expect(r.errors.map((e) => [e.line, e.reason.slice(0, 24)])).toEqual([
+      [1, 'The AU line is outside a'],
+      [8, 'The record is cut off: t'],
+    ]);
+    expect(r.warnings).toEqual([{ line: 5, reason: expect.stringMatching(/"XXXX" is not an RIS reference type/) }]);
+  });
+
+  it('exports every CSL item as a record ending in ER', () => {
+    const text = toRis([{ id: 'a', type: 'paper-conference', title: 'T', author: [{ family: 'A', given: 'B', suffix: 'Jr.' }, { literal: 'Org' }], page: '1-9', issued: { 'date-parts': [[2020, 5]] }, 'citation-key': 'k' }]);
+    expect(text).toBe('TY  - CPAPER\nAU  - A, B, Jr.\nAU  - Org\nTI  - T\nPY  - 2020\nDA  - 2020/05//\nSP  - 1\nEP  - 9\nID  - k\nER  - \n\n');
+  });
+});
+
+describe('CSL-JSON import', () => {
+  const result = importText(fixture('sample.json'), { format: 'csljson' });
+
+  it('keeps good items, reports a bad one with its line, normalises ids, DOIs, dates and types', () => {
+    expect(result.items.map((i) => [i.item.id, i.line])).toEqual([
+      ['watson1953', 2],
+      ['42', 14],
+      ['who2020', 28],
+      ['odd-type', 36],
+    ]);
+    expect(result.errors).toEqual([{ line: 22, reason: expect.stringMatching(/^Item 3: "author" must be a list of names/) }]);
+    expect(result.items[0]!.item.DOI).toBe('10.1038/171737a0');
+    expect(result.items[1]!.item.issued).toEqual({ 'date-parts': [[1984]] });
+    expect(result.items[2]!.item.accessed).toEqual({ 'date-parts': [[2024, 1, 15]] });
+    expect(result.items[3]!.item).toMatchObject({ type: 'document', custom: { 'csl-type': 'journal-article' } });
+    expect(result.warnings).toEqual([{ line: 36, reason: expect.stringMatching(/not a CSL type/) }]);
+  });
+
+  it('accepts a single item, an {items: […]} wrapper and names as strings', () => {
+    expect(importText('{"id": "a", "type": "book", "title": "One"}', { format: 'csljson' }).items).toHaveLength(1);
+    const wrapped = importText('{"meta": {"x": [1]},\n "items": [\n {"id": "a", "type": "book"},\n {"id": "b", "type": "book", "author": ["Plato"]}\n]}', { format: 'csljson' });
+    expect(wrapped.items.map((i) => i.line)).toEqual([3, 4]);
+    expect(wrapped.items[1]!.item.author).toEqual([{ literal: 'Plato' }]);
+  });
+
+  it('rejects JSON that is not JSON, or not items, with a line', () => {
+    expect(() => importText('[{"id": "a",\n "type": "book",\n}]', { format: 'csljson' })).toThrow(/not valid JSON/);
+    expect(() => importText('[{"id": "a", "title": "x\n"}]', { format: 'csljson' })).toThrow(/Line 1: .*string is not closed/);
+    expect(() => importText('42', { format: 'csljson' })).toThrow(/array of items/);
+    const r = importText('[1, "x", null, {"id": "ok", "type": "book"}]', { format: 'csljson' });
+    expect(r.items).toHaveLength(1);
+    expect(r.errors.map((e) => e.reason)).toEqual(['Item 1: an item must be a JSON object, not number.', 'Item 2: an item must be a JSON object, not string.', 'Item 3: an item must be a JSON object, not null.']);
+  });
+
+  it('exports JSON that reads back the same', () => {
+    const items = result.items.map((i) => i.item);
+    expect(JSON.parse(toCslJson(items))).toEqual(items);
+    expect(JSON.parse(toCslJson(items, { withoutCustom: true }))[3]).not.toHaveProperty('custom');
+  });
+});
+
+describe('DOI lists', () => {
+  it('reads one DOI per line, normalised and de-duplicated, reporting lines that are not DOIs', () => {
+    const r = importText(fixture('dois.txt'), { fileName: 'dois.txt' });
+    expect(r.format).toBe('doi-list');
+    expect(r.dois).toEqual([
+      { doi: '10.1038/171737a0', line: 2 },
+      { doi: '10.1002/andp.19053221004', line: 3 },
+      { doi: '10.17487/rfc2119', line: 4 },
+    ]);
+    expect(r.errors).toEqual([{ line: 5, reason: expect.stringMatching(/starts with "10\."/), excerpt: 'not-a-doi' }]);
+    expect(r.warnings).toEqual([{ line: 6, reason: '10.1038/171737a0 is already on line 2; it is imported once.' }]);
+  });
+
+  it('finds DOIs in running text, trimming sentence punctuation and unmatched brackets', () => {
+    const text = 'See Watson & Crick (https://doi.org/10.1038/171737a0), and also doi:10.1000/xyz(123).\nLater work [10.1126/science.1234567].';
+    expect(importText(text, { format: 'doi-list' }).dois).toEqual([
+      { doi: '10.1038/171737a0', line: 1 },
+      { doi: '10.1000/xyz(123)', line: 1 },
+      { doi: '10.1126/science.1234567', line: 2 },
+    ]);
+  });
+
+  it('says so when there is no DOI at all', () => {
+    expect(importText('hello world\nnothing here', { format: 'doi-list' }).errors).toEqual([{ line: 1, reason: expect.stringMatching(/No DOI was found/) }]);
+  });
+});
+
+describe('detection and encodings', () => {
+  const bib = '@article{k, title = {Gödel and Ångström}, year = 2020}\n';
+
+  it('detects the format by extension, then by content', () => {
+    expect(importText(bib).format).toBe('bibtex');
+    expect(importText('TY  - JOUR\nER  - \n').format).toBe('ris');
+    expect(importText('[]').format).toBe('csljson');
+    expect(importText('10.1000/abc').format).toBe('doi-list');
+    expect(importText('[]', { fileName: 'x.bib' }).format).toBe('bibtex');
+    expect(() => importText('just some words')).toThrow(/format was not recognised/);
+  });
+
+  it.each([
+    ['UTF-8', Buffer.from(bib, 'utf8'), 'utf-8'],
+    ['UTF-8 with BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(bib, 'utf8')]), 'utf-8'],
+    ['UTF-16 LE with BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bib, 'utf16le')]), 'utf-16le'],
+    ['UTF-16 BE with BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(bib, 'utf16le').swap16()]), 'utf-16be'],
+    ['UTF-16 LE without BOM', Buffer.from(bib, 'utf16le'), 'utf-16le'],
+    ['Latin-1', Buffer.from(bib, 'latin1'), 'windows-1252'],
+  ])('reads %s', (_name, bytes, encoding) => {
+    const r = importBytes(bytes, { fileName: 'lib.bib' });
+    expect(r.encoding).toBe(encoding);
+    expect(r.items[0]!.item.title).toBe('Gödel and Ångström');
+    if (encoding === 'windows-1252') expect(r.warnings[0]!.reason).toMatch(/not valid UTF-8; it was read as Windows-1252/);
+  });
+
+  it('imports a file from disk', () => {
+    const r = importFile(join(FIXTURES, 'library.bib'));
+    expect(r.format).toBe('bibtex');
+    expect(r.count).toBe(13);
+  });
+});
