@@ -281,7 +281,8 @@ export class ServiceTransport {
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
       if ((response.status === 429 || response.status === 503) && retryAfterMs !== undefined) {
         // Retry-After speaks for the service, not for one request: every call waits.
-        this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + retryAfterMs);
+        // Capped, so that a far-off HTTP date (a misconfigured proxy) cannot silence the app for days.
+        this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + Math.min(retryAfterMs, this.#o.maxRetryAfterMs ?? 600_000));
         this.#o.logger?.info(`service asked to pause ${retryAfterMs} ms (HTTP ${response.status})`);
       }
       if (response.ok) {
