@@ -14,13 +14,14 @@ import {
 import { CoreError } from '../errors';
 import type { CallOptions, QueryValue, RequestSpec, ServiceTransport } from './transport';
 
-type IfAny<T, Then> = [T] extends [never] ? object : Then;
+/** `Then` when the contract gives the operation this part, nothing when it is `never`. */
+type IfPresent<T, Then> = [T] extends [never] ? object : Then;
 // Operations without a body give `unknown` here, multipart-only ones `never`: neither takes `body`.
-type JsonBodyArg<Op extends OperationId> = unknown extends RequestBody<Op> ? object : IfAny<RequestBody<Op>, { body: RequestBody<Op> }>;
+type JsonBodyArg<Op extends OperationId> = unknown extends RequestBody<Op> ? object : IfPresent<RequestBody<Op>, { body: RequestBody<Op> }>;
 
 /** What a call takes: `path`, `query` and `body` exactly where the contract has them. */
-export type OperationArgs<Op extends OperationId> = IfAny<PathParams<Op>, { path: PathParams<Op> }> &
-  IfAny<QueryParams<Op>, { query?: QueryParams<Op> }> &
+export type OperationArgs<Op extends OperationId> = IfPresent<PathParams<Op>, { path: PathParams<Op> }> &
+  IfPresent<QueryParams<Op>, { query?: QueryParams<Op> }> &
   JsonBodyArg<Op> &
   (Op extends 'submitReferenceCheck' ? { file?: { name: string; data: Blob } } : object);
 
