@@ -277,7 +277,8 @@ export class ServiceTransport {
         void err; // its text may hold the URL; the host is enough for the researcher
         throw networkError(id, hostOf(base));
       }
-      this.#o.onConnectivity?.('online', '');
+      // While the circuit is open the breaker decides (onReset); a late answer must not contradict it.
+      if (this.#breaker.state === CircuitState.Closed) this.#o.onConnectivity?.('online', '');
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
       if ((response.status === 429 || response.status === 503) && retryAfterMs !== undefined) {
         // Retry-After speaks for the service, not for one request: every call waits.
