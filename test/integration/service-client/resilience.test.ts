@@ -157,7 +157,7 @@ describe('anonymous rate limit', () => {
     // …and the client never sent more than 10 within any second.
     expect(maxInWindow(sent, 1000)).toBeLessThanOrEqual(10);
     // It is not slower than it must be either: 35 requests at 10/s take a little over 3 s.
-    expect(seconds).toBeLessThan(6);
+    expect(seconds).toBeLessThan(10);
     console.info(`35 anonymous bulk requests: ${seconds.toFixed(2)} s; at the service at most ${Math.max(...perSecond.values())} per second and ${maxInWindow(capped.map((a) => a.at), 1000)} in any sliding second`);
   });
 });
