@@ -34,20 +34,26 @@ import {
   type UndoEntry,
 } from './types';
 
-const SORT_SQL: Record<SortColumn, { column: string; nullable: boolean }> = {
-  title: { column: 'title_sort', nullable: true },
-  creators: { column: 'creators_sort', nullable: true },
-  year: { column: 'year', nullable: true },
-  container: { column: 'container_sort', nullable: true },
-  type: { column: 'type', nullable: false },
-  citationKey: { column: 'citation_key', nullable: false },
-  dateAdded: { column: 'date_added', nullable: false },
-  supporting: { column: 'supporting', nullable: true },
-  contrasting: { column: 'contrasting', nullable: true },
-  mentioning: { column: 'mentioning', nullable: true },
-  citing: { column: 'citing', nullable: true },
+const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
+  title: { column: 'title_sort', index: 'items_by_title', nullable: true },
+  creators: { column: 'creators_sort', index: 'items_by_creators', nullable: true },
+  year: { column: 'year', index: 'items_by_year', nullable: true },
+  container: { column: 'container_sort', index: 'items_by_container', nullable: true },
+  type: { column: 'type', index: 'items_by_type', nullable: false },
+  // The UNIQUE constraint's own index: (citation_key) then rowid.
+  citationKey: { column: 'citation_key', index: 'sqlite_autoindex_items_1', nullable: false },
+  dateAdded: { column: 'date_added', index: 'items_by_added', nullable: false },
+  supporting: { column: 'supporting', index: 'items_by_supporting', nullable: true },
+  contrasting: { column: 'contrasting', index: 'items_by_contrasting', nullable: true },
+  mentioning: { column: 'mentioning', index: 'items_by_mentioning', nullable: true },
+  citing: { column: 'citing', index: 'items_by_citing', nullable: true },
 };
 const SORT_IDENTS = Object.values(SORT_SQL).map((s) => s.column);
+const SORT_INDEXES = Object.values(SORT_SQL).map((s) => s.index);
+/** A filter with at least this many matches is "broad": walking the sort index finds a page sooner than sorting the matches. */
+const PROBE = 300;
+/** How far along the sort index a broad filter looks for a page before falling back to sorting its matches. */
+const WINDOW = 20_000;
 
 const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
@@ -119,6 +125,8 @@ export interface LibraryOptions {
   now?: () => number;
   /** Undo entries kept. */
   undoLimit?: number;
+  /** Thresholds of the sorted-page strategy (tests make them small to reach every path). */
+  paging?: { probe?: number; window?: number };
 }
 
 function tallyState(r: RawRow): TallyState {
@@ -180,8 +188,12 @@ export class Library {
   readonly #r: ReadDb;
   readonly #now: () => number;
   readonly #undoLimit: number;
+  readonly #probe: number;
+  readonly #window: number;
 
   constructor(options: LibraryOptions) {
+    this.#probe = options.paging?.probe ?? PROBE;
+    this.#window = options.paging?.window ?? WINDOW;
     this.#w = options.write;
     this.#r = options.read;
     this.#now = options.now ?? Date.now;
@@ -466,7 +478,9 @@ export class Library {
   list(options: ListOptions = {}): Page {
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
     const compiled = compileQuery(this.#parse(options.query ?? ''));
-    const sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
+    // Without words to rank by, relevance means newest first, which the date index serves.
+    let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
+    if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
     const filters: SqlFragment[] = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, compiled.where];
     if (options.collectionId !== undefined) {
       filters.push(
@@ -510,6 +524,12 @@ export class Library {
     const cmp = sqlText(desc ? '<' : '>');
     if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     const where = joinSql(filters, ' AND ');
+    // SQLite's planner prefers an index on the filter and then sorts every match, which is slow when
+    // the filter is broad (supporting:>10, tag:review). A small probe tells broad from narrow: a narrow
+    // filter's few matches are sorted whole; a broad one walks a window of the sort index, where a page
+    // of matches is found long before the window ends (else the planner's way is the fallback).
+    const filtered = filters.length > 2 || compiled.where.text !== '1';
+    const broad = filtered && this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${this.#probe})`)!.n >= this.#probe;
     const out: RawRow[] = [];
     const phase: 0 | 1 = cursor?.p ?? 0;
     let nextCursor: string | null = null;
@@ -517,10 +537,31 @@ export class Library {
     if (phase === 0) {
       const after = cursor && cursor.p === 0 ? sql` AND (i.${c}, i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
       const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
-      const rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
-        sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${notNull}${after}
-            ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
-      );
+      let rows: (RawRow & { sort_value: SqlValue })[] = [];
+      if (broad) {
+        const index = ident(spec.index, SORT_INDEXES);
+        // The window's far end, read from the index alone; the walk below stops there at the latest.
+        const end = this.#r.get<{ v: SqlValue; id: number }>(
+          sql`SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${this.#window}`,
+        );
+        const upTo = end ? sql` AND (i.${c}, i.id) ${sqlText(desc ? '>=' : '<=')} (${end.v}, ${end.id})` : sql``;
+        rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
+          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${where}${notNull}${after}${upTo}
+              ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
+        );
+        // Fewer than a page inside the window: complete only if the window reached the end of the index.
+        if (rows.length <= limit && !end) {
+          out.push(...rows);
+          if (!spec.nullable) return { rows: out.map(toRow), nextCursor: null };
+          rows = [];
+        }
+      }
+      if (rows.length <= limit && out.length === 0) {
+        rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
+          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${notNull}${after}
+              ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
+        );
+      }
       if (rows.length > limit) {
         const last = rows[limit - 1]!;
         return { rows: rows.slice(0, limit).map(toRow), nextCursor: encodeCursor({ s: sort.column, d: sort.direction, p: 0, v: last.sort_value, id: last.id }) };

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from './backup';
 import { openDatabase, type Db } from './database';
-import { Library } from './library';
+import { Library, type LibraryOptions } from './library';
 import { readHandle, writeHandle } from './sql';
 
 export interface OpenLibraryOptions {
@@ -15,6 +15,7 @@ export interface OpenLibraryOptions {
   now?: () => number;
   /** Skip the start-up integrity check (tests that open many small libraries). */
   skipIntegrityCheck?: boolean;
+  paging?: LibraryOptions['paging'];
 }
 
 export interface OpenedLibrary {
@@ -52,7 +53,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     db.close();
     throw err;
   }
-  const library = new Library({ write: writeHandle(db), read: readHandle(reader), ...(options.now ? { now: options.now } : {}) });
+  const library = new Library({ write: writeHandle(db), read: readHandle(reader), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   return {
     library,
     db,

@@ -77,6 +77,34 @@ describe('sorting and keyset paging', () => {
     expect(byDoi.get(null)).toEqual({ state: 'not-fetched' });
   });
 
+  it('pages a filtered list identically whichever strategy the filter gets (narrow, broad within the window, broad past it)', () => {
+    const collect = (lib: TestLibrary, query: string, column: SortColumn, direction: 'asc' | 'desc'): number[] => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = lib.library.list({ query, sort: { column, direction }, limit: 4, cursor });
+        ids.push(...page.rows.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    const variants = [testLibrary({ paging: { probe: 2, window: 5 } }), testLibrary({ paging: { probe: 2, window: 1000 } })];
+    try {
+      for (const v of variants) seed(v);
+      for (const query of ['type:book', 'year:>2001', 'title', 'supporting:>0', 'NOT type:book']) {
+        for (const column of ['title', 'year', 'supporting', 'citationKey'] as const) {
+          for (const direction of ['asc', 'desc'] as const) {
+            const expected = collect(t, query, column, direction);
+            expect(expected.length).toBe(t.library.count({ query }));
+            for (const v of variants) expect(collect(v, query, column, direction)).toEqual(expected);
+          }
+        }
+      }
+    } finally {
+      for (const v of variants) v.dispose();
+    }
+  });
+
   it('sorts search results and a collection by a column, keyset-paged', () => {
     const page = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 5 });
     expect(page.rows.every((r) => r.type === 'book')).toBe(true);

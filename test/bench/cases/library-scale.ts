@@ -1,0 +1,136 @@
+// The library store at 100,000 items (quick: 10,000): the bulk insert through the library worker
+// (with creators, citation keys, tags and the FTS index, in one transaction), the longest stall of
+// the thread that answers the UI meanwhile, peak memory, then fielded search p95 and the first page
+// of every sort, each measured as the UI sees it: a round trip to the worker.
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { LibraryClient } from '../../../electron/core/library/client';
+import { SORT_COLUMNS } from '../../../electron/core/library/types';
+import { generateItems } from '../../unit/library/helpers/generate-items';
+import { percentile, type BenchCase, type BenchMetric } from '../harness';
+
+/** Queries a researcher types: words, prefixes, phrases, fields, ranges, evidence filters, booleans. */
+export const QUERIES = [
+  'learning',
+  'neural net',
+  'prot',
+  '"climate change"',
+  'author:müller',
+  'author:smith year:2010..2020',
+  'title:"neural network"',
+  'title:protein year:>2015',
+  'tag:review',
+  'tag:review type:article-journal',
+  'type:book year:<1990',
+  'key:garcia*',
+  'doi:10.5555/gen.1.4242',
+  'journal:nature cancer',
+  'supporting:>10',
+  'contrasting:>0 year:2020..2025',
+  'mentioning:>20 tag:methods',
+  'retracted:yes',
+  'notice:any',
+  'climate OR ocean',
+  'cancer -therapy',
+  '(author:wang OR author:li) quantum',
+  'collection:Thesis',
+  'vaccine immune response',
+  'bayesian inference NOT type:book',
+];
+
+const bench: BenchCase = {
+  name: 'library-scale',
+  description: 'library store on 100,000 items: bulk insert via the worker, UI-thread stall, peak memory, fielded search p95, first page of every sort',
+  async run({ tmpDir, quick, log }) {
+    const n = quick ? 10_000 : 100_000;
+    const size = n.toLocaleString('en');
+    const items = generateItems(n, 1);
+    log(`generated ${size} items`);
+    const client = await LibraryClient.start({ file: join(tmpDir, 'citewise.sqlite') });
+    const metrics: BenchMetric[] = [];
+    try {
+      let peak = process.memoryUsage().rss;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      let last = performance.now();
+      let maxGap = 0;
+      const beat = setInterval(() => {
+        const now = performance.now();
+        maxGap = Math.max(maxGap, now - last);
+        last = now;
+      }, 10);
+      delay.enable();
+      const t0 = performance.now();
+      const result = await client.importItems(items, { source: 'bench' });
+      const importS = (performance.now() - t0) / 1000;
+      delay.disable();
+      clearInterval(beat);
+      clearInterval(sampler);
+      if (result.added !== n) throw new Error(`imported ${result.added} of ${n}`);
+      const stallMs = Math.max(delay.max / 1e6, maxGap - 10);
+      log(`imported ${size} items in ${importS.toFixed(2)} s; longest UI-thread stall ${stallMs.toFixed(1)} ms; peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
+      metrics.push(
+        { metric: `bulk insert of ${size} CSL items (creators, keys, tags, FTS), one transaction`, value: importS, unit: 's', target: quick ? undefined : '≤ 5 s', pass: quick ? undefined : importS <= 5 },
+        { metric: 'longest stall of the UI thread during the import', value: stallMs, unit: 'ms', target: '≤ 100 ms', pass: stallMs <= 100 },
+        { metric: 'peak memory (RSS, main + library worker, items held in memory)', value: peak / 2 ** 20, unit: 'MB', target: '≤ 500 MB', pass: peak / 2 ** 20 <= 500 },
+      );
+
+      // Evidence, notices and a collection, so every query has something to find.
+      const found: Record<string, { total: number; supporting: number; contrasting: number; mentioning: number; unclassified: number; citingPublications: number }> = {};
+      for (let i = 0; i < n; i += 2) found[`10.5555/gen.1.${i}`] = { total: i % 60, supporting: i % 17, contrasting: i % 5, mentioning: i % 43, unclassified: 0, citingPublications: i % 11 };
+      await client.lib.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
+      for (let i = 0; i < 200; i += 1) await client.lib.putNotices(`10.5555/gen.1.${i * 97}`, [{ status: i % 4 === 0 ? 'Retracted' : 'Has correction' }]);
+      const thesis = await client.lib.createCollection('Thesis');
+      const page = await client.lib.list({ sort: { column: 'year', direction: 'desc' }, limit: 500 });
+      await client.lib.addToCollection(thesis, page.rows.map((r) => r.id));
+      await client.lib.optimize();
+
+      const times: number[] = [];
+      const perQuery: string[] = [];
+      const rounds = quick ? 3 : 10;
+      for (const q of QUERIES) await client.lib.list({ query: q, limit: 100 }); // warm the page cache
+      for (const q of QUERIES) {
+        const own: number[] = [];
+        for (let r = 0; r < rounds; r++) {
+          const t = performance.now();
+          await client.lib.list({ query: q, limit: 100 });
+          own.push(performance.now() - t);
+        }
+        own.sort((a, b) => a - b);
+        perQuery.push(`${q}: ${percentile(own, 50).toFixed(1)}`);
+        times.push(...own);
+      }
+      times.sort((a, b) => a - b);
+      log(`search p50 per query (ms): ${perQuery.join('; ')}`);
+      const p95 = percentile(times, 95);
+      metrics.push({
+        metric: `fielded search p95, first page of 100 (${size} items, ${QUERIES.length} queries × ${rounds})`,
+        value: p95,
+        unit: 'ms',
+        target: '≤ 10 ms',
+        pass: p95 <= 10,
+        note: `p50 ${percentile(times, 50).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+      });
+
+      let worst = 0;
+      const sorts: string[] = [];
+      for (const column of SORT_COLUMNS) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const t = performance.now();
+          const first = await client.lib.list({ sort: { column, direction }, limit: 100 });
+          const ms = performance.now() - t;
+          if (first.rows.length !== 100) throw new Error(`sort ${column} ${direction} gave ${first.rows.length} rows`);
+          worst = Math.max(worst, ms);
+          sorts.push(`${column} ${direction} ${ms.toFixed(1)}`);
+        }
+      }
+      log(`first page per sort (ms): ${sorts.join('; ')}`);
+      metrics.push({ metric: `first page of 100 rows, slowest of ${SORT_COLUMNS.length * 2} sorts (${size} items)`, value: worst, unit: 'ms', target: '≤ 50 ms', pass: worst <= 50, note: sorts.join(', ') });
+    } finally {
+      await client.close();
+    }
+    return metrics;
+  },
+};
+
+export default bench;
