@@ -33,7 +33,7 @@ export interface ServiceOptions {
 export const DEFAULT_OPTIONS: ServiceOptions = {
   port: 8787,
   host: '127.0.0.1',
-  papers: 5000,
+  papers: 3000,
   seed: 1,
   latencyMs: 0,
   faults: {},
