@@ -14,10 +14,10 @@ import { parseNameList, type ParsedNames } from './names';
 import { parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
-// indexOf over the usual spellings is ten times faster than a case-insensitive regex on 100 MB.
-const WHOLE_FILE_MARKERS = ['crossref', 'CROSSREF', 'Crossref', 'CrossRef', 'xdata', 'XDATA', 'XData', 'Xdata'];
+// One case-insensitive search (about 80 ms on 66 MB); a false alarm only costs memory, not results.
+const WHOLE_FILE_MARKER = /crossref|xdata/i;
 function needsWholeFile(text: string): boolean {
-  return WHOLE_FILE_MARKERS.some((m) => text.includes(m));
+  return WHOLE_FILE_MARKER.test(text);
 }
 
 export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
