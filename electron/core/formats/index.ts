@@ -22,6 +22,9 @@ export { DEFAULT_LIMITS, type ImportLimits } from './limits';
 export { doiPlaceholder } from './doi-list/import';
 export type { ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
+export type { RisCustom } from './ris/import';
+export type { BibtexCustom } from './bibtex/mapping';
+export { importInWorker, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
 export type { ImportFormat, ImportResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
 
 export interface ImportOptions {

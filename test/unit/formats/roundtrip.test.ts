@@ -99,6 +99,13 @@ describe('BibTeX export from items of any source', () => {
     expect(items(text, 'bibtex')[0]).toMatchObject({ title: 'Ångström, Gödel, Dvořák, Straße, Łódź', author: [{ family: 'Müller', given: 'Zoë' }] });
   });
 
+  it('writes @preamble back', () => {
+    const r = importText('@preamble{"\\newcommand{\\noopsort}[1]{}"}\n@misc{a, title={{\\noopsort{b}}Title}}', { format: 'bibtex' });
+    const text = toBibtex(r.items.map((i) => i.item), { preambles: r.preambles ?? [] });
+    expect(text.startsWith('@preamble{{\\newcommand{\\noopsort}[1]{}}}\n')).toBe(true);
+    expect(importText(text, { format: 'bibtex' }).preambles).toEqual(r.preambles);
+  });
+
   it('gives every entry a unique key', () => {
     const text = toBibtex([
       { id: '1', type: 'book', 'citation-key': 'same' },

@@ -19,6 +19,8 @@ export interface BibtexExportOptions {
    * every field; strict converts them (journaltitle → journal for BibTeX, address → location for BibLaTeX).
    */
   strict?: boolean;
+  /** @preamble contents to write first (an import returns them in `preambles`). */
+  preambles?: readonly string[];
 }
 
 const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
@@ -28,6 +30,7 @@ export function toBibtex(items: readonly CslItem[], options: BibtexExportOptions
   const flavor: Flavor = options.biblatex ? 'biblatex' : 'bibtex';
   const used = new Set<string>();
   const out: string[] = [];
+  for (const p of options.preambles ?? []) if (bracesBalance(p)) out.push(`@preamble{{${p}}}\n`);
   for (const item of items) out.push(entryText(item, flavor, options, used));
   return out.join('\n');
 }
