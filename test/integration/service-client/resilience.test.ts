@@ -21,7 +21,7 @@ async function setUp(options: Parameters<typeof service>[0] = {}): Promise<{ svc
 
 describe('bulk fetch under faults', () => {
   it('accounts for every one of 10,000 DOIs with 20% 429/5xx answers and 5% dropped connections', async () => {
-    const { svc, proxy } = await setUp({ faults: { rates: { '429': 0.07, '500': 0.07, '503': 0.06, drop: 0.05 } }, latencyMs: 5, keyedPerSecond: 1000, keyedPerMinute: 60_000 });
+    const { svc, proxy } = await setUp({ papers: 5000, faults: { rates: { '429': 0.07, '500': 0.07, '503': 0.06, drop: 0.05 } }, latencyMs: 5, keyedPerSecond: 1000, keyedPerMinute: 60_000 });
     const known = sampleDois(svc, 5000);
     const unknown = Array.from({ length: 5000 }, (_, i) => `10.9999/not-in-the-corpus.${i}`);
     // Mixed case and prefixes: the client normalises them once.
