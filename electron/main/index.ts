@@ -153,7 +153,15 @@ async function main(): Promise<void> {
   const dataDir = resolveDataDir(argValue('--data-dir'));
   let core: Core;
   try {
-    core = createCore({ dataDir, mode: 'electron', sqliteNativeBinding: sqliteBinding(), logger: stderrLogger });
+    core = createCore({
+      dataDir,
+      mode: 'electron',
+      sqliteNativeBinding: sqliteBinding(),
+      logger: stderrLogger,
+      // The same overrides as the CLI: an address for this run, and a key for this run that is never stored.
+      serviceUrl: argValue('--service-url') ?? (process.env.CITEWISE_SERVICE_URL || undefined),
+      apiKey: process.env.CITEWISE_API_KEY || undefined,
+    });
   } catch (err) {
     const { dialog } = await import('electron');
     dialog.showErrorBox('Citewise cannot start', err instanceof Error ? err.message : String(err));
