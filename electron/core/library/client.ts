@@ -82,7 +82,8 @@ export class LibraryClient {
     this.recovery = ready.recovery;
     this.migrationBackup = ready.migrationBackup;
     this.backupDir = ready.backupDir;
-    this.#chunkSize = options.chunkSize ?? 2000;
+    // Small enough that cloning one message takes a few milliseconds of the UI thread.
+    this.#chunkSize = options.chunkSize ?? 500;
     worker.on('message', (msg: Response) => {
       if (msg.type === 'backup') {
         options.onBackup?.(msg.info, msg.error);

@@ -84,7 +84,13 @@ function handle(req: Request): unknown {
       if (!s) throw new Error('The import session is gone.');
       sessions.delete(req.session);
       const result = s.commit();
-      if (result.added > 10_000) opened.library.optimize();
+      // After the answer is sent: fresh planner statistics for a library that grew a lot, and the WAL
+      // written into the database file.
+      setTimeout(() => {
+        if (sessions.size > 0) return;
+        if (result.added > 10_000) opened.library.optimize();
+        opened.library.checkpoint();
+      }, 0);
       return result;
     }
     case 'import.abort': {

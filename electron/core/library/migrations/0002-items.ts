@@ -30,7 +30,8 @@ export const m0002Items: Migration = {
         source         TEXT,
         csl            TEXT NOT NULL
       ) STRICT;
-      CREATE INDEX items_doi ON items(doi) WHERE doi IS NOT NULL;
+      -- Not partial: the planner cannot use a partial index for "doi IN (subquery)" (evidence filters).
+      CREATE INDEX items_doi ON items(doi);
       CREATE INDEX items_trashed ON items(trashed_at) WHERE trashed_at IS NOT NULL;
       CREATE INDEX items_by_title ON items(title_sort, id);
       CREATE INDEX items_by_creators ON items(creators_sort, id);
