@@ -48,7 +48,28 @@ export function parseNameList(source: string, decode: Omit<DecodeOptions, 'rich'
     parts.pop();
     others = true;
   }
-  return { names: parts.map((p) => parseName(p, decode)), others };
+  const plain = !NEEDS_FULL_PARSE.test(source);
+  const names: CslName[] = [];
+  for (const part of parts) names.push((plain && simpleName(part)) || parseName(part, decode));
+  return { names, others };
+}
+
+// Braces, commands, ties and line breaks need the full grammar; most names have none.
+const NEEDS_FULL_PARSE = /[{}\\~\t\n\r]| {2}/;
+
+/**
+ * The common case, "Family, Given" with a one-word capitalised family, without the tokenizer: a big
+ * library has hundreds of thousands of these. Anything else (particles, suffixes) returns undefined.
+ */
+function simpleName(part: string): CslName | undefined {
+  const comma = part.indexOf(',');
+  if (comma <= 0 || part.indexOf(',', comma + 1) >= 0) return undefined;
+  const c = part.charCodeAt(0);
+  if (c < 65 || c > 90) return undefined;
+  const family = part.slice(0, comma);
+  if (family.indexOf(' ') >= 0) return undefined;
+  const given = part.slice(comma + 1).trim();
+  return given === '' ? { family } : { family, given };
 }
 
 interface Token {
