@@ -36,8 +36,11 @@ export interface WorkerImportResult extends ImportResult {
  * is worker.ts, loaded through tsx.
  */
 export function resolveWorkerScript(): { script: URL | string; eval?: true } {
-  const bundled = new URL('./formats-worker.js', import.meta.url);
-  if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  // Beside the bundle, or one level up when this code landed in a shared chunk in a subfolder.
+  for (const candidate of ['./formats-worker.js', '../formats-worker.js']) {
+    const bundled = new URL(candidate, import.meta.url);
+    if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  }
   const source = new URL('./worker.ts', import.meta.url);
   if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
     // Node 20 does not apply `--import tsx` hooks to a worker's entry, so a one-line bootstrap loads
