@@ -5,6 +5,7 @@ import type { Corpus } from './store';
 import type { ServiceState } from './state';
 import type { ServiceOptions } from './options';
 import type { ApiKey } from './auth';
+import type { FaultInjector } from './faults';
 
 export class HttpError extends Error {
   constructor(
@@ -44,6 +45,7 @@ export interface Context {
   corpus: Corpus;
   state: ServiceState;
   options: ServiceOptions;
+  faults: FaultInjector;
 }
 
 export type Handler = (req: ApiRequest, ctx: Context) => ApiReply | Promise<ApiReply>;

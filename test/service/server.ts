@@ -71,10 +71,10 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   const corpusMs = Date.now() - corpusStarted;
   const corpus = new Corpus(path);
   const state = new ServiceState();
-  const ctx: Context = { corpus, state, options };
+  const faults = new FaultInjector(options.faults, options.seed);
+  const ctx: Context = { corpus, state, options, faults };
   const keyring = new KeyRing(options.keys);
   const limiter = new RateLimiter({ perSecond: options.anonymousPerSecond, perMinute: options.anonymousPerMinute }, { perSecond: options.keyedPerSecond, perMinute: options.keyedPerMinute });
-  const faults = new FaultInjector(options.faults, options.seed);
 
   const app = Fastify({ logger: false, bodyLimit: 25 * 1024 * 1024, routerOptions: { maxParamLength: 4096 } });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1 } });
@@ -215,7 +215,6 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
     corpus,
     state,
     async close() {
-      for (const t of state.assistantTasks.values()) t.cancelTimers?.();
       await app.close();
       corpus.close();
     },

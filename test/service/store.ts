@@ -53,7 +53,7 @@ export class Corpus {
   readonly journals = new Map<number, JournalRow>();
   readonly journalsByIssn = new Map<string, JournalRow>();
   readonly affiliations = new Map<number, AffiliationRow>();
-  private readonly authorCache = new Lru<number, AuthorRow>(200_000);
+  private readonly authorCache = new Lru<number, AuthorRow>(20_000);
   private readonly stmts;
 
   constructor(path: string) {
@@ -195,6 +195,16 @@ export class Corpus {
 
   tallyCounts(row: PaperRow): TallyCounts {
     return { total: row.t_sup + row.t_con + row.t_men + row.t_unc, supporting: row.t_sup, contradicting: row.t_con, mentioning: row.t_men, unclassified: row.t_unc, citingPublications: row.t_citing };
+  }
+
+  /** Adds a paper's counts to a running sum. */
+  static addTally(sum: TallyCounts, t: TallyCounts): void {
+    sum.total += t.total;
+    sum.supporting += t.supporting;
+    sum.contradicting += t.contradicting;
+    sum.mentioning += t.mentioning;
+    sum.unclassified += t.unclassified;
+    sum.citingPublications = (sum.citingPublications ?? 0) + (t.citingPublications ?? 0);
   }
 
   tally(row: PaperRow): Tally {

@@ -8,7 +8,6 @@ import {
   type AssistantPaper, type CitationStatement, type CitationStyle, type OperationId, type TaskStatus,
 } from '../../../shared/service/index';
 import { HttpError, ok, type Context, type Handler } from '../http';
-import { FaultInjector } from '../faults';
 import { FIELDS } from '../corpus/vocab';
 import { formatReference } from '../cite';
 import { hit, words } from './search';
@@ -26,7 +25,6 @@ export interface AssistantTaskState {
   cancelled: boolean;
   plan: Plan;
   session: AssistantSession;
-  cancelTimers?: () => void;
 }
 
 interface Passage { paper: PaperRow; text: string; kind: 'abstract' | 'citation_statement'; score: number; statement?: CitationStatement }
@@ -312,7 +310,7 @@ export const assistantHandlers = {
       createdAt: Date.now(),
       steps,
       polls: 0,
-      fail: new FaultInjector(ctx.options.faults, ctx.state.assistantTasks.size + ctx.options.seed).taskFails(Array.isArray(forced) ? forced[0] : forced),
+      fail: ctx.faults.taskFails(Array.isArray(forced) ? forced[0] : forced),
       cancelled: false,
       plan,
       session,

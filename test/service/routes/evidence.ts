@@ -86,7 +86,7 @@ function filterable(corpus: Corpus, dataset: Dataset): string[] {
 }
 
 /** The rowids matching q and f, ranked or sorted, with the total. */
-function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: string | undefined, sort: string | undefined, dir: string | undefined, page: number, pageSize: number | null, where: 'query' | 'body' = 'query'): { total: number; rows: Array<{ rowid: number; doc: string }>; terms: string[]; rids: string } {
+function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: string | undefined, sort: string | undefined, dir: string | undefined, page: number, pageSize: number | null, where: 'query' | 'body' = 'query'): { total: number; rows: Array<{ rowid: number; doc: string }>; terms: string[]; rids: string; params: unknown[] } {
   const clauses: string[] = ['e.dataset = ?'];
   const params: unknown[] = [dataset];
   const parsed = q ? ftsQuery(q) : { match: null, negate: null, terms: [] };
@@ -124,7 +124,7 @@ function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: 
   try {
     const total = corpus.db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(...params) as number;
     const rows = pageSize === null ? [] : (corpus.db.prepare(`SELECT e.rowid AS rowid, e.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, pageSize, (page - 1) * pageSize) as Array<{ rowid: number; doc: string }>);
-    return { total, rows, terms: parsed.terms, rids: `SELECT e.rowid FROM ${from} WHERE ${whereSql}` };
+    return { total, rows, terms: parsed.terms, rids: `SELECT e.rowid FROM ${from} WHERE ${whereSql}`, params };
   } catch (e) {
     if (/fts5|syntax/i.test((e as Error).message)) throw unprocessable([where, where === 'query' ? 'q' : 'qs'], `the query could not be parsed: ${(e as Error).message}`, 'value_error.query');
     throw e;
@@ -242,30 +242,14 @@ export const evidenceHandlers = {
   getMaudeSchema: schema('maude'),
   getMaudeFacets: (req, { corpus }) => {
     const body = req.body as MaudeFacetsRequest;
-    const { total, rids } = searchRows(corpus, 'maude', body.qs, body.fs, undefined, undefined, 1, null, 'body');
+    const { total, rids, params } = searchRows(corpus, 'maude', body.qs, body.fs, undefined, undefined, 1, null, 'body');
     const known = filterable(corpus, 'maude');
     const fields = body.whitelist?.length ? body.whitelist : known;
     for (const f of fields) if (!known.includes(f)) throw new HttpError(422, [{ loc: ['body', 'whitelist'], msg: `unknown facet field "${f}"; fields: ${known.join(', ')}`, type: 'value_error.facet_field' }]);
-    // Re-run the match as a subquery for the counts.
-    const b = searchRowsParams(body);
     const facets: Record<string, Array<{ key: string; docCount: number }>> = {};
     for (const field of fields) {
-      facets[field] = (corpus.db.prepare(`SELECT display AS key, count(*) AS docCount FROM evidence_fields WHERE dataset = 'maude' AND field = ? AND rid IN (${rids}) GROUP BY value ORDER BY docCount DESC, key LIMIT 50`).all(field, ...b) as Array<{ key: string; docCount: number }>);
+      facets[field] = (corpus.db.prepare(`SELECT display AS key, count(*) AS docCount FROM evidence_fields WHERE dataset = 'maude' AND field = ? AND rid IN (${rids}) GROUP BY value ORDER BY docCount DESC, key LIMIT 50`).all(field, ...params) as Array<{ key: string; docCount: number }>);
     }
     return ok({ exact: true, facets, totalResults: total });
   },
 } satisfies Partial<Record<OperationId, Handler>>;
-
-/** The bound parameters of searchRows' rowid subquery for a facets body, in the same order. */
-function searchRowsParams(body: MaudeFacetsRequest): unknown[] {
-  const params: unknown[] = ['maude'];
-  const parsed = body.qs ? ftsQuery(body.qs) : { match: null, negate: null };
-  if (parsed.match) params.push(parsed.match);
-  if (parsed.negate) params.push(parsed.negate);
-  if (body.fs) {
-    const byField = new Map<string, string[]>();
-    for (const [field, value] of parseFilter(body.fs)) byField.set(field, [...(byField.get(field) ?? []), value.toLowerCase()]);
-    for (const [field, values] of byField) params.push('maude', field, ...values);
-  }
-  return params;
-}

@@ -4,7 +4,7 @@ import { rngFor } from '../corpus/rng';
 import { KIND } from '../corpus/text';
 import { LAST_YEAR } from '../corpus/generate';
 import { notFound, ok, unprocessable, type Handler } from '../http';
-import type { Corpus, JournalRow, PaperRow } from '../store';
+import { Corpus, type JournalRow, type PaperRow } from '../store';
 
 const DEFAULT_AUTHOR_LIMIT = 10;
 
@@ -107,15 +107,7 @@ export const papersHandlers = {
   getTalliesViaGet: (req, { corpus }) => ok({ tallies: talliesByDoi(corpus, req.body as string[]) }),
   getAggregateTally: (req, { corpus }) => {
     const sum: TallyCounts = { total: 0, supporting: 0, contradicting: 0, mentioning: 0, unclassified: 0, citingPublications: 0 };
-    for (const row of corpus.papersByDois(req.body as string[])) {
-      const t = corpus.tallyCounts(row);
-      sum.total += t.total;
-      sum.supporting += t.supporting;
-      sum.contradicting += t.contradicting;
-      sum.mentioning += t.mentioning;
-      sum.unclassified += t.unclassified;
-      sum.citingPublications! += t.citingPublications ?? 0;
-    }
+    for (const row of corpus.papersByDois(req.body as string[])) Corpus.addTally(sum, corpus.tallyCounts(row));
     return ok(sum);
   },
   getJournalIndex: (req, { corpus }) => {

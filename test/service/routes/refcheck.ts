@@ -4,8 +4,7 @@
 import { randomUUID, createHmac } from 'node:crypto';
 import type { OperationId, ReferenceCheckTask, ReferenceCheckResult, ReferenceCheckCitation, Paper, Tally, TallyCounts, TaskStatus } from '../../../shared/service/index';
 import { HttpError, ok, type Context, type Handler } from '../http';
-import { FaultInjector } from '../faults';
-import { normalizeDoi, type Corpus, type PaperRow } from '../store';
+import { Corpus, normalizeDoi, type PaperRow } from '../store';
 import { words } from './search';
 
 export interface FoundReference { index: number; text: string; doi: string | null; title: string | null; matchedDoi: string | null; matchedBy: 'doi' | 'title' | null }
@@ -104,13 +103,7 @@ function check(corpus: Corpus, text: string, filetype: string, baseUrl: string, 
     if (!papers[row.doi]) {
       papers[row.doi] = corpus.paper(row);
       tallies[row.doi] = corpus.tally(row);
-      const t = corpus.tallyCounts(row);
-      overall.total += t.total;
-      overall.supporting += t.supporting;
-      overall.contradicting += t.contradicting;
-      overall.mentioning += t.mentioning;
-      overall.unclassified += t.unclassified;
-      overall.citingPublications! += t.citingPublications ?? 0;
+      Corpus.addTally(overall, corpus.tallyCounts(row));
     }
   });
   const firstLine = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 10 && !/^[@%]|^TY\s+-/.test(l));
@@ -182,7 +175,7 @@ export const referenceCheckHandlers = {
       throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'either a multipart file or file_url is required', type: 'value_error.missing' }]);
     }
     const forced = req.raw.headers['x-citewise-fault'];
-    const injected = new FaultInjector(ctx.options.faults, ctx.state.referenceChecks.size + ctx.options.seed + 7).taskFails(Array.isArray(forced) ? forced[0] : forced);
+    const injected = ctx.faults.taskFails(Array.isArray(forced) ? forced[0] : forced);
     const job: ReferenceCheckState = { id, token: req.key!.token, createdAt: Date.now(), polls: 0, cancelled: false, fail: injected ? 'Reference check failed while extracting references (injected fault)' : null, filetype, filename, text };
     text.then(
       (t) => {

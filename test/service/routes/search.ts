@@ -5,7 +5,7 @@ import { base62, Rng, slugify } from '../corpus/rng';
 import { FIELDS } from '../corpus/vocab';
 import { SECTIONS } from '../corpus/text';
 import { NOTICE_STATUSES } from '../corpus/generate';
-import { HttpError, bool, notFound, ok, type Handler } from '../http';
+import { HttpError, notFound, ok, type Handler } from '../http';
 import { normalizeDoi, NOTICE_BITS, type CitationRow, type Corpus, type PaperRow } from '../store';
 
 /** The search filters in one (camelCase) form; GET /search's snake_case parameters map onto it. */
@@ -351,4 +351,3 @@ export const searchHandlers = {
   },
 } satisfies Partial<Record<OperationId, Handler>>;
 
-export { bool };
