@@ -20,6 +20,8 @@ import { toRis } from './ris/export';
 export { toBibtex, toCslJson, toRis, detectFormat, FormatError };
 export { DEFAULT_LIMITS, type ImportLimits } from './limits';
 export { doiPlaceholder } from './doi-list/import';
+export { paperToCsl } from './doi-list/from-paper';
+export { itemFingerprint } from './fingerprint';
 export type { ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';

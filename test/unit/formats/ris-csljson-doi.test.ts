@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importBytes, importFile, importText, toCslJson, toRis } from '../../../electron/core/formats';
+import { importBytes, importFile, importText, itemFingerprint, paperToCsl, toCslJson, toRis } from '../../../electron/core/formats';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -159,5 +159,63 @@ describe('detection and encodings', () => {
     const r = importFile(join(FIXTURES, 'library.bib'));
     expect(r.format).toBe('bibtex');
     expect(r.count).toBe(13);
+  });
+});
+
+describe('service papers and fingerprints', () => {
+  it('maps a paper from the service to a CSL item', () => {
+    const paper = {
+      doi: '10.1038/NATURE14539',
+      id: 7,
+      title: 'Deep learning',
+      slug: 'deep-learning',
+      authors: [
+        { authorName: 'Geoffrey Hinton', family: 'Hinton', given: 'Geoffrey', authorID: 'c', authorSlug: 'c', authorSequenceNumber: 3 },
+        { authorName: 'Yann LeCun', family: 'LeCun', given: 'Yann', authorID: 'a', authorSlug: 'a', authorSequenceNumber: 1 },
+        { authorName: 'Some Consortium', family: '', given: '', authorID: 'b', authorSlug: 'b', authorSequenceNumber: 2 },
+      ],
+      journal: 'Nature',
+      journalSlug: 'nature',
+      publisher: 'Springer Nature',
+      memberId: 1,
+      issns: ['0028-0836'],
+      volume: '521',
+      issue: '7553',
+      page: '436-444',
+      year: 2015,
+      type: 'journal-article',
+      normalizedTypes: ['article'],
+      editorialNotices: [],
+      preprintLinks: [],
+      publicationLinks: [],
+    } satisfies Parameters<typeof paperToCsl>[0];
+    expect(paperToCsl(paper)).toEqual({
+      id: '10.1038/nature14539',
+      type: 'article-journal',
+      title: 'Deep learning',
+      author: [{ family: 'LeCun', given: 'Yann' }, { literal: 'Some Consortium' }, { family: 'Hinton', given: 'Geoffrey' }],
+      'container-title': 'Nature',
+      publisher: 'Springer Nature',
+      ISSN: '0028-0836',
+      volume: '521',
+      issue: '7553',
+      page: '436-444',
+      issued: { 'date-parts': [[2015]] },
+      DOI: '10.1038/nature14539',
+    });
+  });
+
+  it('gives the same fingerprint to the same item from two imports, and distinct ones within a library', () => {
+    const a = importText(fixture('library.bib')).items.map((i) => itemFingerprint(i.item));
+    const b = importText(fixture('library.bib')).items.map((i) => itemFingerprint(i.item));
+    expect(b).toEqual(a);
+    expect(new Set(a).size).toBe(a.length);
+    expect(a[0]).toBe('doi:10.1038/171737a0');
+  });
+
+  it('matches items across formats and spellings', () => {
+    const fromBib = importText('@article{x, author={G{\\"o}del, Kurt}, title={{\\"U}ber {DNA}}, year=1931}').items[0]!.item;
+    const fromJson = importText('[{"id":"y","type":"article-journal","author":[{"family":"Godel","given":"K."}],"title":"Uber DNA","issued":{"date-parts":[[1931]]}}]').items[0]!.item;
+    expect(itemFingerprint(fromBib)).toBe(itemFingerprint(fromJson));
   });
 });
