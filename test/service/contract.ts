@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { serviceOperations, type OperationId } from '../../shared/service/index';
+import type { OperationId } from '../../shared/service/index';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under tsx/Node ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
@@ -197,11 +197,3 @@ export function responseValidator(operationId: OperationId, status: number): Val
   responseValidators.set(key, fn);
   return fn;
 }
-
-export function documentedStatuses(operationId: OperationId): number[] {
-  const op = contractDocument().ops.get(operationId);
-  return op ? Object.keys(op.responses).map(Number) : [];
-}
-
-export const OPERATIONS = serviceOperations;
-export type { OperationId };

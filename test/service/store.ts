@@ -75,7 +75,6 @@ export class Corpus {
       author: this.db.prepare('SELECT * FROM authors WHERE id = ?'),
       authorBySlug: this.db.prepare('SELECT * FROM authors WHERE slug = ?'),
       notices: this.db.prepare('SELECT status, date, notice_doi FROM notices WHERE paper_id = ? ORDER BY rowid'),
-      doiById: this.db.prepare('SELECT doi FROM papers WHERE id = ?').pluck(),
     };
   }
 

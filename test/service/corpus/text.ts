@@ -148,7 +148,6 @@ export function keywordsFor(seed: number, paperId: number, t: Topic): string[] {
 }
 
 export const SECTIONS = ['introduction', 'methods', 'results', 'discussion', 'other'] as const;
-export const CITATION_TYPES = ['mentioning', 'supporting', 'contradicting', 'unclassified'] as const;
 
 /** A sentence from the citing paper (source) about the cited paper (target). */
 export function snippetFor(
