@@ -50,10 +50,8 @@ const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: bo
 };
 const SORT_IDENTS = Object.values(SORT_SQL).map((s) => s.column);
 const SORT_INDEXES = Object.values(SORT_SQL).map((s) => s.index);
-/** A filter with at least this many matches is "broad": walking the sort index finds a page sooner than sorting the matches. */
-const PROBE = 1000;
-/** How far along the sort index a broad filter looks for a page before falling back to sorting its matches. */
-const WINDOW = 20_000;
+/** How far along the sort index a filtered page looks before falling back to sorting the filter's matches. */
+const WINDOW = 10_000;
 
 const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
@@ -126,7 +124,7 @@ export interface LibraryOptions {
   /** Undo entries kept. */
   undoLimit?: number;
   /** Thresholds of the sorted-page strategy (tests make them small to reach every path). */
-  paging?: { probe?: number; window?: number };
+  paging?: { window?: number };
 }
 
 function tallyState(r: RawRow): TallyState {
@@ -188,11 +186,9 @@ export class Library {
   readonly #r: ReadDb;
   readonly #now: () => number;
   readonly #undoLimit: number;
-  readonly #probe: number;
   readonly #window: number;
 
   constructor(options: LibraryOptions) {
-    this.#probe = options.paging?.probe ?? PROBE;
     this.#window = options.paging?.window ?? WINDOW;
     this.#w = options.write;
     this.#r = options.read;
@@ -525,11 +521,12 @@ export class Library {
     if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     const where = joinSql(filters, ' AND ');
     // SQLite's planner prefers an index on the filter and then sorts every match, which is slow when
-    // the filter is broad (supporting:>10, tag:review). A small probe tells broad from narrow: a narrow
-    // filter's few matches are sorted whole; a broad one walks a window of the sort index, where a page
-    // of matches is found long before the window ends (else the planner's way is the fallback).
+    // the filter is broad (supporting:>10, tag:review). A probe for one page of matches tells narrow
+    // filters (fewer matches than a page: sorted whole, cheaply) from broad ones, which walk a bounded
+    // window of the sort index and find their page early; when the window holds less than a page, the
+    // planner's way runs after all.
     const filtered = filters.length > 2 || compiled.where.text !== '1';
-    const broad = filtered && this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${this.#probe})`)!.n >= this.#probe;
+    const broad = filtered && this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${limit + 1})`)!.n > limit;
     const out: RawRow[] = [];
     const phase: 0 | 1 = cursor?.p ?? 0;
     let nextCursor: string | null = null;

@@ -96,8 +96,8 @@ const NOTICE_KIND_TEXT: Record<string, string> = {
   comment: '%,comment,%',
 };
 
-/** Escapes LIKE wildcards so a tag or key prefix is taken literally. */
-const likePrefix = (s: string): string => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `column` starts with `prefix`, as an index range (LIKE with ESCAPE would scan the whole table). */
+const prefixRange = (column: SqlFragment, prefix: string): SqlFragment => sql`(${column} >= ${prefix} AND ${column} < ${`${prefix}\u{10ffff}`})`;
 
 function predicate(node: QueryNode): SqlFragment {
   const fts = ftsTree(node);
@@ -119,14 +119,14 @@ function predicate(node: QueryNode): SqlFragment {
     case 'type':
       return sql`i.type = ${node.value}`;
     case 'doi':
-      return node.prefix ? sql`i.doi LIKE ${likePrefix(node.value)} ESCAPE '\\'` : sql`i.doi = ${node.value}`;
+      return node.prefix ? prefixRange(new SqlFragment('i.doi', []), node.value) : sql`i.doi = ${node.value}`;
     case 'key':
       return node.prefix
-        ? sql`i.citation_key LIKE ${likePrefix(node.value)} ESCAPE '\\'`
+        ? prefixRange(new SqlFragment('i.citation_key', []), node.value)
         : sql`(i.citation_key = ${node.value} OR i.id IN (SELECT item_id FROM key_aliases WHERE alias = ${node.value}))`;
     case 'tag':
       return node.prefix
-        ? sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name LIKE ${likePrefix(node.value)} ESCAPE '\\')`
+        ? sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE ${prefixRange(new SqlFragment('t.name', []), node.value)})`
         : sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name = ${node.value})`;
     case 'collection':
       return sql`i.id IN (SELECT ci.item_id FROM collection_items ci WHERE ci.collection_id IN (

@@ -49,7 +49,8 @@ const bench: BenchCase = {
     const client = await LibraryClient.start({ file: join(tmpDir, 'citewise.sqlite') });
     const metrics: BenchMetric[] = [];
     try {
-      let peak = process.memoryUsage().rss;
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
       const delay = monitorEventLoopDelay({ resolution: 5 });
       let last = performance.now();
@@ -72,7 +73,14 @@ const bench: BenchCase = {
       metrics.push(
         { metric: `bulk insert of ${size} CSL items (creators, keys, tags, FTS), one transaction`, value: importS, unit: 's', target: quick ? undefined : '≤ 5 s', pass: quick ? undefined : importS <= 5 },
         { metric: 'longest stall of the UI thread during the import', value: stallMs, unit: 'ms', target: '≤ 100 ms', pass: stallMs <= 100 },
-        { metric: 'peak memory (RSS, main + library worker, items held in memory)', value: peak / 2 ** 20, unit: 'MB', target: '≤ 500 MB', pass: peak / 2 ** 20 <= 500 },
+        {
+          metric: 'peak memory (RSS, main + library worker, items held in memory)',
+          value: peak / 2 ** 20,
+          unit: 'MB',
+          target: '≤ 500 MB',
+          pass: peak / 2 ** 20 <= 500,
+          note: `${((peak - baseline) / 2 ** 20).toFixed(0)} MB above the ${(baseline / 2 ** 20).toFixed(0)} MB held before the import (the generated items and the started worker)`,
+        },
       );
 
       // Evidence, notices and a collection, so every query has something to find.

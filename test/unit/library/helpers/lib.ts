@@ -10,7 +10,7 @@ export interface TestLibrary extends OpenedLibrary {
 }
 
 /** A fresh library in its own directory, with a controllable clock. */
-export function testLibrary(options: { now?: () => number; paging?: { probe?: number; window?: number } } = {}): TestLibrary {
+export function testLibrary(options: { now?: () => number; paging?: { window?: number } } = {}): TestLibrary {
   const dir = tempDir('citewise-lib-');
   const file = join(dir.path, 'citewise.sqlite');
   const opened = openLibrary(file, { now: options.now ?? clock(), ...(options.paging ? { paging: options.paging } : {}) });
