@@ -48,6 +48,21 @@ describe('library worker facade', () => {
     expect((await handle.commit()).added).toBe(1200);
   });
 
+  it('takes scheduled backups only when the library changed', async () => {
+    const file = join(dir.path, 'scheduled.sqlite');
+    const seen: string[] = [];
+    const scheduled = await LibraryClient.start({ file, backupIntervalMs: 40, onBackup: (info) => seen.push(info?.reason ?? 'failed') });
+    try {
+      await new Promise((r) => setTimeout(r, 150));
+      expect(seen).toEqual([]);
+      await scheduled.lib.createCollection('Changed');
+      await new Promise((r) => setTimeout(r, 400));
+      expect(seen).toEqual(['scheduled']);
+    } finally {
+      await scheduled.close();
+    }
+  });
+
   it('carries errors with their code across the thread', async () => {
     const err = await client.lib.list({ query: 'year:' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreError);
