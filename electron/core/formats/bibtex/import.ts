@@ -7,7 +7,7 @@ import { ItemCollector } from '../collector';
 import type { ImportIssue, ImportResult } from '../result';
 import { parseDate } from './dates';
 import { resolveInheritance } from './inherit';
-import { decodeLatex } from './latex-decode';
+import { decodeLatex, type DecodeOptions } from './latex-decode';
 import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom, type FieldRule } from './mapping';
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
@@ -22,7 +22,8 @@ function needsWholeFile(text: string): boolean {
 
 export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
   const warnings: ImportIssue[] = [];
-  const ctx: MapContext = { unknown: new Set(), unknownCommands: new Map(), unknownTypes: new Map(), warnings };
+  const unknown = new Set<string>();
+  const ctx: MapContext = { unknown, rich: { rich: true, unknown }, plain: { rich: false, unknown }, unknownCommands: new Map(), unknownTypes: new Map(), warnings };
   const ids = new Map<string, number>();
   const deadline = new Deadline(limits.timeBudgetMs);
   const errors: ImportIssue[] = [];
@@ -68,6 +69,9 @@ export function importBibtex(text: string, limits: ImportLimits, out: ItemCollec
 interface MapContext {
   /** Unknown LaTeX commands met so far (shared by all entries: one warning per command). */
   unknown: Set<string>;
+  /** Decoder options, made once rather than per field. */
+  rich: DecodeOptions;
+  plain: DecodeOptions;
   /** command → first line it was seen on */
   unknownCommands: Map<string, number>;
   unknownTypes: Map<string, number>;
@@ -75,6 +79,8 @@ interface MapContext {
 }
 
 const DONE: RawEntry = { type: '', key: '', fields: new Map(), line: 0 };
+const PAGE_DASHES = /\s*[-\u2013\u2014]+\s*/g;
+const PAGE_LATEX = /[\\{}$~`']|\s\s|[\t\n\r]/;
 const DATE_GROUP = new Set(['date', 'year', 'month', 'day']);
 
 /** One entry → one CSL item (its id is set by the caller). */
@@ -137,13 +143,14 @@ function keepField(custom: BibtexCustom, name: string, value: string): void {
 function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: RawEntry, ctx: MapContext): unknown {
   switch (rule.kind) {
     case 'rich':
-      return decodeLatex(value, { rich: true, unknown });
+      return decodeLatex(value, ctx.rich);
     case 'text':
-      return decodeLatex(value, { rich: false, unknown });
+      return decodeLatex(value, ctx.plain);
     case 'verbatim':
       return value.replace(/\s+/g, ' ').trim();
     case 'pages':
-      return decodeLatex(value, { rich: false, unknown }).replace(/\s*[-\u2013\u2014]+\s*/g, '-');
+      // 123--145 is most pages fields: no need for the LaTeX decoder to see it.
+      return (PAGE_LATEX.test(value) ? decodeLatex(value, ctx.plain) : value.trim()).replace(PAGE_DASHES, '-');
     case 'names':
       return parseNameList(value, { unknown });
     case 'date': {

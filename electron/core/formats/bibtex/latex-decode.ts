@@ -286,7 +286,12 @@ class Decoder {
     while (this.i < n) {
       // Copy plain runs in one slice: most of a field is ordinary text.
       let j = this.i;
-      while (j < n && !isSpecial(src.charCodeAt(j))) j++;
+      while (j < n) {
+        const code = src.charCodeAt(j);
+        if (!isSpecial(code)) j++;
+        else if ((code === 45 || code === 96 || code === 39) && src.charCodeAt(j + 1) !== code) j++; // a lone - ` ' is plain text
+        else break;
+      }
       if (j > this.i) {
         out += src.slice(this.i, j);
         this.i = j;
