@@ -26,7 +26,7 @@ export type { ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';
 export type { BibtexCustom } from './bibtex/mapping';
-export { importInWorker, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
+export { importInWorker, type CreateImportSink, type ImportSink, type SinkSpec, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
 export type { ImportFormat, ImportResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
 
 export interface ImportOptions {

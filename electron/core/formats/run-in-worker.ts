@@ -8,9 +8,9 @@ import { CoreError } from '../errors';
 import type { ImportOptions } from './index';
 import { resolveLimits } from './limits';
 import type { ImportedItem, ImportResult } from './result';
-import type { WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
+import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
-export type { WorkerSource } from './worker-protocol';
+export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
 
 export interface WorkerImportOptions extends ImportOptions {
   /**
@@ -23,11 +23,15 @@ export interface WorkerImportOptions extends ImportOptions {
   signal?: AbortSignal;
   /** The worker script; found next to this module (bundled or source) when omitted. */
   workerUrl?: URL;
+  /** Hand the items to a sink inside the worker instead of posting them here (see SinkSpec). */
+  sink?: SinkSpec;
 }
 
 export interface WorkerImportResult extends ImportResult {
   /** Time spent parsing inside the worker. */
   parseMs: number;
+  /** What the sink's commit answered, when there was a sink. */
+  sinkResult?: unknown;
 }
 
 /**
@@ -51,10 +55,10 @@ export function resolveWorkerScript(): { script: URL | string; eval?: true } {
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
-  const { onItems, chunkSize = 1000, signal, workerUrl, ...importOptions } = options;
+  const { onItems, chunkSize = 1000, signal, workerUrl, sink, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize };
+  const request: WorkerRequest = sink ? { source, options: { ...importOptions, limits }, chunkSize, sink } : { source, options: { ...importOptions, limits }, chunkSize };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
@@ -92,7 +96,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         else for (const it of message.items) items.push(it);
       } else if (message.type === 'done') {
         cleanup();
-        resolve({ ...message.result, items, parseMs: message.parseMs });
+        resolve(message.sinkResult === undefined ? { ...message.result, items, parseMs: message.parseMs } : { ...message.result, items, parseMs: message.parseMs, sinkResult: message.sinkResult });
       } else {
         const { code, message: text, line } = message.error;
         fail(new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));

@@ -1,32 +1,63 @@
 // The worker-thread entry of imports: parses what importInWorker sends (a path, bytes or text) and
-// streams the items back in chunks. It is its own bundle entry (formats-worker.js) in the builds.
+// streams the items back in chunks, or hands them to a sink in this thread. It is its own bundle
+// entry (formats-worker.js) in the builds.
 import { parentPort, workerData } from 'node:worker_threads';
 import { importBytes, importFile, importText } from './index';
 import { FormatError } from './limits';
 import type { ImportedItem, ImportResult } from './result';
-import type { WorkerMessage, WorkerRequest } from './worker-protocol';
+import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
 }
 
-function run(request: WorkerRequest): void {
+function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['error'] {
+  if (err instanceof FormatError) return { message: err.message, line: err.line, code: err.code };
+  if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
+  return { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' };
+}
+
+async function run(request: WorkerRequest): Promise<void> {
+  let sink: ImportSink | undefined;
+  if (request.sink) {
+    try {
+      const mod = (await import(request.sink.module)) as { createImportSink?: CreateImportSink };
+      if (typeof mod.createImportSink !== 'function') throw new Error(`${request.sink.module} does not export createImportSink.`);
+      sink = await mod.createImportSink(request.sink.options);
+    } catch (err) {
+      post({ type: 'failed', error: failure(err) });
+      return;
+    }
+  }
   const started = performance.now();
   let result: ImportResult;
   try {
     const { source } = request;
     // Items go out as they are made, so the worker never holds them all.
-    const options = { ...request.options, chunkSize: request.chunkSize, onItems: (items: ImportedItem[]) => post({ type: 'items', items }) };
+    const onItems = sink ? (items: ImportedItem[]) => sink.write(items) : (items: ImportedItem[]) => post({ type: 'items', items });
+    const options = { ...request.options, chunkSize: request.chunkSize, onItems };
     result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
   } catch (err) {
-    if (err instanceof FormatError) post({ type: 'failed', error: { message: err.message, line: err.line, code: err.code } });
-    else if (err instanceof Error && 'code' in err && err.code === 'ENOENT') post({ type: 'failed', error: { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' } });
-    else post({ type: 'failed', error: { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' } });
+    const error = failure(err);
+    try {
+      sink?.rollback(error.message);
+    } catch {
+      // the parse failure is the news; a failing rollback would only hide it
+    }
+    post({ type: 'failed', error });
     return;
   }
   const parseMs = performance.now() - started;
   const { items: _streamed, ...rest } = result;
-  post({ type: 'done', result: rest, parseMs });
+  if (!sink) {
+    post({ type: 'done', result: rest, parseMs });
+    return;
+  }
+  try {
+    post({ type: 'done', result: rest, parseMs, sinkResult: await sink.commit(rest) });
+  } catch (err) {
+    post({ type: 'failed', error: failure(err) });
+  }
 }
 
-if (parentPort) run(workerData as WorkerRequest);
+if (parentPort) void run(workerData as WorkerRequest);

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchCase, BenchMetric } from '../harness';
 
@@ -24,6 +24,12 @@ interface ChildReport {
 
 const SELF = fileURLToPath(import.meta.url);
 
+/** stream: items posted to the caller in chunks; collect: the caller keeps them all; sink: they stay in the worker. */
+type Mode = 'stream' | 'collect' | 'sink';
+
+// A sink that only counts, written next to the file: the cost of parsing without the copy between threads.
+const COUNTING_SINK = 'export function createImportSink() { let n = 0; return { write(items) { n += items.length; }, commit() { return n; }, rollback() {} }; }\n';
+
 /**
  * The worker as the app runs it: bundled. The build's own entry (out/cli/formats-worker.js) when the
  * build has it, else the same entry bundled by esbuild into node_modules/.cache (where its runtime
@@ -39,7 +45,7 @@ async function bundledWorker(root: string): Promise<string> {
 }
 
 /** The measuring process: imports `file` in the worker, streaming or collecting the items. */
-async function child(file: string, mode: 'stream' | 'collect', workerFile: string): Promise<void> {
+async function child(file: string, mode: Mode, workerFile: string): Promise<void> {
   const { importInWorker } = await import('../../../electron/core/formats/run-in-worker');
   let maxStall = 0;
   let last = performance.now();
@@ -52,18 +58,16 @@ async function child(file: string, mode: 'stream' | 'collect', workerFile: strin
   const cpu = process.cpuUsage();
   const started = performance.now();
   const workerUrl = pathToFileURL(workerFile);
+  const onItems = (chunk: unknown[]) => {
+    streamed += chunk.length;
+  };
+  const sinkFile = join(dirname(file), 'counting-sink.mjs');
+  if (mode === 'sink') writeFileSync(sinkFile, COUNTING_SINK);
   const result = await importInWorker(
     { kind: 'path', path: file },
-    mode === 'stream'
-      ? {
-          format: 'bibtex',
-          workerUrl,
-          onItems: (chunk) => {
-            streamed += chunk.length;
-          },
-        }
-      : { format: 'bibtex', workerUrl },
+    mode === 'stream' ? { format: 'bibtex', workerUrl, onItems } : mode === 'sink' ? { format: 'bibtex', workerUrl, sink: { module: pathToFileURL(sinkFile).href } } : { format: 'bibtex', workerUrl },
   );
+  if (mode === 'sink') streamed = Number(result.sinkResult);
   const wallMs = performance.now() - started;
   clearInterval(ticker);
   const used = process.cpuUsage(cpu);
@@ -71,7 +75,7 @@ async function child(file: string, mode: 'stream' | 'collect', workerFile: strin
     wallMs,
     cpuMs: (used.user + used.system) / 1000,
     parseMs: result.parseMs,
-    count: mode === 'stream' ? streamed : result.items.length,
+    count: mode === 'collect' ? result.items.length : streamed,
     errors: result.errors.length,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     maxStallMs: maxStall,
@@ -79,7 +83,7 @@ async function child(file: string, mode: 'stream' | 'collect', workerFile: strin
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-function runChild(root: string, file: string, mode: 'stream' | 'collect', workerFile: string): Promise<ChildReport> {
+function runChild(root: string, file: string, mode: Mode, workerFile: string): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode, workerFile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -127,6 +131,8 @@ const bench: BenchCase = {
       log(`streamed: wall ${r.wallMs.toFixed(0)} ms (parse ${r.parseMs.toFixed(0)} ms in the worker, CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB, longest stall ${r.maxStallMs.toFixed(0)} ms`);
     }
     const collected = await runChild(root, file, 'collect', workerFile);
+    const sunk = await runChild(root, file, 'sink', workerFile);
+    log(`kept in the worker (sink): wall ${sunk.wallMs.toFixed(0)} ms (parse ${sunk.parseMs.toFixed(0)} ms, CPU ${sunk.cpuMs.toFixed(0)} ms), peak RSS ${sunk.peakRssMb.toFixed(0)} MB`);
     log(`collected in the caller: wall ${collected.wallMs.toFixed(0)} ms, peak RSS ${collected.peakRssMb.toFixed(0)} MB, longest stall ${collected.maxStallMs.toFixed(0)} ms`);
     const best = stream.reduce((a, b) => (a.wallMs <= b.wallMs ? a : b));
     const worstRss = Math.max(...stream.map((r) => r.peakRssMb));
@@ -144,6 +150,7 @@ const bench: BenchCase = {
     const n = quick ? '5k (quick)' : '100k';
     const metrics: BenchMetric[] = [
       { metric: `import ${n} entries in the worker, wall (best of ${runs})`, value: best.wallMs / 1000, unit: 's', target: quick ? undefined : '≤ 3 s (the parser\'s share of the 10 s import)', pass: quick ? undefined : best.wallMs <= 3000, note: `parse ${(best.parseMs / 1000).toFixed(2)} s inside the worker; the rest is worker start-up and delivery` },
+      { metric: `import ${n} entries in the worker with a sink there, wall`, value: sunk.wallMs / 1000, unit: 's', target: quick ? undefined : '≤ 3 s', pass: quick ? undefined : sunk.wallMs <= 3000, note: `items stay in the worker (how the store can write them); parse ${(sunk.parseMs / 1000).toFixed(2)} s, peak RSS ${sunk.peakRssMb.toFixed(0)} MB` },
       { metric: `import ${n} entries, peak RSS, items streamed`, value: worstRss, unit: 'MB', target: quick ? undefined : '≤ 500 MB', pass: quick ? undefined : worstRss <= 500 },
       { metric: `import ${n} entries, peak RSS, all items held by the caller`, value: collected.peakRssMb, unit: 'MB', note: 'what the store costs if it keeps every item before writing' },
       { metric: `import ${n} entries, CPU time of the whole import (best run)`, value: Math.min(...stream.map((r) => r.cpuMs)) / 1000, unit: 's', note: 'worker, caller and GC threads together' },
@@ -161,7 +168,8 @@ export default bench;
 const childIndex = process.argv.indexOf('--child');
 if (childIndex >= 0 && process.argv[1] === SELF) {
   const file = process.argv[childIndex + 1]!;
-  const mode = process.argv[childIndex + 2] === 'collect' ? 'collect' : 'stream';
+  const arg = process.argv[childIndex + 2];
+  const mode: Mode = arg === 'collect' || arg === 'sink' ? arg : 'stream';
   child(file, mode, process.argv[childIndex + 3]!).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
