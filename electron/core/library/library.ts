@@ -554,9 +554,12 @@ export class Library {
         }
       }
       if (rows.length <= limit && out.length === 0) {
+        // Few matches: found through the filter and sorted. The unary + keeps SQLite from walking the
+        // sort index instead, which for a filter with a few hundred matches means the whole table.
+        const afterPlain = cursor && cursor.p === 0 ? sql` AND (+i.${c}, +i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
         rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
-          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${notNull}${after}
-              ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
+          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${notNull}${filtered ? afterPlain : after}
+              ORDER BY ${filtered ? sql`+i.${c} ${dir}, +i.id ${dir}` : sql`i.${c} ${dir}, i.id ${dir}`} LIMIT ${limit + 1}`,
         );
       }
       if (rows.length > limit) {

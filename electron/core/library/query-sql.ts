@@ -133,14 +133,16 @@ function predicate(node: QueryNode): SqlFragment {
         WITH RECURSIVE sub(id) AS (SELECT id FROM collections WHERE name = ${node.value} COLLATE NOCASE
                                    UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
         SELECT id FROM sub))`;
+    // Evidence filters start from the (small) cache table and reach items by DOI; CROSS JOIN fixes
+    // that order, which the planner otherwise reverses into a scan of every item's DOI.
     case 'retracted':
       return node.value
-        ? sql`i.doi IN (SELECT doi FROM service_notices WHERE retracted = 1)`
-        : sql`(i.doi IS NULL OR i.doi NOT IN (SELECT doi FROM service_notices WHERE retracted = 1))`;
+        ? sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.retracted = 1)`
+        : sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.retracted = 1)`;
     case 'notice':
-      if (node.value === 'any') return sql`i.doi IN (SELECT doi FROM service_notices WHERE notice_count > 0)`;
-      if (node.value === 'none') return sql`(i.doi IS NULL OR i.doi NOT IN (SELECT doi FROM service_notices WHERE notice_count > 0))`;
-      return sql`i.doi IN (SELECT doi FROM service_notices WHERE kinds LIKE ${NOTICE_KIND_TEXT[node.value]!})`;
+      if (node.value === 'any') return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
+      if (node.value === 'none') return sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
+      return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.kinds LIKE ${NOTICE_KIND_TEXT[node.value]!})`;
   }
 }
 

@@ -11,24 +11,25 @@ const bench: BenchCase = {
     const runs = quick ? 2 : 20;
     const n = quick ? 10_000 : 100_000;
     const file = join(tmpDir, 'citewise.sqlite');
-    // Kill moments spread over the whole import; a first uninterrupted run measures how long that is.
-    const started = performance.now();
+    // Kill moments spread over the whole import: its length is taken from the last import that got to
+    // commit (the library grows, and the machine's load changes, so a first measurement goes stale).
     const full = await killDuringImport(file, n, 999, 3_600_000);
-    const fullMs = performance.now() - started;
-    if (!full.committed || full.integrity !== 'ok') throw new Error('the uninterrupted import failed');
-    log(`an uninterrupted import of ${n} items takes ${(fullMs / 1000).toFixed(1)} s (with start-up)`);
+    if (!full.committed || full.integrity !== 'ok' || full.importMs === null) throw new Error('the uninterrupted import failed');
+    let importMs = full.importMs;
+    log(`an uninterrupted import of ${n} items takes ${(importMs / 1000).toFixed(1)} s`);
     let ok = 0;
     let committed = 0;
     for (let run = 0; run < runs; run++) {
-      const killAfter = Math.floor(Math.random() * fullMs);
+      const killAfter = Math.floor(Math.random() * importMs);
       const o = await killDuringImport(file, n, 1000 + run, killAfter);
+      if (o.importMs !== null) importMs = o.importMs;
       const allOrNothing = o.itemsAfter === o.itemsBefore || o.itemsAfter === o.itemsBefore + n;
       if (o.integrity === 'ok' && allOrNothing) ok++;
       if (o.itemsAfter !== o.itemsBefore) committed++;
-      log(`run ${run + 1}: killed after ${killAfter} ms, integrity ${o.integrity}, items ${o.itemsBefore} → ${o.itemsAfter}`);
+      log(`run ${run + 1}: kill after ${killAfter} ms${o.committed ? ' (the import had committed)' : ''}, integrity ${o.integrity}, items ${o.itemsBefore} → ${o.itemsAfter}`);
     }
     return [
-      { metric: `kill -9 runs with integrity_check ok and all-or-nothing (${n.toLocaleString('en')}-item import)`, value: ok, unit: 'count', target: `${runs} of ${runs}`, pass: ok === runs, note: `${committed} of the killed imports had committed before the kill` },
+      { metric: `kill -9 runs with integrity_check ok and all-or-nothing (${n.toLocaleString('en')}-item import)`, value: ok, unit: 'count', target: `${runs} of ${runs}`, pass: ok === runs, note: `${runs - committed} killed inside the transaction, ${committed} after it had committed` },
     ];
   },
 };

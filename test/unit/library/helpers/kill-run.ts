@@ -15,6 +15,8 @@ export interface KillOutcome {
   integrity: string;
   itemsBefore: number;
   itemsAfter: number;
+  /** From the open transaction to the commit, when the import got that far. */
+  importMs: number | null;
 }
 
 export function countItems(file: string): number {
@@ -34,11 +36,15 @@ export async function killDuringImport(file: string, count: number, seed: number
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
   let killed = false;
+  let openedAt = 0;
+  let importMs: number | null = null;
   await new Promise<void>((res) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
+      if (out.includes('committed') && importMs === null) importMs = performance.now() - openedAt;
       if (out.includes('importing') && !killed) {
         killed = true;
+        openedAt = performance.now();
         setTimeout(() => {
           child.kill('SIGKILL');
           res();
@@ -53,7 +59,7 @@ export async function killDuringImport(file: string, count: number, seed: number
   try {
     const integrity = (db.pragma('integrity_check', { simple: true }) as string) ?? 'no answer';
     const itemsAfter = db.prepare('SELECT count(*) FROM items').pluck().get() as number;
-    return { killed: !out.includes('committed'), committed: out.includes('committed'), integrity, itemsBefore, itemsAfter };
+    return { killed: !out.includes('committed'), committed: out.includes('committed'), integrity, itemsBefore, itemsAfter, importMs };
   } finally {
     db.close();
   }
