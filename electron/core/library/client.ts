@@ -157,12 +157,18 @@ export class LibraryClient {
     const total = Array.isArray(items) ? items.length : null;
     const session = (await this.#request({ id: 0, op: 'import.begin', source: options.source })) as number;
     let done = 0;
+    // A few chunks in flight, so the worker never waits while the next one is cloned and posted.
+    const inFlight: Promise<void>[] = [];
     try {
       const send = async (chunk: readonly CslItem[]): Promise<void> => {
         if (options.signal?.aborted) throw abortError();
-        await this.#request({ id: 0, op: 'import.chunk', session, items: chunk as CslItem[] });
-        done += chunk.length;
-        options.onProgress?.(done, total);
+        const sent = this.#request({ id: 0, op: 'import.chunk', session, items: chunk as CslItem[] }).then(() => {
+          done += chunk.length;
+          options.onProgress?.(done, total);
+        });
+        sent.catch(() => undefined);
+        inFlight.push(sent);
+        if (inFlight.length >= 3) await inFlight.shift();
       };
       if (Array.isArray(items)) {
         const list = items as readonly CslItem[];
@@ -172,9 +178,11 @@ export class LibraryClient {
           for (let i = 0; i < chunk.length; i += this.#chunkSize) await send(chunk.slice(i, i + this.#chunkSize));
         }
       }
+      for (const p of inFlight.splice(0)) await p;
       if (options.signal?.aborted) throw abortError();
       return (await this.#request({ id: 0, op: 'import.commit', session })) as ImportResult;
     } catch (err) {
+      await Promise.allSettled(inFlight);
       if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
       throw err;
     }
