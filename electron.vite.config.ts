@@ -12,8 +12,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('electron/main/index.ts'),
-          // Citation formatting runs in worker threads; each worker is its own entry.
+          // Formatting, parsing and the library run in worker threads; each worker is its own entry.
           'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
+          'formats-worker': resolve('electron/core/formats/worker.ts'),
+          'library-worker': resolve('electron/core/library/worker.ts'),
         },
       },
     },

@@ -19,7 +19,13 @@ export default defineConfig({
     target: 'node20',
     sourcemap: true,
     rollupOptions: {
-      input: { index: resolve('electron/cli/index.ts'), 'cite-worker': resolve('electron/core/formats/cite/worker.ts') },
+      input: {
+        index: resolve('electron/cli/index.ts'),
+        // Workers are entries of their own, found beside the bundle at run time.
+        'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
+        'formats-worker': resolve('electron/core/formats/worker.ts'),
+        'library-worker': resolve('electron/core/library/worker.ts'),
+      },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
       output: { format: 'esm', entryFileNames: '[name].js' },
     },

@@ -49,8 +49,11 @@ function abortError(): Error {
  * worker.ts, loaded through tsx's API: Node 20 does not apply `--import tsx` hooks to a worker's entry.
  */
 export function resolveLibraryWorker(): { script: URL | string; eval?: true } {
-  const bundled = new URL('./library-worker.js', import.meta.url);
-  if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  // Beside this bundle, or one folder up when this code sits in a shared chunk.
+  for (const candidate of ['./library-worker.js', '../library-worker.js']) {
+    const bundled = new URL(candidate, import.meta.url);
+    if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
+  }
   const source = new URL('./worker.ts', import.meta.url);
   if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
     return { script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)}))`, eval: true };
