@@ -35,6 +35,20 @@ export const boundaries = [
     },
   },
   {
+    // The contract's schemas (zod) are for the core; the renderer needs only its types and the wire
+    // constants, so it bundles no validator it never runs.
+    files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '/shared/ipc(/(?!wire$)[^/]+)?$',
+          allowTypeImports: true,
+          message: 'The renderer imports only types from the IPC contract (values from shared/ipc/wire or shared/model).',
+        }],
+      }],
+    },
+  },
+  {
     files: ['electron/core/**/*.ts', 'electron/host/**/*.ts', 'electron/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { event, feature, request } from './define';
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type ThemePreference = (typeof THEMES)[number];
+import { THEMES, type ThemePreference } from '../model/settings';
+
+export { THEMES, type ThemePreference };
 
 export interface Settings {
   theme: ThemePreference;

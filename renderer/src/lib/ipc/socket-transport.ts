@@ -1,5 +1,6 @@
 // The WebSocket client of host mode: the same CitewiseApi the preload gives the Electron renderer.
-import { WS_PATH, type CitewiseApi, type Result, type ServerMessage } from '../../../../shared/ipc';
+import type { CitewiseApi, Result, ServerMessage } from '../../../../shared/ipc';
+import { WS_PATH } from '../../../../shared/ipc/wire';
 import { ListenerSet } from './listeners';
 
 /** The subset of the WebSocket API used here, so Node tests can pass the `ws` package's class. */
