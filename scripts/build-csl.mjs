@@ -21,16 +21,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
-/** Citewise style id → CSL style name (the file name in the CSL styles repository). Keep in step with electron/core/formats/cite/styles.ts. */
-export const BUILT_IN_STYLES = {
-  apa: 'apa',
-  ieee: 'ieee',
-  mla: 'modern-language-association',
-  ama: 'american-medical-association',
-  chicago: 'chicago-author-date',
-  harvard: 'harvard-cite-them-right',
-  vancouver: 'vancouver',
-};
+/** Citewise style id → CSL style name (the file name in the CSL styles repository), shared with the formatter. */
+export const BUILT_IN_STYLES = JSON.parse(readFileSync(join(ROOT, 'electron', 'core', 'formats', 'cite', 'built-in-styles.json'), 'utf8'));
 
 /** Locales shipped: all of them (≈1 MB); en-US and en-GB are required, the build fails without them. */
 const REQUIRED_LOCALES = ['en-US', 'en-GB'];

@@ -2,7 +2,7 @@
 // bulk lookups of any size, cancellable paging iterators, tasks, and the key check. The API's
 // "contradicting" becomes "contrasting" here (shared/model/evidence), once.
 import PQueue from 'p-queue';
-import { normalizeDois, normalizeIssns } from '../../../shared/model/doi';
+import { normalizeDois, normalizeIssns, type InvalidEntry } from '../../../shared/model/doi';
 import { evidenceCountsFromApi, evidenceTallyFromApi, inUiWords, sumEvidenceCounts, type EvidenceCounts, type EvidenceTally, type InUiWords } from '../../../shared/model/evidence';
 import {
   GUESSES,
@@ -21,7 +21,7 @@ import {
 import type { AggregateResult, CitingPage, EvidencePage, ReferencesPage, UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
 import { systemClock, type Clock } from './clock';
-import { runBulk, type BulkResult } from './bulk';
+import { runBulk, type BulkResult, type BulkRun } from './bulk';
 import { checkKey, type KeyCheckResult } from './key-check';
 import { createOperationFunctions, doiOrInvalid, type ServiceOperationFunctions } from './operations';
 import { assistantProgress, referenceCheckProgress, waitForTask, type TaskWaitOptions } from './tasks';
@@ -112,35 +112,24 @@ export class ServiceClient {
 
   // ── bulk ──
 
+  /** Every bulk lookup: split to the service's limit, on the shared queue, merged with unknowns kept apart. */
+  #bulk<T>(ids: readonly string[], invalid: InvalidEntry[], size: number, options: BulkOptions, fetchChunk: BulkRun<T>['fetchChunk']): Promise<BulkResult<T>> {
+    return runBulk({ ids, invalid, size, queue: this.#queue, options, onProgress: options.onProgress, fetchChunk });
+  }
+
   papers(dois: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<UiPaper>> {
     const { dois: ids, invalid } = normalizeDois(dois);
-    return runBulk({
-      ids,
-      invalid,
-      size: SERVICE_LIMITS.bulkMaxItems,
-      queue: this.#queue,
-      options,
-      onProgress: options.onProgress,
-      fetchChunk: async (chunk, o) => {
-        const answer = await this.op.getPapers({ body: chunk }, o);
-        return new Map(Object.entries(answer.papers ?? {}).map(([doi, p]) => [doi.toLowerCase(), inUiWords(p)]));
-      },
+    return this.#bulk(ids, invalid, SERVICE_LIMITS.bulkMaxItems, options, async (chunk, o) => {
+      const answer = await this.op.getPapers({ body: chunk }, o);
+      return new Map(Object.entries(answer.papers ?? {}).map(([doi, p]) => [doi.toLowerCase(), inUiWords(p)]));
     });
   }
 
   tallies(dois: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<EvidenceTally>> {
     const { dois: ids, invalid } = normalizeDois(dois);
-    return runBulk({
-      ids,
-      invalid,
-      size: SERVICE_LIMITS.bulkMaxItems,
-      queue: this.#queue,
-      options,
-      onProgress: options.onProgress,
-      fetchChunk: async (chunk, o) => {
-        const answer = await this.op.getTallies({ body: chunk }, o);
-        return new Map(Object.entries(mapTallies(answer.tallies)));
-      },
+    return this.#bulk(ids, invalid, SERVICE_LIMITS.bulkMaxItems, options, async (chunk, o) => {
+      const answer = await this.op.getTallies({ body: chunk }, o);
+      return new Map(Object.entries(mapTallies(answer.tallies)));
     });
   }
 
@@ -148,56 +137,32 @@ export class ServiceClient {
   async aggregateTally(dois: Iterable<string>, options: BulkOptions = {}): Promise<AggregateResult> {
     const { dois: ids, invalid } = normalizeDois(dois);
     const parts: EvidenceCounts[] = [];
-    const result = await runBulk({
-      ids,
-      invalid,
-      size: SERVICE_LIMITS.aggregateMaxItems,
-      queue: this.#queue,
-      options,
-      onProgress: options.onProgress,
-      fetchChunk: async (chunk, o) => {
-        parts.push(evidenceCountsFromApi(await this.op.getAggregateTally({ body: chunk }, o)));
-        // The aggregate cannot say which DOIs it knew; all count as answered.
-        return new Map(chunk.map((d) => [d, true]));
-      },
+    const result = await this.#bulk(ids, invalid, SERVICE_LIMITS.aggregateMaxItems, options, async (chunk, o) => {
+      parts.push(evidenceCountsFromApi(await this.op.getAggregateTally({ body: chunk }, o)));
+      // The aggregate cannot say which DOIs it knew; all count as answered.
+      return new Map(chunk.map((d) => [d, true]));
     });
     return { counts: sumEvidenceCounts(parts), dois: ids.length, invalid, failed: result.failed };
   }
 
   journalIndex(issns: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<JournalIndexRecord[]>> {
     const { issns: ids, invalid } = normalizeIssns(issns);
-    return runBulk({
-      ids,
-      invalid,
-      size: SERVICE_LIMITS.bulkMaxItems,
-      queue: this.#queue,
-      options,
-      onProgress: options.onProgress,
-      fetchChunk: async (chunk, o) => {
-        const answer = await this.op.getJournalIndexBulk({ body: chunk }, o);
-        const out = new Map<string, JournalIndexRecord[]>();
-        for (const [issn, records] of Object.entries(answer ?? {})) if (Array.isArray(records) && records.length > 0) out.set(issn.toUpperCase(), records);
-        return out;
-      },
+    return this.#bulk(ids, invalid, SERVICE_LIMITS.bulkMaxItems, options, async (chunk, o) => {
+      const answer = await this.op.getJournalIndexBulk({ body: chunk }, o);
+      const out = new Map<string, JournalIndexRecord[]>();
+      for (const [issn, records] of Object.entries(answer ?? {})) if (Array.isArray(records) && records.length > 0) out.set(issn.toUpperCase(), records);
+      return out;
     });
   }
 
   editorialNotices(issns: Iterable<string>, options: BulkOptions = {}): Promise<BulkResult<EditorialNoticeCounts>> {
     const { issns: ids, invalid } = normalizeIssns(issns);
-    return runBulk({
-      ids,
-      invalid,
-      size: SERVICE_LIMITS.bulkMaxItems,
-      queue: this.#queue,
-      options,
-      onProgress: options.onProgress,
-      fetchChunk: async (chunk, o) => {
-        const answer = await this.op.getIssnEditorialNotices({ query: { issn: chunk.join(',') } }, o);
-        const out = new Map<string, EditorialNoticeCounts>();
-        // An ISSN without data comes back without `notices`: unknown, not zero notices.
-        for (const item of answer) if (item.notices) out.set(item.issn.toUpperCase(), item.notices);
-        return out;
-      },
+    return this.#bulk(ids, invalid, SERVICE_LIMITS.bulkMaxItems, options, async (chunk, o) => {
+      const answer = await this.op.getIssnEditorialNotices({ query: { issn: chunk.join(',') } }, o);
+      const out = new Map<string, EditorialNoticeCounts>();
+      // An ISSN without data comes back without `notices`: unknown, not zero notices.
+      for (const item of answer) if (item.notices) out.set(item.issn.toUpperCase(), item.notices);
+      return out;
     });
   }
 

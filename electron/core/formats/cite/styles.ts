@@ -4,19 +4,15 @@ import { createHash } from 'node:crypto';
 import { CITATION_STYLE_IDS, type CitationStyleId } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
 import type { CslAssets } from './assets';
+import builtInStyles from './built-in-styles.json';
 import { CSL, type CslXmlNode } from './citeproc';
 import type { StyleId, StyleInfo } from './types';
 
-/** Citewise style id → official CSL style name. 'bibtex' is not CSL: it produces BibTeX entries. Keep in step with scripts/build-csl.mjs. */
-export const BUILT_IN_CSL_STYLES = {
-  apa: 'apa',
-  ieee: 'ieee',
-  mla: 'modern-language-association',
-  ama: 'american-medical-association',
-  chicago: 'chicago-author-date',
-  harvard: 'harvard-cite-them-right',
-  vancouver: 'vancouver',
-} as const satisfies Record<Exclude<CitationStyleId, 'bibtex'>, string>;
+/**
+ * Citewise style id → official CSL style name. 'bibtex' is not CSL: it produces BibTeX entries.
+ * One JSON file, so scripts/build-csl.mjs ships exactly these styles.
+ */
+export const BUILT_IN_CSL_STYLES = builtInStyles satisfies Record<Exclude<CitationStyleId, 'bibtex'>, string>;
 
 /** Everything the engine needs to know about one CSL style. Plain data, so it can go to a worker. */
 export interface CslStyleDef {
