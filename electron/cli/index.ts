@@ -10,6 +10,7 @@ import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { startHost } from '../host/server';
 import { KEY_HELP, KeyUsageError, runKeyCommand } from './commands/key';
+import { isLibraryCommand, LIBRARY_HELP, runLibraryCommand } from './commands/library';
 import { openInBrowser } from './open-browser';
 
 const HELP = `citewise ${version}: a reference manager for researchers, with citation evidence
@@ -23,6 +24,7 @@ Commands:
     --port N       Port to listen on (default: any free port)
     --open         Open the URL in the default browser
 ${KEY_HELP}
+${LIBRARY_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
@@ -63,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
     case 'key':
       return key(argv);
     default:
+      if (isLibraryCommand(command)) {
+        return runLibraryCommand(command, argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
+      }
       throw new UsageError(`unknown command "${command}"; run citewise --help for the list`);
   }
 }

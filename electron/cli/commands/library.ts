@@ -1,0 +1,485 @@
+// `citewise import | export | search | stats | backup | restore`: the offline library from the command
+// line. Each command opens the library in its worker (LibraryClient), does one thing and closes it.
+// Exit codes: 0 done (import: also when some entries were skipped, which is said), 1 failure (e.g. a
+// file that cannot be read as a whole), 2 wrong usage (unknown option, malformed query).
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Writable } from 'node:stream';
+import type { CslItem } from '../../../shared/model/csl';
+import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
+import { CoreError } from '../../core/errors';
+import { exportItems, importInWorker, type ExportFormat, type ImportedItem } from '../../core/formats';
+import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
+import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
+import { LibraryClient } from '../../core/library/client';
+import type { LibraryRow } from '../../core/library/types';
+import { LIBRARY_FILE } from '../../core/paths';
+
+export class LibraryUsageError extends Error {}
+
+export const LIBRARY_COMMANDS = ['import', 'export', 'search', 'stats', 'backup', 'restore'] as const;
+export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
+
+export function isLibraryCommand(name: string): name is LibraryCommand {
+  return (LIBRARY_COMMANDS as readonly string[]).includes(name);
+}
+
+export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
+                   duplicates are skipped, bad entries are reported with file:line and left out
+  export           Write the library (or part of it) to standard output or a file
+    --format F     bibtex, biblatex, ris, csl-json, text, html or rtf (default: bibtex)
+    --style S      For text/html/rtf: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex (default: apa)
+    --collection N Only the items in collection N (and its subcollections)
+    --query Q      Only the items a search finds
+    -o FILE        Write to FILE (replaced atomically) instead of standard output
+  search QUERY     Find items with the search language (title:, author:, year:>2015, type:, doi:, tag:…)
+    --limit N      At most N results (default 50)
+  stats            Count items: all, by type, with a DOI, with citation tallies, retracted
+  backup           Write a verified backup of the library and print where it is
+  restore [FILE]   Replace the library with a backup (default: the newest one that is not a pre-restore
+                   copy); the current library is backed up first, so a restore can be undone
+  --json           On import, export (with -o), search, stats, backup and restore: print JSON`;
+
+export interface LibraryCommandContext {
+  dataDir: string;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const GLOBAL = {
+  'data-dir': { type: 'string' },
+  'service-url': { type: 'string' },
+  json: { type: 'boolean' },
+} satisfies ParseArgsConfig['options'];
+
+const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
+  import: { ...GLOBAL },
+  export: { ...GLOBAL, format: { type: 'string' }, style: { type: 'string' }, collection: { type: 'string' }, query: { type: 'string' }, output: { type: 'string', short: 'o' } },
+  search: { ...GLOBAL, limit: { type: 'string' } },
+  stats: { ...GLOBAL },
+  backup: { ...GLOBAL },
+  restore: { ...GLOBAL },
+};
+
+interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/**
+ * Runs one library command. `argv` is the whole command line after the program name (global options
+ * included; the first positional is the command). Returns the exit code; usage errors and CoreErrors
+ * are reported on stderr as "citewise: …" with exit 2 and 1; anything else is thrown.
+ */
+export async function runLibraryCommand(command: LibraryCommand, argv: readonly string[], ctx: LibraryCommandContext): Promise<number> {
+  try {
+    let parsed: Parsed;
+    try {
+      const p = parseArgs({ args: [...argv], options: OPTIONS[command], allowPositionals: true, strict: true });
+      parsed = { values: p.values as Parsed['values'], positionals: p.positionals.slice(p.positionals[0] === command ? 1 : 0) };
+    } catch (err) {
+      throw new LibraryUsageError(err instanceof Error ? err.message : String(err));
+    }
+    switch (command) {
+      case 'import':
+        return await importCommand(parsed, ctx);
+      case 'export':
+        return await exportCommand(parsed, ctx);
+      case 'search':
+        return await searchCommand(parsed, ctx);
+      case 'stats':
+        return await statsCommand(parsed, ctx);
+      case 'backup':
+        return await backupCommand(parsed, ctx);
+      case 'restore':
+        return await restoreCommand(parsed, ctx);
+    }
+  } catch (err) {
+    if (err instanceof LibraryUsageError) {
+      ctx.stderr.write(`citewise: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof CoreError) {
+      ctx.stderr.write(`citewise: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function libraryFile(dataDir: string): string {
+  return join(dataDir, LIBRARY_FILE);
+}
+
+async function withLibrary<T>(dataDir: string, run: (client: LibraryClient) => Promise<T>, stderr?: Writable): Promise<T> {
+  mkdirSync(dataDir, { recursive: true });
+  const client = await LibraryClient.start({ file: libraryFile(dataDir) });
+  if (client.recovery && stderr) {
+    const r = client.recovery;
+    stderr.write(
+      `citewise: the library file was damaged (${r.problem}); it was moved to ${r.setAside} and ${r.restoredFrom ? `restored from ${r.restoredFrom}` : 'no good backup was found, so the library starts empty'}.\n`,
+    );
+  }
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+function noExtraArgs(command: string, p: Parsed): void {
+  if (p.positionals.length > 0) throw new LibraryUsageError(`${command} takes no arguments (got "${p.positionals[0]}")`);
+}
+
+function json(ctx: LibraryCommandContext, value: unknown): void {
+  ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
+// ── import ──
+
+interface FileReport {
+  file: string;
+  format: string | null;
+  added: number;
+  duplicates: { line: number; key?: string; existingId: number; reason: string }[];
+  errors: { line: number; reason: string; excerpt?: string }[];
+  warnings: { line: number; message: string }[];
+  /** Set when the file as a whole could not be read; nothing from it was imported. */
+  failed?: string;
+}
+
+async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  if (p.positionals.length === 0) throw new LibraryUsageError('import needs at least one file: citewise import refs.bib');
+  const reports: FileReport[] = [];
+  await withLibrary(
+    ctx.dataDir,
+    async (client) => {
+      for (const arg of p.positionals) {
+        const path = resolve(arg);
+        const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
+        reports.push(report);
+        const items: ImportedItem[] = [];
+        try {
+          if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
+          const parsed = await importInWorker({ kind: 'path', path }, { fileName: basename(path), onItems: (chunk) => items.push(...chunk) });
+          report.format = parsed.format;
+          report.errors.push(...parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })));
+          report.warnings.push(...parsed.warnings.map((w) => ({ line: w.line, message: w.reason })));
+          if (parsed.format === 'doi-list') {
+            throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+          }
+          const stored = await client.importItems(
+            items.map((i) => i.item),
+            { source: basename(path) },
+          );
+          report.added = stored.added;
+          const lineOf = (index: number): number => items[index]?.line ?? 0;
+          for (const d of stored.duplicates) {
+            const key = items[d.index]?.sourceKey;
+            report.duplicates.push({ line: lineOf(d.index), ...(key ? { key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' });
+          }
+          for (const e of stored.errors) report.errors.push({ line: lineOf(e.index), reason: e.reason });
+          for (const w of stored.warnings) report.warnings.push({ line: lineOf(w.index), message: w.message });
+          report.errors.sort((a, b) => a.line - b.line);
+          report.warnings.sort((a, b) => a.line - b.line);
+        } catch (err) {
+          if (!(err instanceof CoreError)) throw err;
+          const line = (err.details as { line?: number } | undefined)?.line;
+          report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
+        }
+      }
+    },
+    ctx.stderr,
+  );
+
+  const failed = reports.filter((r) => r.failed !== undefined).length;
+  if (p.values.json) {
+    json(ctx, { files: reports, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
+  } else {
+    for (const r of reports) {
+      if (r.failed !== undefined) {
+        ctx.stderr.write(`citewise: ${r.file}: not imported: ${r.failed}\n`);
+        continue;
+      }
+      const parts = [`${plural(r.added, 'item')} added`];
+      if (r.duplicates.length > 0) parts.push(`${plural(r.duplicates.length, 'duplicate')} skipped`);
+      if (r.errors.length > 0) parts.push(`${plural(r.errors.length, 'entry', 'entries')} skipped with errors`);
+      ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
+      for (const d of r.duplicates) ctx.stdout.write(`  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`);
+      for (const e of r.errors) ctx.stderr.write(`${r.file}:${e.line}: ${e.reason}${e.excerpt ? `: ${e.excerpt}` : ''}\n`);
+      for (const w of r.warnings) ctx.stderr.write(`${r.file}:${w.line}: warning: ${w.message}\n`);
+    }
+    const skipped = sum(reports, (r) => r.errors.length);
+    if (skipped > 0) ctx.stderr.write(`citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+function sum<T>(list: readonly T[], f: (x: T) => number): number {
+  return list.reduce((n, x) => n + f(x), 0);
+}
+
+// ── export ──
+
+const FILE_FORMATS: Record<string, ExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', ris: 'ris', 'csl-json': 'csljson', csljson: 'csljson' };
+const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
+const STYLES = ['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex'];
+
+function checkQuery(query: string): void {
+  try {
+    parseQuery(query);
+  } catch (err) {
+    if (err instanceof QuerySyntaxError) {
+      const pointer = `${' '.repeat(err.span.start)}${'^'.repeat(Math.max(1, err.span.end - err.span.start))}`;
+      throw new LibraryUsageError(`malformed query at position ${err.span.start + 1}: ${err.message}\n  ${query}\n  ${pointer}`);
+    }
+    throw err;
+  }
+}
+
+async function allRows(client: LibraryClient, options: { query?: string; collectionId?: number }): Promise<LibraryRow[]> {
+  const rows: LibraryRow[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await client.lib.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
+    rows.push(...page.rows);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return rows;
+}
+
+async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  noExtraArgs('export', p);
+  const format = (p.values.format as string | undefined) ?? 'bibtex';
+  const fileFormat = FILE_FORMATS[format];
+  const citeFormat = CITE_FORMATS.find((f) => f === format);
+  if (!fileFormat && !citeFormat) throw new LibraryUsageError(`--format must be one of bibtex, biblatex, ris, csl-json, text, html, rtf (got "${format}")`);
+  const style = p.values.style as string | undefined;
+  if (style !== undefined && !citeFormat) throw new LibraryUsageError('--style applies to --format text, html or rtf only');
+  if (style !== undefined && !STYLES.includes(style)) throw new LibraryUsageError(`--style must be one of ${STYLES.join(', ')} (got "${style}")`);
+  const query = p.values.query as string | undefined;
+  if (query !== undefined) checkQuery(query);
+  const output = p.values.output as string | undefined;
+  const collection = p.values.collection as string | undefined;
+
+  const items = await withLibrary(ctx.dataDir, async (client) => {
+    let collectionId: number | undefined;
+    if (collection !== undefined) {
+      const all = await client.lib.listCollections();
+      const matches = all.filter((c) => c.name === collection);
+      const found = matches.length > 0 ? matches : all.filter((c) => c.name.toLowerCase() === collection.toLowerCase());
+      if (found.length === 0) throw new CoreError('NOT_FOUND', `no collection is called "${collection}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`);
+      if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${collection}"; rename one to export it`);
+      collectionId = found[0]!.id;
+    }
+    const rows = await allRows(client, { ...(query ? { query } : {}), ...(collectionId !== undefined ? { collectionId } : {}) });
+    const out: CslItem[] = [];
+    for (const row of rows) {
+      const detail = await client.lib.getItem(row.id);
+      out.push({ ...detail.csl, id: detail.citationKey, 'citation-key': detail.citationKey } as CslItem);
+    }
+    return out;
+  });
+
+  let text: string;
+  if (fileFormat) {
+    text = exportItems(items, fileFormat);
+  } else {
+    const formatter = createCiteFormatter({ workers: 0 });
+    try {
+      const bib = await formatter.formatBibliography(items, { style: style ?? 'apa', format: citeFormat! });
+      text = bib.document;
+    } finally {
+      await formatter.close();
+    }
+  }
+  if (text.length > 0 && !text.endsWith('\n') && citeFormat !== 'rtf') text += '\n';
+
+  if (output === undefined) {
+    ctx.stdout.write(text);
+    return 0;
+  }
+  const target = resolve(output);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, text, { flush: true });
+    renameSync(temp, target);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw new CoreError('INTERNAL', `could not write ${output}: ${(err as Error).message}`);
+  }
+  if (p.values.json) json(ctx, { file: target, format, ...(citeFormat ? { style: style ?? 'apa' } : {}), items: items.length });
+  else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);
+  return 0;
+}
+
+// ── search ──
+
+function evidenceJson(row: LibraryRow): unknown {
+  return row.evidence.state === 'found' ? { supporting: row.evidence.supporting, contrasting: row.evidence.contrasting, mentioning: row.evidence.mentioning } : row.evidence.state;
+}
+
+async function searchCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  if (p.positionals.length === 0) throw new LibraryUsageError('search needs a query: citewise search "author:smith year:>2015"');
+  const query = p.positionals.join(' ');
+  checkQuery(query);
+  const limitText = (p.values.limit as string | undefined) ?? '50';
+  const limit = Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new LibraryUsageError(`--limit must be a number from 1 to 1000 (got "${limitText}")`);
+  const { rows, total } = await withLibrary(ctx.dataDir, async (client) => {
+    const page = await client.lib.list({ query, limit });
+    return { rows: page.rows, total: await client.lib.count({ query }) };
+  });
+  if (p.values.json) {
+    json(ctx, {
+      query,
+      total,
+      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted })),
+    });
+    return 0;
+  }
+  for (const r of rows) {
+    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n`);
+  }
+  ctx.stderr.write(total > rows.length ? `${plural(total, 'item')} found; the first ${rows.length} shown (use --limit).\n` : `${plural(total, 'item')} found.\n`);
+  return 0;
+}
+
+// ── stats ──
+
+export interface LibraryStats {
+  items: number;
+  byType: Record<string, number>;
+  withDoi: number;
+  withTallies: number;
+  retracted: number;
+  trashed: number;
+  collections: number;
+  tags: number;
+}
+
+async function statsCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  noExtraArgs('stats', p);
+  const stats = await withLibrary(ctx.dataDir, async (client): Promise<LibraryStats> => {
+    const base = await client.lib.stats();
+    const rows = await allRows(client, {});
+    const byType: Record<string, number> = {};
+    for (const r of rows) byType[r.type] = (byType[r.type] ?? 0) + 1;
+    const sorted = Object.fromEntries(Object.entries(byType).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+    return {
+      items: rows.length,
+      byType: sorted,
+      withDoi: rows.filter((r) => r.doi !== null).length,
+      withTallies: rows.filter((r) => r.evidence.state === 'found').length,
+      retracted: rows.filter((r) => r.retracted === true).length,
+      trashed: base.trashed,
+      collections: base.collections,
+      tags: base.tags,
+    };
+  });
+  if (p.values.json) {
+    json(ctx, stats);
+    return 0;
+  }
+  const lines = [`Items:          ${stats.items.toLocaleString('en')}`];
+  for (const [type, n] of Object.entries(stats.byType)) lines.push(`  ${type.padEnd(22)} ${n.toLocaleString('en')}`);
+  lines.push(
+    `With a DOI:     ${stats.withDoi.toLocaleString('en')}`,
+    `With tallies:   ${stats.withTallies.toLocaleString('en')}`,
+    `Retracted:      ${stats.retracted.toLocaleString('en')}`,
+    `In the trash:   ${stats.trashed.toLocaleString('en')}`,
+    `Collections:    ${stats.collections.toLocaleString('en')}`,
+    `Tags:           ${stats.tags.toLocaleString('en')}`,
+  );
+  ctx.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+// ── backup and restore ──
+
+function backupJson(b: BackupInfo): unknown {
+  return { file: b.file, reason: b.reason, createdAt: new Date(b.createdAt).toISOString(), size: b.size };
+}
+
+async function backupCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  noExtraArgs('backup', p);
+  const info = await withLibrary(ctx.dataDir, (client) => client.backup('manual'), ctx.stderr);
+  if (p.values.json) json(ctx, { ...(backupJson(info) as object), verified: true });
+  else ctx.stdout.write(`Backup written and verified (integrity check ok): ${info.file} (${(info.size / 1024).toFixed(1)} KB)\n`);
+  return 0;
+}
+
+async function restoreCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  if (p.positionals.length > 1) throw new LibraryUsageError('restore takes at most one backup file');
+  const file = libraryFile(ctx.dataDir);
+  const backupDir = join(ctx.dataDir, 'backups');
+  const named = p.positionals[0];
+  let source: string;
+  if (named !== undefined) {
+    const candidates = isAbsolute(named) ? [named] : [resolve(named), join(backupDir, named)];
+    const found = candidates.find((c) => existsSync(c));
+    if (!found) throw new CoreError('NOT_FOUND', `no backup "${named}" (looked in ${candidates.join(' and ')}); citewise restore without a name takes the newest`);
+    source = found;
+  } else {
+    const latest = listBackups(backupDir).find((b) => b.reason !== 'pre-restore');
+    if (!latest) throw new CoreError('NOT_FOUND', `there are no backups in ${backupDir}; nothing was changed`);
+    source = latest.file;
+  }
+  // Refuse anything not proven good before the current library is touched.
+  const check = checkIntegrity(source);
+  if (check !== 'ok') throw new CoreError('INVALID_INPUT', `${source} is not a good backup (${check}); nothing was changed`);
+  const restoredItems = await countItems(source);
+
+  // The current library is backed up first (when there is one), so the restore can be undone.
+  let saved: BackupInfo | null = null;
+  if (existsSync(file)) {
+    saved = await withLibrary(ctx.dataDir, (client) => client.backup('pre-restore'), ctx.stderr);
+    // Closing the last connection removes the WAL; one still there means another process has the library open.
+    if (existsSync(`${file}-wal`)) throw new CoreError('CONFLICT', `the library seems to be open in another Citewise (the app, citewise serve); close it and try again. Nothing was changed; a copy of the current library is at ${saved.file}`);
+  }
+  const temp = `${file}.restore-${process.pid}.tmp`;
+  try {
+    copyFileSync(source, temp);
+    for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw new CoreError('INTERNAL', `could not restore: ${(err as Error).message}${saved ? `; the current library is saved at ${saved.file}` : ''}`);
+  }
+  // Open it once through the library worker: it must pass the same checks (and migrate) as at start-up.
+  try {
+    await withLibrary(ctx.dataDir, async () => undefined);
+  } catch (err) {
+    if (saved) {
+      copyFileSync(saved.file, temp);
+      renameSync(temp, file);
+    }
+    throw new CoreError('INVALID_INPUT', `${source} could not be opened as a library (${(err as Error).message}); ${saved ? 'the previous library was put back' : 'remove it and start again'}`);
+  }
+  if (p.values.json) {
+    json(ctx, { restoredFrom: source, items: restoredItems, previousLibrary: saved ? backupJson(saved) : null });
+  } else {
+    ctx.stdout.write(`Restored the library from ${source} (${plural(restoredItems, 'item')}).\n`);
+    if (saved) ctx.stdout.write(`The library as it was before is kept at ${saved.file}; "citewise restore ${basename(saved.file)}" undoes this.\n`);
+  }
+  return 0;
+}
+
+/** Items in a backup, read-only, before it replaces anything. */
+async function countItems(backup: string): Promise<number> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(backup, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT count(*) AS n FROM items WHERE trashed_at IS NULL').get() as { n: number } | undefined;
+    return row?.n ?? 0;
+  } catch (err) {
+    throw new CoreError('INVALID_INPUT', `${backup} is not a Citewise library backup (${(err as Error).message}); nothing was changed`);
+  } finally {
+    db.close();
+  }
+}

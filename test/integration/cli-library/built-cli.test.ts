@@ -1,0 +1,34 @@
+// The bundled CLI (out/cli, from `npm run build`) finds its library and formats workers beside itself.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from './helpers';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const BUNDLE = join(ROOT, 'out', 'cli', 'index.js');
+const built = existsSync(BUNDLE) && readFileSync(BUNDLE, 'utf8').includes('restore [FILE]');
+const why = existsSync(BUNDLE) ? 'out/cli/index.js predates the library commands; run `npm run build`' : 'out/cli is missing; run `npm run build` (npm test builds first)';
+
+const exec = promisify(execFile);
+const citewise = (...args: string[]) => exec(process.execPath, [join(ROOT, 'bin', 'citewise.mjs'), ...args], { timeout: 60_000, env: { ...process.env, CITEWISE_DATA_DIR: '' } });
+
+describe.skipIf(!built)(`the built citewise command${built ? '' : ` (skipped: ${why})`}`, () => {
+  let data: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    data = tempDir();
+  });
+  afterEach(() => data.remove());
+
+  it('imports, searches and exports through the bundled workers', async () => {
+    const imported = await citewise('--data-dir', data.path, 'import', join(FIXTURES, 'library.bib'), '--json');
+    expect((JSON.parse(imported.stdout) as { added: number }).added).toBe(13);
+    const found = await citewise('--data-dir', data.path, 'search', 'author:watson');
+    expect(found.stdout).toContain('watson1953');
+    const apa = await citewise('--data-dir', data.path, 'export', '--format', 'text', '--style', 'apa', '--query', 'author:watson');
+    expect(apa.stdout).toContain('(1953)');
+    const bad = await citewise('--data-dir', data.path, 'search', 'year:').catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 2 });
+  });
+});
