@@ -66,7 +66,12 @@ async function main(argv: string[]): Promise<number> {
       return key(argv);
     default:
       if (isLibraryCommand(command)) {
-        return runLibraryCommand(command, argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
+        const values = { 'data-dir': typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined, 'service-url': typeof first.values['service-url'] === 'string' ? first.values['service-url'] : undefined };
+        const openService = () => {
+          const core = createCore(coreOptions(values, 'cli'));
+          return { service: core.service, close: () => core.close() };
+        };
+        return runLibraryCommand(command, argv, { dataDir: resolveDataDir(values['data-dir']), stdout: process.stdout, stderr: process.stderr, openService });
       }
       throw new UsageError(`unknown command "${command}"; run citewise --help for the list`);
   }

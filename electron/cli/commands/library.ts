@@ -7,9 +7,11 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { CslItem } from '../../../shared/model/csl';
+import { parseDoi } from '../../../shared/model/doi';
+import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
-import { exportItems, importInWorker, type ExportFormat, type ImportedItem } from '../../core/formats';
+import { exportItems, importInWorker, paperToCsl, type ExportFormat, type ImportedItem } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
 import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
@@ -18,7 +20,7 @@ import { LIBRARY_FILE } from '../../core/paths';
 
 export class LibraryUsageError extends Error {}
 
-export const LIBRARY_COMMANDS = ['import', 'export', 'search', 'stats', 'backup', 'restore'] as const;
+export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore'] as const;
 export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
 
 export function isLibraryCommand(name: string): name is LibraryCommand {
@@ -27,6 +29,7 @@ export function isLibraryCommand(name: string): name is LibraryCommand {
 
 export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
                    duplicates are skipped, bad entries are reported with file:line and left out
+  add DOI…         Add papers by DOI, with their metadata from the citation service
   export           Write the library (or part of it) to standard output or a file
     --format F     bibtex, biblatex, ris, csl-json, text, html or rtf (default: bibtex)
     --style S      For text/html/rtf: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex (default: apa)
@@ -39,12 +42,19 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
   backup           Write a verified backup of the library and print where it is
   restore [FILE]   Replace the library with a backup (default: the newest one that is not a pre-restore
                    copy); the current library is backed up first, so a restore can be undone
-  --json           On import, export (with -o), search, stats, backup and restore: print JSON`;
+  --json           On import, add, export (with -o), search, stats, backup and restore: print JSON`;
+
+/** What `add` needs of the service client (core.service). */
+export interface PaperSource {
+  papers(dois: Iterable<string>): Promise<BulkResult<UiPaper>>;
+}
 
 export interface LibraryCommandContext {
   dataDir: string;
   stdout: Writable;
   stderr: Writable;
+  /** The service client, opened only by commands that use it (add); closed with the returned close. */
+  openService?: () => { service: PaperSource; close: () => Promise<void> };
 }
 
 const GLOBAL = {
@@ -55,6 +65,7 @@ const GLOBAL = {
 
 const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
   import: { ...GLOBAL },
+  add: { ...GLOBAL },
   export: { ...GLOBAL, format: { type: 'string' }, style: { type: 'string' }, collection: { type: 'string' }, query: { type: 'string' }, output: { type: 'string', short: 'o' } },
   search: { ...GLOBAL, limit: { type: 'string' } },
   stats: { ...GLOBAL },
@@ -84,6 +95,8 @@ export async function runLibraryCommand(command: LibraryCommand, argv: readonly 
     switch (command) {
       case 'import':
         return await importCommand(parsed, ctx);
+      case 'add':
+        return await addCommand(parsed, ctx);
       case 'export':
         return await exportCommand(parsed, ctx);
       case 'search':
@@ -222,6 +235,81 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
 
 function sum<T>(list: readonly T[], f: (x: T) => number): number {
   return list.reduce((n, x) => n + f(x), 0);
+}
+
+// ── add ──
+
+interface AddReport {
+  added: { doi: string; id: number; citationKey?: string }[];
+  duplicates: { doi: string; existingId: number }[];
+  /** DOIs not added, with why: not a DOI, unknown to the service, or the request failed. */
+  notAdded: { doi: string; reason: string }[];
+}
+
+/** The metadata only: the tallies (in the UI's words) are not part of an item. */
+function withoutTally(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
+  const { tally, citingTally, ...metadata } = paper;
+  void tally;
+  void citingTally;
+  return metadata;
+}
+
+async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  if (p.positionals.length === 0) throw new LibraryUsageError('add needs at least one DOI: citewise add 10.1038/171737a0');
+  if (!ctx.openService) throw new CoreError('INTERNAL', 'add needs the citation service, which is not available here.');
+  const report: AddReport = { added: [], duplicates: [], notAdded: [] };
+  const valid: string[] = [];
+  for (const arg of p.positionals) {
+    const parsed = parseDoi(arg);
+    if (parsed.ok) {
+      if (!valid.includes(parsed.doi)) valid.push(parsed.doi);
+    } else report.notAdded.push({ doi: arg, reason: `not a DOI: ${parsed.reason}` });
+  }
+  if (valid.length > 0) {
+    const { service, close } = ctx.openService();
+    let result: BulkResult<UiPaper>;
+    try {
+      result = await service.papers(valid);
+    } finally {
+      await close();
+    }
+    for (const doi of result.unknown) report.notAdded.push({ doi, reason: 'the citation service does not know this DOI' });
+    for (const i of result.invalid) report.notAdded.push({ doi: i.input, reason: `not a DOI: ${i.reason}` });
+    for (const f of result.failed) for (const doi of f.ids) report.notAdded.push({ doi, reason: `the lookup failed: ${f.error.message}` });
+    const dois = valid.filter((d) => result.found[d] !== undefined);
+    if (dois.length > 0) {
+      await withLibrary(
+        ctx.dataDir,
+        async (client) => {
+          // Through the same import path as files: one transaction, the same duplicate checks.
+          const stored = await client.importItems(
+            dois.map((d) => paperToCsl(withoutTally(result.found[d]!))),
+            { source: 'doi' },
+          );
+          const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
+          const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
+          let next = 0;
+          for (const [index, doi] of dois.entries()) {
+            if (dup.has(index)) report.duplicates.push({ doi, existingId: dup.get(index)! });
+            else if (failed.has(index)) report.notAdded.push({ doi, reason: failed.get(index)! });
+            else {
+              const id = stored.ids[next++]!;
+              const detail = await client.lib.getItem(id);
+              report.added.push({ doi, id, citationKey: detail.citationKey });
+            }
+          }
+        },
+        ctx.stderr,
+      );
+    }
+  }
+  if (p.values.json) json(ctx, report);
+  else {
+    for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
+    for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);
+    for (const n of report.notAdded) ctx.stderr.write(`citewise: ${n.doi}: not added: ${n.reason}\n`);
+  }
+  return report.notAdded.length > 0 ? 1 : 0;
 }
 
 // ── export ──

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sampleDois, service } from '../service-client/helpers';
 import { FIXTURES, tempDir } from './helpers';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -30,5 +31,19 @@ describe.skipIf(!built)(`the built citewise command${built ? '' : ` (skipped: ${
     expect(apa.stdout).toContain('(1953)');
     const bad = await citewise('--data-dir', data.path, 'search', 'year:').catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 2 });
+  });
+
+  it('adds a paper by DOI from the service given with --service-url', async () => {
+    const svc = await service();
+    try {
+      const [doi] = sampleDois(svc, 1) as [string];
+      const added = await exec(process.execPath, [join(ROOT, 'bin', 'citewise.mjs'), '--data-dir', data.path, '--service-url', svc.url, 'add', doi, '--json'], {
+        timeout: 60_000,
+        env: { ...process.env, CITEWISE_DATA_DIR: '', CITEWISE_API_KEY: svc.fullKey },
+      });
+      expect((JSON.parse(added.stdout) as { added: { doi: string }[] }).added.map((a) => a.doi)).toEqual([doi]);
+    } finally {
+      await svc.close();
+    }
   });
 });

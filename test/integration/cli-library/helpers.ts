@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runLibraryCommand, type LibraryCommand } from '../../../electron/cli/commands/library';
+import { runLibraryCommand, type LibraryCommand, type LibraryCommandContext } from '../../../electron/cli/commands/library';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 
@@ -24,10 +24,15 @@ function collector(): { stream: Writable; text: () => string } {
 }
 
 /** Runs a library command as `citewise <command> …args` would, against dataDir. */
-export async function run(dataDir: string, command: LibraryCommand, ...args: string[]): Promise<RunResult> {
+export function run(dataDir: string, command: LibraryCommand, ...args: string[]): Promise<RunResult> {
+  return runWith({}, dataDir, command, ...args);
+}
+
+/** The same, with more of the context (the service, for add). */
+export async function runWith(extra: Pick<LibraryCommandContext, 'openService'>, dataDir: string, command: LibraryCommand, ...args: string[]): Promise<RunResult> {
   const out = collector();
   const err = collector();
-  const code = await runLibraryCommand(command, [command, ...args], { dataDir, stdout: out.stream, stderr: err.stream });
+  const code = await runLibraryCommand(command, [command, ...args], { dataDir, stdout: out.stream, stderr: err.stream, ...extra });
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
