@@ -42,7 +42,9 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
   backup           Write a verified backup of the library and print where it is
   restore [FILE]   Replace the library with a backup (default: the newest one that is not a pre-restore
                    copy); the current library is backed up first, so a restore can be undone
-  --json           On import, add, export (with -o), search, stats, backup and restore: print JSON`;
+  --json           On import, add, export (with -o), search, stats, backup and restore: print JSON
+                   (import exits 0 when it skipped bad entries, and says so; 1 when a file could not
+                   be read at all. add exits 1 when any DOI was not added.)`;
 
 /** What `add` needs of the service client (core.service). */
 export interface PaperSource {
