@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { LibraryClient } from '../../../electron/core/library/client';
+import type { CslItem } from '../../../shared/model/csl';
 import { SORT_COLUMNS } from '../../../electron/core/library/types';
 import { generateItems } from '../../unit/library/helpers/generate-items';
 import { percentile, type BenchCase, type BenchMetric } from '../harness';
@@ -44,8 +45,15 @@ const bench: BenchCase = {
   async run({ tmpDir, quick, log }) {
     const n = quick ? 10_000 : 100_000;
     const size = n.toLocaleString('en');
-    const items = generateItems(n, 1);
-    log(`generated ${size} items`);
+    // Items arrive in chunks, as the formats worker delivers a parsed file: a real import never holds
+    // 100,000 parsed entries at once. Each chunk is generated just before it is sent.
+    const CHUNK = 2_000;
+    async function* chunks(): AsyncGenerator<CslItem[]> {
+      for (let offset = 0; offset < n; offset += CHUNK) {
+        yield generateItems(Math.min(CHUNK, n - offset), 1, offset);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     const client = await LibraryClient.start({ file: join(tmpDir, 'citewise.sqlite') });
     const metrics: BenchMetric[] = [];
     try {
@@ -62,7 +70,7 @@ const bench: BenchCase = {
       }, 10);
       delay.enable();
       const t0 = performance.now();
-      const result = await client.importItems(items, { source: 'bench' });
+      const result = await client.importItems(chunks(), { source: 'bench' });
       const importS = (performance.now() - t0) / 1000;
       delay.disable();
       clearInterval(beat);
@@ -74,12 +82,12 @@ const bench: BenchCase = {
         { metric: `bulk insert of ${size} CSL items (creators, keys, tags, FTS), one transaction`, value: importS, unit: 's', target: quick ? undefined : '≤ 5 s', pass: quick ? undefined : importS <= 5 },
         { metric: 'longest stall of the UI thread during the import', value: stallMs, unit: 'ms', target: '≤ 100 ms', pass: stallMs <= 100 },
         {
-          metric: 'peak memory (RSS, main + library worker, items held in memory)',
+          metric: 'peak memory (RSS, main + library worker, items streamed in chunks)',
           value: peak / 2 ** 20,
           unit: 'MB',
           target: '≤ 500 MB',
           pass: peak / 2 ** 20 <= 500,
-          note: `${((peak - baseline) / 2 ** 20).toFixed(0)} MB above the ${(baseline / 2 ** 20).toFixed(0)} MB held before the import (the generated items and the started worker)`,
+          note: `${((peak - baseline) / 2 ** 20).toFixed(0)} MB above the ${(baseline / 2 ** 20).toFixed(0)} MB held before the import (the started worker; items are generated chunk by chunk during the import)`,
         },
       );
 
