@@ -91,7 +91,11 @@ async function main(): Promise<void> {
   if (failures) process.exitCode = 1;
 }
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+// Exit once every case has finished and its results are written: a case that leaves a handle open
+// (a worker, a child's pipe) must not keep CI waiting.
+void main()
+  .catch((err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => process.exit());
