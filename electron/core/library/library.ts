@@ -1106,14 +1106,8 @@ function sqlText(text: string): SqlFragment {
 // ── Import session ──
 
 /** The sort indexes of migration 0002, exactly as it creates them; an import into an empty library defers them. */
-const DEFERRED_INDEXES: readonly (readonly [string, string])[] = [
-  ['items_by_title', 'CREATE INDEX items_by_title ON items(title_sort, id)'],
-  ['items_by_creators', 'CREATE INDEX items_by_creators ON items(creators_sort, id)'],
-  ['items_by_year', 'CREATE INDEX items_by_year ON items(year, id)'],
-  ['items_by_container', 'CREATE INDEX items_by_container ON items(container_sort, id)'],
-  ['items_by_type', 'CREATE INDEX items_by_type ON items(type, id)'],
-  ['items_by_added', 'CREATE INDEX items_by_added ON items(date_added, id)'],
-];
+/** The sort indexes an import into an empty library builds once at commit; their SQL is read from the schema. */
+const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_year', 'items_by_container', 'items_by_type', 'items_by_added'] as const;
 
 /**
  * One import inside one transaction. Prepared statements and an in-memory set of the DOIs and keys
@@ -1130,7 +1124,8 @@ export class ImportSession {
   readonly #tagIds = new Map<string, number>();
   #index = 0;
   #open = true;
-  #deferred = false;
+  /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
+  #deferred: string[] = [];
   readonly #st;
 
   constructor(db: WriteDb, options: ImportOptions, now: number, ownTransaction = true) {
@@ -1160,10 +1155,12 @@ export class ImportSession {
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
       if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
-        const present = new Set(raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items'").pluck().all() as string[]);
-        if (DEFERRED_INDEXES.every(([name]) => present.has(name))) {
-          for (const [name] of DEFERRED_INDEXES) raw.exec(`DROP INDEX ${name}`);
-          this.#deferred = true;
+        const present = new Map(
+          (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
+        );
+        if (DEFERRED_INDEXES.every((name) => present.has(name))) {
+          this.#deferred = DEFERRED_INDEXES.map((name) => present.get(name)!);
+          for (const name of DEFERRED_INDEXES) raw.exec(`DROP INDEX ${name}`);
         }
       }
     }
@@ -1247,14 +1244,14 @@ export class ImportSession {
 
   commit(): ImportResult {
     if (!this.#open) throw new Error('This import has already finished.');
-    if (this.#deferred) {
+    if (this.#deferred.length > 0) {
       try {
-        for (const [, ddl] of DEFERRED_INDEXES) this.#db.raw.exec(ddl);
+        for (const ddl of this.#deferred) this.#db.raw.exec(ddl);
       } catch (err) {
         this.rollback();
         throw err;
       }
-      this.#deferred = false;
+      this.#deferred = [];
     }
     this.#open = false;
     if (this.#own) {
