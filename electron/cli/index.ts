@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../../package.json';
 import { isServiceUrl } from '../../shared/ipc';
-import { createCore } from '../core';
+import { createCore, openServiceClient } from '../core';
 import { CoreError } from '../core/errors';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
@@ -68,8 +68,7 @@ async function main(argv: string[]): Promise<number> {
       if (isLibraryCommand(command)) {
         const values = { 'data-dir': typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined, 'service-url': typeof first.values['service-url'] === 'string' ? first.values['service-url'] : undefined };
         const openService = () => {
-          const core = createCore(coreOptions(values, 'cli'));
-          return { service: core.service, close: () => core.close() };
+          return openServiceClient(coreOptions(values, 'cli'));
         };
         return runLibraryCommand(command, argv, { dataDir: resolveDataDir(values['data-dir']), stdout: process.stdout, stderr: process.stderr, openService });
       }
@@ -98,7 +97,7 @@ function coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: 
 
 async function key(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
-  const core = createCore(coreOptions(values, 'cli'));
+  const core = await createCore(coreOptions(values, 'cli'));
   try {
     return await runKeyCommand(positionals.slice(1), { core, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   } catch (err) {
@@ -126,7 +125,7 @@ async function serve(argv: string[]): Promise<number> {
   }
   const options = coreOptions(values, 'browser');
   const dataDir = options.dataDir;
-  const core = createCore(options);
+  const core = await createCore(options);
   let host;
   try {
     host = await startHost({ core, rendererDir, port, logger: stderrLogger });

@@ -8,9 +8,12 @@ import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { jobsHandlers } from './handlers/jobs';
+import { libraryHandlers } from './handlers/library';
 import { serviceHandlers } from './handlers/service';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
+import { createCiteFormatter, type CiteFormatter } from './formats/cite';
+import { LibraryClient } from './library/client';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { LIBRARY_FILE } from './paths';
@@ -35,6 +38,8 @@ export interface CoreOptions {
   secrets?: SecretStore | undefined;
   /** The HTTP edge, replaced in tests. */
   fetch?: FetchLike | undefined;
+  /** How often the library is backed up while it changes; 0: never on a timer. Default 6 hours. */
+  backupIntervalMs?: number | undefined;
   /** Tuning of the service client (timeouts, limits); tests and benchmarks shorten them. */
   service?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
 }
@@ -46,15 +51,40 @@ export interface Core {
   readonly connectivity: ConnectivityState;
   /** The service client, for the core's own jobs and for tests; the renderer reaches it through `invoke`. */
   readonly service: ServiceClient;
+  /** The library, in its worker. */
+  readonly library: LibraryClient;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   close(): Promise<void>;
 }
 
-export function createCore(options: CoreOptions): Core {
+/**
+ * Starts a core: the library worker first (it checks the file, recovers a damaged one from its last
+ * good backup, backs up and migrates), then the settings connection beside it.
+ */
+export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? stderrLogger;
+  if (options.serviceUrl !== undefined && !isServiceUrl(options.serviceUrl)) {
+    throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
+  }
   mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, LIBRARY_FILE), { nativeBinding: options.sqliteNativeBinding });
+  const file = join(options.dataDir, LIBRARY_FILE);
+  const library = await LibraryClient.start({
+    file,
+    nativeBinding: options.sqliteNativeBinding,
+    backupIntervalMs: options.backupIntervalMs ?? 6 * 60 * 60_000,
+    onBackup: (_info, error) => {
+      if (error) logger.error('the scheduled library backup failed', new Error(error.message));
+    },
+  });
+  if (library.recovery) logger.warn(`The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(file, { nativeBinding: options.sqliteNativeBinding });
+  } catch (err) {
+    await library.close();
+    throw err;
+  }
   const events = new EventBus();
   const lifetime = new AbortController();
   const info: AppInfo = {
@@ -66,12 +96,57 @@ export function createCore(options: CoreOptions): Core {
   };
   const connectivity = new ConnectivityState((status) => events.emit('app.connectivityChanged', status));
   const jobs = new JobRegistry({ onChange: (list) => events.emit('jobs.changed', list) });
+  const { settings, serviceConfig, keys, service } = serviceStack(options, db, logger, (state, reason) => connectivity.set(state, reason));
+
+  const registry = new HandlerRegistry((err) => logger.error('request failed', err));
+  registry.register(appHandlers({ info, connectivity }));
+  registry.register(settingsHandlers({ store: settings, events }));
+  registry.register(jobsHandlers({ jobs }));
+  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
+  let formatter: CiteFormatter | null = null;
+  registry.register(
+    libraryHandlers({
+      library,
+      file,
+      events,
+      jobs,
+      service,
+      formatter: () => (formatter ??= createCiteFormatter()),
+    }),
+  );
+  const missing = registry.missing();
+  if (missing.length > 0) throw new Error(`IPC channels without a handler: ${missing.join(', ')}`);
+
+  let closed = false;
+  return {
+    info,
+    events,
+    jobs,
+    connectivity,
+    service,
+    library,
+    invoke(channel, input, signal) {
+      if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
+      const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
+      return registry.invoke(channel, input, { signal: combined });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      lifetime.abort();
+      jobs.cancelAll();
+      service.close();
+      await formatter?.close();
+      await library.close();
+      db.close();
+    },
+  };
+}
+
+/** The settings, the service address, the keys and the service client over one settings connection. */
+function serviceStack(options: CoreOptions, db: ReturnType<typeof openDatabase>, logger: Logger, onConnectivity?: ServiceClientOptions['onConnectivity']) {
   const settings = new SettingsStore(db);
 
-  if (options.serviceUrl !== undefined && !isServiceUrl(options.serviceUrl)) {
-    db.close();
-    throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
-  }
   const serviceConfig = {
     get: (): ServiceConfig => resolveServiceUrl(options.serviceUrl, settings.get().serviceUrl),
     set: (url: string | null): ServiceConfig => {
@@ -91,34 +166,23 @@ export function createCore(options: CoreOptions): Core {
     fetch: options.fetch,
     logger,
     userAgent: `Citewise/${version}`,
-    onConnectivity: (state, reason) => connectivity.set(state, reason),
+    ...(onConnectivity ? { onConnectivity } : {}),
   });
 
-  const registry = new HandlerRegistry((err) => logger.error('request failed', err));
-  registry.register(appHandlers({ info, connectivity }));
-  registry.register(settingsHandlers({ store: settings, events }));
-  registry.register(jobsHandlers({ jobs }));
-  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
-  const missing = registry.missing();
-  if (missing.length > 0) throw new Error(`IPC channels without a handler: ${missing.join(', ')}`);
+  return { settings, serviceConfig, keys, service };
+}
 
-  let closed = false;
+/**
+ * The service client alone, for commands that only need to reach the service (`citewise add`): no
+ * library worker. The settings connection it opens is closed with it.
+ */
+export function openServiceClient(options: CoreOptions): { service: ServiceClient; close: () => Promise<void> } {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, LIBRARY_FILE), { nativeBinding: options.sqliteNativeBinding });
+  const { service } = serviceStack(options, db, options.logger ?? stderrLogger);
   return {
-    info,
-    events,
-    jobs,
-    connectivity,
     service,
-    invoke(channel, input, signal) {
-      if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
-      const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
-      return registry.invoke(channel, input, { signal: combined });
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      lifetime.abort();
-      jobs.cancelAll();
+    close: async () => {
       service.close();
       db.close();
     },

@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   const dataDir = resolveDataDir(argValue('--data-dir'));
   let core: Core;
   try {
-    core = createCore({
+    core = await createCore({
       dataDir,
       mode: 'electron',
       sqliteNativeBinding: sqliteBinding(),

@@ -4,10 +4,11 @@ import type { z } from 'zod';
 import { appFeature } from './app';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { jobsFeature } from './jobs';
+import { libraryFeature } from './library';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -15,6 +16,7 @@ export const requests = {
   ...settingsFeature.requests,
   ...jobsFeature.requests,
   ...serviceFeature.requests,
+  ...libraryFeature.requests,
 };
 
 export const events = {
@@ -22,6 +24,7 @@ export const events = {
   ...settingsFeature.events,
   ...jobsFeature.events,
   ...serviceFeature.events,
+  ...libraryFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -58,4 +61,5 @@ export * from './app';
 export * from './settings';
 export * from './jobs';
 export * from './service';
+export * from './library';
 export * from './wire';

@@ -22,14 +22,14 @@ export interface TransportFixture {
 
 export type TransportFactory = () => Promise<TransportFixture>;
 
-function newCore() {
+async function newCore() {
   const dir = tempDir();
-  const core = createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger });
+  const core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger });
   return { core, dir };
 }
 
 export const inProcess: TransportFactory = async () => {
-  const { core, dir } = newCore();
+  const { core, dir } = await newCore();
   const before = core.events.listenerCount();
   return {
     api: createInProcessApi(core),
@@ -51,7 +51,7 @@ export function fakeRendererDir(root: string): string {
 }
 
 export const webSocket: TransportFactory = async () => {
-  const { core, dir } = newCore();
+  const { core, dir } = await newCore();
   const host: Host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
   const transport = createSocketTransport({
     url: `ws://127.0.0.1:${host.port}/ipc?token=${host.token}`,
@@ -73,7 +73,7 @@ export const webSocket: TransportFactory = async () => {
 
 /** Electron IPC with ipcMain/ipcRenderer replaced by an in-memory pair that structured-clones like Electron. */
 export const electronIpc: TransportFactory = async () => {
-  const { core, dir } = newCore();
+  const { core, dir } = await newCore();
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
   const rendererListeners = new Map<string, ((event: unknown, ...args: unknown[]) => void)[]>();
   const SENDER = { senderId: 7, frameUrl: 'app://citewise/index.html', isMainFrame: true };

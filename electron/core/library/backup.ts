@@ -5,14 +5,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
-export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';
+import type { BackupInfo, BackupReason, Recovery } from '../../../shared/model/library';
 
-export interface BackupInfo {
-  file: string;
-  reason: BackupReason;
-  createdAt: number;
-  size: number;
-}
+export type { BackupInfo, BackupReason, Recovery };
 
 export interface BackupOptions {
   nativeBinding?: string | undefined;
@@ -88,14 +83,6 @@ function rotate(dir: string, keep: Record<BackupReason, number>): void {
   }
 }
 
-export interface Recovery {
-  /** Where the damaged file was moved. */
-  setAside: string;
-  /** What integrity_check said about it. */
-  problem: string;
-  /** The backup restored, or null when none was good (the library starts empty). */
-  restoredFrom: string | null;
-}
 
 /**
  * Checks the library file before opening it. A damaged file (and its -wal/-shm) is moved aside, never

@@ -590,8 +590,12 @@ export class Library {
     const filters: SqlFragment[] = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, compiled.where];
     if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     if (options.collectionId !== undefined) {
-      filters.push(sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-        WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`);
+      filters.push(
+        options.includeSubcollections === false
+          ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
+          : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
+              WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
+      );
     }
     return this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
   }
@@ -863,6 +867,43 @@ export class Library {
   stats(): { items: number; trashed: number; collections: number; tags: number } {
     return this.#r.get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
       (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM tags) AS tags`)!;
+  }
+
+  // ── Export ──
+
+  /**
+   * The CSL-JSON of items as exporters and the citation formatter take it: `id` and `citation-key` are
+   * the citation key. In the order given; ids that do not exist are left out.
+   */
+  cslOf(ids: readonly ItemId[]): CslItem[] {
+    const rows = inBatches(ids, (batch) => this.#r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT id, csl, citation_key FROM items WHERE id IN ${inList(batch)}`));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out: CslItem[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (r) out.push({ ...(JSON.parse(r.csl) as CslItem), id: r.citation_key, 'citation-key': r.citation_key });
+    }
+    return out;
+  }
+
+  /** Items (trashed ones too) by normalised DOI, for the DOIs given in any form; invalid ones are left out. */
+  idsByDoi(dois: readonly string[]): Record<string, ItemId> {
+    const wanted = [...new Set(dois.map(normDoi).filter((d): d is string => d !== null))];
+    const out: Record<string, ItemId> = {};
+    for (const r of inBatches(wanted, (batch) => this.#r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`))) out[r.doi] ??= r.id;
+    return out;
+  }
+
+  /** The ids a list would show, all of them, oldest first (what an export of a collection or a search covers). */
+  idsOf(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): ItemId[] {
+    const ids: ItemId[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = this.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
+      for (const r of page.rows) ids.push(r.id);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return ids;
   }
 
   // ── Internals ──

@@ -1,7 +1,7 @@
 // `citewise add DOI…` against the local citation service: metadata fetched, items stored through the
 // library's import, duplicates and unknown or malformed DOIs reported, exit 1 when any DOI was not added.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../electron/core';
+import { openServiceClient } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { sampleDois, service } from '../service-client/helpers';
@@ -19,10 +19,7 @@ afterAll(async () => {
   data?.remove();
 });
 
-const openService = () => {
-  const core = createCore({ dataDir: data.path, mode: 'cli', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
-  return { service: core.service, close: () => core.close() };
-};
+const openService = () => openServiceClient({ dataDir: data.path, mode: 'cli', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
 
 describe('citewise add', () => {
   it('adds papers by DOI, skips duplicates, reports DOIs it could not add', async () => {

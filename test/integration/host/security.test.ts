@@ -49,7 +49,7 @@ describe('host mode security', () => {
 
   beforeAll(async () => {
     dir = tempDir();
-    core = createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
+    core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
     writeFileSync(join(dir.path, 'secret.txt'), 'outside the renderer');
     cookie = `citewise_${host.port}=${host.token}`;

@@ -48,7 +48,7 @@ beforeAll(async () => {
     usageMax: 10_000,
   });
   dir = tempDir('citewise-canary-');
-  core = createCore({ dataDir: dir.path, mode: 'test', logger, serviceUrl: svc.url, service: { backoffInitialMs: 20 } });
+  core = await createCore({ dataDir: dir.path, mode: 'test', logger, serviceUrl: svc.url, service: { backoffInitialMs: 20 } });
   host = await startHost({ core, rendererDir: fakeRendererDir(dir.path), logger });
   socket = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { headers: { origin: `http://127.0.0.1:${host.port}` } });
   socket.on('message', (data) => {

@@ -36,7 +36,7 @@ async function run(args: string[], input = '') {
 beforeAll(async () => {
   svc = await service();
   dir = tempDir();
-  core = createCore({ dataDir: dir.path, mode: 'cli', logger: silentLogger, serviceUrl: svc.url, secrets: createMemorySecretStore() });
+  core = await createCore({ dataDir: dir.path, mode: 'cli', logger: silentLogger, serviceUrl: svc.url, secrets: createMemorySecretStore() });
 });
 
 afterAll(async () => {

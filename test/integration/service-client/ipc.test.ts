@@ -14,9 +14,9 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-function makeCore(options: Partial<Parameters<typeof createCore>[0]> = {}): { core: Core; api: CitewiseApi } {
+async function makeCore(options: Partial<Parameters<typeof createCore>[0]> = {}): Promise<{ core: Core; api: CitewiseApi }> {
   const dir = tempDir();
-  const core = createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, ...options });
+  const core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, ...options });
   cleanup.push(() => dir.remove(), () => core.close());
   return { core, api: createInProcessApi(core) };
 }
@@ -39,7 +39,7 @@ describe('service feature over IPC', () => {
   it('sets, checks and clears the key, never returning it', async () => {
     const svc = await service();
     cleanup.push(() => svc.close());
-    const { api } = makeCore({ serviceUrl: svc.url });
+    const { api } = await makeCore({ serviceUrl: svc.url });
     const changed = collect(api, 'service.key.changed');
     expect(await api.invoke('service.key.status', {})).toEqual({ ok: true, value: { stored: false, where: 'none', keychainAvailable: true } });
     const set = await api.invoke('service.key.set', { key: ` ${svc.fullKey} ` });
@@ -59,7 +59,7 @@ describe('service feature over IPC', () => {
   });
 
   it('takes the address from --service-url, else the setting, else the real service', async () => {
-    const a = makeCore();
+    const a = await makeCore();
     expect(await a.api.invoke('service.config.get', {})).toEqual({ ok: true, value: { serviceUrl: 'https://api.scite.ai', source: 'default', defaultUrl: 'https://api.scite.ai' } });
     const set = await a.api.invoke('service.config.set', { serviceUrl: 'http://127.0.0.1:8787/' });
     expect(set).toMatchObject({ ok: true, value: { serviceUrl: 'http://127.0.0.1:8787', source: 'setting' } });
@@ -67,7 +67,7 @@ describe('service feature over IPC', () => {
     expect(await a.api.invoke('service.config.set', { serviceUrl: 'ftp://x' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await a.api.invoke('service.config.set', { serviceUrl: 'https://user:secret@x.test' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await a.api.invoke('service.config.set', { serviceUrl: null })).toMatchObject({ ok: true, value: { source: 'default' } });
-    const b = makeCore({ serviceUrl: 'http://127.0.0.1:9999' });
+    const b = await makeCore({ serviceUrl: 'http://127.0.0.1:9999' });
     await b.api.invoke('service.config.set', { serviceUrl: 'http://127.0.0.1:8787' });
     expect(await b.api.invoke('service.config.get', {})).toMatchObject({ ok: true, value: { serviceUrl: 'http://127.0.0.1:9999', source: 'command-line' } });
   });
@@ -75,7 +75,7 @@ describe('service feature over IPC', () => {
   it('uses CITEWISE_API_KEY for the run without storing it', async () => {
     const svc = await service();
     cleanup.push(() => svc.close());
-    const { api } = makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
+    const { api } = await makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
     expect(await api.invoke('service.key.status', {})).toMatchObject({ ok: true, value: { stored: false, where: 'environment' } });
     const page = await api.invoke('service.citing.page', { doi: sampleDois(svc, 1)[0]!, limit: 5 });
     expect(page.ok).toBe(true);
@@ -84,7 +84,7 @@ describe('service feature over IPC', () => {
   it('runs an assistant task as a job, with progress events, to SUCCESS', async () => {
     const svc = await service();
     cleanup.push(() => svc.close());
-    const { api } = makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
+    const { api } = await makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
     const progress = collect(api, 'service.task.progress');
     const finished = collect(api, 'service.task.finished');
     const started = await api.invoke('service.assistant.start', { request: { userInput: 'Does exercise improve memory?', effort: 'low', numReferences: 3 } });
@@ -103,7 +103,7 @@ describe('service feature over IPC', () => {
   it('cancels a running task, and times one out', async () => {
     const svc = await service({ assistantSteps: 'realistic', assistantStepMs: 400 });
     cleanup.push(() => svc.close());
-    const { api } = makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
+    const { api } = await makeCore({ serviceUrl: svc.url, apiKey: svc.fullKey });
     const finished = collect(api, 'service.task.finished');
     const a = await api.invoke('service.assistant.start', { request: { userInput: 'q one' } });
     if (!a.ok) throw new Error(a.error.message);
@@ -120,7 +120,7 @@ describe('service feature over IPC', () => {
   });
 
   it('goes offline after repeated network failures and back online when a probe gets through', async () => {
-    const { api } = makeCore({ serviceUrl: undefined, service: { maxAttempts: 1, breakerFailures: 2, probeAfterMs: 200 } });
+    const { api } = await makeCore({ serviceUrl: undefined, service: { maxAttempts: 1, breakerFailures: 2, probeAfterMs: 200 } });
     await api.invoke('service.config.set', { serviceUrl: 'http://127.0.0.1:9' }); // nothing listens on the discard port
     const states = collect(api, 'app.connectivityChanged');
     for (let i = 0; i < 2; i++) expect(await api.invoke('service.paper', { doi: '10.1000/a' })).toMatchObject({ ok: false, error: { code: 'OFFLINE' } });

@@ -32,9 +32,9 @@ describe('IPC sender validation', () => {
   describe('the bridge', () => {
     let dir: ReturnType<typeof tempDir>;
     let core: Core;
-    beforeEach(() => {
+    beforeEach(async () => {
       dir = tempDir();
-      core = createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger });
+      core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger });
     });
     afterEach(async () => {
       await core.close();

@@ -8,10 +8,10 @@ let dir: ReturnType<typeof tempDir>;
 let core: Core;
 let sent = 0;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDir();
   sent = 0;
-  core = createCore({
+  core = await createCore({
     dataDir: dir.path,
     mode: 'test',
     logger: silentLogger,

@@ -1,0 +1,328 @@
+import { basename } from 'node:path';
+import type { AddDoisReport, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
+import type { CslItem } from '../../../shared/model/csl';
+import { parseDoi } from '../../../shared/model/doi';
+import type { EvidenceCounts } from '../../../shared/model/evidence';
+import type { UiPaper } from '../../../shared/model/service';
+import { CoreError } from '../errors';
+import type { EventBus } from '../events';
+import { exportItems, importInWorker, paperToCsl, type ExportFormat } from '../formats';
+import type { CiteFormatter, OutputFormat } from '../formats/cite';
+import type { JobRegistry } from '../jobs/registry';
+import { listBackups } from '../library/backup';
+import type { LibraryClient } from '../library/client';
+import { importSource } from '../library/import-source';
+import type { FeatureHandlers } from '../registry';
+import type { ServiceClient } from '../service';
+
+export interface LibraryHandlerDeps {
+  library: LibraryClient;
+  file: string;
+  events: EventBus;
+  jobs: JobRegistry;
+  service: Pick<ServiceClient, 'papers'>;
+  /** The citation formatter, started on first use (its workers cost memory and start-up time). */
+  formatter: () => CiteFormatter;
+  /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
+  onChange?: (change: LibraryChange) => void;
+}
+
+/** Lists ids in a change event only while that stays small. */
+const MAX_EVENT_IDS = 5000;
+/** Items fetched from the library worker per message during an export. */
+const EXPORT_CHUNK = 5000;
+
+const FILE_FORMATS: Record<string, { format: ExportFormat; mime: string; extension: string }> = {
+  bibtex: { format: 'bibtex', mime: 'application/x-bibtex', extension: 'bib' },
+  biblatex: { format: 'biblatex', mime: 'application/x-bibtex', extension: 'bib' },
+  ris: { format: 'ris', mime: 'application/x-research-info-systems', extension: 'ris' },
+  'csl-json': { format: 'csljson', mime: 'application/vnd.citationstyles.csl+json', extension: 'json' },
+};
+const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = {
+  text: { mime: 'text/plain', extension: 'txt' },
+  html: { mime: 'text/html', extension: 'html' },
+  rtf: { mime: 'application/rtf', extension: 'rtf' },
+};
+
+/** The metadata of a paper, without the tallies (which are evidence, kept in the cache, not the item). */
+function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
+  const { tally, citingTally, ...metadata } = paper;
+  void tally;
+  void citingTally;
+  return metadata;
+}
+
+export function libraryHandlers(deps: LibraryHandlerDeps) {
+  const { library, events } = deps;
+  const lib = library.lib;
+  const changed = (kind: LibraryChange['kind'], ids?: readonly number[]): void => {
+    const change: LibraryChange = ids && ids.length <= MAX_EVENT_IDS ? { kind, ids: [...ids] } : { kind };
+    events.emit('library.changed', change);
+    deps.onChange?.(change);
+  };
+  const idsOf = async (scope: ExportScope): Promise<number[]> => {
+    switch (scope.kind) {
+      case 'items':
+        return scope.ids;
+      case 'collection':
+        return lib.idsOf({ collectionId: scope.collectionId });
+      case 'query':
+        return lib.idsOf({ query: scope.query });
+      case 'library':
+        return lib.idsOf({});
+    }
+  };
+  const cslOf = async (ids: readonly number[]): Promise<CslItem[]> => {
+    const out: CslItem[] = [];
+    for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
+    return out;
+  };
+
+  return {
+    'library.status': async () => ({ file: deps.file, ...(await lib.stats()), recovery: library.recovery, backupDir: library.backupDir }),
+    'library.list': (input) => lib.list(input),
+    'library.count': (input) => lib.count(input),
+
+    'library.item.get': ({ id }) => lib.getItem(id),
+    'library.item.update': async ({ id, csl }) => {
+      await lib.updateItem(id, csl as CslItem);
+      changed('items', [id]);
+      return lib.getItem(id);
+    },
+    'library.item.setKey': async ({ id, key }) => {
+      const citationKey = await lib.setCitationKey(id, key);
+      changed('items', [id]);
+      return { citationKey };
+    },
+    'library.item.regenerateKey': async ({ id }) => {
+      const citationKey = await lib.regenerateCitationKey(id);
+      changed('items', [id]);
+      return { citationKey };
+    },
+    'library.item.related': ({ id }) => lib.relatedItems(id),
+
+    'library.tags.list': () => lib.listTags(),
+    'library.tags.add': async ({ ids, tags }) => {
+      await lib.addTags(ids, tags);
+      changed('tags', ids);
+      return null;
+    },
+    'library.tags.remove': async ({ ids, tags }) => {
+      await lib.removeTags(ids, tags);
+      changed('tags', ids);
+      return null;
+    },
+
+    'library.notes.add': async ({ itemId, body }) => {
+      const id = await lib.addNote(itemId, body);
+      changed('items', [itemId]);
+      return { id };
+    },
+    'library.notes.update': async ({ id, body }) => {
+      await lib.updateNote(id, body);
+      changed('items');
+      return null;
+    },
+    'library.notes.delete': async ({ id }) => {
+      await lib.deleteNote(id);
+      changed('items');
+      return null;
+    },
+    'library.attachments.remove': async ({ id }) => {
+      await lib.removeAttachment(id);
+      changed('items');
+      return null;
+    },
+
+    'library.collections.list': () => lib.listCollections(),
+    'library.collections.create': async ({ name, parentId }) => {
+      const id = await lib.createCollection(name, parentId);
+      changed('collections');
+      return { id };
+    },
+    'library.collections.rename': async ({ id, name }) => {
+      await lib.renameCollection(id, name);
+      changed('collections');
+      return null;
+    },
+    'library.collections.move': async ({ id, parentId }) => {
+      await lib.moveCollection(id, parentId);
+      changed('collections');
+      return null;
+    },
+    'library.collections.delete': async ({ id }) => {
+      await lib.deleteCollection(id);
+      changed('collections');
+      return null;
+    },
+    'library.collections.addItems': async ({ collectionId, ids }) => {
+      await lib.addToCollection(collectionId, ids);
+      changed('collections', ids);
+      return null;
+    },
+    'library.collections.removeItems': async ({ collectionId, ids }) => {
+      await lib.removeFromCollection(collectionId, ids);
+      changed('collections', ids);
+      return null;
+    },
+    'library.collections.moveItems': async ({ ids, fromId, toId }) => {
+      await lib.moveToCollection(ids, fromId, toId);
+      changed('collections', ids);
+      return null;
+    },
+
+    'library.trash': async ({ ids }) => {
+      await lib.trashItems(ids);
+      changed('trash', ids);
+      return null;
+    },
+    'library.restore': async ({ ids }) => {
+      await lib.restoreItems(ids);
+      changed('trash', ids);
+      return null;
+    },
+    'library.delete': async ({ ids }) => {
+      await lib.deleteItems(ids);
+      changed('trash', ids);
+      return null;
+    },
+    'library.trash.empty': async () => {
+      const deleted = await lib.emptyTrash();
+      changed('trash');
+      return { deleted };
+    },
+
+    'library.searches.list': () => lib.listSavedSearches(),
+    'library.searches.save': async ({ name, query, sort }) => {
+      const id = await lib.saveSearch(name, query, sort);
+      changed('searches');
+      return { id };
+    },
+    'library.searches.delete': async ({ id }) => {
+      await lib.deleteSavedSearch(id);
+      changed('searches');
+      return null;
+    },
+
+    'library.duplicates': () => lib.findDuplicates(),
+    'library.merge': async ({ keepId, otherIds, csl }) => {
+      await lib.mergeItems(keepId, otherIds);
+      if (csl) await lib.updateItem(keepId, csl as CslItem);
+      changed('all', [keepId, ...otherIds]);
+      return lib.getItem(keepId);
+    },
+
+    'library.undo': async () => {
+      const label = await lib.undo();
+      if (label !== null) changed('all');
+      return { label };
+    },
+    'library.redo': async () => {
+      const label = await lib.redo();
+      if (label !== null) changed('all');
+      return { label };
+    },
+    'library.history': () => lib.undoHistory(),
+
+    'library.import': async ({ text, fileName, format }, { signal }) => {
+      const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
+      const job = deps.jobs.start('library.import', label, (job) => {
+        const both = AbortSignal.any([job.signal, signal]);
+        return importSource(library, { kind: 'text', text }, { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${n.toLocaleString('en')} stored`) });
+      });
+      const report = await job.done;
+      if (report.added > 0) changed('items', report.ids);
+      return report;
+    },
+    'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
+      const parsed = await importInWorker({ kind: 'text', text }, { ...(fileName ? { fileName } : {}), ...(format ? { format } : {}), signal });
+      const existing = await lib.idsByDoi(parsed.items.map((i) => i.item.DOI).filter((d): d is string => typeof d === 'string'));
+      const duplicateOf = (item: CslItem): number | null => {
+        const doi = typeof item.DOI === 'string' ? parseDoi(item.DOI) : null;
+        return doi?.ok ? (existing[doi.doi] ?? null) : null;
+      };
+      return {
+        format: parsed.format,
+        entries: parsed.count,
+        sample: parsed.items.slice(0, sample).map(({ item, line }) => ({
+          line,
+          type: item.type,
+          title: typeof item.title === 'string' ? item.title : null,
+          creators: (item.author ?? item.editor ?? []).map((n) => n.literal ?? [n.given, n.family].filter(Boolean).join(' ')).join('; ') || null,
+          year: item.issued?.['date-parts']?.[0]?.[0] ?? null,
+          doi: typeof item.DOI === 'string' ? item.DOI : null,
+          duplicateOf: duplicateOf(item),
+        })),
+        duplicates: parsed.items.filter((i) => duplicateOf(i.item) !== null).length,
+        errors: parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })),
+        warnings: parsed.warnings.map((w) => ({ line: w.line, reason: w.reason })),
+        dois: (parsed.dois ?? []).map((d) => d.doi),
+      };
+    },
+    'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
+      const report: AddDoisReport = { added: [], duplicates: [], notAdded: [] };
+      const valid: string[] = [];
+      for (const input of dois) {
+        const parsed = parseDoi(input);
+        if (!parsed.ok) report.notAdded.push({ doi: input, reason: `not a DOI: ${parsed.reason}`, code: 'INVALID_INPUT' });
+        else if (!valid.includes(parsed.doi)) valid.push(parsed.doi);
+      }
+      if (valid.length === 0) return report;
+      const result = await deps.service.papers(valid, { signal });
+      for (const doi of result.unknown) report.notAdded.push({ doi, reason: 'the citation service does not know this DOI', code: 'NOT_FOUND' });
+      for (const f of result.failed) for (const doi of f.ids) report.notAdded.push({ doi, reason: `the lookup failed: ${f.error.message}`, code: f.error.code });
+      // The answers are cached as they are (with their tallies), so the new items show evidence at once.
+      const tallies: Record<string, EvidenceCounts> = {};
+      for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
+      await lib.putPapers({ found: result.found, unknown: result.unknown });
+      if (Object.keys(tallies).length > 0) await lib.putTallies({ found: tallies });
+      const found = valid.filter((d) => result.found[d] !== undefined);
+      if (found.length === 0) return report;
+      const stored = await library.importItems(
+        found.map((d) => paperToCsl(metadataOf(result.found[d]!))),
+        { source: 'doi', signal },
+      );
+      const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
+      const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
+      const keys = new Map((await lib.cslOf(stored.ids)).map((c, i) => [stored.ids[i]!, c['citation-key'] as string]));
+      let next = 0;
+      for (const [index, doi] of found.entries()) {
+        if (dup.has(index)) report.duplicates.push({ doi, existingId: dup.get(index)! });
+        else if (failed.has(index)) report.notAdded.push({ doi, reason: failed.get(index)! });
+        else {
+          const id = stored.ids[next++]!;
+          report.added.push({ doi, id, citationKey: keys.get(id) ?? '' });
+        }
+      }
+      if (stored.ids.length > 0) changed('items', stored.ids);
+      return report;
+    },
+
+    'library.export': async ({ scope, format, style, locale }): Promise<ExportOutput> => {
+      const items = await cslOf(await idsOf(scope));
+      const file = FILE_FORMATS[format];
+      if (file) return { content: exportItems(items, file.format), items: items.length, mime: file.mime, extension: file.extension };
+      const out = format as OutputFormat;
+      const bib = await deps.formatter().formatBibliography(items, { style, locale, format: out });
+      return { content: bib.document, items: items.length, ...CITE_FORMATS[out] };
+    },
+    'library.cite': async ({ ids, style, locale, kind }) => {
+      const items = await cslOf(ids);
+      if (items.length !== ids.length) throw new CoreError('NOT_FOUND', `${ids.length - items.length} of the items to cite are no longer in the library.`);
+      const formatter = deps.formatter();
+      if (kind === 'citation') {
+        const cluster = items.map((i) => ({ id: String(i.id) }));
+        const [text, html] = await Promise.all([formatter.formatCitation(items, cluster, { style, locale, format: 'text' }), formatter.formatCitation(items, cluster, { style, locale, format: 'html' })]);
+        return { text: text.value, html: html.value };
+      }
+      const [text, html] = await Promise.all([
+        formatter.formatBibliography(items, { style, locale, format: 'text' }),
+        formatter.formatBibliography(items, { style, locale, format: 'html' }),
+      ]);
+      return { text: text.document, html: html.document };
+    },
+
+    'library.backup': () => library.backup('manual'),
+    'library.backups': () => listBackups(library.backupDir),
+  } satisfies FeatureHandlers<typeof libraryFeature>;
+}

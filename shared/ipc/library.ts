@@ -1,0 +1,222 @@
+// The offline library through IPC: listing and search, items and their parts, collections, tags,
+// saved searches, trash, duplicates, undo, import, export and citations, backups. The core runs all
+// of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
+import { z } from 'zod';
+import { CITATION_STYLE_IDS } from '../model/csl';
+import type {
+  BackupInfo,
+  Collection,
+  DuplicateGroup,
+  ItemDetail,
+  ItemId,
+  Page,
+  Recovery,
+  RelatedItem,
+  SavedSearch,
+  UndoEntry,
+} from '../model/library';
+import { SORT_COLUMNS } from '../model/library';
+import { event, feature, request } from './define';
+
+/** The most items one request may name (a selection of the whole of a very large library). */
+export const MAX_IDS = 200_000;
+/** The largest text an import or paste may carry over IPC. */
+export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
+
+export const EXPORT_FILE_FORMATS = ['bibtex', 'biblatex', 'ris', 'csl-json'] as const;
+export const EXPORT_CITE_FORMATS = ['text', 'html', 'rtf'] as const;
+export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
+export type ExportCiteFormat = (typeof EXPORT_CITE_FORMATS)[number];
+export const CITATION_LOCALES = ['en-US', 'en-GB'] as const;
+
+const empty = z.object({}).strict();
+const itemId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const ids = z.array(itemId).min(1).max(MAX_IDS);
+const name = z.string().trim().min(1).max(500);
+const tags = z.array(z.string().trim().min(1).max(500)).min(1).max(1000);
+const query = z.string().max(4000);
+const sort = z.object({ column: z.enum([...SORT_COLUMNS, 'relevance']), direction: z.enum(['asc', 'desc']) }).strict();
+const where = {
+  query: query.optional(),
+  collectionId: itemId.optional(),
+  includeSubcollections: z.boolean().optional(),
+  trash: z.boolean().optional(),
+};
+
+/** What an export or a bibliography covers: chosen items, a collection (with subcollections), a search, or everything. */
+export const exportScope = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('items'), ids }).strict(),
+  z.object({ kind: z.literal('collection'), collectionId: itemId }).strict(),
+  z.object({ kind: z.literal('query'), query }).strict(),
+  z.object({ kind: z.literal('library') }).strict(),
+]);
+export type ExportScope = z.infer<typeof exportScope>;
+
+/** One problem of an import, located in the source (line 0: not tied to a line). */
+export interface ImportIssueReport {
+  line: number;
+  reason: string;
+  excerpt?: string;
+}
+
+export interface ImportReport {
+  /** The detected (or given) format. */
+  format: string;
+  /** Entries the parser found. */
+  entries: number;
+  added: number;
+  ids: ItemId[];
+  duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' }[];
+  /** Entries left out, each with its line and reason. */
+  errors: ImportIssueReport[];
+  warnings: ImportIssueReport[];
+  /** DOIs found in a DOI list, whose metadata comes from the service. */
+  dois: string[];
+}
+
+/** A dry run: what an import would do, without writing. */
+export interface ImportPreview {
+  format: string;
+  entries: number;
+  /** The first entries as the library would store them. */
+  sample: { line: number; type: string; title: string | null; creators: string | null; year: number | null; doi: string | null; duplicateOf: ItemId | null }[];
+  /** How many entries are already in the library (same DOI). */
+  duplicates: number;
+  errors: ImportIssueReport[];
+  warnings: ImportIssueReport[];
+  dois: string[];
+}
+
+export interface AddDoisReport {
+  added: { doi: string; id: ItemId; citationKey: string }[];
+  duplicates: { doi: string; existingId: ItemId }[];
+  /** Not added, with why: not a DOI, unknown to the service, or the lookup failed (offline: retry later). */
+  notAdded: { doi: string; reason: string; code?: string }[];
+}
+
+export interface ExportOutput {
+  content: string;
+  items: number;
+  mime: string;
+  /** The file name extension, without the dot. */
+  extension: string;
+}
+
+export interface Citation {
+  /** Plain text, for the clipboard's text/plain. */
+  text: string;
+  /** Allowlisted HTML (i, b, sup, sub, span with font-variant), for text/html. */
+  html: string;
+}
+
+export interface LibraryStatus {
+  file: string;
+  items: number;
+  trashed: number;
+  collections: number;
+  tags: number;
+  /** Set when the library file was found damaged at start and was set aside. */
+  recovery: Recovery | null;
+  backupDir: string;
+}
+
+/** Why the library changed, so each view refreshes only what it shows. `ids` is absent when too many to list. */
+export interface LibraryChange {
+  kind: 'items' | 'collections' | 'tags' | 'searches' | 'trash' | 'cache' | 'all';
+  ids?: ItemId[];
+}
+
+export const libraryFeature = feature({
+  requests: {
+    'library.status': request(empty).returns<LibraryStatus>(),
+    'library.list': request(
+      z
+        .object({ ...where, sort: sort.optional(), limit: z.number().int().min(1).max(1000).default(100), cursor: z.string().max(4000).nullable().optional() })
+        .strict(),
+    ).returns<Page>(),
+    'library.count': request(z.object(where).strict()).returns<number>(),
+
+    'library.item.get': request(z.object({ id: itemId }).strict()).returns<ItemDetail>(),
+    /** Replaces the item's CSL-JSON (the table's columns follow); one undo step. */
+    'library.item.update': request(z.object({ id: itemId, csl: z.record(z.string().max(200), z.unknown()) }).strict()).returns<ItemDetail>(),
+    'library.item.setKey': request(z.object({ id: itemId, key: z.string().trim().min(1).max(300) }).strict()).returns<{ citationKey: string }>(),
+    'library.item.regenerateKey': request(z.object({ id: itemId }).strict()).returns<{ citationKey: string }>(),
+    'library.item.related': request(z.object({ id: itemId }).strict()).returns<RelatedItem[]>(),
+
+    'library.tags.list': request(empty).returns<{ name: string; count: number }[]>(),
+    'library.tags.add': request(z.object({ ids, tags }).strict()).returns<null>(),
+    'library.tags.remove': request(z.object({ ids, tags }).strict()).returns<null>(),
+
+    'library.notes.add': request(z.object({ itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<{ id: number }>(),
+    'library.notes.update': request(z.object({ id: itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<null>(),
+    'library.notes.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
+    'library.attachments.remove': request(z.object({ id: itemId }).strict()).returns<null>(),
+
+    'library.collections.list': request(empty).returns<Collection[]>(),
+    'library.collections.create': request(z.object({ name, parentId: itemId.nullable().default(null) }).strict()).returns<{ id: number }>(),
+    'library.collections.rename': request(z.object({ id: itemId, name }).strict()).returns<null>(),
+    'library.collections.move': request(z.object({ id: itemId, parentId: itemId.nullable() }).strict()).returns<null>(),
+    'library.collections.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
+    'library.collections.addItems': request(z.object({ collectionId: itemId, ids }).strict()).returns<null>(),
+    'library.collections.removeItems': request(z.object({ collectionId: itemId, ids }).strict()).returns<null>(),
+    'library.collections.moveItems': request(z.object({ ids, fromId: itemId, toId: itemId }).strict()).returns<null>(),
+
+    'library.trash': request(z.object({ ids }).strict()).returns<null>(),
+    'library.restore': request(z.object({ ids }).strict()).returns<null>(),
+    /** Deletes trashed items for good (items not in the trash are refused). */
+    'library.delete': request(z.object({ ids }).strict()).returns<null>(),
+    'library.trash.empty': request(empty).returns<{ deleted: number }>(),
+
+    'library.searches.list': request(empty).returns<SavedSearch[]>(),
+    'library.searches.save': request(z.object({ name, query, sort: sort.nullable().default(null) }).strict()).returns<{ id: number }>(),
+    'library.searches.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
+
+    'library.duplicates': request(empty).returns<DuplicateGroup[]>(),
+    /** Merges `otherIds` into `keepId`; `csl`, when given, is the field-by-field choice applied to the result. */
+    'library.merge': request(
+      z.object({ keepId: itemId, otherIds: ids, csl: z.record(z.string().max(200), z.unknown()).optional() }).strict(),
+    ).returns<ItemDetail>(),
+
+    'library.undo': request(empty).returns<{ label: string | null }>(),
+    'library.redo': request(empty).returns<{ label: string | null }>(),
+    'library.history': request(empty).returns<{ undo: UndoEntry[]; redo: UndoEntry[] }>(),
+
+    /** Parses text (a dropped or chosen file read by the renderer, or a paste); one transaction; runs as a job. */
+    'library.import': request(
+      z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS), fileName: z.string().max(1000).optional(), format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional() }).strict(),
+    ).returns<ImportReport>(),
+    'library.import.preview': request(
+      z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS), fileName: z.string().max(1000).optional(), format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(), sample: z.number().int().min(0).max(200).default(20) }).strict(),
+    ).returns<ImportPreview>(),
+    /** Adds papers by DOI with their metadata from the service. */
+    'library.addDois': request(z.object({ dois: z.array(z.string().max(1000)).min(1).max(5000) }).strict()).returns<AddDoisReport>(),
+
+    'library.export': request(
+      z
+        .object({
+          scope: exportScope,
+          format: z.enum([...EXPORT_FILE_FORMATS, ...EXPORT_CITE_FORMATS]),
+          style: z.enum(CITATION_STYLE_IDS).default('apa'),
+          locale: z.enum(CITATION_LOCALES).default('en-US'),
+        })
+        .strict(),
+    ).returns<ExportOutput>(),
+    /** A bibliography of the items, or one in-text citation of all of them (grouped). */
+    'library.cite': request(
+      z
+        .object({
+          ids: z.array(itemId).min(1).max(5000),
+          style: z.enum(CITATION_STYLE_IDS).default('apa'),
+          locale: z.enum(CITATION_LOCALES).default('en-US'),
+          kind: z.enum(['bibliography', 'citation']).default('bibliography'),
+        })
+        .strict(),
+    ).returns<Citation>(),
+
+    'library.backup': request(empty).returns<BackupInfo>(),
+    'library.backups': request(empty).returns<BackupInfo[]>(),
+  },
+  events: {
+    'library.changed': event<LibraryChange>(),
+  },
+});

@@ -1,0 +1,174 @@
+// The library's public shapes: what the store returns and takes. Plain data, so it crosses the library
+// worker's boundary and IPC unchanged; the renderer shows exactly these.
+import type { CslItem, CslItemType } from './csl';
+
+export type ItemId = number;
+
+/** The evidence state of one DOI: distinct "not fetched", "unknown to the service" and counts (possibly 0). */
+export type TallyState =
+  | { state: 'not-fetched' }
+  | { state: 'unknown'; fetchedAt: number }
+  | {
+      state: 'found';
+      fetchedAt: number;
+      total: number;
+      supporting: number;
+      contrasting: number;
+      mentioning: number;
+      unclassified: number;
+      /** null when the service did not report it. */
+      citingPublications: number | null;
+    };
+
+/** One row of the library table. */
+export interface LibraryRow {
+  id: ItemId;
+  type: CslItemType;
+  citationKey: string;
+  title: string | null;
+  creators: string | null;
+  year: number | null;
+  container: string | null;
+  doi: string | null;
+  dateAdded: number;
+  dateModified: number;
+  trashedAt: number | null;
+  evidence: TallyState;
+  /** null: notices not fetched or DOI unknown to the service. */
+  retracted: boolean | null;
+}
+
+export const SORT_COLUMNS = [
+  'title',
+  'creators',
+  'year',
+  'container',
+  'type',
+  'citationKey',
+  'dateAdded',
+  'supporting',
+  'contrasting',
+  'mentioning',
+  'citing',
+] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+export interface Sort {
+  column: SortColumn | 'relevance';
+  direction: 'asc' | 'desc';
+}
+
+export interface ListOptions {
+  /** A query in the search language; empty or absent lists everything. */
+  query?: string;
+  sort?: Sort;
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string | null;
+  /** Only items in this collection (and, unless false, its subcollections). */
+  collectionId?: number;
+  includeSubcollections?: boolean;
+  /** The trash instead of the library. */
+  trash?: boolean;
+}
+
+export interface Page {
+  rows: LibraryRow[];
+  /** Pass back for the next page; null at the end. */
+  nextCursor: string | null;
+}
+
+export interface Creator {
+  role: string;
+  family: string | null;
+  given: string | null;
+  literal: string | null;
+}
+
+export interface Note {
+  id: number;
+  body: string;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export interface Attachment {
+  id: number;
+  path: string;
+  sha256: string | null;
+  size: number | null;
+  mime: string | null;
+  addedAt: number;
+}
+
+export interface ItemDetail extends LibraryRow {
+  csl: CslItem;
+  creatorsList: Creator[];
+  tags: string[];
+  notes: Note[];
+  collections: number[];
+  attachments: Attachment[];
+  keyAliases: string[];
+  source: string | null;
+}
+
+
+export interface ImportResult {
+  added: number;
+  ids: ItemId[];
+  /** Entries already in the library (or earlier in the same import): same DOI, or same citation key and title. */
+  duplicates: { index: number; existingId: ItemId; reason: 'doi' | 'key-title' }[];
+  /** Entries not added, with the reason. */
+  errors: { index: number; reason: string }[];
+  /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */
+  warnings: { index: number; message: string }[];
+}
+
+export interface Collection {
+  id: number;
+  parentId: number | null;
+  name: string;
+  itemCount: number;
+}
+
+export interface SavedSearch {
+  id: number;
+  name: string;
+  query: string;
+  sort: Sort | null;
+}
+
+export interface DuplicateGroup {
+  ids: ItemId[];
+  reason: 'doi' | 'title-creator-year';
+}
+
+export interface RelatedItem {
+  id: ItemId;
+  relation: 'preprint' | 'publication';
+}
+
+export interface UndoEntry {
+  id: number;
+  label: string;
+  createdAt: number;
+}
+
+export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';
+
+export interface BackupInfo {
+  file: string;
+  reason: BackupReason;
+  createdAt: number;
+  size: number;
+}
+
+/** What start-up did with a damaged library file; the user must be told. */
+export interface Recovery {
+  /** Where the damaged file was moved. */
+  setAside: string;
+  /** What integrity_check said about it. */
+  problem: string;
+  /** The backup restored, or null when none was good (the library starts empty). */
+  restoredFrom: string | null;
+}

@@ -1,0 +1,206 @@
+// The library through the IPC contract, as the panes use it: a real core (library worker, formats
+// worker, citation formatter) and the local citation service. Every call goes through invoke, so
+// input validation, errors as data and change events are part of what is tested.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CitewiseApi, LibraryChange, Result } from '../../../shared/ipc';
+import { createCore, type Core } from '../../../electron/core';
+import { createInProcessApi } from '../../../electron/core/in-process';
+import { silentLogger } from '../../../electron/core/log';
+import { createMemorySecretStore } from '../../../electron/core/secrets';
+import { tempDir } from '../../helpers/tmp';
+import { sampleDois, service } from '../service-client/helpers';
+
+const LIBRARY_BIB = readFileSync(new URL('../../fixtures/formats/library.bib', import.meta.url), 'utf8');
+
+let svc: Awaited<ReturnType<typeof service>>;
+let dir: ReturnType<typeof tempDir>;
+let core: Core;
+let api: CitewiseApi;
+const changes: LibraryChange[] = [];
+
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+beforeAll(async () => {
+  svc = await service();
+  dir = tempDir();
+  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+  api = createInProcessApi(core);
+  api.on('library.changed', (c) => changes.push(c));
+}, 60_000);
+afterAll(async () => {
+  await core?.close();
+  await svc?.close();
+  dir?.remove();
+});
+
+describe('library over IPC', () => {
+  it('imports a BibTeX file in one go, reporting bad entries by line, and adds nothing the second time', async () => {
+    const text = `${LIBRARY_BIB}\n@article{broken2020,\n  title = {Unterminated\n`;
+    const preview = value(await api.invoke('library.import.preview', { text, fileName: 'library.bib', sample: 3 }));
+    expect(preview.format).toBe('bibtex');
+    expect(preview.sample).toHaveLength(3);
+    expect(preview.duplicates).toBe(0);
+    expect(value(await api.invoke('library.count', {}))).toBe(0);
+
+    const report = value(await api.invoke('library.import', { text, fileName: 'library.bib' }));
+    expect(report.added).toBe(preview.entries);
+    expect(report.added).toBeGreaterThan(10);
+    const lastLine = text.split('\n').findIndex((l) => l.startsWith('@article{broken2020')) + 1;
+    expect(report.errors.some((e) => e.line === lastLine)).toBe(true);
+    expect(changes.some((c) => c.kind === 'items' && c.ids?.length === report.added)).toBe(true);
+    expect(value(await api.invoke('jobs.list', {})).some((j) => j.kind === 'library.import' && j.state === 'done')).toBe(true);
+
+    const again = value(await api.invoke('library.import', { text: LIBRARY_BIB, fileName: 'library.bib' }));
+    expect(again.added).toBe(0);
+    expect(again.duplicates).toHaveLength(report.added);
+    expect(again.duplicates[0]!.line).toBeGreaterThan(0);
+    expect(value(await api.invoke('library.import.preview', { text: LIBRARY_BIB })).duplicates).toBeGreaterThan(0);
+  });
+
+  it('refuses an unreadable file as a whole and writes nothing', async () => {
+    const before = value(await api.invoke('library.count', {}));
+    const r = await api.invoke('library.import', { text: '\u0000\u0001\u0002 binary garbage \u0000', fileName: 'x.bib' });
+    expect(r.ok).toBe(false);
+    expect(value(await api.invoke('library.count', {}))).toBe(before);
+  });
+
+  it('lists, sorts, pages and searches with the fielded language; a malformed query is INVALID_INPUT with its position', async () => {
+    const all = value(await api.invoke('library.count', {}));
+    const first = value(await api.invoke('library.list', { sort: { column: 'year', direction: 'asc' }, limit: 5 }));
+    expect(first.rows).toHaveLength(5);
+    const years = first.rows.map((r) => r.year ?? Infinity);
+    expect([...years].sort((a, b) => a - b)).toEqual(years);
+    let seen = first.rows.length;
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const page = value(await api.invoke('library.list', { sort: { column: 'year', direction: 'asc' }, limit: 5, cursor }));
+      seen += page.rows.length;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toBe(all);
+
+    const found = value(await api.invoke('library.list', { query: 'author:watson year:1950..1960' }));
+    expect(found.rows.map((r) => r.citationKey)).toContain('watson1953');
+    expect(found.rows.every((r) => r.year !== null && r.year >= 1950 && r.year <= 1960)).toBe(true);
+
+    const bad = await api.invoke('library.list', { query: 'title:(neural AND' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.code).toBe('INVALID_INPUT');
+      expect(bad.error.details).toMatchObject({ start: expect.any(Number) });
+    }
+    const wrong = await api.invoke('library.list', { limit: 5000 } as never);
+    expect(wrong.ok).toBe(false);
+  });
+
+  it('edits an item and undoes the edit; changes a citation key and refuses a taken one', async () => {
+    const [row] = value(await api.invoke('library.list', { query: 'key:watson1953' })).rows;
+    const item = value(await api.invoke('library.item.get', { id: row!.id }));
+    const edited = value(await api.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'A new title' } }));
+    expect(edited.title).toBe('A new title');
+    expect(value(await api.invoke('library.history', {})).undo[0]!.label).toBe('Edit item');
+    expect(value(await api.invoke('library.undo', {})).label).toBe('Edit item');
+    expect(value(await api.invoke('library.item.get', { id: item.id })).title).toBe(item.title);
+
+    const other = value(await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 })).rows.find((r) => r.id !== item.id)!;
+    const taken = await api.invoke('library.item.setKey', { id: item.id, key: other.citationKey });
+    expect(taken.ok).toBe(false);
+    if (!taken.ok) expect(taken.error.code).toBe('CONFLICT');
+    expect(value(await api.invoke('library.item.setKey', { id: item.id, key: 'watsonCrick1953' })).citationKey).toBe('watsonCrick1953');
+  });
+
+  it('tags, files into nested collections, trashes and restores', async () => {
+    const rows = value(await api.invoke('library.list', { limit: 3 })).rows;
+    const ids = rows.map((r) => r.id);
+    value(await api.invoke('library.tags.add', { ids, tags: ['to-read', 'thesis'] }));
+    expect(value(await api.invoke('library.tags.list', {}))).toEqual(expect.arrayContaining([{ name: 'to-read', count: 3 }]));
+    expect(value(await api.invoke('library.count', { query: 'tag:to-read' }))).toBe(3);
+
+    const parent = value(await api.invoke('library.collections.create', { name: 'Thesis' })).id;
+    const child = value(await api.invoke('library.collections.create', { name: 'Chapter 1', parentId: parent })).id;
+    value(await api.invoke('library.collections.addItems', { collectionId: child, ids: ids.slice(0, 2) }));
+    expect(value(await api.invoke('library.count', { collectionId: parent }))).toBe(2);
+    expect(value(await api.invoke('library.count', { collectionId: parent, includeSubcollections: false }))).toBe(0);
+    const bad = await api.invoke('library.collections.create', { name: '   ' });
+    expect(bad.ok).toBe(false);
+
+    value(await api.invoke('library.trash', { ids: [ids[0]!] }));
+    expect(value(await api.invoke('library.count', { trash: true }))).toBe(1);
+    value(await api.invoke('library.restore', { ids: [ids[0]!] }));
+    expect(value(await api.invoke('library.count', { trash: true }))).toBe(0);
+    expect(changes.some((c) => c.kind === 'trash')).toBe(true);
+  });
+
+  it('finds a duplicate and merges it with the chosen fields, keeping tags', async () => {
+    const [row] = value(await api.invoke('library.list', { query: 'doi:10.1038/171737a0' })).rows;
+    const copy = `@article{dup, author = {Watson, J. D.}, title = {Molecular structure of nucleic acids: a structure for deoxyribose nucleic acid}, journal = {Nature}, year = 1953, note = {a copy}}`;
+    const imported = value(await api.invoke('library.import', { text: copy, fileName: 'copy.bib' }));
+    expect(imported.added).toBe(1);
+    value(await api.invoke('library.tags.add', { ids: imported.ids, tags: ['from-copy'] }));
+    const groups = value(await api.invoke('library.duplicates', {}));
+    const group = groups.find((g) => g.ids.includes(row!.id));
+    expect(group?.ids).toContain(imported.ids[0]);
+    const keep = value(await api.invoke('library.item.get', { id: row!.id }));
+    const merged = value(await api.invoke('library.merge', { keepId: keep.id, otherIds: imported.ids, csl: { ...keep.csl, note: 'chosen note' } }));
+    expect(merged.tags).toContain('from-copy');
+    expect(merged.csl.note).toBe('chosen note');
+    expect((await api.invoke('library.item.get', { id: imported.ids[0]! })).ok).toBe(false);
+  });
+
+  it('exports the library in every file format and every style, and cites items in text', async () => {
+    const n = value(await api.invoke('library.count', {}));
+    const bib = value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex' }));
+    expect(bib.items).toBe(n);
+    expect(bib.content).toContain('watsonCrick1953');
+    expect(bib.extension).toBe('bib');
+    const json = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'key:watsonCrick1953' }, format: 'csl-json' }));
+    expect(JSON.parse(json.content)).toHaveLength(1);
+    expect(value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'ris' })).content).toMatch(/^TY {2}- /m);
+
+    const [row] = value(await api.invoke('library.list', { query: 'key:watsonCrick1953' })).rows;
+    const expectations: Record<string, RegExp> = {
+      apa: /Watson, J\. D\., & Crick, F\. H\. C\. \(1953\)/,
+      ieee: /J\. D\. Watson and F\. H\. C\. Crick/,
+      mla: /Watson, J\. D\., and F\. H\. C\. Crick/,
+      ama: /Watson JD, Crick FHC/,
+      chicago: /Watson, J\. D\., and F\. H\. C\. Crick\. 1953/,
+      harvard: /Watson, J\.D\. and Crick, F\.H\.C\. \(1953\)/,
+      vancouver: /Watson JD, Crick FHC/,
+      bibtex: /@article\{watsonCrick1953,/,
+    };
+    for (const [style, pattern] of Object.entries(expectations)) {
+      const out = value(await api.invoke('library.export', { scope: { kind: 'items', ids: [row!.id] }, format: 'text', style: style as never }));
+      expect(out.content, style).toMatch(pattern);
+    }
+    const cite = value(await api.invoke('library.cite', { ids: [row!.id], style: 'apa', kind: 'citation' }));
+    expect(cite.text).toBe('(Watson & Crick, 1953)');
+    const entry = value(await api.invoke('library.cite', { ids: [row!.id], style: 'apa' }));
+    expect(entry.html).toContain('<i>');
+    expect(entry.text).not.toContain('<');
+  });
+
+  it('adds papers by DOI with their metadata and tallies from the service; reports what it could not add', async () => {
+    const [a] = sampleDois(svc, 1) as [string];
+    const report = value(await api.invoke('library.addDois', { dois: [a, 'not a doi', '10.9999/unknown-to-the-service-xyz'] }));
+    expect(report.added.map((x) => x.doi)).toEqual([a]);
+    expect(report.notAdded.map((x) => x.code).sort()).toEqual(['INVALID_INPUT', 'NOT_FOUND']);
+    const [row] = value(await api.invoke('library.list', { query: `doi:${a}` })).rows;
+    expect(row!.evidence.state).toBe('found');
+    expect(row!.citationKey).toBe(report.added[0]!.citationKey);
+    const again = value(await api.invoke('library.addDois', { dois: [a] }));
+    expect(again.duplicates).toEqual([{ doi: a, existingId: row!.id }]);
+  });
+
+  it('reports its status and writes a verified backup on demand', async () => {
+    const status = value(await api.invoke('library.status', {}));
+    expect(status.items).toBe(value(await api.invoke('library.count', {})));
+    expect(status.recovery).toBeNull();
+    const backup = value(await api.invoke('library.backup', {}));
+    expect(backup.reason).toBe('manual');
+    expect(value(await api.invoke('library.backups', {})).map((b) => b.file)).toContain(backup.file);
+  });
+});
