@@ -72,6 +72,8 @@ export interface ImportReport {
   warnings: ImportIssueReport[];
   /** DOIs found in a DOI list, whose metadata comes from the service. */
   dois: string[];
+  /** For a DOI list: what adding them did (the items are also counted in `added` and `ids`). */
+  byDoi?: AddDoisReport;
 }
 
 /** A dry run: what an import would do, without writing. */
@@ -92,6 +94,8 @@ export interface AddDoisReport {
   duplicates: { doi: string; existingId: ItemId }[];
   /** Not added, with why: not a DOI, unknown to the service, or the lookup failed (offline: retry later). */
   notAdded: { doi: string; reason: string; code?: string }[];
+  /** The service could not be reached: kept as placeholder items, completed by enrichment when it can. */
+  queued: { doi: string; id: ItemId }[];
 }
 
 export interface ExportOutput {

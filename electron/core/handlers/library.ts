@@ -2,25 +2,23 @@ import { basename } from 'node:path';
 import type { AddDoisReport, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
-import type { EvidenceCounts } from '../../../shared/model/evidence';
-import type { UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
-import { exportItems, importInWorker, paperToCsl, type ExportFormat } from '../formats';
+import { exportItems, importInWorker, type ExportFormat } from '../formats';
+import { addDois, type PaperSource } from '../library/add-dois';
 import type { CiteFormatter, OutputFormat } from '../formats/cite';
 import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
 import type { LibraryClient } from '../library/client';
 import { importSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
-import type { ServiceClient } from '../service';
 
 export interface LibraryHandlerDeps {
   library: LibraryClient;
   file: string;
   events: EventBus;
   jobs: JobRegistry;
-  service: Pick<ServiceClient, 'papers'>;
+  service: PaperSource;
   /** The citation formatter, started on first use (its workers cost memory and start-up time). */
   formatter: () => CiteFormatter;
   /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
@@ -43,14 +41,6 @@ const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = 
   html: { mime: 'text/html', extension: 'html' },
   rtf: { mime: 'application/rtf', extension: 'rtf' },
 };
-
-/** The metadata of a paper, without the tallies (which are evidence, kept in the cache, not the item). */
-function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
-  const { tally, citingTally, ...metadata } = paper;
-  void tally;
-  void citingTally;
-  return metadata;
-}
 
 export function libraryHandlers(deps: LibraryHandlerDeps) {
   const { library, events } = deps;
@@ -231,7 +221,14 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         return importSource(library, { kind: 'text', text }, { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${n.toLocaleString('en')} stored`) });
       });
       const report = await job.done;
-      if (report.added > 0) changed('items', report.ids);
+      if (report.dois.length > 0) {
+        // A DOI list: the metadata comes from the service (or the DOIs wait as placeholders).
+        const { ids, ...byDoi } = await addDois(library, deps.service, report.dois, { signal, source: fileName ? basename(fileName) : 'doi' });
+        report.byDoi = byDoi;
+        report.added += ids.length;
+        report.ids.push(...ids);
+      }
+      if (report.ids.length > 0) changed('items', report.ids);
       return report;
     },
     'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
@@ -260,41 +257,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       };
     },
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
-      const report: AddDoisReport = { added: [], duplicates: [], notAdded: [] };
-      const valid: string[] = [];
-      for (const input of dois) {
-        const parsed = parseDoi(input);
-        if (!parsed.ok) report.notAdded.push({ doi: input, reason: `not a DOI: ${parsed.reason}`, code: 'INVALID_INPUT' });
-        else if (!valid.includes(parsed.doi)) valid.push(parsed.doi);
-      }
-      if (valid.length === 0) return report;
-      const result = await deps.service.papers(valid, { signal });
-      for (const doi of result.unknown) report.notAdded.push({ doi, reason: 'the citation service does not know this DOI', code: 'NOT_FOUND' });
-      for (const f of result.failed) for (const doi of f.ids) report.notAdded.push({ doi, reason: `the lookup failed: ${f.error.message}`, code: f.error.code });
-      // The answers are cached as they are (with their tallies), so the new items show evidence at once.
-      const tallies: Record<string, EvidenceCounts> = {};
-      for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
-      await lib.putPapers({ found: result.found, unknown: result.unknown });
-      if (Object.keys(tallies).length > 0) await lib.putTallies({ found: tallies });
-      const found = valid.filter((d) => result.found[d] !== undefined);
-      if (found.length === 0) return report;
-      const stored = await library.importItems(
-        found.map((d) => paperToCsl(metadataOf(result.found[d]!))),
-        { source: 'doi', signal },
-      );
-      const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
-      const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
-      const keys = new Map((await lib.cslOf(stored.ids)).map((c, i) => [stored.ids[i]!, c['citation-key'] as string]));
-      let next = 0;
-      for (const [index, doi] of found.entries()) {
-        if (dup.has(index)) report.duplicates.push({ doi, existingId: dup.get(index)! });
-        else if (failed.has(index)) report.notAdded.push({ doi, reason: failed.get(index)! });
-        else {
-          const id = stored.ids[next++]!;
-          report.added.push({ doi, id, citationKey: keys.get(id) ?? '' });
-        }
-      }
-      if (stored.ids.length > 0) changed('items', stored.ids);
+      const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
+      if (ids.length > 0) changed('items', ids);
       return report;
     },
 

@@ -61,6 +61,23 @@ describe('library over IPC', () => {
     expect(value(await api.invoke('library.import.preview', { text: LIBRARY_BIB })).duplicates).toBeGreaterThan(0);
   });
 
+  it('cancels an import through jobs.cancel and keeps none of it', async () => {
+    const before = value(await api.invoke('library.count', {}));
+    const big = Array.from({ length: 20_000 }, (_, i) => `@article{c${i}, title = {Cancelled entry ${i}}, author = {Doe, Jane}, year = 2001}`).join('\n');
+    const started = api.invoke('library.import', { text: big, fileName: 'big.bib' });
+    let job;
+    for (let i = 0; i < 200 && !job; i++) {
+      job = value(await api.invoke('jobs.list', {})).find((j) => j.kind === 'library.import' && j.state === 'running');
+      if (!job) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(job).toBeDefined();
+    value(await api.invoke('jobs.cancel', { id: job!.id }));
+    const r = await started;
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('CANCELLED');
+    expect(value(await api.invoke('library.count', {}))).toBe(before);
+  });
+
   it('refuses an unreadable file as a whole and writes nothing', async () => {
     const before = value(await api.invoke('library.count', {}));
     const r = await api.invoke('library.import', { text: '\u0000\u0001\u0002 binary garbage \u0000', fileName: 'x.bib' });
@@ -202,5 +219,39 @@ describe('library over IPC', () => {
     const backup = value(await api.invoke('library.backup', {}));
     expect(backup.reason).toBe('manual');
     expect(value(await api.invoke('library.backups', {})).map((b) => b.file)).toContain(backup.file);
+  });
+});
+
+describe('DOI lists', () => {
+  it('imports a pasted DOI list with metadata from the service, reporting lines it could not read', async () => {
+    const [a, b] = sampleDois(svc, 3).slice(1) as [string, string];
+    const report = value(await api.invoke('library.import', { text: `${a}\nnot-a-doi\nhttps://doi.org/${b.toUpperCase()}\n`, format: 'doi-list' }));
+    expect(report.format).toBe('doi-list');
+    expect(report.byDoi?.added.map((x) => x.doi).sort()).toEqual([a, b].sort());
+    expect(report.errors.map((e) => e.line)).toEqual([2]);
+    expect(report.added).toBe(2);
+    const rows = value(await api.invoke('library.list', { query: `doi:${a}` })).rows;
+    expect(rows[0]!.title).toBeTruthy();
+  });
+
+  it('keeps DOIs as placeholders when the service cannot be reached, so nothing pasted is lost', async () => {
+    const offlineDir = tempDir();
+    // A port nothing listens on: every lookup fails to connect.
+    const offline = await createCore({ dataDir: offlineDir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 } });
+    try {
+      const offlineApi = createInProcessApi(offline);
+      const report = value(await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1', '10.1000/queued.2'] }));
+      expect(report.added).toEqual([]);
+      expect(report.queued.map((q) => q.doi)).toEqual(['10.1000/queued.1', '10.1000/queued.2']);
+      const item = value(await offlineApi.invoke('library.item.get', { id: report.queued[0]!.id }));
+      expect(item.doi).toBe('10.1000/queued.1');
+      expect(item.evidence.state).toBe('not-fetched');
+      // Adding them again (still offline) finds the placeholders: no second copy.
+      const again = value(await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1'] }));
+      expect(again.duplicates.map((d) => d.existingId)).toEqual([report.queued[0]!.id]);
+    } finally {
+      await offline.close();
+      offlineDir.remove();
+    }
   });
 });
