@@ -9,7 +9,7 @@ import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
-import { derive, type Derived } from './derive';
+import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
@@ -170,13 +170,6 @@ function decodeCursor(text: string): Cursor {
   } catch {
     throw new CoreError('INVALID_INPUT', 'The page cursor is not valid; start again from the first page.');
   }
-}
-
-/** CSL keyword text → tag names ("a, b; c"). */
-function keywordTags(item: CslItem): string[] {
-  const kw = item.keyword;
-  if (typeof kw !== 'string') return [];
-  return [...new Set(kw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '' && s.length <= 200))];
 }
 
 const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
@@ -1105,9 +1098,13 @@ function sqlText(text: string): SqlFragment {
 
 // ── Import session ──
 
-/** The sort indexes of migration 0002, exactly as it creates them; an import into an empty library defers them. */
-/** The sort indexes an import into an empty library builds once at commit; their SQL is read from the schema. */
-const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_year', 'items_by_container', 'items_by_type', 'items_by_added'] as const;
+const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
+
+/**
+ * The indexes an import into an empty library builds once at commit; their SQL is read from the schema.
+ * items_doi is among them: with nothing in the library before, duplicates are found in memory.
+ */
+const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_year', 'items_by_container', 'items_by_type', 'items_by_added', 'items_doi'] as const;
 
 /**
  * One import inside one transaction. Prepared statements and an in-memory set of the DOIs and keys
@@ -1121,7 +1118,16 @@ export class ImportSession {
   readonly #own: boolean;
   readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
   readonly #seenDoi = new Map<string, ItemId>();
+  /** Keys this import gave out (lowercase, as the column compares them) → the item and its folded title. */
+  readonly #seenKeys = new Map<string, { id: ItemId; titleSort: string | null }>();
   readonly #tagIds = new Map<string, number>();
+  /**
+   * The library was empty when this import began (checked inside its transaction): every duplicate
+   * and taken key is then one this import made, so the lookups stay in memory, without a query per item.
+   */
+  #fresh = false;
+  /** Whether any evidence tallies are cached at all; without any, no item needs a lookup. */
+  #anyTallies = true;
   #index = 0;
   #open = true;
   /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
@@ -1154,7 +1160,10 @@ export class ImportSession {
       // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
+      this.#anyTallies = raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
       if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
+        // Aliases belong to items (ON DELETE CASCADE): none are left in an empty library.
+        this.#fresh = true;
         const present = new Map(
           (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
         );
@@ -1168,6 +1177,15 @@ export class ImportSession {
 
   /** Adds a chunk; entries are numbered across chunks in the order given. */
   add(items: readonly CslItem[]): void {
+    this.#addAll(items, (item, index) => this.addOne(item, index, false));
+  }
+
+  /** Adds a chunk of items prepared elsewhere (prepareItem, e.g. in the parser's thread). */
+  addPrepared(items: readonly PreparedItem[]): void {
+    this.#addAll(items, (p, index) => this.#insert(p, index, false));
+  }
+
+  #addAll<T>(items: readonly T[], addOne: (item: T, index: number) => number | string | null): void {
     if (!this.#open) throw new Error('This import has already finished.');
     const total = items.length;
     for (let k = 0; k < items.length; k++) {
@@ -1178,7 +1196,7 @@ export class ImportSession {
       const index = this.#index++;
       let out: number | string | null;
       try {
-        out = this.addOne(items[k]!, index, false);
+        out = addOne(items[k]!, index);
       } catch (err) {
         out = err instanceof Error ? err.message : String(err);
       }
@@ -1188,19 +1206,23 @@ export class ImportSession {
 
   /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
   addOne(item: CslItem, index: number, force: boolean): number | string | null {
-    if (!item || typeof item !== 'object' || typeof item.type !== 'string') return 'The entry has no item type.';
-    const d: Derived = derive(item);
+    return this.#insert(prepareItem(item), index, force);
+  }
+
+  #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
+    if (p.type === null) return 'The entry has no item type.';
+    const d = p.derived;
     if (!force) {
       if (d.doi) {
-        const existing = this.#seenDoi.get(d.doi) ?? (this.#st.byDoi.get(d.doi) as number | undefined);
+        const existing = this.#seenDoi.get(d.doi) ?? (this.#fresh ? undefined : (this.#st.byDoi.get(d.doi) as number | undefined));
         if (existing !== undefined) {
           this.#result.duplicates.push({ index, existingId: existing, reason: 'doi' });
           return null;
         }
       }
-      const requestedKey = typeof item['citation-key'] === 'string' ? item['citation-key'].trim() : '';
-      if (requestedKey) {
-        const same = this.#st.byKey.get(requestedKey) as { id: number; title_sort: string | null } | undefined;
+      if (p.requestedKey) {
+        const mine = this.#seenKeys.get(p.requestedKey.toLowerCase());
+        const same = mine ? { id: mine.id, title_sort: mine.titleSort } : this.#fresh ? undefined : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
         if (same && same.title_sort === d.titleSort) {
           this.#result.duplicates.push({ index, existingId: same.id, reason: 'key-title' });
           return null;
@@ -1208,34 +1230,34 @@ export class ImportSession {
       }
     }
     if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
-    const requested = typeof item['citation-key'] === 'string' ? item['citation-key'].trim() : '';
-    const taken = (k: string): boolean => this.#st.keyTaken.get(k, k) !== undefined;
+    const requested = p.requestedKey;
+    const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
     let key: string;
-    if (requested && citationKeyProblem(requested) === null) {
+    if (requested && p.keyProblem === null) {
       key = uniqueCitationKey(requested, taken);
       if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}".` });
     } else {
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${citationKeyProblem(requested)}); a new one was made.` });
-      key = uniqueCitationKey(citationKeyBase(item), taken);
+      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); a new one was made.` });
+      key = uniqueCitationKey(p.keyBase!, taken);
     }
-    const csl: CslItem = { ...item, 'citation-key': key };
-    const t = (d.doi ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? [null, null, null, null];
+    const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
-      this.#st.insert.run(item.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, JSON.stringify(csl), ...t)
+      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, withKey(p, key), ...t)
         .lastInsertRowid,
     );
-    for (const c of d.creators) this.#st.creator.run(id, c.role, c.position, c.family, c.given, c.literal, c.familyNorm);
-    const tags = keywordTags(item);
-    for (const t of tags) {
-      const lower = t.toLowerCase();
+    this.#seenKeys.set(key.toLowerCase(), { id, titleSort: d.titleSort });
+    const c = p.creators;
+    for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
+    for (const tag of p.tags) {
+      const lower = tag.toLowerCase();
       let tagId = this.#tagIds.get(lower);
       if (tagId === undefined) {
-        tagId = this.#st.tag.get(t) as number;
+        tagId = this.#st.tag.get(tag) as number;
         this.#tagIds.set(lower, tagId);
       }
       this.#st.itemTag.run(id, tagId);
     }
-    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', tags.join('; '), '', key);
+    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
     if (d.doi) this.#seenDoi.set(d.doi, id);
     this.#result.added++;
     this.#result.ids.push(id);
