@@ -1140,8 +1140,8 @@ export class ImportSession {
   readonly #own: boolean;
   readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
   readonly #seenDoi = new Map<string, ItemId>();
-  /** Keys this import gave out (lowercase, as the column compares them) → the item and its folded title. */
-  readonly #seenKeys = new Map<string, { id: ItemId; titleSort: string | null }>();
+  /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
+  readonly #seenKeys = new Map<string, ItemId>();
   readonly #tagIds = new Map<string, number>();
   /**
    * The library was empty when this import began (checked inside its transaction): every duplicate
@@ -1165,6 +1165,7 @@ export class ImportSession {
     this.#st = {
       byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL').pluck(),
       byKey: raw.prepare('SELECT id, title_sort FROM items WHERE citation_key = ? AND trashed_at IS NULL'),
+      titleOf: raw.prepare('SELECT title_sort FROM items WHERE id = ?').pluck(),
       keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
       // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
@@ -1244,7 +1245,12 @@ export class ImportSession {
       }
       if (p.requestedKey) {
         const mine = this.#seenKeys.get(p.requestedKey.toLowerCase());
-        const same = mine ? { id: mine.id, title_sort: mine.titleSort } : this.#fresh ? undefined : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
+        const same =
+          mine !== undefined
+            ? { id: mine, title_sort: this.#st.titleOf.get(mine) as string | null }
+            : this.#fresh
+              ? undefined
+              : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
         if (same && same.title_sort === d.titleSort) {
           this.#result.duplicates.push({ index, existingId: same.id, reason: 'key-title' });
           return null;
@@ -1267,7 +1273,7 @@ export class ImportSession {
       this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, withKey(p, key), ...t)
         .lastInsertRowid,
     );
-    this.#seenKeys.set(key.toLowerCase(), { id, titleSort: d.titleSort });
+    this.#seenKeys.set(key.toLowerCase(), id);
     const c = p.creators;
     for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
     for (const tag of p.tags) {
