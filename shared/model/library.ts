@@ -117,11 +117,19 @@ export interface ImportResult {
   added: number;
   ids: ItemId[];
   /** Entries already in the library (or earlier in the same import): same DOI, or same citation key and title. */
-  duplicates: { index: number; existingId: ItemId; reason: 'doi' | 'key-title' }[];
+  duplicates: ({ index: number; existingId: ItemId; reason: 'doi' | 'key-title' } & SourcePlace)[];
   /** Entries not added, with the reason. */
-  errors: { index: number; reason: string }[];
+  errors: ({ index: number; reason: string } & SourcePlace)[];
   /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */
-  warnings: { index: number; message: string }[];
+  warnings: ({ index: number; message: string } & SourcePlace)[];
+}
+
+/** Where an entry came from, when its items arrived with it (an import fed by a parser through a port). */
+export interface SourcePlace {
+  /** 1-based line where the entry starts in the file. */
+  line?: number;
+  /** The key the file gave the entry (BibTeX key, RIS ID). */
+  sourceKey?: string;
 }
 
 export interface Collection {

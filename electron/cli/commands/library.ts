@@ -11,7 +11,7 @@ import { parseDoi } from '../../../shared/model/doi';
 import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
-import { exportItems, importInWorker, paperToCsl, type ExportFormat, type ImportedItem } from '../../core/formats';
+import { exportItems, importInWorker, paperToCsl, type ExportFormat } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
 import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
@@ -178,28 +178,31 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
         const path = resolve(arg);
         const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
         reports.push(report);
-        const items: ImportedItem[] = [];
         try {
           if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
-          const parsed = await importInWorker({ kind: 'path', path }, { fileName: basename(path), onItems: (chunk) => items.push(...chunk) });
+          // The parser posts its items straight to the library worker, which writes them as they come
+          // (one transaction): parsing and writing overlap, and this thread never holds the items.
+          const feed = await client.importFromPort({ source: basename(path) });
+          let parsed: Awaited<ReturnType<typeof importInWorker>>;
+          try {
+            parsed = await importInWorker({ kind: 'path', path }, { fileName: basename(path), port: feed.port });
+            if (parsed.format === 'doi-list') {
+              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+            }
+          } catch (err) {
+            await feed.abort();
+            throw err;
+          }
           report.format = parsed.format;
           report.errors.push(...parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })));
           report.warnings.push(...parsed.warnings.map((w) => ({ line: w.line, message: w.reason })));
-          if (parsed.format === 'doi-list') {
-            throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
-          }
-          const stored = await client.importItems(
-            items.map((i) => i.item),
-            { source: basename(path) },
-          );
+          const stored = await feed.commit();
           report.added = stored.added;
-          const lineOf = (index: number): number => items[index]?.line ?? 0;
           for (const d of stored.duplicates) {
-            const key = items[d.index]?.sourceKey;
-            report.duplicates.push({ line: lineOf(d.index), ...(key ? { key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' });
+            report.duplicates.push({ line: d.line ?? 0, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' });
           }
-          for (const e of stored.errors) report.errors.push({ line: lineOf(e.index), reason: e.reason });
-          for (const w of stored.warnings) report.warnings.push({ line: lineOf(w.index), message: w.message });
+          for (const e of stored.errors) report.errors.push({ line: e.line ?? 0, reason: e.reason });
+          for (const w of stored.warnings) report.warnings.push({ line: w.line ?? 0, message: w.message });
           report.errors.sort((a, b) => a.line - b.line);
           report.warnings.sort((a, b) => a.line - b.line);
         } catch (err) {

@@ -3,14 +3,14 @@
 // stop a parse that runs over its time budget and to give its memory back.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import type { ImportOptions } from './index';
 import { resolveLimits } from './limits';
 import type { ImportedItem, ImportResult } from './result';
 import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
-export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
+export type { CreateImportSink, ImportSink, PortMessage, SinkSpec, WorkerSource } from './worker-protocol';
 
 export interface WorkerImportOptions extends ImportOptions {
   /**
@@ -25,6 +25,12 @@ export interface WorkerImportOptions extends ImportOptions {
   workerUrl?: URL;
   /** Hand the items to a sink inside the worker instead of posting them here (see SinkSpec). */
   sink?: SinkSpec;
+  /**
+   * Post the items to this port (transferred to the worker) instead of here, followed by
+   * `{ type: 'end' }` after a successful parse (PortMessage). With the port's twin in the library
+   * worker, items go from parser to store without crossing the thread that answers the UI.
+   */
+  port?: MessagePort;
 }
 
 export interface WorkerImportResult extends ImportResult {
@@ -55,16 +61,18 @@ export function resolveWorkerScript(): { script: URL | string; eval?: true } {
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
-  const { onItems, chunkSize = 1000, signal, workerUrl, sink, ...importOptions } = options;
+  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = sink ? { source, options: { ...importOptions, limits }, chunkSize, sink } : { source, options: { ...importOptions, limits }, chunkSize };
+  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}) };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
       return;
     }
-    const transferList = source.kind === 'bytes' && source.bytes.byteOffset === 0 && source.bytes.byteLength === source.bytes.buffer.byteLength && source.bytes.buffer instanceof ArrayBuffer ? [source.bytes.buffer] : [];
+    const transferList: TransferListItem[] =
+      source.kind === 'bytes' && source.bytes.byteOffset === 0 && source.bytes.byteLength === source.bytes.buffer.byteLength && source.bytes.buffer instanceof ArrayBuffer ? [source.bytes.buffer] : [];
+    if (port) transferList.push(port);
     const worker = new Worker(entry.script, {
       workerData: request,
       transferList,

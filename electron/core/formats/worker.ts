@@ -1,11 +1,12 @@
 // The worker-thread entry of imports: parses what importInWorker sends (a path, bytes or text) and
 // streams the items back in chunks, or hands them to a sink in this thread. It is its own bundle
 // entry (formats-worker.js) in the builds.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { prepareItem } from '../library/derive';
 import { importBytes, importFile, importText } from './index';
 import { FormatError } from './limits';
 import type { ImportedItem, ImportResult } from './result';
-import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
+import { FLOW, type CreateImportSink, type ImportSink, type PortMessage, type WorkerMessage, type WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
@@ -15,6 +16,36 @@ function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['erro
   if (err instanceof FormatError) return { message: err.message, line: err.line, code: err.code };
   if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
   return { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' };
+}
+
+/** Chunks the store may have waiting, unread, before the parser waits for it. */
+const MAX_UNREAD = 4;
+/** A store that has not read a chunk for this long is not coming back; the parser stops waiting for it. */
+const STALLED_MS = 30_000;
+
+/** Posts prepared items to the store's port, waiting (this thread only) while it is behind. */
+function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
+  const counters = new SharedArrayBuffer(8);
+  const flow = new Int32Array(counters);
+  port.postMessage({ type: 'flow', counters } satisfies PortMessage);
+  let posted = 0;
+  return (items) => {
+    const message: PortMessage = {
+      type: 'items',
+      items: items.map((it) => (it.sourceKey === undefined ? { prepared: prepareItem(it.item), line: it.line } : { prepared: prepareItem(it.item), line: it.line, sourceKey: it.sourceKey })),
+    };
+    let waitedSince = 0;
+    for (;;) {
+      const written = Atomics.load(flow, FLOW.written);
+      if (posted - written < MAX_UNREAD || Atomics.load(flow, FLOW.closed) !== 0) break;
+      const now = performance.now();
+      waitedSince ||= now;
+      if (now - waitedSince > STALLED_MS) break;
+      Atomics.wait(flow, FLOW.written, written, 100);
+    }
+    port.postMessage(message);
+    posted++;
+  };
 }
 
 async function run(request: WorkerRequest): Promise<void> {
@@ -34,7 +65,8 @@ async function run(request: WorkerRequest): Promise<void> {
   try {
     const { source } = request;
     // Items go out as they are made, so the worker never holds them all.
-    const onItems = sink ? (items: ImportedItem[]) => sink.write(items) : (items: ImportedItem[]) => post({ type: 'items', items });
+    const { port } = request;
+    const onItems = sink ? (items: ImportedItem[]) => sink.write(items) : port ? portWriter(port) : (items: ImportedItem[]) => post({ type: 'items', items });
     const options = { ...request.options, chunkSize: request.chunkSize, onItems };
     result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
   } catch (err) {
@@ -49,6 +81,9 @@ async function run(request: WorkerRequest): Promise<void> {
   }
   const parseMs = performance.now() - started;
   const { items: _streamed, ...rest } = result;
+  // Before 'done': whoever reads the port has every item once it sees 'end'.
+  request.port?.postMessage({ type: 'end', count: rest.count } satisfies PortMessage);
+  request.port?.close();
   if (!sink) {
     post({ type: 'done', result: rest, parseMs });
     return;

@@ -3,7 +3,7 @@
 // chunks (so no single structured clone is large) and committed in one transaction by the worker.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
@@ -64,6 +64,17 @@ export function resolveLibraryWorker(): { script: URL | string; eval?: true } {
 /** A push-style import: chunks arrive as a parser produces them; commit() or abort() ends it. */
 export interface ImportHandle {
   add(items: readonly CslItem[]): Promise<void>;
+  commit(): Promise<ImportResult>;
+  abort(): Promise<void>;
+}
+
+/**
+ * An import whose items go straight from a parser's thread to the library worker: hand `port` to the
+ * parser (importInWorker's `port` option), then commit() once it has finished, or abort() if it failed.
+ * One transaction; the result's entries carry the line and source key each item arrived with.
+ */
+export interface PortImportHandle {
+  port: MessagePort;
   commit(): Promise<ImportResult>;
   abort(): Promise<void>;
 }
@@ -217,6 +228,35 @@ export class LibraryClient {
     };
   }
 
+  /**
+   * Starts an import fed through a MessagePort (see PortImportHandle): the thread that answers the UI
+   * neither clones nor holds the items, and parsing overlaps writing.
+   */
+  async importFromPort(options: { source?: string } = {}): Promise<PortImportHandle> {
+    const { port1, port2 } = new MessageChannel();
+    let session: number;
+    try {
+      session = (await this.#request({ id: 0, op: 'import.begin', source: options.source, port: port2 }, [port2])) as number;
+    } catch (err) {
+      port1.close();
+      throw err;
+    }
+    let finished = false;
+    return {
+      port: port1,
+      commit: () => {
+        finished = true;
+        return this.#request({ id: 0, op: 'import.commit', session }) as Promise<ImportResult>;
+      },
+      abort: async () => {
+        if (finished) return;
+        finished = true;
+        port1.close();
+        if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
+      },
+    };
+  }
+
   /** A verified backup now (e.g. before a risky operation, or from a menu). */
   backup(reason: BackupReason = 'manual'): Promise<BackupInfo> {
     return this.#request({ id: 0, op: 'backup', reason }) as Promise<BackupInfo>;
@@ -229,12 +269,12 @@ export class LibraryClient {
     await this.#worker.terminate();
   }
 
-  #request(req: Request): Promise<unknown> {
+  #request(req: Request, transfer: readonly TransferListItem[] = []): Promise<unknown> {
     if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The library is closed.'));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...req, id });
+      this.#worker.postMessage({ ...req, id }, transfer);
     });
   }
 }

@@ -1,6 +1,6 @@
 // The typed columns and the full-text row derived from a CSL item. One place, so import, edit and
 // merge agree on what a title sorts by or which DOI an item has.
-import { foldText } from '../../../shared/model/citekey';
+import { citationKeyBase, citationKeyProblem, foldText } from '../../../shared/model/citekey';
 import { CSL_NAME_FIELDS, type CslItem, type CslName } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 
@@ -25,6 +25,19 @@ const str = (v: unknown): string | null => {
   if (typeof v === 'number') return String(v);
   return null;
 };
+
+// Family names and journal titles repeat across a library: a bulk import folds each once. Bounded,
+// and simply emptied when full, since the names of one import are what repeats.
+const foldedNames = new Map<string, string>();
+function foldName(text: string): string {
+  let folded = foldedNames.get(text);
+  if (folded === undefined) {
+    if (foldedNames.size >= 20_000) foldedNames.clear();
+    folded = foldText(text);
+    foldedNames.set(text, folded);
+  }
+  return folded;
+}
 
 // Markup some sources put in titles (<i>, <sub>) is not part of the words.
 const stripTags = (s: string): string => s.replace(/<[^>]*>/g, '');
@@ -65,7 +78,7 @@ export function derive(item: CslItem): Derived {
       if (!n || typeof n !== 'object') return;
       const family = str(n.family);
       const literal = str(n.literal);
-      creators.push({ role, position, family, given: str(n.given), literal, familyNorm: foldText(family ?? literal ?? str(n.given) ?? '') });
+      creators.push({ role, position, family, given: str(n.given), literal, familyNorm: foldName(family ?? literal ?? str(n.given) ?? '') });
     });
   }
   // The table shows authors, or editors for an edited book.
@@ -88,11 +101,77 @@ export function derive(item: CslItem): Derived {
     creatorsSort: families.length ? foldText(families.join(' ')) : null,
     year: yearOf(item),
     container,
-    containerSort: container ? foldText(container) : null,
+    containerSort: container ? foldName(container) : null,
     doi,
     doiProblem,
     creators,
     abstract: typeof item.abstract === 'string' ? item.abstract : '',
     creatorsFts: creators.map((c) => c.literal ?? [c.given, c.family].filter(Boolean).join(' ')).join('; '),
   };
+}
+
+/**
+ * Everything an import computes from an item before it needs the database: the derived columns, the
+ * CSL-JSON text, the tags and what the citation key will start from. Plain data, cheap to post between
+ * threads, so a parser's thread can prepare items while the library worker writes the previous ones.
+ */
+export interface PreparedItem {
+  /** null: the entry has no item type and is rejected. */
+  type: string | null;
+  /** The item as JSON, exactly as given. */
+  csl: string;
+  /** Whether the item has a 'citation-key' property (whatever its value). */
+  hasKey: boolean;
+  /** That property's value exactly as given, when it is a string. */
+  givenKey: string | null;
+  /** The key the item asks for, trimmed; '' when none. */
+  requestedKey: string;
+  /** Why the requested key cannot be used; null when it can (or there is none). */
+  keyProblem: string | null;
+  /** The formula's key, when the requested one is missing or unusable. */
+  keyBase: string | null;
+  tags: string[];
+  derived: Omit<Derived, 'creators'>;
+  /** Creator rows, flattened: role, position, family, given, literal, familyNorm for each. */
+  creators: (string | number | null)[];
+}
+
+/** CSL keyword text → tag names ("a, b; c"). */
+export function keywordTags(item: CslItem): string[] {
+  const kw = item.keyword;
+  if (typeof kw !== 'string') return [];
+  return [...new Set(kw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '' && s.length <= 200))];
+}
+
+export function prepareItem(item: CslItem): PreparedItem {
+  if (!item || typeof item !== 'object' || typeof item.type !== 'string') {
+    return { type: null, csl: '{}', hasKey: false, givenKey: null, requestedKey: '', keyProblem: null, keyBase: null, tags: [], derived: derive({ type: 'document' } as CslItem), creators: [] };
+  }
+  const { creators, ...derived } = derive(item);
+  const flat: (string | number | null)[] = [];
+  for (const c of creators) flat.push(c.role, c.position, c.family, c.given, c.literal, c.familyNorm);
+  const requestedKey = typeof item['citation-key'] === 'string' ? item['citation-key'].trim() : '';
+  const keyProblem = requestedKey ? citationKeyProblem(requestedKey) : null;
+  return {
+    type: item.type,
+    csl: JSON.stringify(item),
+    hasKey: Object.hasOwn(item, 'citation-key'),
+    givenKey: typeof item['citation-key'] === 'string' ? item['citation-key'] : null,
+    requestedKey,
+    keyProblem,
+    keyBase: !requestedKey || keyProblem !== null ? citationKeyBase(item) : null,
+    tags: keywordTags(item),
+    derived,
+    creators: flat,
+  };
+}
+
+/** The stored CSL-JSON with the key the item was given. */
+export function withKey(p: PreparedItem, key: string): string {
+  if (p.hasKey) {
+    if (p.givenKey === key) return p.csl;
+    return JSON.stringify({ ...(JSON.parse(p.csl) as CslItem), 'citation-key': key });
+  }
+  // The key goes first rather than last: the same record either way.
+  return p.csl === '{}' ? `{"citation-key":${JSON.stringify(key)}}` : `{"citation-key":${JSON.stringify(key)},${p.csl.slice(1)}`;
 }

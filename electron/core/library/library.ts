@@ -9,7 +9,7 @@ import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
-import { derive, type Derived } from './derive';
+import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
@@ -172,13 +172,6 @@ function decodeCursor(text: string): Cursor {
   }
 }
 
-/** CSL keyword text → tag names ("a, b; c"). */
-function keywordTags(item: CslItem): string[] {
-  const kw = item.keyword;
-  if (typeof kw !== 'string') return [];
-  return [...new Set(kw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '' && s.length <= 200))];
-}
-
 const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
 
 export class Library {
@@ -187,6 +180,8 @@ export class Library {
   readonly #now: () => number;
   readonly #undoLimit: number;
   readonly #window: number;
+  /** The bm25 weights of the index's rank setting; null when it is something else. */
+  #rankArgs: string[] | null | undefined;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -498,14 +493,14 @@ export class Library {
       if (compiled.match && plain) {
         // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
         // items still have index rows, so a page short of them falls back to the general query below.
-        const found = this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, rank FROM items_fts WHERE items_fts MATCH ${compiled.match}
-            ORDER BY rank LIMIT ${limit + 1} OFFSET ${offset}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.rank`);
+        const found = this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${compiled.match}
+            ORDER BY score, rowid LIMIT ${limit + 1} OFFSET ${offset}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.score, f.rowid`);
         if (found.every((r) => r.trashed_at === null)) rows = found;
       }
       rows ??= compiled.match
         ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items_fts f JOIN items i ON i.id = f.rowid ${ROW_JOINS}
             WHERE items_fts MATCH ${compiled.match} AND ${joinSql(filters, ' AND ')}
-            ORDER BY f.rank, i.id LIMIT ${limit + 1} OFFSET ${offset}`)
+            ORDER BY ${this.#rank('f.items_fts')}, i.id LIMIT ${limit + 1} OFFSET ${offset}`)
         : this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
             ORDER BY i.date_added DESC, i.id DESC LIMIT ${limit + 1} OFFSET ${offset}`);
       const more = rows.length > limit;
@@ -908,6 +903,23 @@ export class Library {
 
   // ── Internals ──
 
+  /**
+   * The ranking, as a direct call of the rank function the index is configured with (migration 0003
+   * stores it as the table's 'rank'). Ordering by the `rank` column makes FTS5 evaluate that setting
+   * for every match, which was measured to take twice as long as calling bm25 itself; a broad word
+   * matches tens of thousands of items. Read once from the index's own configuration.
+   */
+  #rank(table: 'items_fts' | 'f.items_fts'): SqlFragment {
+    this.#rankArgs ??= (() => {
+      const config = this.#r.get<{ v: string }>(sql`SELECT v FROM items_fts_config WHERE k = 'rank'`)?.v ?? '';
+      const m = /^\s*bm25\s*\(\s*((?:-?\d+(?:\.\d+)?\s*,\s*)*-?\d+(?:\.\d+)?)?\s*\)\s*$/.exec(config);
+      return m ? (m[1] ? m[1].split(',').map((w) => String(Number(w))) : []) : null;
+    })();
+    // An unknown rank setting: leave it to FTS5.
+    if (this.#rankArgs === null) return sqlText(table === 'f.items_fts' ? 'f.rank' : 'rank');
+    return sqlText(`bm25(${[table, ...this.#rankArgs].join(', ')})`);
+  }
+
   #parse(query: string) {
     try {
       return parseQuery(query);
@@ -1146,9 +1158,16 @@ function sqlText(text: string): SqlFragment {
 
 // ── Import session ──
 
-/** The sort indexes of migration 0002, exactly as it creates them; an import into an empty library defers them. */
-/** The sort indexes an import into an empty library builds once at commit; their SQL is read from the schema. */
-const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_year', 'items_by_container', 'items_by_type', 'items_by_added'] as const;
+const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
+
+/**
+ * The indexes an import into an empty library builds once at commit (their SQL is read from the
+ * schema): those whose keys arrive in random order, where each row would touch a different page.
+ * items_doi is among them, since with nothing in the library before, duplicates are found in memory.
+ * The date, type and year indexes stay: rows arrive in their order or in a few runs of it, so keeping
+ * them costs less than another scan of the whole table at commit.
+ */
+const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi'] as const;
 
 /**
  * One import inside one transaction. Prepared statements and an in-memory set of the DOIs and keys
@@ -1162,7 +1181,16 @@ export class ImportSession {
   readonly #own: boolean;
   readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
   readonly #seenDoi = new Map<string, ItemId>();
+  /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
+  readonly #seenKeys = new Map<string, ItemId>();
   readonly #tagIds = new Map<string, number>();
+  /**
+   * The library was empty when this import began (checked inside its transaction): every duplicate
+   * and taken key is then one this import made, so the lookups stay in memory, without a query per item.
+   */
+  #fresh = false;
+  /** Whether any evidence tallies are cached at all; without any, no item needs a lookup. */
+  #anyTallies = true;
   #index = 0;
   #open = true;
   /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
@@ -1178,6 +1206,7 @@ export class ImportSession {
     this.#st = {
       byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL').pluck(),
       byKey: raw.prepare('SELECT id, title_sort FROM items WHERE citation_key = ? AND trashed_at IS NULL'),
+      titleOf: raw.prepare('SELECT title_sort FROM items WHERE id = ?').pluck(),
       keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
       // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
@@ -1195,7 +1224,10 @@ export class ImportSession {
       // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
+      this.#anyTallies = raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
       if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
+        // Aliases belong to items (ON DELETE CASCADE): none are left in an empty library.
+        this.#fresh = true;
         const present = new Map(
           (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
         );
@@ -1209,6 +1241,15 @@ export class ImportSession {
 
   /** Adds a chunk; entries are numbered across chunks in the order given. */
   add(items: readonly CslItem[]): void {
+    this.#addAll(items, (item, index) => this.addOne(item, index, false));
+  }
+
+  /** Adds a chunk of items prepared elsewhere (prepareItem, e.g. in the parser's thread). */
+  addPrepared(items: readonly PreparedItem[]): void {
+    this.#addAll(items, (p, index) => this.#insert(p, index, false));
+  }
+
+  #addAll<T>(items: readonly T[], addOne: (item: T, index: number) => number | string | null): void {
     if (!this.#open) throw new Error('This import has already finished.');
     const total = items.length;
     for (let k = 0; k < items.length; k++) {
@@ -1219,7 +1260,7 @@ export class ImportSession {
       const index = this.#index++;
       let out: number | string | null;
       try {
-        out = this.addOne(items[k]!, index, false);
+        out = addOne(items[k]!, index);
       } catch (err) {
         out = err instanceof Error ? err.message : String(err);
       }
@@ -1229,19 +1270,28 @@ export class ImportSession {
 
   /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
   addOne(item: CslItem, index: number, force: boolean): number | string | null {
-    if (!item || typeof item !== 'object' || typeof item.type !== 'string') return 'The entry has no item type.';
-    const d: Derived = derive(item);
+    return this.#insert(prepareItem(item), index, force);
+  }
+
+  #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
+    if (p.type === null) return 'The entry has no item type.';
+    const d = p.derived;
     if (!force) {
       if (d.doi) {
-        const existing = this.#seenDoi.get(d.doi) ?? (this.#st.byDoi.get(d.doi) as number | undefined);
+        const existing = this.#seenDoi.get(d.doi) ?? (this.#fresh ? undefined : (this.#st.byDoi.get(d.doi) as number | undefined));
         if (existing !== undefined) {
           this.#result.duplicates.push({ index, existingId: existing, reason: 'doi' });
           return null;
         }
       }
-      const requestedKey = typeof item['citation-key'] === 'string' ? item['citation-key'].trim() : '';
-      if (requestedKey) {
-        const same = this.#st.byKey.get(requestedKey) as { id: number; title_sort: string | null } | undefined;
+      if (p.requestedKey) {
+        const mine = this.#seenKeys.get(p.requestedKey.toLowerCase());
+        const same =
+          mine !== undefined
+            ? { id: mine, title_sort: this.#st.titleOf.get(mine) as string | null }
+            : this.#fresh
+              ? undefined
+              : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
         if (same && same.title_sort === d.titleSort) {
           this.#result.duplicates.push({ index, existingId: same.id, reason: 'key-title' });
           return null;
@@ -1249,34 +1299,34 @@ export class ImportSession {
       }
     }
     if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
-    const requested = typeof item['citation-key'] === 'string' ? item['citation-key'].trim() : '';
-    const taken = (k: string): boolean => this.#st.keyTaken.get(k, k) !== undefined;
+    const requested = p.requestedKey;
+    const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
     let key: string;
-    if (requested && citationKeyProblem(requested) === null) {
+    if (requested && p.keyProblem === null) {
       key = uniqueCitationKey(requested, taken);
       if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}".` });
     } else {
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${citationKeyProblem(requested)}); a new one was made.` });
-      key = uniqueCitationKey(citationKeyBase(item), taken);
+      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); a new one was made.` });
+      key = uniqueCitationKey(p.keyBase!, taken);
     }
-    const csl: CslItem = { ...item, 'citation-key': key };
-    const t = (d.doi ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? [null, null, null, null];
+    const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
-      this.#st.insert.run(item.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, JSON.stringify(csl), ...t)
+      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, withKey(p, key), ...t)
         .lastInsertRowid,
     );
-    for (const c of d.creators) this.#st.creator.run(id, c.role, c.position, c.family, c.given, c.literal, c.familyNorm);
-    const tags = keywordTags(item);
-    for (const t of tags) {
-      const lower = t.toLowerCase();
+    this.#seenKeys.set(key.toLowerCase(), id);
+    const c = p.creators;
+    for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
+    for (const tag of p.tags) {
+      const lower = tag.toLowerCase();
       let tagId = this.#tagIds.get(lower);
       if (tagId === undefined) {
-        tagId = this.#st.tag.get(t) as number;
+        tagId = this.#st.tag.get(tag) as number;
         this.#tagIds.set(lower, tagId);
       }
       this.#st.itemTag.run(id, tagId);
     }
-    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', tags.join('; '), '', key);
+    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
     if (d.doi) this.#seenDoi.set(d.doi, id);
     this.#result.added++;
     this.#result.ids.push(id);

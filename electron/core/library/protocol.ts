@@ -1,6 +1,8 @@
 // Messages between the library worker and its facade. Plain data only: structured clone carries them.
+import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
+import type { PreparedItem } from './derive';
 import type { Library } from './library';
 import type { ImportResult } from './types';
 
@@ -22,12 +24,28 @@ export interface WorkerInit {
 
 export type Request =
   | { id: number; op: 'call'; method: LibraryMethod; args: unknown[] }
-  | { id: number; op: 'import.begin'; source: string | undefined }
+  | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }
   | { id: number; op: 'import.abort'; session: number }
   | { id: number; op: 'backup'; reason: BackupReason }
   | { id: number; op: 'close' };
+
+/** An item as a parser delivers it: prepared for the store, with the line its entry starts on and the file's key for it. */
+export interface SourcedItem {
+  prepared: PreparedItem;
+  line: number;
+  sourceKey?: string;
+}
+
+/**
+ * What arrives on an import's port (the formats worker's PortMessage has this shape): chunks of items
+ * in order, then `end` when the parse succeeded. commit() waits for `end`.
+ */
+export type ImportPortMessage = { type: 'flow'; counters: SharedArrayBuffer } | { type: 'items'; items: SourcedItem[] } | { type: 'end'; count: number };
+
+/** Slots of the flow counters (formats' FLOW): chunks written, and non-zero once the reader stopped reading. */
+export const IMPORT_FLOW = { written: 0, closed: 1 } as const;
 
 export interface WireError {
   name: string;

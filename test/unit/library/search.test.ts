@@ -106,3 +106,36 @@ describe('library search', () => {
     expect(t.library.listSavedSearches()).toEqual([]);
   });
 });
+
+describe('relevance order', () => {
+  let t: TestLibrary;
+  afterEach(() => t.dispose());
+
+  it('is the index’s configured rank (bm25 with its column weights), on the plain and the filtered path, page after page', () => {
+    t = testLibrary();
+    const words = ['learning', 'protein', 'ocean', 'climate', 'network', 'model'];
+    const items = Array.from({ length: 120 }, (_, i) =>
+      article(`${words[i % 6]} ${words[(i * 7) % 6]} study ${i % 3 === 0 ? 'learning learning' : ''}`, i % 4 === 0 ? 'Learning' : 'Other', 1990 + (i % 30), {
+        abstract: i % 5 === 0 ? 'learning about learning' : 'an abstract',
+      }),
+    );
+    t.library.importItems(items);
+    const byRank = (match: string, where = '1'): number[] =>
+      t.db
+        .prepare(`SELECT f.rowid FROM items_fts f JOIN items i ON i.id = f.rowid WHERE items_fts MATCH ? AND ${where} ORDER BY f.rank, f.rowid`)
+        .pluck()
+        .all(match) as number[];
+    const pages = (query: string): number[] => {
+      const out: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = t.library.list({ query, limit: 7, ...(cursor ? { cursor } : {}) });
+        out.push(...page.rows.map((r) => r.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return out;
+    };
+    expect(pages('learn')).toEqual(byRank('"learn"*'));
+    expect(pages('learning year:>2000')).toEqual(byRank('"learning"*', 'i.year >= 2001'));
+  });
+});

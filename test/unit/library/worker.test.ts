@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importInWorker } from '../../../electron/core/formats';
 import { LibraryClient } from '../../../electron/core/library/client';
+import { prepareItem } from '../../../electron/core/library/derive';
 import { CoreError } from '../../../electron/core/errors';
 import { tempDir } from '../../helpers/tmp';
 import { generateItems } from './helpers/generate-items';
@@ -46,6 +48,46 @@ describe('library worker facade', () => {
     void handle.add(items.slice(0, 600));
     void handle.add(items.slice(600));
     expect((await handle.commit()).added).toBe(1200);
+  });
+
+  it('imports from a parser in another thread through a port, reporting lines and source keys', async () => {
+    const bib = [
+      '@article{first, title = {Deep learning for proteins}, author = {Smith, Anna}, year = 2020, doi = {10.1000/one}}',
+      '',
+      '@article{second, title = {Same DOI again}, author = {Jones, Bob}, year = 2021, doi = {10.1000/ONE}}',
+      '@article{first, title = {Another paper, same key}, author = {Lee, Kim}, year = 2019}',
+      '@book{third, title = {A book}, author = {Wang, Li}, year = 2001, keywords = {review, methods}}',
+    ].join('\n');
+    const feed = await client.importFromPort({ source: 'refs.bib' });
+    const parsed = await importInWorker({ kind: 'text', text: bib }, { format: 'bibtex', port: feed.port, chunkSize: 2 });
+    expect(parsed.count).toBe(4);
+    const result = await feed.commit();
+    expect(result.added).toBe(3);
+    expect(result.duplicates).toEqual([{ index: 1, existingId: result.ids[0], reason: 'doi', line: 3, sourceKey: 'second' }]);
+    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', message: expect.stringMatching(/already used/) })]);
+    const page = await client.lib.list({ query: 'tag:review', limit: 10 });
+    expect(page.rows.map((r) => r.citationKey)).toEqual(['third']);
+    // Importing the same entries again adds nothing. (The entry whose key the file gave twice is left
+    // out: duplicates by key need the same title under that key, and the library renamed this one's key.)
+    const again = await client.importFromPort({ source: 'refs.bib' });
+    await importInWorker({ kind: 'text', text: bib.replace(/^@article\{first, title = \{Another.*$/m, '') }, { format: 'bibtex', port: again.port });
+    const second = await again.commit();
+    expect(second.added).toBe(0);
+    expect(second.duplicates.map((d) => [d.line, d.reason])).toEqual([
+      [1, 'doi'],
+      [3, 'doi'],
+      [5, 'key-title'],
+    ]);
+  });
+
+  it('rolls a port import back when it is aborted, and then takes the next import', async () => {
+    const feed = await client.importFromPort({ source: 'partial' });
+    // Items arrive straight through the handle's port, as a parser would post them.
+    const items = generateItems(50, 11).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
+    feed.port.postMessage({ type: 'items', items });
+    await feed.abort();
+    expect(await client.lib.count()).toBe(0);
+    expect((await client.importItems(generateItems(10, 12))).added).toBe(10);
   });
 
   it('takes scheduled backups only when the library changed', async () => {
