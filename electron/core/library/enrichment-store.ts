@@ -194,13 +194,15 @@ export class EnrichmentStore {
   /**
    * Queues, as one refresh run, at most `limit` library DOIs whose cached paper, notices or tallies are
    * missing or older than the cutoffs, oldest first; each needs only what is stale. DOIs already queued
-   * are left to their run. Never the whole library: the limit bounds every refresh.
+   * are left to their run. Never the whole library: the limit bounds every refresh. `only` restricts
+   * it to one kind (NEED_PAPER: metadata and notices, for the retraction watch).
    */
-  enqueueStale(cutoffs: StaleCutoffs, limit: number, label = 'Refresh stale evidence'): EnqueueResult {
+  enqueueStale(cutoffs: StaleCutoffs, limit: number, options: { label?: string; only?: number } = {}): EnqueueResult {
+    const mask = options.only ?? NEED_ALL;
     const rows = this.#r.all<{ doi: string; needs: number }>(sql`
       SELECT d.doi,
-        (CASE WHEN p.doi IS NULL OR p.fetched_at < ${cutoffs.papers} OR n.doi IS NULL OR n.fetched_at < ${cutoffs.notices} THEN 1 ELSE 0 END)
-        | (CASE WHEN t.doi IS NULL OR t.fetched_at < ${cutoffs.tallies} THEN 2 ELSE 0 END) AS needs
+        ((CASE WHEN p.doi IS NULL OR p.fetched_at < ${cutoffs.papers} OR n.doi IS NULL OR n.fetched_at < ${cutoffs.notices} THEN 1 ELSE 0 END)
+        | (CASE WHEN t.doi IS NULL OR t.fetched_at < ${cutoffs.tallies} THEN 2 ELSE 0 END)) & ${mask} AS needs
       FROM (SELECT DISTINCT doi FROM items WHERE doi IS NOT NULL AND trashed_at IS NULL) d
       LEFT JOIN service_papers p ON p.doi = d.doi
       LEFT JOIN service_tallies t ON t.doi = d.doi
@@ -209,7 +211,7 @@ export class EnrichmentStore {
       ORDER BY min(coalesce(p.fetched_at, 0), coalesce(t.fetched_at, 0), coalesce(n.fetched_at, 0)), d.doi
       LIMIT ${Math.max(0, Math.floor(limit))}`);
     if (rows.length === 0) return { run: null, withoutDoi: 0 };
-    return { run: this.run(this.#queue(rows, 'refresh', label)), withoutDoi: 0 };
+    return { run: this.run(this.#queue(rows, 'refresh', options.label ?? 'Refresh stale evidence')), withoutDoi: 0 };
   }
 
   run(id: number): EnrichRun {
