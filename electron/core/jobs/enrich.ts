@@ -129,7 +129,7 @@ export class Enricher {
 
   /** Queues the items in scope and runs the run to its end (or until it pauses or is cancelled). */
   async enrich(scope: EnrichScope, options: RunOptions & { reason?: EnrichReason; label?: string } = {}): Promise<{ queued: EnqueueResult; outcome: EnrichOutcome | null }> {
-    const queued = await this.enqueue(scope, options);
+    const queued = await this.enqueue(scope, { ...(options.reason ? { reason: options.reason } : {}), ...(options.label ? { label: options.label } : {}) });
     if (!queued.run) return { queued, outcome: null };
     return { queued, outcome: await this.runQueued(queued.run.id, options) };
   }
