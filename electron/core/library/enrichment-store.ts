@@ -180,11 +180,13 @@ export class EnrichmentStore {
   // ── Runs and the queue ──
 
   /** Queues the DOIs of the items in scope (papers and tallies) as a new run. A DOI queued by an unfinished run moves to this one. */
-  enqueue(scope: EnrichScope, options: { reason?: EnrichReason; label?: string } = {}): EnqueueResult {
+  enqueue(scope: EnrichScope, options: { reason?: EnrichReason; label?: string; needs?: number } = {}): EnqueueResult {
     const { dois, withoutDoi } = this.#resolve(scope);
     if (dois.length === 0) return { run: null, withoutDoi };
+    const needs = options.needs ?? NEED_ALL;
+    if (!Number.isInteger(needs) || needs < 1 || needs > NEED_ALL) throw new CoreError('INVALID_INPUT', 'needs must be NEED_PAPER, NEED_TALLIES or both.');
     const runId = this.#queue(
-      dois.map((doi) => ({ doi, needs: NEED_ALL })),
+      dois.map((doi) => ({ doi, needs })),
       options.reason ?? 'demand',
       options.label ?? describeScope(scope),
     );
