@@ -14,7 +14,7 @@ import { paperToCsl } from '../formats/doi-list/from-paper';
 import { editedFields } from './edits';
 import { fillMissing } from './fill';
 import type { Library } from './library';
-import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
+import { ident, inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { ItemId } from './types';
 
 /** What a queued DOI still needs: its paper (metadata and notices), its tallies, or both. */
@@ -201,18 +201,45 @@ export class EnrichmentStore {
    */
   enqueueStale(cutoffs: StaleCutoffs, limit: number, options: { label?: string; only?: number } = {}): EnqueueResult {
     const mask = options.only ?? NEED_ALL;
-    const rows = this.#r.all<{ doi: string; needs: number }>(sql`
-      SELECT d.doi,
-        ((CASE WHEN p.doi IS NULL OR p.fetched_at < ${cutoffs.papers} OR n.doi IS NULL OR n.fetched_at < ${cutoffs.notices} THEN 1 ELSE 0 END)
-        | (CASE WHEN t.doi IS NULL OR t.fetched_at < ${cutoffs.tallies} THEN 2 ELSE 0 END)) & ${mask} AS needs
-      FROM (SELECT DISTINCT doi FROM items WHERE doi IS NOT NULL AND trashed_at IS NULL) d
-      LEFT JOIN service_papers p ON p.doi = d.doi
-      LEFT JOIN service_tallies t ON t.doi = d.doi
-      LEFT JOIN service_notices n ON n.doi = d.doi
-      WHERE needs > 0 AND NOT EXISTS (SELECT 1 FROM enrich_queue q WHERE q.doi = d.doi)
-      ORDER BY min(coalesce(p.fetched_at, 0), coalesce(t.fetched_at, 0), coalesce(n.fetched_at, 0)), d.doi
-      LIMIT ${Math.max(0, Math.floor(limit))}`);
-    if (rows.length === 0) return { run: null, withoutDoi: 0 };
+    const max = Math.max(0, Math.floor(Math.min(limit, Number.MAX_SAFE_INTEGER)));
+    const wanted = new Map<string, number>();
+    const want = (doi: string, needs: number): void => {
+      if (needs & mask) wanted.set(doi, (wanted.get(doi) ?? 0) | (needs & mask));
+    };
+    // Never fetched first (cheap: stops at the limit), in the order items were added.
+    const missing = this.#r.all<{ doi: string; needs: number }>(sql`
+      SELECT i.doi,
+        (CASE WHEN NOT EXISTS (SELECT 1 FROM service_papers p WHERE p.doi = i.doi) OR NOT EXISTS (SELECT 1 FROM service_notices n WHERE n.doi = i.doi) THEN 1 ELSE 0 END)
+        | (CASE WHEN NOT EXISTS (SELECT 1 FROM service_tallies t WHERE t.doi = i.doi) THEN 2 ELSE 0 END) AS needs
+      FROM items i
+      WHERE i.doi IS NOT NULL AND i.trashed_at IS NULL AND (needs & ${mask}) > 0 AND NOT EXISTS (SELECT 1 FROM enrich_queue q WHERE q.doi = i.doi)
+      LIMIT ${max}`);
+    for (const m of missing) want(m.doi, m.needs);
+    // Then the oldest rows past their cutoff, walking the fetched_at indexes (only stale rows are read).
+    const kinds = [
+      { table: 'service_papers', cutoff: cutoffs.papers, need: NEED_PAPER },
+      { table: 'service_notices', cutoff: cutoffs.notices, need: NEED_PAPER },
+      { table: 'service_tallies', cutoff: cutoffs.tallies, need: NEED_TALLIES },
+    ] as const;
+    const stale: { doi: string; need: number; at: number }[] = [];
+    for (const k of kinds) {
+      if (!(k.need & mask) || wanted.size >= max) continue;
+      const t = ident(k.table, ['service_papers', 'service_notices', 'service_tallies']);
+      for (const r of this.#r.all<{ doi: string; fetched_at: number }>(sql`
+        SELECT c.doi, c.fetched_at FROM ${t} c
+        WHERE c.fetched_at < ${k.cutoff} AND EXISTS (SELECT 1 FROM items i WHERE i.doi = c.doi AND i.trashed_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM enrich_queue q WHERE q.doi = c.doi)
+        ORDER BY c.fetched_at LIMIT ${max}`)) {
+        stale.push({ doi: r.doi, need: k.need, at: r.fetched_at });
+      }
+    }
+    stale.sort((a, b) => a.at - b.at || (a.doi < b.doi ? -1 : a.doi > b.doi ? 1 : 0));
+    for (const s of stale) {
+      if (wanted.size >= max && !wanted.has(s.doi)) continue;
+      want(s.doi, s.need);
+    }
+    if (wanted.size === 0) return { run: null, withoutDoi: 0 };
+    const rows = [...wanted].slice(0, max).map(([doi, needs]) => ({ doi, needs }));
     return { run: this.run(this.#queue(rows, 'refresh', options.label ?? 'Refresh stale evidence')), withoutDoi: 0 };
   }
 

@@ -67,6 +67,11 @@ export const m0006Enrichment: Migration = {
       CREATE INDEX status_changes_unseen ON status_changes(id) WHERE seen_at IS NULL;
       CREATE INDEX status_changes_by_doi ON status_changes(doi, id);
 
+      -- A refresh looks for the oldest rows past a cutoff: these keep it to the stale rows, whatever the library's size.
+      CREATE INDEX service_papers_by_age ON service_papers(fetched_at);
+      CREATE INDEX service_tallies_by_age ON service_tallies(fetched_at);
+      CREATE INDEX service_notices_by_age ON service_notices(fetched_at);
+
       INSERT INTO item_status (doi, status, kinds, checked_at)
       SELECT doi,
         CASE
