@@ -1,5 +1,6 @@
 // Enrichment against the local citation service and a real library (through its worker): what is
 // filled and what is kept, what is cached, and how a run survives going offline, cancel and a crash.
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENRICH_POLICY, Enricher } from '../../../electron/core/jobs/enrich';
 import { JobRegistry } from '../../../electron/core/jobs/registry';
@@ -116,8 +117,9 @@ describe('enrichment', () => {
     expect(paused.paused?.code).toBe('OFFLINE');
     expect(paused.run).toMatchObject({ state: 'paused', total: 1200, done: 500, remaining: 700 });
     expect(paused.run.message).toMatch(/^Paused: /);
-    // Start, first batch, the failed batch (its failures recorded, nothing done), the pause.
-    expect(seen.map((r) => r.done)).toEqual([0, 500, 500, 500]);
+    // Start, the first batch stored in slices of 100 (one transaction each), the failed batch (its
+    // failures recorded, nothing done), the pause.
+    expect(seen.map((r) => r.done)).toEqual([0, 100, 200, 300, 400, 500, 500, 500, 500, 500, 500, 500]);
     expect(seen.at(-1)!.state).toBe('paused');
     expect(await lib.enrichment.openRuns()).toHaveLength(1);
 
@@ -186,6 +188,28 @@ describe('enrichment', () => {
     expect(outcome!.run).toMatchObject({ state: 'paused', done: 100, remaining: 200 });
     const next = new Enricher({ library: lib.enrichment, service: client });
     expect((await next.resume())[0]!.run).toMatchObject({ state: 'done', done: 300 });
+  });
+
+  it('pauses when the key is refused, and the key reaches neither the library file nor the run message', async () => {
+    const dois = sampleDois(svc, 5);
+    await importDois(dois);
+    const secret = 'citewise-test-secret-key-5f1e0c';
+    const refused = fastClient(() => proxy.url, secret);
+    try {
+      const { outcome } = await new Enricher({ library: lib.enrichment, service: refused }).enrich({ kind: 'library' });
+      expect(outcome!.paused?.code).toBe('UNAUTHORIZED');
+      expect(outcome!.run).toMatchObject({ state: 'paused', remaining: 5 });
+      expect(JSON.stringify(outcome)).not.toContain(secret);
+    } finally {
+      refused.close();
+    }
+    await lib.close();
+    for (const suffix of ['', '-wal']) {
+      const path = dir.file + suffix;
+      if (existsSync(path)) expect(readFileSync(path).includes(secret)).toBe(false);
+    }
+    lib = await dir.open();
+    expect((await lib.enrichment.openRuns())[0]!.message).toMatch(/^Paused: /);
   });
 
   it('refreshes only what is stale, oldest first and bounded, and nothing when all is fresh', async () => {
