@@ -257,7 +257,8 @@ export class Enricher {
     let run = await this.#lib.run(runId);
     if (run.state === 'done' || run.state === 'cancelled') return { run, paused: null, filled, changes };
     run = await this.#lib.setRunState(runId, 'running');
-    this.#emitProgress(run, options);
+    const last = { value: '' };
+    this.#emitProgress(run, options, last);
     let paused: IpcError | null = null;
     while (!signal.aborted) {
       const batch = await this.#lib.nextBatch(runId, this.policy.batchSize);
@@ -299,7 +300,7 @@ export class Enricher {
           changes.push(...outcome.changes);
           for (const l of this.#statusChange) l(outcome.changes);
         }
-        this.#emitProgress(run, options);
+        this.#emitProgress(run, options, last);
       }
       if (paused) break;
     }
@@ -313,11 +314,17 @@ export class Enricher {
     } else {
       run = await this.#lib.run(runId);
     }
-    this.#emitProgress(run, options);
+    this.#emitProgress(run, options, last);
     return { run, paused, filled, changes };
   }
 
-  #emitProgress(run: EnrichRun, options: RunOptions): void {
+  #emitProgress(run: EnrichRun, options: RunOptions, last?: { value: string }): void {
+    // The final state is often what the last batch already reported: listeners hear it once.
+    if (last) {
+      const key = `${run.id}:${run.state}:${run.done}:${run.failed}:${run.remaining}:${run.message}`;
+      if (key === last.value) return;
+      last.value = key;
+    }
     options.onProgress?.(run);
     for (const l of this.#progress) l(run);
   }

@@ -1,7 +1,7 @@
 // Enrichment against the local citation service and a real library (through its worker): what is
 // filled and what is kept, what is cached, and how a run survives going offline, cancel and a crash.
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ENRICH_POLICY, Enricher } from '../../../electron/core/jobs/enrich';
 import { JobRegistry } from '../../../electron/core/jobs/registry';
 import type { LibraryClient } from '../../../electron/core/library/client';
@@ -117,9 +117,9 @@ describe('enrichment', () => {
     expect(paused.paused?.code).toBe('OFFLINE');
     expect(paused.run).toMatchObject({ state: 'paused', total: 1200, done: 500, remaining: 700 });
     expect(paused.run.message).toMatch(/^Paused: /);
-    // Start, the first batch stored in slices of 100 (one transaction each), the failed batch (its
-    // failures recorded, nothing done), the pause.
-    expect(seen.map((r) => r.done)).toEqual([0, 100, 200, 300, 400, 500, 500, 500, 500, 500, 500, 500]);
+    // Start, the first batch stored in slices of 100 (one transaction each), then the pause: the failed
+    // batch changed no count, so it is not reported as progress.
+    expect(seen.map((r) => r.done)).toEqual([0, 100, 200, 300, 400, 500, 500]);
     expect(seen.at(-1)!.state).toBe('paused');
     expect(await lib.enrichment.openRuns()).toHaveLength(1);
 
@@ -188,6 +188,38 @@ describe('enrichment', () => {
     expect(outcome!.run).toMatchObject({ state: 'paused', done: 100, remaining: 200 });
     const next = new Enricher({ library: lib.enrichment, service: client });
     expect((await next.resume())[0]!.run).toMatchObject({ state: 'done', done: 300 });
+  });
+
+  it('refreshes in the background: unfinished runs first, then one bounded batch of stale data, until stopped', async () => {
+    const dois = sampleDois(svc, 12);
+    await importDois(dois);
+    let now = Date.UTC(2026, 0, 1);
+    const enricher = new Enricher({ library: lib.enrichment, service: client, now: () => now, policy: { refreshLimit: 5 } });
+    // An interrupted run (offline), and nothing else fetched yet.
+    proxy.offline = true;
+    const { outcome } = await enricher.enrich({ kind: 'items', ids: [1, 2] });
+    expect(outcome!.run.state).toBe('paused');
+    proxy.offline = false;
+    const finished: EnrichRun[] = [];
+    enricher.onProgress((run) => run.state !== 'running' && finished.push(run));
+    const stop = enricher.startBackground({ initialDelayMs: 1, intervalMs: 20 });
+    await vi.waitFor(() => expect(finished.filter((r) => r.reason === 'refresh' && r.state === 'done')).toHaveLength(2), { timeout: 10_000 });
+    stop();
+    const runs = finished.filter((r) => r.state === 'done');
+    // The paused run went first; then never-fetched DOIs, at most five per tick.
+    expect(runs[0]).toMatchObject({ id: outcome!.run.id, reason: 'demand', done: 2 });
+    expect(runs.slice(1, 3).map((r) => r.total)).toEqual([5, 5]);
+    const ticks = finished.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(finished.length).toBe(ticks);
+    // A day later only the notices are stale: the background asks for papers, never for tallies.
+    proxy.bulk.length = 0;
+    now += 2 * DAY;
+    const again = enricher.startBackground({ initialDelayMs: 1, intervalMs: 60_000 });
+    await vi.waitFor(() => expect(proxy.bulk.length).toBeGreaterThan(0), { timeout: 10_000 });
+    again();
+    await enricher.close();
+    expect(proxy.bulk.every((r) => r.path === '/papers')).toBe(true);
   });
 
   it('pauses when the key is refused, and the key reaches neither the library file nor the run message', async () => {
