@@ -55,8 +55,12 @@ describe('enrichment', () => {
     expect(await lib.enrichment.editedFields(idA!)).toEqual(['title']);
 
     const enricher = new Enricher({ library: lib.enrichment, service: client });
+    const heard: number[] = [];
+    const off = enricher.onProgress((run) => heard.push(run.done));
     const { queued, outcome } = await enricher.enrich({ kind: 'library' });
     expect(queued.withoutDoi).toBe(1);
+    expect(heard).toEqual([0, 2]);
+    off();
     expect(outcome!.run).toMatchObject({ state: 'done', total: 2, done: 2, failed: 0, remaining: 0, filled: 2 });
 
     const paper = svc.corpus.paper(svc.corpus.paperByDoi(a)!);
@@ -83,6 +87,7 @@ describe('enrichment', () => {
     await lib.lib.updateItem(idA!, withoutVolume as CslItem);
     const again = await enricher.enrich({ kind: 'items', ids: [idA!] });
     expect(again.outcome!.run).toMatchObject({ state: 'done', done: 1, filled: 0 });
+    expect(heard).toEqual([0, 2]);
     const after = await lib.lib.getItem(idA!);
     expect(after.csl.volume).toBeUndefined();
     expect(after.title).toBe('My own title');
