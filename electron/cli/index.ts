@@ -36,7 +36,7 @@ Global options:
 Environment:
   CITEWISE_API_KEY  An API key for this run only, never stored (for scripts and CI)
 
-Exit codes: 0 success, 1 failure, 2 wrong usage.
+Exit codes: 0 success, 1 failure, 2 wrong usage (check and enrich add 3 and 4; see above).
 `;
 
 export class UsageError extends Error {}

@@ -17,10 +17,12 @@ import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library
 import { LibraryClient } from '../../core/library/client';
 import type { LibraryRow } from '../../core/library/types';
 import { LIBRARY_FILE } from '../../core/paths';
+import type { EvidenceTally } from '../../../shared/model/evidence';
+import { cacheAdded, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
 
-export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore'] as const;
+export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore', 'enrich', 'check'] as const;
 export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
 
 export function isLibraryCommand(name: string): name is LibraryCommand {
@@ -29,7 +31,19 @@ export function isLibraryCommand(name: string): name is LibraryCommand {
 
 export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
                    duplicates are skipped, bad entries are reported with file:line and left out
-  add DOI…         Add papers by DOI, with their metadata from the citation service
+  add DOI…         Add papers by DOI, with their metadata from the citation service (their
+                   tallies and editorial notices are cached too)
+  enrich [DOI…]    Fetch metadata, tallies and editorial notices from the citation service and fill
+                   the fields items lack (never fields you edited). Without a scope: continue an
+                   interrupted enrichment, then fetch what is missing or stale. Progress on stderr.
+    --collection N Only the items in collection N (and its subcollections)
+    --query Q      Only the items a search finds
+    --all          The whole library again, not only what is missing or stale
+  check            Refresh stale editorial notices; list items that are retracted, withdrawn,
+                   corrected or under an expression of concern, and those whose status changed
+                   since the last check (which are then marked seen)
+    --offline      Use the notices already in the library; ask the service nothing
+    --keep-unseen  Do not mark the changes as seen
   export           Write the library (or part of it) to standard output or a file
     --format F     bibtex, biblatex, ris, csl-json, text, html or rtf (default: bibtex)
     --style S      For text/html/rtf: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex (default: apa)
@@ -44,11 +58,16 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
                    copy); the current library is backed up first, so a restore can be undone
   --json           On import, add, export (with -o), search, stats, backup and restore: print JSON
                    (import exits 0 when it skipped bad entries, and says so; 1 when a file could not
-                   be read at all. add exits 1 when any DOI was not added.)`;
+                   be read at all. add exits 1 when any DOI was not added.)
+  Exit codes of enrich: 0 done, 1 failed (or some DOIs given up), 4 paused (offline or rate-limited;
+                   the rest stays queued and "citewise enrich" continues it).
+  Exit codes of check: 0 nothing flagged, 3 some items flagged, 4 nothing flagged but the notices
+                   could not be refreshed (the answer may be out of date), 1 failure.`;
 
-/** What `add` needs of the service client (core.service). */
+/** What `add`, `enrich` and `check` need of the service client (core.service). */
 export interface PaperSource {
-  papers(dois: Iterable<string>): Promise<BulkResult<UiPaper>>;
+  papers(dois: Iterable<string>, options?: { signal?: AbortSignal | undefined }): Promise<BulkResult<UiPaper>>;
+  tallies(dois: Iterable<string>, options?: { signal?: AbortSignal | undefined }): Promise<BulkResult<EvidenceTally>>;
 }
 
 export interface LibraryCommandContext {
@@ -73,6 +92,8 @@ const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
   stats: { ...GLOBAL },
   backup: { ...GLOBAL },
   restore: { ...GLOBAL },
+  enrich: { ...GLOBAL, collection: { type: 'string' }, query: { type: 'string' }, all: { type: 'boolean' } },
+  check: { ...GLOBAL, offline: { type: 'boolean' }, 'keep-unseen': { type: 'boolean' } },
 };
 
 interface Parsed {
@@ -109,6 +130,10 @@ export async function runLibraryCommand(command: LibraryCommand, argv: readonly 
         return await backupCommand(parsed, ctx);
       case 'restore':
         return await restoreCommand(parsed, ctx);
+      case 'enrich':
+        return await enrichCommand(parsed, ctx);
+      case 'check':
+        return await checkCommand(parsed, ctx);
     }
   } catch (err) {
     if (err instanceof LibraryUsageError) {
@@ -273,8 +298,19 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
   if (valid.length > 0) {
     const { service, close } = ctx.openService();
     let result: BulkResult<UiPaper>;
+    let tallies: BulkResult<EvidenceTally> | null = null;
+    let tallyError: string | null = null;
     try {
       result = await service.papers(valid);
+      const found = valid.filter((d) => result.found[d] !== undefined);
+      if (found.length > 0) {
+        try {
+          tallies = await service.tallies(found);
+        } catch (err) {
+          if (!(err instanceof CoreError)) throw err;
+          tallyError = err.message;
+        }
+      }
     } finally {
       await close();
     }
@@ -291,6 +327,9 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
             dois.map((d) => paperToCsl(withoutTally(result.found[d]!))),
             { source: 'doi' },
           );
+          // The service cache (metadata, notices, tallies) for what was looked up, as an enrichment would store it.
+          const cached = await cacheAdded(client, result, tallies, tallyError);
+          if (cached.talliesQueued > 0) ctx.stderr.write(`citewise: the tallies of ${plural(cached.talliesQueued, 'paper')} could not be fetched; "citewise enrich" fetches them later.\n`);
           const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
           const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
           let next = 0;
@@ -315,6 +354,51 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
     for (const n of report.notAdded) ctx.stderr.write(`citewise: ${n.doi}: not added: ${n.reason}\n`);
   }
   return report.notAdded.length > 0 ? 1 : 0;
+}
+
+// ── enrich and check ──
+
+async function withService<T>(ctx: LibraryCommandContext, run: (service: PaperSource) => Promise<T>): Promise<T> {
+  if (!ctx.openService) throw new CoreError('INTERNAL', 'this command needs the citation service, which is not available here.');
+  const { service, close } = ctx.openService();
+  try {
+    return await run(service);
+  } finally {
+    await close();
+  }
+}
+
+async function enrichCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  const collection = p.values.collection as string | undefined;
+  const query = p.values.query as string | undefined;
+  const scopes = [p.positionals.length > 0, collection !== undefined, query !== undefined, p.values.all === true].filter(Boolean).length;
+  if (scopes > 1) throw new LibraryUsageError('enrich takes one scope: DOIs, --collection, --query or --all');
+  if (query !== undefined) checkQuery(query);
+  for (const arg of p.positionals) {
+    const parsed = parseDoi(arg);
+    if (!parsed.ok) throw new LibraryUsageError(`"${arg}" is not a DOI: ${parsed.reason}`);
+  }
+  return withService(ctx, (service) =>
+    withLibrary(
+      ctx.dataDir,
+      (library) => runEnrich({ dois: p.positionals, collection, query, all: p.values.all === true }, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service }),
+      ctx.stderr,
+    ),
+  );
+}
+
+async function checkCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  noExtraArgs('check', p);
+  const options = { offline: p.values.offline === true, keepUnseen: p.values['keep-unseen'] === true };
+  const run = (service: PaperSource): Promise<number> =>
+    withLibrary(ctx.dataDir, (library) => runCheck(options, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service }), ctx.stderr);
+  if (options.offline) {
+    return run({
+      papers: () => Promise.reject(new CoreError('OFFLINE', 'check --offline asks the service nothing')),
+      tallies: () => Promise.reject(new CoreError('OFFLINE', 'check --offline asks the service nothing')),
+    });
+  }
+  return withService(ctx, run);
 }
 
 // ── export ──

@@ -7,10 +7,13 @@ import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
-import type { LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
+import type { EnrichmentStore } from './enrichment-store';
+import type { EnrichmentMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
 export type AsyncLibrary = { [M in LibraryMethod]: (...args: LibraryArgs<M>) => Promise<Awaited<LibraryResult<M>>> };
+/** Every EnrichmentStore method (queue, user edits, retraction watch), async. */
+export type AsyncEnrichment = { [M in EnrichmentMethod]: (...args: Parameters<EnrichmentStore[M]>) => Promise<Awaited<ReturnType<EnrichmentStore[M]>>> };
 
 export interface StartLibraryOptions extends WorkerInit {
   /**
@@ -85,6 +88,8 @@ export class LibraryClient {
   readonly backupDir: string;
   /** Every Library method, async. */
   readonly lib: AsyncLibrary;
+  /** Every EnrichmentStore method, async (used by the enrichment jobs in core/jobs). */
+  readonly enrichment: AsyncEnrichment;
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly #chunkSize: number;
@@ -121,6 +126,9 @@ export class LibraryClient {
     });
     this.lib = new Proxy({} as AsyncLibrary, {
       get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', method: method as LibraryMethod, args }),
+    });
+    this.enrichment = new Proxy({} as AsyncEnrichment, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'enrichment', method: method as EnrichmentMethod, args }),
     });
   }
 

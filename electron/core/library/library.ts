@@ -10,6 +10,7 @@ import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
+import { recordUserEdits } from './edits';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
@@ -233,9 +234,17 @@ export class Library {
       const current = this.#rowOf(this.#w, id);
       const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
       const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
+      // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
+      recordUserEdits(this.#w, id, JSON.parse(current.csl) as CslItem, csl, this.#now());
       this.#writeItem(id, { ...csl, 'citation-key': key }, key);
       return { value: undefined };
     });
+  }
+
+  /** Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry and no edit record. */
+  writeServiceFill(id: ItemId, csl: CslItem): void {
+    const current = this.#rowOf(this.#w, id);
+    this.#writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
   }
 
   /** Sets the citation key the user typed; CONFLICT if another item has it. */

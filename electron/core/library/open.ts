@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from './backup';
 import { openDatabase, type Db } from './database';
+import { EnrichmentStore } from './enrichment-store';
 import { Library, type LibraryOptions } from './library';
 import { readHandle, writeHandle } from './sql';
 
@@ -20,6 +21,8 @@ export interface OpenLibraryOptions {
 
 export interface OpenedLibrary {
   library: Library;
+  /** Enrichment queue, user-edited fields and the retraction watch, on the same connections. */
+  enrichment: EnrichmentStore;
   /** The write connection (settings share it). */
   db: Db;
   /** Set when the library file was damaged: the user must be told. */
@@ -53,9 +56,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     db.close();
     throw err;
   }
-  const library = new Library({ write: writeHandle(db), read: readHandle(reader), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
+  const write = writeHandle(db);
+  const read = readHandle(reader);
+  const library = new Library({ write, read, ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
+  const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   return {
     library,
+    enrichment,
     db,
     recovery,
     migrationBackup,

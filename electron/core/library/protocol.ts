@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
+import type { EnrichmentStore } from './enrichment-store';
 import type { Library } from './library';
 import type { ImportResult } from './types';
 
@@ -10,6 +11,9 @@ import type { ImportResult } from './types';
 export type LibraryMethod = {
   [K in keyof Library]: Library[K] extends (...args: never[]) => unknown ? (K extends 'importItems' | 'beginImport' ? never : K) : never;
 }[keyof Library];
+
+/** EnrichmentStore methods callable through the facade (LibraryClient.enrichment). */
+export type EnrichmentMethod = { [K in keyof EnrichmentStore]: EnrichmentStore[K] extends (...args: never[]) => unknown ? K : never }[keyof EnrichmentStore];
 
 export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
 export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
@@ -24,6 +28,7 @@ export interface WorkerInit {
 
 export type Request =
   | { id: number; op: 'call'; method: LibraryMethod; args: unknown[] }
+  | { id: number; op: 'enrichment'; method: EnrichmentMethod; args: unknown[] }
   | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }

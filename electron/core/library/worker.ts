@@ -146,6 +146,11 @@ function handle(req: Request): unknown {
       if (typeof fn !== 'function') throw new Error(`Unknown library method ${req.method}`);
       return fn.apply(opened.library, req.args);
     }
+    case 'enrichment': {
+      const fn = (opened.enrichment as unknown as Record<string, (...args: unknown[]) => unknown>)[req.method];
+      if (typeof fn !== 'function') throw new Error(`Unknown enrichment method ${req.method}`);
+      return fn.apply(opened.enrichment, req.args);
+    }
     case 'import.begin': {
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
       const id = nextSession++;
