@@ -9,6 +9,7 @@ import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
+import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { derive, type Derived } from './derive';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
@@ -187,6 +188,7 @@ export class Library {
   readonly #now: () => number;
   readonly #undoLimit: number;
   readonly #window: number;
+  readonly #autoExports: AutoExportStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -194,6 +196,7 @@ export class Library {
     this.#r = options.read;
     this.#now = options.now ?? Date.now;
     this.#undoLimit = options.undoLimit ?? 200;
+    this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
   }
 
   // ── Import ──
@@ -858,6 +861,38 @@ export class Library {
   /** Copies the WAL into the database file (after a large import, when nothing else is waiting). */
   checkpoint(): void {
     this.#w.raw.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  // ── Auto-export (auto-export-store.ts; the AutoExporter in jobs/ decides when to run) ──
+
+  addAutoExport(input: AutoExportInput): AutoExport {
+    return this.#autoExports.add(input);
+  }
+
+  listAutoExports(): AutoExport[] {
+    return this.#autoExports.list();
+  }
+
+  getAutoExport(id: number): AutoExport {
+    return this.#autoExports.get(id);
+  }
+
+  updateAutoExport(id: number, patch: AutoExportPatch): AutoExport {
+    return this.#autoExports.update(id, patch);
+  }
+
+  removeAutoExport(id: number): void {
+    this.#autoExports.remove(id);
+  }
+
+  /** The auto-exports a change to these items (all of them without ids) may affect. */
+  autoExportsAffected(itemIds?: readonly ItemId[] | null): number[] {
+    return this.#autoExports.affected(itemIds);
+  }
+
+  /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
+  runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
+    return this.#autoExports.run(id, options);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {

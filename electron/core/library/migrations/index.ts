@@ -4,6 +4,7 @@ import { m0002Items } from './0002-items';
 import { m0003Search } from './0003-search';
 import { m0004ServiceCache } from './0004-service-cache';
 import { m0005Undo } from './0005-undo';
+import { m0008AutoExport } from './0008-auto-export';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
-export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo];
+export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0008AutoExport];

@@ -1,0 +1,43 @@
+import type { Migration } from './index';
+
+// Auto-export (Better BibTeX's "keep updated"): each row keeps one file in sync with the library or a
+// collection. Entries are cached per definition and item, with the hash of the settings and of the
+// item's export record they were rendered from, so a change to one item re-renders one entry. No
+// foreign keys to items or collections: a deleted collection must turn into an error status the user
+// sees, not a silently deleted definition, and a cache row of a deleted item is what tells the next
+// run which file it has to leave.
+// Numbered 0008 because 0006 and 0007 are being written on other branches.
+export const m0008AutoExport: Migration = {
+  version: 8,
+  name: 'auto-export',
+  up(db) {
+    db.exec(`
+      CREATE TABLE auto_exports (
+        id              INTEGER PRIMARY KEY,
+        path            TEXT NOT NULL UNIQUE,
+        format          TEXT NOT NULL CHECK (format IN ('bibtex', 'biblatex', 'csljson', 'ris')),
+        collection_id   INTEGER,
+        subcollections  INTEGER NOT NULL DEFAULT 1 CHECK (subcollections IN (0, 1)),
+        options         TEXT NOT NULL DEFAULT '{}',
+        created_at      INTEGER NOT NULL,
+        last_run_at     INTEGER,
+        last_status     TEXT NOT NULL DEFAULT 'pending' CHECK (last_status IN ('pending', 'written', 'unchanged', 'error')),
+        last_error      TEXT,
+        item_count      INTEGER,
+        output_hash     TEXT,
+        output_size     INTEGER,
+        output_mtime_ms REAL
+      ) STRICT;
+      CREATE TABLE auto_export_entries (
+        export_id     INTEGER NOT NULL REFERENCES auto_exports(id) ON DELETE CASCADE,
+        item_id       INTEGER NOT NULL,
+        settings_hash TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        citation_key  TEXT NOT NULL,
+        entry         TEXT NOT NULL,
+        PRIMARY KEY (export_id, item_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX auto_export_entries_by_item ON auto_export_entries(item_id);
+    `);
+  },
+};
