@@ -103,16 +103,14 @@ interface Row {
   last_status: AutoExportStatus;
   last_error: string | null;
   item_count: number | null;
-  output_hash: string | null;
   output_size: number | null;
   output_mtime_ms: number | null;
 }
 
 interface Cached {
   settings_hash: string;
-  version: string;
+  revision: number;
   citation_key: string;
-  entry: string;
 }
 
 function toDefinition(r: Row): AutoExport {
@@ -154,7 +152,7 @@ function checkOptions(options: Partial<AutoExportOptions> | undefined, base: Aut
 /** The hash of everything besides the item that decides an entry's bytes. */
 export function settingsHash(format: AutoExportFormat, options: AutoExportOptions): string {
   const key = JSON.stringify({ r: RENDER_REVISION, format, abstracts: options.abstracts, notes: options.notes, ascii: options.ascii && (format === 'bibtex' || format === 'biblatex') });
-  return createHash('sha256').update(key).digest('hex').slice(0, 32);
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 /** The record an entry is rendered from: the item as `citewise export` writes it, shaped by the options. */
@@ -253,7 +251,7 @@ export class AutoExportStore {
         this.#db.run(sql`UPDATE auto_exports SET path = ${path}, format = ${format}, collection_id = ${collectionId}, subcollections = ${subcollections},
           options = ${JSON.stringify(options)} WHERE id = ${id}`);
         // A new target has never been written: the next run writes it even if the bytes are the same.
-        if (path !== current.path) this.#db.run(sql`UPDATE auto_exports SET output_hash = NULL, output_size = NULL, output_mtime_ms = NULL, last_status = 'pending' WHERE id = ${id}`);
+        if (path !== current.path) this.#db.run(sql`UPDATE auto_exports SET output_size = NULL, output_mtime_ms = NULL, last_status = 'pending' WHERE id = ${id}`);
       });
     } catch (err) {
       if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `Another auto-export already writes ${path}.`);
@@ -305,70 +303,91 @@ export class AutoExportStore {
     const hash = settingsHash(settings.format, settings.options);
     const entryOptions: EntryOptions = settings.options.ascii ? { ascii: true } : {};
 
-    const items = this.#db.all<{ id: number; citation_key: string; csl: string }>(sql`SELECT i.id, i.citation_key, i.csl FROM items i WHERE ${scopeFilter(def)}`);
-    const notes = new Map<number, string[]>();
-    if (settings.options.notes) {
-      for (const n of this.#db.all<{ item_id: number; body: string }>(sql`SELECT n.item_id, n.body FROM notes n JOIN items i ON i.id = n.item_id WHERE ${scopeFilter(def)} ORDER BY n.item_id, n.id`)) {
-        const list = notes.get(n.item_id);
-        if (list) list.push(n.body);
-        else notes.set(n.item_id, [n.body]);
-      }
-    }
+    // Which entries are stale, from small rows only: ids, keys and revisions (see migration 0008).
+    const scope = this.#db.all<{ id: number; citation_key: string; revision: number }>(
+      sql`SELECT i.id, i.citation_key, coalesce(r.revision, 0) AS revision FROM items i LEFT JOIN item_revisions r ON r.item_id = i.id WHERE ${scopeFilter(def)}`,
+    );
     const cached = new Map<number, Cached>();
-    for (const c of this.#db.all<Cached & { item_id: number }>(sql`SELECT item_id, settings_hash, version, citation_key, entry FROM auto_export_entries WHERE export_id = ${id}`)) {
+    for (const c of this.#db.all<Cached & { item_id: number }>(sql`SELECT item_id, settings_hash, revision, citation_key FROM auto_export_entries WHERE export_id = ${id}`)) {
       cached.set(c.item_id, c);
     }
-
-    const entries: { key: string; entry: string }[] = [];
-    const upserts: { itemId: number; version: string; key: string; entry: string }[] = [];
-    for (const item of items) {
-      const itemNotes = notes.get(item.id) ?? [];
-      // The item's version: a hash of exactly what its record is made from. Modification times have
-      // millisecond resolution and undo puts old ones back, so they cannot decide this alone.
-      const v = createHash('sha1').update(item.citation_key).update('\0').update(item.csl);
-      for (const n of itemNotes) v.update('\0').update(n);
-      const version = v.digest('base64');
+    const stale: { id: number; citation_key: string; revision: number }[] = [];
+    for (const item of scope) {
       const hit = cached.get(item.id);
       cached.delete(item.id);
-      if (hit && hit.settings_hash === hash && hit.version === version && hit.citation_key === item.citation_key) {
-        entries.push({ key: item.citation_key, entry: hit.entry });
-        report.reused++;
-        continue;
-      }
-      const entry = this.#render(exportRecord(JSON.parse(item.csl) as CslItem, item.citation_key, itemNotes, settings.options), settings.format, entryOptions);
-      report.rendered++;
-      entries.push({ key: item.citation_key, entry });
-      upserts.push({ itemId: item.id, version, key: item.citation_key, entry });
+      if (hit && hit.settings_hash === hash && hit.revision === item.revision && hit.citation_key === item.citation_key) report.reused++;
+      else stale.push(item);
     }
-    // What is left in the cache is no longer in scope.
+    // What is left in the cache is no longer in scope (removed, trashed, deleted).
     const gone = [...cached.keys()];
     report.removed = gone.length;
-    this.#db.transaction(() => {
-      const put = this.#db.raw.prepare(`INSERT INTO auto_export_entries (export_id, item_id, settings_hash, version, citation_key, entry) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT(export_id, item_id) DO UPDATE SET settings_hash = excluded.settings_hash, version = excluded.version, citation_key = excluded.citation_key, entry = excluded.entry`);
-      for (const u of upserts) put.run(id, u.itemId, hash, u.version, u.key, u.entry);
-      for (const batch of chunk(gone)) this.#db.run(sql`DELETE FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(batch)}`);
-    });
+    report.itemCount = scope.length;
+
+    const put = this.#db.raw.prepare(`INSERT INTO auto_export_entries (export_id, item_id, settings_hash, revision, citation_key, entry) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(export_id, item_id) DO UPDATE SET settings_hash = excluded.settings_hash, revision = excluded.revision, citation_key = excluded.citation_key, entry = excluded.entry`);
+    // Whether the file's bytes change: an entry is new, gone, or renders differently from before (a
+    // re-render can come out the same, e.g. after a note changed while notes are not exported).
+    let differs = gone.length > 0;
+    for (const batch of chunk(stale)) {
+      const ids = batch.map((b) => b.id);
+      const csl = new Map(this.#db.all<{ id: number; csl: string }>(sql`SELECT id, csl FROM items WHERE id IN ${inList(ids)}`).map((r) => [r.id, r.csl]));
+      const before = new Map(
+        this.#db.all<{ item_id: number; citation_key: string; entry: string }>(sql`SELECT item_id, citation_key, entry FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(ids)}`).map((r) => [r.item_id, r]),
+      );
+      const notes = new Map<number, string[]>();
+      if (settings.options.notes) {
+        for (const n of this.#db.all<{ item_id: number; body: string }>(sql`SELECT item_id, body FROM notes WHERE item_id IN ${inList(ids)} ORDER BY item_id, id`)) {
+          const list = notes.get(n.item_id);
+          if (list) list.push(n.body);
+          else notes.set(n.item_id, [n.body]);
+        }
+      }
+      const rendered = batch.map((item) => {
+        const entry = this.#render(exportRecord(JSON.parse(csl.get(item.id)!) as CslItem, item.citation_key, notes.get(item.id) ?? [], settings.options), settings.format, entryOptions);
+        const old = before.get(item.id);
+        if (!old || old.entry !== entry || old.citation_key !== item.citation_key) differs = true;
+        return { item, entry };
+      });
+      report.rendered += rendered.length;
+      this.#db.transaction(() => {
+        for (const r of rendered) put.run(id, r.item.id, hash, r.item.revision, r.item.citation_key, r.entry);
+      });
+    }
+    if (differs) {
+      this.#db.transaction(() => {
+        for (const batch of chunk(gone)) this.#db.run(sql`DELETE FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(batch)}`);
+        // The cache is now ahead of the file until it is written: if that never happens (a failed
+        // write, a crash), the next run must not take the file for up to date.
+        this.#db.run(sql`UPDATE auto_exports SET last_status = 'pending' WHERE id = ${id} AND last_status <> 'error'`);
+      });
+    }
+
+    // The file is what the cache describes when the last run wrote it (or found it current), and
+    // nobody deleted or edited it since.
+    const onDisk = statSync(def.path, { throwIfNoEntry: false });
+    const fileCurrent =
+      (def.last_status === 'written' || def.last_status === 'unchanged') &&
+      onDisk !== undefined &&
+      onDisk.isFile() &&
+      onDisk.size === def.output_size &&
+      onDisk.mtimeMs === def.output_mtime_ms;
+    if (!options.force && fileCurrent && !differs) {
+      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'unchanged', last_error = NULL, item_count = ${scope.length} WHERE id = ${id}`);
+      return { ...report, status: 'unchanged', bytes: def.output_size ?? 0, ms: performance.now() - started };
+    }
 
     // A stable order: by citation key (unique in the library), compared as code units so it never
     // depends on the locale of the machine.
-    entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const text = assembleEntries(
-      entries.map((e) => e.entry),
-      settings.format,
+    const entries = this.#db.all<{ citation_key: string; entry: string }>(sql`SELECT citation_key, entry FROM auto_export_entries WHERE export_id = ${id}`);
+    entries.sort((a, b) => (a.citation_key < b.citation_key ? -1 : a.citation_key > b.citation_key ? 1 : 0));
+    const bytes = Buffer.from(
+      assembleEntries(
+        entries.map((e) => e.entry),
+        settings.format,
+      ),
+      'utf8',
     );
-    const bytes = Buffer.from(text, 'utf8');
-    const outputHash = createHash('sha256').update(bytes).digest('hex');
-    report.itemCount = entries.length;
     report.bytes = bytes.length;
-
-    // Unchanged only if the file on disk is still the one written last time (not deleted or edited since).
-    const onDisk = statSync(def.path, { throwIfNoEntry: false });
-    const same = !options.force && def.output_hash === outputHash && onDisk !== undefined && onDisk.isFile() && onDisk.size === def.output_size && onDisk.mtimeMs === def.output_mtime_ms;
-    if (same) {
-      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'unchanged', last_error = NULL, item_count = ${entries.length} WHERE id = ${id}`);
-      return { ...report, status: 'unchanged', ms: performance.now() - started };
-    }
     try {
       writeFileAtomic(def.path, bytes, this.#fs);
     } catch (err) {
@@ -377,7 +396,7 @@ export class AutoExportStore {
     }
     const written = statSync(def.path, { throwIfNoEntry: false });
     this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'written', last_error = NULL, item_count = ${entries.length},
-      output_hash = ${outputHash}, output_size = ${bytes.length}, output_mtime_ms = ${written?.mtimeMs ?? null} WHERE id = ${id}`);
+      output_size = ${bytes.length}, output_mtime_ms = ${written?.mtimeMs ?? null} WHERE id = ${id}`);
     return { ...report, status: 'written', ms: performance.now() - started };
   }
 

@@ -152,8 +152,9 @@ describe('auto-export', () => {
     store.run(def.id);
     t.library.addNote(ids[2]!, 'Read this twice.');
     rendered = [];
-    // Notes are not exported by default: a new note neither re-renders its item nor rewrites the file.
-    expect(store.run(def.id)).toMatchObject({ status: 'unchanged', rendered: 0 });
+    // Notes are not exported by default: the item is re-rendered (its revision moved) to the same bytes,
+    // and the file is not rewritten.
+    expect(store.run(def.id)).toMatchObject({ status: 'unchanged', rendered: 1 });
     store.update(def.id, { options: { notes: true, abstracts: false } });
     expect(store.run(def.id)).toMatchObject({ status: 'written', rendered: 5, reused: 0 });
     const items = JSON.parse(readFileSync(file, 'utf8')) as CslItem[];
@@ -220,6 +221,57 @@ describe('auto-export', () => {
         expect(readFileSync(file, 'utf8')).toBe(fullExport(t.library, 'bibtex', { collectionId: col }));
       }
     }
+  });
+
+  it('re-renders an edit made in the same millisecond, and an item brought back by undo', () => {
+    const frozen = testLibrary({ now: () => 1_700_000_000_000 });
+    try {
+      const fstore = new AutoExportStore({ db: writeHandle(frozen.db), now: Date.now });
+      const ids = seed(frozen.library, 3);
+      const file = join(frozen.dir, 'refs.bib');
+      const def = fstore.add({ path: file, format: 'bibtex' });
+      fstore.run(def.id);
+      // Same clock reading: the modification time cannot tell the edit apart, the revision does.
+      frozen.library.updateItem(ids[1]!, { ...frozen.library.getItem(ids[1]!).csl, title: 'Edited at the same instant' });
+      expect(fstore.run(def.id)).toMatchObject({ status: 'written', rendered: 1 });
+      expect(readFileSync(file, 'utf8')).toBe(fullExport(frozen.library, 'bibtex'));
+
+      // Deleted, written without it, then brought back by undo under its own id.
+      const key = frozen.library.getItem(ids[2]!).citationKey;
+      frozen.library.deleteItems([ids[2]!]);
+      expect(fstore.run(def.id)).toMatchObject({ status: 'written', itemCount: 2, removed: 1 });
+      frozen.library.undo();
+      expect(fstore.run(def.id)).toMatchObject({ status: 'written', itemCount: 3, rendered: 1 });
+      expect(readFileSync(file, 'utf8')).toContain(`@article{${key},`);
+      expect(readFileSync(file, 'utf8')).toBe(fullExport(frozen.library, 'bibtex'));
+    } finally {
+      frozen.dispose();
+    }
+  });
+
+  it('marks the file as behind the cache before writing, so a crash before the rename is repaired by the next run', () => {
+    const ids = seed(t.library, 4);
+    const file = join(out, 'refs.bib');
+    const def = store.add({ path: file, format: 'bibtex' });
+    store.run(def.id);
+    const statusDuringWrite: unknown[] = [];
+    const crashing: AtomicWriteFs = {
+      ...nodeAtomicFs,
+      openSync(path, flags, mode) {
+        if (flags === 'wx') {
+          statusDuringWrite.push(t.db.prepare('SELECT last_status FROM auto_exports WHERE id = ?').pluck().get(def.id));
+          throw new Error('the process died here');
+        }
+        return nodeAtomicFs.openSync(path, flags, mode);
+      },
+    };
+    t.library.updateItem(ids[0]!, { ...t.library.getItem(ids[0]!).csl, title: 'Never written' });
+    new AutoExportStore({ db: writeHandle(t.db), now: Date.now, fs: crashing }).run(def.id);
+    expect(statusDuringWrite).toEqual(['pending']);
+    // Had the process died there, the status would have stayed "pending": simulate that and run again.
+    t.db.prepare("UPDATE auto_exports SET last_status = 'pending', last_error = NULL WHERE id = ?").run(def.id);
+    expect(store.run(def.id)).toMatchObject({ status: 'written', rendered: 0 });
+    expect(readFileSync(file, 'utf8')).toContain('Never written');
   });
 
   it('never shows a partial file: readers see the old file until the complete new one is renamed over it', () => {
