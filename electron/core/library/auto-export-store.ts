@@ -328,6 +328,7 @@ export class AutoExportStore {
     // Whether the file's bytes change: an entry is new, gone, or renders differently from before (a
     // re-render can come out the same, e.g. after a note changed while notes are not exported).
     let differs = gone.length > 0;
+    const fresh: { item: (typeof stale)[number]; entry: string }[] = [];
     for (const batch of chunk(stale)) {
       const ids = batch.map((b) => b.id);
       const csl = new Map(this.#db.all<{ id: number; csl: string }>(sql`SELECT id, csl FROM items WHERE id IN ${inList(ids)}`).map((r) => [r.id, r.csl]));
@@ -342,23 +343,21 @@ export class AutoExportStore {
           else notes.set(n.item_id, [n.body]);
         }
       }
-      const rendered = batch.map((item) => {
+      for (const item of batch) {
         const entry = this.#render(exportRecord(JSON.parse(csl.get(item.id)!) as CslItem, item.citation_key, notes.get(item.id) ?? [], settings.options), settings.format, entryOptions);
         const old = before.get(item.id);
         if (!old || old.entry !== entry || old.citation_key !== item.citation_key) differs = true;
-        return { item, entry };
-      });
-      report.rendered += rendered.length;
-      this.#db.transaction(() => {
-        for (const r of rendered) put.run(id, r.item.id, hash, r.item.revision, r.item.citation_key, r.entry);
-      });
+        fresh.push({ item, entry });
+      }
     }
-    if (differs) {
+    report.rendered = fresh.length;
+    if (fresh.length > 0 || gone.length > 0) {
       this.#db.transaction(() => {
+        for (const r of fresh) put.run(id, r.item.id, hash, r.item.revision, r.item.citation_key, r.entry);
         for (const batch of chunk(gone)) this.#db.run(sql`DELETE FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(batch)}`);
         // The cache is now ahead of the file until it is written: if that never happens (a failed
         // write, a crash), the next run must not take the file for up to date.
-        this.#db.run(sql`UPDATE auto_exports SET last_status = 'pending' WHERE id = ${id} AND last_status <> 'error'`);
+        if (differs) this.#db.run(sql`UPDATE auto_exports SET last_status = 'pending' WHERE id = ${id} AND last_status <> 'error'`);
       });
     }
 
