@@ -38,3 +38,38 @@ export function assembleEntries(entries: readonly string[], format: ExportFormat
       return entries.length === 0 ? '[]\n' : `[\n  ${entries.join(',\n  ')}\n]\n`;
   }
 }
+
+const NEWLINE = Buffer.from('\n');
+const CSL_OPEN = Buffer.from('[\n  ');
+const CSL_SEPARATOR = Buffer.from(',\n  ');
+const CSL_CLOSE = Buffer.from('\n]\n');
+
+/**
+ * `assembleEntries` on UTF-8 bytes: the same file, without decoding cached entries into one large
+ * string and encoding it again (most of the time of a run that rewrites a large file).
+ */
+export function assembleEntryBytes(entries: readonly Uint8Array[], format: ExportFormat): Buffer {
+  const parts: Uint8Array[] = [];
+  const joined = (separator: Uint8Array | null): void => {
+    entries.forEach((entry, i) => {
+      if (i > 0 && separator) parts.push(separator);
+      parts.push(entry);
+    });
+  };
+  switch (format) {
+    case 'bibtex':
+    case 'biblatex':
+      joined(NEWLINE);
+      break;
+    case 'ris':
+      joined(null);
+      break;
+    case 'csljson':
+      if (entries.length === 0) return Buffer.from('[]\n');
+      parts.push(CSL_OPEN);
+      joined(CSL_SEPARATOR);
+      parts.push(CSL_CLOSE);
+      break;
+  }
+  return Buffer.concat(parts);
+}

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import type { ErrorCode } from '../../../shared/ipc';
 import { CoreError } from '../errors';
-import { assembleEntries, renderEntry, type EntryOptions } from '../formats/entries';
+import { assembleEntryBytes, renderEntry, type EntryOptions } from '../formats/entries';
 import type { ExportFormat } from '../formats/index';
 import { nodeAtomicFs, writeFileAtomic, type AtomicWriteFs } from '../fs/atomic-write';
 import { inBatches, inList, sql, type SqlFragment, type WriteDb } from './sql';
@@ -377,14 +377,12 @@ export class AutoExportStore {
 
     // A stable order: by citation key (unique in the library), compared as code units so it never
     // depends on the locale of the machine.
-    const entries = this.#db.all<{ citation_key: string; entry: string }>(sql`SELECT citation_key, entry FROM auto_export_entries WHERE export_id = ${id}`);
+    // The entries as their UTF-8 bytes (CAST … AS BLOB), put together without a detour through strings.
+    const entries = this.#db.all<{ citation_key: string; entry: Buffer }>(sql`SELECT citation_key, CAST(entry AS BLOB) AS entry FROM auto_export_entries WHERE export_id = ${id}`);
     entries.sort((a, b) => (a.citation_key < b.citation_key ? -1 : a.citation_key > b.citation_key ? 1 : 0));
-    const bytes = Buffer.from(
-      assembleEntries(
-        entries.map((e) => e.entry),
-        settings.format,
-      ),
-      'utf8',
+    const bytes = assembleEntryBytes(
+      entries.map((e) => e.entry),
+      settings.format,
     );
     report.bytes = bytes.length;
     try {

@@ -26,17 +26,24 @@ const bench: BenchCase = {
     try {
       const ids = (await client.importItems(generateItems(n, 3), { source: 'bench' })).ids;
       if (ids.length !== n) throw new Error(`imported ${ids.length} of ${n}`);
+      // The calling thread's longest stall while runs are in flight (not while this benchmark reads the
+      // file back to check it, which is its own work, not the app's).
       let maxGap = 0;
+      let measuring = false;
       let last = performance.now();
       const beat = setInterval(() => {
         const now = performance.now();
-        maxGap = Math.max(maxGap, now - last - 10);
+        if (measuring) maxGap = Math.max(maxGap, now - last - 10);
         last = now;
       }, 10);
       const timed = async (id: number): Promise<{ ms: number; run: AutoExportRun }> => {
+        last = performance.now();
+        measuring = true;
         const t0 = performance.now();
         const run = await client.lib.runAutoExport(id);
-        return { ms: performance.now() - t0, run };
+        const ms = performance.now() - t0;
+        measuring = false;
+        return { ms, run };
       };
       for (const format of ['bibtex', 'csljson'] as AutoExportFormat[]) {
         const file = join(tmpDir, `library.${format === 'csljson' ? 'json' : 'bib'}`);
