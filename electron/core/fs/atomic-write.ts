@@ -33,7 +33,14 @@ export function tempNameFor(target: string): string {
 }
 
 /** Writes `data` to `target` atomically; throws the file system's error after cleaning up. */
-export function writeFileAtomic(target: string, data: string | Uint8Array, fs: AtomicWriteFs = nodeAtomicFs): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, fs: AtomicWriteFs = nodeAtomicFs): void {
+  // Through a symbolic link, the file it points to is replaced (a link into a synced folder stays a link).
+  let target = path;
+  try {
+    target = nodeFs.realpathSync(path);
+  } catch {
+    // Not there yet (or a dangling link): written where it was asked for.
+  }
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   // The new file keeps the permissions the user gave the old one.
   const mode = fs.statSync(target, { throwIfNoEntry: false })?.mode;

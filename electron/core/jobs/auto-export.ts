@@ -18,10 +18,13 @@ export type AutoExportLibrary = Pick<
   'addAutoExport' | 'listAutoExports' | 'getAutoExport' | 'updateAutoExport' | 'removeAutoExport' | 'autoExportsAffected' | 'runAutoExport'
 >;
 
-/** Sent after every run, successful or not: the definition as stored now, and what the run did. */
+/**
+ * Sent after every run, successful or not: the definition as stored now (status, error, item count),
+ * and what the run did; `run` is null when it failed unexpectedly (the definition's error says why).
+ */
 export interface AutoExportStatusEvent {
   definition: AutoExport;
-  run: AutoExportRun;
+  run: AutoExportRun | null;
 }
 
 export interface AutoExporterOptions {
@@ -205,13 +208,13 @@ export class AutoExporter {
       if (run.status === 'error') throw new CoreError(run.errorCode ?? 'INTERNAL', run.error ?? `Could not write ${def.path}.`);
       return run;
     });
+    let failure: unknown = null;
     try {
       await job.done;
     } catch (err) {
-      if (run === null) throw err;
+      if (run === null) failure = err;
     }
     const finished = run as AutoExportRun | null;
-    if (finished === null) throw new CoreError('INTERNAL', 'The auto-export did not run.');
     const definition = await this.#lib.getAutoExport(id).catch(() => null);
     if (definition) {
       for (const listener of [...this.#listeners]) {
@@ -222,6 +225,7 @@ export class AutoExporter {
         }
       }
     }
+    if (finished === null) throw failure ?? new CoreError('INTERNAL', 'The auto-export did not run.');
     return finished;
   }
 }

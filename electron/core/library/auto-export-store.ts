@@ -289,8 +289,20 @@ export class AutoExportStore {
 
   /** Brings one file up to date. A failure is recorded and returned as status "error", not thrown. */
   run(id: number, options: { force?: boolean } = {}): AutoExportRun {
-    const started = performance.now();
     const def = this.#row(id);
+    try {
+      return this.#run(def, options);
+    } catch (err) {
+      // A bug or a database problem, not the file system: still recorded, so the user sees it.
+      const message = `Auto-export to ${def.path} failed: ${err instanceof Error ? err.message : String(err)}. The previous file, if there is one, was left as it was.`;
+      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${def.id}`);
+      throw new CoreError('INTERNAL', message);
+    }
+  }
+
+  #run(def: Row, options: { force?: boolean }): AutoExportRun {
+    const started = performance.now();
+    const id = def.id;
     const report: AutoExportRun = { id, path: def.path, status: 'error', error: null, errorCode: null, itemCount: 0, rendered: 0, reused: 0, removed: 0, bytes: 0, ms: 0 };
     const fail = (code: ErrorCode, message: string): AutoExportRun => {
       this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${id}`);
@@ -375,9 +387,9 @@ export class AutoExportStore {
       return { ...report, status: 'unchanged', bytes: def.output_size ?? 0, ms: performance.now() - started };
     }
 
-    // A stable order: by citation key (unique in the library), compared as code units so it never
+    // The entries as their UTF-8 bytes (CAST … AS BLOB), put together without a detour through strings,
+    // in a stable order: by citation key (unique in the library), compared as code units so it never
     // depends on the locale of the machine.
-    // The entries as their UTF-8 bytes (CAST … AS BLOB), put together without a detour through strings.
     const entries = this.#db.all<{ citation_key: string; entry: Buffer }>(sql`SELECT citation_key, CAST(entry AS BLOB) AS entry FROM auto_export_entries WHERE export_id = ${id}`);
     entries.sort((a, b) => (a.citation_key < b.citation_key ? -1 : a.citation_key > b.citation_key ? 1 : 0));
     const bytes = assembleEntryBytes(

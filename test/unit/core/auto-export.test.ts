@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../../shared/ipc';
+import { CoreError } from '../../../electron/core/errors';
 import { AutoExporter, type AutoExportStatusEvent } from '../../../electron/core/jobs/auto-export';
 import { JobRegistry, type Clock } from '../../../electron/core/jobs/registry';
 import { LibraryClient } from '../../../electron/core/library/client';
@@ -93,7 +94,7 @@ describe('AutoExporter', () => {
     clock.advance(1);
     await quiet.idle();
     // Items 5 and 6 are not in "Reading": only the library-wide file ran, once, re-rendering two entries.
-    expect(events.map((e) => [e.definition.id, e.run.status, e.run.rendered])).toEqual([[all.id, 'written', 2]]);
+    expect(events.map((e) => [e.definition.id, e.run?.status, e.run?.rendered])).toEqual([[all.id, 'written', 2]]);
     expect(readFileSync(join(dir.path, 'all.bib'), 'utf8')).toContain('Edited 6');
 
     // Trashing an item of the collection: both files drop it.
@@ -102,7 +103,7 @@ describe('AutoExporter', () => {
     quiet.libraryChanged([ids[0]!]);
     clock.advance(1000);
     await quiet.idle();
-    expect(events.map((e) => [e.definition.id, e.run.itemCount, e.run.removed])).toEqual([
+    expect(events.map((e) => [e.definition.id, e.run?.itemCount, e.run?.removed])).toEqual([
       [all.id, 7, 1],
       [reading.id, 1, 1],
     ]);
@@ -113,7 +114,7 @@ describe('AutoExporter', () => {
     quiet.libraryChanged();
     clock.advance(1000);
     await quiet.idle();
-    expect(events.map((e) => e.run.status)).toEqual(['unchanged', 'unchanged']);
+    expect(events.map((e) => e.run?.status)).toEqual(['unchanged', 'unchanged']);
     await quiet.close();
   });
 
@@ -159,7 +160,7 @@ describe('AutoExporter', () => {
     expect((await exporter.runNow(def.id)).status).toBe('unchanged');
     expect((await exporter.runNow(def.id, { force: true })).status).toBe('written');
     const heard: number[] = [];
-    const dispose = exporter.onStatus((s) => heard.push(s.run.rendered));
+    const dispose = exporter.onStatus((s) => heard.push(s.run?.rendered ?? -1));
     await exporter.update(def.id, { format: 'biblatex' });
     await exporter.idle();
     expect(heard).toEqual([8]);
@@ -169,6 +170,23 @@ describe('AutoExporter', () => {
     await exporter.remove(def.id);
     expect(await exporter.list()).toEqual([]);
     expect(existsSync(file)).toBe(true);
+  });
+
+  it('an unexpected failure fails the job, still sends a status (run null) and rejects runNow', async () => {
+    const def = await exporter.add({ path: join(dir.path, 'u.bib'), format: 'bibtex' });
+    await exporter.idle();
+    const lib = new Proxy(client.lib, {
+      get: (target, method: keyof typeof client.lib) =>
+        method === 'runAutoExport'
+          ? () => Promise.reject(new CoreError('INTERNAL', 'Auto-export to u.bib failed: exporter bug.'))
+          : target[method],
+    });
+    const heard: AutoExportStatusEvent[] = [];
+    const broken = new AutoExporter({ library: { lib }, jobs, clock, onStatus: (s) => heard.push(s) });
+    await expect(broken.runNow(def.id)).rejects.toThrow('exporter bug');
+    expect(heard).toMatchObject([{ definition: { id: def.id }, run: null }]);
+    expect(jobs.list().at(-1)).toMatchObject({ kind: 'auto-export', state: 'failed', message: 'Auto-export to u.bib failed: exporter bug.' });
+    await broken.close();
   });
 
   it('after close, changes are ignored and no timer is left', async () => {

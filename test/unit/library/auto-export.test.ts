@@ -1,6 +1,6 @@
 // Auto-export runs against a real library in a temporary directory: what is re-rendered, when the
 // file is rewritten, and that an incremental file is byte for byte a full export of the same items.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
@@ -378,6 +378,40 @@ describe('auto-export', () => {
     } finally {
       chmodSync(out, 0o755);
     }
+  });
+
+  it('writes through a symbolic link to the file it points to', () => {
+    seed(t.library, 3);
+    const real = join(out, 'synced', 'refs.bib');
+    mkdirSync(join(out, 'synced'));
+    writeFileSync(real, 'old');
+    const link = join(out, 'link.bib');
+    symlinkSync(real, link);
+    const def = store.add({ path: link, format: 'bibtex' });
+    expect(store.run(def.id).status).toBe('written');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toBe(fullExport(t.library, 'bibtex'));
+    expect(store.run(def.id).status).toBe('unchanged');
+  });
+
+  it('records an unexpected failure (an exporter throwing) on the definition and keeps the old file', () => {
+    const ids = seed(t.library, 3);
+    const file = join(out, 'refs.bib');
+    const def = store.add({ path: file, format: 'bibtex' });
+    store.run(def.id);
+    const old = readFileSync(file, 'utf8');
+    const broken = new AutoExportStore({
+      db: writeHandle(t.db),
+      now: Date.now,
+      render: () => {
+        throw new Error('exporter bug');
+      },
+    });
+    t.library.updateItem(ids[0]!, { ...t.library.getItem(ids[0]!).csl, title: 'Changed' });
+    expect(() => broken.run(def.id)).toThrow(`Auto-export to ${file} failed: exporter bug.`);
+    expect(store.get(def.id)).toMatchObject({ status: 'error', error: expect.stringContaining('exporter bug') as string });
+    expect(readFileSync(file, 'utf8')).toBe(old);
+    expect(store.run(def.id)).toMatchObject({ status: 'written', rendered: 1 });
   });
 
   it('says so when the followed collection was deleted, and leaves the file', () => {
