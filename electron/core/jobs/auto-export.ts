@@ -168,11 +168,14 @@ export class AutoExporter {
     }
   }
 
-  /** Stops listening to changes and waits for queued runs (call before closing the library). */
+  /**
+   * Stops listening to changes, writes what pending changes affect (an edit made just before quitting
+   * still reaches its file) and waits for queued runs. Call before closing the library.
+   */
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
-    if (this.#timer !== null) this.#clock.clearTimeout(this.#timer);
-    this.#timer = null;
+    await this.flush();
     await this.idle();
     this.#listeners.clear();
   }

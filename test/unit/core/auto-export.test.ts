@@ -189,9 +189,15 @@ describe('AutoExporter', () => {
     await broken.close();
   });
 
-  it('after close, changes are ignored and no timer is left', async () => {
-    await exporter.add({ path: join(dir.path, 'c.bib'), format: 'bibtex' });
+  it('close writes what pending changes affect; after close, changes are ignored and no timer is left', async () => {
+    const file = join(dir.path, 'c.bib');
+    await exporter.add({ path: file, format: 'bibtex' });
+    await exporter.idle();
+    const item = await client.lib.getItem(ids[3]!);
+    await client.lib.updateItem(ids[3]!, { ...item.csl, title: 'Edited just before quitting' });
+    exporter.libraryChanged([ids[3]!]);
     await exporter.close();
+    expect(readFileSync(file, 'utf8')).toContain('Edited just before quitting');
     exporter.libraryChanged([ids[0]!]);
     expect(clock.pending()).toBe(0);
   });
