@@ -9,6 +9,7 @@ import { CoreError } from '../core/errors';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { startHost } from '../host/server';
+import { AUTO_EXPORT_HELP, runAutoExportCommand } from './commands/auto-export';
 import { KEY_HELP, KeyUsageError, runKeyCommand } from './commands/key';
 import { isLibraryCommand, LIBRARY_HELP, runLibraryCommand } from './commands/library';
 import { openInBrowser } from './open-browser';
@@ -25,6 +26,7 @@ Commands:
     --open         Open the URL in the default browser
 ${KEY_HELP}
 ${LIBRARY_HELP}
+${AUTO_EXPORT_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
@@ -64,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       return serve(argv);
     case 'key':
       return key(argv);
+    case 'auto-export':
+      return runAutoExportCommand(argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
     default:
       if (isLibraryCommand(command)) {
         const values = { 'data-dir': typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined, 'service-url': typeof first.values['service-url'] === 'string' ? first.values['service-url'] : undefined };

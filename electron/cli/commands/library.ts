@@ -152,7 +152,7 @@ function libraryFile(dataDir: string): string {
   return join(dataDir, LIBRARY_FILE);
 }
 
-async function withLibrary<T>(dataDir: string, run: (client: LibraryClient) => Promise<T>, stderr?: Writable): Promise<T> {
+export async function withLibrary<T>(dataDir: string, run: (client: LibraryClient) => Promise<T>, stderr?: Writable): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
   const client = await LibraryClient.start({ file: libraryFile(dataDir) });
   if (client.recovery && stderr) {

@@ -11,6 +11,7 @@ import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
+import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
@@ -183,6 +184,7 @@ export class Library {
   readonly #window: number;
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
+  readonly #autoExports: AutoExportStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -190,6 +192,7 @@ export class Library {
     this.#r = options.read;
     this.#now = options.now ?? Date.now;
     this.#undoLimit = options.undoLimit ?? 200;
+    this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
   }
 
   // ── Import ──
@@ -866,6 +869,38 @@ export class Library {
   /** Copies the WAL into the database file (after a large import, when nothing else is waiting). */
   checkpoint(): void {
     this.#w.raw.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  // ── Auto-export (auto-export-store.ts; the AutoExporter in jobs/ decides when to run) ──
+
+  addAutoExport(input: AutoExportInput): AutoExport {
+    return this.#autoExports.add(input);
+  }
+
+  listAutoExports(): AutoExport[] {
+    return this.#autoExports.list();
+  }
+
+  getAutoExport(id: number): AutoExport {
+    return this.#autoExports.get(id);
+  }
+
+  updateAutoExport(id: number, patch: AutoExportPatch): AutoExport {
+    return this.#autoExports.update(id, patch);
+  }
+
+  removeAutoExport(id: number): void {
+    this.#autoExports.remove(id);
+  }
+
+  /** The auto-exports a change to these items (all of them without ids) may affect. */
+  autoExportsAffected(itemIds?: readonly ItemId[] | null): number[] {
+    return this.#autoExports.affected(itemIds);
+  }
+
+  /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
+  runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
+    return this.#autoExports.run(id, options);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {

@@ -1,0 +1,241 @@
+// `citewise auto-export add | list | remove | run`: files kept in sync with the library or a collection
+// (Better BibTeX's auto-export). The app rewrites them when the library changes; the CLI defines them
+// and brings them up to date on demand (`run`, e.g. from a Makefile or CI before building a paper).
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Writable } from 'node:stream';
+import { CoreError } from '../../core/errors';
+import type { AutoExport, AutoExportFormat, AutoExportRun, AutoExportScope } from '../../core/library/auto-export-store';
+import type { LibraryClient } from '../../core/library/client';
+import type { Collection } from '../../core/library/types';
+import { LibraryUsageError, withLibrary } from './library';
+
+export const AUTO_EXPORT_HELP = `  auto-export add  Keep a file in sync with the library or a collection; writes it now, and the app
+                   rewrites it whenever its items change (only the entries that changed are redone)
+    --format F     bibtex, biblatex, csl-json or ris (default: bibtex)
+    --library      All of the library (the default)
+    --collection N Only collection N and its subcollections (--no-subcollections: only N itself)
+    -o FILE        The file to keep in sync (required; replaced atomically, never half-written)
+    --no-abstracts Leave abstracts out
+    --notes        Add each item's notes to its note field
+    --ascii        BibTeX/BibLaTeX: write non-ASCII letters as LaTeX commands
+  auto-export list List the auto-exports with their last run, status and item count
+  auto-export remove ID
+                   Stop keeping file ID in sync (the file stays)
+  auto-export run [ID]
+                   Bring one auto-export (default: all) up to date now; a file whose entries did not
+                   change is not rewritten (--force: rewrite anyway). Exits 1 if any failed.`;
+
+export interface AutoExportCommandContext {
+  dataDir: string;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const FORMATS: Record<string, AutoExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', 'csl-json': 'csljson', csljson: 'csljson', ris: 'ris' };
+const FORMAT_NAMES: Record<AutoExportFormat, string> = { bibtex: 'bibtex', biblatex: 'biblatex', csljson: 'csl-json', ris: 'ris' };
+
+const GLOBAL = { 'data-dir': { type: 'string' }, 'service-url': { type: 'string' }, json: { type: 'boolean' } } satisfies ParseArgsConfig['options'];
+const OPTIONS: Record<string, ParseArgsConfig['options']> = {
+  add: {
+    ...GLOBAL,
+    format: { type: 'string' },
+    library: { type: 'boolean' },
+    collection: { type: 'string' },
+    'no-subcollections': { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
+    'no-abstracts': { type: 'boolean' },
+    notes: { type: 'boolean' },
+    ascii: { type: 'boolean' },
+  },
+  list: { ...GLOBAL },
+  remove: { ...GLOBAL },
+  run: { ...GLOBAL, force: { type: 'boolean' } },
+};
+
+/** Runs `citewise auto-export …`; `argv` is the whole command line after the program name. */
+export async function runAutoExportCommand(argv: readonly string[], ctx: AutoExportCommandContext): Promise<number> {
+  try {
+    const start = argv.indexOf('auto-export');
+    const rest = argv.slice(start + 1);
+    // The subcommand comes right after "auto-export"; options follow it.
+    const sub = rest[0];
+    if (sub === undefined || !Object.hasOwn(OPTIONS, sub)) {
+      throw new LibraryUsageError(`auto-export needs one of add, list, remove, run${sub === undefined ? '' : ` (got "${sub}")`}; see citewise --help`);
+    }
+    let values: Record<string, string | boolean | undefined>;
+    let positionals: string[];
+    try {
+      const p = parseArgs({ args: [...argv.slice(0, start), ...rest.slice(1)], options: OPTIONS[sub], allowPositionals: true, strict: true });
+      values = p.values as typeof values;
+      positionals = p.positionals;
+    } catch (err) {
+      throw new LibraryUsageError(err instanceof Error ? err.message : String(err));
+    }
+    switch (sub) {
+      case 'add':
+        return await add(values, positionals, ctx);
+      case 'list':
+        return await list(values, positionals, ctx);
+      case 'remove':
+        return await remove(values, positionals, ctx);
+      default:
+        return await run(values, positionals, ctx);
+    }
+  } catch (err) {
+    if (err instanceof LibraryUsageError) {
+      ctx.stderr.write(`citewise: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof CoreError) {
+      ctx.stderr.write(`citewise: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function json(ctx: AutoExportCommandContext, value: unknown): void {
+  ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function parseId(text: string | undefined, command: string): number {
+  if (text === undefined) throw new LibraryUsageError(`auto-export ${command} needs the id of an auto-export (see citewise auto-export list)`);
+  const id = Number(text);
+  if (!Number.isInteger(id) || id < 1) throw new LibraryUsageError(`"${text}" is not an auto-export id (see citewise auto-export list)`);
+  return id;
+}
+
+function noArgs(command: string, positionals: string[]): void {
+  if (positionals.length > 0) throw new LibraryUsageError(`auto-export ${command} takes no arguments (got "${positionals[0]}")`);
+}
+
+async function findCollection(client: LibraryClient, name: string): Promise<Collection> {
+  const all = await client.lib.listCollections();
+  const matches = all.filter((c) => c.name === name);
+  const found = matches.length > 0 ? matches : all.filter((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (found.length === 0) throw new CoreError('NOT_FOUND', `no collection is called "${name}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`);
+  if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${name}"; rename one to follow it`);
+  return found[0]!;
+}
+
+function describeScope(scope: AutoExportScope, names: Map<number, string>): string {
+  if (scope.kind === 'library') return 'library';
+  const name = names.get(scope.collectionId);
+  const label = name === undefined ? `collection ${scope.collectionId} (deleted)` : `collection "${name}"`;
+  return scope.subcollections ? `${label} and subcollections` : `${label} only`;
+}
+
+function jsonDefinition(d: AutoExport, names: Map<number, string>) {
+  return {
+    ...d,
+    format: FORMAT_NAMES[d.format],
+    scope: d.scope.kind === 'library' ? d.scope : { ...d.scope, collectionName: names.get(d.scope.collectionId) ?? null },
+    lastRunAt: d.lastRunAt === null ? null : new Date(d.lastRunAt).toISOString(),
+    createdAt: new Date(d.createdAt).toISOString(),
+  };
+}
+
+function runLine(r: AutoExportRun): string {
+  const what = `${r.itemCount.toLocaleString('en')} ${r.itemCount === 1 ? 'entry' : 'entries'}`;
+  if (r.status === 'written') return `${r.path}: written, ${what} (${r.rendered.toLocaleString('en')} rendered, ${r.reused.toLocaleString('en')} from the cache)`;
+  return `${r.path}: up to date, ${what}, not rewritten`;
+}
+
+async function add(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
+  noArgs('add', positionals);
+  const formatName = (values.format as string | undefined) ?? 'bibtex';
+  const format = FORMATS[formatName];
+  if (!format) throw new LibraryUsageError(`--format must be one of bibtex, biblatex, csl-json, ris (got "${formatName}")`);
+  const output = values.output as string | undefined;
+  if (output === undefined) throw new LibraryUsageError('auto-export add needs the file to keep in sync: -o FILE');
+  const collection = values.collection as string | undefined;
+  if (collection !== undefined && values.library) throw new LibraryUsageError('choose --library or --collection, not both');
+  if (collection === undefined && values['no-subcollections']) throw new LibraryUsageError('--no-subcollections goes with --collection');
+  if (values.ascii && format !== 'bibtex' && format !== 'biblatex') throw new LibraryUsageError('--ascii applies to --format bibtex or biblatex only');
+
+  const { def, result, names } = await withLibrary(
+    ctx.dataDir,
+    async (client) => {
+      let scope: AutoExportScope = { kind: 'library' };
+      if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection)).id, subcollections: !values['no-subcollections'] };
+      const created = await client.lib.addAutoExport({
+        path: resolve(output),
+        format,
+        scope,
+        options: { abstracts: !values['no-abstracts'], notes: values.notes === true, ascii: values.ascii === true },
+      });
+      const ran = await client.lib.runAutoExport(created.id);
+      const cols = new Map((await client.lib.listCollections()).map((c) => [c.id, c.name]));
+      return { def: await client.lib.getAutoExport(created.id), result: ran, names: cols };
+    },
+    ctx.stderr,
+  );
+  if (values.json) json(ctx, { autoExport: jsonDefinition(def, names), run: result });
+  else if (result.status === 'error') ctx.stderr.write(`citewise: auto-export ${def.id} was added, but its first write failed: ${result.error}\n`);
+  else ctx.stdout.write(`auto-export ${def.id}: ${FORMAT_NAMES[def.format]} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`);
+  return result.status === 'error' ? 1 : 0;
+}
+
+async function list(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
+  noArgs('list', positionals);
+  const { defs, names } = await withLibrary(ctx.dataDir, async (client) => ({
+    defs: await client.lib.listAutoExports(),
+    names: new Map((await client.lib.listCollections()).map((c) => [c.id, c.name])),
+  }));
+  if (values.json) {
+    json(ctx, { autoExports: defs.map((d) => jsonDefinition(d, names)) });
+    return 0;
+  }
+  if (defs.length === 0) {
+    ctx.stderr.write('No auto-exports yet; add one with: citewise auto-export add --format bibtex -o refs.bib\n');
+    return 0;
+  }
+  for (const d of defs) {
+    const when = d.lastRunAt === null ? 'never run' : `last run ${new Date(d.lastRunAt).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+    const status = d.status === 'error' ? `ERROR: ${d.error}` : d.status === 'pending' ? 'not written yet' : `${d.status}, ${d.itemCount ?? 0} entries`;
+    ctx.stdout.write(`${d.id}\t${FORMAT_NAMES[d.format]}\t${describeScope(d.scope, names)}\t${d.path}\n\t${when}: ${status}\n`);
+  }
+  return 0;
+}
+
+async function remove(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
+  if (positionals.length > 1) throw new LibraryUsageError(`auto-export remove takes one id (got ${positionals.length})`);
+  const id = parseId(positionals[0], 'remove');
+  const def = await withLibrary(ctx.dataDir, async (client) => {
+    const found = await client.lib.getAutoExport(id);
+    await client.lib.removeAutoExport(id);
+    return found;
+  });
+  if (values.json) json(ctx, { removed: id, path: def.path });
+  else ctx.stdout.write(`auto-export ${id} removed; ${def.path} is no longer kept in sync (the file was not deleted).\n`);
+  return 0;
+}
+
+async function run(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
+  if (positionals.length > 1) throw new LibraryUsageError(`auto-export run takes at most one id (got ${positionals.length})`);
+  const only = positionals[0] === undefined ? undefined : parseId(positionals[0], 'run');
+  const force = values.force === true;
+  const runs = await withLibrary(
+    ctx.dataDir,
+    async (client) => {
+      const ids = only !== undefined ? [(await client.lib.getAutoExport(only)).id] : (await client.lib.listAutoExports()).map((d) => d.id);
+      const out: AutoExportRun[] = [];
+      for (const id of ids) out.push(await client.lib.runAutoExport(id, { force }));
+      return out;
+    },
+    ctx.stderr,
+  );
+  const failed = runs.filter((r) => r.status === 'error');
+  if (values.json) json(ctx, { runs, failed: failed.length });
+  else {
+    if (runs.length === 0) ctx.stderr.write('No auto-exports to run; add one with: citewise auto-export add --format bibtex -o refs.bib\n');
+    for (const r of runs) {
+      if (r.status === 'error') ctx.stderr.write(`citewise: auto-export ${r.id}: ${r.error}\n`);
+      else ctx.stdout.write(`${runLine(r)}\n`);
+    }
+  }
+  return failed.length > 0 ? 1 : 0;
+}

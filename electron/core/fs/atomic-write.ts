@@ -1,0 +1,85 @@
+// Replacing a file so that readers see the old content or the new, never a part: write a temporary
+// file in the same directory (a rename is atomic only within one file system), fsync it, rename it
+// over the target, then fsync the directory so the rename itself survives a crash. On any failure the
+// temporary file is removed and the target is left as it was.
+import * as nodeFs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/** The file-system calls the write needs: a platform edge that tests replace to fail at any step. */
+export interface AtomicWriteFs {
+  openSync(path: string, flags: string, mode?: number): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, options: { force: boolean }): void;
+  statSync(path: string, options: { throwIfNoEntry: false }): { mode: number; isDirectory(): boolean } | undefined;
+}
+
+export const nodeAtomicFs: AtomicWriteFs = {
+  openSync: (p, f, m) => nodeFs.openSync(p, f, m),
+  writeSync: (fd, b, o, l) => nodeFs.writeSync(fd, b, o, l),
+  fsyncSync: (fd) => nodeFs.fsyncSync(fd),
+  closeSync: (fd) => nodeFs.closeSync(fd),
+  renameSync: (a, b) => nodeFs.renameSync(a, b),
+  rmSync: (p, o) => nodeFs.rmSync(p, o),
+  statSync: (p, o) => nodeFs.statSync(p, o),
+};
+
+/** The name of a temporary file beside `target`: hidden, and recognisable as ours. */
+export function tempNameFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Writes `data` to `target` atomically; throws the file system's error after cleaning up. */
+export function writeFileAtomic(path: string, data: string | Uint8Array, fs: AtomicWriteFs = nodeAtomicFs): void {
+  // Through a symbolic link, the file it points to is replaced (a link into a synced folder stays a link).
+  let target = path;
+  try {
+    target = nodeFs.realpathSync(path);
+  } catch {
+    // Not there yet (or a dangling link): written where it was asked for.
+  }
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  // The new file keeps the permissions the user gave the old one.
+  const mode = fs.statSync(target, { throwIfNoEntry: false })?.mode;
+  const temp = tempNameFor(target);
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);
+    for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 20));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = null;
+    fs.renameSync(temp, target);
+  } catch (err) {
+    if (fd !== null) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already failing; the removal below matters more.
+      }
+    }
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // Nothing more can be done; the error below says what went wrong.
+    }
+    throw err;
+  }
+  syncDirectory(dirname(target), fs);
+}
+
+function syncDirectory(dir: string, fs: AtomicWriteFs): void {
+  // Not supported everywhere (Windows cannot open a directory); the data is already durable there.
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Best effort.
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
