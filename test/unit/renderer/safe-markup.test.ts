@@ -1,13 +1,11 @@
 // The allowlist of SafeMarkup, in plain Node: untrusted markup in, a render tree of safe tags out.
-// Trees come from @xmldom/xmldom (a DOM-shaped parser that runs in Node) and from hand-built nodes for
-// the shapes only a browser's HTML parser makes; the e2e tests repeat the canary with Chromium's own.
-import { DOMParser } from '@xmldom/xmldom';
+// Strings go through SafeMarkup's own tokenizer; hand-built trees cover the mapping on its own. The
+// e2e tests repeat the canary in Chromium under the app's CSP.
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH, renderTreeText, SAFE_CLASSES, toRenderTree, type MarkupNode, type RenderNode } from '../../../renderer/src/components/safe-markup';
+import { decodeEntities, MAX_DEPTH, parseMarkup, renderTreeText, SAFE_CLASSES, toRenderTree, type MarkupNode, type RenderNode } from '../../../renderer/src/components/safe-markup';
 
 function parse(markup: string, inline = false): RenderNode[] {
-  const doc = new DOMParser({ errorHandler: { warning: () => {}, error: () => {} } }).parseFromString(`<root>${markup}</root>`, 'text/html');
-  return toRenderTree(doc.documentElement!.childNodes as unknown as ArrayLike<MarkupNode>, { inline });
+  return toRenderTree(parseMarkup(markup), { inline });
 }
 
 function el(name: string, attrs: Record<string, string>, ...children: (MarkupNode | string)[]): MarkupNode {
@@ -105,6 +103,8 @@ describe('SafeMarkup allowlist', () => {
     ['<form action="https://evil.example"><input name=x value=y><button>go</button></form>', 'go'],
     ['<jats:p><object data="x.swf"></object>Text</jats:p>', 'Text'],
     ['<math><mi xlink:href="javascript:alert(1)">m</mi></math>Text', 'Text'],
+    ['<IMG SRC=javascript:alert(1)>Text<SCRIPT SRC=//evil.example/x.js></SCRIPT>', 'Text'],
+    ['<jats:p>ok<style>@import "https://evil.example"</style></jats:p>', 'ok'],
     ['<template><img src=x onerror=alert(1)></template>Text', 'Text'],
     ['&lt;script&gt;alert(1)&lt;/script&gt;', '<script>alert(1)</script>'],
   ];
@@ -124,6 +124,32 @@ describe('SafeMarkup allowlist', () => {
     ]);
     expectSafe(tree);
     expect(tree).toEqual([{ kind: 'element', tag: 'p', children: [{ kind: 'text', text: 'ok link' }] }]);
+  });
+
+  it('tokenizes malformed markup into text and safe tags: unclosed, stray and mis-nested tags, "<" as text', () => {
+    expect(renderTreeText(parse('a < b and <i>open'))).toBe('a < b and open');
+    expect(parse('x</b>y')).toEqual([{ kind: 'text', text: 'xy' }]);
+    const tree = parse('<b>bold <i>both</b> after');
+    expectSafe(tree);
+    expect(renderTreeText(tree)).toBe('bold both after');
+    // A ">" inside a quoted value does not end the tag.
+    expect(renderTreeText(parse('<img src="a>b" onerror=x>after'))).toBe('after');
+    // Split tags leave harmless text, as in a browser.
+    expect(elements(parse('<scr<script>ipt>alert(1)</script>'))).toEqual([]);
+    expect(renderTreeText(parse('<![CDATA[<i>raw</i>]]>'))).toBe('<i>raw</i>');
+    expect(renderTreeText(parse('<!-- <script>x</script> -->kept<?xml version="1.0"?>'))).toBe('kept');
+    expect(renderTreeText(parse('<script>if (a < b) { x("</i>") }</script>after'))).toBe('after');
+  });
+
+  it('decodes entities as text, never as markup', () => {
+    expect(decodeEntities('&lt;i&gt; &amp;amp; &#x3C;b&#62; &alpha;&nbsp;&unknown; &#0; &#xD800;')).toBe('<i> &amp; <b> α\u00a0&unknown; \ufffd \ufffd');
+    const tree = parse('&lt;img src=x onerror=alert(1)&gt;');
+    expect(tree).toEqual([{ kind: 'text', text: '<img src=x onerror=alert(1)>' }]);
+  });
+
+  it('keeps only class and style of a tag, whatever its quoting', () => {
+    const [p] = parseMarkup(`<span onclick=x STYLE='font-variant: small-caps' class="a" class="b" data-x="1">t</span>`) as (MarkupNode & { attrs: Record<string, string> })[];
+    expect(p!.attrs).toEqual({ style: 'font-variant: small-caps', class: 'a' });
   });
 
   it('flattens absurd nesting to text instead of recursing without end', () => {
