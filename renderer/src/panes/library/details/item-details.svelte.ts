@@ -172,12 +172,13 @@ export class ItemDetailsState {
 
   // ── edits: each one undo step in the library ──
 
-  async saveField(key: string, text: string): Promise<void> {
+  /** Saves one field from its input's text; `label` names the undo step ("Edit journal"). */
+  async saveField(key: string, text: string, label = key): Promise<void> {
     const item = this.#item;
     if (!item) return;
     const next = applyField(item.csl, key, text);
     if (JSON.stringify(next[key]) === JSON.stringify(item.csl[key])) return;
-    await this.#update(next, `Edit ${key}`);
+    await this.#update(next, `Edit ${label.toLowerCase()}`);
   }
 
   async saveType(type: CslItem['type']): Promise<void> {
@@ -197,10 +198,7 @@ export class ItemDetailsState {
     if (!item) return;
     await this.#act(label, async () => {
       const result = await this.#api.invoke('library.item.update', { id: item.id, csl });
-      if (result.ok) {
-        this.#item = result.value;
-        this.#undoLabel = label;
-      }
+      if (result.ok) this.#item = result.value;
       return result;
     });
   }
@@ -316,6 +314,7 @@ export class ItemDetailsState {
         return false;
       }
       this.#error = null;
+      this.#notice = '';
       this.#undoLabel = label;
       if (reload) await this.reload();
       return true;
