@@ -100,6 +100,8 @@ describe('Item details', () => {
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as HarnessWindow).__pwned)).toBeUndefined();
     await screenshot(page, 'details-hostile-light');
+    await page.getByTestId('creators').scrollIntoViewIfNeeded();
+    await screenshot(page, 'details-hostile-abstract-light');
   });
 
   it('edits a field as one undo step, and undoes it', async () => {
@@ -203,12 +205,16 @@ describe('Item details', () => {
     expect(await link.getAttribute('href')).toBe(`https://doi.org/${dois.retracted}`);
     expect(await link.getAttribute('rel')).toContain('noopener');
     await screenshot(page, 'details-retracted-light');
+    await page.getByTestId('statements').scrollIntoViewIfNeeded();
+    await screenshot(page, 'details-statements-light');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByTestId('statements-range').textContent()).toMatch(/^11–/);
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('dark'));
     await page.getByTestId('item-details').evaluate((el) => (el.parentElement!.scrollTop = 0));
     await screenshot(page, 'details-retracted-dark');
+    await page.getByTestId('statements').scrollIntoViewIfNeeded();
+    await screenshot(page, 'details-statements-dark');
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('light'));
   });

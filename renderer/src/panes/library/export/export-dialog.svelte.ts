@@ -21,6 +21,7 @@ export class ExportDialogState {
   #message = $state('');
   #busy = $state<'' | 'save' | 'copy'>('');
   #request = 0;
+  #previewIsBibliography = false;
 
   #bibliography = $derived(isBibliography(this.#format));
 
@@ -51,12 +52,16 @@ export class ExportDialogState {
   async refresh(): Promise<void> {
     const n = ++this.#request;
     this.#loading = true;
+    // A data file's text must never be shown as a bibliography (or the reverse) while the next loads.
+    if (this.#previewIsBibliography !== this.#bibliography) this.#preview = null;
+    const asBibliography = this.#bibliography;
     // A bibliography is previewed as HTML whatever its file format; a data file as its own text.
     const result = await this.#export(this.#bibliography ? 'html' : this.#format);
     if (n !== this.#request) return;
     this.#loading = false;
     if (result.ok) {
       this.#preview = result.value;
+      this.#previewIsBibliography = asBibliography;
       this.#error = null;
     } else {
       this.#preview = null;
