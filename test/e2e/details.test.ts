@@ -13,7 +13,11 @@ import { cli, pickDois, writeHostile } from './seed';
 
 interface HarnessWindow {
   __harness: {
-    api: { invoke(channel: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }> };
+    api: {
+      invoke(channel: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>;
+      listenerCount(): number;
+    };
+    clear(): void;
     calls: [string, unknown][];
     theme(t: 'light' | 'dark'): void;
     details(props: Record<string, unknown>): void;
@@ -238,6 +242,12 @@ describe('Item details', () => {
     expect(await page.getByTestId('details-title').textContent()).not.toBe('');
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).not.toBe('');
     await screenshot(page, 'details-offline-light');
+  });
+
+  it('leaves no event listener behind when the column goes away', async () => {
+    expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount())).toBeGreaterThan(0);
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.clear());
+    expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount())).toBe(0);
   });
 
   it('ran no injected script and logged no console errors', async () => {

@@ -69,7 +69,7 @@ describe('Settings: citations, library file and backups', () => {
     await expect.poll(() => page.getByTestId('backup-result').textContent()).toMatch(/Backed up to citewise-.+\.sqlite/);
     await expect.poll(() => page.locator('[data-testid="backups"] tbody tr').count()).toBe(before + 1);
     expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain('Backed up by you');
-    await page.getByTestId('backup-now').scrollIntoViewIfNeeded();
+    await page.getByTestId('backups').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-library-light');
     expect(await axeViolations(page, 'main')).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });

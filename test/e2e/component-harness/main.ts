@@ -16,6 +16,7 @@ let current: Record<string, unknown> | null = null;
 
 function replace(make: () => Record<string, unknown>): void {
   if (current) void unmount(current);
+  current = null;
   target.replaceChildren();
   current = make();
 }
@@ -23,6 +24,10 @@ function replace(make: () => Record<string, unknown>): void {
 const harness = {
   api,
   calls,
+  clear(): void {
+    replace(() => ({}));
+    current = null;
+  },
   theme(theme: 'light' | 'dark'): void {
     document.documentElement.dataset.theme = theme;
   },
