@@ -1,17 +1,28 @@
 import { z } from 'zod';
 import { event, feature, request } from './define';
 
-import { THEMES, type ThemePreference } from '../model/settings';
+import { CITATION_STYLE_IDS, type CitationStyleId } from '../model/csl';
+import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
+import type { CITATION_LOCALES as EXPORT_LOCALES } from './library';
 
-export { THEMES, type ThemePreference };
+export { THEMES, type CitationLocale, type ThemePreference };
+
+// The locales a setting may hold are exactly those export and citation accept.
+type SameLocales = [CitationLocale] extends [(typeof EXPORT_LOCALES)[number]] ? ([(typeof EXPORT_LOCALES)[number]] extends [CitationLocale] ? true : never) : never;
+const sameLocales: SameLocales = true;
+void sameLocales;
 
 export interface Settings {
   theme: ThemePreference;
   /** The service base URL; absent or null means the real service. --service-url / CITEWISE_SERVICE_URL win over it. */
   serviceUrl?: string | null;
+  /** The style of "copy citation", the export dialog and previews, until the user picks another there. */
+  citationStyle: CitationStyleId;
+  /** The locale of citations and bibliographies (dates, "and", "edited by"). */
+  locale: CitationLocale;
 }
 
-export const DEFAULT_SETTINGS: Settings = { theme: 'system' };
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', citationStyle: DEFAULT_CITATION_STYLE, locale: DEFAULT_CITATION_LOCALE };
 
 /** An absolute http(s) URL without user info, query or fragment (a key must never ride in a URL). */
 export function isServiceUrl(value: string): boolean {
@@ -26,6 +37,8 @@ export function isServiceUrl(value: string): boolean {
 export const settingsPatch = z
   .object({
     theme: z.enum(THEMES).optional(),
+    citationStyle: z.enum(CITATION_STYLE_IDS).optional(),
+    locale: z.enum(CITATION_LOCALES).optional(),
     serviceUrl: z
       .string()
       .max(2048)

@@ -3,3 +3,10 @@
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEMES)[number];
+
+/** The locales of citations and bibliographies (the CSL locales Citewise ships). */
+export const CITATION_LOCALES = ['en-US', 'en-GB'] as const;
+export type CitationLocale = (typeof CITATION_LOCALES)[number];
+
+export const DEFAULT_CITATION_STYLE = 'apa';
+export const DEFAULT_CITATION_LOCALE: CitationLocale = 'en-US';

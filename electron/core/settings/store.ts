@@ -19,9 +19,15 @@ export class SettingsStore {
         // An unreadable value falls back to its default rather than blocking start-up.
       }
     }
-    // Values that no longer pass validation (an older or hand-edited file) fall back to their defaults.
-    const known = settingsPatch.safeParse(Object.fromEntries(Object.keys(settingsPatch.shape).filter((k) => k in stored).map((k) => [k, stored[k]])));
-    return { ...DEFAULT_SETTINGS, ...(known.success ? known.data : {}) } as Settings;
+    // Each value that no longer passes validation (an older or hand-edited file) falls back to its
+    // default on its own, so one bad value does not reset the others.
+    const known: Record<string, unknown> = {};
+    for (const [key, schema] of Object.entries(settingsPatch.shape)) {
+      if (!(key in stored)) continue;
+      const parsed = schema.safeParse(stored[key]);
+      if (parsed.success && parsed.data !== undefined) known[key] = parsed.data;
+    }
+    return { ...DEFAULT_SETTINGS, ...known } as Settings;
   }
 
   update(patch: Partial<Settings>): Settings {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../electron/core/library/database';
 import { migrations } from '../../../electron/core/library/migrations';
 import { SettingsStore } from '../../../electron/core/settings/store';
+import { DEFAULT_SETTINGS } from '../../../shared/ipc';
 import { tempDir } from '../../helpers/tmp';
 
 describe('library database', () => {
@@ -50,19 +51,19 @@ describe('library database', () => {
     const file = join(dir.path, 'settings.sqlite');
     const db = openDatabase(file);
     const store = new SettingsStore(db);
-    expect(store.get()).toEqual({ theme: 'system' });
+    expect(store.get()).toEqual(DEFAULT_SETTINGS);
     store.update({ theme: 'dark' });
     expect(() => db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('n', Buffer.from([1]))).toThrow(/cannot store BLOB value in TEXT column/);
     db.close();
     const again = openDatabase(file);
-    expect(new SettingsStore(again).get()).toEqual({ theme: 'dark' });
+    expect(new SettingsStore(again).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark' });
     again.close();
   });
 
   it('ignores stored settings that no longer validate', () => {
     const db = openDatabase(join(dir.path, 'bad.sqlite'));
     db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?)').run('theme', '"purple"', 'other', 'not json');
-    expect(new SettingsStore(db).get()).toEqual({ theme: 'system' });
+    expect(new SettingsStore(db).get()).toEqual(DEFAULT_SETTINGS);
     db.close();
   });
 });

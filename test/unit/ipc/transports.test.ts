@@ -1,6 +1,6 @@
 // One suite, every transport: what the renderer sees must not depend on how it reaches the core.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../shared/ipc';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/ipc';
 import { electronIpc, inProcess, webSocket, type TransportFactory, type TransportFixture } from '../../helpers/transports';
 
 const transports: [string, TransportFactory][] = [
@@ -72,9 +72,9 @@ describe.each(transports)('IPC over %s', (_name, factory) => {
     expect(t.clientListenerCount()).toBe(2);
 
     const first = await t.api.invoke('settings.update', { theme: 'dark' });
-    expect(first).toEqual({ ok: true, value: { theme: 'dark' } });
+    expect(first).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, theme: 'dark' } });
     await until(() => seen.length === 1 && other.length === 1);
-    expect(seen[0]).toEqual({ theme: 'dark' });
+    expect(seen[0]).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark' });
 
     off();
     await t.api.invoke('settings.update', { theme: 'light' });

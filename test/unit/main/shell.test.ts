@@ -74,10 +74,11 @@ describe('IPC sender validation', () => {
         trustedSenderIds: () => [3],
         broadcast: (...args) => sent.push(args),
       });
-      core.events.emit('settings.changed', { theme: 'dark' });
-      expect(sent).toEqual([['citewise:event', 'settings.changed', { theme: 'dark' }]]);
+      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US' } as const;
+      core.events.emit('settings.changed', dark);
+      expect(sent).toEqual([['citewise:event', 'settings.changed', dark]]);
       dispose();
-      core.events.emit('settings.changed', { theme: 'light' });
+      core.events.emit('settings.changed', { ...dark, theme: 'light' });
       expect(sent).toHaveLength(1);
       expect(core.events.listenerCount()).toBe(0);
     });

@@ -1,0 +1,281 @@
+// The details column's pure logic: which CSL fields an item type shows, how each reads and writes as
+// text, creators as editable rows, and the words for evidence and editorial notices. No DOM, no IPC,
+// so it is tested in plain Node.
+import type { CslDate, CslItem, CslItemType, CslName } from '../../../../../shared/model/csl';
+import type { TallyState } from '../../../../../shared/model/library';
+
+export type FieldKind = 'text' | 'long' | 'date' | 'url';
+
+export interface FieldSpec {
+  key: string;
+  label: string;
+  kind: FieldKind;
+}
+
+const F = (key: string, label: string, kind: FieldKind = 'text'): FieldSpec => ({ key, label, kind });
+
+const TITLE = F('title', 'Title', 'long');
+const SHORT = F('title-short', 'Short title');
+const ISSUED = F('issued', 'Date', 'date');
+const DOI = F('DOI', 'DOI');
+const URL_ = F('URL', 'URL', 'url');
+const LANGUAGE = F('language', 'Language');
+const NOTE = F('note', 'Extra', 'long');
+const PUBLISHER = F('publisher', 'Publisher');
+const PLACE = F('publisher-place', 'Place');
+const ACCESSED = F('accessed', 'Accessed', 'date');
+
+const ARTICLE = [TITLE, SHORT, F('container-title', 'Journal'), F('container-title-short', 'Journal abbreviation'), ISSUED, F('volume', 'Volume'), F('issue', 'Issue'), F('page', 'Pages'), DOI, F('ISSN', 'ISSN'), F('PMID', 'PMID'), URL_, PUBLISHER, LANGUAGE, NOTE];
+const BOOK = [TITLE, SHORT, ISSUED, PUBLISHER, PLACE, F('edition', 'Edition'), F('volume', 'Volume'), F('number-of-pages', 'Pages'), F('collection-title', 'Series'), F('ISBN', 'ISBN'), DOI, URL_, LANGUAGE, NOTE];
+const CHAPTER = [TITLE, SHORT, F('container-title', 'Book title'), ISSUED, PUBLISHER, PLACE, F('edition', 'Edition'), F('page', 'Pages'), F('collection-title', 'Series'), F('ISBN', 'ISBN'), DOI, URL_, LANGUAGE, NOTE];
+const CONFERENCE = [TITLE, SHORT, F('container-title', 'Proceedings'), F('event-title', 'Conference'), F('event-place', 'Conference place'), ISSUED, F('page', 'Pages'), PUBLISHER, PLACE, DOI, F('ISBN', 'ISBN'), URL_, LANGUAGE, NOTE];
+const THESIS = [TITLE, SHORT, F('genre', 'Thesis type'), PUBLISHER, PLACE, ISSUED, F('number-of-pages', 'Pages'), DOI, URL_, LANGUAGE, NOTE];
+const REPORT = [TITLE, SHORT, F('genre', 'Report type'), F('number', 'Report number'), F('collection-title', 'Series'), PUBLISHER, PLACE, ISSUED, F('page', 'Pages'), DOI, URL_, LANGUAGE, NOTE];
+const WEB = [TITLE, SHORT, F('container-title', 'Website'), ISSUED, URL_, ACCESSED, LANGUAGE, NOTE];
+const GENERIC = [TITLE, SHORT, F('container-title', 'Container'), ISSUED, F('volume', 'Volume'), F('issue', 'Issue'), F('page', 'Pages'), F('number', 'Number'), PUBLISHER, PLACE, F('genre', 'Genre'), DOI, F('ISBN', 'ISBN'), URL_, LANGUAGE, NOTE];
+
+const BY_TYPE: Partial<Record<CslItemType, FieldSpec[]>> = {
+  'article-journal': ARTICLE,
+  'article-magazine': ARTICLE,
+  'article-newspaper': ARTICLE,
+  review: ARTICLE,
+  'review-book': ARTICLE,
+  article: [...ARTICLE.filter((f) => f.key !== 'container-title-short'), F('genre', 'Genre')],
+  book: BOOK,
+  collection: BOOK,
+  chapter: CHAPTER,
+  'entry-encyclopedia': CHAPTER,
+  'entry-dictionary': CHAPTER,
+  'paper-conference': CONFERENCE,
+  thesis: THESIS,
+  report: REPORT,
+  webpage: WEB,
+  'post-weblog': WEB,
+  post: WEB,
+};
+
+/** The fields of an item type, in the order a researcher fills them; any other field the item has follows. */
+export function fieldsFor(type: CslItemType, csl?: CslItem): FieldSpec[] {
+  const base = BY_TYPE[type] ?? GENERIC;
+  if (!csl) return base;
+  const shown = new Set(base.map((f) => f.key));
+  const extra = Object.keys(csl)
+    .filter((k) => !shown.has(k) && !HIDDEN.has(k) && isScalar(csl[k]))
+    .sort()
+    .map((k) => F(k, k, 'text'));
+  return [...base, ...extra];
+}
+
+/** Fields with their own editor (creators, abstract, key, type) or none (ids, custom data). */
+const HIDDEN = new Set(['id', 'type', 'citation-key', 'abstract', 'custom', 'keyword']);
+
+function isScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+const DATE_FIELDS = new Set(['issued', 'accessed', 'original-date', 'event-date', 'submitted', 'available-date']);
+
+/** A field as the text its input shows. */
+export function readField(csl: CslItem, key: string): string {
+  const value = csl[key];
+  if (value === undefined || value === null) return '';
+  if (DATE_FIELDS.has(key)) return dateText(value as CslDate);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+export function dateText(date: CslDate | undefined): string {
+  if (!date) return '';
+  const parts = date['date-parts']?.[0];
+  if (parts && parts.length > 0 && typeof parts[0] === 'number') {
+    const [y, m, d] = parts;
+    return [String(y), m ? String(m).padStart(2, '0') : null, m && d ? String(d).padStart(2, '0') : null].filter(Boolean).join('-');
+  }
+  return date.literal ?? date.raw ?? '';
+}
+
+/** "2021", "2021-3", "2021-03-09" become date parts; anything else ("Spring 2021", "n.d.") a literal. */
+export function parseDate(text: string): CslDate | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  const m = /^(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(t);
+  if (m) {
+    const y = Number(m[1]);
+    const mo = m[2] ? Number(m[2]) : undefined;
+    const d = m[3] ? Number(m[3]) : undefined;
+    if ((mo === undefined || (mo >= 1 && mo <= 12)) && (d === undefined || (d >= 1 && d <= 31))) {
+      const parts: [number, number?, number?] = [y];
+      if (mo !== undefined) parts.push(mo);
+      if (d !== undefined) parts.push(d);
+      return { 'date-parts': [parts] };
+    }
+  }
+  return { literal: t };
+}
+
+/** The item with one field set from its input's text; an empty text removes the field. */
+export function applyField(csl: CslItem, key: string, text: string): CslItem {
+  const next: CslItem = { ...csl };
+  const trimmed = key === 'abstract' || key === 'note' ? text : text.trim();
+  if (trimmed.trim() === '') {
+    delete next[key];
+    return next;
+  }
+  if (DATE_FIELDS.has(key)) next[key] = parseDate(trimmed);
+  else next[key] = trimmed;
+  return next;
+}
+
+// ── creators ──
+
+/** The roles the details column edits; other name fields (translator, director…) are kept as they are. */
+export const CREATOR_ROLES = ['author', 'editor', 'translator', 'container-author', 'collection-editor'] as const;
+export type CreatorRole = (typeof CREATOR_ROLES)[number];
+
+export const ROLE_LABELS: Record<CreatorRole, string> = {
+  author: 'Author',
+  editor: 'Editor',
+  translator: 'Translator',
+  'container-author': 'Book author',
+  'collection-editor': 'Series editor',
+};
+
+export interface EditableCreator {
+  role: CreatorRole;
+  /** One field (an institution, a name that must not be split) instead of family and given. */
+  single: boolean;
+  family: string;
+  given: string;
+  literal: string;
+  /** The name's other CSL parts (particles, suffix), kept through an edit. */
+  rest: Omit<CslName, 'family' | 'given' | 'literal'>;
+}
+
+export function creatorsFromCsl(csl: CslItem): EditableCreator[] {
+  const out: EditableCreator[] = [];
+  for (const role of CREATOR_ROLES) {
+    const names = csl[role];
+    if (!Array.isArray(names)) continue;
+    for (const name of names as CslName[]) {
+      const { family, given, literal, ...rest } = name;
+      const single = !!literal && !family;
+      out.push({ role, single, family: family ?? '', given: given ?? '', literal: literal ?? '', rest });
+    }
+  }
+  return out;
+}
+
+/** The item with its creators replaced, in the given order; rows with no name are left out. */
+export function applyCreators(csl: CslItem, creators: readonly EditableCreator[]): CslItem {
+  const next: CslItem = { ...csl };
+  for (const role of CREATOR_ROLES) delete next[role];
+  for (const c of creators) {
+    const name: CslName = { ...c.rest };
+    if (c.single) {
+      if (!c.literal.trim()) continue;
+      name.literal = c.literal.trim();
+    } else {
+      if (!c.family.trim() && !c.given.trim()) continue;
+      if (c.family.trim()) name.family = c.family.trim();
+      if (c.given.trim()) name.given = c.given.trim();
+    }
+    const list = (next[c.role] as CslName[] | undefined) ?? [];
+    next[c.role] = [...list, name];
+  }
+  return next;
+}
+
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  if (to < 0 || to >= list.length || from === to) return [...list];
+  const next = [...list];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved!);
+  return next;
+}
+
+// ── evidence and notices ──
+
+/** "just now", "5 minutes ago", "3 days ago": the age of cached data. */
+export function ageText(fetchedAt: number, now: number): string {
+  const s = Math.max(0, Math.round((now - fetchedAt) / 1000));
+  if (s < 60) return 'just now';
+  const units: [number, string][] = [
+    [365 * 86400, 'year'],
+    [30 * 86400, 'month'],
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    if (s >= size) {
+      const n = Math.floor(s / size);
+      return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+    }
+  }
+  return 'just now';
+}
+
+export type TallyView =
+  | { kind: 'no-doi'; message: string }
+  | { kind: 'not-fetched'; message: string }
+  | { kind: 'unknown'; message: string; age: string }
+  | { kind: 'found'; supporting: number; contrasting: number; mentioning: number; unclassified: number; total: number; citingPublications: number | null; age: string; message: string };
+
+/** The tally bar's three distinct empty states (no DOI, never fetched, unknown to the service) and its counts. */
+export function tallyView(doi: string | null, tally: TallyState, now: number): TallyView {
+  if (!doi) return { kind: 'no-doi', message: 'No DOI: citation evidence needs one.' };
+  switch (tally.state) {
+    case 'not-fetched':
+      return { kind: 'not-fetched', message: 'Citation evidence not fetched yet.' };
+    case 'unknown':
+      return { kind: 'unknown', message: 'The citation service has no evidence for this DOI.', age: ageText(tally.fetchedAt, now) };
+    case 'found': {
+      const { supporting, contrasting, mentioning, unclassified, total, citingPublications } = tally;
+      const message = total === 0 ? 'No citation statements yet.' : `${supporting} supporting, ${contrasting} contrasting, ${mentioning} mentioning`;
+      return { kind: 'found', supporting, contrasting, mentioning, unclassified, total, citingPublications, age: ageText(tally.fetchedAt, now), message };
+    }
+  }
+}
+
+export interface NoticeLike {
+  status?: string;
+  date?: string;
+  noticeDoi?: string;
+  urls?: string[];
+}
+
+export interface NoticeBanner {
+  severity: 'retracted' | 'withdrawn' | 'concern';
+  title: string;
+  text: string;
+}
+
+/** The banner for the gravest editorial notice, if any: retraction, withdrawal, then expression of concern. */
+export function noticeBanner(notices: readonly NoticeLike[], retracted: boolean | null | undefined): NoticeBanner | null {
+  const has = (status: string) => notices.find((n) => n.status === status);
+  const r = has('Retracted');
+  if (r || retracted === true) {
+    return { severity: 'retracted', title: 'This paper has been retracted', text: `A retraction notice${r?.date ? ` of ${r.date}` : ''} says its findings should not be relied on. Check the notice before citing it.` };
+  }
+  const w = has('Withdrawn');
+  if (w) return { severity: 'withdrawn', title: 'This paper has been withdrawn', text: `It was withdrawn${w.date ? ` on ${w.date}` : ''}. Check the notice before citing it.` };
+  const c = has('Has expression of concern');
+  if (c) return { severity: 'concern', title: 'Expression of concern', text: `The publisher raised a concern about this paper${c.date ? ` on ${c.date}` : ''}. Read the notice before relying on it.` };
+  return null;
+}
+
+/** A DOI as a link: only well-formed DOIs, always to doi.org, every character URL-encoded where needed. */
+export function doiUrl(doi: string | null | undefined): string | null {
+  if (!doi || !/^10\.\d{4,9}\/\S+$/.test(doi)) return null;
+  return `https://doi.org/${doi.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** Only http(s) URLs become links. */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}

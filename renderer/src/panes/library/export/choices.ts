@@ -1,0 +1,52 @@
+// The choices of the export dialog and of "copy citation": formats, styles and locales with their
+// labels. The contract's lists are values of shared/ipc, which the renderer may not import, so they
+// are restated here and checked against the contract's types.
+import type { ExportCiteFormat, ExportFileFormat } from '../../../../../shared/ipc';
+import type { CitationStyleId } from '../../../../../shared/model/csl';
+import type { CitationLocale } from '../../../../../shared/model/settings';
+
+export type ExportFormat = ExportFileFormat | ExportCiteFormat;
+
+export interface FormatChoice {
+  id: ExportFormat;
+  label: string;
+  /** A bibliography in the chosen style (style and locale apply) rather than a data file. */
+  bibliography: boolean;
+}
+
+export const FORMATS = [
+  { id: 'bibtex', label: 'BibTeX (.bib)', bibliography: false },
+  { id: 'biblatex', label: 'BibLaTeX (.bib)', bibliography: false },
+  { id: 'ris', label: 'RIS (.ris)', bibliography: false },
+  { id: 'csl-json', label: 'CSL-JSON (.json)', bibliography: false },
+  { id: 'text', label: 'Bibliography as plain text (.txt)', bibliography: true },
+  { id: 'html', label: 'Bibliography as HTML (.html)', bibliography: true },
+  { id: 'rtf', label: 'Bibliography as RTF, for Word (.rtf)', bibliography: true },
+] as const satisfies readonly FormatChoice[];
+
+export const STYLE_LABELS: Record<CitationStyleId, string> = {
+  apa: 'APA (7th edition)',
+  ieee: 'IEEE',
+  mla: 'MLA (9th edition)',
+  ama: 'AMA (11th edition)',
+  chicago: 'Chicago (author-date)',
+  harvard: 'Harvard',
+  vancouver: 'Vancouver',
+  bibtex: 'BibTeX',
+};
+
+export const LOCALE_LABELS: Record<CitationLocale, string> = {
+  'en-US': 'English (United States)',
+  'en-GB': 'English (United Kingdom)',
+};
+
+export function isBibliography(format: ExportFormat): boolean {
+  return FORMATS.find((f) => f.id === format)?.bibliography ?? false;
+}
+
+/** A file name for a download: the scope in words, made safe for every file system. */
+export function fileName(label: string, extension: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
+  const base = label.replace(/[\u0000-\u001f]+/g, ' ').replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'bibliography';
+  return `${base}.${extension.replace(/^\./, '')}`;
+}

@@ -1,0 +1,117 @@
+// The export dialog's state: the chosen format, style and locale, a live preview that follows them
+// (stale answers dropped), and saving or copying the result.
+import type { CitewiseApi, ExportOutput, ExportScope, IpcError } from '../../../../../shared/ipc';
+import type { CitationStyleId } from '../../../../../shared/model/csl';
+import type { CitationLocale } from '../../../../../shared/model/settings';
+import { isBibliography, type ExportFormat } from './choices';
+import { copyRich, copyText } from './clipboard';
+
+/** Longer previews are cut: the file gets everything, the dialog shows the start. */
+export const PREVIEW_CHARS = 60_000;
+
+export class ExportDialogState {
+  readonly #api: CitewiseApi;
+  readonly #scope: ExportScope;
+  #format = $state<ExportFormat>('bibtex');
+  #style = $state<CitationStyleId>('apa');
+  #locale = $state<CitationLocale>('en-US');
+  #preview = $state<ExportOutput | null>(null);
+  #loading = $state(false);
+  #error = $state<IpcError | null>(null);
+  #message = $state('');
+  #busy = $state<'' | 'save' | 'copy'>('');
+  #request = 0;
+  #previewIsBibliography = false;
+
+  #bibliography = $derived(isBibliography(this.#format));
+
+  constructor(api: CitewiseApi, scope: ExportScope, defaults: { style?: CitationStyleId; locale?: CitationLocale } = {}) {
+    this.#api = api;
+    this.#scope = scope;
+    if (defaults.style) this.#style = defaults.style;
+    if (defaults.locale) this.#locale = defaults.locale;
+  }
+
+  get format() { return this.#format; }
+  set format(value: ExportFormat) { this.#format = value; }
+  get style() { return this.#style; }
+  set style(value: CitationStyleId) { this.#style = value; }
+  get locale() { return this.#locale; }
+  set locale(value: CitationLocale) { this.#locale = value; }
+  get preview() { return this.#preview; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
+  get message() { return this.#message; }
+  get busy() { return this.#busy; }
+  /** Whether style and locale apply (a bibliography rather than a data file). */
+  get bibliography() { return this.#bibliography; }
+  get truncated() { return (this.#preview?.content.length ?? 0) > PREVIEW_CHARS; }
+  get previewText() { return this.#preview?.content.slice(0, PREVIEW_CHARS) ?? ''; }
+
+  /** Fetches the preview for the current choices; an older answer arriving late is ignored. */
+  async refresh(): Promise<void> {
+    const n = ++this.#request;
+    this.#loading = true;
+    // A data file's text must never be shown as a bibliography (or the reverse) while the next loads.
+    if (this.#previewIsBibliography !== this.#bibliography) this.#preview = null;
+    const asBibliography = this.#bibliography;
+    // A bibliography is previewed as HTML whatever its file format; a data file as its own text.
+    const result = await this.#export(this.#bibliography ? 'html' : this.#format);
+    if (n !== this.#request) return;
+    this.#loading = false;
+    if (result.ok) {
+      this.#preview = result.value;
+      this.#previewIsBibliography = asBibliography;
+      this.#error = null;
+    } else {
+      this.#preview = null;
+      this.#error = result.error;
+    }
+  }
+
+  /** The export in the chosen format, for saving. */
+  async output(): Promise<ExportOutput | null> {
+    const result = await this.#export(this.#format);
+    if (!result.ok) {
+      this.#error = result.error;
+      return null;
+    }
+    return result.value;
+  }
+
+  async copy(): Promise<void> {
+    this.#busy = 'copy';
+    try {
+      if (this.#bibliography) {
+        const [html, text] = await Promise.all([this.#export('html'), this.#export('text')]);
+        if (!html.ok || !text.ok) {
+          this.#error = !html.ok ? html.error : !text.ok ? text.error : null;
+          return;
+        }
+        const how = await copyRich(html.value.content, text.value.content);
+        this.#message = how === 'rich' ? 'Bibliography copied (formatted and plain text).' : 'Bibliography copied as plain text.';
+      } else {
+        const out = await this.output();
+        if (!out) return;
+        await copyText(out.content);
+        this.#message = `Copied ${out.items} ${out.items === 1 ? 'entry' : 'entries'}.`;
+      }
+    } catch {
+      this.#message = 'Could not use the clipboard here; save to a file instead.';
+    } finally {
+      this.#busy = '';
+    }
+  }
+
+  setMessage(message: string): void {
+    this.#message = message;
+  }
+
+  setBusy(busy: '' | 'save' | 'copy'): void {
+    this.#busy = busy;
+  }
+
+  #export(format: ExportFormat) {
+    return this.#api.invoke('library.export', { scope: this.#scope, format, style: this.#style, locale: this.#locale });
+  }
+}

@@ -1,0 +1,109 @@
+/// <reference lib="dom" />
+// Settings → Citations and Library file and backups, in the real app against the local service: the
+// default style and language persist and show a sample from the library (hostile markup inert), the
+// data folder and library file are shown, Back up now adds a backup to the list, restoring is
+// explained, and Export library opens the export dialog, which Escape closes.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/tmp';
+import { startService, type RunningService } from '../service/server';
+import { axeViolations } from './components';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { cli, writeHostile } from './seed';
+
+describe('Settings: citations, library file and backups', () => {
+  let service: RunningService;
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let dataDir: ReturnType<typeof tempDir>;
+
+  beforeAll(async () => {
+    service = await startService({ port: 0, papers: 50, log: () => {} });
+    dataDir = tempDir('citewise-settings-');
+    // The hostile item is the first added, so it is the sample.
+    await cli(dataDir.path, service.url, 'import', writeHostile(dataDir.path));
+    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    browser = await launchBrowser();
+    ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } })));
+    await page.goto(app.url);
+    await page.locator('nav button[data-pane="settings"]').click();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await service?.close();
+    dataDir?.remove();
+  });
+
+  it('defaults to APA in US English and shows a sample of the library in it, hostile markup as text', async () => {
+    await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('apa');
+    expect(await page.getByTestId('default-locale').inputValue()).toBe('en-US');
+    const sample = page.getByTestId('citation-sample');
+    await expect.poll(() => sample.textContent(), { timeout: 20_000 }).toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
+    expect(await sample.locator('img, script, svg').count()).toBe(0);
+    expect(await sample.locator('.csl-entry').count()).toBe(1);
+  });
+
+  it('keeps a new default style and language across a reload, and the sample follows', async () => {
+    await page.getByTestId('default-style').selectOption('ieee');
+    await page.getByTestId('default-locale').selectOption('en-GB');
+    await expect.poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 }).toMatch(/^\s*\[1\]/);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('ieee');
+    expect(await page.getByTestId('default-locale').inputValue()).toBe('en-GB');
+  });
+
+  it('shows where the library lives', async () => {
+    await expect.poll(() => page.getByTestId('data-dir').textContent()).toBe(app.dataDir);
+    await expect.poll(() => page.getByTestId('library-file').textContent()).toMatch(new RegExp(`^${app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.+\\.sqlite$`));
+    expect(await page.getByTestId('library-counts').textContent()).toContain('2 items');
+    expect(await page.getByTestId('restore-note').textContent()).toContain('citewise restore');
+  });
+
+  it('backs up now and lists the backup', async () => {
+    const before = await page.locator('[data-testid="backups"] tbody tr').count();
+    await page.getByTestId('backup-now').click();
+    await expect.poll(() => page.getByTestId('backup-result').textContent()).toMatch(/Backed up to citewise-.+\.sqlite/);
+    await expect.poll(() => page.locator('[data-testid="backups"] tbody tr').count()).toBe(before + 1);
+    expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain('Backed up by you');
+    await page.getByTestId('backups').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-library-light');
+    expect(await axeViolations(page, 'main')).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'settings-library-dark');
+    expect(await axeViolations(page, 'main')).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('shows the citation section in both themes', async () => {
+    await page.getByTestId('default-style').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-citations-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'settings-citations-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('opens the export dialog for the whole library in the default style; Escape closes it and focus returns', async () => {
+    await page.getByTestId('export-library').click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.waitFor();
+    expect(await page.getByTestId('export-style').inputValue()).toBe('ieee');
+    expect(await page.getByTestId('export-locale').inputValue()).toBe('en-GB');
+    await page.getByTestId('export-format').selectOption('html');
+    await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').count(), { timeout: 10_000 }).toBe(2);
+    await screenshot(page, 'export-from-settings-light');
+    // The shell behind the backdrop is dimmed on purpose; the dialog is what must read well.
+    expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('export-library');
+  });
+
+  it('ran no injected script and logged no console errors', async () => {
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(problems.errors).toEqual([]);
+  });
+});

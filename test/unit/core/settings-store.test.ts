@@ -1,0 +1,65 @@
+// The citation preferences in the settings store: their defaults, persistence across opens, a bad
+// stored value falling back on its own, and the IPC boundary refusing what export would refuse.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../electron/core/library/database';
+import { EventBus } from '../../../electron/core/events';
+import { settingsHandlers } from '../../../electron/core/handlers/settings';
+import { SettingsStore } from '../../../electron/core/settings/store';
+import { CITATION_LOCALES as EXPORT_LOCALES, DEFAULT_SETTINGS, settingsPatch } from '../../../shared/ipc';
+import { CITATION_STYLE_IDS } from '../../../shared/model/csl';
+import { CITATION_LOCALES } from '../../../shared/model/settings';
+import { tempDir } from '../../helpers/tmp';
+
+describe('settings store: citation style and locale', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+
+  it('defaults to APA in US English', () => {
+    const db = openDatabase(join(dir.path, 'a.sqlite'));
+    expect(new SettingsStore(db).get()).toMatchObject({ citationStyle: 'apa', locale: 'en-US' });
+    expect(DEFAULT_SETTINGS).toMatchObject({ citationStyle: 'apa', locale: 'en-US' });
+    db.close();
+  });
+
+  it('keeps a chosen style and locale across opens, beside the theme', () => {
+    const file = join(dir.path, 'b.sqlite');
+    const db = openDatabase(file);
+    const store = new SettingsStore(db);
+    expect(store.update({ citationStyle: 'vancouver' })).toEqual({ ...DEFAULT_SETTINGS, citationStyle: 'vancouver' });
+    store.update({ locale: 'en-GB', theme: 'dark' });
+    db.close();
+    const again = openDatabase(file);
+    expect(new SettingsStore(again).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', citationStyle: 'vancouver', locale: 'en-GB' });
+    again.close();
+  });
+
+  it('falls back to the default of one bad stored value without resetting the others', () => {
+    const db = openDatabase(join(dir.path, 'c.sqlite'));
+    db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)').run('citationStyle', '"klingon"', 'locale', '"en-GB"', 'theme', '"dark"');
+    expect(new SettingsStore(db).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', locale: 'en-GB' });
+    db.close();
+  });
+
+  it('accepts every style and locale export accepts, and nothing else', () => {
+    for (const citationStyle of CITATION_STYLE_IDS) expect(settingsPatch.safeParse({ citationStyle }).success).toBe(true);
+    for (const locale of CITATION_LOCALES) expect(settingsPatch.safeParse({ locale }).success).toBe(true);
+    expect([...CITATION_LOCALES]).toEqual([...EXPORT_LOCALES]);
+    expect(settingsPatch.safeParse({ citationStyle: 'chicago-fullnote' }).success).toBe(false);
+    expect(settingsPatch.safeParse({ locale: 'de-DE' }).success).toBe(false);
+  });
+
+  it('tells every window when a preference changes', () => {
+    const db = openDatabase(join(dir.path, 'd.sqlite'));
+    const events = new EventBus();
+    const seen: unknown[] = [];
+    const off = events.on('settings.changed', (s) => seen.push(s));
+    const handlers = settingsHandlers({ store: new SettingsStore(db), events });
+    const next = handlers['settings.update']({ citationStyle: 'ieee' }) as ReturnType<SettingsStore['get']>;
+    expect(next.citationStyle).toBe('ieee');
+    expect(seen).toEqual([next]);
+    off();
+    db.close();
+  });
+});
