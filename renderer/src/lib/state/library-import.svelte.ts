@@ -68,6 +68,7 @@ export class ImportFlow {
 
   /** Adds papers by DOI: one or a pasted list (any separators), with what happened to each. */
   async addDois(text: string): Promise<void> {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local de-duplication, not state
     const dois = [...new Set(text.split(/[\s,;]+/).map((d) => d.trim()).filter(Boolean))];
     if (dois.length === 0) {
       this.#dois = { busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } };

@@ -1,5 +1,5 @@
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
-import type { LibraryRow, Sort } from '../../../../shared/model/library';
+import type { LibraryRow, Page, Sort } from '../../../../shared/model/library';
 import type { Where } from '../library/views';
 
 export const PAGE_SIZE = 200;
@@ -122,12 +122,17 @@ export class RowCache {
     const ids: number[] = [];
     let cursor: string | null = null;
     do {
-      const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: 1000, cursor });
-      if (!result.ok) throw new Error(result.error.message);
-      for (const row of result.value.rows) ids.push(row.id);
-      cursor = result.value.nextCursor;
+      const page: Page = await this.#page(where, cursor);
+      for (const row of page.rows) ids.push(row.id);
+      cursor = page.nextCursor;
     } while (cursor);
     return ids;
+  }
+
+  async #page(where: Where, cursor: string | null): Promise<Page> {
+    const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: 1000, cursor });
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value;
   }
 
   #loadedRows(): number {

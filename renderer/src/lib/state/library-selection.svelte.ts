@@ -1,3 +1,4 @@
+/* eslint-disable svelte/prefer-svelte-reactivity -- the sets here are values, replaced whole in $state.raw, never mutated in place */
 /**
  * The table's selection, as desktop file lists do it: click selects one, Shift extends from the anchor,
  * Ctrl/Cmd toggles. "Select all" is a flag, not 100,000 ids: actions that need the ids read them then.

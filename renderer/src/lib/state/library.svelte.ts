@@ -53,6 +53,7 @@ export class LibraryState {
   #toastTimer: ReturnType<typeof setTimeout> | undefined;
   #searchTimer: ReturnType<typeof setTimeout> | undefined;
   #changeTimer: ReturnType<typeof setTimeout> | undefined;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, not shown
   #pendingChanges = new Set<LibraryChange['kind']>();
   #lastKeystroke = 0;
   #toastSeq = 0;
@@ -319,6 +320,7 @@ export class LibraryState {
     clearTimeout(this.#changeTimer);
     this.#changeTimer = setTimeout(() => {
       const kinds = this.#pendingChanges;
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, not shown
       this.#pendingChanges = new Set();
       if (kinds.size === 1 && kinds.has('searches')) {
         void this.#loadSearches();
@@ -365,6 +367,6 @@ export class LibraryState {
   }
 }
 
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? word : words}`;
 }
