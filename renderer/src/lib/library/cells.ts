@@ -4,6 +4,10 @@ import type { LibraryRow, TallyState } from '../../../../shared/model/library';
 
 export type EvidenceColumn = 'supporting' | 'contrasting' | 'mentioning' | 'citing';
 
+// One formatter for every cell: toLocaleString builds a new one per call, too slow for a scrolling table.
+const NUMBER = new Intl.NumberFormat('en');
+export const formatCount = (n: number): string => NUMBER.format(n);
+
 export function ago(then: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - then) / 1000));
   if (s < 60) return 'just now';
@@ -21,17 +25,25 @@ export function ago(then: number, now = Date.now()): string {
 export interface EvidenceCell {
   text: string;
   state: 'not-fetched' | 'unknown' | 'zero' | 'count';
-  title: string;
 }
 
-export function evidenceCell(tally: TallyState, column: EvidenceColumn, now = Date.now()): EvidenceCell {
-  if (tally.state === 'not-fetched') return { text: '—', state: 'not-fetched', title: 'Evidence not fetched yet' };
-  if (tally.state === 'unknown') return { text: '?', state: 'unknown', title: `Unknown to the citation service (checked ${ago(tally.fetchedAt, now)})` };
+export function evidenceCell(tally: TallyState, column: EvidenceColumn): EvidenceCell {
+  if (tally.state === 'not-fetched') return { text: '—', state: 'not-fetched' };
+  if (tally.state === 'unknown') return { text: '?', state: 'unknown' };
+  const value = column === 'citing' ? tally.citingPublications : tally[column];
+  if (value === null) return { text: '?', state: 'unknown' };
+  return { text: formatCount(value), state: value === 0 ? 'zero' : 'count' };
+}
+
+/** The tooltip of an evidence cell: what the mark means and how old the data is (built on hover only). */
+export function evidenceTitle(tally: TallyState, column: EvidenceColumn, now = Date.now()): string {
+  if (tally.state === 'not-fetched') return 'Evidence not fetched yet';
+  if (tally.state === 'unknown') return `Unknown to the citation service (checked ${ago(tally.fetchedAt, now)})`;
   const value = column === 'citing' ? tally.citingPublications : tally[column];
   const age = `fetched ${ago(tally.fetchedAt, now)}`;
-  if (value === null) return { text: '?', state: 'unknown', title: `Not reported by the service (${age})` };
+  if (value === null) return `Not reported by the service (${age})`;
   const label = column === 'citing' ? 'citing publications' : `${column} citation statements`;
-  return { text: value.toLocaleString('en'), state: value === 0 ? 'zero' : 'count', title: `${value.toLocaleString('en')} ${label} (${age})` };
+  return `${formatCount(value)} ${label} (${age})`;
 }
 
 const TYPE_LABELS: Record<string, string> = {

@@ -72,6 +72,9 @@ export class RowCache {
       this.#wanted = 0;
     }
     this.#version++;
+    // The library worker answers in order: ask for the first page before the count so results show
+    // sooner; the page does not need the count.
+    void this.#pump();
     void this.#api.invoke('library.count', where).then((result) => {
       if (generation !== this.#generation) return;
       if (!result.ok) {
@@ -83,8 +86,6 @@ export class RowCache {
       this.#stale.length = Math.ceil(result.value / PAGE_SIZE);
       void this.#pump();
     });
-    // The first page does not need the count: ask for both at once so results show sooner.
-    void this.#pump();
     return generation;
   }
 

@@ -99,10 +99,13 @@ export class LibraryState {
   /** Loads everything and follows library.changed; returns the disposer. */
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
-    void this.#loadSidebar();
+    // The table first: the library worker answers in order, and counting tags over a large library
+    // must not hold back the first rows.
     this.#reload(false);
+    const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
+      clearTimeout(sidebar);
       clearTimeout(this.#toastTimer);
       clearTimeout(this.#searchTimer);
       clearTimeout(this.#changeTimer);
