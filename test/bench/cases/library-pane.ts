@@ -124,18 +124,25 @@ const bench: BenchCase = {
       await page.goto(`${app.url}#/settings`);
       await page.locator('footer').getByText(/v\d+\.\d+\.\d+/).waitFor();
 
-      const opens: number[] = [];
+      // The first time the pane opens in a session (cold: nothing loaded yet), then coming back to it
+      // from another pane (the rows are kept and refreshed behind the scenes).
+      await page.locator('nav button[data-pane="settings"]').click();
+      const cold = await openLibrary(page);
+      await page.getByTestId('item-count').getByText(`${n.toLocaleString('en')} items`).waitFor({ timeout: 60_000 });
+      const again: number[] = [];
       for (let i = 0; i < (quick ? 2 : 7); i++) {
         await page.locator('nav button[data-pane="settings"]').click();
         await page.locator('main h1', { hasText: 'Settings' }).waitFor();
-        await page.waitForTimeout(200);
-        opens.push(await openLibrary(page));
+        await page.waitForTimeout(300);
+        again.push(await openLibrary(page));
       }
-      log(`first rows painted (ms): ${opens.map((x) => x.toFixed(0)).join(', ')}`);
-      const count = await page.getByTestId('item-count').textContent();
-      if (count !== `${n.toLocaleString('en')} items`) throw new Error(`the pane shows "${count}"`);
-      const firstRows = median(opens);
-      metrics.push({ metric: `open the pane → first rows painted (median, ${n.toLocaleString('en')} items)`, value: firstRows, unit: 'ms', target: '≤ 500 ms', pass: firstRows <= 500, note: `${opens.length} runs` });
+      log(`first rows painted: cold ${cold.toFixed(0)} ms; coming back (ms): ${again.map((x) => x.toFixed(0)).join(', ')}`);
+      await page.getByTestId('item-count').getByText(`${n.toLocaleString('en')} items`).waitFor({ timeout: 60_000 });
+      const back = median(again);
+      metrics.push(
+        { metric: `open the pane → first rows painted, first time in the session (${n.toLocaleString('en')} items)`, value: cold, unit: 'ms', target: '≤ 500 ms', pass: cold <= 500 },
+        { metric: 'open the pane again from another pane → rows painted (median)', value: back, unit: 'ms', target: '≤ 500 ms', pass: back <= 500, note: `${again.length} runs` },
+      );
 
       // Scrolling at three speeds: reading (2 rows a frame, 3,600 px/s), a fast wheel fling (7 rows a
       // frame, 12,600 px/s) and dragging the scrollbar thumb (20 rows a frame, 36,000 px/s). Idle first:

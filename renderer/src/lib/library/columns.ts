@@ -17,7 +17,7 @@ export interface ColumnDef {
 export const COLUMNS: readonly ColumnDef[] = [
   { id: 'title', label: 'Title', width: 'minmax(12rem, 3fr)', firstDirection: 'asc' },
   { id: 'creators', label: 'Creators', width: 'minmax(7rem, 1.4fr)', firstDirection: 'asc' },
-  { id: 'year', label: 'Year', width: '3.6rem', numeric: true, firstDirection: 'desc' },
+  { id: 'year', label: 'Year', width: '4.4rem', numeric: true, firstDirection: 'desc' },
   { id: 'container', label: 'Container', width: 'minmax(6rem, 1.1fr)', firstDirection: 'asc' },
   { id: 'type', label: 'Type', width: '7.5rem', firstDirection: 'asc' },
   { id: 'citationKey', label: 'Citation key', width: '9rem', firstDirection: 'asc' },

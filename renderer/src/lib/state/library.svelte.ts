@@ -49,6 +49,7 @@ export class LibraryState {
   #searching = $state(false);
   #toast = $state<Toast | null>(null);
   #error = $state<IpcError | null>(null);
+  #toTop = $state(0);
 
   #toastTimer: ReturnType<typeof setTimeout> | undefined;
   #searchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -56,6 +57,9 @@ export class LibraryState {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, not shown
   #pendingChanges = new Set<LibraryChange['kind']>();
   #lastKeystroke = 0;
+  #loaded = false;
+  /** Where the table was scrolled, so coming back to the pane finds the same rows. */
+  scrollTop = 0;
   #toastSeq = 0;
   #searchGeneration = -1;
 
@@ -88,6 +92,8 @@ export class LibraryState {
   get toast() { return this.#toast; }
   get error() { return this.#error; }
   get selectedCount() { return this.#selectedCount; }
+  /** Changes when the table should go back to its first row (a new view, search, filter or sort). */
+  get toTop() { return this.#toTop; }
   /** The query the table shows now, tags included (what "Save search" saves). */
   get effectiveQuery() { return combine(this.#applied, tagTerms(this.#tags)); }
   get firstRun() { return this.#total === 0 && this.#trashed === 0; }
@@ -100,8 +106,10 @@ export class LibraryState {
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
     // The table first: the library worker answers in order, and counting tags over a large library
-    // must not hold back the first rows.
-    this.#reload(false);
+    // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
+    // and refresh behind them.
+    this.#reload(this.#loaded, this.#loaded);
+    this.#loaded = true;
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
@@ -308,7 +316,12 @@ export class LibraryState {
     this.#searchGeneration = this.#reload(true);
   }
 
-  #reload(keep: boolean): number {
+  /** Loads the rows again; `refresh` keeps the scroll position (a change elsewhere, coming back to the pane). */
+  #reload(keep: boolean, refresh = false): number {
+    if (!refresh) {
+      this.scrollTop = 0;
+      this.#toTop++;
+    }
     const where = whereOf(this.#view, this.#applied, this.#tags, this.#collections);
     this.#unexpressible = where === null;
     if (where === null) {
@@ -331,8 +344,7 @@ export class LibraryState {
       }
       void this.#loadSidebar();
       if (this.#view.kind === 'duplicates') void this.loadDuplicates();
-      this.#reload(true);
-      this.selection.retain(() => true);
+      this.#reload(true, true);
     }, CHANGE_COALESCE_MS);
   }
 
@@ -355,7 +367,7 @@ export class LibraryState {
     const before = this.#collections;
     this.#collections = result.value;
     // Unfiled depends on the collections' names.
-    if (this.#view.kind === 'unfiled' && JSON.stringify(before.map((c) => c.name)) !== JSON.stringify(result.value.map((c) => c.name))) this.#reload(true);
+    if (this.#view.kind === 'unfiled' && JSON.stringify(before.map((c) => c.name)) !== JSON.stringify(result.value.map((c) => c.name))) this.#reload(true, true);
   }
 
   async #loadSearches(): Promise<void> {
@@ -368,6 +380,24 @@ export class LibraryState {
     if (!result.ok) this.#error = result.error;
     return result.ok;
   }
+}
+
+const byApi = new WeakMap<CitewiseApi, LibraryState>();
+
+/**
+ * The one LibraryState of a window. The pane is unmounted when another pane is shown; like a desktop
+ * app, coming back keeps the view, the search, the selection and the scroll position.
+ */
+export function libraryStateFor(api: CitewiseApi): LibraryState {
+  let state = byApi.get(api);
+  if (!state) {
+    // Created under its own root, not the pane that first asks: its deriveds must outlive that pane.
+    $effect.root(() => {
+      state = new LibraryState(api);
+    });
+    byApi.set(api, state!);
+  }
+  return state!;
 }
 
 export function plural(n: number, word: string, words = `${word}s`): string {
