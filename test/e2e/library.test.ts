@@ -225,6 +225,54 @@ describe('Library pane', () => {
     await expect.poll(count).toBe('301 items');
   });
 
+  it('saves a search, keeps chosen columns across a reload, opens details with Enter and exports the selection', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search the library' });
+    const okafor = bib.entries.filter((e) => e.family === 'Okafor').length;
+    await box.fill('author:okafor');
+    await expect.poll(count).toBe(`${okafor} items`);
+    await page.getByRole('button', { name: 'Save search' }).click();
+    await page.getByRole('textbox', { name: 'Name of the saved search' }).fill('Okafor papers');
+    await page.keyboard.press('Enter');
+    const saved = page.getByRole('button', { name: 'Okafor papers', exact: true });
+    await saved.waitFor();
+    await box.fill('');
+    await expect.poll(count).toBe('301 items');
+    await saved.click();
+    await expect.poll(count).toBe(`${okafor} items`);
+    expect(await box.inputValue()).toBe('author:okafor');
+
+    await page.getByTestId('columns-button').click();
+    await page.getByRole('checkbox', { name: 'Citation key' }).check();
+    await page.getByRole('button', { name: 'Move Citation key left' }).click();
+    await page.keyboard.press('Escape');
+    const headers = async () => (await page.getByRole('columnheader').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim());
+    // Shown where it sits by default (after Container), then moved one place left.
+    const keyBeforeContainer = (h: string[]) => h.indexOf('Citation key') >= 0 && h.indexOf('Citation key') === h.indexOf('Container') - 1;
+    expect(keyBeforeContainer(await headers())).toBe(true);
+    await page.reload();
+    await expect.poll(count).toBe('301 items');
+    expect(keyBeforeContainer(await headers())).toBe(true);
+
+    await rowAt(1).click();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('details-column'))).toBe(true);
+    await rowAt(0).click();
+    await rowAt(2).click({ modifiers: ['Shift'] });
+    await page.getByTestId('export-button').click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('3 selected items');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByTestId('view-duplicates').click();
+    await expect.poll(() => page.getByTestId('duplicates').textContent()).toContain('No duplicates');
+    await page.getByTestId('view-notices').click();
+    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('No retractions or notices');
+    await shoot('notices');
+    await page.getByTestId('view-library').click();
+    await expect.poll(count).toBe('301 items');
+  });
+
   it('moves items to the Trash with Delete, restores them, and undoes with Ctrl+Z', async () => {
     await rowAt(0).click();
     await rowAt(2).click({ modifiers: ['Shift'] });
