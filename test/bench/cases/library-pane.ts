@@ -75,8 +75,8 @@ function scrollFrames(page: Page, step: number, ms: number): Promise<{ frames: n
   );
 }
 
-/** Types the last character of `query` and times keydown → the new results painted. */
-async function keystroke(page: Page, query: string): Promise<number> {
+/** Types the last character of `query` and times keydown → the new results painted (and → their arrival). */
+async function keystroke(page: Page, query: string): Promise<{ painted: number; arrived: number }> {
   const box = page.getByRole('searchbox', { name: 'Search the library' });
   await box.fill(query.slice(0, -1));
   await page.waitForFunction(() => document.querySelector('[role="grid"]')?.getAttribute('aria-busy') === 'false');
@@ -96,8 +96,15 @@ async function keystroke(page: Page, query: string): Promise<number> {
       requestAnimationFrame(check);
     });
   });
+  await page.evaluate(() => performance.clearMarks('citewise:library:first-page'));
   await box.press(query.slice(-1));
-  return page.evaluate(() => (window as unknown as { __latency: Promise<number> }).__latency);
+  const painted = await page.evaluate(() => (window as unknown as { __latency: Promise<number> }).__latency);
+  const arrived = await page.evaluate(() => {
+    const mark = performance.getEntriesByName('citewise:library:first-page').at(-1);
+    const keyAt = (window as unknown as { __keyAt: number }).__keyAt;
+    return mark ? mark.startTime - keyAt : Number.NaN;
+  });
+  return { painted, arrived };
 }
 
 const QUERIES = ['learning', 'protein', 'author:smith', 'climate change', 'title:neural', 'year:2015', 'tag:review', 'quantum OR ocean', 'supporting:>10', 'bayesian -type:book'];
@@ -167,19 +174,22 @@ const bench: BenchCase = {
 
       await page.locator('[role="grid"]').evaluate((g) => (g.scrollTop = 0));
       const latencies: number[] = [];
+      const arrivals: number[] = [];
       const perQuery: string[] = [];
       for (const q of quick ? QUERIES.slice(0, 3) : QUERIES) {
-        const ms = await keystroke(page, q);
-        latencies.push(ms);
-        perQuery.push(`${q}: ${ms.toFixed(0)}`);
+        const { painted, arrived } = await keystroke(page, q);
+        latencies.push(painted);
+        arrivals.push(arrived);
+        perQuery.push(`${q}: ${arrived.toFixed(0)} → ${painted.toFixed(0)}`);
       }
-      log(`keystroke → results painted (ms): ${perQuery.join('; ')}`);
+      log(`keystroke → first page arrived → results painted (ms): ${perQuery.join('; ')}`);
       const sorted = [...latencies].sort((a, b) => a - b);
       const p50 = percentile(sorted, 50);
       const p95 = percentile(sorted, 95);
       metrics.push(
         { metric: 'search box: keystroke → results painted (median)', value: p50, unit: 'ms', target: '≤ 50 ms', pass: p50 <= 50, note: `${latencies.length} fielded queries, a key after a pause (typing bursts are debounced 120 ms)` },
         { metric: 'search box: keystroke → results painted (p95)', value: p95, unit: 'ms' },
+        { metric: 'search box: keystroke → first page of results arrived in the renderer (median)', value: median(arrivals), unit: 'ms', note: 'the rest, to the median above, is rendering and paint' },
       );
       await context.close();
     } finally {
