@@ -303,6 +303,23 @@ describe('Library pane', () => {
     await expect.poll(count).toBe('300 items');
   });
 
+  it('imports a file dropped onto the window', async () => {
+    const before = Number((await count())!.replace(/\D/g, ''));
+    await page.evaluate(() => {
+      const text = '@book{dropped1, title = {Dropped on the window}, year = 2021}\n@book{dropped2, title = {Dropped too}, year = 2022}\n';
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'dropped.bib', { type: 'application/x-bibtex' }));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.getByTestId('import-summary').waitFor();
+    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*2 entries/s);
+    await dialog.getByRole('button', { name: /^Import 2 entries/ }).click();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(count).toBe(`${before + 2} items`);
+  });
+
   it('leaves no page errors and no listener behind the pane', async () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(problems.errors).toEqual([]);
