@@ -58,7 +58,10 @@ export class RowCache {
   /** Starts over for a new where/sort; `keep` leaves the current rows on screen until replaced. */
   load(where: Where, sort: Sort, keep = false): number {
     const generation = ++this.#generation;
-    this.#stale = keep ? this.#pages.map((p, i) => p ?? this.#stale[i]) : [];
+    // Keep what is on screen: the pages of this load, else those kept from before (a refresh that
+    // starts before the previous one got its first page must not drop them).
+    const kept = Math.max(this.#pages.length, this.#stale.length);
+    this.#stale = keep ? Array.from({ length: kept }, (_, i) => this.#pages[i] ?? this.#stale[i]) : [];
     this.#pages = [];
     this.#cursors = [];
     this.#loadedPages = 0;
