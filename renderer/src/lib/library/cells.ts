@@ -1,0 +1,74 @@
+// How table cells read: evidence counts with distinct "not fetched" (—), "unknown to the service" (?)
+// and 0, the data's age, and dates, all as plain text.
+import type { LibraryRow, TallyState } from '../../../../shared/model/library';
+
+export type EvidenceColumn = 'supporting' | 'contrasting' | 'mentioning' | 'citing';
+
+// One formatter for every cell: toLocaleString builds a new one per call, too slow for a scrolling table.
+const NUMBER = new Intl.NumberFormat('en');
+export const formatCount = (n: number): string => NUMBER.format(n);
+
+export function ago(then: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} minute${m === 1 ? '' : 's'} ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
+  const d = Math.round(h / 24);
+  if (d < 60) return `${d} days ago`;
+  const mo = Math.round(d / 30);
+  if (mo < 24) return `${mo} months ago`;
+  return `${Math.round(d / 365)} years ago`;
+}
+
+export interface EvidenceCell {
+  text: string;
+  state: 'not-fetched' | 'unknown' | 'zero' | 'count';
+}
+
+export function evidenceCell(tally: TallyState, column: EvidenceColumn): EvidenceCell {
+  if (tally.state === 'not-fetched') return { text: '—', state: 'not-fetched' };
+  if (tally.state === 'unknown') return { text: '?', state: 'unknown' };
+  const value = column === 'citing' ? tally.citingPublications : tally[column];
+  if (value === null) return { text: '?', state: 'unknown' };
+  return { text: formatCount(value), state: value === 0 ? 'zero' : 'count' };
+}
+
+/** The tooltip of an evidence cell: what the mark means and how old the data is (built on hover only). */
+export function evidenceTitle(tally: TallyState, column: EvidenceColumn, now = Date.now()): string {
+  if (tally.state === 'not-fetched') return 'Evidence not fetched yet';
+  if (tally.state === 'unknown') return `Unknown to the citation service (checked ${ago(tally.fetchedAt, now)})`;
+  const value = column === 'citing' ? tally.citingPublications : tally[column];
+  const age = `fetched ${ago(tally.fetchedAt, now)}`;
+  if (value === null) return `Not reported by the service (${age})`;
+  const label = column === 'citing' ? 'citing publications' : `${column} citation statements`;
+  return `${formatCount(value)} ${label} (${age})`;
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  'article-journal': 'Journal article',
+  'paper-conference': 'Conference paper',
+  chapter: 'Chapter',
+  book: 'Book',
+  thesis: 'Thesis',
+  report: 'Report',
+  dataset: 'Dataset',
+  webpage: 'Web page',
+  article: 'Preprint',
+  patent: 'Patent',
+  software: 'Software',
+};
+
+export function typeLabel(type: string): string {
+  return TYPE_LABELS[type] ?? type.replace(/-/g, ' ');
+}
+
+export function dateText(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export function rowTitle(row: LibraryRow): string {
+  return row.title ?? '(untitled)';
+}

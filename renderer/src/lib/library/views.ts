@@ -1,0 +1,119 @@
+// What the Library pane shows, as the contract's `where` (query, collection, trash): the built-in
+// views, the tag filter and the search box combine here into one query in the search language.
+import type { Collection, Sort } from '../../../../shared/model/library';
+
+export type View =
+  | { kind: 'library' }
+  | { kind: 'collection'; id: number }
+  | { kind: 'unfiled' }
+  | { kind: 'duplicates' }
+  | { kind: 'notices' }
+  | { kind: 'recent' }
+  | { kind: 'trash' };
+
+export interface Where {
+  query?: string;
+  collectionId?: number;
+  trash?: boolean;
+}
+
+/** The contract bounds a query to this many characters. */
+export const MAX_QUERY_CHARS = 4000;
+
+export const NOTICES_QUERY = 'retracted:yes OR notice:any';
+export const RECENT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
+
+/** A value as one quoted term; null when it cannot be one (the language has no escape for a quote). */
+export function quoted(value: string): string | null {
+  return /["“”]/.test(value) ? null : `"${value}"`;
+}
+
+/** ANDs query parts, each in parentheses so an OR inside one cannot leak into the others. */
+export function combine(...parts: (string | null | undefined)[]): string {
+  const kept = parts.map((p) => p?.trim() ?? '').filter((p) => p !== '');
+  return kept.length === 1 ? kept[0]! : kept.map((p) => `(${p})`).join(' ');
+}
+
+/** The tag filter: each chosen tag as a `tag:` term (a tag with a quote in its name cannot be expressed). */
+export function tagTerms(tags: readonly string[]): string {
+  return tags
+    .map((t) => quoted(t))
+    .filter((t): t is string => t !== null)
+    .map((t) => `tag:${t}`)
+    .join(' ');
+}
+
+/**
+ * The contract has no "in no collection" filter, so Unfiled is "in none of the top-level collections"
+ * (the query's collection: term includes subcollections). Null when it cannot be said in a query:
+ * a name with a quote in it, or so many collections that the query would be too long.
+ */
+export function unfiledQuery(collections: readonly Collection[]): string | null {
+  const terms: string[] = [];
+  for (const c of collections) {
+    if (c.parentId !== null) continue;
+    const q = quoted(c.name);
+    if (q === null) return null;
+    terms.push(`-collection:${q}`);
+  }
+  const query = terms.join(' ');
+  return query.length > MAX_QUERY_CHARS / 2 ? null : query;
+}
+
+/** The `where` of library.list/count for a view, the search box and the tag filter. */
+export function whereOf(view: View, search: string, tags: readonly string[], collections: readonly Collection[]): Where | null {
+  const filter = combine(search, tagTerms(tags));
+  switch (view.kind) {
+    case 'library':
+    case 'recent':
+    case 'duplicates':
+      return filter ? { query: filter } : {};
+    case 'collection':
+      return { collectionId: view.id, ...(filter ? { query: filter } : {}) };
+    case 'trash':
+      return { trash: true, ...(filter ? { query: filter } : {}) };
+    case 'notices':
+      return { query: combine(NOTICES_QUERY, filter) };
+    case 'unfiled': {
+      const unfiled = unfiledQuery(collections);
+      if (unfiled === null) return null;
+      const query = combine(unfiled, filter);
+      return query ? { query } : {};
+    }
+  }
+}
+
+export function sameView(a: View, b: View): boolean {
+  return a.kind === b.kind && (a.kind !== 'collection' || a.id === (b as { id: number }).id);
+}
+
+/** Collections as a tree, children sorted by name, for the sidebar. */
+export interface CollectionNode {
+  collection: Collection;
+  children: CollectionNode[];
+  depth: number;
+}
+
+export function collectionTree(collections: readonly Collection[]): CollectionNode[] {
+  const byParent = new Map<number | null, Collection[]>();
+  for (const c of collections) {
+    const list = byParent.get(c.parentId) ?? [];
+    list.push(c);
+    byParent.set(c.parentId, list);
+  }
+  const build = (parent: number | null, depth: number, seen: Set<number>): CollectionNode[] =>
+    (byParent.get(parent) ?? [])
+      .filter((c) => !seen.has(c.id))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((c) => ({ collection: c, depth, children: build(c.id, depth + 1, new Set([...seen, c.id])) }));
+  return build(null, 0, new Set());
+}
+
+/** Whether `id` is `ancestor` or lies under it (a collection cannot be moved into its own subtree). */
+export function isWithin(collections: readonly Collection[], id: number, ancestor: number): boolean {
+  const parent = new Map(collections.map((c) => [c.id, c.parentId]));
+  for (let cur: number | null | undefined = id, hops = 0; cur != null && hops <= collections.length; cur = parent.get(cur), hops++) {
+    if (cur === ancestor) return true;
+  }
+  return false;
+}

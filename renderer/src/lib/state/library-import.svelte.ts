@@ -1,0 +1,85 @@
+import type { AddDoisReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
+
+/** What the contract accepts in one import (shared/ipc's MAX_IMPORT_CHARS; the renderer bundles no schema). */
+export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
+
+export type ImportStep =
+  | { step: 'idle' }
+  | { step: 'reading'; fileName: string }
+  | { step: 'preview'; fileName: string; preview: ImportPreview }
+  | { step: 'importing'; fileName: string; entries: number }
+  | { step: 'report'; fileName: string; report: ImportReport }
+  | { step: 'failed'; fileName: string; error: IpcError };
+
+/**
+ * Importing a file as researchers expect from Zotero/JabRef: read it, show what it holds (a dry run),
+ * then import it in one transaction and report what was skipped and why, line by line.
+ */
+export class ImportFlow {
+  readonly #api: CitewiseApi;
+  #state = $state<ImportStep>({ step: 'idle' });
+  #text: string | null = null;
+  #dois = $state<{ busy: boolean; report: AddDoisReport | null; error: IpcError | null }>({ busy: false, report: null, error: null });
+
+  constructor(api: CitewiseApi) {
+    this.#api = api;
+  }
+
+  get state() { return this.#state; }
+  get dois() { return this.#dois; }
+
+  async open(file: File): Promise<void> {
+    const fileName = file.name;
+    if (file.size > MAX_IMPORT_CHARS) {
+      this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is ${(file.size / 1048576).toFixed(0)} MB; files up to 64 MB can be imported at once. Split it and import the parts.` } };
+      return;
+    }
+    this.#state = { step: 'reading', fileName };
+    const text = await file.text();
+    if (this.#state.step !== 'reading' || this.#state.fileName !== fileName) return;
+    await this.openText(text, fileName);
+  }
+
+  async openText(text: string, fileName: string): Promise<void> {
+    if (!text.trim()) {
+      this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is empty.` } };
+      return;
+    }
+    this.#text = text;
+    this.#state = { step: 'reading', fileName };
+    const result = await this.#api.invoke('library.import.preview', { text, fileName, sample: 8 });
+    if (this.#state.step !== 'reading') return;
+    this.#state = result.ok ? { step: 'preview', fileName, preview: result.value } : { step: 'failed', fileName, error: result.error };
+  }
+
+  async confirm(): Promise<void> {
+    if (this.#state.step !== 'preview' || this.#text === null) return;
+    const { fileName, preview } = this.#state;
+    this.#state = { step: 'importing', fileName, entries: preview.entries };
+    const result = await this.#api.invoke('library.import', { text: this.#text, fileName });
+    this.#text = null;
+    this.#state = result.ok ? { step: 'report', fileName, report: result.value } : { step: 'failed', fileName, error: result.error };
+  }
+
+  close(): void {
+    this.#text = null;
+    this.#state = { step: 'idle' };
+  }
+
+  /** Adds papers by DOI: one or a pasted list (any separators), with what happened to each. */
+  async addDois(text: string): Promise<void> {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local de-duplication, not state
+    const dois = [...new Set(text.split(/[\s,;]+/).map((d) => d.trim()).filter(Boolean))];
+    if (dois.length === 0) {
+      this.#dois = { busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } };
+      return;
+    }
+    this.#dois = { busy: true, report: null, error: null };
+    const result = await this.#api.invoke('library.addDois', { dois: dois.slice(0, 5000) });
+    this.#dois = result.ok ? { busy: false, report: result.value, error: null } : { busy: false, report: null, error: result.error };
+  }
+
+  resetDois(): void {
+    this.#dois = { busy: false, report: null, error: null };
+  }
+}

@@ -1,0 +1,405 @@
+import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ipc';
+import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
+import { checkQuery } from '../../../../shared/model/query';
+import { columnDef } from '../library/columns';
+import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
+import { ColumnPrefs } from './library-columns.svelte';
+import { RowCache } from './library-rows.svelte';
+import { Selection } from './library-selection.svelte';
+
+/** Typing faster than this is one search; a keystroke after a pause searches at once. */
+export const SEARCH_DEBOUNCE_MS = 120;
+/** Bursts of library.changed (an import, a merge) become one refresh. */
+const CHANGE_COALESCE_MS = 60;
+const TOAST_MS = 6000;
+const DEFAULT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
+
+export interface Toast {
+  id: number;
+  text: string;
+  /** Offer "Undo" on the toast (after trashing, filing, merging). */
+  undoable: boolean;
+}
+
+export interface Tag {
+  name: string;
+  count: number;
+}
+
+/** The Library pane's state: the view, the search, the table's rows and selection, the sidebar's lists. */
+export class LibraryState {
+  readonly api: CitewiseApi;
+  readonly rows: RowCache;
+  readonly selection = new Selection();
+  readonly columns = new ColumnPrefs();
+
+  #view = $state<View>({ kind: 'library' });
+  #search = $state('');
+  #applied = $state('');
+  #queryError = $state<{ message: string; start: number; end: number } | null>(null);
+  #tags = $state.raw<string[]>([]);
+  #sort = $state<Sort>(DEFAULT_SORT);
+  #collections = $state.raw<Collection[]>([]);
+  #tagList = $state.raw<Tag[]>([]);
+  #searches = $state.raw<SavedSearch[]>([]);
+  #duplicates = $state.raw<DuplicateGroup[] | null>(null);
+  #total = $state<number | null>(null);
+  #trashed = $state(0);
+  #unexpressible = $state(false);
+  #searching = $state(false);
+  #toast = $state<Toast | null>(null);
+  #error = $state<IpcError | null>(null);
+  #toTop = $state(0);
+
+  #toastTimer: ReturnType<typeof setTimeout> | undefined;
+  #searchTimer: ReturnType<typeof setTimeout> | undefined;
+  #changeTimer: ReturnType<typeof setTimeout> | undefined;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, not shown
+  #pendingChanges = new Set<LibraryChange['kind']>();
+  #lastKeystroke = 0;
+  #loaded = false;
+  /** Where the table was scrolled, so coming back to the pane finds the same rows. */
+  scrollTop = 0;
+  #toastSeq = 0;
+  #searchGeneration = -1;
+
+  #selectedCount = $derived(this.selection.size(this.rowsCount()));
+
+  constructor(api: CitewiseApi) {
+    this.api = api;
+    this.rows = new RowCache(api);
+    this.rows.onFirstPage = (generation) => {
+      if (generation === this.#searchGeneration) this.#searching = false;
+    };
+  }
+
+  get view() { return this.#view; }
+  get search() { return this.#search; }
+  get appliedSearch() { return this.#applied; }
+  get queryError() { return this.#queryError; }
+  get tags() { return this.#tags; }
+  get sort() { return this.#sort; }
+  get collections() { return this.#collections; }
+  get tagList() { return this.#tagList; }
+  get searches() { return this.#searches; }
+  get duplicates() { return this.#duplicates; }
+  /** Items in the library (not in the trash), null until known. */
+  get total() { return this.#total; }
+  get trashed() { return this.#trashed; }
+  /** The view cannot be said in the search language (see unfiledQuery). */
+  get unexpressible() { return this.#unexpressible; }
+  get searching() { return this.#searching; }
+  get toast() { return this.#toast; }
+  get error() { return this.#error; }
+  get selectedCount() { return this.#selectedCount; }
+  /** Changes when the table should go back to its first row (a new view, search, filter or sort). */
+  get toTop() { return this.#toTop; }
+  /** The query the table shows now, tags included (what "Save search" saves). */
+  get effectiveQuery() { return combine(this.#applied, tagTerms(this.#tags)); }
+  get firstRun() { return this.#total === 0 && this.#trashed === 0; }
+
+  rowsCount(): number {
+    return this.rows.count;
+  }
+
+  /** Loads everything and follows library.changed; returns the disposer. */
+  start(): () => void {
+    const off = this.api.on('library.changed', (change) => this.#changed(change));
+    // The table first: the library worker answers in order, and counting tags over a large library
+    // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
+    // and refresh behind them.
+    this.#reload(this.#loaded, this.#loaded);
+    this.#loaded = true;
+    const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
+    return () => {
+      off();
+      clearTimeout(sidebar);
+      clearTimeout(this.#toastTimer);
+      clearTimeout(this.#searchTimer);
+      clearTimeout(this.#changeTimer);
+    };
+  }
+
+  show(view: View): void {
+    if (sameView(view, this.#view)) return;
+    this.#view = view;
+    if (view.kind === 'recent') this.#sort = RECENT_SORT;
+    this.selection.reset();
+    if (view.kind === 'duplicates') void this.loadDuplicates();
+    this.#reload(false);
+  }
+
+  /** The search box's text: checked at once, searched after a pause in typing. */
+  setSearch(text: string): void {
+    this.#search = text;
+    const check = checkQuery(text);
+    clearTimeout(this.#searchTimer);
+    if (!check.ok) {
+      this.#queryError = check.error;
+      return;
+    }
+    this.#queryError = null;
+    const now = performance.now();
+    const burst = now - this.#lastKeystroke < SEARCH_DEBOUNCE_MS;
+    this.#lastKeystroke = now;
+    if (burst) this.#searchTimer = setTimeout(() => this.#applySearch(text), SEARCH_DEBOUNCE_MS);
+    else this.#applySearch(text);
+  }
+
+  toggleTag(name: string): void {
+    this.#tags = this.#tags.includes(name) ? this.#tags.filter((t) => t !== name) : [...this.#tags, name];
+    this.selection.reset();
+    this.#reload(false);
+  }
+
+  clearTags(): void {
+    if (this.#tags.length === 0) return;
+    this.#tags = [];
+    this.#reload(false);
+  }
+
+  sortBy(column: SortColumn): void {
+    const direction = this.#sort.column === column ? (this.#sort.direction === 'asc' ? 'desc' : 'asc') : columnDef(column).firstDirection;
+    this.#sort = { column, direction };
+    this.selection.reset();
+    this.#reload(false);
+  }
+
+  applySavedSearch(search: SavedSearch): void {
+    this.#view = { kind: 'library' };
+    this.#tags = [];
+    this.#search = search.query;
+    this.#applied = search.query;
+    this.#queryError = null;
+    if (search.sort) this.#sort = search.sort;
+    this.selection.reset();
+    this.#reload(false);
+  }
+
+  /** The ids the selection stands for (reads them all when everything is selected). */
+  async selectedIds(): Promise<number[]> {
+    return this.selection.all ? this.rows.allIds() : [...this.selection.ids];
+  }
+
+  async trashSelected(): Promise<void> {
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return;
+    if (this.#view.kind === 'trash') return;
+    if (await this.#call(this.api.invoke('library.trash', { ids }))) {
+      this.selection.clear();
+      this.notify(`Moved ${plural(ids.length, 'item')} to the Trash`, true);
+    }
+  }
+
+  async restoreSelected(): Promise<void> {
+    const ids = await this.selectedIds();
+    if (ids.length && (await this.#call(this.api.invoke('library.restore', { ids })))) {
+      this.selection.clear();
+      this.notify(`Restored ${plural(ids.length, 'item')}`, true);
+    }
+  }
+
+  async deleteSelectedForGood(): Promise<void> {
+    const ids = await this.selectedIds();
+    if (ids.length && (await this.#call(this.api.invoke('library.delete', { ids })))) {
+      this.selection.clear();
+      this.notify(`Deleted ${plural(ids.length, 'item')} for good`, false);
+    }
+  }
+
+  async emptyTrash(): Promise<void> {
+    const result = await this.api.invoke('library.trash.empty', {});
+    if (!result.ok) this.#error = result.error;
+    else this.notify(`Emptied the Trash (${plural(result.value.deleted, 'item')} deleted)`, false);
+  }
+
+  async undo(): Promise<void> {
+    const result = await this.api.invoke('library.undo', {});
+    if (!result.ok) this.#error = result.error;
+    else this.notify(result.value.label ? `Undid: ${result.value.label}` : 'Nothing to undo', false);
+  }
+
+  async redo(): Promise<void> {
+    const result = await this.api.invoke('library.redo', {});
+    if (!result.ok) this.#error = result.error;
+    else this.notify(result.value.label ? `Redid: ${result.value.label}` : 'Nothing to redo', false);
+  }
+
+  async createCollection(name: string, parentId: number | null): Promise<number | null> {
+    const result = await this.api.invoke('library.collections.create', { name, parentId });
+    if (!result.ok) {
+      this.#error = result.error;
+      return null;
+    }
+    await this.#loadCollections();
+    return result.value.id;
+  }
+
+  async renameCollection(id: number, name: string): Promise<void> {
+    await this.#call(this.api.invoke('library.collections.rename', { id, name }));
+  }
+
+  async moveCollection(id: number, parentId: number | null): Promise<void> {
+    await this.#call(this.api.invoke('library.collections.move', { id, parentId }));
+  }
+
+  async deleteCollection(id: number): Promise<void> {
+    if (await this.#call(this.api.invoke('library.collections.delete', { id }))) {
+      if (this.#view.kind === 'collection' && this.#view.id === id) this.show({ kind: 'library' });
+      this.notify('Deleted the collection (its items stay in My Library)', true);
+    }
+  }
+
+  /** Files items in a collection; `ids` null means the selection. */
+  async fileInto(collectionId: number, ids: number[] | null): Promise<void> {
+    const list = ids ?? (await this.selectedIds());
+    if (list.length === 0) return;
+    const name = this.#collections.find((c) => c.id === collectionId)?.name ?? 'the collection';
+    if (await this.#call(this.api.invoke('library.collections.addItems', { collectionId, ids: list }))) {
+      this.notify(`Added ${plural(list.length, 'item')} to “${name}”`, true);
+    }
+  }
+
+  async saveSearch(name: string): Promise<void> {
+    const query = this.effectiveQuery;
+    if (await this.#call(this.api.invoke('library.searches.save', { name, query, sort: this.#sort }))) {
+      this.notify(`Saved the search “${name}”`, false);
+    }
+  }
+
+  async deleteSearch(id: number): Promise<void> {
+    await this.#call(this.api.invoke('library.searches.delete', { id }));
+  }
+
+  async loadDuplicates(): Promise<void> {
+    const result = await this.api.invoke('library.duplicates', {});
+    if (result.ok) this.#duplicates = result.value;
+    else this.#error = result.error;
+  }
+
+  /** Merges a duplicate group into its first item. */
+  async merge(group: DuplicateGroup): Promise<void> {
+    const [keepId, ...otherIds] = group.ids;
+    if (keepId === undefined || otherIds.length === 0) return;
+    if (await this.#call(this.api.invoke('library.merge', { keepId, otherIds }))) {
+      this.notify(`Merged ${plural(group.ids.length, 'item')} into one`, true);
+    }
+  }
+
+  notify(text: string, undoable: boolean): void {
+    clearTimeout(this.#toastTimer);
+    this.#toast = { id: ++this.#toastSeq, text, undoable };
+    this.#toastTimer = setTimeout(() => (this.#toast = null), TOAST_MS);
+  }
+
+  dismissToast(): void {
+    clearTimeout(this.#toastTimer);
+    this.#toast = null;
+  }
+
+  fail(error: IpcError): void {
+    this.#error = error;
+  }
+
+  dismissError(): void {
+    this.#error = null;
+  }
+
+  #applySearch(text: string): void {
+    if (text.trim() === this.#applied.trim()) {
+      this.#applied = text;
+      return;
+    }
+    this.#applied = text;
+    this.selection.reset();
+    this.#searching = true;
+    this.#searchGeneration = this.#reload(true);
+  }
+
+  /** Loads the rows again; `refresh` keeps the scroll position (a change elsewhere, coming back to the pane). */
+  #reload(keep: boolean, refresh = false): number {
+    if (!refresh) {
+      this.scrollTop = 0;
+      this.#toTop++;
+    }
+    const where = whereOf(this.#view, this.#applied, this.#tags, this.#collections);
+    this.#unexpressible = where === null;
+    if (where === null) {
+      this.rows.clear();
+      return -1;
+    }
+    return this.rows.load(where, this.#sort, keep);
+  }
+
+  #changed(change: LibraryChange): void {
+    this.#pendingChanges.add(change.kind);
+    clearTimeout(this.#changeTimer);
+    this.#changeTimer = setTimeout(() => {
+      const kinds = this.#pendingChanges;
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, not shown
+      this.#pendingChanges = new Set();
+      if (kinds.size === 1 && kinds.has('searches')) {
+        void this.#loadSearches();
+        return;
+      }
+      void this.#loadSidebar();
+      if (this.#view.kind === 'duplicates') void this.loadDuplicates();
+      this.#reload(true, true);
+    }, CHANGE_COALESCE_MS);
+  }
+
+  async #loadSidebar(): Promise<void> {
+    const [total, trashed, tags] = await Promise.all([
+      this.api.invoke('library.count', {}),
+      this.api.invoke('library.count', { trash: true }),
+      this.api.invoke('library.tags.list', {}),
+      this.#loadCollections(),
+      this.#loadSearches(),
+    ]);
+    if (total.ok) this.#total = total.value;
+    if (trashed.ok) this.#trashed = trashed.value;
+    if (tags.ok) this.#tagList = tags.value;
+  }
+
+  async #loadCollections(): Promise<void> {
+    const result = await this.api.invoke('library.collections.list', {});
+    if (!result.ok) return;
+    const before = this.#collections;
+    this.#collections = result.value;
+    // Unfiled depends on the collections' names.
+    if (this.#view.kind === 'unfiled' && JSON.stringify(before.map((c) => c.name)) !== JSON.stringify(result.value.map((c) => c.name))) this.#reload(true, true);
+  }
+
+  async #loadSearches(): Promise<void> {
+    const result = await this.api.invoke('library.searches.list', {});
+    if (result.ok) this.#searches = result.value;
+  }
+
+  async #call(pending: Promise<{ ok: true } | { ok: false; error: IpcError }>): Promise<boolean> {
+    const result = await pending;
+    if (!result.ok) this.#error = result.error;
+    return result.ok;
+  }
+}
+
+const byApi = new WeakMap<CitewiseApi, LibraryState>();
+
+/**
+ * The one LibraryState of a window. The pane is unmounted when another pane is shown; like a desktop
+ * app, coming back keeps the view, the search, the selection and the scroll position.
+ */
+export function libraryStateFor(api: CitewiseApi): LibraryState {
+  let state = byApi.get(api);
+  if (!state) {
+    // Created under its own root, not the pane that first asks: its deriveds must outlive that pane.
+    $effect.root(() => {
+      state = new LibraryState(api);
+    });
+    byApi.set(api, state!);
+  }
+  return state!;
+}
+
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? word : words}`;
+}

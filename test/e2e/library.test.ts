@@ -1,0 +1,327 @@
+/// <reference lib="dom" />
+// The Library pane in Chromium, as a new user meets it: the empty state, importing a .bib with a
+// preview and a report, searching with the fielded syntax, sorting, selecting by keyboard and mouse,
+// filing into a collection by drag and drop, the tag filter, trash and restore, undo. Every state is
+// screenshotted (light and dark) and checked with axe; untrusted text must never become markup.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+
+const FAMILIES = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Lindqvist'];
+const TOPICS = ['protein folding', 'ocean carbon', 'graph neural networks', 'malaria vaccines', 'soil microbiome', 'dark matter'];
+const TAGS = ['review', 'methods', 'theory'];
+const GOOD = 300;
+
+interface Entry {
+  family: string;
+  year: number;
+  tag: string;
+}
+
+/** A .bib of GOOD entries, one with a title that is markup, and three broken entries at known lines. */
+function makeBib(): { text: string; entries: Entry[]; badLines: number[] } {
+  const lines: string[] = [];
+  const entries: Entry[] = [];
+  const badLines: number[] = [];
+  for (let i = 0; i < GOOD; i++) {
+    const e = { family: FAMILIES[i % FAMILIES.length]!, year: 1990 + (i % 30), tag: TAGS[i % TAGS.length]! };
+    entries.push(e);
+    lines.push(
+      `@article{e2e${i},`,
+      `  title = {A study of ${TOPICS[i % TOPICS.length]} number ${i}},`,
+      `  author = {${e.family}, Alex and Doe, Jamie},`,
+      `  journal = {Journal of Tests ${i % 7}},`,
+      `  year = {${e.year}},`,
+      `  doi = {10.5555/e2e.${i}},`,
+      `  keywords = {${e.tag}}`,
+      '}',
+      '',
+    );
+    if (i === 40 || i === 150 || i === 260) {
+      badLines.push(lines.length + 1);
+      lines.push(`@misc{broken${i}, title = "no comma" year = 2001}`, '');
+    }
+  }
+  lines.push('@article{xss1,', '  title = {<img src=x onerror="window.__pwned=1">},', '  author = {<b>Mallory</b>, Eve},', '  year = {2020},', '  keywords = {<img src=y onerror="window.__pwned=3">}', '}', '');
+  return { text: lines.join('\n'), entries, badLines };
+}
+
+describe('Library pane', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+  const bib = makeBib();
+
+  const count = () => page.getByTestId('item-count').textContent();
+  const grid = () => page.getByRole('grid');
+  const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
+  const toast = () => page.getByTestId('toast').textContent();
+
+  async function shoot(name: string): Promise<void> {
+    await page.waitForTimeout(150);
+    await screenshot(page, `library-${name}-light`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.waitForTimeout(100);
+    await screenshot(page, `library-${name}-dark`);
+    expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    app = await launchApp();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1360, height: 820 }, colorScheme: 'light' });
+    ({ page, problems } = await newPage(context));
+    await page.goto(app.url);
+    await page.getByRole('navigation', { name: 'Panes' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('greets a new user with the three ways to begin', async () => {
+    const firstRun = page.getByTestId('first-run');
+    await firstRun.waitFor();
+    expect(await firstRun.textContent()).toContain('Import a .bib file');
+    expect(await firstRun.textContent()).toContain('Add by DOI');
+    await shoot('empty');
+    await firstRun.getByRole('button', { name: 'Open Settings' }).click();
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Settings');
+    await page.locator('nav button[data-pane="library"]').click();
+    await firstRun.waitFor();
+  });
+
+  it('imports a .bib through the file input: preview with the broken entries, then a report with their lines', async () => {
+    await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib.text) });
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.getByTestId('import-summary').waitFor();
+    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*301 entries/s);
+    const previewErrors = await dialog.getByTestId('preview-errors').textContent();
+    for (const line of bib.badLines) expect(previewErrors).toContain(`Line ${line}`);
+    expect(await dialog.locator('table tbody tr').count()).toBeGreaterThan(3);
+    await shoot('import-preview');
+
+    await dialog.getByRole('button', { name: /^Import 301 entries/ }).click();
+    await dialog.getByTestId('import-report').waitFor();
+    expect(await dialog.getByTestId('import-report').textContent()).toContain('Added 301 items');
+    const reportErrors = await dialog.getByTestId('report-errors').textContent();
+    for (const line of bib.badLines) expect(reportErrors).toContain(`Line ${line}`);
+    await shoot('import-report');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(count).toBe('301 items');
+  });
+
+  it('renders imported markup as text', async () => {
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('author:mallory');
+    await expect.poll(count).toBe('1 item');
+    expect(await rowAt(0).textContent()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await page.getByRole('button', { name: /<img src=y/ }).count()).toBe(1);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('');
+    await expect.poll(count).toBe('301 items');
+    await shoot('table');
+  });
+
+  it('searches with the fielded syntax, live, and points at the error of a malformed query', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search the library' });
+    await box.fill('author:smith year:2000..2009');
+    const expected = bib.entries.filter((e) => e.family === 'Smith' && e.year >= 2000 && e.year <= 2009).length;
+    await expect.poll(count).toBe(`${expected} items`);
+    await box.fill('author:smith year:20x0');
+    const error = page.getByTestId('query-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/"year:" needs a year.*position 19/);
+    expect(await error.locator('mark').textContent()).toBe('20x0');
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    // The table keeps the last good results while the query is malformed.
+    expect(await count()).toBe(`${expected} items`);
+    await shoot('query-error');
+    await box.fill('');
+    await expect.poll(count).toBe('301 items');
+    expect(await error.count()).toBe(0);
+  });
+
+  it('sorts by a column, both ways', async () => {
+    const year = page.getByRole('columnheader', { name: 'Year' });
+    await year.getByRole('button').click();
+    await expect.poll(() => year.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => rowAt(0).locator('.cell.year').textContent()).toBe('2020');
+    await year.getByRole('button').click();
+    await expect.poll(() => year.getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(() => rowAt(0).locator('.cell.year').textContent()).toBe('1990');
+  });
+
+  it('selects with the keyboard and with shift-click', async () => {
+    await rowAt(0).click();
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('1 selected');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('3 selected');
+    expect(await rowAt(1).getAttribute('aria-selected')).toBe('true');
+    expect(await rowAt(0).getAttribute('aria-selected')).toBe('false');
+    expect(await grid().getAttribute('aria-activedescendant')).toBe('lib-row-3');
+    await page.keyboard.press('End');
+    await expect.poll(() => grid().getAttribute('aria-activedescendant')).toBe('lib-row-300');
+    await page.keyboard.press('Home');
+    await rowAt(2).click();
+    await rowAt(9).click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('8 selected');
+    await rowAt(5).click({ modifiers: ['Control'] });
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('7 selected');
+    await page.keyboard.press('Control+a');
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('301 selected');
+    await shoot('selection');
+  });
+
+  it('files items into a new collection by drag and drop', async () => {
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByRole('textbox', { name: 'New collection name' }).fill('Thesis');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Library');
+    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('This collection is empty');
+    await shoot('collection-empty');
+    await page.getByTestId('view-library').click();
+    await expect.poll(count).toBe('301 items');
+    await rowAt(0).click();
+    await rowAt(4).click({ modifiers: ['Shift'] });
+    await rowAt(2).dragTo(page.locator('[data-collection]', { hasText: 'Thesis' }));
+    await expect.poll(toast).toContain('Added 5 items to “Thesis”');
+    await page.locator('[data-collection]', { hasText: 'Thesis' }).click();
+    await expect.poll(count).toBe('5 items');
+
+    // A collection named with markup stays text, and nests by drag onto another.
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByRole('textbox', { name: 'New collection name' }).fill('<img src=z onerror="window.__pwned=2">');
+    await page.keyboard.press('Enter');
+    const marked = page.locator('[data-collection]', { hasText: '<img src=z' });
+    await marked.waitFor();
+    await marked.dragTo(page.locator('[data-collection]', { hasText: 'Thesis' }));
+    await expect.poll(() => page.locator('li li [data-collection]', { hasText: '<img src=z' }).count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.locator('[data-collection]', { hasText: 'Thesis' }).click();
+    await shoot('collection');
+  });
+
+  it('filters by tags, combined as tag: terms', async () => {
+    await page.getByTestId('view-library').click();
+    await page.getByRole('button', { name: /^review \d+/ }).click();
+    const reviews = bib.entries.filter((e) => e.tag === 'review').length;
+    await expect.poll(count).toBe(`${reviews} items`);
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('author:garcia');
+    await expect.poll(count).toBe(`${bib.entries.filter((e) => e.tag === 'review' && e.family === 'Garcia').length} items`);
+    await shoot('tag-filter');
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('');
+    await page.getByRole('button', { name: 'Remove tag filter review' }).click();
+    await expect.poll(count).toBe('301 items');
+  });
+
+  it('saves a search, keeps chosen columns across a reload, opens details with Enter and exports the selection', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search the library' });
+    const okafor = bib.entries.filter((e) => e.family === 'Okafor').length;
+    await box.fill('author:okafor');
+    await expect.poll(count).toBe(`${okafor} items`);
+    await page.getByRole('button', { name: 'Save search' }).click();
+    await page.getByRole('textbox', { name: 'Name of the saved search' }).fill('Okafor papers');
+    await page.keyboard.press('Enter');
+    const saved = page.getByRole('button', { name: 'Okafor papers', exact: true });
+    await saved.waitFor();
+    await box.fill('');
+    await expect.poll(count).toBe('301 items');
+    await saved.click();
+    await expect.poll(count).toBe(`${okafor} items`);
+    expect(await box.inputValue()).toBe('author:okafor');
+
+    await page.getByTestId('columns-button').click();
+    await page.getByRole('checkbox', { name: 'Citation key' }).check();
+    await page.getByRole('button', { name: 'Move Citation key left' }).click();
+    await page.keyboard.press('Escape');
+    const headers = async () => (await page.getByRole('columnheader').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim());
+    // Shown where it sits by default (after Container), then moved one place left.
+    const keyBeforeContainer = (h: string[]) => h.indexOf('Citation key') >= 0 && h.indexOf('Citation key') === h.indexOf('Container') - 1;
+    expect(keyBeforeContainer(await headers())).toBe(true);
+    await page.reload();
+    await expect.poll(count).toBe('301 items');
+    expect(keyBeforeContainer(await headers())).toBe(true);
+
+    await rowAt(1).click();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('details-column'))).toBe(true);
+    await rowAt(0).click();
+    await rowAt(2).click({ modifiers: ['Shift'] });
+    await page.getByTestId('export-button').click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('3 selected items');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByTestId('view-duplicates').click();
+    await expect.poll(() => page.getByTestId('duplicates').textContent()).toContain('No duplicates');
+    await page.getByTestId('view-notices').click();
+    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('No retractions or notices');
+    await shoot('notices');
+    await page.getByTestId('view-library').click();
+    await expect.poll(count).toBe('301 items');
+  });
+
+  it('moves items to the Trash with Delete, restores them, and undoes with Ctrl+Z', async () => {
+    await rowAt(0).click();
+    await rowAt(2).click({ modifiers: ['Shift'] });
+    await page.keyboard.press('Delete');
+    await expect.poll(toast).toContain('Moved 3 items to the Trash');
+    await expect.poll(count).toBe('298 items');
+    await page.getByTestId('view-trash').click();
+    await expect.poll(count).toBe('3 items');
+    await shoot('trash');
+    await rowAt(0).click();
+    await page.keyboard.press('Control+a');
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(count).toBe('0 items');
+    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('The Trash is empty');
+    await page.getByTestId('view-library').click();
+    await expect.poll(count).toBe('301 items');
+
+    await rowAt(1).click();
+    await page.keyboard.press('Delete');
+    await expect.poll(count).toBe('300 items');
+    await grid().focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(toast).toMatch(/Undid: /);
+    await expect.poll(count).toBe('301 items');
+    await shoot('undo');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(toast).toMatch(/Redid: /);
+    await expect.poll(count).toBe('300 items');
+  });
+
+  it('imports a file dropped onto the window', async () => {
+    const before = Number((await count())!.replace(/\D/g, ''));
+    await page.evaluate(() => {
+      const text = '@book{dropped1, title = {Dropped on the window}, year = 2021}\n@book{dropped2, title = {Dropped too}, year = 2022}\n';
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'dropped.bib', { type: 'application/x-bibtex' }));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.getByTestId('import-summary').waitFor();
+    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*2 entries/s);
+    await dialog.getByRole('button', { name: /^Import 2 entries/ }).click();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(count).toBe(`${before + 2} items`);
+  });
+
+  it('leaves no page errors and no listener behind the pane', async () => {
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(problems.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+// The Library pane's pure parts: how views, the search box and the tag filter become one query in the
+// search language (checked with the same parser the core uses), and how evidence cells read.
+import { describe, expect, it } from 'vitest';
+import { checkQuery } from '../../../shared/model/query';
+import type { Collection, TallyState } from '../../../shared/model/library';
+import { evidenceCell, evidenceTitle } from '../../../renderer/src/lib/library/cells';
+import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
+import { collectionTree, combine, isWithin, tagTerms, unfiledQuery, whereOf } from '../../../renderer/src/lib/library/views';
+
+const col = (id: number, name: string, parentId: number | null = null): Collection => ({ id, name, parentId, itemCount: 0 });
+
+describe('library views as queries', () => {
+  it('ANDs the parts, each in parentheses so an OR cannot leak', () => {
+    expect(combine('a OR b', '', null, 'tag:"x"')).toBe('(a OR b) (tag:"x")');
+    expect(combine('  ', undefined)).toBe('');
+    expect(combine('only')).toBe('only');
+  });
+
+  it('turns chosen tags into quoted tag: terms, dropping a name the language cannot quote', () => {
+    expect(tagTerms(['review', 'machine learning', 'say "hi"'])).toBe('tag:"review" tag:"machine learning"');
+  });
+
+  it('builds a valid query for every view, with search and tags', () => {
+    const collections = [col(1, 'Thesis'), col(2, 'Chapter 1', 1), col(3, '<b>x</b>')];
+    const views = [{ kind: 'library' }, { kind: 'collection', id: 1 }, { kind: 'unfiled' }, { kind: 'notices' }, { kind: 'recent' }, { kind: 'trash' }] as const;
+    for (const view of views) {
+      const where = whereOf(view, 'author:smith OR year:2020', ['review', 'a b'], collections)!;
+      expect(where).not.toBeNull();
+      expect(checkQuery(where.query ?? '').ok, `${view.kind}: ${where.query}`).toBe(true);
+    }
+    expect(whereOf({ kind: 'trash' }, '', [], collections)).toEqual({ trash: true });
+    expect(whereOf({ kind: 'collection', id: 1 }, '', [], collections)).toEqual({ collectionId: 1 });
+    expect(whereOf({ kind: 'notices' }, '', [], [])).toEqual({ query: 'retracted:yes OR notice:any' });
+  });
+
+  it('says Unfiled as "in no top-level collection", or cannot when a name has a quote', () => {
+    expect(unfiledQuery([col(1, 'Thesis'), col(2, 'Sub', 1)])).toBe('-collection:"Thesis"');
+    expect(unfiledQuery([])).toBe('');
+    expect(unfiledQuery([col(1, 'My "best" papers')])).toBeNull();
+    expect(whereOf({ kind: 'unfiled' }, '', [], [col(1, 'a"b')])).toBeNull();
+  });
+
+  it('builds the collection tree and refuses a move into its own subtree', () => {
+    const cs = [col(1, 'B'), col(2, 'A'), col(3, 'child', 1), col(4, 'grandchild', 3)];
+    const tree = collectionTree(cs);
+    expect(tree.map((n) => n.collection.name)).toEqual(['A', 'B']);
+    expect(tree[1]!.children[0]!.children[0]!.collection.name).toBe('grandchild');
+    expect(isWithin(cs, 4, 1)).toBe(true);
+    expect(isWithin(cs, 2, 1)).toBe(false);
+  });
+});
+
+describe('evidence cells', () => {
+  const now = Date.UTC(2026, 0, 10);
+  const found: TallyState = { state: 'found', fetchedAt: now - 3 * 86_400_000, total: 12, supporting: 0, contrasting: 2, mentioning: 1_234, unclassified: 0, citingPublications: null };
+
+  it('keeps not fetched, unknown and zero apart', () => {
+    expect(evidenceCell({ state: 'not-fetched' }, 'supporting')).toEqual({ text: '—', state: 'not-fetched' });
+    expect(evidenceCell({ state: 'unknown', fetchedAt: now }, 'supporting')).toEqual({ text: '?', state: 'unknown' });
+    expect(evidenceCell(found, 'supporting')).toEqual({ text: '0', state: 'zero' });
+    expect(evidenceCell(found, 'mentioning')).toEqual({ text: '1,234', state: 'count' });
+    expect(evidenceCell(found, 'citing')).toEqual({ text: '?', state: 'unknown' });
+  });
+
+  it('tells the data\'s age in the tooltip', () => {
+    expect(evidenceTitle(found, 'contrasting', now)).toBe('2 contrasting citation statements (fetched 3 days ago)');
+    expect(evidenceTitle({ state: 'unknown', fetchedAt: now - 7_200_000 }, 'citing', now)).toBe('Unknown to the citation service (checked 2 hours ago)');
+    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now)).toBe('Evidence not fetched yet');
+  });
+});
+
+describe('column preferences', () => {
+  it('keeps known, distinct columns from storage and falls back to the defaults', () => {
+    expect(sanitizeColumns(['year', 'title', 'year', 'bogus', 3])).toEqual(['year', 'title']);
+    expect(sanitizeColumns('nope')).toEqual([...DEFAULT_COLUMNS]);
+    expect(sanitizeColumns([])).toEqual([...DEFAULT_COLUMNS]);
+  });
+});
