@@ -8,7 +8,11 @@ import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { jobsHandlers } from './handlers/jobs';
+import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
+import { AutoExporter } from './jobs/auto-export';
+import { Enricher } from './jobs/enrich';
+import { RetractionWatch } from './jobs/retraction-watch';
 import { serviceHandlers } from './handlers/service';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
@@ -94,7 +98,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     platform: process.platform,
     dataDir: options.dataDir,
   };
-  const connectivity = new ConnectivityState((status) => events.emit('app.connectivityChanged', status));
+  // Set once the enricher exists: coming back online resumes the enrichment left queued.
+  let onOnline: () => void = () => {};
+  const connectivity = new ConnectivityState((status) => {
+    events.emit('app.connectivityChanged', status);
+    if (status.state === 'online') onOnline();
+  });
   const jobs = new JobRegistry({ onChange: (list) => events.emit('jobs.changed', list) });
   const { settings, serviceConfig, keys, service } = serviceStack(options, db, logger, (state, reason) => connectivity.set(state, reason));
 
@@ -104,6 +113,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registry.register(jobsHandlers({ jobs }));
   registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
   let formatter: CiteFormatter | null = null;
+  const enricher = new Enricher({ library: library.enrichment, service, jobs, report: (err) => logger.error('enrichment failed', err) });
+  const watch = new RetractionWatch({ library: library.enrichment, enricher });
+  const autoExport = new AutoExporter({ library, jobs });
+  const disposers = [
+    watch.onStatusChange((changes) => events.emit('library.statusChanged', changes)),
+    enricher.onProgress((run) => {
+      events.emit('library.enrichProgress', run);
+      // Filled fields and new tallies change what the table shows (and what auto-exports hold).
+      events.emit('library.changed', { kind: 'cache' });
+      autoExport.libraryChanged();
+    }),
+  ];
+  onOnline = () => void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
   registry.register(
     libraryHandlers({
       library,
@@ -112,8 +134,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       jobs,
       service,
       formatter: () => (formatter ??= createCiteFormatter()),
+      onChange: (change) => autoExport.libraryChanged(change.ids),
+      onAdded: (ids) => {
+        // New items get their metadata, tallies and notices in the background, as a job.
+        void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err));
+      },
     }),
   );
+  registry.register(enrichmentHandlers({ enricher, watch }));
+  // The app refreshes what went stale in small batches, never the whole library at every start; the
+  // CLI and tests do only what they are asked.
+  const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};
+  // Catch up with changes made while the app was closed (e.g. by the CLI).
+  autoExport.libraryChanged();
   const missing = registry.missing();
   if (missing.length > 0) throw new Error(`IPC channels without a handler: ${missing.join(', ')}`);
 
@@ -134,6 +167,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (closed) return;
       closed = true;
       lifetime.abort();
+      stopBackground();
+      for (const dispose of disposers) dispose();
+      watch.dispose();
+      // Before cancelling jobs: a run stopped by close() stays queued for the next start.
+      await enricher.close();
+      await autoExport.close();
       jobs.cancelAll();
       service.close();
       await formatter?.close();

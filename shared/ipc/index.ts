@@ -3,12 +3,13 @@
 import type { z } from 'zod';
 import { appFeature } from './app';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
+import { enrichmentFeature } from './enrichment';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -17,6 +18,7 @@ export const requests = {
   ...jobsFeature.requests,
   ...serviceFeature.requests,
   ...libraryFeature.requests,
+  ...enrichmentFeature.requests,
 };
 
 export const events = {
@@ -25,6 +27,7 @@ export const events = {
   ...jobsFeature.events,
   ...serviceFeature.events,
   ...libraryFeature.events,
+  ...enrichmentFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -62,4 +65,5 @@ export * from './settings';
 export * from './jobs';
 export * from './service';
 export * from './library';
+export * from './enrichment';
 export * from './wire';

@@ -23,6 +23,8 @@ export interface LibraryHandlerDeps {
   formatter: () => CiteFormatter;
   /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
   onChange?: (change: LibraryChange) => void;
+  /** Told which items an import or an add by DOI created (to enrich them). */
+  onAdded?: (ids: readonly number[]) => void;
 }
 
 /** Lists ids in a change event only while that stays small. */
@@ -228,7 +230,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         report.added += ids.length;
         report.ids.push(...ids);
       }
-      if (report.ids.length > 0) changed('items', report.ids);
+      if (report.ids.length > 0) {
+        changed('items', report.ids);
+        deps.onAdded?.(report.ids);
+      }
       return report;
     },
     'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
@@ -258,7 +263,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
-      if (ids.length > 0) changed('items', ids);
+      if (ids.length > 0) {
+        changed('items', ids);
+        deps.onAdded?.(ids);
+      }
       return report;
     },
 

@@ -16,6 +16,9 @@ import { fillMissing } from './fill';
 import type { Library } from './library';
 import { ident, inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { ItemId } from './types';
+import type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange } from '../../../shared/model/item-status';
+
+export type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange };
 
 /** What a queued DOI still needs: its paper (metadata and notices), its tallies, or both. */
 export const NEED_PAPER = 1;
@@ -25,41 +28,9 @@ export const NEED_ALL = NEED_PAPER | NEED_TALLIES;
 /** A DOI that failed for a reason other than the service being unreachable is given up after this many tries. */
 export const MAX_ATTEMPTS = 3;
 
-export type EnrichScope =
-  | { kind: 'library' }
-  | { kind: 'items'; ids: ItemId[] }
-  | { kind: 'collection'; id: number }
-  | { kind: 'query'; query: string }
-  | { kind: 'dois'; dois: string[] };
 
-export type EnrichReason = 'import' | 'demand' | 'refresh';
-export type RunState = 'running' | 'paused' | 'done' | 'cancelled';
 
-export interface EnrichRun {
-  id: number;
-  label: string;
-  reason: EnrichReason;
-  state: RunState;
-  /** DOIs in the run. */
-  total: number;
-  done: number;
-  /** DOIs given up after MAX_ATTEMPTS (e.g. refused as invalid by the service). */
-  failed: number;
-  /** Items that got fields filled from the service. */
-  filled: number;
-  /** DOIs still queued. */
-  remaining: number;
-  message: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
-export interface EnqueueResult {
-  /** null when there was nothing to fetch (no item in scope has a DOI, or nothing is stale). */
-  run: EnrichRun | null;
-  /** Items in scope that have no DOI, so the service cannot be asked about them. */
-  withoutDoi: number;
-}
 
 export interface QueuedDoi {
   doi: string;
@@ -76,27 +47,7 @@ export interface BatchInput {
   failed: { doi: string; message: string; transient: boolean }[];
 }
 
-export interface StatusChange {
-  id: number;
-  doi: string;
-  items: { id: ItemId; citationKey: string; title: string | null }[];
-  /** null: the first time this DOI's notices were seen. */
-  previous: ItemStatus | null;
-  current: ItemStatus;
-  changedAt: number;
-  seenAt: number | null;
-}
 
-export interface FlaggedItem {
-  id: ItemId;
-  citationKey: string;
-  title: string | null;
-  doi: string;
-  status: ItemStatus;
-  /** The notice kinds behind the status, lowercased as the service words them ("has correction"…). */
-  notices: string[];
-  checkedAt: number;
-}
 
 export interface BatchOutcome {
   run: EnrichRun;

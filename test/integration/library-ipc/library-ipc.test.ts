@@ -222,6 +222,26 @@ describe('library over IPC', () => {
   });
 });
 
+describe('enrichment after import', () => {
+  it('fetches tallies and fills missing fields of imported items in the background, keeping what the file had', async () => {
+    const [doi] = sampleDois(svc, 6).slice(5) as [string];
+    const bib = `@article{enrichme, title = {A title the user typed}, doi = {${doi}}}`;
+    const report = value(await api.invoke('library.import', { text: bib, fileName: 'enrich.bib' }));
+    expect(report.added).toBe(1);
+    const id = report.ids[0]!;
+    let item = value(await api.invoke('library.item.get', { id }));
+    for (let i = 0; i < 300 && item.evidence.state === 'not-fetched'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      item = value(await api.invoke('library.item.get', { id }));
+    }
+    expect(item.evidence.state).toBe('found');
+    expect(item.title).toBe('A title the user typed');
+    expect(item.creatorsList.length).toBeGreaterThan(0);
+    expect(changes.some((c) => c.kind === 'cache')).toBe(true);
+    expect(value(await api.invoke('library.watch.flagged', {}))).toEqual(expect.any(Array));
+  });
+});
+
 describe('DOI lists', () => {
   it('imports a pasted DOI list with metadata from the service, reporting lines it could not read', async () => {
     const [a, b] = sampleDois(svc, 3).slice(1) as [string, string];
