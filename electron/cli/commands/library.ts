@@ -6,15 +6,16 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
-import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
-import { exportItems, importInWorker, paperToCsl, type ExportFormat } from '../../core/formats';
+import { exportItems, paperToCsl, type ExportFormat } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
 import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
+import { importSource } from '../../core/library/import-source';
+import { metadataOf } from '../../core/library/add-dois';
 import type { LibraryRow } from '../../core/library/types';
 import { LIBRARY_FILE } from '../../core/paths';
 import type { EvidenceTally } from '../../../shared/model/evidence';
@@ -205,31 +206,17 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
         reports.push(report);
         try {
           if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
-          // The parser posts its items straight to the library worker, which writes them as they come
-          // (one transaction): parsing and writing overlap, and this thread never holds the items.
-          const feed = await client.importFromPort({ source: basename(path) });
-          let parsed: Awaited<ReturnType<typeof importInWorker>>;
-          try {
-            parsed = await importInWorker({ kind: 'path', path }, { fileName: basename(path), port: feed.port });
-            if (parsed.format === 'doi-list') {
-              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
-            }
-          } catch (err) {
-            await feed.abort();
-            throw err;
+          // Parsed in the formats worker, which posts straight to the library worker (one transaction).
+          const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
+          if (imported.format === 'doi-list') {
+            // Nothing was stored (a DOI list yields no items); metadata needs the service.
+            throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
           }
-          report.format = parsed.format;
-          report.errors.push(...parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })));
-          report.warnings.push(...parsed.warnings.map((w) => ({ line: w.line, message: w.reason })));
-          const stored = await feed.commit();
-          report.added = stored.added;
-          for (const d of stored.duplicates) {
-            report.duplicates.push({ line: d.line ?? 0, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' });
-          }
-          for (const e of stored.errors) report.errors.push({ line: e.line ?? 0, reason: e.reason });
-          for (const w of stored.warnings) report.warnings.push({ line: w.line ?? 0, message: w.message });
-          report.errors.sort((a, b) => a.line - b.line);
-          report.warnings.sort((a, b) => a.line - b.line);
+          report.format = imported.format;
+          report.added = imported.added;
+          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+          report.errors.push(...imported.errors);
+          report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
         } catch (err) {
           if (!(err instanceof CoreError)) throw err;
           const line = (err.details as { line?: number } | undefined)?.line;
@@ -276,14 +263,6 @@ interface AddReport {
   notAdded: { doi: string; reason: string }[];
 }
 
-/** The metadata only: the tallies (in the UI's words) are not part of an item. */
-function withoutTally(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
-  const { tally, citingTally, ...metadata } = paper;
-  void tally;
-  void citingTally;
-  return metadata;
-}
-
 async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new LibraryUsageError('add needs at least one DOI: citewise add 10.1038/171737a0');
   if (!ctx.openService) throw new CoreError('INTERNAL', 'add needs the citation service, which is not available here.');
@@ -324,7 +303,7 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
         async (client) => {
           // Through the same import path as files: one transaction, the same duplicate checks.
           const stored = await client.importItems(
-            dois.map((d) => paperToCsl(withoutTally(result.found[d]!))),
+            dois.map((d) => paperToCsl(metadataOf(result.found[d]!))),
             { source: 'doi' },
           );
           // The service cache (metadata, notices, tallies) for what was looked up, as an enrichment would store it.
@@ -454,13 +433,8 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
       if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${collection}"; rename one to export it`);
       collectionId = found[0]!.id;
     }
-    const rows = await allRows(client, { ...(query ? { query } : {}), ...(collectionId !== undefined ? { collectionId } : {}) });
-    const out: CslItem[] = [];
-    for (const row of rows) {
-      const detail = await client.lib.getItem(row.id);
-      out.push({ ...detail.csl, id: detail.citationKey, 'citation-key': detail.citationKey } as CslItem);
-    }
-    return out;
+    const ids = await client.lib.idsOf({ ...(query ? { query } : {}), ...(collectionId !== undefined ? { collectionId } : {}) });
+    return client.lib.cslOf(ids);
   });
 
   let text: string;

@@ -4,7 +4,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
-import { exportItems, importInWorker, type ExportFormat } from '../formats';
+import { importInWorker, type ExportFormat } from '../formats';
 import { addDois, type PaperSource } from '../library/add-dois';
 import type { CiteFormatter, OutputFormat } from '../formats/cite';
 import type { JobRegistry } from '../jobs/registry';
@@ -271,9 +271,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
 
     'library.export': async ({ scope, format, style, locale }): Promise<ExportOutput> => {
-      const items = await cslOf(await idsOf(scope));
+      const ids = await idsOf(scope);
       const file = FILE_FORMATS[format];
-      if (file) return { content: exportItems(items, file.format), items: items.length, mime: file.mime, extension: file.extension };
+      if (file) return { ...(await lib.exportText(ids, file.format)), mime: file.mime, extension: file.extension };
+      const items = await cslOf(ids);
       const out = format as OutputFormat;
       const bib = await deps.formatter().formatBibliography(items, { style, locale, format: out });
       return { content: bib.document, items: items.length, ...CITE_FORMATS[out] };

@@ -9,6 +9,7 @@ import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
+import { exportItems, type ExportFormat } from '../formats';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
@@ -923,6 +924,12 @@ export class Library {
       if (r) out.push({ ...(JSON.parse(r.csl) as CslItem), id: r.citation_key, 'citation-key': r.citation_key });
     }
     return out;
+  }
+
+  /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */
+  exportText(ids: readonly ItemId[], format: ExportFormat): { content: string; items: number } {
+    const items = this.cslOf(ids);
+    return { content: exportItems(items, format), items: items.length };
   }
 
   /** Items (trashed ones too) by normalised DOI, for the DOIs given in any form; invalid ones are left out. */
