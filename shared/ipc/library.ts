@@ -40,6 +40,7 @@ const where = {
   query: query.optional(),
   collectionId: itemId.optional(),
   includeSubcollections: z.boolean().optional(),
+  unfiled: z.boolean().optional(),
   trash: z.boolean().optional(),
 };
 

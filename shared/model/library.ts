@@ -68,6 +68,8 @@ export interface ListOptions {
   /** Only items in this collection (and, unless false, its subcollections). */
   collectionId?: number;
   includeSubcollections?: boolean;
+  /** Only items in no collection at all (Unfiled). */
+  unfiled?: boolean;
   /** The trash instead of the library. */
   trash?: boolean;
 }

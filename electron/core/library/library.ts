@@ -175,6 +175,21 @@ function decodeCursor(text: string): Cursor {
   }
 }
 
+/** The filters of a list or count besides the query: trash or not, a collection (with its subcollections), Unfiled. */
+function scopeFilters(options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled'>, where: SqlFragment): SqlFragment[] {
+  const filters = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, where];
+  if (options.collectionId !== undefined) {
+    filters.push(
+      options.includeSubcollections === false
+        ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
+        : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
+            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
+    );
+  }
+  if (options.unfiled) filters.push(sql`NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item_id = i.id)`);
+  return filters;
+}
+
 const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
 
 export class Library {
@@ -485,15 +500,7 @@ export class Library {
     // Without words to rank by, relevance means newest first, which the date index serves.
     let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
     if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
-    const filters: SqlFragment[] = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, compiled.where];
-    if (options.collectionId !== undefined) {
-      filters.push(
-        options.includeSubcollections === false
-          ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
-          : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-              WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
-      );
-    }
+    const filters = scopeFilters(options, compiled.where);
     const cursor = options.cursor ? decodeCursor(options.cursor) : null;
     if (cursor && (cursor.s !== sort.column || cursor.d !== sort.direction)) {
       throw new CoreError('INVALID_INPUT', 'The page cursor belongs to another sort order; start again from the first page.');
@@ -595,16 +602,8 @@ export class Library {
   /** How many items a list would show (for the status bar); counts through the same filters. */
   count(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): number {
     const compiled = compileQuery(this.#parse(options.query ?? ''));
-    const filters: SqlFragment[] = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, compiled.where];
+    const filters = scopeFilters(options, compiled.where);
     if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    if (options.collectionId !== undefined) {
-      filters.push(
-        options.includeSubcollections === false
-          ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
-          : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-              WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
-      );
-    }
     return this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
   }
 

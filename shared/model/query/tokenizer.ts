@@ -9,6 +9,7 @@ export type Token =
   | { type: 'lparen' | 'rparen' | 'and' | 'or' | 'not'; span: Span };
 
 const isSpace = (c: string): boolean => /\s/.test(c);
+const isQuote = (c: string): boolean => c === '"' || c === '“' || c === '”';
 const FIELD = /^[A-Za-z][A-Za-z-]*:/;
 
 export function tokenize(input: string): Token[] {
@@ -25,15 +26,22 @@ export function tokenize(input: string): Token[] {
       i++;
       continue;
     }
-    if (c === '"' || c === '“' || c === '”') {
+    if (isQuote(c)) {
+      // Inside quotes a backslash takes the next character as it is, so \" is a quote mark in a
+      // phrase (a tag or collection name may hold one) and \\ a backslash.
       const start = i;
       let j = i + 1;
-      while (j < input.length && input[j] !== '"' && input[j] !== '”' && input[j] !== '“') j++;
+      let text = '';
+      while (j < input.length && !isQuote(input[j]!)) {
+        if (input[j] === '\\' && j + 1 < input.length) j++;
+        text += input[j]!;
+        j++;
+      }
       if (j >= input.length) {
         throw new QuerySyntaxError(`The quote opened at position ${start + 1} is never closed; add a closing ".`, { start, end: input.length });
       }
       const prefix = input[j + 1] === '*';
-      tokens.push({ type: 'phrase', text: input.slice(start + 1, j), prefix, span: { start, end: j + 1 + (prefix ? 1 : 0) } });
+      tokens.push({ type: 'phrase', text, prefix, span: { start, end: j + 1 + (prefix ? 1 : 0) } });
       i = j + 1 + (prefix ? 1 : 0);
       continue;
     }

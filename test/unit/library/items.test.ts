@@ -162,6 +162,19 @@ describe('library items', () => {
     expect(t.library.stats()).toMatchObject({ items: 2, collections: 2 });
   });
 
+  it('lists Unfiled as the items in no collection at all, whatever the collections are called', () => {
+    const [a, b, c] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001), article('C', 'Z', 2002)]).ids as [number, number, number];
+    const quoted = t.library.createCollection('My "best" papers');
+    const sub = t.library.createCollection('Sub \\ folder', quoted);
+    t.library.addToCollection(sub, [a]);
+    expect(t.library.list({ unfiled: true }).rows.map((r) => r.id).sort()).toEqual([b, c]);
+    expect(t.library.count({ unfiled: true })).toBe(2);
+    expect(t.library.count({ unfiled: true, query: 'author:Z' })).toBe(1);
+    t.library.trashItems([c]);
+    expect(t.library.list({ unfiled: true }).rows.map((r) => r.id)).toEqual([b]);
+    expect(t.library.list({ unfiled: true, trash: true }).rows.map((r) => r.id)).toEqual([c]);
+  });
+
   it('moves items to the trash and restores them', () => {
     const [a, b] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
     t.library.trashItems([a]);

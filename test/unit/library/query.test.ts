@@ -15,6 +15,17 @@ describe('query language parser', () => {
     });
   });
 
+  it('reads a backslash in quotes as taking the next character literally', () => {
+    expect(strip(parseQuery('tag:"say \\"hi\\"" collection:"a\\\\b"'))).toMatchObject({
+      kind: 'and',
+      children: [
+        { kind: 'tag', value: 'say "hi"' },
+        { kind: 'collection', value: 'a\\b' },
+      ],
+    });
+    expect(() => parseQuery('"open \\"')).toThrow(/never closed/);
+  });
+
   it('gives OR lower precedence than AND, NOT and - negate, parentheses group', () => {
     expect(strip(parseQuery('a b OR c'))).toEqual({
       kind: 'or',

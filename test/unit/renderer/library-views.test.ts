@@ -1,12 +1,13 @@
 // The Library pane's pure parts: how views, the search box and the tag filter become one query in the
 // search language (checked with the same parser the core uses), and how evidence cells read.
 import { describe, expect, it } from 'vitest';
-import { checkQuery } from '../../../shared/model/query';
+import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
 import { evidenceCell, evidenceTitle } from '../../../renderer/src/lib/library/cells';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
-import { collectionTree, combine, isWithin, tagTerms, unfiledQuery, whereOf } from '../../../renderer/src/lib/library/views';
+import { collectionTree, combine, isWithin, tagTerms, whereOf } from '../../../renderer/src/lib/library/views';
 
+const strip = (n: unknown): unknown => JSON.parse(JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v)));
 const col = (id: number, name: string, parentId: number | null = null): Collection => ({ id, name, parentId, itemCount: 0 });
 
 describe('library views as queries', () => {
@@ -16,28 +17,34 @@ describe('library views as queries', () => {
     expect(combine('only')).toBe('only');
   });
 
-  it('turns chosen tags into quoted tag: terms, dropping a name the language cannot quote', () => {
-    expect(tagTerms(['review', 'machine learning', 'say "hi"'])).toBe('tag:"review" tag:"machine learning"');
+  it('turns chosen tags into quoted tag: terms', () => {
+    expect(tagTerms(['review', 'machine learning'])).toBe('tag:"review" tag:"machine learning"');
   });
 
   it('builds a valid query for every view, with search and tags', () => {
-    const collections = [col(1, 'Thesis'), col(2, 'Chapter 1', 1), col(3, '<b>x</b>')];
     const views = [{ kind: 'library' }, { kind: 'collection', id: 1 }, { kind: 'unfiled' }, { kind: 'notices' }, { kind: 'recent' }, { kind: 'trash' }] as const;
     for (const view of views) {
-      const where = whereOf(view, 'author:smith OR year:2020', ['review', 'a b'], collections)!;
-      expect(where).not.toBeNull();
+      const where = whereOf(view, 'author:smith OR year:2020', ['review', 'a b']);
       expect(checkQuery(where.query ?? '').ok, `${view.kind}: ${where.query}`).toBe(true);
     }
-    expect(whereOf({ kind: 'trash' }, '', [], collections)).toEqual({ trash: true });
-    expect(whereOf({ kind: 'collection', id: 1 }, '', [], collections)).toEqual({ collectionId: 1 });
-    expect(whereOf({ kind: 'notices' }, '', [], [])).toEqual({ query: 'retracted:yes OR notice:any' });
+    expect(whereOf({ kind: 'trash' }, '', [])).toEqual({ trash: true });
+    expect(whereOf({ kind: 'collection', id: 1 }, '', [])).toEqual({ collectionId: 1 });
+    expect(whereOf({ kind: 'notices' }, '', [])).toEqual({ query: 'retracted:yes OR notice:any' });
   });
 
-  it('says Unfiled as "in no top-level collection", or cannot when a name has a quote', () => {
-    expect(unfiledQuery([col(1, 'Thesis'), col(2, 'Sub', 1)])).toBe('-collection:"Thesis"');
-    expect(unfiledQuery([])).toBe('');
-    expect(unfiledQuery([col(1, 'My "best" papers')])).toBeNull();
-    expect(whereOf({ kind: 'unfiled' }, '', [], [col(1, 'a"b')])).toBeNull();
+  it('shows Unfiled as its own scope and quotes any tag, quote marks included', () => {
+    expect(whereOf({ kind: 'unfiled' }, '', [])).toEqual({ unfiled: true });
+    expect(whereOf({ kind: 'unfiled' }, 'neuro', [])).toEqual({ unfiled: true, query: 'neuro' });
+    const terms = tagTerms(['say "hi"', 'back\\slash', '“curly”']);
+    expect(terms).toBe('tag:"say \\"hi\\"" tag:"back\\\\slash" tag:"\\“curly\\”"');
+    expect(strip(parseQuery(terms))).toMatchObject({
+      kind: 'and',
+      children: [
+        { kind: 'tag', value: 'say "hi"' },
+        { kind: 'tag', value: 'back\\slash' },
+        { kind: 'tag', value: '“curly”' },
+      ],
+    });
   });
 
   it('builds the collection tree and refuses a move into its own subtree', () => {

@@ -14,18 +14,16 @@ export type View =
 export interface Where {
   query?: string;
   collectionId?: number;
+  unfiled?: boolean;
   trash?: boolean;
 }
-
-/** The contract bounds a query to this many characters. */
-export const MAX_QUERY_CHARS = 4000;
 
 export const NOTICES_QUERY = 'retracted:yes OR notice:any';
 export const RECENT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
 
-/** A value as one quoted term; null when it cannot be one (the language has no escape for a quote). */
-export function quoted(value: string): string | null {
-  return /["“”]/.test(value) ? null : `"${value}"`;
+/** A value as one quoted term, its quote marks and backslashes escaped with a backslash. */
+export function quoted(value: string): string {
+  return `"${value.replace(/[\\"“”]/g, (c) => `\\${c}`)}"`;
 }
 
 /** ANDs query parts, each in parentheses so an OR inside one cannot leak into the others. */
@@ -34,34 +32,13 @@ export function combine(...parts: (string | null | undefined)[]): string {
   return kept.length === 1 ? kept[0]! : kept.map((p) => `(${p})`).join(' ');
 }
 
-/** The tag filter: each chosen tag as a `tag:` term (a tag with a quote in its name cannot be expressed). */
+/** The tag filter: each chosen tag as a `tag:` term. */
 export function tagTerms(tags: readonly string[]): string {
-  return tags
-    .map((t) => quoted(t))
-    .filter((t): t is string => t !== null)
-    .map((t) => `tag:${t}`)
-    .join(' ');
-}
-
-/**
- * The contract has no "in no collection" filter, so Unfiled is "in none of the top-level collections"
- * (the query's collection: term includes subcollections). Null when it cannot be said in a query:
- * a name with a quote in it, or so many collections that the query would be too long.
- */
-export function unfiledQuery(collections: readonly Collection[]): string | null {
-  const terms: string[] = [];
-  for (const c of collections) {
-    if (c.parentId !== null) continue;
-    const q = quoted(c.name);
-    if (q === null) return null;
-    terms.push(`-collection:${q}`);
-  }
-  const query = terms.join(' ');
-  return query.length > MAX_QUERY_CHARS / 2 ? null : query;
+  return tags.map((t) => `tag:${quoted(t)}`).join(' ');
 }
 
 /** The `where` of library.list/count for a view, the search box and the tag filter. */
-export function whereOf(view: View, search: string, tags: readonly string[], collections: readonly Collection[]): Where | null {
+export function whereOf(view: View, search: string, tags: readonly string[]): Where {
   const filter = combine(search, tagTerms(tags));
   switch (view.kind) {
     case 'library':
@@ -74,12 +51,8 @@ export function whereOf(view: View, search: string, tags: readonly string[], col
       return { trash: true, ...(filter ? { query: filter } : {}) };
     case 'notices':
       return { query: combine(NOTICES_QUERY, filter) };
-    case 'unfiled': {
-      const unfiled = unfiledQuery(collections);
-      if (unfiled === null) return null;
-      const query = combine(unfiled, filter);
-      return query ? { query } : {};
-    }
+    case 'unfiled':
+      return { unfiled: true, ...(filter ? { query: filter } : {}) };
   }
 }
 

@@ -45,7 +45,6 @@ export class LibraryState {
   #duplicates = $state.raw<DuplicateGroup[] | null>(null);
   #total = $state<number | null>(null);
   #trashed = $state(0);
-  #unexpressible = $state(false);
   #searching = $state(false);
   #toast = $state<Toast | null>(null);
   #error = $state<IpcError | null>(null);
@@ -86,8 +85,6 @@ export class LibraryState {
   /** Items in the library (not in the trash), null until known. */
   get total() { return this.#total; }
   get trashed() { return this.#trashed; }
-  /** The view cannot be said in the search language (see unfiledQuery). */
-  get unexpressible() { return this.#unexpressible; }
   get searching() { return this.#searching; }
   get toast() { return this.#toast; }
   get error() { return this.#error; }
@@ -322,13 +319,7 @@ export class LibraryState {
       this.scrollTop = 0;
       this.#toTop++;
     }
-    const where = whereOf(this.#view, this.#applied, this.#tags, this.#collections);
-    this.#unexpressible = where === null;
-    if (where === null) {
-      this.rows.clear();
-      return -1;
-    }
-    return this.rows.load(where, this.#sort, keep);
+    return this.rows.load(whereOf(this.#view, this.#applied, this.#tags), this.#sort, keep);
   }
 
   #changed(change: LibraryChange): void {
@@ -364,10 +355,7 @@ export class LibraryState {
   async #loadCollections(): Promise<void> {
     const result = await this.api.invoke('library.collections.list', {});
     if (!result.ok) return;
-    const before = this.#collections;
     this.#collections = result.value;
-    // Unfiled depends on the collections' names.
-    if (this.#view.kind === 'unfiled' && JSON.stringify(before.map((c) => c.name)) !== JSON.stringify(result.value.map((c) => c.name))) this.#reload(true, true);
   }
 
   async #loadSearches(): Promise<void> {
