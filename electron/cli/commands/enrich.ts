@@ -6,14 +6,12 @@
 //   check:  0 nothing flagged; 3 some items flagged; 4 nothing flagged but the notices could not be
 //           refreshed (offline…), so the answer may be out of date; 1 failure; 2 wrong usage.
 import type { Writable } from 'node:stream';
-import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { STATUS_LABELS } from '../../../shared/model/item-status';
-import type { EvidenceTally } from '../../../shared/model/evidence';
 import { CoreError } from '../../core/errors';
 import { Enricher, progressText, type EnrichOutcome, type EnrichService } from '../../core/jobs/enrich';
 import { RetractionWatch } from '../../core/jobs/retraction-watch';
 import type { LibraryClient } from '../../core/library/client';
-import { NEED_TALLIES, type EnrichRun, type EnrichScope, type FlaggedItem, type StatusChange } from '../../core/library/enrichment-store';
+import { type EnrichRun, type EnrichScope, type FlaggedItem, type StatusChange } from '../../core/library/enrichment-store';
 
 export const EXIT_FLAGGED = 3;
 export const EXIT_PAUSED = 4;
@@ -157,18 +155,3 @@ export async function runCheck(options: { offline: boolean; keepUnseen: boolean 
   return paused ? EXIT_PAUSED : 0;
 }
 
-/**
- * After `add`: the papers already fetched go into the cache (metadata and notices, with the retraction
- * watch's statuses), with their tallies. Tallies that could not be fetched are queued as a paused run,
- * so the next `citewise enrich` fetches them.
- */
-export async function cacheAdded(library: LibraryClient, papers: BulkResult<UiPaper>, tallies: BulkResult<EvidenceTally> | null, tallyError: string | null): Promise<{ talliesQueued: number }> {
-  await library.lib.putPapers({ found: papers.found, unknown: papers.unknown });
-  await library.enrichment.reconcileStatuses();
-  if (tallies) await library.lib.putTallies({ found: tallies.found, unknown: tallies.unknown });
-  const missing = tallies ? tallies.failed.flatMap((f) => f.ids) : Object.keys(papers.found);
-  if (missing.length === 0) return { talliesQueued: 0 };
-  const { run } = await library.enrichment.enqueue({ kind: 'dois', dois: missing }, { reason: 'import', label: 'Tallies of added papers', needs: NEED_TALLIES });
-  if (run) await library.enrichment.setRunState(run.id, 'paused', `Paused: ${tallyError ?? tallies?.failed[0]?.error.message ?? 'the tallies could not be fetched'}`);
-  return { talliesQueued: missing.length };
-}

@@ -7,19 +7,18 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
 import { parseDoi } from '../../../shared/model/doi';
-import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
-import { exportItems, paperToCsl, type ExportFormat } from '../../core/formats';
+import { exportItems, type ExportFormat } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
 import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
 import { importSource } from '../../core/library/import-source';
-import { metadataOf } from '../../core/library/add-dois';
+import { addDois } from '../../core/library/add-dois';
+import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
 import { LIBRARY_FILE } from '../../core/paths';
-import type { EvidenceTally } from '../../../shared/model/evidence';
-import { cacheAdded, runCheck, runEnrich } from './enrich';
+import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
 
@@ -32,8 +31,9 @@ export function isLibraryCommand(name: string): name is LibraryCommand {
 
 export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
                    duplicates are skipped, bad entries are reported with file:line and left out
-  add DOI…         Add papers by DOI, with their metadata from the citation service (their
-                   tallies and editorial notices are cached too)
+  add DOI…         Add papers by DOI, with their metadata, tallies and editorial notices from the
+                   citation service. When it cannot be reached, the DOIs are kept as placeholders
+                   that "citewise enrich" completes (exit 4)
   enrich [DOI…]    Fetch metadata, tallies and editorial notices from the citation service and fill
                    the fields items lack (never fields you edited). Without a scope: continue an
                    interrupted enrichment, then fetch what is missing or stale. Progress on stderr.
@@ -59,17 +59,15 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
                    copy); the current library is backed up first, so a restore can be undone
   --json           On import, add, export (with -o), search, stats, backup and restore: print JSON
                    (import exits 0 when it skipped bad entries, and says so; 1 when a file could not
-                   be read at all. add exits 1 when any DOI was not added.)
+                   be read at all. add exits 1 when any DOI was not added, 4 when some is left for
+                   "citewise enrich" because the service could not be reached.)
   Exit codes of enrich: 0 done, 1 failed (or some DOIs given up), 4 paused (offline or rate-limited;
                    the rest stays queued and "citewise enrich" continues it).
   Exit codes of check: 0 nothing flagged, 3 some items flagged, 4 nothing flagged but the notices
                    could not be refreshed (the answer may be out of date), 1 failure.`;
 
 /** What `add`, `enrich` and `check` need of the service client (core.service). */
-export interface PaperSource {
-  papers(dois: Iterable<string>, options?: { signal?: AbortSignal | undefined }): Promise<BulkResult<UiPaper>>;
-  tallies(dois: Iterable<string>, options?: { signal?: AbortSignal | undefined }): Promise<BulkResult<EvidenceTally>>;
-}
+export type PaperSource = EnrichService;
 
 export interface LibraryCommandContext {
   dataDir: string;
@@ -256,83 +254,43 @@ function sum<T>(list: readonly T[], f: (x: T) => number): number {
 
 // ── add ──
 
-interface AddReport {
-  added: { doi: string; id: number; citationKey?: string }[];
-  duplicates: { doi: string; existingId: number }[];
-  /** DOIs not added, with why: not a DOI, unknown to the service, or the request failed. */
-  notAdded: { doi: string; reason: string }[];
-}
-
+/**
+ * Through the app's own path: addDois (metadata from the service, one import transaction, the cache
+ * filled; DOIs the service could not be asked about kept as placeholders), then the added items are
+ * enriched as the app enriches new items. Exit 0 all added; 1 some DOI not added; 4 the service could
+ * not be reached for some of it, which stays queued for the next `citewise enrich`.
+ */
 async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new LibraryUsageError('add needs at least one DOI: citewise add 10.1038/171737a0');
-  if (!ctx.openService) throw new CoreError('INTERNAL', 'add needs the citation service, which is not available here.');
-  const report: AddReport = { added: [], duplicates: [], notAdded: [] };
-  const valid: string[] = [];
-  for (const arg of p.positionals) {
-    const parsed = parseDoi(arg);
-    if (parsed.ok) {
-      if (!valid.includes(parsed.doi)) valid.push(parsed.doi);
-    } else report.notAdded.push({ doi: arg, reason: `not a DOI: ${parsed.reason}` });
-  }
-  if (valid.length > 0) {
-    const { service, close } = ctx.openService();
-    let result: BulkResult<UiPaper>;
-    let tallies: BulkResult<EvidenceTally> | null = null;
-    let tallyError: string | null = null;
-    try {
-      result = await service.papers(valid);
-      const found = valid.filter((d) => result.found[d] !== undefined);
-      if (found.length > 0) {
-        try {
-          tallies = await service.tallies(found);
-        } catch (err) {
-          if (!(err instanceof CoreError)) throw err;
-          tallyError = err.message;
-        }
-      }
-    } finally {
-      await close();
-    }
-    for (const doi of result.unknown) report.notAdded.push({ doi, reason: 'the citation service does not know this DOI' });
-    for (const i of result.invalid) report.notAdded.push({ doi: i.input, reason: `not a DOI: ${i.reason}` });
-    for (const f of result.failed) for (const doi of f.ids) report.notAdded.push({ doi, reason: `the lookup failed: ${f.error.message}` });
-    const dois = valid.filter((d) => result.found[d] !== undefined);
-    if (dois.length > 0) {
-      await withLibrary(
-        ctx.dataDir,
-        async (client) => {
-          // Through the same import path as files: one transaction, the same duplicate checks.
-          const stored = await client.importItems(
-            dois.map((d) => paperToCsl(metadataOf(result.found[d]!))),
-            { source: 'doi' },
-          );
-          // The service cache (metadata, notices, tallies) for what was looked up, as an enrichment would store it.
-          const cached = await cacheAdded(client, result, tallies, tallyError);
-          if (cached.talliesQueued > 0) ctx.stderr.write(`citewise: the tallies of ${plural(cached.talliesQueued, 'paper')} could not be fetched; "citewise enrich" fetches them later.\n`);
-          const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
-          const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
-          let next = 0;
-          for (const [index, doi] of dois.entries()) {
-            if (dup.has(index)) report.duplicates.push({ doi, existingId: dup.get(index)! });
-            else if (failed.has(index)) report.notAdded.push({ doi, reason: failed.get(index)! });
-            else {
-              const id = stored.ids[next++]!;
-              const detail = await client.lib.getItem(id);
-              report.added.push({ doi, id, citationKey: detail.citationKey });
-            }
+  return withService(ctx, (service) =>
+    withLibrary(
+      ctx.dataDir,
+      async (client) => {
+        const { ids, ...report } = await addDois(client, service, p.positionals, { source: 'doi' });
+        let paused: { code: string; message: string } | null = null;
+        if (ids.length > 0) {
+          const enricher = new Enricher({ library: client.enrichment, service });
+          try {
+            const { outcome } = await enricher.enrich({ kind: 'items', ids }, { reason: 'import', label: 'Evidence of the added papers' });
+            paused = outcome?.paused ?? null;
+          } finally {
+            await enricher.close();
           }
-        },
-        ctx.stderr,
-      );
-    }
-  }
-  if (p.values.json) json(ctx, report);
-  else {
-    for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
-    for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);
-    for (const n of report.notAdded) ctx.stderr.write(`citewise: ${n.doi}: not added: ${n.reason}\n`);
-  }
-  return report.notAdded.length > 0 ? 1 : 0;
+        }
+        if (p.values.json) json(ctx, { ...report, paused });
+        else {
+          for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
+          for (const q of report.queued) ctx.stdout.write(`${q.doi}: kept as a placeholder (item ${q.id}); its metadata is fetched by the next "citewise enrich"\n`);
+          for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);
+          for (const n of report.notAdded) ctx.stderr.write(`citewise: ${n.doi}: not added: ${n.reason}\n`);
+          if (paused) ctx.stderr.write(`citewise: the citation service could not be reached (${paused.message}); run "citewise enrich" later to complete what was added.\n`);
+        }
+        if (report.notAdded.length > 0) return 1;
+        return paused || report.queued.length > 0 ? EXIT_PAUSED : 0;
+      },
+      ctx.stderr,
+    ),
+  );
 }
 
 // ── enrich and check ──

@@ -74,6 +74,32 @@ describe('citewise add', () => {
   });
 });
 
+describe('citewise add while the service cannot be reached', () => {
+  it('keeps the DOIs as placeholders, exits 4, and enrich completes them later', async () => {
+    const [a, b] = cleanDois(2) as [string, string];
+    const offline = await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'add', a, b, '--json');
+    expect(offline.code).toBe(4);
+    const report = JSON.parse(offline.stdout) as { added: unknown[]; queued: { doi: string; id: number }[]; notAdded: unknown[]; paused: { code: string } | null };
+    expect(report.added).toEqual([]);
+    expect(report.notAdded).toEqual([]);
+    expect(report.queued.map((q) => q.doi)).toEqual([a, b]);
+    const before = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as { total: number; items: { title: string | null }[] };
+    expect(before.total).toBe(1);
+    const title = svc.corpus.db.prepare('SELECT title FROM papers WHERE doi = ?').pluck().get(a) as string;
+    expect(before.items[0]!.title).not.toBe(title);
+
+    const online = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--json');
+    expect(online.code).toBe(0);
+    const after = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as { items: { title: string | null; evidence: unknown }[] };
+    expect(after.items[0]!.title).toBe(title);
+    expect(after.items[0]!.evidence).toMatchObject({ supporting: expect.any(Number) });
+    // Adding them again now finds them in the library.
+    const again = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'add', a);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`${a}: already in the library`);
+  });
+});
+
 describe('citewise enrich', () => {
   it('enriches the library with progress on stderr, continues after going offline, and exits 4 while paused', async () => {
     const dois = cleanDois(30);
