@@ -103,7 +103,7 @@ describe('Library pane', () => {
     await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib.text) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
-    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*301 entries/s);
+    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*304 entries/s);
     const previewErrors = await dialog.getByTestId('preview-errors').textContent();
     for (const line of bib.badLines) expect(previewErrors).toContain(`Line ${line}`);
     expect(await dialog.locator('table tbody tr').count()).toBeGreaterThan(3);

@@ -47,6 +47,9 @@ export interface ImportResult {
 
 /** Shortens a piece of source text to one readable line for an error message. */
 export function excerptOf(text: string, from = 0, max = 80): string {
-  const slice = text.slice(from, from + max * 2).replace(/\s+/g, ' ').trim();
+  // The line the problem is on, so the excerpt matches the line number it is shown with.
+  const window = text.slice(from, from + max * 2);
+  const eol = window.search(/\r?\n/);
+  const slice = (eol > 0 ? window.slice(0, eol) : window).replace(/\s+/g, ' ').trim();
   return slice.length > max ? `${slice.slice(0, max - 1)}…` : slice;
 }

@@ -10,7 +10,7 @@ import type { CiteFormatter, OutputFormat } from '../formats/cite';
 import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
 import type { LibraryClient } from '../library/client';
-import { importSource } from '../library/import-source';
+import { entriesIn, importSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 
 export interface LibraryHandlerDeps {
@@ -245,7 +245,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       };
       return {
         format: parsed.format,
-        entries: parsed.count,
+        entries: entriesIn(parsed),
         sample: parsed.items.slice(0, sample).map(({ item, line }) => ({
           line,
           type: item.type,

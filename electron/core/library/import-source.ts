@@ -43,7 +43,7 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
   const result: ImportResult = await feed.commit();
   const report: ImportReport = {
     format: parsed.format,
-    entries: parsed.count,
+    entries: entriesIn(parsed),
     added: result.added,
     ids: result.ids,
     duplicates: result.duplicates.map((d) => ({ line: d.line ?? 0, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason })),
@@ -54,4 +54,9 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
   report.errors.sort((a, b) => a.line - b.line);
   report.warnings.sort((a, b) => a.line - b.line);
   return report;
+}
+
+/** The entries a source held: those read (items, or a DOI list's DOIs) and those that could not be. */
+export function entriesIn(parsed: Pick<Awaited<ReturnType<typeof importInWorker>>, 'count' | 'errors' | 'dois'>): number {
+  return parsed.count + (parsed.dois?.length ?? 0) + parsed.errors.length;
 }

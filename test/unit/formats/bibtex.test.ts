@@ -142,7 +142,8 @@ describe('BibTeX syntax', () => {
     expect(r.errors[0]!.reason).toMatch(/not closed before the next entry/);
     expect(r.errors[1]!.reason).toMatch(/Expected "," or "}" after the field "title"/);
     expect(r.errors[2]!.reason).toMatch(/never closed: the file ends inside it/);
-    for (const e of r.errors) expect(e.excerpt).toBeTruthy();
+    // Each excerpt is the entry's own first line, not the lines after it.
+    expect(r.errors.map((e) => e.excerpt)).toEqual(['@article{bad1, title = {Unclosed,', '@misc{bad2, title = "x" year = 3}', '@misc{cut, title = {The end']);
   });
 
   it('treats @comment, free text and stray @ as comments, and keeps @preamble', () => {

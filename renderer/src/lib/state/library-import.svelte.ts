@@ -1,5 +1,8 @@
 import type { AddDoisReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
 
+/** What an import would add: the entries read, less those already in the library. */
+export const importable = (p: ImportPreview): number => p.entries - p.errors.length - p.duplicates;
+
 /** What the contract accepts in one import (shared/ipc's MAX_IMPORT_CHARS; the renderer bundles no schema). */
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 
@@ -55,7 +58,7 @@ export class ImportFlow {
   async confirm(): Promise<void> {
     if (this.#state.step !== 'preview' || this.#text === null) return;
     const { fileName, preview } = this.#state;
-    this.#state = { step: 'importing', fileName, entries: preview.entries };
+    this.#state = { step: 'importing', fileName, entries: importable(preview) };
     const result = await this.#api.invoke('library.import', { text: this.#text, fileName });
     this.#text = null;
     this.#state = result.ok ? { step: 'report', fileName, report: result.value } : { step: 'failed', fileName, error: result.error };
