@@ -141,7 +141,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     }),
   );
-  registry.register(enrichmentHandlers({ enricher, watch }));
+  registry.register(enrichmentHandlers({ enricher, watch, library }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
   const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};

@@ -213,6 +213,20 @@ describe('library over IPC', () => {
     expect(row!.citationKey).toBe(report.added[0]!.citationKey);
     const again = value(await api.invoke('library.addDois', { dois: [a] }));
     expect(again.duplicates).toEqual([{ doi: a, existingId: row!.id }]);
+
+    // What was fetched is the library's: the details read it offline, and a refresh writes it back.
+    const title = svc.corpus.db.prepare('SELECT title FROM papers WHERE doi = ?').pluck().get(a) as string;
+    const cached = value(await api.invoke('library.item.service', { id: row!.id }));
+    expect(cached).toMatchObject({ doi: a, paper: { state: 'found', paper: { doi: a, title } } });
+    const before = cached.paper.state === 'found' ? cached.paper.fetchedAt : 0;
+    await new Promise((r) => setTimeout(r, 5));
+    const seen = changes.length;
+    const refreshed = value(await api.invoke('library.item.refresh', { id: row!.id }));
+    expect(refreshed.problem).toBeUndefined();
+    expect(refreshed.paper.state === 'found' && refreshed.paper.fetchedAt).toBeGreaterThan(before);
+    expect(value(await api.invoke('library.item.get', { id: row!.id })).evidence).toMatchObject({ state: 'found', fetchedAt: expect.any(Number) });
+    expect(changes.slice(seen).some((c) => c.kind === 'cache')).toBe(true);
+    expect((await api.invoke('library.item.refresh', { id: 999_999 })).ok).toBe(false);
   });
 
   it('reports its status and writes a verified backup on demand', async () => {
@@ -269,6 +283,10 @@ describe('DOI lists', () => {
       const item = value(await offlineApi.invoke('library.item.get', { id: report.queued[0]!.id }));
       expect(item.doi).toBe('10.1000/queued.1');
       expect(item.evidence.state).toBe('not-fetched');
+      expect(value(await offlineApi.invoke('library.item.service', { id: item.id }))).toEqual({ doi: '10.1000/queued.1', paper: { state: 'not-fetched' } });
+      // A refresh says why it could not fetch, and keeps what the library has.
+      const refreshed = value(await offlineApi.invoke('library.item.refresh', { id: item.id }));
+      expect(refreshed).toMatchObject({ doi: '10.1000/queued.1', paper: { state: 'not-fetched' }, problem: { code: 'OFFLINE' } });
       // Adding them again (still offline) finds the placeholders: no second copy.
       const again = value(await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1'] }));
       expect(again.duplicates.map((d) => d.existingId)).toEqual([report.queued[0]!.id]);

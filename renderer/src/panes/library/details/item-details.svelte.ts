@@ -1,9 +1,9 @@
-// The state of the details column: the item from the library (always shown, offline too), the
-// service's view of its DOI (paper, notices, tally, citation statements), and the edits in flight.
+// The state of the details column: the item from the library (always shown, offline too), what the
+// library holds from the service for its DOI (paper, notices, tally; refreshed into the library's
+// cache, so it is there offline next time), live citation statements, and the edits in flight.
 // Service failures are kept apart from library failures so one never hides the other.
 import type { CitewiseApi, IpcError } from '../../../../../shared/ipc';
 import type { CslItem } from '../../../../../shared/model/csl';
-import type { EvidenceTally } from '../../../../../shared/model/evidence';
 import type { ItemDetail, TallyState } from '../../../../../shared/model/library';
 import type { CitingPage, UiPaper } from '../../../../../shared/model/service';
 import type { CitationStyleId } from '../../../../../shared/model/csl';
@@ -12,6 +12,8 @@ import { copyRich, copyText } from '../export/clipboard';
 import { applyCreators, applyField, type EditableCreator } from './fields';
 
 export const STATEMENTS_PAGE = 10;
+/** Opening an item fetches its service data again when the library's copy is older than this. */
+export const SERVICE_DATA_MAX_AGE_MS = 24 * 3_600_000;
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
@@ -45,7 +47,6 @@ export class ItemDetailsState {
   #notice = $state('');
 
   #paper = $state<UiPaper | null>(null);
-  #liveTally = $state<{ tally: EvidenceTally | null; fetchedAt: number } | null>(null);
   #serviceError = $state<string | null>(null);
   #serviceLoading = $state(false);
 
@@ -57,7 +58,7 @@ export class ItemDetailsState {
   #generation = 0;
 
   #doi = $derived(this.#item?.doi ?? null);
-  #tally = $derived<TallyState>(this.#liveTallyState() ?? this.#item?.evidence ?? { state: 'not-fetched' });
+  #tally = $derived<TallyState>(this.#item?.evidence ?? { state: 'not-fetched' });
 
   constructor(api: CitewiseApi) {
     this.#api = api;
@@ -80,22 +81,6 @@ export class ItemDetailsState {
   get statementsError() { return this.#statementsError; }
   get statementsLoading() { return this.#statementsLoading; }
 
-  #liveTallyState(): TallyState | null {
-    const live = this.#liveTally;
-    if (!live) return null;
-    if (!live.tally) return { state: 'unknown', fetchedAt: live.fetchedAt };
-    const t = live.tally;
-    return {
-      state: 'found',
-      fetchedAt: live.fetchedAt,
-      total: t.total,
-      supporting: t.supporting,
-      contrasting: t.contrasting,
-      mentioning: t.mentioning,
-      unclassified: t.unclassified,
-      citingPublications: t.citingPublications ?? null,
-    };
-  }
 
   /** Shows an item (null: none); follows library changes to it. Returns the disposer. */
   start(): () => void {
@@ -116,7 +101,6 @@ export class ItemDetailsState {
     this.#keyError = null;
     this.#notice = '';
     this.#paper = null;
-    this.#liveTally = null;
     this.#serviceError = null;
     this.#statements = null;
     this.#statementsError = null;
@@ -125,7 +109,14 @@ export class ItemDetailsState {
     await this.reload();
     this.#loading = false;
     // Read through a getter: the field was narrowed to null above, but reload() set it.
-    if (this.item?.doi) void this.refreshService({ statements: true });
+    if (!this.item?.doi) return;
+    const gen = this.#generation;
+    const cached = await this.#api.invoke('library.item.service', { id });
+    if (gen !== this.#generation) return;
+    const fetchedAt = cached.ok && cached.value.paper.state !== 'not-fetched' ? cached.value.paper.fetchedAt : null;
+    if (cached.ok && cached.value.paper.state === 'found') this.#paper = cached.value.paper.paper;
+    if (fetchedAt === null || Date.now() - fetchedAt > SERVICE_DATA_MAX_AGE_MS) void this.refreshService({ statements: true });
+    else void this.loadStatements(0);
   }
 
   async reload(): Promise<void> {
@@ -140,19 +131,27 @@ export class ItemDetailsState {
     } else this.#error = result.error;
   }
 
-  /** Fetches the paper (notices), its tally and, when asked, the first page of citation statements. */
+  /**
+   * Fetches the paper (notices), its tally and metadata into the library's cache (the item reloads on
+   * the library.changed that follows), and, when asked, the first page of citation statements.
+   */
   async refreshService(options: { statements?: boolean } = {}): Promise<void> {
-    const doi = this.#doi;
-    if (!doi) return;
+    const id = this.#id;
+    if (id === null || !this.#doi) return;
     const gen = this.#generation;
     this.#serviceLoading = true;
-    const [paper, tally] = await Promise.all([this.#api.invoke('service.paper', { doi }), this.#api.invoke('service.tally', { doi })]);
+    const result = await this.#api.invoke('library.item.refresh', { id });
     if (gen !== this.#generation) return;
     this.#serviceLoading = false;
-    const failed = !paper.ok ? paper.error : !tally.ok ? tally.error : null;
-    this.#serviceError = failed ? serviceMessage(failed, 'editorial notices and citation evidence') : null;
-    if (paper.ok) this.#paper = paper.value;
-    if (tally.ok) this.#liveTally = { tally: tally.value, fetchedAt: Date.now() };
+    const failed: IpcError | null = !result.ok ? result.error : result.value.problem ? { code: result.value.problem.code as IpcError['code'], message: result.value.problem.message } : null;
+    const saved = result.ok && result.value.paper.state !== 'not-fetched';
+    this.#serviceError = !failed
+      ? null
+      : saved && (failed.code === 'OFFLINE' || failed.code === 'TIMEOUT')
+        ? 'Offline: this is the citation data your library saved; it is refreshed when the citation service can be reached.'
+        : serviceMessage(failed, 'editorial notices and citation evidence');
+    if (result.ok && result.value.paper.state === 'found') this.#paper = result.value.paper.paper;
+    await this.reload();
     if (options.statements || this.#statements) await this.loadStatements(this.#statements?.offset ?? 0);
   }
 
