@@ -17,6 +17,7 @@ import { serviceHandlers } from './handlers/service';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
+import { UserStyles } from './formats/cite/user-styles';
 import { LibraryClient } from './library/client';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
@@ -113,6 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registry.register(jobsHandlers({ jobs }));
   registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
   let formatter: CiteFormatter | null = null;
+  const userStyles = new UserStyles(join(options.dataDir, 'styles'));
   const enricher = new Enricher({ library: library.enrichment, service, jobs, report: (err) => logger.error('enrichment failed', err) });
   const watch = new RetractionWatch({ library: library.enrichment, enricher });
   const autoExport = new AutoExporter({ library, jobs });
@@ -133,7 +135,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events,
       jobs,
       service,
-      formatter: () => (formatter ??= createCiteFormatter()),
+      formatter: () => {
+        if (formatter) return formatter;
+        formatter = createCiteFormatter();
+        for (const p of userStyles.loadInto(formatter)) logger.warn(`the added citation style ${p.file} was skipped: ${p.problem}`);
+        return formatter;
+      },
+      styles: userStyles,
       onChange: (change) => autoExport.libraryChanged(change.ids),
       onAdded: (ids) => {
         // New items get their metadata, tallies and notices in the background, as a job.

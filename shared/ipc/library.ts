@@ -2,7 +2,6 @@
 // saved searches, trash, duplicates, undo, import, export and citations, backups. The core runs all
 // of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
 import { z } from 'zod';
-import { CITATION_STYLE_IDS } from '../model/csl';
 import type {
   BackupInfo,
   Collection,
@@ -35,6 +34,8 @@ const ids = z.array(itemId).min(1).max(MAX_IDS);
 const name = z.string().trim().min(1).max(500);
 const tags = z.array(z.string().trim().min(1).max(500)).min(1).max(1000);
 const query = z.string().max(4000);
+/** A built-in style (apa, ieee, …) or the id of one added from a .csl file. */
+const styleRef = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a citation style id: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex or an added style');
 const sort = z.object({ column: z.enum([...SORT_COLUMNS, 'relevance']), direction: z.enum(['asc', 'desc']) }).strict();
 const where = {
   query: query.optional(),
@@ -52,6 +53,13 @@ export const exportScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('library') }).strict(),
 ]);
 export type ExportScope = z.infer<typeof exportScope>;
+
+/** A citation style the exporter can use. */
+export interface CitationStyleInfo {
+  id: string;
+  title: string;
+  builtIn: boolean;
+}
 
 /** One problem of an import, located in the source (line 0: not tied to a line). */
 export interface ImportIssueReport {
@@ -201,7 +209,7 @@ export const libraryFeature = feature({
         .object({
           scope: exportScope,
           format: z.enum([...EXPORT_FILE_FORMATS, ...EXPORT_CITE_FORMATS]),
-          style: z.enum(CITATION_STYLE_IDS).default('apa'),
+          style: styleRef.default('apa'),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
         })
         .strict(),
@@ -211,12 +219,18 @@ export const libraryFeature = feature({
       z
         .object({
           ids: z.array(itemId).min(1).max(5000),
-          style: z.enum(CITATION_STYLE_IDS).default('apa'),
+          style: styleRef.default('apa'),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
           kind: z.enum(['bibliography', 'citation']).default('bibliography'),
         })
         .strict(),
     ).returns<Citation>(),
+
+    /** The citation styles: the eight built in, then those added from .csl files. */
+    'library.styles.list': request(empty).returns<CitationStyleInfo[]>(),
+    /** Adds (or replaces) a style from a .csl file's text, checked first; kept in the data folder. */
+    'library.styles.add': request(z.object({ xml: z.string().min(1).max(2_000_000) }).strict()).returns<CitationStyleInfo>(),
+    'library.styles.remove': request(z.object({ id: styleRef }).strict()).returns<null>(),
 
     'library.backup': request(empty).returns<BackupInfo>(),
     'library.backups': request(empty).returns<BackupInfo[]>(),

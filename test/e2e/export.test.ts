@@ -115,6 +115,24 @@ describe('Export dialog', () => {
     expect(copied.html).toContain('csl-entry');
   });
 
+  it('adds a style from a .csl file, uses it, and says why a file that is not a style was refused', async () => {
+    await page.getByTestId('export-format').selectOption('text');
+    const bad = Buffer.from('<html><body>not a style</body></html>');
+    await page.getByTestId('add-style-file').setInputFiles({ name: 'page.csl', mimeType: 'text/xml', buffer: bad });
+    // The first added style starts the formatter: allow it a moment.
+    await expect.poll(() => page.getByTestId('style-error').textContent(), { timeout: 20_000 }).toContain('page.csl was not added: This is not a CSL style');
+    const xml = readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl'));
+    await page.getByTestId('add-style-file').setInputFiles({ name: 'tiny-lab.csl', mimeType: 'text/xml', buffer: xml });
+    await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 10_000 }).toBe('tiny-lab');
+    expect(await page.getByTestId('style-error').count()).toBe(0);
+    expect(await page.getByTestId('export-style').locator('option:checked').textContent()).toBe('Tiny Lab Style (added)');
+    // The tiny style prints each title in capitals and its year in parentheses.
+    await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').first().textContent(), { timeout: 10_000 }).toMatch(/^[^a-z]+ \(\d{4}\)$/);
+    await screenshot(page, 'export-added-style-light');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByTestId('export-style').selectOption('apa');
+  });
+
   it('keeps focus inside while tabbing, and closes on Escape', async () => {
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
@@ -128,7 +146,7 @@ describe('Export dialog', () => {
 
   it('says so when the scope has no items', async () => {
     await open({ scope: { kind: 'query', query: 'title:"no such title anywhere"' }, scopeLabel: 'Search results' });
-    await expect.poll(() => page.getByTestId('export-preview').textContent()).toContain('has no items');
+    await expect.poll(() => page.getByTestId('export-preview').textContent(), { timeout: 10_000 }).toContain('has no items');
     expect(await page.getByRole('button', { name: 'Save to file…' }).isDisabled()).toBe(true);
   });
 

@@ -2,7 +2,7 @@
 // line. Each command opens the library in its worker (LibraryClient), does one thing and closes it.
 // Exit codes: 0 done (import: also when some entries were skipped, which is said), 1 failure (e.g. a
 // file that cannot be read as a whole), 2 wrong usage (unknown option, malformed query).
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -11,6 +11,7 @@ import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
 import { exportItems, type ExportFormat } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
+import { UserStyles } from '../../core/formats/cite/user-styles';
 import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
 import { importSource } from '../../core/library/import-source';
@@ -22,7 +23,7 @@ import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
 
-export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore', 'enrich', 'check'] as const;
+export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore', 'enrich', 'check', 'styles'] as const;
 export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
 
 export function isLibraryCommand(name: string): name is LibraryCommand {
@@ -47,7 +48,8 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
     --keep-unseen  Do not mark the changes as seen
   export           Write the library (or part of it) to standard output or a file
     --format F     bibtex, biblatex, ris, csl-json, text, html or rtf (default: bibtex)
-    --style S      For text/html/rtf: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex (default: apa)
+    --style S      For text/html/rtf: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex,
+                   or a style added with "citewise styles add" (default: apa)
     --collection N Only the items in collection N (and its subcollections)
     --query Q      Only the items a search finds
     -o FILE        Write to FILE (replaced atomically) instead of standard output
@@ -57,6 +59,9 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
   backup           Write a verified backup of the library and print where it is
   restore [FILE]   Replace the library with a backup (default: the newest one that is not a pre-restore
                    copy); the current library is backed up first, so a restore can be undone
+  styles [list]    The citation styles: the eight built in and those added from .csl files
+  styles add FILE… Add CSL styles (checked first; kept in the data folder); then --style ID
+  styles remove ID Remove an added style
   --json           On import, add, export (with -o), search, stats, backup and restore: print JSON
                    (import exits 0 when it skipped bad entries, and says so; 1 when a file could not
                    be read at all. add exits 1 when any DOI was not added, 4 when some is left for
@@ -86,6 +91,7 @@ const GLOBAL = {
 const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
   import: { ...GLOBAL },
   add: { ...GLOBAL },
+  styles: { ...GLOBAL },
   export: { ...GLOBAL, format: { type: 'string' }, style: { type: 'string' }, collection: { type: 'string' }, query: { type: 'string' }, output: { type: 'string', short: 'o' } },
   search: { ...GLOBAL, limit: { type: 'string' } },
   stats: { ...GLOBAL },
@@ -133,6 +139,8 @@ export async function runLibraryCommand(command: LibraryCommand, argv: readonly 
         return await enrichCommand(parsed, ctx);
       case 'check':
         return await checkCommand(parsed, ctx);
+      case 'styles':
+        return await stylesCommand(parsed, ctx);
     }
   } catch (err) {
     if (err instanceof LibraryUsageError) {
@@ -375,7 +383,9 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   if (!fileFormat && !citeFormat) throw new LibraryUsageError(`--format must be one of bibtex, biblatex, ris, csl-json, text, html, rtf (got "${format}")`);
   const style = p.values.style as string | undefined;
   if (style !== undefined && !citeFormat) throw new LibraryUsageError('--style applies to --format text, html or rtf only');
-  if (style !== undefined && !STYLES.includes(style)) throw new LibraryUsageError(`--style must be one of ${STYLES.join(', ')} (got "${style}")`);
+  const userStyles = new UserStyles(stylesDir(ctx.dataDir));
+  const styles = [...STYLES, ...userStyles.ids()];
+  if (style !== undefined && !styles.includes(style)) throw new LibraryUsageError(`--style must be one of ${styles.join(', ')} (got "${style}"; "citewise styles add FILE" adds a style from a .csl file)`);
   const query = p.values.query as string | undefined;
   if (query !== undefined) checkQuery(query);
   const output = p.values.output as string | undefined;
@@ -401,6 +411,10 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   } else {
     const formatter = createCiteFormatter({ workers: 0 });
     try {
+      if (style !== undefined && !STYLES.includes(style)) {
+        const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
+        if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
+      }
       const bib = await formatter.formatBibliography(items, { style: style ?? 'apa', format: citeFormat! });
       text = bib.document;
     } finally {
@@ -425,6 +439,52 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   if (p.values.json) json(ctx, { file: target, format, ...(citeFormat ? { style: style ?? 'apa' } : {}), items: items.length });
   else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);
   return 0;
+}
+
+// ── styles ──
+
+const stylesDir = (dataDir: string): string => join(dataDir, 'styles');
+
+/** `citewise styles [list]`, `styles add FILE…`, `styles remove ID`: citation styles added from .csl files. */
+async function stylesCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
+  const [action = 'list', ...args] = p.positionals;
+  const store = new UserStyles(stylesDir(ctx.dataDir));
+  if (action === 'list' && args.length > 0) throw new LibraryUsageError('styles list takes no arguments');
+  if (action === 'add' && args.length === 0) throw new LibraryUsageError('styles add needs a .csl file: citewise styles add my-journal.csl');
+  if (action === 'remove' && args.length !== 1) throw new LibraryUsageError('styles remove needs one style id: citewise styles remove my-journal');
+  if (!['list', 'add', 'remove'].includes(action)) throw new LibraryUsageError(`unknown styles action "${action}": use list, add FILE… or remove ID`);
+  const formatter = createCiteFormatter({ workers: 0 });
+  try {
+    const skipped = store.loadInto(formatter);
+    let failed = 0;
+    if (action === 'add') {
+      const added: { id: string; title: string; file: string }[] = [];
+      for (const file of args) {
+        try {
+          const xml = readFileSync(resolve(file), 'utf8');
+          const info = store.add(formatter, xml);
+          added.push({ id: info.id, title: info.title, file });
+        } catch (err) {
+          failed++;
+          ctx.stderr.write(`citewise: ${file}: not added: ${err instanceof Error ? err.message : String(err)}\n`);
+        }
+      }
+      if (p.values.json) json(ctx, { added });
+      else for (const a of added) ctx.stdout.write(`added "${a.title}" as ${a.id} (use --style ${a.id})\n`);
+    } else if (action === 'remove') {
+      store.remove(formatter, args[0]!);
+      if (p.values.json) json(ctx, { removed: args[0] });
+      else ctx.stdout.write(`removed ${args[0]}\n`);
+    } else {
+      const all = formatter.styles().map((s) => ({ id: s.id, title: s.title, builtIn: s.builtIn }));
+      if (p.values.json) json(ctx, { styles: all, skipped });
+      else for (const s of all) ctx.stdout.write(`${s.id.padEnd(16)} ${s.title}${s.builtIn ? '' : ' (added)'}\n`);
+    }
+    for (const x of skipped) ctx.stderr.write(`citewise: ${x.file} was skipped: ${x.problem}\n`);
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await formatter.close();
+  }
 }
 
 // ── search ──

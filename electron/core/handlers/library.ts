@@ -1,12 +1,13 @@
 import { basename } from 'node:path';
-import type { AddDoisReport, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
+import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import { importInWorker, type ExportFormat } from '../formats';
 import { addDois, type PaperSource } from '../library/add-dois';
-import type { CiteFormatter, OutputFormat } from '../formats/cite';
+import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
+import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
 import type { LibraryClient } from '../library/client';
@@ -21,6 +22,8 @@ export interface LibraryHandlerDeps {
   service: PaperSource;
   /** The citation formatter, started on first use (its workers cost memory and start-up time). */
   formatter: () => CiteFormatter;
+  /** Styles added from .csl files, kept in the data folder (the formatter loads them when it starts). */
+  styles: UserStyles;
   /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
   onChange?: (change: LibraryChange) => void;
   /** Told which items an import or an add by DOI created (to enrich them). */
@@ -43,6 +46,8 @@ const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = 
   html: { mime: 'text/html', extension: 'html' },
   rtf: { mime: 'application/rtf', extension: 'rtf' },
 };
+
+const styleInfo = (s: StyleInfo): CitationStyleInfo => ({ id: s.id, title: s.title, builtIn: s.builtIn });
 
 export function libraryHandlers(deps: LibraryHandlerDeps) {
   const { library, events } = deps;
@@ -293,6 +298,13 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         formatter.formatBibliography(items, { style, locale, format: 'html' }),
       ]);
       return { text: text.document, html: html.document };
+    },
+
+    'library.styles.list': () => deps.formatter().styles().map(styleInfo),
+    'library.styles.add': ({ xml }) => styleInfo(deps.styles.add(deps.formatter(), xml)),
+    'library.styles.remove': ({ id }) => {
+      deps.styles.remove(deps.formatter(), id);
+      return null;
     },
 
     'library.backup': () => library.backup('manual'),

@@ -203,6 +203,25 @@ describe('library over IPC', () => {
     expect(entry.text).not.toContain('<');
   });
 
+  it('adds a citation style from a .csl file, exports with it, and removes it', async () => {
+    const xml = readFileSync(new URL('../../fixtures/cite/tiny-lab.csl', import.meta.url), 'utf8');
+    expect(value(await api.invoke('library.styles.add', { xml }))).toEqual({ id: 'tiny-lab', title: 'Tiny Lab Style', builtIn: false });
+    expect(value(await api.invoke('library.styles.list', {})).map((s) => s.id)).toEqual(['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex', 'tiny-lab']);
+    const out = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'author:watson' }, format: 'text', style: 'tiny-lab' }));
+    expect(out.content).toContain('MOLECULAR STRUCTURE OF NUCLEIC ACIDS');
+    expect(readFileSync(`${dir.path}/styles/tiny-lab.csl`, 'utf8')).toBe(xml);
+
+    const refused = await api.invoke('library.styles.add', { xml: '<html>not a style</html>' });
+    expect(!refused.ok && refused.error.code).toBe('INVALID_INPUT');
+    const badId = await api.invoke('library.export', { scope: { kind: 'library' }, format: 'text', style: '../x' });
+    expect(!badId.ok && badId.error.code).toBe('INVALID_INPUT');
+    value(await api.invoke('library.styles.remove', { id: 'tiny-lab' }));
+    const unknown = await api.invoke('library.export', { scope: { kind: 'library' }, format: 'text', style: 'tiny-lab' });
+    expect(!unknown.ok && unknown.error.code).toBe('NOT_FOUND');
+    const builtIn = await api.invoke('library.styles.remove', { id: 'apa' });
+    expect(!builtIn.ok && builtIn.error.code).toBe('CONFLICT');
+  });
+
   it('adds papers by DOI with their metadata and tallies from the service; reports what it could not add', async () => {
     const [a] = sampleDois(svc, 1) as [string];
     const report = value(await api.invoke('library.addDois', { dois: [a, 'not a doi', '10.9999/unknown-to-the-service-xyz'] }));

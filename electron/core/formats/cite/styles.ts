@@ -1,5 +1,5 @@
 // The style registry: the built-in styles (Citewise's ids → official CSL styles) and styles a user adds
-// from a .csl file. Persisting user styles is the library store's concern; here they live for the process.
+// from a .csl file. Here they live for the process; user-styles.ts keeps them in the data folder.
 import { createHash } from 'node:crypto';
 import { CITATION_STYLE_IDS, type CitationStyleId } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
@@ -83,7 +83,8 @@ function describe(id: StyleId, name: string, title: string, xml: string, builtIn
   };
 }
 
-const USER_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+/** What a user style's id may be: letters, digits, ".", "_" and "-". */
+export const USER_STYLE_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 export class StyleRegistry {
   readonly #assets: CslAssets;
@@ -118,7 +119,7 @@ export class StyleRegistry {
   register(xml: string, options: { id?: string } = {}): StyleInfo {
     const { tree, title, cslId, defaultLocale } = inspectStyle(xml);
     const id = (options.id ?? cslId.split('/').filter(Boolean).pop() ?? '').toLowerCase();
-    if (!USER_ID.test(id)) throw new CoreError('INVALID_INPUT', `"${id}" is not a usable style id (letters, digits, ".", "_" and "-").`);
+    if (!USER_STYLE_ID.test(id) || id.includes('..')) throw new CoreError('INVALID_INPUT', `"${id}" is not a usable style id (letters, digits, ".", "_" and "-").`);
     if ((CITATION_STYLE_IDS as readonly string[]).includes(id)) throw new CoreError('CONFLICT', `"${id}" is a built-in style; give the new style another id.`);
     // Prove the processor accepts it before anyone relies on it.
     try {

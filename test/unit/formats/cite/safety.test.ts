@@ -63,12 +63,7 @@ describe('RTF output', () => {
 });
 
 describe('user styles from a .csl file', () => {
-  const custom = `<?xml version="1.0" encoding="utf-8"?>
-<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
-  <info><title>Tiny Lab Style</title><id>http://example.org/styles/tiny-lab</id><updated>2024-01-01T00:00:00+00:00</updated></info>
-  <citation><layout prefix="&lt;" suffix="&gt;" delimiter="; "><names variable="author"><name form="short"/></names><date variable="issued" prefix=" "><date-part name="year"/></date></layout></citation>
-  <bibliography><sort><key variable="title"/></sort><layout><text variable="title" text-case="uppercase"/><date variable="issued" prefix=" (" suffix=")"><date-part name="year"/></date></layout></bibliography>
-</style>`;
+  const custom = readFileSync(new URL('../../../fixtures/cite/tiny-lab.csl', import.meta.url), 'utf8');
 
   it('registers a valid style under the id of its <info><id>, and formats with it', async () => {
     const info = f.registerStyle(custom);

@@ -1,9 +1,9 @@
 // The export dialog's state: the chosen format, style and locale, a live preview that follows them
 // (stale answers dropped), and saving or copying the result.
-import type { CitewiseApi, ExportOutput, ExportScope, IpcError } from '../../../../../shared/ipc';
-import type { CitationStyleId } from '../../../../../shared/model/csl';
+import type { CitationStyleInfo, CitewiseApi, ExportOutput, ExportScope, IpcError } from '../../../../../shared/ipc';
+import { CITATION_STYLE_IDS } from '../../../../../shared/model/csl';
 import type { CitationLocale } from '../../../../../shared/model/settings';
-import { isBibliography, type ExportFormat } from './choices';
+import { isBibliography, STYLE_LABELS, type ExportFormat } from './choices';
 import { copyRich, copyText } from './clipboard';
 
 /** Longer previews are cut: the file gets everything, the dialog shows the start. */
@@ -13,7 +13,10 @@ export class ExportDialogState {
   readonly #api: CitewiseApi;
   readonly #scope: ExportScope;
   #format = $state<ExportFormat>('bibtex');
-  #style = $state<CitationStyleId>('apa');
+  /** A built-in style id or the id of a style added from a .csl file. */
+  #style = $state<string>('apa');
+  #styles = $state.raw<CitationStyleInfo[]>(CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })));
+  #styleError = $state('');
   #locale = $state<CitationLocale>('en-US');
   #preview = $state<ExportOutput | null>(null);
   #loading = $state(false);
@@ -25,7 +28,7 @@ export class ExportDialogState {
 
   #bibliography = $derived(isBibliography(this.#format));
 
-  constructor(api: CitewiseApi, scope: ExportScope, defaults: { style?: CitationStyleId; locale?: CitationLocale } = {}) {
+  constructor(api: CitewiseApi, scope: ExportScope, defaults: { style?: string; locale?: CitationLocale } = {}) {
     this.#api = api;
     this.#scope = scope;
     if (defaults.style) this.#style = defaults.style;
@@ -35,7 +38,10 @@ export class ExportDialogState {
   get format() { return this.#format; }
   set format(value: ExportFormat) { this.#format = value; }
   get style() { return this.#style; }
-  set style(value: CitationStyleId) { this.#style = value; }
+  set style(value: string) { this.#style = value; }
+  /** The built-in styles (with their labels), then those added from .csl files. */
+  get styles() { return this.#styles; }
+  get styleError() { return this.#styleError; }
   get locale() { return this.#locale; }
   set locale(value: CitationLocale) { this.#locale = value; }
   get preview() { return this.#preview; }
@@ -47,6 +53,24 @@ export class ExportDialogState {
   get bibliography() { return this.#bibliography; }
   get truncated() { return (this.#preview?.content.length ?? 0) > PREVIEW_CHARS; }
   get previewText() { return this.#preview?.content.slice(0, PREVIEW_CHARS) ?? ''; }
+
+  async loadStyles(): Promise<void> {
+    const result = await this.#api.invoke('library.styles.list', {});
+    if (result.ok) this.#styles = result.value.map((s) => (s.builtIn && s.id in STYLE_LABELS ? { ...s, title: STYLE_LABELS[s.id as keyof typeof STYLE_LABELS] } : s));
+  }
+
+  /** Adds a style from a .csl file's text and chooses it; says why when the file is not a usable style. */
+  async addStyle(fileName: string, xml: string): Promise<void> {
+    this.#styleError = '';
+    const result = await this.#api.invoke('library.styles.add', { xml });
+    if (!result.ok) {
+      this.#styleError = `${fileName} was not added: ${result.error.message}`;
+      return;
+    }
+    await this.loadStyles();
+    this.#style = result.value.id;
+    this.#message = `Added the style “${result.value.title}”.`;
+  }
 
   /** Fetches the preview for the current choices; an older answer arriving late is ignored. */
   async refresh(): Promise<void> {
