@@ -109,7 +109,10 @@ export interface AddDoisReport {
 
 export interface ExportOutput {
   content: string;
+  /** Entries in `content`. */
   items: number;
+  /** Items in the scope (more than `items` when a limit was given). */
+  total: number;
   mime: string;
   /** The file name extension, without the dot. */
   extension: string;
@@ -211,6 +214,8 @@ export const libraryFeature = feature({
           format: z.enum([...EXPORT_FILE_FORMATS, ...EXPORT_CITE_FORMATS]),
           style: styleRef.default('apa'),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
+          /** A preview: only the first `limit` items of the scope (in library order) are exported. */
+          limit: z.number().int().min(1).max(1000).optional(),
         })
         .strict(),
     ).returns<ExportOutput>(),

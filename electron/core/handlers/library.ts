@@ -47,6 +47,9 @@ const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = 
   rtf: { mime: 'application/rtf', extension: 'rtf' },
 };
 
+/** Exports of at least this many items run as a job (progress in the status bar, Cancel). */
+const EXPORT_JOB_ITEMS = 2_000;
+
 const styleInfo = (s: StyleInfo): CitationStyleInfo => ({ id: s.id, title: s.title, builtIn: s.builtIn });
 
 export function libraryHandlers(deps: LibraryHandlerDeps) {
@@ -275,14 +278,30 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return report;
     },
 
-    'library.export': async ({ scope, format, style, locale }): Promise<ExportOutput> => {
-      const ids = await idsOf(scope);
-      const file = FILE_FORMATS[format];
-      if (file) return { ...(await lib.exportText(ids, file.format)), mime: file.mime, extension: file.extension };
-      const items = await cslOf(ids);
-      const out = format as OutputFormat;
-      const bib = await deps.formatter().formatBibliography(items, { style, locale, format: out });
-      return { content: bib.document, items: items.length, ...CITE_FORMATS[out] };
+    'library.export': async ({ scope, format, style, locale, limit }, { signal }): Promise<ExportOutput> => {
+      const all = await idsOf(scope);
+      const ids = limit !== undefined ? all.slice(0, limit) : all;
+      const run = async (cancelled: AbortSignal): Promise<ExportOutput> => {
+        const file = FILE_FORMATS[format];
+        if (file) {
+          const out = await lib.exportText(ids, file.format);
+          return { ...out, total: all.length, mime: file.mime, extension: file.extension };
+        }
+        const items = await cslOf(ids);
+        if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
+        const bib = await deps.formatter().formatBibliography(items, { style, locale, format: format as OutputFormat });
+        return { content: bib.document, items: items.length, total: all.length, ...CITE_FORMATS[format as OutputFormat] };
+      };
+      // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.
+      if (ids.length < EXPORT_JOB_ITEMS) return run(signal);
+      const job = deps.jobs.start('library.export', `Exporting ${ids.length.toLocaleString('en')} items`, async (control) => {
+        const both = AbortSignal.any([control.signal, signal]);
+        const out = await run(both);
+        if (both.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
+        control.progress(out.items, ids.length, `${out.items.toLocaleString('en')} exported`);
+        return out;
+      });
+      return job.done;
     },
     'library.cite': async ({ ids, style, locale, kind }) => {
       const items = await cslOf(ids);

@@ -175,8 +175,16 @@ describe('library over IPC', () => {
     const n = value(await api.invoke('library.count', {}));
     const bib = value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex' }));
     expect(bib.items).toBe(n);
+    expect(bib.total).toBe(n);
     expect(bib.content).toContain('watsonCrick1953');
     expect(bib.extension).toBe('bib');
+    // A preview formats only the first items, and says how many the export would hold.
+    for (const format of ['bibtex', 'html'] as const) {
+      const preview = value(await api.invoke('library.export', { scope: { kind: 'library' }, format, style: 'ieee', limit: 3 }));
+      expect(preview).toMatchObject({ items: 3, total: n });
+      expect(format === 'bibtex' ? (preview.content.match(/^@\w+\{/gm) ?? []).length : (preview.content.match(/class="csl-entry"/g) ?? []).length).toBe(3);
+    }
+    expect((await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex', limit: 0 })).ok).toBe(false);
     const json = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'key:watsonCrick1953' }, format: 'csl-json' }));
     expect(JSON.parse(json.content)).toHaveLength(1);
     expect(value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'ris' })).content).toMatch(/^TY {2}- /m);

@@ -8,6 +8,8 @@ import { copyRich, copyText } from './clipboard';
 
 /** Longer previews are cut: the file gets everything, the dialog shows the start. */
 export const PREVIEW_CHARS = 60_000;
+/** The preview formats this many items of the scope; saving and copying export all of them. */
+export const PREVIEW_ITEMS = 50;
 
 export class ExportDialogState {
   readonly #api: CitewiseApi;
@@ -51,7 +53,8 @@ export class ExportDialogState {
   get busy() { return this.#busy; }
   /** Whether style and locale apply (a bibliography rather than a data file). */
   get bibliography() { return this.#bibliography; }
-  get truncated() { return (this.#preview?.content.length ?? 0) > PREVIEW_CHARS; }
+  /** The preview shows part of what will be exported. */
+  get truncated() { return (this.#preview?.content.length ?? 0) > PREVIEW_CHARS || (this.#preview !== null && this.#preview.items < this.#preview.total); }
   get previewText() { return this.#preview?.content.slice(0, PREVIEW_CHARS) ?? ''; }
 
   async loadStyles(): Promise<void> {
@@ -80,7 +83,7 @@ export class ExportDialogState {
     if (this.#previewIsBibliography !== this.#bibliography) this.#preview = null;
     const asBibliography = this.#bibliography;
     // A bibliography is previewed as HTML whatever its file format; a data file as its own text.
-    const result = await this.#export(this.#bibliography ? 'html' : this.#format);
+    const result = await this.#export(this.#bibliography ? 'html' : this.#format, PREVIEW_ITEMS);
     if (n !== this.#request) return;
     this.#loading = false;
     if (result.ok) {
@@ -135,7 +138,7 @@ export class ExportDialogState {
     this.#busy = busy;
   }
 
-  #export(format: ExportFormat) {
-    return this.#api.invoke('library.export', { scope: this.#scope, format, style: this.#style, locale: this.#locale });
+  #export(format: ExportFormat, limit?: number) {
+    return this.#api.invoke('library.export', { scope: this.#scope, format, style: this.#style, locale: this.#locale, ...(limit ? { limit } : {}) });
   }
 }
