@@ -16,6 +16,7 @@ import { RetractionWatch } from './jobs/retraction-watch';
 import { serviceHandlers } from './handlers/service';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
+import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
 import { UserStyles } from './formats/cite/user-styles';
 import { LibraryClient } from './library/client';
@@ -142,6 +143,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return formatter;
       },
       styles: userStyles,
+      onStyleRemoved: (id) => {
+        if (settings.get().citationStyle !== id) return;
+        events.emit('settings.changed', settings.update({ citationStyle: DEFAULT_CITATION_STYLE }));
+      },
       onChange: (change) => autoExport.libraryChanged(change.ids),
       onAdded: (ids) => {
         // New items get their metadata, tallies and notices in the background, as a job.

@@ -2,6 +2,7 @@
 // saved searches, trash, duplicates, undo, import, export and citations, backups. The core runs all
 // of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
 import { z } from 'zod';
+import { STYLE_ID_PATTERN } from '../model/csl';
 import type {
   BackupInfo,
   Collection,
@@ -35,7 +36,7 @@ const name = z.string().trim().min(1).max(500);
 const tags = z.array(z.string().trim().min(1).max(500)).min(1).max(1000);
 const query = z.string().max(4000);
 /** A built-in style (apa, ieee, …) or the id of one added from a .csl file. */
-const styleRef = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a citation style id: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex or an added style');
+const styleRef = z.string().regex(STYLE_ID_PATTERN, 'a citation style id: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex or an added style');
 const sort = z.object({ column: z.enum([...SORT_COLUMNS, 'relevance']), direction: z.enum(['asc', 'desc']) }).strict();
 const where = {
   query: query.optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { event, feature, request } from './define';
 
-import { CITATION_STYLE_IDS, type CitationStyleId } from '../model/csl';
+import { STYLE_ID_PATTERN } from '../model/csl';
 import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
 import type { CITATION_LOCALES as EXPORT_LOCALES } from './library';
 
@@ -16,8 +16,11 @@ export interface Settings {
   theme: ThemePreference;
   /** The service base URL; absent or null means the real service. --service-url / CITEWISE_SERVICE_URL win over it. */
   serviceUrl?: string | null;
-  /** The style of "copy citation", the export dialog and previews, until the user picks another there. */
-  citationStyle: CitationStyleId;
+  /**
+   * The style of "copy citation", the export dialog and previews, until the user picks another there:
+   * a built-in id or one added from a .csl file (removing that style sets this back to apa).
+   */
+  citationStyle: string;
   /** The locale of citations and bibliographies (dates, "and", "edited by"). */
   locale: CitationLocale;
 }
@@ -37,7 +40,7 @@ export function isServiceUrl(value: string): boolean {
 export const settingsPatch = z
   .object({
     theme: z.enum(THEMES).optional(),
-    citationStyle: z.enum(CITATION_STYLE_IDS).optional(),
+    citationStyle: z.string().regex(STYLE_ID_PATTERN, 'must be a citation style id').optional(),
     locale: z.enum(CITATION_LOCALES).optional(),
     serviceUrl: z
       .string()

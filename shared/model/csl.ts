@@ -150,3 +150,5 @@ export interface CslItem {
 /** The citation styles of export and of the assistant: one type, the assistant's citationStyle values. */
 export const CITATION_STYLE_IDS = CITATION_STYLES;
 export type CitationStyleId = (typeof CITATION_STYLES)[number];
+/** What a style id may be: a built-in id or the id of a style added from a .csl file. */
+export const STYLE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;

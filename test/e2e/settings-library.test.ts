@@ -3,12 +3,14 @@
 // default style and language persist and show a sample from the library (hostile markup inert), the
 // data folder and library file are shown, Back up now adds a backup to the list, restoring is
 // explained, and Export library opens the export dialog, which Escape closes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
 import { startService, type RunningService } from '../service/server';
 import { axeViolations } from './components';
-import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { launchApp, launchBrowser, newPage, ROOT, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli, writeHostile } from './seed';
 
 describe('Settings: citations, library file and backups', () => {
@@ -100,6 +102,26 @@ describe('Settings: citations, library file and backups', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('export-library');
+  });
+
+  it('offers a style added from a .csl file as the default, and removing it sets the default back to APA', async () => {
+    await page.getByTestId('export-library').click();
+    await page.getByRole('dialog', { name: 'Export' }).waitFor();
+    await page.getByTestId('export-format').selectOption('text');
+    await page.getByTestId('add-style-file').setInputFiles({ name: 'tiny-lab.csl', mimeType: 'text/xml', buffer: readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl')) });
+    await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 20_000 }).toBe('tiny-lab');
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('added-styles').textContent()).toContain('Tiny Lab Style');
+    await page.getByTestId('default-style').selectOption('tiny-lab');
+    // The tiny style prints titles in capitals.
+    await expect.poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 }).toContain('PAYLOAD <IMG SRC=X');
+    await page.getByTestId('added-styles').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-added-style-light');
+    expect(await axeViolations(page, 'main')).toEqual([]);
+    await page.getByRole('button', { name: 'Remove the style Tiny Lab Style' }).click();
+    await expect.poll(() => page.getByTestId('added-styles').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('apa');
   });
 
   it('ran no injected script and logged no console errors', async () => {

@@ -24,6 +24,8 @@ export interface LibraryHandlerDeps {
   formatter: () => CiteFormatter;
   /** Styles added from .csl files, kept in the data folder (the formatter loads them when it starts). */
   styles: UserStyles;
+  /** Called when a removed style was the default one, to set the default back. */
+  onStyleRemoved?: (id: string) => void;
   /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
   onChange?: (change: LibraryChange) => void;
   /** Told which items an import or an add by DOI created (to enrich them). */
@@ -323,6 +325,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     'library.styles.add': ({ xml }) => styleInfo(deps.styles.add(deps.formatter(), xml)),
     'library.styles.remove': ({ id }) => {
       deps.styles.remove(deps.formatter(), id);
+      deps.onStyleRemoved?.(id);
       return null;
     },
 

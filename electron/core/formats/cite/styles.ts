@@ -1,7 +1,7 @@
 // The style registry: the built-in styles (Citewise's ids → official CSL styles) and styles a user adds
 // from a .csl file. Here they live for the process; user-styles.ts keeps them in the data folder.
 import { createHash } from 'node:crypto';
-import { CITATION_STYLE_IDS, type CitationStyleId } from '../../../../shared/model/csl';
+import { CITATION_STYLE_IDS, STYLE_ID_PATTERN, type CitationStyleId } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
 import type { CslAssets } from './assets';
 import builtInStyles from './built-in-styles.json';
@@ -84,7 +84,7 @@ function describe(id: StyleId, name: string, title: string, xml: string, builtIn
 }
 
 /** What a user style's id may be: letters, digits, ".", "_" and "-". */
-export const USER_STYLE_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+export const USER_STYLE_ID = STYLE_ID_PATTERN;
 
 export class StyleRegistry {
   readonly #assets: CslAssets;

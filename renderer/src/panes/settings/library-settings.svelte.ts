@@ -1,7 +1,6 @@
 // The Settings pane's view of the library: where its file and backups are, the backups made so far,
 // and a sample citation in the default style, taken from the library itself.
 import type { CitewiseApi, IpcError, LibraryStatus } from '../../../../shared/ipc';
-import type { CitationStyleId } from '../../../../shared/model/csl';
 import type { BackupInfo } from '../../../../shared/model/library';
 import type { CitationLocale } from '../../../../shared/model/settings';
 
@@ -55,7 +54,7 @@ export class LibrarySettingsState {
   }
 
   /** The first item of the library cited in the style, or null when the library is empty. */
-  async loadSample(style: CitationStyleId, locale: CitationLocale): Promise<void> {
+  async loadSample(style: string, locale: CitationLocale): Promise<void> {
     const n = ++this.#sampleRequest;
     const page = await this.#api.invoke('library.list', { limit: 1, sort: { column: 'dateAdded', direction: 'asc' } });
     if (n !== this.#sampleRequest) return;

@@ -6,7 +6,6 @@ import type { CitewiseApi, IpcError } from '../../../../../shared/ipc';
 import type { CslItem } from '../../../../../shared/model/csl';
 import type { ItemDetail, TallyState } from '../../../../../shared/model/library';
 import type { CitingPage, UiPaper } from '../../../../../shared/model/service';
-import type { CitationStyleId } from '../../../../../shared/model/csl';
 import type { CitationLocale } from '../../../../../shared/model/settings';
 import { copyRich, copyText } from '../export/clipboard';
 import { applyCreators, applyField, type EditableCreator } from './fields';
@@ -273,7 +272,7 @@ export class ItemDetailsState {
 
   // ── copying ──
 
-  async copyCitation(style: CitationStyleId, locale: CitationLocale): Promise<void> {
+  async copyCitation(style: string, locale: CitationLocale): Promise<void> {
     const item = this.#item;
     if (!item) return;
     const result = await this.#api.invoke('library.cite', { ids: [item.id], style, locale, kind: 'bibliography' });
