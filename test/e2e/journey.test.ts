@@ -33,53 +33,53 @@ const STYLES: Record<string, { opening: string; forms: RegExp[] }> = {
   apa: {
     opening: 'Abara, T. (2015). Groundwater',
     forms: [
-    /^Abara, T\. \(2015\)\. Groundwater and the city\. Riverside Press\.\nOkafor, N\. A\., Lindqvist, E\., & Chen, W\. \(2020\)\. Soil microbiome responses to drought\. Journal of Soil Ecology, 12\(3\), 45–67\. https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\n?$/,
+      /^Abara, T\. \(2015\)\. Groundwater and the city\. Riverside Press\.\nOkafor, N\. A\., Lindqvist, E\., & Chen, W\. \(2020\)\. Soil microbiome responses to drought\. Journal of Soil Ecology, 12\(3\), 45–67\. https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\n?$/,
     ],
   },
   ieee: {
     opening: 'N. A. Okafor, E. Lindqvist, and W. Chen, “Soil',
     forms: [
-    /^\[1\] N\. A\. Okafor, E\. Lindqvist, and W\. Chen, “Soil microbiome responses to drought,” Journal of Soil Ecology, vol\. 12, no\. 3, pp\. 45–67, 2020, doi: 10\.5555\/soil\.2020\.045\.\n\[2\] T\. Abara, Groundwater and the city\. Lagos: Riverside Press, 2015\.\n?$/,
+      /^\[1\] N\. A\. Okafor, E\. Lindqvist, and W\. Chen, “Soil microbiome responses to drought,” Journal of Soil Ecology, vol\. 12, no\. 3, pp\. 45–67, 2020, doi: 10\.5555\/soil\.2020\.045\.\n\[2\] T\. Abara, Groundwater and the city\. Lagos: Riverside Press, 2015\.\n?$/,
     ],
   },
   mla: {
     opening: 'Abara, Tunde. Groundwater and the City. Riverside',
     forms: [
-    /^Abara, Tunde\. Groundwater and the City\. Riverside Press, 2015\.\nOkafor, Ngozi A\., et al\. “Soil Microbiome Responses to Drought\.” Journal of Soil Ecology, vol\. 12, no\. 3, 2020, pp\. 45–67, https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
+      /^Abara, Tunde\. Groundwater and the City\. Riverside Press, 2015\.\nOkafor, Ngozi A\., et al\. “Soil Microbiome Responses to Drought\.” Journal of Soil Ecology, vol\. 12, no\. 3, 2020, pp\. 45–67, https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
     ],
   },
   ama: {
     opening: 'Journal of Soil Ecology. 2020;12(3):45-67',
     forms: [
-    /^1\. Okafor NA, Lindqvist E, Chen W\. Soil microbiome responses to drought\. Journal of Soil Ecology\. 2020;12\(3\):45-67\. doi:10\.5555\/soil\.2020\.045\n2\. Abara T\. Groundwater and the City\. Riverside Press; 2015\.\n?$/,
+      /^1\. Okafor NA, Lindqvist E, Chen W\. Soil microbiome responses to drought\. Journal of Soil Ecology\. 2020;12\(3\):45-67\. doi:10\.5555\/soil\.2020\.045\n2\. Abara T\. Groundwater and the City\. Riverside Press; 2015\.\n?$/,
     ],
   },
   chicago: {
     opening: 'Abara, Tunde. 2015. Groundwater',
     forms: [
-    /^Abara, Tunde\. 2015\. Groundwater and the City\. Lagos: Riverside Press\.\nOkafor, Ngozi A\., Erik Lindqvist, and Wei Chen\. 2020\. “Soil Microbiome Responses to Drought\.” Journal of Soil Ecology 12 \(3\): 45–67\. https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
+      /^Abara, Tunde\. 2015\. Groundwater and the City\. Lagos: Riverside Press\.\nOkafor, Ngozi A\., Erik Lindqvist, and Wei Chen\. 2020\. “Soil Microbiome Responses to Drought\.” Journal of Soil Ecology 12 \(3\): 45–67\. https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
     ],
   },
   harvard: {
     opening: 'Abara, T. (2015) Groundwater',
     forms: [
-    /^Abara, T\. \(2015\) Groundwater and the city\. Lagos: Riverside Press\.\nOkafor, N\.A\., Lindqvist, E\. and Chen, W\. \(2020\) “Soil microbiome responses to drought,” Journal of Soil Ecology, 12\(3\), pp\. 45–67\. Available at: https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
+      /^Abara, T\. \(2015\) Groundwater and the city\. Lagos: Riverside Press\.\nOkafor, N\.A\., Lindqvist, E\. and Chen, W\. \(2020\) “Soil microbiome responses to drought,” Journal of Soil Ecology, 12\(3\), pp\. 45–67\. Available at: https:\/\/doi\.org\/10\.5555\/soil\.2020\.045\.\n?$/,
     ],
   },
   vancouver: {
     opening: 'Journal of Soil Ecology. 2020;12(3):45–67.',
     forms: [
-    /^1\. Okafor NA, Lindqvist E, Chen W\. Soil microbiome responses to drought\. Journal of Soil Ecology\. 2020;12\(3\):45–67\.\n2\. Abara T\. Groundwater and the city\. Lagos: Riverside Press; 2015\.\n?$/,
+      /^1\. Okafor NA, Lindqvist E, Chen W\. Soil microbiome responses to drought\. Journal of Soil Ecology\. 2020;12\(3\):45–67\.\n2\. Abara T\. Groundwater and the city\. Lagos: Riverside Press; 2015\.\n?$/,
     ],
   },
   bibtex: {
     opening: 'okafor2020soil',
     forms: [
-    /^@article\{okafor2020soil,\n[^@]*\tauthor = \{Okafor, Ngozi A\. and Lindqvist, Erik and Chen, Wei\},\n/,
-    /^@article\{okafor2020soil,\n[^@]*\tpages = \{45--67\},\n/,
-    /^@article\{okafor2020soil,\n[^@]*\ttitle = \{Soil microbiome responses to drought\},\n/,
-    /^@article\{okafor2020soil,\n[^@]*\tdoi = \{10\.5555\/soil\.2020\.045\},\n/,
-    /\n@book\{abara2015ground,\n[^@]*\tpublisher = \{Riverside Press\},\n[^@]*\}\n?$/,
+      /^@article\{okafor2020soil,\n[^@]*\tauthor = \{Okafor, Ngozi A\. and Lindqvist, Erik and Chen, Wei\},\n/,
+      /^@article\{okafor2020soil,\n[^@]*\tpages = \{45--67\},\n/,
+      /^@article\{okafor2020soil,\n[^@]*\ttitle = \{Soil microbiome responses to drought\},\n/,
+      /^@article\{okafor2020soil,\n[^@]*\tdoi = \{10\.5555\/soil\.2020\.045\},\n/,
+      /\n@book\{abara2015ground,\n[^@]*\tpublisher = \{Riverside Press\},\n[^@]*\}\n?$/,
     ],
   },
 };

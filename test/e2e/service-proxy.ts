@@ -36,7 +36,6 @@ export async function startServiceProxy(target: string, hostile: { doi: string; 
   const base = new URL(target);
   const doi = hostile.doi.toLowerCase();
   const paths: string[] = [];
-  let server: Server;
   const proxy: ServiceProxy = {
     url: '',
     latencyMs: 0,
@@ -48,7 +47,7 @@ export async function startServiceProxy(target: string, hostile: { doi: string; 
       });
     },
   };
-  server = createServer((req, res) => {
+  const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
