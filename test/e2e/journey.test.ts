@@ -205,7 +205,7 @@ describe('a researcher’s first session', () => {
 
   it('imports a .bib of a few hundred papers and watches their tallies arrive, with progress, equal to the service’s', async () => {
     // A slow network, so the user sees the library before the evidence.
-    proxy.latencyMs = 2500;
+    proxy.latencyMs = 4000;
     await page.getByTestId('import-file').setInputFiles({ name: 'papers.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(makeBib(dois, retracted)) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
