@@ -24,7 +24,9 @@ export async function launchApp(options: { dataDir?: string; env?: NodeJS.Proces
   const dataDir = options.dataDir ?? dir!.path;
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
-    env: { ...process.env, ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    // The service defaults to a closed loopback port: a test that starts no local service must not send
+    // the app to the real one (this machine reaches no network but the package registries anyway).
+    env: { ...process.env, CITEWISE_SERVICE_URL: 'http://127.0.0.1:9', ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -208,8 +208,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
 
     'library.duplicates': () => lib.findDuplicates(),
     'library.merge': async ({ keepId, otherIds, csl }) => {
-      await lib.mergeItems(keepId, otherIds);
-      if (csl) await lib.updateItem(keepId, csl as CslItem);
+      await lib.mergeItems(keepId, otherIds, csl as CslItem | undefined);
       changed('all', [keepId, ...otherIds]);
       return lib.getItem(keepId);
     },

@@ -352,6 +352,8 @@ function slices(dois: readonly string[], input: BatchInput, size: number): Batch
 
 function pauseMessage(e: IpcError): string {
   const wait = (e.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+  // Offline is already said by the status bar with its reason; the job only says it waits for it.
+  if (e.code === 'OFFLINE') return 'Paused: waiting until the citation service can be reached again';
   return `Paused: ${e.message}${wait ? ` (the service asked to wait ${wait} s)` : ''}`;
 }
 

@@ -674,9 +674,11 @@ export class Library {
   /**
    * Merges `others` into `keepId`: the kept item gains every tag, note, collection membership,
    * attachment and key alias of the others, and any metadata field it lacks; the others are removed and
-   * their citation keys keep resolving to the kept item.
+   * their citation keys keep resolving to the kept item. `chosen`, when given, is the user's
+   * field-by-field choice (the merge dialog) and becomes the kept item's metadata, in the same undo
+   * step as the merge: one undo brings every item back as it was.
    */
-  mergeItems(keepId: ItemId, others: readonly ItemId[]): void {
+  mergeItems(keepId: ItemId, others: readonly ItemId[], chosen?: CslItem): void {
     const list = others.filter((id) => id !== keepId);
     if (list.length === 0) throw new CoreError('INVALID_INPUT', 'Choose at least one other item to merge.');
     this.#undoable(`Merge ${list.length + 1} items`, [keepId, ...list], () => {
@@ -699,6 +701,11 @@ export class Library {
         this.#deleteRow(otherId);
         this.#w.run(sql`INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (${other.citation_key}, ${keepId})`);
         this.#w.run(sql`UPDATE items SET date_added = ${earliest} WHERE id = ${keepId}`);
+      }
+      if (chosen) {
+        csl = { ...chosen, 'citation-key': keep.citation_key };
+        // The user's choice is an edit: enrichment must not overwrite or re-fill it (edits.ts).
+        recordUserEdits(this.#w, keepId, JSON.parse(keep.csl) as CslItem, csl, now);
       }
       this.#writeItem(keepId, csl, keep.citation_key, now);
       return { value: undefined };

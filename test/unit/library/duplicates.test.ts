@@ -77,4 +77,22 @@ describe('duplicates and merge', () => {
     expect(t.library.getItem(keep).keyAliases).toEqual([]);
     expect(t.library.findByCitationKey(otherKey)).toBe(other);
   });
+  it('applies the fields the user chose in the same undo step as the merge, and remembers them as edits', () => {
+    const r = t.library.importItems([
+      article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x', volume: '3', keyword: 'ml' }),
+      article('Deep learning: a review', 'Smith', 2020, { volume: '4', page: '1-9', keyword: 'review' }),
+    ]);
+    const [keep, other] = r.ids as [number, number];
+    const before = t.library.getItem(keep).csl;
+    const chosen = { ...before, title: 'Deep learning: a review', volume: '3', page: '1-9' };
+    t.library.mergeItems(keep, [other], chosen);
+    const merged = t.library.getItem(keep);
+    expect(merged.csl).toMatchObject({ title: 'Deep learning: a review', volume: '3', page: '1-9', DOI: '10.1000/x' });
+    expect(merged.citationKey).toBe(t.library.getItem(keep).citationKey);
+    expect(merged.tags).toEqual(['ml', 'review']);
+    // One undo: both items as they were, the kept one's own title back.
+    expect(t.library.undo()).toBe('Merge 2 items');
+    expect(t.library.getItem(keep).csl.title).toBe('Deep Learning');
+    expect(t.library.getItem(other).csl).toMatchObject({ title: 'Deep learning: a review', volume: '4' });
+  });
 });

@@ -22,10 +22,10 @@ export const COLUMNS: readonly ColumnDef[] = [
   { id: 'type', label: 'Type', width: '7.5rem', firstDirection: 'asc' },
   { id: 'citationKey', label: 'Citation key', width: '9rem', firstDirection: 'asc' },
   { id: 'dateAdded', label: 'Date added', width: '6.4rem', firstDirection: 'desc' },
-  { id: 'supporting', label: 'Supporting', short: 'Sup', width: '3.4rem', numeric: true, firstDirection: 'desc' },
-  { id: 'contrasting', label: 'Contrasting', short: 'Con', width: '3.4rem', numeric: true, firstDirection: 'desc' },
-  { id: 'mentioning', label: 'Mentioning', short: 'Men', width: '3.4rem', numeric: true, firstDirection: 'desc' },
-  { id: 'citing', label: 'Citing publications', short: 'Cit', width: '3.4rem', numeric: true, firstDirection: 'desc' },
+  { id: 'supporting', label: 'Supporting', short: 'Sup', width: '3.9rem', numeric: true, firstDirection: 'desc' },
+  { id: 'contrasting', label: 'Contrasting', short: 'Con', width: '3.9rem', numeric: true, firstDirection: 'desc' },
+  { id: 'mentioning', label: 'Mentioning', short: 'Men', width: '3.9rem', numeric: true, firstDirection: 'desc' },
+  { id: 'citing', label: 'Citing publications', short: 'Cit', width: '3.9rem', numeric: true, firstDirection: 'desc' },
 ];
 
 export const DEFAULT_COLUMNS: readonly ColumnId[] = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'];

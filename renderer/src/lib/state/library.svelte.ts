@@ -1,5 +1,6 @@
 import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ipc';
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
+import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
@@ -274,11 +275,12 @@ export class LibraryState {
     else this.#error = result.error;
   }
 
-  /** Merges a duplicate group into its first item. */
-  async merge(group: DuplicateGroup): Promise<void> {
-    const [keepId, ...otherIds] = group.ids;
+  /** Merges a duplicate group into its first item, or into `choice.keepId` with the fields the user chose. */
+  async merge(group: DuplicateGroup, choice?: { keepId: number; csl: CslItem }): Promise<void> {
+    const keepId = choice?.keepId ?? group.ids[0];
+    const otherIds = group.ids.filter((id) => id !== keepId);
     if (keepId === undefined || otherIds.length === 0) return;
-    if (await this.#call(this.api.invoke('library.merge', { keepId, otherIds }))) {
+    if (await this.#call(this.api.invoke('library.merge', { keepId, otherIds, ...(choice ? { csl: choice.csl } : {}) }))) {
       this.notify(`Merged ${plural(group.ids.length, 'item')} into one`, true);
     }
   }
