@@ -46,12 +46,14 @@ const where = {
   trash: z.boolean().optional(),
 };
 
-/** What an export or a bibliography covers: chosen items, a collection (with subcollections), a search, or everything. */
+/** What an export or a bibliography covers: chosen items, a collection (with subcollections), a search, a view, or everything. */
 export const exportScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('items'), ids }).strict(),
   z.object({ kind: z.literal('collection'), collectionId: itemId }).strict(),
   z.object({ kind: z.literal('query'), query }).strict(),
   z.object({ kind: z.literal('library') }).strict(),
+  /** What a view of the library shows: a collection, Unfiled or the trash, with a search. */
+  z.object({ kind: z.literal('view'), where: z.object(where).strict() }).strict(),
 ]);
 export type ExportScope = z.infer<typeof exportScope>;
 

@@ -72,6 +72,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         return lib.idsOf({ query: scope.query });
       case 'library':
         return lib.idsOf({});
+      case 'view':
+        return lib.idsOf(scope.where);
     }
   };
   const cslOf = async (ids: readonly number[]): Promise<CslItem[]> => {

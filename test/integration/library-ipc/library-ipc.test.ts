@@ -185,6 +185,12 @@ describe('library over IPC', () => {
       expect(format === 'bibtex' ? (preview.content.match(/^@\w+\{/gm) ?? []).length : (preview.content.match(/class="csl-entry"/g) ?? []).length).toBe(3);
     }
     expect((await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex', limit: 0 })).ok).toBe(false);
+    // A view exports what the table shows: here Unfiled with a search.
+    const where = { unfiled: true, query: 'year:1900..1960' };
+    const view = value(await api.invoke('library.export', { scope: { kind: 'view', where }, format: 'csl-json' }));
+    expect(view.items).toBe(value(await api.invoke('library.count', where)));
+    expect(view.items).toBeGreaterThan(0);
+    expect(view.items).toBeLessThan(n);
     const json = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'key:watsonCrick1953' }, format: 'csl-json' }));
     expect(JSON.parse(json.content)).toHaveLength(1);
     expect(value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'ris' })).content).toMatch(/^TY {2}- /m);
