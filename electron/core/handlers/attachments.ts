@@ -48,7 +48,9 @@ const MIME: Record<string, string> = {
  */
 const PROGRAMS = new Set([
   'exe', 'com', 'bat', 'cmd', 'msi', 'msp', 'scr', 'pif', 'cpl', 'ps1', 'psm1', 'vbs', 'vbe', 'js', 'jse', 'wsf', 'wsh', 'hta', 'lnk', 'url', 'reg', 'jar',
-  'app', 'command', 'tool', 'pkg', 'dmg', 'workflow', 'terminal', 'desktop', 'sh', 'bash', 'zsh', 'csh', 'run', 'bin', 'appimage', 'deb', 'rpm', 'py', 'pl', 'rb',
+  'vb', 'wsc', 'msc', 'inf', 'gadget', 'application', 'appref-ms', 'settingcontent-ms', 'library-ms', 'search-ms', 'diagcab', 'chm', 'jnlp', 'xbap', 'ps2', 'psc1',
+  'app', 'command', 'tool', 'pkg', 'mpkg', 'dmg', 'workflow', 'action', 'scpt', 'applescript', 'terminal', 'webloc', 'inetloc',
+  'desktop', 'sh', 'bash', 'zsh', 'csh', 'ksh', 'fish', 'run', 'bin', 'appimage', 'deb', 'rpm', 'flatpakref', 'snap', 'py', 'pl', 'rb', 'php',
 ]);
 
 export function mimeOf(path: string): string | null {
