@@ -114,6 +114,9 @@ describe('Auto-export, restore and attachments', () => {
       mkdirSync(gone);
       await page.getByTestId('auto-export-path').fill(join(gone, 'thesis.json'));
       await page.getByTestId('auto-export-format').selectOption('csljson');
+      // The LaTeX option is for BibTeX only; abstracts can be left out.
+      expect(await page.getByTestId('auto-export-ascii').count()).toBe(0);
+      await page.getByLabel('Abstracts').uncheck();
       await page.getByTestId('auto-export-add').click();
       const second = page.getByTestId('auto-export-row').nth(1);
       await expect.poll(() => second.getAttribute('data-status'), { timeout: 15_000 }).toBe('written');
@@ -121,6 +124,7 @@ describe('Auto-export, restore and attachments', () => {
       await page.getByRole('button', { name: 'Run now: write thesis.json' }).click();
       await expect.poll(() => second.getAttribute('data-status'), { timeout: 10_000 }).toBe('error');
       expect(await second.textContent()).toContain('does not exist');
+      expect(await second.textContent()).toContain('CSL-JSON · My Library · no abstracts');
       await page.getByTestId('auto-export').scrollIntoViewIfNeeded();
       await screenshot(page, 'auto-export-light');
       expect(await axeViolations(page, 'main')).toEqual([]);

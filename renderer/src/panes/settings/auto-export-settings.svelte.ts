@@ -19,6 +19,11 @@ export class AutoExportSettingsState {
   format = $state<AutoExportFormat>('bibtex');
   /** 'library', or a collection id as text (the select's value). */
   scope = $state('library');
+  subcollections = $state(true);
+  abstracts = $state(true);
+  notes = $state(false);
+  /** BibTeX/BibLaTeX only: non-ASCII letters as LaTeX commands. */
+  ascii = $state(false);
 
   constructor(api: CitewiseApi) {
     this.#api = api;
@@ -71,8 +76,9 @@ export class AutoExportSettingsState {
     this.#formError = null;
     this.#busy = true;
     try {
-      const scope = this.scope === 'library' ? { kind: 'library' as const } : { kind: 'collection' as const, collectionId: Number(this.scope) };
-      const result = await this.#api.invoke('autoExport.add', { path: this.path, format: this.format, scope });
+      const scope = this.scope === 'library' ? { kind: 'library' as const } : { kind: 'collection' as const, collectionId: Number(this.scope), subcollections: this.subcollections };
+      const options = { abstracts: this.abstracts, notes: this.notes, ascii: this.ascii && this.bib };
+      const result = await this.#api.invoke('autoExport.add', { path: this.path, format: this.format, scope, options });
       if (!result.ok) {
         this.#formError = result.error;
         return false;
@@ -109,6 +115,11 @@ export class AutoExportSettingsState {
 
   dismissError(): void {
     this.#error = null;
+  }
+
+  /** Whether the chosen format is BibTeX or BibLaTeX (the ASCII option applies). */
+  get bib(): boolean {
+    return this.format === 'bibtex' || this.format === 'biblatex';
   }
 
   /** The extension the chosen format is written with, for the path field's hint. */
