@@ -189,10 +189,11 @@ export class LibraryClient {
         await swap();
         this.#adopt(await spawnWorker(this.#options));
       } catch (err) {
-        await undo();
         try {
+          await undo();
           this.#adopt(await spawnWorker(this.#options));
         } catch (again) {
+          // No worker to answer: later requests are refused rather than left waiting.
           this.#closed = true;
           throw again;
         }
