@@ -7,6 +7,10 @@ import { isServiceUrl, type AppInfo, type HostMode, type Result, type ServiceCon
 import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
+import { attachmentHandlers } from './handlers/attachments';
+import { autoExportHandlers } from './handlers/auto-export';
+import { restoreHandlers } from './handlers/restore';
+import type { DesktopShell } from './desktop';
 import { jobsHandlers } from './handlers/jobs';
 import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
@@ -48,6 +52,8 @@ export interface CoreOptions {
   backupIntervalMs?: number | undefined;
   /** Tuning of the service client (timeouts, limits); tests and benchmarks shorten them. */
   service?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
+  /** The native save dialog and opening files with their application: the Electron shell's; absent elsewhere. */
+  desktop?: DesktopShell | undefined;
 }
 
 export interface Core {
@@ -120,6 +126,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const watch = new RetractionWatch({ library: library.enrichment, enricher });
   const autoExport = new AutoExporter({ library, jobs });
   const disposers = [
+    autoExport.onStatus((status) => events.emit('autoExport.status', status)),
     watch.onStatusChange((changes) => events.emit('library.statusChanged', changes)),
     enricher.onProgress((run) => {
       events.emit('library.enrichProgress', run);
@@ -155,6 +162,43 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   );
   registry.register(enrichmentHandlers({ enricher, watch, library }));
+  registry.register(
+    restoreHandlers({
+      library,
+      file,
+      jobs,
+      beforeSwap: () => {
+        settings.detach();
+        db.close();
+      },
+      afterSwap: () => {
+        try {
+          db = openDatabase(file, { nativeBinding: options.sqliteNativeBinding });
+          settings.attach(db);
+        } catch (err) {
+          logger.error('could not reopen the settings after a restore', err);
+        }
+      },
+      onRestored: () => {
+        // Everything may differ: items, collections, settings (they live in the file), queued enrichment.
+        events.emit('library.changed', { kind: 'all' });
+        events.emit('settings.changed', settings.get());
+        autoExport.libraryChanged();
+        void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
+      },
+    }),
+  );
+  registry.register(
+    attachmentHandlers({
+      library,
+      desktop: options.desktop,
+      changed: (change) => {
+        events.emit('library.changed', change);
+        autoExport.libraryChanged(change.ids);
+      },
+    }),
+  );
+  registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
   const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};

@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { createCore, type Core } from '../core';
+import type { DesktopShell } from '../core/desktop';
 import { buildCsp } from '../core/csp';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
@@ -151,6 +152,16 @@ async function main(): Promise<void> {
   await app.whenReady();
 
   const dataDir = resolveDataDir(argValue('--data-dir'));
+  // The native save dialog (attached to the focused window) and opening attachments. The core has
+  // already checked the path it asks to open: a local, existing, non-executable file.
+  const desktop: DesktopShell = {
+    async chooseSaveFile(options) {
+      const parent = BrowserWindow.getFocusedWindow();
+      const chosen = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+      return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
+    },
+    openPath: (path) => shell.openPath(path),
+  };
   let core: Core;
   try {
     core = await createCore({
@@ -161,9 +172,9 @@ async function main(): Promise<void> {
       // The same overrides as the CLI: an address for this run, and a key for this run that is never stored.
       serviceUrl: argValue('--service-url') ?? (process.env.CITEWISE_SERVICE_URL || undefined),
       apiKey: process.env.CITEWISE_API_KEY || undefined,
+      desktop,
     });
   } catch (err) {
-    const { dialog } = await import('electron');
     dialog.showErrorBox('Citewise cannot start', err instanceof Error ? err.message : String(err));
     app.exit(1);
     return;

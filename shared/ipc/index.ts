@@ -2,14 +2,17 @@
 // WebSocket, in-process for tests) carries exactly these channels and events.
 import type { z } from 'zod';
 import { appFeature } from './app';
+import { attachmentsFeature } from './attachments';
+import { autoExportFeature } from './auto-export';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { enrichmentFeature } from './enrichment';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
+import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -19,6 +22,9 @@ export const requests = {
   ...serviceFeature.requests,
   ...libraryFeature.requests,
   ...enrichmentFeature.requests,
+  ...autoExportFeature.requests,
+  ...restoreFeature.requests,
+  ...attachmentsFeature.requests,
 };
 
 export const events = {
@@ -28,6 +34,9 @@ export const events = {
   ...serviceFeature.events,
   ...libraryFeature.events,
   ...enrichmentFeature.events,
+  ...autoExportFeature.events,
+  ...restoreFeature.events,
+  ...attachmentsFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -66,4 +75,7 @@ export * from './jobs';
 export * from './service';
 export * from './library';
 export * from './enrichment';
+export * from './auto-export';
+export * from './restore';
+export * from './attachments';
 export * from './wire';

@@ -2,6 +2,8 @@
 // (Better BibTeX's auto-export). The app rewrites them when the library changes; the CLI defines them
 // and brings them up to date on demand (`run`, e.g. from a Makefile or CI before building a paper).
 import { resolve } from 'node:path';
+import { AUTO_EXPORT_EXTENSIONS, AUTO_EXPORT_FORMAT_LABELS } from '../../../shared/model/auto-export';
+import { checkWritableTarget } from '../../core/fs/paths';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
 import { CoreError } from '../../core/errors';
@@ -156,13 +158,15 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
   if (collection === undefined && values['no-subcollections']) throw new LibraryUsageError('--no-subcollections goes with --collection');
   if (values.ascii && format !== 'bibtex' && format !== 'biblatex') throw new LibraryUsageError('--ascii applies to --format bibtex or biblatex only');
 
+  // The same checks as the app's: a path that could never be kept in sync is refused before it is stored.
+  const target = await checkWritableTarget(resolve(output), { extensions: [AUTO_EXPORT_EXTENSIONS[format]], formatLabel: AUTO_EXPORT_FORMAT_LABELS[format], forbiddenDir: ctx.dataDir });
   const { def, result, names } = await withLibrary(
     ctx.dataDir,
     async (client) => {
       let scope: AutoExportScope = { kind: 'library' };
       if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection)).id, subcollections: !values['no-subcollections'] };
       const created = await client.lib.addAutoExport({
-        path: resolve(output),
+        path: target,
         format,
         scope,
         options: { abstracts: !values['no-abstracts'], notes: values.notes === true, ascii: values.ascii === true },

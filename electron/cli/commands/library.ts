@@ -2,7 +2,7 @@
 // line. Each command opens the library in its worker (LibraryClient), does one thing and closes it.
 // Exit codes: 0 done (import: also when some entries were skipped, which is said), 1 failure (e.g. a
 // file that cannot be read as a whole), 2 wrong usage (unknown option, malformed query).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -12,7 +12,7 @@ import { CoreError } from '../../core/errors';
 import { exportItems, type ExportFormat } from '../../core/formats';
 import { createCiteFormatter, type OutputFormat } from '../../core/formats/cite';
 import { UserStyles } from '../../core/formats/cite/user-styles';
-import { checkIntegrity, listBackups, type BackupInfo } from '../../core/library/backup';
+import { inspectBackup, listBackups, replaceLibraryFile, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
 import { importSource } from '../../core/library/import-source';
 import { addDois } from '../../core/library/add-dois';
@@ -600,9 +600,9 @@ async function restoreCommand(p: Parsed, ctx: LibraryCommandContext): Promise<nu
     source = latest.file;
   }
   // Refuse anything not proven good before the current library is touched.
-  const check = checkIntegrity(source);
-  if (check !== 'ok') throw new CoreError('INVALID_INPUT', `${source} is not a good backup (${check}); nothing was changed`);
-  const restoredItems = await countItems(source);
+  const inspection = inspectBackup(source);
+  if (inspection.problem !== null) throw new CoreError('INVALID_INPUT', `${source} is not a good backup (${inspection.problem}); nothing was changed`);
+  const restoredItems = inspection.items;
 
   // The current library is backed up first (when there is one), so the restore can be undone.
   let saved: BackupInfo | null = null;
@@ -611,23 +611,16 @@ async function restoreCommand(p: Parsed, ctx: LibraryCommandContext): Promise<nu
     // Closing the last connection removes the WAL; one still there means another process has the library open.
     if (existsSync(`${file}-wal`)) throw new CoreError('CONFLICT', `the library seems to be open in another Citewise (the app, citewise serve); close it and try again. Nothing was changed; a copy of the current library is at ${saved.file}`);
   }
-  const temp = `${file}.restore-${process.pid}.tmp`;
   try {
-    copyFileSync(source, temp);
-    for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-    renameSync(temp, file);
+    replaceLibraryFile(source, file);
   } catch (err) {
-    rmSync(temp, { force: true });
     throw new CoreError('INTERNAL', `could not restore: ${(err as Error).message}${saved ? `; the current library is saved at ${saved.file}` : ''}`);
   }
   // Open it once through the library worker: it must pass the same checks (and migrate) as at start-up.
   try {
     await withLibrary(ctx.dataDir, async () => undefined);
   } catch (err) {
-    if (saved) {
-      copyFileSync(saved.file, temp);
-      renameSync(temp, file);
-    }
+    if (saved) replaceLibraryFile(saved.file, file);
     throw new CoreError('INVALID_INPUT', `${source} could not be opened as a library (${(err as Error).message}); ${saved ? 'the previous library was put back' : 'remove it and start again'}`);
   }
   if (p.values.json) {
@@ -639,16 +632,3 @@ async function restoreCommand(p: Parsed, ctx: LibraryCommandContext): Promise<nu
   return 0;
 }
 
-/** Items in a backup, read-only, before it replaces anything. */
-async function countItems(backup: string): Promise<number> {
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(backup, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT count(*) AS n FROM items WHERE trashed_at IS NULL').get() as { n: number } | undefined;
-    return row?.n ?? 0;
-  } catch (err) {
-    throw new CoreError('INVALID_INPUT', `${backup} is not a Citewise library backup (${(err as Error).message}); nothing was changed`);
-  } finally {
-    db.close();
-  }
-}

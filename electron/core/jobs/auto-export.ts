@@ -8,6 +8,7 @@ import { CoreError } from '../errors';
 import type { AsyncLibrary } from '../library/client';
 import type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 import type { ItemId } from '../library/types';
+import type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
 import { systemClock, type Clock, type JobRegistry } from './registry';
 
 export type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
@@ -18,14 +19,8 @@ export type AutoExportLibrary = Pick<
   'addAutoExport' | 'listAutoExports' | 'getAutoExport' | 'updateAutoExport' | 'removeAutoExport' | 'autoExportsAffected' | 'runAutoExport'
 >;
 
-/**
- * Sent after every run, successful or not: the definition as stored now (status, error, item count),
- * and what the run did; `run` is null when it failed unexpectedly (the definition's error says why).
- */
-export interface AutoExportStatusEvent {
-  definition: AutoExport;
-  run: AutoExportRun | null;
-}
+/** Sent after every run, successful or not (the IPC event autoExport.status carries it as is). */
+export type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
 
 export interface AutoExporterOptions {
   library: { lib: AutoExportLibrary };

@@ -14,41 +14,12 @@ import { nodeAtomicFs, writeFileAtomic, type AtomicWriteFs } from '../fs/atomic-
 import { inBatches, inList, sql, type SqlFragment, type WriteDb } from './sql';
 import type { ItemId } from './types';
 
-export const AUTO_EXPORT_FORMATS = ['bibtex', 'biblatex', 'csljson', 'ris'] as const satisfies readonly ExportFormat[];
-export type AutoExportFormat = (typeof AUTO_EXPORT_FORMATS)[number];
+import { AUTO_EXPORT_FORMATS, DEFAULT_AUTO_EXPORT_OPTIONS, type AutoExport, type AutoExportFormat, type AutoExportOptions, type AutoExportRun, type AutoExportScope, type AutoExportStatus } from '../../../shared/model/auto-export';
 
-/** What changes the bytes of an entry besides the item itself. */
-export interface AutoExportOptions {
-  /** Keep the abstract (default true). */
-  abstracts: boolean;
-  /** Add the item's notes to its `note` field (default false). */
-  notes: boolean;
-  /** BibTeX/BibLaTeX: non-ASCII letters as LaTeX commands (default false). */
-  ascii: boolean;
-}
-
-export const DEFAULT_AUTO_EXPORT_OPTIONS: Readonly<AutoExportOptions> = { abstracts: true, notes: false, ascii: false };
-
-export type AutoExportScope = { kind: 'library' } | { kind: 'collection'; collectionId: number; subcollections: boolean };
-
-/** pending: never ran; written: the last run rewrote the file; unchanged: it was already up to date; error: see `error`. */
-export type AutoExportStatus = 'pending' | 'written' | 'unchanged' | 'error';
-
-export interface AutoExport {
-  id: number;
-  /** Absolute path of the file kept in sync. */
-  path: string;
-  format: AutoExportFormat;
-  scope: AutoExportScope;
-  options: AutoExportOptions;
-  createdAt: number;
-  lastRunAt: number | null;
-  status: AutoExportStatus;
-  /** What went wrong and where, when status is error. */
-  error: string | null;
-  /** Entries in the file after the last run that got that far. */
-  itemCount: number | null;
-}
+export { AUTO_EXPORT_FORMATS, DEFAULT_AUTO_EXPORT_OPTIONS };
+export type { AutoExport, AutoExportFormat, AutoExportOptions, AutoExportRun, AutoExportScope, AutoExportStatus };
+// Every auto-export format is one the exporters write.
+AUTO_EXPORT_FORMATS satisfies readonly ExportFormat[];
 
 export interface AutoExportInput {
   path: string;
@@ -60,22 +31,6 @@ export interface AutoExportInput {
 
 export type AutoExportPatch = Partial<Omit<AutoExportInput, 'options'>> & { options?: Partial<AutoExportOptions> };
 
-export interface AutoExportRun {
-  id: number;
-  path: string;
-  status: 'written' | 'unchanged' | 'error';
-  error: string | null;
-  errorCode: ErrorCode | null;
-  itemCount: number;
-  /** Entries rendered in this run (new or changed items, or all after a settings change). */
-  rendered: number;
-  /** Entries taken from the cache. */
-  reused: number;
-  /** Cached entries dropped: items that left the scope (removed, trashed, deleted). */
-  removed: number;
-  bytes: number;
-  ms: number;
-}
 
 export type RenderEntry = (item: CslItem, format: AutoExportFormat, options: EntryOptions) => string;
 

@@ -1,8 +1,8 @@
 // Backups of the library file: VACUUM INTO a new file (a consistent, compacted copy taken through
 // SQLite, never a copy of the live file), verified with integrity_check, rotated. Also the start-up
 // check that sets a damaged library aside and restores the newest good backup.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 
 import type { BackupInfo, BackupReason, Recovery } from '../../../shared/model/library';
@@ -103,5 +103,61 @@ export function recoverIfDamaged(file: string, backupDir: string, options: Backu
     return { setAside, problem, restoredFrom: b.file };
   }
   return { setAside, problem, restoredFrom: null };
+}
+
+/** What a backup holds, checked before it replaces anything: integrity_check, then its items (outside the trash). */
+export interface BackupInspection {
+  /** null when integrity_check says ok; otherwise what it (or opening the file) reported. */
+  problem: string | null;
+  items: number;
+}
+
+export function inspectBackup(file: string, nativeBinding?: string): BackupInspection {
+  const check = checkIntegrity(file, nativeBinding);
+  if (check !== 'ok') return { problem: check, items: 0 };
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    const row = db.prepare('SELECT count(*) AS n FROM items WHERE trashed_at IS NULL').get() as { n: number } | undefined;
+    return { problem: null, items: row?.n ?? 0 };
+  } catch (err) {
+    return { problem: `not a Citewise library (${err instanceof Error ? err.message : String(err)})`, items: 0 };
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Puts `source` in the place of the library file, atomically: a copy beside the library (same file
+ * system), flushed to disk, then renamed over it; the old WAL and shared-memory files go first, so the
+ * copy is never read with a journal that belongs to the old file. No connection may be open on the
+ * library meanwhile. On failure the copy is removed and the library file is as it was.
+ */
+export function replaceLibraryFile(source: string, file: string): void {
+  const temp = `${file}.restore-${process.pid}-${Date.now()}.tmp`;
+  try {
+    copyFileSync(source, temp);
+    const fd = openSync(temp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  try {
+    const dir = openSync(dirname(file), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch {
+    // Folders cannot be opened for fsync on every platform (Windows); the rename is done regardless.
+  }
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
-import type { BackupInfo, BackupReason, Recovery } from './backup';
+import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { EnrichmentMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
@@ -82,27 +82,138 @@ export interface PortImportHandle {
   abort(): Promise<void>;
 }
 
+type Ready = Extract<Response, { type: 'ready' }>;
+
+/** Starts a library worker and waits until it has opened (checked, recovered, migrated) the file. */
+function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; ready: Ready }> {
+  const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
+  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
+  const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
+  return new Promise((resolve, reject) => {
+    const onMessage = (msg: Response): void => {
+      if (msg.type === 'ready') {
+        cleanup();
+        resolve({ worker, ready: msg });
+      } else if (msg.type === 'failed') {
+        cleanup();
+        void worker.terminate();
+        reject(toError(msg.error));
+      }
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onExit = (code: number): void => {
+      cleanup();
+      reject(new CoreError('INTERNAL', `The library worker stopped while opening the library (exit code ${code}).`));
+    };
+    const cleanup = (): void => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}
+
 export class LibraryClient {
-  readonly recovery: Recovery | null;
-  readonly migrationBackup: BackupInfo | null;
+  #recovery: Recovery | null;
+  #migrationBackup: BackupInfo | null;
   readonly backupDir: string;
   /** Every Library method, async. */
   readonly lib: AsyncLibrary;
   /** Every EnrichmentStore method, async (used by the enrichment jobs in core/jobs). */
   readonly enrichment: AsyncEnrichment;
-  readonly #worker: Worker;
+  #worker: Worker;
+  readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly #chunkSize: number;
+  /** Set while the library file is being replaced (replaceFile): requests wait for the new worker. */
+  #swapping: Promise<void> | null = null;
   #nextId = 1;
   #closed = false;
 
-  private constructor(worker: Worker, ready: Extract<Response, { type: 'ready' }>, options: StartLibraryOptions) {
+  private constructor(worker: Worker, ready: Ready, options: StartLibraryOptions) {
     this.#worker = worker;
-    this.recovery = ready.recovery;
-    this.migrationBackup = ready.migrationBackup;
+    this.#options = options;
+    this.#recovery = ready.recovery;
+    this.#migrationBackup = ready.migrationBackup;
     this.backupDir = ready.backupDir;
     // Small enough that cloning one message takes a few milliseconds of the UI thread.
     this.#chunkSize = options.chunkSize ?? 500;
+    this.#attach(worker);
+    this.lib = new Proxy({} as AsyncLibrary, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', method: method as LibraryMethod, args }),
+    });
+    this.enrichment = new Proxy({} as AsyncEnrichment, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'enrichment', method: method as EnrichmentMethod, args }),
+    });
+  }
+
+  /** Starts the worker, which checks, recovers, backs up and migrates the library before it answers. */
+  static async start(options: StartLibraryOptions): Promise<LibraryClient> {
+    const { worker, ready } = await spawnWorker(options);
+    return new LibraryClient(worker, ready, options);
+  }
+
+  /** Set when the library file was found damaged when the worker opened it, and was set aside. */
+  get recovery(): Recovery | null {
+    return this.#recovery;
+  }
+
+  /** The backup taken before the file was migrated, if it was. */
+  get migrationBackup(): BackupInfo | null {
+    return this.#migrationBackup;
+  }
+
+  /**
+   * Replaces the library file under a running client. Waits for the requests in flight, closes the
+   * worker (which checkpoints and closes its database), runs `swap` while this client has no
+   * connection open, then starts a new worker, which checks and migrates the file as at start-up.
+   * Requests made meanwhile wait, then go to the new worker. If the new worker cannot open the file,
+   * `undo` puts the previous one back, a worker is started on it, and the error is thrown.
+   */
+  async replaceFile(swap: () => void | Promise<void>, undo: () => void | Promise<void>): Promise<void> {
+    if (this.#closed) throw new CoreError('CANCELLED', 'The library is closed.');
+    if (this.#swapping) throw new CoreError('CONFLICT', 'The library file is already being replaced.');
+    let release!: () => void;
+    this.#swapping = new Promise<void>((r) => (release = r));
+    try {
+      while (this.#pending.size > 0) await new Promise((r) => setTimeout(r, 5));
+      await this.#post({ id: 0, op: 'close' }).catch(() => undefined);
+      await this.#worker.terminate();
+      try {
+        await swap();
+        this.#adopt(await spawnWorker(this.#options));
+      } catch (err) {
+        try {
+          await undo();
+          this.#adopt(await spawnWorker(this.#options));
+        } catch (again) {
+          // No worker to answer: later requests are refused rather than left waiting.
+          this.#closed = true;
+          throw again;
+        }
+        throw err;
+      }
+    } finally {
+      this.#swapping = null;
+      release();
+    }
+  }
+
+  #adopt({ worker, ready }: { worker: Worker; ready: Ready }): void {
+    this.#worker = worker;
+    this.#recovery = ready.recovery;
+    this.#migrationBackup = ready.migrationBackup;
+    this.#attach(worker);
+  }
+
+  #attach(worker: Worker): void {
+    const options = this.#options;
     worker.on('message', (msg: Response) => {
       if (msg.type === 'backup') {
         options.onBackup?.(msg.info, msg.error);
@@ -121,49 +232,10 @@ export class LibraryClient {
     };
     worker.on('error', (err) => failAll(err));
     worker.on('exit', (code) => {
+      // A worker replaced on purpose (replaceFile) stops without closing the client.
+      if (worker !== this.#worker || this.#swapping) return;
       this.#closed = true;
       failAll(new CoreError('INTERNAL', `The library worker stopped (exit code ${code}).`));
-    });
-    this.lib = new Proxy({} as AsyncLibrary, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', method: method as LibraryMethod, args }),
-    });
-    this.enrichment = new Proxy({} as AsyncEnrichment, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'enrichment', method: method as EnrichmentMethod, args }),
-    });
-  }
-
-  /** Starts the worker, which checks, recovers, backs up and migrates the library before it answers. */
-  static start(options: StartLibraryOptions): Promise<LibraryClient> {
-    const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
-    const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
-    const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
-    return new Promise((resolve, reject) => {
-      const onMessage = (msg: Response): void => {
-        if (msg.type === 'ready') {
-          cleanup();
-          resolve(new LibraryClient(worker, msg, options));
-        } else if (msg.type === 'failed') {
-          cleanup();
-          void worker.terminate();
-          reject(toError(msg.error));
-        }
-      };
-      const onError = (err: Error): void => {
-        cleanup();
-        reject(err);
-      };
-      const onExit = (code: number): void => {
-        cleanup();
-        reject(new CoreError('INTERNAL', `The library worker stopped while opening the library (exit code ${code}).`));
-      };
-      const cleanup = (): void => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
     });
   }
 
@@ -270,6 +342,11 @@ export class LibraryClient {
     return this.#request({ id: 0, op: 'backup', reason }) as Promise<BackupInfo>;
   }
 
+  /** Checks a backup file in the worker (integrity_check reads all of it), so this thread never waits on it. */
+  inspectBackup(file: string): Promise<BackupInspection> {
+    return this.#request({ id: 0, op: 'inspect', file }) as Promise<BackupInspection>;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#request({ id: 0, op: 'close' }).catch(() => undefined);
@@ -278,6 +355,12 @@ export class LibraryClient {
   }
 
   #request(req: Request, transfer: readonly TransferListItem[] = []): Promise<unknown> {
+    // While the file is being replaced, requests wait for the new worker.
+    if (this.#swapping) return this.#swapping.then(() => this.#request(req, transfer));
+    return this.#post(req, transfer);
+  }
+
+  #post(req: Request, transfer: readonly TransferListItem[] = []): Promise<unknown> {
     if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The library is closed.'));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {

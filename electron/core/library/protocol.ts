@@ -34,6 +34,8 @@ export type Request =
   | { id: number; op: 'import.commit'; session: number }
   | { id: number; op: 'import.abort'; session: number }
   | { id: number; op: 'backup'; reason: BackupReason }
+  /** Checks a backup file (integrity_check, items) without opening it as the library. */
+  | { id: number; op: 'inspect'; file: string }
   | { id: number; op: 'close' };
 
 /** An item as a parser delivers it: prepared for the store, with the line its entry starts on and the file's key for it. */

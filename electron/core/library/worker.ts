@@ -3,7 +3,7 @@
 // (client.ts) talks to it with the messages of protocol.ts.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
-import { backupDatabase } from './backup';
+import { backupDatabase, inspectBackup } from './backup';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
@@ -203,6 +203,8 @@ function handle(req: Request): unknown {
     }
     case 'backup':
       return backup(req.reason);
+    case 'inspect':
+      return inspectBackup(req.file, init.nativeBinding);
     case 'close':
       if (timer) clearInterval(timer);
       for (const s of sessions.values()) s.rollback();

@@ -1,15 +1,31 @@
 import { DEFAULT_SETTINGS, settingsPatch, type Settings } from '../../../shared/ipc';
+import { CoreError } from '../errors';
 import type { Db } from '../library/database';
 
 /** Preferences, kept in the library database so they travel with it. */
 export class SettingsStore {
-  readonly #db: Db;
+  #db: Db | null;
+  /** What get() answers while the connection is closed (the library file is being replaced). */
+  #snapshot: Settings | null = null;
 
   constructor(db: Db) {
     this.#db = db;
   }
 
+  /** Stops using the connection (it is about to be closed); reads answer the last settings meanwhile. */
+  detach(): void {
+    if (this.#db) this.#snapshot = this.get();
+    this.#db = null;
+  }
+
+  /** Uses this connection from now on (the library file was replaced: its settings may differ). */
+  attach(db: Db): void {
+    this.#db = db;
+    this.#snapshot = null;
+  }
+
   get(): Settings {
+    if (!this.#db) return this.#snapshot!;
     const rows = this.#db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
     const stored: Record<string, unknown> = {};
     for (const row of rows) {
@@ -31,10 +47,12 @@ export class SettingsStore {
   }
 
   update(patch: Partial<Settings>): Settings {
-    const upsert = this.#db.prepare(
+    const db = this.#db;
+    if (!db) throw new CoreError('CONFLICT', 'The library is being restored from a backup; change the settings again in a moment.');
+    const upsert = db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     );
-    this.#db.transaction(() => {
+    db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
         if (value !== undefined) upsert.run(key, JSON.stringify(value));
       }

@@ -17,14 +17,19 @@ async function autoExport(dataDir: string, ...args: string[]): Promise<RunResult
 }
 
 let data: ReturnType<typeof tempDir>;
+// The files kept in sync live outside the data folder, as the app requires.
+let paper: ReturnType<typeof tempDir>;
 let files: string;
 beforeEach(async () => {
   data = tempDir();
-  files = join(data.path, 'paper');
-  mkdirSync(files);
+  paper = tempDir();
+  files = paper.path;
   expect((await run(data.path, 'import', join(FIXTURES, 'library.bib'))).code).toBe(0);
 });
-afterEach(() => data.remove());
+afterEach(() => {
+  data.remove();
+  paper.remove();
+});
 
 describe('citewise auto-export', () => {
   it('adds a definition and writes the file at once; run leaves an unchanged file alone; list and remove', async () => {
@@ -83,6 +88,16 @@ describe('citewise auto-export', () => {
     const missing = await autoExport(data.path, 'add', '--collection', 'Nope', '-o', join(files, 'x.bib'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no collection is called "Nope" (there are: Chapter, Thesis)');
+  });
+
+  it('refuses a file in the data folder or with the wrong extension, storing nothing', async () => {
+    const inside = await autoExport(data.path, 'add', '-o', join(data.path, 'refs.bib'));
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toContain("inside Citewise's own data folder");
+    const ext = await autoExport(data.path, 'add', '--format', 'csl-json', '-o', join(files, 'refs.bib'));
+    expect(ext.code).toBe(1);
+    expect(ext.stderr).toContain('A CSL-JSON file ends in .json');
+    expect(JSON.parse((await autoExport(data.path, 'list', '--json')).stdout)).toEqual({ autoExports: [] });
   });
 
   it('run exits 1 and keeps the old file when the folder is gone; usage errors exit 2', async () => {

@@ -1,6 +1,6 @@
 // The Settings pane's view of the library: where its file and backups are, the backups made so far,
 // and a sample citation in the default style, taken from the library itself.
-import type { CitewiseApi, IpcError, LibraryStatus } from '../../../../shared/ipc';
+import type { CitewiseApi, IpcError, LibraryStatus, RestoreReport } from '../../../../shared/ipc';
 import type { BackupInfo } from '../../../../shared/model/library';
 import type { CitationLocale } from '../../../../shared/model/settings';
 
@@ -12,6 +12,8 @@ export class LibrarySettingsState {
   #error = $state<IpcError | null>(null);
   #lastBackup = $state<BackupInfo | null>(null);
   #sample = $state<{ html: string; text: string } | null>(null);
+  #restoring = $state(false);
+  #lastRestore = $state<RestoreReport | null>(null);
   #sampleRequest = 0;
 
   constructor(api: CitewiseApi) {
@@ -24,6 +26,8 @@ export class LibrarySettingsState {
   get error() { return this.#error; }
   get lastBackup() { return this.#lastBackup; }
   get sample() { return this.#sample; }
+  get restoring() { return this.#restoring; }
+  get lastRestore() { return this.#lastRestore; }
 
   /** Loads and follows changes to the library (an import elsewhere changes its counts); returns the disposer. */
   start(): () => void {
@@ -50,6 +54,27 @@ export class LibrarySettingsState {
       await this.#loadBackups();
     } finally {
       this.#busy = false;
+    }
+  }
+
+  /**
+   * Replaces the library with a backup. The core keeps a 'pre-restore' backup of the library as it is
+   * first; every view reloads on the library.changed that follows. On failure nothing was changed.
+   */
+  async restore(file: string): Promise<void> {
+    this.#restoring = true;
+    this.#error = null;
+    this.#lastRestore = null;
+    try {
+      const result = await this.#api.invoke('library.backups.restore', { file });
+      if (!result.ok) {
+        this.#error = result.error;
+        return;
+      }
+      this.#lastRestore = result.value;
+      await this.load();
+    } finally {
+      this.#restoring = false;
     }
   }
 
