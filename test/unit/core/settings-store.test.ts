@@ -37,16 +37,18 @@ describe('settings store: citation style and locale', () => {
 
   it('falls back to the default of one bad stored value without resetting the others', () => {
     const db = openDatabase(join(dir.path, 'c.sqlite'));
-    db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)').run('citationStyle', '"klingon"', 'locale', '"en-GB"', 'theme', '"dark"');
+    db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)').run('citationStyle', '"Not a style!"', 'locale', '"en-GB"', 'theme', '"dark"');
     expect(new SettingsStore(db).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', locale: 'en-GB' });
     db.close();
   });
 
-  it('accepts every style and locale export accepts, and nothing else', () => {
+  it('accepts every style id export accepts (built in or added from a .csl file) and locale, and nothing else', () => {
     for (const citationStyle of CITATION_STYLE_IDS) expect(settingsPatch.safeParse({ citationStyle }).success).toBe(true);
     for (const locale of CITATION_LOCALES) expect(settingsPatch.safeParse({ locale }).success).toBe(true);
     expect([...CITATION_LOCALES]).toEqual([...EXPORT_LOCALES]);
-    expect(settingsPatch.safeParse({ citationStyle: 'chicago-fullnote' }).success).toBe(false);
+    // An added style's id is a style id too; whether it exists is the formatter's to say.
+    expect(settingsPatch.safeParse({ citationStyle: 'chicago-fullnote' }).success).toBe(true);
+    for (const citationStyle of ['../x', 'APA', '', 'a b']) expect(settingsPatch.safeParse({ citationStyle }).success).toBe(false);
     expect(settingsPatch.safeParse({ locale: 'de-DE' }).success).toBe(false);
   });
 
