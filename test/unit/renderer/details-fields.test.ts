@@ -12,6 +12,7 @@ import {
   fieldsFor,
   moveItem,
   noticeBanner,
+  noticeDate,
   parseDate,
   readField,
   safeUrl,
@@ -93,7 +94,8 @@ describe('details fields', () => {
     expect(noticeBanner([{ status: 'Has erratum' }, { status: 'Has correction' }], false)).toBeNull();
     expect(noticeBanner([{ status: 'Has expression of concern', date: '2020-1-2' }], null)?.severity).toBe('concern');
     expect(noticeBanner([{ status: 'Has expression of concern' }, { status: 'Withdrawn' }], null)?.severity).toBe('withdrawn');
-    expect(noticeBanner([{ status: 'Withdrawn' }, { status: 'Retracted', date: '2021-2-1' }], null)).toMatchObject({ severity: 'retracted', text: expect.stringContaining('2021-2-1') });
+    expect(noticeBanner([{ status: 'Withdrawn' }, { status: 'Retracted', date: '2021-2-1' }], null)).toMatchObject({ severity: 'retracted', text: expect.stringContaining('of 1 February 2021') });
+    expect([noticeDate('1986-9-8'), noticeDate('2001-04'), noticeDate('2003'), noticeDate('2021-2-30'), noticeDate('soon')]).toEqual(['8 September 1986', 'April 2001', '2003', '2021-2-30', 'soon']);
     expect(noticeBanner([], true)?.severity).toBe('retracted');
   });
 

@@ -250,16 +250,29 @@ export interface NoticeBanner {
 }
 
 /** The banner for the gravest editorial notice, if any: retraction, withdrawal, then expression of concern. */
+const NOTICE_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A notice's date as the service sends it ("1986-9-8", "2001-04", "2003") in words; anything else as it came. */
+export function noticeDate(text: string): string {
+  const m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(text.trim());
+  if (!m) return text;
+  const [year, month, day] = [Number(m[1]), m[2] ? Number(m[2]) : null, m[3] ? Number(m[3]) : null];
+  if (month === null || month < 1 || month > 12) return String(year);
+  if (day === null || day < 1 || day > 31) return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, 1));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCDate() === day ? NOTICE_DATE.format(date) : text;
+}
+
 export function noticeBanner(notices: readonly NoticeLike[], retracted: boolean | null | undefined): NoticeBanner | null {
   const has = (status: string) => notices.find((n) => n.status === status);
   const r = has('Retracted');
   if (r || retracted === true) {
-    return { severity: 'retracted', title: 'This paper has been retracted', text: `A retraction notice${r?.date ? ` of ${r.date}` : ''} says its findings should not be relied on. Check the notice before citing it.` };
+    return { severity: 'retracted', title: 'This paper has been retracted', text: `A retraction notice${r?.date ? ` of ${noticeDate(r.date)}` : ''} says its findings should not be relied on. Check the notice before citing it.` };
   }
   const w = has('Withdrawn');
-  if (w) return { severity: 'withdrawn', title: 'This paper has been withdrawn', text: `It was withdrawn${w.date ? ` on ${w.date}` : ''}. Check the notice before citing it.` };
+  if (w) return { severity: 'withdrawn', title: 'This paper has been withdrawn', text: `It was withdrawn${w.date ? ` on ${noticeDate(w.date)}` : ''}. Check the notice before citing it.` };
   const c = has('Has expression of concern');
-  if (c) return { severity: 'concern', title: 'Expression of concern', text: `The publisher raised a concern about this paper${c.date ? ` on ${c.date}` : ''}. Read the notice before relying on it.` };
+  if (c) return { severity: 'concern', title: 'Expression of concern', text: `The publisher raised a concern about this paper${c.date ? ` on ${noticeDate(c.date)}` : ''}. Read the notice before relying on it.` };
   return null;
 }
 
