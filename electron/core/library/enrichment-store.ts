@@ -139,9 +139,20 @@ export class EnrichmentStore {
     const runId = this.#queue(
       dois.map((doi) => ({ doi, needs })),
       options.reason ?? 'demand',
-      options.label ?? describeScope(scope),
+      options.label ?? this.#describe(scope, dois.length),
     );
     return { run: this.run(runId), withoutDoi };
+  }
+
+  /** The run's label: what was asked for, in words, and how many DOIs that is when it differs. */
+  #describe(scope: EnrichScope, dois: number): string {
+    let label = describeScope(scope);
+    if (scope.kind === 'collection') {
+      const name = this.#r.get<{ name: string }>(sql`SELECT name FROM collections WHERE id = ${scope.id}`)?.name;
+      if (name) label = `Enrich the collection “${name}”`;
+    }
+    const asked = scope.kind === 'items' ? scope.ids.length : scope.kind === 'dois' ? scope.dois.length : null;
+    return asked !== null && asked !== dois ? `${label} (${dois.toLocaleString('en')} DOI${dois === 1 ? '' : 's'})` : label;
   }
 
   /**
