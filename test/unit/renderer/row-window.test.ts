@@ -14,11 +14,13 @@ describe('the item table’s row window', () => {
   });
 
   it('never reaches past the last row nor before the first', () => {
-    expect(rowWindow(0, 600, 100_000, false)).toEqual({ first: 0, size: 33 });
+    expect(rowWindow(0, 600, 100_000, false)).toEqual({ first: 0, size: 33, last: 32 });
     const end = rowWindow(30 * 99_990, 600, 100_000, true);
     expect(end.first + end.size).toBe(100_000);
-    expect(rowWindow(0, 600, 5, true)).toEqual({ first: 0, size: 5 });
-    expect(rowWindow(500, 600, 0, true)).toEqual({ first: 0, size: 0 });
+    expect(end.last).toBe(99_999);
+    // Fewer rows than the pool: the pool keeps its size (its spare elements are hidden).
+    expect(rowWindow(0, 600, 5, true)).toEqual({ first: 0, size: 33, last: 4 });
+    expect(rowWindow(500, 600, 0, true)).toEqual({ first: 0, size: 33, last: -1 });
   });
 
   it('gives every row of the window to exactly one element', () => {

@@ -7,14 +7,15 @@ export const OVERSCAN_BEHIND = 3;
 
 /**
  * The rows the pool covers: `size` rows from `first`, enough to fill a view `height` px tall plus the
- * spare ones, never past the end (so every element of the pool shows a real row index).
+ * spare ones, never past the end. The size does not depend on the number of rows, so a search with
+ * few or no results does not destroy elements the next one has to create again; the elements for
+ * rows past the end (`last` is the last real row) are hidden.
  */
-export function rowWindow(scrollTop: number, height: number, count: number, down: boolean): { first: number; size: number } {
-  const inView = Math.ceil(Math.max(0, height) / ROW_HEIGHT) + 1;
-  const size = Math.min(count, inView + OVERSCAN_AHEAD + OVERSCAN_BEHIND);
+export function rowWindow(scrollTop: number, height: number, count: number, down: boolean): { first: number; size: number; last: number } {
+  const size = Math.ceil(Math.max(0, height) / ROW_HEIGHT) + 1 + OVERSCAN_AHEAD + OVERSCAN_BEHIND;
   const top = Math.floor(Math.max(0, scrollTop) / ROW_HEIGHT);
   const first = Math.max(0, Math.min(top - (down ? OVERSCAN_BEHIND : OVERSCAN_AHEAD), count - size));
-  return { first, size };
+  return { first, size, last: Math.min(first + size, count) - 1 };
 }
 
 /**

@@ -14,6 +14,19 @@ export const LOOKAHEAD = 2 * PAGE_SIZE;
 /** When the table is far ahead of what is loaded (a jump to the end), catch up in bigger requests. */
 const CATCH_UP_ROWS = 1000;
 
+/** Resolves after the next frame is painted (or soon, in a hidden window, where no frame comes). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }),
+    );
+  });
+}
+
 /** How a load treats the rows on screen until its own arrive. */
 export type Keep =
   /** Placeholders at once (a new view, filter or sort). */
@@ -197,7 +210,11 @@ export class RowCache {
           // A user-timing mark, so benchmarks can tell the core's answer from the paint after it.
           performance.mark('citewise:library:first-page');
           this.onFirstPage?.(generation);
-          if (nextCursor) this.#countRows(generation, where);
+          if (nextCursor) {
+            this.#countRows(generation, where);
+            // Let the first rows paint before the next answer (a page of 200) is read and parsed.
+            await afterNextPaint();
+          }
         }
       }
     } finally {

@@ -1,6 +1,7 @@
 import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ipc';
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
 import { checkQuery } from '../../../../shared/model/query';
+import { formatCount } from '../library/cells';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
 import { ColumnPrefs } from './library-columns.svelte';
@@ -401,5 +402,6 @@ export function libraryStateFor(api: CitewiseApi): LibraryState {
 }
 
 export function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? word : words}`;
+  // formatCount shares one Intl.NumberFormat; toLocaleString builds one per call (milliseconds, on each search).
+  return `${formatCount(n)} ${n === 1 ? word : words}`;
 }
