@@ -11,7 +11,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { launchApp, launchBrowser } from '../../e2e/harness';
 import { generateItems } from '../../unit/library/helpers/generate-items';
 import { percentile, type BenchCase, type BenchMetric } from '../harness';
-import { splitText, traceFrames } from '../probes/frame-trace';
+import { profileTop, splitText, traceFrames } from '../probes/frame-trace';
 
 const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
 
@@ -60,6 +60,8 @@ export const SCROLL_END = 'bench:scroll:end';
 interface ScrollRun {
   /** requestAnimationFrame intervals, ms (secondary: what the page's script saw). */
   frames: number[];
+  /** Main-thread time the per-frame row check below took, in all (it is inside the traced window). */
+  checkMs: number;
   /** Frames in which a placeholder row was in view. */
   placeholderFrames: number;
   /** Rows in view that showed another index's data or a row id the table does not have there (must stay 0). */
@@ -83,7 +85,10 @@ export function scrollFrames(page: Page, step: number, ms: number, n: number): P
         let wrongRows = 0;
         let top = grid.scrollTop;
         const viewHeight = grid.clientHeight;
+        const maxTop = grid.scrollHeight - viewHeight;
+        let checkMs = 0;
         const check = (): void => {
+          const t = performance.now();
           let placeholder = false;
           for (const row of grid.querySelectorAll<HTMLElement>('.body [role="row"]')) {
             const index = Number(row.dataset.index);
@@ -94,6 +99,7 @@ export function scrollFrames(page: Page, step: number, ms: number, n: number): P
             else if (!row.dataset.id || !row.querySelector('.text')!.textContent!.endsWith(` ${n - 1 - index}`)) wrongRows++;
           }
           if (placeholder) placeholderFrames++;
+          checkMs += performance.now() - t;
         };
         performance.mark(marks.start);
         const start = performance.now();
@@ -104,12 +110,12 @@ export function scrollFrames(page: Page, step: number, ms: number, n: number): P
           check();
           if (now - start >= ms) {
             performance.mark(marks.end);
-            resolve({ frames: frames.slice(1), placeholderFrames, wrongRows, rows: Math.round(top / 30) });
+            resolve({ frames: frames.slice(1), checkMs, placeholderFrames, wrongRows, rows: Math.round(top / 30) });
             return;
           }
           // Kept here rather than read back from the grid: reading scrollTop after the table updated
           // would force a layout inside this callback that a real scroll does not have.
-          top = Math.min(top + step, grid.scrollHeight);
+          top = Math.min(top + step, maxTop);
           grid.scrollTop = top;
           requestAnimationFrame(tick);
         };
@@ -213,13 +219,15 @@ const bench: BenchCase = {
         const trace = await traceFrames(context, page, { start: SCROLL_START, end: SCROLL_END }, async () => {
           run = await scrollFrames(page, step, quick ? 1500 : 4000, n);
         });
-        const { frames, placeholderFrames, wrongRows, rows } = run!;
+        const { frames, checkMs, placeholderFrames, wrongRows, rows } = run!;
         const rafFps = (frames.length / frames.reduce((a, b) => a + b, 0)) * 1000;
         const rafP95 = percentile([...frames].sort((a, b) => a - b), 95);
+        const checkPerFrame = checkMs / Math.max(1, frames.length);
         log(
           `scroll (${label}): trace ${trace.framesDrawn} frames drawn of ${trace.framesOffered} offered (${trace.framesDropped} dropped) in ${trace.windowMs.toFixed(0)} ms = ${trace.fps.toFixed(1)} fps, ` +
-            `frame interval p50 ${trace.frameIntervalP50.toFixed(1)} / p95 ${trace.frameIntervalP95.toFixed(1)} ms; main thread per frame ${trace.mainCpuPerFrame.toFixed(1)} ms CPU (${splitText(trace.split)}), ` +
-            `${trace.mainWallPerFrame.toFixed(1)} ms wall, busy ${(trace.mainBusy * 100).toFixed(0)}% of the time; rAF ${rafFps.toFixed(1)} fps, p95 ${rafP95.toFixed(1)} ms; ` +
+            `frame interval p50 ${trace.frameIntervalP50.toFixed(1)} / p95 ${trace.frameIntervalP95.toFixed(1)} ms; ` +
+            (step === 0 ? '' : `main thread per frame drawn ${trace.mainCpuPerFrame.toFixed(1)} ms CPU (${splitText(trace.split)}; the bench's own row check ${checkPerFrame.toFixed(2)} ms of it), ${trace.mainWallPerFrame.toFixed(1)} ms wall, `) +
+            `main thread busy ${(trace.mainBusy * 100).toFixed(0)}% of the time; rAF ${rafFps.toFixed(1)} fps, p95 ${rafP95.toFixed(1)} ms; ` +
             `placeholders in view in ${placeholderFrames} of ${frames.length} frames, ${wrongRows} wrong rows, reached row ${rows}`,
         );
         if (wrongRows > 0) throw new Error(`${wrongRows} rows in view showed data that is not theirs while scrolling (${label})`);
@@ -240,10 +248,17 @@ const bench: BenchCase = {
             metric: `scrolling the table (${label}), main-thread CPU per frame`,
             value: trace.mainCpuPerFrame,
             unit: 'ms',
-            note: `${splitText(trace.split)} (thread time of the renderer's main thread in the trace); ${trace.mainWallPerFrame.toFixed(1)} ms wall`,
+            note: `${splitText(trace.split)} (thread time of the renderer's main thread in the trace, including ${checkPerFrame.toFixed(2)} ms of the bench's own check of the rows in view); ${trace.mainWallPerFrame.toFixed(1)} ms wall`,
           },
         );
       }
+
+      // Where the main thread's time goes in the fastest scroll, by function (a separate run: the
+      // profiler's sampling would weigh on the traced ones).
+      await page.locator('[role="grid"]').evaluate((g) => (g.scrollTop = 0));
+      await page.waitForTimeout(300);
+      const hot = await profileTop(context, page, async () => void (await scrollFrames(page, 600, quick ? 1000 : 2000, n)));
+      log(`CPU profile, scrollbar drag: ${hot.join('; ')}`);
 
       await page.locator('[role="grid"]').evaluate((g) => (g.scrollTop = 0));
       const latencies: number[] = [];
