@@ -54,8 +54,8 @@ function openLibrary(page: Page): Promise<number> {
   );
 }
 
-export const SCROLL_START = 'bench:scroll:start';
-export const SCROLL_END = 'bench:scroll:end';
+const SCROLL_START = 'bench:scroll:start';
+const SCROLL_END = 'bench:scroll:end';
 
 interface ScrollRun {
   /** requestAnimationFrame intervals, ms (secondary: what the page's script saw). */
@@ -75,7 +75,7 @@ interface ScrollRun {
  * the one at its index: placed at its index, and (the generated library, newest first) its title ends
  * with the number of the generated item that sorts there, `n - 1 - index`.
  */
-export function scrollFrames(page: Page, step: number, ms: number, n: number): Promise<ScrollRun> {
+function scrollFrames(page: Page, step: number, ms: number, n: number): Promise<ScrollRun> {
   return page.evaluate(
     ({ step, ms, n, marks }) =>
       new Promise<ScrollRun>((resolve) => {
@@ -131,7 +131,7 @@ export function scrollFrames(page: Page, step: number, ms: number, n: number): P
  * the frame after that paints them, and a task posted from its requestAnimationFrame callback runs
  * once it is painted.
  */
-export async function keystroke(page: Page, query: string): Promise<{ painted: number; arrived: number }> {
+async function keystroke(page: Page, query: string): Promise<{ painted: number; arrived: number }> {
   const box = page.getByRole('searchbox', { name: 'Search the library' });
   await box.fill(query.slice(0, -1));
   await page.waitForFunction(() => document.querySelector('[role="grid"]')?.getAttribute('aria-busy') === 'false');
@@ -164,7 +164,7 @@ export async function keystroke(page: Page, query: string): Promise<{ painted: n
   return { painted, arrived };
 }
 
-export const QUERIES = ['learning', 'protein', 'author:smith', 'climate change', 'title:neural', 'year:2015', 'tag:review', 'quantum OR ocean', 'supporting:>10', 'bayesian -type:book'];
+const QUERIES = ['learning', 'protein', 'author:smith', 'climate change', 'title:neural', 'year:2015', 'tag:review', 'quantum OR ocean', 'supporting:>10', 'bayesian -type:book'];
 
 const bench: BenchCase = {
   name: 'library-pane',
