@@ -320,6 +320,110 @@ describe('Library pane', () => {
     await expect.poll(count).toBe(`${before + 2} items`);
   });
 
+  it('scrolls fast without creating rows or showing a row at another row’s place', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search the library' });
+    await box.fill('');
+    const title = page.getByRole('columnheader', { name: 'Title' });
+    while ((await title.getAttribute('aria-sort')) !== 'ascending') await title.getByRole('button').click();
+    await expect.poll(() => grid().getAttribute('aria-busy')).toBe('false');
+    const total = Number((await count())!.replace(/\D/g, ''));
+    // What the core lists in that order, read over a socket of the test's own.
+    const expected = await page.evaluate(async () => {
+      const socket = new WebSocket(`ws://${location.host}/ipc`);
+      await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
+      const answer = new Promise<{ result: { ok: boolean; value: { rows: { id: number }[] } } }>((resolve) => (socket.onmessage = (e) => resolve(JSON.parse(e.data as string))));
+      socket.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'library.list', input: { sort: { column: 'title', direction: 'asc' }, limit: 1000 } }));
+      const { result } = await answer;
+      socket.close();
+      return result.value.rows.map((r) => r.id);
+    });
+    expect(expected).toHaveLength(total);
+
+    // 20 rows a frame down to the end and back up, checking every frame that each row in view is the
+    // one at its index and that the table reuses its row elements instead of making new ones.
+    const problems = await page.evaluate(
+      ({ expected }) =>
+        new Promise<string[]>((resolve) => {
+          const grid = document.querySelector<HTMLElement>('[role="grid"]')!;
+          const pool = new Set(grid.querySelectorAll('.body [role="row"]'));
+          const found: string[] = [];
+          const height = grid.clientHeight;
+          let frame = 0;
+          let step = 600;
+          const tick = (): void => {
+            const top = grid.scrollTop;
+            const rows = [...grid.querySelectorAll<HTMLElement>('.body [role="row"]')];
+            if (rows.length !== pool.size || rows.some((r) => !pool.has(r))) found.push(`frame ${frame}: the row elements changed`);
+            for (const row of rows) {
+              const index = Number(row.dataset.index);
+              if (row.hidden || index * 30 + 30 < top || index * 30 > top + height) continue;
+              if (row.classList.contains('placeholder')) continue;
+              if (Number(row.dataset.id) !== expected[index]) found.push(`frame ${frame}: row ${index} shows item ${row.dataset.id}, not ${expected[index]}`);
+              if (row.id !== `lib-row-${index}` || row.getAttribute('aria-rowindex') !== String(index + 2) || row.style.transform !== `translateY(${index * 30}px)`) found.push(`frame ${frame}: row ${index} is misplaced`);
+            }
+            frame++;
+            if (step > 0 && top + height >= grid.scrollHeight) step = -600;
+            else if (step < 0 && top === 0) return resolve(found);
+            grid.scrollTop = top + step;
+            requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+      { expected },
+    );
+    expect(problems).toEqual([]);
+    // At rest, every row in view is there, none a placeholder.
+    await grid().evaluate((g) => (g.scrollTop = 150 * 30));
+    await expect.poll(() => rowAt(150).getAttribute('data-id')).toBe(String(expected[150]));
+    expect(await page.locator('.body [role="row"].placeholder:not([hidden])').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await grid().evaluate((g) => (g.scrollTop = 0));
+  });
+
+  it('searches at once on a key after a pause, and once for a burst of keys', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search the library' });
+    await box.fill('protei');
+    await expect.poll(() => grid().getAttribute('aria-busy')).toBe('false');
+    // Record when each search's first page is asked for, and when each key's input event came.
+    await page.evaluate(() => {
+      const w = window as unknown as { __searches: { at: number; query: string }[]; __inputs: number[] };
+      w.__searches = [];
+      w.__inputs = [];
+      document.addEventListener('input', () => w.__inputs.push(performance.now()), { capture: true });
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (this: WebSocket, data: string) {
+        const m = JSON.parse(data) as { channel?: string; input?: { query?: string; cursor?: string | null } };
+        if (m.channel === 'library.list' && !m.input?.cursor) w.__searches.push({ at: performance.now(), query: m.input?.query ?? '' });
+        return send.call(this, data);
+      } as typeof send;
+    });
+    const log = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { __searches: { at: number; query: string }[]; __inputs: number[] };
+        return { searches: w.__searches, inputs: w.__inputs };
+      });
+    await page.waitForTimeout(400);
+    await box.press('n');
+    const single = await log();
+    // Searched in the same task as the key, not after the 120 ms that coalesce a burst.
+    expect(single.searches.map((s) => s.query)).toEqual(['protein']);
+    expect(single.searches[0]!.at - single.inputs[0]!).toBeLessThan(50);
+    await expect.poll(count).toBe(`${bib.entries.filter((_, i) => i % 6 === 0).length} items`);
+
+    await box.fill('');
+    await expect.poll(() => grid().getAttribute('aria-busy')).toBe('false');
+    await page.waitForTimeout(400);
+    await page.evaluate(() => ((window as unknown as { __searches: unknown[] }).__searches.length = 0));
+    await box.pressSequentially('author:nguyen', { delay: 5 });
+    await expect.poll(count).toBe(`${bib.entries.filter((e) => e.family === 'Nguyen').length} items`);
+    const burst = await log();
+    // The first key at once, the rest once typing paused: far fewer searches than keys, the last one for the whole text.
+    expect(burst.searches.length).toBeLessThanOrEqual(4);
+    expect(burst.searches.at(-1)!.query).toBe('author:nguyen');
+    await box.fill('');
+    await expect.poll(count).toBe('302 items');
+  });
+
   it('leaves no page errors and no listener behind the pane', async () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(problems.errors).toEqual([]);

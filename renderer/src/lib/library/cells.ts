@@ -1,6 +1,9 @@
 // How table cells read: evidence counts with distinct "not fetched" (—), "unknown to the service" (?)
 // and 0, the data's age, and dates, all as plain text.
 import type { LibraryRow, TallyState } from '../../../../shared/model/library';
+import { COLUMNS, type ColumnId } from './columns';
+
+const COLUMN_IDS: readonly ColumnId[] = COLUMNS.map((c) => c.id);
 
 export type EvidenceColumn = 'supporting' | 'contrasting' | 'mentioning' | 'citing';
 
@@ -71,4 +74,58 @@ export function dateText(ms: number): string {
 
 export function rowTitle(row: LibraryRow): string {
   return row.title ?? '(untitled)';
+}
+
+/** What one row shows, per column: its text and, for the evidence columns, the mark's class. */
+export interface RowCells {
+  text: Readonly<Record<ColumnId, string>>;
+  className: Readonly<Record<ColumnId, string>>;
+}
+
+// Formatted once per row object (rows are replaced, never changed in place), not each time a row
+// scrolls into view: a fast scroll shows twenty new rows a frame.
+const formatted = new WeakMap<LibraryRow, RowCells>();
+
+export function rowCells(row: LibraryRow): RowCells {
+  let cells = formatted.get(row);
+  if (cells) return cells;
+  const text = {} as Record<ColumnId, string>;
+  const className = {} as Record<ColumnId, string>;
+  for (const id of COLUMN_IDS) {
+    if (isEvidenceColumn(id)) {
+      const ev = evidenceCell(row.evidence, id);
+      text[id] = ev.text;
+      className[id] = `ev ${ev.state}`;
+    } else {
+      text[id] = cellText(row, id);
+      className[id] = '';
+    }
+  }
+  cells = { text, className };
+  formatted.set(row, cells);
+  return cells;
+}
+
+export const isEvidenceColumn = (id: ColumnId): id is EvidenceColumn => id === 'supporting' || id === 'contrasting' || id === 'mentioning' || id === 'citing';
+
+/** The plain text of a non-evidence cell. */
+export function cellText(row: LibraryRow, id: ColumnId): string {
+  switch (id) {
+    case 'title':
+      return rowTitle(row);
+    case 'creators':
+      return row.creators ?? '';
+    case 'year':
+      return row.year === null ? '' : String(row.year);
+    case 'container':
+      return row.container ?? '';
+    case 'type':
+      return typeLabel(row.type);
+    case 'citationKey':
+      return row.citationKey;
+    case 'dateAdded':
+      return dateText(row.dateAdded);
+    default:
+      return '';
+  }
 }

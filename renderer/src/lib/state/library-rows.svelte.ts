@@ -2,15 +2,45 @@ import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { LibraryRow, Page, Sort } from '../../../../shared/model/library';
 import type { Where } from '../library/views';
 
+/** Rows per request while the table scrolls. */
 export const PAGE_SIZE = 200;
-/** When the visible rows are far ahead of what is loaded (a jump to the end), catch up in bigger steps. */
-const CATCH_UP_PAGES = 5;
+/**
+ * The first request of a new load asks for one screenful (up to 1,800 px of rows), not a whole page:
+ * a quarter of the rows to read, send and parse before the results show. The rest follows at once.
+ */
+export const FIRST_ROWS = 60;
+/** Rows loaded beyond the last one the table shows, so scrolling down finds them there. */
+export const LOOKAHEAD = 2 * PAGE_SIZE;
+/** When the table is far ahead of what is loaded (a jump to the end), catch up in bigger requests. */
+const CATCH_UP_ROWS = 1000;
+
+/** Resolves after the next frame is painted (or soon, in a hidden window, where no frame comes). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }),
+    );
+  });
+}
+
+/** How a load treats the rows on screen until its own arrive. */
+export type Keep =
+  /** Placeholders at once (a new view, filter or sort). */
+  | 'none'
+  /** The old rows stay until the first rows of the new load arrive, then all go (a new search: no flash of placeholders between keystrokes). */
+  | 'until-first'
+  /** The old rows stay until each is replaced (a refresh after a change: the same rows, mostly). */
+  | 'refresh';
 
 /**
- * The rows of the table for one `where` and sort, loaded page by page through the keyset cursor.
- * Each page's cursor comes from the previous page, so pages load in order up to the last one the table
- * shows; rows not loaded yet read as undefined (placeholders). A reload keeps the old rows on screen
- * until their replacements arrive, so a refresh after an edit does not flash.
+ * The rows of the table for one `where` and sort, loaded in order through the keyset cursor, up to a
+ * little beyond the last row the table shows. Rows not loaded yet read as undefined (placeholders).
+ * Rows are held in one flat array, so a row is found by its index alone and can never come from another
+ * position. Answers to a load that has been superseded are dropped.
  */
 export class RowCache {
   readonly #api: CitewiseApi;
@@ -18,17 +48,19 @@ export class RowCache {
   #counted = $state(false);
   #version = $state(0);
   #error = $state<IpcError | null>(null);
-  #pages: (LibraryRow[] | undefined)[] = [];
-  #stale: (LibraryRow[] | undefined)[] = [];
-  #cursors: (string | null)[] = [];
-  #loadedPages = 0;
+  /** Rows 0 … #loaded - 1 of the current load. */
+  #rows: LibraryRow[] = [];
+  /** Rows of the previous load shown until replaced (see Keep). */
+  #stale: LibraryRow[] = [];
+  #cursor: string | null = null;
   #ended = false;
   #wanted = 0;
   #generation = 0;
   #pumping = false;
   #where: Where | null = null;
   #sort: Sort = { column: 'title', direction: 'asc' };
-  /** Called when the first page of a new load is in: results are shown. */
+  #keep: Keep = 'none';
+  /** Called when the first rows of a new load are in: results are shown. */
   onFirstPage: ((generation: number) => void) | null = null;
 
   constructor(api: CitewiseApi) {
@@ -45,50 +77,37 @@ export class RowCache {
 
   row(index: number): LibraryRow | undefined {
     void this.#version;
-    const page = Math.floor(index / PAGE_SIZE);
-    return (this.#pages[page] ?? this.#stale[page])?.[index % PAGE_SIZE];
+    return this.#rows[index] ?? this.#stale[index];
   }
 
   /** Whether the row at `index` is current (not a leftover of the previous load shown meanwhile). */
   isFresh(index: number): boolean {
     void this.#version;
-    return this.#pages[Math.floor(index / PAGE_SIZE)] !== undefined;
+    return index < this.#rows.length;
   }
 
-  /** Starts over for a new where/sort; `keep` leaves the current rows on screen until replaced. */
-  load(where: Where, sort: Sort, keep = false): number {
+  /** Starts over for a new where/sort; see Keep for what stays on screen meanwhile. */
+  load(where: Where, sort: Sort, keep: Keep = 'none'): number {
     const generation = ++this.#generation;
-    // Keep what is on screen: the pages of this load, else those kept from before (a refresh that
-    // starts before the previous one got its first page must not drop them).
-    const kept = Math.max(this.#pages.length, this.#stale.length);
-    this.#stale = keep ? Array.from({ length: kept }, (_, i) => this.#pages[i] ?? this.#stale[i]) : [];
-    this.#pages = [];
-    this.#cursors = [];
-    this.#loadedPages = 0;
+    // Keep what is on screen: the rows of this load, else those kept from before (a refresh that
+    // starts before the previous one got its first rows must not drop them).
+    if (keep === 'none') this.#stale = [];
+    else if (this.#rows.length >= this.#stale.length) this.#stale = this.#rows;
+    else this.#stale = [...this.#rows, ...this.#stale.slice(this.#rows.length)];
+    this.#rows = [];
+    this.#cursor = null;
     this.#ended = false;
     this.#where = where;
     this.#sort = sort;
+    this.#keep = keep;
     this.#error = null;
-    if (!keep) {
+    if (keep === 'none') {
       this.#counted = false;
       this.#count = 0;
       this.#wanted = 0;
     }
     this.#version++;
-    // The library worker answers in order: ask for the first page before the count so results show
-    // sooner; the page does not need the count.
     void this.#pump();
-    void this.#api.invoke('library.count', where).then((result) => {
-      if (generation !== this.#generation) return;
-      if (!result.ok) {
-        this.#error = result.error;
-        return;
-      }
-      this.#count = this.#ended ? this.#loadedRows() : result.value;
-      this.#counted = true;
-      this.#stale.length = Math.ceil(result.value / PAGE_SIZE);
-      void this.#pump();
-    });
     return generation;
   }
 
@@ -96,17 +115,17 @@ export class RowCache {
   clear(): void {
     this.#generation++;
     this.#where = null;
-    this.#pages = [];
+    this.#rows = [];
     this.#stale = [];
     this.#count = 0;
     this.#counted = true;
     this.#version++;
   }
 
-  /** The table shows rows up to `lastIndex`: load the pages up to it, in order. */
+  /** The table shows rows up to `lastIndex`: load them, in order, and a little beyond. */
   want(lastIndex: number): void {
-    this.#wanted = Math.max(0, Math.floor(lastIndex / PAGE_SIZE));
-    void this.#pump();
+    this.#wanted = Math.max(0, lastIndex) + LOOKAHEAD;
+    if (this.#rows.length <= this.#wanted) void this.#pump();
   }
 
   /** The ids of the loaded rows from `from` to `to` (inclusive, either order). */
@@ -139,10 +158,20 @@ export class RowCache {
     return result.value;
   }
 
-  #loadedRows(): number {
-    let n = 0;
-    for (let i = 0; i < this.#loadedPages; i++) n += this.#pages[i]?.length ?? 0;
-    return n;
+  /** Counts the view; asked once its first rows are in, so a search that a later keystroke replaces costs no count. */
+  #countRows(generation: number, where: Where): void {
+    void this.#api.invoke('library.count', where).then((result) => {
+      if (generation !== this.#generation) return;
+      if (!result.ok) {
+        this.#error = result.error;
+        return;
+      }
+      this.#count = this.#ended ? this.#rows.length : result.value;
+      this.#counted = true;
+      if (this.#stale.length > result.value) this.#stale.length = result.value;
+      this.#version++;
+      void this.#pump();
+    });
   }
 
   async #pump(): Promise<void> {
@@ -152,44 +181,40 @@ export class RowCache {
       for (;;) {
         const generation = this.#generation;
         const where = this.#where;
-        const next = this.#loadedPages;
+        const next = this.#rows.length;
         if (!where || this.#ended || this.#error) break;
-        if (next > 0 && (!this.#counted || next * PAGE_SIZE >= this.#count || next > this.#wanted)) break;
+        if (next > 0 && (!this.#counted || next >= this.#count || next > this.#wanted)) break;
         const behind = this.#wanted - next;
-        const pages = behind >= CATCH_UP_PAGES ? CATCH_UP_PAGES : 1;
-        const result = await this.#api.invoke('library.list', {
-          ...where,
-          sort: this.#sort,
-          limit: PAGE_SIZE * pages,
-          cursor: next === 0 ? null : this.#cursors[next]!,
-        });
+        const limit = next === 0 ? FIRST_ROWS : behind >= CATCH_UP_ROWS ? CATCH_UP_ROWS : PAGE_SIZE;
+        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit, cursor: this.#cursor });
         if (generation !== this.#generation) continue;
         if (!result.ok) {
           this.#error = result.error;
           break;
         }
         const { rows, nextCursor } = result.value;
-        for (let p = 0; p < pages; p++) {
-          const slice = rows.slice(p * PAGE_SIZE, (p + 1) * PAGE_SIZE);
-          if (slice.length === 0 && p > 0) break;
-          this.#pages[next + p] = slice;
-          this.#stale[next + p] = undefined;
-          this.#loadedPages = next + p + 1;
-        }
-        this.#cursors[this.#loadedPages] = nextCursor ?? '';
+        for (const row of rows) this.#rows.push(row);
+        this.#cursor = nextCursor;
+        if (next === 0 && this.#keep === 'until-first') this.#stale = [];
         if (!nextCursor) {
           this.#ended = true;
           // The end is known exactly now; trust it over a count taken before a concurrent change.
-          this.#count = this.#loadedRows();
-          this.#stale.length = this.#loadedPages;
-        } else if (!this.#counted || this.#count < this.#loadedRows()) {
-          this.#count = Math.max(this.#count, this.#loadedRows());
+          this.#count = this.#rows.length;
+          this.#counted = true;
+          this.#stale.length = Math.min(this.#stale.length, this.#rows.length);
+        } else if (this.#count < this.#rows.length) {
+          this.#count = this.#rows.length;
         }
         this.#version++;
         if (next === 0) {
           // A user-timing mark, so benchmarks can tell the core's answer from the paint after it.
           performance.mark('citewise:library:first-page');
           this.onFirstPage?.(generation);
+          if (nextCursor) {
+            this.#countRows(generation, where);
+            // Let the first rows paint before the next answer (a page of 200) is read and parsed.
+            await afterNextPaint();
+          }
         }
       }
     } finally {

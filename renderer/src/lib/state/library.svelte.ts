@@ -2,10 +2,11 @@ import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ip
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
+import { formatCount } from '../library/cells';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
 import { ColumnPrefs } from './library-columns.svelte';
-import { RowCache } from './library-rows.svelte';
+import { RowCache, type Keep } from './library-rows.svelte';
 import { Selection } from './library-selection.svelte';
 
 /** Typing faster than this is one search; a keystroke after a pause searches at once. */
@@ -106,7 +107,7 @@ export class LibraryState {
     // The table first: the library worker answers in order, and counting tags over a large library
     // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
     // and refresh behind them.
-    this.#reload(this.#loaded, this.#loaded);
+    this.#reload(this.#loaded ? 'refresh' : 'none');
     this.#loaded = true;
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
@@ -124,7 +125,7 @@ export class LibraryState {
     if (view.kind === 'recent') this.#sort = RECENT_SORT;
     this.selection.reset();
     if (view.kind === 'duplicates') void this.loadDuplicates();
-    this.#reload(false);
+    this.#reload('none');
   }
 
   /** The search box's text: checked at once, searched after a pause in typing. */
@@ -147,20 +148,20 @@ export class LibraryState {
   toggleTag(name: string): void {
     this.#tags = this.#tags.includes(name) ? this.#tags.filter((t) => t !== name) : [...this.#tags, name];
     this.selection.reset();
-    this.#reload(false);
+    this.#reload('none');
   }
 
   clearTags(): void {
     if (this.#tags.length === 0) return;
     this.#tags = [];
-    this.#reload(false);
+    this.#reload('none');
   }
 
   sortBy(column: SortColumn): void {
     const direction = this.#sort.column === column ? (this.#sort.direction === 'asc' ? 'desc' : 'asc') : columnDef(column).firstDirection;
     this.#sort = { column, direction };
     this.selection.reset();
-    this.#reload(false);
+    this.#reload('none');
   }
 
   applySavedSearch(search: SavedSearch): void {
@@ -171,7 +172,7 @@ export class LibraryState {
     this.#queryError = null;
     if (search.sort) this.#sort = search.sort;
     this.selection.reset();
-    this.#reload(false);
+    this.#reload('none');
   }
 
   /** The ids the selection stands for (reads them all when everything is selected). */
@@ -312,12 +313,12 @@ export class LibraryState {
     this.#applied = text;
     this.selection.reset();
     this.#searching = true;
-    this.#searchGeneration = this.#reload(true);
+    this.#searchGeneration = this.#reload('until-first');
   }
 
-  /** Loads the rows again; `refresh` keeps the scroll position (a change elsewhere, coming back to the pane). */
-  #reload(keep: boolean, refresh = false): number {
-    if (!refresh) {
+  /** Loads the rows again; a refresh keeps the scroll position (a change elsewhere, coming back to the pane). */
+  #reload(keep: Keep): number {
+    if (keep !== 'refresh') {
       this.scrollTop = 0;
       this.#toTop++;
     }
@@ -337,7 +338,7 @@ export class LibraryState {
       }
       void this.#loadSidebar();
       if (this.#view.kind === 'duplicates') void this.loadDuplicates();
-      this.#reload(true, true);
+      this.#reload('refresh');
     }, CHANGE_COALESCE_MS);
   }
 
@@ -391,5 +392,6 @@ export function libraryStateFor(api: CitewiseApi): LibraryState {
 }
 
 export function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? word : words}`;
+  // formatCount shares one Intl.NumberFormat; toLocaleString builds one per call (milliseconds, on each search).
+  return `${formatCount(n)} ${n === 1 ? word : words}`;
 }
