@@ -223,7 +223,7 @@ describe('a researcher’s first session', () => {
     const progress = jobs().locator('progress');
     await progress.waitFor({ timeout: 10_000 });
     // Counted in DOIs: the duplicate pair and the book have none to look up.
-    expect(await jobs().textContent()).toMatch(new RegExp(`Enrich ${TOTAL} items\\s*\\d+ / ${KNOWN + 3}`));
+    expect(await jobs().textContent()).toMatch(new RegExp(`Enrich ${TOTAL} items \\(${KNOWN + 3} DOIs\\)\\s*\\d+ / ${KNOWN + 3}`));
     await shoot('enrichment-running', false);
 
     // Then numbers, equal to the service's, in every visible row.
