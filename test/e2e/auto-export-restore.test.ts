@@ -147,7 +147,7 @@ describe('Auto-export, restore and attachments', () => {
       await pane('library');
       await rowAt(0).click();
       await page.getByRole('button', { name: 'Move to Trash' }).click();
-      await expect.poll(() => page.locator('[role="row"][data-index]').count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
       await pane('settings');
       await expect.poll(() => page.getByTestId('library-counts').textContent(), { timeout: 10_000 }).toContain('2 items (and 1 in the trash)');
 
@@ -177,7 +177,7 @@ describe('Auto-export, restore and attachments', () => {
 
       // The Library pane reloaded: the trashed item is back.
       await pane('library');
-      await expect.poll(() => page.locator('[role="row"][data-index]').count(), { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(3);
 
       // Undo: restore the pre-restore copy.
       await pane('settings');
@@ -186,7 +186,7 @@ describe('Auto-export, restore and attachments', () => {
       await expect.poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 }).toContain('2 items');
       await expect.poll(() => page.getByTestId('library-counts').textContent()).toContain('2 items (and 1 in the trash)');
       await pane('library');
-      await expect.poll(() => page.locator('[role="row"][data-index]').count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
     });
   });
 

@@ -49,7 +49,7 @@ describe('retraction notifications', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await note.getByRole('button', { name: 'Show them' }).click();
     await note.waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"])').count()).toBe(2);
+    await expect.poll(() => page.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"]):visible').count()).toBe(2);
     await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
     await screenshot(page, 'notification-shown-dark');
 
