@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
-import { evidenceCell, evidenceTitle } from '../../../renderer/src/lib/library/cells';
+import { evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
 import { collectionTree, combine, isWithin, tagTerms, whereOf } from '../../../renderer/src/lib/library/views';
 
@@ -54,6 +54,15 @@ describe('library views as queries', () => {
     expect(tree[1]!.children[0]!.children[0]!.collection.name).toBe('grandchild');
     expect(isWithin(cs, 4, 1)).toBe(true);
     expect(isWithin(cs, 2, 1)).toBe(false);
+  });
+});
+
+describe('titles in the table', () => {
+  it('drops CSL rich-text markup and keeps any other angle brackets as text', () => {
+    expect(plainTitle('Growth of <i>Escherichia coli</i> at 10<sup>5</sup> cells in H<sub>2</sub>O')).toBe('Growth of Escherichia coli at 105 cells in H2O');
+    expect(plainTitle('The <span class="nocase">mRNA</span> of <span style="font-variant:small-caps;">Smith</span>')).toBe('The mRNA of Smith');
+    expect(plainTitle('Payload <img src=x onerror="window.__pwned=1"> in a <i>title</i>')).toBe('Payload <img src=x onerror="window.__pwned=1"> in a title');
+    expect(plainTitle('a < b and c > d')).toBe('a < b and c > d');
   });
 });
 

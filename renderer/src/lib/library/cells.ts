@@ -72,8 +72,17 @@ export function dateText(ms: number): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+// CSL's rich-text markup in titles (italic species names, sub- and superscripts, small caps, nocase):
+// the table shows their text. Any other "<…>" is part of the title and stays, as text.
+const CSL_MARKUP = /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:class="nocase"|style="font-variant:\s*small-caps;?")>|<\/span>/gi;
+
+/** A CSL title without its rich-text markup. */
+export function plainTitle(title: string): string {
+  return title.includes('<') ? title.replace(CSL_MARKUP, '') : title;
+}
+
 export function rowTitle(row: LibraryRow): string {
-  return row.title ?? '(untitled)';
+  return row.title === null ? '(untitled)' : plainTitle(row.title);
 }
 
 /** What one row shows, per column: its text and, for the evidence columns, the mark's class. */
