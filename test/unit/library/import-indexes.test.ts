@@ -92,7 +92,7 @@ describe('an import into an empty library stores what an import into a non-empty
     const empty = testLibrary({ now });
     const used = testLibrary({ now });
     libs.push(empty, used);
-    used.library.importItems([{ type: 'book', title: 'Placeholder zzz', 'citation-key': 'zz-placeholder' }]);
+    used.library.importItems([{ id: 'placeholder', type: 'book', title: 'Placeholder zzz', 'citation-key': 'zz-placeholder' }]);
     const a = empty.library.importItems(items(), { source: 'refs.bib' });
     const b = used.library.importItems(items(), { source: 'refs.bib' });
     const ca = content(empty, 'zz-placeholder');
