@@ -63,7 +63,7 @@ function fallback(bytes: Uint8Array, warnings: ImportIssue[]): string {
 }
 
 /** UTF-16 without a BOM shows as a NUL in every other byte of ASCII text. */
-function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+export function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   const n = Math.min(bytes.length & ~1, 4096);
   if (n < 8) return undefined;
   let evenNul = 0;

@@ -1,15 +1,16 @@
 // Import and export of reference files: BibTeX/BibLaTeX, RIS, CSL-JSON and DOI lists. Pure Node, no
 // database: the library store takes an ImportResult and writes it in one transaction. For big files
 // use importInWorker (./run-in-worker), which runs the same code off the thread that answers the UI.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import { toBibtex, type BibtexExportOptions } from './bibtex/export';
 import { ItemCollector, type ItemSink } from './collector';
-import { importBibtex } from './bibtex/import';
+import { importBibtex, importBibtexPieces, needsWholeFile } from './bibtex/import';
 import { importCslJson } from './csljson/import';
 import { toCslJson } from './csljson/export';
-import { assertText, decodeBytes } from './decode';
+import { assertText, decodeBytes, guessUtf16 } from './decode';
 import { detectFormat } from './detect';
 import { importDoiList } from './doi-list/import';
 import { FormatError, resolveLimits, type ImportLimits } from './limits';
@@ -38,7 +39,16 @@ export interface ImportOptions {
   /** Stream the items out in chunks instead of returning them (see ItemCollector). */
   onItems?: ItemSink | undefined;
   chunkSize?: number | undefined;
+  /** Files larger than this are read in pieces of this many bytes when they can be (importFile); tests make it small. */
+  pieceBytes?: number | undefined;
 }
+
+/**
+ * A 100,000-entry BibTeX file is about 70 MB, and as one JavaScript string (two bytes a character as
+ * soon as one character is outside Latin-1) about 140 MB, held for the whole parse. Read in pieces it
+ * costs a few megabytes.
+ */
+const PIECE_BYTES = 4 * 1024 * 1024;
 
 const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ImportResult>> = {
   bibtex: importBibtex,
@@ -75,9 +85,87 @@ export function importFile(path: string, options: ImportOptions = {}): ImportRes
   const limits = resolveLimits(options.limits);
   const size = statSync(path).size;
   if (size > limits.maxBytes) throw new FormatError(`The file is ${(size / 1024 / 1024).toFixed(1)} MB; the import limit is ${(limits.maxBytes / 1024 / 1024).toFixed(1)} MB.`);
-  // The bytes are a temporary: once decoded they can be collected while the text is parsed (a 100,000-
-  // entry file is tens of megabytes).
-  return importDecoded(decodeBytes(readFileSync(path), limits), { ...options, limits, fileName: options.fileName ?? basename(path) });
+  const withName = { ...options, limits, fileName: options.fileName ?? basename(path) };
+  const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
+  if (size > pieceBytes) {
+    const result = importFileInPieces(path, withName, pieceBytes);
+    if (result) return result;
+  }
+  // The bytes are a temporary: once decoded they can be collected while the text is parsed.
+  return importDecoded(decodeBytes(readFileSync(path), limits), withName);
+}
+
+/**
+ * A large UTF-8 BibTeX file without crossref or xdata (the common case), read and parsed piece by
+ * piece with the same result as reading it whole. A first pass over the bytes checks that it is one;
+ * null when it is not (another format, another encoding, inheritance), for the whole-file path.
+ */
+function importFileInPieces(path: string, options: ImportOptions & { limits: ImportLimits }, pieceBytes: number): ImportResult | null {
+  // What the whole-file path looks at first: the encoding, binary content and the format, from the head.
+  const [head] = filePieces(path, HEAD_BYTES);
+  if (!head || guessUtf16(head) || (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) || !isUtf8(head)) return null;
+  const headText = stripBoms(new TextDecoder('utf-8').decode(head));
+  assertText(headText);
+  if ((options.format ?? detectFormat(headText, options.fileName)) !== 'bibtex') return null;
+  let tail = '';
+  for (const bytes of filePieces(path, pieceBytes)) {
+    if (!isUtf8(bytes)) return null;
+    // Latin-1 is enough to find the ASCII words; the last few bytes go along in case one is cut.
+    const text = tail + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    if (needsWholeFile(text)) return null;
+    tail = text.slice(-8);
+  }
+  function* pieces(): Generator<string> {
+    const decoder = new TextDecoder('utf-8');
+    let first = true;
+    for (const bytes of filePieces(path, pieceBytes)) {
+      const text = decoder.decode(bytes, { stream: true });
+      yield first ? stripBoms(text) : text;
+      first = false;
+    }
+    yield decoder.decode();
+  }
+  const result = importBibtexPieces(pieces(), options.limits, new ItemCollector(options.onItems, options.chunkSize));
+  result.encoding = 'utf-8';
+  return result;
+}
+
+/** Enough of a file to tell its encoding and format, as decodeBytes and detectFormat look at it. */
+const HEAD_BYTES = 512 * 1024;
+
+/** The byte-order marks the whole-file path drops (the BOM bytes, then the decoder's and importText's). */
+function stripBoms(text: string): string {
+  let start = 0;
+  while (start < 2 && text.charCodeAt(start) === 0xfeff) start++;
+  return start > 0 ? text.slice(start) : text;
+}
+
+/** The file's bytes in pieces of about `size`, each ending on a UTF-8 character boundary (of valid UTF-8), in one reused buffer. */
+function* filePieces(path: string, size: number): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(size + 4);
+    let kept = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, kept, size, null);
+      const end = kept + read;
+      if (read === 0) {
+        if (end > 0) yield buffer.subarray(0, end);
+        return;
+      }
+      // Back up over an incomplete multi-byte character at the end; it starts the next piece.
+      let cut = end;
+      let lead = end - 1;
+      while (lead > 0 && lead > end - 4 && (buffer[lead]! & 0xc0) === 0x80) lead--;
+      const b = buffer[lead]!;
+      if (b >= 0xc0 && lead + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > end) cut = lead;
+      yield buffer.subarray(0, cut);
+      buffer.copy(buffer, 0, cut, end);
+      kept = end - cut;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export type ExportFormat = 'bibtex' | 'biblatex' | 'ris' | 'csljson';

@@ -3,6 +3,7 @@
 import { citationKeyBase, citationKeyProblem, foldText } from '../../../shared/model/citekey';
 import { CSL_NAME_FIELDS, type CslItem, type CslName } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
+import { detached } from '../strings';
 
 export interface Derived {
   title: string | null;
@@ -33,8 +34,9 @@ function foldName(text: string): string {
   let folded = foldedNames.get(text);
   if (folded === undefined) {
     if (foldedNames.size >= 20_000) foldedNames.clear();
-    folded = foldText(text);
-    foldedNames.set(text, folded);
+    // Copies: the cache outlives the parsed text these strings may be views of (see detached).
+    folded = detached(foldText(text));
+    foldedNames.set(detached(text), folded);
   }
   return folded;
 }

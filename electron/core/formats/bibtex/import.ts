@@ -11,16 +11,68 @@ import { decodeLatex, type DecodeOptions } from './latex-decode';
 import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom, type FieldRule } from './mapping';
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
-import { parseBibtex, type RawBibliography, type RawEntry } from './parser';
+import { detached } from '../../strings';
+import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
 // One case-insensitive search (about 80 ms on 66 MB); a false alarm only costs memory, not results.
 const WHOLE_FILE_MARKER = /crossref|xdata/i;
-function needsWholeFile(text: string): boolean {
+export function needsWholeFile(text: string): boolean {
   return WHOLE_FILE_MARKER.test(text);
 }
 
 export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+  return mapEntries(limits, out, (take, warnings) => {
+    if (!needsWholeFile(text)) {
+      const raw = parseBibtex(text, limits, take);
+      warnings.push(...raw.warnings);
+      return raw;
+    }
+    const raw = parseBibtex(text, limits);
+    warnings.push(...raw.warnings);
+    const entries = resolveInheritance(raw.entries, warnings);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      entries[i] = DONE; // let the raw entry go as soon as its item exists
+      take(entry);
+    }
+    return raw;
+  });
+}
+
+/**
+ * The same import from a file's text in pieces, in order (a large file decoded piece by piece), so
+ * only about one piece of its text is in memory at a time. The file must not need crossref or xdata
+ * (needsWholeFile on all of it is false): entries are mapped as they are read. The result is what
+ * importBibtex gives for the pieces joined.
+ */
+export function importBibtexPieces(pieces: Iterable<string>, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+  return mapEntries(limits, out, (take, warnings) => {
+    const parser = new BibParser(limits, take);
+    let text = '';
+    let line = 1;
+    let resumeAt = 0;
+    for (const piece of pieces) {
+      text += piece;
+      const stop = lastEntryLine(text, resumeAt);
+      if (stop < 0) continue;
+      const end = parser.feed(text, line, resumeAt, stop)!;
+      text = text.slice(end.lineStart);
+      line = end.line;
+      resumeAt = end.resumeAt;
+    }
+    parser.feed(text, line, resumeAt, null);
+    const raw = parser.result();
+    warnings.push(...raw.warnings);
+    return raw;
+  });
+}
+
+/**
+ * Maps the entries a parse hands to `take` (as it reads them) into items, with the file's warnings and
+ * errors. `parse` adds the parser's warnings to `warnings` where they belong among the mapping's.
+ */
+function mapEntries(limits: ImportLimits, out: ItemCollector, parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography): ImportResult {
   const warnings: ImportIssue[] = [];
   const unknown = new Set<string>();
   const ctx: MapContext = { unknown, rich: { rich: true, unknown }, plain: { rich: false, unknown }, unknownCommands: new Map(), unknownTypes: new Map(), warnings };
@@ -34,29 +86,16 @@ export function importBibtex(text: string, limits: ImportLimits, out: ItemCollec
       const item = entryToCsl(entry, ctx);
       // Ids only need to be unique within one import; the store assigns its own.
       const base = entry.key || `entry-line-${entry.line}`;
-      const seen = ids.get(base) ?? 0;
-      ids.set(base, seen + 1);
-      if (seen > 0 && entry.key) warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
-      item.id = seen === 0 ? base : `${base}#${seen + 1}`;
+      const seen = ids.get(base);
+      ids.set(seen === undefined ? detached(base) : base, (seen ?? 0) + 1);
+      if (seen !== undefined && entry.key) warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
+      item.id = seen === undefined ? base : `${base}#${seen + 1}`;
       out.push(entry.key ? { item, line: entry.line, sourceKey: entry.key } : { item, line: entry.line });
     } catch (err) {
       errors.push({ line: entry.line, reason: `The entry "${entry.key}" could not be read: ${err instanceof Error ? err.message : String(err)}` });
     }
   };
-  let raw: RawBibliography;
-  if (needsWholeFile(text)) {
-    raw = parseBibtex(text, limits);
-    warnings.push(...raw.warnings);
-    const entries = resolveInheritance(raw.entries, warnings);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      entries[i] = DONE; // let the raw entry go as soon as its item exists
-      take(entry);
-    }
-  } else {
-    raw = parseBibtex(text, limits, take);
-    warnings.push(...raw.warnings);
-  }
+  const raw = parse(take, warnings);
   errors.push(...raw.errors);
   for (const [name, line] of ctx.unknownTypes) warnings.push({ line, reason: `The entry type @${name} is not a BibTeX or BibLaTeX type; it was imported as a document and its type kept for export.` });
   for (const [name, line] of ctx.unknownCommands) warnings.push({ line, reason: `The LaTeX command \\${name} is unknown; its argument was kept as text.` });

@@ -72,12 +72,64 @@ function isKeyChar(c: number): boolean {
  * (the importer streams when no crossref/xdata needs the whole file first).
  */
 export function parseBibtex(text: string, limits: ImportLimits, onEntry?: (entry: RawEntry) => void): RawBibliography {
-  return new BibParser(text, limits, onEntry).run();
+  const parser = new BibParser(limits, onEntry);
+  parser.feed(text, 1, 0, null);
+  return parser.result();
 }
 
-class BibParser {
+/** Where the next window of a file parsed in windows (BibParser.feed) begins. */
+export interface WindowEnd {
+  /** Offset in the window's text of the line the next window starts with. */
+  lineStart: number;
+  /** That line's number in the file. */
+  line: number;
+  /** Offset within that line where parsing resumes (the text before it was parsed already). */
+  resumeAt: number;
+}
+
+/**
+ * The last line of `text` that opens an entry as the parser sees one (entryStartsAt), after offset
+ * `after` and at least `tail` characters before the end: a place where a file can be cut into windows
+ * that parse exactly as the whole does, since no value or comment runs across such a line (and an
+ * error's excerpt, which reads on past its entry, still finds the text it would in the whole file).
+ * Returns the line's offset, or -1 when there is none.
+ */
+export function lastEntryLine(text: string, after: number, tail = 256): number {
+  const last = text.length - tail;
+  for (let at = last < 0 ? -1 : text.lastIndexOf('@', last); at > after; at = text.lastIndexOf('@', at - 1)) {
+    let lineStart = at;
+    while (lineStart > 0 && (text.charCodeAt(lineStart - 1) === SPACE || text.charCodeAt(lineStart - 1) === TAB)) lineStart--;
+    if (lineStart <= after || text.charCodeAt(lineStart - 1) !== LF) continue;
+    if (entryHeaderEnd(text, lineStart, text.length) > 0) return lineStart;
+  }
+  return -1;
+}
+
+/** When a line starting at `from` opens an entry (optional blanks, "@", a type, optional blanks, "{" or "("): the offset just past the brace; else -1. */
+function entryHeaderEnd(text: string, from: number, n: number): number {
+  let i = from;
+  while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+  if (text.charCodeAt(i) !== AT) return -1;
+  i++;
+  const start = i;
+  while (i < n && isIdentChar(text.charCodeAt(i))) i++;
+  if (i === start || i - start > 20) return -1;
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  return c === LBRACE || c === LPAREN ? i + 1 : -1;
+}
+
+/**
+ * The parser. `feed` takes the whole text at once, or a file in windows: each window but the last ends
+ * just past the header of an entry line (lastEntryLine) and stops before parsing that entry. Whatever
+ * the parser would have read past a window's end (an entry it could not finish inside the window)
+ * is undone and parsed again with the next window, so the result, lines and messages included, is the
+ * whole text's, while only one window of the file's text is in memory at a time.
+ */
+export class BibParser {
+  private text = '';
+  private n = 0;
   private pos = 0;
-  private readonly n: number;
   private readonly macros = new Map<string, string>(MONTH_MACROS);
   private readonly entries: RawEntry[] = [];
   private readonly preambles: string[] = [];
@@ -88,63 +140,101 @@ class BibParser {
   private linePos = 0;
   private lineNo = 1;
   private entryLine = 1;
+  /** Set when the parse of an element reached the end of the text (only matters before the last window). */
+  private hitEnd = false;
+  private count = 0;
 
   private entryCount = 0;
 
   constructor(
-    private readonly text: string,
     private readonly limits: ImportLimits,
     private readonly onEntry?: (entry: RawEntry) => void,
   ) {
-    this.n = text.length;
     this.deadline = new Deadline(limits.timeBudgetMs);
   }
 
-  run(): RawBibliography {
-    const { text } = this;
-    let count = 0;
+  result(): RawBibliography {
+    return { entries: this.entries, preambles: this.preambles, errors: this.errors, warnings: this.warnings };
+  }
+
+  /**
+   * Parses `text`, whose first line is line `firstLine` of the file, from offset `resumeAt`.
+   * `stopAt` null: this is the end of the file. Otherwise the offset of the entry line the window ends
+   * with (lastEntryLine): parsing stops before it, or before an element that would read past the
+   * window, and the answer says where the next window starts.
+   */
+  feed(text: string, firstLine: number, resumeAt: number, stopAt: number | null): WindowEnd | null {
+    this.text = text;
+    this.n = text.length;
+    this.pos = resumeAt;
+    this.linePos = 0;
+    this.lineNo = firstLine;
+    const windowEnd = (at: number): WindowEnd => {
+      let lineStart = at;
+      while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== LF) lineStart--;
+      return { lineStart, line: this.lineAt(lineStart), resumeAt: at - lineStart };
+    };
     for (;;) {
       const at = text.indexOf('@', this.pos);
       if (at < 0) break;
-      this.pos = at + 1;
-      if ((++count & 255) === 0) this.deadline.check(this.lineAt(at));
-      this.skipSpace();
-      const typeStart = this.pos;
-      while (this.pos < this.n && isIdentChar(text.charCodeAt(this.pos))) this.pos++;
-      if (this.pos === typeStart) continue; // an @ in free text between entries: a comment, as in BibTeX
-      const type = this.intern(text.slice(typeStart, this.pos));
-      this.skipSpace();
-      const open = text.charCodeAt(this.pos);
-      if (open !== LBRACE && open !== LPAREN) {
-        // "@article" without a body: in BibTeX free text this is a comment, but if it starts a line it
-        // was almost certainly meant as an entry.
-        if (this.startsLine(at)) this.errors.push({ line: this.lineAt(at), reason: `"@${type}" is not followed by "{" or "(": the entry has no body.`, excerpt: excerptOf(text, at) });
-        continue;
-      }
-      const close = open === LBRACE ? RBRACE : RPAREN;
-      this.pos++;
-      this.entryLine = this.lineAt(at);
-      try {
-        if (type === 'comment') this.skipComment(close);
-        else if (type === 'string') this.parseString(close);
-        else if (type === 'preamble') this.preambles.push(this.parseBody(close));
-        else this.parseEntry(type, close);
-      } catch (err) {
-        if (!(err instanceof EntryError)) throw err;
-        const where = this.lineAt(err.at);
-        const line = this.entryLine;
-        this.errors.push({
-          line,
-          reason: where > line ? `${err.message} (at line ${where})` : err.message,
-          excerpt: excerptOf(text, at),
-        });
-        this.pos = this.nextEntryStart(at + 1);
+      // The window's entry line, or past it when the last element ran on across it (a value whose line
+      // break a backslash escapes does): the next window goes on from where this one stopped reading.
+      if (stopAt !== null && at >= stopAt) return windowEnd(this.pos);
+      const marks = [this.errors.length, this.warnings.length, this.preambles.length];
+      this.hitEnd = false;
+      this.element(at);
+      if (stopAt !== null && this.hitEnd) {
+        // This element runs on past the window: forget what it said and read it again with the next one.
+        this.errors.length = marks[0]!;
+        this.warnings.length = marks[1]!;
+        this.preambles.length = marks[2]!;
+        return windowEnd(at);
       }
       if (this.entryCount > this.limits.maxEntries) {
         throw new FormatError(`The file has more than ${this.limits.maxEntries.toLocaleString('en')} entries, the import limit.`, this.entryLine);
       }
     }
-    return { entries: this.entries, preambles: this.preambles, errors: this.errors, warnings: this.warnings };
+    if (stopAt !== null) throw new Error('A window must end with an entry line (lastEntryLine).');
+    return null;
+  }
+
+  /** One top-level element starting with the "@" at `at`. */
+  private element(at: number): void {
+    const { text } = this;
+    this.pos = at + 1;
+    if ((++this.count & 255) === 0) this.deadline.check(this.lineAt(at));
+    this.skipSpace();
+    const typeStart = this.pos;
+    while (this.pos < this.n && isIdentChar(text.charCodeAt(this.pos))) this.pos++;
+    if (this.pos === typeStart) return; // an @ in free text between entries: a comment, as in BibTeX
+    const type = this.intern(text.slice(typeStart, this.pos));
+    this.skipSpace();
+    const open = text.charCodeAt(this.pos);
+    if (open !== LBRACE && open !== LPAREN) {
+      // "@article" without a body: in BibTeX free text this is a comment, but if it starts a line it
+      // was almost certainly meant as an entry.
+      if (this.startsLine(at)) this.errors.push({ line: this.lineAt(at), reason: `"@${type}" is not followed by "{" or "(": the entry has no body.`, excerpt: excerptOf(text, at) });
+      return;
+    }
+    const close = open === LBRACE ? RBRACE : RPAREN;
+    this.pos++;
+    this.entryLine = this.lineAt(at);
+    try {
+      if (type === 'comment') this.skipComment(close);
+      else if (type === 'string') this.parseString(close);
+      else if (type === 'preamble') this.preambles.push(this.parseBody(close));
+      else this.parseEntry(type, close);
+    } catch (err) {
+      if (!(err instanceof EntryError)) throw err;
+      const where = this.lineAt(err.at);
+      const line = this.entryLine;
+      this.errors.push({
+        line,
+        reason: where > line ? `${err.message} (at line ${where})` : err.message,
+        excerpt: excerptOf(text, at),
+      });
+      this.pos = this.nextEntryStart(at + 1);
+    }
   }
 
   private parseEntry(type: string, close: number): void {
@@ -323,6 +413,7 @@ class BibParser {
         }
       }
     }
+    if (i >= n) this.hitEnd = true;
     if (i - openAt > maxLen) {
       throw new EntryError(`The field "${field}" is ${(i - openAt - 1).toLocaleString('en')} characters long; the limit is ${maxLen.toLocaleString('en')}.`, openAt);
     }
@@ -353,22 +444,13 @@ class BibParser {
         return;
       }
     }
+    this.hitEnd = true;
     this.pos = n;
   }
 
   /** Whether a line starting at `from` opens an entry: optional blanks, "@", a type, optional blanks, "{" or "(". */
   private entryStartsAt(from: number): boolean {
-    const { text, n } = this;
-    let i = from;
-    while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
-    if (text.charCodeAt(i) !== AT) return false;
-    i++;
-    const start = i;
-    while (i < n && isIdentChar(text.charCodeAt(i))) i++;
-    if (i === start || i - start > 20) return false;
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
-    const c = text.charCodeAt(i);
-    return c === LBRACE || c === LPAREN;
+    return entryHeaderEnd(this.text, from, this.n) > 0;
   }
 
   private nextEntryStart(from: number): number {
@@ -376,6 +458,7 @@ class BibParser {
     for (let i = text.indexOf('\n', from); i >= 0; i = text.indexOf('\n', i + 1)) {
       if (this.entryStartsAt(i + 1)) return i + 1;
     }
+    this.hitEnd = true;
     return this.n;
   }
 
@@ -407,6 +490,7 @@ class BibParser {
       if (c === SPACE || c === LF || c === CR || c === TAB || c === 12) p++;
       else break;
     }
+    if (p >= n) this.hitEnd = true;
     this.pos = p;
   }
 

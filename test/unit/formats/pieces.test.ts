@@ -1,0 +1,78 @@
+// A large BibTeX file is read and parsed in pieces (importFile's pieceBytes): the result must be
+// exactly what reading it whole gives, items, errors (lines, reasons, excerpts) and warnings alike,
+// wherever the pieces happen to be cut, including inside broken entries and multi-byte characters.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FormatError, importFile, type ImportResult } from '../../../electron/core/formats';
+import { generateBibtex } from './corpus';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
+// Without crossref and xdata, which need the whole file (tested below).
+const SEED = (readFileSync(join(FIXTURES, 'library.bib'), 'utf8') + readFileSync(join(FIXTURES, 'biblatex.bib'), 'utf8')).replace(/crossref|xdata/gi, 'note');
+const dir = mkdtempSync(join(tmpdir(), 'citewise-pieces-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function both(text: string | Uint8Array, pieceBytes: number): { whole: ImportResult | string; pieces: ImportResult | string } {
+  const file = join(dir, `f${n++}.bib`);
+  writeFileSync(file, text);
+  const run = (bytes: number): ImportResult | string => {
+    try {
+      return importFile(file, { pieceBytes: bytes });
+    } catch (err) {
+      if (err instanceof FormatError) return `FormatError: ${err.message}`;
+      throw err;
+    }
+  };
+  return { whole: run(Number.MAX_SAFE_INTEGER), pieces: run(pieceBytes) };
+}
+
+describe('BibTeX files read in pieces', () => {
+  it('gives the whole-file result for a generated library, for any piece size', () => {
+    const text = generateBibtex({ entries: 600, seed: 7 });
+    for (const size of [64, 301, 4096, 65_536]) {
+      const { whole, pieces } = both(text, size);
+      expect(typeof whole).not.toBe('string');
+      expect((whole as ImportResult).count).toBe(600);
+      expect(pieces).toEqual(whole);
+    }
+  });
+
+  it('gives the whole-file result for broken files (mutated fixtures), cut anywhere', () => {
+    const SYNTAX = fc.constantFrom('{', '}', '@', ',', '=', '"', '#', '\\', '\n', '\n@article{', '\n@string{', '\n@comment{', '\r\n', '%', 'é', '😀', '\ufeff', '\t', '@preamble{', ' and ');
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ at: fc.nat(), len: fc.nat({ max: 120 }), text: fc.oneof(SYNTAX, fc.array(SYNTAX, { maxLength: 5 }).map((a) => a.join(''))) }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 40, max: 3000 }),
+        (mutations, size) => {
+          let s = SEED;
+          for (const m of mutations) {
+            const at = m.at % (s.length + 1);
+            s = m.len % 3 === 0 ? s.slice(0, at) + s.slice(at + m.len) : s.slice(0, at) + m.text + s.slice(at);
+          }
+          const { whole, pieces } = both(s, size);
+          expect(pieces).toEqual(whole);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 60_000);
+
+  it('leaves files it cannot read in pieces to the whole-file path (crossref, other encodings)', () => {
+    const crossref = `@proceedings{b, title = {Book}, year = {2001}}\n${'@inproceedings{a, crossref = {b}, title = {Chapter}}\n'.repeat(50)}`;
+    const r1 = both(crossref, 100);
+    expect(r1.pieces).toEqual(r1.whole);
+    expect((r1.pieces as ImportResult).items[1]!.item['container-title']).toBe('Book');
+    const latin1 = Buffer.from(`${'@article{k, title = {Caf\u00e9}}\n'.repeat(40)}`, 'latin1');
+    const r2 = both(latin1, 100);
+    expect(r2.pieces).toEqual(r2.whole);
+    expect((r2.pieces as ImportResult).encoding).toBe('windows-1252');
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(40))]);
+    const r3 = both(bom, 100);
+    expect(r3.pieces).toEqual(r3.whole);
+    expect((r3.pieces as ImportResult).count).toBe(40);
+  });
+});
