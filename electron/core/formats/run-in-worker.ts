@@ -1,10 +1,9 @@
 // Imports in a worker thread, so a 100,000-entry file never stalls the process that answers the UI.
 // One worker per import: it starts in tens of milliseconds, and terminating it is the one sure way to
 // stop a parse that runs over its time budget and to give its memory back.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../errors';
+import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits } from './limits';
 import type { ImportedItem, ImportResult } from './result';
@@ -40,24 +39,9 @@ export interface WorkerImportResult extends ImportResult {
   sinkResult?: unknown;
 }
 
-/**
- * The worker script. Bundled, it is `formats-worker.js` beside the bundle that holds this code (an
- * entry of its own in vite.node.config.ts and electron.vite.config.ts). From sources (tests, tsx), it
- * is worker.ts, loaded through tsx.
- */
-export function resolveWorkerScript(): { script: URL | string; eval?: true } {
-  // Beside the bundle, or one level up when this code landed in a shared chunk in a subfolder.
-  for (const candidate of ['./formats-worker.js', '../formats-worker.js']) {
-    const bundled = new URL(candidate, import.meta.url);
-    if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
-  }
-  const source = new URL('./worker.ts', import.meta.url);
-  if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
-    // Node 20 does not apply `--import tsx` hooks to a worker's entry, so a one-line bootstrap loads
-    // the TypeScript entry through tsx's API instead.
-    return { script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)}))`, eval: true };
-  }
-  throw new CoreError('INTERNAL', 'The import worker (formats-worker.js) is missing from this build.');
+/** The worker script: formats-worker.js beside this bundle, or worker.ts from sources (see worker-entry.ts). */
+export function resolveWorkerScript(): WorkerEntry {
+  return workerEntry(import.meta.url, 'formats-worker.js', './worker.ts', 'import worker');
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {

@@ -1,11 +1,10 @@
 // The library's async facade: the same methods as Library, each a message to the library worker.
 // The thread that answers the UI only posts messages and receives results; an import is sent in
 // chunks (so no single structured clone is large) and committed in one transaction by the worker.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
+import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { EnrichmentMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
@@ -46,22 +45,9 @@ function abortError(): Error {
   return err;
 }
 
-/**
- * The worker script. Bundled, it is `library-worker.js` beside the bundle that holds this code (an
- * entry of its own in the build configs, like formats-worker.js). From sources (tests, tsx), it is
- * worker.ts, loaded through tsx's API: Node 20 does not apply `--import tsx` hooks to a worker's entry.
- */
-export function resolveLibraryWorker(): { script: URL | string; eval?: true } {
-  // Beside this bundle, or one folder up when this code sits in a shared chunk.
-  for (const candidate of ['./library-worker.js', '../library-worker.js']) {
-    const bundled = new URL(candidate, import.meta.url);
-    if (bundled.protocol === 'file:' && existsSync(fileURLToPath(bundled))) return { script: bundled };
-  }
-  const source = new URL('./worker.ts', import.meta.url);
-  if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) {
-    return { script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)}))`, eval: true };
-  }
-  throw new CoreError('INTERNAL', 'The library worker (library-worker.js) is missing from this build.');
+/** The worker script: library-worker.js beside this bundle, or worker.ts from sources (see worker-entry.ts). */
+export function resolveLibraryWorker(): WorkerEntry {
+  return workerEntry(import.meta.url, 'library-worker.js', './worker.ts', 'library worker');
 }
 
 /** A push-style import: chunks arrive as a parser produces them; commit() or abort() ends it. */
@@ -87,7 +73,7 @@ type Ready = Extract<Response, { type: 'ready' }>;
 /** Starts a library worker and waits until it has opened (checked, recovered, migrated) the file. */
 function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; ready: Ready }> {
   const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
-  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
+  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs, splitRanking: options.splitRanking };
   const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
   return new Promise((resolve, reject) => {
     const onMessage = (msg: Response): void => {

@@ -138,4 +138,29 @@ describe('relevance order', () => {
     expect(pages('learn')).toEqual(byRank('"learn"*'));
     expect(pages('learning year:>2000')).toEqual(byRank('"learning"*', 'i.year >= 2001'));
   });
+
+  it('pages a search whose best matches are in the trash without skipping or repeating items, and keeps Unfiled to unfiled items', () => {
+    const t = testLibrary();
+    const items = Array.from({ length: 30 }, (_, i) => article(`Learning ${'learning '.repeat(i % 5)}study ${i}`, `Author${i}`, 2000 + i));
+    const added = t.library.importItems(items).ids;
+    // The best-ranked matches go to the trash; later pages must still count only what is listed.
+    const best = t.library.list({ query: 'learning', limit: 6 }).rows.map((r) => r.id);
+    t.library.trashItems(best);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = t.library.list({ query: 'learning', limit: 5, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.rows.map((r) => r.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const live = added.filter((id) => !best.includes(id));
+    expect(seen.length).toBe(new Set(seen).size);
+    expect([...seen].sort((x, y) => x - y)).toEqual(live);
+
+    const shelf = t.library.createCollection('Shelf');
+    t.library.addToCollection(shelf, live.slice(0, 10));
+    const unfiled = t.library.list({ query: 'learning', unfiled: true, limit: 100 }).rows.map((r) => r.id);
+    expect(unfiled.sort((x, y) => x - y)).toEqual(live.slice(10));
+    t.dispose();
+  });
 });
