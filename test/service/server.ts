@@ -76,7 +76,9 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   const keyring = new KeyRing(options.keys);
   const limiter = new RateLimiter({ perSecond: options.anonymousPerSecond, perMinute: options.anonymousPerMinute }, { perSecond: options.keyedPerSecond, perMinute: options.keyedPerMinute });
 
-  const app = Fastify({ logger: false, bodyLimit: 25 * 1024 * 1024, routerOptions: { maxParamLength: 4096 } });
+  // close() ends every connection, not only idle ones: a request held by a 'slow' fault or one a client
+  // stopped reading must not keep a test's teardown waiting (a CI run once hung 60 s in afterAll there).
+  const app = Fastify({ logger: false, bodyLimit: 25 * 1024 * 1024, routerOptions: { maxParamLength: 4096 }, forceCloseConnections: true });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1 } });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
