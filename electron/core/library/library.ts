@@ -522,7 +522,7 @@ export class Library {
       let rows: RawRow[] | null = null;
       // No filter but "not in the trash" (scopeFilters gives that and the query's own conditions first).
       const plain = !options.trash && filters.length === 2 && compiled.where.text === '1';
-      if (compiled.match && this.#ranker?.ready && offset + limit < SPLIT_MAX_DEPTH) rows = this.#rankOnTwoThreads(compiled.match, plain ? null : joinSql(filters, ' AND '), offset, limit);
+      if (compiled.match && this.#ranker && offset + limit < SPLIT_MAX_DEPTH) rows = this.#rankOnTwoThreads(compiled.match, plain ? null : joinSql(filters, ' AND '), offset, limit);
       if (compiled.match && plain && !rows && offset + limit < SPLIT_MAX_DEPTH) {
         // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
         // items still have index rows, so if one ranks anywhere up to the end of the page (it would shift
@@ -1004,7 +1004,8 @@ export class Library {
   #rankOnTwoThreads(match: string, where: SqlFragment | null, offset: number, limit: number): RawRow[] | null {
     const ranker = this.#ranker!;
     const broad = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ${match} LIMIT ${this.#splitMin})`)!.n;
-    if (broad < this.#splitMin) return null;
+    // The first broad search starts the helper (and runs on this thread while it opens).
+    if (broad < this.#splitMin || !ranker.ready) return null;
     // Two subqueries: min() and max() in one SELECT would scan the whole table instead of two index ends.
     const ids = this.#r.get<{ lo: number | null; hi: number | null }>(sql`SELECT (SELECT min(id) FROM items) AS lo, (SELECT max(id) FROM items) AS hi`)!;
     if (ids.lo === null || ids.hi === null) return null;

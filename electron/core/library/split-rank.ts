@@ -47,7 +47,10 @@ export function isRankQuery(text: string): boolean {
 }
 
 export interface SplitRanker {
-  /** Whether the helper has opened its connection (before that, everything runs on one thread). */
+  /**
+   * Whether the helper is running and has opened its connection. The first call starts it: a process
+   * that never searches broadly (an import from the command line) never pays for the thread.
+   */
   readonly ready: boolean;
   /** Halves handed to the helper so far. */
   readonly sent: number;
@@ -63,7 +66,6 @@ export interface SplitRanker {
   close(): Promise<void>;
 }
 
-/** Starts the helper thread. It opens its connection in the background; `ready` says when it has. */
 export interface SplitRankerOptions {
   nativeBinding?: string | undefined;
   onError?: ((err: Error) => void) | undefined;
@@ -71,38 +73,48 @@ export interface SplitRankerOptions {
   takeBack?: boolean;
 }
 
+/**
+ * The helper thread, started on the first use of `ready`; it opens its connection in the background
+ * and `ready` says when it has (until then, searches run on one thread).
+ */
 export function startSplitRanker(entry: WorkerEntry, file: string, options: SplitRankerOptions = {}): SplitRanker {
   const { nativeBinding, onError, takeBack = true } = options;
   const { port1, port2 } = new MessageChannel();
   const flagBuffer = new SharedArrayBuffer(8);
   const flag = new Int32Array(flagBuffer);
-  const init: RankWorkerInit = { file, nativeBinding, port: port2, flag: flagBuffer };
-  const worker = new Worker(entry.script, { workerData: init, transferList: [port2], ...(entry.eval ? { eval: true } : {}) });
   // The helper never keeps the process alive on its own.
-  worker.unref();
   port1.unref();
+  let worker: Worker | null = null;
   let ready = false;
   let broken = false;
   let next = 1;
   let helped = 0;
-  worker.on('message', (msg: { type: string; error?: string }) => {
-    if (msg.type === 'ready') ready = true;
-    else if (msg.type === 'failed') {
+
+  const start = (): void => {
+    const init: RankWorkerInit = { file, nativeBinding, port: port2, flag: flagBuffer };
+    const w = new Worker(entry.script, { workerData: init, transferList: [port2], ...(entry.eval ? { eval: true } : {}) });
+    worker = w;
+    w.unref();
+    w.on('message', (msg: { type: string; error?: string }) => {
+      if (msg.type === 'ready') ready = true;
+      else if (msg.type === 'failed') {
+        broken = true;
+        onError?.(new Error(`The search helper could not open the library: ${msg.error ?? 'unknown error'}`));
+      }
+    });
+    w.on('error', (err) => {
       broken = true;
-      onError?.(new Error(`The search helper could not open the library: ${msg.error ?? 'unknown error'}`));
-    }
-  });
-  worker.on('error', (err) => {
-    broken = true;
-    onError?.(err);
-  });
-  worker.on('exit', () => {
-    broken = true;
-    ready = false;
-  });
+      onError?.(err);
+    });
+    w.on('exit', () => {
+      broken = true;
+      ready = false;
+    });
+  };
 
   return {
     get ready() {
+      if (!worker && !broken) start();
       return ready && !broken;
     },
     get sent() {
@@ -145,7 +157,7 @@ export function startSplitRanker(entry: WorkerEntry, file: string, options: Spli
     async close() {
       broken = true;
       port1.close();
-      await worker.terminate();
+      await (worker as Worker | null)?.terminate();
     },
   };
 }
