@@ -16,7 +16,6 @@ export default defineConfig({
           'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
           'formats-worker': resolve('electron/core/formats/worker.ts'),
           'library-worker': resolve('electron/core/library/worker.ts'),
-          'library-rank-worker': resolve('electron/core/library/rank-worker.ts'),
         },
       },
     },

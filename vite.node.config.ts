@@ -25,7 +25,6 @@ export default defineConfig({
         'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
         'formats-worker': resolve('electron/core/formats/worker.ts'),
         'library-worker': resolve('electron/core/library/worker.ts'),
-        'library-rank-worker': resolve('electron/core/library/rank-worker.ts'),
       },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
       output: { format: 'esm', entryFileNames: '[name].js' },

@@ -14,7 +14,6 @@ import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
-import type { SplitRanker } from './split-rank';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
   SORT_COLUMNS,
@@ -56,10 +55,8 @@ const SORT_IDENTS = Object.values(SORT_SQL).map((s) => s.column);
 const SORT_INDEXES = Object.values(SORT_SQL).map((s) => s.index);
 /** How far along the sort index a filtered page looks before falling back to sorting the filter's matches. */
 const WINDOW = 10_000;
-/** Searches matching at least this many items are ranked on two threads when a helper is running. */
-const SPLIT_MIN = 2_000;
-/** Deeper pages take the general query: the faster ways rank (and read) every row up to the page's end. */
-const SPLIT_MAX_DEPTH = 2_000;
+/** Deeper pages of a search take the general query: the fast path reads every row up to the page's end. */
+const FAST_MAX_DEPTH = 2_000;
 
 const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
@@ -132,9 +129,7 @@ export interface LibraryOptions {
   /** Undo entries kept. */
   undoLimit?: number;
   /** Thresholds of the sorted-page strategy (tests make them small to reach every path). */
-  paging?: { window?: number; splitMin?: number };
-  /** A second thread for ranking broad searches (split-rank.ts); without it, one thread ranks. */
-  ranker?: SplitRanker | undefined;
+  paging?: { window?: number };
 }
 
 function tallyState(r: RawRow): TallyState {
@@ -205,16 +200,12 @@ export class Library {
   readonly #now: () => number;
   readonly #undoLimit: number;
   readonly #window: number;
-  readonly #splitMin: number;
-  readonly #ranker: SplitRanker | undefined;
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
   readonly #autoExports: AutoExportStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
-    this.#splitMin = options.paging?.splitMin ?? SPLIT_MIN;
-    this.#ranker = options.ranker;
     this.#w = options.write;
     this.#r = options.read;
     this.#now = options.now ?? Date.now;
@@ -522,8 +513,7 @@ export class Library {
       let rows: RawRow[] | null = null;
       // No filter but "not in the trash" (scopeFilters gives that and the query's own conditions first).
       const plain = !options.trash && filters.length === 2 && compiled.where.text === '1';
-      if (compiled.match && this.#ranker && offset + limit < SPLIT_MAX_DEPTH) rows = this.#rankOnTwoThreads(compiled.match, plain ? null : joinSql(filters, ' AND '), offset, limit);
-      if (compiled.match && plain && !rows && offset + limit < SPLIT_MAX_DEPTH) {
+      if (compiled.match && plain && offset + limit < FAST_MAX_DEPTH) {
         // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
         // items still have index rows, so if one ranks anywhere up to the end of the page (it would shift
         // the page), the general query below runs instead.
@@ -989,47 +979,6 @@ export class Library {
     // An unknown rank setting: leave it to FTS5.
     if (this.#rankArgs === null) return sqlText(table === 'f.items_fts' ? 'f.rank' : 'rank');
     return sqlText(`bm25(${[table, ...this.#rankArgs].join(', ')})`);
-  }
-
-  /**
-   * One page of a broad search, ranked on two threads: this one ranks the items up to the middle id,
-   * the helper the rest (split-rank.ts), and the two top lists are merged in the order the one-thread
-   * query gives (score, then id). Null for a search too narrow to gain from it.
-   *
-   * Without filters (`where` null) the halves read the search index alone, as the one-thread fast
-   * path does: looking up each match's items row costs more than ranking it (the rows are large and
-   * mostly not in the page cache). Trashed items still have index rows, so if any reaches the page,
-   * the halves run again with the filters.
-   */
-  #rankOnTwoThreads(match: string, where: SqlFragment | null, offset: number, limit: number): RawRow[] | null {
-    const ranker = this.#ranker!;
-    const broad = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ${match} LIMIT ${this.#splitMin})`)!.n;
-    // The first broad search starts the helper (and runs on this thread while it opens).
-    if (broad < this.#splitMin || !ranker.ready) return null;
-    // Two subqueries: min() and max() in one SELECT would scan the whole table instead of two index ends.
-    const ids = this.#r.get<{ lo: number | null; hi: number | null }>(sql`SELECT (SELECT min(id) FROM items) AS lo, (SELECT max(id) FROM items) AS hi`)!;
-    if (ids.lo === null || ids.hi === null) return null;
-    const mid = Math.floor((ids.lo + ids.hi) / 2);
-    const k = offset + limit + 1;
-    const half = (side: SqlFragment): SqlFragment =>
-      where === null
-        ? sql`SELECT rowid AS id, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${match} AND ${side} ORDER BY score, rowid LIMIT ${k}`
-        : sql`SELECT i.id AS id, ${this.#rank('f.items_fts')} AS score FROM items_fts f JOIN items i ON i.id = f.rowid
-            WHERE f.items_fts MATCH ${match} AND ${where} AND ${side} ORDER BY score, id LIMIT ${k}`;
-    const upper = half(where === null ? sql`rowid > ${mid}` : sql`f.rowid > ${mid}`);
-    const ticket = ranker.send(upper.text, [...upper.params]);
-    const lower = this.#r.tuples<[number, number]>(half(where === null ? sql`rowid <= ${mid}` : sql`f.rowid <= ${mid}`));
-    const other = (ticket !== null ? ranker.collect(ticket) : null) ?? this.#r.tuples<[number, number]>(upper);
-    // Every row up to the end of the page counts: a trashed one anywhere before it shifts the page.
-    const ranked = lower.concat(other).sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, k);
-    if (ranked.length === 0) return [];
-    const found = new Map<number, RawRow>();
-    for (const batch of chunk(ranked.map((t) => t[0]))) {
-      for (const r of this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`)) found.set(r.id, r);
-    }
-    const rows = ranked.map((t) => found.get(t[0])).filter((r): r is RawRow => r !== undefined);
-    if (where === null && rows.some((r) => r.trashed_at !== null)) return this.#rankOnTwoThreads(match, sql`i.trashed_at IS NULL`, offset, limit);
-    return rows.slice(offset);
   }
 
   #parse(query: string) {

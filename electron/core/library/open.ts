@@ -7,9 +7,7 @@ import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from
 import { openDatabase, type Db } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { Library, type LibraryOptions } from './library';
-import { startSplitRanker, type SplitRanker } from './split-rank';
 import { readHandle, writeHandle } from './sql';
-import type { WorkerEntry } from '../worker-entry';
 
 export interface OpenLibraryOptions {
   nativeBinding?: string | undefined;
@@ -19,12 +17,6 @@ export interface OpenLibraryOptions {
   /** Skip the start-up integrity check (tests that open many small libraries). */
   skipIntegrityCheck?: boolean;
   paging?: LibraryOptions['paging'];
-  /** The search helper's script: broad searches are then ranked on two threads (split-rank.ts). */
-  rankWorker?: WorkerEntry | undefined;
-  /** Told when the search helper fails (searches then run on one thread). */
-  onRankWorkerError?: (err: Error) => void;
-  /** See SplitRankerOptions.takeBack. */
-  rankTakeBack?: boolean;
 }
 
 export interface OpenedLibrary {
@@ -38,8 +30,6 @@ export interface OpenedLibrary {
   /** The backup taken before migrating, when there was a migration. */
   migrationBackup: BackupInfo | null;
   backupDir: string;
-  /** The search helper, when one was asked for. */
-  ranker?: SplitRanker | undefined;
   close(): void;
 }
 
@@ -68,9 +58,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   }
   const write = writeHandle(db);
   const read = readHandle(reader);
-  // Started after recovery and migrations, so the helper opens the file in its final state.
-  const ranker: SplitRanker | undefined = options.rankWorker ? startSplitRanker(options.rankWorker, file, { nativeBinding: options.nativeBinding, onError: options.onRankWorkerError, ...(options.rankTakeBack !== undefined ? { takeBack: options.rankTakeBack } : {}) }) : undefined;
-  const library = new Library({ write, read, ranker, ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
+  const library = new Library({ write, read, ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   return {
     library,
@@ -79,9 +67,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     recovery,
     migrationBackup,
     backupDir,
-    ranker,
     close() {
-      void ranker?.close();
       reader.close();
       db.close();
     },

@@ -24,8 +24,6 @@ export interface WorkerInit {
   backupDir?: string | undefined;
   /** Take a verified backup this often when the library changed; 0 or absent: never on a timer. */
   backupIntervalMs?: number | undefined;
-  /** Rank broad searches on a second thread (default: yes). */
-  splitRanking?: boolean | undefined;
 }
 
 export type Request =

@@ -88,8 +88,6 @@ export interface ReadDb {
   get<T>(q: SqlFragment): T | undefined;
   /** The first column of each row. */
   pluck<T>(q: SqlFragment): T[];
-  /** Each row as an array of its columns (cheaper than objects for many small rows). */
-  tuples<T extends unknown[]>(q: SqlFragment): T[];
 }
 
 export interface WriteDb extends ReadDb {
@@ -123,21 +121,12 @@ function base(db: Database.Database) {
     pluck<T>(q: SqlFragment): T[] {
       return prepare(q.text).pluck(true).all(...q.params) as T[];
     },
-    tuples<T extends unknown[]>(q: SqlFragment): T[] {
-      const st = prepare(q.text).raw(true);
-      try {
-        return st.all(...q.params) as T[];
-      } finally {
-        // The cached statement goes back to giving objects, as every other use expects.
-        st.raw(false);
-      }
-    },
   };
 }
 
 export function readHandle(db: Database.Database): ReadDb {
   const b = base(db);
-  return { mode: 'read', raw: db, all: b.all, get: b.get, pluck: b.pluck, tuples: b.tuples };
+  return { mode: 'read', raw: db, all: b.all, get: b.get, pluck: b.pluck };
 }
 
 export function writeHandle(db: Database.Database): WriteDb {
@@ -148,7 +137,6 @@ export function writeHandle(db: Database.Database): WriteDb {
     all: b.all,
     get: b.get,
     pluck: b.pluck,
-    tuples: b.tuples,
     run(q) {
       return b.prepare(q.text).run(...q.params);
     },

@@ -6,7 +6,6 @@ import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
 import { openLibrary, type OpenedLibrary } from './open';
 import { IMPORT_FLOW, type ImportPortMessage, type Request, type Response, type WireError, type WorkerInit } from './protocol';
 
@@ -22,19 +21,9 @@ function wire(err: unknown): WireError {
 
 const send = (msg: Response): void => port.postMessage(msg);
 
-/** The search helper's script (split-rank.ts); without one, searches are ranked on this thread alone. */
-function rankWorker(): WorkerEntry | undefined {
-  if (init.splitRanking === false) return undefined;
-  try {
-    return workerEntry(import.meta.url, 'library-rank-worker.js', './rank-worker.ts', 'search helper');
-  } catch {
-    return undefined;
-  }
-}
-
 let opened: OpenedLibrary;
 try {
-  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, backupDir: init.backupDir, rankWorker: rankWorker() });
+  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, backupDir: init.backupDir });
 } catch (err) {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
