@@ -155,6 +155,20 @@ export class EvidenceState {
     this.setQuery({ filters: this.query.filters.filter((_, i) => i !== index), page: 1 });
   }
 
+  /** The key (or the service address) changed: what it may access is asked again. */
+  accessChanged(): void {
+    this.#schemas = {};
+    this.#schemaErrors = {};
+    this.#error = null;
+    void this.loadSchema();
+  }
+
+  /** A refusal for want of access (no key, or a key without this dataset's scope), from the search or the schema. */
+  get accessError(): IpcError | null {
+    const e = this.#error ?? this.schemaError;
+    return e && (e.code === 'FORBIDDEN' || e.code === 'UNAUTHORIZED') ? e : null;
+  }
+
   async loadSchema(id: DatasetId = this.#dataset): Promise<void> {
     if (this.#schemas[id]) return;
     const result = await this.#api.invoke('service.evidence.schema', { dataset: id });
@@ -187,6 +201,7 @@ export class EvidenceState {
     if (result.ok) {
       this.#results = { ...this.#results, [dataset]: result.value };
       this.#searched[dataset] = { q: q.trim(), filter };
+      if (!this.#schemas[dataset]) void this.loadSchema(dataset);
       if (this.#selected?.dataset === dataset) this.close();
       if (dataset === 'maude') void this.loadFacets();
     } else {
