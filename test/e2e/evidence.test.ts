@@ -174,6 +174,8 @@ describe('Evidence datasets', () => {
     await detail().getByRole('button', { name: 'Save to library' }).click();
     await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
     await shoot('trial');
+    await groups.first().scrollIntoViewIfNeeded();
+    await shoot('trial-events');
   });
 
   it('grants: the award from the grant detail endpoint', async () => {

@@ -6,6 +6,7 @@ import type { CitewiseApi, IpcError, SavedEvidenceItem } from '../../../../share
 import type { EvidencePage } from '../../../../shared/model/service';
 import type { EvidenceSchemaResponse } from '../../../../shared/service';
 import { DATASETS, datasetInfo, recordId, type DatasetId } from './datasets';
+import { facetBuckets, type FacetBucket } from './facets';
 import { buildFilter, pairProblem, type FilterPair } from './filter';
 
 export interface QueryState {
@@ -14,11 +15,6 @@ export interface QueryState {
   sort: string;
   direction: 'asc' | 'desc';
   page: number;
-}
-
-export interface FacetBucket {
-  key: string;
-  count: number;
 }
 
 export type DetailKind = 'grant' | 'device510k' | 'faers';
@@ -31,24 +27,6 @@ export const DEFAULT_FACETS = ['event_type', 'device_class', 'product_problems',
 export const MAX_FACETS = 6;
 
 const emptyQuery = (): QueryState => ({ q: '', filters: [], sort: '_relevance', direction: 'desc', page: 1 });
-
-/** Facet counts as the service sends them: a list of {key, docCount|count|doc_count}, or a map of key → count. */
-export function facetBuckets(raw: unknown): FacetBucket[] {
-  let out: FacetBucket[] = [];
-  if (Array.isArray(raw)) {
-    for (const b of raw) {
-      if (typeof b !== 'object' || b === null) continue;
-      const o = b as Record<string, unknown>;
-      const key = o.key ?? o.value ?? o.name;
-      const count = o.docCount ?? o.doc_count ?? o.count;
-      if ((typeof key === 'string' || typeof key === 'number') && typeof count === 'number' && Number.isFinite(count)) out.push({ key: String(key), count });
-    }
-  } else if (typeof raw === 'object' && raw !== null) {
-    for (const [key, count] of Object.entries(raw)) if (typeof count === 'number' && Number.isFinite(count)) out.push({ key, count });
-  }
-  out = out.filter((b) => b.count >= 0).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
-  return out;
-}
 
 export class EvidenceState {
   readonly #api: CitewiseApi;
