@@ -6,6 +6,7 @@
 // MAUDE with facet charts that filter), saving a trial and a patent to the library, and exporting
 // them in apa.
 import { readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceScope } from '../../shared/service';
@@ -16,6 +17,49 @@ import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type 
 type Doc = Record<string, unknown>;
 const FULL = 'e2e-evidence-full-key-0123456789';
 const NO_FAERS = 'e2e-evidence-no-faers-key-0123456789';
+/** Searches whose q holds this word get answers with hostile markup in every text value (see hostileProxy). */
+const HOSTILE = 'zzhostile';
+const PAYLOAD = 'Payload <img src=x onerror="window.__canary()"><script>window.__canary()</script>';
+
+/** Appends the payload to every string of an answer: plain values and the highlighted markup alike. */
+function poison(value: unknown): unknown {
+  if (typeof value === 'string') return /^\d|^https?:/.test(value) ? value : `${value} ${PAYLOAD}`;
+  if (Array.isArray(value)) return value.map(poison);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ['id', 'slug', 'dataset', 'uid', 'familyId'].includes(k) ? v : poison(v)]));
+  return value;
+}
+
+/** A pass-through to the local service that poisons the evidence answers to searches naming HOSTILE. */
+async function hostileProxy(target: string): Promise<{ url: string; server: Server }> {
+  const base = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const up = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          let text = Buffer.concat(parts).toString('utf8');
+          if (decodeURIComponent(req.url ?? '').includes(HOSTILE) && answer.statusCode === 200) {
+            const json = JSON.parse(text) as { results?: unknown[] };
+            text = JSON.stringify({ ...json, results: poison(json.results) });
+          }
+          const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['content-length', 'connection', 'transfer-encoding'].includes(k))) as Record<string, string>;
+          res.writeHead(answer.statusCode ?? 502, out);
+          res.end(text);
+        });
+      });
+      up.on('error', () => res.destroy());
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, server };
+}
 
 describe('Evidence datasets', () => {
   let service: RunningService;
@@ -24,6 +68,7 @@ describe('Evidence datasets', () => {
   let context: BrowserContext;
   let page: Page;
   let problems: PageProblems;
+  let proxy: { url: string; server: Server };
 
   /** A record of the local service's corpus, to choose search words the way a user would know them. */
   const docOf = (dataset: string, where = '1 = 1'): Doc => JSON.parse(service.corpus.db.prepare(`SELECT doc FROM evidence WHERE dataset = ? AND ${where} ORDER BY seq LIMIT 1`).pluck().get(dataset) as string) as Doc;
@@ -66,7 +111,8 @@ describe('Evidence datasets', () => {
     await tab(dataset).click();
     await searchBox().fill(q);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    if (answer === 'results') await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/of \d+|No /);
+    // The count says which search it counts: wait for this one's, not the previous answer's.
+    if (answer === 'results') await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-query')).toBe(q.trim());
   }
 
   async function openFirst(): Promise<void> {
@@ -85,7 +131,8 @@ describe('Evidence datasets', () => {
         { token: NO_FAERS, scopes: new Set(evidence) },
       ],
     });
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    proxy = await hostileProxy(service.url);
+    app = await launchApp({ env: { CITEWISE_SERVICE_URL: proxy.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', acceptDownloads: true });
     await context.addInitScript(() => {
@@ -100,6 +147,7 @@ describe('Evidence datasets', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    await new Promise((r) => proxy?.server.close(r));
     await service?.close();
   });
 
@@ -131,7 +179,8 @@ describe('Evidence datasets', () => {
     await page.getByLabel('Sort by').selectOption('forwardCitationCount');
     await page.getByLabel('Sort direction').selectOption('desc');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/^1–\d+ of \d+ patent famil/);
+    await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-filter')).toBe('country:"US"');
+    expect(await page.getByTestId('evidence-count').textContent()).toMatch(/^1–\d+ of \d+ patent famil/);
     const facts = await page.getByTestId('evidence-results').locator('.facts').allTextContents();
     expect(facts.every((f) => /^US\d+/.test(f))).toBe(true);
     const counts = facts.map((f) => Number(/(\d+) forward citations/.exec(f)?.[1] ?? -1));
@@ -139,7 +188,8 @@ describe('Evidence datasets', () => {
     const total = Number(/of (\d+)/.exec((await page.getByTestId('evidence-count').textContent())!)![1]);
     if (total > 10) {
       await page.getByRole('button', { name: 'Next' }).click();
-      await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/^11–/);
+      await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-page')).toBe('2');
+      expect(await page.getByTestId('evidence-count').textContent()).toMatch(/^11–/);
       await page.getByRole('button', { name: 'Previous' }).click();
       await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/^1–/);
     }
@@ -161,7 +211,8 @@ describe('Evidence datasets', () => {
     await page.getByRole('button', { name: 'Add filter' }).click();
     await searchBox().fill(word(String(trial.title)));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/of \d+ clinical trials?/);
+    await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-filter')).toBe('hasResults:"Yes"');
+    expect(await page.getByTestId('evidence-count').textContent()).toMatch(/of \d+ clinical trials?/);
     await openFirst();
     const groups = detail().getByTestId('events-group');
     expect(await groups.count()).toBe(2);
@@ -231,6 +282,22 @@ describe('Evidence datasets', () => {
     await expect.poll(() => eventType.getByRole('button').count()).toBe(1);
     await openFirst();
     expect(await detail().getByTestId('maude-facts').textContent()).toMatch(new RegExp(`Event type\\s*${value}`));
+  });
+
+  it('shows hostile text from the service as text, and its markup only through the allowlist', async () => {
+    const canary = () => page.evaluate(() => (window as unknown as { __canaryFired: number }).__canaryFired);
+    const family = docOf('patents', `json_extract(doc, '$.patents[0].publications[0].pubRef.country') = 'US'`);
+    await search('Patents', `${HOSTILE} OR ${word(String((family.patents as Doc[])[0]!.title))}`);
+    const list = page.getByTestId('evidence-results');
+    // Plain values (facts) show the markup as the text it is; highlighted markup loses the tags the allowlist lacks.
+    expect(await list.locator('.facts').first().textContent()).toContain('Payload <img src=x onerror=');
+    expect(await list.locator('li').first().getByRole('button').first().textContent()).toContain('Payload');
+    expect(await list.locator('img, script').count()).toBe(0);
+    await openFirst();
+    await expect.poll(() => detail().getByTestId('patent-facts').textContent()).toContain('<script>window.__canary()</script>');
+    await shoot('hostile');
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await canary()).toBe(0);
   });
 
   it('exports the saved trial and patent in apa from the library', async () => {
