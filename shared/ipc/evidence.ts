@@ -26,11 +26,16 @@ export interface SavedEvidenceItem {
   title: string;
   /** The CSL type it was saved as (patent, report…). */
   type: string;
+  /** True when the record was in the library already: nothing was added, this is that item. */
+  alreadySaved: boolean;
 }
 
 export const evidenceFeature = feature({
   requests: {
-    /** Adds the record to the library as one undoable "Add item": a citation key, searchable, exportable. */
+    /**
+     * Adds the record to the library as one undoable "Add item": a citation key, searchable, exportable.
+     * A record saved before (same dataset and identifier, not in the trash) is answered as it is.
+     */
     'evidence.save': request(z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict()).returns<SavedEvidenceItem>(),
   },
   events: {},

@@ -4,13 +4,24 @@
 import type { evidenceFeature, LibraryChange, SavedEvidenceItem } from '../../../shared/ipc';
 import { datasetNoun, evidenceToCsl, EvidenceRecordError } from '../../../shared/model/evidence-records';
 import { CoreError } from '../errors';
+import type { CslItem } from '../../../shared/model/csl';
 import type { AsyncLibrary } from '../library/client';
 import type { FeatureHandlers } from '../registry';
 
 export interface EvidenceHandlerDeps {
-  library: { lib: Pick<AsyncLibrary, 'addItem' | 'getItem'> };
+  library: { lib: Pick<AsyncLibrary, 'addItem' | 'getItem' | 'list'> };
   changed: (change: LibraryChange) => void;
 }
+
+interface EvidenceMark {
+  dataset?: unknown;
+  id?: unknown;
+}
+
+const markOf = (csl: CslItem): EvidenceMark | null => {
+  const m = (csl.custom as { evidence?: EvidenceMark } | undefined)?.evidence;
+  return m && typeof m === 'object' ? m : null;
+};
 
 export function evidenceHandlers(deps: EvidenceHandlerDeps) {
   return {
@@ -22,10 +33,25 @@ export function evidenceHandlers(deps: EvidenceHandlerDeps) {
         if (err instanceof EvidenceRecordError) throw new CoreError('INVALID_INPUT', err.message, { dataset, path: err.path });
         throw err;
       }
+      // The same record saved before (and not in the trash) is answered, not added twice: found by its
+      // title, then compared by the dataset and identifier the item was saved with.
+      const mark = markOf(csl);
+      if (csl.title && mark) {
+        const phrase = csl.title.replace(/["“”\\]/g, ' ').replace(/\s+/g, ' ').trim();
+        // Looking is a courtesy: a title the search language cannot take must not stop the save.
+        const page = phrase ? await deps.library.lib.list({ query: `title:"${phrase}"`, limit: 50 }).catch(() => null) : null;
+        for (const row of page?.rows ?? []) {
+          const existing = await deps.library.lib.getItem(row.id);
+          const other = markOf(existing.csl);
+          if (other && other.dataset === mark.dataset && other.id === mark.id) {
+            return { id: row.id, citationKey: existing.citationKey, title: existing.title ?? csl.title, type: existing.type, alreadySaved: true };
+          }
+        }
+      }
       const id = await deps.library.lib.addItem(csl);
       deps.changed({ kind: 'items', ids: [id] });
       const item = await deps.library.lib.getItem(id);
-      return { id, citationKey: item.citationKey, title: csl.title ?? `${datasetNoun(dataset)} ${String(csl.number ?? '')}`, type: csl.type };
+      return { id, citationKey: item.citationKey, title: csl.title ?? `${datasetNoun(dataset)} ${String(csl.number ?? '')}`, type: csl.type, alreadySaved: false };
     },
   } satisfies FeatureHandlers<typeof evidenceFeature>;
 }

@@ -46,6 +46,20 @@ describe('evidence.save', () => {
     expect((await ok('library.list', {})).rows.map((r) => r.id)).toEqual([trial.id]);
   });
 
+  it('answers a record saved before with its item instead of adding it twice; after the trash, adds it again', async () => {
+    const first = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
+    expect(first.alreadySaved).toBe(false);
+    const again = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
+    expect(again).toEqual({ ...first, alreadySaved: true });
+    // Another record with the same title is another item.
+    const other = await ok('evidence.save', { dataset: 'clinical-trials', record: { ...TRIAL, uid: 'NCT09999999', id: 'NCT09999999' } });
+    expect(other).toMatchObject({ alreadySaved: false });
+    expect(other.id).not.toBe(first.id);
+    expect(await ok('library.count', {})).toBe(2);
+    await ok('library.trash', { ids: [first.id] });
+    expect(await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL })).toMatchObject({ alreadySaved: false });
+  });
+
   it('refuses a record it cannot cite, saying what is missing, and adds nothing', async () => {
     const r = await core.invoke('evidence.save', { dataset: 'clinical-trials', record: { title: 'No registry number' } });
     expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('clinical trial record has no registry number (uid)') } });

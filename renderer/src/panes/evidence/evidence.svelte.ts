@@ -249,7 +249,8 @@ export class EvidenceState {
     if (!sel) return;
     const key = `${sel.dataset}:${recordId(sel.dataset, sel.record)}`;
     const saved = this.#saved[key];
-    if (!saved) return;
+    // Only an item this save added is undone; one that was already there stays.
+    if (!saved || saved.alreadySaved) return;
     const result = await this.#api.invoke('library.undo', {});
     if (!result.ok) {
       this.#saveError = result.error;
