@@ -209,6 +209,15 @@ describe('Evidence datasets', () => {
     await page.getByLabel('Filter on').selectOption('hasResults');
     await page.getByLabel('Value').fill('Yes');
     await page.getByRole('button', { name: 'Add filter' }).click();
+    // The string can be edited as text too; a field the schema does not list is refused, nothing changes.
+    await page.getByText('Edit the filter string').click();
+    const asText = page.getByRole('textbox', { name: 'Filter string' });
+    await expect.poll(() => asText.inputValue()).toBe('hasResults:"Yes"');
+    await asText.fill('hasResults:"Yes" colour:"red"');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('#evidence-filter-text-problem').textContent()).toBe('"colour" is not one of this dataset\'s filterable fields.');
+    expect(await page.getByTestId('evidence-filter-string').textContent()).toBe('hasResults:"Yes"');
+    await page.getByText('Edit the filter string').click();
     await searchBox().fill(word(String(trial.title)));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-filter')).toBe('hasResults:"Yes"');

@@ -7,7 +7,7 @@ import type { EvidencePage } from '../../../../shared/model/service';
 import type { EvidenceSchemaResponse } from '../../../../shared/service';
 import { DATASETS, datasetInfo, recordId, type DatasetId } from './datasets';
 import { facetBuckets, type FacetBucket } from './facets';
-import { buildFilter, pairProblem, type FilterPair } from './filter';
+import { buildFilter, pairProblem, parseFilter, type FilterPair } from './filter';
 
 export interface QueryState {
   q: string;
@@ -126,6 +126,19 @@ export class EvidenceState {
     if (problem) return problem;
     if (this.query.filters.some((f) => f.field === clean.field && f.value === clean.value)) return `${clean.field}:"${clean.value}" is already a filter.`;
     this.setQuery({ filters: [...this.query.filters, clean], page: 1 });
+    return null;
+  }
+
+  /** Replaces the filters with those of a typed or pasted filter string; answers why not, changing nothing, when it cannot. */
+  setFilterString(text: string): string | null {
+    const { pairs, problem } = parseFilter(text);
+    if (problem) return problem;
+    const known = this.filterableFields.length ? this.filterableFields : undefined;
+    for (const p of pairs) {
+      const why = pairProblem(p, known);
+      if (why) return why;
+    }
+    this.setQuery({ filters: pairs.map((p) => ({ field: p.field, value: p.value.trim() })), page: 1 });
     return null;
   }
 
