@@ -4,7 +4,7 @@
 // counts, and records saved to the library. Answers to superseded requests are dropped.
 import type { CitewiseApi, IpcError, SavedEvidenceItem } from '../../../../shared/ipc';
 import type { EvidencePage } from '../../../../shared/model/service';
-import type { EvidenceSchemaResponse } from '../../../../shared/service';
+import { GUESSES, type EvidenceSchemaResponse } from '../../../../shared/service';
 import { DATASETS, datasetInfo, recordId, type DatasetId } from './datasets';
 import { facetBuckets, type FacetBucket } from './facets';
 import { buildFilter, pairProblem, parseFilter, type FilterPair } from './filter';
@@ -35,7 +35,7 @@ export class EvidenceState {
   #schemas = $state<Partial<Record<DatasetId, EvidenceSchemaResponse>>>({});
   #schemaErrors = $state<Partial<Record<DatasetId, IpcError>>>({});
   #results = $state.raw<Partial<Record<DatasetId, EvidencePage>>>({});
-  #searched = $state<Partial<Record<DatasetId, { q: string; filter: string }>>>({});
+  #searched = $state<Partial<Record<DatasetId, { q: string; filter: string; page: number }>>>({});
   #loading = $state(false);
   #error = $state<IpcError | null>(null);
   #selected = $state.raw<{ dataset: DatasetId; index: number; record: Record<string, unknown> } | null>(null);
@@ -64,6 +64,8 @@ export class EvidenceState {
   get schema() { return this.#schemas[this.#dataset] ?? null; }
   get schemaError() { return this.#schemaErrors[this.#dataset] ?? null; }
   get results() { return this.#results[this.#dataset] ?? null; }
+  /** The page of results shown, counted from 1. */
+  get page() { return this.searched?.page ?? 1; }
   get searched() { return this.#searched[this.#dataset] ?? null; }
   get loading() { return this.#loading; }
   get error() { return this.#error; }
@@ -177,6 +179,7 @@ export class EvidenceState {
     if (page !== undefined) this.setQuery({ page });
     const { q, sort, direction } = this.query;
     const filter = this.filterString;
+    const uiPage = this.query.page;
     const seq = ++this.#searchSeq;
     this.#loading = true;
     this.#error = null;
@@ -185,13 +188,14 @@ export class EvidenceState {
       ...(q.trim() ? { q: q.trim() } : {}),
       ...(filter ? { filter } : {}),
       ...(sort && sort !== '_relevance' ? { sort, direction } : {}),
-      page: this.query.page,
+      // Pages are counted from 1 here; the service's first page number is a guess kept in one place.
+      page: uiPage - 1 + GUESSES.evidencePageBase,
     });
     if (seq !== this.#searchSeq) return;
     this.#loading = false;
     if (result.ok) {
       this.#results = { ...this.#results, [dataset]: result.value };
-      this.#searched[dataset] = { q: q.trim(), filter };
+      this.#searched[dataset] = { q: q.trim(), filter, page: uiPage };
       if (!this.#schemas[dataset]) void this.loadSchema(dataset);
       if (this.#selected?.dataset === dataset) this.close();
       if (dataset === 'maude') void this.loadFacets();
