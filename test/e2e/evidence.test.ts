@@ -153,6 +153,14 @@ describe('Evidence datasets', () => {
 
   it('explains, naming the dataset, when the key lacks its Evidence scope', async () => {
     await saveKey(NO_FAERS);
+    // The dataset tabs follow the arrow keys, as tabs do.
+    await tab('Patents').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await tab('Clinical trials').getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Clinical trials');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await tab('MAUDE').getAttribute('aria-selected')).toBe('true');
     await search('FAERS', 'warfarin', 'refusal');
     const access = page.getByTestId('evidence-access');
     await access.waitFor();
