@@ -174,12 +174,15 @@ function patentItem(record: Obj): CslItem {
   const country = first(pub, 'pubRef.country') || first(patent, 'appRef.patentOffice');
   const docNumber = first(pub, 'pubRef.docNumber') || first(patent, 'appRef.docNumber');
   const kind = first(pub, 'pubRef.kind');
-  const number = need(first(pub, 'pubRef.name') || (docNumber ? `${country}${docNumber}${kind}` : ''), 'publication number', 'patents[0].publications[0].pubRef', 'patents');
+  const publication = need(first(pub, 'pubRef.name') || (docNumber ? `${country}${docNumber}${kind}` : ''), 'publication number', 'patents[0].publications[0].pubRef', 'patents');
+  // Styles print "U.S. Patent No. 10,234,567": the office's own number, without country code and kind;
+  // the whole publication number (with its kind code) stays in the note and in custom.evidence.
+  const number = docNumber ? (country.toUpperCase() === 'US' && /^\d{4,}$/.test(docNumber) ? Number(docNumber).toLocaleString('en-US') : docNumber) : publication;
   const inventors = objects(patent.inventors).map((i) => plain(i.normalizedName) || plain(i.name));
   const assignees = uniq(objects(patent.assignees).map((a) => plain(a.normalizedName) || plain(a.name)).filter(Boolean));
   const cpc = objects(patent.classifications).map((c) => plain(c.cpcSymbol)).filter(Boolean);
   return compact({
-    id: `patent-${number}`,
+    id: `patent-${publication}`,
     type: 'patent',
     title,
     author: names(inventors),
@@ -192,8 +195,8 @@ function patentItem(record: Obj): CslItem {
     abstract: plain(patent.abstract),
     URL: first(pub, 'externalLink'),
     keyword: cpc.join(', '),
-    note: [assignees.length ? `Assignee: ${assignees.join('; ')}` : '', first(record, 'familyId') ? `Patent family: ${first(record, 'familyId')}` : '', plain(patent.filingStatus) ? `Status: ${plain(patent.filingStatus)}` : ''].filter(Boolean).join('\n'),
-    custom: { evidence: { dataset: 'patents', id: number, familyId: first(record, 'familyId') || undefined, assignees } },
+    note: [`Publication: ${publication}`, assignees.length ? `Assignee: ${assignees.join('; ')}` : '', first(record, 'familyId') ? `Patent family: ${first(record, 'familyId')}` : '', plain(patent.filingStatus) ? `Status: ${plain(patent.filingStatus)}` : ''].filter(Boolean).join('\n'),
+    custom: { evidence: { dataset: 'patents', id: publication, familyId: first(record, 'familyId') || undefined, assignees } },
   });
 }
 

@@ -331,7 +331,7 @@ describe('Evidence datasets', () => {
     const text = readFileSync((await download.path())!, 'utf8');
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(U\.S\. Patent No\. US\d+[AB]\d\)\. U\.S\. Patent and Trademark Office\. https:\/\/patents\.example\.org\/patent\/US\d+[AB]\d$/m);
+    expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(U\.S\. Patent No\. \d{1,3}(,\d{3})+\)\. U\.S\. Patent and Trademark Office\. https:\/\/patents\.example\.org\/patent\/US\d+[AB]\d$/m);
     expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(Clinical Trial Registration No\. NCT\d+\)\. ClinicalTrials\.gov\. https:\/\/clinicaltrials\.gov\/study\/NCT\d+$/m);
     await screenshot(page, 'evidence-export-apa-light');
     expect(await page.evaluate(() => (window as unknown as { __canaryFired: number }).__canaryFired)).toBe(0);

@@ -39,7 +39,7 @@ describe('records as CSL items', () => {
     expect(item).toMatchObject({
       type: 'patent',
       title: 'Method and system for measuring soil moisture',
-      number: 'US10234567B2',
+      number: '10,234,567',
       authority: 'U.S.',
       publisher: 'U.S. Patent and Trademark Office',
       jurisdiction: 'US',
@@ -50,7 +50,7 @@ describe('records as CSL items', () => {
       keyword: 'G01N33/24, A01G25/16',
       custom: { evidence: { dataset: 'patents', id: 'US10234567B2', familyId: '60000123', assignees: ['Acme Agritech'] } },
     });
-    expect(item.note).toContain('Assignee: Acme Agritech');
+    expect(item.note).toBe('Publication: US10234567B2\nAssignee: Acme Agritech\nPatent family: 60000123\nStatus: granted');
     expect(JSON.stringify(item)).not.toContain('<strong');
   });
 
@@ -123,7 +123,7 @@ describe('as the citation styles print them', () => {
     expect(bib.entries.map((e) => e.value)).toEqual([
       'Acme Medical. (2019). Acme Infusion pump: 510(k) premarket notification (510(k) Premarket Notification No. K100017). U.S. Food and Drug Administration. https://www.accessdata.fda.gov/cdrh_docs/pdf/K100017.pdf',
       'Lovelace, A. (2019). Mechanisms linking sleep to memory (Grant No. NIH-2000013). National Institutes of Health. https://grants.example.org/award/NIH-2000013',
-      'Okafor, N., & van der Berg, J. (2019). Method and system for measuring soil moisture (U.S. Patent No. US10234567B2). U.S. Patent and Trademark Office. https://patents.example.org/patent/US10234567B2',
+      'Okafor, N., & van der Berg, J. (2019). Method and system for measuring soil moisture (U.S. Patent No. 10,234,567). U.S. Patent and Trademark Office. https://patents.example.org/patent/US10234567B2',
       'Riverside University Hospital. (2015). Effect of Daily Aspirin on Stroke in Older Adults (Clinical Trial Registration No. NCT01000037). ClinicalTrials.gov. https://clinicaltrials.gov/study/NCT01000037',
     ]);
   });

@@ -34,7 +34,7 @@ describe('evidence.save', () => {
     expect(patent).toMatchObject({ type: 'patent', citationKey: expect.stringMatching(/^okafor\w*2019$/) });
 
     const detail = await ok('library.item.get', { id: patent.id });
-    expect(detail.csl).toMatchObject({ type: 'patent', number: 'US10234567B2', authority: 'U.S.' });
+    expect(detail.csl).toMatchObject({ type: 'patent', number: '10,234,567', authority: 'U.S.', custom: { evidence: { id: 'US10234567B2' } } });
     expect(detail.tags).toEqual(expect.arrayContaining(['G01N33/24']));
 
     const found = await ok('library.list', { query: 'aspirin stroke' });
