@@ -37,6 +37,8 @@ export const evidenceFeature = feature({
      * A record saved before (same dataset and identifier, not in the trash) is answered as it is.
      */
     'evidence.save': request(z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict()).returns<SavedEvidenceItem>(),
+    /** The item the record was saved as (not in the trash), or null: nothing is written. */
+    'evidence.saved': request(z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict()).returns<SavedEvidenceItem | null>(),
   },
   events: {},
 });

@@ -69,6 +69,7 @@ describe('Evidence datasets', () => {
   let page: Page;
   let problems: PageProblems;
   let proxy: { url: string; server: Server };
+  let savedPatentTitle = '';
 
   /** A record of the local service's corpus, to choose search words the way a user would know them. */
   const docOf = (dataset: string, where = '1 = 1'): Doc => JSON.parse(service.corpus.db.prepare(`SELECT doc FROM evidence WHERE dataset = ? AND ${where} ORDER BY seq LIMIT 1`).pluck().get(dataset) as string) as Doc;
@@ -206,6 +207,7 @@ describe('Evidence datasets', () => {
     expect(await detail().getByTestId('patent-cpc').locator('li').count()).toBeGreaterThan(0);
     expect(await detail().getByRole('heading', { name: 'Inventors' }).count()).toBe(1);
     expect(await detail().getByTestId('patent-facts').textContent()).toMatch(/Family size\s*\d+\s*Forward citations\s*\d+/);
+    savedPatentTitle = (await detail().locator('h2').textContent())!.trim();
     await detail().getByRole('button', { name: 'Save to library' }).click();
     await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
     await shoot('patents');
@@ -334,6 +336,14 @@ describe('Evidence datasets', () => {
     expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(U\.S\. Patent No\. \d{1,3}(,\d{3})+\)\. U\.S\. Patent and Trademark Office\. https:\/\/patents\.example\.org\/patent\/US\d+[AB]\d$/m);
     expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(Clinical Trial Registration No\. NCT\d+\)\. ClinicalTrials\.gov\. https:\/\/clinicaltrials\.gov\/study\/NCT\d+$/m);
     await screenshot(page, 'evidence-export-apa-light');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // In a new session the pane finds the patent in the library when it is opened, and offers no second copy.
+    await page.reload();
+    await goTo('Evidence');
+    await search('Patents', `"${savedPatentTitle}"`);
+    await openFirst();
+    await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/^\s*Already in your library as \w+\./);
+    expect(await detail().getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __canaryFired: number }).__canaryFired)).toBe(0);
     expect(problems.errors).toEqual([]);
   });

@@ -49,6 +49,8 @@ describe('evidence.save', () => {
   it('answers a record saved before with its item instead of adding it twice; after the trash, adds it again', async () => {
     const first = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
     expect(first.alreadySaved).toBe(false);
+    expect(await ok('evidence.saved', { dataset: 'clinical-trials', record: TRIAL })).toEqual({ ...first, alreadySaved: true });
+    expect(await ok('evidence.saved', { dataset: 'patents', record: PATENT_FAMILY })).toBeNull();
     const again = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
     expect(again).toEqual({ ...first, alreadySaved: true });
     // Another record with the same title is another item.
@@ -57,6 +59,7 @@ describe('evidence.save', () => {
     expect(other.id).not.toBe(first.id);
     expect(await ok('library.count', {})).toBe(2);
     await ok('library.trash', { ids: [first.id] });
+    expect(await ok('evidence.saved', { dataset: 'clinical-trials', record: TRIAL })).toBeNull();
     expect(await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL })).toMatchObject({ alreadySaved: false });
   });
 

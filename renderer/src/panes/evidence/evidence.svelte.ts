@@ -214,15 +214,26 @@ export class EvidenceState {
     this.#detailError = null;
     this.#saveError = null;
     this.#undone = null;
+    const seq = ++this.#detailSeq;
+    void this.#checkSaved(dataset, record as Record<string, unknown>, seq);
     const kind = DETAIL_KIND[dataset];
     if (!kind) return;
-    const seq = ++this.#detailSeq;
     this.#detailLoading = true;
     const result = await this.#api.invoke('service.evidence.record', { kind, id: recordId(dataset, record) });
     if (seq !== this.#detailSeq) return;
     this.#detailLoading = false;
     if (result.ok) this.#detail = result.value;
     else this.#detailError = result.error;
+  }
+
+  /** Whether the opened record is in the library already (saved earlier, in this session or another). */
+  async #checkSaved(dataset: DatasetId, record: Record<string, unknown>, seq: number): Promise<void> {
+    const result = await this.#api.invoke('evidence.saved', { dataset, record });
+    if (seq !== this.#detailSeq || !result.ok) return;
+    const key = `${dataset}:${recordId(dataset, record)}`;
+    // An item this session added keeps its Undo; one found in the library has none.
+    if (result.value === null) delete this.#saved[key];
+    else if (this.#saved[key]?.id !== result.value.id) this.#saved[key] = result.value;
   }
 
   close(): void {
