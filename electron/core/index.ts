@@ -8,6 +8,7 @@ import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { attachmentHandlers } from './handlers/attachments';
+import { evidenceHandlers } from './handlers/evidence';
 import { autoExportHandlers } from './handlers/auto-export';
 import { restoreHandlers } from './handlers/restore';
 import type { DesktopShell } from './desktop';
@@ -192,6 +193,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     attachmentHandlers({
       library,
       desktop: options.desktop,
+      changed: (change) => {
+        events.emit('library.changed', change);
+        autoExport.libraryChanged(change.ids);
+      },
+    }),
+  );
+  registry.register(
+    evidenceHandlers({
+      library,
       changed: (change) => {
         events.emit('library.changed', change);
         autoExport.libraryChanged(change.ids);
