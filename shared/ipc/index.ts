@@ -6,13 +6,14 @@ import { attachmentsFeature } from './attachments';
 import { autoExportFeature } from './auto-export';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { enrichmentFeature } from './enrichment';
+import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, graphFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -25,6 +26,7 @@ export const requests = {
   ...autoExportFeature.requests,
   ...restoreFeature.requests,
   ...attachmentsFeature.requests,
+  ...graphFeature.requests,
 };
 
 export const events = {
@@ -37,6 +39,7 @@ export const events = {
   ...autoExportFeature.events,
   ...restoreFeature.events,
   ...attachmentsFeature.events,
+  ...graphFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -78,4 +81,5 @@ export * from './enrichment';
 export * from './auto-export';
 export * from './restore';
 export * from './attachments';
+export * from './graph';
 export * from './wire';
