@@ -128,9 +128,9 @@ export interface GraphFilter {
   yearFrom: number | null;
   yearTo: number | null;
   /** Types whose statements keep an edge; an edge with no typed statement counts as mentioning. */
-  types: readonly EvidenceType[];
+  types: EvidenceType[];
   /** Sections whose statements keep an edge; empty: every section. */
-  sections: readonly string[];
+  sections: string[];
   /** Keep self-citations. */
   selfCitations: boolean;
   /** Hide edges whose statements all mention. */

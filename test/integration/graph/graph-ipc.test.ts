@@ -7,7 +7,7 @@ import { createCore, type Core } from '../../../electron/core';
 import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
-import { DEFAULT_FILTER, type GraphEdge } from '../../../shared/model/graph';
+import { DEFAULT_FILTER, type ExpandPage, type GraphEdge } from '../../../shared/model/graph';
 import { tempDir } from '../../helpers/tmp';
 import { serviceProxy, type ServiceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
@@ -149,7 +149,7 @@ describe('citation graph over IPC', () => {
     let statements = 0;
     const sources = new Set<string>();
     while (offset !== null) {
-      const page = value(await api.invoke('graph.expand', { doi: landmark, direction: 'citing', offset }));
+      const page: ExpandPage = value(await api.invoke('graph.expand', { doi: landmark, direction: 'citing', offset }));
       expect(page.offset).toBe(offset);
       expect(page.total).toBe(landmarkCount);
       for (const e of page.data.edges) sources.add(e.source);
