@@ -287,3 +287,15 @@ export function plainTitle(title: string | null): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * The statements of one pair seen in two answers. A pair's statements from the citing answer carry
+ * ids ("c:" keys); the same statements from the references answer carry none ("r:" keys), so when
+ * both are known the citing ones stand for the pair and the others are dropped, never counted twice.
+ */
+export function mergeStatements(a: readonly GraphStatement[], b: readonly GraphStatement[]): GraphStatement[] {
+  const cited = a.some((s) => s.key.startsWith('c:')) || b.some((s) => s.key.startsWith('c:'));
+  const out = new Map<string, GraphStatement>();
+  for (const s of [...a, ...b]) if (!cited || s.key.startsWith('c:')) out.set(s.key, s);
+  return [...out.values()];
+}

@@ -99,3 +99,16 @@ describe('helpers', () => {
     expect(plainTitle(null)).toBe('');
   });
 });
+
+describe('merging a pair seen in two answers', () => {
+  it('keeps the citing answer’s statements once, and the references answer’s only when alone', async () => {
+    const { mergeStatements } = await import('../../../shared/model/graph');
+    const c1 = st('c:1', 'supporting');
+    const c2 = st('c:2', 'contrasting');
+    const r0 = st('r:0', 'supporting');
+    expect(mergeStatements([c1], [c1, c2]).map((s) => s.key)).toEqual(['c:1', 'c:2']);
+    expect(mergeStatements([r0], [c1]).map((s) => s.key)).toEqual(['c:1']);
+    expect(mergeStatements([c1], [r0]).map((s) => s.key)).toEqual(['c:1']);
+    expect(mergeStatements([r0], [st('r:1', null)]).map((s) => s.key)).toEqual(['r:0', 'r:1']);
+  });
+});
