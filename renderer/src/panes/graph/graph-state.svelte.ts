@@ -61,9 +61,38 @@ export interface Paging {
   nextOffset: number | null;
 }
 
-/** Layout iterations for a fresh graph, and after an expansion (the rest of the graph is already placed). */
+/**
+ * Layout iterations for a fresh graph, and after an expansion (the rest of the graph is already
+ * placed). Fewer for big graphs, where each iteration costs more and the picture settles sooner
+ * relative to its size; and never more than LAYOUT_BUDGET_MS of the worker's time.
+ */
 const FULL_LAYOUT = 600;
 const STEP_LAYOUT = 250;
+const LAYOUT_BUDGET_MS = 4500;
+
+function iterationsFor(order: number, wanted: number): number {
+  if (order > 2000) return Math.min(wanted, 150);
+  if (order > 500) return Math.min(wanted, 300);
+  return wanted;
+}
+
+/** Above this many edges, the layout's intermediate positions are not drawn, only its result. */
+const BIG_LAYOUT_EDGES = 10_000;
+
+/** More new papers and edges than this in one batch are built into a new graph rather than added one by one. */
+const BULK_ITEMS = 2000;
+
+function newGraph(): Graph<NodeAttributes, EdgeAttributes> {
+  return new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: false });
+}
+
+/** Labels are cut at a word, so a long title does not run across the graph. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}
 
 function describe(error: IpcError): string {
   return error.message;
@@ -71,8 +100,12 @@ function describe(error: IpcError): string {
 
 export class GraphState {
   readonly api: CitewiseApi;
-  /** What the WebGL view draws; changed in place, never reactive itself. */
-  readonly graph = new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: false });
+  /**
+   * What the WebGL view draws. Small changes are made in place (the view follows the graph's events);
+   * a big batch (a saved graph opened, a page of 1,000 statements) is built into a copy that replaces
+   * it, so the view processes it once instead of item by item.
+   */
+  #graph = $state.raw(newGraph());
   readonly #nodes = new Map<string, GraphNode>();
   readonly #edges = new Map<string, GraphEdge>();
   readonly #histograms = new Map<string, YearHistogram>();
@@ -112,6 +145,7 @@ export class GraphState {
   }
 
   // ── Reading ──
+  get graph(): Graph<NodeAttributes, EdgeAttributes> { return this.#graph; }
   get revision() { return this.#revision; }
   get look() { return this.#look; }
   get seed() { return this.#seed; }
@@ -345,34 +379,44 @@ export class GraphState {
 
   /** Adds papers and edges; new papers start near the paper they were reached from. */
   #merge(data: GraphData, around: string | null): void {
-    const origin = around && this.graph.hasNode(around) ? this.graph.getNodeAttributes(around) : { x: 0, y: 0 };
-    const spread = Math.max(10, Math.sqrt(this.graph.order + data.nodes.length) * 4);
+    const bulk = data.nodes.length + data.edges.length > BULK_ITEMS;
+    const g = bulk ? this.#graph.copy() : this.#graph;
+    const origin = around && g.hasNode(around) ? g.getNodeAttributes(around) : { x: 0, y: 0 };
+    const spread = Math.max(10, Math.sqrt(g.order + data.nodes.length) * 4);
     for (const n of data.nodes) {
       this.#nodes.set(n.doi, n);
-      if (this.graph.hasNode(n.doi)) this.graph.mergeNodeAttributes(n.doi, this.#nodeAttrs(n));
+      if (g.hasNode(n.doi)) g.mergeNodeAttributes(n.doi, this.#nodeAttrs(n));
       else {
         const a = Math.random() * Math.PI * 2;
         const r = spread * (0.3 + Math.random());
-        this.graph.addNode(n.doi, { ...this.#nodeAttrs(n), x: origin.x + Math.cos(a) * r, y: origin.y + Math.sin(a) * r });
+        g.addNode(n.doi, { ...this.#nodeAttrs(n), x: origin.x + Math.cos(a) * r, y: origin.y + Math.sin(a) * r });
       }
     }
+    const fresh: string[] = [];
     for (const e of data.edges) {
       if (e.source === e.target || !this.#nodes.has(e.source) || !this.#nodes.has(e.target)) continue;
       const key = edgeKey(e.source, e.target);
       const prev = this.#edges.get(key);
       const merged: GraphEdge = prev ? { ...e, statements: mergeStatements(prev.statements, e.statements) } : e;
       this.#edges.set(key, merged);
+      if (!prev) fresh.push(key);
       const attrs = this.#edgeAttrs(merged);
-      if (this.graph.hasEdge(key)) this.graph.mergeEdgeAttributes(key, attrs);
-      else this.graph.addDirectedEdgeWithKey(key, e.source, e.target, attrs);
+      if (g.hasEdge(key)) g.mergeEdgeAttributes(key, attrs);
+      else if (bulk) g.addDirectedEdgeWithKey(key, e.source, e.target, attrs);
+    }
+    // Visibility first, so the view's reducers know the new items when it processes them.
+    this.#recompute();
+    if (bulk) this.#graph = g;
+    else for (const key of fresh) {
+      const e = this.#edges.get(key)!;
+      g.addDirectedEdgeWithKey(key, e.source, e.target, this.#edgeAttrs(e));
     }
     this.#revision++;
-    this.#recompute();
   }
 
   #nodeAttrs(n: GraphNode): Omit<NodeAttributes, 'x' | 'y'> {
     return {
-      label: `${n.retracted ? 'RETRACTED · ' : ''}${n.authors ? `${n.authors}${n.year ? ` ${n.year}` : ''}: ` : ''}${plainTitle(n.title) || n.doi}`.slice(0, 90),
+      label: shorten(`${n.retracted ? 'RETRACTED · ' : ''}${n.authors ? `${n.authors}${n.year ? ` ${n.year}` : ''}: ` : ''}${plainTitle(n.title) || n.doi}`, 56),
       size: 4,
       color: '#888',
       year: n.year,
@@ -405,7 +449,7 @@ export class GraphState {
 
   #reset(): void {
     this.#layout.stop();
-    this.graph.clear();
+    this.#graph = newGraph();
     this.#nodes.clear();
     this.#edges.clear();
     this.#histograms.clear();
@@ -447,10 +491,20 @@ export class GraphState {
       edges[j++] = index.get(t)!;
     });
     this.#layoutInfo = { running: true, iteration: 0, elapsedMs: 0, nodes: ids.length, edges: this.graph.size };
-    this.#layout.start({ ids, positions, masses, edges, iterations });
+    this.#layout.start({ ids, positions, masses, edges, iterations: iterationsFor(ids.length, iterations), budgetMs: LAYOUT_BUDGET_MS });
   }
 
+
+  /**
+   * Positions from the worker. A small graph takes every slice (a smooth animation); a big one only
+   * the final positions, since every update redraws all of it (seconds with software WebGL).
+   */
   #onLayout(tick: LayoutTick): void {
+    if (tick.done || this.graph.size <= BIG_LAYOUT_EDGES) this.#applyTick(tick);
+    else this.#layoutInfo = { running: true, iteration: tick.iteration, elapsedMs: tick.elapsedMs, nodes: tick.ids.length, edges: this.graph.size };
+  }
+
+  #applyTick(tick: LayoutTick): void {
     const p = tick.positions;
     const index = new Map<string, number>();
     tick.ids.forEach((id, i) => index.set(id, i));

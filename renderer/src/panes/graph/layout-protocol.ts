@@ -11,6 +11,8 @@ export interface LayoutStart {
   /** source index, target index, … for every edge. */
   edges: Uint32Array;
   iterations: number;
+  /** Stop after this much computing time even if iterations remain (a big graph on a slow machine). */
+  budgetMs: number;
 }
 
 export interface LayoutStop {

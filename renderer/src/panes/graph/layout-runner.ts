@@ -8,6 +8,7 @@ export interface LayoutInput {
   masses: Float32Array;
   edges: Uint32Array;
   iterations: number;
+  budgetMs: number;
 }
 
 export interface LayoutTick {
@@ -44,7 +45,7 @@ export class LayoutRunner {
     const worker = this.#ensure();
     this.#run++;
     this.#ids = input.ids;
-    const msg: LayoutRequest = { type: 'start', run: this.#run, positions: input.positions, masses: input.masses, edges: input.edges, iterations: input.iterations };
+    const msg: LayoutRequest = { type: 'start', run: this.#run, positions: input.positions, masses: input.masses, edges: input.edges, iterations: input.iterations, budgetMs: input.budgetMs };
     worker.postMessage(msg, [input.positions.buffer, input.masses.buffer, input.edges.buffer]);
     return this.#run;
   }

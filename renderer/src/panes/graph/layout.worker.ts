@@ -23,7 +23,8 @@ function settingsFor(order: number) {
     gravity: 0.05,
     slowDown: 1 + Math.log(Math.max(1, order)),
     barnesHutOptimize: order > 300,
-    barnesHutTheta: 0.6,
+    // A coarser approximation for big graphs: twice as fast per iteration, and the picture barely differs.
+    barnesHutTheta: order > 2000 ? 1.2 : 0.6,
   };
 }
 
@@ -55,7 +56,7 @@ function run(msg: LayoutStart): void {
   const slice = (): void => {
     if (msg.run !== current) return;
     const until = performance.now() + SLICE_MS;
-    while (done < msg.iterations && performance.now() < until) {
+    while (done < msg.iterations && performance.now() < until && performance.now() - started < msg.budgetMs) {
       iterate(settings, nodes, edges);
       done++;
     }
@@ -64,7 +65,7 @@ function run(msg: LayoutStart): void {
       out[i * 2] = nodes[i * PPN]!;
       out[i * 2 + 1] = nodes[i * PPN + 1]!;
     }
-    const finished = done >= msg.iterations;
+    const finished = done >= msg.iterations || performance.now() - started >= msg.budgetMs;
     const progress: LayoutMessage = { type: 'positions', run: msg.run, positions: out, iteration: done, done: finished, elapsedMs: performance.now() - started };
     postMessage(progress, { transfer: [out.buffer] });
     if (!finished) setTimeout(slice, 0);
