@@ -11,7 +11,8 @@ export function buildCsp(options: { connectSrc?: readonly string[] } = {}): stri
     "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src ${connect}`,
-    "worker-src 'self' blob:",
+    // Web Workers only from the app's own files (the graph layout worker); never blob: or data: URLs.
+    "worker-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",

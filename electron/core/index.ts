@@ -15,6 +15,7 @@ import type { DesktopShell } from './desktop';
 import { jobsHandlers } from './handlers/jobs';
 import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
+import { graphHandlers } from './handlers/graph';
 import { AutoExporter } from './jobs/auto-export';
 import { Enricher } from './jobs/enrich';
 import { RetractionWatch } from './jobs/retraction-watch';
@@ -208,6 +209,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     }),
   );
+  registry.register(graphHandlers({ library, service, events }));
   registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.

@@ -7,13 +7,14 @@ import { autoExportFeature } from './auto-export';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { enrichmentFeature } from './enrichment';
 import { evidenceFeature } from './evidence';
+import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -27,6 +28,7 @@ export const requests = {
   ...restoreFeature.requests,
   ...attachmentsFeature.requests,
   ...evidenceFeature.requests,
+  ...graphFeature.requests,
 };
 
 export const events = {
@@ -40,6 +42,7 @@ export const events = {
   ...restoreFeature.events,
   ...attachmentsFeature.events,
   ...evidenceFeature.events,
+  ...graphFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -82,4 +85,5 @@ export * from './auto-export';
 export * from './restore';
 export * from './attachments';
 export * from './evidence';
+export * from './graph';
 export * from './wire';

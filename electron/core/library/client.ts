@@ -7,12 +7,16 @@ import { CoreError } from '../errors';
 import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
-import type { EnrichmentMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
+import type { GraphStore } from './graph-store';
+import type { EnrichmentMethod, GraphMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
 export type AsyncLibrary = { [M in LibraryMethod]: (...args: LibraryArgs<M>) => Promise<Awaited<LibraryResult<M>>> };
 /** Every EnrichmentStore method (queue, user edits, retraction watch), async. */
 export type AsyncEnrichment = { [M in EnrichmentMethod]: (...args: Parameters<EnrichmentStore[M]>) => Promise<Awaited<ReturnType<EnrichmentStore[M]>>> };
+
+/** Every GraphStore method (citation graph statements, expansions, saved graphs), async. */
+export type AsyncGraph = { [M in GraphMethod]: (...args: Parameters<GraphStore[M]>) => Promise<Awaited<ReturnType<GraphStore[M]>>> };
 
 export interface StartLibraryOptions extends WorkerInit {
   /**
@@ -113,6 +117,8 @@ export class LibraryClient {
   readonly lib: AsyncLibrary;
   /** Every EnrichmentStore method, async (used by the enrichment jobs in core/jobs). */
   readonly enrichment: AsyncEnrichment;
+  /** Every GraphStore method, async (used by the graph handlers). */
+  readonly graph: AsyncGraph;
   #worker: Worker;
   readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -136,6 +142,9 @@ export class LibraryClient {
     });
     this.enrichment = new Proxy({} as AsyncEnrichment, {
       get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'enrichment', method: method as EnrichmentMethod, args }),
+    });
+    this.graph = new Proxy({} as AsyncGraph, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'graph', method: method as GraphMethod, args }),
     });
   }
 

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from './backup';
 import { openDatabase, type Db } from './database';
 import { EnrichmentStore } from './enrichment-store';
+import { GraphStore } from './graph-store';
 import { Library, type LibraryOptions } from './library';
 import { readHandle, writeHandle } from './sql';
 
@@ -23,6 +24,8 @@ export interface OpenedLibrary {
   library: Library;
   /** Enrichment queue, user-edited fields and the retraction watch, on the same connections. */
   enrichment: EnrichmentStore;
+  /** The citation graph's statements, expansions and saved graphs. */
+  graph: GraphStore;
   /** The write connection (settings share it). */
   db: Db;
   /** Set when the library file was damaged: the user must be told. */
@@ -60,9 +63,11 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   const read = readHandle(reader);
   const library = new Library({ write, read, ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
+  const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   return {
     library,
     enrichment,
+    graph,
     db,
     recovery,
     migrationBackup,

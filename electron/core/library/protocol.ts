@@ -4,6 +4,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
+import type { GraphStore } from './graph-store';
 import type { Library } from './library';
 import type { ImportResult } from './types';
 
@@ -14,6 +15,9 @@ export type LibraryMethod = {
 
 /** EnrichmentStore methods callable through the facade (LibraryClient.enrichment). */
 export type EnrichmentMethod = { [K in keyof EnrichmentStore]: EnrichmentStore[K] extends (...args: never[]) => unknown ? K : never }[keyof EnrichmentStore];
+
+/** GraphStore methods callable through the facade (LibraryClient.graph). */
+export type GraphMethod = { [K in keyof GraphStore]: GraphStore[K] extends (...args: never[]) => unknown ? K : never }[keyof GraphStore];
 
 export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
 export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
@@ -29,6 +33,7 @@ export interface WorkerInit {
 export type Request =
   | { id: number; op: 'call'; method: LibraryMethod; args: unknown[] }
   | { id: number; op: 'enrichment'; method: EnrichmentMethod; args: unknown[] }
+  | { id: number; op: 'graph'; method: GraphMethod; args: unknown[] }
   | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }

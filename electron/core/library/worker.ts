@@ -151,6 +151,11 @@ function handle(req: Request): unknown {
       if (typeof fn !== 'function') throw new Error(`Unknown enrichment method ${req.method}`);
       return fn.apply(opened.enrichment, req.args);
     }
+    case 'graph': {
+      const fn = (opened.graph as unknown as Record<string, (...args: unknown[]) => unknown>)[req.method];
+      if (typeof fn !== 'function') throw new Error(`Unknown graph method ${req.method}`);
+      return fn.apply(opened.graph, req.args);
+    }
     case 'import.begin': {
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
       const id = nextSession++;

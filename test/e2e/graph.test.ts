@@ -1,0 +1,164 @@
+/// <reference lib="dom" />
+// The citation graph as a researcher uses it, in Chromium against the local service: seed a graph from
+// a library item (its details' "Citation graph" button), expand it twice, filter to contrasting edges,
+// add a paper of the graph to the library, save the graph, then reopen it with the service gone.
+// Screenshots in light and dark are saved to test-results/ and checked with axe.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../service/server';
+import { tempDir } from '../helpers/tmp';
+import { seriousViolations } from './axe';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { cli } from './seed';
+
+describe('the citation graph', () => {
+  let service: RunningService;
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+  let dataDir: ReturnType<typeof tempDir>;
+  let seed: { doi: string; title: string };
+  let citer: { doi: string; title: string };
+  let serviceClosed = false;
+
+  const status = () => page.getByTestId('graph-status').textContent();
+  const shown = async (): Promise<{ papers: number; links: number }> => {
+    const m = /([\d,]+) papers · ([\d,]+) citation links/.exec((await status()) ?? '');
+    return { papers: Number((m?.[1] ?? '0').replace(/,/g, '')), links: Number((m?.[2] ?? '0').replace(/,/g, '')) };
+  };
+
+  async function shoot(name: string): Promise<void> {
+    await page.waitForTimeout(400);
+    await screenshot(page, `graph-${name}-light`);
+    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await page.waitForTimeout(400);
+      await screenshot(page, `graph-${name}-dark`);
+      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  }
+
+  beforeAll(async () => {
+    service = await startService({ port: 0, papers: 600, log: () => {} });
+    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
+    const db = service.corpus.db;
+    // A paper cited 15–80 times, with contrasting statements among them, and one of its citing papers
+    // that is itself cited a few times (the second expansion).
+    const row = db
+      .prepare(
+        `SELECT p.id, p.doi, p.title FROM papers p
+          WHERE p.retracted = 0
+            AND (SELECT count(*) FROM citations c WHERE c.target = p.id) BETWEEN 15 AND 80
+            AND (SELECT count(*) FROM citations c WHERE c.target = p.id AND (c.kind & 3) = 2) >= 2
+            AND EXISTS (SELECT 1 FROM citations c JOIN papers s ON s.id = c.source WHERE c.target = p.id AND (SELECT count(*) FROM citations d WHERE d.target = s.id) >= 3)
+          ORDER BY p.id LIMIT 1`,
+      )
+      .get() as { id: number; doi: string; title: string };
+    expect(row).toBeTruthy();
+    seed = { doi: row.doi, title: row.title };
+    citer = db
+      .prepare(
+        `SELECT s.doi, s.title FROM citations c JOIN papers s ON s.id = c.source WHERE c.target = ? AND (SELECT count(*) FROM citations d WHERE d.target = s.id) >= 3 ORDER BY s.id LIMIT 1`,
+      )
+      .get(row.id) as { doi: string; title: string };
+    dataDir = tempDir('citewise-graph-');
+    await cli(dataDir.path, service.url, 'add', seed.doi);
+    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    ({ page, problems } = await newPage(context));
+    const response = await page.goto(app.url);
+    // Web Workers only from the app itself: the layout worker is a file of the app, never a blob.
+    expect(response?.headers()['content-security-policy']).toMatch(/worker-src 'self'(;|$)/);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (!serviceClosed) await service?.close();
+    dataDir?.remove();
+  });
+
+  it('seeds from a library item, expands twice, filters to contrasting edges, adds a paper, and reopens offline', async () => {
+    // The item's details offer the graph.
+    const row = page.locator('[role="row"][data-index="0"]');
+    await row.waitFor();
+    await row.click();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('details-title').waitFor();
+    await page.getByTestId('item-details').getByRole('button', { name: 'Citation graph' }).click();
+    await page.getByTestId('graph-details').waitFor();
+    await expect.poll(shown).toEqual({ papers: 1, links: 0 });
+
+    // First expansion: the papers citing the seed, drawn with WebGL and laid out by the worker.
+    await page.getByTestId('expand-citing').click();
+    await expect.poll(async () => (await shown()).papers).toBeGreaterThan(10);
+    const first = await shown();
+    expect(first.links).toBe(first.papers - 1);
+    await expect.poll(() => page.getByTestId('citing-progress').textContent()).toMatch(/of \d+ citation statements loaded/);
+    await expect.poll(() => page.getByTestId('graph-status').textContent()).not.toMatch(/laying out/);
+    expect(await page.getByTestId('year-chart').count()).toBe(1);
+    expect(await page.getByTestId('contrasting-list').locator('li').count()).toBeGreaterThanOrEqual(1);
+    // The WebGL view drew something: the canvas is not blank.
+    const drawn = await page.getByTestId('graph-canvas').evaluate((el) => el.querySelectorAll('canvas').length);
+    expect(drawn).toBeGreaterThan(0);
+    await shoot('expanded');
+
+    // Second expansion: find a citing paper by its title, select it, expand its citations.
+    const words = citer.title.split(/\s+/).slice(0, 4).join(' ');
+    await page.getByTestId('graph-search').fill(words);
+    await expect.poll(() => page.getByTestId('graph-matches').textContent()).toMatch(/^[1-9]\d* found$/);
+    await page.getByTestId('graph-search').press('Enter');
+    await expect.poll(() => page.getByTestId('graph-details').locator('h2').textContent()).toContain(citer.title.slice(0, 30));
+    await page.getByTestId('graph-search').fill('');
+    await page.getByTestId('expand-citing').click();
+    await expect.poll(async () => (await shown()).papers).toBeGreaterThan(first.papers);
+    const second = await shown();
+    expect(second.links).toBeGreaterThan(first.links);
+
+    // Only contrasting edges: fewer links, at least the seed's contrasting ones.
+    await page.getByRole('checkbox', { name: 'Supporting', exact: true }).uncheck();
+    await page.getByRole('checkbox', { name: 'Mentioning', exact: true }).uncheck();
+    await expect.poll(async () => (await shown()).links).toBeLessThan(second.links);
+    const contrasting = await shown();
+    expect(contrasting.links).toBeGreaterThanOrEqual(2);
+    await shoot('contrasting');
+
+    // Add the selected citing paper to the library: it is enriched and gets a citation key.
+    await page.getByTestId('add-to-library').click();
+    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Added “[^”]+” to the library/);
+    await expect.poll(() => page.getByTestId('graph-details').textContent()).toContain('In your library');
+
+    // Save it under a name.
+    await page.getByTestId('save-graph').click();
+    await page.getByRole('textbox', { name: 'Name of the graph' }).fill('Seed and its critics');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Saved as “Seed and its critics” \([\d,]+ papers\)/);
+
+    // Exports: GraphML of what is shown, as a download.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('graphml')]);
+    expect(download.suggestedFilename()).toBe('Seed-and-its-critics.graphml');
+
+    // The service goes away; the app reloads; the saved graph opens from the library alone.
+    await service.close();
+    serviceClosed = true;
+    await page.reload();
+    await page.locator('nav button[data-pane="graph"]').click();
+    await page.getByTestId('open-saved').selectOption({ label: `Seed and its critics (${second.papers.toLocaleString('en')})` });
+    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
+    await expect.poll(shown).toEqual(second);
+    // Expanding what was fetched before still works: the store answers, and says so.
+    await page.getByTestId('graph-search').fill(seed.title.split(/\s+/).slice(0, 5).join(' '));
+    await page.getByTestId('graph-search').press('Enter');
+    await page.getByTestId('graph-search').fill('');
+    await expect.poll(() => page.getByTestId('graph-details').locator('h2').textContent()).toContain(seed.title.slice(0, 30));
+    await shoot('offline');
+    expect(problems.errors.filter((e) => !/WebGL|GPU stall|GroupMarkerNotSet|net::ERR_CONNECTION_REFUSED|Failed to load resource/i.test(e))).toEqual([]);
+  });
+});
