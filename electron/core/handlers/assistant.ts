@@ -271,7 +271,8 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       const bodyHtml = paragraphs(replaceMarkers(trimmed, (_n, i) => spaced(citeHtml[i]!.value), escapeHtml));
       const heading = style === 'bibtex' ? 'BibTeX' : 'References';
       const text = items.length ? `${body}\n\n${heading}\n\n${bibText.document.trim()}\n` : `${body}\n`;
-      const html = items.length ? `${bodyHtml}\n<h2>${heading}</h2>\n${style === 'bibtex' ? `<pre>${escapeHtml(bibHtml.document)}</pre>` : bibHtml.document}` : bodyHtml;
+      // Tags SafeMarkup and word processors both know: the preview shows what the paste gives.
+      const html = items.length ? `${bodyHtml}\n<p><b>${heading}</b></p>\n${style === 'bibtex' ? paragraphs(escapeHtml(bibText.document.trim())) : bibHtml.document}` : bodyHtml;
       const draft: AssistantDraft = { style, text, html, notInLibrary };
       if (format === 'markdown') {
         draft.markdown = markdownDraft(parts, (n) => keyOf.get(n)!);
