@@ -3,7 +3,7 @@
 // library, drafts built from an answer, and reference checks of a file or a collection. Tasks report
 // through the service feature's service.task.* events; stored answers through assistant.changed.
 import { z } from 'zod';
-import type { AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../model/assistant';
+import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS, type AssistantSessionDetail, type AssistantSessionSummary, type AssistantTurnRecord } from '../model/assistant';
 import { CITATION_STYLES } from '../service';
 import { event, feature, request } from './define';
 import type { AddDoisReport } from './library';
@@ -13,9 +13,6 @@ const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const short = z.string().trim().min(1).max(200);
 
 export const MAX_QUESTION_CHARS = 20_000;
-/** A manuscript for a reference check, base64: 25 MB of file. */
-export const MAX_REFCHECK_BYTES = 25 * 1024 * 1024;
-export const REFCHECK_EXTENSIONS = ['pdf', 'docx', 'txt', 'bib', 'ris'] as const;
 
 export const assistantOptions = z
   .object({

@@ -7,6 +7,11 @@ import type { InUiWords } from './evidence';
 import type { AssistantReference, AssistantTurn, CitationStyle } from '../service';
 
 export type AssistantAnswer = InUiWords<AssistantTurn>;
+
+/** The largest manuscript a reference check takes: 25 MB. */
+export const MAX_REFCHECK_BYTES = 25 * 1024 * 1024;
+/** What a reference check reads: manuscripts (.pdf, .docx, .txt) and bibliographies (.bib, .ris). */
+export const REFCHECK_EXTENSIONS = ['pdf', 'docx', 'txt', 'bib', 'ris'] as const;
 export type AssistantAnswerReference = InUiWords<AssistantReference>;
 
 /** The options of a question that Citewise offers; sent to the service with the question. */

@@ -3,7 +3,7 @@
 // carries a token, so it is asked for only when the user opens it.
 import type { CitewiseApi, IpcError, TaskFinished } from '../../../../shared/ipc';
 import type { TaskProgress } from '../../../../shared/model/service';
-import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/ipc';
+import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/model/assistant';
 import { referenceCheckRows, type ReferenceCheckRow } from '../../../../shared/model/reference-check';
 
 export type RefCheckSource = { kind: 'file'; name: string; size: number; base64: string } | { kind: 'collection'; collectionId: number };
@@ -25,7 +25,7 @@ export class ReferenceCheckState {
   #error = $state<IpcError | null>(null);
   source = $state<'file' | string>('file');
   /** Finished checks heard before their start answered (a fast check can end first). */
-  readonly #early = new Map<string, TaskFinished>();
+  #early: Record<string, TaskFinished> = {};
 
   constructor(api: CitewiseApi) {
     this.#api = api;
@@ -47,7 +47,7 @@ export class ReferenceCheckState {
     const offFinished = this.#api.on('service.task.finished', (f) => {
       if (f.kind !== 'reference-check') return;
       if (f.taskId === this.#taskId) this.#finish(f);
-      else if (this.#status === 'starting') this.#early.set(f.taskId, f);
+      else if (this.#status === 'starting') this.#early[f.taskId] = f;
     });
     return () => {
       offProgress();
@@ -109,8 +109,8 @@ export class ReferenceCheckState {
     }
     this.#taskId = r.value.taskId;
     this.#status = 'running';
-    const early = this.#early.get(r.value.taskId);
-    this.#early.clear();
+    const early = this.#early[r.value.taskId];
+    this.#early = {};
     if (early) this.#finish(early);
   }
 
@@ -128,17 +128,12 @@ export class ReferenceCheckState {
       this.#error = r.error;
       return;
     }
-    let url: URL;
-    try {
-      url = new URL(r.value.reportUrl);
-    } catch {
-      this.#error = { code: 'SERVICE_ERROR', message: 'The service gave a report address that is not a web address.' };
+    const url = r.value.reportUrl;
+    // Only web pages open (the desktop shell checks the same before it hands a link to the OS browser).
+    if (!/^https?:\/\/[^\s]+$/i.test(url) || !URL.canParse(url)) {
+      this.#error = { code: 'SERVICE_ERROR', message: 'The service gave a report address that is not a web page; it was not opened.' };
       return;
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      this.#error = { code: 'SERVICE_ERROR', message: `The report address is not a web page (${url.protocol}); it was not opened.` };
-      return;
-    }
-    window.open(url.href, '_blank', 'noopener,noreferrer');
+    window.open(url, '_blank', 'noopener,noreferrer');
   }
 }
