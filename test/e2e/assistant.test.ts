@@ -269,7 +269,7 @@ describe('Assistant', () => {
           if ((await lastTurn().getAttribute('data-status')) !== 'answered' && (await lastTurn().getByTestId('turn-retry').count()) > 0) await lastTurn().getByTestId('turn-retry').click();
           return lastTurn().getAttribute('data-status');
         },
-        { timeout: 60_000, intervals: [3000] },
+        { timeout: 60_000, interval: 3000 },
       )
       .toBe('answered');
   }, 150_000);

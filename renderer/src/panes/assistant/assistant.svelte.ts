@@ -1,76 +1,12 @@
 // The Assistant pane's state: the conversations kept in the library, the one shown, the question being
 // written with its options, and the live progress of a question the service is working on. Answers
 // are read back from the library after assistant.changed, so what is shown is what was stored.
-import type { AddReferencesReport, AssistantDraft, CitewiseApi, InputOf, IpcError } from '../../../../shared/ipc';
+import type { AddReferencesReport, AssistantDraft, CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { TaskProgress } from '../../../../shared/model/service';
 import type { AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../../shared/model/assistant';
 import type { Collection } from '../../../../shared/model/library';
 import type { CitationStyle } from '../../../../shared/service';
-
-export type ScopeChoice = 'any' | 'library' | `collection:${number}`;
-
-/** The question's options as the form holds them (strings for the inputs). */
-export interface OptionsForm {
-  answerLength: 'short' | 'medium' | 'long';
-  numReferences: number;
-  rankBy: 'all' | 'relevance' | 'date' | 'citations' | 'supporting-citations' | 'contrasting-citations' | 'journal-rank';
-  yearFrom: string;
-  yearTo: string;
-  sources: 'any' | 'abstracts' | 'fulltexts';
-  openAccessOnly: boolean;
-  topics: string;
-  journals: string;
-  citationStyle: CitationStyle;
-  effort: 'minimal' | 'low' | 'medium' | 'high';
-  scope: ScopeChoice;
-}
-
-export const DEFAULT_OPTIONS: OptionsForm = {
-  answerLength: 'medium',
-  numReferences: 10,
-  rankBy: 'relevance',
-  yearFrom: '',
-  yearTo: '',
-  sources: 'any',
-  openAccessOnly: false,
-  topics: '',
-  journals: '',
-  citationStyle: 'apa',
-  effort: 'low',
-  scope: 'any',
-};
-
-const list = (text: string): string[] =>
-  text
-    .split(/[,;\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** The form as the assist.ask input; problems the core would refuse are found here first, with where. */
-export function askInput(sessionId: number | null, question: string, o: OptionsForm): { input: InputOf<'assistant.ask'> } | { problem: string; field: string } {
-  if (!question.trim()) return { problem: 'Write a question first.', field: 'question' };
-  for (const [field, v] of [['yearFrom', o.yearFrom], ['yearTo', o.yearTo]] as const) {
-    if (v.trim() && !/^\d{4}$/.test(v.trim())) return { problem: `The year range takes four-digit years (“${v}” is not one).`, field };
-  }
-  if (o.yearFrom.trim() && o.yearTo.trim() && o.yearFrom.trim() > o.yearTo.trim()) return { problem: 'The year range ends before it starts.', field: 'yearTo' };
-  if (!Number.isInteger(o.numReferences) || o.numReferences < 0 || o.numReferences > 1000) return { problem: 'The number of references is a whole number from 0 to 1000.', field: 'numReferences' };
-  const options: InputOf<'assistant.ask'>['options'] = {
-    answerLength: o.answerLength,
-    numReferences: o.numReferences,
-    rankBy: o.rankBy,
-    citationStyle: o.citationStyle,
-    effort: o.effort,
-    ...(o.yearFrom.trim() ? { yearFrom: o.yearFrom.trim() } : {}),
-    ...(o.yearTo.trim() ? { yearTo: o.yearTo.trim() } : {}),
-    ...(o.sources === 'abstracts' ? { abstractsOnly: true } : o.sources === 'fulltexts' ? { fullTextsOnly: true } : {}),
-    ...(o.openAccessOnly ? { openAccessOnly: true } : {}),
-    ...(list(o.topics).length ? { topics: list(o.topics) } : {}),
-    ...(list(o.journals).length ? { journals: list(o.journals) } : {}),
-  };
-  const scope: InputOf<'assistant.ask'>['scope'] =
-    o.scope === 'any' ? { kind: 'any' } : o.scope === 'library' ? { kind: 'library' } : { kind: 'collection', collectionId: Number(o.scope.slice('collection:'.length)) };
-  return { input: { sessionId, question: question.trim(), options, scope } };
-}
+import { askInput, DEFAULT_OPTIONS, optionsFrom, type OptionsForm } from './ask-input';
 
 export class AssistantState {
   readonly #api: CitewiseApi;
@@ -154,8 +90,15 @@ export class AssistantState {
 
   async open(id: number, reportErrors = true): Promise<void> {
     const r = await this.#api.invoke('assistant.sessions.get', { id });
-    if (r.ok) this.#current = r.value;
-    else if (reportErrors) this.#error = r.error;
+    if (!r.ok) {
+      if (reportErrors) this.#error = r.error;
+      return;
+    }
+    const switched = this.#current?.id !== id;
+    this.#current = r.value;
+    // Opening another conversation: a follow-up starts from the options its last question had.
+    const last = r.value.records[r.value.records.length - 1];
+    if (switched && last) this.options = optionsFrom(last.options, this.options);
   }
 
   newConversation(): void {
@@ -185,7 +128,11 @@ export class AssistantState {
           const target = built.input.sessionId ?? (r.error.code === 'INVALID_INPUT' || r.error.code === 'NOT_FOUND' ? null : sessions.value[0]?.id ?? null);
           if (target !== null) {
             await this.open(target, false);
-            if (this.#current?.records.some((x) => x.question === built.input.question && x.status !== 'answered')) this.question = '';
+            // The question is shown with its reason and "Ask again": one message is enough.
+            if (this.#current?.records.some((x) => x.question === built.input.question && x.status !== 'answered')) {
+              this.question = '';
+              this.#error = null;
+            }
           }
         }
       }
