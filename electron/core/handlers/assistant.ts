@@ -1,7 +1,7 @@
 // The assistant feature: questions go to the service as tasks (through the service feature's task
 // runner, so progress and cancelling work as for every task) and are kept in the library with their
 // answers; drafts, adding references and reference checks build on what is stored.
-import type { AddReferencesReport, AssistantAsked, AssistantChange, AssistantDraft, LibraryChange, TaskFinished, assistantFeature } from '../../../shared/ipc';
+import type { AddReferencesReport, AssistantAsked, AssistantChange, AssistantDraft, IpcError, LibraryChange, TaskFinished, assistantFeature } from '../../../shared/ipc';
 import {
   answerBody,
   answerParts,
@@ -56,6 +56,21 @@ export function priorTurns(records: readonly AssistantTurnRecord[], before: numb
     turns.push(answer);
   }
   return turns;
+}
+
+/**
+ * A refusal that is about the plan's usage rather than the key's access says so (the service answers
+ * 403 for both), with the usage it reports.
+ */
+export function explain(error: IpcError): { error: IpcError; usage?: { used: number; max: number } } {
+  const detail = (error.details as { detail?: unknown } | undefined)?.detail;
+  if (error.code !== 'FORBIDDEN' || typeof detail !== 'string' || !/usage|limit|quota/i.test(detail)) return { error };
+  const m = /(\d+)\s+of\s+(\d+)/.exec(detail);
+  const usage = m ? { used: Number(m[1]), max: Number(m[2]) } : undefined;
+  return {
+    error: { ...error, message: `The assistant's usage limit is reached${usage ? ` (${usage.used} of ${usage.max} requests used)` : ''}: ${detail.replace(/\.$/, '')}. The limit comes with your scite plan; the account console shows when it resets.` },
+    ...(usage ? { usage } : {}),
+  };
 }
 
 export function assistantHandlers(deps: AssistantHandlerDeps) {
@@ -141,10 +156,10 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       return { sessionId: turn.sessionId, turnId: turn.id, task };
     } catch (err) {
       stop();
-      const error = toIpcError(err, deps.report);
-      await lib.failAssistantQuestion(turn.id, error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message });
+      const { error, usage } = explain(toIpcError(err, deps.report));
+      await lib.failAssistantQuestion(turn.id, error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
-      throw err;
+      throw new CoreError(error.code, error.message, error.details);
     }
   }
 

@@ -166,4 +166,24 @@ describe('assistant over IPC', () => {
     expect(after.records[0]!.question).toBe('Offline question about coral bleaching');
   });
 
+
+  it('says when the assistant’s usage limit is reached, with the usage, and keeps the question', async () => {
+    const small = await service({ usageMax: 1 });
+    const dir2 = tempDir();
+    const core2 = await createCore({ dataDir: dir2.path, mode: 'test', logger: silentLogger, serviceUrl: small.url, apiKey: small.fullKey, secrets: createMemorySecretStore() });
+    const api2 = createInProcessApi(core2);
+    try {
+      value(await api2.invoke('assistant.ask', { sessionId: null, question: 'first question about coral reefs' }));
+      const over = await api2.invoke('assistant.ask', { sessionId: null, question: 'second question about coral reefs' });
+      expect(over.ok).toBe(false);
+      if (!over.ok) expect(over.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/usage limit is reached \(1 of 1 requests used\)/) });
+      const sessions = value(await api2.invoke('assistant.sessions.list', {}));
+      const failed = value(await api2.invoke('assistant.sessions.get', { id: sessions.find((x) => x.title.startsWith('second'))!.id }));
+      expect(failed.records[0]).toMatchObject({ status: 'failed', usage: { used: 1, max: 1 } });
+    } finally {
+      await core2.close();
+      await small.close();
+      dir2.remove();
+    }
+  });
 });
