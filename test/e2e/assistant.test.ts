@@ -319,6 +319,8 @@ describe('Assistant', () => {
     expect(await page.getByTestId('refcheck-retracted-count').textContent()).toBe('1 retracted');
     expect(await rows.nth(2).textContent()).toMatch(/No match found/);
     await screenshot(page, 'assistant-refcheck-result');
+    const violations = await seriousViolations(page);
+    expect(violations, violations.join('\n')).toEqual([]);
     const popup = context.waitForEvent('page');
     await page.getByTestId('refcheck-report').click();
     const report = await popup;

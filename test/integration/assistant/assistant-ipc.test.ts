@@ -82,6 +82,10 @@ describe('assistant over IPC', () => {
     expect(draft.markdown).not.toMatch(/\[\d+\]/);
     expect(draft.notInLibrary.length).toBeGreaterThan(0);
     // Only some references: the others' markers go.
+    // BibTeX: \cite{key} in the text, the entries below.
+    const latex = value(await api.invoke('assistant.draft', { turnId, style: 'bibtex' }));
+    expect(latex.text).toMatch(/ \\cite\{[^}]+\}/);
+    expect(latex.text).toMatch(/\nBibTeX\n\n@article\{/);
     const one = value(await api.invoke('assistant.draft', { turnId, style: 'apa', numbers: [1] }));
     expect(one.text.split('\n\nReferences\n\n')[1]!.trim().split('\n')).toHaveLength(1);
   });
@@ -186,4 +190,32 @@ describe('assistant over IPC', () => {
       dir2.remove();
     }
   });
+
+  it('keeps the question when the assistant fails or the deadline passes, with a clear reason', async () => {
+    const failing = await service({ faults: { rates: { 'task-failure': 1 } } });
+    const slow = await service({ assistantSteps: 'realistic', assistantStepMs: 3000 });
+    const dirs = [tempDir(), tempDir()];
+    const cores = await Promise.all(
+      [failing, slow].map((svc2, i) => createCore({ dataDir: dirs[i]!.path, mode: 'test', logger: silentLogger, serviceUrl: svc2.url, apiKey: svc2.fullKey, secrets: createMemorySecretStore() })),
+    );
+    try {
+      const outcome = async (api2: CitewiseApi, question: string, deadlineMs?: number) => {
+        const heard: AssistantChange[] = [];
+        const off = api2.on('assistant.changed', (c) => heard.push(c));
+        const asked = value(await api2.invoke('assistant.ask', { sessionId: null, question, ...(deadlineMs ? { deadlineMs } : {}) }));
+        await until(() => heard.find((c) => c.turnId === asked.turnId && c.kind === 'failed'), 30_000);
+        off();
+        return value(await api2.invoke('assistant.sessions.get', { id: asked.sessionId })).records[0]!;
+      };
+      const failed = await outcome(createInProcessApi(cores[0]!), 'Why do corals bleach?');
+      expect(failed).toMatchObject({ status: 'failed', question: 'Why do corals bleach?', error: { code: 'SERVICE_ERROR', message: expect.stringMatching(/^The assistant could not answer: .*injected fault/) } });
+      const late = await outcome(createInProcessApi(cores[1]!), 'Why do glaciers retreat?', 5000);
+      expect(late).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT', message: expect.stringMatching(/did not finish within 5 s/) } });
+    } finally {
+      await Promise.all(cores.map((c) => c.close()));
+      await failing.close();
+      await slow.close();
+      for (const d of dirs) d.remove();
+    }
+  }, 60_000);
 });
