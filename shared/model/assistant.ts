@@ -174,9 +174,17 @@ export function pandocCitation(keys: readonly string[]): string {
   return `[${keys.map((k) => (/^[\p{L}\p{N}_][\p{L}\p{N}_:.#$%&\-+?<>~/]*$/u.test(k) && !/[:.#$%&\-+?<>~/]$/.test(k) ? `@${k}` : `@{${k}}`)).join('; ')}]`;
 }
 
+/**
+ * Answer text as Markdown text: characters Pandoc would read as raw HTML (<, >), as citations (@, [ ])
+ * or as an escape are escaped, so the service's text stays text in the converted document.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\<>@[\]]/g, (c) => `\\${c}`);
+}
+
 /** The answer as Markdown with Pandoc citations; `keyOf` gives each reference number's citation key. */
 export function markdownDraft(parts: readonly AnswerPart[], keyOf: (n: number) => string): string {
-  return `${replaceMarkers(parts, (numbers) => pandocCitation(numbers.map(keyOf)))}\n`;
+  return `${replaceMarkers(parts, (numbers) => pandocCitation(numbers.map(keyOf)), markdownText)}\n`;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

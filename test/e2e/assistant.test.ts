@@ -227,7 +227,7 @@ describe('Assistant', () => {
 
     await panel.getByTestId('draft-markdown').click();
     const md = (await panel.getByTestId('draft-markdown-text').textContent()) ?? '';
-    const keys = [...md.matchAll(/@([\w:.-]+)/g)].map((m) => m[1]!);
+    const keys = [...md.matchAll(/(?<!\\)@([\w:.-]+)/g)].map((m) => m[1]!);
     expect(keys.length).toBeGreaterThan(0);
     expect(md).not.toMatch(/\[\d+\]/);
     const download = page.waitForEvent('download');

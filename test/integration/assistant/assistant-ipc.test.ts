@@ -76,7 +76,7 @@ describe('assistant over IPC', () => {
     expect(draft.text).toMatch(/\(1\)|\[1\]|\b1\b/);
     expect(draft.text).toMatch(/\nReferences\n\n1\. /);
     expect(draft.html).toContain('<p><b>References</b></p>');
-    const keys = [...draft.markdown!.matchAll(/@([^\];\s]+)/g)].map((m) => m[1]!);
+    const keys = [...draft.markdown!.matchAll(/(?<!\\)@([^\];\s]+)/g)].map((m) => m[1]!);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of new Set(keys)) expect(draft.bib).toContain(`{${key},`);
     expect(draft.markdown).not.toMatch(/\[\d+\]/);

@@ -51,6 +51,11 @@ describe('Markdown drafts', () => {
     );
   });
 
+  it('keeps the service’s text as text: no raw HTML, no stray citations', () => {
+    const md = markdownDraft(answerParts('See <img src=x onerror=alert(1)> and @smith2020 or [9] \\ok [1].', 1), () => 'k');
+    expect(md).toBe('See \\<img src=x onerror=alert(1)\\> and \\@smith2020 or \\[9\\] \\\\ok [@k].\n');
+  });
+
   it('braces keys that Pandoc would cut short', () => {
     expect(pandocCitation(['doe2020.', 'x y', 'ok_1'])).toBe('[@{doe2020.}; @{x y}; @ok_1]');
   });
