@@ -251,8 +251,11 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       if (collectionId !== null && !(await lib.listCollections()).some((c) => c.id === collectionId)) {
         throw new CoreError('NOT_FOUND', `Collection ${collectionId} is not in the library.`, { field: 'collectionId' });
       }
-      const dois = chosen.map((n) => turn.references[n - 1]!.doi ?? turn.references[n - 1]!.paper?.doi ?? '').filter(Boolean);
+      const doiOf = (n: number): string => turn.references[n - 1]!.doi ?? turn.references[n - 1]!.paper?.doi ?? '';
+      const dois = chosen.map(doiOf).filter(Boolean);
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal, source: 'assistant' });
+      // A reference without a DOI (a patent, say) cannot be added by DOI: it is reported, not dropped.
+      for (const n of chosen) if (!doiOf(n)) report.notAdded.push({ doi: `reference ${n}`, reason: 'it has no DOI', code: 'INVALID_INPUT' });
       const all = [...ids, ...report.duplicates.map((d) => d.existingId)];
       if (collectionId !== null && all.length > 0) await lib.addToCollection(collectionId, all);
       if (all.length > 0) deps.changed({ kind: 'items', ids: all });
