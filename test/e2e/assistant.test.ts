@@ -194,6 +194,23 @@ describe('Assistant', () => {
     await expect.poll(() => turn.getByTestId('add-references').textContent()).toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
+
+    // A collection made in the Library pane is offered here; the same three go into it in one step.
+    await page.keyboard.press('Control+1');
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByLabel('New collection name').fill('Sleep review');
+    await page.getByLabel('New collection name').press('Enter');
+    await page.keyboard.press('Control+4');
+    const again = lastTurn();
+    await expect.poll(() => again.getByTestId('add-collection').locator('option').allTextContents()).toContain('Sleep review');
+    for (const n of [1, 2, 3]) await again.getByLabel(`Choose reference ${n}`).check();
+    await again.getByTestId('add-collection').selectOption({ label: 'Sleep review' });
+    await again.getByTestId('add-references').click();
+    await expect.poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
+    await page.keyboard.press('Control+1');
+    await expect.poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent()).toMatch(/Sleep review\s*3/);
+    await page.keyboard.press('Control+4');
+    await page.getByTestId('assistant-question').waitFor();
   }, 60_000);
 
   it('exports the draft in vancouver, and as Markdown with Pandoc citations and its .bib', async () => {

@@ -21,6 +21,8 @@ export class AssistantState {
   question = $state('');
   options = $state<OptionsForm>({ ...DEFAULT_OPTIONS });
   showOptions = $state(false);
+  /** Which tab of the pane is shown. */
+  tab = $state<'ask' | 'check'>('ask');
 
   constructor(api: CitewiseApi) {
     this.#api = api;
