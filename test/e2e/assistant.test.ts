@@ -124,6 +124,7 @@ describe('Assistant', () => {
     await page.getByTestId('opt-style').selectOption('vancouver');
     await page.getByTestId('opt-effort').selectOption('high');
     await page.getByTestId('opt-year-from').fill('20x0');
+    await screenshot(page, 'assistant-options');
     await page.getByTestId('assistant-ask').click();
     await expect.poll(() => page.getByTestId('assistant-form-problem').textContent()).toMatch(/four-digit years/);
     await page.getByTestId('opt-year-from').fill('');
