@@ -5,6 +5,7 @@ import type { CitewiseApi, IpcError, TaskFinished } from '../../../../shared/ipc
 import type { TaskProgress } from '../../../../shared/model/service';
 import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/model/assistant';
 import { referenceCheckRows, type ReferenceCheckRow } from '../../../../shared/model/reference-check';
+import { safeUrl } from '../library/details/fields';
 
 export type RefCheckSource = { kind: 'file'; name: string; size: number; base64: string } | { kind: 'collection'; collectionId: number };
 
@@ -128,9 +129,10 @@ export class ReferenceCheckState {
       this.#error = r.error;
       return;
     }
-    const url = r.value.reportUrl;
-    // Only web pages open (the desktop shell checks the same before it hands a link to the OS browser).
-    if (!/^https?:\/\/[^\s]+$/i.test(url) || !URL.canParse(url)) {
+    // The same check the DOI links use: only http(s) pages open (the desktop shell checks again before
+    // it hands the link to the OS browser).
+    const url = safeUrl(r.value.reportUrl);
+    if (!url) {
       this.#error = { code: 'SERVICE_ERROR', message: 'The service gave a report address that is not a web page; it was not opened.' };
       return;
     }
