@@ -18,6 +18,7 @@ export class AssistantState {
   #formProblem = $state<{ problem: string; field: string } | null>(null);
   #asking = $state(false);
   #cancelling = $state(false);
+  #openSeq = 0;
   question = $state('');
   options = $state<OptionsForm>({ ...DEFAULT_OPTIONS });
   showOptions = $state(false);
@@ -91,7 +92,10 @@ export class AssistantState {
   }
 
   async open(id: number, reportErrors = true): Promise<void> {
+    // Reads can overlap (an answer arrives while a question's own read is under way): the last one asked wins.
+    const seq = ++this.#openSeq;
     const r = await this.#api.invoke('assistant.sessions.get', { id });
+    if (seq !== this.#openSeq) return;
     if (!r.ok) {
       if (reportErrors) this.#error = r.error;
       return;
