@@ -108,6 +108,7 @@ export class AssistantState {
   }
 
   newConversation(): void {
+    this.#openSeq++;
     this.#current = null;
     this.#formProblem = null;
   }
