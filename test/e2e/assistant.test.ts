@@ -126,7 +126,7 @@ describe('Assistant', () => {
     await page.getByTestId('opt-year-from').fill('20x0');
     await screenshot(page, 'assistant-options');
     await page.getByTestId('assistant-ask').click();
-    await expect.poll(() => page.getByTestId('assistant-form-problem').textContent()).toMatch(/four-digit years/);
+    await expect.poll(() => page.getByTestId('assistant-form-problem').textContent(), { timeout: 15_000 }).toMatch(/four-digit years/);
     await page.getByTestId('opt-year-from').fill('');
     await page.getByTestId('assistant-options-toggle').click();
     await page.getByTestId('assistant-ask').click();
@@ -173,7 +173,7 @@ describe('Assistant', () => {
     expect(href).toMatch(/^#turn-\d+-ref-\d+$/);
     expect(await page.locator(href!).count()).toBe(1);
     await markers.first().click();
-    await expect.poll(() => page.locator(href!).getAttribute('class')).toMatch(/highlighted/);
+    await expect.poll(() => page.locator(href!).getAttribute('class'), { timeout: 15_000 }).toMatch(/highlighted/);
     // Each reference shows its passage and where it comes from.
     const kinds = await turn.getByTestId('reference-kind').allTextContents();
     expect(kinds.length).toBeGreaterThan(0);
@@ -193,7 +193,7 @@ describe('Assistant', () => {
   it('adds three chosen references to the library in one step', async () => {
     const turn = lastTurn();
     for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).check();
-    await expect.poll(() => turn.getByTestId('add-references').textContent()).toMatch(/Add 3 chosen to library/);
+    await expect.poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 }).toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
 
@@ -204,23 +204,23 @@ describe('Assistant', () => {
     await page.getByLabel('New collection name').press('Enter');
     await page.keyboard.press('Control+4');
     const again = lastTurn();
-    await expect.poll(() => again.getByTestId('add-collection').locator('option').allTextContents()).toContain('Sleep review');
+    await expect.poll(() => again.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 }).toContain('Sleep review');
     for (const n of [1, 2, 3]) await again.getByLabel(`Choose reference ${n}`).check();
     await again.getByTestId('add-collection').selectOption({ label: 'Sleep review' });
     await again.getByTestId('add-references').click();
     await expect.poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
     await page.keyboard.press('Control+1');
-    await expect.poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent()).toMatch(/Sleep review\s*3/);
+    await expect.poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent(), { timeout: 15_000 }).toMatch(/Sleep review\s*3/);
     await page.keyboard.press('Control+4');
     await page.getByTestId('assistant-question').waitFor();
-  }, 60_000);
+  }, 150_000);
 
   it('exports the draft in vancouver, and as Markdown with Pandoc citations and its .bib', async () => {
     const turn = lastTurn();
     for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).uncheck();
     await turn.getByTestId('draft-toggle').click();
     const panel = turn.getByTestId('draft-panel');
-    await expect.poll(() => panel.getByTestId('draft-style').inputValue()).toBe('vancouver');
+    await expect.poll(() => panel.getByTestId('draft-style').inputValue(), { timeout: 15_000 }).toBe('vancouver');
     await panel.getByTestId('draft-document').click();
     const preview = panel.getByTestId('draft-preview');
     await preview.waitFor();
@@ -235,7 +235,7 @@ describe('Assistant', () => {
     expect(await preview.locator('img, script, [onclick]').count()).toBe(0);
     expect(await canaryFired()).toBe(0);
     await panel.getByTestId('draft-copy').click();
-    await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/Copied as rich text/);
+    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/Copied as rich text/);
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
       return { text: await (await item!.getType('text/plain')).text(), html: await (await item!.getType('text/html')).text() };
@@ -256,7 +256,7 @@ describe('Assistant', () => {
     const bib = readFileSync((await file.path())!, 'utf8');
     for (const key of new Set(keys)) expect(bib).toContain(`{${key},`);
     await screenshot(page, 'assistant-draft-markdown');
-  }, 60_000);
+  }, 120_000);
 
   it('cancels a running question, keeps it, and asks it again', async () => {
     await page.getByTestId('assistant-question').fill('And what about in adolescents?');
@@ -270,7 +270,7 @@ describe('Assistant', () => {
     await screenshot(page, 'assistant-cancelled');
     await turn.getByTestId('turn-retry').click();
     await expect.poll(() => lastTurn().getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
-  }, 60_000);
+  }, 120_000);
 
   it('says so when the network is gone, keeps the question, and answers it once the network is back', async () => {
     proxy.offline = true;
@@ -298,12 +298,12 @@ describe('Assistant', () => {
     await session.getByTestId('session-rename').click();
     await page.getByTestId('session-title-input').fill('Sleep and memory');
     await page.getByTestId('session-title-input').press('Enter');
-    await expect.poll(() => page.getByTestId('assistant-session').first().textContent()).toContain('Sleep and memory');
+    await expect.poll(() => page.getByTestId('assistant-session').first().textContent(), { timeout: 15_000 }).toContain('Sleep and memory');
     // A new page load: what is shown comes from the library file.
     await page.goto(`${app.url}#/assistant`);
     await page.getByTestId('assistant-session').first().waitFor();
     await page.getByTestId('assistant-session').first().getByRole('button', { name: /^Sleep and memory/ }).click();
-    await expect.poll(() => page.getByTestId('conversation-title').textContent()).toBe('Sleep and memory');
+    await expect.poll(() => page.getByTestId('conversation-title').textContent(), { timeout: 15_000 }).toBe('Sleep and memory');
     expect(await page.getByTestId('assistant-turn').count()).toBe(3);
     expect(await page.getByTestId('answer-marker').count()).toBeGreaterThan(0);
     expect(await canaryFired()).toBe(0);
@@ -315,8 +315,8 @@ describe('Assistant', () => {
     expect(violations, violations.join('\n')).toEqual([]);
     await page.getByTestId('assistant-session').first().getByTestId('session-delete').click();
     await page.getByTestId('session-delete-confirm').click();
-    await expect.poll(() => page.getByTestId('assistant-session').count()).toBe(0);
-  }, 60_000);
+    await expect.poll(() => page.getByTestId('assistant-session').count(), { timeout: 15_000 }).toBe(0);
+  }, 120_000);
 
   it('checks a .bib with a retracted paper and flags it; the report opens in the browser', async () => {
     await page.getByTestId('tab-check').click();
@@ -349,7 +349,7 @@ describe('Assistant', () => {
     // A file that is not what its name says is refused with a reason.
     await page.getByTestId('refcheck-file').setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
     await page.getByTestId('refcheck-start').click();
-    await expect.poll(() => page.getByTestId('refcheck-error').textContent()).toMatch(/paper\.pdf is not a PDF/);
+    await expect.poll(() => page.getByTestId('refcheck-error').textContent(), { timeout: 15_000 }).toMatch(/paper\.pdf is not a PDF/);
     expect(problems.errors).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 });
