@@ -53,6 +53,9 @@ async function gateway(target: string): Promise<Gateway> {
                 r.title = `${r.title ?? ''} ${CANARY}`;
                 if (r.paper) r.paper.title = `${r.paper.title ?? ''} ${CANARY}`;
               }
+              // The second reference's paper was retracted since: the answer must say so where it cites it.
+              const second = turn.references?.[1]?.paper as { editorialNotices?: unknown[] } | undefined;
+              if (second) second.editorialNotices = [{ status: 'Retracted', date: '2024-02-01', noticeDoi: '10.5555/retraction.1', urls: [] }];
             }
             text = JSON.stringify(task);
           }
@@ -180,6 +183,12 @@ describe('Assistant', () => {
     for (const k of kinds) expect(k).toMatch(/^From (the abstract|a citation statement|the paper)$/);
     expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
     expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
+    // A retracted reference is flagged in its card and at every marker that cites it.
+    expect(await refs.nth(1).getByTestId('reference-flag').textContent()).toMatch(/^Retracted: Retracted\. Check the notice/);
+    expect(await refs.nth(0).getByTestId('reference-flag').count()).toBe(0);
+    const flaggedMarkers = await turn.locator('[data-testid=answer-marker].flagged').allTextContents();
+    expect(flaggedMarkers.length).toBeGreaterThan(0);
+    expect(new Set(flaggedMarkers)).toEqual(new Set(['[2]']));
 
     // The hostile markup stayed text: no element from it, nothing ran.
     expect(await page.locator('[data-testid=assistant-conversation] img, [data-testid=assistant-conversation] script').count()).toBe(0);
