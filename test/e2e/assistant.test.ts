@@ -184,7 +184,8 @@ describe('Assistant', () => {
     expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
     expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
     // A retracted reference is flagged in its card and at every marker that cites it.
-    expect(await refs.nth(1).getByTestId('reference-flag').textContent()).toMatch(/^Retracted: Retracted\. Check the notice/);
+    expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe('Retracted. 1 February 2024. Check the notice before citing it. Read the notice');
+    expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe('https://doi.org/10.5555/retraction.1');
     expect(await refs.nth(0).getByTestId('reference-flag').count()).toBe(0);
     const flaggedMarkers = await turn.locator('[data-testid=answer-marker].flagged').allTextContents();
     expect(flaggedMarkers.length).toBeGreaterThan(0);
