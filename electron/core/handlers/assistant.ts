@@ -139,7 +139,8 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
         await lib.failAssistantQuestion(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
         emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       } catch (err) {
-        deps.report(err);
+        // The conversation was deleted while its question ran: nothing is left to store the outcome in.
+        if (!(err instanceof CoreError && err.code === 'NOT_FOUND')) deps.report(err);
       }
     };
     const stop = events.on('service.task.finished', (f) => {
