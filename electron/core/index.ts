@@ -19,7 +19,8 @@ import { graphHandlers } from './handlers/graph';
 import { AutoExporter } from './jobs/auto-export';
 import { Enricher } from './jobs/enrich';
 import { RetractionWatch } from './jobs/retraction-watch';
-import { serviceHandlers } from './handlers/service';
+import { serviceHandlers, taskRunner } from './handlers/service';
+import { assistantHandlers } from './handlers/assistant';
 import { settingsHandlers } from './handlers/settings';
 import { JobRegistry } from './jobs/registry';
 import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
@@ -121,7 +122,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registry.register(appHandlers({ info, connectivity }));
   registry.register(settingsHandlers({ store: settings, events }));
   registry.register(jobsHandlers({ jobs }));
-  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, report: (err) => logger.error('service task failed', err) }));
+  const tasks = taskRunner({ client: service, events, jobs, report: (err) => logger.error('service task failed', err) });
+  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, tasks, report: (err) => logger.error('service task failed', err) }));
   let formatter: CiteFormatter | null = null;
   const userStyles = new UserStyles(join(options.dataDir, 'styles'));
   const enricher = new Enricher({ library: library.enrichment, service, jobs, report: (err) => logger.error('enrichment failed', err) });
@@ -138,6 +140,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   ];
   onOnline = () => void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
+  const getFormatter = (): CiteFormatter => {
+    if (formatter) return formatter;
+    formatter = createCiteFormatter();
+    for (const p of userStyles.loadInto(formatter)) logger.warn(`the added citation style ${p.file} was skipped: ${p.problem}`);
+    return formatter;
+  };
   registry.register(
     libraryHandlers({
       library,
@@ -145,12 +153,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events,
       jobs,
       service,
-      formatter: () => {
-        if (formatter) return formatter;
-        formatter = createCiteFormatter();
-        for (const p of userStyles.loadInto(formatter)) logger.warn(`the added citation style ${p.file} was skipped: ${p.problem}`);
-        return formatter;
-      },
+      formatter: getFormatter,
       styles: userStyles,
       onStyleRemoved: (id) => {
         if (settings.get().citationStyle !== id) return;
@@ -164,6 +167,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   );
   registry.register(enrichmentHandlers({ enricher, watch, library }));
+  registry.register(
+    assistantHandlers({
+      library,
+      events,
+      tasks,
+      service,
+      formatter: getFormatter,
+      changed: (change) => {
+        events.emit('library.changed', change);
+        autoExport.libraryChanged(change.ids);
+      },
+      onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+      report: (err) => logger.error('assistant request failed', err),
+    }),
+  );
   registry.register(
     restoreHandlers({
       library,

@@ -2,6 +2,7 @@
 // WebSocket, in-process for tests) carries exactly these channels and events.
 import type { z } from 'zod';
 import { appFeature } from './app';
+import { assistantFeature } from './assistant';
 import { attachmentsFeature } from './attachments';
 import { autoExportFeature } from './auto-export';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
@@ -14,7 +15,7 @@ import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -29,6 +30,7 @@ export const requests = {
   ...attachmentsFeature.requests,
   ...evidenceFeature.requests,
   ...graphFeature.requests,
+  ...assistantFeature.requests,
 };
 
 export const events = {
@@ -43,6 +45,7 @@ export const events = {
   ...attachmentsFeature.events,
   ...evidenceFeature.events,
   ...graphFeature.events,
+  ...assistantFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -86,4 +89,5 @@ export * from './restore';
 export * from './attachments';
 export * from './evidence';
 export * from './graph';
+export * from './assistant';
 export * from './wire';

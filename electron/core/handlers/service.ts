@@ -39,8 +39,15 @@ async function first<T>(pages: AsyncGenerator<T, void, undefined>): Promise<T> {
 
 const STEP_COUNT: Record<TaskKind, number> = { assistant: 7, 'reference-check': 0 };
 
-export function serviceHandlers(deps: ServiceHandlerDeps) {
-  const { client, keys, events, jobs } = deps;
+/** Starts service tasks as background jobs that report through service.task.* events; one per core. */
+export interface TaskRunner {
+  startAssistant(request: AssistantPollRequest, deadlineMs: number | undefined, signal: AbortSignal): Promise<TaskStarted>;
+  startReferenceCheck(source: { fileUrl: string } | { file: { name: string; data: Blob } }, deadlineMs: number | undefined, signal: AbortSignal): Promise<TaskStarted>;
+  cancel(kind: TaskKind, taskId: string, signal: AbortSignal): Promise<{ cancelled: boolean }>;
+}
+
+export function taskRunner(deps: Pick<ServiceHandlerDeps, 'client' | 'events' | 'jobs' | 'report'>): TaskRunner {
+  const { client, events, jobs } = deps;
   /** Running tasks: task id → job id, so either id cancels. */
   const running = new Map<string, string>();
 
@@ -70,16 +77,43 @@ export function serviceHandlers(deps: ServiceHandlerDeps) {
     return { taskId, kind, jobId: job.id };
   }
 
-  async function cancelTask(kind: TaskKind, taskId: string, signal: AbortSignal): Promise<{ cancelled: boolean }> {
-    const jobId = running.get(taskId);
-    if (jobId) {
-      jobs.cancel(jobId); // the job's wait then asks the service to cancel
+  return {
+    async startAssistant(request, deadlineMs, signal) {
+      const started = await client.startAssistant(request, { signal });
+      const question = request.userInput.length > 60 ? `${request.userInput.slice(0, 57)}…` : request.userInput;
+      return follow('assistant', started.id, `Assistant: ${question}`, async (jobSignal, onProgress) => {
+        const task = await client.waitForAssistant(started.id, { signal: jobSignal, deadlineMs, onProgress });
+        const done: TaskFinished = { taskId: started.id, kind: 'assistant', status: task.status, assistant: task };
+        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The assistant could not answer: ${task.error ?? 'the service gave no reason'}.` };
+        return done;
+      });
+    },
+    async startReferenceCheck(source, deadlineMs, signal) {
+      const taskId = await client.startReferenceCheck(source, { signal });
+      const label = 'file' in source ? `Reference check: ${source.file.name}` : 'Reference check';
+      return follow('reference-check', taskId, label, async (jobSignal, onProgress) => {
+        const task = await client.waitForReferenceCheck(taskId, { signal: jobSignal, deadlineMs, onProgress });
+        const done: TaskFinished = { taskId, kind: 'reference-check', status: task.status, referenceCheck: task };
+        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The reference check failed: ${task.error ?? 'the service gave no reason'}.` };
+        return done;
+      });
+    },
+    async cancel(kind, taskId, signal) {
+      const jobId = running.get(taskId);
+      if (jobId) {
+        jobs.cancel(jobId); // the job's wait then asks the service to cancel
+        return { cancelled: true };
+      }
+      if (kind === 'assistant') await client.op.cancelAssistantTask({ path: { task_id: taskId } }, { signal });
+      else await client.op.cancelReferenceCheckTask({ path: { task_id: taskId } }, { signal });
       return { cancelled: true };
-    }
-    if (kind === 'assistant') await client.op.cancelAssistantTask({ path: { task_id: taskId } }, { signal });
-    else await client.op.cancelReferenceCheckTask({ path: { task_id: taskId } }, { signal });
-    return { cancelled: true };
-  }
+    },
+  };
+}
+
+export function serviceHandlers(deps: ServiceHandlerDeps & { tasks?: TaskRunner }) {
+  const { client, keys, events } = deps;
+  const tasks = deps.tasks ?? taskRunner(deps);
 
   return {
     // ── key and address ──
@@ -155,27 +189,10 @@ export function serviceHandlers(deps: ServiceHandlerDeps) {
     'service.evidence.maudeFacets': ({ qs, fs, whitelist }, ctx) =>
       client.op.getMaudeFacets({ body: { qs, ...(fs !== undefined ? { fs } : {}), ...(whitelist ? { whitelist } : {}) } }, { signal: ctx.signal }),
     // ── tasks ──
-    'service.assistant.start': async ({ request, deadlineMs }, ctx) => {
-      const started = await client.startAssistant(request as AssistantPollRequest, { signal: ctx.signal });
-      const question = request.userInput.length > 60 ? `${request.userInput.slice(0, 57)}…` : request.userInput;
-      return follow('assistant', started.id, `Assistant: ${question}`, async (signal, onProgress) => {
-        const task = await client.waitForAssistant(started.id, { signal, deadlineMs, onProgress });
-        const done: TaskFinished = { taskId: started.id, kind: 'assistant', status: task.status, assistant: task };
-        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The assistant could not answer: ${task.error ?? 'the service gave no reason'}.` };
-        return done;
-      });
-    },
-    'service.assistant.cancel': ({ taskId }, ctx) => cancelTask('assistant', taskId, ctx.signal),
-    'service.referenceCheck.start': async ({ fileUrl, deadlineMs }, ctx) => {
-      const taskId = await client.startReferenceCheck({ fileUrl }, { signal: ctx.signal });
-      return follow('reference-check', taskId, 'Reference check', async (signal, onProgress) => {
-        const task = await client.waitForReferenceCheck(taskId, { signal, deadlineMs, onProgress });
-        const done: TaskFinished = { taskId, kind: 'reference-check', status: task.status, referenceCheck: task };
-        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The reference check failed: ${task.error ?? 'the service gave no reason'}.` };
-        return done;
-      });
-    },
-    'service.referenceCheck.cancel': ({ taskId }, ctx) => cancelTask('reference-check', taskId, ctx.signal),
+    'service.assistant.start': ({ request, deadlineMs }, ctx) => tasks.startAssistant(request as AssistantPollRequest, deadlineMs, ctx.signal),
+    'service.assistant.cancel': ({ taskId }, ctx) => tasks.cancel('assistant', taskId, ctx.signal),
+    'service.referenceCheck.start': ({ fileUrl, deadlineMs }, ctx) => tasks.startReferenceCheck({ fileUrl }, deadlineMs, ctx.signal),
+    'service.referenceCheck.cancel': ({ taskId }, ctx) => tasks.cancel('reference-check', taskId, ctx.signal),
     'service.referenceCheck.reportUrl': ({ taskId }, ctx) => client.op.getReferenceCheckResultUrl({ path: { task_id: taskId } }, { signal: ctx.signal }),
   } satisfies FeatureHandlers<typeof serviceFeature>;
 }

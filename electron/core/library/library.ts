@@ -12,6 +12,8 @@ import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
+import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-store';
+import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
 import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
@@ -212,6 +214,7 @@ export class Library {
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
   readonly #autoExports: AutoExportStore;
+  readonly #assistant: AssistantStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -220,6 +223,7 @@ export class Library {
     this.#now = options.now ?? Date.now;
     this.#undoLimit = options.undoLimit ?? 200;
     this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
+    this.#assistant = new AssistantStore({ db: this.#w, now: this.#now });
   }
 
   // ── Import ──
@@ -932,6 +936,56 @@ export class Library {
   /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
   runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
     return this.#autoExports.run(id, options);
+  }
+
+  // ── Assistant sessions (assistant-store.ts; core/handlers/assistant.ts asks the service) ──
+
+  assistantSessions(): AssistantSessionSummary[] {
+    return this.#assistant.listSessions();
+  }
+
+  assistantSession(id: number): AssistantSessionDetail {
+    return this.#assistant.getSession(id);
+  }
+
+  renameAssistantSession(id: number, title: string): AssistantSessionSummary {
+    return this.#assistant.renameSession(id, title);
+  }
+
+  deleteAssistantSession(id: number): void {
+    this.#assistant.deleteSession(id);
+  }
+
+  addAssistantQuestion(sessionId: number | null, input: NewQuestion): AssistantTurnRecord {
+    return this.#assistant.addQuestion(sessionId, input);
+  }
+
+  retryAssistantQuestion(turnId: number): AssistantTurnRecord {
+    return this.#assistant.retryQuestion(turnId);
+  }
+
+  setAssistantTask(turnId: number, taskId: string): void {
+    this.#assistant.setTask(turnId, taskId);
+  }
+
+  answerAssistantQuestion(turnId: number, input: TurnAnswer): AssistantTurnRecord {
+    return this.#assistant.answerTurn(turnId, input);
+  }
+
+  failAssistantQuestion(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }): AssistantTurnRecord {
+    return this.#assistant.failTurn(turnId, status, error, usage);
+  }
+
+  interruptAssistantQuestions(): number {
+    return this.#assistant.interruptPending();
+  }
+
+  setAssistantFeedback(turnId: number, value: AssistantFeedbackValue | null, reason: string): AssistantTurnRecord {
+    return this.#assistant.setFeedback(turnId, value, reason);
+  }
+
+  assistantTurn(turnId: number): AssistantTurnRecord {
+    return this.#assistant.getTurn(turnId);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {

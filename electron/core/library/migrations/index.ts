@@ -7,6 +7,7 @@ import { m0005Undo } from './0005-undo';
 import { m0006Enrichment } from './0006-enrichment';
 import { m0007AutoExport } from './0007-auto-export';
 import { m0008CitationGraph } from './0008-citation-graph';
+import { m0009Assistant } from './0009-assistant';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
-export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport, m0008CitationGraph];
+export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport, m0008CitationGraph, m0009Assistant];

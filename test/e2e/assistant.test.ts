@@ -1,0 +1,365 @@
+/// <reference lib="dom" />
+// The Assistant pane end to end in Chromium, in browser mode, against the local service (behind a
+// pass-through that can make the assistant's answers hostile or cut the network): a question asked
+// with its options, its steps watched as they happen, the answer with [n] markers linked to its
+// references; three references added to the library; the draft in vancouver and as Markdown with its
+// .bib; a running question cancelled and asked again; a conversation renamed and deleted; a reference
+// check of a .bib with a retracted paper flagging it; and hostile markup shown as text throughout.
+import { readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../service/server';
+import { seriousViolations } from './axe';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { pickDois } from './seed';
+
+const CANARY = 'Canary <img src=x onerror="window.__canary()"><script>window.__canary()</script><b onclick="window.__canary()">bold</b>';
+
+interface Gateway {
+  url: string;
+  /** Appends the canary to answers, passages and titles of the assistant's tasks. */
+  hostile: boolean;
+  offline: boolean;
+  close(): Promise<void>;
+}
+
+/** Rewrites assistant task answers when hostile; answers every request with a dropped connection when offline. */
+async function gateway(target: string): Promise<Gateway> {
+  const base = new URL(target);
+  const g: Gateway = { url: '', hostile: false, offline: false, close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    if (g.offline) {
+      req.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const up = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          let text = Buffer.concat(parts).toString('utf8');
+          if (g.hostile && (req.url ?? '').startsWith('/api_partner/assistant/') && /json/.test(String(answer.headers['content-type']))) {
+            const task = JSON.parse(text) as { result?: { turns?: { role: string; content: string; references?: { answer?: string; title?: string; paper?: { title?: string } }[] }[] } };
+            for (const turn of task.result?.turns ?? []) {
+              if (turn.role !== 'assistant') continue;
+              turn.content = turn.content.replace(/\[1\]/, `${CANARY} [1]`);
+              for (const r of turn.references ?? []) {
+                r.answer = `${r.answer ?? ''} ${CANARY}`;
+                r.title = `${r.title ?? ''} ${CANARY}`;
+                if (r.paper) r.paper.title = `${r.paper.title ?? ''} ${CANARY}`;
+              }
+              // The second reference's paper was retracted since: the answer must say so where it cites it.
+              const second = turn.references?.[1]?.paper as { editorialNotices?: unknown[] } | undefined;
+              if (second) second.editorialNotices = [{ status: 'Retracted', date: '2024-02-01', noticeDoi: '10.5555/retraction.1', urls: [] }];
+            }
+            text = JSON.stringify(task);
+          }
+          const out: Record<string, string> = {};
+          for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string' && !['content-length', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
+          res.writeHead(answer.statusCode ?? 502, out).end(text);
+        });
+      });
+      up.on('error', () => res.destroy());
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  g.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  g.close = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
+  return g;
+}
+
+describe('Assistant', () => {
+  let service: RunningService;
+  let proxy: Gateway;
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+  let retractedDoi: string;
+
+  const canaryFired = () => page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
+  const lastTurn = () => page.getByTestId('assistant-turn').last();
+
+  beforeAll(async () => {
+    service = await startService({ port: 0, papers: 600, assistantSteps: 'realistic', assistantStepMs: 1200, referenceCheckMs: 1500, log: () => {} });
+    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
+    retractedDoi = pickDois(service).retracted;
+    proxy = await gateway(service.url);
+    app = await launchApp({ env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+    await context.addInitScript(() => {
+      const w = window as unknown as { __canary: () => void; __canaryFired: number };
+      w.__canaryFired = 0;
+      w.__canary = () => void w.__canaryFired++;
+    });
+    ({ page, problems } = await newPage(context));
+    await page.goto(`${app.url}#/assistant`);
+    await page.getByTestId('assistant-question').waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await proxy?.close();
+    await service?.close();
+  });
+
+  it('asks a question with its options, shows the steps as they happen, and answers with [n] markers linked to references', async () => {
+    await screenshot(page, 'assistant-empty');
+    proxy.hostile = true;
+    await page.getByTestId('assistant-question').fill('Does sleep deprivation impair working memory in older adults?');
+    await page.getByTestId('assistant-options-toggle').click();
+    await page.getByTestId('opt-refs').fill('6');
+    await page.getByTestId('opt-style').selectOption('vancouver');
+    await page.getByTestId('opt-effort').selectOption('high');
+    await page.getByTestId('opt-year-from').fill('20x0');
+    await screenshot(page, 'assistant-options');
+    await page.getByTestId('assistant-ask').click();
+    await expect.poll(() => page.getByTestId('assistant-form-problem').textContent(), { timeout: 15_000 }).toMatch(/four-digit years/);
+    await page.getByTestId('opt-year-from').fill('');
+    await page.getByTestId('assistant-options-toggle').click();
+    await page.getByTestId('assistant-ask').click();
+
+    // The steps, one after another, with the current one marked: recorded in the page as they show.
+    const progress = page.getByTestId('assistant-progress');
+    await progress.waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { __seen: { steps: string[]; searches: boolean; partial: boolean } };
+      w.__seen = { steps: [], searches: false, partial: false };
+      const timer = setInterval(() => {
+        const step = document.querySelector('[data-testid=assistant-step][aria-current=step]')?.getAttribute('data-step');
+        if (step && !w.__seen.steps.includes(step)) w.__seen.steps.push(step);
+        if (document.querySelector('[data-testid=assistant-searches]')) w.__seen.searches = true;
+        if (document.querySelector('[data-testid=assistant-partial]')) w.__seen.partial = true;
+        if (!document.querySelector('[data-testid=assistant-progress]')) clearInterval(timer);
+      }, 15);
+    });
+    await page.locator('[data-testid=assistant-step][aria-current=step][data-step=RETRIEVING_PRIMARY_SOURCES]').waitFor({ timeout: 45_000 });
+    await screenshot(page, 'assistant-progress');
+    // Generous: this machine is shared, and a loaded one stretches the service's step timer.
+    await progress.waitFor({ state: 'detached', timeout: 60_000 });
+    const recorded = await page.evaluate(() => (window as unknown as { __seen: { steps: string[]; searches: boolean; partial: boolean } }).__seen);
+    const seen = new Set(recorded.steps);
+    const sawSearches = recorded.searches;
+    const sawPartial = recorded.partial;
+    // In the contract's order.
+    const order = ['SCHEDULING_ASSISTANT', 'GENERATING_SEARCH_STRATEGY', 'EXECUTING_SEARCHES', 'RETRIEVING_PRIMARY_SOURCES', 'COMPOSING_RESPONSE', 'GENERATING_RESPONSE'];
+    expect(recorded.steps).toEqual([...recorded.steps].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+    expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect([...seen]).toEqual(expect.arrayContaining(['EXECUTING_SEARCHES', 'RETRIEVING_PRIMARY_SOURCES']));
+    expect(sawSearches).toBe(true);
+    expect(sawPartial).toBe(true);
+
+    // The answer: text with markers, each a link to its reference.
+    const turn = lastTurn();
+    await expect.poll(() => turn.getAttribute('data-status'), { timeout: 20_000 }).toBe('answered');
+    const markers = turn.getByTestId('answer-marker');
+    expect(await markers.count()).toBeGreaterThan(0);
+    const refs = turn.getByTestId('answer-reference');
+    expect(await refs.count()).toBeGreaterThanOrEqual(3);
+    expect(await refs.count()).toBeLessThanOrEqual(6);
+    const href = await markers.first().getAttribute('href');
+    expect(href).toMatch(/^#turn-\d+-ref-\d+$/);
+    expect(await page.locator(href!).count()).toBe(1);
+    await markers.first().click();
+    await expect.poll(() => page.locator(href!).getAttribute('class'), { timeout: 15_000 }).toMatch(/highlighted/);
+    // Each reference shows its passage and where it comes from.
+    const kinds = await turn.getByTestId('reference-kind').allTextContents();
+    expect(kinds.length).toBeGreaterThan(0);
+    for (const k of kinds) expect(k).toMatch(/^From (the abstract|a citation statement|the paper)$/);
+    expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
+    expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
+    // A retracted reference is flagged in its card and at every marker that cites it.
+    expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe('Retracted. 1 February 2024. Check the notice before citing it. Read the notice');
+    expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe('https://doi.org/10.5555/retraction.1');
+    expect(await refs.nth(0).getByTestId('reference-flag').count()).toBe(0);
+    const flaggedMarkers = await turn.locator('[data-testid=answer-marker].flagged').allTextContents();
+    expect(flaggedMarkers.length).toBeGreaterThan(0);
+    expect(new Set(flaggedMarkers)).toEqual(new Set(['[2]']));
+
+    // The hostile markup stayed text: no element from it, nothing ran.
+    expect(await page.locator('[data-testid=assistant-conversation] img, [data-testid=assistant-conversation] script').count()).toBe(0);
+    expect(await page.locator('[data-testid=assistant-conversation] [onclick]').count()).toBe(0);
+    expect(await turn.getByTestId('answer-text').textContent()).toContain('Canary');
+    expect(await canaryFired()).toBe(0);
+    proxy.hostile = false;
+    await screenshot(page, 'assistant-answer');
+  }, 150_000);
+
+  it('adds three chosen references to the library in one step', async () => {
+    const turn = lastTurn();
+    for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).check();
+    await expect.poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 }).toMatch(/Add 3 chosen to library/);
+    await turn.getByTestId('add-references').click();
+    await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
+
+    // A collection made in the Library pane is offered here; the same three go into it in one step.
+    await page.keyboard.press('Control+1');
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByLabel('New collection name').fill('Sleep review');
+    await page.getByLabel('New collection name').press('Enter');
+    await page.keyboard.press('Control+4');
+    const again = lastTurn();
+    await expect.poll(() => again.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 }).toContain('Sleep review');
+    for (const n of [1, 2, 3]) await again.getByLabel(`Choose reference ${n}`).check();
+    await again.getByTestId('add-collection').selectOption({ label: 'Sleep review' });
+    await again.getByTestId('add-references').click();
+    await expect.poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
+    await page.keyboard.press('Control+1');
+    await expect.poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent(), { timeout: 15_000 }).toMatch(/Sleep review\s*3/);
+    await page.keyboard.press('Control+4');
+    await page.getByTestId('assistant-question').waitFor();
+  }, 150_000);
+
+  it('exports the draft in vancouver, and as Markdown with Pandoc citations and its .bib', async () => {
+    const turn = lastTurn();
+    for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).uncheck();
+    await turn.getByTestId('draft-toggle').click();
+    const panel = turn.getByTestId('draft-panel');
+    await expect.poll(() => panel.getByTestId('draft-style').inputValue(), { timeout: 15_000 }).toBe('vancouver');
+    await panel.getByTestId('draft-document').click();
+    const preview = panel.getByTestId('draft-preview');
+    await preview.waitFor();
+    const text = (await preview.textContent()) ?? '';
+    expect(text).toContain('References');
+    // Vancouver numbers its citations in order and lists the references under the same numbers.
+    expect(text).toMatch(/\(1\)|\[1\]|\b1\b/);
+    expect(await preview.locator('.csl-entry').count()).toBeGreaterThanOrEqual(3);
+    expect(await preview.locator('.csl-entry').first().textContent()).toMatch(/^\s*1\./);
+    // The payload was stored as the answer's text; in the draft it is still text, not an element.
+    expect(text).toContain('Canary <img src=x');
+    expect(await preview.locator('img, script, [onclick]').count()).toBe(0);
+    expect(await canaryFired()).toBe(0);
+    await panel.getByTestId('draft-copy').click();
+    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/Copied as rich text/);
+    const copied = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      return { text: await (await item!.getType('text/plain')).text(), html: await (await item!.getType('text/html')).text() };
+    });
+    expect(copied.text).toMatch(/\nReferences\n\n1\. /);
+    expect(copied.html).toContain('<p><b>References</b></p>');
+    await screenshot(page, 'assistant-draft-vancouver');
+
+    await panel.getByTestId('draft-markdown').click();
+    const md = (await panel.getByTestId('draft-markdown-text').textContent()) ?? '';
+    const keys = [...md.matchAll(/(?<!\\)@([\w:.-]+)/g)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(md).not.toMatch(/\[\d+\]/);
+    const download = page.waitForEvent('download');
+    await panel.getByTestId('draft-save-bib').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.bib$/);
+    const bib = readFileSync((await file.path())!, 'utf8');
+    for (const key of new Set(keys)) expect(bib).toContain(`{${key},`);
+    await screenshot(page, 'assistant-draft-markdown');
+  }, 120_000);
+
+  it('cancels a running question, keeps it, and asks it again', async () => {
+    await page.getByTestId('assistant-question').fill('And what about in adolescents?');
+    await page.getByTestId('assistant-ask').click();
+    await page.getByTestId('assistant-progress').waitFor();
+    await page.getByTestId('assistant-cancel').click();
+    const turn = lastTurn();
+    await expect.poll(() => turn.getAttribute('data-status'), { timeout: 20_000 }).toBe('cancelled');
+    expect(await turn.getByTestId('turn-question').textContent()).toBe('And what about in adolescents?');
+    expect(await turn.getByTestId('turn-error').textContent()).toMatch(/Cancelled/);
+    await screenshot(page, 'assistant-cancelled');
+    await turn.getByTestId('turn-retry').click();
+    await expect.poll(() => lastTurn().getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
+  }, 120_000);
+
+  it('says so when the network is gone, keeps the question, and answers it once the network is back', async () => {
+    proxy.offline = true;
+    await page.getByTestId('assistant-question').fill('Is caffeine a confounder here?');
+    await page.getByTestId('assistant-ask').click();
+    const turn = lastTurn();
+    await expect.poll(() => turn.getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
+    expect(await turn.getByTestId('turn-question').textContent()).toBe('Is caffeine a confounder here?');
+    expect(await turn.getByTestId('turn-error').textContent()).toMatch(/cannot reach|offline|did not finish/i);
+    await screenshot(page, 'assistant-offline');
+    proxy.offline = false;
+    await expect
+      .poll(
+        async () => {
+          if ((await lastTurn().getAttribute('data-status')) !== 'answered' && (await lastTurn().getByTestId('turn-retry').count()) > 0) await lastTurn().getByTestId('turn-retry').click();
+          return lastTurn().getAttribute('data-status');
+        },
+        { timeout: 60_000, interval: 3000 },
+      )
+      .toBe('answered');
+  }, 150_000);
+
+  it('keeps the conversation in the library: renamed, readable after a reload, deleted', async () => {
+    const session = page.getByTestId('assistant-session').first();
+    await session.getByTestId('session-rename').click();
+    await page.getByTestId('session-title-input').fill('Sleep and memory');
+    await page.getByTestId('session-title-input').press('Enter');
+    await expect.poll(() => page.getByTestId('assistant-session').first().textContent(), { timeout: 15_000 }).toContain('Sleep and memory');
+    // A new page load: what is shown comes from the library file.
+    await page.goto(`${app.url}#/assistant`);
+    await page.getByTestId('assistant-session').first().waitFor();
+    await page.getByTestId('assistant-session').first().getByRole('button', { name: /^Sleep and memory/ }).click();
+    await expect.poll(() => page.getByTestId('conversation-title').textContent(), { timeout: 15_000 }).toBe('Sleep and memory');
+    expect(await page.getByTestId('assistant-turn').count()).toBe(3);
+    expect(await page.getByTestId('answer-marker').count()).toBeGreaterThan(0);
+    expect(await canaryFired()).toBe(0);
+    // Dark theme, and no serious accessibility problems.
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'assistant-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    const violations = await seriousViolations(page);
+    expect(violations, violations.join('\n')).toEqual([]);
+    await page.getByTestId('assistant-session').first().getByTestId('session-delete').click();
+    await page.getByTestId('session-delete-confirm').click();
+    await expect.poll(() => page.getByTestId('assistant-session').count(), { timeout: 15_000 }).toBe(0);
+  }, 120_000);
+
+  it('checks a .bib with a retracted paper and flags it; the report opens in the browser', async () => {
+    await page.getByTestId('tab-check').click();
+    await screenshot(page, 'assistant-refcheck-empty');
+    const row = service.corpus.db.prepare('SELECT title, year FROM papers WHERE doi = ?').get(retractedDoi) as { title: string; year: number };
+    const other = service.corpus.db.prepare('SELECT doi, title, year FROM papers WHERE retracted = 0 AND notice_flags = 0 LIMIT 1').get() as { doi: string; title: string; year: number };
+    const bib = `@article{retracted,\n  title = {${row.title}},\n  doi = {${retractedDoi}},\n  year = {${row.year}}\n}\n@article{fine,\n  title = {${other.title}},\n  doi = {${other.doi}},\n  year = {${other.year}}\n}\n@article{nowhere,\n  title = {An entirely unrelated title about medieval pottery glazes},\n  year = {1999}\n}\n`;
+    await page.getByTestId('refcheck-file').setInputFiles({ name: 'manuscript.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+    await page.getByTestId('refcheck-start').click();
+    await page.getByTestId('refcheck-progress').waitFor();
+    const result = page.getByTestId('refcheck-result');
+    await result.waitFor({ timeout: 30_000 });
+    const rows = page.getByTestId('refcheck-row');
+    expect(await rows.count()).toBe(3);
+    const flagged = page.locator('[data-testid=refcheck-row][data-severity=retracted]');
+    expect(await flagged.count()).toBe(1);
+    expect(await flagged.textContent()).toContain(retractedDoi);
+    expect(await flagged.getByTestId('refcheck-flag').textContent()).toBe('Retracted');
+    expect(await page.getByTestId('refcheck-retracted-count').textContent()).toBe('1 retracted');
+    expect(await rows.nth(2).textContent()).toMatch(/No match found/);
+    await screenshot(page, 'assistant-refcheck-result');
+    const violations = await seriousViolations(page);
+    expect(violations, violations.join('\n')).toEqual([]);
+    const popup = context.waitForEvent('page');
+    await page.getByTestId('refcheck-report').click();
+    const report = await popup;
+    expect(report.url()).toMatch(new RegExp(`^${service.url.replace(/[.:/]/g, '\\$&')}/reference-check/[\\w-]+\\?authToken=`));
+    await report.close();
+
+    // A file that is not what its name says is refused with a reason.
+    await page.getByTestId('refcheck-file').setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
+    await page.getByTestId('refcheck-start').click();
+    await expect.poll(() => page.getByTestId('refcheck-error').textContent(), { timeout: 15_000 }).toMatch(/paper\.pdf is not a PDF/);
+    expect(problems.errors).toEqual([]);
+  }, 120_000);
+});
