@@ -9,6 +9,7 @@ import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { attachmentHandlers } from './handlers/attachments';
 import { autoExportHandlers } from './handlers/auto-export';
+import { collectionsHandlers } from './handlers/collections';
 import { restoreHandlers } from './handlers/restore';
 import type { DesktopShell } from './desktop';
 import { jobsHandlers } from './handlers/jobs';
@@ -196,6 +197,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('library.changed', change);
         autoExport.libraryChanged(change.ids);
       },
+    }),
+  );
+  registry.register(
+    collectionsHandlers({
+      library,
+      service,
+      changed: (kind, ids) => {
+        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
+        autoExport.libraryChanged(ids);
+      },
+      onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
     }),
   );
   registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));

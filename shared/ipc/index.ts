@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { appFeature } from './app';
 import { attachmentsFeature } from './attachments';
 import { autoExportFeature } from './auto-export';
+import { collectionsFeature } from './collections';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { enrichmentFeature } from './enrichment';
 import { jobsFeature } from './jobs';
@@ -12,7 +13,7 @@ import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, collectionsFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -25,6 +26,7 @@ export const requests = {
   ...autoExportFeature.requests,
   ...restoreFeature.requests,
   ...attachmentsFeature.requests,
+  ...collectionsFeature.requests,
 };
 
 export const events = {
@@ -37,6 +39,7 @@ export const events = {
   ...autoExportFeature.events,
   ...restoreFeature.events,
   ...attachmentsFeature.events,
+  ...collectionsFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -78,4 +81,5 @@ export * from './enrichment';
 export * from './auto-export';
 export * from './restore';
 export * from './attachments';
+export * from './collections';
 export * from './wire';

@@ -14,6 +14,7 @@ import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
+import { ServiceCollectionsStore } from './service-collections-store';
 import { ident, inBatches, inList, joinSql, sql, type ReadDb, type SqlFragment, type SqlValue, type WriteDb } from './sql';
 import {
   SORT_COLUMNS,
@@ -201,6 +202,7 @@ export class Library {
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
   readonly #autoExports: AutoExportStore;
+  readonly #serviceCollections: ServiceCollectionsStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -209,6 +211,7 @@ export class Library {
     this.#now = options.now ?? Date.now;
     this.#undoLimit = options.undoLimit ?? 200;
     this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
+    this.#serviceCollections = new ServiceCollectionsStore({ db: this.#w, now: this.#now });
   }
 
   // ── Import ──
@@ -908,6 +911,56 @@ export class Library {
   /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
   runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
     return this.#autoExports.run(id, options);
+  }
+
+  // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──
+
+  saveServiceCollection(...args: Parameters<ServiceCollectionsStore['save']>) {
+    return this.#serviceCollections.save(...args);
+  }
+
+  updateServiceCollection(...args: Parameters<ServiceCollectionsStore['update']>) {
+    return this.#serviceCollections.update(...args);
+  }
+
+  listServiceCollections() {
+    return this.#serviceCollections.list();
+  }
+
+  getServiceCollection(id: number) {
+    return this.#serviceCollections.get(id);
+  }
+
+  removeServiceCollection(id: number): void {
+    this.#serviceCollections.remove(id);
+  }
+
+  doisOfItems(ids: readonly ItemId[]): string[] {
+    return this.#serviceCollections.doisOfItems(ids);
+  }
+
+  doisOfCollection(collectionId: number) {
+    return this.#serviceCollections.doisOfCollection(collectionId);
+  }
+
+  doisInLibrary(dois: readonly string[]): string[] {
+    return this.#serviceCollections.doisInLibrary(dois);
+  }
+
+  putJournals(...args: Parameters<ServiceCollectionsStore['putJournals']>): void {
+    this.#serviceCollections.putJournals(...args);
+  }
+
+  journalCache(issns: readonly string[]) {
+    return this.#serviceCollections.journalCache(issns);
+  }
+
+  libraryJournals() {
+    return this.#serviceCollections.libraryJournals();
+  }
+
+  journalInLibrary(issn: string) {
+    return this.#serviceCollections.journalInLibrary(issn);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {

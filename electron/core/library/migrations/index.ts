@@ -6,6 +6,7 @@ import { m0004ServiceCache } from './0004-service-cache';
 import { m0005Undo } from './0005-undo';
 import { m0006Enrichment } from './0006-enrichment';
 import { m0007AutoExport } from './0007-auto-export';
+import { m0010ServiceCollections } from './0010-service-collections';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
 }
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
-export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport];
+export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport, m0010ServiceCollections];
