@@ -176,7 +176,8 @@ export class JournalsState {
         }
         const added = [...r.value.added, ...r.value.queued, ...r.value.duplicates.map((d) => ({ doi: d.doi }))];
         this.#inLibrary = setOf(this.#inLibrary, added.map((x) => x.doi.toLowerCase()));
-        this.#addMessage = `Added ${r.value.added.length + r.value.queued.length} papers to your library${r.value.duplicates.length ? `, ${r.value.duplicates.length} already there` : ''}${r.value.notAdded.length ? `, ${r.value.notAdded.length} not added` : ''}.`;
+        const n = r.value.added.length + r.value.queued.length;
+        this.#addMessage = `Added ${n} ${n === 1 ? 'paper' : 'papers'} to your library${r.value.duplicates.length ? `, ${r.value.duplicates.length} already there` : ''}${r.value.notAdded.length ? `, ${r.value.notAdded.length} not added` : ''}.`;
       }
     } finally {
       this.#adding = without(this.#adding, todo);
