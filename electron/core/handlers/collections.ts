@@ -45,7 +45,7 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
   async function doisFrom(ids: readonly number[] | null, collectionId: number | null): Promise<{ dois: string[]; origin: CollectionOrigin }> {
     if (ids) {
       const dois = await lib.doisOfItems(ids);
-      if (dois.length === 0) throw new CoreError('INVALID_INPUT', `None of the ${ids.length === 1 ? 'selected item has' : `${ids.length} selected items have`} a DOI; a service collection is made of DOIs.`);
+      if (dois.length === 0) throw new CoreError('INVALID_INPUT', `${ids.length === 1 ? 'The selected item has no DOI' : `None of the ${ids.length} selected items has a DOI`}; a service collection is made of DOIs.`);
       return { dois, origin: { kind: 'items', dois: dois.length } };
     }
     const c = await lib.doisOfCollection(collectionId!);
