@@ -62,6 +62,7 @@ export function issnsOf(value: unknown): string[] {
 export class ServiceCollectionsStore {
   readonly #db: WriteDb;
   readonly #now: () => number;
+  #journalsMemo: { version: string; value: ReturnType<ServiceCollectionsStore['libraryJournals']> } | null = null;
 
   constructor(options: { db: WriteDb; now: () => number }) {
     this.#db = options.db;
@@ -179,16 +180,28 @@ export class ServiceCollectionsStore {
   /**
    * The journals the library's items appear in: each item counts once, under the first valid ISSN of
    * its ISSN field, or else of the paper the service describes for its DOI. Most items first.
+   * Remembered until the library next changes: opening a journal asks for its item count, and reading
+   * 100,000 items for that each time would take a second.
    */
   libraryJournals(): { journals: { issn: string; title: string | null; items: number }[]; itemsWithoutIssn: number } {
-    const rows = this.#db.all<{ issn: unknown; container: string | null; issns: string | null }>(
-      sql`SELECT json_extract(i.csl, '$.ISSN') AS issn, i.container, CASE WHEN p.found = 1 THEN json_extract(p.data, '$.issns') END AS issns
-        FROM items i LEFT JOIN service_papers p ON p.doi = i.doi WHERE i.trashed_at IS NULL`,
+    // This connection's writes, and commits by other connections (the command line on the same file).
+    const version = `${this.#db.pluck<number>(sql`SELECT total_changes()`)[0]!}:${String(this.#db.raw.pragma('data_version', { simple: true }))}`;
+    if (this.#journalsMemo?.version === version) return this.#journalsMemo.value;
+    // The CSL is compact JSON written by the library (JSON.stringify), so a string ISSN field is found by
+    // its key without parsing every record; an array goes through json_extract. The service's paper is
+    // read only for items without an ISSN field.
+    const rows = this.#db.all<{ issn: string | null; container: string | null; issns: string | null }>(
+      sql`SELECT CASE WHEN instr(i.csl, '"ISSN":"') > 0 THEN substr(i.csl, instr(i.csl, '"ISSN":"') + 8, 60)
+                      WHEN instr(i.csl, '"ISSN":[') > 0 THEN json_extract(i.csl, '$.ISSN') END AS issn,
+             i.container,
+             CASE WHEN instr(i.csl, '"ISSN":') = 0 AND i.doi IS NOT NULL THEN (SELECT json_extract(p.data, '$.issns') FROM service_papers p WHERE p.doi = i.doi AND p.found = 1) END AS issns
+        FROM items i WHERE i.trashed_at IS NULL`,
     );
     const journals = new Map<string, { items: number; titles: Map<string, number> }>();
     let without = 0;
     for (const r of rows) {
-      let issn = issnsOf(r.issn)[0];
+      let issn: string | undefined;
+      if (r.issn !== null) issn = issnsOf(r.issn.startsWith('[') ? (JSON.parse(r.issn) as unknown) : r.issn.slice(0, Math.max(0, r.issn.indexOf('"'))))[0];
       if (!issn && r.issns) issn = issnsOf(JSON.parse(r.issns) as unknown)[0];
       if (!issn) {
         without++;
@@ -205,7 +218,9 @@ export class ServiceCollectionsStore {
       items: j.items,
     }));
     list.sort((a, b) => b.items - a.items || a.issn.localeCompare(b.issn));
-    return { journals: list, itemsWithoutIssn: without };
+    const value = { journals: list, itemsWithoutIssn: without };
+    this.#journalsMemo = { version, value };
+    return value;
   }
 
   /** Items with this ISSN (in their ISSN field) and their most common journal name. */

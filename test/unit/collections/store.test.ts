@@ -73,6 +73,13 @@ describe('the service collections store', () => {
       itemsWithoutIssn: 1,
     });
     expect(lib.journalInLibrary('0036-8075')).toEqual({ items: 1, title: 'Science' });
+    // Remembered only until the library changes: a new item (its ISSN as an array) counts at once.
+    lib.importItems([article('F', 'X', 2002, { ISSN: ['1476-4687', '0028-0836'] as never, 'container-title': 'Nature' })]);
+    expect(lib.libraryJournals().journals).toEqual([
+      { issn: '0028-0836', title: 'Nature', items: 3 },
+      { issn: '0036-8075', title: 'Science', items: 1 },
+      { issn: '1476-4687', title: 'Nature', items: 1 },
+    ]);
   });
 
   it('reads ISSN fields as researchers write them', () => {
