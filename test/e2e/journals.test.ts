@@ -230,7 +230,11 @@ describe('journals and authors', () => {
 
   it('finds an author by name', async () => {
     await pane('journals');
-    await page.getByRole('tab', { name: 'Author', exact: true }).click();
+    // The tabs follow the arrow keys, as tabs do.
+    await page.getByRole('tab', { name: 'Journal', exact: true }).click();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByRole('tab', { name: 'Author', exact: true }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-author');
     await page.getByRole('textbox', { name: 'Author', exact: true }).fill(author.name);
     await page.getByRole('button', { name: 'Find author' }).click();
     const candidates = page.getByTestId('author-candidates');
