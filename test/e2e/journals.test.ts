@@ -121,6 +121,8 @@ describe('journals and authors', () => {
     await openItem(seeded[1]!);
     const links = page.getByTestId('journal-authors');
     await links.waitFor({ timeout: 20_000 });
+    await links.scrollIntoViewIfNeeded();
+    await shoot('item-links');
     await links.getByRole('button', { name: new RegExp(`ISSN ${issn}`) }).click();
     const view = page.getByTestId('journal-view');
     await view.waitFor({ timeout: 20_000 });
