@@ -203,6 +203,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     collectionsHandlers({
       library,
       service,
+      jobs,
       changed: (kind, ids) => {
         events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
         autoExport.libraryChanged(ids);

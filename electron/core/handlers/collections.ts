@@ -9,6 +9,7 @@ import type { CollectionCreateRequest } from '../../../shared/service';
 import { CoreError } from '../errors';
 import { journalView, libraryJournals } from '../journals/journals';
 import { addDois } from '../library/add-dois';
+import type { JobRegistry } from '../jobs/registry';
 import type { LibraryClient } from '../library/client';
 import type { FeatureHandlers } from '../registry';
 import { nextPageParams, type ServiceClient } from '../service';
@@ -19,6 +20,8 @@ export const MAX_COLLECTION_DOIS = 20_000;
 export interface CollectionsHandlerDeps {
   library: LibraryClient;
   service: ServiceClient;
+  /** Imports run as jobs: progress and Cancel in the status bar. */
+  jobs: JobRegistry;
   /** Told after the library changed (items added, a collection filed). */
   changed: (kind: LibraryChange['kind'], ids?: readonly number[]) => void;
   /** Told which items an import created (to enrich them). */
@@ -90,7 +93,13 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
       const kept = await lib.getServiceCollection(id);
       const dois = kept.collection.doiQuery?.query?.dois ?? [];
       if (dois.length === 0) throw new CoreError('INVALID_INPUT', `“${kept.name}” has no matched papers to import.`);
-      const { ids, ...report } = await addDois(library, service, dois, { signal, source: `service collection ${kept.name}` });
+      const job = deps.jobs.start('collection-import', `Import “${kept.name}” (${dois.length.toLocaleString('en')} papers)`, (control) => {
+        const both = AbortSignal.any([signal, control.signal]);
+        // The lookups are most of the work; their progress is the job's.
+        const papers = { papers: (d: Iterable<string>, o?: { signal?: AbortSignal }) => service.papers(d, { ...o, onProgress: (done, total) => control.progress(done, total, 'Looking up the papers') }) };
+        return addDois(library, papers, dois, { signal: both, source: `service collection ${kept.name}` });
+      });
+      const { ids, ...report } = await job.done;
       if (ids.length > 0) {
         deps.changed('items', ids);
         deps.onAdded(ids);

@@ -75,6 +75,8 @@ describe('collections over IPC', () => {
     const { core, api } = await makeCore(svc.url, svc.fullKey);
     const changes: LibraryChange[] = [];
     cleanup.push(api.on('library.changed', (c) => changes.push(c)));
+    const jobLabels = new Set<string>();
+    cleanup.push(api.on('jobs.changed', (list) => list.forEach((j) => jobLabels.add(`${j.label}: ${j.state}`))));
     const made = await value(api.invoke('collections.create', { name: 'Recent and cited', source: { kind: 'query', query: { dateFrom: '2015', hasTally: true, sort: 'total_cited', limit: 7 } } }));
     expect(made).toMatchObject({ matched: 7, unmatched: 0, inLibrary: [], origin: { kind: 'query', query: { dateFrom: '2015', hasTally: true, sort: 'total_cited', limit: 7 } } });
     const dois = made.collection.doiQuery!.query!.dois!;
@@ -82,6 +84,9 @@ describe('collections over IPC', () => {
     const report = await value(api.invoke('collections.import', { id: made.id }));
     expect(report.added.map((a) => a.doi).sort()).toEqual([...dois].sort());
     expect(report.collection).toMatchObject({ name: 'Recent and cited' });
+    // It ran as a job, shown in the status bar with Cancel.
+    await new Promise((r) => setTimeout(r, 300));
+    expect([...jobLabels]).toContain('Import “Recent and cited” (7 papers): done');
     expect(changes.some((c) => c.kind === 'items') && changes.some((c) => c.kind === 'collections')).toBe(true);
     const filed = (await value(api.invoke('library.collections.list', {}))).find((c) => c.name === 'Recent and cited')!;
     expect(filed.itemCount).toBe(7);
