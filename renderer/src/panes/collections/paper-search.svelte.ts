@@ -15,7 +15,9 @@ export class PaperSearchState {
   showFilters = $state(false);
   #problems = $state.raw<QueryProblem[]>([]);
   #results = $state.raw<InUiWords<SearchResponse> | null>(null);
-  #query = $state.raw<PaperQuery | null>(null);
+  /** The query being paged through, and the one the results shown came from (they differ while a search runs). */
+  #query: PaperQuery | null = null;
+  #shownQuery = $state.raw<PaperQuery | null>(null);
   #offset = $state(0);
   #loading = $state(false);
   #error = $state.raw<IpcError | null>(null);
@@ -30,7 +32,8 @@ export class PaperSearchState {
 
   get problems() { return this.#problems; }
   get results() { return this.#results; }
-  get query() { return this.#query; }
+  /** The query of the results shown. */
+  get query() { return this.#shownQuery; }
   get offset() { return this.#offset; }
   get loading() { return this.#loading; }
   get error() { return this.#error; }
@@ -66,6 +69,7 @@ export class PaperSearchState {
         return;
       }
       this.#results = r.value;
+      this.#shownQuery = query;
       this.#offset = offset;
       await this.#markInLibrary();
     } finally {
