@@ -154,6 +154,23 @@ describe('collections and paper search', () => {
     await expect.poll(count).toBe('6 items');
   });
 
+  it('makes a collection from one of the library’s collections', async () => {
+    await pane('collections');
+    await page.getByRole('tab', { name: 'Collections' }).click();
+    await page.getByTestId('new-collection').click();
+    await page.getByLabel('Name', { exact: true }).fill('From my library collection');
+    await page.getByLabel('A collection of your library').check();
+    await page.getByTestId('create-submit').click();
+    await expect.poll(() => page.getByTestId('create-collection').textContent()).toContain('Choose a collection of your library.');
+    await page.getByLabel('Library collection').selectOption({ label: `Papers on ${word} (6)` });
+    await page.getByTestId('create-submit').click();
+    const view = page.getByTestId('collection-view');
+    await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe('From my library collection');
+    expect(await view.textContent()).toContain(`Made from 6 DOIs of your library collection “Papers on ${word}”.`);
+    expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*6\s*Unmatched DOIs\s*0\s*Total\s*6\s*In your library\s*6/);
+    expect(await page.getByTestId('collection-list').locator('li').count()).toBe(3);
+  });
+
   it('tells a key without Collections access what is missing, and keeps nothing', async () => {
     const limitedDir = tempDir('citewise-collections-limited-');
     const limited = await launchApp({ dataDir: limitedDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: limitedKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS } });
