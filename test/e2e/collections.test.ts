@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Collections and paper search as a researcher uses them, in Chromium against the local service:
-// a collection made from items selected in the Library, one from a search query (with its filters,
-// checked before anything is sent), its matched DOIs imported into the library and filed, a refresh,
+// a collection made from items selected in the Library, one from a library collection, one from a
+// search query (its filters checked before anything is sent), its matched DOIs imported into the
+// library and filed, a refresh,
 // the kept copy opening when the network is gone; the paper search with filters, tallies, notices,
 // paging and adding hits; and a key without Collections access told so plainly.
 import type { Browser, Page } from 'playwright-core';
