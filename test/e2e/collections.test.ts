@@ -186,7 +186,7 @@ describe('collections and paper search', () => {
       const error = p2.getByTestId('collections-error');
       await error.waitFor({ timeout: 20_000 });
       expect(await error.locator('strong').textContent()).toBe('Your API key does not include Collections access');
-      expect(await error.textContent()).toContain('the key and the account both need Collections access');
+      expect(await error.textContent()).toContain('Collections need that access on both the key and the account');
       expect(await error.textContent()).toContain('Check access');
       expect(await p2.getByTestId('collection-list').count()).toBe(0);
       await screenshot(p2, 'collections-no-access-light');

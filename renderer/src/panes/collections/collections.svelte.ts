@@ -11,7 +11,7 @@ export function explainError(error: IpcError, what: string): { title: string; te
   if (error.code === 'FORBIDDEN') {
     return {
       title: `Your API key does not include ${what} access`,
-      text: `${error.message} Collections are a paid-plan feature: the key and the account both need Collections access. Settings → Citation service → Check access lists what your key grants.`,
+      text: `${error.message} Collections need that access on both the key and the account. To see what this key grants, use Check access under Settings → Citation service.`,
       access: true,
     };
   }
