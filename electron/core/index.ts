@@ -10,6 +10,7 @@ import { appHandlers } from './handlers/app';
 import { attachmentHandlers } from './handlers/attachments';
 import { evidenceHandlers } from './handlers/evidence';
 import { autoExportHandlers } from './handlers/auto-export';
+import { collectionsHandlers } from './handlers/collections';
 import { restoreHandlers } from './handlers/restore';
 import type { DesktopShell } from './desktop';
 import { jobsHandlers } from './handlers/jobs';
@@ -228,6 +229,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   );
   registry.register(graphHandlers({ library, service, events }));
+  registry.register(
+    collectionsHandlers({
+      library,
+      service,
+      jobs,
+      changed: (kind, ids) => {
+        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
+        autoExport.libraryChanged(ids);
+      },
+      onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+    }),
+  );
   registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.

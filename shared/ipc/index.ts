@@ -5,6 +5,7 @@ import { appFeature } from './app';
 import { assistantFeature } from './assistant';
 import { attachmentsFeature } from './attachments';
 import { autoExportFeature } from './auto-export';
+import { collectionsFeature } from './collections';
 import { assertDisjoint, type OutputOf, type PayloadOf, type Result } from './define';
 import { enrichmentFeature } from './enrichment';
 import { evidenceFeature } from './evidence';
@@ -15,7 +16,7 @@ import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -31,6 +32,7 @@ export const requests = {
   ...evidenceFeature.requests,
   ...graphFeature.requests,
   ...assistantFeature.requests,
+  ...collectionsFeature.requests,
 };
 
 export const events = {
@@ -46,6 +48,7 @@ export const events = {
   ...evidenceFeature.events,
   ...graphFeature.events,
   ...assistantFeature.events,
+  ...collectionsFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -90,4 +93,5 @@ export * from './attachments';
 export * from './evidence';
 export * from './graph';
 export * from './assistant';
+export * from './collections';
 export * from './wire';

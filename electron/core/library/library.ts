@@ -16,6 +16,7 @@ import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-s
 import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
+import { ServiceCollectionsStore } from './service-collections-store';
 import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
 import {
   SORT_COLUMNS,
@@ -215,6 +216,7 @@ export class Library {
   #rankArgs: string[] | null | undefined;
   readonly #autoExports: AutoExportStore;
   readonly #assistant: AssistantStore;
+  readonly #serviceCollections: ServiceCollectionsStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -224,6 +226,7 @@ export class Library {
     this.#undoLimit = options.undoLimit ?? 200;
     this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
     this.#assistant = new AssistantStore({ db: this.#w, now: this.#now });
+    this.#serviceCollections = new ServiceCollectionsStore({ db: this.#w, now: this.#now });
   }
 
   // ── Import ──
@@ -986,6 +989,56 @@ export class Library {
 
   assistantTurn(turnId: number): AssistantTurnRecord {
     return this.#assistant.getTurn(turnId);
+  }
+
+  // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──
+
+  saveServiceCollection(...args: Parameters<ServiceCollectionsStore['save']>) {
+    return this.#serviceCollections.save(...args);
+  }
+
+  updateServiceCollection(...args: Parameters<ServiceCollectionsStore['update']>) {
+    return this.#serviceCollections.update(...args);
+  }
+
+  listServiceCollections() {
+    return this.#serviceCollections.list();
+  }
+
+  getServiceCollection(id: number) {
+    return this.#serviceCollections.get(id);
+  }
+
+  removeServiceCollection(id: number): void {
+    this.#serviceCollections.remove(id);
+  }
+
+  doisOfItems(ids: readonly ItemId[]): string[] {
+    return this.#serviceCollections.doisOfItems(ids);
+  }
+
+  doisOfCollection(collectionId: number) {
+    return this.#serviceCollections.doisOfCollection(collectionId);
+  }
+
+  doisInLibrary(dois: readonly string[]): string[] {
+    return this.#serviceCollections.doisInLibrary(dois);
+  }
+
+  putJournals(...args: Parameters<ServiceCollectionsStore['putJournals']>): void {
+    this.#serviceCollections.putJournals(...args);
+  }
+
+  journalCache(issns: readonly string[]) {
+    return this.#serviceCollections.journalCache(issns);
+  }
+
+  libraryJournals() {
+    return this.#serviceCollections.libraryJournals();
+  }
+
+  journalInLibrary(issn: string) {
+    return this.#serviceCollections.journalInLibrary(issn);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {
