@@ -181,6 +181,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
       onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
       report: (err) => logger.error('assistant request failed', err),
+      interruptLeftovers: options.mode === 'browser' || options.mode === 'electron',
     }),
   );
   registry.register(

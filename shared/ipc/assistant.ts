@@ -4,6 +4,7 @@
 // through the service feature's service.task.* events; stored answers through assistant.changed.
 import { z } from 'zod';
 import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS, type AssistantSessionDetail, type AssistantSessionSummary, type AssistantTurnRecord } from '../model/assistant';
+import { parseDoi } from '../model/doi';
 import { CITATION_STYLES } from '../service';
 import { event, feature, request } from './define';
 import type { AddDoisReport } from './library';
@@ -38,7 +39,19 @@ export const assistantScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('any') }).strict(),
   z.object({ kind: z.literal('collection'), collectionId: id }).strict(),
   z.object({ kind: z.literal('library') }).strict(),
-  z.object({ kind: z.literal('dois'), dois: z.array(z.string().min(1).max(1000)).min(1).max(1000) }).strict(),
+  z.object({
+    kind: z.literal('dois'),
+    dois: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(1000)
+          .refine((d) => parseDoi(d).ok, 'not a DOI'),
+      )
+      .min(1)
+      .max(1000),
+  }).strict(),
 ]);
 
 export interface AssistantAsked {

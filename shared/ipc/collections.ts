@@ -111,7 +111,9 @@ export const collectionsFeature = feature({
     /** The journals the library's items appear in, with their notice totals; `refresh` asks the service (one request per 500 ISSNs). */
     'journals.library': request(z.object({ refresh: z.boolean().default(false) }).strict()).returns<LibraryJournals>(),
     /** One page of an author's papers, with the author record. */
-    'authors.page': request(z.object({ slug: z.string().trim().min(1).max(300), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(50).default(25) }).strict()).returns<AuthorPage>(),
+    // A slug is one path segment of the service's /authors/{slug}/papers: letters, digits and dashes
+    // (".." or "/" would reach another path of the service with the user's key).
+    'authors.page': request(z.object({ slug: z.string().trim().min(1).max(300).regex(/^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u, 'an author slug is letters, digits, dots and dashes').refine((s) => !/^\.+$/.test(s) && !s.includes('..'), 'an author slug is not a path'), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(50).default(25) }).strict()).returns<AuthorPage>(),
   },
   events: {},
 });

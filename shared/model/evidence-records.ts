@@ -25,6 +25,17 @@ export function isObject(v: unknown): v is Obj {
 }
 
 /** A highlighted value's plain text, or a plain string/number/boolean as text; '' for anything else. */
+/** An http(s) address as the record gives it, or '' (a saved item's URL is exported and may become a link). */
+export function webUrl(value: string): string {
+  if (!value) return '';
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : '';
+  } catch {
+    return '';
+  }
+}
+
 export function plain(v: unknown): string {
   if (typeof v === 'string') return v.trim();
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -193,7 +204,7 @@ function patentItem(record: Obj): CslItem {
     issued: cslDate(at(pub, 'pubRef.date')) ?? cslDate(at(pub, 'pubRef.year')),
     submitted: cslDate(at(patent, 'appRef.filingDate')),
     abstract: plain(patent.abstract),
-    URL: first(pub, 'externalLink'),
+    URL: webUrl(first(pub, 'externalLink')),
     keyword: cpc.join(', '),
     note: [`Publication: ${publication}`, assignees.length ? `Assignee: ${assignees.join('; ')}` : '', first(record, 'familyId') ? `Patent family: ${first(record, 'familyId')}` : '', plain(patent.filingStatus) ? `Status: ${plain(patent.filingStatus)}` : ''].filter(Boolean).join('\n'),
     custom: { evidence: { dataset: 'patents', id: publication, familyId: first(record, 'familyId') || undefined, assignees } },
@@ -214,7 +225,7 @@ function trialItem(record: Obj): CslItem {
     number: id,
     publisher: registry,
     issued: cslDate(at(record, 'dates.startDate')) ?? cslDate(at(record, 'dates.lastUpdatedDate')),
-    URL: first(record, 'externalLink'),
+    URL: webUrl(first(record, 'externalLink')),
     abstract: plain(record.briefDescription) || plain(record.description),
     keyword: plainList(record.conditions).join(', '),
     note: [first(record, 'trialState.status') ? `Status: ${first(record, 'trialState.status')}` : '', first(record, 'trialState.phase') ? `Phase: ${first(record, 'trialState.phase')}` : '', sponsors.length ? `Sponsor: ${sponsors.join('; ')}` : ''].filter(Boolean).join('\n'),
@@ -239,7 +250,7 @@ function grantItem(record: Obj): CslItem {
     publisher: agency,
     authority: plain(grant.branch),
     issued: cslDate(grant.awardStartDate) ?? cslDate(grant.awardNoticeDate),
-    URL: plain(grant.externalLink),
+    URL: webUrl(plain(grant.externalLink)),
     abstract: plain(grant.abstract),
     keyword: plainList(grant.researchKeywords).join(', '),
     note: [organization ? `Awarded to: ${organization}` : '', plain(grant.program) ? `Program: ${plain(grant.program)}` : '', amount ? `Award amount: ${amount}` : '', plain(grant.awardCloseDate) ? `Project end: ${plain(grant.awardCloseDate)}` : ''].filter(Boolean).join('\n'),
@@ -261,7 +272,7 @@ function deviceItem(record: Obj): CslItem {
     number: id,
     publisher: FDA,
     issued: cslDate(first(record, 'decisionDate', 'device.decisionDate')) ?? cslDate(first(record, 'dateReceived', 'device.dateReceived')),
-    URL: first(record, 'summaryUrl', 'externalLink'),
+    URL: webUrl(first(record, 'summaryUrl', 'externalLink')),
     note: [first(record, 'productCode') ? `Product code: ${first(record, 'productCode')}` : '', first(record, 'reviewPanel') ? `Review panel: ${first(record, 'reviewPanel')}` : '', first(record, 'decision') ? `Decision: ${first(record, 'decision')}` : ''].filter(Boolean).join('\n'),
     custom: { evidence: { dataset: 'device510k-summaries', id, applicant: applicant || undefined } },
   });

@@ -175,8 +175,11 @@ describe('Assistant', () => {
     const href = await markers.first().getAttribute('href');
     expect(href).toMatch(/^#turn-\d+-ref-\d+$/);
     expect(await page.locator(href!).count()).toBe(1);
+    const paneHash = new URL(page.url()).hash;
     await markers.first().click();
     await expect.poll(() => page.locator(href!).getAttribute('class'), { timeout: 15_000 }).toMatch(/highlighted/);
+    // The marker scrolls to its reference without taking the address's pane (a reload stays here).
+    expect(new URL(page.url()).hash).toBe(paneHash);
     // Each reference shows its passage and where it comes from.
     const kinds = await turn.getByTestId('reference-kind').allTextContents();
     expect(kinds.length).toBeGreaterThan(0);

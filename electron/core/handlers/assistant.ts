@@ -38,6 +38,11 @@ export interface AssistantHandlerDeps {
   /** Told which items were created, to enrich them. */
   onAdded: (ids: readonly number[]) => void;
   report: (err: unknown) => void;
+  /**
+   * Mark questions left waiting by an earlier run as failed. Only the app does: a command-line run or
+   * a test core beside a running app must not fail the questions the app is waiting on.
+   */
+  interruptLeftovers: boolean;
 }
 
 /** The most DOIs the assistant is given to restrict an answer to (the service's list limit is unpublished). */
@@ -77,8 +82,8 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
   const { library, events } = deps;
   const lib = library.lib;
   const emit = (change: AssistantChange): void => events.emit('assistant.changed', change);
-  // Questions left waiting by a previous run have no task any more.
-  void lib.interruptAssistantQuestions().catch(deps.report);
+  // Questions left waiting by a previous run of the app have no task any more.
+  if (deps.interruptLeftovers) void lib.interruptAssistantQuestions().catch(deps.report);
 
   async function scopeDois(scope: Scope): Promise<{ dois?: string[]; label: string | null }> {
     if (scope.kind === 'any') return { label: null };
@@ -127,7 +132,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
         const usage = f.assistant?.usage;
         const answer = f.status === 'SUCCESS' ? [...(f.assistant?.result?.turns ?? [])].reverse().find((t) => t.role === 'assistant') : undefined;
         if (answer) {
-          await lib.answerAssistantQuestion(turn.id, { answer, usage, remoteSessionId: f.assistant?.result?.sessionId });
+          await lib.answerAssistantQuestion(turn.id, { answer, usage, remoteSessionId: f.assistant?.result?.sessionId }, f.taskId);
           emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'answered' });
           return;
         }
@@ -136,7 +141,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
           (f.status === 'SUCCESS'
             ? { code: 'SERVICE_ERROR' as const, message: 'The assistant finished without an answer.' }
             : { code: f.status === 'CANCELLED' ? ('CANCELLED' as const) : ('SERVICE_ERROR' as const), message: `The assistant task ended as ${f.status}.` });
-        await lib.failAssistantQuestion(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
+        await lib.failAssistantQuestion(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage, f.taskId);
         emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       } catch (err) {
         // The conversation was deleted while its question ran: nothing is left to store the outcome in.

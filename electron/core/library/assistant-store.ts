@@ -148,10 +148,20 @@ export class AssistantStore {
     this.#db.run(sql`UPDATE assistant_turns SET task_id = ${taskId} WHERE id = ${turnId}`);
   }
 
-  /** Stores the answer and its references in one transaction. */
-  answerTurn(turnId: number, input: TurnAnswer): AssistantTurnRecord {
+  /**
+   * Whether an outcome may still be written: only to a question waiting for it, and (given the task
+   * it came from) only from the task the question is waiting on — a late answer to a question since
+   * asked again, cancelled or failed is dropped.
+   */
+  #awaits(turn: AssistantTurnRecord, taskId: string | undefined): boolean {
+    return turn.status === 'pending' && (taskId === undefined || turn.taskId === null || turn.taskId === taskId);
+  }
+
+  /** Stores the answer and its references in one transaction (unless the question no longer waits for it). */
+  answerTurn(turnId: number, input: TurnAnswer, taskId?: string): AssistantTurnRecord {
     return this.#db.transaction(() => {
       const turn = this.getTurn(turnId);
+      if (!this.#awaits(turn, taskId)) return turn;
       const now = this.#now();
       const { references = [], ...answer } = input.answer;
       this.#db.run(sql`DELETE FROM assistant_references WHERE turn_id = ${turnId}`);
@@ -171,8 +181,9 @@ export class AssistantStore {
   }
 
   /** A question without an answer: failed (with the reason) or cancelled; the question stays. */
-  failTurn(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }): AssistantTurnRecord {
+  failTurn(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }, taskId?: string): AssistantTurnRecord {
     const turn = this.getTurn(turnId);
+    if (!this.#awaits(turn, taskId)) return turn;
     this.#db.run(
       sql`UPDATE assistant_turns SET status = ${status}, error = ${JSON.stringify(error)}, usage_used = ${usage?.used ?? turn.usage?.used ?? null}, usage_max = ${usage?.max ?? turn.usage?.max ?? null} WHERE id = ${turnId}`,
     );

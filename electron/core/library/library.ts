@@ -971,12 +971,12 @@ export class Library {
     this.#assistant.setTask(turnId, taskId);
   }
 
-  answerAssistantQuestion(turnId: number, input: TurnAnswer): AssistantTurnRecord {
-    return this.#assistant.answerTurn(turnId, input);
+  answerAssistantQuestion(turnId: number, input: TurnAnswer, taskId?: string): AssistantTurnRecord {
+    return this.#assistant.answerTurn(turnId, input, taskId);
   }
 
-  failAssistantQuestion(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }): AssistantTurnRecord {
-    return this.#assistant.failTurn(turnId, status, error, usage);
+  failAssistantQuestion(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }, taskId?: string): AssistantTurnRecord {
+    return this.#assistant.failTurn(turnId, status, error, usage, taskId);
   }
 
   interruptAssistantQuestions(): number {

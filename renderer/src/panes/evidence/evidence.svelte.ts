@@ -271,15 +271,18 @@ export class EvidenceState {
     return result.value;
   }
 
-  /** Undoes the save just made (the library's last action). */
+  /**
+   * Takes back a save this session made: that item goes to the Trash (from where the Library restores
+   * it). Not the library's Undo: after another save or edit, that would undo something else.
+   */
   async undoSave(): Promise<void> {
     const sel = this.selected;
     if (!sel) return;
     const key = `${sel.dataset}:${recordId(sel.dataset, sel.record)}`;
     const saved = this.#saved[key];
-    // Only an item this save added is undone; one that was already there stays.
+    // Only an item this save added is taken back; one that was already there stays.
     if (!saved || saved.alreadySaved) return;
-    const result = await this.#api.invoke('library.undo', {});
+    const result = await this.#api.invoke('library.trash', { ids: [saved.id] });
     if (!result.ok) {
       this.#saveError = result.error;
       return;

@@ -7,13 +7,18 @@ describe('migration 0010 service collections', () => {
   let h: ReturnType<typeof databaseAt>;
   afterEach(() => h.dispose());
 
-  it('adds kept service collections and the journal index cache to a populated version-7 database, which then opens as a working library', () => {
+  it('adds kept service collections and the journal index cache to a populated version-9 database, which then opens as a working library', () => {
     h = databaseAt(2);
     populateV2(h.db);
     migrateTo(h.db, 7);
     h.db.prepare("INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES ('0028-0836', 1, '{\"totalRetractions\":2}', 5)").run();
     h.db.prepare(`UPDATE items SET csl = json_set(csl, '$.ISSN', '0028-0836') WHERE id = 1`).run();
+    // Version 9's own data (an assistant conversation) comes through untouched.
+    migrateTo(h.db, 9);
+    h.db.prepare("INSERT INTO assistant_sessions (id, title, created_at, updated_at) VALUES (1, 'S', 1, 1)").run();
+    h.db.prepare("INSERT INTO assistant_turns (session_id, position, question, created_at) VALUES (1, 0, 'q', 1)").run();
     migrateTo(h.db, 10);
+    expect(h.db.prepare('SELECT question FROM assistant_turns').pluck().all()).toEqual(['q']);
     expect(h.db.prepare('SELECT count(*) FROM service_collections').pluck().get()).toBe(0);
     expect(() => h.db.prepare("INSERT INTO service_collections (slug, name, origin, request, data, created_at, fetched_at) VALUES ('s', 'n', 'guess', '{}', '{}', 1, 1)").run()).toThrow(/CHECK/);
     expect(() => h.db.prepare("INSERT INTO service_journal_index (issn, found, data, fetched_at) VALUES ('x', 2, NULL, 1)").run()).toThrow(/CHECK/);
