@@ -405,7 +405,7 @@ export class GraphState {
       else if (bulk) g.addDirectedEdgeWithKey(key, e.source, e.target, attrs);
     }
     // Visibility first, so the view's reducers know the new items when it processes them.
-    this.#recompute();
+    this.#recompute(false);
     if (bulk) this.#graph = g;
     else for (const key of fresh) {
       const e = this.#edges.get(key)!;
@@ -432,7 +432,12 @@ export class GraphState {
     return { size: Math.min(4, 0.6 + Math.log1p(e.statements.length) * 0.6), color: '#999', kind: edgeType(e) ?? 'mentioning' };
   }
 
-  #recompute(): void {
+  /**
+   * Which papers and edges pass the filter. `redraw` is false after adding data: the view draws new
+   * items as the graph announces them, and nothing already drawn changed, so a full redraw (every
+   * paper and edge processed again) would be wasted.
+   */
+  #recompute(redraw = true): void {
     const f = this.#filter;
     const nodes = new Set<string>();
     for (const n of this.#nodes.values()) if (nodePasses(n, f)) nodes.add(n.doi);
@@ -440,7 +445,7 @@ export class GraphState {
     for (const [k, e] of this.#edges) if (nodes.has(e.source) && nodes.has(e.target) && edgePasses(e, f)) edges.add(k);
     this.visibleNodes = nodes;
     this.visibleEdges = edges;
-    this.#look++;
+    if (redraw) this.#look++;
   }
 
   #restyle(): void {
