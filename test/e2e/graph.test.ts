@@ -153,7 +153,7 @@ describe('the citation graph', () => {
     await page.getByTestId('open-saved').selectOption({ label: `Seed and its critics (${second.papers.toLocaleString('en')})` });
     await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
     await expect.poll(shown).toEqual(second);
-    // Expanding what was fetched before still works: the store answers, and says so.
+    await expect.poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 }).toBe('false');
     await page.getByTestId('graph-search').fill(seed.title.split(/\s+/).slice(0, 5).join(' '));
     await page.getByTestId('graph-search').press('Enter');
     await page.getByTestId('graph-search').fill('');

@@ -90,13 +90,13 @@ export async function buildGraph(dataDir: string, papers: number, links: number)
 }
 
 /** The longest task on the page's main thread between two user-timing marks (Chromium trace, category toplevel). */
-async function longestTask(context: BrowserContext, page: Page, marks: { start: string; end: string }, run: () => Promise<void>): Promise<{ longest: number; over50: number; windowMs: number }> {
+async function longestTask(context: BrowserContext, page: Page, marks: { start: string; end: string }, run: () => Promise<void>): Promise<{ longest: number; over50: number; windowMs: number; longestOwn: number; longestCommit: number }> {
   const cdp = await context.newCDPSession(page);
   type Ev = { name: string; cat: string; ph: string; pid: number; tid: number; ts: number; dur?: number; args?: { name?: string } };
   const events: Ev[] = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as Ev[])));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'blink.user_timing', '__metadata'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'blink.user_timing', '__metadata', 'devtools.timeline', 'disabled-by-default-devtools.timeline'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
   try {
     await run();
   } finally {
@@ -110,7 +110,16 @@ async function longestTask(context: BrowserContext, page: Page, marks: { start: 
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === start.pid && e.args?.name === 'CrRendererMain')?.tid ?? start.tid;
   const tasks = events.filter((e) => e.ph === 'X' && e.pid === start.pid && e.tid === main && (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.ts >= start.ts && e.ts <= end.ts);
   const durations = tasks.map((e) => (e.dur ?? 0) / 1000);
-  return { longest: Math.max(0, ...durations), over50: durations.filter((d) => d > 50).length, windowMs: (end.ts - start.ts) / 1000 };
+  // The same tasks without the compositor's commits: with software WebGL (--disable-gpu) each commit
+  // reads the WebGL canvas back, waiting for the software rasteriser to finish the frame. What is
+  // left is the page's own work (script, style, layout).
+  const commits = events.filter((e) => e.ph === 'X' && e.pid === start.pid && e.tid === main && e.name === 'Commit');
+  const own = tasks.map((t) => {
+    const inside = commits.filter((c) => c.ts >= t.ts && c.ts + (c.dur ?? 0) <= t.ts + (t.dur ?? 0)).reduce((n, c) => n + (c.dur ?? 0), 0);
+    return ((t.dur ?? 0) - inside) / 1000;
+  });
+  const commitMs = commits.filter((c) => c.ts >= start.ts && c.ts <= end.ts).map((c) => (c.dur ?? 0) / 1000);
+  return { longest: Math.max(0, ...durations), over50: durations.filter((d) => d > 50).length, windowMs: (end.ts - start.ts) / 1000, longestOwn: Math.max(0, ...own), longestCommit: Math.max(0, ...commitMs) };
 }
 
 const bench: BenchCase = {
@@ -212,14 +221,22 @@ const bench: BenchCase = {
         await page.evaluate((m) => performance.mark(m), marks.end);
       });
       const pages = Math.ceil(landmark.n / 1000);
-      log(`paging: ${landmark.n} statements in ${pages} pages in ${paging.windowMs.toFixed(0)} ms; longest main-thread task ${paging.longest.toFixed(1)} ms; ${paging.over50} tasks over 50 ms; ${(await status.textContent())?.trim()}`);
+      log(`paging: ${landmark.n} statements in ${pages} pages in ${paging.windowMs.toFixed(0)} ms; longest main-thread task ${paging.longest.toFixed(1)} ms (${paging.longestOwn.toFixed(1)} ms without commits; longest commit ${paging.longestCommit.toFixed(0)} ms); ${paging.over50} tasks over 50 ms; ${(await status.textContent())?.trim()}`);
       metrics.push({
         metric: `expanding a paper with ${landmark.n.toLocaleString('en')} citation statements, every page: longest main-thread task`,
         value: paging.longest,
         unit: 'ms',
         target: '≤ 100 ms',
         pass: paging.longest <= 100,
-        note: `${pages} pages of 1,000 in ${(paging.windowMs / 1000).toFixed(1)} s against the local service; ${paging.over50} tasks over 50 ms`,
+        note: `${pages} pages of 1,000 in ${(paging.windowMs / 1000).toFixed(1)} s against the local service; ${paging.over50} tasks over 50 ms; the longest compositor commit (software WebGL read-back) ${paging.longestCommit.toFixed(0)} ms`,
+      });
+      metrics.push({
+        metric: 'the same, longest main-thread task without the compositor commits (the page’s own work)',
+        value: paging.longestOwn,
+        unit: 'ms',
+        target: '≤ 100 ms',
+        pass: paging.longestOwn <= 100,
+        note: 'script, style and layout of each page: merging it, filters, rankings, the side lists, the view processing it',
       });
       await context.close();
     } finally {

@@ -76,6 +76,9 @@ function iterationsFor(order: number, wanted: number): number {
   return wanted;
 }
 
+/** Papers per slice when a page is added (edges: twice as many): about 50 ms of the view's processing. */
+const SLICE = 100;
+
 /** Above this many edges, the layout's intermediate positions are not drawn, only its result. */
 const BIG_LAYOUT_EDGES = 10_000;
 
@@ -132,6 +135,8 @@ export class GraphState {
   #savedName = $state('');
   #layoutInfo = $state.raw<{ running: boolean; iteration: number; elapsedMs: number; nodes: number; edges: number }>({ running: false, iteration: 0, elapsedMs: 0, nodes: 0, edges: 0 });
   #loadingAll = $state<string | null>(null);
+  /** Bumped when the graph is replaced (a new seed, a saved graph opened), so slices in flight stop. */
+  #generation = 0;
   #cancelLoadAll = false;
 
   /** Visible papers and edge keys under the current filter (read by the view's reducers). */
@@ -338,7 +343,7 @@ export class GraphState {
         this.#fail(r.error);
         return false;
       }
-      this.#applyPage(r.value);
+      await this.#applyPage(r.value);
       return true;
     } finally {
       this.#busy = '';
@@ -364,7 +369,7 @@ export class GraphState {
     this.#cancelLoadAll = true;
   }
 
-  #applyPage(page: ExpandPage): void {
+  async #applyPage(page: ExpandPage): Promise<void> {
     const key = `${page.direction}:${page.doi}`;
     const fetched = page.fromStore ? page.data.edges.reduce((n, e) => n + e.statements.length, 0) : (page.nextOffset ?? page.total);
     this.#paging = { ...this.#paging, [key]: { fetched: Math.min(fetched, page.total), total: page.total, nextOffset: page.nextOffset } };
@@ -373,8 +378,32 @@ export class GraphState {
       const age = new Date(page.fetchedAt).toLocaleString();
       this.#notice = `Shown from the library (fetched ${age}): ${page.offlineReason ?? 'the service could not be reached.'}`;
     }
-    this.#merge(page.data, page.doi);
+    if (!(await this.#mergeInSlices(page.data, page.doi))) return;
     this.#relayout(this.#nodes.size > 200 ? STEP_LAYOUT : FULL_LAYOUT);
+  }
+
+  /**
+   * A page of up to 1,000 statements, added a slice at a time with the UI given a turn between
+   * slices: the view processes each new paper and edge as it is added (a fraction of a millisecond
+   * each), so one slice stays a short task. False if the graph was replaced meanwhile.
+   */
+  async #mergeInSlices(data: GraphData, around: string | null): Promise<boolean> {
+    if (data.nodes.length + data.edges.length <= SLICE * 2) {
+      this.#merge(data, around);
+      return true;
+    }
+    const generation = this.#generation;
+    for (let i = 0; i < data.nodes.length; i += SLICE) {
+      this.#merge({ nodes: data.nodes.slice(i, i + SLICE), edges: [] }, around);
+      await new Promise((r) => setTimeout(r, 0));
+      if (generation !== this.#generation) return false;
+    }
+    for (let i = 0; i < data.edges.length; i += SLICE * 2) {
+      this.#merge({ nodes: [], edges: data.edges.slice(i, i + SLICE * 2) }, around);
+      await new Promise((r) => setTimeout(r, 0));
+      if (generation !== this.#generation) return false;
+    }
+    return true;
   }
 
   /** Adds papers and edges; new papers start near the paper they were reached from. */
@@ -405,7 +434,7 @@ export class GraphState {
       else if (bulk) g.addDirectedEdgeWithKey(key, e.source, e.target, attrs);
     }
     // Visibility first, so the view's reducers know the new items when it processes them.
-    this.#recompute();
+    this.#recompute(false);
     if (bulk) this.#graph = g;
     else for (const key of fresh) {
       const e = this.#edges.get(key)!;
@@ -432,7 +461,12 @@ export class GraphState {
     return { size: Math.min(4, 0.6 + Math.log1p(e.statements.length) * 0.6), color: '#999', kind: edgeType(e) ?? 'mentioning' };
   }
 
-  #recompute(): void {
+  /**
+   * Which papers and edges pass the filter. `redraw` is false after adding data: the view draws new
+   * items as the graph announces them, and nothing already drawn changed, so a full redraw (every
+   * paper and edge processed again) would be wasted.
+   */
+  #recompute(redraw = true): void {
     const f = this.#filter;
     const nodes = new Set<string>();
     for (const n of this.#nodes.values()) if (nodePasses(n, f)) nodes.add(n.doi);
@@ -440,7 +474,7 @@ export class GraphState {
     for (const [k, e] of this.#edges) if (nodes.has(e.source) && nodes.has(e.target) && edgePasses(e, f)) edges.add(k);
     this.visibleNodes = nodes;
     this.visibleEdges = edges;
-    this.#look++;
+    if (redraw) this.#look++;
   }
 
   #restyle(): void {
@@ -449,6 +483,7 @@ export class GraphState {
 
   #reset(): void {
     this.#layout.stop();
+    this.#generation++;
     this.#graph = newGraph();
     this.#nodes.clear();
     this.#edges.clear();
