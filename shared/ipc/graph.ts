@@ -76,7 +76,11 @@ export const graphFeature = feature({
     ).returns<ExpandPage>(),
     /** The papers (fresh: e.g. after some were added to the library) and the stored edges among them. */
     'graph.data': request(z.object({ dois }).strict()).returns<GraphData>(),
-    'graph.save': request(z.object({ name, seed: graphSeed, seedDois: dois, dois: dois.min(1) }).strict()).returns<SavedGraphInfo>(),
+    /**
+     * Saves the graph under a name. `id`: the saved graph this one was opened from (or last saved as),
+     * which the save updates; a name another graph has is refused (CONFLICT) unless `replace`.
+     */
+    'graph.save': request(z.object({ name, seed: graphSeed, seedDois: dois, dois: dois.min(1), id: id.optional(), replace: z.boolean().optional() }).strict()).returns<SavedGraphInfo>(),
     'graph.list': request(z.object({}).strict()).returns<SavedGraphInfo[]>(),
     /** A saved graph with its papers and edges, from the library only: it opens offline. */
     'graph.open': request(z.object({ id }).strict()).returns<{ graph: SavedGraph; data: GraphData }>(),
@@ -88,7 +92,10 @@ export const graphFeature = feature({
           dois: dois.min(1),
           format: z.enum(['graphml', 'gexf', 'csljson', 'bibtex']),
           filter: graphFilter.optional(),
-          positions: z.record(z.string().max(1000), position).optional(),
+          positions: z
+            .record(z.string().max(1000), position)
+            .refine((p) => Object.keys(p).length <= MAX_GRAPH_DOIS, `at most ${MAX_GRAPH_DOIS.toLocaleString('en')} positions`)
+            .optional(),
           title: z.string().max(200).optional(),
         })
         .strict(),

@@ -382,7 +382,7 @@ export class GraphStore {
   // ── Saved graphs ──
 
   /** Saves a graph under a name; saving under a name that exists replaces that graph (its id stays). */
-  saveGraph(input: { name: string; seed: GraphSeed; seedDois: readonly string[]; dois: readonly string[] }): SavedGraphInfo {
+  saveGraph(input: { name: string; seed: GraphSeed; seedDois: readonly string[]; dois: readonly string[]; id?: number | undefined; replace?: boolean | undefined }): SavedGraphInfo {
     const name = input.name.trim();
     if (!name) throw new CoreError('INVALID_INPUT', 'A saved graph needs a name.');
     const dois = [...new Set(input.dois.map(mustDoi))];
@@ -392,6 +392,10 @@ export class GraphStore {
     const now = this.#now();
     return this.#w.transaction(() => {
       const existing = this.#w.get<{ id: number }>(sql`SELECT id FROM graphs WHERE name = ${name} COLLATE NOCASE`);
+      // Another graph's name is never taken over silently.
+      if (existing && existing.id !== input.id && !input.replace) {
+        throw new CoreError('CONFLICT', `A saved graph is already named “${name}”. Choose another name, or delete that graph first (it is under “Open saved graph…”).`, { field: 'name' });
+      }
       if (existing) {
         this.#w.run(sql`UPDATE graphs SET name = ${name}, seed = ${JSON.stringify(input.seed)}, seed_dois = ${JSON.stringify(seedDois)}, dois = ${JSON.stringify(dois)},
           node_count = ${dois.length}, updated_at = ${now} WHERE id = ${existing.id}`);

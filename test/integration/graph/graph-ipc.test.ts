@@ -116,8 +116,14 @@ describe('citation graph over IPC', () => {
       proxy.offline = false;
     }
 
-    // A name in use replaces that graph; a blank one is refused at the boundary.
-    const replaced = value(await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3) }));
+    // Saving the graph again updates it; another graph is refused that name unless it replaces it; a
+    // blank name is refused at the boundary.
+    const again = value(await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 4), id: saved.id }));
+    expect(again).toMatchObject({ id: saved.id, nodeCount: 4 });
+    const clash = await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3) });
+    expect(clash.ok ? null : clash.error.code).toBe('CONFLICT');
+    expect(value(await api.invoke('graph.open', { id: saved.id })).graph.dois).toHaveLength(4);
+    const replaced = value(await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3), replace: true }));
     expect(replaced.id).toBe(saved.id);
     expect(replaced.nodeCount).toBe(3);
     const blank = await api.invoke('graph.save', { name: '  ', seed: { kind: 'library' }, seedDois: [], dois });

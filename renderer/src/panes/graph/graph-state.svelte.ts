@@ -133,6 +133,8 @@ export class GraphState {
   #paging = $state.raw<Record<string, Paging>>({});
   #saved = $state.raw<SavedGraphInfo[]>([]);
   #savedName = $state('');
+  /** The saved graph this one was opened from or last saved as: saving again updates it. */
+  #savedId: number | null = null;
   #layoutInfo = $state.raw<{ running: boolean; iteration: number; elapsedMs: number; nodes: number; edges: number }>({ running: false, iteration: 0, elapsedMs: 0, nodes: 0, edges: 0 });
   #loadingAll = $state<string | null>(null);
   /** Bumped when the graph is replaced (a new seed, a saved graph opened), so slices in flight stop. */
@@ -318,6 +320,7 @@ export class GraphState {
       this.#seed = seed;
       this.#seedDois = r.value.seedDois;
       this.#savedName = '';
+    this.#savedId = null;
       this.#merge(r.value.data, null);
       const notes: string[] = [];
       if (r.value.withoutDoi > 0) notes.push(`${r.value.withoutDoi} of the seed items have no DOI and are left out`);
@@ -337,8 +340,11 @@ export class GraphState {
     const offset = direction === 'citing' ? (paging?.nextOffset ?? 0) : 0;
     this.#busy = key;
     this.#error = null;
+    const generation = this.#generation;
     try {
       const r = await this.api.invoke('graph.expand', { doi, direction, offset });
+      // A page of a graph that was replaced meanwhile (New graph, Open…) is not this graph's.
+      if (generation !== this.#generation) return false;
       if (!r.ok) {
         this.#fail(r.error);
         return false;
@@ -484,6 +490,8 @@ export class GraphState {
   #reset(): void {
     this.#layout.stop();
     this.#generation++;
+    // "Load all" of the previous graph stops too.
+    this.#cancelLoadAll = true;
     this.#graph = newGraph();
     this.#nodes.clear();
     this.#edges.clear();
@@ -502,6 +510,7 @@ export class GraphState {
     this.#seed = null;
     this.#seedDois = [];
     this.#savedName = '';
+    this.#savedId = null;
     this.#notice = null;
     this.#error = null;
   }
@@ -600,12 +609,13 @@ export class GraphState {
 
   async save(name: string): Promise<boolean> {
     if (!this.#seed || this.#nodes.size === 0) return false;
-    const r = await this.api.invoke('graph.save', { name, seed: this.#seed, seedDois: this.#seedDois, dois: [...this.#nodes.keys()] });
+    const r = await this.api.invoke('graph.save', { name, seed: this.#seed, seedDois: this.#seedDois, dois: [...this.#nodes.keys()], ...(this.#savedId !== null ? { id: this.#savedId } : {}) });
     if (!r.ok) {
       this.#fail(r.error);
       return false;
     }
     this.#savedName = r.value.name;
+    this.#savedId = r.value.id;
     this.#notice = `Saved as “${r.value.name}” (${r.value.nodeCount.toLocaleString('en')} papers).`;
     await this.loadSaved();
     return true;
@@ -622,6 +632,7 @@ export class GraphState {
       this.#seed = graph.seed;
       this.#seedDois = graph.seedDois;
       this.#savedName = graph.name;
+      this.#savedId = graph.id;
       this.#merge(data, null);
       const paging: Record<string, Paging> = {};
       for (const n of data.nodes) {
