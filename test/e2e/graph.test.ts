@@ -159,6 +159,14 @@ describe('the citation graph', () => {
     await page.getByTestId('graph-search').fill('');
     await expect.poll(() => page.getByTestId('graph-details').locator('h2').textContent()).toContain(seed.title.slice(0, 30));
     await shoot('offline');
+
+    // Back to the start: the saved graph is listed there, and can be deleted (after a confirmation).
+    await page.getByRole('button', { name: 'New graph' }).click();
+    await expect.poll(() => page.getByTestId('saved-graphs').textContent()).toContain('Seed and its critics');
+    await shoot('start');
+    await page.getByRole('button', { name: 'Delete the saved graph Seed and its critics' }).click();
+    await page.getByRole('button', { name: 'Delete “Seed and its critics”' }).click();
+    await expect.poll(() => page.getByTestId('saved-graphs').count()).toBe(0);
     expect(problems.errors.filter((e) => !/WebGL|GPU stall|GroupMarkerNotSet|net::ERR_CONNECTION_REFUSED|Failed to load resource/i.test(e))).toEqual([]);
   });
 });
