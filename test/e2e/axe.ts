@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { ROOT } from './harness';
+import { expect } from 'vitest';
+import { ROOT, screenshot } from './harness';
 
 interface AxeResult {
   violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
@@ -25,4 +26,26 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
+}
+
+/**
+ * A screenshot in the light theme and, unless `dark` is false, in the dark one (the OS preference
+ * emulated), each checked with axe; the page is back in the light theme afterwards.
+ */
+export async function shootThemes(page: Page, name: string, options: { dark?: boolean; settleMs?: number } = {}): Promise<void> {
+  const { dark = true, settleMs = 150 } = options;
+  await page.waitForTimeout(settleMs);
+  await screenshot(page, `${name}-light`);
+  expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
+  if (!dark) return;
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.waitForTimeout(Math.min(settleMs, 400));
+    await screenshot(page, `${name}-dark`);
+    expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
 }

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
 import { startService, type RunningService } from '../service/server';
-import { seriousViolations } from './axe';
+import { seriousViolations, shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
@@ -33,20 +33,7 @@ describe('collections and paper search', () => {
   const count = () => page.getByTestId('item-count').textContent();
   const pane = (id: string) => page.locator(`nav button[data-pane="${id}"]`).click();
 
-  async function shoot(name: string): Promise<void> {
-    await page.waitForTimeout(150);
-    await screenshot(page, `collections-${name}-light`);
-    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await page.waitForTimeout(100);
-      await screenshot(page, `collections-${name}-dark`);
-      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  }
+  const shoot = (name: string): Promise<void> => shootThemes(page, `collections-${name}`);
 
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 900, log: () => {} });

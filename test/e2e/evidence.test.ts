@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceScope } from '../../shared/service';
 import { startService, type RunningService } from '../service/server';
-import { seriousViolations } from './axe';
+import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
 type Doc = Record<string, unknown>;
@@ -81,21 +81,7 @@ describe('Evidence datasets', () => {
   const results = () => page.getByTestId('evidence-results').locator('li');
   const detail = () => page.getByTestId('evidence-detail');
 
-  async function shoot(name: string): Promise<void> {
-    await page.waitForTimeout(150);
-    await screenshot(page, `evidence-${name}-light`);
-    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await page.waitForTimeout(100);
-      await screenshot(page, `evidence-${name}-dark`);
-      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-  }
+  const shoot = (name: string): Promise<void> => shootThemes(page, `evidence-${name}`);
 
   const goTo = (pane: string) => page.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name: new RegExp(`^${pane}`) }).click();
 

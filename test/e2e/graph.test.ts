@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
-import { seriousViolations } from './axe';
-import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shootThemes } from './axe';
+import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 
 describe('the citation graph', () => {
@@ -29,20 +29,7 @@ describe('the citation graph', () => {
     return { papers: Number((m?.[1] ?? '0').replace(/,/g, '')), links: Number((m?.[2] ?? '0').replace(/,/g, '')) };
   };
 
-  async function shoot(name: string): Promise<void> {
-    await page.waitForTimeout(400);
-    await screenshot(page, `graph-${name}-light`);
-    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await page.waitForTimeout(400);
-      await screenshot(page, `graph-${name}-dark`);
-      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  }
+  const shoot = (name: string): Promise<void> => shootThemes(page, `graph-${name}`, { settleMs: 400 });
 
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 600, log: () => {} });

@@ -9,8 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
 import { startService, type RunningService } from '../service/server';
-import { seriousViolations } from './axe';
-import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shootThemes } from './axe';
+import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
 
@@ -48,20 +48,7 @@ describe('journals and authors', () => {
   const count = () => page.getByTestId('item-count').textContent();
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
 
-  async function shoot(name: string): Promise<void> {
-    await page.waitForTimeout(150);
-    await screenshot(page, `journals-${name}-light`);
-    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await page.waitForTimeout(100);
-      await screenshot(page, `journals-${name}-dark`);
-      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  }
+  const shoot = (name: string): Promise<void> => shootThemes(page, `journals-${name}`);
 
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 900, log: () => {} });

@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
-import { seriousViolations } from './axe';
-import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shootThemes } from './axe';
+import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { pickDois } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
 
@@ -132,22 +132,7 @@ describe('a researcher’s first session', () => {
   const jobs = () => page.getByTestId('jobs');
   const canaryFired = () => page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
 
-  async function shoot(name: string, dark = true): Promise<void> {
-    await page.waitForTimeout(150);
-    await screenshot(page, `journey-${name}-light`);
-    expect(await seriousViolations(page), `axe in light, ${name}`).toEqual([]);
-    if (!dark) return;
-    await page.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await page.waitForTimeout(100);
-      await screenshot(page, `journey-${name}-dark`);
-      expect(await seriousViolations(page), `axe in dark, ${name}`).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-  }
+  const shoot = (name: string, dark = true): Promise<void> => shootThemes(page, `journey-${name}`, { dark });
 
   async function find(query: string, expected: number): Promise<void> {
     await search().fill(query);
