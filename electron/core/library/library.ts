@@ -204,6 +204,15 @@ function checkedOnly(where: SqlFragment): SqlFragment {
   return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, '$1+i.id $2'), where.params);
 }
 
+/**
+ * The filter for a walk over a window of the sort index (`w`, its ids in order): `i.id IN (…)` terms
+ * test the window's id, so SQLite checks them before it reads the item's row, and reads only the rows
+ * that pass.
+ */
+function onWindowIds(where: SqlFragment): SqlFragment {
+  return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, '$1w.id $2'), where.params);
+}
+
 const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
 
 export class Library {
@@ -575,17 +584,31 @@ export class Library {
       let rows: (RawRow & { sort_value: SqlValue })[] = [];
       if (broad) {
         const index = ident(spec.index, SORT_INDEXES);
-        // The window's far end, read from the index alone; the walk below stops there at the latest.
+        // The trash test reads the item's row (a page fetch per row: most of a walk's cost); tested
+        // last, a row that an index-only test (an id list) rejects is never read.
+        const walkWhere = joinSql([...filters.slice(1), filters[0]!], ' AND ');
+        // The window's far end, read from the index alone: whether the window reaches the index's end.
         const end = selfFiltered
           ? undefined
           : this.#r.get<{ v: SqlValue; id: number }>(
               sql`SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${this.#window}`,
             );
-        const upTo = end ? sql` AND (i.${c}, i.id) ${sqlText(desc ? '>=' : '<=')} (${end.v}, ${end.id})` : sql``;
-        rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
-          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${checkedOnly(where)}${notNull}${after}${upTo}
-              ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
-        );
+        rows = selfFiltered
+          ? this.#r.all<RawRow & { sort_value: SqlValue }>(
+              sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${checkedOnly(walkWhere)}${notNull}${after}
+                  ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
+            )
+          : // The window is the next rows of the sort index, counted (a subquery with LIMIT, run as a
+            // co-routine whose order the outer query keeps, so nothing is sorted). A bound on the sort
+            // value instead would not stop the walk where many rows share a value (every item of one
+            // import has the same date added), and the walk went on to the end of the index. NOT INDEXED
+            // keeps each row's lookup on the primary key (the planner would otherwise range-scan a
+            // filter's index, supporting:>10, once per window row).
+            this.#r.all<RawRow & { sort_value: SqlValue }>(
+              sql`SELECT ${ROW_COLUMNS}, w.v AS sort_value FROM (SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after}
+                    ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${this.#window}) w CROSS JOIN items i NOT INDEXED ON i.id = w.id ${ROW_JOINS}
+                  WHERE ${onWindowIds(walkWhere)} ORDER BY w.v ${dir}, w.id ${dir} LIMIT ${limit + 1}`,
+            );
         // Fewer than a page inside the window: complete only if the window reached the end of the index.
         if (rows.length <= limit && !end) {
           out.push(...rows);
