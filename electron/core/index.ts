@@ -43,6 +43,8 @@ export interface CoreOptions {
   mode: HostMode;
   /** The better-sqlite3 addon for this runtime (the Electron app passes its Electron-ABI build). */
   sqliteNativeBinding?: string | undefined;
+  /** The search-ranking SQLite extension (library/rank.ts); default: looked for beside the build. */
+  sqliteRankExtension?: string | undefined;
   logger?: Logger;
   /** --service-url / CITEWISE_SERVICE_URL: wins over the setting for this run. */
   serviceUrl?: string | undefined;
@@ -88,11 +90,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const library = await LibraryClient.start({
     file,
     nativeBinding: options.sqliteNativeBinding,
+    rankExtension: options.sqliteRankExtension,
     backupIntervalMs: options.backupIntervalMs ?? 6 * 60 * 60_000,
     onBackup: (_info, error) => {
       if (error) logger.error('the scheduled library backup failed', new Error(error.message));
     },
   });
+  const ranking = await library.lib.searchRanking();
+  if (ranking.reason) logger.info(`search ranks with FTS5's bm25 (same order, slower): ${ranking.reason}`);
   if (library.recovery) logger.warn(`The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`);
   let db: ReturnType<typeof openDatabase>;
   try {

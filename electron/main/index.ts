@@ -40,6 +40,12 @@ function sqliteBinding(): string {
   return file;
 }
 
+/** The search-ranking extension (core/library/rank.ts): beside the app when packaged, in out/native in development. */
+function rankExtension(): string {
+  const file = process.platform === 'win32' ? 'cw_rank.dll' : process.platform === 'darwin' ? 'cw_rank.dylib' : 'cw_rank.so';
+  return app.isPackaged ? join(process.resourcesPath, 'native', file) : join(here, '../native', file);
+}
+
 function guardContents(contents: WebContents): void {
   contents.on('will-navigate', (event, url) => {
     if (url !== contents.getURL()) event.preventDefault();
@@ -168,6 +174,7 @@ async function main(): Promise<void> {
       dataDir,
       mode: 'electron',
       sqliteNativeBinding: sqliteBinding(),
+      sqliteRankExtension: rankExtension(),
       logger: stderrLogger,
       // The same overrides as the CLI: an address for this run, and a key for this run that is never stored.
       serviceUrl: argValue('--service-url') ?? (process.env.CITEWISE_SERVICE_URL || undefined),

@@ -16,6 +16,7 @@ import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-s
 import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
+import type { RankFunction } from './rank';
 import { ServiceCollectionsStore } from './service-collections-store';
 import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
 import {
@@ -133,6 +134,10 @@ export interface LibraryOptions {
   undoLimit?: number;
   /** Thresholds of the sorted-page strategy (tests make them small to reach every path). */
   paging?: { window?: number };
+  /** The bm25 the read connection has (rank.ts); default FTS5's own. */
+  rankFunction?: RankFunction;
+  /** Why it is not cw_bm25, for the record. */
+  rankFallbackReason?: string;
 }
 
 function tallyState(r: RawRow): TallyState {
@@ -223,12 +228,16 @@ export class Library {
   readonly #window: number;
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
+  readonly #rankFn: RankFunction;
+  readonly #rankFallbackReason: string | undefined;
   readonly #autoExports: AutoExportStore;
   readonly #assistant: AssistantStore;
   readonly #serviceCollections: ServiceCollectionsStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
+    this.#rankFn = options.rankFunction ?? 'bm25';
+    this.#rankFallbackReason = options.rankFallbackReason;
     this.#w = options.write;
     this.#r = options.read;
     this.#now = options.now ?? Date.now;
@@ -651,6 +660,11 @@ export class Library {
       nextCursor = encodeCursor(last === undefined ? { s: sort.column, d: sort.direction, p: 1 } : { s: sort.column, d: sort.direction, p: 1, id: last });
     }
     return { rows: out.map(toRow), nextCursor };
+  }
+
+  /** Which bm25 ranks searches here (cw_bm25: the same scores, faster; see rank.ts), and why not cw_bm25. */
+  searchRanking(): { fn: RankFunction; reason?: string } {
+    return this.#rankFallbackReason ? { fn: this.#rankFn, reason: this.#rankFallbackReason } : { fn: this.#rankFn };
   }
 
   /** How many items a list would show (for the status bar); counts through the same filters. */
@@ -1128,7 +1142,7 @@ export class Library {
     })();
     // An unknown rank setting: leave it to FTS5.
     if (this.#rankArgs === null) return sqlText(table === 'f.items_fts' ? 'f.rank' : 'rank');
-    return sqlText(`bm25(${[table, ...this.#rankArgs].join(', ')})`);
+    return sqlText(`${this.#rankFn}(${[table, ...this.#rankArgs].join(', ')})`);
   }
 
   #parse(query: string) {

@@ -8,10 +8,13 @@ import { openDatabase, type Db } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
 import { Library, type LibraryOptions } from './library';
+import { loadRankFunction } from './rank';
 import { readHandle, writeHandle } from './sql';
 
 export interface OpenLibraryOptions {
   nativeBinding?: string | undefined;
+  /** The search-ranking extension (rank.ts): a path, undefined to look for it, null not to use it. */
+  rankExtension?: string | null | undefined;
   /** Where backups go; default: "backups" beside the library file. */
   backupDir?: string;
   now?: () => number;
@@ -59,9 +62,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     db.close();
     throw err;
   }
+  // Searches rank on the read connection; the write connection gets the same function so that any
+  // query may run on either.
+  const rank = loadRankFunction(reader, options.rankExtension);
+  if (rank.fn === 'cw_bm25') loadRankFunction(db, options.rankExtension);
   const write = writeHandle(db);
   const read = readHandle(reader);
-  const library = new Library({ write, read, ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
+  const library = new Library({ write, read, rankFunction: rank.fn, ...(rank.reason ? { rankFallbackReason: rank.reason } : {}), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   return {

@@ -25,6 +25,8 @@ export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
 export interface WorkerInit {
   file: string;
   nativeBinding?: string | undefined;
+  /** The search-ranking extension (rank.ts): a path, undefined to look for it, null not to use it. */
+  rankExtension?: string | null | undefined;
   backupDir?: string | undefined;
   /** Take a verified backup this often when the library changed; 0 or absent: never on a timer. */
   backupIntervalMs?: number | undefined;

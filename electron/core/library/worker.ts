@@ -23,7 +23,7 @@ const send = (msg: Response): void => port.postMessage(msg);
 
 let opened: OpenedLibrary;
 try {
-  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, backupDir: init.backupDir });
+  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, rankExtension: init.rankExtension, backupDir: init.backupDir });
 } catch (err) {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
