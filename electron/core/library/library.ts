@@ -555,10 +555,14 @@ export class Library {
             ORDER BY score, rowid LIMIT ${offset + limit + 1}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.score, f.rowid`);
         if (found.every((r) => r.trashed_at === null)) rows = found.slice(offset);
       }
+      // With filters: each match is checked against the narrow items_filter index (migration 0011),
+      // not the item's wide row, and only the page's rows are read whole.
       rows ??= compiled.match
-        ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items_fts f JOIN items i ON i.id = f.rowid ${ROW_JOINS}
-            WHERE items_fts MATCH ${compiled.match} AND ${joinSql(filters, ' AND ')}
-            ORDER BY ${this.#rank('f.items_fts')}, i.id LIMIT ${limit + 1} OFFSET ${offset}`)
+        ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
+              FROM items_fts f JOIN items i INDEXED BY items_filter ON i.id = f.rowid
+              WHERE items_fts MATCH ${compiled.match} AND ${joinSql([...filters.slice(1), filters[0]!], ' AND ')}
+              ORDER BY score, id LIMIT ${limit + 1} OFFSET ${offset}) r
+            JOIN items i ON i.id = r.id ${ROW_JOINS} ORDER BY r.score, r.id`)
         : this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
             ORDER BY i.date_added DESC, i.id DESC LIMIT ${limit + 1} OFFSET ${offset}`);
       const more = rows.length > limit;
