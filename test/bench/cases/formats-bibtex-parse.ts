@@ -149,8 +149,8 @@ const bench: BenchCase = {
 
     const n = quick ? '5k (quick)' : '100k';
     const metrics: BenchMetric[] = [
-      { metric: `import ${n} entries in the worker, wall (best of ${runs})`, value: best.wallMs / 1000, unit: 's', target: quick ? undefined : '≤ 3 s (the parser\'s share of the 10 s import)', pass: quick ? undefined : best.wallMs <= 3000, note: `parse ${(best.parseMs / 1000).toFixed(2)} s inside the worker; the rest is worker start-up and delivery` },
-      { metric: `import ${n} entries in the worker with a sink there, wall`, value: sunk.wallMs / 1000, unit: 's', target: quick ? undefined : '≤ 3 s', pass: quick ? undefined : sunk.wallMs <= 3000, note: `items stay in the worker (how the store can write them); parse ${(sunk.parseMs / 1000).toFixed(2)} s, peak RSS ${sunk.peakRssMb.toFixed(0)} MB` },
+      { metric: `import ${n} entries in the worker, wall (best of ${runs})`, value: best.wallMs / 1000, unit: 's', note: `parse ${(best.parseMs / 1000).toFixed(2)} s inside the worker; the rest is worker start-up and delivery. The parser's part of the whole import, which library-import measures against the 10 s target` },
+      { metric: `import ${n} entries in the worker with a sink there, wall`, value: sunk.wallMs / 1000, unit: 's', note: `items stay in the worker (how the store can write them); parse ${(sunk.parseMs / 1000).toFixed(2)} s, peak RSS ${sunk.peakRssMb.toFixed(0)} MB` },
       { metric: `import ${n} entries, peak RSS, items streamed`, value: worstRss, unit: 'MB', target: quick ? undefined : '≤ 500 MB', pass: quick ? undefined : worstRss <= 500 },
       { metric: `import ${n} entries, peak RSS, all items held by the caller`, value: collected.peakRssMb, unit: 'MB', note: 'what the store costs if it keeps every item before writing' },
       { metric: `import ${n} entries, CPU time of the whole import (best run)`, value: Math.min(...stream.map((r) => r.cpuMs)) / 1000, unit: 's', note: 'worker, caller and GC threads together' },

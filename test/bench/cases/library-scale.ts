@@ -79,15 +79,20 @@ const bench: BenchCase = {
       const stallMs = Math.max(delay.max / 1e6, maxGap - 10);
       log(`imported ${size} items in ${importS.toFixed(2)} s; longest UI-thread stall ${stallMs.toFixed(1)} ms; peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
       metrics.push(
-        { metric: `bulk insert of ${size} CSL items (creators, keys, tags, FTS), one transaction`, value: importS, unit: 's', target: quick ? undefined : '≤ 5 s', pass: quick ? undefined : importS <= 5 },
+        // The store's side only, fed from this thread; the import of a file, the issue's target (10 s and
+        // 500 MB from file to committed library), is measured end to end by library-import.
+        {
+          metric: `bulk insert of ${size} CSL items (creators, keys, tags, FTS), one transaction`,
+          value: importS,
+          unit: 's',
+          note: 'items generated here and cloned to the library worker; a file import is measured by library-import',
+        },
         { metric: 'longest stall of the UI thread during the import', value: stallMs, unit: 'ms', target: '≤ 100 ms', pass: stallMs <= 100 },
         {
           metric: 'peak memory (RSS, main + library worker, items streamed in chunks)',
           value: peak / 2 ** 20,
           unit: 'MB',
-          target: '≤ 500 MB',
-          pass: peak / 2 ** 20 <= 500,
-          note: `${((peak - baseline) / 2 ** 20).toFixed(0)} MB above the ${(baseline / 2 ** 20).toFixed(0)} MB held before the import (the started worker; items are generated chunk by chunk during the import)`,
+          note: `${((peak - baseline) / 2 ** 20).toFixed(0)} MB above the ${(baseline / 2 ** 20).toFixed(0)} MB held before the import (the started worker; items are generated chunk by chunk in this process during the import); a file import's peak is measured by library-import`,
         },
       );
 
