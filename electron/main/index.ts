@@ -7,6 +7,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, sessi
 import { createCore, type Core } from '../core';
 import type { DesktopShell } from '../core/desktop';
 import { buildCsp } from '../core/csp';
+import { rankExtensionFile } from '../core/library/rank';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { bridgeIpc } from './ipc-bridge';
@@ -42,8 +43,7 @@ function sqliteBinding(): string {
 
 /** The search-ranking extension (core/library/rank.ts): beside the app when packaged, in out/native in development. */
 function rankExtension(): string {
-  const file = process.platform === 'win32' ? 'cw_rank.dll' : process.platform === 'darwin' ? 'cw_rank.dylib' : 'cw_rank.so';
-  return app.isPackaged ? join(process.resourcesPath, 'native', file) : join(here, '../native', file);
+  return app.isPackaged ? join(process.resourcesPath, 'native', rankExtensionFile()) : join(here, '../native', rankExtensionFile());
 }
 
 function guardContents(contents: WebContents): void {

@@ -12,6 +12,8 @@ SQLITE_EXTENSION_INIT1
 
 typedef struct LenCache {
   unsigned int dataVersion; /* SQLITE_FCNTL_DATA_VERSION when the cache was last checked */
+  sqlite3_int64 nRow;       /* the table's row and token counts then: another table, or other data */
+  sqlite3_int64 nToken;
   int hasVersion;
   unsigned int gen;         /* current generation; an entry is valid when its gen matches */
   sqlite3_int64 size;       /* entries allocated */
@@ -32,20 +34,21 @@ static int countCb(const Fts5ExtensionApi *pApi, Fts5Context *pFts, void *pUser)
   return SQLITE_OK;
 }
 
-static void checkVersion(LenCache *c, sqlite3 *db) {
+static void checkVersion(LenCache *c, sqlite3 *db, sqlite3_int64 nRow, sqlite3_int64 nToken) {
   unsigned int v = 0;
-  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) {
-    c->gen++; /* cannot tell: trust nothing cached */
-    return;
-  }
-  if (!c->hasVersion || v != c->dataVersion) {
+  int known = sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &v) == SQLITE_OK;
+  /* Start a new generation (nothing cached is valid) when the database changed, when that cannot be
+  ** told, or when the table's totals differ (the function used on another FTS5 table). */
+  if (!known || !c->hasVersion || v != c->dataVersion || nRow != c->nRow || nToken != c->nToken) {
     c->gen++;
     if (c->gen == 0) { /* wrapped: clear so that no stale entry matches */
       if (c->aGen) memset(c->aGen, 0, (size_t)c->size * sizeof(unsigned int));
       c->gen = 1;
     }
     c->dataVersion = v;
-    c->hasVersion = 1;
+    c->hasVersion = known;
+    c->nRow = nRow;
+    c->nToken = nToken;
   }
 }
 
@@ -77,7 +80,7 @@ static int getData(const Fts5ExtensionApi *pApi, Fts5Context *pFts, LenCache *ca
     if (rc == SQLITE_OK) rc = pApi->xSetAuxdata(pFts, p, sqlite3_free);
     else sqlite3_free(p);
     if (rc != SQLITE_OK) return rc;
-    checkVersion(cache, db); /* once per query */
+    checkVersion(cache, db, nRow, nToken); /* once per query */
   }
   *pp = p;
   return rc;

@@ -28,10 +28,20 @@ describe('packaging configuration', () => {
 
   it('ships the Electron build of better-sqlite3 where the main process loads it, and never rebuilds node_modules', () => {
     expect(config.npmRebuild).toBe(false);
-    expect(config.extraResources).toEqual([{ from: 'build/native/electron/better_sqlite3.node', to: 'native/better_sqlite3.node' }]);
+    expect(config.extraResources).toEqual([
+      { from: 'build/native/electron/better_sqlite3.node', to: 'native/better_sqlite3.node' },
+      { from: 'out/native', to: 'native', filter: ['cw_rank.*'] },
+    ]);
     const main = readFileSync('electron/main/index.ts', 'utf8');
     expect(main).toContain("join(process.resourcesPath, 'native', 'better_sqlite3.node')");
     expect(main).toContain("'../../build/native/electron/better_sqlite3.node'");
+  });
+
+  it('ships the search-ranking extension as a real file beside the app, outside the asar archive, where the main process passes it to the core', () => {
+    expect(config.files).toContain('!out/native/**');
+    const main = readFileSync('electron/main/index.ts', 'utf8');
+    expect(main).toContain("join(process.resourcesPath, 'native', rankExtensionFile())");
+    expect(main).toContain('sqliteRankExtension: rankExtension()');
   });
 });
 
