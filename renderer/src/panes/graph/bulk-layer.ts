@@ -329,7 +329,6 @@ export class BulkLayer {
       if (this.#edgeCount > 0) this.#drawEdges(params, 0, this.#edgeCount);
       this.#drawNodes(params);
     } else if (!this.#textured(params, width, height, now)) {
-      // The texture does not hold these papers yet (a graph being built): draw them directly meanwhile.
       this.#drawNodes(params);
     }
     gl.bindVertexArray(null);
@@ -363,7 +362,8 @@ export class BulkLayer {
 
   /**
    * Draws the texture (or its next slice) and shows it. True when what is shown holds the current
-   * papers, false while a new graph is still being drawn into it.
+   * papers where they are now, false while the texture is being drawn again (the caller then draws
+   * the papers directly).
    */
   #textured(params: RenderParams, width: number, height: number, now: number): boolean {
     const shown = this.#shown;
@@ -418,12 +418,10 @@ export class BulkLayer {
       return true;
     }
     this.#requestFrame();
-    // Until then: the previous frame if it holds these data, else the edges drawn so far.
-    if (fresh) {
-      this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
-      return true;
-    }
-    this.#composite(target, IDENTITY);
+    // Until then: the previous frame moved to this view if it holds these data (where it does not reach
+    // there are no edges yet), else the edges drawn so far; the papers drawn directly over either.
+    if (fresh) this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
+    else this.#composite(target, IDENTITY);
     return false;
   }
 
