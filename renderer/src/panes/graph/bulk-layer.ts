@@ -189,6 +189,13 @@ export class BulkLayer {
   #lastMatrix = new Float32Array(9);
   #lastMove = 0;
   #settleTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * Set by the view when it holds a copy of the last sharp frame for these data, which it moves
+   * with a CSS transform (compositor only) while the camera moves: the layer then draws nothing.
+   */
+  copied = false;
+  /** Whether the last frame drawn was complete and sharp (the texture for this view and data). */
+  sharp = false;
 
   constructor(gl: WebGL2RenderingContext, requestFrame: () => void) {
     this.#gl = gl;
@@ -253,6 +260,7 @@ export class BulkLayer {
   /** New data: uploaded once, drawn until the next. */
   setScene(scene: Scene): void {
     const gl = this.#gl;
+    this.copied = false;
     this.#nodeCount = scene.nodeIds.length;
     this.#edgeCount = scene.edgeIds.length;
     const [xy, size, colour] = this.#nodeBuffers;
@@ -315,6 +323,7 @@ export class BulkLayer {
   render(params: RenderParams): void {
     const gl = this.#gl;
     this.#params = params;
+    this.sharp = false;
     const now = performance.now();
     if (!same(params.matrix, this.#lastMatrix)) {
       this.#lastMatrix = new Float32Array(params.matrix);
@@ -370,13 +379,17 @@ export class BulkLayer {
     const fresh = shown !== null && shown.version === this.#version && shown.width === width && shown.height === height;
     if (fresh && same(shown.matrix, params.matrix)) {
       this.#composite(shown, IDENTITY);
+      this.sharp = true;
       return true;
     }
     const still = now - this.#lastMove >= SETTLE_MS;
     if (!still) {
-      // Moving: show the last complete frame moved with the camera, and look again once it stops.
+      // Moving: show the last complete frame moved with the camera (or let the view move its copy),
+      // and look again once it stops.
       this.#drawing = null;
-      if (shown) this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
+      if (fresh && this.copied) {
+        // Nothing drawn; look again once the camera stops.
+      } else if (shown) this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
       this.#settleTimer ??= setTimeout(() => {
         this.#settleTimer = null;
         this.#requestFrame();
@@ -415,6 +428,7 @@ export class BulkLayer {
       if (shown) shown.version = -1;
       this.#shown = target;
       this.#composite(target, IDENTITY);
+      this.sharp = true;
       return true;
     }
     this.#requestFrame();
@@ -461,7 +475,10 @@ export class BulkLayer {
     gl.bindTexture(gl.TEXTURE_2D, target.texture);
     gl.uniform1i(p.uniforms.u_texture!, UNIT);
     gl.uniformMatrix3fv(p.uniforms.u_transform!, false, transform);
+    // The first thing drawn over a cleared frame: copied, not blended (a third cheaper in software).
+    gl.disable(gl.BLEND);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    gl.enable(gl.BLEND);
     gl.bindTexture(gl.TEXTURE_2D, null);
     gl.activeTexture(gl.TEXTURE0);
   }
