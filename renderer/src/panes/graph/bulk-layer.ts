@@ -7,11 +7,13 @@
 // edges one draw of triangles (two per edge), whose cost is the pixels they cover.
 //
 // Edges are still the bulk of the pixels: 50,000 long edges take about half a second to rasterise in
-// software. Above DIRECT_EDGES they are therefore drawn into an offscreen texture, a slice of
-// CHUNK_EDGES per frame (so no frame waits long for the rasteriser), and the texture is what is shown:
-// while the camera moves it is moved and scaled with the camera (sharp papers over slightly stretched
-// edges, empty where the old frame did not reach), and once the camera has been still for SETTLE_MS
-// the edges are drawn again for the new view, slice by slice, replacing the texture when complete.
+// software. Above DIRECT_EDGES edges (or DIRECT_NODES papers) the scene is therefore drawn into an
+// offscreen texture, a slice of CHUNK_EDGES edges per frame (so no frame waits long for the
+// rasteriser), then the papers, and the texture is what is shown. While the camera moves the view
+// moves a copy of the last sharp frame with a CSS transform and this layer draws nothing (`copied`);
+// without that copy it shows the texture moved and scaled with the camera. Once the camera has been
+// still for SETTLE_MS the scene is drawn again for the new view, slice by slice, the previous frame
+// (moved) and the papers standing in until it is complete.
 import type { RenderParams } from 'sigma/types';
 import type { Scene } from './scene';
 
@@ -194,7 +196,7 @@ export class BulkLayer {
    * with a CSS transform (compositor only) while the camera moves: the layer then draws nothing.
    */
   copied = false;
-  /** Whether the last frame drawn was complete and sharp (the texture for this view and data). */
+  /** Whether the last frame drawn shows the current data whole (for the view to copy). */
   sharp = false;
 
   constructor(gl: WebGL2RenderingContext, requestFrame: () => void) {
@@ -384,17 +386,19 @@ export class BulkLayer {
     }
     const still = now - this.#lastMove >= SETTLE_MS;
     if (!still) {
-      // Moving: show the last complete frame moved with the camera (or let the view move its copy),
-      // and look again once it stops.
+      // Moving: the view moves its copy of the last whole frame; without one, the last texture moved
+      // with the camera, or (its data changed since: the redraw waits for the camera to stop) the
+      // papers alone, drawn by the caller. Either is a whole frame the view can copy for what follows.
       this.#drawing = null;
-      if (fresh && this.copied) {
-        // Nothing drawn; look again once the camera stops.
-      } else if (shown) this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
       this.#settleTimer ??= setTimeout(() => {
         this.#settleTimer = null;
         this.#requestFrame();
       }, SETTLE_MS + 10);
-      return fresh;
+      if (this.copied) return true;
+      this.sharp = true;
+      if (!fresh) return false;
+      this.#composite(shown, multiply(params.matrix, invert(shown.matrix)));
+      return true;
     }
     const gl = this.#gl;
     let target = this.#drawing;
