@@ -37,8 +37,8 @@ out float v_radius;
 void main() {
   gl_Position = vec4((u_matrix * vec3(a_xy, 1.0)).xy, 0.0, 1.0);
   float r = a_size * u_radiusScale;
-  v_radius = min(r, u_maxPoint * 0.5 - 1.0);
-  gl_PointSize = 2.0 * v_radius + 2.0;
+  v_radius = min(r, u_maxPoint * 0.5 - 0.5);
+  gl_PointSize = 2.0 * v_radius + 1.0;
   v_colour = a_colour;
 }`;
 
@@ -48,7 +48,7 @@ in vec4 v_colour;
 in float v_radius;
 out vec4 fragColor;
 void main() {
-  vec2 p = (gl_PointCoord * 2.0 - 1.0) * (v_radius + 1.0);
+  vec2 p = (gl_PointCoord * 2.0 - 1.0) * (v_radius + 0.5);
   float a = clamp(v_radius + 0.5 - length(p), 0.0, 1.0) * v_colour.a;
   if (a <= 0.0) discard;
   fragColor = vec4(v_colour.rgb * a, a);
@@ -73,7 +73,8 @@ void main() {
   vec2 dir = len > 0.0001 ? d / len : vec2(1.0, 0.0);
   vec2 normal = vec2(-dir.y, dir.x);
   float halfWidth = max(a_width, 1.0) * u_pixelRatio * 0.5;
-  float reach = halfWidth + 1.0;
+  // Just wide enough for the antialiasing ramp (alpha reaches 0 half a pixel out): fill is the cost.
+  float reach = halfWidth + 0.5;
   vec2 s = mix(s0, s1, a_corner.x) + normal * a_corner.y * reach;
   gl_Position = vec4(s / u_half, 0.0, 1.0);
   v_across = a_corner.y * reach;
