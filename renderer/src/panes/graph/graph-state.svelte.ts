@@ -76,7 +76,7 @@ function iterationsFor(order: number, wanted: number): number {
   return wanted;
 }
 
-/** Papers per slice when a page is added (edges: twice as many): about 50 ms of the view's processing. */
+/** Papers per slice when a page is added (edges: twice as many), so merging and filtering a slice stays a short task. */
 const SLICE = 100;
 
 /** Above this many edges, the layout's intermediate positions are not drawn, only its result. */
@@ -106,7 +106,7 @@ export class GraphState {
   /**
    * What the WebGL view draws. Small changes are made in place (the view follows the graph's events);
    * a big batch (a saved graph opened, a page of 1,000 statements) is built into a copy that replaces
-   * it, so the view processes it once instead of item by item.
+   * it, so it announces one change instead of one per item.
    */
   #graph = $state.raw(newGraph());
   readonly #nodes = new Map<string, GraphNode>();
@@ -390,8 +390,8 @@ export class GraphState {
 
   /**
    * A page of up to 1,000 statements, added a slice at a time with the UI given a turn between
-   * slices: the view processes each new paper and edge as it is added (a fraction of a millisecond
-   * each), so one slice stays a short task. False if the graph was replaced meanwhile.
+   * slices, so merging it (statements, filters, the lists that follow) never makes one long task; the
+   * view redraws what arrived at most a few times a second. False if the graph was replaced meanwhile.
    */
   async #mergeInSlices(data: GraphData, around: string | null): Promise<boolean> {
     if (data.nodes.length + data.edges.length <= SLICE * 2) {
@@ -541,7 +541,8 @@ export class GraphState {
 
   /**
    * Positions from the worker. A small graph takes every slice (a smooth animation); a big one only
-   * the final positions, since every update redraws all of it (seconds with software WebGL).
+   * the final positions, since every update redraws all of its edges (about half a second of
+   * software rasterising for 50,000, which the view spreads over several frames).
    */
   #onLayout(tick: LayoutTick): void {
     if (tick.done || this.graph.size <= BIG_LAYOUT_EDGES) this.#applyTick(tick);
