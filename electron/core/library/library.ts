@@ -201,22 +201,22 @@ function scopeFilters(options: Pick<ListOptions, 'trash' | 'collectionId' | 'inc
 }
 
 /**
- * The filter with its `i.id IN (…)` terms only checked per row, never used to look rows up: walking a
- * sort index, SQLite would otherwise take each id of the list and skip-scan the index for it (a tag
- * or a word on 100,000 items, sorted by journal, took 1-5 s instead of milliseconds).
+ * The filter with its `i.id IN (…)` terms rewritten for a walk in sort order:
+ * - `+i.id`: only checked per row, never used to look rows up. Walking a sort index, SQLite would
+ *   otherwise take each id of the list and skip-scan the index for it (a tag or a word on 100,000
+ *   items, sorted by journal, took 1-5 s instead of milliseconds).
+ * - `w.id`: over a window of the sort index (`w`, its ids in order), the terms test the window's id,
+ *   so SQLite checks them before it reads the item's row, and reads only the rows that pass.
  */
-function checkedOnly(where: SqlFragment): SqlFragment {
-  return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, '$1+i.id $2'), where.params);
+function idListsAs(where: SqlFragment, as: '+i.id' | 'w.id'): SqlFragment {
+  return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, `$1${as} $2`), where.params);
 }
 
 /**
- * The filter for a walk over a window of the sort index (`w`, its ids in order): `i.id IN (…)` terms
- * test the window's id, so SQLite checks them before it reads the item's row, and reads only the rows
- * that pass.
+ * The filters joined with the trash test (scopeFilters puts it first) last: it reads the item's row,
+ * which an index-only test before it (an id list, the narrow filter index) saves for rows it rejects.
  */
-function onWindowIds(where: SqlFragment): SqlFragment {
-  return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, '$1w.id $2'), where.params);
-}
+const trashLast = (filters: readonly SqlFragment[]): SqlFragment => joinSql([...filters.slice(1), filters[0]!], ' AND ');
 
 const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
 
@@ -560,7 +560,7 @@ export class Library {
       rows ??= compiled.match
         ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
               FROM items_fts f JOIN items i INDEXED BY items_filter ON i.id = f.rowid
-              WHERE items_fts MATCH ${compiled.match} AND ${joinSql([...filters.slice(1), filters[0]!], ' AND ')}
+              WHERE items_fts MATCH ${compiled.match} AND ${trashLast(filters)}
               ORDER BY score, id LIMIT ${limit + 1} OFFSET ${offset}) r
             JOIN items i ON i.id = r.id ${ROW_JOINS} ORDER BY r.score, r.id`)
         : this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
@@ -597,9 +597,7 @@ export class Library {
       let rows: (RawRow & { sort_value: SqlValue })[] = [];
       if (broad) {
         const index = ident(spec.index, SORT_INDEXES);
-        // The trash test reads the item's row (a page fetch per row: most of a walk's cost); tested
-        // last, a row that an index-only test (an id list) rejects is never read.
-        const walkWhere = joinSql([...filters.slice(1), filters[0]!], ' AND ');
+        const walkWhere = trashLast(filters);
         // The window's far end, read from the index alone: whether the window reaches the index's end.
         const end = selfFiltered
           ? undefined
@@ -608,7 +606,7 @@ export class Library {
             );
         rows = selfFiltered
           ? this.#r.all<RawRow & { sort_value: SqlValue }>(
-              sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${checkedOnly(walkWhere)}${notNull}${after}
+              sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${idListsAs(walkWhere, '+i.id')}${notNull}${after}
                   ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
             )
           : // The window is the next rows of the sort index, counted (a subquery with LIMIT, run as a
@@ -620,7 +618,7 @@ export class Library {
             this.#r.all<RawRow & { sort_value: SqlValue }>(
               sql`SELECT ${ROW_COLUMNS}, w.v AS sort_value FROM (SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after}
                     ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${this.#window}) w CROSS JOIN items i NOT INDEXED ON i.id = w.id ${ROW_JOINS}
-                  WHERE ${onWindowIds(walkWhere)} ORDER BY w.v ${dir}, w.id ${dir} LIMIT ${limit + 1}`,
+                  WHERE ${idListsAs(walkWhere, 'w.id')} ORDER BY w.v ${dir}, w.id ${dir} LIMIT ${limit + 1}`,
             );
         // Fewer than a page inside the window: complete only if the window reached the end of the index.
         if (rows.length <= limit && !end) {
