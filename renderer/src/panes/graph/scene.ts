@@ -4,6 +4,7 @@
 // the two agree, and kept here as plain functions (no WebGL) so they can be tested in Node. Also the
 // hit tests that replace WebGL picking for the bulk: a paper or an edge under the mouse.
 import type { EdgeDisplayData, NodeDisplayData } from 'sigma/types';
+import { createNormalizationFunction } from 'sigma/utils';
 
 export interface Extent {
   x: [number, number];
@@ -43,17 +44,16 @@ export function parseColour(colour: string | undefined): [number, number, number
   return hex.length === 6 && Number.isFinite(n) ? [(n >> 16) & 255, (n >> 8) & 255, n & 255] : GREY;
 }
 
-/** sigma's normalisation (createNormalizationFunction): the extent's longer side becomes 1, centred on 0.5. */
+/**
+ * sigma's own normalisation (the extent's longer side becomes 1, centred on 0.5), writing into a typed
+ * array: the scene must frame papers exactly as sigma's camera does with the same extent.
+ */
 export function normaliser(extent: Extent): (x: number, y: number, out: Float32Array, at: number) => void {
-  const [minX, maxX] = extent.x;
-  const [minY, maxY] = extent.y;
-  let ratio = Math.max(maxX - minX, maxY - minY);
-  if (ratio === 0 || !Number.isFinite(ratio)) ratio = 1;
-  const dX = Number.isFinite(maxX + minX) ? (maxX + minX) / 2 : 0;
-  const dY = Number.isFinite(maxY + minY) ? (maxY + minY) / 2 : 0;
+  const normalise = createNormalizationFunction(extent);
   return (x, y, out, at) => {
-    out[at] = 0.5 + (x - dX) / ratio;
-    out[at + 1] = 0.5 + (y - dY) / ratio;
+    const p = normalise({ x, y });
+    out[at] = p.x;
+    out[at + 1] = p.y;
   };
 }
 
