@@ -1,13 +1,13 @@
 // Import and export of reference files: BibTeX/BibLaTeX, RIS, CSL-JSON and DOI lists. Pure Node, no
 // database: the library store takes an ImportResult and writes it in one transaction. For big files
 // use importInWorker (./run-in-worker), which runs the same code off the thread that answers the UI.
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import { toBibtex, type BibtexExportOptions } from './bibtex/export';
 import { ItemCollector, type ItemSink } from './collector';
-import { importBibtex, importBibtexPieces, needsWholeFile } from './bibtex/import';
+import { importBibtex, importBibtexWindows, needsWholeFileBytes, type NextWindow } from './bibtex/import';
 import { importCslJson } from './csljson/import';
 import { toCslJson } from './csljson/export';
 import { assertText, decodeBytes, guessUtf16 } from './decode';
@@ -107,27 +107,71 @@ function importFileInPieces(path: string, options: ImportOptions & { limits: Imp
   const headText = stripBoms(new TextDecoder('utf-8').decode(head));
   assertText(headText);
   if ((options.format ?? detectFormat(headText, options.fileName)) !== 'bibtex') return null;
-  let tail = '';
+  // A word cut between two pieces: the last bytes of one and the first of the next, looked at together.
+  let tail = new Uint8Array(0);
   for (const bytes of filePieces(path, pieceBytes)) {
     if (!isUtf8(bytes)) return null;
-    // Latin-1 is enough to find the ASCII words; the last few bytes go along in case one is cut.
-    const text = tail + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    if (needsWholeFile(text)) return null;
-    tail = text.slice(-8);
+    const seam = new Uint8Array(tail.length + Math.min(bytes.length, 7));
+    seam.set(tail);
+    seam.set(bytes.subarray(0, seam.length - tail.length), tail.length);
+    if (needsWholeFileBytes(seam) || needsWholeFileBytes(bytes)) return null;
+    tail = bytes.slice(Math.max(0, bytes.length - 7));
   }
-  function* pieces(): Generator<string> {
-    const decoder = new TextDecoder('utf-8');
-    let first = true;
-    for (const bytes of filePieces(path, pieceBytes)) {
-      const text = decoder.decode(bytes, { stream: true });
-      yield first ? stripBoms(text) : text;
-      first = false;
+  const windows = fileWindows(path, pieceBytes);
+  try {
+    const result = importBibtexWindows(windows.next, options.limits, new ItemCollector(options.onItems, options.chunkSize));
+    result.encoding = 'utf-8';
+    return result;
+  } finally {
+    windows.close();
+  }
+}
+
+/**
+ * A UTF-8 file's text as windows (importBibtexWindows), each decoded from the bytes in one go: the
+ * carry's bytes (valid UTF-8 decoded, so its length in UTF-8 is the bytes it came from) and about
+ * `size` more, ending on a character boundary. Up to three byte-order marks at the start are skipped,
+ * as the whole-file path drops them (decodeBytes, its decoder, importText); every other character,
+ * U+FEFF included, is kept.
+ */
+function fileWindows(path: string, pieceBytes: number): { next: NextWindow; close(): void } {
+  // At least one whole character past the carry, so that every window gets further.
+  const size = Math.max(pieceBytes, 4);
+  const fd = openSync(path, 'r');
+  const length = fstatSync(fd).size;
+  let buffer = Buffer.allocUnsafe(Math.max(size + 4, 16));
+  const read = (start: number, want: number): void => {
+    for (let got = 0; got < want; ) {
+      const n = readSync(fd, buffer, got, want - got, start + got);
+      if (n === 0) throw new FormatError('The file got shorter while it was being read.');
+      got += n;
     }
-    yield decoder.decode();
-  }
-  const result = importBibtexPieces(pieces(), options.limits, new ItemCollector(options.onItems, options.chunkSize));
-  result.encoding = 'utf-8';
-  return result;
+  };
+  let decoded = 0;
+  read(0, Math.min(length, 9));
+  while (decoded < 9 && buffer[decoded] === 0xef && buffer[decoded + 1] === 0xbb && buffer[decoded + 2] === 0xbf) decoded += 3;
+  const next = (carry: string): string | null => {
+    if (decoded >= length) return null;
+    const carryBytes = Buffer.byteLength(carry, 'utf8');
+    const start = decoded - carryBytes;
+    const want = Math.min(length - start, carryBytes + size);
+    if (buffer.length < want) buffer = Buffer.allocUnsafe(want + size);
+    read(start, want);
+    const end = start + want < length ? characterEnd(buffer, want) : want;
+    decoded = start + end;
+    return WINDOW_DECODER.decode(buffer.subarray(0, end));
+  };
+  return { next, close: () => closeSync(fd) };
+}
+
+const WINDOW_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Where the last whole UTF-8 character in `bytes[0, end)` ends (valid UTF-8 cut anywhere). */
+function characterEnd(bytes: Uint8Array, end: number): number {
+  let lead = end - 1;
+  while (lead > 0 && lead > end - 4 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  const b = bytes[lead]!;
+  return b >= 0xc0 && lead + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > end ? lead : end;
 }
 
 /** Enough of a file to tell its encoding and format, as decodeBytes and detectFormat look at it. */
@@ -153,12 +197,8 @@ function* filePieces(path: string, size: number): Generator<Uint8Array> {
         if (end > 0) yield buffer.subarray(0, end);
         return;
       }
-      // Back up over an incomplete multi-byte character at the end; it starts the next piece.
-      let cut = end;
-      let lead = end - 1;
-      while (lead > 0 && lead > end - 4 && (buffer[lead]! & 0xc0) === 0x80) lead--;
-      const b = buffer[lead]!;
-      if (b >= 0xc0 && lead + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > end) cut = lead;
+      // An incomplete multi-byte character at the end starts the next piece.
+      const cut = characterEnd(buffer, end);
       yield buffer.subarray(0, cut);
       buffer.copy(buffer, 0, cut, end);
       kept = end - cut;

@@ -75,4 +75,29 @@ describe('BibTeX files read in pieces', () => {
     expect(r3.pieces).toEqual(r3.whole);
     expect((r3.pieces as ImportResult).count).toBe(40);
   });
+
+  it('sees crossref or xdata cut between two pieces, in any case', () => {
+    const head = '@article{x, title = {Filler}}\n'.repeat(20);
+    for (const word of ['crossref', 'CrossRef', 'XDATA']) {
+      const text = `${head}@inproceedings{a, ${word} = {b}, title = {Chapter}}\n@proceedings{b, title = {Book}, year = {2001}}\n`;
+      const at = text.indexOf(word);
+      for (let cut = 1; cut < word.length; cut++) {
+        const { whole, pieces } = both(text, at + cut);
+        expect(pieces).toEqual(whole);
+        // Inherited fields show the whole-file path ran (xdata only names an @xdata entry, so it inherits nothing here).
+        if (word !== 'XDATA') expect((pieces as ImportResult).items[20]!.item['container-title']).toBe('Book');
+      }
+    }
+  });
+
+  it('drops the byte-order marks the whole-file path drops, and keeps a U+FEFF further on', () => {
+    const body = '@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(30) + '\ufeff@article{late, title = {After a BOM}}\n';
+    for (const marks of [1, 2, 3, 4]) {
+      const bytes = Buffer.concat([Buffer.from('\ufeff'.repeat(marks)), Buffer.from(body)]);
+      for (const size of [4, 5, 40, 100]) {
+        const { whole, pieces } = both(bytes, size);
+        expect(pieces).toEqual(whole);
+      }
+    }
+  });
 });

@@ -15,10 +15,33 @@ import { detached } from '../../strings';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
-// One case-insensitive search (about 80 ms on 66 MB); a false alarm only costs memory, not results.
+// One case-insensitive search; a false alarm only costs memory, not results.
 const WHOLE_FILE_MARKER = /crossref|xdata/i;
 export function needsWholeFile(text: string): boolean {
   return WHOLE_FILE_MARKER.test(text);
+}
+
+const CROSSREF = [0x63, 0x72, 0x6f, 0x73, 0x73, 0x72, 0x65, 0x66];
+const XDATA = [0x78, 0x64, 0x61, 0x74, 0x61];
+
+/** Whether `bytes[at…]` spells `word` (lowercase ASCII), in any case. */
+function spells(bytes: Uint8Array, at: number, word: readonly number[]): boolean {
+  if (at + word.length > bytes.length) return false;
+  for (let k = 1; k < word.length; k++) if ((bytes[at + k]! | 0x20) !== word[k]) return false;
+  return true;
+}
+
+/**
+ * needsWholeFile for UTF-8 bytes (the words are ASCII, and no byte of a multi-byte character is), without
+ * decoding them: about 100 ms on 66 MB where decoding to Latin-1 for the regular expression took 300.
+ * A word cut between two pieces is the caller's to look for (see importFileInPieces).
+ */
+export function needsWholeFileBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]! | 0x20;
+    if ((c === 0x63 && spells(bytes, i, CROSSREF)) || (c === 0x78 && spells(bytes, i, XDATA))) return true;
+  }
+  return false;
 }
 
 export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
@@ -41,19 +64,28 @@ export function importBibtex(text: string, limits: ImportLimits, out: ItemCollec
 }
 
 /**
- * The same import from a file's text in pieces, in order (a large file decoded piece by piece), so
- * only about one piece of its text is in memory at a time. The file must not need crossref or xdata
- * (needsWholeFile on all of it is false): entries are mapped as they are read. The result is what
- * importBibtex gives for the pieces joined.
+ * A file's text window by window: given `carry`, the end of the previous window that was not parsed
+ * yet ('' at first), the next window is that same text followed by more of the file, as one string;
+ * null when the file has nothing more. Handing back the carry (instead of taking pieces to append to
+ * it) lets a reader decode each window in one go: appending a 4 MB piece to a string makes V8 copy both
+ * into a new flat string before it can be searched, about 25 ms a window.
  */
-export function importBibtexPieces(pieces: Iterable<string>, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+export type NextWindow = (carry: string) => string | null;
+
+/**
+ * The same import from a file's text in windows, in order (a large file decoded window by window), so
+ * only about one window of its text is in memory at a time. The file must not need crossref or xdata
+ * (needsWholeFile on all of it is false): entries are mapped as they are read. The result is what
+ * importBibtex gives for the whole text.
+ */
+export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
   return mapEntries(limits, out, (take, warnings) => {
     const parser = new BibParser(limits, take);
     let text = '';
     let line = 1;
     let resumeAt = 0;
-    for (const piece of pieces) {
-      text += piece;
+    for (let next = windows(text); next !== null; next = windows(text)) {
+      text = next;
       const stop = lastEntryLine(text, resumeAt);
       if (stop < 0) continue;
       const end = parser.feed(text, line, resumeAt, stop)!;
