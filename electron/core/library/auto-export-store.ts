@@ -298,7 +298,7 @@ export class AutoExportStore {
     const fresh: { item: (typeof stale)[number]; entry: string }[] = [];
     for (const batch of chunk(stale)) {
       const ids = batch.map((b) => b.id);
-      const csl = new Map(this.#db.all<{ id: number; csl: string }>(sql`SELECT id, csl FROM items WHERE id IN ${inList(ids)}`).map((r) => [r.id, r.csl]));
+      const csl = new Map(this.#db.all<{ id: number; csl: string }>(sql`SELECT item_id AS id, csl FROM item_csl WHERE item_id IN ${inList(ids)}`).map((r) => [r.id, r.csl]));
       const before = new Map(
         this.#db.all<{ item_id: number; citation_key: string; entry: string }>(sql`SELECT item_id, citation_key, entry FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(ids)}`).map((r) => [r.item_id, r]),
       );

@@ -257,7 +257,7 @@ export class EnrichmentStore {
           if (normDoi(doi)) this.#library.putNotices(doi, null, undefined, input.fetchedAt);
           clear(doi, NEED_PAPER);
         }
-        const itemsByDoi = raw.prepare('SELECT id, csl FROM items WHERE doi = ? AND trashed_at IS NULL');
+        const itemsByDoi = raw.prepare('SELECT i.id, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.doi = ? AND i.trashed_at IS NULL');
         const known: string[] = [];
         for (const [doi, paper] of Object.entries(input.papers.found)) {
           const d = normDoi(doi);

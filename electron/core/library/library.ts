@@ -68,7 +68,7 @@ const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, 
 const ROW_JOINS = sql`LEFT JOIN service_tallies t ON t.doi = i.doi LEFT JOIN service_notices n ON n.doi = i.doi`;
 
 // The same text the 0003 migration indexes; kept here for items written after it.
-const FTS_SELECT = `SELECT i.id, coalesce(i.title, ''), coalesce(json_extract(i.csl, '$.abstract'), ''),
+const FTS_SELECT = `SELECT i.id, coalesce(i.title, ''), coalesce((SELECT json_extract(r.csl, '$.abstract') FROM item_csl r WHERE r.item_id = i.id), ''),
   coalesce((SELECT group_concat(coalesce(c.literal, trim(coalesce(c.given, '') || ' ' || coalesce(c.family, ''))), '; ') FROM creators c WHERE c.item_id = i.id), ''),
   coalesce(i.container, ''),
   coalesce((SELECT group_concat(t.name, '; ') FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = i.id), ''),
@@ -111,7 +111,10 @@ interface Cursor {
 }
 
 interface ItemSnapshot {
+  /** The items row. Entries written before migration 0012 carry the CSL-JSON in it, as `csl`. */
   row: Record<string, SqlValue>;
+  /** The item's CSL-JSON (item_csl); absent in entries written before migration 0012. */
+  csl?: string;
   creators: Record<string, SqlValue>[];
   tags: string[];
   notes: Record<string, SqlValue>[];
@@ -1092,7 +1095,7 @@ export class Library {
    * the citation key. In the order given; ids that do not exist are left out.
    */
   cslOf(ids: readonly ItemId[]): CslItem[] {
-    const rows = inBatches(ids, (batch) => this.#r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT id, csl, citation_key FROM items WHERE id IN ${inList(batch)}`));
+    const rows = inBatches(ids, (batch) => this.#r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT i.id, r.csl, i.citation_key FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)}`));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const out: CslItem[] = [];
     for (const id of ids) {
@@ -1216,6 +1219,7 @@ export class Library {
     if (!row) return null;
     return {
       row,
+      csl: this.#w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`)!.csl,
       creators: this.#w.all(sql`SELECT * FROM creators WHERE item_id = ${id}`),
       tags: this.#w.pluck(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id}`),
       notes: this.#w.all(sql`SELECT * FROM notes WHERE item_id = ${id}`),
@@ -1236,7 +1240,9 @@ export class Library {
     this.#deleteRow(id);
     // A key alias freed by undoing a merge goes back to being the item's own key.
     this.#w.run(sql`DELETE FROM key_aliases WHERE alias = ${snap.row.citation_key as string}`);
-    this.#insertRow('items', snap.row);
+    const { csl: inRow, ...row } = snap.row;
+    this.#insertRow('items', row);
+    this.#w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${snap.csl ?? (inRow as string)})`);
     for (const c of snap.creators) this.#insertRow('creators', c);
     for (const name of snap.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
     for (const n of snap.notes) {
@@ -1275,7 +1281,7 @@ export class Library {
   }
 
   #rowOf(db: ReadDb, id: ItemId): { id: number; citation_key: string; csl: string; date_added: number } {
-    const row = db.get<{ id: number; citation_key: string; csl: string; date_added: number }>(sql`SELECT id, citation_key, csl, date_added FROM items WHERE id = ${id}`);
+    const row = db.get<{ id: number; citation_key: string; csl: string; date_added: number }>(sql`SELECT i.id, i.citation_key, r.csl, i.date_added FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
     if (!row) throw notFound(`Item ${id}`);
     return row;
   }
@@ -1284,7 +1290,8 @@ export class Library {
     const d = derive(csl);
     this.#w.run(sql`UPDATE items SET type = ${csl.type}, citation_key = ${key}, title = ${d.title}, title_sort = ${d.titleSort}, creators_text = ${d.creatorsText},
       creators_sort = ${d.creatorsSort}, year = ${d.year}, container = ${d.container}, container_sort = ${d.containerSort}, doi = ${d.doi},
-      date_modified = ${now}, csl = ${JSON.stringify(csl)} WHERE id = ${id}`);
+      date_modified = ${now} WHERE id = ${id}`);
+    this.#w.run(sql`UPDATE item_csl SET csl = ${JSON.stringify(csl)} WHERE item_id = ${id}`);
     this.#w.run(sql`DELETE FROM creators WHERE item_id = ${id}`);
     for (const c of d.creators) {
       this.#w.run(sql`INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (${id}, ${c.role}, ${c.position}, ${c.family}, ${c.given}, ${c.literal}, ${c.familyNorm})`);
@@ -1325,7 +1332,7 @@ export class Library {
   }
 
   #detail(db: ReadDb, id: ItemId): ItemDetail {
-    const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, i.csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
+    const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
     if (!raw) throw notFound(`Item ${id}`);
     return {
       ...toRow(raw),
@@ -1441,7 +1448,8 @@ export class ImportSession {
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
       tallies: raw.prepare('SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1').raw(),
       insert: raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
-        date_added, date_modified, source, csl, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, ?)'),
       // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
       creator: raw.prepare('INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       tag: raw.prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id').pluck(),
@@ -1540,9 +1548,10 @@ export class ImportSession {
     }
     const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
-      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, withKey(p, key), ...t)
+      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, ...t)
         .lastInsertRowid,
     );
+    this.#st.csl.run(id, withKey(p, key));
     this.#seenKeys.set(key.toLowerCase(), id);
     const c = p.creators;
     for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);

@@ -191,11 +191,11 @@ export class ServiceCollectionsStore {
     // its key without parsing every record; an array goes through json_extract. The service's paper is
     // read only for items without an ISSN field.
     const rows = this.#db.all<{ issn: string | null; container: string | null; issns: string | null }>(
-      sql`SELECT CASE WHEN instr(i.csl, '"ISSN":"') > 0 THEN substr(i.csl, instr(i.csl, '"ISSN":"') + 8, 60)
-                      WHEN instr(i.csl, '"ISSN":[') > 0 THEN json_extract(i.csl, '$.ISSN') END AS issn,
+      sql`SELECT CASE WHEN instr(r.csl, '"ISSN":"') > 0 THEN substr(r.csl, instr(r.csl, '"ISSN":"') + 8, 60)
+                      WHEN instr(r.csl, '"ISSN":[') > 0 THEN json_extract(r.csl, '$.ISSN') END AS issn,
              i.container,
-             CASE WHEN instr(i.csl, '"ISSN":') = 0 AND i.doi IS NOT NULL THEN (SELECT json_extract(p.data, '$.issns') FROM service_papers p WHERE p.doi = i.doi AND p.found = 1) END AS issns
-        FROM items i WHERE i.trashed_at IS NULL`,
+             CASE WHEN instr(r.csl, '"ISSN":') = 0 AND i.doi IS NOT NULL THEN (SELECT json_extract(p.data, '$.issns') FROM service_papers p WHERE p.doi = i.doi AND p.found = 1) END AS issns
+        FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.trashed_at IS NULL`,
     );
     const journals = new Map<string, { items: number; titles: Map<string, number> }>();
     let without = 0;
