@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { event, feature, request } from './define';
 
 import { STYLE_ID_PATTERN } from '../model/csl';
-import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
+import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, isServiceUrl, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
+
+export { isServiceUrl };
 import type { CITATION_LOCALES as EXPORT_LOCALES } from './library';
 
 export { THEMES, type CitationLocale, type ThemePreference };
@@ -27,15 +29,6 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = { theme: 'system', citationStyle: DEFAULT_CITATION_STYLE, locale: DEFAULT_CITATION_LOCALE };
 
-/** An absolute http(s) URL without user info, query or fragment (a key must never ride in a URL). */
-export function isServiceUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
-  } catch {
-    return false;
-  }
-}
 
 export const settingsPatch = z
   .object({

@@ -10,3 +10,13 @@ export type CitationLocale = (typeof CITATION_LOCALES)[number];
 
 export const DEFAULT_CITATION_STYLE = 'apa';
 export const DEFAULT_CITATION_LOCALE: CitationLocale = 'en-US';
+
+/** An absolute http(s) URL without user info, query or fragment (a key must never ride in a URL). */
+export function isServiceUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}

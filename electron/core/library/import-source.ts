@@ -4,7 +4,9 @@
 import { basename } from 'node:path';
 import type { ImportReport } from '../../../shared/ipc/library';
 import { CoreError } from '../errors';
-import { importInWorker, type ImportFormat, type WorkerSource } from '../formats';
+import type { ImportFormat, WorkerSource } from '../formats';
+// Not from '../formats', which would load every parser into this thread: they run in the formats worker.
+import { importInWorker } from '../formats/run-in-worker';
 import type { LibraryClient } from './client';
 import type { ImportResult } from './types';
 

@@ -2,7 +2,8 @@
 // with an `items` array (as some tools wrap them). Each item is checked on its own, so one bad item is
 // reported with its line and the others are kept. Lenient where the intent is plain (a name given as a
 // string, a year given as a number), strict where guessing would corrupt data.
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
 import { CSL_DATE_FIELDS, CSL_ITEM_TYPES, CSL_NAME_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from '../../../../shared/model/csl';
 import { parseDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
@@ -15,33 +16,41 @@ const TYPES = new Set<string>(CSL_ITEM_TYPES);
 const NAME_FIELDS = new Set<string>(CSL_NAME_FIELDS);
 const DATE_FIELDS = new Set<string>(CSL_DATE_FIELDS);
 
-const stringish = z.union([z.string(), z.number()]).transform(String);
-const NameSchema = z.union([
-  z.string().transform((literal): CslName => ({ literal })),
-  z.looseObject({
-    family: stringish.optional(),
-    given: stringish.optional(),
-    'dropping-particle': stringish.optional(),
-    'non-dropping-particle': stringish.optional(),
-    suffix: stringish.optional(),
-    literal: stringish.optional(),
-    'comma-suffix': z.union([z.boolean(), z.string(), z.number()]).optional(),
-    'static-ordering': z.union([z.boolean(), z.string(), z.number()]).optional(),
-    'parse-names': z.union([z.boolean(), z.string(), z.number()]).optional(),
-  }),
-]);
-const DatePartSchema = z.union([z.number(), z.string().regex(/^-?\d+$/, 'a date part must be a number').transform(Number)]);
-const DateSchema = z.union([
-  z.number().transform((y): CslDate => ({ 'date-parts': [[y]] })),
-  z.string().transform((s): CslDate => parseDate(s)),
-  z.looseObject({
-    'date-parts': z.array(z.array(DatePartSchema).min(1).max(3)).min(1).max(2).optional(),
-    season: z.union([z.number(), z.string()]).optional(),
-    circa: z.union([z.boolean(), z.string(), z.number()]).optional(),
-    literal: z.string().optional(),
-    raw: z.string().optional(),
-  }),
-]);
+// zod is loaded with the first CSL-JSON item, not with this module: the formats worker imports every
+// parser, and loading zod took 0.15 s of the start of every import, BibTeX and RIS included.
+let schemas: ReturnType<typeof makeSchemas> | undefined;
+
+function makeSchemas() {
+  const { z } = createRequire(import.meta.url)('zod') as typeof Zod;
+  const stringish = z.union([z.string(), z.number()]).transform(String);
+  const NameSchema = z.union([
+    z.string().transform((literal): CslName => ({ literal })),
+    z.looseObject({
+      family: stringish.optional(),
+      given: stringish.optional(),
+      'dropping-particle': stringish.optional(),
+      'non-dropping-particle': stringish.optional(),
+      suffix: stringish.optional(),
+      literal: stringish.optional(),
+      'comma-suffix': z.union([z.boolean(), z.string(), z.number()]).optional(),
+      'static-ordering': z.union([z.boolean(), z.string(), z.number()]).optional(),
+      'parse-names': z.union([z.boolean(), z.string(), z.number()]).optional(),
+    }),
+  ]);
+  const DatePartSchema = z.union([z.number(), z.string().regex(/^-?\d+$/, 'a date part must be a number').transform(Number)]);
+  const DateSchema = z.union([
+    z.number().transform((y): CslDate => ({ 'date-parts': [[y]] })),
+    z.string().transform((s): CslDate => parseDate(s)),
+    z.looseObject({
+      'date-parts': z.array(z.array(DatePartSchema).min(1).max(3)).min(1).max(2).optional(),
+      season: z.union([z.number(), z.string()]).optional(),
+      circa: z.union([z.boolean(), z.string(), z.number()]).optional(),
+      literal: z.string().optional(),
+      raw: z.string().optional(),
+    }),
+  ]);
+  return { names: z.array(NameSchema), date: DateSchema };
+}
 
 export function importCslJson(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
   const scan = scanJson(text, limits.maxDepth);
@@ -109,11 +118,13 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   for (const [key, value] of Object.entries(source)) {
     if (key === 'id' || key === 'type' || value === undefined || value === null) continue;
     if (NAME_FIELDS.has(key)) {
-      const names = z.array(NameSchema).safeParse(value);
+      schemas ??= makeSchemas();
+      const names = schemas.names.safeParse(value);
       if (!names.success) return `"${key}" must be a list of names ({"family": …, "given": …} or {"literal": …}): ${issueText(names.error)}.`;
       item[key] = names.data.map(cleanName);
     } else if (DATE_FIELDS.has(key)) {
-      const date = DateSchema.safeParse(value);
+      schemas ??= makeSchemas();
+      const date = schemas.date.safeParse(value);
       if (!date.success) return `"${key}" is not a CSL date ({"date-parts": [[2020, 5, 17]]}): ${issueText(date.error)}.`;
       item[key] = date.data as CslDate;
     } else if (key === 'custom') {
@@ -147,7 +158,7 @@ function cleanName(name: CslName | Record<string, unknown>): CslName {
   return out as CslName;
 }
 
-function issueText(error: z.ZodError): string {
+function issueText(error: Zod.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
   const path = issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : '';
