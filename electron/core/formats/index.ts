@@ -143,7 +143,7 @@ function fileWindows(path: string, pieceBytes: number): { next: NextWindow; clos
   const read = (start: number, want: number): void => {
     for (let got = 0; got < want; ) {
       const n = readSync(fd, buffer, got, want - got, start + got);
-      if (n === 0) throw new FormatError('The file got shorter while it was being read.');
+      if (n === 0) throw new FormatError('The file changed while it was being read (it got shorter); import it again.');
       got += n;
     }
   };
@@ -159,12 +159,18 @@ function fileWindows(path: string, pieceBytes: number): { next: NextWindow; clos
     read(start, want);
     const end = start + want < length ? characterEnd(buffer, want) : want;
     decoded = start + end;
-    return WINDOW_DECODER.decode(buffer.subarray(0, end));
+    try {
+      return WINDOW_DECODER.decode(buffer.subarray(0, end));
+    } catch {
+      // The first pass found valid UTF-8; a window that is not means the file changed since, and the
+      // windows would no longer line up with its bytes.
+      throw new FormatError('The file changed while it was being read; import it again.');
+    }
   };
   return { next, close: () => closeSync(fd) };
 }
 
-const WINDOW_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+const WINDOW_DECODER = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 
 /** Where the last whole UTF-8 character in `bytes[0, end)` ends (valid UTF-8 cut anywhere). */
 function characterEnd(bytes: Uint8Array, end: number): number {

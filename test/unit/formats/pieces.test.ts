@@ -90,6 +90,28 @@ describe('BibTeX files read in pieces', () => {
     }
   });
 
+  it('stops with a clear error when the file changes while it is read (the import then adds nothing)', () => {
+    const text = '@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(200);
+    for (const change of ['garbled', 'shorter'] as const) {
+      const file = join(dir, `changing-${change}.bib`);
+      writeFileSync(file, text);
+      let chunks = 0;
+      const run = () =>
+        importFile(file, {
+          pieceBytes: 512,
+          chunkSize: 5,
+          onItems: () => {
+            if (chunks++ > 0) return;
+            // After the first pass and the first window: the rest of the file is no longer what was checked.
+            const bytes = Buffer.from(text);
+            if (change === 'garbled') writeFileSync(file, Buffer.concat([bytes.subarray(0, 2000), Buffer.alloc(bytes.length - 2000, 0xff)]));
+            else writeFileSync(file, bytes.subarray(0, 1500));
+          },
+        });
+      expect(run).toThrow(/^The file changed while it was being read.*; import it again\.$/);
+    }
+  });
+
   it('drops the byte-order marks the whole-file path drops, and keeps a U+FEFF further on', () => {
     const body = '@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(30) + '\ufeff@article{late, title = {After a BOM}}\n';
     for (const marks of [1, 2, 3, 4]) {
