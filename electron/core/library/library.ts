@@ -111,10 +111,11 @@ interface Cursor {
 }
 
 interface ItemSnapshot {
-  /** The items row. Entries written before migration 0012 carry the CSL-JSON in it, as `csl`. */
+  /**
+   * The items row with the item's CSL-JSON as `csl`: a column of items before migration 0012, of
+   * item_csl since, so undo entries from before and after it read the same.
+   */
   row: Record<string, SqlValue>;
-  /** The item's CSL-JSON (item_csl); absent in entries written before migration 0012. */
-  csl?: string;
   creators: Record<string, SqlValue>[];
   tags: string[];
   notes: Record<string, SqlValue>[];
@@ -559,7 +560,7 @@ export class Library {
         if (found.every((r) => r.trashed_at === null)) rows = found.slice(offset);
       }
       // With filters: each match is checked against the narrow items_filter index (migration 0011),
-      // not the item's wide row, and only the page's rows are read whole.
+      // not the item's row, and only the page's rows are read whole.
       rows ??= compiled.match
         ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
               FROM items_fts f JOIN items i INDEXED BY items_filter ON i.id = f.rowid
@@ -1215,11 +1216,10 @@ export class Library {
   }
 
   #snapshot(id: ItemId): ItemSnapshot | null {
-    const row = this.#w.get<Record<string, SqlValue>>(sql`SELECT * FROM items WHERE id = ${id}`);
+    const row = this.#w.get<Record<string, SqlValue>>(sql`SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
     if (!row) return null;
     return {
       row,
-      csl: this.#w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`)!.csl,
       creators: this.#w.all(sql`SELECT * FROM creators WHERE item_id = ${id}`),
       tags: this.#w.pluck(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id}`),
       notes: this.#w.all(sql`SELECT * FROM notes WHERE item_id = ${id}`),
@@ -1240,9 +1240,9 @@ export class Library {
     this.#deleteRow(id);
     // A key alias freed by undoing a merge goes back to being the item's own key.
     this.#w.run(sql`DELETE FROM key_aliases WHERE alias = ${snap.row.citation_key as string}`);
-    const { csl: inRow, ...row } = snap.row;
+    const { csl, ...row } = snap.row;
     this.#insertRow('items', row);
-    this.#w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${snap.csl ?? (inRow as string)})`);
+    this.#w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${csl as string})`);
     for (const c of snap.creators) this.#insertRow('creators', c);
     for (const name of snap.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
     for (const n of snap.notes) {

@@ -16,13 +16,16 @@ import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEn
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
 // One case-insensitive search; a false alarm only costs memory, not results.
-const WHOLE_FILE_MARKER = /crossref|xdata/i;
+const WHOLE_FILE_WORDS = ['crossref', 'xdata'];
+const WHOLE_FILE_MARKER = new RegExp(WHOLE_FILE_WORDS.join('|'), 'i');
 export function needsWholeFile(text: string): boolean {
   return WHOLE_FILE_MARKER.test(text);
 }
 
-const CROSSREF = [0x63, 0x72, 0x6f, 0x73, 0x73, 0x72, 0x65, 0x66];
-const XDATA = [0x78, 0x64, 0x61, 0x74, 0x61];
+// The same words as bytes, and which word (its index + 1) a lowercased byte starts.
+const WORD_BYTES = WHOLE_FILE_WORDS.map((w) => [...w].map((c) => c.charCodeAt(0)));
+const STARTS = new Uint8Array(256);
+WORD_BYTES.forEach((w, i) => (STARTS[w[0]!] = i + 1));
 
 /** Whether `bytes[at…]` spells `word` (lowercase ASCII), in any case. */
 function spells(bytes: Uint8Array, at: number, word: readonly number[]): boolean {
@@ -38,8 +41,8 @@ function spells(bytes: Uint8Array, at: number, word: readonly number[]): boolean
  */
 export function needsWholeFileBytes(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i]! | 0x20;
-    if ((c === 0x63 && spells(bytes, i, CROSSREF)) || (c === 0x78 && spells(bytes, i, XDATA))) return true;
+    const word = STARTS[bytes[i]! | 0x20]!;
+    if (word !== 0 && spells(bytes, i, WORD_BYTES[word - 1]!)) return true;
   }
   return false;
 }

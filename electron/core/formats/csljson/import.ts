@@ -18,7 +18,8 @@ const DATE_FIELDS = new Set<string>(CSL_DATE_FIELDS);
 
 // zod is loaded with the first CSL-JSON item, not with this module: the formats worker imports every
 // parser, and loading zod took 0.15 s of the start of every import, BibTeX and RIS included.
-let schemas: ReturnType<typeof makeSchemas> | undefined;
+let cached: ReturnType<typeof makeSchemas> | undefined;
+const schemas = (): ReturnType<typeof makeSchemas> => (cached ??= makeSchemas());
 
 function makeSchemas() {
   const { z } = createRequire(import.meta.url)('zod') as typeof Zod;
@@ -118,13 +119,11 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   for (const [key, value] of Object.entries(source)) {
     if (key === 'id' || key === 'type' || value === undefined || value === null) continue;
     if (NAME_FIELDS.has(key)) {
-      schemas ??= makeSchemas();
-      const names = schemas.names.safeParse(value);
+      const names = schemas().names.safeParse(value);
       if (!names.success) return `"${key}" must be a list of names ({"family": …, "given": …} or {"literal": …}): ${issueText(names.error)}.`;
       item[key] = names.data.map(cleanName);
     } else if (DATE_FIELDS.has(key)) {
-      schemas ??= makeSchemas();
-      const date = schemas.date.safeParse(value);
+      const date = schemas().date.safeParse(value);
       if (!date.success) return `"${key}" is not a CSL date ({"date-parts": [[2020, 5, 17]]}): ${issueText(date.error)}.`;
       item[key] = date.data as CslDate;
     } else if (key === 'custom') {
