@@ -1,12 +1,14 @@
-// Opening a library: the start-up integrity check (and recovery from the last good backup), a backup
-// before any migration, the migrations themselves, then the write and read-only connections the
-// Library works through.
+// Opening a library: the start-up integrity check when it can matter (health.ts; with recovery from
+// the last good backup), a backup before any migration, the migrations themselves, then the write and
+// read-only connections the Library works through.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from './backup';
 import { openDatabase, type Db } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
+import { isDamage, markOpen, planCheck, recordCheck, type CheckReason } from './health';
 import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
 import { readHandle, writeHandle } from './sql';
@@ -20,6 +22,8 @@ export interface OpenLibraryOptions {
   now?: () => number;
   /** Skip the start-up integrity check (tests that open many small libraries). */
   skipIntegrityCheck?: boolean;
+  /** Run the full integrity check whatever health.ts says (`citewise check`). */
+  forceIntegrityCheck?: boolean;
   paging?: LibraryOptions['paging'];
 }
 
@@ -33,6 +37,8 @@ export interface OpenedLibrary {
   db: Db;
   /** Set when the library file was damaged: the user must be told. */
   recovery: Recovery | null;
+  /** Whether the full integrity_check ran at this open, why, and how long it took. */
+  integrityCheck: { reason: CheckReason | 'forced'; ms: number } | null;
   /** The backup taken before migrating, when there was a migration. */
   migrationBackup: BackupInfo | null;
   backupDir: string;
@@ -42,32 +48,43 @@ export interface OpenedLibrary {
 export function openLibrary(file: string, options: OpenLibraryOptions = {}): OpenedLibrary {
   const backupDir = options.backupDir ?? join(dirname(file), 'backups');
   const backupOptions = { nativeBinding: options.nativeBinding, now: options.now };
-  const recovery = options.skipIntegrityCheck ? null : recoverIfDamaged(file, backupDir, backupOptions);
+  const now = options.now ?? Date.now;
+  const existed = existsSync(file);
+  const plan = existed && !options.skipIntegrityCheck ? planCheck(file, now()) : { reason: null, staleMarks: [] };
+  let recovery: Recovery | null = null;
+  let integrityCheck: OpenedLibrary['integrityCheck'] = null;
+  const check = (reason: CheckReason | 'forced'): void => {
+    const started = performance.now();
+    recovery = recoverIfDamaged(file, backupDir, backupOptions);
+    integrityCheck = { reason, ms: performance.now() - started };
+  };
+  const reason = options.forceIntegrityCheck && existed ? 'forced' : plan.reason;
+  if (reason) check(reason);
   let migrationBackup: BackupInfo | null = null;
-  const db = openDatabase(file, {
-    nativeBinding: options.nativeBinding,
-    beforeMigrate: (d) => {
+  const connect = (): { db: Db; reader: Database.Database } =>
+    openConnections(file, options.nativeBinding, (d) => {
       migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
-    },
-  });
-  // A page cache big enough for the hot pages of every index: with SQLite's 2 MB default, a
-  // 100,000-item import spills pages to the WAL mid-transaction and slows down tenfold.
-  db.pragma('cache_size = -65536');
-  let reader: Database.Database;
+    });
+  let connections: { db: Db; reader: Database.Database };
   try {
-    reader = new Database(file, { readonly: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    reader.pragma('busy_timeout = 5000');
-    reader.pragma('cache_size = -32768');
+    connections = connect();
   } catch (err) {
-    db.close();
-    throw err;
+    // Damage no check has looked at yet shows at the first read: check (and recover), then retry once.
+    if (integrityCheck !== null || !existed || !isDamage(err)) throw err;
+    check('damage-seen');
+    connections = connect();
   }
+  const { db, reader } = connections;
   // Searches rank on the read connection; the write connection gets the same function so that any
   // query may run on either.
   const rank = loadRankFunction(reader, options.rankExtension);
   if (rank.fn === 'cw_bm25') loadRankFunction(db, options.rankExtension);
   const write = writeHandle(db);
   const read = readHandle(reader);
+  // A new library, or one that passed its check (or was restored from a backup that passed), counts
+  // as checked now. Skipped checks (tests) leave the record alone.
+  if (!existed || integrityCheck) recordCheck(file, now(), plan.staleMarks);
+  const unmark = markOpen(file);
   const library = new Library({ write, read, rankFunction: rank.fn, ...(rank.reason ? { rankFallbackReason: rank.reason } : {}), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
@@ -77,11 +94,30 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     graph,
     db,
     recovery,
+    integrityCheck,
     migrationBackup,
     backupDir,
     close() {
       reader.close();
       db.close();
+      unmark();
     },
   };
+}
+
+/** The write connection (migrated) and the read-only one. */
+function openConnections(file: string, nativeBinding: string | undefined, beforeMigrate: (db: Db) => void): { db: Db; reader: Database.Database } {
+  const db = openDatabase(file, { nativeBinding, beforeMigrate });
+  // A page cache big enough for the hot pages of every index: with SQLite's 2 MB default, a
+  // 100,000-item import spills pages to the WAL mid-transaction and slows down tenfold.
+  db.pragma('cache_size = -65536');
+  try {
+    const reader = new Database(file, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    reader.pragma('busy_timeout = 5000');
+    reader.pragma('cache_size = -32768');
+    return { db, reader };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }

@@ -4,6 +4,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
+import { flagDamage, isDamage } from './health';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
@@ -14,6 +15,8 @@ if (!port) throw new Error('worker.ts runs only as a worker thread.');
 const init = workerData as WorkerInit;
 
 function wire(err: unknown): WireError {
+  // SQLite found damage: the next open runs the full check (health.ts).
+  if (isDamage(err)) flagDamage(init.file);
   if (err instanceof CoreError) return { name: err.name, message: err.message, code: err.code, details: err.details };
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDatabase, checkIntegrity, listBackups } from '../../../electron/core/library/backup';
+import { stateDir } from '../../../electron/core/library/health';
 import { migrations } from '../../../electron/core/library/migrations';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
@@ -53,7 +54,7 @@ describe('backups and recovery', () => {
     again.close();
   });
 
-  it('sets a damaged library aside and restores the last good backup, saying so', () => {
+  it('sets a damaged library aside and restores the last good backup, saying so (at the check after a crash)', () => {
     const opened = openLibrary(file);
     opened.library.importItems([article('Safe', 'A', 2000)]);
     backupDatabase(opened.db, backups, 'scheduled');
@@ -64,6 +65,8 @@ describe('backups and recovery', () => {
     bytes.fill(0x5a, 4096, Math.min(bytes.length, 4096 * 6));
     writeFileSync(file, bytes);
     expect(checkIntegrity(file)).not.toBe('ok');
+    // The full check runs when it can matter (health.ts): here, a process that died with the library open.
+    writeFileSync(join(stateDir(file), 'open-999999999-dead'), '');
 
     const recovered = openLibrary(file);
     expect(recovered.recovery).toMatchObject({ restoredFrom: expect.stringContaining('scheduled'), setAside: expect.stringContaining('.damaged-') });
