@@ -1,6 +1,6 @@
 // The benchmark harness's interface: every file in test/bench/cases exports one BenchCase as default.
 // `npm run bench` runs them all (or those named on the command line), writes one JSON file per case
-// to bench-results/ and prints a table, then rewrites the README's benchmark table (not with --quick or --no-readme).
+// to bench-results/ and prints a table, then rewrites docs/benchmarks.md and the README's summary of it (not with --quick or --no-readme).
 
 export interface BenchMetric {
   /** What was measured, e.g. "IPC round trip p99 (WebSocket)". */

@@ -1,7 +1,9 @@
-// `npm run bench [-- NAME… --quick --no-readme]`: runs the cases in test/bench/cases, writes one JSON
-// file per case to bench-results/, prints a table and rewrites the README's benchmark section from
-// every JSON file there (so running one case updates only its rows). --quick (used by CI) checks that
-// the cases run at small sizes and leaves the results and the README alone.
+// `npm run bench [-- NAME… --quick --no-readme --tables-only]`: runs the cases in test/bench/cases, writes one JSON
+// file per case to bench-results/, prints a table, and rewrites docs/benchmarks.md (every result, from
+// every JSON file there, so running one case updates only its rows) and the README's short summary
+// of it. --quick (used by CI) checks that the cases run at small sizes and leaves the results, the
+// docs and the README alone; --tables-only runs nothing and rewrites the docs and the README from
+// bench-results/.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +13,7 @@ import type { BenchCase, BenchMetric } from './harness';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RESULTS = join(ROOT, 'bench-results');
 const README = join(ROOT, 'README.md');
+const DOC = join(ROOT, 'docs', 'benchmarks.md');
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
@@ -25,6 +28,7 @@ interface Stored {
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const writeReadme = !quick && !args.includes('--no-readme');
+const tablesOnly = args.includes('--tables-only');
 const only = args.filter((a) => !a.startsWith('--'));
 
 function format(m: BenchMetric): string {
@@ -43,12 +47,35 @@ function table(rows: Stored[]): string {
   return lines.join('\n');
 }
 
+/** Puts `body` between the START and END markers of `file`. */
+function replaceSection(file: string, body: string): void {
+  const text = readFileSync(file, 'utf8');
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`${file} has no ${START} … ${END} section`);
+  writeFileSync(file, `${text.slice(0, a)}${START}\n${body}\n${END}${text.slice(b + END.length)}`);
+}
+
+/** The README's few lines: how many targets are met, which are not, and where the rest is. */
+function summary(rows: Stored[], when: string): string {
+  const targets = rows.flatMap((r) => r.metrics.filter((m) => m.pass !== undefined).map((m) => ({ r, m })));
+  const missed = targets.filter((t) => !t.m.pass);
+  const lines = [
+    `${when} ${targets.length - missed.length} of ${targets.length} targets met, in ${rows.length} benchmark cases.`,
+    missed.length
+      ? `Not met: ${missed.map((t) => `${t.r.case} ${t.m.metric} (${format(t.m)}, target ${t.m.target})`).join('; ')}.`
+      : 'Every target is met.',
+    'Every result, with the comparisons measured in the same run: [docs/benchmarks.md](docs/benchmarks.md).',
+  ];
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const dir = join(import.meta.dirname, 'cases');
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
   const cases: BenchCase[] = [];
   for (const f of files) cases.push(((await import(pathToFileURL(join(dir, f)).href)) as { default: BenchCase }).default);
-  const selected = only.length ? cases.filter((c) => only.includes(c.name)) : cases;
+  const selected = tablesOnly ? [] : only.length ? cases.filter((c) => only.includes(c.name)) : cases;
   if (only.length && selected.length !== only.length) {
     throw new Error(`unknown case(s): ${only.filter((n) => !cases.some((c) => c.name === n)).join(', ')}; known: ${cases.map((c) => c.name).join(', ')}`);
   }
@@ -79,14 +106,11 @@ async function main(): Promise<void> {
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => JSON.parse(readFileSync(join(RESULTS, f), 'utf8')) as Stored);
-    const readme = readFileSync(README, 'utf8');
-    const a = readme.indexOf(START);
-    const b = readme.indexOf(END);
-    if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} section`);
     const dates = all.map((r) => r.date.slice(0, 10)).sort();
-    const body = `${START}\nMeasured on ${all[0]?.machine ?? machine}; ${dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`}. Raw results: \`bench-results/*.json\`.\n\n${table(all)}\n${END}`;
-    writeFileSync(README, readme.slice(0, a) + body + readme.slice(b + END.length));
-    process.stdout.write('README.md benchmark table updated.\n');
+    const when = `Measured on ${all[0]?.machine ?? machine}; ${dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`}.`;
+    replaceSection(DOC, `${when} Raw results: \`bench-results/*.json\`.\n\n${table(all)}`);
+    replaceSection(README, summary(all, when));
+    process.stdout.write('docs/benchmarks.md and the README summary updated.\n');
   }
   if (failures) process.exitCode = 1;
 }

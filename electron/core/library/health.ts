@@ -65,7 +65,7 @@ function lastCheck(dir: string): number | null {
 /** Decides whether the library file at `file` (which exists) needs its full check before it is opened. */
 export function planCheck(file: string, now: number, interval = CHECK_INTERVAL_MS): CheckPlan {
   const dir = stateDir(file);
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
