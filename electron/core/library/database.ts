@@ -33,6 +33,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 
 /** Applies pending migrations in order, each in its own transaction, recording progress in user_version. */
 export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db: Db, from: number, to: number) => void): { from: number; to: number } {
+  checkOrder(list);
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
   const from = db.pragma('user_version', { simple: true }) as number;
   if (from > latest) {
@@ -50,4 +51,23 @@ export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db:
     })();
   }
   return { from, to: Math.max(from, latest) };
+}
+
+/**
+ * A list whose versions are not strictly ascending is a mistake in the code (two files given one
+ * number, one put in the wrong place): refused before anything runs, since user_version could not
+ * tell which of two migrations with one number had run.
+ */
+function checkOrder(list: readonly Migration[]): void {
+  list.forEach((m, i) => {
+    if (!Number.isInteger(m.version) || m.version < 1) throw new Error(`Migration "${m.name}" has version ${m.version}; versions are whole numbers from 1.`);
+    const prev = list[i - 1];
+    if (prev && m.version <= prev.version) {
+      throw new Error(
+        m.version === prev.version
+          ? `Migrations "${prev.name}" and "${m.name}" both have version ${m.version}.`
+          : `Migration "${m.name}" (version ${m.version}) comes after "${prev.name}" (version ${prev.version}); list them in ascending order.`,
+      );
+    }
+  });
 }

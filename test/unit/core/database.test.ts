@@ -34,6 +34,23 @@ describe('library database', () => {
     check.close();
   });
 
+  it('refuses a list with a duplicate or out-of-order version before running any of it', () => {
+    const db = new Database(join(dir.path, 'order.sqlite'));
+    const make = (version: number, name: string) => ({ version, name, up: (d: Database.Database) => d.exec(`CREATE TABLE ${name} (x INTEGER) STRICT`) });
+    expect(() => migrate(db, [make(1, 'a'), make(2, 'b'), make(2, 'c')])).toThrow(/"b" and "c" both have version 2/);
+    expect(() => migrate(db, [make(1, 'a'), make(3, 'b'), make(2, 'c')])).toThrow(/"c" \(version 2\) comes after "b" \(version 3\)/);
+    expect(() => migrate(db, [make(0, 'a')])).toThrow(/whole numbers from 1/);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get()).toBe(0);
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    // Gaps are allowed; ascending lists run.
+    expect(migrate(db, [make(1, 'a'), make(3, 'b')])).toEqual({ from: 0, to: 3 });
+    db.close();
+  });
+
+  it('ships migrations numbered 1 to N, one each', () => {
+    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  });
+
   it('rolls back a failing migration whole', () => {
     const db = new Database(join(dir.path, 'fail.sqlite'));
     const broken = [
