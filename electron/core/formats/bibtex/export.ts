@@ -24,7 +24,8 @@ export interface BibtexExportOptions {
 }
 
 const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
-const KEY_BAD = /[\s,{}()"#%'=\\~]/g;
+// What citationKeyProblem refuses; an apostrophe (O'Hara_1999) is a key character for BibTeX and biber.
+const KEY_BAD = /[\s,{}()"#%=\\~]/g;
 
 export function toBibtex(items: readonly CslItem[], options: BibtexExportOptions = {}): string {
   const flavor: Flavor = options.biblatex ? 'biblatex' : 'bibtex';
