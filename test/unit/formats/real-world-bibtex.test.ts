@@ -46,3 +46,32 @@ describe('1. keys are the user’s', () => {
     expect(r.warnings).toEqual([{ index: 0, message: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') }]);
   });
 });
+
+describe('2. read leniently, as Better BibTeX and pandoc do', () => {
+  it('skips a % comment line inside an entry instead of dropping the entry', () => {
+    const item = one(`@article{k,
+  author = {Doe, Jane},
+  % note = {commented out by hand},
+  title = {Kept},   % a trailing remark
+  %
+  year = 2001
+}`);
+    expect(item).toMatchObject({ title: 'Kept', issued: { 'date-parts': [[2001]] }, author: [{ family: 'Doe', given: 'Jane' }] });
+    expect(item.note).toBeUndefined();
+  });
+
+  it('keeps a % inside a value as text', () => {
+    expect(one('@misc{k, title = {50\\% off}, note = {a % b}}')).toMatchObject({ title: '50% off', note: 'a % b' });
+  });
+
+  it('ignores unbracketed @comment lines without an error', () => {
+    const r = bib('@comment jabref-meta: databaseType:biblatex;\n@Comment Last edited 2021\n@book{b, title = {T}}\n');
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.items.map((i) => i.item['citation-key'])).toEqual(['b']);
+  });
+
+  it('still reports "@article" without a body', () => {
+    expect(bib('@article no body here\n@book{b, title = {T}}\n').errors).toEqual([expect.objectContaining({ line: 1, reason: expect.stringMatching(/no body/) })]);
+  });
+});
