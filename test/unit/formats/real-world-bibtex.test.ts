@@ -75,3 +75,84 @@ describe('2. read leniently, as Better BibTeX and pandoc do', () => {
     expect(bib('@article no body here\n@book{b, title = {T}}\n').errors).toEqual([expect.objectContaining({ line: 1, reason: expect.stringMatching(/no body/) })]);
   });
 });
+
+/** import → BibTeX export → import: the items must be the same. */
+function roundTrip(text: string, biblatex = false): { first: CslItem[]; exported: string; second: CslItem[] } {
+  const first = items(text);
+  const exported = toBibtex(first, { biblatex });
+  return { first, exported, second: items(exported) };
+}
+
+describe('3. fields are not lost', () => {
+  it('joins subtitle and titleaddon to the title, booksubtitle to the container, and writes them back as they were', () => {
+    const source = `@incollection{k,
+  title = {Deep Learning},
+  subtitle = {A Review},
+  titleaddon = {Extended Version},
+  booktitle = {Handbook of {AI}},
+  booksubtitle = {Methods and Practice},
+  year = 2020
+}`;
+    const { first, exported, second } = roundTrip(source);
+    expect(first[0]).toMatchObject({ title: 'Deep Learning: A Review. Extended Version', 'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and Practice' });
+    expect(second).toEqual(first);
+    expect(exported).toContain('  title = {Deep Learning},\n  subtitle = {A Review},\n  titleaddon = {Extended Version},');
+    expect(exported).toContain('  booktitle = {Handbook of {AI}},\n  booksubtitle = {Methods and Practice},');
+  });
+
+  it('joins after a title that ends in its own mark with a space only', () => {
+    expect(one('@book{k, title = {Why Now?}, subtitle = {An Essay}}').title).toBe('Why Now? An Essay');
+  });
+
+  it('writes an edited title as it now is, without the old subtitle', () => {
+    const [item] = items('@book{k, title = {Old}, subtitle = {Part}}');
+    const out = toBibtex([{ ...item!, title: 'New Title' }]);
+    expect(out).toContain('title = {New Title}');
+    expect(out).not.toContain('subtitle');
+  });
+
+  it('takes the URL out of howpublished = {\\url{…}} and gives it back there', () => {
+    const { first, exported, second } = roundTrip('@misc{k, title = {Page}, howpublished = {\\url{https://example.org/a_b?x=1}}, year = 2021}');
+    expect(first[0]!.URL).toBe('https://example.org/a_b?x=1');
+    expect(exported).toContain('howpublished = {\\url{https://example.org/a_b?x=1}}');
+    expect(exported).not.toMatch(/\burl = /);
+    expect(second).toEqual(first);
+    expect(one('@misc{k, title = {Page}, howpublished = {Privately printed}}')).toMatchObject({ custom: { bibtex: { fields: { howpublished: 'Privately printed' } } } });
+  });
+
+  it('keeps organization: the site of an @online page, the publisher of anything else', () => {
+    const web = one('@online{w, title = {Docs}, organization = {Python Software Foundation}, url = {https://docs.python.org}}');
+    expect(web['container-title']).toBe('Python Software Foundation');
+    const manual = one('@manual{m, title = {R: A Language}, organization = {R Core Team}, year = 2023}');
+    expect(manual.publisher).toBe('R Core Team');
+    // with a publisher already there it stays a field of its own
+    expect(one('@inproceedings{p, title = {T}, booktitle = {B}, organization = {IEEE}, publisher = {Springer}}')).toMatchObject({ publisher: 'Springer', custom: { bibtex: { fields: { organization: 'IEEE' } } } });
+    for (const text of ['@online{w, title = {Docs}, organization = {PSF}}', '@manual{m, title = {R}, organization = {R Core Team}}']) {
+      const { exported, second, first } = roundTrip(text);
+      expect(exported).toContain('organization = {');
+      expect(second).toEqual(first);
+    }
+  });
+
+  it('a @proceedings or @book whose booktitle repeats its title is not its own container', () => {
+    const proc = one('@proceedings{p, title = {Proceedings of the 12th Conference on X}, booktitle = {Proceedings of the 12th Conference on {X}.}, year = 2019}');
+    expect(proc['container-title']).toBeUndefined();
+    expect(one('@book{b, title = {Same}, booktitle = {Same}}')['container-title']).toBeUndefined();
+    // a different booktitle stays the container; an @inproceedings always has one
+    expect(one('@book{b, title = {Volume 2}, booktitle = {Collected Works}}')['container-title']).toBe('Collected Works');
+    expect(one('@inproceedings{i, title = {Same}, booktitle = {Same}}')['container-title']).toBe('Same');
+    const { exported, first, second } = roundTrip('@proceedings{p, title = {Proc X}, booktitle = {Proc X}, year = 2019}');
+    expect(exported).toContain('booktitle = {Proc X}');
+    expect(second).toEqual(first);
+  });
+
+  it('reads biblatex lists as "A; B": location always, publisher in a biblatex entry', () => {
+    const { first, exported, second } = roundTrip('@book{b, title = {T}, location = {München and Berlin}, publisher = {Springer and {Taylor and Francis}}, date = {2020}}', true);
+    expect(first[0]).toMatchObject({ 'publisher-place': 'München; Berlin', publisher: 'Springer; Taylor and Francis' });
+    expect(exported).toContain('location = {München and Berlin}');
+    expect(exported).toContain('publisher = {Springer and {Taylor and Francis}}');
+    expect(second).toEqual(first);
+    // In a plain BibTeX entry "and" in publisher or address is part of the name.
+    expect(one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}')).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
+  });
+});

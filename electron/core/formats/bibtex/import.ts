@@ -12,6 +12,7 @@ import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
+import { refineEntry } from './refine';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
@@ -196,6 +197,8 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
     } else item[rule.csl] = converted;
     if (name !== defaultFieldName(rule.csl, cslType, 'bibtex')) (custom.aliases ??= {})[rule.csl] = name;
   }
+
+  refineEntry(entry, item, custom, ctx);
 
   if (cslType === 'thesis' || cslType === 'report') {
     const genre = impliedGenre(entry.type);
