@@ -156,3 +156,20 @@ describe('3. fields are not lost', () => {
     expect(one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}')).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
   });
 });
+
+describe('5. DOIs keep their case', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  it('keeps the DOI as written (without a resolver prefix) and still compares it case-insensitively', () => {
+    const item = one('@article{k, title = {T}, doi = {https://doi.org/10.1038/NATURE12373}}');
+    expect(item.DOI).toBe('10.1038/NATURE12373');
+    expect(toBibtex([item])).toContain('doi = {10.1038/NATURE12373}');
+    const r = t.library.importItems([item, { ...one('@article{j, title = {Other}, doi = {10.1038/nature12373}}') }]);
+    expect(r.added).toBe(1);
+    expect(r.duplicates).toHaveLength(1);
+    expect(t.library.getItem(r.ids[0]!).doi).toBe('10.1038/nature12373');
+    expect(t.library.getItem(r.ids[0]!).csl.DOI).toBe('10.1038/NATURE12373');
+  });
+});

@@ -239,7 +239,9 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       const text = value.replace(/\s+/g, '').replace(/\\_/g, '_');
       if (text === '') return undefined;
       const parsed = parseDoi(text);
-      if (parsed.ok) return parsed.doi;
+      // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
+      // the user wrote (10.1038/NATURE12373), without a resolver prefix, for every style to print.
+      if (parsed.ok) return text.toLowerCase().endsWith(parsed.doi) ? text.slice(text.length - parsed.doi.length) : parsed.doi;
       ctx.warnings.push({ line: entry.line, reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.` });
       return text;
     }
