@@ -173,3 +173,36 @@ describe('5. DOIs keep their case', () => {
     expect(t.library.getItem(r.ids[0]!).csl.DOI).toBe('10.1038/NATURE12373');
   });
 });
+
+describe('6. names', () => {
+  it('reads particles as CSL non-dropping particles', () => {
+    expect(one('@book{b, author = {van der Berg, Jan and Ludwig van Beethoven and de la Fontaine, Jean}}').author).toEqual([
+      { 'non-dropping-particle': 'van der', family: 'Berg', given: 'Jan' },
+      { given: 'Ludwig', 'non-dropping-particle': 'van', family: 'Beethoven' },
+      { 'non-dropping-particle': 'de la', family: 'Fontaine', given: 'Jean' },
+    ]);
+  });
+
+  it('reads a compound family name in "Family, Given" form as one family name, and writes it back the same', () => {
+    const { first, second } = roundTrip("@book{b, author = {L{\\'o}pez de Molina, Ana and Garc{\\'i}a y Gasset, J. and Ortega y Gasset, Jos{\\'e}}}");
+    expect(first[0]!.author).toEqual([
+      { family: 'López de Molina', given: 'Ana' },
+      { family: 'García y Gasset', given: 'J.' },
+      { family: 'Ortega y Gasset', given: 'José' },
+    ]);
+    expect(second).toEqual(first);
+  });
+
+  it('stacks accents in the order written and leaves no brace behind', () => {
+    const item = one('@book{b, author = {Nguy{\\~\\^e}n, {\\d U}y and Hu{\\d u}nh, Th{\\d{i}} and Tr\\`{\\^a}n, V\\u{a}n and Ph{\\h u}, A}, title = {{\\d{D}}{\\~\\^e} {\\h{o}}}}');
+    expect(item.author).toEqual([
+      { family: 'Nguyễn', given: 'Ụy' },
+      { family: 'Huụnh', given: 'Thị' },
+      { family: 'Trần', given: 'Văn' },
+      { family: 'Phủ', given: 'A' },
+    ]);
+    expect(item.title).toBe('Ḍễ ỏ');
+    for (const text of [item.title, ...item.author!.flatMap((n) => Object.values(n))]) expect(String(text)).not.toMatch(/[{}\\]/);
+    for (const ascii of [false, true]) expect(items(toBibtex([item], { ascii }))).toEqual([item]);
+  });
+});
