@@ -91,12 +91,17 @@ export function uniqueCitationKey(base: string, taken: (key: string) => boolean)
   }
 }
 
-/** Why a key the user typed cannot be used, or null if it can: BibTeX and LaTeX break on these characters. */
+/**
+ * Why a key cannot be used, or null if it can. Only what cannot work at all is refused: what ends a key
+ * in a .bib file (blanks, comma, braces, parentheses, quote, "=", which biber reads as a field) or breaks
+ * \cite{…} in LaTeX (backslash, "#", "%", "~"). Anything BibTeX and biber take, such as O'Hara_1999 or
+ * Müller:2020, is the user's key and stays as it is.
+ */
 export function citationKeyProblem(key: string): string | null {
   if (key.trim() === '') return 'A citation key cannot be empty.';
   if (key.length > 200) return 'A citation key can have at most 200 characters.';
   if (/\s/.test(key)) return 'A citation key cannot contain spaces.';
-  const bad = /[{}(),\\"#%'~=]/.exec(key);
+  const bad = /[{}(),\\"#%~=]/.exec(key);
   if (bad) return `A citation key cannot contain "${bad[0]}": BibTeX and LaTeX would misread it.`;
   return null;
 }

@@ -1541,10 +1541,10 @@ export class ImportSession {
     let key: string;
     if (requested && p.keyProblem === null) {
       key = uniqueCitationKey(requested, taken);
-      if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}".` });
+      if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
     } else {
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); a new one was made.` });
       key = uniqueCitationKey(p.keyBase!, taken);
+      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
     }
     const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(

@@ -24,7 +24,8 @@ export interface BibtexExportOptions {
 }
 
 const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
-const KEY_BAD = /[\s,{}()"#%'=\\~]/g;
+// What citationKeyProblem refuses; an apostrophe (O'Hara_1999) is a key character for BibTeX and biber.
+const KEY_BAD = /[\s,{}()"#%=\\~]/g;
 
 export function toBibtex(items: readonly CslItem[], options: BibtexExportOptions = {}): string {
   const flavor: Flavor = options.biblatex ? 'biblatex' : 'bibtex';
@@ -60,9 +61,20 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   };
   const others = new Set(source.others ?? []);
   const derived = new Set(source.derived ?? []);
+  // Values made from several fields (a title and its subtitle, a biblatex list) go back as those fields
+  // while the item still holds what was made of them; an edited value is written as it now is.
+  const written = new Set<string>();
+  for (const [csl, kept] of Object.entries(source.kept ?? {})) {
+    if (item[csl] !== kept.as) continue;
+    written.add(csl);
+    for (const [name, raw] of Object.entries(kept.fields)) {
+      const field = options.strict && !aliasUsable(name, flavor) ? defaultFieldName(csl, item.type, flavor) : name;
+      add(field, bracesBalance(raw) ? `{${raw}}` : `{${encodeText(raw, options)}}`);
+    }
+  }
 
   for (const [csl, value] of Object.entries(item)) {
-    if (SKIP.has(csl) || value === undefined || value === null || derived.has(csl)) continue;
+    if (SKIP.has(csl) || value === undefined || value === null || derived.has(csl) || written.has(csl)) continue;
     const name = nameFor(csl);
     if (Array.isArray(value)) {
       if (value.every(isName)) add(name, `{${formatNameList(value, others.has(csl), options)}}`);

@@ -12,6 +12,7 @@ import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
+import { refineEntry } from './refine';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
@@ -197,6 +198,8 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
     if (name !== defaultFieldName(rule.csl, cslType, 'bibtex')) (custom.aliases ??= {})[rule.csl] = name;
   }
 
+  refineEntry(entry, item, custom, ctx);
+
   if (cslType === 'thesis' || cslType === 'report') {
     const genre = impliedGenre(entry.type);
     if (genre !== undefined && item.genre === undefined) {
@@ -236,7 +239,9 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       const text = value.replace(/\s+/g, '').replace(/\\_/g, '_');
       if (text === '') return undefined;
       const parsed = parseDoi(text);
-      if (parsed.ok) return parsed.doi;
+      // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
+      // the user wrote (10.1038/NATURE12373), without a resolver prefix, for every style to print.
+      if (parsed.ok) return text.toLowerCase().endsWith(parsed.doi) ? text.slice(text.length - parsed.doi.length) : parsed.doi;
       ctx.warnings.push({ line: entry.line, reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.` });
       return text;
     }

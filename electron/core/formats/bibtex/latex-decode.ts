@@ -11,7 +11,9 @@ interface UnicodeTables {
 
 const tables = createRequire(import.meta.url)('@citation-js/plugin-bibtex/lib/input/unicode.json') as UnicodeTables;
 
-const DIACRITICS = new Map(Object.entries(tables.diacritics));
+// Plus the marks Vietnamese and transliterations need that the table lacks: \h (hook above, vntex),
+// \G (double grave), \f (inverted breve), \textsubdot.
+const DIACRITICS = new Map(Object.entries({ ...tables.diacritics, h: '\u0309', G: '\u030f', f: '\u0311', textsubdot: '\u0323' }));
 const SYMBOLS = new Map<string, string>(
   Object.entries({
     ...Object.fromEntries(Object.entries(tables.commands).filter((e): e is [string, string] => typeof e[1] === 'string')),
@@ -405,8 +407,9 @@ class Decoder {
     // \'\i is an accented i: the dotless forms only existed to carry the accent.
     if (base[0] === '\u0131') base = `i${base.slice(1)}`;
     else if (base[0] === '\u0237') base = `j${base.slice(1)}`;
-    // The mark goes after the first character (\t{oo} is a tie over both; close enough).
-    const first = String.fromCodePoint(base.codePointAt(0)!);
+    // The mark goes after the first letter and the marks it already has, so \~{\^e} is ễ (ê with a
+    // tilde), not e with a tilde then a circumflex; \t{oo} is a tie over both, close enough.
+    const first = /^.\p{M}*/su.exec(base)![0];
     this.accented = true;
     return first + mark + base.slice(first.length);
   }

@@ -289,6 +289,18 @@ export interface BibtexCustom {
   others?: string[];
   /** CSL variables filled in by inference (a thesis's genre from @phdthesis), not from a field. */
   derived?: string[];
+  /**
+   * CSL variables whose value was made from the fields rather than copied (title + subtitle joined, a
+   * biblatex list turned into "A; B", \url{…} taken out of howpublished): the value made (`as`) and the
+   * fields it came from, as LaTeX source. While the variable still holds that value, export writes the
+   * fields back as they were; once the user changes it, the new value is written instead.
+   */
+  kept?: Record<string, KeptFields>;
+}
+
+export interface KeptFields {
+  as: string;
+  fields: Record<string, string>;
 }
 
 export function bibtexCustomOf(custom: unknown): BibtexCustom {

@@ -172,8 +172,11 @@ function parseName(source: string, decode: Omit<DecodeOptions, 'rich'>): CslName
   // von Last, [Jr,] First
   const first = parts[0]!;
   let vonEnd = -1;
-  for (let i = 0; i < first.length - 1; i++) if (first[i]!.lower) vonEnd = i;
-  // von words must lead: BibTeX takes the longest run of words ending in a lower-case one
+  // BibTeX makes everything up to the last lower-case word the von part, so "López de Molina, Ana"
+  // would be von "López de", family "Molina", which no style prints right and which cannot be written
+  // back. As pandoc and biber's Spanish users expect, a von part must start the name: "de la Fontaine,
+  // Jean" has one, a compound family name that starts with a capital has none.
+  if (first[0]?.lower) for (let i = 0; i < first.length - 1; i++) if (first[i]!.lower) vonEnd = i;
   set('non-dropping-particle', first.slice(0, vonEnd + 1));
   set('family', first.slice(vonEnd + 1));
   if (parts.length === 2) set('given', parts[1]!);

@@ -48,6 +48,7 @@ const HASH = 35;
 const COMMA = 44;
 const EQUALS = 61;
 const BACKSLASH = 92;
+const PERCENT = 37;
 
 function isSpace(c: number): boolean {
   return c === SPACE || c === LF || c === CR || c === TAB || c === 12;
@@ -211,6 +212,8 @@ export class BibParser {
     this.skipSpace();
     const open = text.charCodeAt(this.pos);
     if (open !== LBRACE && open !== LPAREN) {
+      // "@comment text": BibTeX skips the word and the rest is free text, as Better BibTeX and pandoc read it.
+      if (type === 'comment') return;
       // "@article" without a body: in BibTeX free text this is a comment, but if it starts a line it
       // was almost certainly meant as an entry.
       if (this.startsLine(at)) this.errors.push({ line: this.lineAt(at), reason: `"@${type}" is not followed by "{" or "(": the entry has no body.`, excerpt: excerptOf(text, at) });
@@ -239,11 +242,11 @@ export class BibParser {
 
   private parseEntry(type: string, close: number): void {
     const { text } = this;
-    this.skipSpace();
+    this.skipBlank();
     const keyStart = this.pos;
     while (this.pos < this.n && isKeyChar(text.charCodeAt(this.pos))) this.pos++;
     let key = text.slice(keyStart, this.pos);
-    this.skipSpace();
+    this.skipBlank();
     let c = text.charCodeAt(this.pos);
     if (c === EQUALS) {
       // "@misc{title = …": no key at all; what we read was the first field name.
@@ -259,7 +262,7 @@ export class BibParser {
     if (key === '' && c !== EQUALS) this.warnings.push({ line: this.entryLine, reason: `The @${type} entry has no citation key; one will be generated.` });
     const fields = new Map<string, string>();
     for (;;) {
-      this.skipSpace();
+      this.skipBlank();
       if (this.pos >= this.n) throw new EntryError(`The @${type} entry "${key}" is cut off: the file ends before its closing "${String.fromCharCode(close)}".`, this.pos);
       c = text.charCodeAt(this.pos);
       if (c === close) {
@@ -277,7 +280,7 @@ export class BibParser {
         throw new EntryError(`Expected a field name in the @${type} entry "${key}" but found "${text[this.pos]}".`, this.pos);
       }
       const name = this.intern(text.slice(nameStart, this.pos));
-      this.skipSpace();
+      this.skipBlank();
       if (text.charCodeAt(this.pos) !== EQUALS) {
         throw new EntryError(`Expected "=" after the field name "${name}" in the @${type} entry "${key}".`, this.pos);
       }
@@ -288,7 +291,7 @@ export class BibParser {
       } else {
         fields.set(name, value);
       }
-      this.skipSpace();
+      this.skipBlank();
       c = text.charCodeAt(this.pos);
       if (c === COMMA) this.pos++;
       else if (c === close) {
@@ -310,7 +313,7 @@ export class BibParser {
 
   private parseString(close: number): void {
     for (;;) {
-      this.skipSpace();
+      this.skipBlank();
       const c = this.text.charCodeAt(this.pos);
       if (c === close) {
         this.pos++;
@@ -324,7 +327,7 @@ export class BibParser {
       while (this.pos < this.n && isIdentChar(this.text.charCodeAt(this.pos))) this.pos++;
       if (this.pos === nameStart) throw new EntryError('Expected a macro name in @string.', this.pos);
       const name = this.text.slice(nameStart, this.pos).toLowerCase();
-      this.skipSpace();
+      this.skipBlank();
       if (this.text.charCodeAt(this.pos) !== EQUALS) throw new EntryError(`Expected "=" after the @string name "${name}".`, this.pos);
       this.pos++;
       this.macros.set(name, this.parseValue(close, name));
@@ -333,7 +336,7 @@ export class BibParser {
 
   private parseBody(close: number): string {
     const value = this.parseValue(close, 'preamble');
-    this.skipSpace();
+    this.skipBlank();
     if (this.text.charCodeAt(this.pos) !== close) throw new EntryError('Expected the end of @preamble.', this.pos);
     this.pos++;
     return value;
@@ -344,7 +347,7 @@ export class BibParser {
     const { text } = this;
     let value = '';
     for (;;) {
-      this.skipSpace();
+      this.skipBlank();
       const c = text.charCodeAt(this.pos);
       if (c === LBRACE) {
         value += this.delimited(RBRACE, field);
@@ -373,7 +376,7 @@ export class BibParser {
       if (value.length > this.limits.maxFieldLength) {
         throw new EntryError(`The field "${field}" is ${value.length.toLocaleString('en')} characters long; the limit is ${this.limits.maxFieldLength.toLocaleString('en')}.`, this.pos);
       }
-      this.skipSpace();
+      this.skipBlank();
       if (text.charCodeAt(this.pos) !== HASH) return value;
       this.pos++;
     }
@@ -492,6 +495,25 @@ export class BibParser {
     }
     if (p >= n) this.hitEnd = true;
     this.pos = p;
+  }
+
+  /**
+   * Blanks and "%" comments between the parts of an entry (a commented-out field, a JabRef or hand-written
+   * note): BibTeX itself would stop at the "%", but biber, Better BibTeX and pandoc skip the comment to
+   * the end of its line, and so does this. Inside a value "%" is text, as everywhere.
+   */
+  private skipBlank(): void {
+    this.skipSpace();
+    while (this.text.charCodeAt(this.pos) === PERCENT) {
+      const eol = this.text.indexOf('\n', this.pos);
+      if (eol < 0) {
+        this.hitEnd = true;
+        this.pos = this.n;
+        return;
+      }
+      this.pos = eol + 1;
+      this.skipSpace();
+    }
   }
 
   private lineAt(pos: number): number {

@@ -1,0 +1,174 @@
+// What an entry means beyond its fields one by one: a subtitle belongs to its title, \url{…} in
+// howpublished is the URL, an organization names the site or the publisher, a @proceedings whose
+// booktitle repeats its title is not inside itself, and biblatex's list fields hold several values.
+// Where a CSL value is made from fields this way, the fields are kept as they were (BibtexCustom.kept)
+// so a BibTeX export gives them back unchanged.
+import type { CslItem } from '../../../../shared/model/csl';
+import type { RawEntry } from './parser';
+import { decodeLatex, type DecodeOptions } from './latex-decode';
+import { defaultFieldName, type BibtexCustom } from './mapping';
+import { splitNameList } from './names';
+
+export interface RefineOptions {
+  rich: DecodeOptions;
+  plain: DecodeOptions;
+}
+
+/** The fields joined to a title field, with the punctuation biblatex's styles and pandoc put before them. */
+const TITLE_PARTS: Readonly<Record<string, readonly (readonly [field: string, sep: ': ' | '. '])[]>> = {
+  title: [
+    ['subtitle', ': '],
+    ['titleaddon', '. '],
+  ],
+  booktitle: [
+    ['booksubtitle', ': '],
+    ['booktitleaddon', '. '],
+  ],
+  journaltitle: [
+    ['journalsubtitle', ': '],
+    ['journaltitleaddon', '. '],
+  ],
+  journal: [
+    ['journalsubtitle', ': '],
+    ['journaltitleaddon', '. '],
+  ],
+};
+
+// Entry types and fields only biblatex has: an entry with one of them is read with biblatex's rules.
+const BIBLATEX_TYPES = new Set(['online', 'mvbook', 'bookinbook', 'suppbook', 'collection', 'mvcollection', 'suppcollection', 'dataset', 'software', 'mvproceedings', 'reference', 'mvreference', 'inreference', 'report', 'thesis', 'patent', 'periodical', 'suppperiodical', 'set', 'xdata', 'artwork', 'audio', 'image', 'music', 'video', 'movie', 'performance', 'letter', 'review', 'jurisdiction', 'legislation', 'legal', 'standard', 'commentary']);
+const BIBLATEX_FIELDS = ['location', 'date', 'journaltitle', 'langid', 'origlocation', 'eventdate', 'urldate', 'subtitle', 'titleaddon', 'booksubtitle'];
+/** biblatex's literal lists ("München and Berlin"); location is one in any file. */
+const LIST_FIELDS = new Set(['location', 'publisher', 'institution', 'organization']);
+
+const WEB_TYPES = new Set(['webpage', 'post', 'post-weblog']);
+const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{([^{}]*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
+
+export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  const own = custom.fields;
+  if (own?.['organization'] !== undefined) takeOrganization(item, custom, own['organization'], options);
+  if (own?.['howpublished'] !== undefined && item.URL === undefined) takeUrl(item, custom, own['howpublished']);
+  dropRepeatedBooktitle(entry, item, custom);
+  joinTitles(entry, item, custom, options);
+  splitLists(entry, item, custom, options);
+  if (custom.fields && Object.keys(custom.fields).length === 0) delete custom.fields;
+}
+
+/** The field a CSL variable came from in this entry. */
+function sourceName(csl: string, item: CslItem, custom: BibtexCustom): string {
+  return custom.aliases?.[csl] ?? defaultFieldName(csl, item.type, 'bibtex');
+}
+
+function keep(custom: BibtexCustom, csl: string, as: string, fields: Record<string, string>): void {
+  const kept = (custom.kept ??= {});
+  const before = kept[csl];
+  // A value refined twice (a title joined, then sentence-cased) still comes from the first fields.
+  kept[csl] = { as, fields: before ? before.fields : fields };
+}
+
+/** organization: the site an @online page is on (CSL container-title), otherwise the publisher or sponsor. */
+function takeOrganization(item: CslItem, custom: BibtexCustom, source: string, options: RefineOptions): void {
+  const text = decodeLatex(source, options.plain);
+  if (text === '') return;
+  const csl = WEB_TYPES.has(item.type) && item['container-title'] === undefined ? 'container-title' : item.publisher === undefined ? 'publisher' : undefined;
+  if (csl === undefined) return;
+  item[csl] = text;
+  (custom.aliases ??= {})[csl] = 'organization';
+  delete custom.fields!['organization'];
+}
+
+/** howpublished = {\url{…}} (Better BibTeX, Zotero and Google Scholar write web pages so): the URL. */
+function takeUrl(item: CslItem, custom: BibtexCustom, source: string): void {
+  const m = URL_ONLY.exec(source);
+  const url = (m?.[1] ?? m?.[2])?.trim();
+  if (!url) return;
+  item.URL = url;
+  keep(custom, 'URL', url, { howpublished: source });
+  delete custom.fields!['howpublished'];
+}
+
+/** Text compared as a reader would: no markup, case or trailing punctuation. */
+function sameText(a: string, b: string): boolean {
+  const norm = (s: string) =>
+    s
+      .replace(/<[^>]*>/g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/[\s.,:;]+$/, '')
+      .trim()
+      .toLowerCase();
+  return norm(a) === norm(b);
+}
+
+/**
+ * A @proceedings or @book whose booktitle only repeats its title (JabRef and conference sites write
+ * both) is not contained in a book of the same name: without this, APA prints the title twice.
+ */
+function dropRepeatedBooktitle(entry: RawEntry, item: CslItem, custom: BibtexCustom): void {
+  if (item.type !== 'book' || typeof item.title !== 'string' || typeof item['container-title'] !== 'string') return;
+  if (sourceName('container-title', item, custom) !== 'booktitle' || !sameText(item.title, item['container-title'])) return;
+  delete item['container-title'];
+  if (custom.aliases) {
+    delete custom.aliases['container-title'];
+    if (Object.keys(custom.aliases).length === 0) delete custom.aliases;
+  }
+  (custom.fields ??= {})['booktitle'] = entry.fields.get('booktitle')!;
+}
+
+/** title + subtitle + titleaddon → "Title: Subtitle. Addon" (likewise booktitle, journaltitle). */
+function joinTitles(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  for (const csl of ['title', 'container-title']) {
+    const main = item[csl];
+    if (typeof main !== 'string') continue;
+    const name = sourceName(csl, item, custom);
+    const parts = TITLE_PARTS[name];
+    const source = entry.fields.get(name);
+    if (parts === undefined || source === undefined) continue;
+    let joined = main;
+    const fields: Record<string, string> = { [name]: source };
+    for (const [part, sep] of parts) {
+      const raw = custom.fields?.[part];
+      if (raw === undefined) continue;
+      const text = decodeLatex(raw, options.rich);
+      if (text === '') continue;
+      joined = joinPart(joined, sep, text);
+      fields[part] = raw;
+      delete custom.fields![part];
+    }
+    if (joined === main) continue;
+    item[csl] = joined;
+    keep(custom, csl, joined, fields);
+  }
+}
+
+function joinPart(main: string, sep: ': ' | '. ', part: string): string {
+  const plain = main.replace(/<[^>]*>/g, '').trimEnd();
+  // "Why?: How" and "Title.. Addon" read badly: a title that ends in its own mark takes only a space.
+  return /[.:;?!]$/.test(plain) ? `${main} ${part}` : `${main}${sep}${part}`;
+}
+
+/**
+ * biblatex's list fields: "München and Berlin" is two places, written "München; Berlin" as pandoc does.
+ * location is biblatex-only, so always a list; publisher, institution and organization only in an
+ * entry that is biblatex by its type or fields, since in BibTeX "Taylor and Francis" is one publisher.
+ */
+function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  let biblatex: boolean | undefined;
+  for (const csl of ['publisher-place', 'publisher']) {
+    if (typeof item[csl] !== 'string') continue;
+    const name = sourceName(csl, item, custom);
+    if (!LIST_FIELDS.has(name)) continue;
+    if (name !== 'location') {
+      biblatex ??= BIBLATEX_TYPES.has(entry.type) || BIBLATEX_FIELDS.some((f) => entry.fields.has(f));
+      if (!biblatex) continue;
+    }
+    const source = entry.fields.get(name);
+    if (source === undefined) continue;
+    const parts = splitNameList(source);
+    if (parts.length < 2) continue;
+    const text = parts
+      .map((p) => decodeLatex(p, options.plain))
+      .filter((p) => p !== '')
+      .join('; ');
+    item[csl] = text;
+    keep(custom, csl, text, { [name]: source });
+  }
+}

@@ -1,0 +1,208 @@
+// Issue 17, the BibTeX side: a user's references come out as they went in. Each block is one point of
+// the issue; the fixtures under test/fixtures/real-world/ are shaped like what JabRef, Zotero/Better
+// BibTeX, biblatex users, Google Scholar, Mendeley and hand-written theses produce.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CslItem } from '../../../shared/model/csl';
+import { citationKeyProblem } from '../../../shared/model/citekey';
+import { importText, toBibtex } from '../../../electron/core/formats';
+import { testLibrary, type TestLibrary } from '../library/helpers/lib';
+
+
+function bib(text: string) {
+  return importText(text, { format: 'bibtex' });
+}
+function items(text: string): CslItem[] {
+  const r = bib(text);
+  expect(r.errors).toEqual([]);
+  return r.items.map((i) => i.item);
+}
+function one(text: string): CslItem {
+  const all = items(text);
+  expect(all).toHaveLength(1);
+  return all[0]!;
+}
+
+describe('1. keys are the user’s', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  it('keeps a key BibTeX and biber accept (an apostrophe) through import, library and export', () => {
+    expect(citationKeyProblem("O'Hara_1999")).toBeNull();
+    const item = one("@article{O'Hara_1999, author = {O'Hara, Maureen}, title = {Tides}, year = 1999}");
+    expect(item['citation-key']).toBe("O'Hara_1999");
+    const r = t.library.importItems([item]);
+    expect(r.warnings).toEqual([]);
+    expect(t.library.getItem(r.ids[0]!).citationKey).toBe("O'Hara_1999");
+    expect(toBibtex([t.library.getItem(r.ids[0]!).csl])).toMatch(/^@article\{O'Hara_1999,/);
+  });
+
+  it('still refuses what cannot work, and the report says old → new', () => {
+    for (const bad of ['a b', 'a,b', 'a{b', 'a}b', 'a(b', 'a)b', 'a"b', 'a#b', 'a%b', 'a~b', 'a=b', 'a\\b']) expect(citationKeyProblem(bad), bad).not.toBeNull();
+    const item = one('@article{smith~2020, author = {Smith, Ann}, title = {Quick Brown Fox}, year = 2020}');
+    const r = t.library.importItems([item]);
+    const key = t.library.getItem(r.ids[0]!).citationKey;
+    expect(key).toBe('smithQuickBrownFox2020');
+    expect(r.warnings).toEqual([{ index: 0, message: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') }]);
+  });
+});
+
+describe('2. read leniently, as Better BibTeX and pandoc do', () => {
+  it('skips a % comment line inside an entry instead of dropping the entry', () => {
+    const item = one(`@article{k,
+  author = {Doe, Jane},
+  % note = {commented out by hand},
+  title = {Kept},   % a trailing remark
+  %
+  year = 2001
+}`);
+    expect(item).toMatchObject({ title: 'Kept', issued: { 'date-parts': [[2001]] }, author: [{ family: 'Doe', given: 'Jane' }] });
+    expect(item.note).toBeUndefined();
+  });
+
+  it('keeps a % inside a value as text', () => {
+    expect(one('@misc{k, title = {50\\% off}, note = {a % b}}')).toMatchObject({ title: '50% off', note: 'a % b' });
+  });
+
+  it('ignores unbracketed @comment lines without an error', () => {
+    const r = bib('@comment jabref-meta: databaseType:biblatex;\n@Comment Last edited 2021\n@book{b, title = {T}}\n');
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.items.map((i) => i.item['citation-key'])).toEqual(['b']);
+  });
+
+  it('still reports "@article" without a body', () => {
+    expect(bib('@article no body here\n@book{b, title = {T}}\n').errors).toEqual([expect.objectContaining({ line: 1, reason: expect.stringMatching(/no body/) })]);
+  });
+});
+
+/** import → BibTeX export → import: the items must be the same. */
+function roundTrip(text: string, biblatex = false): { first: CslItem[]; exported: string; second: CslItem[] } {
+  const first = items(text);
+  const exported = toBibtex(first, { biblatex });
+  return { first, exported, second: items(exported) };
+}
+
+describe('3. fields are not lost', () => {
+  it('joins subtitle and titleaddon to the title, booksubtitle to the container, and writes them back as they were', () => {
+    const source = `@incollection{k,
+  title = {Deep Learning},
+  subtitle = {A Review},
+  titleaddon = {Extended Version},
+  booktitle = {Handbook of {AI}},
+  booksubtitle = {Methods and Practice},
+  year = 2020
+}`;
+    const { first, exported, second } = roundTrip(source);
+    expect(first[0]).toMatchObject({ title: 'Deep Learning: A Review. Extended Version', 'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and Practice' });
+    expect(second).toEqual(first);
+    expect(exported).toContain('  title = {Deep Learning},\n  subtitle = {A Review},\n  titleaddon = {Extended Version},');
+    expect(exported).toContain('  booktitle = {Handbook of {AI}},\n  booksubtitle = {Methods and Practice},');
+  });
+
+  it('joins after a title that ends in its own mark with a space only', () => {
+    expect(one('@book{k, title = {Why Now?}, subtitle = {An Essay}}').title).toBe('Why Now? An Essay');
+  });
+
+  it('writes an edited title as it now is, without the old subtitle', () => {
+    const [item] = items('@book{k, title = {Old}, subtitle = {Part}}');
+    const out = toBibtex([{ ...item!, title: 'New Title' }]);
+    expect(out).toContain('title = {New Title}');
+    expect(out).not.toContain('subtitle');
+  });
+
+  it('takes the URL out of howpublished = {\\url{…}} and gives it back there', () => {
+    const { first, exported, second } = roundTrip('@misc{k, title = {Page}, howpublished = {\\url{https://example.org/a_b?x=1}}, year = 2021}');
+    expect(first[0]!.URL).toBe('https://example.org/a_b?x=1');
+    expect(exported).toContain('howpublished = {\\url{https://example.org/a_b?x=1}}');
+    expect(exported).not.toMatch(/\burl = /);
+    expect(second).toEqual(first);
+    expect(one('@misc{k, title = {Page}, howpublished = {Privately printed}}')).toMatchObject({ custom: { bibtex: { fields: { howpublished: 'Privately printed' } } } });
+  });
+
+  it('keeps organization: the site of an @online page, the publisher of anything else', () => {
+    const web = one('@online{w, title = {Docs}, organization = {Python Software Foundation}, url = {https://docs.python.org}}');
+    expect(web['container-title']).toBe('Python Software Foundation');
+    const manual = one('@manual{m, title = {R: A Language}, organization = {R Core Team}, year = 2023}');
+    expect(manual.publisher).toBe('R Core Team');
+    // with a publisher already there it stays a field of its own
+    expect(one('@inproceedings{p, title = {T}, booktitle = {B}, organization = {IEEE}, publisher = {Springer}}')).toMatchObject({ publisher: 'Springer', custom: { bibtex: { fields: { organization: 'IEEE' } } } });
+    for (const text of ['@online{w, title = {Docs}, organization = {PSF}}', '@manual{m, title = {R}, organization = {R Core Team}}']) {
+      const { exported, second, first } = roundTrip(text);
+      expect(exported).toContain('organization = {');
+      expect(second).toEqual(first);
+    }
+  });
+
+  it('a @proceedings or @book whose booktitle repeats its title is not its own container', () => {
+    const proc = one('@proceedings{p, title = {Proceedings of the 12th Conference on X}, booktitle = {Proceedings of the 12th Conference on {X}.}, year = 2019}');
+    expect(proc['container-title']).toBeUndefined();
+    expect(one('@book{b, title = {Same}, booktitle = {Same}}')['container-title']).toBeUndefined();
+    // a different booktitle stays the container; an @inproceedings always has one
+    expect(one('@book{b, title = {Volume 2}, booktitle = {Collected Works}}')['container-title']).toBe('Collected Works');
+    expect(one('@inproceedings{i, title = {Same}, booktitle = {Same}}')['container-title']).toBe('Same');
+    const { exported, first, second } = roundTrip('@proceedings{p, title = {Proc X}, booktitle = {Proc X}, year = 2019}');
+    expect(exported).toContain('booktitle = {Proc X}');
+    expect(second).toEqual(first);
+  });
+
+  it('reads biblatex lists as "A; B": location always, publisher in a biblatex entry', () => {
+    const { first, exported, second } = roundTrip('@book{b, title = {T}, location = {München and Berlin}, publisher = {Springer and {Taylor and Francis}}, date = {2020}}', true);
+    expect(first[0]).toMatchObject({ 'publisher-place': 'München; Berlin', publisher: 'Springer; Taylor and Francis' });
+    expect(exported).toContain('location = {München and Berlin}');
+    expect(exported).toContain('publisher = {Springer and {Taylor and Francis}}');
+    expect(second).toEqual(first);
+    // In a plain BibTeX entry "and" in publisher or address is part of the name.
+    expect(one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}')).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
+  });
+});
+
+describe('5. DOIs keep their case', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  it('keeps the DOI as written (without a resolver prefix) and still compares it case-insensitively', () => {
+    const item = one('@article{k, title = {T}, doi = {https://doi.org/10.1038/NATURE12373}}');
+    expect(item.DOI).toBe('10.1038/NATURE12373');
+    expect(toBibtex([item])).toContain('doi = {10.1038/NATURE12373}');
+    const r = t.library.importItems([item, { ...one('@article{j, title = {Other}, doi = {10.1038/nature12373}}') }]);
+    expect(r.added).toBe(1);
+    expect(r.duplicates).toHaveLength(1);
+    expect(t.library.getItem(r.ids[0]!).doi).toBe('10.1038/nature12373');
+    expect(t.library.getItem(r.ids[0]!).csl.DOI).toBe('10.1038/NATURE12373');
+  });
+});
+
+describe('6. names', () => {
+  it('reads particles as CSL non-dropping particles', () => {
+    expect(one('@book{b, author = {van der Berg, Jan and Ludwig van Beethoven and de la Fontaine, Jean}}').author).toEqual([
+      { 'non-dropping-particle': 'van der', family: 'Berg', given: 'Jan' },
+      { given: 'Ludwig', 'non-dropping-particle': 'van', family: 'Beethoven' },
+      { 'non-dropping-particle': 'de la', family: 'Fontaine', given: 'Jean' },
+    ]);
+  });
+
+  it('reads a compound family name in "Family, Given" form as one family name, and writes it back the same', () => {
+    const { first, second } = roundTrip("@book{b, author = {L{\\'o}pez de Molina, Ana and Garc{\\'i}a y Gasset, J. and Ortega y Gasset, Jos{\\'e}}}");
+    expect(first[0]!.author).toEqual([
+      { family: 'López de Molina', given: 'Ana' },
+      { family: 'García y Gasset', given: 'J.' },
+      { family: 'Ortega y Gasset', given: 'José' },
+    ]);
+    expect(second).toEqual(first);
+  });
+
+  it('stacks accents in the order written and leaves no brace behind', () => {
+    const item = one('@book{b, author = {Nguy{\\~\\^e}n, {\\d U}y and Hu{\\d u}nh, Th{\\d{i}} and Tr\\`{\\^a}n, V\\u{a}n and Ph{\\h u}, A}, title = {{\\d{D}}{\\~\\^e} {\\h{o}}}}');
+    expect(item.author).toEqual([
+      { family: 'Nguyễn', given: 'Ụy' },
+      { family: 'Huụnh', given: 'Thị' },
+      { family: 'Trần', given: 'Văn' },
+      { family: 'Phủ', given: 'A' },
+    ]);
+    expect(item.title).toBe('Ḍễ ỏ');
+    for (const text of [item.title, ...item.author!.flatMap((n) => Object.values(n))]) expect(String(text)).not.toMatch(/[{}\\]/);
+    for (const ascii of [false, true]) expect(items(toBibtex([item], { ascii }))).toEqual([item]);
+  });
+});
