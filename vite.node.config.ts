@@ -2,6 +2,7 @@ import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
+import { workerBundles, workerInputs } from './scripts/worker-bundles';
 
 // The core with host mode and the CLI, for plain Node: `bin/citewise.mjs` loads out/cli/index.js.
 // Dependencies stay external so native addons (better-sqlite3, keytar) load from node_modules.
@@ -12,6 +13,7 @@ const external = [
 ];
 
 export default defineConfig({
+  plugins: [workerBundles()],
   build: {
     ssr: true,
     outDir: 'out/cli',
@@ -21,10 +23,8 @@ export default defineConfig({
     rollupOptions: {
       input: {
         index: resolve('electron/cli/index.ts'),
-        // Workers are entries of their own, found beside the bundle at run time.
-        'cite-worker': resolve('electron/core/formats/cite/worker.ts'),
-        'formats-worker': resolve('electron/core/formats/worker.ts'),
-        'library-worker': resolve('electron/core/library/worker.ts'),
+        // Workers are entries of their own, found by locateWorker (electron/core/worker-entry.ts).
+        ...workerInputs(),
       },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
       output: { format: 'esm', entryFileNames: '[name].js' },

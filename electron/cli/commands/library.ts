@@ -414,7 +414,8 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   if (fileFormat) {
     text = exportItems(items, fileFormat);
   } else {
-    const formatter = createCiteFormatter({ workers: 0 });
+    // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
+    const formatter = createCiteFormatter({ workers: 1 });
     try {
       if (style !== undefined && !STYLES.includes(style)) {
         const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);

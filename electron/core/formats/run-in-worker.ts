@@ -3,7 +3,7 @@
 // stop a parse that runs over its time budget and to give its memory back.
 import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../errors';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
+import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits } from './limits';
 import type { ImportedItem, ImportResult } from './result';
@@ -39,9 +39,9 @@ export interface WorkerImportResult extends ImportResult {
   sinkResult?: unknown;
 }
 
-/** The worker script: formats-worker.js beside this bundle, or worker.ts from sources (see worker-entry.ts). */
+/** The worker script (see locateWorker in worker-entry.ts). */
 export function resolveWorkerScript(): WorkerEntry {
-  return workerEntry(import.meta.url, 'formats-worker.js', './worker.ts', 'import worker');
+  return locateWorker('formats-worker');
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {

@@ -4,7 +4,7 @@
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
+import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
@@ -49,9 +49,9 @@ function abortError(): Error {
   return err;
 }
 
-/** The worker script: library-worker.js beside this bundle, or worker.ts from sources (see worker-entry.ts). */
+/** The worker script (see locateWorker in worker-entry.ts). */
 export function resolveLibraryWorker(): WorkerEntry {
-  return workerEntry(import.meta.url, 'library-worker.js', './worker.ts', 'library worker');
+  return locateWorker('library-worker');
 }
 
 /** A push-style import: chunks arrive as a parser produces them; commit() or abort() ends it. */

@@ -1,7 +1,8 @@
-// citeproc-js (CommonJS, untyped): loaded with require so its one module instance is shared, and typed
-// here with just the surface Citewise uses.
+// citeproc-js (CommonJS, untyped): loaded with require so its one module instance is shared (and
+// patched once, see citeproc-patches.ts), and typed here with just the surface Citewise uses.
 import { createRequire } from 'node:module';
 import type { CslItem } from '../../../../shared/model/csl';
+import { patchCiteproc } from './citeproc-patches';
 
 export interface CslXmlNode {
   name: string;
@@ -49,4 +50,5 @@ export interface Citeproc {
   parseXml(xml: string): CslXmlNode;
 }
 
-export const CSL = createRequire(import.meta.url)('citeproc') as Citeproc;
+/** citeproc-js with Citewise's corrections (citeproc-patches.ts). */
+export const CSL = patchCiteproc(createRequire(import.meta.url)('citeproc') as Citeproc);

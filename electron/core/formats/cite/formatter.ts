@@ -29,7 +29,7 @@ export interface CiteFormatterOptions {
   workers?: number;
   /** Jobs with at least this many items go to a worker (default 100). */
   workerThreshold?: number;
-  /** The worker script; default: defaultWorkerEntry(). */
+  /** The worker script; default: locateWorker('cite-worker') (electron/core/worker-entry.ts). */
   workerEntry?: WorkerEntry;
 }
 

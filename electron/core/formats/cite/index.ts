@@ -2,6 +2,6 @@
 export { CiteFormatter, createCiteFormatter, type CiteFormatterOptions } from './formatter';
 export { defaultCslDir, directoryAssets, type CslAssets, type CslManifest } from './assets';
 export { BUILT_IN_CSL_STYLES, inspectStyle } from './styles';
-export { defaultWorkerEntry, type WorkerEntry } from './pool';
+export type { WorkerEntry } from './pool';
 export { escapeHtml, isSafeHtml } from './html';
 export * from './types';

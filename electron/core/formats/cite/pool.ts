@@ -1,39 +1,13 @@
 // Two worker threads (by default) for big formatting jobs, so formatting thousands of references never
 // stalls the process that answers the UI. A style/locale always goes to the same worker, where its
 // engine and entry cache stay warm; different styles run side by side on both cores.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CoreError } from '../../errors';
+import { locateWorker, type WorkerEntry } from '../../worker-entry';
 import type { ErrorCode } from '../../../../shared/ipc';
 import type { Job, JobResult } from './protocol';
 
-export interface WorkerEntry {
-  url: URL;
-  execArgv: string[];
-}
-
-/**
- * The worker script: the bundled sibling out/<main|cli>/cite-worker.js, or worker.ts (loaded through
- * tsx, a devDependency) when the core runs from source (vitest, tsx).
- */
-export function defaultWorkerEntry(): WorkerEntry {
-  const self = import.meta.url;
-  if (/\.ts$/.test(self)) return { url: new URL('./worker.ts', self), execArgv: [] };
-  return { url: new URL('./cite-worker.js', self), execArgv: [] };
-}
-
-function startWorker(entry: WorkerEntry): Worker {
-  if (!entry.url.pathname.endsWith('.ts')) return new Worker(entry.url, { execArgv: entry.execArgv });
-  // tsx's ESM API, found through its package.json exports (require.resolve would pick the CommonJS build).
-  const pkgFile = createRequire(import.meta.url).resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const tsx = pathToFileURL(join(dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.url.href)}, ${JSON.stringify(tsx)}));`;
-  return new Worker(boot, { eval: true, execArgv: entry.execArgv });
-}
+export type { WorkerEntry } from '../../worker-entry';
 
 interface Slot {
   worker: Worker | undefined;
@@ -51,12 +25,13 @@ export interface Holds {
 export type PoolJob = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
 export class WorkerPool {
-  readonly #entry: WorkerEntry;
+  readonly #entry: (() => WorkerEntry) | WorkerEntry;
   readonly #slots: Slot[];
   #next = 1;
   #closed = false;
 
-  constructor(size = 2, entry: WorkerEntry = defaultWorkerEntry()) {
+  /** `entry`: the worker script; found by locateWorker('cite-worker') when the first worker starts. */
+  constructor(size = 2, entry: WorkerEntry | (() => WorkerEntry) = () => locateWorker('cite-worker')) {
     this.#entry = entry;
     this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: undefined, pending: new Map(), styles: new Set(), locales: new Set() }));
   }
@@ -114,11 +89,9 @@ export class WorkerPool {
 
   #spawn(s: Slot): Worker {
     if (s.worker) return s.worker;
-    const path = fileURLToPath(this.#entry.url);
-    if (!existsSync(path)) {
-      throw new CoreError('INTERNAL', `The citation worker ${path} is missing: the build must emit it (see electron/core/formats/cite/README.md).`);
-    }
-    const worker = startWorker(this.#entry);
+    const entry = typeof this.#entry === 'function' ? this.#entry() : this.#entry;
+    // No execArgv of the parent's (a test runner's loader flags) reaches the worker.
+    const worker = new Worker(entry.script, { eval: entry.eval ?? false, execArgv: [] });
     worker.unref();
     s.styles.clear();
     s.locales.clear();

@@ -1,0 +1,92 @@
+// citeproc-js mistakes corrected in citeproc-patches.ts, checked through the formatter (in this thread
+// and in a citation worker, which loads citeproc-js on its own).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CslItem } from '../../../../shared/model/csl';
+import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../../electron/core/formats/cite';
+import { buildCslDir } from './helpers';
+
+let local: CiteFormatter;
+let pooled: CiteFormatter;
+beforeAll(() => {
+  const assets = directoryAssets(buildCslDir());
+  local = createCiteFormatter({ assets, workers: 0 });
+  pooled = createCiteFormatter({ assets, workers: 1, workerThreshold: 1 });
+});
+afterAll(async () => {
+  await local.close();
+  await pooled.close();
+});
+
+const name = (family: string, given: string) => ({ family, given });
+const book = (id: string, title: string, author: { family: string; given: string }[], year: number): CslItem => ({ id, type: 'book', title, author, publisher: 'Press', issued: { 'date-parts': [[year]] } });
+
+describe('subsequent-author-substitute replaces only the same whole list, et al. included', () => {
+  const items = [
+    book('a', 'Alpha', [name('Lefèvre', 'Carlos'), name('Ng', 'Bo'), name('Oh', 'Cy')], 2001),
+    book('b', 'Beta', [name('Lefèvre', 'Carlos')], 2002),
+    book('c', 'Gamma', [name('Lefèvre', 'Carlos')], 2003),
+  ];
+  for (const [label, f] of [
+    ['in this thread', () => local],
+    ['in a worker', () => pooled],
+  ] as const) {
+    it(`MLA, ${label}`, async () => {
+      const bib = await f().formatBibliography(items, { style: 'mla' });
+      expect(bib.entries.map((e) => e.value)).toEqual([
+        'Lefèvre, Carlos, et al. Alpha. Press, 2001.',
+        // The list before was cut ("et al."): not the same list, so the name is printed.
+        'Lefèvre, Carlos. Beta. Press, 2002.',
+        '---. Gamma. Press, 2003.',
+      ]);
+    });
+  }
+});
+
+describe('initials of compound given names with initialize-with-hyphen="false"', () => {
+  const article: CslItem = {
+    id: 'v',
+    type: 'article-journal',
+    title: 'Title',
+    author: [name('Zhang', 'Min-jun'), name('Park', 'Ji-Woo'), name('Roux', 'Jean-luc Marie')],
+    'container-title': 'J',
+    issued: { 'date-parts': [[2020]] },
+  };
+  it('Vancouver and AMA initialise every part: Zhang MJ, Park JW, Roux JLM', async () => {
+    for (const style of ['vancouver', 'ama'] as const) {
+      const [entry] = (await local.formatBibliography([article], { style })).entries;
+      expect(entry!.value, style).toMatch(/^1\. Zhang MJ, Park JW, Roux JLM\. Title\. J\./);
+    }
+  });
+  it('leaves styles that keep the hyphen as they were (IEEE)', async () => {
+    const [entry] = (await local.formatBibliography([article], { style: 'ieee' })).entries;
+    expect(entry!.value).toContain('M. Zhang, J.-W. Park, and J. M. Roux');
+  });
+  it('leaves a name in full where the style does not initialise (APA in-text stays "Zhang")', async () => {
+    const [cite] = await local.formatCitations([article], [[{ id: 'v' }]], { style: 'apa' });
+    expect(cite!.value).toBe('(Zhang et al., 2020)');
+  });
+});
+
+describe('name disambiguation tries given names before more names (CSL 1.0.2)', () => {
+  // Both cites read "Lee et al."; the first names differ, so initials settle it without more names.
+  const items = [
+    book('x', 'X', [name('Lee', 'Alice'), name('Park', 'Bo'), name('Kim', 'Cy'), name('Wu', 'Di')], 2020),
+    book('y', 'Y', [name('Lee', 'Brian'), name('Chan', 'Di'), name('Kim', 'Cy'), name('Wu', 'Di')], 2020),
+  ];
+  it.each([
+    ['harvard', ['(A. Lee et al., 2020)', '(B. Lee et al., 2020)']],
+    ['mla', ['(A. Lee et al.)', '(B. Lee et al.)']],
+    ['apa', ['(A. Lee et al., 2020)', '(B. Lee et al., 2020)']],
+  ] as const)('%s', async (style, expected) => {
+    const cites = await local.formatCitations(items, [[{ id: 'x' }], [{ id: 'y' }]], { style });
+    expect(cites.map((c) => c.value)).toEqual(expected);
+  });
+  it('adds names when given names cannot tell the cites apart', async () => {
+    const same = [
+      book('x', 'X', [name('Lee', 'Alice'), name('Park', 'Bo'), name('Kim', 'Cy'), name('Wu', 'Di')], 2020),
+      book('y', 'Y', [name('Lee', 'Alice'), name('Chan', 'Di'), name('Kim', 'Cy'), name('Wu', 'Di')], 2020),
+    ];
+    const cites = await local.formatCitations(same, [[{ id: 'x' }], [{ id: 'y' }]], { style: 'harvard' });
+    expect(cites.map((c) => c.value)).toEqual(['(Lee, Park, et al., 2020)', '(Lee, Chan, et al., 2020)']);
+  });
+});
