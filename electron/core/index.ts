@@ -37,6 +37,7 @@ import { CoreError } from './errors';
 import { ServiceClient, type FetchLike, type ServiceClientOptions } from './service';
 import { resolveServiceUrl, ServiceKeys } from './service/keys';
 import { SettingsStore } from './settings/store';
+import { watchUndo } from './undo-watch';
 
 export interface CoreOptions {
   dataDir: string;
@@ -136,6 +137,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const watch = new RetractionWatch({ library: library.enrichment, enricher });
   const autoExport = new AutoExporter({ library, jobs });
   const disposers = [
+    watchUndo(events, () => library.lib.undoTops(), (err) => logger.error('reading the undo stack failed', err)),
     autoExport.onStatus((status) => events.emit('autoExport.status', status)),
     watch.onStatusChange((changes) => events.emit('library.statusChanged', changes)),
     enricher.onProgress((run) => {

@@ -14,6 +14,8 @@ import type {
   RelatedItem,
   SavedSearch,
   UndoEntry,
+  UndoOutcome,
+  UndoTops,
 } from '../model/library';
 import { SORT_COLUMNS } from '../model/library';
 import { event, feature, request } from './define';
@@ -196,9 +198,17 @@ export const libraryFeature = feature({
       z.object({ keepId: itemId, otherIds: ids, csl: z.record(z.string().max(200), z.unknown()).optional() }).strict(),
     ).returns<ItemDetail>(),
 
-    'library.undo': request(empty).returns<{ label: string | null }>(),
-    'library.redo': request(empty).returns<{ label: string | null }>(),
+    /**
+     * Undoes the last change; with `id`, only if that entry is still the last one (CONFLICT otherwise:
+     * an Undo offered for one change never reverts another). Items the change created go to the Trash.
+     * `label` is null when there was nothing to undo.
+     */
+    'library.undo': request(z.object({ id: itemId.optional() }).strict()).returns<UndoOutcome | { label: null }>(),
+    /** Re-applies the last undone change; CONFLICT when its items changed since (see docs/undo.md). */
+    'library.redo': request(z.object({ id: itemId.optional() }).strict()).returns<UndoOutcome | { label: null }>(),
     'library.history': request(empty).returns<{ undo: UndoEntry[]; redo: UndoEntry[] }>(),
+    /** What undo and redo would revert now (the payload of library.undoChanged). */
+    'library.undo.tops': request(empty).returns<UndoTops>(),
 
     /** Parses text (a dropped or chosen file read by the renderer, or a paste); one transaction; runs as a job. */
     'library.import': request(
@@ -245,5 +255,7 @@ export const libraryFeature = feature({
   },
   events: {
     'library.changed': event<LibraryChange>(),
+    /** The step undo (or redo) would revert changed: every Undo offer shows only while it is its step. */
+    'library.undoChanged': event<UndoTops>(),
   },
 });

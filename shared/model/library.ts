@@ -158,10 +158,32 @@ export interface RelatedItem {
   relation: 'preprint' | 'publication';
 }
 
+/** The most item ids an UndoEntry lists (itemCount has them all). */
+export const UNDO_ENTRY_MAX_IDS = 100;
+
+/** One step of the undo or redo stack. `label` names the action and its items ("Edit title of “…”"). */
 export interface UndoEntry {
   id: number;
   label: string;
   createdAt: number;
+  /** The items the step touches (at most UNDO_ENTRY_MAX_IDS of them). */
+  itemIds: ItemId[];
+  itemCount: number;
+}
+
+/** The step undo and the step redo would revert now (library.undoChanged, library.history). */
+export interface UndoTops {
+  undo: UndoEntry | null;
+  redo: UndoEntry | null;
+}
+
+/** What an undo or a redo did. */
+export interface UndoOutcome {
+  /** The step's label, as its entry had it. */
+  label: string;
+  itemIds: ItemId[];
+  /** Items the undo moved to the Trash instead of removing them (the step had created them). */
+  trashed: ItemId[];
 }
 
 export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';

@@ -215,17 +215,24 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return lib.getItem(keepId);
     },
 
-    'library.undo': async () => {
-      const label = await lib.undo();
-      if (label !== null) changed('all');
-      return { label };
+    'library.undo': async ({ id }) => {
+      const outcome = await lib.undoStep(id);
+      if (outcome) changed('all', outcome.itemIds);
+      return outcome ?? { label: null };
     },
-    'library.redo': async () => {
-      const label = await lib.redo();
-      if (label !== null) changed('all');
-      return { label };
+    'library.redo': async ({ id }) => {
+      try {
+        const outcome = await lib.redoStep(id);
+        if (outcome) changed('all', outcome.itemIds);
+        return outcome ?? { label: null };
+      } catch (err) {
+        // A refused redo may have dropped its stale step: the offers must hear of it.
+        changed('all');
+        throw err;
+      }
     },
     'library.history': () => lib.undoHistory(),
+    'library.undo.tops': () => lib.undoTops(),
 
     'library.import': async ({ text, fileName, format }, { signal }) => {
       const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';

@@ -3,6 +3,7 @@
 // better-sqlite3: it runs inside the library worker (worker.ts), and tests use it directly.
 // Writes go through the WriteDb; listing and search use a separate read-only connection, which in WAL
 // mode sees the last committed state, so a long import never shows half its rows.
+import { createHash } from 'node:crypto';
 import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi, parseIssn } from '../../../shared/model/doi';
@@ -12,6 +13,7 @@ import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
+import { changedFields, editLabel, subjectOf } from './undo-labels';
 import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-store';
 import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
@@ -39,6 +41,9 @@ import {
   type SortColumn,
   type TallyState,
   type UndoEntry,
+  type UndoOutcome,
+  type UndoTops,
+  UNDO_ENTRY_MAX_IDS,
 } from './types';
 
 const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
@@ -276,7 +281,7 @@ export class Library {
   // ── Items ──
 
   addItem(item: CslItem): ItemId {
-    return this.#undoable('Add item', [], () => {
+    return this.#undoable((s) => `Add item ${s}`, [], () => {
       const result = new ImportSession(this.#w, { source: 'manual' }, this.#now(), false).addOne(item, 0, true);
       if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
       return { value: result, created: [result] };
@@ -289,7 +294,9 @@ export class Library {
 
   /** Replaces an item's metadata. The citation key stays unless `csl['citation-key']` names a new one. */
   updateItem(id: ItemId, csl: CslItem): void {
-    this.#undoable('Edit item', [id], () => {
+    const was = this.#w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`);
+    const fields = was ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter((f) => f !== 'citation key' || typeof csl['citation-key'] === 'string') : [];
+    this.#undoable((s) => editLabel(fields, s), [id], () => {
       const current = this.#rowOf(this.#w, id);
       const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
       const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
@@ -308,7 +315,7 @@ export class Library {
 
   /** Sets the citation key the user typed; CONFLICT if another item has it. */
   setCitationKey(id: ItemId, key: string): string {
-    return this.#undoable('Change citation key', [id], () => {
+    return this.#undoable((s) => `Change citation key of ${s}`, [id], () => {
       const current = this.#rowOf(this.#w, id);
       const checked = this.#checkKey(key.trim(), id);
       const csl = JSON.parse(current.csl) as CslItem;
@@ -319,7 +326,7 @@ export class Library {
 
   /** Regenerates a key from the formula, only when the user asks. */
   regenerateCitationKey(id: ItemId): string {
-    return this.#undoable('Regenerate citation key', [id], () => {
+    return this.#undoable((s) => `Regenerate citation key of ${s}`, [id], () => {
       const current = this.#rowOf(this.#w, id);
       const csl = JSON.parse(current.csl) as CslItem;
       const key = uniqueCitationKey(citationKeyBase(csl), (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id));
@@ -338,7 +345,7 @@ export class Library {
 
   addTags(ids: readonly ItemId[], tags: readonly string[]): void {
     const names = this.#tagNames(tags);
-    this.#undoable(`Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')}`, ids, () => {
+    this.#undoable((s) => `Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')} to ${s}`, ids, () => {
       for (const name of names) {
         const tagId = this.#tagId(name);
         for (const id of ids) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${tagId})`);
@@ -350,7 +357,7 @@ export class Library {
 
   removeTags(ids: readonly ItemId[], tags: readonly string[]): void {
     const names = this.#tagNames(tags);
-    this.#undoable(`Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')}`, ids, () => {
+    this.#undoable((s) => `Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')} from ${s}`, ids, () => {
       for (const name of names) {
         for (const batch of chunk(ids)) {
           this.#w.run(sql`DELETE FROM item_tags WHERE tag_id = (SELECT id FROM tags WHERE name = ${name}) AND item_id IN ${inList(batch)}`);
@@ -370,7 +377,7 @@ export class Library {
   // ── Notes ──
 
   addNote(itemId: ItemId, body: string): number {
-    return this.#undoable('Add note', [itemId], () => {
+    return this.#undoable((s) => `Add note to ${s}`, [itemId], () => {
       this.#rowOf(this.#w, itemId);
       const now = this.#now();
       const r = this.#w.run(sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`);
@@ -381,7 +388,7 @@ export class Library {
 
   updateNote(noteId: number, body: string): void {
     const itemId = this.#noteItem(noteId);
-    this.#undoable('Edit note', [itemId], () => {
+    this.#undoable((s) => `Edit note of ${s}`, [itemId], () => {
       this.#w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.#now()} WHERE id = ${noteId}`);
       this.#touch([itemId]);
       return { value: undefined };
@@ -390,7 +397,7 @@ export class Library {
 
   deleteNote(noteId: number): void {
     const itemId = this.#noteItem(noteId);
-    this.#undoable('Delete note', [itemId], () => {
+    this.#undoable((s) => `Delete note of ${s}`, [itemId], () => {
       this.#w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
       this.#touch([itemId]);
       return { value: undefined };
@@ -400,7 +407,7 @@ export class Library {
   // ── Attachments ──
 
   addAttachment(itemId: ItemId, a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null }): number {
-    return this.#undoable('Add attachment', [itemId], () => {
+    return this.#undoable((s) => `Add attachment to ${s}`, [itemId], () => {
       this.#rowOf(this.#w, itemId);
       const r = this.#w.run(
         sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.#now()})`,
@@ -413,7 +420,7 @@ export class Library {
   removeAttachment(attachmentId: number): void {
     const row = this.#w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
     if (!row) throw notFound('The attachment');
-    this.#undoable('Remove attachment', [row.item_id], () => {
+    this.#undoable((s) => `Remove attachment from ${s}`, [row.item_id], () => {
       this.#w.run(sql`DELETE FROM attachments WHERE id = ${attachmentId}`);
       this.#touch([row.item_id]);
       return { value: undefined };
@@ -473,7 +480,8 @@ export class Library {
 
   addToCollection(collectionId: number, ids: readonly ItemId[]): void {
     this.#collectionExists(collectionId);
-    this.#undoable('Add to collection', ids, () => {
+    const name = this.#collectionName(collectionId);
+    this.#undoable((s) => `Add ${s} to ${name}`, ids, () => {
       const now = this.#now();
       for (const id of ids) this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`);
       return { value: undefined };
@@ -481,7 +489,8 @@ export class Library {
   }
 
   removeFromCollection(collectionId: number, ids: readonly ItemId[]): void {
-    this.#undoable('Remove from collection', ids, () => {
+    const name = this.#collectionName(collectionId);
+    this.#undoable((s) => `Remove ${s} from ${name}`, ids, () => {
       for (const batch of chunk(ids)) this.#w.run(sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`);
       return { value: undefined };
     });
@@ -490,7 +499,8 @@ export class Library {
   /** Moves items from one collection to another (a drag between collections). */
   moveToCollection(ids: readonly ItemId[], fromId: number, toId: number): void {
     this.#collectionExists(toId);
-    this.#undoable('Move to collection', ids, () => {
+    const name = this.#collectionName(toId);
+    this.#undoable((s) => `Move ${s} to ${name}`, ids, () => {
       const now = this.#now();
       for (const id of ids) {
         this.#w.run(sql`DELETE FROM collection_items WHERE collection_id = ${fromId} AND item_id = ${id}`);
@@ -503,7 +513,7 @@ export class Library {
   // ── Trash ──
 
   trashItems(ids: readonly ItemId[]): void {
-    this.#undoable(`Move ${ids.length === 1 ? 'item' : `${ids.length} items`} to the trash`, ids, () => {
+    this.#undoable((s) => `Move ${s} to the Trash`, ids, () => {
       const now = this.#now();
       for (const batch of chunk(ids)) this.#w.run(sql`UPDATE items SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN ${inList(batch)}`);
       return { value: undefined };
@@ -511,7 +521,7 @@ export class Library {
   }
 
   restoreItems(ids: readonly ItemId[]): void {
-    this.#undoable(`Restore ${ids.length === 1 ? 'item' : `${ids.length} items`} from the trash`, ids, () => {
+    this.#undoable((s) => `Restore ${s} from the Trash`, ids, () => {
       for (const batch of chunk(ids)) this.#w.run(sql`UPDATE items SET trashed_at = NULL WHERE id IN ${inList(batch)}`);
       return { value: undefined };
     });
@@ -519,7 +529,7 @@ export class Library {
 
   /** Deletes items for good (still undoable while the undo entry lasts). */
   deleteItems(ids: readonly ItemId[]): void {
-    this.#undoable(`Delete ${ids.length === 1 ? 'item' : `${ids.length} items`}`, ids, () => {
+    this.#undoable((s) => `Delete ${s} for good`, ids, () => {
       for (const id of ids) this.#deleteRow(id);
       return { value: undefined };
     });
@@ -755,7 +765,8 @@ export class Library {
   mergeItems(keepId: ItemId, others: readonly ItemId[], chosen?: CslItem): void {
     const list = others.filter((id) => id !== keepId);
     if (list.length === 0) throw new CoreError('INVALID_INPUT', 'Choose at least one other item to merge.');
-    this.#undoable(`Merge ${list.length + 1} items`, [keepId, ...list], () => {
+    const into = this.#subject([keepId]);
+    this.#undoable(`Merge ${list.length + 1} items into ${into}`, [keepId, ...list], () => {
       const keep = this.#rowOf(this.#w, keepId);
       let csl = JSON.parse(keep.csl) as CslItem;
       const now = this.#now();
@@ -922,22 +933,39 @@ export class Library {
   // ── Undo ──
 
   undoHistory(): { undo: UndoEntry[]; redo: UndoEntry[] } {
-    const list = (stack: 'undo' | 'redo'): UndoEntry[] =>
-      this.#r.all<{ id: number; label: string; created_at: number }>(sql`SELECT id, label, created_at FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 50`).map((e) => ({
-        id: e.id,
-        label: e.label,
-        createdAt: e.created_at,
-      }));
-    return { undo: list('undo'), redo: list('redo') };
+    return { undo: this.#entries('undo', 50), redo: this.#entries('redo', 50) };
+  }
+
+  /** The step undo would revert and the step redo would re-apply, now (what an Undo offer checks). */
+  undoTops(): UndoTops {
+    return { undo: this.#entries('undo', 1)[0] ?? null, redo: this.#entries('redo', 1)[0] ?? null };
   }
 
   /** Undoes the last change; returns its label, or null when there is nothing to undo. */
-  undo(): string | null {
-    return this.#swap('undo', 'redo');
+  undo(expectId?: number): string | null {
+    return this.undoStep(expectId)?.label ?? null;
   }
 
-  redo(): string | null {
-    return this.#swap('redo', 'undo');
+  redo(expectId?: number): string | null {
+    return this.redoStep(expectId)?.label ?? null;
+  }
+
+  /**
+   * Undoes the last change (only if it is entry `expectId`, when given: CONFLICT otherwise, so an Undo
+   * offered for one change never reverts another). Undo never deletes: items the change created go to
+   * the Trash. Null when there is nothing to undo.
+   */
+  undoStep(expectId?: number): UndoOutcome | null {
+    return this.#swap('undo', 'redo', expectId);
+  }
+
+  /**
+   * Re-applies the last undone change. It stays possible after unrelated changes: a later change to
+   * one of its items drops it from the redo stack, and a change made any other way (enrichment) is
+   * caught here, where it is refused with CONFLICT and dropped. See docs/undo.md.
+   */
+  redoStep(expectId?: number): UndoOutcome | null {
+    return this.#swap('redo', 'undo', expectId);
   }
 
   // ── Maintenance ──
@@ -1175,19 +1203,104 @@ export class Library {
         data = excluded.data, fetched_at = excluded.fetched_at`);
   }
 
-  #swap(from: 'undo' | 'redo', to: 'undo' | 'redo'): string | null {
-    return this.#w.transaction(() => {
-      const entry = this.#w.get<{ id: number; label: string; payload: string }>(sql`SELECT id, label, payload FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`);
+  #swap(from: 'undo' | 'redo', to: 'undo' | 'redo', expectId?: number): UndoOutcome | null {
+    const verb = from === 'undo' ? 'undo' : 'redo';
+    const result = this.#w.transaction((): UndoOutcome | { refused: string } | null => {
+      const entry = this.#w.get<{ id: number; label: string; payload: string; item_ids: string; fingerprint: string | null }>(
+        sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
+      );
+      if (expectId !== undefined && entry?.id !== expectId) {
+        const expected = this.#w.get<{ label: string }>(sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`);
+        return {
+          refused: expected
+            ? `Cannot ${verb} “${expected.label}”: it is no longer the last change${entry ? ` (${entry.label} is)` : ''}.`
+            : `That change was already ${from === 'undo' ? 'undone' : 'redone'}, or is no longer kept.`,
+        };
+      }
       if (!entry) return null;
       const payload = JSON.parse(entry.payload) as UndoPayload;
-      const affected = [...new Set([...payload.restore.map((s) => s.row.id as number), ...payload.remove])];
+      const listed = JSON.parse(entry.item_ids) as ItemId[];
+      const affected = listed.length > 0 ? listed : [...new Set([...payload.restore.map((snap) => snap.row.id as number), ...payload.remove])];
+      if (from === 'redo' && entry.fingerprint !== null && entry.fingerprint !== this.#fingerprint(affected)) {
+        this.#w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+        return { refused: `Cannot redo ${entry.label}: ${affected.length === 1 ? 'the item has' : 'its items have'} changed since it was undone.` };
+      }
       const inverse = this.#inverse(affected);
-      for (const id of payload.remove) this.#deleteRow(id);
+      const trashed: ItemId[] = [];
+      const now = this.#now();
+      for (const id of payload.remove) {
+        if (from === 'redo') {
+          this.#deleteRow(id);
+          continue;
+        }
+        // Undo never deletes: what the change created goes to the Trash, to be restored or emptied from there.
+        if (this.#w.run(sql`UPDATE items SET trashed_at = ${now} WHERE id = ${id} AND trashed_at IS NULL`).changes > 0) trashed.push(id);
+      }
       for (const snap of payload.restore) this.#restore(snap);
       this.#w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
-      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload) VALUES (${to}, ${entry.label}, ${this.#now()}, ${JSON.stringify(inverse)})`);
-      return entry.label;
+      const fingerprint = to === 'redo' ? this.#fingerprint(affected) : null;
+      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids, fingerprint)
+        VALUES (${to}, ${entry.label}, ${now}, ${JSON.stringify(inverse)}, ${JSON.stringify(affected)}, ${fingerprint})`);
+      this.#trimStack(to);
+      return { label: entry.label, itemIds: affected, trashed };
     });
+    if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused);
+    return result;
+  }
+
+  #entries(stack: 'undo' | 'redo', limit: number): UndoEntry[] {
+    return this.#r
+      .all<{ id: number; label: string; created_at: number; item_ids: string }>(sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`)
+      .map((e) => {
+        const ids = JSON.parse(e.item_ids) as ItemId[];
+        return { id: e.id, label: e.label, createdAt: e.created_at, itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS), itemCount: ids.length };
+      });
+  }
+
+  #trimStack(stack: 'undo' | 'redo'): void {
+    this.#w.run(sql`DELETE FROM undo_log WHERE stack = ${stack} AND id <= (SELECT id FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`);
+  }
+
+  /**
+   * The state of these items as undo and redo see it (everything a snapshot holds except the tallies
+   * copied from the service cache), as one hash: a redo checks its items still look as the undo left them.
+   */
+  #fingerprint(ids: readonly ItemId[]): string {
+    const hash = createHash('sha256');
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const snap = this.#snapshot(id);
+      if (snap) {
+        const { supporting: _s, contrasting: _c, mentioning: _m, citing: _n, ...row } = snap.row;
+        hash.update(JSON.stringify({ ...snap, row }));
+      } else hash.update(`${id} absent`);
+      hash.update('\n');
+    }
+    return hash.digest('base64url');
+  }
+
+  /** What a label calls these items: the one item's title, or "3 items". */
+  #subject(ids: readonly ItemId[]): string {
+    if (ids.length !== 1) return subjectOf([], ids.length);
+    const row = this.#w.get<{ title: string | null; citation_key: string }>(sql`SELECT title, citation_key FROM items WHERE id = ${ids[0]!}`);
+    return row ? subjectOf([{ title: row.title, citationKey: row.citation_key }]) : `item ${ids[0]}`;
+  }
+
+  #collectionName(id: number): string {
+    const row = this.#w.get<{ name: string }>(sql`SELECT name FROM collections WHERE id = ${id}`);
+    return row ? `“${row.name}”` : 'a collection';
+  }
+
+  /**
+   * A change to these items drops the redo steps that touch any of them: re-applying one would undo
+   * the change. Redo steps of other items stay.
+   */
+  #dropRedoTouching(ids: readonly ItemId[]): void {
+    const touched = new Set(ids);
+    const stale = this.#w
+      .all<{ id: number; item_ids: string }>(sql`SELECT id, item_ids FROM undo_log WHERE stack = 'redo'`)
+      .filter((e) => (JSON.parse(e.item_ids) as ItemId[]).some((id) => touched.has(id)))
+      .map((e) => e.id);
+    for (const batch of chunk(stale)) this.#w.run(sql`DELETE FROM undo_log WHERE id IN ${inList(batch)}`);
   }
 
   /** What would put these items back as they are now. */
@@ -1202,15 +1315,23 @@ export class Library {
     return { restore, remove };
   }
 
-  /** Runs a change in a transaction and records how to undo it (and forgets the redo stack). */
-  #undoable<T>(label: string, ids: readonly ItemId[], fn: () => { value: T; created?: ItemId[] }): T {
+  /**
+   * Runs a change in a transaction and records how to undo it, labelled with what it did to which
+   * items (`label` gets their name: a title or "3 items"); drops the redo steps of those items.
+   */
+  #undoable<T>(label: string | ((subject: string) => string), ids: readonly ItemId[], fn: () => { value: T; created?: ItemId[] }): T {
     return this.#w.transaction(() => {
-      const before = this.#inverse([...new Set(ids)]);
+      const touched = [...new Set(ids)];
+      // Named before the change: a deletion leaves nothing to name afterwards.
+      const named = touched.length > 0 && typeof label !== 'string' ? this.#subject(touched) : null;
+      const before = this.#inverse(touched);
       const { value, created } = fn();
+      const all = [...new Set([...touched, ...(created ?? [])])];
+      const text = typeof label === 'string' ? label : label(named ?? this.#subject(all));
       const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
-      this.#w.run(sql`DELETE FROM undo_log WHERE stack = 'redo'`);
-      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', ${label}, ${this.#now()}, ${JSON.stringify(payload)})`);
-      this.#w.run(sql`DELETE FROM undo_log WHERE stack = 'undo' AND id <= (SELECT id FROM undo_log WHERE stack = 'undo' ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`);
+      this.#dropRedoTouching(all);
+      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.#now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`);
+      this.#trimStack('undo');
       return value;
     });
   }

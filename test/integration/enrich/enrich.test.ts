@@ -8,6 +8,7 @@ import type { LibraryClient } from '../../../electron/core/library/client';
 import type { EnrichRun } from '../../../electron/core/library/enrichment-store';
 import type { ServiceClient } from '../../../electron/core/service';
 import type { CslItem } from '../../../shared/model/csl';
+import { quoteTitle } from '../../../electron/core/library/undo-labels';
 import { sampleDois, service } from '../service-client/helpers';
 import { bareItems, fastClient, libraryDir, serviceProxy, type ServiceProxy, type TestLibraryDir } from './helpers';
 
@@ -77,7 +78,7 @@ describe('enrichment', () => {
     expect(await lib.lib.getNotices(a)).toMatchObject({ state: 'found', notices: paper.editorialNotices });
     expect(await lib.lib.getPaper(b)).toMatchObject({ state: 'found' });
     // Filling is not a user edit: no undo entry, no edit record.
-    expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual(['Edit item']);
+    expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual([`Edit title of ${quoteTitle(before.title!)}`]);
     expect(await lib.enrichment.editedFields(idB!)).toEqual([]);
 
     // The user removes a filled field; enriching again must not put it back.

@@ -4,10 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi, LibraryChange, Result } from '../../../shared/ipc';
+import type { UndoTops } from '../../../shared/model/library';
 import { createCore, type Core } from '../../../electron/core';
 import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
+import { quoteTitle } from '../../../electron/core/library/undo-labels';
 import { tempDir } from '../../helpers/tmp';
 import { sampleDois, service } from '../service-client/helpers';
 
@@ -117,13 +119,43 @@ describe('library over IPC', () => {
     expect(wrong.ok).toBe(false);
   });
 
+  it('tells every Undo offer which step undo would revert (library.undoChanged), and refuses an offer that went stale', async () => {
+    const tops: UndoTops[] = [];
+    const off = api.on('library.undoChanged', (t) => tops.push(t));
+    const heard = async (pred: (t: UndoTops) => boolean): Promise<UndoTops> => {
+      for (let i = 0; i < 200 && !tops.some(pred); i++) await new Promise((r) => setTimeout(r, 10));
+      const found = tops.find(pred);
+      if (!found) throw new Error(`no library.undoChanged like that among ${JSON.stringify(tops)}`);
+      return found;
+    };
+    try {
+      const [x, y] = value(await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 })).rows;
+      value(await api.invoke('library.tags.add', { ids: [x!.id], tags: ['offer'] }));
+      const first = (await heard((t) => t.undo?.label === `Add tag offer to ${quoteTitle(x!.title!)}`)).undo!;
+      expect(value(await api.invoke('library.undo.tops', {})).undo).toEqual(first);
+      value(await api.invoke('library.tags.add', { ids: [x!.id, y!.id], tags: ['later'] }));
+      await heard((t) => t.undo?.label === 'Add tag later to 2 items');
+      // The first offer is stale: undoing through it would revert "later" instead.
+      const stale = await api.invoke('library.undo', { id: first.id });
+      expect(stale.ok || stale.error.code).toBe('CONFLICT');
+      expect(value(await api.invoke('library.item.get', { id: y!.id })).tags).toContain('later');
+      expect(value(await api.invoke('library.undo', {}))).toMatchObject({ label: 'Add tag later to 2 items', trashed: [] });
+      await heard((t) => t.undo?.id === first.id && t.redo?.label === 'Add tag later to 2 items');
+      expect(value(await api.invoke('library.undo', { id: first.id })).label).toBe(`Add tag offer to ${quoteTitle(x!.title!)}`);
+      expect(value(await api.invoke('library.item.get', { id: x!.id })).tags).not.toContain('offer');
+    } finally {
+      off();
+    }
+  });
+
   it('edits an item and undoes the edit; changes a citation key and refuses a taken one', async () => {
     const [row] = value(await api.invoke('library.list', { query: 'key:watson1953' })).rows;
     const item = value(await api.invoke('library.item.get', { id: row!.id }));
     const edited = value(await api.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'A new title' } }));
     expect(edited.title).toBe('A new title');
-    expect(value(await api.invoke('library.history', {})).undo[0]!.label).toBe('Edit item');
-    expect(value(await api.invoke('library.undo', {})).label).toBe('Edit item');
+    const label = `Edit title of ${quoteTitle(item.title!)}`;
+    expect(value(await api.invoke('library.history', {})).undo[0]).toMatchObject({ label, itemIds: [item.id], itemCount: 1 });
+    expect(value(await api.invoke('library.undo', {}))).toEqual({ label, itemIds: [item.id], trashed: [] });
     expect(value(await api.invoke('library.item.get', { id: item.id })).title).toBe(item.title);
 
     const other = value(await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 })).rows.find((r) => r.id !== item.id)!;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { MAX_EVIDENCE_RECORD_CHARS, type Channel, type InputOf, type Result, type ResultOf } from '../../../shared/ipc';
+import { quoteTitle } from '../../../electron/core/library/undo-labels';
 import { tempDir } from '../../helpers/tmp';
 import { PATENT_FAMILY, TRIAL } from './fixtures';
 
@@ -42,8 +43,10 @@ describe('evidence.save', () => {
     const byWord = await ok('library.list', { query: 'okafor moisture' });
     expect(byWord.rows.map((r) => r.id)).toEqual([patent.id]);
 
-    expect(await ok('library.undo', {})).toEqual({ label: 'Add item' });
+    // The patent was saved last: undo names it and puts it in the Trash (issue 17), not away.
+    expect(await ok('library.undo', {})).toEqual({ label: `Add item ${quoteTitle(detail.title!)}`, itemIds: [patent.id], trashed: [patent.id] });
     expect((await ok('library.list', {})).rows.map((r) => r.id)).toEqual([trial.id]);
+    expect((await ok('library.list', { trash: true })).rows.map((r) => r.id)).toEqual([patent.id]);
   });
 
   it('answers a record saved before with its item instead of adding it twice; after the trash, adds it again', async () => {

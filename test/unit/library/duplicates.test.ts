@@ -67,7 +67,7 @@ describe('duplicates and merge', () => {
 
     // Undo brings both back as they were.
     t.library.undo(); // the add
-    expect(t.library.undo()).toBe('Merge 2 items');
+    expect(t.library.undo()).toBe('Merge 2 items into “Deep Learning”');
     const back = t.library.getItem(other);
     expect(back.citationKey).toBe(otherKey);
     expect(back.notes.map((n) => n.body)).toEqual(['note B']);
@@ -91,7 +91,7 @@ describe('duplicates and merge', () => {
     expect(merged.citationKey).toBe(t.library.getItem(keep).citationKey);
     expect(merged.tags).toEqual(['ml', 'review']);
     // One undo: both items as they were, the kept one's own title back.
-    expect(t.library.undo()).toBe('Merge 2 items');
+    expect(t.library.undo()).toBe('Merge 2 items into “Deep Learning”');
     expect(t.library.getItem(keep).csl.title).toBe('Deep Learning');
     expect(t.library.getItem(other).csl).toMatchObject({ title: 'Deep learning: a review', volume: '4' });
   });

@@ -8,6 +8,7 @@ import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '..
 import { ColumnPrefs } from './library-columns.svelte';
 import { RowCache, type Keep } from './library-rows.svelte';
 import { Selection } from './library-selection.svelte';
+import { undoStackFor, type UndoOffer, type UndoStack } from './undo-stack.svelte';
 
 /** Typing faster than this is one search; a keystroke after a pause searches at once. */
 export const SEARCH_DEBOUNCE_MS = 120;
@@ -19,8 +20,8 @@ const DEFAULT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
 export interface Toast {
   id: number;
   text: string;
-  /** Offer "Undo" on the toast (after trashing, filing, merging). */
-  undoable: boolean;
+  /** The Undo (after trashing, filing, merging) or Redo (after an undo) the toast offers, for that one step. */
+  offer: UndoOffer | null;
 }
 
 export interface Tag {
@@ -34,6 +35,7 @@ export class LibraryState {
   readonly rows: RowCache;
   readonly selection = new Selection();
   readonly columns = new ColumnPrefs();
+  readonly undoStack: UndoStack;
 
   #view = $state<View>({ kind: 'library' });
   #search = $state('');
@@ -68,6 +70,7 @@ export class LibraryState {
 
   constructor(api: CitewiseApi) {
     this.api = api;
+    this.undoStack = undoStackFor(api);
     this.rows = new RowCache(api);
     this.rows.onFirstPage = (generation) => {
       if (generation === this.#searchGeneration) this.#searching = false;
@@ -89,6 +92,11 @@ export class LibraryState {
   get trashed() { return this.#trashed; }
   get searching() { return this.#searching; }
   get toast() { return this.#toast; }
+  /** The toast's offer while it still reverts its step (it disappears once another change comes after it, or it was undone). */
+  get toastOffer() {
+    const offer = this.#toast?.offer ?? null;
+    return this.undoStack.current(offer) ? offer : null;
+  }
   get error() { return this.#error; }
   get selectedCount() { return this.#selectedCount; }
   /** Changes when the table should go back to its first row (a new view, search, filter or sort). */
@@ -104,6 +112,7 @@ export class LibraryState {
   /** Loads everything and follows library.changed; returns the disposer. */
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
+    const offUndo = this.undoStack.start();
     // The table first: the library worker answers in order, and counting tags over a large library
     // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
     // and refresh behind them.
@@ -112,6 +121,7 @@ export class LibraryState {
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
+      offUndo();
       clearTimeout(sidebar);
       clearTimeout(this.#toastTimer);
       clearTimeout(this.#searchTimer);
@@ -186,7 +196,7 @@ export class LibraryState {
     if (this.#view.kind === 'trash') return;
     if (await this.#call(this.api.invoke('library.trash', { ids }))) {
       this.selection.clear();
-      this.notify(`Moved ${plural(ids.length, 'item')} to the Trash`, true);
+      this.notify(`Moved ${plural(ids.length, 'item')} to the Trash`, await this.undoStack.offerFor(ids));
     }
   }
 
@@ -194,7 +204,7 @@ export class LibraryState {
     const ids = await this.selectedIds();
     if (ids.length && (await this.#call(this.api.invoke('library.restore', { ids })))) {
       this.selection.clear();
-      this.notify(`Restored ${plural(ids.length, 'item')}`, true);
+      this.notify(`Restored ${plural(ids.length, 'item')}`, await this.undoStack.offerFor(ids));
     }
   }
 
@@ -202,26 +212,52 @@ export class LibraryState {
     const ids = await this.selectedIds();
     if (ids.length && (await this.#call(this.api.invoke('library.delete', { ids })))) {
       this.selection.clear();
-      this.notify(`Deleted ${plural(ids.length, 'item')} for good`, false);
+      this.notify(`Deleted ${plural(ids.length, 'item')} for good`, null);
     }
   }
 
   async emptyTrash(): Promise<void> {
     const result = await this.api.invoke('library.trash.empty', {});
     if (!result.ok) this.#error = result.error;
-    else this.notify(`Emptied the Trash (${plural(result.value.deleted, 'item')} deleted)`, false);
+    else this.notify(`Emptied the Trash (${plural(result.value.deleted, 'item')} deleted)`, null);
   }
 
-  async undo(): Promise<void> {
-    const result = await this.api.invoke('library.undo', {});
-    if (!result.ok) this.#error = result.error;
-    else this.notify(result.value.label ? `Undid: ${result.value.label}` : 'Nothing to undo', false);
+  /**
+   * Undoes the last change (Ctrl+Z), or the step an offer was made for (refused if it is no longer
+   * the last one). The toast names what was undone, says where items it created went (the Trash),
+   * and offers Redo.
+   */
+  async undo(offer?: UndoOffer): Promise<void> {
+    const result = await this.api.invoke('library.undo', offer ? { id: offer.id } : {});
+    if (!result.ok) {
+      if (result.error.code === 'CONFLICT') this.notify(result.error.message, null);
+      else this.#error = result.error;
+      return;
+    }
+    if (result.value.label === null) return this.notify('Nothing to undo', null);
+    const { label, trashed, itemIds } = result.value;
+    const where = trashed.length === 0 ? '' : trashed.length === itemIds.length ? ' (moved to the Trash)' : ` (${plural(trashed.length, 'item')} moved to the Trash)`;
+    this.notify(`Undid: ${label}${where}`, await this.undoStack.offerFor(itemIds, 'redo'));
   }
 
-  async redo(): Promise<void> {
-    const result = await this.api.invoke('library.redo', {});
-    if (!result.ok) this.#error = result.error;
-    else this.notify(result.value.label ? `Redid: ${result.value.label}` : 'Nothing to redo', false);
+  async redo(offer?: UndoOffer): Promise<void> {
+    const result = await this.api.invoke('library.redo', offer ? { id: offer.id } : {});
+    if (!result.ok) {
+      if (result.error.code === 'CONFLICT') this.notify(result.error.message, null);
+      else this.#error = result.error;
+      return;
+    }
+    if (result.value.label === null) return this.notify('Nothing to redo', null);
+    this.notify(`Redid: ${result.value.label}`, await this.undoStack.offerFor(result.value.itemIds));
+  }
+
+  /** Runs the toast's offer (Undo or Redo of its step). */
+  async runOffer(): Promise<void> {
+    const offer = this.toastOffer;
+    this.dismissToast();
+    if (!offer) return;
+    if (offer.kind === 'undo') await this.undo(offer);
+    else await this.redo(offer);
   }
 
   async createCollection(name: string, parentId: number | null): Promise<number | null> {
@@ -245,7 +281,7 @@ export class LibraryState {
   async deleteCollection(id: number): Promise<void> {
     if (await this.#call(this.api.invoke('library.collections.delete', { id }))) {
       if (this.#view.kind === 'collection' && this.#view.id === id) this.show({ kind: 'library' });
-      this.notify('Deleted the collection (its items stay in My Library)', true);
+      this.notify('Deleted the collection (its items stay in My Library)', null);
     }
   }
 
@@ -255,14 +291,14 @@ export class LibraryState {
     if (list.length === 0) return;
     const name = this.#collections.find((c) => c.id === collectionId)?.name ?? 'the collection';
     if (await this.#call(this.api.invoke('library.collections.addItems', { collectionId, ids: list }))) {
-      this.notify(`Added ${plural(list.length, 'item')} to “${name}”`, true);
+      this.notify(`Added ${plural(list.length, 'item')} to “${name}”`, await this.undoStack.offerFor(list));
     }
   }
 
   async saveSearch(name: string): Promise<void> {
     const query = this.effectiveQuery;
     if (await this.#call(this.api.invoke('library.searches.save', { name, query, sort: this.#sort }))) {
-      this.notify(`Saved the search “${name}”`, false);
+      this.notify(`Saved the search “${name}”`, null);
     }
   }
 
@@ -282,13 +318,13 @@ export class LibraryState {
     const otherIds = group.ids.filter((id) => id !== keepId);
     if (keepId === undefined || otherIds.length === 0) return;
     if (await this.#call(this.api.invoke('library.merge', { keepId, otherIds, ...(choice ? { csl: choice.csl } : {}) }))) {
-      this.notify(`Merged ${plural(group.ids.length, 'item')} into one`, true);
+      this.notify(`Merged ${plural(group.ids.length, 'item')} into one`, await this.undoStack.offerFor(group.ids));
     }
   }
 
-  notify(text: string, undoable: boolean): void {
+  notify(text: string, offer: UndoOffer | null): void {
     clearTimeout(this.#toastTimer);
-    this.#toast = { id: ++this.#toastSeq, text, undoable };
+    this.#toast = { id: ++this.#toastSeq, text, offer };
     this.#toastTimer = setTimeout(() => (this.#toast = null), TOAST_MS);
   }
 

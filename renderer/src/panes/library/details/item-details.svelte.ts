@@ -8,6 +8,7 @@ import type { ItemDetail, TallyState } from '../../../../../shared/model/library
 import type { CitingPage, UiPaper } from '../../../../../shared/model/service';
 import type { CitationLocale } from '../../../../../shared/model/settings';
 import { copyRich, copyText } from '../export/clipboard';
+import { undoStackFor, type UndoOffer, type UndoStack } from '../../../lib/state/undo-stack.svelte';
 import { applyCreators, applyField, type EditableCreator } from './fields';
 
 export const STATEMENTS_PAGE = 10;
@@ -41,7 +42,9 @@ export class ItemDetailsState {
   #loading = $state(false);
   #error = $state<IpcError | null>(null);
   #saving = $state('');
-  #undoLabel = $state<string | null>(null);
+  /** The Undo offered for the last edit made here; shown only while undo would revert that step. */
+  #undoOffer = $state.raw<UndoOffer | null>(null);
+  readonly #stack: UndoStack;
   #keyError = $state<string | null>(null);
   #notice = $state('');
 
@@ -61,6 +64,7 @@ export class ItemDetailsState {
 
   constructor(api: CitewiseApi) {
     this.#api = api;
+    this.#stack = undoStackFor(api);
   }
 
   get id() { return this.#id; }
@@ -68,7 +72,8 @@ export class ItemDetailsState {
   get loading() { return this.#loading; }
   get error() { return this.#error; }
   get saving() { return this.#saving; }
-  get undoLabel() { return this.#undoLabel; }
+  /** What the offered Undo would revert ("Edit title of “…”"), null when there is no offer or it went stale. */
+  get undoLabel() { return this.#stack.current(this.#undoOffer) ? this.#undoOffer!.label : null; }
   get keyError() { return this.#keyError; }
   get notice() { return this.#notice; }
   get doi() { return this.#doi; }
@@ -83,12 +88,17 @@ export class ItemDetailsState {
 
   /** Shows an item (null: none); follows library changes to it. Returns the disposer. */
   start(): () => void {
-    return this.#api.on('library.changed', (change) => {
+    const offStack = this.#stack.start();
+    const off = this.#api.on('library.changed', (change) => {
       if (this.#id === null) return;
       if (change.kind === 'all' || !change.ids || change.ids.includes(this.#id)) {
         if (change.kind === 'items' || change.kind === 'tags' || change.kind === 'cache' || change.kind === 'all' || change.kind === 'trash') void this.reload();
       }
     });
+    return () => {
+      off();
+      offStack();
+    };
   }
 
   async show(id: number | null): Promise<void> {
@@ -99,6 +109,7 @@ export class ItemDetailsState {
     this.#error = null;
     this.#keyError = null;
     this.#notice = '';
+    this.#undoOffer = null;
     this.#paper = null;
     this.#serviceError = null;
     this.#statements = null;
@@ -210,7 +221,7 @@ export class ItemDetailsState {
       this.#keyError = result.error.code === 'CONFLICT' ? `“${key.trim()}” is already the key of another item.` : result.error.message;
       return false;
     }
-    this.#undoLabel = 'Change citation key';
+    this.#undoOffer = await this.#stack.offerFor([item.id]);
     await this.reload();
     return true;
   }
@@ -222,7 +233,7 @@ export class ItemDetailsState {
     const result = await this.#api.invoke('library.item.regenerateKey', { id: item.id });
     if (!result.ok) this.#keyError = result.error.message;
     else {
-      this.#undoLabel = 'Regenerate citation key';
+      this.#undoOffer = await this.#stack.offerFor([item.id]);
       await this.reload();
     }
   }
@@ -259,14 +270,18 @@ export class ItemDetailsState {
     await this.#act('Remove attachment', () => this.#api.invoke('library.attachments.remove', { id }), true);
   }
 
+  /** Undoes the step offered here, and only that one (the core refuses it once it is not the last change). */
   async undo(): Promise<void> {
-    const result = await this.#api.invoke('library.undo', {});
+    const offer = this.#undoOffer;
+    if (!offer || !this.#stack.current(offer)) return;
+    this.#undoOffer = null;
+    const result = await this.#api.invoke('library.undo', { id: offer.id });
     if (!result.ok) {
-      this.#error = result.error;
+      if (result.error.code === 'CONFLICT') this.#notice = result.error.message;
+      else this.#error = result.error;
       return;
     }
     this.#notice = result.value.label ? `Undone: ${result.value.label}` : 'Nothing to undo';
-    this.#undoLabel = null;
     await this.reload();
   }
 
@@ -313,7 +328,8 @@ export class ItemDetailsState {
       }
       this.#error = null;
       this.#notice = '';
-      this.#undoLabel = label;
+      const id = this.#id;
+      this.#undoOffer = id === null ? null : await this.#stack.offerFor([id]);
       if (reload) await this.reload();
       return true;
     } finally {
