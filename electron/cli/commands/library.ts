@@ -21,6 +21,8 @@ import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
 
+const DUPLICATE_REASON = { doi: 'same DOI', 'key-title': 'same citation key and DOI or title', title: 'same title, creators, year and type' } as const;
+
 export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore', 'enrich', 'check', 'styles'] as const;
 export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
 
@@ -223,7 +225,7 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
           }
           report.format = imported.format;
           report.added = imported.added;
-          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
           report.errors.push(...imported.errors);
           report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
         } catch (err) {

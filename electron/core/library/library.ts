@@ -1406,9 +1406,20 @@ const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
 const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi', 'items_filter'] as const;
 
 /**
- * One import inside one transaction. Prepared statements and an in-memory set of the DOIs and keys
- * seen keep it fast; duplicates (same DOI, or same citation key and title) are skipped, so importing
- * the same file twice adds nothing.
+ * One import inside one transaction. Prepared statements and an in-memory map of the keys given out
+ * keep it fast.
+ *
+ * Every entry of a source arrives, except one the library already holds as the same entry, so that
+ * importing the same file twice adds nothing (docs/formats-ris-csljson.md, "Same entry"):
+ * - an entry with its own citation key is the same entry as an item with that key (or key alias)
+ *   and the same DOI (both have one) or else the same normalised title;
+ * - an entry without a key of its own (RIS without ID, CSL-JSON with Zotero's numeric ids, papers
+ *   added by DOI) is the same as an item that was there before this import with the same DOI, or,
+ *   when neither has one, an item from the same source (file name) with the same normalised title,
+ *   creators, year and type.
+ * Two entries of one file with different keys are both kept even when they share a DOI (a book and a
+ * chapter of it), and so is an entry whose DOI an item with another key has: likely duplicates across
+ * files are kept, reported, and listed by findDuplicates for the user to merge, never dropped here.
  */
 export class ImportSession {
   readonly #db: WriteDb;
@@ -1416,7 +1427,8 @@ export class ImportSession {
   readonly #now: number;
   readonly #own: boolean;
   readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
-  readonly #seenDoi = new Map<string, ItemId>();
+  /** The largest item id before this import: items above it are this import's own. */
+  #before = 0;
   /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
   readonly #seenKeys = new Map<string, ItemId>();
   readonly #tagIds = new Map<string, number>();
@@ -1439,10 +1451,14 @@ export class ImportSession {
     this.#now = now;
     this.#own = ownTransaction;
     const raw = db.raw;
+    if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
     this.#st = {
-      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL').pluck(),
-      byKey: raw.prepare('SELECT id, title_sort FROM items WHERE citation_key = ? AND trashed_at IS NULL'),
-      titleOf: raw.prepare('SELECT title_sort FROM items WHERE id = ?').pluck(),
+      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1').pluck(),
+      byTitle: raw.prepare(`SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
+        AND source IS ? ORDER BY id LIMIT 1`).pluck(),
+      byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
+        UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
+      identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
       keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
       // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
@@ -1458,6 +1474,7 @@ export class ImportSession {
     };
     if (this.#own) {
       raw.exec('BEGIN IMMEDIATE');
+      this.#before = (raw.prepare('SELECT coalesce(max(id), 0) FROM items').pluck().get() as number) ?? 0;
       // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
@@ -1513,26 +1530,12 @@ export class ImportSession {
   #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
     if (p.type === null) return 'The entry has no item type.';
     const d = p.derived;
+    const keyed = p.requestedKey !== '' && p.keyProblem === null;
     if (!force) {
-      if (d.doi) {
-        const existing = this.#seenDoi.get(d.doi) ?? (this.#fresh ? undefined : (this.#st.byDoi.get(d.doi) as number | undefined));
-        if (existing !== undefined) {
-          this.#result.duplicates.push({ index, existingId: existing, reason: 'doi' });
-          return null;
-        }
-      }
-      if (p.requestedKey) {
-        const mine = this.#seenKeys.get(p.requestedKey.toLowerCase());
-        const same =
-          mine !== undefined
-            ? { id: mine, title_sort: this.#st.titleOf.get(mine) as string | null }
-            : this.#fresh
-              ? undefined
-              : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
-        if (same && same.title_sort === d.titleSort) {
-          this.#result.duplicates.push({ index, existingId: same.id, reason: 'key-title' });
-          return null;
-        }
+      const same = keyed ? this.#sameKeyed(p.requestedKey, d) : this.#sameKeyless(p);
+      if (same) {
+        this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
+        return null;
       }
     }
     if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
@@ -1543,8 +1546,17 @@ export class ImportSession {
       key = uniqueCitationKey(requested, taken);
       if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}".` });
     } else {
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); a new one was made.` });
       key = uniqueCitationKey(p.keyBase!, taken);
+      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); this entry got "${key}".` });
+      else if (p.replacedId) {
+        this.#result.warnings.push({ index, message: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); this entry got "${key}".` });
+      }
+    }
+    if (keyed && d.doi && !force && !this.#fresh) {
+      const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      if (other !== undefined) {
+        this.#result.warnings.push({ index, message: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
+      }
     }
     const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
@@ -1565,10 +1577,34 @@ export class ImportSession {
       this.#st.itemTag.run(id, tagId);
     }
     this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
-    if (d.doi) this.#seenDoi.set(d.doi, id);
     this.#result.added++;
     this.#result.ids.push(id);
     return id;
+  }
+
+  /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
+  #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
+    const mine = this.#seenKeys.get(key.toLowerCase());
+    type Identity = { id: number; title_sort: string | null; doi: string | null };
+    const candidates: Identity[] =
+      mine !== undefined ? [this.#st.identityOf.get(mine) as Identity] : this.#fresh ? [] : (this.#st.byKey.all(key, key) as Identity[]);
+    for (const c of candidates) {
+      if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
+    }
+    return null;
+  }
+
+  /** The item that was in the library before this import and is this entry without a key of its own. */
+  #sameKeyless(p: PreparedItem): { id: ItemId; reason: 'doi' | 'title' } | null {
+    if (this.#fresh) return null;
+    const d = p.derived;
+    if (d.doi) {
+      const id = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      return id === undefined ? null : { id, reason: 'doi' };
+    }
+    if (!d.titleSort) return null;
+    const id = this.#st.byTitle.get(d.titleSort, this.#before, p.type, d.year, d.creatorsSort, this.#options.source ?? null) as number | undefined;
+    return id === undefined ? null : { id, reason: 'title' };
   }
 
   commit(): ImportResult {

@@ -71,7 +71,7 @@ describe('CSL-JSON import', () => {
       ['who2020', 28],
       ['odd-type', 36],
     ]);
-    expect(result.errors).toEqual([{ line: 22, reason: expect.stringMatching(/^Item 3: "author" must be a list of names/) }]);
+    expect(result.errors).toEqual([{ line: 22, reason: 'Item 3 ("bad-names"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); this is an object.' }]);
     expect(result.items[0]!.item.DOI).toBe('10.1038/171737a0');
     expect(result.items[1]!.item.issued).toEqual({ 'date-parts': [[1984]] });
     expect(result.items[2]!.item.accessed).toEqual({ 'date-parts': [[2024, 1, 15]] });
