@@ -4,7 +4,6 @@
 // string, a year given as a number), strict where guessing would corrupt data.
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
-import { citationKeyProblem } from '../../../../shared/model/citekey';
 import { CSL_DATE_FIELDS, CSL_ITEM_TYPES, CSL_NAME_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from '../../../../shared/model/csl';
 import { parseDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
@@ -12,6 +11,7 @@ import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
 import type { ImportedItem, ImportIssue, ImportResult } from '../result';
 import { scanJson } from './scan';
+import { idKeyProblem } from '../source-id';
 
 const TYPES = new Set<string>(CSL_ITEM_TYPES);
 const NAME_FIELDS = new Set<string>(CSL_NAME_FIELDS);
@@ -191,19 +191,6 @@ function givenIdOf(raw: unknown): string | undefined {
 function nameOf(raw: unknown): string {
   const id = givenIdOf(raw);
   return id === undefined ? '' : ` ("${id.length > 60 ? `${id.slice(0, 59)}…` : id}")`;
-}
-
-/**
- * Why a CSL-JSON id is not a citation key, or null when it is one. Numbers (Zotero's and Mendeley's
- * item numbers), URLs and Zotero's "library/KEY" ids identify a record in the tool that wrote the
- * file, not a key anybody cites; other ids are keys, as pandoc and Better BibTeX read them.
- */
-export function idKeyProblem(id: string): string | null {
-  if (/^\d+$/.test(id)) return 'it is a number, as Zotero and Mendeley number their items';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id) || /^urn:/i.test(id)) return 'it is a URL';
-  if (/^\d+\/[A-Z0-9]{8}$/.test(id)) return 'it is a Zotero item id';
-  const problem = citationKeyProblem(id);
-  return problem === null ? null : problem.replace(/^A citation key /, 'a citation key ').replace(/\.$/, '');
 }
 
 function cleanName(name: CslName | Record<string, unknown>): CslName {
