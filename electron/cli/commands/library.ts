@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
+import { addByDoiSummary } from '../../../shared/model/add-by-doi';
 import { parseDoi } from '../../../shared/model/doi';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
@@ -293,6 +294,7 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
         }
         if (p.values.json) json(ctx, { ...report, paused });
         else {
+          ctx.stdout.write(`${addByDoiSummary(report)}\n`);
           for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
           for (const q of report.queued) ctx.stdout.write(`${q.doi}: kept as a placeholder (item ${q.id}); its metadata is fetched by the next "citewise enrich"\n`);
           for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);

@@ -293,6 +293,7 @@ export class Library {
       const current = this.#rowOf(this.#w, id);
       const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
       const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
+      if (key !== current.citation_key) this.#keyEdited(id);
       // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
       recordUserEdits(this.#w, id, JSON.parse(current.csl) as CslItem, csl, this.#now());
       this.#writeItem(id, { ...csl, 'citation-key': key }, key);
@@ -300,10 +301,24 @@ export class Library {
     });
   }
 
-  /** Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry and no edit record. */
-  writeServiceFill(id: ItemId, csl: CslItem): void {
+  /**
+   * Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry
+   * and no edit record. A placeholder that became a real entry (`completed`) gets the service's
+   * keywords as tags, and a key from the formula in place of the one made for the placeholder
+   * ("anon", "anona"…); a key the user set stays.
+   */
+  writeServiceFill(id: ItemId, csl: CslItem, placeholder?: { completed: true; tags: readonly string[] }): void {
     const current = this.#rowOf(this.#w, id);
-    this.#writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
+    let key = current.citation_key;
+    if (placeholder) {
+      const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
+      const lower = key.toLowerCase();
+      const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
+      const userSet = this.#w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
+      if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
+      for (const name of placeholder.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
+    }
+    this.#writeItem(id, { ...csl, 'citation-key': key }, key);
   }
 
   /** Sets the citation key the user typed; CONFLICT if another item has it. */
@@ -312,6 +327,7 @@ export class Library {
       const current = this.#rowOf(this.#w, id);
       const checked = this.#checkKey(key.trim(), id);
       const csl = JSON.parse(current.csl) as CslItem;
+      this.#keyEdited(id);
       this.#writeItem(id, { ...csl, 'citation-key': checked }, checked);
       return { value: checked };
     });
@@ -1297,6 +1313,12 @@ export class Library {
       this.#w.run(sql`INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (${id}, ${c.role}, ${c.position}, ${c.family}, ${c.given}, ${c.literal}, ${c.familyNorm})`);
     }
     this.#reindex([id]);
+  }
+
+  /** The user chose this item's key: completing a placeholder never replaces it (writeServiceFill). */
+  #keyEdited(id: ItemId): void {
+    this.#w.run(sql`INSERT INTO item_edits (item_id, field, edited_at) VALUES (${id}, 'citation-key', ${this.#now()})
+      ON CONFLICT(item_id, field) DO UPDATE SET edited_at = excluded.edited_at`);
   }
 
   #keyTaken(key: string, exceptId: ItemId): boolean {
