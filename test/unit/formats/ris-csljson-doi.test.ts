@@ -69,13 +69,14 @@ describe('RIS import', () => {
   });
 
   it('reads names without a comma as given + family, PubMed initials, particles and organisations', () => {
-    const names = ['Catarina Barata', 'J. D. Watson', 'Barata C', 'Watson JD', 'Ludwig van Beethoven', 'Martin Luther King Jr.', 'World Health Organization', 'ATLAS Collaboration', 'Plato', 'Smith, John'];
+    const names = ['Catarina Barata', 'J. D. Watson', 'Barata C', 'Watson JD', 'Hopfield J J', 'Ludwig van Beethoven', 'Martin Luther King Jr.', 'World Health Organization', 'ATLAS Collaboration', 'Plato', 'Smith, John'];
     const r = importText(`TY  - JOUR\n${names.map((n) => `AU  - ${n}`).join('\n')}\nER  - \n`, { format: 'ris' });
     expect(r.items[0]!.item.author).toEqual([
       { family: 'Barata', given: 'Catarina' },
       { family: 'Watson', given: 'J. D.' },
       { family: 'Barata', given: 'C' },
       { family: 'Watson', given: 'JD' },
+      { family: 'Hopfield', given: 'J J' },
       { family: 'van Beethoven', given: 'Ludwig' },
       { family: 'King', given: 'Martin Luther', suffix: 'Jr.' },
       { literal: 'World Health Organization' },
@@ -106,6 +107,17 @@ describe('RIS import', () => {
     expect(r.items[0]!.item.issued).toEqual({ literal: '2015/13/' });
     expect(r.items[1]!.item).toMatchObject({ custom: { ris: { fields: { DA: ['OCT'] } } } });
     expect(r.items[1]!.item.issued).toBeUndefined();
+  });
+
+  it('writes a single KW line with separators in it back as one line', () => {
+    const first = importText('TY  - JOUR\nKW  - dermoscopy; melanoma\nER  - \n', { format: 'ris' });
+    const again = importText(toRis(first.items.map((i) => i.item)), { format: 'ris' });
+    expect(again.items[0]!.item).toEqual(first.items[0]!.item);
+  });
+
+  it('reads an ISSN with the medium PubMed adds as an ISSN', () => {
+    const r = importText('TY  - JOUR\nSN  - 0028-0836 (Print)\nSN  - 978-0-262-03561-3\nER  - \n', { format: 'ris' });
+    expect(r.items[0]!.item).toMatchObject({ ISSN: '0028-0836 (Print)', ISBN: '978-0-262-03561-3' });
   });
 
   it('does not take a record number for a citation key, and keeps it as the ID tag', () => {

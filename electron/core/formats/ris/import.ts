@@ -163,7 +163,8 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
         break;
       }
       case 'issn-isbn': {
-        const csl = /^\s*\d{4}-?\d{3}[\dxX]\s*$/.test(value) ? 'ISSN' : 'ISBN';
+        // PubMed adds the medium: "0028-0836 (Print)".
+        const csl = /^\s*\d{4}-?\d{3}[\dxX]\s*(?:\([^)]*\)\s*)?$/.test(value) ? 'ISSN' : 'ISBN';
         if (item[csl] === undefined) item[csl] = value;
         else keep(tag, value);
         break;
@@ -241,10 +242,12 @@ function nameWithoutComma(text: string): CslName {
   if (words.length < 2 || words.length > 5 || ORGANISATION.test(text)) return { literal: text };
   const suffix = words.length > 2 && SUFFIX.test(words[words.length - 1]!) ? words.pop() : undefined;
   let name: CslName;
-  const last = words[words.length - 1]!;
-  if (/^[A-Z]{1,3}$/.test(last) && !/^[A-Z]{1,3}$/.test(words[0]!)) {
-    // PubMed's "Barata C", "Watson JD": the family name, then the initials.
-    name = { family: words.slice(0, -1).join(' '), given: last };
+  const initial = (w: string): boolean => /^[A-Z]{1,3}$/.test(w);
+  let initials = 0;
+  while (initials < words.length - 1 && initial(words[words.length - 1 - initials]!)) initials++;
+  if (initials > 0 && !initial(words[0]!)) {
+    // PubMed's "Barata C", "Watson JD", "Hopfield J J": the family name, then the initials.
+    name = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
   } else {
     // The family name starts at the first particle after the given names ("Ludwig van Beethoven").
     let at = words.findIndex((w, i) => i > 0 && i < words.length - 1 && PARTICLES.has(w));
