@@ -80,7 +80,7 @@ export interface ImportReport {
   entries: number;
   added: number;
   ids: ItemId[];
-  duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' }[];
+  duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' }[];
   /** Entries left out, each with its line and reason. */
   errors: ImportIssueReport[];
   warnings: ImportIssueReport[];

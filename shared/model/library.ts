@@ -118,8 +118,12 @@ export interface ItemDetail extends LibraryRow {
 export interface ImportResult {
   added: number;
   ids: ItemId[];
-  /** Entries already in the library (or earlier in the same import): same DOI, or same citation key and title. */
-  duplicates: ({ index: number; existingId: ItemId; reason: 'doi' | 'key-title' } & SourcePlace)[];
+  /**
+   * Entries the library already holds as the same entry: 'key-title', the same citation key and the
+   * same DOI or title; for entries without a key of their own, 'doi', the same DOI, or 'title', the
+   * same title, creators, year and type (see ImportSession).
+   */
+  duplicates: ({ index: number; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' } & SourcePlace)[];
   /** Entries not added, with the reason. */
   errors: ({ index: number; reason: string } & SourcePlace)[];
   /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */

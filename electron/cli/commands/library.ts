@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
+import { addByDoiSummary } from '../../../shared/model/add-by-doi';
 import { parseDoi } from '../../../shared/model/doi';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
@@ -20,6 +21,8 @@ import { LIBRARY_FILE } from '../../core/paths';
 import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
+
+const DUPLICATE_REASON = { doi: 'same DOI', 'key-title': 'same citation key and DOI or title', title: 'same title, creators, year and type' } as const;
 
 export const LIBRARY_COMMANDS = ['import', 'add', 'export', 'search', 'stats', 'backup', 'restore', 'enrich', 'check', 'styles'] as const;
 export type LibraryCommand = (typeof LIBRARY_COMMANDS)[number];
@@ -223,7 +226,7 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
           }
           report.format = imported.format;
           report.added = imported.added;
-          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
           report.errors.push(...imported.errors);
           report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
         } catch (err) {
@@ -291,6 +294,7 @@ async function addCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number
         }
         if (p.values.json) json(ctx, { ...report, paused });
         else {
+          ctx.stdout.write(`${addByDoiSummary(report)}\n`);
           for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
           for (const q of report.queued) ctx.stdout.write(`${q.doi}: kept as a placeholder (item ${q.id}); its metadata is fetched by the next "citewise enrich"\n`);
           for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);

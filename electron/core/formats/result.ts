@@ -12,6 +12,11 @@ export interface ImportedItem {
   line: number;
   /** The key the source gave the entry (BibTeX key, RIS ID, CSL-JSON id), for messages and de-duplication. */
   sourceKey?: string;
+  /**
+   * The source's own id for the entry when it is not usable as a citation key (a Zotero item number,
+   * a URL), with why: the store makes a key and reports which one replaced it.
+   */
+  replacedId?: { id: string; reason: string };
 }
 
 export interface ImportIssue {

@@ -32,7 +32,10 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
   return (items) => {
     const message: PortMessage = {
       type: 'items',
-      items: items.map((it) => (it.sourceKey === undefined ? { prepared: prepareItem(it.item), line: it.line } : { prepared: prepareItem(it.item), line: it.line, sourceKey: it.sourceKey })),
+      items: items.map((it) => {
+        const prepared = prepareItem(it.item, it.replacedId);
+        return it.sourceKey === undefined ? { prepared, line: it.line } : { prepared, line: it.line, sourceKey: it.sourceKey };
+      }),
     };
     let waitedSince = 0;
     for (;;) {

@@ -136,6 +136,8 @@ export interface PreparedItem {
   derived: Omit<Derived, 'creators'>;
   /** Creator rows, flattened: role, position, family, given, literal, familyNorm for each. */
   creators: (string | number | null)[];
+  /** The source's id that could not be the key (ImportedItem.replacedId): the store says which key replaced it. */
+  replacedId?: { id: string; reason: string };
 }
 
 /** CSL keyword text → tag names ("a, b; c"). */
@@ -145,7 +147,7 @@ export function keywordTags(item: CslItem): string[] {
   return [...new Set(kw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '' && s.length <= 200))];
 }
 
-export function prepareItem(item: CslItem): PreparedItem {
+export function prepareItem(item: CslItem, replacedId?: { id: string; reason: string }): PreparedItem {
   if (!item || typeof item !== 'object' || typeof item.type !== 'string') {
     return { type: null, csl: '{}', hasKey: false, givenKey: null, requestedKey: '', keyProblem: null, keyBase: null, tags: [], derived: derive({ type: 'document' } as CslItem), creators: [] };
   }
@@ -165,6 +167,7 @@ export function prepareItem(item: CslItem): PreparedItem {
     tags: keywordTags(item),
     derived,
     creators: flat,
+    ...(replacedId ? { replacedId } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { ITEM_STATUSES, statusFromNotices, type ItemStatus } from '../../../shar
 import type { UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
 import { paperToCsl } from '../formats/doi-list/from-paper';
+import { keywordTags } from './derive';
 import { editedFields } from './edits';
 import { fillMissing } from './fill';
 import type { Library } from './library';
@@ -267,8 +268,9 @@ export class EnrichmentStore {
           const fromService = paperToCsl(metadataOf(paper));
           for (const item of itemsByDoi.all(d) as { id: number; csl: string }[]) {
             const result = fillMissing(JSON.parse(item.csl) as CslItem, fromService, new Set(editedFields(this.#w, item.id)));
-            if (result.filled.length === 0) continue;
-            this.#library.writeServiceFill(item.id, result.csl);
+            if (result.filled.length === 0 && !result.completed) continue;
+            // A completed placeholder gets the key and tags an online add would have given it.
+            this.#library.writeServiceFill(item.id, result.csl, result.completed ? { completed: true, tags: keywordTags(fromService) } : undefined);
             filled.push({ id: item.id, fields: result.filled });
           }
         }

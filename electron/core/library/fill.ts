@@ -28,15 +28,33 @@ export function changedFields(before: CslItem, after: CslItem): string[] {
   return out.sort();
 }
 
-/** The item with the service's values in the fields it lacks and the user did not edit; `filled` names them. */
-export function fillMissing(current: CslItem, fromService: CslItem, edited: ReadonlySet<string>): { csl: CslItem; filled: string[] } {
+/** Whether the item stands in for a DOI whose metadata was not fetched yet (doiPlaceholder). */
+export function isPlaceholder(item: CslItem): boolean {
+  const citewise = (item.custom as { citewise?: { pendingMetadata?: unknown } } | undefined)?.citewise;
+  return citewise?.pendingMetadata === true;
+}
+
+/**
+ * The item with the service's values in the fields it lacks and the user did not edit; `filled`
+ * names them. A placeholder (a DOI added offline) becomes the entry an online add would have made:
+ * it takes the service's type too, and loses its pending mark (`completed`).
+ */
+export function fillMissing(current: CslItem, fromService: CslItem, edited: ReadonlySet<string>): { csl: CslItem; filled: string[]; completed?: true } {
   const csl: Record<string, unknown> = { ...current };
   const filled: string[] = [];
+  const placeholder = isPlaceholder(current);
   for (const [k, v] of Object.entries(fromService)) {
-    if (NEVER_FILLED.has(k) || edited.has(k) || isEmptyValue(v)) continue;
-    if (!isEmptyValue(csl[k])) continue;
+    if (edited.has(k) || isEmptyValue(v)) continue;
+    if (NEVER_FILLED.has(k) && !(placeholder && k === 'type')) continue;
+    if (k === 'type' ? csl[k] === v : !isEmptyValue(csl[k])) continue;
     csl[k] = v;
     filled.push(k);
   }
-  return { csl: csl as CslItem, filled: filled.sort() };
+  if (!placeholder) return { csl: csl as CslItem, filled: filled.sort() };
+  const { pendingMetadata: _pending, ...citewise } = (csl['custom'] as { citewise: Record<string, unknown> }).citewise;
+  const { citewise: _old, ...custom } = csl['custom'] as Record<string, unknown>;
+  const rest = Object.keys(citewise).length > 0 ? { ...custom, citewise } : custom;
+  if (Object.keys(rest).length > 0) csl['custom'] = rest;
+  else delete csl['custom'];
+  return { csl: csl as CslItem, filled: filled.sort(), completed: true };
 }

@@ -300,6 +300,7 @@ export class Library {
       const current = this.#rowOf(this.#w, id);
       const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
       const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
+      if (key !== current.citation_key) this.#keyEdited(id);
       // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
       recordUserEdits(this.#w, id, JSON.parse(current.csl) as CslItem, csl, this.#now());
       this.#writeItem(id, { ...csl, 'citation-key': key }, key);
@@ -307,10 +308,24 @@ export class Library {
     });
   }
 
-  /** Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry and no edit record. */
-  writeServiceFill(id: ItemId, csl: CslItem): void {
+  /**
+   * Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry
+   * and no edit record. A placeholder that became a real entry (`completed`) gets the service's
+   * keywords as tags, and a key from the formula in place of the one made for the placeholder
+   * ("anon", "anona"…); a key the user set stays.
+   */
+  writeServiceFill(id: ItemId, csl: CslItem, placeholder?: { completed: true; tags: readonly string[] }): void {
     const current = this.#rowOf(this.#w, id);
-    this.#writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
+    let key = current.citation_key;
+    if (placeholder) {
+      const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
+      const lower = key.toLowerCase();
+      const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
+      const userSet = this.#w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
+      if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
+      for (const name of placeholder.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
+    }
+    this.#writeItem(id, { ...csl, 'citation-key': key }, key);
   }
 
   /** Sets the citation key the user typed; CONFLICT if another item has it. */
@@ -319,6 +334,7 @@ export class Library {
       const current = this.#rowOf(this.#w, id);
       const checked = this.#checkKey(key.trim(), id);
       const csl = JSON.parse(current.csl) as CslItem;
+      this.#keyEdited(id);
       this.#writeItem(id, { ...csl, 'citation-key': checked }, checked);
       return { value: checked };
     });
@@ -1420,6 +1436,12 @@ export class Library {
     this.#reindex([id]);
   }
 
+  /** The user chose this item's key: completing a placeholder never replaces it (writeServiceFill). */
+  #keyEdited(id: ItemId): void {
+    this.#w.run(sql`INSERT INTO item_edits (item_id, field, edited_at) VALUES (${id}, 'citation-key', ${this.#now()})
+      ON CONFLICT(item_id, field) DO UPDATE SET edited_at = excluded.edited_at`);
+  }
+
   #keyTaken(key: string, exceptId: ItemId): boolean {
     return !!this.#w.get(sql`SELECT 1 FROM items WHERE citation_key = ${key} AND id <> ${exceptId} UNION ALL SELECT 1 FROM key_aliases WHERE alias = ${key} AND item_id <> ${exceptId}`);
   }
@@ -1527,9 +1549,20 @@ const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
 const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi', 'items_filter'] as const;
 
 /**
- * One import inside one transaction. Prepared statements and an in-memory set of the DOIs and keys
- * seen keep it fast; duplicates (same DOI, or same citation key and title) are skipped, so importing
- * the same file twice adds nothing.
+ * One import inside one transaction. Prepared statements and an in-memory map of the keys given out
+ * keep it fast.
+ *
+ * Every entry of a source arrives, except one the library already holds as the same entry, so that
+ * importing the same file twice adds nothing (docs/formats-ris-csljson.md, "Same entry"):
+ * - an entry with its own citation key is the same entry as an item with that key (or key alias)
+ *   and the same DOI (both have one) or else the same normalised title;
+ * - an entry without a key of its own (RIS without ID, CSL-JSON with Zotero's numeric ids, papers
+ *   added by DOI) is the same as an item that was there before this import with the same DOI, or,
+ *   when neither has one, an item from the same source (file name) with the same normalised title,
+ *   creators, year and type.
+ * Two entries of one file with different keys are both kept even when they share a DOI (a book and a
+ * chapter of it), and so is an entry whose DOI an item with another key has: likely duplicates across
+ * files are kept, reported, and listed by findDuplicates for the user to merge, never dropped here.
  */
 export class ImportSession {
   readonly #db: WriteDb;
@@ -1537,7 +1570,8 @@ export class ImportSession {
   readonly #now: number;
   readonly #own: boolean;
   readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
-  readonly #seenDoi = new Map<string, ItemId>();
+  /** The largest item id before this import: items above it are this import's own. */
+  #before = 0;
   /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
   readonly #seenKeys = new Map<string, ItemId>();
   readonly #tagIds = new Map<string, number>();
@@ -1560,10 +1594,14 @@ export class ImportSession {
     this.#now = now;
     this.#own = ownTransaction;
     const raw = db.raw;
+    if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
     this.#st = {
-      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL').pluck(),
-      byKey: raw.prepare('SELECT id, title_sort FROM items WHERE citation_key = ? AND trashed_at IS NULL'),
-      titleOf: raw.prepare('SELECT title_sort FROM items WHERE id = ?').pluck(),
+      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1').pluck(),
+      byTitle: raw.prepare(`SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
+        AND source IS ? ORDER BY id LIMIT 1`).pluck(),
+      byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
+        UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
+      identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
       keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
       // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
@@ -1579,6 +1617,7 @@ export class ImportSession {
     };
     if (this.#own) {
       raw.exec('BEGIN IMMEDIATE');
+      this.#before = (raw.prepare('SELECT coalesce(max(id), 0) FROM items').pluck().get() as number) ?? 0;
       // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
@@ -1634,26 +1673,12 @@ export class ImportSession {
   #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
     if (p.type === null) return 'The entry has no item type.';
     const d = p.derived;
+    const keyed = p.requestedKey !== '' && p.keyProblem === null;
     if (!force) {
-      if (d.doi) {
-        const existing = this.#seenDoi.get(d.doi) ?? (this.#fresh ? undefined : (this.#st.byDoi.get(d.doi) as number | undefined));
-        if (existing !== undefined) {
-          this.#result.duplicates.push({ index, existingId: existing, reason: 'doi' });
-          return null;
-        }
-      }
-      if (p.requestedKey) {
-        const mine = this.#seenKeys.get(p.requestedKey.toLowerCase());
-        const same =
-          mine !== undefined
-            ? { id: mine, title_sort: this.#st.titleOf.get(mine) as string | null }
-            : this.#fresh
-              ? undefined
-              : (this.#st.byKey.get(p.requestedKey) as { id: number; title_sort: string | null } | undefined);
-        if (same && same.title_sort === d.titleSort) {
-          this.#result.duplicates.push({ index, existingId: same.id, reason: 'key-title' });
-          return null;
-        }
+      const same = keyed ? this.#sameKeyed(p.requestedKey, d) : this.#sameKeyless(p);
+      if (same) {
+        this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
+        return null;
       }
     }
     if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
@@ -1666,6 +1691,15 @@ export class ImportSession {
     } else {
       key = uniqueCitationKey(p.keyBase!, taken);
       if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
+      else if (p.replacedId) {
+        this.#result.warnings.push({ index, message: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
+      }
+    }
+    if (keyed && d.doi && !force && !this.#fresh) {
+      const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      if (other !== undefined) {
+        this.#result.warnings.push({ index, message: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
+      }
     }
     const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
@@ -1686,10 +1720,34 @@ export class ImportSession {
       this.#st.itemTag.run(id, tagId);
     }
     this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
-    if (d.doi) this.#seenDoi.set(d.doi, id);
     this.#result.added++;
     this.#result.ids.push(id);
     return id;
+  }
+
+  /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
+  #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
+    const mine = this.#seenKeys.get(key.toLowerCase());
+    type Identity = { id: number; title_sort: string | null; doi: string | null };
+    const candidates: Identity[] =
+      mine !== undefined ? [this.#st.identityOf.get(mine) as Identity] : this.#fresh ? [] : (this.#st.byKey.all(key, key) as Identity[]);
+    for (const c of candidates) {
+      if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
+    }
+    return null;
+  }
+
+  /** The item that was in the library before this import and is this entry without a key of its own. */
+  #sameKeyless(p: PreparedItem): { id: ItemId; reason: 'doi' | 'title' } | null {
+    if (this.#fresh) return null;
+    const d = p.derived;
+    if (d.doi) {
+      const id = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      return id === undefined ? null : { id, reason: 'doi' };
+    }
+    if (!d.titleSort) return null;
+    const id = this.#st.byTitle.get(d.titleSort, this.#before, p.type, d.year, d.creatorsSort, this.#options.source ?? null) as number | undefined;
+    return id === undefined ? null : { id, reason: 'title' };
   }
 
   commit(): ImportResult {

@@ -100,6 +100,33 @@ describe('citewise add while the service cannot be reached', () => {
   });
 });
 
+describe('placeholders become real entries', () => {
+  it('says a placeholder was kept, then enrich gives it its type, a real key, its keywords as tags and clears the pending mark', async () => {
+    const withKeywords = svc.corpus.db.prepare("SELECT doi, type, keywords FROM papers WHERE keywords IS NOT NULL AND keywords <> '[]' AND retracted = 0 ORDER BY id LIMIT 1").get() as { doi: string; type: string; keywords: string };
+    const [plain] = cleanDois(1) as [string];
+    const offline = await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'add', withKeywords.doi, plain);
+    expect(offline.code).toBe(4);
+    expect(offline.stdout.split('\n')[0]).toBe('2 placeholders kept, completed when the service is reachable.');
+    expect(offline.stdout).not.toContain('Added 0');
+    const keysBefore = (JSON.parse((await run(data.path, 'search', 'doi:10.*', '--json')).stdout) as { items: { citationKey: string }[] }).items.map((i) => i.citationKey);
+    expect(keysBefore.sort()).toEqual(['anon', 'anona']);
+
+    expect((await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich')).code).toBe(0);
+    const out = JSON.parse((await run(data.path, 'export', '--format', 'csl-json')).stdout) as { id: string; type: string; DOI: string; custom?: unknown; keyword?: string }[];
+    expect(out).toHaveLength(2);
+    for (const item of out) {
+      expect(item.id).not.toMatch(/^anon[a-z]*$/);
+      expect(item.custom).toBeUndefined();
+    }
+    const completed = out.find((i) => i.DOI === withKeywords.doi)!;
+    const keywords = JSON.parse(withKeywords.keywords) as string[];
+    expect(completed.keyword).toBe(keywords.join(', '));
+    const tagged = JSON.parse((await run(data.path, 'search', `tag:"${keywords[0]}"`, '--json')).stdout) as { items: { citationKey: string; type: string }[] };
+    expect(tagged.items.map((i) => i.citationKey)).toContain(completed.id);
+    expect(completed.type).toBe(withKeywords.type === 'journal-article' ? 'article-journal' : completed.type);
+  });
+});
+
 describe('citewise enrich', () => {
   it('enriches the library with progress on stderr, continues after going offline, and exits 4 while paused', async () => {
     const dois = cleanDois(30);

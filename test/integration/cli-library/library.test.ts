@@ -24,7 +24,7 @@ describe('citewise import', () => {
     const again = await run(data.path, 'import', BIB);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('0 items added, 13 duplicates skipped');
-    expect(again.stdout).toMatch(/library\.bib:10: duplicate watson1953 \(same DOI/);
+    expect(again.stdout).toMatch(/library\.bib:10: duplicate watson1953 \(same citation key and DOI or title as item 1\)/);
 
     const stats = JSON.parse((await run(data.path, 'stats', '--json')).stdout) as { items: number };
     expect(stats.items).toBe(13);

@@ -45,14 +45,88 @@ describe('RIS import', () => {
     expect(result.items[4]!.item).toMatchObject({ author: [{ literal: 'World Health Organization' }], accessed: { 'date-parts': [[2024, 1, 15]] } });
   });
 
-  it('reports records with their line: a tag outside a record, a truncated record, an unknown type', () => {
-    const r = importText('AU  - Stray, Line\nTY  - JOUR\nTI  - Good\nER  - \nTY  - XXXX\nTI  - Odd type\nER  - \nTY  - BOOK\nTI  - Cut off', { format: 'ris' });
-    expect(r.items.map((i) => i.item.title)).toEqual(['Good', 'Odd type']);
-    expect(r.errors.map((e) => [e.line, e.reason.slice(0, 24)])).toEqual([
-      [1, 'The AU line is outside a'],
-      [8, 'The record is cut off: t'],
+  it('reports records with their line: a tag outside a record, a record without ER, an unknown type', () => {
+    const r = importText('AU  - Stray, Line\nTY  - JOUR\nTI  - Good\nER  - \nTY  - XXXX\nTI  - Odd type\nER  - \nTY  - BOOK\nTI  - No ER', { format: 'ris' });
+    // The last record without ER is kept, with a warning (as Zotero, EndNote and JabRef read it).
+    expect(r.items.map((i) => i.item.title)).toEqual(['Good', 'Odd type', 'No ER']);
+    expect(r.errors.map((e) => [e.line, e.reason.slice(0, 24)])).toEqual([[1, 'The AU line is outside a']]);
+    expect(r.warnings).toEqual([
+      { line: 5, reason: expect.stringMatching(/"XXXX" is not an RIS reference type/) },
+      { line: 8, reason: 'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).' },
     ]);
-    expect(r.warnings).toEqual([{ line: 5, reason: expect.stringMatching(/"XXXX" is not an RIS reference type/) }]);
+    // A TY line and nothing else is no record.
+    const cut = importText('TY  - JOUR\nTI  - Good\nER  - \nTY  - BOOK\n', { format: 'ris' });
+    expect(cut.errors.map((e) => [e.line, e.reason])).toEqual([[4, 'The record is cut off: the file ends right after its "TY  - " line.']]);
+  });
+
+  it('reads a record whose TY line is repeated, without ER, as one item', () => {
+    const r = importText(['TY  - JOUR', 'TY  - JOUR', 'TY  - JOUR', 'TY  - JOUR', 'AU  - Catarina Barata', 'TI  - One record', 'PY  - 2015', ''].join('\n'), { format: 'ris' });
+    expect(r.errors).toEqual([]);
+    expect(r.items.map((i) => [i.line, i.item.title, i.item.author])).toEqual([[1, 'One record', [{ family: 'Barata', given: 'Catarina' }]]]);
+    const typed = importText('TY  - \nTY  - BOOK\nTY  - CHAP\nTI  - Typed late\nER  - \n', { format: 'ris' });
+    expect(typed.items.map((i) => i.item.type)).toEqual(['book']);
+    expect(typed.warnings).toEqual([{ line: 3, reason: 'The record\'s type is given twice ("BOOK", then "CHAP"); the first was used.' }]);
+  });
+
+  it('reads names without a comma as given + family, PubMed initials, particles and organisations', () => {
+    const names = ['Catarina Barata', 'J. D. Watson', 'Barata C', 'Watson JD', 'Hopfield J J', 'Ludwig van Beethoven', 'Martin Luther King Jr.', 'World Health Organization', 'ATLAS Collaboration', 'Plato', 'Smith, John'];
+    const r = importText(`TY  - JOUR\n${names.map((n) => `AU  - ${n}`).join('\n')}\nER  - \n`, { format: 'ris' });
+    expect(r.items[0]!.item.author).toEqual([
+      { family: 'Barata', given: 'Catarina' },
+      { family: 'Watson', given: 'J. D.' },
+      { family: 'Barata', given: 'C' },
+      { family: 'Watson', given: 'JD' },
+      { family: 'Hopfield', given: 'J J' },
+      { family: 'van Beethoven', given: 'Ludwig' },
+      { family: 'King', given: 'Martin Luther', suffix: 'Jr.' },
+      { literal: 'World Health Organization' },
+      { literal: 'ATLAS Collaboration' },
+      { literal: 'Plato' },
+      { family: 'Smith', given: 'John' },
+    ]);
+  });
+
+  it.each([
+    ['Y1  - 2015/october', [[2015, 10]]],
+    ['Y1  - 2015/Oct/12', [[2015, 10, 12]]],
+    ['DA  - 2015/10/', [[2015, 10]]],
+    ['DA  - 2015///', [[2015]]],
+    ['PY  - 2015', [[2015]]],
+    ['PY  - 2015///\nDA  - OCT 12', [[2015, 10, 12]]],
+    ['DA  - 2015 Oct 12', [[2015, 10, 12]]],
+    ['DA  - Oct 2015', [[2015, 10]]],
+    ['DA  - 2020-05-17', [[2020, 5, 17]]],
+  ])('reads the date %j', (lines, parts) => {
+    const r = importText(`TY  - JOUR\nTI  - T\n${lines}\nER  - \n`, { format: 'ris' });
+    expect(r.items[0]!.item.issued).toEqual({ 'date-parts': parts });
+    expect(r.items[0]!.item.custom).toEqual({ ris: { type: 'JOUR' } });
+  });
+
+  it('keeps a date it cannot read as a literal, and a month without a year verbatim', () => {
+    const r = importText('TY  - JOUR\nPY  - 2015/13/\nER  - \nTY  - JOUR\nDA  - OCT\nER  - \n', { format: 'ris' });
+    expect(r.items[0]!.item.issued).toEqual({ literal: '2015/13/' });
+    expect(r.items[1]!.item).toMatchObject({ custom: { ris: { fields: { DA: ['OCT'] } } } });
+    expect(r.items[1]!.item.issued).toBeUndefined();
+  });
+
+  it('writes a single KW line with separators in it back as one line', () => {
+    const first = importText('TY  - JOUR\nKW  - dermoscopy; melanoma\nER  - \n', { format: 'ris' });
+    const again = importText(toRis(first.items.map((i) => i.item)), { format: 'ris' });
+    expect(again.items[0]!.item).toEqual(first.items[0]!.item);
+  });
+
+  it('reads an ISSN with the medium PubMed adds as an ISSN', () => {
+    const r = importText('TY  - JOUR\nSN  - 0028-0836 (Print)\nSN  - 978-0-262-03561-3\nER  - \n', { format: 'ris' });
+    expect(r.items[0]!.item).toMatchObject({ ISSN: '0028-0836 (Print)', ISBN: '978-0-262-03561-3' });
+  });
+
+  it('does not take a record number for a citation key, and keeps it as the ID tag', () => {
+    const r = importText('TY  - JOUR\nID  - 123\nTI  - EndNote\nER  - \nTY  - JOUR\nID  - smith2020\nTI  - Keyed\nER  - \n', { format: 'ris' });
+    expect(r.items.map((i) => [i.item['citation-key'], i.replacedId?.id, i.sourceKey])).toEqual([
+      [undefined, '123', undefined],
+      ['smith2020', undefined, 'smith2020'],
+    ]);
+    expect(toRis([r.items[0]!.item])).toContain('ID  - 123\n');
   });
 
   it('exports every CSL item as a record ending in ER', () => {
@@ -71,7 +145,7 @@ describe('CSL-JSON import', () => {
       ['who2020', 28],
       ['odd-type', 36],
     ]);
-    expect(result.errors).toEqual([{ line: 22, reason: expect.stringMatching(/^Item 3: "author" must be a list of names/) }]);
+    expect(result.errors).toEqual([{ line: 22, reason: 'Item 3 ("bad-names"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); this is an object.' }]);
     expect(result.items[0]!.item.DOI).toBe('10.1038/171737a0');
     expect(result.items[1]!.item.issued).toEqual({ 'date-parts': [[1984]] });
     expect(result.items[2]!.item.accessed).toEqual({ 'date-parts': [[2024, 1, 15]] });

@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedFields, fillMissing } from '../../../electron/core/library/fill';
 import { NEED_PAPER, NEED_TALLIES } from '../../../electron/core/library/enrichment-store';
+import { doiPlaceholder } from '../../../electron/core/formats';
+import type { UiPaper } from '../../../shared/model/service';
 import { statusFromNotices } from '../../../shared/model/item-status';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
 
@@ -47,6 +49,43 @@ describe('EnrichmentStore', () => {
     t.library.writeServiceFill(id, { ...t.library.getItem(id).csl, page: '5' });
     expect(t.enrichment.editedFields(id)).toEqual(['title', 'volume']);
     expect(t.library.getItem(id).csl.page).toBe('5');
+  });
+
+  it('completes a placeholder: the service type, a key from the formula, keywords as tags, no pending mark', () => {
+    t = testLibrary();
+    const r = t.library.importItems([doiPlaceholder('10.1000/p1' as never), doiPlaceholder('10.1000/p2' as never), doiPlaceholder('10.1000/p3' as never)]);
+    const [p1, p2, p3] = r.ids as [number, number, number];
+    expect(r.ids.map((id) => t.library.getItem(id).citationKey)).toEqual(['anon', 'anona', 'anonb']);
+    // A key the user chose stays, even one that looks generated.
+    t.library.setCitationKey(p2, 'mine2024');
+    t.library.setCitationKey(p3, 'anonc');
+    const run = t.enrichment.enqueue({ kind: 'library' }).run!;
+    const paper = (doi: string, title: string, type: string, keywords?: string[]) =>
+      ({ doi, title, type, authors: [{ family: 'Okafor', given: 'N.', authorName: 'N. Okafor', authorSequenceNumber: 1 }], year: 2019, issns: [], ...(keywords ? { keywords } : {}) }) as unknown as UiPaper;
+    const outcome = t.enrichment.applyBatch(run.id, {
+      fetchedAt: 1,
+      failed: [],
+      papers: {
+        found: {
+          '10.1000/p1': paper('10.1000/p1', 'Soil carbon under drought', 'book-chapter', ['soil carbon', 'drought']),
+          '10.1000/p2': paper('10.1000/p2', 'A second one', 'journal-article'),
+          '10.1000/p3': paper('10.1000/p3', 'A third one', 'journal-article'),
+        },
+        unknown: [],
+      },
+    });
+    expect(outcome.filled.map((f) => f.id)).toEqual([p1, p2, p3]);
+    const one = t.library.getItem(p1);
+    expect(one).toMatchObject({ type: 'chapter', citationKey: 'okaforSoilCarbonDrought2019', tags: ['drought', 'soil carbon'] });
+    expect(one.csl).not.toHaveProperty('custom');
+    expect(outcome.filled[0]!.fields).toContain('type');
+    expect([t.library.getItem(p2).citationKey, t.library.getItem(p3).citationKey]).toEqual(['mine2024', 'anonc']);
+    expect(t.library.getItem(p2).csl).not.toHaveProperty('custom');
+    // An item that was never a placeholder keeps its type and key.
+    const own = t.library.addItem({ id: 'x', type: 'report', DOI: '10.1000/own' });
+    const run2 = t.enrichment.enqueue({ kind: 'items', ids: [own] }).run!;
+    t.enrichment.applyBatch(run2.id, { fetchedAt: 2, failed: [], papers: { found: { '10.1000/own': paper('10.1000/own', 'Own', 'journal-article', ['x']) }, unknown: [] } });
+    expect(t.library.getItem(own)).toMatchObject({ type: 'report', citationKey: 'anon', tags: [] });
   });
 
   it('moves a DOI queued by an unfinished run to the newer run, and settles a run left empty', () => {

@@ -80,13 +80,15 @@ describe('library items', () => {
       article('With key', 'B', 2002, { 'citation-key': 'b2002' }),
       article('With DOI again in the same file', 'C', 2003, { DOI: 'doi:10.1000/xyz' }),
     ];
+    // Every entry of a file arrives, two sharing a DOI included (they go to the Duplicates view).
     const first = t.library.importItems(file, { source: 'refs.bib' });
-    expect(first.added).toBe(2);
-    expect(first.duplicates).toEqual([{ index: 2, existingId: first.ids[0], reason: 'doi' }]);
+    expect(first.added).toBe(3);
+    expect(first.duplicates).toEqual([]);
+    expect(t.library.findDuplicates()).toEqual([{ ids: [first.ids[0], first.ids[2]], reason: 'doi' }]);
     const second = t.library.importItems(file, { source: 'refs.bib' });
     expect(second.added).toBe(0);
     expect(second.duplicates.map((d) => d.reason)).toEqual(['doi', 'key-title', 'doi']);
-    expect(t.library.stats().items).toBe(2);
+    expect(t.library.stats().items).toBe(3);
     expect(t.library.getItem(first.ids[0]!)).toMatchObject({ doi: '10.1000/xyz', source: 'refs.bib' });
   });
 

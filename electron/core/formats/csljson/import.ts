@@ -9,8 +9,9 @@ import { parseDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
-import type { ImportIssue, ImportResult } from '../result';
+import type { ImportedItem, ImportIssue, ImportResult } from '../result';
 import { scanJson } from './scan';
+import { idKeyProblem } from '../source-id';
 
 const TYPES = new Set<string>(CSL_ITEM_TYPES);
 const NAME_FIELDS = new Set<string>(CSL_NAME_FIELDS);
@@ -86,16 +87,26 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
     const line = lines[index] ?? 1;
     const result = normalizeItem(raw, index, line, limits, warnings);
     if (typeof result === 'string') {
-      errors.push({ line, reason: `Item ${index + 1}: ${result}` });
+      errors.push({ line, reason: `Item ${index + 1}${nameOf(raw)}: ${result}` });
       return;
     }
-    if (ids.has(result.id)) {
+    const givenId = givenIdOf(raw);
+    const givenKey = typeof result['citation-key'] === 'string' && result['citation-key'].trim() !== '' ? result['citation-key'] : undefined;
+    // pandoc, citeproc and Better BibTeX cite an item by its id when it has no citation-key: the id
+    // is the key a Pandoc or Quarto document's [@id] refers to, so it stays the key here.
+    const idProblem = givenKey === undefined && givenId !== undefined ? idKeyProblem(givenId) : undefined;
+    if (givenKey === undefined && givenId !== undefined && idProblem === null) result['citation-key'] = givenId;
+    if (ids.has(result.id) && (givenKey !== undefined || idProblem !== null)) {
+      // The key is what identifies an item in the library; a repeated id that is a key is handled
+      // there (a repeat of the same entry, or another entry given the key with a suffix).
       warnings.push({ line, reason: `Item ${index + 1}: the id "${result.id}" is used by an earlier item too; it was renamed.` });
       result.id = `${result.id}#${index + 1}`;
     }
     ids.add(result.id);
     const key = typeof result['citation-key'] === 'string' ? result['citation-key'] : undefined;
-    out.push({ item: result, line, sourceKey: key ?? result.id });
+    const imported: ImportedItem = { item: result, line, sourceKey: key ?? result.id };
+    if (key === undefined && givenId !== undefined && idProblem) imported.replacedId = { id: givenId, reason: idProblem };
+    out.push(imported);
   });
   out.flush();
   return { format: 'csljson', items: out.items, count: out.count, errors, warnings };
@@ -108,9 +119,9 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   const item: CslItem = { id: '', type: 'document' };
   const rawType = source['type'];
   if (typeof rawType === 'string' && TYPES.has(rawType)) item.type = rawType as CslItemType;
-  else if (rawType === undefined) warnings.push({ line, reason: `Item ${index + 1} has no "type"; it was imported as a document.` });
+  else if (rawType === undefined) warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has no "type"; it was imported as a document.` });
   else {
-    warnings.push({ line, reason: `Item ${index + 1} has the type ${JSON.stringify(rawType)}, which is not a CSL type; it was imported as a document.` });
+    warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has the type ${JSON.stringify(rawType)}, which is not a CSL type; it was imported as a document.` });
   }
   const rawId = source['id'];
   if (typeof rawId === 'string' && rawId !== '') item.id = rawId;
@@ -120,12 +131,29 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
     if (key === 'id' || key === 'type' || value === undefined || value === null) continue;
     if (NAME_FIELDS.has(key)) {
       const names = schemas().names.safeParse(value);
-      if (!names.success) return `"${key}" must be a list of names ({"family": …, "given": …} or {"literal": …}): ${issueText(names.error)}.`;
+      if (!names.success) return `"${key}" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); ${nameProblem(value)}.`;
       item[key] = names.data.map(cleanName);
     } else if (DATE_FIELDS.has(key)) {
       const date = schemas().date.safeParse(value);
-      if (!date.success) return `"${key}" is not a CSL date ({"date-parts": [[2020, 5, 17]]}): ${issueText(date.error)}.`;
-      item[key] = date.data as CslDate;
+      if (date.success) item[key] = date.data as CslDate;
+      else {
+        // A date no CSL processor can read is still the user's date: kept as written, as a literal
+        // (what citeproc prints as it is), never the reason to lose the whole item.
+        const text = dateText(value);
+        const shown = excerpt(JSON.stringify(value));
+        const who = `Item ${index + 1}${nameOf(raw)}`;
+        if (text === '') warnings.push({ line, reason: `${who}: "${key}" holds no date (${shown}); it was left out.` });
+        else {
+          const kept = parseDate(text);
+          item[key] = kept;
+          warnings.push({
+            line,
+            reason: kept['date-parts']
+              ? `${who}: "${key}" is not a CSL date (${shown}); it was read as ${JSON.stringify(kept)}.`
+              : `${who}: "${key}" is not a CSL date (${shown}); it was kept as the literal date "${text}".`,
+          });
+        }
+      }
     } else if (key === 'custom') {
       if (typeof value !== 'object' || Array.isArray(value)) return '"custom" must be an object.';
       item.custom = value as Record<string, unknown>;
@@ -146,9 +174,23 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   if (typeof item.DOI === 'string') {
     const doi = parseDoi(item.DOI);
     if (doi.ok) item.DOI = doi.doi;
-    else warnings.push({ line, reason: `Item ${index + 1}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.` });
+    else warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.` });
   }
   return item;
+}
+
+/** The id the file gave the item, as text; undefined when it gave none. */
+function givenIdOf(raw: unknown): string | undefined {
+  const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+  if (typeof id === 'string' && id.trim() !== '') return id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return undefined;
+}
+
+/** ' ("id")' for messages about an item, so the researcher can find it; '' when it has no id. */
+function nameOf(raw: unknown): string {
+  const id = givenIdOf(raw);
+  return id === undefined ? '' : ` ("${id.length > 60 ? `${id.slice(0, 59)}…` : id}")`;
 }
 
 function cleanName(name: CslName | Record<string, unknown>): CslName {
@@ -157,14 +199,52 @@ function cleanName(name: CslName | Record<string, unknown>): CslName {
   return out as CslName;
 }
 
-function issueText(error: Zod.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const path = issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : '';
-  if (issue.code === 'invalid_union') return `${path}the value has the wrong shape`;
-  return `${path}${issue.message}`;
+/** What is wrong with a names value, in the researcher's words: which name, which part, what it is. */
+function nameProblem(value: unknown): string {
+  if (!Array.isArray(value)) return `this is ${kindOf(value)}`;
+  for (const [i, name] of value.entries()) {
+    if (typeof name === 'string') continue;
+    if (name === null || typeof name !== 'object' || Array.isArray(name)) return `name ${i + 1} is ${kindOf(name)}`;
+    for (const [part, v] of Object.entries(name as Record<string, unknown>)) {
+      if (['comma-suffix', 'static-ordering', 'parse-names'].includes(part)) {
+        if (v !== undefined && !['boolean', 'string', 'number'].includes(typeof v)) return `name ${i + 1} has "${part}" as ${kindOf(v)}, not true or false`;
+      } else if (['family', 'given', 'dropping-particle', 'non-dropping-particle', 'suffix', 'literal'].includes(part)) {
+        if (v !== undefined && typeof v !== 'string' && typeof v !== 'number') return `name ${i + 1} has "${part}" as ${kindOf(v)}, not text`;
+      }
+    }
+  }
+  return 'one of the names has the wrong shape';
 }
 
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `the text ${excerpt(JSON.stringify(v))}`;
+  return `${typeof v === 'number' ? 'the number' : 'the value'} ${String(v)}`;
+}
+
+/** The readable text of a date value no schema accepts: its literal or raw text, else its parts. */
+function dateText(value: unknown): string {
+  if (typeof value === 'boolean') return '';
+  if (value === null || typeof value !== 'object') return String(value).trim();
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '')).filter(Boolean).join('-');
+  const v = value as Record<string, unknown>;
+  for (const field of ['literal', 'raw']) if (typeof v[field] === 'string' && v[field].trim() !== '') return v[field].trim();
+  const parts = v['date-parts'];
+  const text = Array.isArray(parts)
+    ? parts
+        .map((p) => (Array.isArray(p) ? p : [p]).map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x).trim() : '')).filter(Boolean).join('-'))
+        .filter(Boolean)
+        .join('/')
+    : '';
+  const season = typeof v['season'] === 'string' || typeof v['season'] === 'number' ? String(v['season']).trim() : '';
+  return [text, season].filter(Boolean).join(' ');
+}
+
+function excerpt(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 function lineAt(text: string, offset: number): number {
   let line = 1;

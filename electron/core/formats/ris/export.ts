@@ -49,7 +49,9 @@ function recordText(item: CslItem): string {
     if (rest.length > 0) add('EP', rest.join('-'));
   }
   if (typeof item.keyword === 'string' && item.keyword !== '') {
-    const list = source.keywords && source.keywords.join(', ') === item.keyword ? source.keywords : item.keyword.split(/\s*[,;]\s*/);
+    // An RIS record's single KW line ("dermoscopy; melanoma") goes back as one line, as it came.
+    const fromOneLine = source.type !== undefined && source.keywords === undefined;
+    const list = source.keywords && source.keywords.join(', ') === item.keyword ? source.keywords : fromOneLine ? [item.keyword] : item.keyword.split(/\s*[,;]\s*/);
     for (const k of list) add('KW', k);
   }
   if (typeof item['citation-key'] === 'string') add('ID', item['citation-key']);

@@ -6,6 +6,7 @@ import { parseDoi } from '../../../../shared/model/doi';
 import { ItemCollector } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ImportResult } from '../result';
+import { idKeyProblem } from '../source-id';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 
 const TAG_LINE = /^([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$/;
@@ -56,6 +57,15 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
       const tag = m[1]!;
       const value = (m[2] ?? '').trim();
       if (tag === 'TY') {
+        if (record && record.tags.length === 1) {
+          // A TY repeated before any other tag is the same record (as Zotero, EndNote and JabRef read
+          // it): one item, not one empty item per TY line. A type given only by a later line counts.
+          if (record.tags[0]![1] === '') record.tags[0]![1] = value;
+          else if (value !== '' && value !== record.tags[0]![1]) {
+            warnings.push({ line: lineNo, reason: `The record's type is given twice ("${record.tags[0]![1]}", then "${value}"); the first was used.` });
+          }
+          continue;
+        }
         if (record) {
           warnings.push({ line: record.line, reason: 'The record is not closed with "ER  - " before the next "TY  - "; it was ended there.' });
           finish(record);
@@ -79,7 +89,14 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
       if (last[1].length > limits.maxFieldLength) tooLong = `The ${last[0]} field starting on line ${last[2]} is longer than ${limits.maxFieldLength.toLocaleString('en')} characters, the limit.`;
     }
   }
-  if (record) errors.push({ line: record.line, reason: 'The record is cut off: the file ends before its "ER  - " line.', excerpt: excerptOf(`TY  - ${record.tags[0]![1]}`) });
+  if (record) {
+    // The last record without ER (Zotero, EndNote and JabRef import it too): kept when it has fields,
+    // with a warning, since a file cut off in transfer also ends this way.
+    if (record.tags.length > 1) {
+      warnings.push({ line: record.line, reason: 'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).' });
+      finish(record);
+    } else errors.push({ line: record.line, reason: 'The record is cut off: the file ends right after its "TY  - " line.', excerpt: excerptOf(`TY  - ${record.tags[0]![1]}`) });
+  }
   if (out.count === 0 && errors.length === 0 && text.trim() !== '') {
     errors.push({ line: 1, reason: 'No RIS records were found: a record starts with a line "TY  - JOUR" (or another type) and ends with "ER  - ".' });
   }
@@ -99,6 +116,7 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
   const kept: Record<string, string[]> = {};
   const keep = (tag: string, value: string) => (kept[tag] ??= []).push(value);
   const keywords: string[] = [];
+  const partial: Record<string, { month: number; day?: number; tag: string; value: string }[]> = {};
   let startPage: string | undefined;
   let endPage: string | undefined;
   for (let i = 1; i < record.tags.length; i++) {
@@ -131,6 +149,12 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
       case 'date': {
         const date = parseRisDate(value);
         const existing = item[rule.csl] as CslDate | undefined;
+        const monthOnly = risMonthDay(value);
+        if (monthOnly && date.literal !== undefined) {
+          // "DA  - OCT 12" (Web of Science): the month and day of the year another tag gives.
+          (partial[rule.csl] ??= []).push({ ...monthOnly, tag, value });
+          break;
+        }
         // PY gives the year, DA/Y1 often the full date: keep the more precise; a differing one verbatim.
         if (existing === undefined) item[rule.csl] = date;
         else if (sameYear(date, existing)) {
@@ -139,7 +163,8 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
         break;
       }
       case 'issn-isbn': {
-        const csl = /^\s*\d{4}-?\d{3}[\dxX]\s*$/.test(value) ? 'ISSN' : 'ISBN';
+        // PubMed adds the medium: "0028-0836 (Print)".
+        const csl = /^\s*\d{4}-?\d{3}[\dxX]\s*(?:\([^)]*\)\s*)?$/.test(value) ? 'ISSN' : 'ISBN';
         if (item[csl] === undefined) item[csl] = value;
         else keep(tag, value);
         break;
@@ -162,43 +187,153 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
         else keep(tag, value);
     }
   }
+  for (const [csl, list] of Object.entries(partial)) {
+    for (const p of list) {
+      const parts = (item[csl] as CslDate | undefined)?.['date-parts']?.[0];
+      if (parts && parts.length === 1) (item[csl] as CslDate)['date-parts'] = [p.day ? [parts[0]!, p.month, p.day] : [parts[0]!, p.month]];
+      else keep(p.tag, p.value);
+    }
+  }
   if (startPage !== undefined) item.page = endPage !== undefined && endPage !== startPage ? `${startPage}-${endPage}` : startPage;
   else if (endPage !== undefined) keep('EP', endPage);
   if (keywords.length > 0) {
     item.keyword = keywords.join(', ');
     if (keywords.length > 1) custom.keywords = keywords;
   }
+  let replacedId: ImportedItem['replacedId'];
+  const givenKey = typeof item['citation-key'] === 'string' ? item['citation-key'] : undefined;
+  const idProblem = givenKey === undefined ? null : idKeyProblem(givenKey);
+  if (givenKey !== undefined && idProblem !== null) {
+    // EndNote's and Reference Manager's record numbers: kept as the ID tag, not made the key.
+    delete item['citation-key'];
+    kept['ID'] = [givenKey, ...(kept['ID'] ?? [])];
+    replacedId = { id: givenKey, reason: idProblem };
+  }
   if (Object.keys(kept).length > 0) custom.fields = kept;
   item.custom = { ris: custom };
   const key = typeof item['citation-key'] === 'string' ? item['citation-key'] : undefined;
   item.id = key ?? `ris-line-${record.line}`;
-  return key ? { item, line: record.line, sourceKey: key } : { item, line: record.line };
+  const out: ImportedItem = key ? { item, line: record.line, sourceKey: key } : { item, line: record.line };
+  if (replacedId) out.replacedId = replacedId;
+  return out;
 }
 
-/** "Last, First, Suffix"; a name without a comma is an organisation. */
+/**
+ * "Last, First, Suffix" (the RIS specification); without a comma, "First Last" as Zotero, JabRef and
+ * EndNote read it ("Catarina Barata"), "Last INITIALS" as PubMed writes it ("Barata C"), and a
+ * name that reads as an organisation ("World Health Organization") as one literal name.
+ */
 export function parseRisName(value: string): CslName {
   const parts = value.split(',').map((p) => p.trim());
-  if (parts.length === 1) return { literal: parts[0]! };
+  if (parts.length === 1) return nameWithoutComma(parts[0]!);
   const name: CslName = { family: parts[0]! };
   if (parts[1]) name.given = parts[1];
   if (parts[2]) name.suffix = parts.slice(2).join(', ');
   return name;
 }
 
-/** "2020", "2020/05/17/", "2020/05//Spring", "2020-05-17". */
-export function parseRisDate(value: string): CslDate {
-  const m = /^(\d{4})(?:[/-](\d{1,2})?(?:[/-](\d{1,2})?(?:\/(.*))?)?)?\s*$/.exec(value.trim());
-  if (!m) return { literal: value.trim() };
-  const parts: CslDateParts = [Number(m[1])];
-  const month = m[2] ? Number(m[2]) : undefined;
-  const day = m[3] ? Number(m[3]) : undefined;
-  if (month !== undefined && month >= 1 && month <= 12) {
-    parts.push(month);
-    if (day !== undefined && day >= 1 && day <= 31) parts.push(day);
+const ORGANISATION =
+  /\b(?:organi[sz]ation|institut\w*|universit\w*|association|society|council|committee|group|consortium|collaboration|agency|department|ministry|foundation|cent(?:er|re)|office|board|team|network|project|inc|ltd|llc|gmbh|corporation|company|commission|bureau|federation|union|academy|alliance|trust|services?|authority|programme|program|initiative|panel|assembly|congress|parliament|government|nations|bank|fund|laborator(?:y|ies)|hospital|school|college|press|library|museum|registry|survey|investigators|writing|working)\b|[&\d]|\b(?:of|for|and|the|on)\b/i;
+const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'al', 'el', 'zu', 'op']);
+const SUFFIX = /^(?:Jr|Sr|II|III|IV)\.?$/;
+
+function nameWithoutComma(text: string): CslName {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 2 || words.length > 5 || ORGANISATION.test(text)) return { literal: text };
+  const suffix = words.length > 2 && SUFFIX.test(words[words.length - 1]!) ? words.pop() : undefined;
+  let name: CslName;
+  const initial = (w: string): boolean => /^[A-Z]{1,3}$/.test(w);
+  let initials = 0;
+  while (initials < words.length - 1 && initial(words[words.length - 1 - initials]!)) initials++;
+  if (initials > 0 && !initial(words[0]!)) {
+    // PubMed's "Barata C", "Watson JD", "Hopfield J J": the family name, then the initials.
+    name = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
+  } else {
+    // The family name starts at the first particle after the given names ("Ludwig van Beethoven").
+    let at = words.findIndex((w, i) => i > 0 && i < words.length - 1 && PARTICLES.has(w));
+    if (at < 0) at = words.length - 1;
+    name = { family: words.slice(at).join(' '), given: words.slice(0, at).join(' ') };
   }
-  const date: CslDate = { 'date-parts': [parts] };
-  if (m[4]) date.season = m[4];
-  return date;
+  if (suffix) name.suffix = suffix;
+  return name;
+}
+
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+};
+
+function monthOf(text: string): number | undefined {
+  const t = text.trim().replace(/\.$/, '').toLowerCase();
+  if (/^\d{1,2}$/.test(t)) {
+    const n = Number(t);
+    return n >= 1 && n <= 12 ? n : undefined;
+  }
+  return MONTHS[t];
+}
+
+function dayOf(text: string | undefined): number | undefined {
+  const t = text?.trim() ?? '';
+  if (!/^\d{1,2}$/.test(t)) return undefined;
+  const n = Number(t);
+  return n >= 1 && n <= 31 ? n : undefined;
+}
+
+/**
+ * "2020", "2020/05/17/", "2020/05//Spring", "2015/10/", "2015///", "2015/october", "2020-05-17",
+ * "Oct 2015", "2015 Oct 12", "October 12, 2015": the year, with the month and day when given.
+ */
+export function parseRisDate(value: string): CslDate {
+  const text = value.trim();
+  const slashed = /^(\d{4})(?:([/-])([^/-]*)(?:[/-]([^/-]*)(?:\/(.*))?)?)?$/.exec(text);
+  if (slashed) {
+    const parts: CslDateParts = [Number(slashed[1])];
+    const monthText = slashed[3]?.trim() ?? '';
+    const month = monthText === '' ? undefined : monthOf(monthText);
+    const date: CslDate = { 'date-parts': [parts] };
+    if (month !== undefined) {
+      parts.push(month);
+      const day = dayOf(slashed[4]);
+      if (day !== undefined) parts.push(day);
+      else if (slashed[4]?.trim()) return { literal: text };
+    } else if (monthText !== '') {
+      // "2015/Spring": a season where the month goes; "2015/13" is no date.
+      if (/\d/.test(monthText) || slashed[4]?.trim() || slashed[5]?.trim()) return { literal: text };
+      date.season = monthText;
+      return date;
+    } else if (slashed[4]?.trim()) return { literal: text };
+    const other = slashed[5]?.trim();
+    if (other) date.season = other;
+    return date;
+  }
+  // Words: a year, a month name and perhaps a day, in any order ("Oct 2015", "2015 Oct 12").
+  const words = text.split(/[\s,]+/).filter(Boolean);
+  const year = words.filter((w) => /^\d{4}$/.test(w));
+  const months = words.map((w) => (/^\d/.test(w) ? undefined : monthOf(w))).filter((m) => m !== undefined);
+  const days = words.filter((w) => /^\d{1,2}$/.test(w));
+  if (year.length === 1 && months.length <= 1 && days.length <= (months.length === 1 ? 1 : 0) && year.length + months.length + days.length === words.length) {
+    const parts: CslDateParts = [Number(year[0])];
+    if (months.length === 1) {
+      parts.push(months[0]!);
+      const day = dayOf(days[0]);
+      if (day !== undefined) parts.push(day);
+    }
+    return { 'date-parts': [parts] };
+  }
+  return { literal: text };
+}
+
+/** A month with perhaps a day and no year ("OCT", "OCT 12", "12 Oct"): what Web of Science puts in DA. */
+function risMonthDay(value: string): { month: number; day?: number } | null {
+  const words = value.trim().split(/[\s,/]+/).filter(Boolean);
+  if (words.length === 0 || words.length > 2) return null;
+  const monthWord = words.find((w) => !/^\d/.test(w));
+  const month = monthWord === undefined ? undefined : monthOf(monthWord);
+  if (month === undefined) return null;
+  const dayWord = words.find((w) => w !== monthWord);
+  if (dayWord === undefined) return { month };
+  const day = dayOf(dayWord);
+  return day === undefined ? null : { month, day };
 }
 
 export function formatRisDate(date: CslDate, yearOnly = false): string {

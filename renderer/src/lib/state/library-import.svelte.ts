@@ -1,4 +1,5 @@
 import type { AddDoisReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
+import { splitDoiInput } from '../../../../shared/model/add-by-doi';
 
 /** What an import would add: the entries read, less those already in the library. */
 export const importable = (p: ImportPreview): number => p.entries - p.errors.length - p.duplicates;
@@ -71,8 +72,7 @@ export class ImportFlow {
 
   /** Adds papers by DOI: one or a pasted list (any separators), with what happened to each. */
   async addDois(text: string): Promise<void> {
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local de-duplication, not state
-    const dois = [...new Set(text.split(/[\s,;]+/).map((d) => d.trim()).filter(Boolean))];
+    const dois = splitDoiInput(text);
     if (dois.length === 0) {
       this.#dois = { busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } };
       return;

@@ -1,0 +1,35 @@
+// Add by DOI, the words both the app's dialog and `citewise add` use: how pasted text is split into
+// DOIs, and the one-line summary of what happened to them.
+
+/**
+ * The DOIs in pasted text: split on whitespace and commas only, as the dialog says. A semicolon is
+ * part of a DOI: old Wiley DOIs have one, e.g. 10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F.
+ * Repeats are given once, in first-seen order.
+ */
+export function splitDoiInput(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter((d) => d !== ''))];
+}
+
+export interface AddByDoiCounts {
+  added: readonly unknown[];
+  queued: readonly unknown[];
+  duplicates: readonly unknown[];
+  notAdded: readonly unknown[];
+}
+
+const count = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/**
+ * "Added 2 items, 1 placeholder kept, completed when the service is reachable." A DOI kept offline is
+ * a placeholder in the library, not "0 added": it is completed by enrichment when the service answers.
+ */
+export function addByDoiSummary(r: AddByDoiCounts): string {
+  const parts: string[] = [];
+  if (r.added.length > 0) parts.push(`Added ${count(r.added.length, 'item', 'items')}`);
+  if (r.queued.length > 0) parts.push(`${count(r.queued.length, 'placeholder', 'placeholders')} kept, completed when the service is reachable`);
+  if (r.duplicates.length > 0) parts.push(`${count(r.duplicates.length, 'DOI', 'DOIs')} already in your library`);
+  if (r.notAdded.length > 0) parts.push(`${count(r.notAdded.length, 'DOI', 'DOIs')} not added`);
+  if (parts.length === 0) return 'Nothing was added.';
+  const text = parts.join(', ');
+  return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+}

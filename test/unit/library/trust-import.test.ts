@@ -1,0 +1,175 @@
+// Issue 17, "a user's references come out as they went in": CSL-JSON ids as citation keys, every
+// entry of a file arriving, dates kept, and what "the same entry" means on re-import.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importText, type ImportResult } from '../../../electron/core/formats';
+import { prepareItem } from '../../../electron/core/library/derive';
+import type { Library } from '../../../electron/core/library/library';
+import { testLibrary, type TestLibrary } from './helpers/lib';
+
+/** A parsed file into the library the way the app does it (prepared items, each with its replaced id). */
+function store(library: Library, parsed: ImportResult, source = 'test') {
+  const session = library.beginImport({ source });
+  session.addPrepared(parsed.items.map((it) => prepareItem(it.item, it.replacedId)));
+  return session.commit();
+}
+
+const csl = (items: unknown[]) => importText(JSON.stringify(items, null, 1), { format: 'csljson' });
+
+describe('a CSL-JSON id is the citation key when there is no citation-key', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  const file = [
+    { id: 'smith2020deep', type: 'article-journal', title: 'Deep things', author: [{ family: 'Smith', given: 'A.' }], issued: { 'date-parts': [[2020]] } },
+    { id: 'jones:2019', type: 'book', title: 'A book', author: [{ family: 'Jones' }] },
+    { id: 'bbt-id', 'citation-key': 'lee2018better', type: 'book', title: 'Better BibTeX keys', author: [{ family: 'Lee' }] },
+    { id: 1234, type: 'book', title: 'Zotero numbers', author: [{ family: 'Kim' }], issued: { 'date-parts': [[2001]] } },
+    { id: 'http://zotero.org/users/1/items/ABCD1234', type: 'book', title: 'Zotero URIs', author: [{ family: 'Park' }], issued: { 'date-parts': [[2002]] } },
+    { id: '7654321/ABCDEFGH', type: 'book', title: 'Zotero ids', author: [{ family: 'Cho' }], issued: { 'date-parts': [[2003]] } },
+    { id: 'has space', type: 'book', title: 'Spaces', author: [{ family: 'Roe' }], issued: { 'date-parts': [[2004]] } },
+  ];
+
+  it('keeps a usable id as the key and exports it as the id again', () => {
+    const parsed = csl(file);
+    expect(parsed.items.map((i) => i.item['citation-key'])).toEqual(['smith2020deep', 'jones:2019', 'lee2018better', undefined, undefined, undefined, undefined]);
+    const r = store(t.library, parsed);
+    const out = t.library.cslOf(r.ids);
+    expect(out.slice(0, 3).map((i) => [i.id, i['citation-key']])).toEqual([
+      ['smith2020deep', 'smith2020deep'],
+      ['jones:2019', 'jones:2019'],
+      ['lee2018better', 'lee2018better'],
+    ]);
+  });
+
+  it('makes a key for a number, a URL, a Zotero id or an unusable id, and reports old → new', () => {
+    const parsed = csl(file);
+    expect(parsed.items.slice(3).map((i) => i.replacedId?.reason)).toEqual([
+      'it is a number, as Zotero, Mendeley and EndNote number their records',
+      'it is a URL',
+      'it is a Zotero item id',
+      'a citation key cannot contain spaces',
+    ]);
+    const r = store(t.library, parsed);
+    expect(t.library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
+    expect(r.warnings.map((w) => [w.index, w.message])).toEqual([
+      [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); this entry got "kimZoteroNumbers2001".'],
+      [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); this entry got "parkZoteroUris2002".'],
+      [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); this entry got "choZoteroIds2003".'],
+      [6, 'The id "has space" cannot be a citation key (a citation key cannot contain spaces); this entry got "roeSpaces2004".'],
+    ]);
+  });
+
+  it('gives a repeated id that is a key a suffix in the library, and skips an exact repeat', () => {
+    const parsed = csl([file[0], { ...file[0], title: 'Other things' }, file[0]]);
+    expect(parsed.warnings).toEqual([]);
+    const r = store(t.library, parsed);
+    expect(r.added).toBe(2);
+    expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
+    expect(t.library.cslOf(r.ids).map((i) => i.id)).toEqual(['smith2020deep', 'smith2020deepa']);
+  });
+});
+
+describe('every entry of a file arrives; the same entry is not added twice', () => {
+  let t: TestLibrary;
+  beforeEach(() => (t = testLibrary()));
+  afterEach(() => t.dispose());
+
+  const bookAndChapter = [
+    { id: 'doe2010book', type: 'book', title: 'The handbook', editor: [{ family: 'Doe' }], DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
+    { id: 'roe2010chapter', type: 'chapter', title: 'A chapter', author: [{ family: 'Roe' }], 'container-title': 'The handbook', DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
+  ];
+
+  it('imports a book and a chapter of it that share a DOI, and nothing on the second import', () => {
+    const first = store(t.library, csl(bookAndChapter));
+    expect(first.added).toBe(2);
+    expect(first.duplicates).toEqual([]);
+    const again = store(t.library, csl(bookAndChapter));
+    expect(again.added).toBe(0);
+    expect(again.duplicates.map((d) => [d.index, d.existingId, d.reason])).toEqual([
+      [0, first.ids[0], 'key-title'],
+      [1, first.ids[1], 'key-title'],
+    ]);
+    expect(t.library.stats().items).toBe(2);
+  });
+
+  it('keeps the same DOI under another key from another file, says so, and lists both as duplicates', () => {
+    const first = store(t.library, csl([bookAndChapter[0]]));
+    const other = store(t.library, csl([{ ...bookAndChapter[0], id: 'handbook2010' }]));
+    expect(other.added).toBe(1);
+    expect(other.warnings.map((w) => w.message)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
+    expect(t.library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
+  });
+
+  it('matches a keyed entry by key and DOI even when its title was edited since, and by key and title without a DOI', () => {
+    store(t.library, csl([bookAndChapter[0], { id: 'nodoi', type: 'book', title: 'No DOI here' }]));
+    const again = store(t.library, csl([{ ...bookAndChapter[0], title: 'The Handbook, 2nd printing' }, { id: 'nodoi', type: 'book', title: 'No DOI here.' }]));
+    expect(again.added).toBe(0);
+    // The same key for a different work is another entry: kept with a suffixed key.
+    const clash = store(t.library, csl([{ id: 'nodoi', type: 'book', title: 'Something else' }]));
+    expect(clash.added).toBe(1);
+    expect(t.library.cslOf(clash.ids)[0]!.id).toBe('nodoia');
+  });
+
+  it('matches entries without keys by DOI, or by source, title, creators, year and type, on re-import', () => {
+    const ris = 'TY  - BOOK\nTI  - Keyless book\nAU  - Poe, E.\nPY  - 1999\nER  - \n\nTY  - CHAP\nTI  - Keyless chapter\nDO  - 10.1000/ch\nER  - \n\nTY  - CHAP\nTI  - Its sibling\nDO  - 10.1000/ch\nER  - \n';
+    const first = store(t.library, importText(ris, { format: 'ris' }));
+    expect(first.added).toBe(3);
+    const again = store(t.library, importText(ris, { format: 'ris' }));
+    expect(again.added).toBe(0);
+    expect(again.duplicates.map((d) => d.reason)).toEqual(['title', 'doi', 'doi']);
+    // Another year is another work.
+    const other = store(t.library, importText(ris.replace('PY  - 1999', 'PY  - 2005'), { format: 'ris' }));
+    expect(other.added).toBe(1);
+    // The same work without a DOI from another file is a likely duplicate: kept, for the Duplicates view.
+    const elsewhere = store(t.library, importText(ris, { format: 'ris' }), 'other.ris');
+    expect(elsewhere.added).toBe(1);
+    expect(t.library.findDuplicates()).toContainEqual({ ids: [first.ids[0], elsewhere.ids[0]], reason: 'title-creator-year' });
+  });
+
+  it('finds an entry merged into another item by its key alias', () => {
+    const r = store(t.library, csl([bookAndChapter[0], { ...bookAndChapter[0], id: 'copy2010' }]));
+    t.library.mergeItems(r.ids[0]!, [r.ids[1]!]);
+    const again = store(t.library, csl([{ ...bookAndChapter[0], id: 'copy2010' }]));
+    expect(again.added).toBe(0);
+    expect(again.duplicates.map((d) => d.existingId)).toEqual([r.ids[0]]);
+  });
+});
+
+describe('a CSL-JSON date that cannot be read is kept', () => {
+  it('as a literal, with a warning naming the item and the field', () => {
+    const r = csl([
+      { id: 'a', type: 'book', title: 'Empty parts', issued: { 'date-parts': [[]] } },
+      { id: 'b', type: 'book', title: 'Words', issued: { 'date-parts': [['Spring', '2015']] } },
+      { id: 'c', type: 'book', title: 'Text part', issued: { 'date-parts': [['2015-10-12']] }, accessed: { 'date-parts': [[2020, 'x']] } },
+      { id: 'd', type: 'book', title: 'Raw', issued: { 'date-parts': [[2015, true]], raw: 'late 2015' } },
+    ]);
+    expect(r.errors).toEqual([]);
+    expect(r.items.map((i) => [i.item.id, i.item.issued, i.item.accessed])).toEqual([
+      ['a', undefined, undefined],
+      ['b', { literal: 'Spring-2015' }, undefined],
+      ['c', { 'date-parts': [[2015, 10, 12]] }, { literal: '2020-x' }],
+      ['d', { literal: 'late 2015' }, undefined],
+    ]);
+    expect(r.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [2, 'Item 1 ("a"): "issued" holds no date ({"date-parts":[[]]}); it was left out.'],
+      [12, 'Item 2 ("b"): "issued" is not a CSL date ({"date-parts":[["Spring","2015"]]}); it was kept as the literal date "Spring-2015".'],
+      [25, 'Item 3 ("c"): "issued" is not a CSL date ({"date-parts":[["2015-10-12"]]}); it was read as {"date-parts":[[2015,10,12]]}.'],
+      [25, 'Item 3 ("c"): "accessed" is not a CSL date ({"date-parts":[[2020,"x"]]}); it was kept as the literal date "2020-x".'],
+      [45, 'Item 4 ("d"): "issued" is not a CSL date ({"date-parts":[[2015,true]],"raw":"late 2015"}); it was kept as the literal date "late 2015".'],
+    ]);
+  });
+
+  it('says which name and which part is wrong when names cannot be read', () => {
+    const r = csl([
+      { id: 'n1', type: 'book', author: [{ family: 'Ok' }, { family: ['A', 'B'] }] },
+      { id: 'n2', type: 'book', editor: [{ family: 'Ok' }, null] },
+      { id: 'n3', type: 'book', author: 'Plato' },
+    ]);
+    expect(r.errors.map((e) => e.reason)).toEqual([
+      'Item 1 ("n1"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); name 2 has "family" as a list, not text.',
+      'Item 2 ("n2"): "editor" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); name 2 is null.',
+      'Item 3 ("n3"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); this is the text "Plato".',
+    ]);
+  });
+});
