@@ -111,7 +111,7 @@ export function launchShell(options: ShellOptions): Shell {
         child.send({ id, cmd, ...args });
       });
     },
-    async waitFor(kind, timeoutMs = 20_000) {
+    async waitFor(kind, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const found = records(kind)[0];

@@ -32,7 +32,7 @@ describe.skipIf(!built)(`the Electron main process in Node${built ? '' : ' (skip
       scratch = tempDir('citewise-shell-');
       app = launchShell({ scratch: scratch.path, args: ['--data-dir', join(scratch.path, 'data'), '--service-url', DEAD_SERVICE] });
       await app.waitFor('BrowserWindow.show');
-    });
+    }, 90_000);
     afterAll(async () => {
       await app.stop();
       scratch.remove();

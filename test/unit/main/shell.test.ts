@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
+import { notFound, rendererFile } from '../../../electron/main/app-protocol';
 import { bridgeIpc, isTrustedSender, type SenderInfo } from '../../../electron/main/ipc-bridge';
 import { decideExternal } from '../../../electron/main/navigation';
+import { allowPermission } from '../../../electron/main/permissions';
 import { DEFAULT_BOUNDS, loadWindowState, saveWindowState } from '../../../electron/main/window-state';
 import { tempDir } from '../../helpers/tmp';
 
@@ -128,5 +130,64 @@ describe('window state', () => {
     saveWindowState(dir.path, { width: 1200, height: 700, maximized: false });
     expect(JSON.parse(readFileSync(join(dir.path, 'window-state.json'), 'utf8'))).toMatchObject({ width: 1200 });
     expect(readdirSync(dir.path)).toEqual(['window-state.json']);
+  });
+});
+
+describe('the app:// protocol', () => {
+  const dir = join('/srv', 'out', 'renderer');
+
+  it.each([
+    ['app://citewise/', join(dir, 'index.html')],
+    ['app://citewise/index.html', join(dir, 'index.html')],
+    ['app://citewise/assets/index-1.js', join(dir, 'assets', 'index-1.js')],
+    ['app://citewise/assets/my%20file.css', join(dir, 'assets', 'my file.css')],
+    ['app://citewise/assets/../index.html', join(dir, 'index.html')],
+    // Encoded dot segments cannot climb out: the path is resolved from the renderer folder's root.
+    ['app://citewise/%2e%2e/main/index.js', join(dir, 'main', 'index.js')],
+    ['app://citewise/..%2F..%2Fpackage.json', join(dir, 'package.json')],
+  ])('%s names %s', (url, file) => {
+    expect(rendererFile(url, dir)).toBe(file);
+  });
+
+  it.each([
+    'app://evil/index.html',
+    'app://citewise.evil/index.html',
+    'app://citewise/%E0%A4%A',
+    'app://citewise/index.html%00.js',
+    'not a url',
+  ])('%s names no file', (url) => {
+    expect(rendererFile(url, dir)).toBe(null);
+  });
+
+  it('answers a 404 with the policy headers', async () => {
+    const response = notFound("default-src 'none'");
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.text()).toBe('Not found');
+  });
+});
+
+describe('the permission policy', () => {
+  const trusted = ['app://citewise'];
+  const ours = { permission: 'clipboard-sanitized-write', ourWindow: true, isMainFrame: true, url: 'app://citewise/index.html' };
+
+  it('grants a clipboard write to our window top frame', () => {
+    expect(allowPermission(ours, trusted)).toBe(true);
+    expect(allowPermission({ ...ours, url: 'app://citewise' }, trusted)).toBe(true);
+  });
+
+  it.each([
+    ['another permission', { ...ours, permission: 'clipboard-read' }],
+    ['notifications', { ...ours, permission: 'notifications' }],
+    ['media', { ...ours, permission: 'media' }],
+    ['another webContents', { ...ours, ourWindow: false }],
+    ['an iframe', { ...ours, isMainFrame: false }],
+    ['another origin', { ...ours, url: 'https://evil.example/' }],
+    ['a look-alike host', { ...ours, url: 'app://citewise.evil/' }],
+    ['no URL', { ...ours, url: undefined }],
+    ['an unparsable URL', { ...ours, url: 'not a url' }],
+  ])('refuses %s', (_what, ask) => {
+    expect(allowPermission(ask, trusted)).toBe(false);
   });
 });
