@@ -208,7 +208,7 @@ describe.skipIf(!built)(`the Electron main process in Node${built ? '' : ' (skip
       await first.waitFor('BrowserWindow.show');
       await first.send('setBounds', { bounds: { x: 120, y: 80, width: 1100, height: 760 } });
       const file = join(data, 'window-state.json');
-      await expect.poll(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')), { timeout: 3000 }).toEqual({ x: 120, y: 80, width: 1100, height: 760, maximized: false });
+      await expect.poll(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')), { timeout: 15_000 }).toEqual({ x: 120, y: 80, width: 1100, height: 760, maximized: false });
       await first.send('setBounds', { bounds: { x: 300, y: 90 } });
       await first.send('closeWindow');
       expect(await first.exited).toEqual({ code: 0, signal: null });
@@ -227,7 +227,7 @@ describe.skipIf(!built)(`the Electron main process in Node${built ? '' : ' (skip
       const invoke = (channel: string, input: object) => app.send<{ ok: boolean; value?: unknown }>('invoke', { channel: 'citewise:invoke', args: [channel, input], window: 0 });
       expect(await invoke('library.import', { text: bib('franklin1953', 'Molecular configuration in sodium thymonucleate') })).toMatchObject({ ok: true });
       expect(await invoke('autoExport.add', { path: synced, format: 'bibtex' })).toMatchObject({ ok: true });
-      await expect.poll(() => existsSync(synced) && readFileSync(synced, 'utf8').includes('franklin1953'), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => existsSync(synced) && readFileSync(synced, 'utf8').includes('franklin1953'), { timeout: 30_000 }).toBe(true);
 
       // The edit, then the user closes the window at once: the export's debounce has not fired yet.
       expect(await invoke('library.import', { text: bib('wilkins1953', 'Molecular structure of deoxypentose nucleic acids') })).toMatchObject({ ok: true });
