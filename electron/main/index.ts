@@ -15,6 +15,7 @@ import { APP_HOST, notFound, rendererFile, withSecurityHeaders } from './app-pro
 import { bridgeIpc } from './ipc-bridge';
 import { decideExternal } from './navigation';
 import { allowPermission } from './permissions';
+import { holdQuitUntilClosed, QUIT_TIMEOUT_MS } from './quit';
 import { loadWindowState, saveWindowState } from './window-state';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -240,21 +241,18 @@ async function main(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  // Electron ends the process as soon as 'will-quit' returns, which would cut off the core's close:
-  // the auto-export of the last edit, the library worker's checkpoint. Hold the quit until it is done.
-  let closing: Promise<void> | null = null;
-  app.on('will-quit', (event) => {
-    event.preventDefault();
-    if (closing) return;
-    disposeBridge();
-    closing = core.close().then(
-      () => app.exit(0),
-      (err: unknown) => {
-        stderrLogger.error('closing the library failed', err);
-        app.exit(1);
+  app.on(
+    'will-quit',
+    holdQuitUntilClosed({
+      close: () => {
+        disposeBridge();
+        return core.close();
       },
-    );
-  });
+      exit: (code) => app.exit(code),
+      timeoutMs: QUIT_TIMEOUT_MS,
+      onError: (message, err) => stderrLogger.error(message, err),
+    }),
+  );
 }
 
 void main();

@@ -9,6 +9,7 @@ import { notFound, rendererFile } from '../../../electron/main/app-protocol';
 import { bridgeIpc, isTrustedSender, type SenderInfo } from '../../../electron/main/ipc-bridge';
 import { decideExternal } from '../../../electron/main/navigation';
 import { allowPermission } from '../../../electron/main/permissions';
+import { holdQuitUntilClosed } from '../../../electron/main/quit';
 import { DEFAULT_BOUNDS, loadWindowState, saveWindowState } from '../../../electron/main/window-state';
 import { tempDir } from '../../helpers/tmp';
 
@@ -189,5 +190,49 @@ describe('the permission policy', () => {
     ['an unparsable URL', { ...ours, url: 'not a url' }],
   ])('refuses %s', (_what, ask) => {
     expect(allowPermission(ask, trusted)).toBe(false);
+  });
+});
+
+describe('quitting', () => {
+  afterEach(() => vi.useRealTimers());
+  const setup = (close: () => Promise<void>) => {
+    const exit = vi.fn();
+    const onError = vi.fn();
+    const handler = holdQuitUntilClosed({ close, exit, timeoutMs: 1000, onError });
+    const event = { preventDefault: vi.fn() };
+    return { exit, onError, handler, event };
+  };
+
+  it('holds the quit until the core has closed, then exits with 0, once', async () => {
+    let release!: () => void;
+    const close = vi.fn(() => new Promise<void>((r) => (release = r)));
+    const { exit, handler, event } = setup(close);
+    handler(event);
+    handler(event);
+    expect(event.preventDefault).toHaveBeenCalledTimes(2);
+    await Promise.resolve();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(exit).not.toHaveBeenCalled();
+    release();
+    await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(0));
+    expect(exit).toHaveBeenCalledTimes(1);
+  });
+
+  it('exits with 1 and says why when closing fails', async () => {
+    const { exit, onError, handler, event } = setup(() => Promise.reject(new Error('disk gone')));
+    handler(event);
+    await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(1));
+    expect(onError).toHaveBeenCalledWith('closing the library failed', expect.objectContaining({ message: 'disk gone' }));
+  });
+
+  it('exits with 1 when closing never ends, at the time limit and not before', async () => {
+    vi.useFakeTimers();
+    const { exit, onError, handler, event } = setup(() => new Promise<void>(() => {}));
+    handler(event);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(exit).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('took longer than 1 s'));
   });
 });
