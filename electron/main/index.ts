@@ -1,7 +1,8 @@
 // The Electron shell: windows, the app:// protocol, menus and the guards of DESIGN.md. Everything
 // else is the core, which runs here exactly as it does in host mode, the CLI and the tests.
 import { existsSync } from 'node:fs';
-import { join, normalize, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { createCore, type Core } from '../core';
@@ -10,13 +11,16 @@ import { buildCsp } from '../core/csp';
 import { rankExtensionFile } from '../core/library/rank';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
+import { APP_HOST, notFound, rendererFile, withSecurityHeaders } from './app-protocol';
 import { bridgeIpc } from './ipc-bridge';
 import { decideExternal } from './navigation';
+import { allowPermission } from './permissions';
+import { holdQuitUntilClosed, QUIT_TIMEOUT_MS } from './quit';
 import { loadWindowState, saveWindowState } from './window-state';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
-const APP_ORIGIN = 'app://citewise';
+const APP_ORIGIN = `app://${APP_HOST}`;
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const trustedOrigins = devUrl ? [new URL(devUrl).origin] : [APP_ORIGIN];
 
@@ -61,16 +65,12 @@ function guardContents(contents: WebContents): void {
 function serveRenderer(): void {
   const csp = buildCsp();
   protocol.handle('app', async (request) => {
-    const url = new URL(request.url);
-    if (url.host !== 'citewise') return new Response('Not found', { status: 404 });
-    const relative = normalize(decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)).replace(/^([/\\])+/, '');
-    const file = join(rendererDir, relative);
-    if (!file.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 });
-    const response = await net.fetch(pathToFileURL(file).toString());
-    const headers = new Headers(response.headers);
-    headers.set('Content-Security-Policy', csp);
-    headers.set('X-Content-Type-Options', 'nosniff');
-    return new Response(response.body, { status: response.status, headers });
+    const file = rendererFile(request.url, rendererDir);
+    // net.fetch rejects for a missing file (the page would see a failed load, not a 404) and lists a
+    // directory's contents; only an existing regular file is fetched.
+    const isFile = file !== null && (await stat(file).then((s) => s.isFile(), () => false));
+    if (!file || !isFile) return notFound(csp);
+    return withSecurityHeaders(await net.fetch(pathToFileURL(file).toString()), csp);
   });
   // The development server's responses get the same policy (plus its own origin for hot reload).
   if (devUrl) {
@@ -149,6 +149,11 @@ function buildMenu(): void {
 }
 
 async function main(): Promise<void> {
+  const dataDir = resolveDataDir(argValue('--data-dir'));
+  // Electron holds its single-instance lock on the userData folder. Made the library's folder (which
+  // it already is by default), each library gets its own lock: two libraries can be open at once,
+  // one library only once, and a second start for it focuses the window that has it.
+  app.setPath('userData', dataDir);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;
@@ -156,8 +161,11 @@ async function main(): Promise<void> {
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => guardContents(contents));
   await app.whenReady();
-
-  const dataDir = resolveDataDir(argValue('--data-dir'));
+  // Chromium fetches Hunspell dictionaries from Google's CDN at run time where it has no system spell
+  // checker (Linux; Windows without one). Citewise does not phone out for them: a loopback address on
+  // port 9, which Chromium refuses as a restricted port without connecting, makes the download fail at
+  // once; spell-check then uses the dictionaries already in userData/Dictionaries, if any.
+  if (process.platform !== 'darwin') session.defaultSession.setSpellCheckerDictionaryDownloadURL('http://127.0.0.1:9/');
   // The native save dialog (attached to the focused window) and opening attachments. The core has
   // already checked the path it asks to open: a local, existing, non-executable file.
   const desktop: DesktopShell = {
@@ -187,12 +195,17 @@ async function main(): Promise<void> {
     return;
   }
 
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  const windows = new Set<BrowserWindow>();
+  const isOurWindow = (contents: WebContents | null) => contents !== null && [...windows].some((w) => !w.isDestroyed() && w.webContents.id === contents.id);
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(allowPermission({ permission, ourWindow: isOurWindow(contents), isMainFrame: details.isMainFrame, url: details.requestingUrl }, trustedOrigins));
+  });
+  session.defaultSession.setPermissionCheckHandler((contents, permission, requestingOrigin, details) =>
+    allowPermission({ permission, ourWindow: isOurWindow(contents), isMainFrame: details.isMainFrame, url: details.requestingUrl ?? requestingOrigin }, trustedOrigins),
+  );
   serveRenderer();
   buildMenu();
 
-  const windows = new Set<BrowserWindow>();
   const open = () => {
     const win = createWindow(dataDir);
     windows.add(win);
@@ -228,10 +241,18 @@ async function main(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => {
-    disposeBridge();
-    void core.close();
-  });
+  app.on(
+    'will-quit',
+    holdQuitUntilClosed({
+      close: () => {
+        disposeBridge();
+        return core.close();
+      },
+      exit: (code) => app.exit(code),
+      timeoutMs: QUIT_TIMEOUT_MS,
+      onError: (message, err) => stderrLogger.error(message, err),
+    }),
+  );
 }
 
 void main();

@@ -31,16 +31,20 @@ export interface BridgeOptions {
   onRefused?(info: SenderInfo): void;
 }
 
+/** The origin of a frame's URL; app:// is not a special scheme to WHATWG URL, whose origin says 'null'. */
+export function originOf(frameUrl: string): string | null {
+  try {
+    const url = new URL(frameUrl);
+    return url.protocol === 'app:' ? `app://${url.host}` : url.origin;
+  } catch {
+    return null;
+  }
+}
+
 export function isTrustedSender(info: SenderInfo, origins: readonly string[], ids: Iterable<number>): boolean {
   if (!info.isMainFrame || info.frameUrl === null) return false;
-  let origin: string;
-  try {
-    const url = new URL(info.frameUrl);
-    origin = url.protocol === 'app:' ? `app://${url.host}` : url.origin;
-  } catch {
-    return false;
-  }
-  return origins.includes(origin) && [...ids].includes(info.senderId);
+  const origin = originOf(info.frameUrl);
+  return origin !== null && origins.includes(origin) && [...ids].includes(info.senderId);
 }
 
 export function bridgeIpc(options: BridgeOptions): () => void {

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
+import { notFound, rendererFile } from '../../../electron/main/app-protocol';
 import { bridgeIpc, isTrustedSender, type SenderInfo } from '../../../electron/main/ipc-bridge';
 import { decideExternal } from '../../../electron/main/navigation';
+import { allowPermission } from '../../../electron/main/permissions';
+import { holdQuitUntilClosed } from '../../../electron/main/quit';
 import { DEFAULT_BOUNDS, loadWindowState, saveWindowState } from '../../../electron/main/window-state';
 import { tempDir } from '../../helpers/tmp';
 
@@ -128,5 +131,108 @@ describe('window state', () => {
     saveWindowState(dir.path, { width: 1200, height: 700, maximized: false });
     expect(JSON.parse(readFileSync(join(dir.path, 'window-state.json'), 'utf8'))).toMatchObject({ width: 1200 });
     expect(readdirSync(dir.path)).toEqual(['window-state.json']);
+  });
+});
+
+describe('the app:// protocol', () => {
+  const dir = join('/srv', 'out', 'renderer');
+
+  it.each([
+    ['app://citewise/', join(dir, 'index.html')],
+    ['app://citewise/index.html', join(dir, 'index.html')],
+    ['app://citewise/assets/index-1.js', join(dir, 'assets', 'index-1.js')],
+    ['app://citewise/assets/my%20file.css', join(dir, 'assets', 'my file.css')],
+    ['app://citewise/assets/../index.html', join(dir, 'index.html')],
+    // Encoded dot segments cannot climb out: the path is resolved from the renderer folder's root.
+    ['app://citewise/%2e%2e/main/index.js', join(dir, 'main', 'index.js')],
+    ['app://citewise/..%2F..%2Fpackage.json', join(dir, 'package.json')],
+  ])('%s names %s', (url, file) => {
+    expect(rendererFile(url, dir)).toBe(file);
+  });
+
+  it.each([
+    'app://evil/index.html',
+    'app://citewise.evil/index.html',
+    'app://citewise/%E0%A4%A',
+    'app://citewise/index.html%00.js',
+    'not a url',
+  ])('%s names no file', (url) => {
+    expect(rendererFile(url, dir)).toBe(null);
+  });
+
+  it('answers a 404 with the policy headers', async () => {
+    const response = notFound("default-src 'none'");
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.text()).toBe('Not found');
+  });
+});
+
+describe('the permission policy', () => {
+  const trusted = ['app://citewise'];
+  const ours = { permission: 'clipboard-sanitized-write', ourWindow: true, isMainFrame: true, url: 'app://citewise/index.html' };
+
+  it('grants a clipboard write to our window top frame', () => {
+    expect(allowPermission(ours, trusted)).toBe(true);
+    expect(allowPermission({ ...ours, url: 'app://citewise' }, trusted)).toBe(true);
+  });
+
+  it.each([
+    ['another permission', { ...ours, permission: 'clipboard-read' }],
+    ['notifications', { ...ours, permission: 'notifications' }],
+    ['media', { ...ours, permission: 'media' }],
+    ['another webContents', { ...ours, ourWindow: false }],
+    ['an iframe', { ...ours, isMainFrame: false }],
+    ['another origin', { ...ours, url: 'https://evil.example/' }],
+    ['a look-alike host', { ...ours, url: 'app://citewise.evil/' }],
+    ['no URL', { ...ours, url: undefined }],
+    ['an unparsable URL', { ...ours, url: 'not a url' }],
+  ])('refuses %s', (_what, ask) => {
+    expect(allowPermission(ask, trusted)).toBe(false);
+  });
+});
+
+describe('quitting', () => {
+  afterEach(() => vi.useRealTimers());
+  const setup = (close: () => Promise<void>) => {
+    const exit = vi.fn();
+    const onError = vi.fn();
+    const handler = holdQuitUntilClosed({ close, exit, timeoutMs: 1000, onError });
+    const event = { preventDefault: vi.fn() };
+    return { exit, onError, handler, event };
+  };
+
+  it('holds the quit until the core has closed, then exits with 0, once', async () => {
+    let release!: () => void;
+    const close = vi.fn(() => new Promise<void>((r) => (release = r)));
+    const { exit, handler, event } = setup(close);
+    handler(event);
+    handler(event);
+    expect(event.preventDefault).toHaveBeenCalledTimes(2);
+    await Promise.resolve();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(exit).not.toHaveBeenCalled();
+    release();
+    await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(0));
+    expect(exit).toHaveBeenCalledTimes(1);
+  });
+
+  it('exits with 1 and says why when closing fails', async () => {
+    const { exit, onError, handler, event } = setup(() => Promise.reject(new Error('disk gone')));
+    handler(event);
+    await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(1));
+    expect(onError).toHaveBeenCalledWith('closing the library failed', expect.objectContaining({ message: 'disk gone' }));
+  });
+
+  it('exits with 1 when closing never ends, at the time limit and not before', async () => {
+    vi.useFakeTimers();
+    const { exit, onError, handler, event } = setup(() => new Promise<void>(() => {}));
+    handler(event);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(exit).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('took longer than 1 s'));
   });
 });
