@@ -13,7 +13,12 @@ import { resolveDataDir } from '../core/paths';
 // command could start, about three times Node's own start.
 
 async function helpText(): Promise<string> {
-  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }] = await Promise.all([import('./commands/key'), import('./commands/library'), import('./commands/auto-export')]);
+  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }] = await Promise.all([
+    import('./commands/key'),
+    import('./commands/library'),
+    import('./commands/auto-export'),
+    import('./commands/api'),
+  ]);
   return `citewise ${version}: a reference manager for researchers, with citation evidence
 
 Usage:
@@ -27,6 +32,7 @@ Commands:
 ${KEY_HELP}
 ${LIBRARY_HELP}
 ${AUTO_EXPORT_HELP}
+${API_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
@@ -67,6 +73,15 @@ async function main(argv: string[]): Promise<number> {
       return serve(argv);
     case 'key':
       return key(argv);
+    case 'api': {
+      const { ApiUsageError, runApiCommand } = await import('./commands/api');
+      try {
+        return await runApiCommand(argv, { coreOptions: (values) => coreOptions(values, 'cli'), stdout: process.stdout, stderr: process.stderr });
+      } catch (err) {
+        if (err instanceof ApiUsageError) throw new UsageError(err.message);
+        throw err;
+      }
+    }
     case 'auto-export': {
       const { runAutoExportCommand } = await import('./commands/auto-export');
       return runAutoExportCommand(argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
