@@ -165,12 +165,28 @@ async function serve(argv: string[]): Promise<number> {
   process.stdout.write(`Citewise ${version} is running in browser mode at ${host.url}\n`);
   process.stdout.write(`Library: ${dataDir}. Press Ctrl+C to stop.\n`);
   if (values.open) openInBrowser(host.url);
+  // Settings → Editors (on by default): the editor API beside the app. CITEWISE_EDITOR_API=0 keeps
+  // it off for this run (the end-to-end tests, which must not take port 23119 on a shared machine).
+  const editors =
+    process.env.CITEWISE_EDITOR_API === '0'
+      ? null
+      : await (await import('../api/controller')).followEditorSettings(core, {
+          openPicker: (session) => {
+            if (!openInBrowser(session.url)) process.stdout.write(`Pick at: ${session.url}\n`);
+          },
+          copy: async (text) => (await import('./commands/api')).copyToClipboard(text),
+          logger: stderrLogger,
+          onStatus: (s) => {
+            if (s.state === 'running') process.stdout.write(`Editor API (Better BibTeX-compatible) on ${s.origin}\n`);
+          },
+        });
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await editors?.close();
   await host.close();
   await core.close();
   return 0;
