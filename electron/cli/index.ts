@@ -13,7 +13,12 @@ import { resolveDataDir } from '../core/paths';
 // command could start, about three times Node's own start.
 
 async function helpText(): Promise<string> {
-  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }] = await Promise.all([import('./commands/key'), import('./commands/library'), import('./commands/auto-export')]);
+  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }] = await Promise.all([
+    import('./commands/key'),
+    import('./commands/library'),
+    import('./commands/auto-export'),
+    import('./commands/api'),
+  ]);
   return `citewise ${version}: a reference manager for researchers, with citation evidence
 
 Usage:
@@ -27,6 +32,7 @@ Commands:
 ${KEY_HELP}
 ${LIBRARY_HELP}
 ${AUTO_EXPORT_HELP}
+${API_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
@@ -67,6 +73,15 @@ async function main(argv: string[]): Promise<number> {
       return serve(argv);
     case 'key':
       return key(argv);
+    case 'api': {
+      const { ApiUsageError, runApiCommand } = await import('./commands/api');
+      try {
+        return await runApiCommand(argv, { coreOptions: (values) => coreOptions(values, 'cli'), stdout: process.stdout, stderr: process.stderr });
+      } catch (err) {
+        if (err instanceof ApiUsageError) throw new UsageError(err.message);
+        throw err;
+      }
+    }
     case 'auto-export': {
       const { runAutoExportCommand } = await import('./commands/auto-export');
       return runAutoExportCommand(argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
@@ -150,12 +165,28 @@ async function serve(argv: string[]): Promise<number> {
   process.stdout.write(`Citewise ${version} is running in browser mode at ${host.url}\n`);
   process.stdout.write(`Library: ${dataDir}. Press Ctrl+C to stop.\n`);
   if (values.open) openInBrowser(host.url);
+  // Settings → Editors (on by default): the editor API beside the app. CITEWISE_EDITOR_API=0 keeps
+  // it off for this run (the end-to-end tests, which must not take port 23119 on a shared machine).
+  const editors =
+    process.env.CITEWISE_EDITOR_API === '0'
+      ? null
+      : await (await import('../api/controller')).followEditorSettings(core, {
+          openPicker: (session) => {
+            if (!openInBrowser(session.url)) process.stdout.write(`Pick at: ${session.url}\n`);
+          },
+          copy: async (text) => (await import('./commands/api')).copyToClipboard(text),
+          logger: stderrLogger,
+          onStatus: (s) => {
+            if (s.state === 'running') process.stdout.write(`Editor API (Better BibTeX-compatible) on ${s.origin}\n`);
+          },
+        });
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await editors?.close();
   await host.close();
   await core.close();
   return 0;

@@ -25,9 +25,21 @@ export interface Settings {
   citationStyle: string;
   /** The locale of citations and bibliographies (dates, "and", "edited by"). */
   locale: CitationLocale;
+  /** Settings → Editors: the app serves the editor API (Better BibTeX-compatible) on loopback. */
+  editorApi: boolean;
+  /** Its port; 23119 is the one Better BibTeX's clients use. */
+  editorApiPort: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', citationStyle: DEFAULT_CITATION_STYLE, locale: DEFAULT_CITATION_LOCALE };
+export const DEFAULT_EDITOR_API_PORT = 23119;
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  citationStyle: DEFAULT_CITATION_STYLE,
+  locale: DEFAULT_CITATION_LOCALE,
+  editorApi: true,
+  editorApiPort: DEFAULT_EDITOR_API_PORT,
+};
 
 
 export const settingsPatch = z
@@ -35,6 +47,8 @@ export const settingsPatch = z
     theme: z.enum(THEMES).optional(),
     citationStyle: z.string().regex(STYLE_ID_PATTERN, 'must be a citation style id').optional(),
     locale: z.enum(CITATION_LOCALES).optional(),
+    editorApi: z.boolean().optional(),
+    editorApiPort: z.number().int().min(1024, 'must be a port from 1024 to 65535').max(65535, 'must be a port from 1024 to 65535').optional(),
     serviceUrl: z
       .string()
       .max(2048)

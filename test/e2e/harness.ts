@@ -26,7 +26,7 @@ export async function launchApp(options: { dataDir?: string; env?: NodeJS.Proces
     cwd: ROOT,
     // The service defaults to a closed loopback port: a test that starts no local service must not send
     // the app to the real one (this machine reaches no network but the package registries anyway).
-    env: { ...process.env, CITEWISE_SERVICE_URL: 'http://127.0.0.1:9', ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    env: { ...process.env, CITEWISE_SERVICE_URL: 'http://127.0.0.1:9', CITEWISE_EDITOR_API: '0', ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,154 @@
+// What the editor API needs from the core, in its terms: items by citation key, ranked search, exports
+// and formatted citations. Reads go to the library worker (its indexed search, its exporters);
+// writes and formatting go through the core's handlers, so they are validated, undoable and announced
+// to the app like any other change.
+import type { Channel, InputOf, ResultOf } from '../../shared/ipc';
+import type { CslItem } from '../../shared/model/csl';
+import type { ItemStatus } from '../../shared/model/item-status';
+import type { Collection, ItemDetail, LibraryRow } from '../../shared/model/library';
+import type { Core } from '../core';
+import type { ExportFormat } from '../core/formats';
+import { RpcError, INVALID_PARAMS, INTERNAL_ERROR } from './json-rpc';
+
+export type ApiCore = Pick<Core, 'invoke' | 'library'>;
+
+/** Citewise's built-in styles by the CSL style ids Zotero and Better BibTeX clients send. */
+const STYLE_ALIASES: Readonly<Record<string, string>> = {
+  'modern-language-association': 'mla',
+  'american-medical-association': 'ama',
+  'chicago-author-date': 'chicago',
+  'chicago-note-bibliography': 'chicago',
+  'harvard-cite-them-right': 'harvard',
+  'apa-7th-edition': 'apa',
+  apa7: 'apa',
+};
+const LOCALES = new Set(['en-US', 'en-GB']);
+
+/** How long the picker reuses the list of items with notices (a scan of the status table). */
+const FLAGGED_TTL_MS = 10_000;
+
+export class EditorLibrary {
+  #flagged: { at: number; byId: Promise<Map<number, ItemStatus>> } | null = null;
+
+  constructor(readonly core: ApiCore) {}
+
+  /** Items whose papers have an editorial notice (retraction, withdrawal, concern, correction), by id. */
+  flagged(now = Date.now()): Promise<Map<number, ItemStatus>> {
+    if (!this.#flagged || now - this.#flagged.at > FLAGGED_TTL_MS) {
+      this.#flagged = { at: now, byId: this.core.library.enrichment.flaggedItems().then((items) => new Map(items.map((i) => [i.id, i.status]))) };
+    }
+    return this.#flagged.byId;
+  }
+
+  /** Runs a request of the core's contract; its error becomes the client's error. */
+  async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<ResultOf<C>> {
+    const result = await this.core.invoke(channel, input);
+    if (result.ok) return result.value as ResultOf<C>;
+    const code = result.error.code === 'INVALID_INPUT' || result.error.code === 'VALIDATION' || result.error.code === 'NOT_FOUND' || result.error.code === 'CONFLICT' ? INVALID_PARAMS : INTERNAL_ERROR;
+    throw new RpcError(code, result.error.message);
+  }
+
+  get lib() {
+    return this.core.library.lib;
+  }
+
+  /** Item ids by citation key (aliases of merged items included), in the order given; null: unknown. */
+  async idsOfKeys(keys: readonly string[]): Promise<(number | null)[]> {
+    return Promise.all(keys.map((k) => this.lib.findByCitationKey(k.replace(/^@/, ''))));
+  }
+
+  /** The ids of keys that must all exist; the error names the missing ones. */
+  async requireKeys(keys: readonly string[]): Promise<number[]> {
+    const ids = await this.idsOfKeys(keys);
+    const missing = keys.filter((_, i) => ids[i] === null);
+    if (missing.length > 0) throw new RpcError(INVALID_PARAMS, `not found: ${missing.join(', ')}`);
+    return ids as number[];
+  }
+
+  search(query: string, limit: number): Promise<LibraryRow[]> {
+    return this.lib.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).then((p) => p.rows);
+  }
+
+  csl(ids: readonly number[]): Promise<CslItem[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.lib.cslOf(ids);
+  }
+
+  item(id: number): Promise<ItemDetail> {
+    return this.lib.getItem(id);
+  }
+
+  async exportText(ids: readonly number[], format: ExportFormat): Promise<string> {
+    if (ids.length === 0) return format === 'csljson' ? '[]' : '';
+    return (await this.lib.exportText(ids, format)).content;
+  }
+
+  collections(): Promise<Collection[]> {
+    return this.lib.listCollections();
+  }
+
+  /** Citewise's style id for a CSL style id or URL (http://www.zotero.org/styles/apa → apa). */
+  async styleOf(requested: string | undefined): Promise<string> {
+    if (requested === undefined || requested === '') return (await this.call('settings.get', {})).citationStyle;
+    const name = requested.replace(/^https?:\/\/[^/]+\/styles\//, '').replace(/\.csl$/, '');
+    const id = STYLE_ALIASES[name] ?? name;
+    const styles = await this.call('library.styles.list', {});
+    if (!styles.some((s) => s.id === id)) {
+      throw new RpcError(INVALID_PARAMS, `CSL style "${requested}" not found; Citewise has ${styles.map((s) => s.id).join(', ')}`);
+    }
+    return id;
+  }
+
+  async localeOf(requested: string | undefined): Promise<'en-US' | 'en-GB'> {
+    if (requested === undefined || requested === '') return (await this.call('settings.get', {})).locale;
+    if (!LOCALES.has(requested)) throw new RpcError(INVALID_PARAMS, `locale "${requested}" is not available; Citewise formats citations in en-US and en-GB`);
+    return requested as 'en-US' | 'en-GB';
+  }
+
+  /** A formatted bibliography or one in-text citation of the items, as text and allowlisted HTML. */
+  cite(ids: readonly number[], style: string, locale: 'en-US' | 'en-GB', kind: 'bibliography' | 'citation') {
+    return this.call('library.cite', { ids: [...ids], style, locale, kind });
+  }
+
+  /**
+   * The collection at a Better BibTeX path ("/My Library/thesis/aux", "//thesis/aux" or
+   * "thesis/aux"), created with its parents when `create` is set; null when absent.
+   */
+  async collectionAt(path: string, create: boolean): Promise<Collection | null> {
+    const parts = collectionPathParts(path);
+    let all = await this.collections();
+    let parent: number | null = null;
+    let found: Collection | null = null;
+    for (const name of parts) {
+      found = all.find((c) => c.parentId === parent && c.name === name) ?? null;
+      if (!found) {
+        if (!create) return null;
+        const { id }: { id: number } = await this.call('library.collections.create', { name, parentId: parent });
+        all = await this.collections();
+        found = all.find((c) => c.id === id) ?? null;
+        if (!found) throw new RpcError(INTERNAL_ERROR, `the collection "${name}" could not be created`);
+      }
+      parent = found.id;
+    }
+    return found;
+  }
+}
+
+/** The names along a collection path; the first part of a rooted path is the library. */
+export function collectionPathParts(path: string): string[] {
+  let rest = path;
+  if (rest.startsWith('/')) {
+    const segments = rest.slice(1).split('/');
+    const library = segments.shift() ?? '';
+    if (library !== '' && library !== 'My Library' && library !== '1') throw new RpcError(INVALID_PARAMS, `library "${library}" not found; Citewise has one library ("My Library", or empty as in //path)`);
+    rest = segments.join('/');
+  }
+  const parts = rest.split('/').filter((p) => p.length > 0);
+  if (parts.length === 0) throw new RpcError(INVALID_PARAMS, `"${path}" names no collection`);
+  return parts;
+}
+
+/** Accepts the ways clients name the one library: absent, "*", 1, "1", "My Library". */
+export function checkLibrary(library: unknown): void {
+  if (library === undefined || library === null || library === '*' || library === 1 || library === '1' || library === 'My Library') return;
+  throw new RpcError(INVALID_PARAMS, `library ${JSON.stringify(library)} not found; Citewise has one library, 1 ("My Library")`);
+}

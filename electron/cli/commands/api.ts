@@ -1,0 +1,87 @@
+// `citewise api [--port N]`: the editor API (Better BibTeX-compatible, see electron/api/) for the
+// library in the data folder, without the app. The picker opens as a page in the default browser.
+import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CoreOptions } from '../../core';
+
+export const API_HELP = `  api              Serve the editor API on 127.0.0.1 for Pandoc, LaTeX, VS Code, Obsidian, R, Vim,
+                   Emacs…: the endpoints Better BibTeX's clients call (cite as you write, JSON-RPC,
+                   pull export), unchanged; the picker opens in your browser (see docs/editors.md)
+    --port N       Port to listen on (default: 23119, the one those clients use)
+    --no-open      Print the picker's address instead of opening it in the browser`;
+
+export class ApiUsageError extends Error {}
+
+export interface ApiCommandContext {
+  coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }): CoreOptions;
+  stdout: Writable;
+  stderr: Writable;
+  /** Resolves when the command should stop (Ctrl+C); tests pass their own. */
+  stopped?: Promise<void>;
+  /** Opens a URL in the browser; false when there is none. */
+  open?: (url: string) => boolean;
+  /** Told the address once the API listens (tests). */
+  onReady?: (origin: string) => void;
+}
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  'service-url': { type: 'string' },
+  port: { type: 'string' },
+  'no-open': { type: 'boolean' },
+} satisfies ParseArgsConfig['options'];
+
+/** The platform's clipboard tool; rejects with what is missing when there is none. */
+export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const [command, args]: [string, string[]] =
+    process.platform === 'darwin' ? ['pbcopy', []] : process.platform === 'win32' ? ['clip', []] : env.WAYLAND_DISPLAY ? ['wl-copy', []] : ['xclip', ['-selection', 'clipboard']];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', (err) => reject(new Error(`the clipboard needs ${command} (${err.message})`)));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`))));
+    child.stdin.end(text);
+  });
+}
+
+export async function runApiCommand(argv: string[], ctx: ApiCommandContext): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new ApiUsageError(`api takes no arguments (got "${positionals[1]}")`);
+  const [{ DEFAULT_API_PORT, startApiServer, ApiPortInUseError }, { createCore }] = await Promise.all([import('../../api/server'), import('../../core')]);
+  const port = values.port === undefined ? DEFAULT_API_PORT : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 1 || port > 65535) throw new ApiUsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
+  const open = ctx.open ?? (await import('../open-browser')).openInBrowser;
+  const options = ctx.coreOptions(values);
+  const core = await createCore(options);
+  let api;
+  try {
+    api = await startApiServer({
+      core,
+      port,
+      openPicker: (session) => {
+        const opened = !values['no-open'] && open(session.url);
+        ctx.stdout.write(opened ? `Picker opened in your browser: ${session.url}\n` : `Pick at: ${session.url}\n`);
+      },
+      copy: (text) => copyToClipboard(text),
+      logger: options.logger,
+    });
+  } catch (err) {
+    await core.close();
+    if (err instanceof ApiPortInUseError) {
+      ctx.stderr.write(`citewise: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  ctx.stdout.write(`Citewise editor API on ${api.origin} (Better BibTeX-compatible): ${api.origin}/better-bibtex/cayw, ${api.origin}/better-bibtex/json-rpc\n`);
+  ctx.stdout.write(`Library: ${options.dataDir}. Press Ctrl+C to stop.\n`);
+  ctx.onReady?.(api.origin);
+  await (ctx.stopped ??
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }));
+  await api.close();
+  await core.close();
+  return 0;
+}
