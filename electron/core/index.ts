@@ -28,6 +28,7 @@ import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
 import { UserStyles } from './formats/cite/user-styles';
 import { LibraryClient } from './library/client';
+import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { LIBRARY_FILE } from './paths';
@@ -99,6 +100,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const ranking = await library.lib.searchRanking();
   if (ranking.reason) logger.info(`search ranks with FTS5's bm25 (same order, slower): ${ranking.reason}`);
   if (library.recovery) logger.warn(`The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`);
+  if (library.searchIndexRepair) logger.warn(searchIndexRepairNote(library.searchIndexRepair));
   let db: ReturnType<typeof openDatabase>;
   try {
     db = openDatabase(file, { nativeBinding: options.sqliteNativeBinding });

@@ -13,6 +13,8 @@ import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
 import { inspectBackup, listBackups, replaceLibraryFile, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
+import { isStorageFault } from '../../core/library/faults';
+import { searchIndexRepairNote } from '../../core/library/search-index';
 import { importSource } from '../../core/library/import-source';
 import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
@@ -39,9 +41,11 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
     --collection N Only the items in collection N (and its subcollections)
     --query Q      Only the items a search finds
     --all          The whole library again, not only what is missing or stale
-  check            Refresh stale editorial notices; list items that are retracted, withdrawn,
-                   corrected or under an expression of concern, and those whose status changed
-                   since the last check (which are then marked seen)
+  check            Check that the search index holds every item (rebuilding it when not); refresh
+                   stale editorial notices; list items that are retracted, withdrawn, corrected or
+                   under an expression of concern, and those whose status changed since the last
+                   check (which are then marked seen)
+    --repair       Rebuild the search index from the items even when it looks right
     --offline      Use the notices already in the library; ask the service nothing
     --keep-unseen  Do not mark the changes as seen
   export           Write the library (or part of it) to standard output or a file
@@ -101,7 +105,7 @@ const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
   backup: { ...GLOBAL },
   restore: { ...GLOBAL },
   enrich: { ...GLOBAL, collection: { type: 'string' }, query: { type: 'string' }, all: { type: 'boolean' } },
-  check: { ...GLOBAL, offline: { type: 'boolean' }, 'keep-unseen': { type: 'boolean' } },
+  check: { ...GLOBAL, offline: { type: 'boolean' }, 'keep-unseen': { type: 'boolean' }, repair: { type: 'boolean' } },
 };
 
 interface Parsed {
@@ -171,6 +175,7 @@ export async function withLibrary<T>(dataDir: string, run: (client: LibraryClien
       `citewise: the library file was damaged (${r.problem}); it was moved to ${r.setAside} and ${r.restoredFrom ? `restored from ${r.restoredFrom}` : 'no good backup was found, so the library starts empty'}.\n`,
     );
   }
+  if (client.searchIndexRepair && stderr) stderr.write(`citewise: ${searchIndexRepairNote(client.searchIndexRepair)}\n`);
   try {
     return await run(client);
   } finally {
@@ -227,7 +232,8 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
           report.errors.push(...imported.errors);
           report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
         } catch (err) {
-          if (!(err instanceof CoreError)) throw err;
+          // A full disk stops the command: the next file would meet it too (this one was rolled back).
+          if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
           const line = (err.details as { line?: number } | undefined)?.line;
           report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
         }
@@ -340,7 +346,21 @@ async function checkCommand(p: Parsed, ctx: LibraryCommandContext): Promise<numb
   noExtraArgs('check', p);
   const options = { offline: p.values.offline === true, keepUnseen: p.values['keep-unseen'] === true };
   const run = (service: PaperSource): Promise<number> =>
-    withLibrary(ctx.dataDir, (library) => runCheck(options, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service }), ctx.stderr);
+    withLibrary(
+      ctx.dataDir,
+      async (library) => {
+        // The search index first: an item it lacks can never be found (start-up already rebuilt a
+        // drifted one; --repair rebuilds it regardless).
+        const index = await library.searchIndex(p.values.repair === true ? 'always' : 'if-drifted');
+        const drifted = index.before.missing > 0 || index.before.extra > 0;
+        const line = drifted
+          ? `Search index: ${index.before.missing} of ${index.before.items} items were missing from it and ${index.before.extra} rows belonged to deleted items; it was rebuilt.\n`
+          : `Search index: all ${index.before.items} items are indexed${index.after ? '; rebuilt as asked (--repair)' : ''}.\n`;
+        (p.values.json === true ? ctx.stderr : ctx.stdout).write(line);
+        return runCheck(options, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service });
+      },
+      ctx.stderr,
+    );
   if (options.offline) {
     return run({
       papers: () => Promise.reject(new CoreError('OFFLINE', 'check --offline asks the service nothing')),

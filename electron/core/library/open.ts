@@ -9,6 +9,7 @@ import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
 import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
+import { repairSearchIndexIfDrifted, type SearchIndexRepair } from './search-index';
 import { readHandle, writeHandle } from './sql';
 
 export interface OpenLibraryOptions {
@@ -21,6 +22,8 @@ export interface OpenLibraryOptions {
   /** Skip the start-up integrity check (tests that open many small libraries). */
   skipIntegrityCheck?: boolean;
   paging?: LibraryOptions['paging'];
+  /** SQLite's max_page_count on the write connection (see WorkerInit.maxPageCount). */
+  maxPageCount?: number | undefined;
 }
 
 export interface OpenedLibrary {
@@ -35,6 +38,8 @@ export interface OpenedLibrary {
   recovery: Recovery | null;
   /** The backup taken before migrating, when there was a migration. */
   migrationBackup: BackupInfo | null;
+  /** Set when the search index had drifted from the items and was rebuilt at start-up. */
+  searchIndexRepair: SearchIndexRepair | null;
   backupDir: string;
   close(): void;
 }
@@ -46,6 +51,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   let migrationBackup: BackupInfo | null = null;
   const db = openDatabase(file, {
     nativeBinding: options.nativeBinding,
+    maxPageCount: options.maxPageCount,
     beforeMigrate: (d) => {
       migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
     },
@@ -53,6 +59,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   // A page cache big enough for the hot pages of every index: with SQLite's 2 MB default, a
   // 100,000-item import spills pages to the WAL mid-transaction and slows down tenfold.
   db.pragma('cache_size = -65536');
+  let searchIndexRepair: SearchIndexRepair | null;
+  try {
+    searchIndexRepair = repairSearchIndexIfDrifted(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   let reader: Database.Database;
   try {
     reader = new Database(file, { readonly: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
@@ -78,6 +91,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     db,
     recovery,
     migrationBackup,
+    searchIndexRepair,
     backupDir,
     close() {
       reader.close();

@@ -2,8 +2,11 @@
 // 100,000-item import or a backup never stalls the thread that answers the UI. The facade
 // (client.ts) talks to it with the messages of protocol.ts.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { dirname } from 'node:path';
 import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
+import { asStorageFault } from './faults';
+import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
@@ -13,7 +16,8 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
 const init = workerData as WorkerInit;
 
-function wire(err: unknown): WireError {
+function wire(thrown: unknown): WireError {
+  const err = asStorageFault(thrown, dirname(init.file));
   if (err instanceof CoreError) return { name: err.name, message: err.message, code: err.code, details: err.details };
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };
@@ -23,12 +27,12 @@ const send = (msg: Response): void => port.postMessage(msg);
 
 let opened: OpenedLibrary;
 try {
-  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, rankExtension: init.rankExtension, backupDir: init.backupDir });
+  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, rankExtension: init.rankExtension, backupDir: init.backupDir, maxPageCount: init.maxPageCount });
 } catch (err) {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
 }
-send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir });
+send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
  * An import fed through a port by a parser in another thread: the items arrive here directly, with
@@ -210,6 +214,12 @@ function handle(req: Request): unknown {
       return backup(req.reason);
     case 'inspect':
       return inspectBackup(req.file, init.nativeBinding);
+    case 'search-index': {
+      if (sessions.size > 0) throw new CoreError('CONFLICT', 'An import is still running; check the search index when it has finished.');
+      const before = checkSearchIndex(opened.db);
+      const rebuild = req.rebuild === 'always' || (req.rebuild === 'if-drifted' && searchIndexDrift(before));
+      return { before, after: rebuild ? rebuildSearchIndex(opened.db) : null };
+    }
     case 'close':
       if (timer) clearInterval(timer);
       for (const s of sessions.values()) s.rollback();
@@ -231,6 +241,9 @@ port.on('message', (req: Request) => {
       );
     } else send({ type: 'result', id: req.id, value });
   } catch (err) {
+    // A write that failed mid-way (SQLITE_FULL in a statement run outside db.transaction) must not
+    // leave a transaction open for the next call to write into; an import's own is ended by its session.
+    if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
     send({ type: 'error', id: req.id, error: wire(err) });
   }
   if (req.op === 'close') port.close();
