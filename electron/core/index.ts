@@ -88,8 +88,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, LIBRARY_FILE);
+  // Set once the event bus exists (below); the worker cannot be waiting for a lock before that.
+  let onWaiting: (state: { waiting: boolean; message: string }) => void = () => {};
   const library = await LibraryClient.start({
     file,
+    onWaiting: (state) => onWaiting(state),
     nativeBinding: options.sqliteNativeBinding,
     rankExtension: options.sqliteRankExtension,
     backupIntervalMs: options.backupIntervalMs ?? 6 * 60 * 60_000,
@@ -109,6 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw err;
   }
   const events = new EventBus();
+  onWaiting = (state) => events.emit('library.waiting', state);
   const lifetime = new AbortController();
   const info: AppInfo = {
     name: 'Citewise',

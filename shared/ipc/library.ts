@@ -245,5 +245,10 @@ export const libraryFeature = feature({
   },
   events: {
     'library.changed': event<LibraryChange>(),
+    /**
+     * Changes are waiting for the write lock another program holds (a command-line import): they are
+     * saved, in order, when it finishes. `message` says so for the user; waiting false: all saved.
+     */
+    'library.waiting': event<{ waiting: boolean; message: string }>(),
   },
 });

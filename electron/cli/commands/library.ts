@@ -15,6 +15,7 @@ import { inspectBackup, listBackups, replaceLibraryFile, type BackupInfo } from 
 import { LibraryClient } from '../../core/library/client';
 import { isStorageFault } from '../../core/library/faults';
 import { searchIndexRepairNote } from '../../core/library/search-index';
+import { markCliImport } from '../../core/library/shared-use';
 import { importSource } from '../../core/library/import-source';
 import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
@@ -211,36 +212,42 @@ interface FileReport {
 async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new LibraryUsageError('import needs at least one file: citewise import refs.bib');
   const reports: FileReport[] = [];
-  await withLibrary(
-    ctx.dataDir,
-    async (client) => {
-      for (const arg of p.positionals) {
-        const path = resolve(arg);
-        const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
-        reports.push(report);
-        try {
-          if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
-          // Parsed in the formats worker, which posts straight to the library worker (one transaction).
-          const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
-          if (imported.format === 'doi-list') {
-            // Nothing was stored (a DOI list yields no items); metadata needs the service.
-            throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+  // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
+  const unmark = markCliImport(ctx.dataDir);
+  try {
+    await withLibrary(
+      ctx.dataDir,
+      async (client) => {
+        for (const arg of p.positionals) {
+          const path = resolve(arg);
+          const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
+          reports.push(report);
+          try {
+            if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
+            // Parsed in the formats worker, which posts straight to the library worker (one transaction).
+            const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
+            if (imported.format === 'doi-list') {
+              // Nothing was stored (a DOI list yields no items); metadata needs the service.
+              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+            }
+            report.format = imported.format;
+            report.added = imported.added;
+            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+            report.errors.push(...imported.errors);
+            report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
+          } catch (err) {
+            // A full disk stops the command: the next file would meet it too (this one was rolled back).
+            if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
+            const line = (err.details as { line?: number } | undefined)?.line;
+            report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
-          report.format = imported.format;
-          report.added = imported.added;
-          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
-          report.errors.push(...imported.errors);
-          report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
-        } catch (err) {
-          // A full disk stops the command: the next file would meet it too (this one was rolled back).
-          if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
-          const line = (err.details as { line?: number } | undefined)?.line;
-          report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
         }
-      }
-    },
-    ctx.stderr,
-  );
+      },
+      ctx.stderr,
+    );
+  } finally {
+    unmark();
+  }
 
   const failed = reports.filter((r) => r.failed !== undefined).length;
   if (p.values.json) {

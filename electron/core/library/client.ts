@@ -29,6 +29,11 @@ export interface StartLibraryOptions extends WorkerInit {
   chunkSize?: number;
   /** Told when a scheduled backup is written or fails. */
   onBackup?: (info: BackupInfo | null, error?: WireError) => void;
+  /**
+   * Told when changes start waiting for the write lock another program holds (a command-line import),
+   * with what to tell the user, and when they have all been saved (waiting false).
+   */
+  onWaiting?: (state: { waiting: boolean; message: string }) => void;
 }
 
 export interface ImportItemsOptions {
@@ -226,6 +231,10 @@ export class LibraryClient {
     worker.on('message', (msg: Response) => {
       if (msg.type === 'backup') {
         options.onBackup?.(msg.info, msg.error);
+        return;
+      }
+      if (msg.type === 'waiting') {
+        options.onWaiting?.({ waiting: msg.waiting, message: msg.message });
         return;
       }
       if (msg.type !== 'result' && msg.type !== 'error') return;

@@ -22,6 +22,8 @@ export interface OpenLibraryOptions {
   /** Skip the start-up integrity check (tests that open many small libraries). */
   skipIntegrityCheck?: boolean;
   paging?: LibraryOptions['paging'];
+  /** Called before each write transaction begins; may throw to hold the write back (the worker's queue). */
+  beforeWrite?: () => void;
   /** SQLite's max_page_count on the write connection (see WorkerInit.maxPageCount). */
   maxPageCount?: number | undefined;
 }
@@ -79,7 +81,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   // query may run on either.
   const rank = loadRankFunction(reader, options.rankExtension);
   if (rank.fn === 'cw_bm25') loadRankFunction(db, options.rankExtension);
-  const write = writeHandle(db);
+  const write = writeHandle(db, options.beforeWrite ? { beforeWrite: options.beforeWrite } : {});
   const read = readHandle(reader);
   const library = new Library({ write, read, rankFunction: rank.fn, ...(rank.reason ? { rankFallbackReason: rank.reason } : {}), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });

@@ -81,6 +81,8 @@ export type Response =
   | { type: 'failed'; error: WireError }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: WireError }
-  | { type: 'backup'; info: BackupInfo | null; error?: WireError };
+  | { type: 'backup'; info: BackupInfo | null; error?: WireError }
+  /** Changes are waiting for the write lock another program holds (true), or all were saved (false). */
+  | { type: 'waiting'; waiting: boolean; message: string };
 
 export type { ImportResult };

@@ -7,6 +7,7 @@ import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
 import { asStorageFault } from './faults';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
+import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
@@ -25,9 +26,39 @@ function wire(thrown: unknown): WireError {
 
 const send = (msg: Response): void => port.postMessage(msg);
 
+/**
+ * Requests that found the write lock taken by another connection (the command line importing into the
+ * library the app has open), in the order they came. They are retried until the lock is free; the
+ * worker meanwhile answers reads. While any waits, later writes queue behind them (beforeWrite), so
+ * changes are saved in the order they were made.
+ */
+const waiting: { req: Request; since: number }[] = [];
+let draining = false;
+let retryTimer: NodeJS.Timeout | undefined;
+/** A change waits at most this long for the lock, then fails with CONFLICT. */
+const WAIT_LIMIT_MS = 10 * 60_000;
+const RETRY_MS = 100;
+
+function queuedBusy(): Error {
+  const err = new Error('A change made earlier is waiting for the write lock.') as Error & { code: string };
+  err.code = 'SQLITE_BUSY';
+  return err;
+}
+
 let opened: OpenedLibrary;
 try {
-  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, rankExtension: init.rankExtension, backupDir: init.backupDir, maxPageCount: init.maxPageCount });
+  opened = openLibrary(init.file, {
+    nativeBinding: init.nativeBinding,
+    rankExtension: init.rankExtension,
+    backupDir: init.backupDir,
+    maxPageCount: init.maxPageCount,
+    beforeWrite: () => {
+      if (waiting.length > 0 && !draining) throw queuedBusy();
+    },
+  });
+  // Short: a write that finds the lock taken goes to the queue instead of blocking this thread,
+  // which answers reads meanwhile.
+  opened.db.pragma('busy_timeout = 100');
 } catch (err) {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
@@ -161,6 +192,7 @@ function handle(req: Request): unknown {
       return fn.apply(opened.graph, req.args);
     }
     case 'import.begin': {
+      if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
       const id = nextSession++;
       const session = opened.library.beginImport({ ...(req.source !== undefined ? { source: req.source } : {}) });
@@ -231,7 +263,11 @@ function handle(req: Request): unknown {
   }
 }
 
-port.on('message', (req: Request) => {
+/** Ops that wait for the lock when another connection holds it. */
+const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'enrichment', 'graph', 'import.begin', 'search-index']);
+
+/** Runs a request and answers it, or returns false when it must wait for the write lock. */
+function attempt(req: Request, since: number): boolean {
   try {
     const value = handle(req);
     if (value instanceof Promise) {
@@ -244,7 +280,39 @@ port.on('message', (req: Request) => {
     // A write that failed mid-way (SQLITE_FULL in a statement run outside db.transaction) must not
     // leave a transaction open for the next call to write into; an import's own is ended by its session.
     if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
+    if (isBusy(err) && WAITS_FOR_LOCK.has(req.op)) {
+      if (Date.now() - since < WAIT_LIMIT_MS) return false;
+      send({ type: 'error', id: req.id, error: wire(new CoreError('CONFLICT', `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`)) });
+      return true;
+    }
     send({ type: 'error', id: req.id, error: wire(err) });
   }
-  if (req.op === 'close') port.close();
+  return true;
+}
+
+function drain(): void {
+  retryTimer = undefined;
+  draining = true;
+  try {
+    while (waiting.length > 0 && attempt(waiting[0]!.req, waiting[0]!.since)) waiting.shift();
+  } finally {
+    draining = false;
+  }
+  if (waiting.length > 0) retryTimer = setTimeout(drain, RETRY_MS);
+  else send({ type: 'waiting', waiting: false, message: '' });
+}
+
+port.on('message', (req: Request) => {
+  if (req.op !== 'close' && !attempt(req, Date.now())) {
+    waiting.push({ req, since: Date.now() });
+    if (waiting.length === 1) send({ type: 'waiting', waiting: true, message: waitingMessage(dirname(init.file)) });
+    retryTimer ??= setTimeout(drain, RETRY_MS);
+    return;
+  }
+  if (req.op === 'close') {
+    if (retryTimer) clearTimeout(retryTimer);
+    for (const w of waiting.splice(0)) send({ type: 'error', id: w.req.id, error: wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.')) });
+    attempt(req, Date.now());
+    port.close();
+  }
 });
