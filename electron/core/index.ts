@@ -28,6 +28,7 @@ import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
 import { UserStyles } from './formats/cite/user-styles';
 import { LibraryClient } from './library/client';
+import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { LIBRARY_FILE } from './paths';
@@ -88,8 +89,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, LIBRARY_FILE);
+  // Set once the event bus exists (below); the worker cannot be waiting for a lock before that.
+  let onWaiting: (state: { waiting: boolean; message: string }) => void = () => {};
   const library = await LibraryClient.start({
     file,
+    onWaiting: (state) => onWaiting(state),
     nativeBinding: options.sqliteNativeBinding,
     rankExtension: options.sqliteRankExtension,
     backupIntervalMs: options.backupIntervalMs ?? 6 * 60 * 60_000,
@@ -100,6 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const ranking = await library.lib.searchRanking();
   if (ranking.reason) logger.info(`search ranks with FTS5's bm25 (same order, slower): ${ranking.reason}`);
   if (library.recovery) logger.warn(`The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`);
+  if (library.searchIndexRepair) logger.warn(searchIndexRepairNote(library.searchIndexRepair));
   let db: ReturnType<typeof openDatabase>;
   try {
     db = openDatabase(file, { nativeBinding: options.sqliteNativeBinding });
@@ -108,6 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw err;
   }
   const events = new EventBus();
+  onWaiting = (state) => events.emit('library.waiting', state);
   const lifetime = new AbortController();
   const info: AppInfo = {
     name: 'Citewise',

@@ -257,5 +257,10 @@ export const libraryFeature = feature({
     'library.changed': event<LibraryChange>(),
     /** The step undo (or redo) would revert changed: every Undo offer shows only while it is its step. */
     'library.undoChanged': event<UndoTops>(),
+    /**
+     * Changes are waiting for the write lock another program holds (a command-line import): they are
+     * saved, in order, when it finishes. `message` says so for the user; waiting false: all saved.
+     */
+    'library.waiting': event<{ waiting: boolean; message: string }>(),
   },
 });

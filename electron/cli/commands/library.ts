@@ -14,6 +14,9 @@ import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
 import { inspectBackup, listBackups, replaceLibraryFile, type BackupInfo } from '../../core/library/backup';
 import { LibraryClient } from '../../core/library/client';
+import { isStorageFault } from '../../core/library/faults';
+import { searchIndexRepairNote } from '../../core/library/search-index';
+import { markCliImport } from '../../core/library/shared-use';
 import { importSource } from '../../core/library/import-source';
 import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
@@ -42,9 +45,11 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
     --collection N Only the items in collection N (and its subcollections)
     --query Q      Only the items a search finds
     --all          The whole library again, not only what is missing or stale
-  check            Refresh stale editorial notices; list items that are retracted, withdrawn,
-                   corrected or under an expression of concern, and those whose status changed
-                   since the last check (which are then marked seen)
+  check            Check that the search index holds every item (rebuilding it when not); refresh
+                   stale editorial notices; list items that are retracted, withdrawn, corrected or
+                   under an expression of concern, and those whose status changed since the last
+                   check (which are then marked seen)
+    --repair       Rebuild the search index from the items even when it looks right
     --offline      Use the notices already in the library; ask the service nothing
     --keep-unseen  Do not mark the changes as seen
   export           Write the library (or part of it) to standard output or a file
@@ -104,7 +109,7 @@ const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
   backup: { ...GLOBAL },
   restore: { ...GLOBAL },
   enrich: { ...GLOBAL, collection: { type: 'string' }, query: { type: 'string' }, all: { type: 'boolean' } },
-  check: { ...GLOBAL, offline: { type: 'boolean' }, 'keep-unseen': { type: 'boolean' } },
+  check: { ...GLOBAL, offline: { type: 'boolean' }, 'keep-unseen': { type: 'boolean' }, repair: { type: 'boolean' } },
 };
 
 interface Parsed {
@@ -174,6 +179,7 @@ export async function withLibrary<T>(dataDir: string, run: (client: LibraryClien
       `citewise: the library file was damaged (${r.problem}); it was moved to ${r.setAside} and ${r.restoredFrom ? `restored from ${r.restoredFrom}` : 'no good backup was found, so the library starts empty'}.\n`,
     );
   }
+  if (client.searchIndexRepair && stderr) stderr.write(`citewise: ${searchIndexRepairNote(client.searchIndexRepair)}\n`);
   try {
     return await run(client);
   } finally {
@@ -209,35 +215,42 @@ interface FileReport {
 async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new LibraryUsageError('import needs at least one file: citewise import refs.bib');
   const reports: FileReport[] = [];
-  await withLibrary(
-    ctx.dataDir,
-    async (client) => {
-      for (const arg of p.positionals) {
-        const path = resolve(arg);
-        const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
-        reports.push(report);
-        try {
-          if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
-          // Parsed in the formats worker, which posts straight to the library worker (one transaction).
-          const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
-          if (imported.format === 'doi-list') {
-            // Nothing was stored (a DOI list yields no items); metadata needs the service.
-            throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+  // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
+  const unmark = markCliImport(ctx.dataDir);
+  try {
+    await withLibrary(
+      ctx.dataDir,
+      async (client) => {
+        for (const arg of p.positionals) {
+          const path = resolve(arg);
+          const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
+          reports.push(report);
+          try {
+            if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
+            // Parsed in the formats worker, which posts straight to the library worker (one transaction).
+            const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
+            if (imported.format === 'doi-list') {
+              // Nothing was stored (a DOI list yields no items); metadata needs the service.
+              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+            }
+            report.format = imported.format;
+            report.added = imported.added;
+            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+            report.errors.push(...imported.errors);
+            report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
+          } catch (err) {
+            // A full disk stops the command: the next file would meet it too (this one was rolled back).
+            if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
+            const line = (err.details as { line?: number } | undefined)?.line;
+            report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
-          report.format = imported.format;
-          report.added = imported.added;
-          report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
-          report.errors.push(...imported.errors);
-          report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
-        } catch (err) {
-          if (!(err instanceof CoreError)) throw err;
-          const line = (err.details as { line?: number } | undefined)?.line;
-          report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
         }
-      }
-    },
-    ctx.stderr,
-  );
+      },
+      ctx.stderr,
+    );
+  } finally {
+    unmark();
+  }
 
   const failed = reports.filter((r) => r.failed !== undefined).length;
   if (p.values.json) {
@@ -344,7 +357,21 @@ async function checkCommand(p: Parsed, ctx: LibraryCommandContext): Promise<numb
   noExtraArgs('check', p);
   const options = { offline: p.values.offline === true, keepUnseen: p.values['keep-unseen'] === true };
   const run = (service: PaperSource): Promise<number> =>
-    withLibrary(ctx.dataDir, (library) => runCheck(options, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service }), ctx.stderr);
+    withLibrary(
+      ctx.dataDir,
+      async (library) => {
+        // The search index first: an item it lacks can never be found (start-up already rebuilt a
+        // drifted one; --repair rebuilds it regardless).
+        const index = await library.searchIndex(p.values.repair === true ? 'always' : 'if-drifted');
+        const drifted = index.before.missing > 0 || index.before.extra > 0;
+        const line = drifted
+          ? `Search index: ${index.before.missing} of ${index.before.items} items were missing from it and ${index.before.extra} rows belonged to deleted items; it was rebuilt.\n`
+          : `Search index: all ${index.before.items} items are indexed${index.after ? '; rebuilt as asked (--repair)' : ''}.\n`;
+        (p.values.json === true ? ctx.stderr : ctx.stdout).write(line);
+        return runCheck(options, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service });
+      },
+      ctx.stderr,
+    );
   if (options.offline) {
     return run({
       papers: () => Promise.reject(new CoreError('OFFLINE', 'check --offline asks the service nothing')),

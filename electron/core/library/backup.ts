@@ -4,6 +4,7 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { asStorageFault } from './faults';
 
 import type { BackupInfo, BackupReason, Recovery } from '../../../shared/model/library';
 
@@ -64,14 +65,17 @@ export function backupDatabase(db: Database.Database, dir: string, reason: Backu
   for (let n = 1; existsSync(file); n++) file = join(dir, `citewise-${stamp(now + n)}-${reason}.sqlite`);
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
-  db.prepare('VACUUM INTO ?').run(partial);
-  const check = checkIntegrity(partial, options.nativeBinding);
-  if (check !== 'ok') {
+  try {
+    db.prepare('VACUUM INTO ?').run(partial);
+    const check = checkIntegrity(partial, options.nativeBinding);
+    if (check !== 'ok') throw new Error(`The backup failed its integrity check: ${check}`);
+    // Renamed only once verified, so a backup file under its final name is always a good one.
+    renameSync(partial, file);
+  } catch (err) {
+    // A half-written copy (the disk filled up during VACUUM INTO) would only take more of the space.
     rmSync(partial, { force: true });
-    throw new Error(`The backup failed its integrity check: ${check}`);
+    throw asStorageFault(err, dir);
   }
-  // Renamed only once verified, so a backup file under its final name is always a good one.
-  renameSync(partial, file);
   rotate(dir, { ...DEFAULT_KEEP, ...options.keep });
   return { file, reason, createdAt: now, size: statSync(file).size };
 }
@@ -147,7 +151,7 @@ export function replaceLibraryFile(source: string, file: string): void {
     renameSync(temp, file);
   } catch (err) {
     rmSync(temp, { force: true });
-    throw err;
+    throw asStorageFault(err, dirname(file));
   }
   try {
     const dir = openSync(dirname(file), 'r');

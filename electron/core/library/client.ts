@@ -8,6 +8,7 @@ import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
+import type { SearchIndexRepair, SearchIndexState } from './search-index';
 import type { EnrichmentMethod, GraphMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
@@ -28,6 +29,11 @@ export interface StartLibraryOptions extends WorkerInit {
   chunkSize?: number;
   /** Told when a scheduled backup is written or fails. */
   onBackup?: (info: BackupInfo | null, error?: WireError) => void;
+  /**
+   * Told when changes start waiting for the write lock another program holds (a command-line import),
+   * with what to tell the user, and when they have all been saved (waiting false).
+   */
+  onWaiting?: (state: { waiting: boolean; message: string }) => void;
 }
 
 export interface ImportItemsOptions {
@@ -77,7 +83,7 @@ type Ready = Extract<Response, { type: 'ready' }>;
 /** Starts a library worker and waits until it has opened (checked, recovered, migrated) the file. */
 function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; ready: Ready }> {
   const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
-  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, rankExtension: options.rankExtension, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs };
+  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, rankExtension: options.rankExtension, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs, maxPageCount: options.maxPageCount };
   const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
   return new Promise((resolve, reject) => {
     const onMessage = (msg: Response): void => {
@@ -112,6 +118,7 @@ function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; re
 export class LibraryClient {
   #recovery: Recovery | null;
   #migrationBackup: BackupInfo | null;
+  #searchIndexRepair: SearchIndexRepair | null;
   readonly backupDir: string;
   /** Every Library method, async. */
   readonly lib: AsyncLibrary;
@@ -133,6 +140,7 @@ export class LibraryClient {
     this.#options = options;
     this.#recovery = ready.recovery;
     this.#migrationBackup = ready.migrationBackup;
+    this.#searchIndexRepair = ready.searchIndexRepair;
     this.backupDir = ready.backupDir;
     // Small enough that cloning one message takes a few milliseconds of the UI thread.
     this.#chunkSize = options.chunkSize ?? 500;
@@ -162,6 +170,16 @@ export class LibraryClient {
   /** The backup taken before the file was migrated, if it was. */
   get migrationBackup(): BackupInfo | null {
     return this.#migrationBackup;
+  }
+
+  /** Set when the worker found the search index out of step with the items and rebuilt it at start. */
+  get searchIndexRepair(): SearchIndexRepair | null {
+    return this.#searchIndexRepair;
+  }
+
+  /** Compares the search index with the items, and rebuilds it as asked (`citewise check`). */
+  searchIndex(rebuild: 'always' | 'if-drifted' | 'never'): Promise<{ before: SearchIndexState; after: SearchIndexState | null }> {
+    return this.#request({ id: 0, op: 'search-index', rebuild }) as Promise<{ before: SearchIndexState; after: SearchIndexState | null }>;
   }
 
   /**
@@ -204,6 +222,7 @@ export class LibraryClient {
     this.#worker = worker;
     this.#recovery = ready.recovery;
     this.#migrationBackup = ready.migrationBackup;
+    this.#searchIndexRepair = ready.searchIndexRepair;
     this.#attach(worker);
   }
 
@@ -212,6 +231,10 @@ export class LibraryClient {
     worker.on('message', (msg: Response) => {
       if (msg.type === 'backup') {
         options.onBackup?.(msg.info, msg.error);
+        return;
+      }
+      if (msg.type === 'waiting') {
+        options.onWaiting?.({ waiting: msg.waiting, message: msg.message });
         return;
       }
       if (msg.type !== 'result' && msg.type !== 'error') return;

@@ -1,5 +1,7 @@
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CoreError } from '../errors';
+import { asStorageFault } from './faults';
 import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -13,6 +15,8 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
   /** Called before the first pending migration of an existing library (the library takes a backup here). */
   beforeMigrate?: ((db: Db, from: number, to: number) => void) | undefined;
+  /** SQLite's max_page_count: a cap on the file's size, met as SQLITE_FULL (tests of a full disk). */
+  maxPageCount?: number | undefined;
 }
 
 /** Opens (creating if needed) a library database with the pragmas of DESIGN.md, then migrates it. */
@@ -23,6 +27,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
     migrate(db, options.migrations ?? migrations, options.beforeMigrate);
     return db;
   } catch (err) {
@@ -45,10 +50,15 @@ export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db:
   const pending = [...list].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
   if (pending.length > 0 && from > 0 && beforeMigrate) beforeMigrate(db, from, latest);
   for (const m of pending) {
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+    try {
+      db.transaction(() => {
+        m.up(db);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } catch (err) {
+      // Rolled back whole: the file stays at the version before this migration.
+      throw asStorageFault(err, dirname(db.name));
+    }
   }
   return { from, to: Math.max(from, latest) };
 }

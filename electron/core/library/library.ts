@@ -18,6 +18,8 @@ import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-s
 import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
+import { isStorageFault } from './faults';
+import { FTS_ROWS } from './search-index';
 import type { RankFunction } from './rank';
 import { ServiceCollectionsStore } from './service-collections-store';
 import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
@@ -73,12 +75,7 @@ const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, 
 const ROW_JOINS = sql`LEFT JOIN service_tallies t ON t.doi = i.doi LEFT JOIN service_notices n ON n.doi = i.doi`;
 
 // The same text the 0003 migration indexes; kept here for items written after it.
-const FTS_SELECT = `SELECT i.id, coalesce(i.title, ''), coalesce((SELECT json_extract(r.csl, '$.abstract') FROM item_csl r WHERE r.item_id = i.id), ''),
-  coalesce((SELECT group_concat(coalesce(c.literal, trim(coalesce(c.given, '') || ' ' || coalesce(c.family, ''))), '; ') FROM creators c WHERE c.item_id = i.id), ''),
-  coalesce(i.container, ''),
-  coalesce((SELECT group_concat(t.name, '; ') FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = i.id), ''),
-  coalesce((SELECT group_concat(n.body, ' ') FROM notes n WHERE n.item_id = i.id), ''),
-  i.citation_key FROM items i WHERE i.id = ?`;
+const FTS_SELECT = `${FTS_ROWS} WHERE i.id = ?`;
 
 interface RawRow {
   id: number;
@@ -1659,6 +1656,9 @@ export class ImportSession {
       try {
         out = addOne(items[k]!, index);
       } catch (err) {
+        // A full disk (or SQLite having rolled the transaction back) ends the import: an entry
+        // written after it would land outside the transaction.
+        if (isStorageFault(err) || (this.#own && !this.#db.raw.inTransaction)) throw err;
         out = err instanceof Error ? err.message : String(err);
       }
       if (typeof out === 'string') this.#result.errors.push({ index, reason: out });
@@ -1768,6 +1768,10 @@ export class ImportSession {
       this.#db.raw.pragma('wal_autocheckpoint = 0');
       try {
         this.#db.raw.exec('COMMIT');
+      } catch (err) {
+        // A COMMIT that fails (SQLITE_FULL writing the WAL) leaves the transaction open: end it here.
+        if (this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
+        throw err;
       } finally {
         this.#db.raw.pragma('wal_autocheckpoint = 1000');
       }

@@ -11,6 +11,7 @@ import { GraphStore } from './graph-store';
 import { isDamage, markOpen, planCheck, recordCheck, type CheckReason } from './health';
 import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
+import { repairSearchIndexIfDrifted, type SearchIndexRepair } from './search-index';
 import { readHandle, writeHandle } from './sql';
 
 export interface OpenLibraryOptions {
@@ -25,6 +26,10 @@ export interface OpenLibraryOptions {
   /** Run the full integrity check whatever health.ts says (`citewise check`). */
   forceIntegrityCheck?: boolean;
   paging?: LibraryOptions['paging'];
+  /** Called before each write transaction begins; may throw to hold the write back (the worker's queue). */
+  beforeWrite?: () => void;
+  /** SQLite's max_page_count on the write connection (see WorkerInit.maxPageCount). */
+  maxPageCount?: number | undefined;
 }
 
 export interface OpenedLibrary {
@@ -41,6 +46,8 @@ export interface OpenedLibrary {
   integrityCheck: { reason: CheckReason | 'forced'; ms: number } | null;
   /** The backup taken before migrating, when there was a migration. */
   migrationBackup: BackupInfo | null;
+  /** Set when the search index had drifted from the items and was rebuilt at start-up. */
+  searchIndexRepair: SearchIndexRepair | null;
   backupDir: string;
   close(): void;
 }
@@ -62,7 +69,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   if (reason) check(reason);
   let migrationBackup: BackupInfo | null = null;
   const connect = (): { db: Db; reader: Database.Database } =>
-    openConnections(file, options.nativeBinding, (d) => {
+    openConnections(file, options.nativeBinding, options.maxPageCount, (d) => {
       migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
     });
   let connections: { db: Db; reader: Database.Database };
@@ -75,11 +82,19 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     connections = connect();
   }
   const { db, reader } = connections;
+  let searchIndexRepair: SearchIndexRepair | null;
+  try {
+    searchIndexRepair = repairSearchIndexIfDrifted(db);
+  } catch (err) {
+    reader.close();
+    db.close();
+    throw err;
+  }
   // Searches rank on the read connection; the write connection gets the same function so that any
   // query may run on either.
   const rank = loadRankFunction(reader, options.rankExtension);
   if (rank.fn === 'cw_bm25') loadRankFunction(db, options.rankExtension);
-  const write = writeHandle(db);
+  const write = writeHandle(db, options.beforeWrite ? { beforeWrite: options.beforeWrite } : {});
   const read = readHandle(reader);
   // A new library, or one that passed its check (or was restored from a backup that passed), counts
   // as checked now. Skipped checks (tests) leave the record alone.
@@ -96,6 +111,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     recovery,
     integrityCheck,
     migrationBackup,
+    searchIndexRepair,
     backupDir,
     close() {
       reader.close();
@@ -106,8 +122,8 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
 }
 
 /** The write connection (migrated) and the read-only one. */
-function openConnections(file: string, nativeBinding: string | undefined, beforeMigrate: (db: Db) => void): { db: Db; reader: Database.Database } {
-  const db = openDatabase(file, { nativeBinding, beforeMigrate });
+function openConnections(file: string, nativeBinding: string | undefined, maxPageCount: number | undefined, beforeMigrate: (db: Db) => void): { db: Db; reader: Database.Database } {
+  const db = openDatabase(file, { nativeBinding, maxPageCount, beforeMigrate });
   // A page cache big enough for the hot pages of every index: with SQLite's 2 MB default, a
   // 100,000-item import spills pages to the WAL mid-transaction and slows down tenfold.
   db.pragma('cache_size = -65536');

@@ -6,6 +6,7 @@ import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { Library } from './library';
+import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 
 /** Library methods callable through the facade: everything except the callback-taking import entry points. */
@@ -30,6 +31,11 @@ export interface WorkerInit {
   backupDir?: string | undefined;
   /** Take a verified backup this often when the library changed; 0 or absent: never on a timer. */
   backupIntervalMs?: number | undefined;
+  /**
+   * A cap on the library file's size in pages (SQLite's max_page_count): writes past it fail with
+   * SQLITE_FULL as on a full disk. Tests that cannot mount a small file system use it.
+   */
+  maxPageCount?: number | undefined;
 }
 
 export type Request =
@@ -43,6 +49,8 @@ export type Request =
   | { id: number; op: 'backup'; reason: BackupReason }
   /** Checks a backup file (integrity_check, items) without opening it as the library. */
   | { id: number; op: 'inspect'; file: string }
+  /** Compares the search index with the items; `rebuild` rebuilds it (always, or only when it drifted). */
+  | { id: number; op: 'search-index'; rebuild: 'always' | 'if-drifted' | 'never' }
   | { id: number; op: 'close' };
 
 /** An item as a parser delivers it: prepared for the store, with the line its entry starts on and the file's key for it. */
@@ -69,10 +77,12 @@ export interface WireError {
 }
 
 export type Response =
-  | { type: 'ready'; recovery: Recovery | null; migrationBackup: BackupInfo | null; backupDir: string }
+  | { type: 'ready'; recovery: Recovery | null; migrationBackup: BackupInfo | null; backupDir: string; searchIndexRepair: SearchIndexRepair | null }
   | { type: 'failed'; error: WireError }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: WireError }
-  | { type: 'backup'; info: BackupInfo | null; error?: WireError };
+  | { type: 'backup'; info: BackupInfo | null; error?: WireError }
+  /** Changes are waiting for the write lock another program holds (true), or all were saved (false). */
+  | { type: 'waiting'; waiting: boolean; message: string };
 
 export type { ImportResult };

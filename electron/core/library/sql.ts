@@ -93,7 +93,12 @@ export interface ReadDb {
 export interface WriteDb extends ReadDb {
   readonly mode: 'write';
   run(q: SqlFragment): Database.RunResult;
-  /** Runs `fn` in a transaction (nested calls become savepoints). */
+  /**
+   * Runs `fn` in a transaction that takes the write lock up front (BEGIN IMMEDIATE; nested calls
+   * become savepoints). A deferred transaction that reads and then writes cannot wait for the lock
+   * another connection holds (SQLite answers SQLITE_BUSY at once, busy timeout or not); one that
+   * asks for it first waits like any other writer.
+   */
   transaction<T>(fn: () => T): T;
 }
 
@@ -129,7 +134,12 @@ export function readHandle(db: Database.Database): ReadDb {
   return { mode: 'read', raw: db, all: b.all, get: b.get, pluck: b.pluck };
 }
 
-export function writeHandle(db: Database.Database): WriteDb {
+export interface WriteHandleOptions {
+  /** Called before a transaction begins (not before a nested one); may throw to hold the write back. */
+  beforeWrite?: () => void;
+}
+
+export function writeHandle(db: Database.Database, options: WriteHandleOptions = {}): WriteDb {
   const b = base(db);
   return {
     mode: 'write',
@@ -141,7 +151,8 @@ export function writeHandle(db: Database.Database): WriteDb {
       return b.prepare(q.text).run(...q.params);
     },
     transaction<T>(fn: () => T): T {
-      return db.transaction(fn)();
+      if (!db.inTransaction) options.beforeWrite?.();
+      return db.transaction(fn).immediate();
     },
   };
 }

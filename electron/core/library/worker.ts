@@ -2,9 +2,13 @@
 // 100,000-item import or a backup never stalls the thread that answers the UI. The facade
 // (client.ts) talks to it with the messages of protocol.ts.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { dirname } from 'node:path';
 import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
+import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
+import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
+import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './library';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
@@ -14,9 +18,10 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
 const init = workerData as WorkerInit;
 
-function wire(err: unknown): WireError {
+function wire(thrown: unknown): WireError {
   // SQLite found damage: the next open runs the full check (health.ts).
-  if (isDamage(err)) flagDamage(init.file);
+  if (isDamage(thrown)) flagDamage(init.file);
+  const err = asStorageFault(thrown, dirname(init.file));
   if (err instanceof CoreError) return { name: err.name, message: err.message, code: err.code, details: err.details };
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };
@@ -24,14 +29,44 @@ function wire(err: unknown): WireError {
 
 const send = (msg: Response): void => port.postMessage(msg);
 
+/**
+ * Requests that found the write lock taken by another connection (the command line importing into the
+ * library the app has open), in the order they came. They are retried until the lock is free; the
+ * worker meanwhile answers reads. While any waits, later writes queue behind them (beforeWrite), so
+ * changes are saved in the order they were made.
+ */
+const waiting: { req: Request; since: number }[] = [];
+let draining = false;
+let retryTimer: NodeJS.Timeout | undefined;
+/** A change waits at most this long for the lock, then fails with CONFLICT. */
+const WAIT_LIMIT_MS = 10 * 60_000;
+const RETRY_MS = 100;
+
+function queuedBusy(): Error {
+  const err = new Error('A change made earlier is waiting for the write lock.') as Error & { code: string };
+  err.code = 'SQLITE_BUSY';
+  return err;
+}
+
 let opened: OpenedLibrary;
 try {
-  opened = openLibrary(init.file, { nativeBinding: init.nativeBinding, rankExtension: init.rankExtension, backupDir: init.backupDir });
+  opened = openLibrary(init.file, {
+    nativeBinding: init.nativeBinding,
+    rankExtension: init.rankExtension,
+    backupDir: init.backupDir,
+    maxPageCount: init.maxPageCount,
+    beforeWrite: () => {
+      if (waiting.length > 0 && !draining) throw queuedBusy();
+    },
+  });
+  // Short: a write that finds the lock taken goes to the queue instead of blocking this thread,
+  // which answers reads meanwhile.
+  opened.db.pragma('busy_timeout = 100');
 } catch (err) {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
 }
-send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir });
+send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
  * An import fed through a port by a parser in another thread: the items arrive here directly, with
@@ -160,6 +195,7 @@ function handle(req: Request): unknown {
       return fn.apply(opened.graph, req.args);
     }
     case 'import.begin': {
+      if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
       const id = nextSession++;
       const session = opened.library.beginImport({ ...(req.source !== undefined ? { source: req.source } : {}) });
@@ -213,6 +249,12 @@ function handle(req: Request): unknown {
       return backup(req.reason);
     case 'inspect':
       return inspectBackup(req.file, init.nativeBinding);
+    case 'search-index': {
+      if (sessions.size > 0) throw new CoreError('CONFLICT', 'An import is still running; check the search index when it has finished.');
+      const before = checkSearchIndex(opened.db);
+      const rebuild = req.rebuild === 'always' || (req.rebuild === 'if-drifted' && searchIndexDrift(before));
+      return { before, after: rebuild ? rebuildSearchIndex(opened.db) : null };
+    }
     case 'close':
       if (timer) clearInterval(timer);
       for (const s of sessions.values()) s.rollback();
@@ -224,7 +266,11 @@ function handle(req: Request): unknown {
   }
 }
 
-port.on('message', (req: Request) => {
+/** Ops that wait for the lock when another connection holds it. */
+const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'enrichment', 'graph', 'import.begin', 'search-index']);
+
+/** Runs a request and answers it, or returns false when it must wait for the write lock. */
+function attempt(req: Request, since: number): boolean {
   try {
     const value = handle(req);
     if (value instanceof Promise) {
@@ -234,7 +280,42 @@ port.on('message', (req: Request) => {
       );
     } else send({ type: 'result', id: req.id, value });
   } catch (err) {
+    // A write that failed mid-way (SQLITE_FULL in a statement run outside db.transaction) must not
+    // leave a transaction open for the next call to write into; an import's own is ended by its session.
+    if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
+    if (isBusy(err) && WAITS_FOR_LOCK.has(req.op)) {
+      if (Date.now() - since < WAIT_LIMIT_MS) return false;
+      send({ type: 'error', id: req.id, error: wire(new CoreError('CONFLICT', `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`)) });
+      return true;
+    }
     send({ type: 'error', id: req.id, error: wire(err) });
   }
-  if (req.op === 'close') port.close();
+  return true;
+}
+
+function drain(): void {
+  retryTimer = undefined;
+  draining = true;
+  try {
+    while (waiting.length > 0 && attempt(waiting[0]!.req, waiting[0]!.since)) waiting.shift();
+  } finally {
+    draining = false;
+  }
+  if (waiting.length > 0) retryTimer = setTimeout(drain, RETRY_MS);
+  else send({ type: 'waiting', waiting: false, message: '' });
+}
+
+port.on('message', (req: Request) => {
+  if (req.op !== 'close' && !attempt(req, Date.now())) {
+    waiting.push({ req, since: Date.now() });
+    if (waiting.length === 1) send({ type: 'waiting', waiting: true, message: waitingMessage(dirname(init.file)) });
+    retryTimer ??= setTimeout(drain, RETRY_MS);
+    return;
+  }
+  if (req.op === 'close') {
+    if (retryTimer) clearTimeout(retryTimer);
+    for (const w of waiting.splice(0)) send({ type: 'error', id: w.req.id, error: wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.')) });
+    attempt(req, Date.now());
+    port.close();
+  }
 });

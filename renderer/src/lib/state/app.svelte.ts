@@ -14,6 +14,8 @@ export class AppState {
   #jobs = $state.raw<JobInfo[]>([]);
   #connection = $state<ConnectionState>('open');
   #error = $state<IpcError | null>(null);
+  /** Set while changes wait for another program's write (a command-line import): what to tell the user. */
+  #saving = $state<string | null>(null);
   #running = $derived(this.#jobs.filter((j) => j.state === 'running'));
 
   constructor(api: CitewiseApi) {
@@ -28,6 +30,7 @@ export class AppState {
   get runningJobs() { return this.#running; }
   get connection() { return this.#connection; }
   get error() { return this.#error; }
+  get saving() { return this.#saving; }
 
   set connection(state: ConnectionState) {
     this.#connection = state;
@@ -64,6 +67,7 @@ export class AppState {
       this.api.on('settings.changed', (s) => this.#applySettings(s)),
       this.api.on('app.connectivityChanged', (c) => (this.#connectivity = c)),
       this.api.on('jobs.changed', (j) => (this.#jobs = j)),
+      this.api.on('library.waiting', (w) => (this.#saving = w.waiting ? w.message : null)),
     ];
     void this.#load();
     return () => disposers.forEach((d) => d());
