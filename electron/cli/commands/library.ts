@@ -235,7 +235,7 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
             }
             report.format = imported.format;
             report.added = imported.added;
-            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: d.reason === 'doi' ? 'same DOI' : 'same citation key and title' })));
+            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
             report.errors.push(...imported.errors);
             report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
           } catch (err) {
