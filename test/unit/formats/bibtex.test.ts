@@ -45,7 +45,10 @@ describe('BibTeX import: the realistic library', () => {
         { family: 'Crick', given: 'F. H. C.' },
       ],
     });
-    expect(w.custom).toEqual({ bibtex: { type: 'article', fields: { owner: 'lab', timestamp: '2021.03.04' } } });
+    // An English Title Case title is stored in sentence case; the field as written is kept for export.
+    const title = 'Molecular Structure of Nucleic Acids: A Structure for Deoxyribose Nucleic Acid';
+    expect(w.title).toBe('Molecular structure of nucleic acids: A structure for deoxyribose nucleic acid');
+    expect(w.custom).toEqual({ bibtex: { type: 'article', fields: { owner: 'lab', timestamp: '2021.03.04' }, kept: { title: { as: w.title, fields: { title } } } } });
   });
 
   it('decodes accents and keeps case-protected words as CSL nocase spans', () => {
@@ -64,7 +67,7 @@ describe('BibTeX import: the realistic library', () => {
       { literal: 'World Health Organization' },
     ]);
     expect(b.publisher).toBe('Springer Verlag'); // @string concatenated with #
-    expect(b.title).toBe('The <i>Collected</i> Works and Letters');
+    expect(b.title).toBe('The <i>collected</i> works and letters');
     const d = byKey(result.items, 'draft2024');
     expect(d.author).toHaveLength(2);
     expect((d.custom as { bibtex: { others: string[] } }).bibtex.others).toEqual(['author']);
@@ -79,7 +82,7 @@ describe('BibTeX import: the realistic library', () => {
       issued: { 'date-parts': [[2002]] },
       editor: [{ family: 'Dietterich' }, { family: 'Becker' }, { family: 'Ghahramani' }],
     });
-    expect(c.title).toBe('On Discriminative vs. Generative Classifiers');
+    expect(c.title).toBe('On discriminative vs. generative classifiers');
   });
 
   it('maps thesis and report types, keeping the source type for export', () => {

@@ -1,11 +1,13 @@
 // Issue 17, the BibTeX side: a user's references come out as they went in. Each block is one point of
 // the issue; the fixtures under test/fixtures/real-world/ are shaped like what JabRef, Zotero/Better
 // BibTeX, biblatex users, Google Scholar, Mendeley and hand-written theses produce.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
 import { citationKeyProblem } from '../../../shared/model/citekey';
 import { importText, toBibtex } from '../../../electron/core/formats';
+import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
 import { testLibrary, type TestLibrary } from '../library/helpers/lib';
+import { buildCslDir } from './cite/helpers';
 
 
 function bib(text: string) {
@@ -154,6 +156,55 @@ describe('3. fields are not lost', () => {
     expect(second).toEqual(first);
     // In a plain BibTeX entry "and" in publisher or address is part of the name.
     expect(one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}')).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
+  });
+});
+
+describe('4. English Title Case titles are stored in sentence case', () => {
+  let dir: string;
+  let f: CiteFormatter;
+  beforeAll(() => {
+    dir = buildCslDir();
+    f = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
+  });
+  afterAll(async () => {
+    await f.close();
+  });
+
+  it('converts, protecting braced words, acronyms and words with inner capitals; export gives the title back exactly', () => {
+    const source = '@article{k, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}, journal = {Nature Methods}, year = 2020}';
+    const { first, exported, second } = roundTrip(source);
+    expect(first[0]!.title).toBe('Deep learning for <span class="nocase">DNA</span> sequencing with <span class="nocase">GPUs</span> and iPhone apps');
+    expect(first[0]!['container-title']).toBe('Nature Methods');
+    expect(exported).toContain('title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}');
+    expect(second).toEqual(first);
+    expect(one('@article{k, title = {Deep Learning for DNA Sequencing: A Review of the Field}}').title).toBe('Deep learning for DNA sequencing: A review of the field');
+  });
+
+  it('only for English or unmarked entries (langid, then language), as Better BibTeX does', () => {
+    const title = 'Deep Learning for Protein Folding';
+    expect(one(`@article{k, title = {${title}}, langid = {english}}`).title).toBe('Deep learning for protein folding');
+    expect(one(`@article{k, title = {${title}}, language = {British}}`).title).toBe('Deep learning for protein folding');
+    expect(one(`@article{k, title = {${title}}, langid = {en-US}}`).title).toBe('Deep learning for protein folding');
+    expect(one(`@article{k, title = {${title}}, langid = {ngerman}}`).title).toBe(title);
+    expect(one(`@article{k, title = {${title}}, language = {French}}`).title).toBe(title);
+  });
+
+  it('leaves titles that are not Title Case alone', () => {
+    for (const title of ['The role of Darwin in modern biology', 'Gödel and Ångström', 'Ångström, Gödel, Dvořák, Straße', 'DNA', 'Deep Residual Learning'])
+      expect(one(`@article{k, title = {${title}}}`).title).toBe(title);
+  });
+
+  it('APA, AMA and Vancouver print the sentence-case title, with the subtitle and without a repeated booktitle', async () => {
+    const list = items(`@article{dl, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing}, subtitle = {A Review of the Methods}, journal = {Nature Methods}, volume = 17, pages = {1--10}, year = 2020, doi = {10.1038/S41592-020-0001-X}}
+@proceedings{pr, editor = {Roe, Richard}, title = {Proceedings of the Tenth Workshop on Parsing}, booktitle = {Proceedings of the Tenth Workshop on Parsing}, publisher = {ACL}, year = 2019}`);
+    for (const style of ['apa', 'ama', 'vancouver'] as const) {
+      const bib = await f.formatBibliography(list, { style, format: 'text' });
+      const dl = bib.entries.find((e) => e.id === 'dl')!.value;
+      expect(dl, style).toContain('Deep learning for DNA sequencing: A review of the methods');
+      if (style === 'apa') expect(dl).toContain('https://doi.org/10.1038/S41592-020-0001-X');
+      const pr = bib.entries.find((e) => e.id === 'pr')!.value;
+      expect(pr.match(/Proceedings of the tenth workshop on parsing/gi), `${style}: ${pr}`).toHaveLength(1);
+    }
   });
 });
 

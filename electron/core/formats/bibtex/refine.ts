@@ -8,6 +8,7 @@ import type { RawEntry } from './parser';
 import { decodeLatex, type DecodeOptions } from './latex-decode';
 import { defaultFieldName, type BibtexCustom } from './mapping';
 import { splitNameList } from './names';
+import { isEnglish, looksTitleCase, toSentenceCase } from './sentence-case';
 
 export interface RefineOptions {
   rich: DecodeOptions;
@@ -50,6 +51,7 @@ export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom
   dropRepeatedBooktitle(entry, item, custom);
   joinTitles(entry, item, custom, options);
   splitLists(entry, item, custom, options);
+  sentenceCaseTitle(entry, item, custom);
   if (custom.fields && Object.keys(custom.fields).length === 0) delete custom.fields;
 }
 
@@ -171,4 +173,20 @@ function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
     item[csl] = text;
     keep(custom, csl, text, { [name]: source });
   }
+}
+
+/**
+ * An English (or unmarked) title in Title Case is stored in sentence case, as Better BibTeX imports
+ * it; the title field as written stays in `kept`, so a BibTeX export gives it back unchanged.
+ */
+function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom): void {
+  const title = item.title;
+  const source = entry.fields.get('title');
+  if (typeof title !== 'string' || source === undefined) return;
+  if (!isEnglish(entry.fields.get('langid') ?? entry.fields.get('language'))) return;
+  if (!looksTitleCase(title)) return;
+  const sentence = toSentenceCase(title);
+  if (sentence === title) return;
+  item.title = sentence;
+  keep(custom, 'title', sentence, { title: source });
 }
