@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
-import { parseDoi } from '../../../shared/model/doi';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import { importInWorker, type ExportFormat } from '../formats';
@@ -256,11 +255,13 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
     'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
       const parsed = await importInWorker({ kind: 'text', text }, { ...(fileName ? { fileName } : {}), ...(format ? { format } : {}), signal });
-      const existing = await lib.idsByDoi(parsed.items.map((i) => i.item.DOI).filter((d): d is string => typeof d === 'string'));
-      const duplicateOf = (item: CslItem): number | null => {
-        const doi = typeof item.DOI === 'string' ? parseDoi(item.DOI) : null;
-        return doi?.ok ? (existing[doi.doi] ?? null) : null;
-      };
+      // The rule the import itself skips entries by (same key and DOI or title, …), not the DOI alone.
+      const same = await lib.sameEntries(
+        parsed.items.map((i) => i.item),
+        fileName ? basename(fileName) : undefined,
+      );
+      const existing = new Map(parsed.items.map((i, n) => [i.item, same[n] ?? null]));
+      const duplicateOf = (item: CslItem): number | null => existing.get(item) ?? null;
       return {
         format: parsed.format,
         entries: entriesIn(parsed),

@@ -275,6 +275,15 @@ export class Library {
     return new ImportSession(this.#w, options, this.#now());
   }
 
+  /**
+   * For an import preview: the item each entry is already in the library as (the rule an import
+   * skips entries by, ImportSession), or null. Repeats within the entries themselves are not looked for.
+   */
+  sameEntries(items: readonly CslItem[], source?: string): (ItemId | null)[] {
+    const session = new ImportSession(this.#w, source === undefined ? {} : { source }, this.#now(), false);
+    return items.map((item) => session.existing(prepareItem(item))?.id ?? null);
+  }
+
   // ── Items ──
 
   addItem(item: CslItem): ItemId {
@@ -1675,7 +1684,7 @@ export class ImportSession {
     const d = p.derived;
     const keyed = p.requestedKey !== '' && p.keyProblem === null;
     if (!force) {
-      const same = keyed ? this.#sameKeyed(p.requestedKey, d) : this.#sameKeyless(p);
+      const same = this.existing(p);
       if (same) {
         this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
         return null;
@@ -1723,6 +1732,12 @@ export class ImportSession {
     this.#result.added++;
     this.#result.ids.push(id);
     return id;
+  }
+
+  /** The item this entry already is, by the rules an import skips entries by; null when none. */
+  existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
+    if (p.type === null) return null;
+    return p.requestedKey !== '' && p.keyProblem === null ? this.#sameKeyed(p.requestedKey, p.derived) : this.#sameKeyless(p);
   }
 
   /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */

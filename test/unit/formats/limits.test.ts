@@ -41,7 +41,7 @@ describe('a 10 MB field', () => {
     expect(ris.errors).toEqual([{ line: 4, reason: expect.stringMatching(/The AB field on line 5 is 10,485,760 characters long/) }]);
     const json = timed(() => importText(`[{"id":"a","type":"book"},\n{"id":"b","type":"book","abstract":"${huge}"}]`, { format: 'csljson' }));
     expect(json.items).toHaveLength(1);
-    expect(json.errors).toEqual([{ line: 2, reason: expect.stringMatching(/Item 2: "abstract" is 10,485,760 characters long/) }]);
+    expect(json.errors).toEqual([{ line: 2, reason: expect.stringMatching(/Item 2 \("b"\): "abstract" is 10,485,760 characters long/) }]);
     const dois = timed(() => importText(`10.1000/a\n${huge}`, { format: 'doi-list' }));
     expect(dois.dois).toHaveLength(1);
     expect(dois.errors[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/The line is 10,485,760 characters long/) });

@@ -81,6 +81,20 @@ describe('library worker facade', () => {
     ]);
   });
 
+  it('reports which key replaced a CSL-JSON id that cannot be one, through the port', async () => {
+    const json = JSON.stringify([
+      { id: 'smith2020deep', type: 'book', title: 'Deep things', author: [{ family: 'Smith' }], issued: { 'date-parts': [[2020]] } },
+      { id: 1234, type: 'book', title: 'Zotero numbers', author: [{ family: 'Kim' }], issued: { 'date-parts': [[2001]] } },
+    ]);
+    const feed = await client.importFromPort({ source: 'zotero.json' });
+    await importInWorker({ kind: 'text', text: json }, { format: 'csljson', port: feed.port });
+    const result = await feed.commit();
+    expect((await client.lib.cslOf(result.ids)).map((i) => i.id)).toEqual(['smith2020deep', 'kimZoteroNumbers2001']);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ index: 1, sourceKey: '1234', message: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); this entry got "kimZoteroNumbers2001"\.$/) }),
+    ]);
+  });
+
   it('rolls a port import back when it is aborted, and then takes the next import', async () => {
     const feed = await client.importFromPort({ source: 'partial' });
     // Items arrive straight through the handle's port, as a parser would post them.
