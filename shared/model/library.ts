@@ -36,6 +36,12 @@ export interface LibraryRow {
   evidence: TallyState;
   /** null: notices not fetched or DOI unknown to the service. */
   retracted: boolean | null;
+  /**
+   * The kinds of editorial notice the service reports for the DOI, lowercased as it sends them
+   * ("retracted", "withdrawn", "has expression of concern", "has correction", "has erratum", …);
+   * empty when there are none or they were not fetched.
+   */
+  notices: string[];
 }
 
 export const SORT_COLUMNS = [

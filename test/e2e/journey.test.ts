@@ -200,11 +200,11 @@ describe('a researcher’s first session', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(count).toBe(`${TOTAL} items`);
 
-    // Not fetched yet: a dash, not a zero; the enrichment job shows its progress in the status bar.
+    // Not fetched yet: an ellipsis (a dash means no DOI), not a zero; the enrichment job shows its progress in the status bar.
     await find('title:"Evidence check"', KNOWN);
     await page.getByRole('columnheader', { name: 'Title' }).getByRole('button').click();
     await expect.poll(() => cell(0, 'title').textContent()).toContain('Evidence check 000');
-    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing']) expect(await cell(0, col).textContent()).toBe('—');
+    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing']) expect(await cell(0, col).textContent()).toBe('…');
     const progress = jobs().locator('progress');
     await progress.waitFor({ timeout: 10_000 });
     // Counted in DOIs: the duplicate pair and the book have none to look up.
@@ -212,7 +212,7 @@ describe('a researcher’s first session', () => {
     await shoot('enrichment-running', false);
 
     // Then numbers, equal to the service's, in every visible row.
-    await expect.poll(() => cell(0, 'supporting').textContent(), { timeout: 60_000 }).not.toBe('—');
+    await expect.poll(() => cell(0, 'supporting').textContent(), { timeout: 60_000 }).not.toBe('…');
     proxy.latencyMs = 0;
     const visible = await page.locator('[role="row"][data-index]').count();
     expect(visible).toBeGreaterThan(10);

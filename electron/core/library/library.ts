@@ -71,7 +71,7 @@ const FAST_MAX_DEPTH = 2_000;
 
 const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
-  t.mentioning AS t_mentioning, t.unclassified AS t_unclassified, t.citing_publications AS t_citing, n.found AS n_found, n.retracted AS n_retracted`;
+  t.mentioning AS t_mentioning, t.unclassified AS t_unclassified, t.citing_publications AS t_citing, n.found AS n_found, n.retracted AS n_retracted, n.kinds AS n_kinds`;
 const ROW_JOINS = sql`LEFT JOIN service_tallies t ON t.doi = i.doi LEFT JOIN service_notices n ON n.doi = i.doi`;
 
 // The same text the 0003 migration indexes; kept here for items written after it.
@@ -99,6 +99,8 @@ interface RawRow {
   t_citing: number | null;
   n_found: number | null;
   n_retracted: number | null;
+  /** The notice kinds as `,kind,kind,` (service_notices.kinds). */
+  n_kinds: string | null;
 }
 
 interface Cursor {
@@ -176,6 +178,7 @@ function toRow(r: RawRow): LibraryRow {
     trashedAt: r.trashed_at,
     evidence: tallyState(r),
     retracted: r.n_found === 1 && r.n_retracted !== null ? r.n_retracted === 1 : null,
+    notices: r.n_found === 1 && r.n_kinds ? r.n_kinds.split(',').filter((k) => k !== '') : [],
   };
 }
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
-import { evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
+import { EVIDENCE_MARKS, evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
+import { noticeBadges } from '../../../renderer/src/lib/library/notices';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
 import { collectionTree, combine, isWithin, tagTerms, whereOf } from '../../../renderer/src/lib/library/views';
 
@@ -70,8 +71,9 @@ describe('evidence cells', () => {
   const now = Date.UTC(2026, 0, 10);
   const found: TallyState = { state: 'found', fetchedAt: now - 3 * 86_400_000, total: 12, supporting: 0, contrasting: 2, mentioning: 1_234, unclassified: 0, citingPublications: null };
 
-  it('keeps not fetched, unknown and zero apart', () => {
-    expect(evidenceCell({ state: 'not-fetched' }, 'supporting')).toEqual({ text: '—', state: 'not-fetched' });
+  it('keeps no DOI, not fetched, unknown and zero apart', () => {
+    expect(evidenceCell({ state: 'not-fetched' }, 'supporting', false)).toEqual({ text: '—', state: 'no-doi' });
+    expect(evidenceCell({ state: 'not-fetched' }, 'supporting')).toEqual({ text: '…', state: 'not-fetched' });
     expect(evidenceCell({ state: 'unknown', fetchedAt: now }, 'supporting')).toEqual({ text: '?', state: 'unknown' });
     expect(evidenceCell(found, 'supporting')).toEqual({ text: '0', state: 'zero' });
     expect(evidenceCell(found, 'mentioning')).toEqual({ text: '1,234', state: 'count' });
@@ -80,8 +82,36 @@ describe('evidence cells', () => {
 
   it('tells the data\'s age in the tooltip', () => {
     expect(evidenceTitle(found, 'contrasting', now)).toBe('2 contrasting citation statements (fetched 3 days ago)');
-    expect(evidenceTitle({ state: 'unknown', fetchedAt: now - 7_200_000 }, 'citing', now)).toBe('Unknown to the citation service (checked 2 hours ago)');
-    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now)).toBe('Evidence not fetched yet');
+    expect(evidenceTitle({ state: 'unknown', fetchedAt: now - 7_200_000 }, 'citing', now)).toBe('Unknown to the citation service: it has no citation data for this DOI (checked 2 hours ago)');
+    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now)).toBe('Not fetched from the citation service yet');
+    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now, false)).toBe('No DOI: the citation service can only be asked about items with a DOI');
+  });
+
+  it('explains every mark a cell can show in the legend', () => {
+    const marks = new Set<string>(EVIDENCE_MARKS.map((m) => m.mark));
+    const cells = [evidenceCell({ state: 'not-fetched' }, 'citing', false), evidenceCell({ state: 'not-fetched' }, 'citing'), evidenceCell({ state: 'unknown', fetchedAt: now }, 'citing'), evidenceCell(found, 'citing')];
+    for (const c of cells) expect(marks.has(c.text), c.text).toBe(true);
+    expect(EVIDENCE_MARKS.map((m) => `${m.mark} ${m.meaning}`)).toEqual(['? not known to the citation service', '— no DOI', '… not fetched yet']);
+  });
+});
+
+describe('notice badges', () => {
+  const row = (notices: string[], retracted: boolean | null = null) => ({ notices, retracted });
+
+  it('gives each kind of notice its own badge beside Retracted, most severe first, with a tooltip naming the notice', () => {
+    const badges = noticeBadges(row(['has erratum', 'has expression of concern', 'retracted', 'has correction', 'withdrawn'], true));
+    expect(badges.map((b) => b.label)).toEqual(['Retracted', 'Withdrawn', 'Concern', 'Corrected', 'Erratum']);
+    expect(badges.map((b) => b.tone)).toEqual(['danger', 'danger', 'warning', 'info', 'info']);
+    expect(badges[2]!.title).toMatch(/^Expression of concern: /);
+    expect(badges[3]!.title).toMatch(/^Correction notice: /);
+  });
+
+  it('flags the paper\'s own retracted flag without a notice, nothing for comments or no notices, and names an unknown kind', () => {
+    expect(noticeBadges(row([], true)).map((b) => b.label)).toEqual(['Retracted']);
+    expect(noticeBadges(row([], false))).toEqual([]);
+    expect(noticeBadges(row(['comment']))).toEqual([]);
+    expect(noticeBadges(row(['Has Expression of Concern'])).map((b) => b.label)).toEqual(['Concern']);
+    expect(noticeBadges(row(['has addendum']))).toEqual([{ kind: 'has addendum', label: 'Notice', title: 'Editorial notice: has addendum', tone: 'info' }]);
   });
 });
 

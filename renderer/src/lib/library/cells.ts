@@ -1,7 +1,8 @@
-// How table cells read: evidence counts with distinct "not fetched" (—), "unknown to the service" (?)
-// and 0, the data's age, and dates, all as plain text.
+// How table cells read: evidence counts with distinct "no DOI" (—), "not fetched yet" (…), "unknown to
+// the service" (?) and 0, the data's age, and dates, all as plain text. EVIDENCE_MARKS is the legend.
 import type { LibraryRow, TallyState } from '../../../../shared/model/library';
 import { COLUMNS, type ColumnId } from './columns';
+import { noticeBadges, type NoticeBadge } from './notices';
 
 const COLUMN_IDS: readonly ColumnId[] = COLUMNS.map((c) => c.id);
 
@@ -27,11 +28,18 @@ export function ago(then: number, now = Date.now()): string {
 
 export interface EvidenceCell {
   text: string;
-  state: 'not-fetched' | 'unknown' | 'zero' | 'count';
+  state: 'no-doi' | 'not-fetched' | 'unknown' | 'zero' | 'count';
 }
 
-export function evidenceCell(tally: TallyState, column: EvidenceColumn): EvidenceCell {
-  if (tally.state === 'not-fetched') return { text: '—', state: 'not-fetched' };
+/** What the marks in the evidence columns mean: the table's legend and its tooltips say the same. */
+export const EVIDENCE_MARKS = [
+  { mark: '?', meaning: 'not known to the citation service', title: 'Unknown to the citation service: it has no citation data for this DOI' },
+  { mark: '—', meaning: 'no DOI', title: 'No DOI: the citation service can only be asked about items with a DOI' },
+  { mark: '…', meaning: 'not fetched yet', title: 'Not fetched from the citation service yet' },
+] as const;
+
+export function evidenceCell(tally: TallyState, column: EvidenceColumn, hasDoi = true): EvidenceCell {
+  if (tally.state === 'not-fetched') return hasDoi ? { text: '…', state: 'not-fetched' } : { text: '—', state: 'no-doi' };
   if (tally.state === 'unknown') return { text: '?', state: 'unknown' };
   const value = column === 'citing' ? tally.citingPublications : tally[column];
   if (value === null) return { text: '?', state: 'unknown' };
@@ -39,9 +47,9 @@ export function evidenceCell(tally: TallyState, column: EvidenceColumn): Evidenc
 }
 
 /** The tooltip of an evidence cell: what the mark means and how old the data is (built on hover only). */
-export function evidenceTitle(tally: TallyState, column: EvidenceColumn, now = Date.now()): string {
-  if (tally.state === 'not-fetched') return 'Evidence not fetched yet';
-  if (tally.state === 'unknown') return `Unknown to the citation service (checked ${ago(tally.fetchedAt, now)})`;
+export function evidenceTitle(tally: TallyState, column: EvidenceColumn, now = Date.now(), hasDoi = true): string {
+  if (tally.state === 'not-fetched') return hasDoi ? EVIDENCE_MARKS[2].title : EVIDENCE_MARKS[1].title;
+  if (tally.state === 'unknown') return `${EVIDENCE_MARKS[0].title} (checked ${ago(tally.fetchedAt, now)})`;
   const value = column === 'citing' ? tally.citingPublications : tally[column];
   const age = `fetched ${ago(tally.fetchedAt, now)}`;
   if (value === null) return `Not reported by the service (${age})`;
@@ -89,6 +97,8 @@ export function rowTitle(row: LibraryRow): string {
 export interface RowCells {
   text: Readonly<Record<ColumnId, string>>;
   className: Readonly<Record<ColumnId, string>>;
+  /** The editorial notices the title is flagged with. */
+  badges: readonly NoticeBadge[];
 }
 
 // Formatted once per row object (rows are replaced, never changed in place), not each time a row
@@ -102,7 +112,7 @@ export function rowCells(row: LibraryRow): RowCells {
   const className = {} as Record<ColumnId, string>;
   for (const id of COLUMN_IDS) {
     if (isEvidenceColumn(id)) {
-      const ev = evidenceCell(row.evidence, id);
+      const ev = evidenceCell(row.evidence, id, row.doi !== null);
       text[id] = ev.text;
       className[id] = `ev ${ev.state}`;
     } else {
@@ -110,7 +120,7 @@ export function rowCells(row: LibraryRow): RowCells {
       className[id] = '';
     }
   }
-  cells = { text, className };
+  cells = { text, className, badges: noticeBadges(row) };
   formatted.set(row, cells);
   return cells;
 }

@@ -14,18 +14,20 @@ export interface ColumnDef {
   firstDirection: 'asc' | 'desc';
 }
 
+// Counts are shown whole: mentioning and citing up to 999,999, supporting and contrasting up to 99,999;
+// the default columns still fit beside the sidebar and the details column in a 1360-pixel window.
 export const COLUMNS: readonly ColumnDef[] = [
-  { id: 'title', label: 'Title', width: 'minmax(12rem, 3fr)', firstDirection: 'asc' },
-  { id: 'creators', label: 'Creators', width: 'minmax(7rem, 1.4fr)', firstDirection: 'asc' },
+  { id: 'title', label: 'Title', width: 'minmax(10rem, 3fr)', firstDirection: 'asc' },
+  { id: 'creators', label: 'Creators', width: 'minmax(6rem, 1.4fr)', firstDirection: 'asc' },
   { id: 'year', label: 'Year', width: '4.4rem', numeric: true, firstDirection: 'desc' },
   { id: 'container', label: 'Container', width: 'minmax(6rem, 1.1fr)', firstDirection: 'asc' },
   { id: 'type', label: 'Type', width: '7.5rem', firstDirection: 'asc' },
   { id: 'citationKey', label: 'Citation key', width: '9rem', firstDirection: 'asc' },
   { id: 'dateAdded', label: 'Date added', width: '6.4rem', firstDirection: 'desc' },
-  { id: 'supporting', label: 'Supporting', short: 'Sup', width: '3.9rem', numeric: true, firstDirection: 'desc' },
-  { id: 'contrasting', label: 'Contrasting', short: 'Con', width: '3.9rem', numeric: true, firstDirection: 'desc' },
-  { id: 'mentioning', label: 'Mentioning', short: 'Men', width: '3.9rem', numeric: true, firstDirection: 'desc' },
-  { id: 'citing', label: 'Citing publications', short: 'Cit', width: '3.9rem', numeric: true, firstDirection: 'desc' },
+  { id: 'supporting', label: 'Supporting', short: 'Sup', width: '4.3rem', numeric: true, firstDirection: 'desc' },
+  { id: 'contrasting', label: 'Contrasting', short: 'Con', width: '4.3rem', numeric: true, firstDirection: 'desc' },
+  { id: 'mentioning', label: 'Mentioning', short: 'Men', width: '4.8rem', numeric: true, firstDirection: 'desc' },
+  { id: 'citing', label: 'Citing publications', short: 'Cit', width: '4.8rem', numeric: true, firstDirection: 'desc' },
 ];
 
 export const DEFAULT_COLUMNS: readonly ColumnId[] = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'];
