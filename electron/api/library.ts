@@ -4,6 +4,7 @@
 // to the app like any other change.
 import type { Channel, InputOf, ResultOf } from '../../shared/ipc';
 import type { CslItem } from '../../shared/model/csl';
+import type { ItemStatus } from '../../shared/model/item-status';
 import type { Collection, ItemDetail, LibraryRow } from '../../shared/model/library';
 import type { Core } from '../core';
 import type { ExportFormat } from '../core/formats';
@@ -23,8 +24,21 @@ const STYLE_ALIASES: Readonly<Record<string, string>> = {
 };
 const LOCALES = new Set(['en-US', 'en-GB']);
 
+/** How long the picker reuses the list of items with notices (a scan of the status table). */
+const FLAGGED_TTL_MS = 10_000;
+
 export class EditorLibrary {
+  #flagged: { at: number; byId: Promise<Map<number, ItemStatus>> } | null = null;
+
   constructor(readonly core: ApiCore) {}
+
+  /** Items whose papers have an editorial notice (retraction, withdrawal, concern, correction), by id. */
+  flagged(now = Date.now()): Promise<Map<number, ItemStatus>> {
+    if (!this.#flagged || now - this.#flagged.at > FLAGGED_TTL_MS) {
+      this.#flagged = { at: now, byId: this.core.library.enrichment.flaggedItems().then((items) => new Map(items.map((i) => [i.id, i.status]))) };
+    }
+    return this.#flagged.byId;
+  }
 
   /** Runs a request of the core's contract; its error becomes the client's error. */
   async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<ResultOf<C>> {

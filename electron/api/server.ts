@@ -2,6 +2,7 @@
 // its clients hard-code) over the same core as the app, plus the picker page. See guard.ts for who
 // may call it, json-rpc.ts / methods.ts, cayw.ts and pull-export.ts for the endpoints.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ItemStatus } from '../../shared/model/item-status';
 import { silentLogger, type Logger } from '../core/log';
 import type { Pick } from './cayw-format';
 import { cayw } from './cayw';
@@ -220,6 +221,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
 }
 
+/** The badge a hit shows for its paper's notices (a retraction shows as Retracted from the row itself). */
+const NOTICE_BADGES: Record<ItemStatus, string | null> = {
+  none: null,
+  correction: 'Corrected',
+  'expression-of-concern': 'Expression of concern',
+  withdrawn: 'Withdrawn',
+  retracted: 'Retracted',
+};
+
 /** The picker's search: the library's own query language, or its words when the query does not parse. */
 async function pickerSearch(library: EditorLibrary, q: string) {
   if (q.trim() === '') return { rows: [] };
@@ -235,6 +245,7 @@ async function pickerSearch(library: EditorLibrary, q: string) {
       return { error: err instanceof Error ? err.message : String(err) };
     }
   }
+  const flagged = await library.flagged();
   return {
     rows: rows.map((r) => ({
       citationKey: r.citationKey,
@@ -244,6 +255,7 @@ async function pickerSearch(library: EditorLibrary, q: string) {
       container: r.container,
       evidence: r.evidence,
       retracted: r.retracted,
+      notice: NOTICE_BADGES[flagged.get(r.id) ?? 'none'],
     })),
   };
 }

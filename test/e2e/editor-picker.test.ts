@@ -31,6 +31,12 @@ describe('the editor picker', () => {
     // Evidence on one paper: its tallies, and a retraction notice.
     await f.core.library.lib.putTallies({ found: { '10.1000/adams': { total: 14, supporting: 3, contrasting: 1, mentioning: 10, unclassified: 0 } } });
     await f.core.library.lib.putNotices('10.1000/adams', [], true);
+    // An expression of concern on another.
+    const synthetic = await f.core.library.lib.getItem(f.ids['Author:2026-test']!);
+    const withDoi = await f.core.invoke('library.item.update', { id: synthetic.id, csl: { ...synthetic.csl, DOI: '10.1000/synthetic' } });
+    if (!withDoi.ok) throw new Error(withDoi.error.message);
+    await f.core.library.lib.putNotices('10.1000/synthetic', [{ doi: '10.1000/synthetic', status: 'Has expression of concern', date: '2026-01-01' }], false);
+    await f.core.library.enrichment.reconcileStatuses();
     // Text from the library is shown as text, markup included.
     const item = await f.core.library.lib.getItem(f.ids.brigge2002!);
     const updated = await f.core.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'Books <img src=x onerror=alert(1)> Are Long' } });
@@ -87,6 +93,7 @@ describe('the editor picker', () => {
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await box.pressSequentially('synthetic', { delay: 20 });
     await expect.poll(() => page.getByRole('option').count()).toBe(1);
+    expect(await page.getByRole('option').locator('.badge.notice').textContent()).toBe('Expression of concern');
     await box.press('Enter');
     await page.keyboard.press('Escape');
     expect((await reply).body).toBe('');
