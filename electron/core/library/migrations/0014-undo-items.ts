@@ -5,8 +5,8 @@ import type { Migration } from './index';
 // parsing every payload), and the UI names the entry's items. `fingerprint` is the state of those
 // items right after an undo, so a redo is refused when anything (enrichment included) changed them.
 // Entries written before this version get their items from their payload.
-export const m0016UndoItems: Migration = {
-  version: 16,
+export const m0014UndoItems: Migration = {
+  version: 14,
   name: 'undo-items',
   up(db) {
     db.exec(`

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../../../electron/core/library/open';
 import { databaseAt, migrateTo, populateV2 } from './helpers';
 
-describe('migration 0016 undo items', () => {
+describe('migration 0014 undo items', () => {
   let h: ReturnType<typeof databaseAt>;
   afterEach(() => h.dispose());
 
@@ -17,7 +17,7 @@ describe('migration 0016 undo items', () => {
     insert.run('Add item', JSON.stringify({ restore: [], remove: [2] }));
     insert.run('Nothing', JSON.stringify({ restore: [], remove: [] }));
     h.db.prepare(`UPDATE item_csl SET csl = json_set(csl, '$.title', 'Changed') WHERE item_id = 1`).run();
-    migrateTo(h.db, 16);
+    migrateTo(h.db, 14);
 
     expect(h.db.prepare('SELECT label, item_ids, fingerprint FROM undo_log ORDER BY id').raw().all()).toEqual([
       ['Edit item', '[1]', null],
