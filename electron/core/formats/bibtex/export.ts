@@ -7,6 +7,7 @@ import { bracesBalance, encodePages, encodeRich, encodeText, type EncodeOptions 
 import { aliasUsable, bibtexCustomOf, defaultFieldName, exportTypeOf, type Flavor } from './mapping';
 import { MONTH_MACRO_NAMES } from './months';
 import { formatNameList } from './names';
+import { isListField, readsAsBiblatex } from './refine';
 
 export interface BibtexExportOptions {
   /** Write BibLaTeX (journaltitle, location, date, @online…) instead of BibTeX. */
@@ -64,6 +65,7 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   // Values made from several fields (a title and its subtitle, a biblatex list) go back as those fields
   // while the item still holds what was made of them; an edited value is written as it now is.
   const written = new Set<string>();
+  const fromCsl = new Set<string>();
   for (const [csl, kept] of Object.entries(source.kept ?? {})) {
     if (item[csl] !== kept.as) continue;
     written.add(csl);
@@ -87,6 +89,7 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
     }
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const text = String(value);
+    if (csl === 'publisher' || csl === 'publisher-place') fromCsl.add(name);
     add(name, `{${encodeValue(csl, text, options)}}`);
   }
   // Name fields whose only content was "and others".
@@ -98,6 +101,14 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   }
   for (const [name, raw] of Object.entries(source.fields ?? {})) {
     if (typeof raw === 'string') add(name, bracesBalance(raw) ? `{${raw}}` : `{${encodeText(raw, options)}}`);
+  }
+  // A place or publisher with "and" in it, written to a field the importer reads as a biblatex list,
+  // is braced so it reads back as one name ("Taylor and Francis", not "Taylor; Francis").
+  if (fromCsl.size > 0) {
+    const biblatex = readsAsBiblatex(type, (name) => taken.has(name));
+    for (const field of fields) {
+      if (fromCsl.has(field[0]) && isListField(field[0], biblatex) && /\sand\s/i.test(field[1])) field[1] = `{${field[1]}}`;
+    }
   }
   const body = fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n');
   return body === '' ? `@${type}{${key}\n}\n` : `@${type}{${key},\n${body}\n}\n`;

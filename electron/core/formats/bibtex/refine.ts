@@ -41,6 +41,16 @@ const BIBLATEX_FIELDS = ['location', 'date', 'journaltitle', 'langid', 'origloca
 /** biblatex's literal lists ("München and Berlin"); location is one in any file. */
 const LIST_FIELDS = new Set(['location', 'publisher', 'institution', 'organization']);
 
+/** Whether an entry's list fields are read as biblatex lists: by its type, or a field only biblatex has. */
+export function readsAsBiblatex(type: string, has: (field: string) => boolean): boolean {
+  return BIBLATEX_TYPES.has(type) || BIBLATEX_FIELDS.some(has);
+}
+
+/** Whether a field of such an entry is a list that "and" would split (see splitLists). */
+export function isListField(name: string, biblatex: boolean): boolean {
+  return name === 'location' || (biblatex && LIST_FIELDS.has(name));
+}
+
 const WEB_TYPES = new Set(['webpage', 'post', 'post-weblog']);
 const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{([^{}]*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
 
@@ -154,12 +164,13 @@ function joinPart(main: string, sep: ': ' | '. ', part: string): string {
  */
 function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
   let biblatex: boolean | undefined;
+  const has = (name: string) => entry.fields.has(name);
   for (const csl of ['publisher-place', 'publisher']) {
     if (typeof item[csl] !== 'string') continue;
     const name = sourceName(csl, item, custom);
     if (!LIST_FIELDS.has(name)) continue;
     if (name !== 'location') {
-      biblatex ??= BIBLATEX_TYPES.has(entry.type) || BIBLATEX_FIELDS.some((f) => entry.fields.has(f));
+      biblatex ??= readsAsBiblatex(entry.type, has);
       if (!biblatex) continue;
     }
     const source = entry.fields.get(name);
