@@ -16,24 +16,41 @@ export const MAX_DOI_LENGTH = 300;
 
 /** Parses one DOI; the reason says in plain words what is wrong with a rejected one. */
 export function parseDoi(input: string): DoiParse {
-  let text = String(input).trim();
-  if (text === '') return { ok: false, reason: 'The DOI is empty.' };
-  // A pasted resolver link may carry percent-escapes (10.1000%2Fabc); a DOI itself never contains "%xx".
-  for (let i = 0; i < 2 && PREFIX.test(text); i++) text = text.replace(PREFIX, '').trim();
-  if (/%[0-9a-f]{2}/i.test(text)) {
-    try {
-      text = decodeURIComponent(text);
-    } catch {
-      return { ok: false, reason: 'The DOI contains a broken percent-escape.' };
-    }
-  }
-  text = text.toLowerCase();
+  const written = unprefixed(input);
+  if (written === null) return { ok: false, reason: 'The DOI contains a broken percent-escape.' };
+  if (written === '') return { ok: false, reason: 'The DOI is empty.' };
+  const text = written.toLowerCase();
   if (text.length > MAX_DOI_LENGTH) return { ok: false, reason: `The DOI is longer than ${MAX_DOI_LENGTH} characters.` };
   if (!text.startsWith('10.')) return { ok: false, reason: 'A DOI starts with "10." followed by a number, a slash and a suffix, as in 10.1000/xyz123.' };
   if (!text.includes('/')) return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
   if (/\s/.test(text)) return { ok: false, reason: 'The DOI contains a space; a DOI never does.' };
   if (!SHAPE.test(text)) return { ok: false, reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.' };
   return { ok: true, doi: text as NormalizedDoi };
+}
+
+/** The DOI without resolver prefixes and percent-escapes, in the case it was written; null for a broken escape. */
+function unprefixed(input: string): string | null {
+  let text = String(input).trim();
+  // A pasted resolver link may carry percent-escapes (10.1000%2Fabc); a DOI itself never contains "%xx".
+  for (let i = 0; i < 2 && PREFIX.test(text); i++) text = text.replace(PREFIX, '').trim();
+  if (/%[0-9a-f]{2}/i.test(text)) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return null;
+    }
+  }
+  return text;
+}
+
+/**
+ * A valid DOI as the user wrote it (10.1038/NATURE12373), for an item to keep and every style to
+ * print: DOIs are case-insensitive, so lookups use parseDoi's lower-cased form, but the user's case is
+ * theirs. Null when the DOI is not valid.
+ */
+export function writtenDoi(input: string): string | null {
+  const parsed = parseDoi(input);
+  return parsed.ok ? (unprefixed(input) ?? parsed.doi) : null;
 }
 
 export class InvalidDoiError extends Error {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidDoiError, normalizeDoi, normalizeDois, normalizeIssns, parseDoi, parseIssn } from '../../../shared/model/doi';
+import { InvalidDoiError, normalizeDoi, normalizeDois, normalizeIssns, parseDoi, parseIssn, writtenDoi } from '../../../shared/model/doi';
+import { importText } from '../../../electron/core/formats';
 
 describe('normalizeDoi', () => {
   it.each([
@@ -70,5 +71,40 @@ describe('ISSNs', () => {
 
   it('normalises lists', () => {
     expect(normalizeIssns(['0028-0836', '00280836', 'x'])).toEqual({ issns: ['0028-0836'], invalid: [{ input: 'x', reason: expect.any(String) }] });
+  });
+});
+
+describe('writtenDoi', () => {
+  it('keeps the case the user wrote, without resolver prefixes or escapes, and refuses what parseDoi refuses', () => {
+    expect(writtenDoi('10.1038/NATURE12373')).toBe('10.1038/NATURE12373');
+    expect(writtenDoi(' https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F ')).toBe('10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F');
+    expect(writtenDoi('doi:10.1000%2FABC')).toBe('10.1000/ABC');
+    expect(writtenDoi('10.1000')).toBeNull();
+    expect(writtenDoi('doi:')).toBeNull();
+  });
+
+  it('is the normalised DOI once lower-cased, for any valid DOI', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^10\.\d{4,6}\/[A-Za-z0-9.;()<>:_-]{1,20}$/), fc.constantFrom('', 'doi:', 'https://doi.org/', 'http://dx.doi.org/'), (doi, prefix) => {
+        const parsed = parseDoi(prefix + doi);
+        expect(parsed.ok).toBe(true);
+        expect(writtenDoi(prefix + doi)!.toLowerCase()).toBe(parsed.ok ? parsed.doi : '');
+      }),
+    );
+  });
+});
+
+describe('every importer keeps the DOI as written', () => {
+  it('in BibTeX, RIS and CSL-JSON', () => {
+    const doi = '10.1038/NATURE12373';
+    const texts = [
+      `@article{a, title = {T}, author = {Doe, Jane}, year = {2020}, doi = {https://doi.org/${doi}}}`,
+      `TY  - JOUR\nTI  - T\nAU  - Doe, Jane\nPY  - 2020\nDO  - ${doi}\nER  - \n`,
+      JSON.stringify([{ id: 'a', type: 'article-journal', title: 'T', DOI: `doi:${doi}` }]),
+    ];
+    for (const text of texts) {
+      const result = importText(text);
+      expect(result.items.map((i) => i.item.DOI), text.slice(0, 20)).toEqual([doi]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // BibTeX/BibLaTeX text → CSL items: parse, resolve crossref/xdata, map each entry. Entries that fail
 // are reported with their line and left out; the rest are returned whole.
 import type { CslDate, CslItem } from '../../../../shared/model/csl';
-import { parseDoi } from '../../../../shared/model/doi';
+import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
 import type { ImportIssue, ImportResult } from '../result';
@@ -241,7 +241,7 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       const parsed = parseDoi(text);
       // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
       // the user wrote (10.1038/NATURE12373), without a resolver prefix, for every style to print.
-      if (parsed.ok) return text.toLowerCase().endsWith(parsed.doi) ? text.slice(text.length - parsed.doi.length) : parsed.doi;
+      if (parsed.ok) return writtenDoi(text) ?? parsed.doi;
       ctx.warnings.push({ line: entry.line, reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.` });
       return text;
     }

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
 import { CSL_DATE_FIELDS, CSL_ITEM_TYPES, CSL_NAME_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from '../../../../shared/model/csl';
-import { parseDoi } from '../../../../shared/model/doi';
+import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
@@ -173,7 +173,7 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   if (typeof rawType === 'string' && !TYPES.has(rawType)) item.custom = { ...(item.custom ?? {}), 'csl-type': rawType };
   if (typeof item.DOI === 'string') {
     const doi = parseDoi(item.DOI);
-    if (doi.ok) item.DOI = doi.doi;
+    if (doi.ok) item.DOI = writtenDoi(item.DOI) ?? doi.doi;
     else warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.` });
   }
   return item;

@@ -2,7 +2,7 @@
 // field before it. Tags with no CSL variable, and repeats of single-valued ones, are kept in
 // `custom.ris` so an RIS round trip loses nothing.
 import type { CslDate, CslDateParts, CslItem, CslName } from '../../../../shared/model/csl';
-import { parseDoi } from '../../../../shared/model/doi';
+import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { ItemCollector } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ImportResult } from '../result';
@@ -175,7 +175,7 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
           break;
         }
         const parsed = parseDoi(value);
-        if (parsed.ok) item.DOI = parsed.doi;
+        if (parsed.ok) item.DOI = writtenDoi(value) ?? parsed.doi;
         else {
           item.DOI = value;
           warnings.push({ line, reason: `The DOI "${value}" is not valid (${parsed.reason}); it was kept as written.` });
