@@ -1,17 +1,18 @@
 // Each bundle of `npm run build` formats a bibliography of 150 items, above the formatter's worker
 // threshold (100), so the bundle's own code has to find and start its citation worker:
-// - the Electron main bundle (out/main), run in Node with a fake `electron` (fake-electron/), asked
-//   over its IPC handler as the window would ask;
+// - the Electron main bundle (out/main), run in Node with the shell tests' stand-in `electron`
+//   (test/integration/shell/harness.ts), asked over its IPC handler as the window would ask;
 // - browser mode (out/cli `serve`), asked over its WebSocket with the launch token;
 // - the CLI (out/cli `export --format text --style apa`).
 // The library is seeded with the built CLI. Skipped, with the reason, when out/ is missing.
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bibliographyProblems, manyItems } from '../../helpers/many-items';
+import { launchShell } from '../shell/harness';
 import { tempDir } from '../../helpers/tmp';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -82,21 +83,16 @@ describe.skipIf(!built)(`every bundle formats ${COUNT} items through its citatio
   });
 
   it('the Electron main bundle: library.export over its IPC handler', async () => {
-    const resources = join(data.path, 'resources');
-    mkdirSync(join(resources, 'native'), { recursive: true });
-    // Packaged layout, with the Node build of better-sqlite3 (this runs in Node, not Electron).
-    copyFileSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), join(resources, 'native', 'better_sqlite3.node'));
-    for (const f of readdirSync(join(ROOT, 'out', 'native'))) copyFileSync(join(ROOT, 'out', 'native', f), join(resources, 'native', f));
-    const calls = [['library.export', { scope: { kind: 'library' }, format: 'text', style: 'apa' }]];
-    const { stdout, stderr } = await exec(process.execPath, ['--import', join(import.meta.dirname, 'fake-electron', 'register.mjs'), MAIN, '--data-dir', join(data.path, 'lib')], {
-      env: { ...ENV, FAKE_ELECTRON_RESOURCES: resources, FAKE_ELECTRON_CALLS: JSON.stringify(calls) },
-      timeout: 60_000,
-    }).catch((e: { stdout: string; stderr: string }) => e);
-    const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    expect(line, stderr).toBeDefined();
-    const result = JSON.parse(line!.slice('RESULT '.length)) as ExportOk;
-    expect(result, stderr).toMatchObject({ ok: true });
-    expect(result.value.items).toBe(COUNT);
-    expect(bibliographyProblems(result.value.content, COUNT, 'apa')).toEqual([]);
+    // The built main process in Node with the stand-in electron of the shell tests, asked as the window asks.
+    const app = launchShell({ scratch: data.path, name: 'bundle', args: ['--data-dir', join(data.path, 'lib'), '--service-url', 'http://127.0.0.1:9'], env: ENV });
+    try {
+      await app.waitFor('BrowserWindow.show', 60_000);
+      const result = await app.send<ExportOk>('invoke', { channel: 'citewise:invoke', args: ['library.export', { scope: { kind: 'library' }, format: 'text', style: 'apa' }], window: 0 });
+      expect(result, app.output()).toMatchObject({ ok: true });
+      expect(result.value.items).toBe(COUNT);
+      expect(bibliographyProblems(result.value.content, COUNT, 'apa')).toEqual([]);
+    } finally {
+      await app.stop();
+    }
   });
 });

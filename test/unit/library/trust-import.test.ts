@@ -53,10 +53,10 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     const r = store(t.library, parsed);
     expect(t.library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
     expect(r.warnings.map((w) => [w.index, w.message])).toEqual([
-      [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); this entry got "kimZoteroNumbers2001".'],
-      [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); this entry got "parkZoteroUris2002".'],
-      [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); this entry got "choZoteroIds2003".'],
-      [6, 'The id "has space" cannot be a citation key (a citation key cannot contain spaces); this entry got "roeSpaces2004".'],
+      [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); it became "kimZoteroNumbers2001" ("1234" → "kimZoteroNumbers2001").'],
+      [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); it became "parkZoteroUris2002" ("http://zotero.org/users/1/items/ABCD1234" → "parkZoteroUris2002").'],
+      [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); it became "choZoteroIds2003" ("7654321/ABCDEFGH" → "choZoteroIds2003").'],
+      [6, 'The id "has space" cannot be a citation key (a citation key cannot contain spaces); it became "roeSpaces2004" ("has space" → "roeSpaces2004").'],
     ]);
   });
 

@@ -91,7 +91,7 @@ describe('library worker facade', () => {
     const result = await feed.commit();
     expect((await client.lib.cslOf(result.ids)).map((i) => i.id)).toEqual(['smith2020deep', 'kimZoteroNumbers2001']);
     expect(result.warnings).toEqual([
-      expect.objectContaining({ index: 1, sourceKey: '1234', message: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); this entry got "kimZoteroNumbers2001"\.$/) }),
+      expect.objectContaining({ index: 1, sourceKey: '1234', message: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
     ]);
   });
 

@@ -1,5 +1,0 @@
-// Module hooks: the bare specifier `electron` becomes the fake.
-export async function resolve(specifier, context, next) {
-  if (specifier === 'electron') return { url: new URL('./electron.mjs', import.meta.url).href, shortCircuit: true };
-  return next(specifier, context);
-}
