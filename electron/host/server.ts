@@ -2,7 +2,7 @@
 // WebSocket carrying the IPC contract. Every HTTP and WebSocket request needs the per-launch token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { WS_MAX_MESSAGE_BYTES, WS_PATH, type ServerMessage } from '../../shared/ipc';
 import type { Core } from '../core';
 import { buildCsp } from '../core/csp';
@@ -104,10 +104,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
     sockets.add(ws);
     const inflight = new AbortController();
     const send = (message: ServerMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      // Serialised inside a catch: a result too deep or too large for JSON must not take the server down.
+      let text: string;
+      try {
+        text = JSON.stringify(message);
+      } catch (err) {
+        logger.warn(`Could not serialise a ${message.type} for the window: ${err instanceof Error ? err.message : String(err)}`);
+        if (message.type !== 'result') return;
+        text = JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise could not send this answer (it was too large or too deeply nested).' } } } satisfies ServerMessage);
+      }
+      ws.send(text);
     };
     const unsubscribe = core.events.onAny((name, payload) => send({ type: 'event', name, payload }));
-    ws.on('message', (data, isBinary) => {
+    const onMessage = (data: RawData, isBinary: boolean): void => {
       let message: unknown;
       try {
         message = JSON.parse(isBinary ? '' : data.toString());
@@ -120,7 +130,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
         if (id === null) return void ws.close(1007, 'Malformed message');
         return send({ type: 'result', id, result: { ok: false, error: { code: 'INVALID_INPUT', message: 'Malformed request: expected {type:"invoke", id, channel, input}.' } } });
       }
-      void core.invoke(message.channel, message.input, inflight.signal).then((result) => send({ type: 'result', id: message.id, result }));
+      const { id } = message;
+      core.invoke(message.channel, message.input, inflight.signal).then(
+        (result) => send({ type: 'result', id, result }),
+        (err: unknown) => {
+          logger.warn(`A request failed outside its handler: ${err instanceof Error ? err.message : String(err)}`);
+          send({ type: 'result', id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise hit an unexpected error; details are in the log.' } } });
+        },
+      );
+    };
+    ws.on('message', (data, isBinary) => {
+      // Nothing a message does may escape into the socket's event loop: that would end the server.
+      try {
+        onMessage(data, isBinary);
+      } catch (err) {
+        logger.warn(`A WebSocket message could not be handled: ${err instanceof Error ? err.message : String(err)}`);
+        ws.close(1011, 'Could not handle the message');
+      }
     });
     ws.on('close', () => {
       sockets.delete(ws);
