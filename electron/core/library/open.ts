@@ -26,6 +26,8 @@ export interface OpenLibraryOptions {
   beforeWrite?: () => void;
   /** SQLite's max_page_count on the write connection (see WorkerInit.maxPageCount). */
   maxPageCount?: number | undefined;
+  /** See OpenDatabaseOptions.durability: 'off' only for tests that do not test durability. */
+  durability?: 'full' | 'off' | undefined;
 }
 
 export interface OpenedLibrary {
@@ -54,6 +56,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   const db = openDatabase(file, {
     nativeBinding: options.nativeBinding,
     maxPageCount: options.maxPageCount,
+    durability: options.durability,
     beforeMigrate: (d) => {
       migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
     },

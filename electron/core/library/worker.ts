@@ -52,6 +52,7 @@ try {
     rankExtension: init.rankExtension,
     backupDir: init.backupDir,
     maxPageCount: init.maxPageCount,
+    durability: init.durability,
     beforeWrite: () => {
       if (waiting.length > 0 && !draining) throw queuedBusy();
     },
