@@ -61,6 +61,19 @@ describe('files that are not files', { timeout: 90_000 }, () => {
     }
   });
 
+  it('refuses a DOI containing %00 with a clear message', async () => {
+    const r = await run(join(dir.path, 'data'), 'enrich', '10.1234/abc%00def');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('citewise: "10.1234/abc%00def" is not a DOI: The DOI contains a control character (such as %00); a DOI never does.\n');
+    const core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
+    try {
+      const add = await core.invoke('library.item.update', { id: 1, csl: { type: 'book', DOI: '10.1234/abc%00def' } });
+      expect(add.ok ? 'ok' : add.error.code).not.toBe('INTERNAL');
+    } finally {
+      await core.close();
+    }
+  });
+
   it('answers library.item.update with a CSL record lacking "type" with INVALID_INPUT', async () => {
     const core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     try {
