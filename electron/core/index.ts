@@ -31,7 +31,7 @@ import { LibraryClient } from './library/client';
 import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
-import { LIBRARY_FILE } from './paths';
+import { ensureDataDir, LIBRARY_FILE } from './paths';
 import { HandlerRegistry } from './registry';
 import { createSecretStore, type SecretStore } from './secrets';
 import { CoreError } from './errors';
@@ -87,7 +87,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (options.serviceUrl !== undefined && !isServiceUrl(options.serviceUrl)) {
     throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  ensureDataDir(options.dataDir);
   const file = join(options.dataDir, LIBRARY_FILE);
   // Set once the event bus exists (below); the worker cannot be waiting for a lock before that.
   let onWaiting: (state: { waiting: boolean; message: string }) => void = () => {};

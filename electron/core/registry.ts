@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isChannel, requests, type Channel, type Feature, type OutputOf, type Result } from '../../shared/ipc';
+import { inputBoundsProblem, isChannel, requests, type Channel, type Feature, type OutputOf, type Result } from '../../shared/ipc';
 import { CoreError, toIpcError } from './errors';
 
 export interface HandlerContext {
@@ -50,6 +50,8 @@ export class HandlerRegistry {
       }
       const handler = this.#handlers.get(channel);
       if (!handler) throw new CoreError('INTERNAL', `No handler is registered for "${channel}"`);
+      const outOfBounds = inputBoundsProblem(input);
+      if (outOfBounds) throw new CoreError('INVALID_INPUT', `Invalid input for ${channel}: ${outOfBounds}.`);
       const parsed = requests[channel].input.safeParse(input === undefined ? {} : input);
       if (!parsed.success) {
         const issues = parsed.error.issues.slice(0, MAX_ISSUES_REPORTED).map((i) => ({

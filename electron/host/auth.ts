@@ -27,12 +27,16 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 export type TokenSource = 'query' | 'cookie' | 'header' | null;
 
-/** Where a request carried a valid token: the launch URL's query, the cookie set from it, or a Bearer header. */
-export function tokenSource(req: IncomingMessage, url: URL, token: string, port: number): TokenSource {
+/**
+ * Where a request carried a valid credential: the launch token in the URL's query, the session cookie
+ * the first visit got for it (`session`, a secret of its own: the launch token in a browser's history
+ * is not the cookie), or the launch token as a Bearer header (programmatic clients).
+ */
+export function tokenSource(req: IncomingMessage, url: URL, token: string, port: number, session: string = token): TokenSource {
   const q = url.searchParams.get('token');
   if (q !== null && safeEqual(q, token)) return 'query';
   const c = cookieValue(req.headers.cookie, cookieName(port));
-  if (c !== undefined && safeEqual(c, token)) return 'cookie';
+  if (c !== undefined && safeEqual(c, session)) return 'cookie';
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ') && safeEqual(auth.slice(7), token)) return 'header';
   return null;

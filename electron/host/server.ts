@@ -2,7 +2,7 @@
 // WebSocket carrying the IPC contract. Every HTTP and WebSocket request needs the per-launch token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { WS_MAX_MESSAGE_BYTES, WS_PATH, type ServerMessage } from '../../shared/ipc';
 import type { Core } from '../core';
 import { buildCsp } from '../core/csp';
@@ -36,11 +36,17 @@ export interface Host {
 
 const UNAUTHORIZED_PAGE =
   'Citewise: this address needs the token printed when Citewise started. Open the full URL it printed (it ends in ?token=…).\n';
+const USED_TOKEN_PAGE =
+  'Citewise: this address was already opened once, and its token works only once (so that it is useless in a browser history). Open the window that used it, or restart Citewise for a new address.\n';
 
 export async function startHost(options: HostOptions): Promise<Host> {
   const { core, rendererDir } = options;
   const logger = options.logger ?? silentLogger;
   const token = options.token ?? newToken();
+  // The session cookie's value: its own secret, handed out when the printed address is first opened.
+  const session = newToken();
+  // The printed address works once as a page address; later visits with it are refused.
+  let launchTokenUsed = false;
   const sockets = new Set<WebSocket>();
   let port = 0;
 
@@ -63,15 +69,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (!hostAllowed(req, port)) return refuse(res, 403, 'Citewise: unexpected Host header.\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Citewise: method not allowed.\n');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const source = tokenSource(req, url, token, port);
+    const source = tokenSource(req, url, token, port, session);
     if (source === null) return refuse(res, 401, UNAUTHORIZED_PAGE);
     if (source === 'query') {
-      // Swap the token in the address bar for a cookie so it does not linger in history or get copied.
-      url.searchParams.delete('token');
+      const hasSession = tokenSource(req, new URL('/', url), token, port, session) === 'cookie';
+      if (launchTokenUsed && !hasSession) return refuse(res, 401, USED_TOKEN_PAGE);
+      launchTokenUsed = true;
+      // Swap the token in the address bar for the session cookie, and go to the app's own root: never
+      // to a path from the request, which "/.//evil.example/" would turn into an off-site address.
       res.writeHead(303, {
         ...securityHeaders(),
-        'Set-Cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: url.pathname + url.search,
+        ...(hasSession ? {} : { 'Set-Cookie': `${cookieName(port)}=${session}; HttpOnly; SameSite=Strict; Path=/` }),
+        Location: '/',
         'Cache-Control': 'no-store',
       });
       return res.end();
@@ -85,7 +94,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const source = tokenSource(req, url, token, port);
+    const source = tokenSource(req, url, token, port, session);
     const origin = req.headers.origin;
     // Browsers always send Origin; a cookie alone must come from our own page, never another site's.
     const originOk = origin === undefined ? source === 'header' || source === 'query' : originAllowed(origin, port);
@@ -104,10 +113,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
     sockets.add(ws);
     const inflight = new AbortController();
     const send = (message: ServerMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      // Serialised inside a catch: a result too deep or too large for JSON must not take the server down.
+      let text: string;
+      try {
+        text = JSON.stringify(message);
+      } catch (err) {
+        logger.warn(`Could not serialise a ${message.type} for the window: ${err instanceof Error ? err.message : String(err)}`);
+        if (message.type !== 'result') return;
+        text = JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise could not send this answer (it was too large or too deeply nested).' } } } satisfies ServerMessage);
+      }
+      ws.send(text);
     };
     const unsubscribe = core.events.onAny((name, payload) => send({ type: 'event', name, payload }));
-    ws.on('message', (data, isBinary) => {
+    const onMessage = (data: RawData, isBinary: boolean): void => {
       let message: unknown;
       try {
         message = JSON.parse(isBinary ? '' : data.toString());
@@ -120,7 +139,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
         if (id === null) return void ws.close(1007, 'Malformed message');
         return send({ type: 'result', id, result: { ok: false, error: { code: 'INVALID_INPUT', message: 'Malformed request: expected {type:"invoke", id, channel, input}.' } } });
       }
-      void core.invoke(message.channel, message.input, inflight.signal).then((result) => send({ type: 'result', id: message.id, result }));
+      const { id } = message;
+      core.invoke(message.channel, message.input, inflight.signal).then(
+        (result) => send({ type: 'result', id, result }),
+        (err: unknown) => {
+          logger.warn(`A request failed outside its handler: ${err instanceof Error ? err.message : String(err)}`);
+          send({ type: 'result', id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise hit an unexpected error; details are in the log.' } } });
+        },
+      );
+    };
+    ws.on('message', (data, isBinary) => {
+      // Nothing a message does may escape into the socket's event loop: that would end the server.
+      try {
+        onMessage(data, isBinary);
+      } catch (err) {
+        logger.warn(`A WebSocket message could not be handled: ${err instanceof Error ? err.message : String(err)}`);
+        ws.close(1011, 'Could not handle the message');
+      }
     });
     ws.on('close', () => {
       sockets.delete(ws);

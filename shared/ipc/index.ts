@@ -81,6 +81,7 @@ export interface CitewiseApi {
 }
 
 export * from './define';
+export * from './bounds';
 export * from './app';
 export * from './settings';
 export * from './jobs';

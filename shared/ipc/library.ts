@@ -159,7 +159,16 @@ export const libraryFeature = feature({
 
     'library.item.get': request(z.object({ id: itemId }).strict()).returns<ItemDetail>(),
     /** Replaces the item's CSL-JSON (the table's columns follow); one undo step. */
-    'library.item.update': request(z.object({ id: itemId, csl: z.record(z.string().max(200), z.unknown()) }).strict()).returns<ItemDetail>(),
+    'library.item.update': request(
+      z
+        .object({
+          id: itemId,
+          csl: z
+            .record(z.string().max(200), z.unknown())
+            .refine((r) => typeof r.type === 'string' && r.type.trim() !== '', { message: 'A CSL record needs a "type" (for example "article-journal" or "book")', path: ['type'] }),
+        })
+        .strict(),
+    ).returns<ItemDetail>(),
     'library.item.setKey': request(z.object({ id: itemId, key: z.string().trim().min(1).max(300) }).strict()).returns<{ citationKey: string }>(),
     'library.item.regenerateKey': request(z.object({ id: itemId }).strict()).returns<{ citationKey: string }>(),
     'library.item.related': request(z.object({ id: itemId }).strict()).returns<RelatedItem[]>(),

@@ -24,6 +24,9 @@ export function parseDoi(input: string): DoiParse {
   if (!text.startsWith('10.')) return { ok: false, reason: 'A DOI starts with "10." followed by a number, a slash and a suffix, as in 10.1000/xyz123.' };
   if (!text.includes('/')) return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
   if (/\s/.test(text)) return { ok: false, reason: 'The DOI contains a space; a DOI never does.' };
+  // \S lets control characters through: %00 decoded is a NUL, which no DOI has and no URL or file can carry.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text)) return { ok: false, reason: 'The DOI contains a control character (such as %00); a DOI never does.' };
   if (!SHAPE.test(text)) return { ok: false, reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.' };
   return { ok: true, doi: text as NormalizedDoi };
 }

@@ -2,7 +2,7 @@
 // line. Each command opens the library in its worker (LibraryClient), does one thing and closes it.
 // Exit codes: 0 done (import: also when some entries were skipped, which is said), 1 failure (e.g. a
 // file that cannot be read as a whole), 2 wrong usage (unknown option, malformed query).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -20,7 +20,7 @@ import { markCliImport } from '../../core/library/shared-use';
 import { importSource } from '../../core/library/import-source';
 import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
-import { LIBRARY_FILE } from '../../core/paths';
+import { ensureDataDir, LIBRARY_FILE } from '../../core/paths';
 import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 
 export class LibraryUsageError extends Error {}
@@ -171,7 +171,7 @@ function libraryFile(dataDir: string): string {
 }
 
 export async function withLibrary<T>(dataDir: string, run: (client: LibraryClient) => Promise<T>, stderr?: Writable): Promise<T> {
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const client = await LibraryClient.start({ file: libraryFile(dataDir) });
   if (client.recovery && stderr) {
     const r = client.recovery;
@@ -226,7 +226,17 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
           const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
           reports.push(report);
           try {
-            if (!existsSync(path)) throw new CoreError('NOT_FOUND', `${arg}: no such file`);
+            if (!existsSync(path)) {
+              const loop = (() => {
+                try {
+                  statSync(path);
+                  return false;
+                } catch (err) {
+                  return (err as NodeJS.ErrnoException).code === 'ELOOP';
+                }
+              })();
+              throw loop ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`) : new CoreError('NOT_FOUND', `${arg}: no such file`);
+            }
             // Parsed in the formats worker, which posts straight to the library worker (one transaction).
             const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
             if (imported.format === 'doi-list') {

@@ -83,7 +83,7 @@ type Ready = Extract<Response, { type: 'ready' }>;
 /** Starts a library worker and waits until it has opened (checked, recovered, migrated) the file. */
 function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; ready: Ready }> {
   const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
-  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, rankExtension: options.rankExtension, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs, maxPageCount: options.maxPageCount };
+  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, rankExtension: options.rankExtension, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs, maxPageCount: options.maxPageCount, durability: options.durability };
   const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
   return new Promise((resolve, reject) => {
     const onMessage = (msg: Response): void => {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from './backup';
-import { openDatabase, type Db } from './database';
+import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
 import { isDamage, markOpen, planCheck, recordCheck, type CheckReason } from './health';
@@ -30,6 +30,8 @@ export interface OpenLibraryOptions {
   beforeWrite?: () => void;
   /** SQLite's max_page_count on the write connection (see WorkerInit.maxPageCount). */
   maxPageCount?: number | undefined;
+  /** See OpenDatabaseOptions.durability: 'off' only for tests that do not test durability. */
+  durability?: 'full' | 'off' | undefined;
 }
 
 export interface OpenedLibrary {
@@ -69,7 +71,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   if (reason) check(reason);
   let migrationBackup: BackupInfo | null = null;
   const connect = (): { db: Db; reader: Database.Database } =>
-    openConnections(file, options.nativeBinding, options.maxPageCount, (d) => {
+    openConnections(file, { nativeBinding: options.nativeBinding, maxPageCount: options.maxPageCount, durability: options.durability }, (d) => {
       migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
     });
   let connections: { db: Db; reader: Database.Database };
@@ -122,8 +124,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
 }
 
 /** The write connection (migrated) and the read-only one. */
-function openConnections(file: string, nativeBinding: string | undefined, maxPageCount: number | undefined, beforeMigrate: (db: Db) => void): { db: Db; reader: Database.Database } {
-  const db = openDatabase(file, { nativeBinding, maxPageCount, beforeMigrate });
+function openConnections(
+  file: string,
+  options: Pick<OpenDatabaseOptions, 'nativeBinding' | 'maxPageCount' | 'durability'>,
+  beforeMigrate: (db: Db) => void,
+): { db: Db; reader: Database.Database } {
+  const { nativeBinding } = options;
+  const db = openDatabase(file, { ...options, beforeMigrate });
   // A page cache big enough for the hot pages of every index: with SQLite's 2 MB default, a
   // 100,000-item import spills pages to the WAL mid-transaction and slows down tenfold.
   db.pragma('cache_size = -65536');

@@ -36,6 +36,8 @@ export interface WorkerInit {
    * SQLITE_FULL as on a full disk. Tests that cannot mount a small file system use it.
    */
   maxPageCount?: number | undefined;
+  /** See OpenDatabaseOptions.durability: 'off' only for tests that do not test durability. */
+  durability?: 'full' | 'off' | undefined;
 }
 
 export type Request =

@@ -55,6 +55,7 @@ try {
     rankExtension: init.rankExtension,
     backupDir: init.backupDir,
     maxPageCount: init.maxPageCount,
+    durability: init.durability,
     beforeWrite: () => {
       if (waiting.length > 0 && !draining) throw queuedBusy();
     },

@@ -46,13 +46,16 @@ describe('host mode security', () => {
   let core: Core;
   let host: Host;
   let cookie: string;
+  let firstVisit: Reply;
 
   beforeAll(async () => {
     dir = tempDir();
     core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
     writeFileSync(join(dir.path, 'secret.txt'), 'outside the renderer');
-    cookie = `citewise_${host.port}=${host.token}`;
+    // The printed address works once: its first visit hands out the session cookie the tests use.
+    firstVisit = await get(host.port, `/?token=${host.token}`);
+    cookie = String(firstVisit.headers['set-cookie']).split(';')[0]!;
   });
 
   afterAll(async () => {
@@ -76,11 +79,12 @@ describe('host mode security', () => {
     expect((await get(host.port, '/assets/app.js')).status).toBe(401);
   });
 
-  it('swaps the launch token for an HttpOnly, SameSite=Strict cookie', async () => {
-    const r = await get(host.port, `/?token=${host.token}`);
+  it('swaps the launch token for an HttpOnly, SameSite=Strict session cookie of its own', () => {
+    const r = firstVisit;
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe('/');
-    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^citewise_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`));
+    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^citewise_${host.port}=[\\w-]{40,}; HttpOnly; SameSite=Strict; Path=/`));
+    expect(String(r.headers['set-cookie'])).not.toContain(host.token);
   });
 
   it('serves the app with the token (cookie or Bearer), always with the CSP and hardening headers', async () => {
