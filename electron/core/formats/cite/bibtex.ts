@@ -1,25 +1,10 @@
-// The 'bibtex' style: BibTeX entries rather than a CSL bibliography. For now through citation-js's
-// plugin-bibtex; electron/core/formats/bibtex (toBibtex, the import/export helper's exporter) replaces it
-// here once it lands, so the app has one BibTeX writer.
-import { createRequire } from 'node:module';
+// The 'bibtex' style: BibTeX entries rather than a CSL bibliography, written by the same writer as
+// Export (formats/bibtex/export.ts), so a copied entry and an exported file agree byte for byte:
+// UTF-8 names (Müller, not M{\" u}ller) and month macros (mar, not {3}).
 import type { CslItem } from '../../../../shared/model/csl';
+import { toBibtex } from '../bibtex/export';
 import { escapeHtml } from './html';
 import type { BibliographyEntry, CitationCluster, OutputFormat } from './types';
-
-interface CitationJsOutput {
-  format(name: string, data: unknown[], options?: Record<string, unknown>): string;
-}
-
-let output: CitationJsOutput | undefined;
-function citationJs(): CitationJsOutput {
-  if (!output) {
-    const require = createRequire(import.meta.url);
-    const core = require('@citation-js/core') as { plugins: { output: CitationJsOutput } };
-    require('@citation-js/plugin-bibtex');
-    output = core.plugins.output;
-  }
-  return output;
-}
 
 /** The key \cite uses and the entry carries: the item's citation key, else its id. */
 export function bibtexKey(item: CslItem): string {
@@ -55,7 +40,7 @@ function present(format: OutputFormat, bibtex: string): string {
 }
 
 export function bibtexEntry(item: CslItem, format: OutputFormat): BibliographyEntry {
-  const text = citationJs().format('bibtex', [{ ...item, 'citation-key': bibtexKey(item) }], { format: 'text' }).trim();
+  const text = toBibtex([{ ...item, 'citation-key': bibtexKey(item) }]).trim();
   return { id: item.id, value: present(format, text) };
 }
 

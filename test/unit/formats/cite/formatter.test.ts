@@ -1,3 +1,4 @@
+import { toBibtex } from '../../../../electron/core/formats/bibtex/export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITATION_STYLE_IDS, CSL_ITEM_TYPES, type CslItem } from '../../../../shared/model/csl';
 import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../../electron/core/formats/cite';
@@ -99,6 +100,23 @@ describe('bibliographies', () => {
     const bib = await f.formatBibliography([{ ...items.find((i) => i.id === 'book')!, 'citation-key': 'dubois2018' }], { style: 'bibtex' });
     expect(bib.document).toMatch(/^@book\{dubois2018,/);
     expect(bib.document).toContain('title = {Reading the scientific record}');
+  });
+
+  it('writes the bibtex style with Export’s writer: the same entry byte for byte, UTF-8 and month macros', async () => {
+    const item: CslItem = {
+      id: 'mueller2021',
+      type: 'article-journal',
+      'citation-key': 'mueller2021',
+      title: 'Über {DNA} repair',
+      author: [{ family: 'Müller', given: 'Jörg' }],
+      'container-title': 'Nature',
+      issued: { 'date-parts': [[2021, 3]] },
+    };
+    const bib = await f.formatBibliography([item], { style: 'bibtex' });
+    expect(bib.document).toBe(toBibtex([item]).trim());
+    expect(bib.document).toContain('Müller, Jörg');
+    expect(bib.document).toMatch(/month = mar\b/);
+    expect(bib.document).not.toContain('{\\"');
   });
 });
 
