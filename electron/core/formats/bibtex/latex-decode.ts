@@ -1,15 +1,10 @@
 // LaTeX in BibTeX fields → Unicode text, with the rich text CSL processors understand (citeproc-js's
 // <i>, <b>, <sup>, <sub>, small caps and <span class="nocase"> for case the style must not change).
-// The symbol tables are citation-js's (MIT), loaded at run time so the bundles keep them external.
-import { createRequire } from 'node:module';
+// The symbol tables are citation-js's (MIT), vendored in latex-tables.ts.
+import { LATEX_TABLES } from './latex-tables';
 
-interface UnicodeTables {
-  diacritics: Record<string, string>;
-  commands: Record<string, string | null>;
-  mathCommands: Record<string, string>;
-}
 
-const tables = createRequire(import.meta.url)('@citation-js/plugin-bibtex/lib/input/unicode.json') as UnicodeTables;
+const tables = LATEX_TABLES;
 
 // Plus the marks Vietnamese and transliterations need that the table lacks: \h (hook above, vntex),
 // \G (double grave), \f (inverted breve), \textsubdot.

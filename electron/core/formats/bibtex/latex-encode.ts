@@ -1,13 +1,9 @@
 // Unicode text and CSL rich text → LaTeX for BibTeX export: specials escaped so the file always parses,
 // markup back to \textit and friends, case protection back to braces. Output is UTF-8 (biber, bibtex8
 // and modern BibTeX read it); `ascii` writes accents as LaTeX commands for 7-bit toolchains.
-import { createRequire } from 'node:module';
+import { LATEX_TABLES } from './latex-tables';
 
-interface UnicodeTables {
-  diacritics: Record<string, string>;
-  commands: Record<string, string | null>;
-}
-const tables = createRequire(import.meta.url)('@citation-js/plugin-bibtex/lib/input/unicode.json') as UnicodeTables;
+const tables = LATEX_TABLES;
 
 const MARK_TO_ACCENT = new Map<string, string>();
 for (const [cmd, mark] of Object.entries(tables.diacritics)) if (!MARK_TO_ACCENT.has(mark)) MARK_TO_ACCENT.set(mark, cmd);
