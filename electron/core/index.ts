@@ -112,7 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     await library.close();
     throw err;
   }
-  const events = new EventBus();
+  const events = new EventBus((name, err) => logger.error(`a listener for ${name} failed`, err));
   onWaiting = (state) => events.emit('library.waiting', state);
   const lifetime = new AbortController();
   const info: AppInfo = {

@@ -1,7 +1,8 @@
 // What the preload exposes as `window.citewise`: exactly `invoke` and `on`. Written against a minimal
 // ipcRenderer shape (no 'electron' import) so the same transport test suite can drive it.
-// Values only from wire.ts: a sandboxed preload must bundle everything it runs, and stays tiny.
+// Values only from wire.ts and listeners.ts: a sandboxed preload must bundle everything it runs, and stays tiny.
 import type { CitewiseApi, Result } from '../../shared/ipc';
+import { ListenerSet } from '../../shared/ipc/listeners';
 import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL } from '../../shared/ipc/wire';
 
 export interface IpcRendererLike {
@@ -11,10 +12,9 @@ export interface IpcRendererLike {
 
 /** `api` is what gets exposed; `listenerCount` stays in the preload, for tests that check for leaks. */
 export function createPreloadApi(ipc: IpcRendererLike): { api: CitewiseApi; listenerCount(): number } {
-  const byName = new Map<string, Set<(payload: unknown) => void>>();
+  const listeners = new ListenerSet();
   ipc.on(ELECTRON_EVENT_CHANNEL, (_event, name, payload) => {
-    if (typeof name !== 'string') return;
-    for (const listener of [...(byName.get(name) ?? [])]) listener(payload);
+    if (typeof name === 'string') listeners.dispatch(name, payload);
   });
   const api: CitewiseApi = {
     invoke(channel, input) {
@@ -22,16 +22,9 @@ export function createPreloadApi(ipc: IpcRendererLike): { api: CitewiseApi; list
     },
     on(name, listener) {
       if (typeof listener !== 'function') throw new TypeError('citewise.on needs a listener function');
-      let set = byName.get(name);
-      if (!set) byName.set(name, (set = new Set()));
-      const l = listener as (payload: unknown) => void;
-      set.add(l);
-      return () => {
-        set.delete(l);
-        if (set.size === 0) byName.delete(name);
-      };
+      return listeners.add(name, listener);
     },
   };
-  const listenerCount = () => [...byName.values()].reduce((n, set) => n + set.size, 0);
+  const listenerCount = () => listeners.count();
   return { api, listenerCount };
 }

@@ -1,5 +1,5 @@
 // One suite, every transport: what the renderer sees must not depend on how it reaches the core.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/ipc';
 import { electronIpc, inProcess, webSocket, type TransportFactory, type TransportFixture } from '../../helpers/transports';
 
@@ -84,6 +84,23 @@ describe.each(transports)('IPC over %s', (_name, factory) => {
     offOther();
     offOther(); // disposing twice is harmless
     expect(t.clientListenerCount()).toBe(0);
+  });
+
+  it('delivers an event to every listener even when one of them throws', async () => {
+    const seen: string[] = [];
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const offs = [
+      t.api.on('settings.changed', () => seen.push('first')),
+      t.api.on('settings.changed', () => {
+        throw new Error('a faulty listener');
+      }),
+      t.api.on('settings.changed', () => seen.push('third')),
+    ];
+    await t.api.invoke('settings.update', { theme: 'dark' });
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['first', 'third']);
+    for (const off of offs) off();
+    errors.mockRestore();
   });
 
   it('does not deliver one event name to listeners of another', async () => {

@@ -1,7 +1,7 @@
 // The WebSocket client of host mode: the same CitewiseApi the preload gives the Electron renderer.
 import type { CitewiseApi, Result, ServerMessage } from '../../../../shared/ipc';
 import { WS_PATH } from '../../../../shared/ipc/wire';
-import { ListenerSet } from './listeners';
+import { ListenerSet } from '../../../../shared/ipc/listeners';
 
 /** The subset of the WebSocket API used here, so Node tests can pass the `ws` package's class. */
 interface SocketLike {
