@@ -35,15 +35,15 @@ export const boundaries = [
     },
   },
   {
-    // The contract's schemas (zod) are for the core; the renderer needs only its types and the wire
-    // constants, so it bundles no validator it never runs.
+    // The contract's schemas (zod) are for the core; the renderer needs only its types, the wire
+    // constants and the listener set, so it bundles no validator it never runs.
     files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{
-          regex: '/shared/ipc(/(?!wire$)[^/]+)?$',
+          regex: '/shared/ipc(/(?!(wire|listeners)$)[^/]+)?$',
           allowTypeImports: true,
-          message: 'The renderer imports only types from the IPC contract (values from shared/ipc/wire or shared/model).',
+          message: 'The renderer imports only types from the IPC contract (values from shared/ipc/wire, shared/ipc/listeners or shared/model).',
         }],
       }],
     },
