@@ -2,6 +2,7 @@
 // saved searches, trash, duplicates, undo, import, export and citations, backups. The core runs all
 // of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
 import { z } from 'zod';
+import { CITATION_LOCALES } from '../model/settings';
 import { STYLE_ID_PATTERN } from '../model/csl';
 import type {
   BackupInfo,
@@ -29,7 +30,7 @@ export const EXPORT_FILE_FORMATS = ['bibtex', 'biblatex', 'ris', 'csl-json'] as 
 export const EXPORT_CITE_FORMATS = ['text', 'html', 'rtf'] as const;
 export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
 export type ExportCiteFormat = (typeof EXPORT_CITE_FORMATS)[number];
-export const CITATION_LOCALES = ['en-US', 'en-GB'] as const;
+export { CITATION_LOCALES };
 
 const empty = z.object({}).strict();
 const itemId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -5,14 +5,8 @@ import { STYLE_ID_PATTERN } from '../model/csl';
 import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, isServiceUrl, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
 
 export { isServiceUrl };
-import type { CITATION_LOCALES as EXPORT_LOCALES } from './library';
 
 export { THEMES, type CitationLocale, type ThemePreference };
-
-// The locales a setting may hold are exactly those export and citation accept.
-type SameLocales = [CitationLocale] extends [(typeof EXPORT_LOCALES)[number]] ? ([(typeof EXPORT_LOCALES)[number]] extends [CitationLocale] ? true : never) : never;
-const sameLocales: SameLocales = true;
-void sameLocales;
 
 export interface Settings {
   theme: ThemePreference;

@@ -150,5 +150,20 @@ export interface CslItem {
 /** The citation styles of export and of the assistant: one type, the assistant's citationStyle values. */
 export const CITATION_STYLE_IDS = CITATION_STYLES;
 export type CitationStyleId = (typeof CITATION_STYLES)[number];
+/** The built-in styles' names, as every picker (export, settings, assistant) shows them. */
+export const STYLE_LABELS: Record<CitationStyleId, string> = {
+  apa: 'APA (7th edition)',
+  ieee: 'IEEE',
+  mla: 'MLA (9th edition)',
+  ama: 'AMA (11th edition)',
+  chicago: 'Chicago (author-date)',
+  harvard: 'Harvard',
+  vancouver: 'Vancouver',
+  bibtex: 'BibTeX',
+};
+/** Whether a string names a built-in style. */
+export function isBuiltInStyle(id: string): id is CitationStyleId {
+  return (CITATION_STYLES as readonly string[]).includes(id);
+}
 /** What a style id may be: a built-in id or the id of a style added from a .csl file. */
 export const STYLE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;

@@ -7,6 +7,11 @@ export type ThemePreference = (typeof THEMES)[number];
 /** The locales of citations and bibliographies (the CSL locales Citewise ships). */
 export const CITATION_LOCALES = ['en-US', 'en-GB'] as const;
 export type CitationLocale = (typeof CITATION_LOCALES)[number];
+/** The locales' names, as the pickers show them. */
+export const LOCALE_LABELS: Record<CitationLocale, string> = {
+  'en-US': 'English (United States)',
+  'en-GB': 'English (United Kingdom)',
+};
 
 export const DEFAULT_CITATION_STYLE = 'apa';
 export const DEFAULT_CITATION_LOCALE: CitationLocale = 'en-US';

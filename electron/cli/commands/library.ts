@@ -7,6 +7,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
 import { addByDoiSummary } from '../../../shared/model/add-by-doi';
+import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../../core/errors';
@@ -395,7 +396,6 @@ async function checkCommand(p: Parsed, ctx: LibraryCommandContext): Promise<numb
 
 const FILE_FORMATS: Record<string, ExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', ris: 'ris', 'csl-json': 'csljson', csljson: 'csljson' };
 const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
-const STYLES = ['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex'];
 
 function checkQuery(query: string): void {
   try {
@@ -430,7 +430,7 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   if (style !== undefined && !citeFormat) throw new LibraryUsageError('--style applies to --format text, html or rtf only');
   const { createCiteFormatter, exportItems, UserStyles } = await formatting();
   const userStyles = new UserStyles(stylesDir(ctx.dataDir));
-  const styles = [...STYLES, ...userStyles.ids()];
+  const styles = [...CITATION_STYLE_IDS, ...userStyles.ids()];
   if (style !== undefined && !styles.includes(style)) throw new LibraryUsageError(`--style must be one of ${styles.join(', ')} (got "${style}"; "citewise styles add FILE" adds a style from a .csl file)`);
   const query = p.values.query as string | undefined;
   if (query !== undefined) checkQuery(query);
@@ -458,7 +458,7 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
     // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
     const formatter = createCiteFormatter({ workers: 1 });
     try {
-      if (style !== undefined && !STYLES.includes(style)) {
+      if (style !== undefined && !isBuiltInStyle(style)) {
         const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
         if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
       }

@@ -6,18 +6,6 @@ import type { CitationStyle } from '../../../../shared/service';
 export type ScopeChoice = 'any' | 'library' | `collection:${number}`;
 
 /** The question's options as the form holds them (strings for the inputs). */
-/** The styles' names as the pickers show them. */
-export const STYLE_LABELS: Record<CitationStyle, string> = {
-    apa: 'APA',
-    ieee: 'IEEE',
-    mla: 'MLA',
-    ama: 'AMA',
-    chicago: 'Chicago (author-date)',
-    harvard: 'Harvard',
-    vancouver: 'Vancouver',
-    bibtex: 'BibTeX (\\cite)',
-  };
-
 export interface OptionsForm {
   answerLength: 'short' | 'medium' | 'long';
   numReferences: number;

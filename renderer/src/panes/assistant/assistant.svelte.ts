@@ -5,6 +5,7 @@ import type { AddReferencesReport, AssistantDraft, CitewiseApi, IpcError } from 
 import type { TaskProgress } from '../../../../shared/model/service';
 import type { AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../../shared/model/assistant';
 import type { Collection } from '../../../../shared/model/library';
+import { isBuiltInStyle } from '../../../../shared/model/csl';
 import type { CitationStyle } from '../../../../shared/service';
 import { askInput, DEFAULT_OPTIONS, optionsFrom, type OptionsForm } from './ask-input';
 
@@ -57,7 +58,7 @@ export class AssistantState {
 
   /** Loads and follows the conversations; returns the disposer. */
   start(defaultStyle: string | undefined): () => void {
-    if (defaultStyle && (['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex'] as string[]).includes(defaultStyle)) this.options.citationStyle = defaultStyle as CitationStyle;
+    if (defaultStyle && isBuiltInStyle(defaultStyle)) this.options.citationStyle = defaultStyle;
     void this.#loadSessions();
     void this.#loadCollections();
     const offChanged = this.#api.on('assistant.changed', (change) => {

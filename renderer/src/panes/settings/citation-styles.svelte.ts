@@ -1,10 +1,9 @@
 // The citation styles Settings offers as the default: the eight built in (with their labels) and those
 // added from .csl files, which can be removed here.
 import type { CitationStyleInfo, CitewiseApi, IpcError } from '../../../../shared/ipc';
-import { CITATION_STYLE_IDS } from '../../../../shared/model/csl';
-import { STYLE_LABELS } from '../library/export/choices';
+import { CITATION_STYLE_IDS, isBuiltInStyle, STYLE_LABELS } from '../../../../shared/model/csl';
 
-const label = (s: CitationStyleInfo): CitationStyleInfo => (s.builtIn && s.id in STYLE_LABELS ? { ...s, title: STYLE_LABELS[s.id as keyof typeof STYLE_LABELS] } : s);
+const label = (s: CitationStyleInfo): CitationStyleInfo => (s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s);
 
 export class CitationStylesState {
   readonly #api: CitewiseApi;

@@ -1,9 +1,7 @@
-// The choices of the export dialog and of "copy citation": formats, styles and locales with their
-// labels. The contract's lists are values of shared/ipc, which the renderer may not import, so they
+// The choices of the export dialog and of "copy citation": formats with their labels (the styles'
+// and locales' labels are shared/model's). The contract's lists are values of shared/ipc, which the renderer may not import, so they
 // are restated here and checked against the contract's types.
 import type { ExportCiteFormat, ExportFileFormat } from '../../../../../shared/ipc';
-import type { CitationStyleId } from '../../../../../shared/model/csl';
-import type { CitationLocale } from '../../../../../shared/model/settings';
 
 export type ExportFormat = ExportFileFormat | ExportCiteFormat;
 
@@ -23,22 +21,6 @@ export const FORMATS = [
   { id: 'html', label: 'Bibliography as HTML (.html)', bibliography: true },
   { id: 'rtf', label: 'Bibliography as RTF, for Word (.rtf)', bibliography: true },
 ] as const satisfies readonly FormatChoice[];
-
-export const STYLE_LABELS: Record<CitationStyleId, string> = {
-  apa: 'APA (7th edition)',
-  ieee: 'IEEE',
-  mla: 'MLA (9th edition)',
-  ama: 'AMA (11th edition)',
-  chicago: 'Chicago (author-date)',
-  harvard: 'Harvard',
-  vancouver: 'Vancouver',
-  bibtex: 'BibTeX',
-};
-
-export const LOCALE_LABELS: Record<CitationLocale, string> = {
-  'en-US': 'English (United States)',
-  'en-GB': 'English (United Kingdom)',
-};
 
 export function isBibliography(format: ExportFormat): boolean {
   return FORMATS.find((f) => f.id === format)?.bibliography ?? false;

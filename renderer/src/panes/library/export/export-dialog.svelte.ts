@@ -1,9 +1,9 @@
 // The export dialog's state: the chosen format, style and locale, a live preview that follows them
 // (stale answers dropped), and saving or copying the result.
 import type { CitationStyleInfo, CitewiseApi, ExportOutput, ExportScope, IpcError } from '../../../../../shared/ipc';
-import { CITATION_STYLE_IDS } from '../../../../../shared/model/csl';
+import { CITATION_STYLE_IDS, isBuiltInStyle, STYLE_LABELS } from '../../../../../shared/model/csl';
 import type { CitationLocale } from '../../../../../shared/model/settings';
-import { isBibliography, STYLE_LABELS, type ExportFormat } from './choices';
+import { isBibliography, type ExportFormat } from './choices';
 import { copyRich, copyText } from './clipboard';
 
 /** Longer previews are cut: the file gets everything, the dialog shows the start. */
@@ -59,7 +59,7 @@ export class ExportDialogState {
 
   async loadStyles(): Promise<void> {
     const result = await this.#api.invoke('library.styles.list', {});
-    if (result.ok) this.#styles = result.value.map((s) => (s.builtIn && s.id in STYLE_LABELS ? { ...s, title: STYLE_LABELS[s.id as keyof typeof STYLE_LABELS] } : s));
+    if (result.ok) this.#styles = result.value.map((s) => (s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s));
   }
 
   /** Adds a style from a .csl file's text and chooses it; says why when the file is not a usable style. */
