@@ -3,6 +3,7 @@
 // of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
 import { z } from 'zod';
 import { CITATION_LOCALES } from '../model/settings';
+import { MAX_IMPORT_CHARS } from './wire';
 import { STYLE_ID_PATTERN } from '../model/csl';
 import type {
   BackupInfo,
@@ -23,8 +24,7 @@ import { event, feature, request } from './define';
 
 /** The most items one request may name (a selection of the whole of a very large library). */
 export const MAX_IDS = 200_000;
-/** The largest text an import or paste may carry over IPC. */
-export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
+export { MAX_IMPORT_CHARS };
 
 export const EXPORT_FILE_FORMATS = ['bibtex', 'biblatex', 'ris', 'csl-json'] as const;
 export const EXPORT_CITE_FORMATS = ['text', 'html', 'rtf'] as const;

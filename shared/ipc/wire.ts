@@ -6,6 +6,8 @@ import type { Result } from './define';
 export const WS_PATH = '/ipc';
 /** The largest message either side accepts; a 10 MB payload must fit. */
 export const WS_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** The largest text an import or paste may carry over IPC (the contract's bound; the renderer checks it first). */
+export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 export const ELECTRON_INVOKE_CHANNEL = 'citewise:invoke';
 export const ELECTRON_EVENT_CHANNEL = 'citewise:event';
 

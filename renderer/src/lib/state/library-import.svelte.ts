@@ -1,11 +1,11 @@
 import type { AddDoisReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
 import { splitDoiInput } from '../../../../shared/model/add-by-doi';
+import { MAX_IMPORT_CHARS } from '../../../../shared/ipc/wire';
 
 /** What an import would add: the entries read, less those already in the library. */
 export const importable = (p: ImportPreview): number => p.entries - p.errors.length - p.duplicates;
 
-/** What the contract accepts in one import (shared/ipc's MAX_IMPORT_CHARS; the renderer bundles no schema). */
-export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
+export { MAX_IMPORT_CHARS };
 
 export type ImportStep =
   | { step: 'idle' }
