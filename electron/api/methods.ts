@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { version } from '../../package.json';
 import type { CslItem, CslName } from '../../shared/model/csl';
 import type { Collection } from '../../shared/model/library';
-import { INVALID_PARAMS, RpcError, type RpcMethods } from './json-rpc';
+import { INVALID_PARAMS, RpcError, type RpcMethod, type RpcMethods } from './json-rpc';
 import { checkLibrary, type EditorLibrary } from './library';
 import { conditionsQuery, freeTextQuery } from './search-query';
 import { findTranslator, TRANSLATOR_NAMES, type Translator } from './translators';
@@ -86,6 +86,12 @@ export function auxKeys(text: string): string[] {
   return [...keys];
 }
 
+/** `api.ready` needs no library: the server answers it while the library is still opening. */
+export const API_READY: RpcMethod = {
+  params: [],
+  run: async () => ({ zotero: `Citewise ${version}`, betterbibtex: `Citewise ${version}`, citewise: version }),
+};
+
 export function editorMethods(library: EditorLibrary): RpcMethods {
   // Better BibTeX answers for the keys it knows and fails only when it knows none.
   const foundKeys = async (keys: string[]): Promise<{ key: string; id: number }[]> => {
@@ -96,10 +102,7 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
   };
 
   return {
-    'api.ready': {
-      params: [],
-      run: async () => ({ zotero: `Citewise ${version}`, betterbibtex: `Citewise ${version}`, citewise: version }),
-    },
+    'api.ready': API_READY,
 
     'user.groups': {
       params: ['includeCollections'],
