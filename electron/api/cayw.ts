@@ -110,6 +110,11 @@ async function render(format: string, picks: Pick[], ids: number[], q: URLSearch
   throw new RpcError(INVALID_PARAMS, `unknown CAYW format "${format}"`);
 }
 
+/** `probe=1`: the editor asks whether Citewise is there, nothing more. */
+export function isProbe(q: URLSearchParams): boolean {
+  return flag(q, 'probe');
+}
+
 export async function cayw(q: URLSearchParams, ctx: CaywContext): Promise<CaywAnswer> {
   if (flag(q, 'probe')) return { status: 200, body: 'ready' };
   // Better BibTeX's default format is natbib's \cite.

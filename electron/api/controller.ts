@@ -6,7 +6,11 @@ import type { Core } from '../core';
 import { silentLogger, type Logger } from '../core/log';
 import { ApiPortInUseError, startApiServer, type ApiServer, type ApiServerOptions } from './server';
 
-export type EditorApiStatus = { state: 'off' } | { state: 'running'; origin: string; port: number } | { state: 'error'; port: number; message: string };
+export type EditorApiStatus =
+  | { state: 'off' }
+  | { state: 'running'; origin: string; port: number }
+  /** `suggestedPort`: a port that was free when this one was found taken (absent for other failures). */
+  | { state: 'error'; port: number; message: string; suggestedPort?: number };
 
 export interface EditorApiController {
   status(): EditorApiStatus;
@@ -43,7 +47,12 @@ export async function followEditorSettings(
       server = await startApiServer({ ...options, core, port: wanted });
       report({ state: 'running', origin: server.origin, port: server.port });
     } catch (err) {
-      const message = err instanceof ApiPortInUseError ? err.message : `The editor API could not start: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof ApiPortInUseError) {
+        logger.warn(err.message);
+        report({ state: 'error', port: wanted, message: err.message, suggestedPort: err.suggested });
+        return;
+      }
+      const message = `The editor API could not start: ${err instanceof Error ? err.message : String(err)}`;
       logger.warn(message);
       report({ state: 'error', port: wanted, message });
     }

@@ -69,6 +69,11 @@ export class EditorLibrary {
     return this.lib.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).then((p) => p.rows);
   }
 
+  /** The best `limit` matches as CSL-JSON, `key`'s item first when it is a citation key. */
+  searchCsl(query: string, limit: number, key?: string): Promise<CslItem[]> {
+    return this.lib.searchCsl(query, limit, key);
+  }
+
   csl(ids: readonly number[]): Promise<CslItem[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.lib.cslOf(ids);
   }

@@ -13,6 +13,14 @@ export interface PickSession {
   readonly url: string;
 }
 
+/** What the host gets to show a picker: the session, and `cancel` for when the user closes it unanswered. */
+export interface OpenedPick extends PickSession {
+  cancel(): void;
+}
+
+/** Shows a picker; may return what takes it away again once the pick is over (a window to close). */
+export type OpenPicker = (session: OpenedPick) => void | (() => void);
+
 interface Pending extends PickSession {
   resolve(picks: Pick[] | null): void;
 }
@@ -57,10 +65,12 @@ export function parsePicks(body: unknown): Pick[] {
 
 export class PickerHub {
   readonly #pending = new Map<string, Pending>();
-  readonly #open: (session: PickSession) => void;
+  readonly #open: OpenPicker;
+  /** What takes each open picker away again (its window), by id. */
+  readonly #closers = new Map<string, () => void>();
 
   /** `open` shows the picker to the user (a browser tab in headless mode, a window in the app). */
-  constructor(open: (session: PickSession) => void) {
+  constructor(open: OpenPicker) {
     this.#open = open;
   }
 
@@ -77,13 +87,21 @@ export class PickerHub {
           if (!this.#pending.delete(id)) return;
           signal.removeEventListener('abort', onAbort);
           resolve(picks);
+          const close = this.#closers.get(id);
+          this.#closers.delete(id);
+          close?.();
         },
       };
       const onAbort = () => session.resolve(null);
       if (signal.aborted) return resolve(null);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, session);
-      this.#open({ id, token, url: session.url });
+      const close = this.#open({ id, token, url: session.url, cancel: () => session.resolve(null) });
+      // Answered (or given up) while it was opening: take it away at once.
+      if (close) {
+        if (this.#pending.has(id)) this.#closers.set(id, close);
+        else close();
+      }
     });
   }
 

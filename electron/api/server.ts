@@ -2,15 +2,16 @@
 // its clients hard-code) over the same core as the app, plus the picker page. See guard.ts for who
 // may call it, json-rpc.ts / methods.ts, cayw.ts and pull-export.ts for the endpoints.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { ItemStatus } from '../../shared/model/item-status';
 import { silentLogger, type Logger } from '../core/log';
 import type { Pick } from './cayw-format';
-import { cayw } from './cayw';
+import { cayw, isProbe } from './cayw';
 import { hostAllowed, refuseEditorRequest } from './guard';
-import { handleRpcText, INVALID_REQUEST } from './json-rpc';
+import { handleRpcText, INVALID_REQUEST, type RpcMethods } from './json-rpc';
 import { EditorLibrary, type ApiCore } from './library';
-import { editorMethods } from './methods';
-import { parsePicks, PickerHub, PICKER_PATH, PICKER_TOKEN_HEADER, type PickSession } from './picker';
+import { API_READY, editorMethods } from './methods';
+import { parsePicks, PickerHub, PICKER_PATH, PICKER_TOKEN_HEADER, type OpenPicker } from './picker';
 import { PICKER_CSP, PICKER_CSS, PICKER_HTML, PICKER_JS } from './picker-page';
 import { decodeQuery, isPullExport, pullExport } from './pull-export';
 import { freeTextQuery } from './search-query';
@@ -23,12 +24,16 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const PICKER_HITS = 30;
 
 export interface ApiServerOptions {
-  core: ApiCore;
+  /**
+   * The core, or its start: the port is bound at once and answers `probe=1` and `api.ready` while the
+   * library opens; every other request waits for it (and fails with 503 if it cannot start).
+   */
+  core: ApiCore | Promise<ApiCore>;
   /** 0 picks a free port (tests); default 23119. */
   port?: number;
-  /** Shows the picker to the user: a browser tab (headless), a window (the app). */
-  openPicker: (session: PickSession) => void;
-  /** The items selected in the Library, for selected=1 and /better-bibtex/select. */
+  /** Shows the picker to the user: a browser tab (headless), a window (the app, which returns how to close it). */
+  openPicker: OpenPicker;
+  /** The items selected in the Library, for selected=1 and /better-bibtex/select; default: what the app's Library pane reported to the core. */
   selection?: () => Promise<number[]>;
   /** clipboard=1: puts the citation on the clipboard; absent: the request says it cannot. */
   copy?: (text: string) => Promise<void>;
@@ -45,16 +50,43 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** The port is taken, most likely by Zotero or JabRef, which answer on the same port. */
+/** The port is taken, most likely by Zotero or JabRef, which answer on the same port; `suggested` was free a moment ago. */
 export class ApiPortInUseError extends Error {
-  constructor(readonly port: number) {
+  constructor(
+    readonly port: number,
+    readonly suggested: number = port + 1,
+  ) {
     super(
       port === DEFAULT_API_PORT
-        ? `Port ${port} is in use (Zotero or JabRef may be running); run \`citewise api --port ${port + 1}\` or choose another port in Settings → Editors.`
-        : `Port ${port} is in use; run \`citewise api --port ${port + 1}\` or choose another port in Settings → Editors.`,
+        ? `Port ${port} is in use (Zotero or JabRef may be running); run \`citewise api --port ${suggested}\` or choose another port in Settings → Editors.`
+        : `Port ${port} is in use; run \`citewise api --port ${suggested}\` or choose another port in Settings → Editors.`,
     );
     this.name = 'ApiPortInUseError';
   }
+}
+
+/** How far above a taken port a free one is looked for. */
+const PORT_SEARCH = 20;
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, LOOPBACK, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The first free loopback port after `port` (within PORT_SEARCH), else one the system picks. */
+export async function freePortAfter(port: number): Promise<number> {
+  for (let p = port + 1; p <= Math.min(65535, port + PORT_SEARCH); p++) if (await portFree(p)) return p;
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, LOOPBACK, () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
 }
 
 const BASE_HEADERS = {
@@ -91,12 +123,39 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   });
 }
 
+/** Whether a JSON-RPC body calls nothing but `api.ready` (answered before the library is open). */
+function onlyReady(text: string): boolean {
+  if (!text.includes('api.ready')) return false;
+  try {
+    const body: unknown = JSON.parse(text);
+    const calls = Array.isArray(body) ? body : [body];
+    return calls.length > 0 && calls.every((c) => typeof c === 'object' && c !== null && (c as { method?: unknown }).method === 'api.ready');
+  } catch {
+    return false;
+  }
+}
+
+const EARLY_METHODS: RpcMethods = { 'api.ready': API_READY };
+
+interface Opened {
+  library: EditorLibrary;
+  methods: RpcMethods;
+}
+
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const logger = options.logger ?? silentLogger;
-  const library = new EditorLibrary(options.core);
-  const methods = editorMethods(library);
+  // Settled once the core is up; until then `opened` is null and requests wait on `opening`.
+  let opened: Opened | null = null;
+  const opening: Promise<Opened> = Promise.resolve(options.core).then((core) => {
+    const library = new EditorLibrary(core);
+    opened = { library, methods: editorMethods(library) };
+    return opened;
+  });
+  // A core that fails to start is the host's to report; the requests that waited get a 503.
+  opening.catch(() => {});
+  const ready = async (): Promise<Opened> => opened ?? opening;
   const pickers = new PickerHub(options.openPicker);
-  const selection = options.selection ?? (() => Promise.resolve([]));
+  const selection = options.selection ?? (async () => (await ready()).library.call('library.selection.get', {}));
   const report = (err: unknown) => logger.error('editor API request failed', err);
   let port = 0;
 
@@ -104,6 +163,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     const refusal = refuseEditorRequest(req, port);
     if (refusal) return plain(res, refusal.status, `${refusal.message}\n`);
     const path = url.pathname;
+    // Editors probe before they offer to cite: answered at once, the library open or not.
+    if (path === '/better-bibtex/cayw' && req.method === 'GET' && isProbe(url.searchParams)) return plain(res, 200, 'ready');
     if (path === '/better-bibtex/json-rpc') {
       let text: string;
       if (req.method === 'POST') {
@@ -121,9 +182,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         return plain(res, 405, 'Citewise: the JSON-RPC endpoint takes POST (or GET with the call as the query).\n');
       }
       if (text.trim() === '') return send(res, 200, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Invalid Request: the body is empty' } }));
+      if (opened === null && onlyReady(text)) return send(res, 200, 'application/json', await handleRpcText(EARLY_METHODS, text, report));
+      const { methods } = await ready();
       return send(res, 200, 'application/json', await handleRpcText(methods, text, report));
     }
     if (req.method !== 'GET') return plain(res, 405, 'Citewise: this endpoint takes GET.\n');
+    const { library } = await ready();
     if (path === '/better-bibtex/cayw') {
       const gone = new AbortController();
       // The editor gave up (closed the connection): the picker closes too.
@@ -162,7 +226,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     if (!pickers.authorised(id, typeof token === 'string' ? token : undefined)) return plain(res, 403, 'Citewise: this picker is closed or the request is not from it.\n');
     if (action === 'search' && req.method === 'GET') {
       const q = (url.searchParams.get('q') ?? '').slice(0, 2000);
-      const hits = await pickerSearch(library, q);
+      const hits = await pickerSearch((await ready()).library, q);
       if ('error' in hits) return send(res, 400, 'application/json', JSON.stringify(hits));
       return send(res, 200, 'application/json', JSON.stringify({ hits: hits.rows }));
     }
@@ -188,6 +252,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
     const handle = url.pathname.startsWith(PICKER_PATH) ? pickerRequest(req, res, url) : editorRequest(req, res, url);
     handle.catch((err: unknown) => {
+      if (opened === null) return plain(res, 503, `Citewise: the library could not be opened: ${err instanceof Error ? err.message : String(err)}\n`);
       report(err);
       plain(res, 500, `Citewise: the request failed: ${err instanceof Error ? err.message : String(err)}\n`);
     });
@@ -197,9 +262,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   server.headersTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new ApiPortInUseError(options.port ?? DEFAULT_API_PORT) : err);
+    const wanted = options.port ?? DEFAULT_API_PORT;
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE') return reject(err);
+      freePortAfter(wanted).then(
+        (free) => reject(new ApiPortInUseError(wanted, free)),
+        () => reject(new ApiPortInUseError(wanted)),
+      );
+    };
     server.once('error', onError);
-    server.listen(options.port ?? DEFAULT_API_PORT, LOOPBACK, () => {
+    server.listen(wanted, LOOPBACK, () => {
       server.off('error', onError);
       resolve();
     });

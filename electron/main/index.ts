@@ -12,6 +12,7 @@ import { rankExtensionFile } from '../core/library/rank';
 import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { APP_HOST, notFound, rendererFile, withSecurityHeaders } from './app-protocol';
+import { startDesktopEditorApi } from './editor-api';
 import { bridgeIpc } from './ipc-bridge';
 import { decideExternal } from './navigation';
 import { allowPermission } from './permissions';
@@ -228,6 +229,15 @@ async function main(): Promise<void> {
   });
 
   open();
+  // Settings → Editors (on by default), after the window so it never delays it. CITEWISE_EDITOR_API=0
+  // keeps it off for this run, as in browser mode (tests that must not take port 23119).
+  const editors =
+    process.env.CITEWISE_EDITOR_API === '0'
+      ? null
+      : startDesktopEditorApi({ core, logger: stderrLogger, windows: () => [...windows] }).catch((err: unknown) => {
+          stderrLogger.error('the editor API could not start', err);
+          return null;
+        });
   app.on('second-instance', () => {
     const [win] = windows;
     if (win) {
@@ -244,8 +254,9 @@ async function main(): Promise<void> {
   app.on(
     'will-quit',
     holdQuitUntilClosed({
-      close: () => {
+      close: async () => {
         disposeBridge();
+        await (await editors)?.close();
         return core.close();
       },
       exit: (code) => app.exit(code),

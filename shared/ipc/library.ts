@@ -60,6 +60,17 @@ export const exportScope = z.discriminatedUnion('kind', [
 ]);
 export type ExportScope = z.infer<typeof exportScope>;
 
+/**
+ * What the Library pane has selected, as it reports it for the editor API's `selected=1`: the chosen
+ * items (none included), or everything the view shows ("Select all" on 100,000 rows sends the view,
+ * not the ids).
+ */
+export const librarySelection = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('items'), ids: z.array(itemId).max(MAX_IDS) }).strict(),
+  z.object({ kind: z.literal('view'), where: z.object(where).strict() }).strict(),
+]);
+export type LibrarySelection = z.infer<typeof librarySelection>;
+
 /** A citation style the exporter can use. */
 export interface CitationStyleInfo {
   id: string;
@@ -157,6 +168,10 @@ export const libraryFeature = feature({
         .strict(),
     ).returns<Page>(),
     'library.count': request(z.object(where).strict()).returns<number>(),
+    /** The Library pane reports its selection (the editor API's `selected=1` and `/better-bibtex/select`). */
+    'library.selection.set': request(z.object({ selection: librarySelection }).strict()).returns<null>(),
+    /** The ids of the last reported selection, in the order selected (empty when none was reported). */
+    'library.selection.get': request(empty).returns<ItemId[]>(),
 
     'library.item.get': request(z.object({ id: itemId }).strict()).returns<ItemDetail>(),
     /** Replaces the item's CSL-JSON (the table's columns follow); one undo step. */

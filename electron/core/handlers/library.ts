@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, ImportPreview, LibraryChange, libraryFeature } from '../../../shared/ipc';
+import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, ImportPreview, LibraryChange, LibrarySelection, libraryFeature } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
@@ -75,6 +75,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         return lib.idsOf(scope.where);
     }
   };
+  // The Library pane's selection lives only in memory: it is the app window's, not the library's.
+  let selection: LibrarySelection = { kind: 'items', ids: [] };
   const cslOf = async (ids: readonly number[]): Promise<CslItem[]> => {
     const out: CslItem[] = [];
     for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
@@ -85,6 +87,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     'library.status': async () => ({ file: deps.file, ...(await lib.stats()), recovery: library.recovery, backupDir: library.backupDir }),
     'library.list': (input) => lib.list(input),
     'library.count': (input) => lib.count(input),
+    'library.selection.set': ({ selection: next }) => {
+      selection = next;
+      return null;
+    },
+    'library.selection.get': async () => (selection.kind === 'items' ? [...selection.ids] : lib.idsOf(selection.where)),
 
     'library.item.get': ({ id }) => lib.getItem(id),
     'library.item.update': async ({ id, csl }) => {

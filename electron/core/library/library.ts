@@ -1159,6 +1159,17 @@ export class Library {
     return out;
   }
 
+  /**
+   * The best `limit` matches of a search as CSL-JSON (as cslOf), and `key`'s item first when it is a
+   * citation key: what an editor's picker asks for at every keystroke, in one message to the worker
+   * instead of three (search, key lookup, records).
+   */
+  searchCsl(query: string, limit: number, key?: string): CslItem[] {
+    const ids = this.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).rows.map((r) => r.id);
+    const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
+    return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
+  }
+
   /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */
   exportText(ids: readonly ItemId[], format: ExportFormat): { content: string; items: number } {
     const items = this.cslOf(ids);

@@ -53,7 +53,10 @@ describe('the editor API follows Settings → Editors', () => {
       try {
         await update({ editorApi: true, editorApiPort: taken });
         await editors.settled();
-        expect(editors.status()).toEqual({ state: 'error', port: taken, message: `Port ${taken} is in use; run \`citewise api --port ${taken + 1}\` or choose another port in Settings → Editors.` });
+        // The port offered is one that was free: the next one up, unless that is taken too.
+        const status = editors.status() as { suggestedPort: number };
+        expect(status.suggestedPort).toBeGreaterThan(taken);
+        expect(status).toEqual({ state: 'error', port: taken, suggestedPort: status.suggestedPort, message: `Port ${taken} is in use; run \`citewise api --port ${status.suggestedPort}\` or choose another port in Settings → Editors.` });
       } finally {
         blocker.close();
       }

@@ -63,6 +63,8 @@ export function launchShell(options: ShellOptions): Shell {
       CITEWISE_DATA_DIR: '',
       CITEWISE_SERVICE_URL: '',
       CITEWISE_API_KEY: '',
+      // The editor API stays off (port 23119 is the machine's) unless a test turns it on.
+      CITEWISE_EDITOR_API: '0',
       XDG_CONFIG_HOME: join(options.scratch, 'config'),
       FAKE_ELECTRON_LOG: log,
       FAKE_ELECTRON_PACKAGED: '1',

@@ -165,7 +165,9 @@ class App extends EventEmitter {
     process.exit(code);
   }
 
-  focus() {}
+  focus(options) {
+    record('app.focus', { options: options ?? null });
+  }
 }
 
 function isAlive(pid) {
@@ -447,9 +449,17 @@ export const screen = {
   },
 };
 
+// A message box stays open until the test answers it (the `answerMessageBox` command).
+const messageBoxes = [];
+
 export const dialog = {
   showErrorBox(title, content) {
     record('dialog.showErrorBox', { title, content });
+  },
+  showMessageBox(windowOrOptions, maybeOptions) {
+    const options = maybeOptions ?? windowOrOptions;
+    record('dialog.showMessageBox', { options, attached: maybeOptions !== undefined });
+    return new Promise((resolve) => messageBoxes.push((response) => resolve({ response, checkboxChecked: false })));
   },
   async showSaveDialog(windowOrOptions, maybeOptions) {
     const options = maybeOptions ?? windowOrOptions;
@@ -469,6 +479,12 @@ export const shell = {
   async openPath(path) {
     record('shell.openPath', { path });
     return '';
+  },
+};
+
+export const clipboard = {
+  writeText(text) {
+    record('clipboard.writeText', { text });
   },
 };
 
@@ -493,7 +509,7 @@ export const ipcRenderer = {
   },
 };
 
-export default { app, BrowserWindow, protocol, net, session, ipcMain, screen, dialog, shell, Menu, contextBridge, ipcRenderer };
+export default { app, BrowserWindow, protocol, net, session, ipcMain, screen, dialog, shell, clipboard, Menu, contextBridge, ipcRenderer };
 
 // ------------------------------------------------------------------------------- the test's driver
 
@@ -563,6 +579,12 @@ const commands = {
   },
   quit() {
     app.quit();
+    return null;
+  },
+  answerMessageBox({ response }) {
+    const answer = messageBoxes.shift();
+    if (!answer) throw new Error('no message box is open');
+    answer(response);
     return null;
   },
   devHeaders({ url }) {
