@@ -30,6 +30,19 @@ const quick = args.includes('--quick');
 const writeReadme = !quick && !args.includes('--no-readme');
 const tablesOnly = args.includes('--tables-only');
 const only = args.filter((a) => !a.startsWith('--'));
+const OPTIONS = ['--quick', '--no-readme', '--tables-only', '--help'];
+const unknown = args.filter((a) => a.startsWith('-') && !OPTIONS.includes(a));
+if (args.includes('--help') || args.includes('-h') || unknown.length) {
+  // A mistyped option must not start a full-size run (which takes many minutes and rewrites the docs).
+  const cases = readdirSync(join(import.meta.dirname, 'cases')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const usage = `usage: npm run bench [-- NAME… ${OPTIONS.slice(0, 3).join(' ')}]\n  cases: ${cases.sort().join(', ')}`;
+  if (unknown.length && !args.includes('--help')) {
+    console.error(`unknown option(s): ${unknown.join(', ')}\n${usage}`);
+    process.exit(2);
+  }
+  console.log(usage);
+  process.exit(0);
+}
 
 function format(m: BenchMetric): string {
   const v = Math.abs(m.value) >= 100 ? m.value.toFixed(0) : Math.abs(m.value) >= 10 ? m.value.toFixed(1) : m.value.toFixed(2);
