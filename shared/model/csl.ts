@@ -167,3 +167,12 @@ export function isBuiltInStyle(id: string): id is CitationStyleId {
 }
 /** What a style id may be: a built-in id or the id of a style added from a .csl file. */
 export const STYLE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+
+// CSL's rich-text markup (italic species names, sub- and superscripts, small caps, nocase), as titles
+// imported from BibTeX carry it. Any other "<…>" is part of the text and stays.
+const CSL_MARKUP = /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:class="nocase"|style="font-variant:\s*small-caps;?")>|<\/span>/gi;
+
+/** A CSL text value without its rich-text markup: for a table cell, a plain-text format such as RIS. */
+export function plainCslText(text: string): string {
+  return text.includes('<') ? text.replace(CSL_MARKUP, '') : text;
+}

@@ -449,7 +449,7 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
     }
     const ids = await client.lib.idsOf({ ...(query ? { query } : {}), ...(collectionId !== undefined ? { collectionId } : {}) });
     return client.lib.cslOf(ids);
-  });
+  }, ctx.stderr);
 
   let text: string;
   if (fileFormat) {
@@ -560,7 +560,7 @@ async function searchCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   const { rows, total } = await withLibrary(ctx.dataDir, async (client) => {
     const page = await client.lib.list({ query, limit });
     return { rows: page.rows, total: await client.lib.count({ query }) };
-  });
+  }, ctx.stderr);
   if (p.values.json) {
     json(ctx, {
       query,
@@ -607,7 +607,7 @@ async function statsCommand(p: Parsed, ctx: LibraryCommandContext): Promise<numb
       collections: base.collections,
       tags: base.tags,
     };
-  });
+  }, ctx.stderr);
   if (p.values.json) {
     json(ctx, stats);
     return 0;

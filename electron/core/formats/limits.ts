@@ -44,6 +44,27 @@ export class FormatError extends CoreError {
   }
 }
 
+/** A time budget as a person reads it: "60 s", "1.5 s", "200 ms". */
+export function formatBudget(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${ms} ms`;
+}
+
+/** What a user reads when a parse ran over its time limit, naming the file (or the pasted text). */
+export function timeLimitMessage(budgetMs: number, fileName?: string): string {
+  const what = fileName ? `Reading ${fileName}` : 'Reading the pasted text';
+  return `${what} took longer than the import time limit of ${formatBudget(budgetMs)} and was stopped; nothing was imported. Split it into smaller files and import them one by one.`;
+}
+
+/** A parse stopped by its Deadline: still INVALID_INPUT in the same thread, TIMEOUT from the worker. */
+export class TimeLimitError extends FormatError {
+  readonly budgetMs: number;
+  constructor(budgetMs: number, line: number) {
+    super(`Parsing took longer than ${formatBudget(budgetMs)} and was stopped; nothing was imported. Split the file or raise the time limit.`, line);
+    this.name = 'TimeLimitError';
+    this.budgetMs = budgetMs;
+  }
+}
+
 /** Checked every few entries: cheap enough for the hot loop, frequent enough to stop within the budget. */
 export class Deadline {
   private readonly end: number;
@@ -53,9 +74,6 @@ export class Deadline {
     this.end = performance.now() + budgetMs;
   }
   check(line: number): void {
-    if (performance.now() > this.end) {
-      const budget = this.budgetMs >= 1000 ? `${(this.budgetMs / 1000).toFixed(1)} s` : `${this.budgetMs} ms`;
-      throw new FormatError(`Parsing took longer than ${budget} and was stopped; nothing was imported. Split the file or raise the time limit.`, line);
-    }
+    if (performance.now() > this.end) throw new TimeLimitError(this.budgetMs, line);
   }
 }

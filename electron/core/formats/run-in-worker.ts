@@ -1,11 +1,12 @@
 // Imports in a worker thread, so a 100,000-entry file never stalls the process that answers the UI.
 // One worker per import: it starts in tens of milliseconds, and terminating it is the one sure way to
 // stop a parse that runs over its time budget and to give its memory back.
+import { basename } from 'node:path';
 import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
-import { resolveLimits } from './limits';
+import { resolveLimits, timeLimitMessage } from './limits';
 import type { ImportedItem, ImportResult } from './result';
 import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
@@ -66,8 +67,12 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
     });
     const items: ImportedItem[] = [];
     let settled = false;
-    // The worker keeps its own time budget; this is the backstop for a parse that cannot check it.
-    const timer = setTimeout(() => fail(new CoreError('TIMEOUT', `Parsing took longer than ${Math.round(limits.timeBudgetMs / 1000)} s and was stopped; nothing was imported.`)), limits.timeBudgetMs + 5000);
+    const fileName = importOptions.fileName ?? (source.kind === 'path' ? basename(source.path) : undefined);
+    const overTime = (line = 0) => new CoreError('TIMEOUT', timeLimitMessage(limits.timeBudgetMs, fileName), line > 0 ? { line } : undefined);
+    // The worker checks its own time budget between entries; this is the backstop for work that cannot
+    // check it (JSON.parse of a whole file, one huge entry). Its grace lets the worker's own check, which
+    // knows the line, speak first, and stays small beside the budget.
+    const timer = setTimeout(() => fail(overTime()), limits.timeBudgetMs + backstopGraceMs(limits.timeBudgetMs));
     const onAbort = () => fail(new CoreError('CANCELLED', 'The import was cancelled.'));
     signal?.addEventListener('abort', onAbort, { once: true });
     const cleanup = () => {
@@ -75,11 +80,15 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
+    // Rejects only once the worker has ended: nothing it would still post (items to the library's port)
+    // can arrive after the caller has been told, and undone what was written.
     function fail(err: Error): void {
       if (settled) return;
       cleanup();
-      void worker.terminate();
-      reject(err);
+      worker.terminate().then(
+        () => reject(err),
+        () => reject(err),
+      );
     }
     worker.on('message', (message: WorkerMessage) => {
       if (settled) return;
@@ -91,7 +100,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         resolve(message.sinkResult === undefined ? { ...message.result, items, parseMs: message.parseMs } : { ...message.result, items, parseMs: message.parseMs, sinkResult: message.sinkResult });
       } else {
         const { code, message: text, line } = message.error;
-        fail(new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));
+        fail(code === 'TIMEOUT' ? overTime(line) : new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));
       }
     });
     worker.on('error', (err) => fail(err.message.includes('ERR_WORKER_OUT_OF_MEMORY') || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new CoreError('INVALID_INPUT', 'The file needs more memory to parse than an import may use.') : err));
@@ -99,4 +108,9 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
       if (!settled) fail(new CoreError('INTERNAL', `The import worker stopped unexpectedly (exit code ${code}).`));
     });
   });
+}
+
+/** How long after its budget a parse is stopped from outside: a tenth of the budget, 0.25 to 5 s. */
+export function backstopGraceMs(budgetMs: number): number {
+  return Math.min(5000, Math.max(250, budgetMs / 10));
 }

@@ -4,7 +4,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { prepareItem } from '../library/derive';
 import { importBytes, importFile, importText } from './index';
-import { FormatError } from './limits';
+import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ImportResult } from './result';
 import { FLOW, type CreateImportSink, type ImportSink, type PortMessage, type WorkerMessage, type WorkerRequest } from './worker-protocol';
 
@@ -13,6 +13,7 @@ function post(message: WorkerMessage): void {
 }
 
 function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['error'] {
+  if (err instanceof TimeLimitError) return { message: err.message, line: err.line, code: 'TIMEOUT' };
   if (err instanceof FormatError) return { message: err.message, line: err.line, code: err.code };
   if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
   return { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' };

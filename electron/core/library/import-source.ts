@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { ImportReport } from '../../../shared/ipc/library';
 import { CoreError } from '../errors';
 import type { ImportFormat, WorkerSource } from '../formats';
+import type { ImportLimits } from '../formats/limits';
 // Not from '../formats', which would load every parser into this thread: they run in the formats worker.
 import { importInWorker } from '../formats/run-in-worker';
 import type { LibraryClient } from './client';
@@ -15,6 +16,8 @@ export interface ImportSourceOptions {
   fileName?: string | undefined;
   format?: ImportFormat | undefined;
   signal?: AbortSignal | undefined;
+  /** The parser's limits (size, nesting, time); the defaults when omitted. */
+  limits?: Partial<ImportLimits> | undefined;
   /** Entries parsed and stored so far. */
   onProgress?: ((stored: number) => void) | undefined;
 }
@@ -33,6 +36,7 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
       port: feed.port,
       ...(options.fileName ? { fileName: options.fileName } : {}),
       ...(options.format ? { format: options.format } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     options.onProgress?.(parsed.count);

@@ -40,6 +40,16 @@ describe('search index drift', { timeout: 60_000 }, () => {
     expect((await run(dir.path, 'backup')).stderr).toBe('');
   });
 
+  for (const args of [['search', 'paper'], ['stats'], ['export', '--format', 'bibtex']]) {
+    it(`citewise ${args[0]} also says on stderr that it rebuilt a drifted index`, async () => {
+      drift();
+      const r = await run(dir.path, args[0] as 'search', ...args.slice(1));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('citewise: The search index had drifted from the items (11 items were missing from it; it had 1 row of deleted items); it was rebuilt');
+      expect(libraryState(file)).toMatchObject({ items: 50, indexed: 50, unindexed: 0 });
+    });
+  }
+
   it('citewise check says the index holds every item, and --repair rebuilds it', async () => {
     const plain = await run(dir.path, 'check', '--offline');
     expect(plain.stdout).toContain('Search index: all 50 items are indexed.');

@@ -1,6 +1,7 @@
 // Issue 17, the BibTeX side: a user's references come out as they went in. Each block is one point of
 // the issue; the fixtures under test/fixtures/real-world/ are shaped like what JabRef, Zotero/Better
 // BibTeX, biblatex users, Google Scholar, Mendeley and hand-written theses produce.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ function withoutAliases(item: CslItem): CslItem {
 
 describe('the real-world fixtures survive import → export → import', () => {
   it('has fixtures of every source shape', () => {
-    expect(bibFixtures).toEqual(['bbt-export.bib', 'google-scholar.bib', 'jabref-biblatex.bib', 'mendeley-export.bib', 'thesis-handwritten.bib']);
+    expect(bibFixtures).toEqual(['bbt-export.bib', 'biblatex-multivolume.bib', 'google-scholar.bib', 'jabref-biblatex.bib', 'mendeley-export.bib', 'thesis-handwritten.bib']);
   });
 
   for (const file of bibFixtures) {
@@ -177,6 +178,15 @@ describe('2. read leniently, as Better BibTeX and pandoc do', () => {
   });
 });
 
+function hasPandoc(): boolean {
+  try {
+    execFileSync('pandoc', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** import → BibTeX export → import: the items must be the same. */
 function roundTrip(text: string, biblatex = false): { first: CslItem[]; exported: string; second: CslItem[] } {
   const first = items(text);
@@ -199,6 +209,69 @@ describe('3. fields are not lost', () => {
     expect(second).toEqual(first);
     expect(exported).toContain('  title = {Deep Learning},\n  subtitle = {A Review},\n  titleaddon = {Extended Version},');
     expect(exported).toContain('  booktitle = {Handbook of {AI}},\n  booksubtitle = {Methods and Practice},');
+  });
+
+  it('maintitle: a volume of a multi-volume work and a chapter in one read as pandoc reads them, and export gives maintitle back', () => {
+    const { first, exported, second } = roundTrip(fixture('biblatex-multivolume.bib'), true);
+    // @book with maintitle: the work is the title, the volume's own title is volume-title (sentence case as for any title: no function word in "Fundamental Algorithms", so left as written).
+    expect(byKey(first, 'knuth:taocp:1')).toMatchObject({ type: 'book', title: 'The art of computer programming', 'volume-title': 'Fundamental Algorithms', volume: '1' });
+    expect(byKey(first, 'knuth:taocp:1')['container-title']).toBeUndefined();
+    // maintitle: mainsubtitle. maintitleaddon, as pandoc and biblatex punctuate it; German stays as written.
+    expect(byKey(first, 'goethe:werke:3')).toMatchObject({ title: 'Werke: Hamburger Ausgabe. In vierzehn Bänden', 'volume-title': 'Dramatische Dichtungen: Erster Teil' });
+    // A chapter: the multi-volume work is the container, booktitle (+ booksubtitle) the volume.
+    expect(byKey(first, 'weber:cambridge:2')).toMatchObject({
+      type: 'chapter',
+      'container-title': 'The Collected Works in Sociology: A Critical Edition',
+      'volume-title': 'Economy and Society: An Outline of Interpretive Sociology',
+    });
+    expect(byKey(first, 'kant:kritik')).toMatchObject({ 'container-title': 'Gesammelte Schriften', 'volume-title': 'Kritik der reinen Vernunft' });
+    // A volume that takes the rest from its @mvbook by crossref: the @mvbook's title is its maintitle (biblatex appendix B).
+    expect(byKey(first, 'shakespeare:works:2')).toMatchObject({ title: 'The Complete Works: Original-Spelling Edition', 'volume-title': 'The Comedies', volume: '2', publisher: 'Clarendon Press' });
+    expect(byKey(first, 'shakespeare:works')).toMatchObject({ title: 'The Complete Works: Original-Spelling Edition', 'number-of-volumes': '4' });
+    for (const item of first) expect(item.custom?.['bibtex']).not.toHaveProperty('fields.maintitle');
+    // Back to biblatex: maintitle, mainsubtitle and maintitleaddon as written, and the same items again.
+    expect(exported).toContain('  maintitle = {Werke},\n  mainsubtitle = {Hamburger Ausgabe},\n  maintitleaddon = {In vierzehn Bänden},\n  title = {Dramatische Dichtungen},\n  subtitle = {Erster Teil},');
+    expect(exported).toContain('  maintitle = {The Collected Works in Sociology},\n  mainsubtitle = {A Critical Edition},\n  booktitle = {Economy and Society},');
+    expect(exported.match(/^ {2}maintitle = /gm)).toHaveLength(5);
+    expect(second).toEqual(first);
+  });
+
+  it('maintitle: an edited work or volume title is written back under maintitle or title, not lost', () => {
+    const [item] = items(fixture('biblatex-multivolume.bib'));
+    const out = toBibtex([{ ...item!, title: 'TAOCP', 'volume-title': 'Volume One' }], { biblatex: true });
+    expect(out).toContain('maintitle = {TAOCP}');
+    expect(out).toContain('  title = {Volume One}');
+    expect(one(out)).toMatchObject({ title: 'TAOCP', 'volume-title': 'Volume One' });
+  });
+
+  it('maintitle: a CSL-JSON volume (container-title + volume-title, as pandoc writes it) goes to biblatex as maintitle', () => {
+    const csl = importText(
+      JSON.stringify([
+        { id: 'c', type: 'chapter', title: 'A chapter', 'container-title': 'Main work', 'volume-title': 'Volume title', volume: '2' },
+        { id: 'b', type: 'book', title: 'Main work', 'volume-title': 'Volume title', volume: '2' },
+        { id: 'v', type: 'chapter', title: 'A chapter', 'volume-title': 'Volume title' },
+      ]),
+      { format: 'csljson' },
+    ).items.map((i) => i.item);
+    const out = toBibtex(csl, { biblatex: true });
+    expect(out.match(/^ {2}maintitle = \{Main work\}/gm)).toHaveLength(2);
+    expect(out).toContain('  booktitle = {Volume title}');
+    const back = items(out);
+    for (const [i, item] of csl.entries()) for (const v of ['title', 'container-title', 'volume-title']) expect(back[i]![v], `${item.id} ${v}`).toBe(item[v]);
+    // BibTeX has no maintitle: there the variables keep their plain names.
+    expect(toBibtex(csl)).not.toContain('maintitle');
+  });
+
+  it.skipIf(!hasPandoc())('maintitle: the same titles as pandoc -f biblatex -t csljson, case aside', () => {
+    const text = fixture('biblatex-multivolume.bib');
+    const theirs = JSON.parse(execFileSync('pandoc', ['-f', 'biblatex', '-t', 'csljson'], { input: text, encoding: 'utf8' })) as CslItem[];
+    const ours = items(text);
+    const plain = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').toLowerCase() : v);
+    expect(theirs).toHaveLength(ours.length);
+    for (const p of theirs) {
+      const mine = byKey(ours, String(p.id));
+      for (const v of ['title', 'container-title', 'volume-title', 'volume']) expect(plain(mine[v]), `${p.id} ${v}`).toBe(plain(p[v]));
+    }
   });
 
   it('joins after a title that ends in its own mark with a space only', () => {

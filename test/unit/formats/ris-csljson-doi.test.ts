@@ -135,6 +135,29 @@ describe('RIS import', () => {
   });
 });
 
+describe('RIS export', () => {
+  it('writes plain text: no CSL markup (nocase spans, italics, sub/superscripts) in TI, T2 or any field', () => {
+    const text = toRis([
+      {
+        id: 'k',
+        type: 'chapter',
+        title: 'Deep <span class="nocase">DNA</span> sequencing of <i>E. coli</i> in H<sub>2</sub>O',
+        'container-title': 'Handbook of <span class="nocase">AI</span>',
+        'collection-title': 'Lecture Notes in <span style="font-variant:small-caps;">Cs</span>',
+        note: 'a < b and c > d',
+      },
+    ]);
+    expect(text).toContain('TI  - Deep DNA sequencing of E. coli in H2O\n');
+    expect(text).toContain('T2  - Handbook of AI\n');
+    expect(text).toContain('Lecture Notes in Cs\n');
+    expect(text).not.toMatch(/<span|<i>|<sub>/);
+    // Angle brackets that are not CSL markup are text and stay.
+    expect(text).toContain('a < b and c > d');
+    // and RIS → RIS still reads the same titles
+    expect(importText(text, { format: 'ris' }).items[0]!.item.title).toBe('Deep DNA sequencing of E. coli in H2O');
+  });
+});
+
 describe('CSL-JSON import', () => {
   const result = importText(fixture('sample.json'), { format: 'csljson' });
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
-import { EVIDENCE_MARKS, evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
+import { cellText, EVIDENCE_MARKS, evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
+import type { LibraryRow } from '../../../shared/model/library';
 import { noticeBadges } from '../../../renderer/src/lib/library/notices';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
 import { collectionTree, combine, isWithin, tagTerms, whereOf } from '../../../renderer/src/lib/library/views';
@@ -64,6 +65,13 @@ describe('titles in the table', () => {
     expect(plainTitle('The <span class="nocase">mRNA</span> of <span style="font-variant:small-caps;">Smith</span>')).toBe('The mRNA of Smith');
     expect(plainTitle('Payload <img src=x onerror="window.__pwned=1"> in a <i>title</i>')).toBe('Payload <img src=x onerror="window.__pwned=1"> in a title');
     expect(plainTitle('a < b and c > d')).toBe('a < b and c > d');
+  });
+
+  it('shows the container (a journal or book title with braced words) without its markup too', () => {
+    const row: LibraryRow = { id: 1, type: 'chapter', citationKey: 'k', title: 'T', creators: null, year: null, container: 'Handbook of <span class="nocase">AI</span> and <i>E. coli</i>', doi: null, dateAdded: 0, dateModified: 0, trashedAt: null, evidence: { state: 'not-fetched' }, retracted: null, notices: [] };
+    expect(cellText(row, 'container')).toBe('Handbook of AI and E. coli');
+    expect(cellText({ ...row, container: null }, 'container')).toBe('');
+    expect(cellText({ ...row, container: 'a < b' }, 'container')).toBe('a < b');
   });
 });
 

@@ -7,7 +7,7 @@ import { bracesBalance, encodePages, encodeRich, encodeText, type EncodeOptions 
 import { aliasUsable, bibtexCustomOf, defaultFieldName, exportTypeOf, type Flavor } from './mapping';
 import { MONTH_MACRO_NAMES } from './months';
 import { formatNameList } from './names';
-import { isListField, readsAsBiblatex } from './refine';
+import { isListField, maintitleTarget, readsAsBiblatex } from './refine';
 
 export interface BibtexExportOptions {
   /** Write BibLaTeX (journaltitle, location, date, @online…) instead of BibTeX. */
@@ -56,9 +56,16 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
     taken.add(name);
     fields.push([name, value]);
   };
+  // A volume of a multi-volume work that did not come from a .bib file (pandoc's CSL-JSON writes
+  // volume-title so): biblatex gets maintitle and the volume's title, which the importer reads back.
+  const main = flavor === 'biblatex' && typeof item['volume-title'] === 'string' && source.aliases?.['volume-title'] === undefined ? maintitleTarget(type) : undefined;
+  const volumeShape = main !== undefined && typeof item[main] === 'string' && source.aliases?.[main] === undefined ? main : undefined;
   const nameFor = (csl: string): string => {
     const alias = source.aliases?.[csl];
-    return alias !== undefined && (!options.strict || aliasUsable(alias, flavor)) ? alias : defaultFieldName(csl, item.type, flavor);
+    if (alias !== undefined && (!options.strict || aliasUsable(alias, flavor))) return alias;
+    if (volumeShape !== undefined && csl === volumeShape) return 'maintitle';
+    if (volumeShape !== undefined && csl === 'volume-title') return volumeShape === 'title' ? 'title' : 'booktitle';
+    return defaultFieldName(csl, item.type, flavor);
   };
   const others = new Set(source.others ?? []);
   const derived = new Set(source.derived ?? []);

@@ -6,6 +6,8 @@ import type { RawEntry } from './parser';
 const NOT_INHERITED = new Set(['ids', 'crossref', 'xref', 'xdata', 'entryset', 'entrysubtype', 'execute', 'label', 'options', 'presort', 'related', 'relatedoptions', 'relatedstring', 'relatedtype', 'shorthand', 'shorthandintro', 'sortkey', 'key']);
 const CONTAINED = new Set(['inbook', 'bookinbook', 'suppbook', 'incollection', 'suppcollection', 'inproceedings', 'conference', 'inreference']);
 const CONTAINERS = new Set(['book', 'mvbook', 'collection', 'mvcollection', 'proceedings', 'mvproceedings', 'reference', 'mvreference']);
+const MULTI_VOLUME = new Set(['mvbook', 'mvcollection', 'mvproceedings', 'mvreference']);
+const VOLUMES = new Set(['book', 'collection', 'proceedings', 'reference']);
 const MAX_CHAIN = 8;
 
 /** Resolves xdata then crossref in place; returns the entries that are items (xdata entries are not). */
@@ -60,14 +62,16 @@ export function resolveInheritance(entries: RawEntry[], warnings: ImportIssue[])
       return;
     }
     resolveCrossref(parent, depth + 1);
-    const contained = CONTAINED.has(e.type) && CONTAINERS.has(parent.type);
+    // A multi-volume parent (@mvbook…) names the whole work: its title is the maintitle of a volume
+    // and of a part of a volume (biblatex appendix B); any other container's title is a booktitle.
+    const main = MULTI_VOLUME.has(parent.type) && (CONTAINED.has(e.type) || VOLUMES.has(e.type));
+    const contained = main || (CONTAINED.has(e.type) && CONTAINERS.has(parent.type));
+    const prefix = main ? 'main' : 'book';
     for (const [name, value] of parent.fields) {
       if (NOT_INHERITED.has(name)) continue;
       let target = name;
       if (contained) {
-        if (name === 'title') target = 'booktitle';
-        else if (name === 'subtitle') target = 'booksubtitle';
-        else if (name === 'titleaddon') target = 'booktitleaddon';
+        if (name === 'title' || name === 'subtitle' || name === 'titleaddon') target = prefix + name;
         else if (name === 'shorttitle') continue;
         else if (name === 'author' && (e.type === 'inbook' || e.type === 'bookinbook' || e.type === 'suppbook')) target = 'bookauthor';
       }

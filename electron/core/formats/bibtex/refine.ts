@@ -33,7 +33,23 @@ const TITLE_PARTS: Readonly<Record<string, readonly (readonly [field: string, se
     ['journalsubtitle', ': '],
     ['journaltitleaddon', '. '],
   ],
+  maintitle: [
+    ['mainsubtitle', ': '],
+    ['maintitleaddon', '. '],
+  ],
 };
+
+// maintitle, as pandoc reads it: in a part of a book (pandoc's "chapter-like" types) the multi-volume
+// work is the container and the booktitle names the volume; in a volume of a multi-volume book the
+// work is the title and the entry's own title names the volume. pandoc also does the latter for
+// @article and the rest, where biblatex itself ignores maintitle; there it stays a field of its own.
+const PART_OF_VOLUME = new Set(['inbook', 'bookinbook', 'suppbook', 'incollection', 'suppcollection', 'inproceedings', 'conference', 'inreference']);
+const VOLUME = new Set(['book', 'collection', 'proceedings', 'reference']);
+
+/** The CSL variable maintitle fills in an entry of this type (see takeMaintitle), if any. */
+export function maintitleTarget(type: string): 'container-title' | 'title' | undefined {
+  return PART_OF_VOLUME.has(type) ? 'container-title' : VOLUME.has(type) ? 'title' : undefined;
+}
 
 // Entry types and fields only biblatex has: an entry with one of them is read with biblatex's rules.
 const BIBLATEX_TYPES = new Set(['online', 'mvbook', 'bookinbook', 'suppbook', 'collection', 'mvcollection', 'suppcollection', 'dataset', 'software', 'mvproceedings', 'reference', 'mvreference', 'inreference', 'report', 'thesis', 'patent', 'periodical', 'suppperiodical', 'set', 'xdata', 'artwork', 'audio', 'image', 'music', 'video', 'movie', 'performance', 'letter', 'review', 'jurisdiction', 'legislation', 'legal', 'standard', 'commentary']);
@@ -59,6 +75,7 @@ export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom
   if (own?.['organization'] !== undefined) takeOrganization(item, custom, own['organization'], options);
   if (own?.['howpublished'] !== undefined && item.URL === undefined) takeUrl(item, custom, own['howpublished']);
   dropRepeatedBooktitle(entry, item, custom);
+  takeMaintitle(entry, item, custom, options);
   joinTitles(entry, item, custom, options);
   splitLists(entry, item, custom, options);
   sentenceCaseTitle(entry, item, custom);
@@ -125,9 +142,33 @@ function dropRepeatedBooktitle(entry: RawEntry, item: CslItem, custom: BibtexCus
   (custom.fields ??= {})['booktitle'] = entry.fields.get('booktitle')!;
 }
 
-/** title + subtitle + titleaddon → "Title: Subtitle. Addon" (likewise booktitle, journaltitle). */
+/**
+ * maintitle names the multi-volume work and the title it displaces names the volume (CSL volume-title):
+ * the container title of a chapter (booktitle → volume-title), the title of a volume (title → volume-title).
+ * Both keep their source field names as aliases, so export writes maintitle and title back as they were.
+ */
+function takeMaintitle(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  const raw = custom.fields?.['maintitle'];
+  if (raw === undefined || item['volume-title'] !== undefined) return;
+  const csl = maintitleTarget(entry.type);
+  if (csl === undefined) return;
+  const main = decodeLatex(raw, options.rich);
+  if (main === '') return;
+  const aliases = (custom.aliases ??= {});
+  const volume = item[csl];
+  if (typeof volume === 'string') {
+    item['volume-title'] = volume;
+    const from = sourceName(csl, item, custom);
+    if (from !== defaultFieldName('volume-title', item.type, 'bibtex')) aliases['volume-title'] = from;
+  }
+  item[csl] = main;
+  aliases[csl] = 'maintitle';
+  delete custom.fields!['maintitle'];
+}
+
+/** title + subtitle + titleaddon → "Title: Subtitle. Addon" (likewise booktitle, journaltitle, maintitle). */
 function joinTitles(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
-  for (const csl of ['title', 'container-title']) {
+  for (const csl of ['title', 'container-title', 'volume-title']) {
     const main = item[csl];
     if (typeof main !== 'string') continue;
     const name = sourceName(csl, item, custom);
@@ -191,13 +232,17 @@ function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
  * it; the title field as written stays in `kept`, so a BibTeX export gives it back unchanged.
  */
 function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom): void {
-  const title = item.title;
-  const source = entry.fields.get('title');
-  if (typeof title !== 'string' || source === undefined) return;
   if (!isEnglish(entry.fields.get('langid') ?? entry.fields.get('language'))) return;
-  if (!looksTitleCase(title)) return;
-  const sentence = toSentenceCase(title);
-  if (sentence === title) return;
-  item.title = sentence;
-  keep(custom, 'title', sentence, { title: source });
+  // The work's title, and a volume's own title when maintitle took its place.
+  for (const csl of ['title', 'volume-title']) {
+    const title = item[csl];
+    const name = sourceName(csl, item, custom);
+    const source = entry.fields.get(name);
+    if (typeof title !== 'string' || source === undefined || (name !== 'title' && name !== 'maintitle')) continue;
+    if (!looksTitleCase(title)) continue;
+    const sentence = toSentenceCase(title);
+    if (sentence === title) continue;
+    item[csl] = sentence;
+    keep(custom, csl, sentence, { [name]: source });
+  }
 }

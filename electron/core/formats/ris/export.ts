@@ -1,6 +1,6 @@
 // CSL items → RIS. Tags an item brought from an RIS file (custom.ris) are written back, so an RIS round
 // trip keeps every tag.
-import type { CslDate, CslItem, CslName } from '../../../../shared/model/csl';
+import { plainCslText, type CslDate, type CslItem, type CslName } from '../../../../shared/model/csl';
 import { formatRisDate, type RisCustom } from './import';
 import { CSL_TO_TAG, risTypeOf } from './mapping';
 
@@ -18,8 +18,9 @@ function risCustomOf(item: CslItem): RisCustom {
 function recordText(item: CslItem): string {
   const source = risCustomOf(item);
   const lines: string[] = [`TY  - ${risTypeOf(item.type, source.type)}`];
+  // RIS is plain text: a title's CSL markup (<span class="nocase">, <i>) would be read as characters.
   const add = (tag: string, value: unknown) => {
-    const text = String(value).replace(/\s+/g, ' ').trim();
+    const text = plainCslText(String(value)).replace(/\s+/g, ' ').trim();
     if (text !== '') lines.push(`${tag}  - ${text}`);
   };
   // Names first, as every RIS writer does, then the other variables.

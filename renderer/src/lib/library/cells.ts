@@ -1,5 +1,6 @@
 // How table cells read: evidence counts with distinct "no DOI" (—), "not fetched yet" (…), "unknown to
 // the service" (?) and 0, the data's age, and dates, all as plain text. EVIDENCE_MARKS is the legend.
+import { plainCslText } from '../../../../shared/model/csl';
 import type { LibraryRow, TallyState } from '../../../../shared/model/library';
 import { COLUMNS, type ColumnId } from './columns';
 import { noticeBadges, type NoticeBadge } from './notices';
@@ -80,14 +81,8 @@ export function dateText(ms: number): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-// CSL's rich-text markup in titles (italic species names, sub- and superscripts, small caps, nocase):
-// the table shows their text. Any other "<…>" is part of the title and stays, as text.
-const CSL_MARKUP = /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:class="nocase"|style="font-variant:\s*small-caps;?")>|<\/span>/gi;
-
-/** A CSL title without its rich-text markup. */
-export function plainTitle(title: string): string {
-  return title.includes('<') ? title.replace(CSL_MARKUP, '') : title;
-}
+/** A CSL title without its rich-text markup (the table shows the text). */
+export const plainTitle = plainCslText;
 
 export function rowTitle(row: LibraryRow): string {
   return row.title === null ? '(untitled)' : plainTitle(row.title);
@@ -137,7 +132,7 @@ export function cellText(row: LibraryRow, id: ColumnId): string {
     case 'year':
       return row.year === null ? '' : String(row.year);
     case 'container':
-      return row.container ?? '';
+      return row.container === null ? '' : plainCslText(row.container);
     case 'type':
       return typeLabel(row.type);
     case 'citationKey':
