@@ -4,6 +4,7 @@
 // citations of \input and \include files and of macros. Comments and verbatim text cite nothing.
 import type { FoundCitation } from '../../../shared/model/manuscript';
 import type { ParsedCitations } from './markdown';
+import { lineFinder } from './lines';
 
 /** Commands whose mandatory argument is a list of keys. */
 const COMMANDS = new Set([
@@ -46,18 +47,7 @@ function skipSpace(s: string, i: number): number {
 
 export function parseLatex(text: string): ParsedCitations {
   const s = prose(text);
-  const lineStarts = [0];
-  for (let i = 0; i < s.length; i++) if (s[i] === '\n') lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lineOf = lineFinder(s);
   const citations: FoundCitation[] = [];
   let citesAll = false;
   for (const m of s.matchAll(/\\([A-Za-z]+)/g)) {

@@ -5,6 +5,7 @@
 // character (an e-mail address) or inside a URL is not a reference.
 import type { FoundCitation } from '../../../shared/model/manuscript';
 import type { ParsedCitations } from './markdown';
+import { lineFinder } from './lines';
 
 /** Typst's label names: letters, digits, `_`, `-`, `.` and `:`, not ending in `.` or `:`. */
 const NAME = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_\-]|[.:](?=[\p{L}\p{N}_\-]))*`;
@@ -25,18 +26,7 @@ export function parseTypst(text: string): ParsedCitations {
     const before = s.slice(Math.max(0, m.index - 6), m.index);
     if (!/cite\(\s*$/.test(before)) labels.add(m[1]!);
   }
-  const lineStarts = [0];
-  for (let i = 0; i < s.length; i++) if (s[i] === '\n') lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lineOf = lineFinder(s);
   const found: { key: string; at: number }[] = [];
   for (const m of s.matchAll(new RegExp(String.raw`#cite\(\s*(?:<(${NAME})>|label\(\s*"([^"\n]+)"\s*\))`, 'gu'))) found.push({ key: (m[1] ?? m[2])!, at: m.index });
   // Strings in code ("a@b.c") are not markup; they are blanked only for the @ references.

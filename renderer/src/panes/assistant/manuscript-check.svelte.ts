@@ -2,6 +2,7 @@
 // they paste, checked offline against the library by the core (manuscript.check); the report is shown
 // as text (shared/model/manuscript.ts).
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
+import { toBase64 } from './reference-check.svelte';
 import { manuscriptFormatOf, MANUSCRIPT_EXTENSIONS, MAX_MANUSCRIPT_BYTES, reportText, type ManuscriptReport } from '../../../../shared/model/manuscript';
 
 export const PASTE_FORMATS = [
@@ -11,12 +12,6 @@ export const PASTE_FORMATS = [
 ] as const;
 
 export const MANUSCRIPT_ACCEPT = [...Object.keys(MANUSCRIPT_EXTENSIONS).map((e) => `.${e}`)].join(',');
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 interface Picked {
   name: string;
