@@ -13,6 +13,7 @@ import { checkLibrary, type EditorLibrary } from './library';
 import { conditionsQuery, freeTextQuery } from './search-query';
 import { findTranslator, TRANSLATOR_NAMES, type Translator } from './translators';
 import { itemUri, LIBRARY_ID, LIBRARY_NAME, noteHtml, toZoteroItem } from './zotero-item';
+import { auxKeys as allAuxKeys } from '../core/manuscript/latex';
 
 /** item.search answers at most this many items, best first (Better BibTeX answers every match; at 200 the
  * CSL records alone took 50 ms on 100,000 items, against a 30 ms budget for a search as one types). */
@@ -75,15 +76,9 @@ function collectionJson(c: Collection, byId: Map<number, Collection>, withParent
   };
 }
 
-/** The citation keys an .aux file cites (BibTeX's \citation and biblatex's \abx@aux@cite). */
+/** The citation keys an .aux file cites (BibTeX's \citation and biblatex's \abx@aux@cite), without \nocite{*}'s `*`. */
 export function auxKeys(text: string): string[] {
-  const keys = new Set<string>();
-  for (const m of text.matchAll(/\\citation\{([^}]*)\}/g)) for (const k of m[1]!.split(',')) if (k.trim() && k.trim() !== '*') keys.add(k.trim());
-  for (const m of text.matchAll(/\\abx@aux@cite\{(?:[^}]*)\}\{([^}]*)\}|\\abx@aux@cite\{([^}{]*)\}(?!\{)/g)) {
-    const k = (m[1] ?? m[2] ?? '').trim();
-    if (k && k !== '*') keys.add(k);
-  }
-  return [...keys];
+  return allAuxKeys(text).filter((k) => k !== '*');
 }
 
 /** `api.ready` needs no library: the server answers it while the library is still opening. */

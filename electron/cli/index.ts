@@ -13,11 +13,12 @@ import { resolveDataDir } from '../core/paths';
 // command could start, about three times Node's own start.
 
 async function helpText(): Promise<string> {
-  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }] = await Promise.all([
+  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }, { MANUSCRIPT_HELP }] = await Promise.all([
     import('./commands/key'),
     import('./commands/library'),
     import('./commands/auto-export'),
     import('./commands/api'),
+    import('./commands/manuscript'),
   ]);
   return `citewise ${version}: a reference manager for researchers, with citation evidence
 
@@ -33,6 +34,7 @@ ${KEY_HELP}
 ${LIBRARY_HELP}
 ${AUTO_EXPORT_HELP}
 ${API_HELP}
+${MANUSCRIPT_HELP}
 
 Global options:
   --data-dir DIR   Where the library lives (also CITEWISE_DATA_DIR; default: the per-user app folder)
@@ -44,7 +46,7 @@ Global options:
 Environment:
   CITEWISE_API_KEY  An API key for this run only, never stored (for scripts and CI)
 
-Exit codes: 0 success, 1 failure, 2 wrong usage (check and enrich add 3 and 4; see above).
+Exit codes: 0 success, 1 failure, 2 wrong usage (check, enrich and manuscript add 3 and 4; see above).
 `;
 }
 
@@ -79,6 +81,15 @@ async function main(argv: string[]): Promise<number> {
         return await runApiCommand(argv, { coreOptions: (values) => coreOptions(values, 'cli'), stdout: process.stdout, stderr: process.stderr });
       } catch (err) {
         if (err instanceof ApiUsageError) throw new UsageError(err.message);
+        throw err;
+      }
+    }
+    case 'manuscript': {
+      const { ManuscriptUsageError, runManuscriptCommand } = await import('./commands/manuscript');
+      try {
+        return await runManuscriptCommand(argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr });
+      } catch (err) {
+        if (err instanceof ManuscriptUsageError) throw new UsageError(err.message);
         throw err;
       }
     }

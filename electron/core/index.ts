@@ -17,6 +17,7 @@ import { jobsHandlers } from './handlers/jobs';
 import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
 import { graphHandlers } from './handlers/graph';
+import { manuscriptHandlers } from './handlers/manuscript';
 import { AutoExporter } from './jobs/auto-export';
 import { Enricher } from './jobs/enrich';
 import { RetractionWatch } from './jobs/retraction-watch';
@@ -243,6 +244,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   );
   registry.register(graphHandlers({ library, service, events }));
+  registry.register(manuscriptHandlers({ library }));
   registry.register(
     collectionsHandlers({
       library,

@@ -12,11 +12,12 @@ import { evidenceFeature } from './evidence';
 import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
+import { manuscriptFeature } from './manuscript';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature, manuscriptFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -33,6 +34,7 @@ export const requests = {
   ...graphFeature.requests,
   ...assistantFeature.requests,
   ...collectionsFeature.requests,
+  ...manuscriptFeature.requests,
 };
 
 export const events = {
@@ -49,6 +51,7 @@ export const events = {
   ...graphFeature.events,
   ...assistantFeature.events,
   ...collectionsFeature.events,
+  ...manuscriptFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -95,4 +98,5 @@ export * from './evidence';
 export * from './graph';
 export * from './assistant';
 export * from './collections';
+export * from './manuscript';
 export * from './wire';

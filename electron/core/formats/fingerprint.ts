@@ -9,7 +9,7 @@ export function itemFingerprint(item: CslItem): string {
     const doi = parseDoi(item.DOI);
     if (doi.ok) return `doi:${doi.doi}`;
   }
-  const title = typeof item.title === 'string' ? normalise(item.title.replace(/<[^>]*>/g, '')) : '';
+  const title = typeof item.title === 'string' ? normaliseTitle(item.title) : '';
   const year = item.issued?.['date-parts']?.[0]?.[0] ?? item.issued?.literal ?? '';
   const creator = firstCreator(item);
   return `t:${title}|${year}|${creator}|${item.type}`;
@@ -27,6 +27,10 @@ function firstCreator(item: CslItem): string {
 }
 
 /** Lower case, no diacritics, letters and digits only: "Über {DNA}" and "uber dna" agree. */
+export function normaliseTitle(text: string): string {
+  return normalise(text.replace(/<[^>]*>/g, ''));
+}
+
 function normalise(text: string): string {
   return text
     .normalize('NFKD')

@@ -9,6 +9,9 @@ import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
+import { statusFromNotices } from '../../../shared/model/item-status';
+import type { CitationLookup, CitedItemFacts, LookupResult, MatchedBy } from '../../../shared/model/manuscript';
+import { normaliseTitle } from '../formats/fingerprint';
 import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
 import { derive, prepareItem, withKey, type PreparedItem } from './derive';
@@ -1182,6 +1185,58 @@ export class Library {
     const out: Record<string, ItemId> = {};
     for (const r of inBatches(wanted, (batch) => this.#r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`))) out[r.doi] ??= r.id;
     return out;
+  }
+
+  /**
+   * The manuscript check's lookup: for each cited reference, the item it is (by citation key or alias,
+   * else DOI, else normalised title) with its notices, tallies and published versions; null when the
+   * library has none. Titles are compared over one pass of the items, only when some reference needs it.
+   */
+  citedItems(refs: readonly CitationLookup[]): LookupResult[] {
+    let byTitle: Map<string, number> | null = null;
+    const found = refs.map((ref): { id: number; by: MatchedBy } | null => {
+      const byKey = ref.key ? this.findByCitationKey(ref.key) : null;
+      if (byKey !== null) return { id: byKey, by: 'key' };
+      const doi = ref.doi ? normDoi(ref.doi) : null;
+      const byDoi = doi ? this.#r.get<{ id: number }>(sql`SELECT id FROM items WHERE doi = ${doi} ORDER BY trashed_at IS NOT NULL, id LIMIT 1`)?.id : undefined;
+      if (byDoi !== undefined) return { id: byDoi, by: 'doi' };
+      if (!ref.title) return null;
+      if (!byTitle) {
+        byTitle = new Map();
+        for (const r of this.#r.all<{ id: number; title: string }>(sql`SELECT id, title FROM items WHERE title IS NOT NULL ORDER BY trashed_at IS NOT NULL, id`)) {
+          const t = normaliseTitle(r.title);
+          if (t && !byTitle.has(t)) byTitle.set(t, r.id);
+        }
+      }
+      const id = byTitle.get(normaliseTitle(ref.title));
+      return id === undefined ? null : { id, by: 'title' };
+    });
+    const ids = [...new Set(found.flatMap((f) => (f ? [f.id] : [])))];
+    const rows = new Map(inBatches(ids, (batch) => this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`)).map((r) => [r.id, toRow(r)]));
+    const facts = new Map<number, CitedItemFacts>();
+    for (const [id, row] of rows) {
+      // A preprint's published versions: its own publicationLinks, and papers that list it among their preprintLinks.
+      const published = row.doi
+        ? this.#r.all<{ doi: string; key: string | null }>(sql`
+            SELECT v.doi, (SELECT citation_key FROM items WHERE doi = v.doi AND trashed_at IS NULL ORDER BY id LIMIT 1) AS key FROM (
+              SELECT linked_doi AS doi FROM service_paper_links WHERE doi = ${row.doi} AND kind = 'publication'
+              UNION SELECT doi FROM service_paper_links WHERE linked_doi = ${row.doi} AND kind = 'preprint') v ORDER BY v.doi`)
+        : [];
+      facts.set(id, {
+        id,
+        citationKey: row.citationKey,
+        title: row.title,
+        creators: row.creators,
+        year: row.year,
+        doi: row.doi,
+        trashed: row.trashedAt !== null,
+        status: statusFromNotices(row.notices, row.retracted),
+        notices: row.notices,
+        tallies: row.evidence.state === 'found' ? { supporting: row.evidence.supporting, contrasting: row.evidence.contrasting, mentioning: row.evidence.mentioning, total: row.evidence.total } : null,
+        publishedVersions: published.map((p) => ({ doi: p.doi, citationKey: p.key })),
+      });
+    }
+    return found.map((f) => (f && facts.has(f.id) ? { matchedBy: f.by, item: facts.get(f.id)! } : null));
   }
 
   /** The ids a list would show, all of them, oldest first (what an export of a collection or a search covers). */

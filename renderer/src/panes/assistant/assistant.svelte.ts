@@ -24,7 +24,7 @@ export class AssistantState {
   options = $state<OptionsForm>({ ...DEFAULT_OPTIONS });
   showOptions = $state(false);
   /** Which tab of the pane is shown. */
-  tab = $state<'ask' | 'check'>('ask');
+  tab = $state<'ask' | 'check' | 'manuscript'>('ask');
 
   constructor(api: CitewiseApi) {
     this.#api = api;

@@ -4,11 +4,13 @@
 // for the window's lifetime (the api lives exactly as long), and the pane only reads it.
 import type { CitewiseApi } from '../../../../shared/ipc';
 import { AssistantState } from './assistant.svelte';
+import { ManuscriptCheckState } from './manuscript-check.svelte';
 import { ReferenceCheckState } from './reference-check.svelte';
 
 export interface AssistantPaneState {
   assistant: AssistantState;
   check: ReferenceCheckState;
+  manuscript: ManuscriptCheckState;
   /** Unsubscribes both (for tests and a window's teardown). */
   dispose(): void;
 }
@@ -20,15 +22,18 @@ export function assistantPaneStateFor(api: CitewiseApi, defaultStyle: string | u
   if (!state) {
     let assistant!: AssistantState;
     let check!: ReferenceCheckState;
+    let manuscript!: ManuscriptCheckState;
     // Created under its own root, not the pane that first asks: its effects must outlive that pane.
     $effect.root(() => {
       assistant = new AssistantState(api);
       check = new ReferenceCheckState(api);
+      manuscript = new ManuscriptCheckState(api);
     });
     const stops = [assistant.start(defaultStyle), check.start()];
     state = {
       assistant,
       check,
+      manuscript,
       dispose() {
         for (const stop of stops.splice(0)) stop();
         byApi.delete(api);

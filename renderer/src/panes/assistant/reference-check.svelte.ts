@@ -9,7 +9,7 @@ import { safeUrl } from '../library/details/fields';
 
 export type RefCheckSource = { kind: 'file'; name: string; size: number; base64: string } | { kind: 'collection'; collectionId: number };
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);

@@ -1,0 +1,95 @@
+// `citewise manuscript FILE`: what a manuscript cites, checked offline against the library (see
+// electron/core/manuscript/ and docs/manuscript.md). Exit codes: 0 nothing to look at, 3 problems
+// found (keys not in the library, retracted or withdrawn papers, expressions of concern, many
+// contrasting statements, preprints with a published version), 1 failure (a file that cannot be read
+// as a manuscript, a write that failed), 2 wrong usage.
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MANY_CONTRASTING, reportText } from '../../../shared/model/manuscript';
+import { CoreError } from '../../core/errors';
+import { writeFileAtomic } from '../../core/fs/atomic-write';
+import { checkManuscript, citedItemIds, readManuscript } from '../../core/manuscript/check';
+import { withLibrary } from './library';
+
+export const EXIT_PROBLEMS = 3;
+
+export const MANUSCRIPT_HELP = `  manuscript FILE  Check a manuscript against the library, offline: Markdown/Quarto/R Markdown (.md,
+                   .qmd, .Rmd), LaTeX (.tex, with its .aux when there is one beside it, or an .aux),
+                   Typst (.typ), Word (.docx with Zotero or Citewise citation fields). Lists the keys
+                   it cites and the items they are, keys not in the library, retracted papers and
+                   expressions of concern, papers with many contrasting statements, and preprints
+                   that have a published version (see docs/manuscript.md)
+    --write-bib F  Write exactly the cited items to F as BibTeX (replaced atomically)
+    --write-csljson F  The same as CSL-JSON
+    --contrasting N  How many contrasting statements are "many" (default ${MANY_CONTRASTING})
+    --json         Print the report as JSON
+  Exit codes of manuscript: 0 nothing to look at, 3 problems found, 1 the file cannot be read, 2 wrong usage.`;
+
+export class ManuscriptUsageError extends Error {}
+
+export interface ManuscriptCommandContext {
+  dataDir: string;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  'service-url': { type: 'string' },
+  json: { type: 'boolean' },
+  'write-bib': { type: 'string' },
+  'write-csljson': { type: 'string' },
+  contrasting: { type: 'string' },
+} satisfies ParseArgsConfig['options'];
+
+export async function runManuscriptCommand(argv: readonly string[], ctx: ManuscriptCommandContext): Promise<number> {
+  let values;
+  let positionals;
+  try {
+    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (err) {
+    throw new ManuscriptUsageError(err instanceof Error ? err.message : String(err));
+  }
+  const files = positionals.slice(positionals[0] === 'manuscript' ? 1 : 0);
+  if (files.length !== 1) throw new ManuscriptUsageError(files.length === 0 ? 'manuscript needs the FILE to check' : `manuscript checks one file at a time (got ${files.length})`);
+  const contrasting = values.contrasting === undefined ? MANY_CONTRASTING : Number(values.contrasting);
+  if (!/^\d+$/.test(values.contrasting ?? '1') || !Number.isInteger(contrasting) || contrasting < 1) throw new ManuscriptUsageError(`--contrasting must be a whole number of at least 1 (got "${values.contrasting}")`);
+  const writes = (
+    [
+      ['bibtex', values['write-bib']],
+      ['csljson', values['write-csljson']],
+    ] as const
+  ).flatMap(([format, file]) => (file === undefined ? [] : [{ format, file: resolve(file) }]));
+
+  // The manuscript is read and parsed before the library is opened: bad input costs nothing.
+  const parsed = readManuscript(files[0]!);
+  const { report, outputs } = await withLibrary(
+    ctx.dataDir,
+    async (client) => {
+      const report = await checkManuscript(parsed, (refs) => client.lib.citedItems(refs), { contrasting });
+      const ids = citedItemIds(report);
+      const outputs: { file: string; format: string; text: string }[] = [];
+      for (const w of writes) {
+        const text = ids.length === 0 ? (w.format === 'csljson' ? '[]\n' : '') : (await client.lib.exportText(ids, w.format)).content;
+        outputs.push({ ...w, text: text.endsWith('\n') || text === '' ? text : `${text}\n` });
+      }
+      return { report, outputs };
+    },
+    ctx.stderr,
+  );
+  for (const o of outputs) {
+    try {
+      writeFileAtomic(o.file, o.text);
+    } catch (err) {
+      throw new CoreError('INTERNAL', `could not write ${o.file}: ${(err as Error).message}`);
+    }
+  }
+  const written = outputs.map((o) => ({ file: o.file, format: o.format, items: citedItemIds(report).length }));
+  if (values.json) ctx.stdout.write(`${JSON.stringify({ ...report, written }, null, 2)}\n`);
+  else {
+    ctx.stdout.write(reportText(report));
+    for (const w of written) ctx.stderr.write(`Wrote ${w.items} cited item${w.items === 1 ? '' : 's'} to ${w.file}.\n`);
+  }
+  return report.problems ? EXIT_PROBLEMS : 0;
+}

@@ -1,0 +1,161 @@
+// The manuscript check: a manuscript's bytes → its citations (one parser per format) → the library
+// items they are (one lookup in the library worker) → a report of what needs a second look. Offline:
+// it reads only what the library holds (items, cached notices, tallies and preprint links).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import {
+  flagsOf,
+  groupCitations,
+  manuscriptFormatOf,
+  MANUSCRIPT_EXTENSIONS,
+  MANUSCRIPT_FLAGS,
+  MANY_CONTRASTING,
+  MAX_MANUSCRIPT_BYTES,
+  PROBLEM_FLAGS,
+  type CitationLookup,
+  type FoundCitation,
+  type LookupResult,
+  type ManuscriptFlag,
+  type ManuscriptFormat,
+  type ManuscriptReport,
+} from '../../../shared/model/manuscript';
+import { CoreError } from '../errors';
+import { DocxError, parseDocx } from './docx';
+import { parseAux, parseLatex } from './latex';
+import { parseMarkdown, type ParsedCitations } from './markdown';
+import { parseTypst } from './typst';
+
+export interface ParsedManuscript extends ParsedCitations {
+  file: string;
+  format: ManuscriptFormat;
+  notes: string[];
+}
+
+const EXTENSIONS = Object.keys(MANUSCRIPT_EXTENSIONS)
+  .map((e) => `.${e}`)
+  .join(', ');
+
+/** Text of a manuscript: refused when it is binary (a NUL byte) or not UTF-8, saying where. */
+function decodeText(name: string, bytes: Uint8Array, format: ManuscriptFormat): string {
+  const nul = bytes.subarray(0, 65536).indexOf(0);
+  if (nul >= 0) throw new CoreError('INVALID_INPUT', `${name} is a binary file, not a ${format === 'latex' ? 'LaTeX' : format === 'typst' ? 'Typst' : 'Markdown'} manuscript (byte ${nul} is NUL).`, { file: name });
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    let line = 1;
+    // Where the first invalid byte is: decode line by line until one fails.
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start, i));
+        } catch {
+          break;
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    throw new CoreError('INVALID_INPUT', `${name} is not UTF-8 text (line ${line} has bytes that are not UTF-8); save it as UTF-8.`, { file: name, line });
+  }
+}
+
+function unsupported(name: string): CoreError {
+  return new CoreError('INVALID_INPUT', `${name}: the manuscript check reads ${EXTENSIONS} files, not "${extname(name) || 'a file without an extension'}".`, { file: name });
+}
+
+/**
+ * Parses a manuscript given as bytes (a file read, or one the Assistant pane sends). `aux` is a LaTeX
+ * file's .aux, when there is one: it lists what BibTeX or biber saw cited, \input files included.
+ */
+export function parseManuscript(name: string, bytes: Uint8Array, aux?: { name: string; bytes: Uint8Array }): ParsedManuscript {
+  const format = manuscriptFormatOf(name);
+  if (!format) throw unsupported(name);
+  if (bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${name} is ${bytes.length.toLocaleString('en')} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: name });
+  if (bytes.length === 0) throw new CoreError('INVALID_INPUT', `${name} is empty.`, { file: name });
+  const notes: string[] = [];
+  let parsed: ParsedCitations;
+  if (format === 'docx') {
+    try {
+      parsed = parseDocx(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    } catch (err) {
+      if (err instanceof DocxError) throw new CoreError('INVALID_INPUT', `${name}: ${err.message}.`, { file: name });
+      throw err;
+    }
+  } else {
+    const text = decodeText(name, bytes, format);
+    if (format === 'markdown') parsed = parseMarkdown(text);
+    else if (format === 'typst') parsed = parseTypst(text);
+    else if (/\.aux$/i.test(name)) parsed = parseAux(text);
+    else parsed = parseLatex(text);
+  }
+  if (aux) {
+    if (aux.bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${aux.name} is larger than ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB.`, { file: aux.name });
+    const fromAux = parseAux(decodeText(aux.name, aux.bytes, 'latex'));
+    const inTex = new Set(parsed.citations.map((c) => c.key));
+    const extra = fromAux.citations.filter((c) => !inTex.has(c.key));
+    if (extra.length > 0) notes.push(`${extra.length} of the keys come from ${aux.name} only (cited in an \\input or \\include file, or through a macro).`);
+    parsed = { citations: [...parsed.citations, ...extra.map((c) => ({ ...c, part: basename(aux.name) }))], citesAll: parsed.citesAll || fromAux.citesAll };
+  }
+  if (format === 'docx' && parsed.citations.length === 0) notes.push('No Zotero or Citewise citation fields were found (citations typed as plain text, or fields unlinked, are not read).');
+  return { ...parsed, file: name, format, notes };
+}
+
+/** Reads a manuscript from disk with its .aux (LaTeX), refusing what is missing, a folder or too big. */
+export function readManuscript(path: string): ParsedManuscript {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new CoreError('INVALID_INPUT', `${path} is a folder, not a manuscript file.`, { file: path });
+    size = st.size;
+  } catch (err) {
+    if (err instanceof CoreError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CoreError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', code === 'ENOENT' ? `${path}: no such file.` : `${path} cannot be read (${code ?? String(err)}).`, { file: path });
+  }
+  if (size > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${path} is ${size.toLocaleString('en')} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: path });
+  const read = (p: string): Buffer => {
+    try {
+      return readFileSync(p);
+    } catch (err) {
+      throw new CoreError('INVALID_INPUT', `${p} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`, { file: p });
+    }
+  };
+  const auxPath = /\.(?:tex|ltx)$/i.test(path) ? path.replace(/\.[^.]+$/, '.aux') : null;
+  const aux = auxPath && existsSync(auxPath) ? { name: auxPath, bytes: read(auxPath) } : undefined;
+  if (!manuscriptFormatOf(path)) throw unsupported(path);
+  return parseManuscript(path, read(path), aux);
+}
+
+export type CitedLookup = (refs: CitationLookup[]) => Promise<LookupResult[]>;
+
+/** The report of a parsed manuscript, from what the library holds. */
+export async function checkManuscript(parsed: ParsedManuscript, lookup: CitedLookup, options: { contrasting?: number } = {}): Promise<ManuscriptReport> {
+  const threshold = options.contrasting ?? MANY_CONTRASTING;
+  const groups = groupCitations(parsed.citations as FoundCitation[]);
+  const results = groups.length > 0 ? await lookup(groups.map((g) => g.lookup)) : [];
+  const cited = groups.map((g, i) => {
+    const r = results[i] ?? null;
+    return { ref: g.ref, places: g.places, line: g.line, matchedBy: r?.matchedBy ?? null, item: r?.item ?? null, flags: flagsOf(r?.item ?? null, threshold) };
+  });
+  const counts = Object.fromEntries(MANUSCRIPT_FLAGS.map((f) => [f, cited.filter((e) => e.flags.includes(f)).length])) as Record<ManuscriptFlag, number>;
+  const notes = [...parsed.notes];
+  if (cited.some((e) => e.item && e.item.tallies === null)) notes.push('Some cited items have no tallies in the library (not enriched yet, or unknown to the service): "citewise enrich" fetches them.');
+  return {
+    file: parsed.file,
+    format: parsed.format,
+    citations: parsed.citations.length,
+    cited,
+    citesAll: parsed.citesAll,
+    contrastingThreshold: threshold,
+    counts,
+    problems: cited.some((e) => e.flags.some((f) => PROBLEM_FLAGS.includes(f))),
+    notes,
+  };
+}
+
+/** The library items the report cites, once each, in order of first citation (what --write-bib writes). */
+export function citedItemIds(report: ManuscriptReport): number[] {
+  return [...new Set(report.cited.flatMap((e) => (e.item ? [e.item.id] : [])))];
+}

@@ -1,0 +1,95 @@
+/// <reference lib="dom" />
+// The manuscript check in the Assistant pane, end to end in Chromium: a library with a retracted
+// paper, a disputed one and a preprint with its published version (stored as enrichment stores them),
+// a Quarto file picked in the Manuscript tab, and the report shown as text (a key holding markup
+// stays text). Then pasted LaTeX.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLibraryCommand, withLibrary } from '../../electron/cli/commands/library';
+import { tempDir } from '../helpers/tmp';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+
+const BIB = String.raw`
+@article{fine2019, title = {A Fine Paper on Sleep}, author = {Fine, Ada}, year = {2019}, journal = {J Sleep}, doi = {10.1000/fine}}
+@article{retracted2015, title = {A Retracted Paper on Memory}, author = {Wrong, Bo}, year = {2015}, journal = {J Mem}, doi = {10.1000/retracted}}
+@article{disputed2018, title = {A Disputed Paper}, author = {Argue, Di}, year = {2018}, journal = {J}, doi = {10.1000/disputed}}
+@article{preprint2020, title = {A Preprint on Dreams}, author = {Early, Fi}, year = {2020}, journal = {bioRxiv}, doi = {10.1101/2020.01.01.000001}}
+@article{published2021, title = {Dreams, Published}, author = {Early, Fi}, year = {2021}, journal = {Nature}, doi = {10.1038/published}}
+`;
+
+describe('The manuscript check in the Assistant pane', () => {
+  let data: ReturnType<typeof tempDir>;
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  beforeAll(async () => {
+    data = tempDir('citewise-e2e-ms-');
+    const bib = join(data.path, 'seed.bib');
+    writeFileSync(bib, BIB);
+    const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+    expect(await runLibraryCommand('import', ['import', bib], { dataDir: data.path, stdout: sink as never, stderr: sink as never })).toBe(0);
+    await withLibrary(data.path, async (client) => {
+      await client.lib.putNotices('10.1000/retracted', [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01' }], true);
+      await client.lib.putTallies({ found: { '10.1000/disputed': { total: 50, supporting: 3, contrasting: 9, mentioning: 38, unclassified: 0 }, '10.1000/fine': { total: 12, supporting: 4, contrasting: 0, mentioning: 8, unclassified: 0 } } });
+      await client.lib.putPapers({ found: { '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/published' }] } } });
+    });
+    app = await launchApp({ dataDir: data.path });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
+    ({ page, problems } = await newPage(context));
+    await page.goto(`${app.url}#/assistant`);
+    await page.getByTestId('tab-manuscript').click();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    data?.remove();
+  });
+
+  it('checks a picked Quarto file and shows each flag, as text', async () => {
+    const qmd = [
+      '---',
+      'title: Sleep',
+      'author: ada@example.org',
+      '---',
+      'Sleep helps [@fine2019; @retracted2015, p. 3] and @disputed2018 argued otherwise.',
+      'Dreams were studied by -@preprint2020, see @fig-dreams.',
+      'Unknown: [@ghost2000] and [@{<b>bold</b>}].',
+    ].join('\n');
+    await page.getByTestId('manuscript-file').setInputFiles({ name: 'draft.qmd', mimeType: 'text/markdown', buffer: Buffer.from(qmd) });
+    await page.getByTestId('manuscript-start').click();
+    const entries = page.getByTestId('manuscript-entry');
+    await expect.poll(() => entries.count(), { timeout: 20_000 }).toBe(6);
+    const texts = await entries.allInnerTexts();
+    expect(texts[0]).toMatch(/fine2019[\s\S]*line 5[\s\S]*Fine, 2019, A fine paper on sleep · doi:10\.1000\/fine/i);
+    expect(texts[1]).toMatch(/retracted2015[\s\S]*retracted/);
+    expect(texts[2]).toMatch(/disputed2018[\s\S]*many contrasting statements \(9\)/);
+    expect(texts[3]).toMatch(/preprint2020[\s\S]*preprint with a published version → published2021/);
+    expect(texts[4]).toMatch(/ghost2000[\s\S]*not in the library/);
+    // The braced key is shown as the text it is, not as markup.
+    expect(texts[5]).toContain('<b>bold</b>');
+    expect(await page.locator('[data-testid="manuscript-entries"] b').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('manuscript-summary').innerText()).toMatch(/draft\.qmd: 6 citations of 6 references; 2 not in the library\.\s*Some need a second look\./);
+    await screenshot(page, 'assistant-manuscript-check');
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('checks pasted LaTeX, and says what is wrong with a file it cannot read', async () => {
+    await page.getByTestId('manuscript-mode-paste').check();
+    await page.getByTestId('manuscript-paste-format').selectOption('pasted.tex');
+    await page.getByTestId('manuscript-paste').fill('As \\citet[p.~2]{fine2019} showed % \\cite{retracted2015}\n');
+    await page.getByTestId('manuscript-start').click();
+    await expect.poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 }).toMatch(/pasted\.tex: 1 citations of 1 references; 0 not in the library\.\s*Nothing to look at\./);
+    await page.getByTestId('manuscript-mode-file').check();
+    await page.getByTestId('manuscript-file').setInputFiles({ name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\u0003\u0004 not really a zip, only text that starts like one') });
+    await page.getByTestId('manuscript-start').click();
+    await expect.poll(() => page.getByTestId('manuscript-error').innerText(), { timeout: 20_000 }).toMatch(/broken\.docx: it is not a Word \.docx file: it is not a zip package/);
+    await screenshot(page, 'assistant-manuscript-error');
+  });
+});
