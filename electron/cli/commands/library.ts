@@ -14,6 +14,7 @@ import { CoreError } from '../../core/errors';
 import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
 import { inspectBackup, listBackups, replaceLibraryFile, type BackupInfo } from '../../core/library/backup';
+import { libraryBibliographyStore } from '../../core/library/cite-cache';
 import { LibraryClient } from '../../core/library/client';
 import { isStorageFault } from '../../core/library/faults';
 import { searchIndexRepairNote } from '../../core/library/search-index';
@@ -371,8 +372,8 @@ async function checkCommand(p: Parsed, ctx: LibraryCommandContext): Promise<numb
     withLibrary(
       ctx.dataDir,
       async (library) => {
-        // The search index first: an item it lacks can never be found (start-up already rebuilt a
-        // drifted one; --repair rebuilds it regardless).
+        // The search index first: an item it lacks can never be found (an open that ran the integrity
+        // check already rebuilt a drifted one, an ordinary open does not look; --repair rebuilds it regardless).
         const index = await library.searchIndex(p.values.repair === true ? 'always' : 'if-drifted');
         const drifted = index.before.missing > 0 || index.before.extra > 0;
         const line = drifted
@@ -437,7 +438,7 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   const output = p.values.output as string | undefined;
   const collection = p.values.collection as string | undefined;
 
-  const items = await withLibrary(ctx.dataDir, async (client) => {
+  const exported = await withLibrary(ctx.dataDir, async (client) => {
     let collectionId: number | undefined;
     if (collection !== undefined) {
       const all = await client.lib.listCollections();
@@ -448,26 +449,24 @@ async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
       collectionId = found[0]!.id;
     }
     const ids = await client.lib.idsOf({ ...(query ? { query } : {}), ...(collectionId !== undefined ? { collectionId } : {}) });
-    return client.lib.cslOf(ids);
-  }, ctx.stderr);
-
-  let text: string;
-  if (fileFormat) {
-    text = exportItems(items, fileFormat);
-  } else {
+    const items = await client.lib.cslOf(ids);
+    if (fileFormat) return { items, text: exportItems(items, fileFormat) };
     // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
+    // A set formatted before in this style comes from the library's cache without starting an engine.
     const formatter = createCiteFormatter({ workers: 1 });
     try {
       if (style !== undefined && !isBuiltInStyle(style)) {
         const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
         if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
       }
-      const bib = await formatter.formatBibliography(items, { style: style ?? 'apa', format: citeFormat! });
-      text = bib.document;
+      const bib = await formatter.formatBibliography(items, { style: style ?? 'apa', format: citeFormat!, store: libraryBibliographyStore(client.lib) });
+      return { items, text: bib.document };
     } finally {
       await formatter.close();
     }
-  }
+  }, ctx.stderr);
+  let text = exported.text;
+  const items = exported.items;
   if (text.length > 0 && !text.endsWith('\n') && citeFormat !== 'rtf') text += '\n';
 
   if (output === undefined) {

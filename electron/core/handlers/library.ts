@@ -9,6 +9,7 @@ import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
+import { libraryBibliographyStore } from '../library/cite-cache';
 import type { LibraryClient } from '../library/client';
 import { entriesIn, importSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
@@ -307,7 +308,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         }
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
-        const bib = await deps.formatter().formatBibliography(items, { style, locale, format: format as OutputFormat });
+        const bib = await deps.formatter().formatBibliography(items, { style, locale, format: format as OutputFormat, store: libraryBibliographyStore(lib) });
         return { content: bib.document, items: items.length, total: all.length, ...CITE_FORMATS[format as OutputFormat] };
       };
       // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.

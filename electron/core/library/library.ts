@@ -4,6 +4,8 @@
 // Writes go through the WriteDb; listing and search use a separate read-only connection, which in WAL
 // mode sees the last committed state, so a long import never shows half its rows.
 import { createHash } from 'node:crypto';
+import type { BibliographyEntry } from '../formats/cite/types';
+import { CiteCacheStore, type CiteCacheLimits, type CiteCacheMeta, type CiteCacheStats } from './cite-cache';
 import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi, parseIssn } from '../../../shared/model/doi';
@@ -149,6 +151,8 @@ export interface LibraryOptions {
   rankFunction?: RankFunction;
   /** Why it is not cw_bm25, for the record. */
   rankFallbackReason?: string;
+  /** Bounds of the formatted-bibliography cache (cite-cache.ts). */
+  citeCacheLimits?: Partial<CiteCacheLimits>;
 }
 
 function tallyState(r: RawRow): TallyState {
@@ -245,6 +249,7 @@ export class Library {
   readonly #autoExports: AutoExportStore;
   readonly #assistant: AssistantStore;
   readonly #serviceCollections: ServiceCollectionsStore;
+  readonly #citeCache: CiteCacheStore;
 
   constructor(options: LibraryOptions) {
     this.#window = options.paging?.window ?? WINDOW;
@@ -257,6 +262,7 @@ export class Library {
     this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
     this.#assistant = new AssistantStore({ db: this.#w, now: this.#now });
     this.#serviceCollections = new ServiceCollectionsStore({ db: this.#w, now: this.#now });
+    this.#citeCache = new CiteCacheStore({ write: this.#w, read: this.#r, now: this.#now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
   }
 
   // ── Import ──
@@ -1171,6 +1177,20 @@ export class Library {
     const ids = this.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).rows.map((r) => r.id);
     const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
     return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
+  }
+
+  /** A formatted bibliography kept by citeCachePut under this key (cite-cache.ts), or null. */
+  citeCacheGet(key: string): BibliographyEntry[] | null {
+    return this.#citeCache.get(key);
+  }
+
+  /** Keeps a formatted bibliography under its key; false when it is too big to keep. */
+  citeCachePut(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean {
+    return this.#citeCache.put(key, meta, entries);
+  }
+
+  citeCacheStats(): CiteCacheStats {
+    return this.#citeCache.stats();
   }
 
   /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */

@@ -1,8 +1,10 @@
 // When opening a library runs the full integrity_check (health.ts): after an unclean shutdown, on a
-// schedule, without a record, after SQLite reported damage; never on an ordinary open.
-import { spawn } from 'node:child_process';
+// schedule, without a record, after SQLite reported damage; never on an ordinary open. The search
+// index is compared with the items at the same opens, and only then.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../../electron/core/library/backup';
 import { CHECK_INTERVAL_MS, flagDamage, stateDir } from '../../../electron/core/library/health';
@@ -37,6 +39,14 @@ describe('the start-up integrity check', () => {
   let file: string;
   let now: number;
   const open = (extra: Parameters<typeof openLibrary>[1] = {}) => openLibrary(file, { rankExtension: null, now: () => now, ...extra });
+  const missingFromIndex = (): number => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare('SELECT count(*) FROM items WHERE id NOT IN (SELECT rowid FROM items_fts)').pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  };
 
   beforeEach(() => {
     dir = tempDir('citewise-health-');
@@ -129,6 +139,38 @@ describe('the start-up integrity check', () => {
     expect(existsSync(r.recovery!.setAside)).toBe(true);
     expect(r.library.list().rows.map((x) => x.title)).toEqual(['Safe']);
     r.close();
+  });
+
+  it('compares the search index with the items when it runs, and not at an ordinary open', () => {
+    let o = open();
+    o.library.importItems([article('One', 'A', 2000), article('Two', 'B', 2001)]);
+    o.close();
+    const unindex = (): void => {
+      const db = new Database(file);
+      db.prepare("DELETE FROM items_fts WHERE rowid = (SELECT id FROM items WHERE title = 'Two')").run();
+      db.close();
+    };
+    unindex();
+    o = open();
+    expect(o.integrityCheck).toBeNull();
+    expect(o.searchIndexRepair).toBeNull();
+    o.close();
+    expect(missingFromIndex()).toBe(1);
+    // The same open once the check is due (here: on schedule) rebuilds it.
+    now += CHECK_INTERVAL_MS;
+    o = open();
+    expect(o.integrityCheck).toMatchObject({ reason: 'scheduled' });
+    expect(o.searchIndexRepair).toMatchObject({ before: { items: 2, missing: 1, extra: 0 } });
+    o.close();
+    expect(missingFromIndex()).toBe(0);
+    // And after an unclean shutdown.
+    unindex();
+    writeFileSync(join(stateDir(file), `open-${spawnSync(process.execPath, ['-e', '']).pid}-abcdef`), '');
+    o = open();
+    expect(o.integrityCheck).toMatchObject({ reason: 'unclean-shutdown' });
+    expect(o.searchIndexRepair).toMatchObject({ before: { missing: 1 } });
+    o.close();
+    expect(missingFromIndex()).toBe(0);
   });
 
   it('runs when forced (citewise check)', () => {

@@ -52,3 +52,6 @@ export interface Citeproc {
 
 /** citeproc-js with Citewise's corrections (citeproc-patches.ts). */
 export const CSL = patchCiteproc(createRequire(import.meta.url)('citeproc') as Citeproc);
+
+/** citeproc-js's own version string (part of every persisted bibliography's key, persist.ts). */
+export const CSL_PROCESSOR_VERSION: string = (CSL as unknown as { PROCESSOR_VERSION?: string }).PROCESSOR_VERSION ?? 'unknown';

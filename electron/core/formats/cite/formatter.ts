@@ -5,7 +5,8 @@ import type { CslItem } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
 import { defaultCslDir, directoryAssets, type CslAssets } from './assets';
 import { bibtexCitation, bibtexDocument, bibtexEntry } from './bibtex';
-import { CiteCore, itemKey, RTF_HEADER, type CoreRequest } from './core';
+import { bibliographyDocument, CiteCore, itemKey, RTF_HEADER, type CoreRequest } from './core';
+import { persistKey } from './persist';
 import { resolveLocale } from './locales';
 import { WorkerPool, type Holds, type WorkerEntry } from './pool';
 import type { JobBase } from './protocol';
@@ -13,6 +14,7 @@ import { StyleRegistry, type CslStyleDef } from './styles';
 import {
   OUTPUT_FORMATS,
   type Bibliography,
+  type BibliographyEntry,
   type Citation,
   type CitationCluster,
   type CiteRef,
@@ -41,6 +43,7 @@ export class CiteFormatter {
   readonly #core: CiteCore;
   readonly #pool: WorkerPool | undefined;
   readonly #threshold: number;
+  readonly #persisted = { hits: 0, misses: 0 };
 
   constructor(options: CiteFormatterOptions = {}) {
     this.#assets = options.assets ?? directoryAssets(defaultCslDir());
@@ -94,14 +97,36 @@ export class CiteFormatter {
       return { style: options.style, locale, format, entries, document: bibtexDocument(format, entries.map((e) => e.value), RTF_HEADER) };
     }
     const req: CoreRequest = { style, locale, forceLocale, format };
+    const store = pooled ? undefined : options.store;
+    const key = store ? persistKey({ ...req, localeXml: this.#localeXml(req), items }) : '';
+    if (store) {
+      const kept = await store.get(key);
+      if (kept) {
+        this.#persisted.hits++;
+        return { style: options.style, locale, format, entries: kept, document: bibliographyDocument(format, kept.map((e) => e.value)) };
+      }
+      this.#persisted.misses++;
+    }
+    const value = await this.#render(req, items, options, pooled);
+    // A store that cannot keep it (a full disk, a read-only library) costs the next export a render, nothing more.
+    if (store) await Promise.resolve(store.put(key, { style: style.id, format }, value.entries)).catch(() => undefined);
+    return { style: options.style, locale, format, ...value };
+  }
+
+  async #render(req: CoreRequest, items: readonly CslItem[], options: FormatOptions, pooled: boolean): Promise<{ entries: BibliographyEntry[]; document: string }> {
     const versions = items.map((item) => options.versionOf?.(item));
     if (this.#pool && (pooled || items.length >= this.#threshold)) {
       const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'bibliography', ...this.#job(req, holds, items, versions) }));
-      if (result.ok && result.kind === 'bibliography') return { style: options.style, locale, format, ...result.value };
+      if (result.ok && result.kind === 'bibliography') return result.value;
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
     }
-    const value = this.#core.bibliography(req, items, items.map((item, i) => itemKey(item, versions[i])));
-    return { style: options.style, locale, format, ...value };
+    return this.#core.bibliography(req, items, items.map((item, i) => itemKey(item, versions[i])));
+  }
+
+  /** The XML of the locales an engine for this request may read, in a fixed order. */
+  #localeXml(req: CoreRequest): string[] {
+    const tags = new Set(['en-US', req.locale, ...(req.style.defaultLocale ? [req.style.defaultLocale] : [])].map((l) => resolveLocale(l, this.#assets.manifest.locales) ?? l));
+    return [...tags].sort().map((tag) => this.#assets.localeXml(tag) ?? '');
   }
 
   /**
@@ -142,6 +167,11 @@ export class CiteFormatter {
   /** Cache and engine counters of this thread's core (workers keep their own). */
   stats(): ReturnType<CiteCore['stats']> {
     return this.#core.stats();
+  }
+
+  /** Bibliographies served from and missed in a BibliographyStore (FormatOptions.store) by this formatter. */
+  persistedStats(): { hits: number; misses: number } {
+    return { ...this.#persisted };
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // The formatter's public shapes. Style ids are the one shared CitationStyleId (the assistant's
 // citationStyle values) plus ids of styles a user registered from a .csl file.
 import type { CitationStyleId, CslItem } from '../../../../shared/model/csl';
+import type { BibliographyStore } from './persist';
 
 export type OutputFormat = 'text' | 'html' | 'rtf';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
@@ -19,6 +20,11 @@ export interface FormatOptions {
    * without it the item's content is hashed, which is always correct and costs a little more.
    */
   versionOf?: (item: CslItem) => string | number | undefined;
+  /**
+   * Where whole bibliographies are kept across processes (the library's cite_cache, persist.ts): asked
+   * before any engine starts, given what was rendered. Bibliographies only; citations ignore it.
+   */
+  store?: BibliographyStore;
 }
 
 export interface BibliographyEntry {

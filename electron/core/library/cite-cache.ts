@@ -1,0 +1,93 @@
+// Formatted bibliographies kept in the library (migration 0015), so that a rendering is paid once per
+// change: a cold `citewise export` or the first export of an app session of a set already formatted
+// costs one lookup. The key (computed by the formatter, electron/core/formats/cite/persist.ts) hashes
+// every input of the rendering, items in order included, so a hit is the very output a fresh render
+// gives; what changed simply stops matching. The table is bounded by rows and bytes, oldest out first.
+import type { BibliographyStore } from '../formats/cite/persist';
+import type { BibliographyEntry } from '../formats/cite/types';
+import { CoreError } from '../errors';
+import { sql, type ReadDb, type WriteDb } from './sql';
+
+export interface CiteCacheLimits {
+  /** At most this many bibliographies (default 64). */
+  rows: number;
+  /** At most this many bytes of entries, summed (default 64 MB); a bigger bibliography is not kept. */
+  bytes: number;
+}
+
+export const CITE_CACHE_LIMITS: CiteCacheLimits = { rows: 64, bytes: 64 * 1024 * 1024 };
+
+export interface CiteCacheMeta {
+  style: string;
+  format: string;
+}
+
+export interface CiteCacheStats {
+  rows: number;
+  bytes: number;
+}
+
+const KEY = /^[A-Za-z0-9_-]{16,128}$/;
+
+function checkKey(key: string): void {
+  if (typeof key !== 'string' || !KEY.test(key)) throw new CoreError('INVALID_INPUT', 'A citation cache key is 16 to 128 letters, digits, "-" or "_".');
+}
+
+export class CiteCacheStore {
+  readonly #w: WriteDb;
+  readonly #r: ReadDb;
+  readonly #now: () => number;
+  readonly #limits: CiteCacheLimits;
+
+  constructor(options: { write: WriteDb; read: ReadDb; now: () => number; limits?: Partial<CiteCacheLimits> }) {
+    this.#w = options.write;
+    this.#r = options.read;
+    this.#now = options.now;
+    this.#limits = { ...CITE_CACHE_LIMITS, ...options.limits };
+  }
+
+  get(key: string): BibliographyEntry[] | null {
+    checkKey(key);
+    const row = this.#r.get<{ entries: string }>(sql`SELECT entries FROM cite_cache WHERE key = ${key}`);
+    if (!row) return null;
+    return (JSON.parse(row.entries) as Array<[string, string]>).map(([id, value]) => ({ id, value }));
+  }
+
+  /** Keeps a bibliography; returns false when it alone is over the byte bound (it is not kept). */
+  put(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean {
+    checkKey(key);
+    const text = JSON.stringify(entries.map((e) => [e.id, e.value]));
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.#limits.bytes) return false;
+    this.#w.transaction(() => {
+      this.#w.run(sql`INSERT INTO cite_cache (key, style, format, items, entries, bytes, created_at) VALUES (${key}, ${meta.style}, ${meta.format}, ${entries.length}, ${text}, ${bytes}, ${this.#now()})
+        ON CONFLICT(key) DO UPDATE SET created_at = excluded.created_at`);
+      // Oldest out first until both bounds hold (the row just written is the newest).
+      const rows = this.#w.all<{ key: string; bytes: number }>(sql`SELECT key, bytes FROM cite_cache ORDER BY created_at DESC, rowid DESC`);
+      let count = 0;
+      let total = 0;
+      for (const r of rows) {
+        count++;
+        total += r.bytes;
+        if (count > this.#limits.rows || total > this.#limits.bytes) this.#w.run(sql`DELETE FROM cite_cache WHERE key = ${r.key}`);
+      }
+    });
+    return true;
+  }
+
+  stats(): CiteCacheStats {
+    return this.#r.get<CiteCacheStats>(sql`SELECT count(*) AS rows, coalesce(sum(bytes), 0) AS bytes FROM cite_cache`)!;
+  }
+
+  clear(): void {
+    this.#w.run(sql`DELETE FROM cite_cache`);
+  }
+}
+
+/** The formatter's BibliographyStore (formats/cite/persist.ts) over a library, direct or through its worker. */
+export function libraryBibliographyStore(lib: {
+  citeCacheGet(key: string): BibliographyEntry[] | null | Promise<BibliographyEntry[] | null>;
+  citeCachePut(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean | Promise<boolean>;
+}): BibliographyStore {
+  return { get: (key) => lib.citeCacheGet(key), put: (key, meta, entries) => lib.citeCachePut(key, meta, entries) };
+}
