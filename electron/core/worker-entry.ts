@@ -30,6 +30,7 @@ const WHAT: Record<WorkerName, string> = {
   'library-worker': 'library worker',
   'formats-worker': 'import worker',
   'cite-worker': 'citation worker',
+  'pdf-worker': 'PDF reader',
 };
 
 export interface LocateOptions {

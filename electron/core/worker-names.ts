@@ -11,6 +11,8 @@ export const WORKER_SOURCES = {
   'formats-worker': 'electron/core/formats/worker.ts',
   /** Formatting big bibliographies and citations (electron/core/formats/cite/pool.ts). */
   'cite-worker': 'electron/core/formats/cite/worker.ts',
+  /** Reading PDFs with pdf.js: identifiers, title, text (electron/core/pdf/run-in-worker.ts). */
+  'pdf-worker': 'electron/core/pdf/worker.ts',
 } as const;
 
 export type WorkerName = keyof typeof WORKER_SOURCES;

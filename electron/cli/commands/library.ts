@@ -2,7 +2,7 @@
 // line. Each command opens the library in its worker (LibraryClient), does one thing and closes it.
 // Exit codes: 0 done (import: also when some entries were skipped, which is said), 1 failure (e.g. a
 // file that cannot be read as a whole), 2 wrong usage (unknown option, malformed query).
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -24,6 +24,9 @@ import { Enricher, type EnrichService } from '../../core/jobs/enrich';
 import type { LibraryRow } from '../../core/library/types';
 import { ensureDataDir, LIBRARY_FILE } from '../../core/paths';
 import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
+import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
+import { PdfReader } from '../../core/pdf/run-in-worker';
+import type { ServiceClient } from '../../core/service';
 
 export class LibraryUsageError extends Error {}
 
@@ -37,7 +40,10 @@ export function isLibraryCommand(name: string): name is LibraryCommand {
 }
 
 export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
-                   duplicates are skipped, bad entries are reported with file:line and left out
+                   duplicates are skipped, bad entries are reported with file:line and left out.
+                   A PDF becomes an item with the PDF attached (copied into the data folder),
+                   identified by its DOI/arXiv id or its title through the citation service
+    --link         For PDFs: link each where it is instead of copying it
   add DOI…         Add papers by DOI, with their metadata, tallies and editorial notices from the
                    citation service. When it cannot be reached, the DOIs are kept as placeholders
                    that "citewise enrich" completes (exit 4)
@@ -83,7 +89,8 @@ export const LIBRARY_HELP = `  import FILE…     Add references from BibTeX/Bib
 export type PaperSource = EnrichService;
 
 export interface OpenedService {
-  service: PaperSource;
+  /** The paper search is what PDF capture matches a first page's title with. */
+  service: PaperSource & Pick<ServiceClient, 'search'>;
   close: () => Promise<void>;
 }
 
@@ -102,7 +109,7 @@ const GLOBAL = {
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS: Record<LibraryCommand, ParseArgsConfig['options']> = {
-  import: { ...GLOBAL },
+  import: { ...GLOBAL, link: { type: 'boolean' } },
   add: { ...GLOBAL },
   styles: { ...GLOBAL },
   export: { ...GLOBAL, format: { type: 'string' }, style: { type: 'string' }, collection: { type: 'string' }, query: { type: 'string' }, output: { type: 'string', short: 'o' } },
@@ -212,6 +219,45 @@ interface FileReport {
   warnings: { line: number; message: string }[];
   /** Set when the file as a whole could not be read; nothing from it was imported. */
   failed?: string;
+  /** For a PDF: what capture made of it. */
+  pdf?: CaptureFileReport;
+}
+
+/** A PDF by its name or its header (a PDF saved without the extension is still one). */
+function looksLikePdf(path: string): boolean {
+  if (/\.pdf$/i.test(path)) return true;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(5);
+      readSync(fd, head, 0, 5, 0);
+      return head.toString('latin1') === '%PDF-';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** One line of the import report for a captured PDF. */
+function pdfLine(file: string, r: CaptureFileReport): string {
+  switch (r.status) {
+    case 'failed':
+      return r.message;
+    case 'duplicate':
+      return `${file} (pdf): already in the library (item ${r.itemId}, ${r.reason === 'checksum' ? 'the same file' : r.reason === 'doi' ? 'the same DOI' : 'the same title'}), skipped`;
+    default: {
+      const where = r.status === 'attached' ? `attached to item ${r.itemId}` : `added as item ${r.itemId}`;
+      const how =
+        r.state === 'identified'
+          ? `identified ${r.doi ? `as ${r.doi} ` : ''}by ${r.method === 'title-search' ? 'its title through the paper search' : r.method === 'text' ? `the identifier on page ${r.evidence[0]?.page ?? 1}` : `its ${r.method === 'xmp' ? 'XMP metadata' : 'document info'}`}`
+          : r.state === 'pending'
+            ? 'waiting for the citation service to look up its title'
+            : `needs review: ${r.candidates.length > 0 ? `${plural(r.candidates.length, 'candidate')} (${r.candidates.map((c) => c.doi).join(', ')})` : r.evidence[0]?.detail ?? 'not identified'}`;
+      return `${file} (pdf): ${where}, ${how} (confidence ${r.confidence.toFixed(2)})`;
+    }
+  }
 }
 
 async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
@@ -219,6 +265,9 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   const reports: FileReport[] = [];
   // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
   const unmark = markCliImport(ctx.dataDir);
+  // PDFs need a reader (a worker thread) and, to be identified, the service: both opened at the first PDF.
+  let reader: PdfReader | null = null;
+  let opened: { service: CaptureService | null; close: () => Promise<void> } | null = null;
   try {
     await withLibrary(
       ctx.dataDir,
@@ -238,6 +287,20 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
                 }
               })();
               throw loop ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`) : new CoreError('NOT_FOUND', `${arg}: no such file`);
+            }
+            if (looksLikePdf(path)) {
+              report.format = 'pdf';
+              reader ??= new PdfReader({ timeLimitMs: 30_000 });
+              if (!opened) {
+                const svc = ctx.openService ? await ctx.openService() : null;
+                opened = { service: svc ? captureServiceOf(svc.service) : null, close: svc ? svc.close : async () => {} };
+              }
+              const [pdf] = await capturePdfs([path], { library: client, service: opened.service, reader }, { mode: p.values.link === true ? 'link' : 'copy', storeDir: join(ctx.dataDir, 'attachments') });
+              report.pdf = pdf!;
+              if (pdf!.status === 'failed') report.failed = pdf!.message;
+              else if (pdf!.status !== 'duplicate') report.added = 1;
+              else report.duplicates.push({ line: 0, existingId: pdf!.itemId, reason: pdf!.reason === 'checksum' ? 'the same file' : DUPLICATE_REASON[pdf!.reason] });
+              continue;
             }
             // Parsed in the formats worker, which posts straight to the library worker (one transaction).
             const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
@@ -262,6 +325,8 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
     );
   } finally {
     unmark();
+    await (reader as PdfReader | null)?.close();
+    await (opened as { close: () => Promise<void> } | null)?.close();
   }
 
   const failed = reports.filter((r) => r.failed !== undefined).length;
@@ -269,6 +334,10 @@ async function importCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
     json(ctx, { files: reports, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
   } else {
     for (const r of reports) {
+      if (r.pdf) {
+        (r.pdf.status === 'failed' ? ctx.stderr : ctx.stdout).write(`${r.pdf.status === 'failed' ? 'citewise: ' : ''}${pdfLine(r.file, r.pdf)}\n`);
+        continue;
+      }
       if (r.failed !== undefined) {
         ctx.stderr.write(`citewise: ${r.file}: not imported: ${r.failed}\n`);
         continue;

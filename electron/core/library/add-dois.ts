@@ -16,7 +16,7 @@ export interface PaperSource {
 }
 
 /** Failures that say nothing about the DOI, only about reaching the service now. */
-const TRANSIENT = new Set(['OFFLINE', 'TIMEOUT', 'RATE_LIMITED', 'SERVICE_ERROR']);
+export const TRANSIENT: ReadonlySet<string> = new Set(['OFFLINE', 'TIMEOUT', 'RATE_LIMITED', 'SERVICE_ERROR']);
 
 /** The metadata of a paper, without the tallies (evidence lives in the cache, not in the item). */
 export function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
@@ -24,6 +24,14 @@ export function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
   void tally;
   void citingTally;
   return metadata;
+}
+
+/** Keeps the service's answers (papers, unknown DOIs, tallies) in the cache, so items show their evidence at once. */
+export async function cachePapers(library: { lib: Pick<LibraryClient['lib'], 'putPapers' | 'putTallies'> }, result: Pick<BulkResult<UiPaper>, 'found' | 'unknown'>): Promise<void> {
+  const tallies: Record<string, EvidenceCounts> = {};
+  for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
+  if (Object.keys(result.found).length > 0 || result.unknown.length > 0) await library.lib.putPapers({ found: result.found, unknown: result.unknown });
+  if (Object.keys(tallies).length > 0) await library.lib.putTallies({ found: tallies });
 }
 
 export interface AddDoisOptions {
@@ -59,10 +67,7 @@ export async function addDois(library: LibraryClient, service: PaperSource, inpu
       else report.notAdded.push({ doi, reason: `the lookup failed: ${f.error.message}`, code: f.error.code });
     }
   }
-  const tallies: Record<string, EvidenceCounts> = {};
-  for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
-  if (Object.keys(result.found).length > 0 || result.unknown.length > 0) await library.lib.putPapers({ found: result.found, unknown: result.unknown });
-  if (Object.keys(tallies).length > 0) await library.lib.putTallies({ found: tallies });
+  await cachePapers(library, result);
 
   const toStore = valid.filter((d) => result.found[d] !== undefined || pending.has(d));
   if (toStore.length === 0) return report;

@@ -27,6 +27,7 @@ import { isStorageFault } from './faults';
 import { FTS_ROWS } from './search-index';
 import type { RankFunction } from './rank';
 import { ServiceCollectionsStore } from './service-collections-store';
+import { capturesOf, unsettledCaptures, type CaptureInput, type CaptureStored } from './capture-store';
 import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
 import {
   SORT_COLUMNS,
@@ -130,6 +131,8 @@ interface ItemSnapshot {
   notes: Record<string, SqlValue>[];
   collections: { collection_id: number; added_at: number }[];
   attachments: Record<string, SqlValue>[];
+  /** How each captured PDF was identified (migration 0015); absent in entries written before it. */
+  captures?: Record<string, SqlValue>[];
   aliases: string[];
 }
 
@@ -449,6 +452,60 @@ export class Library {
       this.#touch([itemId]);
       return { value: Number(r.lastInsertRowid) };
     });
+  }
+
+  // ── PDF capture (pdf/capture.ts reads and identifies the file; this stores it) ──
+
+  /** The attachment with this content already in the library (live or trashed item), or null. */
+  attachmentBySha256(sha256: string): { itemId: ItemId; attachmentId: number } | null {
+    const row = this.#r.get<{ id: number; item_id: number }>(sql`SELECT id, item_id FROM attachments WHERE sha256 = ${sha256} ORDER BY id LIMIT 1`);
+    return row ? { itemId: row.item_id, attachmentId: row.id } : null;
+  }
+
+  /**
+   * A captured PDF: its item, its attachment and how it was identified, in one transaction (all of it
+   * or none). Not added twice: the same content (checksum) is a duplicate; the same item (DOI, by the
+   * import's rules) gets the PDF attached when it has no captured PDF yet, and is a duplicate otherwise.
+   */
+  capturePdf(input: CaptureInput): CaptureStored {
+    const same = this.attachmentBySha256(input.attachment.sha256);
+    if (same) return { status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
+    const session = new ImportSession(this.#w, { source: 'pdf' }, this.#now(), false);
+    const existing = session.existing(prepareItem(input.csl));
+    if (existing) {
+      const captured = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM pdf_captures WHERE item_id = ${existing.id}`);
+      if (existing.reason !== 'doi' || (captured?.n ?? 0) > 0) return { status: 'duplicate', itemId: existing.id, reason: existing.reason };
+      return this.#undoable((s) => `Attach PDF to ${s}`, [existing.id], () => ({ value: { status: 'attached' as const, itemId: existing.id, attachmentId: this.#insertCapture(existing.id, input) } }));
+    }
+    return this.#undoable((s) => `Add PDF ${s}`, [], () => {
+      const added = session.addOne(input.csl, 0, true);
+      if (typeof added !== 'number') throw new CoreError('INVALID_INPUT', added ?? 'The item was not added.');
+      return { value: { status: 'added' as const, itemId: added, attachmentId: this.#insertCapture(added, input) }, created: [added] };
+    });
+  }
+
+  #insertCapture(itemId: ItemId, input: CaptureInput): number {
+    const a = input.attachment;
+    const now = this.#now();
+    const r = this.#w.run(
+      sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored) VALUES (${itemId}, ${a.path}, ${a.sha256}, ${a.size}, ${'application/pdf'}, ${now}, ${a.stored})`,
+    );
+    const attachmentId = Number(r.lastInsertRowid);
+    this.#w.run(
+      sql`INSERT INTO pdf_captures (attachment_id, item_id, method, state, confidence, evidence, candidates, captured_at) VALUES (${attachmentId}, ${itemId}, ${input.method}, ${input.state}, ${input.confidence}, ${JSON.stringify(input.evidence)}, ${JSON.stringify(input.candidates)}, ${now})`,
+    );
+    this.#touch([itemId]);
+    return attachmentId;
+  }
+
+  /** How the item's captured PDFs were identified. */
+  capturesOf(itemId: ItemId) {
+    return capturesOf(this.#r, itemId);
+  }
+
+  /** The "Needs review" list: unsure captures, and those waiting for the service. */
+  unsettledCaptures(limit?: number) {
+    return unsettledCaptures(this.#r, limit);
   }
 
   removeAttachment(attachmentId: number): void {
@@ -1457,13 +1514,14 @@ export class Library {
       notes: this.#w.all(sql`SELECT * FROM notes WHERE item_id = ${id}`),
       collections: this.#w.all(sql`SELECT collection_id, added_at FROM collection_items WHERE item_id = ${id}`),
       attachments: this.#w.all(sql`SELECT * FROM attachments WHERE item_id = ${id}`),
+      captures: this.#w.all(sql`SELECT * FROM pdf_captures WHERE item_id = ${id}`),
       aliases: this.#w.pluck(sql`SELECT alias FROM key_aliases WHERE item_id = ${id}`),
     };
   }
 
   #insertRow(table: string, row: Record<string, SqlValue>): void {
     const cols = Object.keys(row).map((k) => ident(k));
-    const t = ident(table, ['items', 'creators', 'notes', 'attachments']);
+    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
     this.#w.run(sql`INSERT INTO ${t} (${joinSql(cols.map((c) => sql`${c}`), ', ')}) VALUES (${joinSql(Object.values(row).map((v) => sql`${v}`), ', ')})`);
   }
 
@@ -1484,6 +1542,10 @@ export class Library {
     for (const a of snap.attachments) {
       this.#w.run(sql`DELETE FROM attachments WHERE id = ${a.id as number}`);
       this.#insertRow('attachments', a);
+    }
+    for (const c of snap.captures ?? []) {
+      this.#w.run(sql`DELETE FROM pdf_captures WHERE attachment_id = ${c.attachment_id as number}`);
+      this.#insertRow('pdf_captures', c);
     }
     for (const c of snap.collections) {
       this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT ${c.collection_id}, ${id}, ${c.added_at} WHERE EXISTS (SELECT 1 FROM collections WHERE id = ${c.collection_id})`);

@@ -8,7 +8,7 @@ import { excerptOf, type ImportedDoi, type ImportIssue, type ImportResult } from
 
 // A DOI inside text: "10.", a registrant code, "/", then anything up to a blank, a quote or an angle
 // bracket. Trailing punctuation of the sentence is trimmed after the match.
-const DOI_IN_TEXT = /\b10\.\d{4,9}(?:\.\d+)*\/[^\s"'<>]+/gi;
+export const DOI_IN_TEXT = /\b10\.\d{4,9}(?:\.\d+)*\/[^\s"'<>]+/gi;
 const TRAILING = /[.,;:!?]+$/;
 
 export function importDoiList(text: string, limits: ImportLimits): ImportResult {
@@ -62,7 +62,7 @@ export function importDoiList(text: string, limits: ImportLimits): ImportResult 
 }
 
 /** Sentence punctuation and an unmatched closing bracket are not part of a DOI found in text. */
-function trimDoi(doi: string): string {
+export function trimDoi(doi: string): string {
   let d = doi.replace(TRAILING, '');
   for (const [open, close] of [
     ['(', ')'],

@@ -1,0 +1,266 @@
+// Capturing PDFs: each file becomes an item with the PDF attached (copied into the library folder,
+// content-addressed by SHA-256, or linked where it is) and the evidence of how it was identified.
+// The PDF is read in a worker (run-in-worker.ts) with a size cap, a page cap and a time limit; the
+// service gives the metadata by DOI, or finds the paper by its first page's title. Offline, a DOI
+// becomes a placeholder that enrichment completes, and a PDF without one waits as "pending".
+// Every file gets a line in the report; a file that fails leaves nothing behind.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { CslItem } from '../../../shared/model/csl';
+import type { NormalizedDoi } from '../../../shared/model/doi';
+import type { CaptureCandidate, CaptureEvidence, CaptureMethod, CaptureState } from '../../../shared/model/pdf-capture';
+import type { BulkResult, UiPaper } from '../../../shared/model/service';
+import { CoreError } from '../errors';
+import { doiPlaceholder, paperToCsl } from '../formats';
+import { writeFileAtomic } from '../fs/atomic-write';
+import { cachePapers, metadataOf, TRANSIENT, type PaperSource } from '../library/add-dois';
+import type { CaptureInput, CaptureStored } from '../library/capture-store';
+import type { AsyncLibrary } from '../library/client';
+import type { ServiceClient } from '../service/client';
+import type { PdfFacts } from './extract';
+import { identifyById, judgeTitleHits, type TitleHit } from './identify';
+import { PdfReader } from './run-in-worker';
+
+/** What capture needs of the service: papers by DOI, and the paper search by title. */
+export interface CaptureService extends PaperSource {
+  searchTitle(title: string, options: { signal?: AbortSignal }): Promise<TitleHit[]>;
+}
+
+/** The capture's view of the real client. */
+export function captureServiceOf(client: Pick<ServiceClient, 'papers' | 'search'>): CaptureService {
+  return {
+    papers: (dois, options) => client.papers(dois, options),
+    async searchTitle(title, options) {
+      for await (const page of client.search({ title, limit: 5 }, { ...options, pageSize: 5, maxResults: 5 })) {
+        return page.hits.flatMap((h) => (h.doi && h.title ? [{ doi: h.doi, title: h.title, authors: (h.authors ?? []).map((a) => a.authorName ?? '').filter((n) => n !== '') }] : []));
+      }
+      return [];
+    },
+  };
+}
+
+export interface CaptureLimits {
+  /** Larger files are refused. */
+  maxBytes: number;
+  /** Pages read for identifiers (the first ones). */
+  maxPages: number;
+  /** Per file: reading it is stopped after this long. */
+  timeLimitMs: number;
+}
+
+export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = { maxBytes: 200 * 1024 * 1024, maxPages: 3, timeLimitMs: 30_000 };
+
+export interface CaptureOptions {
+  /** Copy the PDF into `storeDir` (content-addressed) or link it where it is. */
+  mode: 'copy' | 'link';
+  /** The library's attachment folder (copy mode). */
+  storeDir: string;
+  limits?: Partial<CaptureLimits>;
+  signal?: AbortSignal;
+  /** Called after each file. */
+  onFile?: (report: CaptureFileReport, done: number, total: number) => void;
+}
+
+export interface CaptureDeps {
+  library: { lib: Pick<AsyncLibrary, 'attachmentBySha256' | 'capturePdf' | 'putPapers' | 'putTallies'> };
+  /** Null: no service (offline, or no key). */
+  service: CaptureService | null;
+  /** A reader to reuse (closed by its owner); one is made and closed per call otherwise. */
+  reader?: PdfReader;
+}
+
+export type CaptureFileReport =
+  | {
+      file: string;
+      status: Exclude<CaptureStored['status'], 'duplicate'>;
+      itemId: number;
+      attachmentId: number;
+      state: CaptureState;
+      method: CaptureMethod;
+      confidence: number;
+      doi: string | null;
+      title: string | null;
+      candidates: CaptureCandidate[];
+      evidence: CaptureEvidence[];
+    }
+  | { file: string; status: 'duplicate'; itemId: number; reason: 'checksum' | 'doi' | 'title' | 'key-title' }
+  | { file: string; status: 'failed'; code: 'NOT_FOUND' | 'INVALID_INPUT' | 'TIMEOUT' | 'FORBIDDEN'; message: string };
+
+/** Whether a service failure says only that it cannot be asked now (so the work waits, not fails). */
+function cannotAskNow(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code !== undefined && (TRANSIENT.has(code) || code === 'UNAUTHORIZED' || code === 'FORBIDDEN');
+}
+
+const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Where a copied PDF lives: content-addressed, so the same file is stored once. */
+export function storedPathOf(storeDir: string, sha256: string): string {
+  return join(storeDir, sha256.slice(0, 2), `${sha256}.pdf`);
+}
+
+function pdfItem(sha256: string, facts: PdfFacts, file: string): CslItem {
+  const title = facts.title ?? basename(file).replace(/\.pdf$/i, '');
+  return { id: `pdf-${sha256.slice(0, 16)}`, type: 'article-journal', title };
+}
+
+interface Identified {
+  csl: CslItem;
+  method: CaptureMethod;
+  state: CaptureState;
+  confidence: number;
+  evidence: CaptureEvidence[];
+  candidates: CaptureCandidate[];
+  doi: string | null;
+}
+
+/** Papers by DOI: the answer, or null when the service cannot be asked now (other failures throw). */
+async function papersOrNull(service: CaptureService | null, dois: readonly string[], deps: CaptureDeps, signal?: AbortSignal): Promise<BulkResult<UiPaper> | null> {
+  if (!service) return null;
+  let result: BulkResult<UiPaper>;
+  try {
+    result = await service.papers(dois, signal ? { signal } : {});
+  } catch (err) {
+    if (cannotAskNow(err)) return null;
+    throw err;
+  }
+  if (result.failed.some((f) => cannotAskNow(f.error))) return null;
+  await cachePapers(deps.library, result);
+  return result;
+}
+
+async function identify(facts: PdfFacts, sha256: string, file: string, deps: CaptureDeps, signal?: AbortSignal): Promise<Identified> {
+  const { service } = deps;
+  const byId = identifyById(facts);
+  const plain = pdfItem(sha256, facts, file);
+  if (byId.kind === 'doi') {
+    const result = await papersOrNull(service, [byId.doi], deps, signal);
+    const paper = result?.found[byId.doi];
+    // Unknown to the service: the DOI printed on the paper still stands, with the title read from it.
+    const csl = paper ? paperToCsl(metadataOf(paper)) : result ? { ...plain, DOI: byId.doi } : doiPlaceholder(byId.doi);
+    return { csl, method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
+  }
+  if (byId.kind === 'ambiguous') {
+    const result = await papersOrNull(service, byId.candidates.map((c) => c.doi), deps, signal);
+    const candidates = byId.candidates.map((c) => {
+      const title = result?.found[c.doi]?.title;
+      return title ? { ...c, title } : c;
+    });
+    return { csl: plain, method: byId.method, state: 'needs-review', confidence: 0.5, evidence: candidates.map((c) => c.evidence), candidates, doi: null };
+  }
+  if (facts.title === null) {
+    return { csl: plain, method: 'none', state: 'needs-review', confidence: 0, evidence: [{ method: 'none', matched: '', detail: 'no identifier and no text on the first page (a scan?)' }], candidates: [], doi: null };
+  }
+  const pending = (): Identified => ({
+    csl: plain,
+    method: 'none',
+    state: 'pending',
+    confidence: 0,
+    evidence: [{ method: 'none', matched: facts.title!, detail: 'the citation service could not be asked; the title is looked up later' }],
+    candidates: [],
+    doi: null,
+  });
+  if (!service) return pending();
+  let hits: TitleHit[];
+  try {
+    hits = await service.searchTitle(facts.title, signal ? { signal } : {});
+  } catch (err) {
+    if (cannotAskNow(err)) return pending();
+    throw err;
+  }
+  const judged = judgeTitleHits(hits, facts.title, facts.byline);
+  if (judged.kind === 'none') return { csl: plain, method: 'none', state: 'needs-review', confidence: 0, evidence: [judged.evidence], candidates: [], doi: null };
+  if (judged.kind === 'unsure') {
+    return { csl: plain, method: 'title-search', state: 'needs-review', confidence: judged.candidates[0]!.score, evidence: judged.candidates.map((c) => c.evidence), candidates: judged.candidates, doi: null };
+  }
+  const result = await papersOrNull(service, [judged.doi], deps, signal);
+  const paper = result?.found[judged.doi.toLowerCase()];
+  const csl = paper ? paperToCsl(metadataOf(paper)) : doiPlaceholder(judged.doi.toLowerCase() as NormalizedDoi);
+  return { csl, method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi: judged.doi.toLowerCase() };
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader }, options: CaptureOptions, limits: CaptureLimits): Promise<CaptureFileReport> {
+  const path = resolve(file);
+  const name = basename(path);
+  const fail = (code: Extract<CaptureFileReport, { status: 'failed' }>['code'], why: string): CaptureFileReport => ({ file: path, status: 'failed', code, message: `${name} was not added: ${why}.` });
+  const info = await stat(path).catch((err: NodeJS.ErrnoException) => err);
+  if (info instanceof Error) return info.code === 'ENOENT' ? fail('NOT_FOUND', `there is no file at ${path}`) : info.code === 'EACCES' ? fail('FORBIDDEN', `Citewise is not allowed to read ${path}`) : fail('INVALID_INPUT', info.message);
+  if (!info.isFile()) return fail('INVALID_INPUT', `${path} is not a file`);
+  if (info.size > limits.maxBytes) return fail('INVALID_INPUT', `it is ${mb(info.size)}; PDFs larger than ${mb(limits.maxBytes)} are not captured`);
+  if (info.size === 0) return fail('INVALID_INPUT', 'it is empty');
+  const bytes = new Uint8Array(await readFile(path));
+  const sha256 = sha256Of(bytes);
+  const same = await deps.library.lib.attachmentBySha256(sha256);
+  if (same) return { file: path, status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
+  const read = await deps.reader.read(bytes.slice(), limits.maxPages, options.signal);
+  if (!read.ok) return fail(read.failure.code === 'timeout' ? 'TIMEOUT' : 'INVALID_INPUT', read.failure.message);
+  const found = await identify(read.facts, sha256, path, deps, options.signal);
+  let stored = path;
+  let wrote = false;
+  if (options.mode === 'copy') {
+    stored = storedPathOf(options.storeDir, sha256);
+    if (!existsSync(stored)) {
+      mkdirSync(join(options.storeDir, sha256.slice(0, 2)), { recursive: true });
+      writeFileAtomic(stored, bytes);
+      wrote = true;
+    }
+  }
+  const input: CaptureInput = {
+    csl: found.csl,
+    attachment: { path: stored, sha256, size: bytes.byteLength, stored: options.mode === 'copy' ? 'copied' : 'linked' },
+    method: found.method,
+    state: found.state,
+    confidence: found.confidence,
+    evidence: found.evidence,
+    candidates: found.candidates,
+  };
+  let result: CaptureStored;
+  try {
+    result = await deps.library.lib.capturePdf(input);
+  } catch (err) {
+    if (wrote) rmSync(stored, { force: true });
+    throw err;
+  }
+  if (result.status === 'duplicate') {
+    // The copy just written belongs to nobody (a same-checksum duplicate found meanwhile owns it).
+    if (wrote && result.reason !== 'checksum') rmSync(stored, { force: true });
+    return { file: path, status: 'duplicate', itemId: result.itemId, reason: result.reason };
+  }
+  return {
+    file: path,
+    status: result.status,
+    itemId: result.itemId,
+    attachmentId: result.attachmentId,
+    state: found.state,
+    method: found.method,
+    confidence: found.confidence,
+    doi: found.doi,
+    title: typeof found.csl.title === 'string' ? found.csl.title : null,
+    candidates: found.candidates,
+    evidence: found.evidence,
+  };
+}
+
+/** Captures the files one after another; one report per file, in order. Throws only on cancel or a library failure. */
+export async function capturePdfs(files: readonly string[], deps: CaptureDeps, options: CaptureOptions): Promise<CaptureFileReport[]> {
+  const limits = { ...DEFAULT_CAPTURE_LIMITS, ...options.limits };
+  const reader = deps.reader ?? new PdfReader({ timeLimitMs: limits.timeLimitMs });
+  const reports: CaptureFileReport[] = [];
+  try {
+    for (const file of files) {
+      if (options.signal?.aborted) throw new CoreError('CANCELLED', 'The PDF capture was cancelled.');
+      const report = await captureOne(file, { ...deps, reader }, options, limits);
+      reports.push(report);
+      options.onFile?.(report, reports.length, files.length);
+    }
+  } finally {
+    if (!deps.reader) await reader.close();
+  }
+  return reports;
+}

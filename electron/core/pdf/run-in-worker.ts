@@ -1,0 +1,128 @@
+// Reading PDFs in a worker thread, one file at a time, each with a time limit that really ends the
+// work: a file that runs over it gets its worker terminated (the one sure way to stop pdf.js and give
+// its memory back), and the next file starts a fresh worker.
+import { Worker } from 'node:worker_threads';
+import { CoreError } from '../errors';
+import { locateWorker, type WorkerEntry } from '../worker-entry';
+import type { ExtractFailure, PdfFacts } from './extract';
+
+export interface PdfWorkerRequest {
+  id: number;
+  bytes: Uint8Array;
+  maxPages: number;
+}
+
+export type PdfWorkerReply = { id: number; ok: true; facts: PdfFacts } | { id: number; ok: false; failure: ExtractFailure };
+
+export interface PdfWorkerReady {
+  ready: true;
+}
+
+/** How long a worker may take to start and load pdf.js (a slow disk, a busy machine) before it is given up. */
+const START_LIMIT_MS = 120_000;
+
+export type ReadOutcome = { ok: true; facts: PdfFacts } | { ok: false; failure: ExtractFailure | { code: 'timeout'; message: string } };
+
+export interface PdfReaderOptions {
+  /** Per file; the worker is terminated when a file takes longer. */
+  timeLimitMs: number;
+  /** The worker script; found by locateWorker when omitted. */
+  entry?: WorkerEntry;
+}
+
+export class PdfReader {
+  readonly #options: PdfReaderOptions;
+  #worker: Worker | null = null;
+  #ready: Promise<Worker> | null = null;
+  #next = 1;
+
+  constructor(options: PdfReaderOptions) {
+    this.#options = options;
+  }
+
+  #start(): Promise<Worker> {
+    const entry = this.#options.entry ?? locateWorker('pdf-worker');
+    const worker = new Worker(entry.script, { eval: entry.eval ?? false, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    worker.unref();
+    this.#worker = worker;
+    const ready = new Promise<Worker>((resolve, reject) => {
+      const done = (then: () => void): void => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        then();
+      };
+      const onMessage = (m: PdfWorkerReady): void => {
+        if (m.ready) done(() => resolve(worker));
+      };
+      const onError = (err: Error): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader could not start: ${err.message}`)));
+      const onExit = (code: number): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader stopped while starting (exit code ${code}).`)));
+      const timer = setTimeout(() => {
+        this.#discard(worker);
+        done(() => reject(new CoreError('TIMEOUT', `The PDF reader did not start within ${START_LIMIT_MS / 1000} s.`)));
+      }, START_LIMIT_MS);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+    this.#ready = ready;
+    ready.catch(() => {
+      if (this.#ready === ready) this.#ready = null;
+    });
+    return ready;
+  }
+
+  /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own). */
+  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal): Promise<ReadOutcome> {
+    const worker = await (this.#ready ?? this.#start());
+    const id = this.#next++;
+    return new Promise<ReadOutcome>((resolve, reject) => {
+      let settled = false;
+      const finish = (kill: boolean, then: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (kill) this.#discard(worker);
+        then();
+      };
+      const onMessage = (reply: PdfWorkerReply): void => {
+        if (reply.id !== id) return;
+        finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts } : { ok: false, failure: reply.failure }));
+      };
+      const onError = (err: Error): void => {
+        const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        finish(true, () => resolve({ ok: false, failure: { code: 'corrupt', message: oom ? 'reading it needs more memory than a PDF may use' : `it cannot be read (${err.message})` } }));
+      };
+      const onExit = (code: number): void => finish(true, () => reject(new CoreError('INTERNAL', `The PDF worker stopped unexpectedly (exit code ${code}).`)));
+      const onAbort = (): void => finish(true, () => reject(new CoreError('CANCELLED', 'The PDF capture was cancelled.')));
+      const limit = this.#options.timeLimitMs;
+      const timer = setTimeout(() => finish(true, () => resolve({ ok: false, failure: { code: 'timeout', message: `reading it took longer than ${limit / 1000} s and was stopped` } })), limit);
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, bytes, maxPages } satisfies PdfWorkerRequest);
+    });
+  }
+
+  #discard(worker: Worker): void {
+    if (this.#worker === worker) {
+      this.#worker = null;
+      this.#ready = null;
+    }
+    void worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#ready = null;
+    if (worker) await worker.terminate();
+  }
+}
