@@ -40,15 +40,15 @@ describe('column widths', () => {
   });
 
   it('gives every column its pixels and lets the title take the spare room', () => {
-    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(200px, 1fr) 90px 76px');
-    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('60px minmax(400px, 1fr)');
+    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(160px, 1fr) 90px 66px');
+    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 1fr)');
     // Without the title an empty last track takes the spare room, so rows still reach the edge.
-    expect(columnTemplate(['year', 'creators'], {})).toBe('60px 140px minmax(0, 1fr)');
+    expect(columnTemplate(['year', 'creators'], {})).toBe('52px 110px minmax(0, 1fr)');
   });
 
   it('sums the widths into a row’s least width; the defaults fit a 1440-pixel window', () => {
-    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(300);
-    const table = 1440 - 64 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
+    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(260);
+    const table = 1440 - 245 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
     expect(rowMinWidth(DEFAULT_COLUMNS, {})).toBeLessThanOrEqual(table);
   });
 });

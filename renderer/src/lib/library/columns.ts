@@ -17,21 +17,22 @@ export interface ColumnDef {
   firstDirection: 'asc' | 'desc';
 }
 
-// Counts are shown whole: mentioning and citing up to 999,999, supporting and contrasting up to 99,999;
-// the default columns (808 px with the title's least width) fit beside the default sidebar and
-// details column in a 1440-pixel window, and the title takes what is left.
+// Counts are shown whole: mentioning and citing up to 99,999, supporting and contrasting up to 9,999
+// (wider ones are cut, with the full count on hover). The default columns (658 px with the title's
+// least width) fit beside the navigation (245 px), the default sidebar and details column in a
+// 1440-pixel window, and the title takes what is left (about 230 px there); users widen what they need.
 export const COLUMNS: readonly ColumnDef[] = [
-  { id: 'title', label: 'Title', px: 200, flex: true, firstDirection: 'asc' },
-  { id: 'creators', label: 'Creators', px: 140, firstDirection: 'asc' },
-  { id: 'year', label: 'Year', px: 60, numeric: true, firstDirection: 'desc' },
-  { id: 'container', label: 'Container', px: 120, firstDirection: 'asc' },
+  { id: 'title', label: 'Title', px: 160, flex: true, firstDirection: 'asc' },
+  { id: 'creators', label: 'Creators', px: 110, firstDirection: 'asc' },
+  { id: 'year', label: 'Year', px: 52, numeric: true, firstDirection: 'desc' },
+  { id: 'container', label: 'Container', px: 96, firstDirection: 'asc' },
   { id: 'type', label: 'Type', px: 120, firstDirection: 'asc' },
   { id: 'citationKey', label: 'Citation key', px: 144, firstDirection: 'asc' },
   { id: 'dateAdded', label: 'Date added', px: 102, firstDirection: 'desc' },
-  { id: 'supporting', label: 'Supporting', short: 'Sup', px: 68, numeric: true, firstDirection: 'desc' },
-  { id: 'contrasting', label: 'Contrasting', short: 'Con', px: 68, numeric: true, firstDirection: 'desc' },
-  { id: 'mentioning', label: 'Mentioning', short: 'Men', px: 76, numeric: true, firstDirection: 'desc' },
-  { id: 'citing', label: 'Citing publications', short: 'Cit', px: 76, numeric: true, firstDirection: 'desc' },
+  { id: 'supporting', label: 'Supporting', short: 'Sup', px: 56, numeric: true, firstDirection: 'desc' },
+  { id: 'contrasting', label: 'Contrasting', short: 'Con', px: 56, numeric: true, firstDirection: 'desc' },
+  { id: 'mentioning', label: 'Mentioning', short: 'Men', px: 66, numeric: true, firstDirection: 'desc' },
+  { id: 'citing', label: 'Citing publications', short: 'Cit', px: 66, numeric: true, firstDirection: 'desc' },
 ];
 
 export const DEFAULT_COLUMNS: readonly ColumnId[] = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'];

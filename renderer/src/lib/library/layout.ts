@@ -60,8 +60,8 @@ export interface PaneSizes {
 }
 
 export const PANE_BOUNDS = {
-  sidebar: { min: 160, max: 420, default: 208 },
-  details: { min: 260, max: 640, default: 300 },
+  sidebar: { min: 160, max: 420, default: 192 },
+  details: { min: 260, max: 640, default: 288 },
 } as const;
 
 export function clampPane(which: keyof PaneSizes, px: number): number {
