@@ -19,10 +19,11 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function launchApp(options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningApp> {
+/** `port` 0 (the default) takes a free one; a fixed port keeps the origin, and with it localStorage, across a restart. */
+export async function launchApp(options: { dataDir?: string; env?: NodeJS.ProcessEnv; port?: number } = {}): Promise<RunningApp> {
   const dir = options.dataDir ? null : tempDir('citewise-e2e-');
   const dataDir = options.dataDir ?? dir!.path;
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir], {
     cwd: ROOT,
     // The service defaults to a closed loopback port: a test that starts no local service must not send
     // the app to the real one (this machine reaches no network but the package registries anyway).

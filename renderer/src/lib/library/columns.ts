@@ -8,26 +8,31 @@ export interface ColumnDef {
   label: string;
   /** A short header for the compact evidence columns; `label` stays the accessible name. */
   short?: string;
-  width: string;
+  /** The default width in CSS pixels (the title's least width: it also takes the spare room). */
+  px: number;
+  /** Takes the spare room of the pane (the title). */
+  flex?: boolean;
   numeric?: boolean;
   /** The first click sorts this way (newest and most cited first). */
   firstDirection: 'asc' | 'desc';
 }
 
-// Counts are shown whole: mentioning and citing up to 999,999, supporting and contrasting up to 99,999;
-// the default columns still fit beside the sidebar and the details column in a 1360-pixel window.
+// Counts are shown whole: mentioning and citing up to 99,999, supporting and contrasting up to 9,999
+// (wider ones are cut, with the full count on hover). The default columns (658 px with the title's
+// least width) fit beside the navigation (245 px), the default sidebar and details column in a
+// 1440-pixel window, and the title takes what is left (about 230 px there); users widen what they need.
 export const COLUMNS: readonly ColumnDef[] = [
-  { id: 'title', label: 'Title', width: 'minmax(10rem, 3fr)', firstDirection: 'asc' },
-  { id: 'creators', label: 'Creators', width: 'minmax(6rem, 1.4fr)', firstDirection: 'asc' },
-  { id: 'year', label: 'Year', width: '4.4rem', numeric: true, firstDirection: 'desc' },
-  { id: 'container', label: 'Container', width: 'minmax(6rem, 1.1fr)', firstDirection: 'asc' },
-  { id: 'type', label: 'Type', width: '7.5rem', firstDirection: 'asc' },
-  { id: 'citationKey', label: 'Citation key', width: '9rem', firstDirection: 'asc' },
-  { id: 'dateAdded', label: 'Date added', width: '6.4rem', firstDirection: 'desc' },
-  { id: 'supporting', label: 'Supporting', short: 'Sup', width: '4.3rem', numeric: true, firstDirection: 'desc' },
-  { id: 'contrasting', label: 'Contrasting', short: 'Con', width: '4.3rem', numeric: true, firstDirection: 'desc' },
-  { id: 'mentioning', label: 'Mentioning', short: 'Men', width: '4.8rem', numeric: true, firstDirection: 'desc' },
-  { id: 'citing', label: 'Citing publications', short: 'Cit', width: '4.8rem', numeric: true, firstDirection: 'desc' },
+  { id: 'title', label: 'Title', px: 160, flex: true, firstDirection: 'asc' },
+  { id: 'creators', label: 'Creators', px: 110, firstDirection: 'asc' },
+  { id: 'year', label: 'Year', px: 52, numeric: true, firstDirection: 'desc' },
+  { id: 'container', label: 'Container', px: 96, firstDirection: 'asc' },
+  { id: 'type', label: 'Type', px: 120, firstDirection: 'asc' },
+  { id: 'citationKey', label: 'Citation key', px: 144, firstDirection: 'asc' },
+  { id: 'dateAdded', label: 'Date added', px: 102, firstDirection: 'desc' },
+  { id: 'supporting', label: 'Supporting', short: 'Sup', px: 56, numeric: true, firstDirection: 'desc' },
+  { id: 'contrasting', label: 'Contrasting', short: 'Con', px: 56, numeric: true, firstDirection: 'desc' },
+  { id: 'mentioning', label: 'Mentioning', short: 'Men', px: 66, numeric: true, firstDirection: 'desc' },
+  { id: 'citing', label: 'Citing publications', short: 'Cit', px: 66, numeric: true, firstDirection: 'desc' },
 ];
 
 export const DEFAULT_COLUMNS: readonly ColumnId[] = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'];

@@ -1,18 +1,39 @@
 import { COLUMNS, columnDef, sanitizeColumns, type ColumnDef, type ColumnId } from '../library/columns';
+import { clampWidth, columnTemplate, rowMinWidth, sanitizeWidths, widthOf, type ColumnWidths } from '../library/layout';
 
 const KEY = 'citewise.library.columns';
+const WIDTHS_KEY = 'citewise.library.columnWidths';
 
-/** The table's columns, chosen and ordered by the user, kept in localStorage (a view preference, not library data). */
+/**
+ * The table's columns, chosen, ordered and sized by the user, kept in localStorage (a view preference,
+ * not library data). Widths are apart from the ids: dragging a width changes the template (one style
+ * on the header and the rows' parent), never the list of columns each row renders.
+ */
 export class ColumnPrefs {
-  #ids = $state<ColumnId[]>(sanitizeColumns(read()));
+  #ids = $state<ColumnId[]>(sanitizeColumns(read(KEY)));
+  #widths = $state.raw<ColumnWidths>(sanitizeWidths(read(WIDTHS_KEY)));
   #defs = $derived(this.#ids.map(columnDef));
-  #template = $derived(this.#defs.map((c) => c.width).join(' '));
+  #template = $derived(columnTemplate(this.#ids, this.#widths));
+  #minWidth = $derived(rowMinWidth(this.#ids, this.#widths));
 
   get ids(): readonly ColumnId[] { return this.#ids; }
   get visible(): readonly ColumnDef[] { return this.#defs; }
   /** The CSS grid template shared by the header and every row. */
   get template() { return this.#template; }
   get all() { return COLUMNS; }
+  /** The least width of a row in pixels (wider than the pane, the table scrolls sideways). */
+  get minWidth() { return this.#minWidth; }
+
+  width(id: ColumnId): number {
+    return widthOf(id, this.#widths);
+  }
+
+  /** Sets a column's width (clamped to its bounds); `save` false while a drag is still going on. */
+  resize(id: ColumnId, px: number, save = true): void {
+    const next = clampWidth(id, px);
+    if (this.#widths[id] !== next) this.#widths = { ...this.#widths, [id]: next };
+    if (save) store(WIDTHS_KEY, this.#widths);
+  }
 
   shown(id: ColumnId): boolean {
     return this.#ids.includes(id);
@@ -53,23 +74,30 @@ export class ColumnPrefs {
     this.#save(next);
   }
 
+  /** Default columns, order and widths. */
   reset(): void {
     this.#save(sanitizeColumns(null));
+    this.#widths = {};
+    store(WIDTHS_KEY, this.#widths);
   }
 
   #save(ids: ColumnId[]): void {
     this.#ids = ids;
-    try {
-      localStorage.setItem(KEY, JSON.stringify(ids));
-    } catch {
-      // Storage may be full or disabled; the choice still holds for this session.
-    }
+    store(KEY, ids);
   }
 }
 
-function read(): unknown {
+export function store(key: string, value: unknown): void {
   try {
-    return JSON.parse(localStorage.getItem(KEY) ?? 'null');
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage may be full or disabled; the choice still holds for this session.
+  }
+}
+
+export function read(key: string): unknown {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null');
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ipc';
+import type { CitationLocale } from '../../../../shared/model/settings';
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
@@ -6,6 +7,7 @@ import { formatCount } from '../library/cells';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
 import { ColumnPrefs } from './library-columns.svelte';
+import { PanePrefs } from './library-panes.svelte';
 import { RowCache, type Keep } from './library-rows.svelte';
 import { Selection } from './library-selection.svelte';
 import { undoStackFor, type UndoOffer, type UndoStack } from './undo-stack.svelte';
@@ -35,6 +37,7 @@ export class LibraryState {
   readonly rows: RowCache;
   readonly selection = new Selection();
   readonly columns = new ColumnPrefs();
+  readonly panes = new PanePrefs();
   readonly undoStack: UndoStack;
 
   #view = $state<View>({ kind: 'library' });
@@ -293,6 +296,40 @@ export class LibraryState {
     if (await this.#call(this.api.invoke('library.collections.addItems', { collectionId, ids: list }))) {
       this.notify(`Added ${plural(list.length, 'item')} to “${name}”`, await this.undoStack.offerFor(list));
     }
+  }
+
+  /** Adds (or removes) tags on the selection: one request, one undo step. */
+  async tagSelected(tags: string[], remove: boolean): Promise<boolean> {
+    const ids = await this.selectedIds();
+    const names = tags.map((t) => t.trim()).filter((t, i, all) => t !== '' && all.indexOf(t) === i);
+    if (ids.length === 0 || names.length === 0) return false;
+    const ok = await this.#call(this.api.invoke(remove ? 'library.tags.remove' : 'library.tags.add', { ids, tags: names }));
+    if (ok) {
+      const what = names.length === 1 ? `tag ${names[0]}` : plural(names.length, 'tag');
+      this.notify(remove ? `Removed ${what} from ${plural(ids.length, 'item')}` : `Added ${what} to ${plural(ids.length, 'item')}`, await this.undoStack.offerFor(ids));
+    }
+    return ok;
+  }
+
+  /** Formats the selection (a bibliography, or one in-text citation of all of it) for the clipboard. */
+  async citeSelected(style: string, locale: CitationLocale, kind: 'bibliography' | 'citation'): Promise<{ text: string; html: string } | null> {
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return null;
+    const result = await this.api.invoke('library.cite', { ids, style, locale, kind });
+    if (!result.ok) {
+      this.#error = result.error;
+      return null;
+    }
+    return result.value;
+  }
+
+  /** Fetches the selection's evidence and notices again, as a job (the status bar shows its progress). */
+  async refreshSelected(): Promise<void> {
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return;
+    const result = await this.api.invoke('library.enrich', { scope: { kind: 'items', ids } });
+    if (!result.ok) this.#error = result.error;
+    else this.notify(result.value.jobId ? `Refreshing ${plural(ids.length, 'item')} from the service` : 'Nothing to refresh: the selected items have no DOI', null);
   }
 
   async saveSearch(name: string): Promise<void> {

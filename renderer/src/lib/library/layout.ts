@@ -1,0 +1,79 @@
+// The Library's sizes a user can drag: the table's column widths and the two side panes. Pure, so the
+// rules (bounds, what a stored value may be, the grid template) are tested without a DOM.
+import { COLUMNS, columnDef, type ColumnId } from './columns';
+
+/** Narrow enough for a count of five digits with its padding. */
+export const MIN_COLUMN_PX = 44;
+/** The title keeps room for a badge and a few words. */
+export const MIN_TITLE_PX = 120;
+export const MAX_COLUMN_PX = 1600;
+
+/** Widths the user set, in CSS pixels; a column without one has its default. */
+export type ColumnWidths = Partial<Record<ColumnId, number>>;
+
+export function minWidth(id: ColumnId): number {
+  return id === 'title' ? MIN_TITLE_PX : MIN_COLUMN_PX;
+}
+
+export function clampWidth(id: ColumnId, px: number): number {
+  return Math.round(Math.min(MAX_COLUMN_PX, Math.max(minWidth(id), px)));
+}
+
+export function widthOf(id: ColumnId, widths: ColumnWidths): number {
+  return widths[id] ?? columnDef(id).px;
+}
+
+/** Keeps known columns with finite widths, clamped to the bounds, whatever localStorage held. */
+export function sanitizeWidths(value: unknown): ColumnWidths {
+  const out: ColumnWidths = {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return out;
+  for (const c of COLUMNS) {
+    // Own keys only: a JSON `__proto__` key must not hand over inherited values.
+    const v = Object.hasOwn(value, c.id) ? (value as Record<string, unknown>)[c.id] : undefined;
+    if (typeof v === 'number' && Number.isFinite(v)) out[c.id] = clampWidth(c.id, v);
+  }
+  return out;
+}
+
+/**
+ * The CSS grid template shared by the header and every row. Every column has its width in pixels but
+ * the title, which is at least its width and takes the spare room (so the table fills its pane at any
+ * window size, and widening another column takes room from the title first). Without a title shown, an
+ * empty last track takes the spare room, so rows still reach the pane's edge.
+ */
+export function columnTemplate(ids: readonly ColumnId[], widths: ColumnWidths): string {
+  const tracks = ids.map((id) => (columnDef(id).flex ? `minmax(${widthOf(id, widths)}px, 1fr)` : `${widthOf(id, widths)}px`));
+  if (!ids.some((id) => columnDef(id).flex)) tracks.push('minmax(0, 1fr)');
+  return tracks.join(' ');
+}
+
+/** The least width of a row: wider than the pane, the table scrolls sideways. */
+export function rowMinWidth(ids: readonly ColumnId[], widths: ColumnWidths): number {
+  return ids.reduce((sum, id) => sum + widthOf(id, widths), 0);
+}
+
+// ── the side panes ──
+
+export interface PaneSizes {
+  sidebar: number;
+  details: number;
+}
+
+export const PANE_BOUNDS = {
+  sidebar: { min: 160, max: 420, default: 192 },
+  details: { min: 260, max: 640, default: 288 },
+} as const;
+
+export function clampPane(which: keyof PaneSizes, px: number): number {
+  const b = PANE_BOUNDS[which];
+  return Math.round(Math.min(b.max, Math.max(b.min, px)));
+}
+
+export function sanitizePanes(value: unknown): PaneSizes {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const pick = (which: keyof PaneSizes): number => {
+    const x = Object.hasOwn(v, which) ? v[which] : undefined;
+    return typeof x === 'number' && Number.isFinite(x) ? clampPane(which, x) : PANE_BOUNDS[which].default;
+  };
+  return { sidebar: pick('sidebar'), details: pick('details') };
+}
