@@ -82,3 +82,27 @@ export function referenceCheckSummary(rows: readonly ReferenceCheckRow[]): { tot
     concern: rows.filter((r) => r.severity === 'concern').length,
   };
 }
+
+/** What makes a reference worth a second look, most serious first; null when nothing does. */
+export type ReferenceProblem = 'retracted' | 'concern' | 'not-found' | 'contrasting';
+const PROBLEM_ORDER: readonly ReferenceProblem[] = ['retracted', 'concern', 'not-found', 'contrasting'];
+
+export function referenceProblem(row: ReferenceCheckRow): ReferenceProblem | null {
+  if (row.severity === 'retracted' || row.severity === 'concern') return row.severity;
+  if (!row.doi) return 'not-found';
+  if (row.tally && row.tally.contrasting > 0) return 'contrasting';
+  return null;
+}
+
+/**
+ * The rows as the table lists them: problems first (retracted, expression of concern, not found,
+ * contrasted), then the rest; the document's order within each group. `problemsOnly` keeps the problems.
+ */
+export function orderReferenceRows(rows: readonly ReferenceCheckRow[], problemsOnly = false): ReferenceCheckRow[] {
+  const rank = (r: ReferenceCheckRow): number => {
+    const p = referenceProblem(r);
+    return p === null ? PROBLEM_ORDER.length : PROBLEM_ORDER.indexOf(p);
+  };
+  const kept = problemsOnly ? rows.filter((r) => referenceProblem(r) !== null) : [...rows];
+  return kept.sort((a, b) => rank(a) - rank(b) || a.index - b.index);
+}

@@ -5,7 +5,9 @@
 // references; three references added to the library; the draft in vancouver and as Markdown with its
 // .bib; a running question cancelled and asked again; a conversation renamed and deleted; a reference
 // check of a .bib with a retracted paper flagging it; and hostile markup shown as text throughout.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/tmp';
 import { createServer, request, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -349,8 +351,18 @@ describe('Assistant', () => {
     expect(await flagged.textContent()).toContain(retractedDoi);
     expect(await flagged.getByTestId('refcheck-flag').textContent()).toBe('Retracted');
     expect(await page.getByTestId('refcheck-retracted-count').textContent()).toBe('1 retracted');
-    expect(await rows.nth(2).textContent()).toMatch(/No match found/);
+    // Problems first: the retracted paper, then the reference found nowhere.
+    expect(await rows.nth(0).getAttribute('data-problem')).toBe('retracted');
+    expect(await rows.nth(1).textContent()).toMatch(/No match found/);
+    expect(await rows.nth(1).getAttribute('data-problem')).toBe('not-found');
     await screenshot(page, 'assistant-refcheck-result');
+    const problemRows = await page.locator('[data-testid=refcheck-row]:not([data-problem=""])').count();
+    await page.getByTestId('refcheck-problems-only').check();
+    await expect.poll(() => rows.count()).toBe(problemRows);
+    expect(problemRows).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'assistant-refcheck-problems-only');
+    await page.getByTestId('refcheck-problems-only').uncheck();
+    await expect.poll(() => rows.count()).toBe(3);
     const violations = await seriousViolations(page);
     expect(violations, violations.join('\n')).toEqual([]);
     const popup = context.waitForEvent('page');
@@ -358,6 +370,25 @@ describe('Assistant', () => {
     const report = await popup;
     expect(report.url()).toMatch(new RegExp(`^${service.url.replace(/[.:/]/g, '\\$&')}/reference-check/[\\w-]+\\?authToken=`));
     await report.close();
+
+    // The file edited on disk and checked again: read as it is now, not as it was when chosen.
+    const dir = tempDir('citewise-refcheck-');
+    const path = join(dir.path, 'edited.bib');
+    writeFileSync(path, bib);
+    await page.getByTestId('refcheck-file').setInputFiles(path);
+    await page.getByTestId('refcheck-start').click();
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(3);
+    writeFileSync(path, `${bib}@article{added,\n  title = {A second entirely unrelated title about bronze casting moulds},\n  year = {1998}\n}\n`);
+    await page.getByTestId('refcheck-start').click();
+    // Either the browser reads the edited file, or it refuses a file changed since it was chosen and says so.
+    await expect.poll(async () => (await page.getByTestId('refcheck-error').count()) > 0 || (await rows.count()) === 4, { timeout: 30_000 }).toBe(true);
+    if ((await rows.count()) !== 4) {
+      expect(await page.getByTestId('refcheck-error').textContent()).toMatch(/edited\.bib changed since it was chosen: choose it again/);
+      await page.getByTestId('refcheck-file').setInputFiles(path);
+      await page.getByTestId('refcheck-start').click();
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
+    }
+    dir.remove();
 
     // A file that is not what its name says is refused with a reason.
     await page.getByTestId('refcheck-file').setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });

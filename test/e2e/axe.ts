@@ -16,6 +16,15 @@ function axeSource(): string {
 }
 
 export async function seriousViolations(page: Page): Promise<string[]> {
+  return violations(page, ['serious', 'critical']);
+}
+
+/** Every violation axe reports, of any impact (minor and moderate too), described for a test failure. */
+export async function allViolations(page: Page): Promise<string[]> {
+  return violations(page, ['minor', 'moderate', 'serious', 'critical']);
+}
+
+async function violations(page: Page, impacts: string[]): Promise<string[]> {
   // Evaluated rather than added as a <script>: the app's CSP (script-src 'self') rightly refuses inline
   // scripts, and the test must not weaken it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
@@ -24,7 +33,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     return axe.run(document, { resultTypes: ['violations'] });
   });
   return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => impacts.includes(v.impact ?? ''))
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
 }
 

@@ -18,6 +18,8 @@ export function toBase64(bytes: Uint8Array): string {
 export class ReferenceCheckState {
   readonly #api: CitewiseApi;
   #file = $state.raw<{ name: string; size: number; base64: string } | null>(null);
+  /** The chosen file itself: read again at each check, so an edited file is checked as it is now. */
+  #chosen: File | null = null;
   #taskId = $state<string | null>(null);
   #progress = $state.raw<TaskProgress | null>(null);
   #rows = $state.raw<ReferenceCheckRow[] | null>(null);
@@ -85,7 +87,25 @@ export class ReferenceCheckState {
       this.#error = { code: 'INVALID_INPUT', message: `${file.name} is empty.` };
       return;
     }
+    this.#chosen = file;
     this.#file = { name: file.name, size: file.size, base64: toBase64(new Uint8Array(await file.arrayBuffer())) };
+  }
+
+  /** The chosen file read now; null (with the error set) when it can no longer be read. */
+  async #reread(): Promise<{ name: string; base64: string } | null> {
+    const file = this.#chosen;
+    if (!file) return this.#file;
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      this.#file = { name: file.name, size: bytes.length, base64: toBase64(bytes) };
+      return this.#file;
+    } catch {
+      // The browser refuses to read a file changed on disk since it was chosen: choosing it again reads it.
+      this.#chosen = null;
+      this.#file = null;
+      this.#error = { code: 'INVALID_INPUT', message: `${file.name} changed since it was chosen: choose it again to check it as it is now.` };
+      return null;
+    }
   }
 
   async run(): Promise<void> {
@@ -99,7 +119,9 @@ export class ReferenceCheckState {
         this.#error = { code: 'INVALID_INPUT', message: 'Choose a manuscript or bibliography file first.' };
         return;
       }
-      source = { kind: 'file', name: this.#file.name, base64: this.#file.base64 };
+      const file = await this.#reread();
+      if (!file) return;
+      source = { kind: 'file', name: file.name, base64: file.base64 };
     } else source = { kind: 'collection', collectionId: Number(this.source) };
     this.#status = 'starting';
     const r = await this.#api.invoke('assistant.referenceCheck.start', { source });
