@@ -35,6 +35,9 @@ export const graphFilter = z
   .strict();
 
 const position = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
+const positions = z
+  .record(z.string().max(1000), position)
+  .refine((p) => Object.keys(p).length <= MAX_GRAPH_DOIS, `at most ${MAX_GRAPH_DOIS.toLocaleString('en')} positions`);
 
 export interface SeedResult {
   /** The seed's papers (by DOI), at most 5,000. */
@@ -79,8 +82,11 @@ export const graphFeature = feature({
     /**
      * Saves the graph under a name. `id`: the saved graph this one was opened from (or last saved as),
      * which the save updates; a name another graph has is refused (CONFLICT) unless `replace`.
+     * `positions`: the layout by DOI, kept so that the graph reopens as it was laid out.
      */
-    'graph.save': request(z.object({ name, seed: graphSeed, seedDois: dois, dois: dois.min(1), id: id.optional(), replace: z.boolean().optional() }).strict()).returns<SavedGraphInfo>(),
+    'graph.save': request(
+      z.object({ name, seed: graphSeed, seedDois: dois, dois: dois.min(1), positions: positions.optional(), id: id.optional(), replace: z.boolean().optional() }).strict(),
+    ).returns<SavedGraphInfo>(),
     'graph.list': request(z.object({}).strict()).returns<SavedGraphInfo[]>(),
     /** A saved graph with its papers and edges, from the library only: it opens offline. */
     'graph.open': request(z.object({ id }).strict()).returns<{ graph: SavedGraph; data: GraphData }>(),
@@ -92,10 +98,7 @@ export const graphFeature = feature({
           dois: dois.min(1),
           format: z.enum(['graphml', 'gexf', 'csljson', 'bibtex']),
           filter: graphFilter.optional(),
-          positions: z
-            .record(z.string().max(1000), position)
-            .refine((p) => Object.keys(p).length <= MAX_GRAPH_DOIS, `at most ${MAX_GRAPH_DOIS.toLocaleString('en')} positions`)
-            .optional(),
+          positions: positions.optional(),
           title: z.string().max(200).optional(),
         })
         .strict(),

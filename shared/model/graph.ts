@@ -84,6 +84,8 @@ export interface SavedGraph extends SavedGraphInfo {
   dois: string[];
   /** The seed papers (drawn as seeds). */
   seedDois: string[];
+  /** The layout it was saved with, by DOI (graphs saved before layouts were kept have none). */
+  positions: Record<string, { x: number; y: number }> | null;
 }
 
 /** What one expansion step brought. */

@@ -3,7 +3,8 @@
 // a library item (its details' "Citation graph" button), expand it twice, filter to contrasting edges,
 // add a paper of the graph to the library, save the graph, then reopen it with the service gone.
 // Screenshots in light and dark are saved to test-results/ and checked with axe.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
@@ -27,6 +28,18 @@ describe('the citation graph', () => {
   const shown = async (): Promise<{ papers: number; links: number }> => {
     const m = /([\d,]+) papers · ([\d,]+) citation links/.exec((await status()) ?? '');
     return { papers: Number((m?.[1] ?? '0').replace(/,/g, '')), links: Number((m?.[2] ?? '0').replace(/,/g, '')) };
+  };
+
+  /** The layout as exported in GraphML: x and y by DOI. */
+  const graphmlPositions = async (download: Download): Promise<Record<string, [number, number]>> => {
+    const xml = readFileSync(await download.path(), 'utf8');
+    const out: Record<string, [number, number]> = {};
+    for (const m of xml.matchAll(/<node id="([^"]+)">[\s\S]*?<data key="n_x">([^<]+)<\/data>\s*<data key="n_y">([^<]+)<\/data>/g)) out[m[1]!] = [Number(m[2]), Number(m[3])];
+    return out;
+  };
+  const exportGraphml = async (): Promise<Download> => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('graphml')]);
+    return download;
   };
 
   const shoot = (name: string): Promise<void> => shootThemes(page, `graph-${name}`, { settleMs: 400 });
@@ -122,15 +135,18 @@ describe('the citation graph', () => {
     await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Added “[^”]+” to the library/);
     await expect.poll(() => page.getByTestId('graph-details').textContent()).toContain('In your library');
 
-    // Save it under a name.
+    // Save it under a name, once laid out.
+    await expect.poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 }).toBe('false');
     await page.getByTestId('save-graph').click();
     await page.getByRole('textbox', { name: 'Name of the graph' }).fill('Seed and its critics');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Saved as “Seed and its critics” \([\d,]+ papers\)/);
 
     // Exports: GraphML of what is shown, as a download.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('graphml')]);
+    const download = await exportGraphml();
     expect(download.suggestedFilename()).toBe('Seed-and-its-critics.graphml');
+    const savedLayout = await graphmlPositions(download);
+    expect(Object.keys(savedLayout).length).toBeGreaterThan(10);
 
     // The service goes away; the app reloads; the saved graph opens from the library alone.
     await service.close();
@@ -141,6 +157,11 @@ describe('the citation graph', () => {
     await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
     await expect.poll(shown).toEqual(second);
     await expect.poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 }).toBe('false');
+    // It reopens with the layout it was saved with: every paper where it was, no layout run.
+    expect(await page.getByTestId('graph-status').getAttribute('data-layout-iterations')).toBe('0');
+    const reopened = await graphmlPositions(await exportGraphml());
+    expect(Object.keys(reopened).sort()).toEqual(Object.keys(savedLayout).sort());
+    expect(reopened).toEqual(savedLayout);
     await page.getByTestId('graph-search').fill(seed.title.split(/\s+/).slice(0, 5).join(' '));
     await page.getByTestId('graph-search').press('Enter');
     await page.getByTestId('graph-search').fill('');

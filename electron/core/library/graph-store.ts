@@ -106,6 +106,29 @@ function mustDoi(doi: string): string {
   return d;
 }
 
+type Positions = Record<string, { x: number; y: number }>;
+
+/**
+ * A saved graph's `dois` column: a JSON array of its DOIs, or, when it was saved with its layout,
+ * `{"dois": [...], "positions": {doi: {x, y}}}` (so no migration: older rows stay arrays).
+ */
+function savedDois(json: string): { dois: string[]; positions: Positions | null } {
+  const v = JSON.parse(json) as string[] | { dois: string[]; positions: Positions };
+  return Array.isArray(v) ? { dois: v, positions: null } : { dois: v.dois, positions: v.positions };
+}
+
+/** The positions of the graph's papers by normalised DOI; a position of a paper not in the graph is refused. */
+function positionsOf(raw: Readonly<Positions>, dois: ReadonlySet<string>): Positions {
+  const out: Positions = {};
+  for (const [k, p] of Object.entries(raw)) {
+    const d = norm(k);
+    if (!d || !dois.has(d)) throw new CoreError('INVALID_INPUT', `The layout names "${k}", which is not a paper of the graph.`, { field: 'positions' });
+    if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) throw new CoreError('INVALID_INPUT', `The position of "${k}" is not a finite point.`, { field: 'positions' });
+    out[d] = { x: p.x, y: p.y };
+  }
+  return out;
+}
+
 function info(r: GraphRow): SavedGraphInfo {
   return { id: r.id, name: r.name, seed: JSON.parse(r.seed) as GraphSeed, nodeCount: r.node_count, createdAt: r.created_at, updatedAt: r.updated_at };
 }
@@ -381,14 +404,26 @@ export class GraphStore {
 
   // ── Saved graphs ──
 
-  /** Saves a graph under a name; saving under a name that exists replaces that graph (its id stays). */
-  saveGraph(input: { name: string; seed: GraphSeed; seedDois: readonly string[]; dois: readonly string[]; id?: number | undefined; replace?: boolean | undefined }): SavedGraphInfo {
+  /**
+   * Saves a graph under a name; saving under a name that exists replaces that graph (its id stays).
+   * `positions` (by DOI) is the layout it reopens with.
+   */
+  saveGraph(input: {
+    name: string;
+    seed: GraphSeed;
+    seedDois: readonly string[];
+    dois: readonly string[];
+    positions?: Readonly<Positions> | undefined;
+    id?: number | undefined;
+    replace?: boolean | undefined;
+  }): SavedGraphInfo {
     const name = input.name.trim();
     if (!name) throw new CoreError('INVALID_INPUT', 'A saved graph needs a name.');
     const dois = [...new Set(input.dois.map(mustDoi))];
     if (dois.length === 0) throw new CoreError('INVALID_INPUT', 'An empty graph cannot be saved.');
     if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${MAX_GRAPH_NODES.toLocaleString('en')} papers.`);
     const seedDois = [...new Set(input.seedDois.map(mustDoi))];
+    const stored = JSON.stringify(input.positions ? { dois, positions: positionsOf(input.positions, new Set(dois)) } : dois);
     const now = this.#now();
     return this.#w.transaction(() => {
       const existing = this.#w.get<{ id: number }>(sql`SELECT id FROM graphs WHERE name = ${name} COLLATE NOCASE`);
@@ -397,13 +432,13 @@ export class GraphStore {
         throw new CoreError('CONFLICT', `A saved graph is already named “${name}”. Choose another name, or delete that graph first (it is under “Open saved graph…”).`, { field: 'name' });
       }
       if (existing) {
-        this.#w.run(sql`UPDATE graphs SET name = ${name}, seed = ${JSON.stringify(input.seed)}, seed_dois = ${JSON.stringify(seedDois)}, dois = ${JSON.stringify(dois)},
+        this.#w.run(sql`UPDATE graphs SET name = ${name}, seed = ${JSON.stringify(input.seed)}, seed_dois = ${JSON.stringify(seedDois)}, dois = ${stored},
           node_count = ${dois.length}, updated_at = ${now} WHERE id = ${existing.id}`);
         return this.#info(existing.id);
       }
       const id = Number(
         this.#w.run(sql`INSERT INTO graphs (name, seed, seed_dois, dois, node_count, created_at, updated_at)
-          VALUES (${name}, ${JSON.stringify(input.seed)}, ${JSON.stringify(seedDois)}, ${JSON.stringify(dois)}, ${dois.length}, ${now}, ${now})`).lastInsertRowid,
+          VALUES (${name}, ${JSON.stringify(input.seed)}, ${JSON.stringify(seedDois)}, ${stored}, ${dois.length}, ${now}, ${now})`).lastInsertRowid,
       );
       return this.#info(id);
     });
@@ -416,7 +451,8 @@ export class GraphStore {
   getGraph(id: number): SavedGraph {
     const r = this.#r.get<GraphRow>(sql`SELECT * FROM graphs WHERE id = ${id}`);
     if (!r) throw new CoreError('NOT_FOUND', `The saved graph ${id} does not exist.`);
-    return { ...info(r), seedDois: JSON.parse(r.seed_dois) as string[], dois: JSON.parse(r.dois) as string[] };
+    const { dois, positions } = savedDois(r.dois);
+    return { ...info(r), seedDois: JSON.parse(r.seed_dois) as string[], dois, positions };
   }
 
   renameGraph(id: number, rawName: string): SavedGraphInfo {

@@ -108,6 +108,8 @@ describe('citation graph over IPC', () => {
     try {
       const opened = value(await api.invoke('graph.open', { id: saved.id }));
       expect([...opened.graph.dois].sort()).toEqual([...dois].sort());
+      // Saved without a layout (as before layouts were kept): none comes back.
+      expect(opened.graph.positions).toBeNull();
       expect(opened.data.nodes).toHaveLength(dois.length);
       const key = (e: GraphEdge) => `${e.source}>${e.target}`;
       const opendEdges = new Set(opened.data.edges.map(key));
@@ -123,6 +125,14 @@ describe('citation graph over IPC', () => {
     const clash = await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3) });
     expect(clash.ok ? null : clash.error.code).toBe('CONFLICT');
     expect(value(await api.invoke('graph.open', { id: saved.id })).graph.dois).toHaveLength(4);
+    // With its layout: the positions come back exactly; a position of a paper not in the graph is refused.
+    const positions = Object.fromEntries(dois.slice(0, 4).map((d, i) => [d, { x: i * 10.123456789, y: 0.5 - i / 3 }]));
+    value(await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 4), positions, id: saved.id }));
+    const laidOut = value(await api.invoke('graph.open', { id: saved.id })).graph;
+    expect(laidOut.positions).toEqual(positions);
+    expect(laidOut.dois).toHaveLength(4);
+    const stray = await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3), positions, id: saved.id });
+    expect(stray.ok ? null : stray.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/not a paper of the graph/) });
     const replaced = value(await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3), replace: true }));
     expect(replaced.id).toBe(saved.id);
     expect(replaced.nodeCount).toBe(3);

@@ -412,15 +412,20 @@ export class GraphState {
     return true;
   }
 
-  /** Adds papers and edges; new papers start near the paper they were reached from. */
-  #merge(data: GraphData, around: string | null): void {
+  /**
+   * Adds papers and edges; new papers start near the paper they were reached from, or where `placed`
+   * puts them (a saved graph's layout).
+   */
+  #merge(data: GraphData, around: string | null, placed: Readonly<Record<string, { x: number; y: number }>> | null = null): void {
     const bulk = data.nodes.length + data.edges.length > BULK_ITEMS;
     const g = bulk ? this.#graph.copy() : this.#graph;
     const origin = around && g.hasNode(around) ? g.getNodeAttributes(around) : { x: 0, y: 0 };
     const spread = Math.max(10, Math.sqrt(g.order + data.nodes.length) * 4);
     for (const n of data.nodes) {
       this.#nodes.set(n.doi, n);
+      const at = placed?.[n.doi];
       if (g.hasNode(n.doi)) g.mergeNodeAttributes(n.doi, this.#nodeAttrs(n));
+      else if (at) g.addNode(n.doi, { ...this.#nodeAttrs(n), x: at.x, y: at.y });
       else {
         const a = Math.random() * Math.PI * 2;
         const r = spread * (0.3 + Math.random());
@@ -610,7 +615,18 @@ export class GraphState {
 
   async save(name: string): Promise<boolean> {
     if (!this.#seed || this.#nodes.size === 0) return false;
-    const r = await this.api.invoke('graph.save', { name, seed: this.#seed, seedDois: this.#seedDois, dois: [...this.#nodes.keys()], ...(this.#savedId !== null ? { id: this.#savedId } : {}) });
+    const positions: Record<string, { x: number; y: number }> = {};
+    this.graph.forEachNode((d, a) => {
+      if (Number.isFinite(a.x) && Number.isFinite(a.y)) positions[d] = { x: a.x, y: a.y };
+    });
+    const r = await this.api.invoke('graph.save', {
+      name,
+      seed: this.#seed,
+      seedDois: this.#seedDois,
+      dois: [...this.#nodes.keys()],
+      positions,
+      ...(this.#savedId !== null ? { id: this.#savedId } : {}),
+    });
     if (!r.ok) {
       this.#fail(r.error);
       return false;
@@ -634,7 +650,7 @@ export class GraphState {
       this.#seedDois = graph.seedDois;
       this.#savedName = graph.name;
       this.#savedId = graph.id;
-      this.#merge(data, null);
+      this.#merge(data, null, graph.positions);
       const paging: Record<string, Paging> = {};
       for (const n of data.nodes) {
         if (n.citing) paging[`citing:${n.doi}`] = { fetched: n.citing.fetched, total: n.citing.total, nextOffset: n.citing.fetched < n.citing.total ? n.citing.fetched : null };
@@ -642,7 +658,11 @@ export class GraphState {
       }
       this.#paging = paging;
       this.#notice = `Opened “${graph.name}”: ${data.nodes.length.toLocaleString('en')} papers and ${data.edges.length.toLocaleString('en')} citation links, from the library.`;
-      this.#relayout(FULL_LAYOUT);
+      // Saved with its layout: shown as it was. Otherwise (saved before layouts were kept, or papers
+      // without a position) the layout runs.
+      const placed = graph.positions;
+      if (placed && data.nodes.every((n) => placed[n.doi])) this.#layoutInfo = { running: false, iteration: 0, elapsedMs: 0, nodes: data.nodes.length, edges: this.graph.size };
+      else this.#relayout(FULL_LAYOUT);
     } finally {
       this.#busy = '';
     }
