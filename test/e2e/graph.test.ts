@@ -42,6 +42,22 @@ describe('the citation graph', () => {
     return download;
   };
 
+  /** The label boxes drawn, and the toolbar's and the canvas's rects, in the canvas's pixels. */
+  const labelLayout = async () => {
+    const canvas = (await page.getByTestId('graph-canvas').boundingBox())!;
+    const bar = (await page.getByRole('toolbar', { name: 'Graph view' }).boundingBox())!;
+    const boxes = JSON.parse((await page.getByTestId('graph-labels').getAttribute('data-label-boxes')) ?? '[]') as [number, number, number, number][];
+    return { boxes, width: canvas.width, height: canvas.height, toolbar: { x0: bar.x - canvas.x, y0: bar.y - canvas.y, x1: bar.x - canvas.x + bar.width, y1: bar.y - canvas.y + bar.height } };
+  };
+  const expectLabelsClear = async (): Promise<void> => {
+    const { boxes, width, height, toolbar } = await labelLayout();
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const [x0, y0, x1, y1] of boxes) {
+      expect(x0 < toolbar.x1 && x1 > toolbar.x0 && y0 < toolbar.y1 && y1 > toolbar.y0, `label ${[x0, y0, x1, y1].join(',')} under the toolbar`).toBe(false);
+      expect(x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height, `label ${[x0, y0, x1, y1].join(',')} off the canvas (${width}×${height})`).toBe(true);
+    }
+  };
+
   const shoot = (name: string): Promise<void> => shootThemes(page, `graph-${name}`, { settleMs: 400 });
 
   beforeAll(async () => {
@@ -108,7 +124,15 @@ describe('the citation graph', () => {
     // The WebGL view drew something: the canvas is not blank.
     const drawn = await page.getByTestId('graph-canvas').evaluate((el) => el.querySelectorAll('canvas').length);
     expect(drawn).toBeGreaterThan(0);
+    await expectLabelsClear();
     await shoot('expanded');
+    // Zoomed in, papers sit at every edge and under the toolbar: their labels stay clear of both.
+    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.waitForTimeout(600);
+    await expectLabelsClear();
+    await shoot('zoomed');
+    await page.getByRole('button', { name: 'Fit' }).click();
+    await page.waitForTimeout(400);
 
     // Second expansion: find a citing paper by its title, select it, expand its citations.
     const words = citer.title.split(/\s+/).slice(0, 4).join(' ');

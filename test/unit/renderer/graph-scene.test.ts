@@ -89,7 +89,8 @@ describe('labels', () => {
   g.addNode('small', { x: 45, y: 45, size: 1 });
   const s = buildScene(g, (_k, a) => a, () => ({}));
   const view = { width: 1000, height: 1000 };
-  const toViewport = (x: number, y: number) => ({ x: x * 1000, y: y * 1000 });
+  // The framed extent inside the view, with room around it for labels.
+  const toViewport = (x: number, y: number) => ({ x: 40 + x * 600, y: 40 + y * 900 });
   const radius = (size: number) => size / 4;
   const text = (id: string) => `Paper ${id} with a title`;
 
@@ -116,5 +117,59 @@ describe('labels', () => {
   it('leaves out papers outside the view', () => {
     const far = (x: number, y: number) => ({ x: x * 1000 + 5000, y: y * 1000 });
     expect(chooseLabels(s, view, far, radius, text, new Set())).toEqual([]);
+  });
+});
+
+describe('labels and the edges of the view', () => {
+  // Three big papers: one near the right edge, one near the top-left corner (under a toolbar), one near the bottom.
+  const g = new Graph<At>();
+  g.addNode('right', { x: 100, y: 50, size: 90 });
+  g.addNode('corner', { x: 0, y: 100, size: 80 });
+  g.addNode('bottom', { x: 50, y: 0, size: 70 });
+  g.addNode('middle', { x: 50, y: 30, size: 60 });
+  const s = buildScene(g, (_k, a) => a, () => ({}));
+  const view = { width: 1000, height: 600 };
+  const radius = (size: number) => size / 5;
+  // The framed extent fills the view, less 10 pixels on each side.
+  const toViewport = (x: number, y: number) => ({ x: 10 + x * 980, y: 10 + (1 - y) * 580 });
+  const text = (id: string) => `A rather long title of the paper ${id}`;
+  const toolbar = { x0: 0, y0: 0, x1: 400, y1: 50 };
+  const inside = (b: { x0: number; y0: number; x1: number; y1: number }) => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height;
+  const meets = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof toolbar) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+  const pos = (id: string) => {
+    const j = s.nodeIds.indexOf(id);
+    return toViewport(s.nodeXY[j * 2]!, s.nodeXY[j * 2 + 1]!);
+  };
+
+  it('keeps every label inside the view: a paper near the right edge has its label on its left', () => {
+    const labels = chooseLabels(s, view, toViewport, radius, text, new Set());
+    for (const l of labels) expect(inside(l.box), l.id).toBe(true);
+    const right = labels.find((l) => l.id === 'right')!;
+    expect(right).toBeTruthy();
+    expect(right.box.x1).toBeLessThan(pos('right').x);
+    // A paper with room on its right keeps its label there.
+    const middle = labels.find((l) => l.id === 'middle')!;
+    expect(middle.x).toBeGreaterThan(pos('middle').x);
+  });
+
+  it('draws no label under what lies over the graph, forced or not', () => {
+    const free = chooseLabels(s, view, toViewport, radius, text, new Set());
+    // Without the toolbar, the corner paper is labelled where the toolbar would be.
+    expect(free.some((l) => l.id === 'corner' && meets(l.box, toolbar))).toBe(true);
+    for (const forced of [new Set<string>(), new Set(['corner'])]) {
+      const labels = chooseLabels(s, view, toViewport, radius, text, forced, [toolbar]);
+      for (const l of labels) expect(meets(l.box, toolbar), l.id).toBe(false);
+      expect(labels.map((l) => l.id)).toContain('middle');
+    }
+  });
+
+  it('shortens a label wider than the view to fit it', () => {
+    const narrow = { width: 120, height: 600 };
+    const fit = (x: number, y: number) => ({ x: 10 + x * 100, y: 10 + (1 - y) * 580 });
+    const labels = chooseLabels(s, narrow, fit, radius, text, new Set(['middle']));
+    const middle = labels.find((l) => l.id === 'middle')!;
+    expect(middle.text.endsWith('…')).toBe(true);
+    expect(inside({ ...middle.box, x1: middle.box.x1 - narrow.width + view.width })).toBe(true);
+    expect(middle.box.x1).toBeLessThanOrEqual(narrow.width);
   });
 });

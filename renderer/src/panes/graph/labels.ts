@@ -1,5 +1,8 @@
 // Which papers get a label, and where: the ones that must (selected, matching the search) and then
-// the biggest in view, never two overlapping, at most MAX_LABELS. Labels are drawn on a 2D canvas over
+// the biggest in view, never two overlapping, at most MAX_LABELS. A label sits right of its paper, or
+// left of it where it would leave the view on the right; it never leaves the view, nor runs under
+// what lies over the graph (the toolbar, the legend, the status): a label that cannot avoid them is
+// not drawn, and one wider than the view is shortened. Labels are drawn on a 2D canvas over
 // the WebGL view: a few dozen fillText calls, where sigma 4's WebGL labels draw every character as an
 // instance (about 35 µs each with software WebGL) and build a glyph atlas as text changes.
 import type { Scene } from './scene';
@@ -16,9 +19,11 @@ export interface PlacedLabel {
   x: number;
   y: number;
   forced: boolean;
+  /** The box the label takes, viewport pixels. */
+  box: Box;
 }
 
-interface Box {
+export interface Box {
   x0: number;
   y0: number;
   x1: number;
@@ -27,7 +32,8 @@ interface Box {
 
 /**
  * `toViewport` converts framed graph coordinates to viewport pixels; `radius` a paper's size to its
- * radius in pixels; `text` gives a paper's label. Papers dimmed (alpha < 1) are labelled only when forced.
+ * radius in pixels; `text` gives a paper's label; `keepOut` the boxes (viewport pixels) over the
+ * graph that no label may touch. Papers dimmed (alpha < 1) are labelled only when forced.
  */
 export function chooseLabels(
   scene: Scene,
@@ -36,11 +42,16 @@ export function chooseLabels(
   radius: (size: number) => number,
   text: (id: string) => string,
   forced: ReadonlySet<string>,
+  keepOut: readonly Box[] = [],
 ): PlacedLabel[] {
   const charWidth = LABEL_FONT_PX * 0.55;
   const placed: Box[] = [];
   const out: PlacedLabel[] = [];
-  const overlaps = (b: Box): boolean => placed.some((p) => b.x0 < p.x1 && b.x1 > p.x0 && b.y0 < p.y1 && b.y1 > p.y0);
+  const meets = (b: Box, p: Box): boolean => b.x0 < p.x1 && b.x1 > p.x0 && b.y0 < p.y1 && b.y1 > p.y0;
+  const overlaps = (b: Box): boolean => placed.some((p) => meets(b, p));
+  const inView = (b: Box): boolean => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height && !keepOut.some((k) => meets(b, k));
+  // At most this many characters fit across the view.
+  const fits = Math.max(1, Math.floor((view.width - 4) / charWidth));
   const candidates: { j: number; r: number; x: number; y: number; must: boolean }[] = [];
   for (let j = 0; j < scene.nodeIds.length; j++) {
     const must = forced.has(scene.nodeIds[j]!);
@@ -54,14 +65,20 @@ export function chooseLabels(
   for (const c of candidates) {
     if (!c.must && out.length >= MAX_LABELS) break;
     const id = scene.nodeIds[c.j]!;
-    const label = text(id);
-    if (!label) continue;
-    const x = c.x + c.r + 3;
+    const full = text(id);
+    if (!full) continue;
+    const label = full.length > fits ? `${full.slice(0, fits - 1)}…` : full;
+    const width = label.length * charWidth;
     const y = c.y + LABEL_FONT_PX / 3;
-    const box = { x0: x - 2, y0: y - LABEL_FONT_PX, x1: x + label.length * charWidth + 2, y1: y + 4 };
-    if (!c.must && overlaps(box)) continue;
+    const at = (x: number): Box => ({ x0: x - 2, y0: y - LABEL_FONT_PX, x1: x + width + 2, y1: y + 4 });
+    // Right of the paper, else left of it, else moved back inside the view from the right.
+    const right = c.x + c.r + 3;
+    const spots = [right, c.x - c.r - 3 - width, Math.max(2, Math.min(right, view.width - width - 2))];
+    const x = spots.find((sx) => inView(at(sx)) && (c.must || !overlaps(at(sx))));
+    if (x === undefined) continue;
+    const box = at(x);
     placed.push(box);
-    out.push({ id, text: label, x, y, forced: c.must });
+    out.push({ id, text: label, x, y, forced: c.must, box });
   }
   return out;
 }
