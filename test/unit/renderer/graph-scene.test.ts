@@ -173,3 +173,23 @@ describe('labels and the edges of the view', () => {
     expect(middle.box.x1).toBeLessThanOrEqual(narrow.width);
   });
 });
+
+describe('labels of papers at the edge of the view', () => {
+  const g = new Graph<At>();
+  g.addNode('out', { x: 0, y: 50, size: 80 });
+  g.addNode('in', { x: 100, y: 0, size: 80 });
+  const s = buildScene(g, (_k, a) => a, () => ({}));
+  const radius = (size: number) => size / 5;
+  const text = (id: string) => `Paper ${id}`;
+  const view = { width: 500, height: 500 };
+
+  it('labels no paper lying wholly outside the view, and one partly in it', () => {
+    // 'out' lies 17 pixels left of the view with a radius of 16: outside. Then 15 pixels: partly in.
+    for (const [offset, shown] of [[-17, false], [-15, true]] as const) {
+      const toViewport = (x: number, y: number) => ({ x: offset + x * 300, y: 100 + y * 300 });
+      const ids = chooseLabels(s, view, toViewport, radius, text, new Set()).map((l) => l.id);
+      expect(ids.includes('out'), `offset ${offset}`).toBe(shown);
+      expect(ids).toContain('in');
+    }
+  });
+});

@@ -11,6 +11,8 @@ export const MAX_LABELS = 30;
 /** Papers drawn smaller than this radius (pixels) are labelled only when they must be. */
 export const LABEL_MIN_RADIUS = 7;
 export const LABEL_FONT_PX = 12;
+/** What the view labels, in words (for the legend): the rule chooseLabels follows. */
+export const LABEL_RULE = `Labels: selected papers and search matches, then up to ${MAX_LABELS} of the largest papers in view, where they fit`;
 
 export interface PlacedLabel {
   id: string;
@@ -58,7 +60,8 @@ export function chooseLabels(
     const r = radius(scene.nodeSize[j]!);
     if (!must && (r < LABEL_MIN_RADIUS || scene.nodeColour[j * 4 + 3]! < 255)) continue;
     const p = toViewport(scene.nodeXY[j * 2]!, scene.nodeXY[j * 2 + 1]!);
-    if (p.x < -200 || p.y < -20 || p.x > view.width + 20 || p.y > view.height + 20) continue;
+    // Only papers at least partly in view.
+    if (p.x + r < 0 || p.y + r < 0 || p.x - r > view.width || p.y - r > view.height) continue;
     candidates.push({ j, r, x: p.x, y: p.y, must });
   }
   candidates.sort((a, b) => Number(b.must) - Number(a.must) || b.r - a.r);
@@ -71,9 +74,10 @@ export function chooseLabels(
     const width = label.length * charWidth;
     const y = c.y + LABEL_FONT_PX / 3;
     const at = (x: number): Box => ({ x0: x - 2, y0: y - LABEL_FONT_PX, x1: x + width + 2, y1: y + 4 });
-    // Right of the paper, else left of it, else moved back inside the view from the right.
+    // Right of the paper, else left of it, else (one that must be labelled) moved back inside the view.
     const right = c.x + c.r + 3;
-    const spots = [right, c.x - c.r - 3 - width, Math.max(2, Math.min(right, view.width - width - 2))];
+    const spots = [right, c.x - c.r - 3 - width];
+    if (c.must) spots.push(Math.max(2, Math.min(right, view.width - width - 2)));
     const x = spots.find((sx) => inView(at(sx)) && (c.must || !overlaps(at(sx))));
     if (x === undefined) continue;
     const box = at(x);
