@@ -125,6 +125,9 @@ describe('the citation graph', () => {
     const drawn = await page.getByTestId('graph-canvas').evaluate((el) => el.querySelectorAll('canvas').length);
     expect(drawn).toBeGreaterThan(0);
     await expectLabelsClear();
+    // The legend says which papers are labelled (the rule of labels.ts) and what is drawn larger.
+    expect(await page.getByTestId('legend-labels').textContent()).toBe('Labels: selected papers and search matches, then up to 30 of the largest papers in view, where they fit');
+    expect(await page.getByTestId('graph-legend').textContent()).toContain('Larger: in your library');
     await shoot('expanded');
     // Zoomed in, papers sit at every edge and under the toolbar: their labels stay clear of both.
     for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
