@@ -4,12 +4,13 @@
 // add a paper of the graph to the library, save the graph, then reopen it with the service gone.
 // Screenshots in light and dark are saved to test-results/ and checked with axe.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
-import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { launchApp, launchBrowser, newPage, RESULTS_DIR, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 
 describe('the citation graph', () => {
@@ -174,6 +175,17 @@ describe('the citation graph', () => {
     expect(download.suggestedFilename()).toBe('Seed-and-its-critics.graphml');
     const savedLayout = await graphmlPositions(download);
     expect(Object.keys(savedLayout).length).toBeGreaterThan(10);
+    // The picture carries the legend: the PNG (drawn at 2×) is taller than the 1600 × 1000 graph alone,
+    // and the SVG has the legend's words.
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('png')]);
+    await png.saveAs(join(RESULTS_DIR, 'graph-export-light.png'));
+    const bytes = readFileSync(await png.path());
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(bytes.readUInt32BE(16)).toBe(3200);
+    expect(bytes.readUInt32BE(20)).toBeGreaterThan(2000);
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('svg')]);
+    const svgText = readFileSync(await svg.path(), 'utf8');
+    for (const words of ['Supporting', 'Contrasting', 'Mentioning', 'Retracted', 'Labels: papers in your library, selected papers and search matches']) expect(svgText).toContain(words);
 
     // The service goes away; the app reloads; the saved graph opens from the library alone.
     await service.close();

@@ -2,7 +2,7 @@
 // and the SVG picture (escaped text, fitted positions).
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_COLOURS, OTHER_COLOUR, UNKNOWN_YEAR_COLOUR, YEAR_SCALE, journalColour, nodeSize, yearColour, yearSteps } from '../../../renderer/src/panes/graph/encoding';
-import { escapeXml, toSvg } from '../../../renderer/src/panes/graph/svg-export';
+import { escapeXml, legendHeight, toSvg } from '../../../renderer/src/panes/graph/svg-export';
 
 describe('graph encodings', () => {
   it('colours years along the scale, ends included, and unknown years grey', () => {
@@ -47,5 +47,30 @@ describe('the SVG picture', () => {
     expect(svg).toContain('<circle cx="110.0" cy="40.0"');
     expect(svg).toContain('stroke="#f00"');
     expect(escapeXml('a\u0001b')).toBe('ab');
+  });
+});
+
+describe('the SVG picture with its legend', () => {
+  const nodes = [{ id: 'a', x: 0, y: 0, size: 4, colour: '#000', label: null, ring: null }];
+  const base = { width: 1000, height: 600, background: '#fff', labelColour: '#000', title: 'T' };
+  const legend = { items: [{ colour: '#0a0', text: 'Supporting', line: true }, { colour: '#c00', text: 'Retracted <b>', line: false }], notes: ['Labels: papers in your library'] };
+
+  it('adds a band below the graph with the swatches and notes, escaped', () => {
+    const band = legendHeight(legend, 1000);
+    expect(band).toBeGreaterThan(40);
+    const svg = toSvg(nodes, [], { ...base, legend });
+    expect(svg).toContain(`height="${600 + band}" viewBox="0 0 1000 ${600 + band}"`);
+    expect(svg).toContain('>Supporting</text>');
+    expect(svg).toContain('Retracted &lt;b&gt;');
+    expect(svg).toContain('Labels: papers in your library');
+  });
+
+  it('wraps the swatches into rows by the width, and adds nothing without a legend', () => {
+    const many = { items: Array.from({ length: 9 }, (_, i) => ({ colour: '#000', text: `item ${i}`, line: false })), notes: [] };
+    // 960 px hold four columns of 220 px: 9 items take 3 rows; 1,200 px hold five: 2 rows.
+    expect(legendHeight(many, 1000)).toBe(24 + 3 * 20);
+    expect(legendHeight(many, 1200)).toBe(24 + 2 * 20);
+    expect(legendHeight(null, 1000)).toBe(0);
+    expect(toSvg(nodes, [], base)).toContain('height="600" viewBox="0 0 1000 600"');
   });
 });
