@@ -188,6 +188,8 @@ describe('Assistant', () => {
     for (const k of kinds) expect(k).toMatch(/^From (the abstract|a citation statement|the paper)$/);
     expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
     expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
+    // The library is empty: no reference is marked as in it.
+    expect(await turn.getByTestId('reference-in-library').count()).toBe(0);
     // A retracted reference is flagged in its card and at every marker that cites it.
     expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe('Retracted. 1 February 2024. Check the notice before citing it. Read the notice');
     expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe('https://doi.org/10.5555/retraction.1');
@@ -211,6 +213,23 @@ describe('Assistant', () => {
     await expect.poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 }).toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
+    // The three are marked as in the library (asked of the library by DOI, one call per answer); the
+    // fourth is not. After a reload the marks come from the library alone, before any "Add".
+    const refs = turn.getByTestId('answer-reference');
+    await expect.poll(() => refs.nth(2).getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(1);
+    await page.goto(`${app.url}#/assistant`);
+    await page.getByTestId('assistant-session').first().getByRole('button').first().click();
+    await expect.poll(() => lastTurn().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(3);
+    const marked = lastTurn().getByTestId('answer-reference');
+    for (const i of [0, 1, 2]) expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(/^\s*In library\s+Show in Library\s*$/);
+    expect(await marked.nth(3).getByTestId('reference-in-library').count()).toBe(0);
+    expect(await lastTurn().getByTestId('add-report').count()).toBe(0);
+    // The mark reaches the item: the Library, searched for the reference's DOI, shows it.
+    const firstDoi = (await marked.nth(0).locator('.meta a').textContent())!.trim();
+    await marked.nth(0).getByRole('button', { name: 'Show in Library: reference 1' }).click();
+    await expect.poll(() => page.getByLabel('Search the library').inputValue(), { timeout: 15_000 }).toBe(`doi:${firstDoi}`);
+    await page.keyboard.press('Control+4');
+    await page.getByTestId('assistant-question').waitFor();
 
     // A collection made in the Library pane is offered here; the same three go into it in one step.
     await page.keyboard.press('Control+1');
