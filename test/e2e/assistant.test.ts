@@ -374,6 +374,24 @@ describe('Assistant', () => {
     expect(await rows.nth(0).getAttribute('data-problem')).toBe('retracted');
     expect(await rows.nth(1).textContent()).toMatch(/No match found/);
     expect(await rows.nth(1).getAttribute('data-problem')).toBe('not-found');
+    // Each matched reference is a citation in the user's default style (APA), its entry as written
+    // behind a disclosure; a reference that matched nothing has no citation.
+    const fine = page.locator('[data-testid=refcheck-row]', { hasText: other.doi });
+    const citation = (await fine.getByTestId('refcheck-citation').textContent())!.replace(/\s+/g, ' ');
+    expect(citation).toContain(`(${other.year}).`);
+    expect(citation).toContain(other.title.replace(/<[^>]+>/g, '').slice(0, 20));
+    expect(citation).not.toMatch(/@article|\btitle = \{/);
+    expect(await fine.locator('details.raw').getAttribute('open')).toBeNull();
+    expect(await fine.getByTestId('refcheck-raw').isVisible()).toBe(false);
+    await fine.getByText('Entry as written').click();
+    expect(await fine.getByTestId('refcheck-raw').isVisible()).toBe(true);
+    expect(await rows.nth(1).getByTestId('refcheck-citation').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'assistant-refcheck-1280-light');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'assistant-refcheck-1280-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1360, height: 900 });
     await screenshot(page, 'assistant-refcheck-result');
     const problemRows = await page.locator('[data-testid=refcheck-row]:not([data-problem=""])').count();
     await page.getByTestId('refcheck-problems-only').check();
