@@ -277,6 +277,25 @@ describe('Assistant', () => {
     expect(copied.text).toMatch(/\nReferences\n\n1\. /);
     expect(copied.html).toContain('<p><b>References</b></p>');
     await screenshot(page, 'assistant-draft-vancouver');
+    // The draft is not squeezed by the follow-up box, at laptop sizes, with the question's options open.
+    await page.getByTestId('assistant-options-toggle').click();
+    for (const [width, height] of [[1280, 800], [1440, 900]] as const) {
+      await page.setViewportSize({ width, height });
+      const sizes = await page.evaluate(() => ({
+        conversation: document.querySelector('[data-testid=assistant-conversation]')!.getBoundingClientRect().height,
+        form: document.querySelector('form.ask')!.getBoundingClientRect().height,
+      }));
+      // Before: 362 px of answer against a 311 px box at 1280x800 (54 %).
+      expect(sizes.conversation / (sizes.conversation + sizes.form), `${width}x${height}: ${JSON.stringify(sizes)}`).toBeGreaterThanOrEqual(0.62);
+      // The question itself stays visible and usable in the box.
+      expect(await page.getByTestId('assistant-question').isVisible()).toBe(true);
+      await screenshot(page, `assistant-draft-${width}-light`);
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+      await screenshot(page, `assistant-draft-${width}-dark`);
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    }
+    await page.getByTestId('assistant-options-toggle').click();
+    await page.setViewportSize({ width: 1360, height: 900 });
 
     await panel.getByTestId('draft-markdown').click();
     const md = (await panel.getByTestId('draft-markdown-text').textContent()) ?? '';
