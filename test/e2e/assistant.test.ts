@@ -224,6 +224,13 @@ describe('Assistant', () => {
     for (const i of [0, 1, 2]) expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(/^\s*In library\s+Show in Library\s*$/);
     expect(await marked.nth(3).getByTestId('reference-in-library').count()).toBe(0);
     expect(await lastTurn().getByTestId('add-report').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await marked.nth(2).scrollIntoViewIfNeeded();
+    await screenshot(page, 'assistant-in-library-1280-light');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'assistant-in-library-1280-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1360, height: 900 });
     // The mark reaches the item: the Library, searched for the reference's DOI, shows it.
     const firstDoi = (await marked.nth(0).locator('.meta a').textContent())!.trim();
     await marked.nth(0).getByRole('button', { name: 'Show in Library: reference 1' }).click();
