@@ -269,6 +269,19 @@ export const libraryFeature = feature({
         .strict(),
     ).returns<Citation>(),
 
+    /**
+     * Each CSL record (not a library item: a reference of a check or an answer) as its own one-entry
+     * bibliography, in the order given.
+     */
+    'library.citeRecords': request(
+      z
+        .object({
+          records: z.array(z.record(z.string().max(200), z.unknown()).refine((r) => typeof r.type === 'string' && typeof r.id === 'string', { message: 'A CSL record needs a string "id" and "type"' })).min(1).max(1000),
+          style: styleRef.default('apa'),
+          locale: z.enum(CITATION_LOCALES).default('en-US'),
+        })
+        .strict(),
+    ).returns<Citation[]>(),
     /** The citation styles: the eight built in, then those added from .csl files. */
     'library.styles.list': request(empty).returns<CitationStyleInfo[]>(),
     /** Adds (or replaces) a style from a .csl file's text, checked first; kept in the data folder. */

@@ -1,7 +1,8 @@
 // A reference check's result as rows the UI lists: each reference found in the document with its
 // match in the literature (paper, tally, editorial notices) and a flag for retracted or concerning
 // papers. Pure: the renderer calls it on the task the core reports.
-import { noticeSeverity } from './assistant';
+import { cslFromReference, noticeSeverity, type AssistantAnswerReference } from './assistant';
+import type { CslItem } from './csl';
 import type { InUiWords } from './evidence';
 import type { ReferenceCheckTask } from '../service';
 
@@ -23,6 +24,8 @@ export interface ReferenceCheckRow {
   tally: { supporting: number; contrasting: number; mentioning: number; total: number } | null;
   notices: { status: string; date: string | null; noticeDoi: string | null }[];
   severity: 'retracted' | 'concern' | 'notice' | null;
+  /** The matched paper as a CSL record (id `ref-<index>`), to show as a citation; null when nothing matched. */
+  csl?: CslItem | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
@@ -54,6 +57,7 @@ export function referenceCheckRows(task: ReferenceCheckTaskUi): ReferenceCheckRo
       tally: tally ? { supporting: tally.supporting, contrasting: tally.contrasting, mentioning: tally.mentioning, total: tally.total } : null,
       notices: unique,
       severity: noticeSeverity(unique.map((n) => n.status)),
+      csl: paper ? cslFromReference({ paper: paper as AssistantAnswerReference['paper'], doi: doi ?? undefined } as AssistantAnswerReference, `ref-${index}`) : null,
     };
   };
   const listed = (task.result as { references?: unknown } | undefined)?.references;

@@ -188,6 +188,8 @@ describe('Assistant', () => {
     for (const k of kinds) expect(k).toMatch(/^From (the abstract|a citation statement|the paper)$/);
     expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
     expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
+    // The library is empty: no reference is marked as in it.
+    expect(await turn.getByTestId('reference-in-library').count()).toBe(0);
     // A retracted reference is flagged in its card and at every marker that cites it.
     expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe('Retracted. 1 February 2024. Check the notice before citing it. Read the notice');
     expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe('https://doi.org/10.5555/retraction.1');
@@ -211,6 +213,30 @@ describe('Assistant', () => {
     await expect.poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 }).toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
+    // The three are marked as in the library (asked of the library by DOI, one call per answer); the
+    // fourth is not. After a reload the marks come from the library alone, before any "Add".
+    const refs = turn.getByTestId('answer-reference');
+    await expect.poll(() => refs.nth(2).getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(1);
+    await page.goto(`${app.url}#/assistant`);
+    await page.getByTestId('assistant-session').first().getByRole('button').first().click();
+    await expect.poll(() => lastTurn().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(3);
+    const marked = lastTurn().getByTestId('answer-reference');
+    for (const i of [0, 1, 2]) expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(/^\s*In library\s+Show in Library\s*$/);
+    expect(await marked.nth(3).getByTestId('reference-in-library').count()).toBe(0);
+    expect(await lastTurn().getByTestId('add-report').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await marked.nth(2).scrollIntoViewIfNeeded();
+    await screenshot(page, 'assistant-in-library-1280-light');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'assistant-in-library-1280-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1360, height: 900 });
+    // The mark reaches the item: the Library, searched for the reference's DOI, shows it.
+    const firstDoi = (await marked.nth(0).locator('.meta a').textContent())!.trim();
+    await marked.nth(0).getByRole('button', { name: 'Show in Library: reference 1' }).click();
+    await expect.poll(() => page.getByLabel('Search the library').inputValue(), { timeout: 15_000 }).toBe(`doi:${firstDoi}`);
+    await page.keyboard.press('Control+4');
+    await page.getByTestId('assistant-question').waitFor();
 
     // A collection made in the Library pane is offered here; the same three go into it in one step.
     await page.keyboard.press('Control+1');
@@ -258,6 +284,25 @@ describe('Assistant', () => {
     expect(copied.text).toMatch(/\nReferences\n\n1\. /);
     expect(copied.html).toContain('<p><b>References</b></p>');
     await screenshot(page, 'assistant-draft-vancouver');
+    // The draft is not squeezed by the follow-up box, at laptop sizes, with the question's options open.
+    await page.getByTestId('assistant-options-toggle').click();
+    for (const [width, height] of [[1280, 800], [1440, 900]] as const) {
+      await page.setViewportSize({ width, height });
+      const sizes = await page.evaluate(() => ({
+        conversation: document.querySelector('[data-testid=assistant-conversation]')!.getBoundingClientRect().height,
+        form: document.querySelector('form.ask')!.getBoundingClientRect().height,
+      }));
+      // Before: 362 px of answer against a 311 px box at 1280x800 (54 %).
+      expect(sizes.conversation / (sizes.conversation + sizes.form), `${width}x${height}: ${JSON.stringify(sizes)}`).toBeGreaterThanOrEqual(0.62);
+      // The question itself stays visible and usable in the box.
+      expect(await page.getByTestId('assistant-question').isVisible()).toBe(true);
+      await screenshot(page, `assistant-draft-${width}-light`);
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+      await screenshot(page, `assistant-draft-${width}-dark`);
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    }
+    await page.getByTestId('assistant-options-toggle').click();
+    await page.setViewportSize({ width: 1360, height: 900 });
 
     await panel.getByTestId('draft-markdown').click();
     const md = (await panel.getByTestId('draft-markdown-text').textContent()) ?? '';
@@ -355,6 +400,24 @@ describe('Assistant', () => {
     expect(await rows.nth(0).getAttribute('data-problem')).toBe('retracted');
     expect(await rows.nth(1).textContent()).toMatch(/No match found/);
     expect(await rows.nth(1).getAttribute('data-problem')).toBe('not-found');
+    // Each matched reference is a citation in the user's default style (APA), its entry as written
+    // behind a disclosure; a reference that matched nothing has no citation.
+    const fine = page.locator('[data-testid=refcheck-row]', { hasText: other.doi });
+    const citation = (await fine.getByTestId('refcheck-citation').textContent())!.replace(/\s+/g, ' ');
+    expect(citation).toContain(`(${other.year}).`);
+    expect(citation).toContain(other.title.replace(/<[^>]+>/g, '').slice(0, 20));
+    expect(citation).not.toMatch(/@article|\btitle = \{/);
+    expect(await fine.locator('details.raw').getAttribute('open')).toBeNull();
+    expect(await fine.getByTestId('refcheck-raw').isVisible()).toBe(false);
+    await fine.getByText('Entry as written').click();
+    expect(await fine.getByTestId('refcheck-raw').isVisible()).toBe(true);
+    expect(await rows.nth(1).getByTestId('refcheck-citation').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'assistant-refcheck-1280-light');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'assistant-refcheck-1280-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1360, height: 900 });
     await screenshot(page, 'assistant-refcheck-result');
     const problemRows = await page.locator('[data-testid=refcheck-row]:not([data-problem=""])').count();
     await page.getByTestId('refcheck-problems-only').check();

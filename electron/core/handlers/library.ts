@@ -338,6 +338,17 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return { text: text.document, html: html.document };
     },
 
+    'library.citeRecords': async ({ records, style, locale }) => {
+      const formatter = deps.formatter();
+      const out: { text: string; html: string }[] = [];
+      for (const record of records) {
+        const items = [record as unknown as CslItem];
+        const [text, html] = await Promise.all([formatter.formatBibliography(items, { style, locale, format: 'text' }), formatter.formatBibliography(items, { style, locale, format: 'html' })]);
+        out.push({ text: text.document, html: html.document });
+      }
+      return out;
+    },
+
     'library.styles.list': () => deps.formatter().styles().map(styleInfo),
     'library.styles.add': ({ xml }) => styleInfo(deps.styles.add(deps.formatter(), xml)),
     'library.styles.remove': ({ id }) => {

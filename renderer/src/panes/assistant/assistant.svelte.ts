@@ -6,6 +6,8 @@ import type { TaskProgress } from '../../../../shared/model/service';
 import type { AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../../shared/model/assistant';
 import type { Collection } from '../../../../shared/model/library';
 import { isBuiltInStyle } from '../../../../shared/model/csl';
+import { parseDoi } from '../../../../shared/model/doi';
+import { setOf } from '../collections/paper-row';
 import type { CitationStyle } from '../../../../shared/service';
 import { askInput, DEFAULT_OPTIONS, optionsFrom, type OptionsForm } from './ask-input';
 
@@ -20,6 +22,9 @@ export class AssistantState {
   #asking = $state(false);
   #cancelling = $state(false);
   #openSeq = 0;
+  /** Normalised DOIs of the shown conversation's references that are items of the library. */
+  #inLibrary = $state.raw<ReadonlySet<string>>(setOf());
+  #inLibrarySeq = 0;
   question = $state('');
   options = $state<OptionsForm>({ ...DEFAULT_OPTIONS });
   showOptions = $state(false);
@@ -48,6 +53,12 @@ export class AssistantState {
     return withUsage.length ? withUsage[withUsage.length - 1]!.usage : null;
   }
 
+  /** Whether a reference's DOI (in any written form) is an item of the library, not in the Trash. */
+  isInLibrary(doi: string | null | undefined): boolean {
+    const parsed = doi ? parseDoi(doi) : null;
+    return parsed?.ok === true && this.#inLibrary.has(parsed.doi);
+  }
+
   progressOf(taskId: string | null): TaskProgress | null {
     return taskId ? (this.#progress[taskId] ?? null) : null;
   }
@@ -73,6 +84,7 @@ export class AssistantState {
     });
     const offLibrary = this.#api.on('library.changed', (c) => {
       if (c.kind === 'collections' || c.kind === 'all') void this.#loadCollections();
+      if (c.kind === 'items' || c.kind === 'trash' || c.kind === 'all') void this.#loadInLibrary();
     });
     return () => {
       offChanged();
@@ -106,11 +118,29 @@ export class AssistantState {
     // Opening another conversation: a follow-up starts from the options its last question had.
     const last = r.value.records[r.value.records.length - 1];
     if (switched && last) this.options = optionsFrom(last.options, this.options);
+    void this.#loadInLibrary();
+  }
+
+  /** Which references of the shown conversation the library holds: one papers.inLibrary call per answer. */
+  async #loadInLibrary(): Promise<void> {
+    const seq = ++this.#inLibrarySeq;
+    const answers = (this.#current?.records ?? [])
+      .map((r) => r.references.map((x) => x.doi ?? x.paper?.doi ?? '').filter((d) => d !== ''))
+      .filter((dois) => dois.length > 0);
+    const found: string[][] = [];
+    for (const dois of answers) {
+      const r = await this.#api.invoke('papers.inLibrary', { dois: dois.slice(0, 1000) });
+      if (seq !== this.#inLibrarySeq) return;
+      if (r.ok) found.push(r.value);
+    }
+    this.#inLibrary = setOf(...found);
   }
 
   newConversation(): void {
     this.#openSeq++;
+    this.#inLibrarySeq++;
     this.#current = null;
+    this.#inLibrary = setOf();
     this.#formProblem = null;
   }
 

@@ -1,7 +1,8 @@
 // A reference check: a manuscript file (or a library collection) sent to the service, its progress,
 // and the references it found with their matches, tallies and notices. The report page's address
 // carries a token, so it is asked for only when the user opens it.
-import type { CitewiseApi, IpcError, TaskFinished } from '../../../../shared/ipc';
+import type { Citation, CitewiseApi, IpcError, TaskFinished } from '../../../../shared/ipc';
+import { DEFAULT_CITATION_LOCALE, type CitationLocale } from '../../../../shared/model/settings';
 import type { TaskProgress } from '../../../../shared/model/service';
 import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/model/assistant';
 import { referenceCheckRows, type ReferenceCheckRow } from '../../../../shared/model/reference-check';
@@ -27,6 +28,10 @@ export class ReferenceCheckState {
   #status = $state<'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled'>('idle');
   #error = $state<IpcError | null>(null);
   source = $state<'file' | string>('file');
+  /** Each matched reference formatted in the user's default style, by row index. */
+  #citations = $state.raw<Readonly<Record<number, Citation>>>({});
+  #style = 'apa';
+  #locale: CitationLocale = DEFAULT_CITATION_LOCALE;
   /** Finished checks heard before their start answered (a fast check can end first). */
   #early: Record<string, TaskFinished> = {};
 
@@ -41,6 +46,26 @@ export class ReferenceCheckState {
   get status() { return this.#status; }
   get error() { return this.#error; }
   get taskId() { return this.#taskId; }
+  get citations() { return this.#citations; }
+
+  /** The style and locale the references are formatted in (the user's defaults); reformats shown rows. */
+  useStyle(style: string | undefined, locale: CitationLocale | undefined): void {
+    const next = { style: style ?? 'apa', locale: locale ?? DEFAULT_CITATION_LOCALE };
+    if (next.style === this.#style && next.locale === this.#locale) return;
+    this.#style = next.style;
+    this.#locale = next.locale;
+    void this.#format();
+  }
+
+  /** One core call formats every matched row; a row it cannot format keeps its plain match line. */
+  async #format(): Promise<void> {
+    const rows = (this.#rows ?? []).filter((r) => r.csl);
+    if (rows.length === 0) return;
+    const asked = this.#rows;
+    const r = await this.#api.invoke('library.citeRecords', { records: rows.slice(0, 1000).map((x) => ({ ...x.csl! })), style: this.#style, locale: this.#locale });
+    if (asked !== this.#rows || !r.ok) return;
+    this.#citations = Object.fromEntries(rows.slice(0, 1000).map((x, i) => [x.index, r.value[i]!]));
+  }
   get running() { return this.#status === 'starting' || this.#status === 'running'; }
 
   start(): () => void {
@@ -61,6 +86,8 @@ export class ReferenceCheckState {
   #finish(f: TaskFinished): void {
     if (f.status === 'SUCCESS' && f.referenceCheck) {
       this.#rows = referenceCheckRows(f.referenceCheck);
+      this.#citations = {};
+      void this.#format();
       this.#title = f.referenceCheck.result?.metadata?.title ?? null;
       this.#status = 'done';
     } else {
