@@ -227,6 +227,9 @@ interface FileReport {
 function looksLikePdf(path: string): boolean {
   if (/\.pdf$/i.test(path)) return true;
   try {
+    // Only a regular file is opened here: opening a FIFO with no writer blocks the whole process, and the
+    // import itself refuses anything that is not a regular file, with its own message.
+    if (!statSync(path).isFile()) return false;
     const fd = openSync(path, 'r');
     try {
       const head = Buffer.alloc(5);
