@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CITATION_LOCALES } from '../model/settings';
 import { MAX_IMPORT_CHARS } from './wire';
 import { STYLE_ID_PATTERN } from '../model/csl';
+import { hasControlCharacter } from '../model/doi';
 import type {
   BackupInfo,
   Collection,
@@ -181,7 +182,8 @@ export const libraryFeature = feature({
           id: itemId,
           csl: z
             .record(z.string().max(200), z.unknown())
-            .refine((r) => typeof r.type === 'string' && r.type.trim() !== '', { message: 'A CSL record needs a "type" (for example "article-journal" or "book")', path: ['type'] }),
+            .refine((r) => typeof r.type === 'string' && r.type.trim() !== '', { message: 'A CSL record needs a "type" (for example "article-journal" or "book")', path: ['type'] })
+            .refine((r) => typeof r.DOI !== 'string' || !hasControlCharacter(r.DOI), { message: 'The DOI contains a control character (such as %00); a DOI never does', path: ['DOI'] }),
         })
         .strict(),
     ).returns<ItemDetail>(),

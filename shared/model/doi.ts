@@ -25,10 +25,15 @@ export function parseDoi(input: string): DoiParse {
   if (!text.includes('/')) return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
   if (/\s/.test(text)) return { ok: false, reason: 'The DOI contains a space; a DOI never does.' };
   // \S lets control characters through: %00 decoded is a NUL, which no DOI has and no URL or file can carry.
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(text)) return { ok: false, reason: 'The DOI contains a control character (such as %00); a DOI never does.' };
+  if (hasControlCharacter(text)) return { ok: false, reason: 'The DOI contains a control character (such as %00); a DOI never does.' };
   if (!SHAPE.test(text)) return { ok: false, reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.' };
   return { ok: true, doi: text as NormalizedDoi };
+}
+
+/** Whether a DOI holds a control character, written as such or as a percent-escape (%00 to %1F, %7F). */
+export function hasControlCharacter(doi: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]|%(?:[01][0-9a-f]|7f)/i.test(doi);
 }
 
 /** The DOI without resolver prefixes and percent-escapes, in the case it was written; null for a broken escape. */

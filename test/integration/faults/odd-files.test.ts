@@ -67,8 +67,20 @@ describe('files that are not files', { timeout: 90_000 }, () => {
     expect(r.stderr).toBe('citewise: "10.1234/abc%00def" is not a DOI: The DOI contains a control character (such as %00); a DOI never does.\n');
     const core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     try {
-      const add = await core.invoke('library.item.update', { id: 1, csl: { type: 'book', DOI: '10.1234/abc%00def' } });
-      expect(add.ok ? 'ok' : add.error.code).not.toBe('INTERNAL');
+      // An existing item, so that only the DOI can be the reason for a refusal.
+      const imported = await core.invoke('library.import', { text: '@book{b1, title = {A book}, year = {2001}}', fileName: 'b.bib' });
+      const id = imported.ok ? (imported.value as { ids: number[] }).ids[0]! : 0;
+      expect(id).toBeGreaterThan(0);
+      for (const DOI of ['10.1234/abc%00def', '10.1234/abc\u0000def', '10.1234/abc%1Fdef']) {
+        const update = await core.invoke('library.item.update', { id, csl: { type: 'book', title: 'A book', DOI } });
+        expect(update, DOI).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+        expect(!update.ok && update.error.message).toContain('csl.DOI: The DOI contains a control character (such as %00); a DOI never does');
+      }
+      const kept = await core.invoke('library.item.get', { id });
+      expect(kept.ok && (kept.value as { csl: { DOI?: string } }).csl.DOI).toBeFalsy();
+      // The other side: a DOI with an ordinary percent sign or escape is the user's to keep.
+      const fine = await core.invoke('library.item.update', { id, csl: { type: 'book', title: 'A book', DOI: '10.1234/abc%2Fdef' } });
+      expect(fine.ok).toBe(true);
     } finally {
       await core.close();
     }
