@@ -13,6 +13,10 @@ import { bibtex, libraryState } from './disk';
 
 const LIMIT_MS = 300;
 const ITEMS = 20_000;
+// The CSL-JSON file is bigger: its stop comes at the limit plus the backstop's grace (about 0.6 s on a
+// quiet machine), and the whole import must take several times that for the side-by-side to say anything
+// (20,000 items took 1.6 s on a quiet CI machine, too close).
+const JSON_ITEMS = 60_000;
 
 /** This process's threads: a formats worker that has really ended is no longer among them. */
 const threads = () => readdirSync('/proc/self/task').length;
@@ -45,7 +49,7 @@ async function timed<T>(p: Promise<T>): Promise<{ ms: number; value?: T; error?:
 describe.skipIf(!existsSync('/proc/self/task'))('a time limit really ends the work', { timeout: 180_000 }, () => {
   it('stops a CSL-JSON parse that cannot check its own clock soon after the limit, ends its worker and writes nothing', async () => {
     // JSON.parse of a whole file cannot look at the clock: only the backstop outside the worker can end it.
-    const items = Array.from({ length: ITEMS }, (_, i) => ({
+    const items = Array.from({ length: JSON_ITEMS }, (_, i) => ({
       id: `slow${i}`,
       type: 'article-journal',
       title: `Paper number ${i} on parsing that takes its time`,
@@ -70,11 +74,11 @@ describe.skipIf(!existsSync('/proc/self/task'))('a time limit really ends the wo
     // Under the limit (the default one) the same file goes in whole: the stop above was the limit's doing.
     const whole = await timed(importSource(client, { kind: 'path', path: big }, { fileName: 'slow.json' }));
     expect(whole.error).toBeUndefined();
-    expect(whole.value!.added).toBe(ITEMS);
-    expect(libraryState(file).items).toBe(before.items + ITEMS);
+    expect(whole.value!.added).toBe(JSON_ITEMS);
+    expect(libraryState(file).items).toBe(before.items + JSON_ITEMS);
     expect(threads()).toBe(baseline);
     // Measured side by side: the stopped import ended long before the whole parse would have.
-    expect(stopped.ms, `stopped after ${Math.round(stopped.ms)} ms, whole import ${Math.round(whole.ms)} ms`).toBeLessThan(whole.ms / 3);
+    expect(stopped.ms, `stopped after ${Math.round(stopped.ms)} ms, whole import ${Math.round(whole.ms)} ms`).toBeLessThan(whole.ms / 2);
   });
 
   it('stops a BibTeX import the same way, whichever of its own check or the backstop ends it', async () => {
