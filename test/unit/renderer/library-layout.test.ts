@@ -40,15 +40,15 @@ describe('column widths', () => {
   });
 
   it('gives every column its pixels and lets the title take the spare room', () => {
-    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(160px, 1fr) 90px 66px');
+    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(120px, 1fr) 90px 66px');
     expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 1fr)');
     // Without the title an empty last track takes the spare room, so rows still reach the edge.
     expect(columnTemplate(['year', 'creators'], {})).toBe('52px 110px minmax(0, 1fr)');
   });
 
-  it('sums the widths into a row’s least width; the defaults fit a 1440-pixel window', () => {
-    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(260);
-    const table = 1440 - 245 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
+  it('sums the widths into a row’s least width; the defaults fit a 1360-pixel window', () => {
+    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(220);
+    const table = 1360 - 245 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
     expect(rowMinWidth(DEFAULT_COLUMNS, {})).toBeLessThanOrEqual(table);
   });
 });
