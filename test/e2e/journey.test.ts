@@ -75,11 +75,11 @@ const STYLES: Record<string, { opening: string; forms: RegExp[] }> = {
   bibtex: {
     opening: 'okafor2020soil',
     forms: [
-      /^@article\{okafor2020soil,\n(?:[^@]*\n)?  author = \{Okafor, Ngozi A\. and Lindqvist, Erik and Chen, Wei\},\n/,
-      /^@article\{okafor2020soil,\n(?:[^@]*\n)?  pages = \{45--67\},\n/,
-      /^@article\{okafor2020soil,\n(?:[^@]*\n)?  title = \{Soil microbiome responses to drought\},\n/,
-      /^@article\{okafor2020soil,\n(?:[^@]*\n)?  doi = \{10\.5555\/soil\.2020\.045\},\n/,
-      /\n@book\{abara2015ground,\n(?:[^@]*\n)?  publisher = \{Riverside Press\},\n[^@]*\}\n?$/,
+      /^@article\{okafor2020soil,\n(?:[^@]*\n)? {2}author = \{Okafor, Ngozi A\. and Lindqvist, Erik and Chen, Wei\},\n/,
+      /^@article\{okafor2020soil,\n(?:[^@]*\n)? {2}pages = \{45--67\},\n/,
+      /^@article\{okafor2020soil,\n(?:[^@]*\n)? {2}title = \{Soil microbiome responses to drought\},\n/,
+      /^@article\{okafor2020soil,\n(?:[^@]*\n)? {2}doi = \{10\.5555\/soil\.2020\.045\},\n/,
+      /\n@book\{abara2015ground,\n(?:[^@]*\n)? {2}publisher = \{Riverside Press\},\n[^@]*\}\n?$/,
     ],
   },
 };
