@@ -5,24 +5,14 @@
 // Each round runs Citewise twice: first with the library's bibliography cache emptied (a set never
 // formatted before: every entry rendered), then again (the set comes from the library's cite_cache,
 // as it does for every export of an unchanged set after the first; electron/core/library/cite-cache.ts).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LIBRARY_FILE } from '../../../electron/core/paths';
 import type { BenchCase, BenchMetric } from '../harness';
+import { findPandoc, timed } from '../probes/pandoc';
 import { library } from './formats-cite-apa';
-
-function timed(command: string, args: string[], cwd: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const p = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    p.on('error', reject);
-    p.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${err.slice(0, 1000)}`))));
-  });
-}
 
 /** Empties the library's bibliography cache (migration 0015), so the next export renders every entry. */
 function emptyCache(file: string): void {
@@ -42,8 +32,7 @@ const bench: BenchCase = {
   async run({ root, tmpDir, quick, log }) {
     if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
     const style = join(root, 'out/csl/styles/apa.csl');
-    const hasPandoc = spawnSync('pandoc', ['--version']).status === 0;
-    if (!hasPandoc) log('pandoc is not installed: only Citewise is measured (apt-get install pandoc)');
+    const hasPandoc = findPandoc(log);
     const sizes = quick ? [100] : [1_000, 10_000];
     const cli = join(root, 'bin/citewise.mjs');
     const metrics: BenchMetric[] = [];
