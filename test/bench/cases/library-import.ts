@@ -51,7 +51,8 @@ function runImport(root: string, dataDir: string, file: string, probeOut: string
     p.on('error', reject);
     p.on('exit', (code) => {
       const commandMs = performance.now() - started;
-      if (code !== 0) return reject(new Error(`citewise import exited with ${code}: ${err.slice(0, 2000)}`));
+      // A file the import stopped (over its time limit on a busy machine, say) is reported on stdout.
+      if (code !== 0) return reject(new Error(`citewise import exited with ${code}: ${(err || out).slice(0, 2000)}`));
       const report = JSON.parse(out) as { added: number; duplicates: number; errors: number };
       const probed = JSON.parse(readFileSync(probeOut, 'utf8')) as ProbeReport;
       resolve({ ...probed, commandMs, added: report.added, duplicates: report.duplicates, errors: report.errors });
