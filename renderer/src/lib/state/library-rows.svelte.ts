@@ -1,18 +1,13 @@
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { LibraryRow, Page, Sort } from '../../../../shared/model/library';
+import { CATCH_UP_ROWS, loadPlan, ScrollPace } from '../library/load-pace';
 import type { Where } from '../library/views';
 
-/** Rows per request while the table scrolls. */
-export const PAGE_SIZE = 200;
 /**
  * The first request of a new load asks for one screenful (up to 1,800 px of rows), not a whole page:
  * a quarter of the rows to read, send and parse before the results show. The rest follows at once.
  */
 export const FIRST_ROWS = 60;
-/** Rows loaded beyond the last one the table shows, so scrolling down finds them there. */
-export const LOOKAHEAD = 2 * PAGE_SIZE;
-/** When the table is far ahead of what is loaded (a jump to the end), catch up in bigger requests. */
-const CATCH_UP_ROWS = 1000;
 
 /** Resolves after the next frame is painted (or soon, in a hidden window, where no frame comes). */
 function afterNextPaint(): Promise<void> {
@@ -55,6 +50,9 @@ export class RowCache {
   #cursor: string | null = null;
   #ended = false;
   #wanted = 0;
+  /** How fast the table moves down, and so how far ahead and in what requests rows load (load-pace.ts). */
+  readonly #pace = new ScrollPace();
+  #pageSize = loadPlan(0).pageSize;
   #generation = 0;
   #pumping = false;
   #where: Where | null = null;
@@ -124,7 +122,9 @@ export class RowCache {
 
   /** The table shows rows up to `lastIndex`: load them, in order, and a little beyond. */
   want(lastIndex: number): void {
-    this.#wanted = Math.max(0, lastIndex) + LOOKAHEAD;
+    const plan = loadPlan(this.#pace.moved(lastIndex, performance.now()));
+    this.#pageSize = plan.pageSize;
+    this.#wanted = Math.max(0, lastIndex) + plan.lookahead;
     if (this.#rows.length <= this.#wanted) void this.#pump();
   }
 
@@ -185,7 +185,7 @@ export class RowCache {
         if (!where || this.#ended || this.#error) break;
         if (next > 0 && (!this.#counted || next >= this.#count || next > this.#wanted)) break;
         const behind = this.#wanted - next;
-        const limit = next === 0 ? FIRST_ROWS : behind >= CATCH_UP_ROWS ? CATCH_UP_ROWS : PAGE_SIZE;
+        const limit = next === 0 ? FIRST_ROWS : behind >= CATCH_UP_ROWS ? CATCH_UP_ROWS : this.#pageSize;
         const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit, cursor: this.#cursor });
         if (generation !== this.#generation) continue;
         if (!result.ok) {
