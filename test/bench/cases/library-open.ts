@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchCase, BenchMetric } from '../harness';
+import { importGenerated } from '../library-setup';
 
 function run(root: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,15 +28,12 @@ const bench: BenchCase = {
   description: 'a command on 100,000 items against the same command on 1,000 (built CLI, alternated in one run)',
   async run({ root, tmpDir, quick, log }) {
     if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
-    const { generateBibtex } = await import('../../unit/formats/corpus');
     const small = 1_000;
     const big = quick ? 10_000 : 100_000;
     const dirs: Record<number, string> = {};
     for (const n of [small, big]) {
-      const file = join(tmpDir, `lib-${n}.bib`);
-      writeFileSync(file, generateBibtex({ entries: n, seed: 1 }));
       dirs[n] = join(tmpDir, `data-${n}`);
-      await run(root, ['import', file, '--data-dir', dirs[n]!]);
+      await importGenerated(n, tmpDir, dirs[n]!, (file, dataDir) => run(root, ['import', file, '--data-dir', dataDir]));
     }
     const rounds = quick ? 2 : 9;
     const metrics: BenchMetric[] = [];
