@@ -3,7 +3,8 @@
 // one run so that the machine's load falls on both alike, as a ratio. The command opens the library
 // (no full integrity_check on an ordinary open: health.ts), runs one ranked search and prints a page.
 // A second pair does the same for `citewise export --query` of one item, which reads no index page
-// the search needs. Then one open after an unclean shutdown, which runs the full check, for scale.
+// the search needs, and a third for `citewise stats`. Then one open after an unclean shutdown, which
+// runs the full check, for scale.
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,8 @@ const bench: BenchCase = {
     const commands: [string, string[]][] = [
       ['citewise search author:smith', ['search', 'author:smith']],
       ['citewise export --query of one item', ['export', '--format', 'csl-json', '--query', 'key:smith1990*']],
+      // Counting is one pass over an index or two (counts.ts): it grows with the library, by little.
+      ['citewise stats', ['stats']],
     ];
     for (const [label, args] of commands) {
       const times: Record<number, number[]> = { [small]: [], [big]: [] };
