@@ -482,17 +482,6 @@ function checkQuery(query: string): void {
   }
 }
 
-async function allRows(client: LibraryClient, options: { query?: string; collectionId?: number }): Promise<LibraryRow[]> {
-  const rows: LibraryRow[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await client.lib.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
-    rows.push(...page.rows);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return rows;
-}
-
 async function exportCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   noExtraArgs('export', p);
   const format = (p.values.format as string | undefined) ?? 'bibtex';
@@ -663,17 +652,9 @@ export interface LibraryStats {
 async function statsCommand(p: Parsed, ctx: LibraryCommandContext): Promise<number> {
   noExtraArgs('stats', p);
   const stats = await withLibrary(ctx.dataDir, async (client): Promise<LibraryStats> => {
-    const base = await client.lib.stats();
-    const rows = await allRows(client, {});
-    const byType: Record<string, number> = {};
-    for (const r of rows) byType[r.type] = (byType[r.type] ?? 0) + 1;
-    const sorted = Object.fromEntries(Object.entries(byType).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+    const [base, counts] = await Promise.all([client.lib.stats(), client.lib.counts()]);
     return {
-      items: rows.length,
-      byType: sorted,
-      withDoi: rows.filter((r) => r.doi !== null).length,
-      withTallies: rows.filter((r) => r.evidence.state === 'found').length,
-      retracted: rows.filter((r) => r.retracted === true).length,
+      ...counts,
       trashed: base.trashed,
       collections: base.collections,
       tags: base.tags,

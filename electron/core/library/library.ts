@@ -23,6 +23,7 @@ import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-s
 import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { compileQuery } from './query-sql';
+import { libraryCounts, type LibraryCounts } from './counts';
 import { isStorageFault } from './faults';
 import { FTS_ROWS } from './search-index';
 import type { RankFunction } from './rank';
@@ -1206,6 +1207,11 @@ export class Library {
   stats(): { items: number; trashed: number; collections: number; tags: number } {
     return this.#r.get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
       (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM tags) AS tags`)!;
+  }
+
+  /** Items by type, with a DOI, with tallies, retracted, counted in SQL (counts.ts): `citewise stats`. */
+  counts(): LibraryCounts {
+    return libraryCounts(this.#r);
   }
 
   // ── Export ──

@@ -6,11 +6,12 @@
 //   library against the same requests on 1,000 items;
 // - a CAYW `probe=1` round trip on the big library against the plain server's round trip.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { percentile, type BenchCase, type BenchMetric } from '../harness';
+import { importGenerated } from '../library-setup';
 
 function run(root: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -119,15 +120,12 @@ const bench: BenchCase = {
   description: '`citewise api` time to ready, item.search p95 and probe latency on a big library, beside 1,000 items and a plain loopback server (built CLI)',
   async run({ root, tmpDir, quick, log }) {
     if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
-    const { generateBibtex } = await import('../../unit/formats/corpus');
     const small = 1_000;
     const big = quick ? 5_000 : 100_000;
     const dirs: Record<number, string> = {};
     for (const n of [small, big]) {
-      const file = join(tmpDir, `lib-${n}.bib`);
-      writeFileSync(file, generateBibtex({ entries: n, seed: 1 }));
       dirs[n] = join(tmpDir, `data-${n}`);
-      await run(root, ['import', file, '--data-dir', dirs[n]!]);
+      await importGenerated(n, tmpDir, dirs[n]!, (file, dataDir) => run(root, ['import', file, '--data-dir', dataDir]));
     }
     const metrics: BenchMetric[] = [];
 

@@ -3,11 +3,13 @@
 // one run so that the machine's load falls on both alike, as a ratio. The command opens the library
 // (no full integrity_check on an ordinary open: health.ts), runs one ranked search and prints a page.
 // A second pair does the same for `citewise export --query` of one item, which reads no index page
-// the search needs. Then one open after an unclean shutdown, which runs the full check, for scale.
+// the search needs, and a third for `citewise stats`. Then one open after an unclean shutdown, which
+// runs the full check, for scale.
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchCase, BenchMetric } from '../harness';
+import { importGenerated } from '../library-setup';
 
 function run(root: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,21 +29,20 @@ const bench: BenchCase = {
   description: 'a command on 100,000 items against the same command on 1,000 (built CLI, alternated in one run)',
   async run({ root, tmpDir, quick, log }) {
     if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
-    const { generateBibtex } = await import('../../unit/formats/corpus');
     const small = 1_000;
     const big = quick ? 10_000 : 100_000;
     const dirs: Record<number, string> = {};
     for (const n of [small, big]) {
-      const file = join(tmpDir, `lib-${n}.bib`);
-      writeFileSync(file, generateBibtex({ entries: n, seed: 1 }));
       dirs[n] = join(tmpDir, `data-${n}`);
-      await run(root, ['import', file, '--data-dir', dirs[n]!]);
+      await importGenerated(n, tmpDir, dirs[n]!, (file, dataDir) => run(root, ['import', file, '--data-dir', dataDir]));
     }
     const rounds = quick ? 2 : 9;
     const metrics: BenchMetric[] = [];
     const commands: [string, string[]][] = [
       ['citewise search author:smith', ['search', 'author:smith']],
       ['citewise export --query of one item', ['export', '--format', 'csl-json', '--query', 'key:smith1990*']],
+      // Counting is one pass over an index or two (counts.ts): it grows with the library, by little.
+      ['citewise stats', ['stats']],
     ];
     for (const [label, args] of commands) {
       const times: Record<number, number[]> = { [small]: [], [big]: [] };

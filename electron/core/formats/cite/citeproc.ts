@@ -50,8 +50,19 @@ export interface Citeproc {
   parseXml(xml: string): CslXmlNode;
 }
 
-/** citeproc-js with Citewise's corrections (citeproc-patches.ts). */
-export const CSL = patchCiteproc(createRequire(import.meta.url)('citeproc') as Citeproc);
+let loaded: Citeproc | null = null;
+
+/**
+ * citeproc-js with Citewise's corrections (citeproc-patches.ts), loaded at its first use: it is a
+ * megabyte of JavaScript to compile, which every core start paid for, also for the commands and
+ * editor API requests that never format (a search, the picker, an export to BibTeX).
+ */
+export function citeproc(): Citeproc {
+  loaded ??= patchCiteproc(createRequire(import.meta.url)('citeproc') as Citeproc);
+  return loaded;
+}
 
 /** citeproc-js's own version string (part of every persisted bibliography's key, persist.ts). */
-export const CSL_PROCESSOR_VERSION: string = (CSL as unknown as { PROCESSOR_VERSION?: string }).PROCESSOR_VERSION ?? 'unknown';
+export function cslProcessorVersion(): string {
+  return (citeproc() as unknown as { PROCESSOR_VERSION?: string }).PROCESSOR_VERSION ?? 'unknown';
+}

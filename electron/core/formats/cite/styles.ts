@@ -5,7 +5,7 @@ import { CITATION_STYLE_IDS, STYLE_ID_PATTERN, type CitationStyleId } from '../.
 import { CoreError } from '../../errors';
 import type { CslAssets } from './assets';
 import builtInStyles from './built-in-styles.json';
-import { CSL, type CslXmlNode } from './citeproc';
+import { citeproc, type CslXmlNode } from './citeproc';
 import type { StyleId, StyleInfo } from './types';
 
 /**
@@ -49,7 +49,7 @@ export function inspectStyle(xml: string): { tree: CslXmlNode; title: string; cs
   }
   let tree: CslXmlNode;
   try {
-    tree = CSL.parseXml(xml);
+    tree = citeproc().parseXml(xml);
   } catch (err) {
     throw new CoreError('INVALID_INPUT', `The style file is not well-formed XML: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -123,7 +123,7 @@ export class StyleRegistry {
     if ((CITATION_STYLE_IDS as readonly string[]).includes(id)) throw new CoreError('CONFLICT', `"${id}" is a built-in style; give the new style another id.`);
     // Prove the processor accepts it before anyone relies on it.
     try {
-      new CSL.Engine({ retrieveItem: () => ({ id: 'x', type: 'book' }), retrieveLocale: (l) => this.#assets.localeXml(l) ?? this.#assets.localeXml('en-US') }, tree, defaultLocale ?? 'en-US');
+      new (citeproc().Engine)({ retrieveItem: () => ({ id: 'x', type: 'book' }), retrieveLocale: (l) => this.#assets.localeXml(l) ?? this.#assets.localeXml('en-US') }, tree, defaultLocale ?? 'en-US');
     } catch (err) {
       throw new CoreError('INVALID_INPUT', `The CSL processor rejects this style: ${err instanceof Error ? err.message : String(err)}`);
     }
