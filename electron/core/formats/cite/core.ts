@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { CslItem } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
-import { CSL, type CiteprocEngine } from './citeproc';
+import { citeproc, type CiteprocEngine } from './citeproc';
 import { assertSafeHtml } from './html';
 import type { LocaleLookup } from './locales';
 import type { CslStyleDef } from './styles';
@@ -154,7 +154,7 @@ export class CiteCore {
     let state = this.#engines.get(key);
     if (!state) {
       const items = new Map<string, CslItem>();
-      const engine = new CSL.Engine(
+      const engine = new (citeproc().Engine)(
         {
           retrieveLocale: (lang) => this.#locales(lang) ?? this.#locales('en-US'),
           retrieveItem: (id) => {
