@@ -7,7 +7,7 @@
 // process the engine's registry states that context and core.ts keys its per-entry cache by it.
 import { createHash } from 'node:crypto';
 import type { CslItem } from '../../../../shared/model/csl';
-import { cslProcessorVersion } from './citeproc';
+import { CSL_PROCESSOR_VERSION } from './citeproc';
 import type { CslStyleDef } from './styles';
 import type { BibliographyEntry, OutputFormat } from './types';
 
@@ -41,7 +41,7 @@ export function persistKey(input: PersistKeyInput): string {
     h.update(s);
   };
   part(`citewise-bibliography-${PERSISTED_BIBLIOGRAPHY_VERSION}`);
-  part(cslProcessorVersion());
+  part(CSL_PROCESSOR_VERSION);
   part(input.style.id);
   part(input.style.xml);
   part(input.locale);

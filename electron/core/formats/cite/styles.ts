@@ -68,8 +68,36 @@ export function inspectStyle(xml: string): { tree: CslXmlNode; title: string; cs
   return { tree, title: text(info && child(info, 'title')), cslId: text(info && child(info, 'id')), ...(defaultLocale ? { defaultLocale } : {}) };
 }
 
+/** The attributes of the first start tag named `name` in a style's XML (a shipped style: see builtInFacts). */
+function startTagAttrs(xml: string, name: string): Record<string, string> | undefined {
+  const open = new RegExp(`<${name}(?=[\\s/>])([^>]*)>`).exec(xml);
+  if (!open) return undefined;
+  const attrs: Record<string, string> = {};
+  for (const m of open[1]!.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[m[1]!] = m[2] ?? m[3] ?? '';
+  return attrs;
+}
+
+/**
+ * What describe() reads from a shipped style, without parsing it: a built-in style is XML that
+ * scripts/build-csl.mjs wrote and proved with citeproc-js's own parser, and reading it this way spares
+ * a cold process loading citeproc-js when its bibliography comes from the library's cache.
+ * test/unit/formats/cite/lazy-citeproc.test.ts checks it against the full parse for every built-in style.
+ */
+export function builtInFacts(xml: string): { defaultLocale?: string; substitutesAuthor: boolean } | undefined {
+  const style = startTagAttrs(xml, 'style');
+  if (!style || !xml.includes('http://purl.org/net/xbiblio/csl') || !/^1\.0/.test(style.version ?? '')) return undefined;
+  const bibliography = startTagAttrs(xml, 'bibliography');
+  const defaultLocale = style['default-locale'];
+  return { ...(defaultLocale ? { defaultLocale } : {}), substitutesAuthor: bibliography?.['subsequent-author-substitute'] !== undefined };
+}
+
 function describe(id: StyleId, name: string, title: string, xml: string, builtIn: boolean, tree: CslXmlNode, defaultLocale?: string): CslStyleDef {
   const bibliography = child(tree, 'bibliography');
+  return describeFacts(id, name, title, xml, builtIn, { ...(defaultLocale ? { defaultLocale } : {}), substitutesAuthor: bibliography?.attrs['subsequent-author-substitute'] !== undefined });
+}
+
+function describeFacts(id: StyleId, name: string, title: string, xml: string, builtIn: boolean, facts: { defaultLocale?: string; substitutesAuthor: boolean }): CslStyleDef {
+  const { defaultLocale, substitutesAuthor } = facts;
   return {
     id,
     name,
@@ -79,7 +107,7 @@ function describe(id: StyleId, name: string, title: string, xml: string, builtIn
     ...(defaultLocale ? { defaultLocale } : {}),
     version: createHash('sha256').update(xml).digest('base64url').slice(0, 16),
     numbered: xml.includes('citation-number'),
-    substitutesAuthor: Boolean(bibliography?.attrs['subsequent-author-substitute'] !== undefined),
+    substitutesAuthor,
   };
 }
 
@@ -104,8 +132,12 @@ export class StyleRegistry {
     if (!def && Object.hasOwn(BUILT_IN_CSL_STYLES, id)) {
       const name = BUILT_IN_CSL_STYLES[id as keyof typeof BUILT_IN_CSL_STYLES];
       const xml = this.#assets.styleXml(id);
-      const { tree, title, defaultLocale } = inspectStyle(xml);
-      def = describe(id, name, this.#assets.manifest.styles[id]?.title ?? title, xml, true, tree, defaultLocale);
+      const facts = this.#assets.manifest.styles[id]?.title ? builtInFacts(xml) : undefined;
+      if (facts) def = describeFacts(id, name, this.#assets.manifest.styles[id]!.title, xml, true, facts);
+      else {
+        const { tree, title, defaultLocale } = inspectStyle(xml);
+        def = describe(id, name, this.#assets.manifest.styles[id]?.title ?? title, xml, true, tree, defaultLocale);
+      }
       this.#builtIn.set(id, def);
     }
     if (!def) throw new CoreError('NOT_FOUND', `Unknown citation style "${id}".`);
