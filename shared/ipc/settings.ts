@@ -23,6 +23,18 @@ export interface Settings {
   editorApi: boolean;
   /** Its port; 23119 is the one Better BibTeX's clients use. */
   editorApiPort: number;
+  /**
+   * The Library's table columns (shown, in order), their widths and the panes' widths, as the user
+   * left them: kept with the library rather than in the renderer's storage, which browser mode keys
+   * by origin (its port changes with each launch).
+   */
+  libraryLayout?: LibraryLayout;
+}
+
+export interface LibraryLayout {
+  columns?: string[];
+  columnWidths?: Record<string, number>;
+  panes?: Record<string, number>;
 }
 
 export const DEFAULT_EDITOR_API_PORT = 23119;
@@ -36,8 +48,17 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 
+const layoutName = z.string().max(40);
+const layoutWidths = z.record(layoutName, z.number().finite()).refine((r) => Object.keys(r).length <= 40, 'must name at most 40 columns or panes');
+
+/** Checked for shape and size only: the renderer keeps known names and clamps widths (sanitizeColumns, sanitizeWidths, sanitizePanes). */
+export const libraryLayout = z
+  .object({ columns: z.array(layoutName).max(40).optional(), columnWidths: layoutWidths.optional(), panes: layoutWidths.optional() })
+  .strict();
+
 export const settingsPatch = z
   .object({
+    libraryLayout: libraryLayout.optional(),
     theme: z.enum(THEMES).optional(),
     citationStyle: z.string().regex(STYLE_ID_PATTERN, 'must be a citation style id').optional(),
     locale: z.enum(CITATION_LOCALES).optional(),

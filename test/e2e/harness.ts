@@ -100,3 +100,31 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: false });
   return path;
 }
+
+export interface AppSession {
+  app: RunningApp;
+  browser: Browser;
+  page: Page;
+  problems: PageProblems;
+  close(): Promise<void>;
+}
+
+/** The app in browser mode against a citation service, open in a fresh Chromium page (light, downloads and clipboard allowed). */
+export async function openSession(serviceUrl: string, apiKey: string, viewport = { width: 1360, height: 860 }): Promise<AppSession> {
+  const app = await launchApp({ env: { CITEWISE_SERVICE_URL: serviceUrl, CITEWISE_API_KEY: apiKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport, colorScheme: 'light', acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  const { page, problems } = await newPage(context);
+  await page.goto(app.url);
+  return {
+    app,
+    browser,
+    page,
+    problems,
+    async close() {
+      await browser.close();
+      await app.stop();
+    },
+  };
+}

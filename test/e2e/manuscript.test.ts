@@ -85,7 +85,7 @@ describe('The manuscript check in the Assistant pane', () => {
     await page.getByTestId('manuscript-paste-format').selectOption('pasted.tex');
     await page.getByTestId('manuscript-paste').fill('As \\citet[p.~2]{fine2019} showed % \\cite{retracted2015}\n');
     await page.getByTestId('manuscript-start').click();
-    await expect.poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 }).toMatch(/pasted\.tex: 1 citations of 1 references; 0 not in the library\.\s*Nothing to look at\./);
+    await expect.poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 }).toMatch(/pasted\.tex: 1 citation of 1 reference; 0 not in the library\.\s*Nothing to look at\./);
     await page.getByTestId('manuscript-mode-file').check();
     await page.getByTestId('manuscript-file').setInputFiles({ name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\u0003\u0004 not really a zip, only text that starts like one') });
     await page.getByTestId('manuscript-start').click();

@@ -5,6 +5,7 @@ import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import { importInWorker, type ExportFormat } from '../formats';
 import { addDois, type PaperSource } from '../library/add-dois';
+import { nameText } from '../library/derive';
 import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
@@ -277,7 +278,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
           line,
           type: item.type,
           title: typeof item.title === 'string' ? item.title : null,
-          creators: (item.author ?? item.editor ?? []).map((n) => n.literal ?? [n.given, n.family].filter(Boolean).join(' ')).join('; ') || null,
+          creators: (item.author ?? item.editor ?? []).map(nameText).join('; ') || null,
           year: item.issued?.['date-parts']?.[0]?.[0] ?? null,
           doi: typeof item.DOI === 'string' ? item.DOI : null,
           duplicateOf: duplicateOf(item),

@@ -65,3 +65,30 @@ describe('settings store: citation style and locale', () => {
     db.close();
   });
 });
+
+describe('settings store: the Library layout', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+
+  it('keeps the columns, their widths and the panes across opens (browser mode forgets them with its port)', () => {
+    const file = join(dir.path, 'layout.sqlite');
+    const db = openDatabase(file);
+    const layout = { columns: ['title', 'container', 'year'], columnWidths: { creators: 200, year: 44 }, panes: { sidebar: 260, details: 600 } };
+    new SettingsStore(db).update({ libraryLayout: layout });
+    db.close();
+    const again = openDatabase(file);
+    expect(new SettingsStore(again).get()).toEqual({ ...DEFAULT_SETTINGS, libraryLayout: layout });
+    again.close();
+  });
+
+  it('refuses a layout of the wrong shape or size at the boundary, and accepts 40 names but not 41', () => {
+    const widths = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, 10]));
+    expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: widths(40) } }).success).toBe(true);
+    expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: widths(41) } }).success).toBe(false);
+    expect(settingsPatch.safeParse({ libraryLayout: { columns: Array.from({ length: 41 }, () => 'title') } }).success).toBe(false);
+    expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: { title: 'wide' } } }).success).toBe(false);
+    expect(settingsPatch.safeParse({ libraryLayout: { rows: [] } }).success).toBe(false);
+    expect(settingsPatch.safeParse({ libraryLayout: { panes: { sidebar: Number.POSITIVE_INFINITY } } }).success).toBe(false);
+  });
+});

@@ -1,12 +1,17 @@
 import { COLUMNS, columnDef, sanitizeColumns, type ColumnDef, type ColumnId } from '../library/columns';
 import { clampWidth, columnTemplate, rowMinWidth, sanitizeWidths, widthOf, type ColumnWidths } from '../library/layout';
+import type { LibraryLayout } from '../../../../shared/ipc/settings';
+
+/** Keeps a part of the Library's layout in the library's settings too (see LibraryState). */
+export type LayoutSaver = (part: LibraryLayout) => void;
 
 const KEY = 'citewise.library.columns';
 const WIDTHS_KEY = 'citewise.library.columnWidths';
 
 /**
- * The table's columns, chosen, ordered and sized by the user, kept in localStorage (a view preference,
- * not library data). Widths are apart from the ids: dragging a width changes the template (one style
+ * The table's columns, chosen, ordered and sized by the user, kept in localStorage for a quick start
+ * and in the library's settings (`libraryLayout`), which win once loaded: browser mode's localStorage
+ * belongs to one port, so a launch on another port would forget it. Widths are apart from the ids: dragging a width changes the template (one style
  * on the header and the rows' parent), never the list of columns each row renders.
  */
 export class ColumnPrefs {
@@ -15,6 +20,17 @@ export class ColumnPrefs {
   #defs = $derived(this.#ids.map(columnDef));
   #template = $derived(columnTemplate(this.#ids, this.#widths));
   #minWidth = $derived(rowMinWidth(this.#ids, this.#widths));
+  readonly #saveLayout: LayoutSaver;
+
+  constructor(saveLayout: LayoutSaver = () => {}) {
+    this.#saveLayout = saveLayout;
+  }
+
+  /** Takes the columns and widths kept in the library's settings (those it names). */
+  adopt(layout: LibraryLayout): void {
+    if (layout.columns) this.#ids = sanitizeColumns(layout.columns);
+    if (layout.columnWidths) this.#widths = sanitizeWidths(layout.columnWidths);
+  }
 
   get ids(): readonly ColumnId[] { return this.#ids; }
   get visible(): readonly ColumnDef[] { return this.#defs; }
@@ -32,7 +48,7 @@ export class ColumnPrefs {
   resize(id: ColumnId, px: number, save = true): void {
     const next = clampWidth(id, px);
     if (this.#widths[id] !== next) this.#widths = { ...this.#widths, [id]: next };
-    if (save) store(WIDTHS_KEY, this.#widths);
+    if (save) this.#saveWidths();
   }
 
   shown(id: ColumnId): boolean {
@@ -78,12 +94,18 @@ export class ColumnPrefs {
   reset(): void {
     this.#save(sanitizeColumns(null));
     this.#widths = {};
-    store(WIDTHS_KEY, this.#widths);
+    this.#saveWidths();
   }
 
   #save(ids: ColumnId[]): void {
     this.#ids = ids;
     store(KEY, ids);
+    this.#saveLayout({ columns: [...ids] });
+  }
+
+  #saveWidths(): void {
+    store(WIDTHS_KEY, this.#widths);
+    this.#saveLayout({ columnWidths: { ...this.#widths } });
   }
 }
 

@@ -1,11 +1,22 @@
 import { clampPane, sanitizePanes, type PaneSizes } from '../library/layout';
-import { read, store } from './library-columns.svelte';
+import type { LibraryLayout } from '../../../../shared/ipc/settings';
+import { read, store, type LayoutSaver } from './library-columns.svelte';
 
 const KEY = 'citewise.library.panes';
 
-/** The widths of the Library's sidebar and details column, kept in localStorage beside the columns. */
+/** The widths of the Library's sidebar and details column, kept beside the columns (localStorage and the library's settings). */
 export class PanePrefs {
   #sizes = $state.raw<PaneSizes>(sanitizePanes(read(KEY)));
+  readonly #saveLayout: LayoutSaver;
+
+  constructor(saveLayout: LayoutSaver = () => {}) {
+    this.#saveLayout = saveLayout;
+  }
+
+  /** Takes the widths kept in the library's settings. */
+  adopt(layout: LibraryLayout): void {
+    if (layout.panes) this.#sizes = sanitizePanes(layout.panes);
+  }
 
   get sidebar() { return this.#sizes.sidebar; }
   get details() { return this.#sizes.details; }
@@ -14,6 +25,9 @@ export class PanePrefs {
   resize(which: keyof PaneSizes, px: number, save = true): void {
     const next = clampPane(which, px);
     if (this.#sizes[which] !== next) this.#sizes = { ...this.#sizes, [which]: next };
-    if (save) store(KEY, this.#sizes);
+    if (save) {
+      store(KEY, this.#sizes);
+      this.#saveLayout({ panes: { ...this.#sizes } });
+    }
   }
 }

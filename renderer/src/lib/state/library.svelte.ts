@@ -1,4 +1,4 @@
-import type { CitewiseApi, IpcError, LibraryChange } from '../../../../shared/ipc';
+import type { CitewiseApi, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
 import type { CitationLocale } from '../../../../shared/model/settings';
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
@@ -36,8 +36,11 @@ export class LibraryState {
   readonly api: CitewiseApi;
   readonly rows: RowCache;
   readonly selection = new Selection();
-  readonly columns = new ColumnPrefs();
-  readonly panes = new PanePrefs();
+  readonly columns = new ColumnPrefs((part) => this.#saveLayout(part));
+  readonly panes = new PanePrefs((part) => this.#saveLayout(part));
+  /** The layout as last kept in the library's settings; null until read from them. */
+  #layout: LibraryLayout | null = null;
+  #layoutRead = false;
   readonly undoStack: UndoStack;
 
   #view = $state<View>({ kind: 'library' });
@@ -121,6 +124,17 @@ export class LibraryState {
     // and refresh behind them.
     this.#reload(this.#loaded ? 'refresh' : 'none');
     this.#loaded = true;
+    if (!this.#layoutRead) {
+      this.#layoutRead = true;
+      void this.api.invoke('settings.get', {}).then((r) => {
+        if (!r.ok) return;
+        this.#layout = { ...r.value.libraryLayout, ...this.#layout };
+        if (r.value.libraryLayout) {
+          this.columns.adopt(r.value.libraryLayout);
+          this.panes.adopt(r.value.libraryLayout);
+        }
+      });
+    }
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
@@ -396,6 +410,12 @@ export class LibraryState {
       this.#toTop++;
     }
     return this.rows.load(whereOf(this.#view, this.#applied, this.#tags), this.#sort, keep);
+  }
+
+  /** Keeps a changed part of the layout (columns, their widths, the panes) in the library's settings. */
+  #saveLayout(part: LibraryLayout): void {
+    this.#layout = { ...this.#layout, ...part };
+    void this.api.invoke('settings.update', { libraryLayout: this.#layout });
   }
 
   #changed(change: LibraryChange): void {

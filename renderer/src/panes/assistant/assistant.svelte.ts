@@ -83,7 +83,9 @@ export class AssistantState {
       if (p.kind === 'assistant') this.#progress = { ...this.#progress, [p.taskId]: p };
     });
     const offLibrary = this.#api.on('library.changed', (c) => {
-      if (c.kind === 'collections' || c.kind === 'all') void this.#loadCollections();
+      // Items added to a collection by the Assistant come as an 'items' change, and trashing items changes
+      // the counts too: the reference check's collection choices show their counts, so they follow.
+      if (c.kind === 'collections' || c.kind === 'items' || c.kind === 'trash' || c.kind === 'all') void this.#loadCollections();
       if (c.kind === 'items' || c.kind === 'trash' || c.kind === 'all') void this.#loadInLibrary();
     });
     return () => {
