@@ -2,7 +2,7 @@
 // svelte plugin) in Node against a real in-process core with a library in a temporary folder: the
 // rows a view lists, the search box, the selection and what acting on it does. No renderer, no mocks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CitewiseApi, Result } from '../../../shared/ipc';
+import type { CitewiseApi } from '../../../shared/ipc';
 import { createCore, type Core } from '../../../electron/core';
 import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
@@ -18,14 +18,9 @@ const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year
 @misc{kay2018, title = {Epsilon note}, author = {Kay, Kim}, year = 2018}
 `;
 
-let dir: ReturnType<typeof tempDir>;
 let core: Core;
 let api: CitewiseApi;
-
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
+let dir: ReturnType<typeof tempDir>;
 
 /** Waits for what the state's asynchronous loads settle to. */
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
@@ -45,7 +40,8 @@ beforeAll(async () => {
   // No service: nothing here needs it, and an unreachable one fails at once.
   core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
   api = createInProcessApi(core);
-  value(await api.invoke('library.import', { text: BIB, fileName: 'five.bib' }));
+  const imported = await api.invoke('library.import', { text: BIB, fileName: 'five.bib' });
+  if (!imported.ok) throw new Error(imported.error.message);
 });
 
 afterAll(async () => {
