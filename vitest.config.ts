@@ -1,3 +1,4 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (unit and integration tests in plain Node) and `e2e`
@@ -7,6 +8,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The svelte plugin compiles the renderer's state classes (runes in *.svelte.ts) for Node.
+        plugins: [svelte({ configFile: false })],
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],

@@ -49,6 +49,9 @@ const where = {
   unfiled: z.boolean().optional(),
   trash: z.boolean().optional(),
 };
+/** Which items library.list/count and a view cover: a search, a collection (with subcollections), Unfiled or the trash. */
+export const libraryWhere = z.object(where).strict();
+export type LibraryWhere = z.infer<typeof libraryWhere>;
 
 /** What an export or a bibliography covers: chosen items, a collection (with subcollections), a search, a view, or everything. */
 export const exportScope = z.discriminatedUnion('kind', [
@@ -57,7 +60,7 @@ export const exportScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('query'), query }).strict(),
   z.object({ kind: z.literal('library') }).strict(),
   /** What a view of the library shows: a collection, Unfiled or the trash, with a search. */
-  z.object({ kind: z.literal('view'), where: z.object(where).strict() }).strict(),
+  z.object({ kind: z.literal('view'), where: libraryWhere }).strict(),
 ]);
 export type ExportScope = z.infer<typeof exportScope>;
 
@@ -68,7 +71,7 @@ export type ExportScope = z.infer<typeof exportScope>;
  */
 export const librarySelection = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('items'), ids: z.array(itemId).max(MAX_IDS) }).strict(),
-  z.object({ kind: z.literal('view'), where: z.object(where).strict() }).strict(),
+  z.object({ kind: z.literal('view'), where: libraryWhere }).strict(),
 ]);
 export type LibrarySelection = z.infer<typeof librarySelection>;
 
@@ -168,7 +171,7 @@ export const libraryFeature = feature({
         .object({ ...where, sort: sort.optional(), limit: z.number().int().min(1).max(1000).default(100), cursor: z.string().max(4000).nullable().optional() })
         .strict(),
     ).returns<Page>(),
-    'library.count': request(z.object(where).strict()).returns<number>(),
+    'library.count': request(libraryWhere).returns<number>(),
     /** The Library pane reports its selection (the editor API's `selected=1` and `/better-bibtex/select`). */
     'library.selection.set': request(z.object({ selection: librarySelection }).strict()).returns<null>(),
     /** The ids of the last reported selection, in the order selected (empty when none was reported). */

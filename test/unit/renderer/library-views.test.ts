@@ -1,13 +1,14 @@
 // The Library pane's pure parts: how views, the search box and the tag filter become one query in the
 // search language (checked with the same parser the core uses), and how evidence cells read.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
 import { cellText, EVIDENCE_MARKS, evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
 import type { LibraryRow } from '../../../shared/model/library';
 import { noticeBadges } from '../../../renderer/src/lib/library/notices';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
-import { collectionTree, combine, isWithin, tagTerms, whereOf } from '../../../renderer/src/lib/library/views';
+import { collectionTree, combine, isWithin, tagTerms, whereOf, type Where } from '../../../renderer/src/lib/library/views';
+import { libraryWhere, type InputOf, type LibraryWhere } from '../../../shared/ipc';
 
 const strip = (n: unknown): unknown => JSON.parse(JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v)));
 const col = (id: number, name: string, parentId: number | null = null): Collection => ({ id, name, parentId, itemCount: 0 });
@@ -32,6 +33,21 @@ describe('library views as queries', () => {
     expect(whereOf({ kind: 'trash' }, '', [])).toEqual({ trash: true });
     expect(whereOf({ kind: 'collection', id: 1 }, '', [])).toEqual({ collectionId: 1 });
     expect(whereOf({ kind: 'notices' }, '', [])).toEqual({ query: 'retracted:yes OR notice:any' });
+  });
+
+  it("gives every view a where the contract's schema accepts, the schema's own type", () => {
+    // The pane's Where is the contract's (a second declaration drifted: it lacked includeSubcollections).
+    expectTypeOf<Where>().toEqualTypeOf<LibraryWhere>();
+    expectTypeOf<Where>().toEqualTypeOf<InputOf<'library.count'>>();
+    const views = [{ kind: 'library' }, { kind: 'collection', id: 7 }, { kind: 'unfiled' }, { kind: 'notices' }, { kind: 'recent' }, { kind: 'trash' }] as const;
+    for (const view of views) {
+      for (const [search, tags] of [['', []], ['x OR y', ['t']]] as const) {
+        const where = whereOf(view, search, tags);
+        expect(libraryWhere.safeParse(where).success, `${view.kind} ${JSON.stringify(where)}`).toBe(true);
+      }
+    }
+    expect(libraryWhere.safeParse({ trash: true, folder: 1 }).success).toBe(false);
+    expect(libraryWhere.safeParse({ collectionId: 0 }).success).toBe(false);
   });
 
   it('shows Unfiled as its own scope and quotes any tag, quote marks included', () => {

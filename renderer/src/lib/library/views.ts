@@ -1,5 +1,6 @@
 // What the Library pane shows, as the contract's `where` (query, collection, trash): the built-in
 // views, the tag filter and the search box combine here into one query in the search language.
+import type { LibraryWhere } from '../../../../shared/ipc';
 import type { Collection, Sort } from '../../../../shared/model/library';
 
 export type View =
@@ -11,12 +12,8 @@ export type View =
   | { kind: 'recent' }
   | { kind: 'trash' };
 
-export interface Where {
-  query?: string;
-  collectionId?: number;
-  unfiled?: boolean;
-  trash?: boolean;
-}
+/** The contract's own `where` (shared/ipc/library.ts), so the pane cannot ask for what the core refuses. */
+export type Where = LibraryWhere;
 
 export const NOTICES_QUERY = 'retracted:yes OR notice:any';
 export const RECENT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
