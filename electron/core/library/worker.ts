@@ -9,7 +9,7 @@ import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import { isBusy, waitingMessage } from './shared-use';
-import type { ImportSession } from './library';
+import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
 import { IMPORT_FLOW, type ImportPortMessage, type Request, type Response, type WireError, type WorkerInit } from './protocol';
