@@ -127,6 +127,8 @@ export class LibraryClient {
   readonly enrichment: AsyncEnrichment;
   /** Every GraphStore method, async (used by the graph handlers). */
   readonly graph: AsyncGraph;
+  /** Every AssistantStore method (conversations, questions, answers), async. */
+  readonly assistant: AsyncStore<'assistant'>;
   #worker: Worker;
   readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -149,6 +151,7 @@ export class LibraryClient {
     this.lib = this.#store('lib');
     this.enrichment = this.#store('enrichment');
     this.graph = this.#store('graph');
+    this.assistant = this.#store('assistant');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

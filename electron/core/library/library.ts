@@ -15,8 +15,7 @@ import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
 import { prepareItem } from './derive';
 import { recordUserEdits } from './edits';
-import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-store';
-import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
+import { AssistantStore } from './assistant-store';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
@@ -30,14 +29,15 @@ export type { LibraryOptions };
 
 export class Library extends CollectionsRoom {
   readonly #autoExports: AutoExportStore;
-  readonly #assistant: AssistantStore;
+  /** Assistant conversations (assistant-store.ts); LibraryClient.assistant in the app. */
+  readonly assistant: AssistantStore;
   readonly #serviceCollections: ServiceCollectionsStore;
   readonly #citeCache: CiteCacheStore;
 
   constructor(options: LibraryOptions) {
     super(options);
     this.#autoExports = new AutoExportStore({ db: this.w, now: this.now });
-    this.#assistant = new AssistantStore({ db: this.w, now: this.now });
+    this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.#serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
     this.#citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
   }
@@ -213,56 +213,6 @@ export class Library extends CollectionsRoom {
   /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
   runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
     return this.#autoExports.run(id, options);
-  }
-
-  // ── Assistant sessions (assistant-store.ts; core/handlers/assistant.ts asks the service) ──
-
-  assistantSessions(): AssistantSessionSummary[] {
-    return this.#assistant.listSessions();
-  }
-
-  assistantSession(id: number): AssistantSessionDetail {
-    return this.#assistant.getSession(id);
-  }
-
-  renameAssistantSession(id: number, title: string): AssistantSessionSummary {
-    return this.#assistant.renameSession(id, title);
-  }
-
-  deleteAssistantSession(id: number): void {
-    this.#assistant.deleteSession(id);
-  }
-
-  addAssistantQuestion(sessionId: number | null, input: NewQuestion): AssistantTurnRecord {
-    return this.#assistant.addQuestion(sessionId, input);
-  }
-
-  retryAssistantQuestion(turnId: number): AssistantTurnRecord {
-    return this.#assistant.retryQuestion(turnId);
-  }
-
-  setAssistantTask(turnId: number, taskId: string): void {
-    this.#assistant.setTask(turnId, taskId);
-  }
-
-  answerAssistantQuestion(turnId: number, input: TurnAnswer, taskId?: string): AssistantTurnRecord {
-    return this.#assistant.answerTurn(turnId, input, taskId);
-  }
-
-  failAssistantQuestion(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }, taskId?: string): AssistantTurnRecord {
-    return this.#assistant.failTurn(turnId, status, error, usage, taskId);
-  }
-
-  interruptAssistantQuestions(): number {
-    return this.#assistant.interruptPending();
-  }
-
-  setAssistantFeedback(turnId: number, value: AssistantFeedbackValue | null, reason: string): AssistantTurnRecord {
-    return this.#assistant.setFeedback(turnId, value, reason);
-  }
-
-  assistantTurn(turnId: number): AssistantTurnRecord {
-    return this.#assistant.getTurn(turnId);
   }
 
   // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──

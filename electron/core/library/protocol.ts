@@ -1,6 +1,7 @@
 // Messages between the library worker and its facade. Plain data only: structured clone carries them.
 import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
+import type { AssistantStore } from './assistant-store';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
@@ -17,6 +18,7 @@ export interface LibraryStores {
   lib: Library;
   enrichment: EnrichmentStore;
   graph: GraphStore;
+  assistant: AssistantStore;
 }
 export type StoreName = keyof LibraryStores;
 
