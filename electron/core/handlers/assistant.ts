@@ -83,7 +83,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
   const lib = library.lib;
   const emit = (change: AssistantChange): void => events.emit('assistant.changed', change);
   // Questions left waiting by a previous run of the app have no task any more.
-  if (deps.interruptLeftovers) void lib.interruptAssistantQuestions().catch(deps.report);
+  if (deps.interruptLeftovers) void library.assistant.interruptPending().catch(deps.report);
 
   async function scopeDois(scope: Scope): Promise<{ dois?: string[]; label: string | null }> {
     if (scope.kind === 'any') return { label: null };
@@ -112,7 +112,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
 
   /** Sends a stored question to the service and stores what comes back. */
   async function send(turn: AssistantTurnRecord, dois: string[] | undefined, deadlineMs: number | undefined, ctx: HandlerContext): Promise<AssistantAsked> {
-    const session = await lib.assistantSession(turn.sessionId);
+    const session = await library.assistant.getSession(turn.sessionId);
     const { effort, ...options } = turn.options;
     const request: AssistantPollRequest = {
       ...options,
@@ -132,7 +132,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
         const usage = f.assistant?.usage;
         const answer = f.status === 'SUCCESS' ? [...(f.assistant?.result?.turns ?? [])].reverse().find((t) => t.role === 'assistant') : undefined;
         if (answer) {
-          await lib.answerAssistantQuestion(turn.id, { answer, usage, remoteSessionId: f.assistant?.result?.sessionId }, f.taskId);
+          await library.assistant.answerTurn(turn.id, { answer, usage, remoteSessionId: f.assistant?.result?.sessionId }, f.taskId);
           emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'answered' });
           return;
         }
@@ -141,7 +141,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
           (f.status === 'SUCCESS'
             ? { code: 'SERVICE_ERROR' as const, message: 'The assistant finished without an answer.' }
             : { code: f.status === 'CANCELLED' ? ('CANCELLED' as const) : ('SERVICE_ERROR' as const), message: `The assistant task ended as ${f.status}.` });
-        await lib.failAssistantQuestion(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage, f.taskId);
+        await library.assistant.failTurn(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage, f.taskId);
         emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       } catch (err) {
         // The conversation was deleted while its question ran: nothing is left to store the outcome in.
@@ -156,14 +156,14 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
     try {
       const task = await deps.tasks.startAssistant(request, deadlineMs, ctx.signal);
       taskId = task.taskId;
-      await lib.setAssistantTask(turn.id, task.taskId);
+      await library.assistant.setTask(turn.id, task.taskId);
       const already = early.find((f) => f.taskId === task.taskId);
       if (already) void done(already);
       return { sessionId: turn.sessionId, turnId: turn.id, task };
     } catch (err) {
       stop();
       const { error, usage } = explain(toIpcError(err, deps.report));
-      await lib.failAssistantQuestion(turn.id, error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
+      await library.assistant.failTurn(turn.id, error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       throw new CoreError(error.code, error.message, error.details);
     }
@@ -219,37 +219,37 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
   return {
     'assistant.ask': async ({ sessionId, question, options, scope, deadlineMs }, ctx) => {
       const { dois, label } = await scopeDois(scope as Scope);
-      const turn = await lib.addAssistantQuestion(sessionId, { question, options: { ...(options as AssistantOptions), ...(dois ? { dois } : {}) }, scopeLabel: label });
+      const turn = await library.assistant.addQuestion(sessionId, { question, options: { ...(options as AssistantOptions), ...(dois ? { dois } : {}) }, scopeLabel: label });
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'asked' });
       return send(turn, dois, deadlineMs, ctx);
     },
     'assistant.retry': async ({ turnId, deadlineMs }, ctx) => {
-      const turn = await lib.retryAssistantQuestion(turnId);
+      const turn = await library.assistant.retryQuestion(turnId);
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'asked' });
       return send(turn, turn.options.dois, deadlineMs, ctx);
     },
-    'assistant.sessions.list': () => lib.assistantSessions(),
-    'assistant.sessions.get': ({ id }) => lib.assistantSession(id),
+    'assistant.sessions.list': () => library.assistant.listSessions(),
+    'assistant.sessions.get': ({ id }) => library.assistant.getSession(id),
     'assistant.sessions.rename': async ({ id, title }) => {
-      const s = await lib.renameAssistantSession(id, title);
+      const s = await library.assistant.renameSession(id, title);
       emit({ sessionId: id, kind: 'renamed' });
       return s;
     },
     'assistant.sessions.delete': async ({ id }, ctx) => {
-      const session = await lib.assistantSession(id);
+      const session = await library.assistant.getSession(id);
       // A question still running is cancelled with its conversation.
       for (const r of session.records) if (r.status === 'pending' && r.taskId) await deps.tasks.cancel('assistant', r.taskId, ctx.signal).catch(deps.report);
-      await lib.deleteAssistantSession(id);
+      await library.assistant.deleteSession(id);
       emit({ sessionId: id, kind: 'deleted' });
       return null;
     },
     'assistant.feedback': async ({ turnId, value, reason }) => {
-      const turn = await lib.setAssistantFeedback(turnId, value, reason);
+      const turn = await library.assistant.setFeedback(turnId, value, reason);
       emit({ sessionId: turn.sessionId, turnId, kind: 'feedback' });
       return turn;
     },
     'assistant.references.add': async ({ turnId, numbers, collectionId }, { signal }): Promise<AddReferencesReport> => {
-      const turn = await lib.assistantTurn(turnId);
+      const turn = await library.assistant.getTurn(turnId);
       if (turn.references.length === 0) throw new CoreError('CONFLICT', 'This answer has no references to add.');
       const chosen = numbers ?? turn.references.map((_, i) => i + 1);
       const missing = chosen.filter((n) => n > turn.references.length);
@@ -269,7 +269,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       return { ...report, collectionId };
     },
     'assistant.draft': async ({ turnId, style, format, numbers }): Promise<AssistantDraft> => {
-      const turn = await lib.assistantTurn(turnId);
+      const turn = await library.assistant.getTurn(turnId);
       if (!turn.answer) throw new CoreError('CONFLICT', 'This question has no answer to draft from yet.');
       const refs = turn.references;
       let parts = answerParts(answerBody(turn.answer.content), refs.length);

@@ -6,18 +6,19 @@ import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
-import type { EnrichmentStore } from './enrichment-store';
-import type { GraphStore } from './graph-store';
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
-import type { EnrichmentMethod, GraphMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
+import type { LibraryArgs, LibraryMethod, LibraryResult, LibraryStores, Request, Response, StoreCall, StoreMethod, StoreName, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
-export type AsyncLibrary = { [M in LibraryMethod]: (...args: LibraryArgs<M>) => Promise<Awaited<LibraryResult<M>>> };
+/** Every method of one of the worker's stores (protocol.ts LibraryStores), async. */
+export type AsyncStore<S extends StoreName> = {
+  [M in StoreMethod<S>]: LibraryStores[S][M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+export type AsyncLibrary = AsyncStore<'lib'>;
 /** Every EnrichmentStore method (queue, user edits, retraction watch), async. */
-export type AsyncEnrichment = { [M in EnrichmentMethod]: (...args: Parameters<EnrichmentStore[M]>) => Promise<Awaited<ReturnType<EnrichmentStore[M]>>> };
-
+export type AsyncEnrichment = AsyncStore<'enrichment'>;
 /** Every GraphStore method (citation graph statements, expansions, saved graphs), async. */
-export type AsyncGraph = { [M in GraphMethod]: (...args: Parameters<GraphStore[M]>) => Promise<Awaited<ReturnType<GraphStore[M]>>> };
+export type AsyncGraph = AsyncStore<'graph'>;
 
 export interface StartLibraryOptions extends WorkerInit {
   /**
@@ -126,6 +127,8 @@ export class LibraryClient {
   readonly enrichment: AsyncEnrichment;
   /** Every GraphStore method, async (used by the graph handlers). */
   readonly graph: AsyncGraph;
+  /** Every AssistantStore method (conversations, questions, answers), async. */
+  readonly assistant: AsyncStore<'assistant'>;
   #worker: Worker;
   readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -145,14 +148,16 @@ export class LibraryClient {
     // Small enough that cloning one message takes a few milliseconds of the UI thread.
     this.#chunkSize = options.chunkSize ?? 500;
     this.#attach(worker);
-    this.lib = new Proxy({} as AsyncLibrary, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', method: method as LibraryMethod, args }),
-    });
-    this.enrichment = new Proxy({} as AsyncEnrichment, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'enrichment', method: method as EnrichmentMethod, args }),
-    });
-    this.graph = new Proxy({} as AsyncGraph, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'graph', method: method as GraphMethod, args }),
+    this.lib = this.#store('lib');
+    this.enrichment = this.#store('enrichment');
+    this.graph = this.#store('graph');
+    this.assistant = this.#store('assistant');
+  }
+
+  /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */
+  #store<S extends StoreName>(store: S): AsyncStore<S> {
+    return new Proxy({} as AsyncStore<S>, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', store, method: method as StoreMethod<S>, args } as StoreCall),
     });
   }
 
@@ -258,7 +263,7 @@ export class LibraryClient {
   }
 
   call<M extends LibraryMethod>(method: M, ...args: LibraryArgs<M>): Promise<Awaited<LibraryResult<M>>> {
-    return this.#request({ id: 0, op: 'call', method, args }) as Promise<Awaited<LibraryResult<M>>>;
+    return this.#request({ id: 0, op: 'call', store: 'lib', method, args }) as Promise<Awaited<LibraryResult<M>>>;
   }
 
   /**

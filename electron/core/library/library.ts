@@ -3,270 +3,44 @@
 // better-sqlite3: it runs inside the library worker (worker.ts), and tests use it directly.
 // Writes go through the WriteDb; listing and search use a separate read-only connection, which in WAL
 // mode sees the last committed state, so a long import never shows half its rows.
-import { createHash } from 'node:crypto';
+// Library is the top of a chain of rooms, one module per concern (library-base.ts lists them); this
+// module holds imports, duplicates and merge, export and the manuscript lookup.
 import type { BibliographyEntry } from '../formats/cite/types';
-import { CiteCacheStore, type CiteCacheLimits, type CiteCacheMeta, type CiteCacheStats } from './cite-cache';
-import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
+import { CiteCacheStore, type CiteCacheMeta, type CiteCacheStats } from './cite-cache';
 import type { CslItem } from '../../../shared/model/csl';
-import { parseDoi, parseIssn } from '../../../shared/model/doi';
-import type { EvidenceCounts } from '../../../shared/model/evidence';
-import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { statusFromNotices } from '../../../shared/model/item-status';
 import type { CitationLookup, CitedItemFacts, LookupResult, MatchedBy } from '../../../shared/model/manuscript';
 import { normaliseTitle } from '../formats/fingerprint';
 import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
-import { derive, prepareItem, withKey, type PreparedItem } from './derive';
+import { prepareItem } from './derive';
 import { recordUserEdits } from './edits';
-import { changedFields, editLabel, subjectOf } from './undo-labels';
-import { AssistantStore, type NewQuestion, type TurnAnswer } from './assistant-store';
-import type { AssistantFeedbackValue, AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../shared/model/assistant';
+import { AssistantStore } from './assistant-store';
 import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
-import { compileQuery } from './query-sql';
 import { libraryCounts, type LibraryCounts } from './counts';
-import { isStorageFault } from './faults';
-import { FTS_ROWS } from './search-index';
-import type { RankFunction } from './rank';
+import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
-import { capturesOf, unsettledCaptures, type CaptureInput, type CaptureStored } from './capture-store';
-import { ident, inBatches, inList, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
-import {
-  SORT_COLUMNS,
-  type Attachment,
-  type Collection,
-  type Creator,
-  type DuplicateGroup,
-  type ImportOptions,
-  type ImportResult,
-  type ItemDetail,
-  type ItemId,
-  type LibraryRow,
-  type ListOptions,
-  type Note,
-  type Page,
-  type RelatedItem,
-  type SavedSearch,
-  type Sort,
-  type SortColumn,
-  type TallyState,
-  type UndoEntry,
-  type UndoOutcome,
-  type UndoTops,
-  UNDO_ENTRY_MAX_IDS,
-} from './types';
+import { inBatches, inList, sql } from './sql';
+import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem } from './types';
+import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
+import { normDoi } from './service-cache';
+import { CollectionsRoom } from './collections';
 
-const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
-  title: { column: 'title_sort', index: 'items_by_title', nullable: true },
-  creators: { column: 'creators_sort', index: 'items_by_creators', nullable: true },
-  year: { column: 'year', index: 'items_by_year', nullable: true },
-  container: { column: 'container_sort', index: 'items_by_container', nullable: true },
-  type: { column: 'type', index: 'items_by_type', nullable: false },
-  // The UNIQUE constraint's own index: (citation_key) then rowid.
-  citationKey: { column: 'citation_key', index: 'sqlite_autoindex_items_1', nullable: false },
-  dateAdded: { column: 'date_added', index: 'items_by_added', nullable: false },
-  supporting: { column: 'supporting', index: 'items_by_supporting', nullable: true },
-  contrasting: { column: 'contrasting', index: 'items_by_contrasting', nullable: true },
-  mentioning: { column: 'mentioning', index: 'items_by_mentioning', nullable: true },
-  citing: { column: 'citing', index: 'items_by_citing', nullable: true },
-};
-const SORT_IDENTS = Object.values(SORT_SQL).map((s) => s.column);
-const SORT_INDEXES = Object.values(SORT_SQL).map((s) => s.index);
-/** How far along the sort index a filtered page looks before falling back to sorting the filter's matches. */
-const WINDOW = 10_000;
-/** Deeper pages of a search take the general query: the fast path reads every row up to the page's end. */
-const FAST_MAX_DEPTH = 2_000;
+export type { LibraryOptions };
 
-const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
-  t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
-  t.mentioning AS t_mentioning, t.unclassified AS t_unclassified, t.citing_publications AS t_citing, n.found AS n_found, n.retracted AS n_retracted, n.kinds AS n_kinds`;
-const ROW_JOINS = sql`LEFT JOIN service_tallies t ON t.doi = i.doi LEFT JOIN service_notices n ON n.doi = i.doi`;
-
-// The same text the 0003 migration indexes; kept here for items written after it.
-const FTS_SELECT = `${FTS_ROWS} WHERE i.id = ?`;
-
-interface RawRow {
-  id: number;
-  type: string;
-  citation_key: string;
-  title: string | null;
-  creators_text: string | null;
-  year: number | null;
-  container: string | null;
-  doi: string | null;
-  date_added: number;
-  date_modified: number;
-  trashed_at: number | null;
-  t_found: number | null;
-  t_fetched_at: number | null;
-  t_total: number | null;
-  t_supporting: number | null;
-  t_contrasting: number | null;
-  t_mentioning: number | null;
-  t_unclassified: number | null;
-  t_citing: number | null;
-  n_found: number | null;
-  n_retracted: number | null;
-  /** The notice kinds as `,kind,kind,` (service_notices.kinds). */
-  n_kinds: string | null;
-}
-
-interface Cursor {
-  s: string;
-  d: 'asc' | 'desc';
-  /** 0: rows with a value; 1: rows without one (always last). */
-  p?: 0 | 1;
-  v?: SqlValue;
-  id?: number;
-  /** Offset, for relevance order. */
-  o?: number;
-}
-
-interface ItemSnapshot {
-  /**
-   * The items row with the item's CSL-JSON as `csl`: a column of items before migration 0012, of
-   * item_csl since, so undo entries from before and after it read the same.
-   */
-  row: Record<string, SqlValue>;
-  creators: Record<string, SqlValue>[];
-  tags: string[];
-  notes: Record<string, SqlValue>[];
-  collections: { collection_id: number; added_at: number }[];
-  attachments: Record<string, SqlValue>[];
-  /** How each captured PDF was identified (migration 0015); absent in entries written before it. */
-  captures?: Record<string, SqlValue>[];
-  aliases: string[];
-}
-
-/** An undo entry: put these items back as they were, and remove items that did not exist. */
-interface UndoPayload {
-  restore: ItemSnapshot[];
-  remove: ItemId[];
-}
-
-export interface LibraryOptions {
-  write: WriteDb;
-  read: ReadDb;
-  now?: () => number;
-  /** Undo entries kept. */
-  undoLimit?: number;
-  /** Thresholds of the sorted-page strategy (tests make them small to reach every path). */
-  paging?: { window?: number };
-  /** The bm25 the read connection has (rank.ts); default FTS5's own. */
-  rankFunction?: RankFunction;
-  /** Why it is not cw_bm25, for the record. */
-  rankFallbackReason?: string;
-  /** Bounds of the formatted-bibliography cache (cite-cache.ts). */
-  citeCacheLimits?: Partial<CiteCacheLimits>;
-}
-
-function tallyState(r: RawRow): TallyState {
-  if (r.t_found === null || r.t_fetched_at === null) return { state: 'not-fetched' };
-  if (r.t_found === 0) return { state: 'unknown', fetchedAt: r.t_fetched_at };
-  return {
-    state: 'found',
-    fetchedAt: r.t_fetched_at,
-    total: r.t_total ?? 0,
-    supporting: r.t_supporting ?? 0,
-    contrasting: r.t_contrasting ?? 0,
-    mentioning: r.t_mentioning ?? 0,
-    unclassified: r.t_unclassified ?? 0,
-    citingPublications: r.t_citing,
-  };
-}
-
-function toRow(r: RawRow): LibraryRow {
-  return {
-    id: r.id,
-    type: r.type as LibraryRow['type'],
-    citationKey: r.citation_key,
-    title: r.title,
-    creators: r.creators_text,
-    year: r.year,
-    container: r.container,
-    doi: r.doi,
-    dateAdded: r.date_added,
-    dateModified: r.date_modified,
-    trashedAt: r.trashed_at,
-    evidence: tallyState(r),
-    retracted: r.n_found === 1 && r.n_retracted !== null ? r.n_retracted === 1 : null,
-    notices: r.n_found === 1 && r.n_kinds ? r.n_kinds.split(',').filter((k) => k !== '') : [],
-  };
-}
-
-const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
-
-function decodeCursor(text: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c !== 'object' || c === null || typeof c.s !== 'string') throw new Error('shape');
-    return c;
-  } catch {
-    throw new CoreError('INVALID_INPUT', 'The page cursor is not valid; start again from the first page.');
-  }
-}
-
-/** The filters of a list or count besides the query: trash or not, a collection (with its subcollections), Unfiled. */
-function scopeFilters(options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled'>, where: SqlFragment): SqlFragment[] {
-  const filters = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, where];
-  if (options.collectionId !== undefined) {
-    filters.push(
-      options.includeSubcollections === false
-        ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
-        : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
-    );
-  }
-  if (options.unfiled) filters.push(sql`NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item_id = i.id)`);
-  return filters;
-}
-
-/**
- * The filter with its `i.id IN (…)` terms rewritten for a walk in sort order:
- * - `+i.id`: only checked per row, never used to look rows up. Walking a sort index, SQLite would
- *   otherwise take each id of the list and skip-scan the index for it (a tag or a word on 100,000
- *   items, sorted by journal, took 1-5 s instead of milliseconds).
- * - `w.id`: over a window of the sort index (`w`, its ids in order), the terms test the window's id,
- *   so SQLite checks them before it reads the item's row, and reads only the rows that pass.
- */
-function idListsAs(where: SqlFragment, as: '+i.id' | 'w.id'): SqlFragment {
-  return new SqlFragment(where.text.replace(/(^|[\s(])i\.id ((?:NOT )?IN \()/g, `$1${as} $2`), where.params);
-}
-
-/**
- * The filters joined with the trash test (scopeFilters puts it first) last: it reads the item's row,
- * which an index-only test before it (an id list, the narrow filter index) saves for rows it rejects.
- */
-const trashLast = (filters: readonly SqlFragment[]): SqlFragment => joinSql([...filters.slice(1), filters[0]!], ' AND ');
-
-const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);
-
-export class Library {
-  readonly #w: WriteDb;
-  readonly #r: ReadDb;
-  readonly #now: () => number;
-  readonly #undoLimit: number;
-  readonly #window: number;
-  /** The bm25 weights of the index's rank setting; null when it is something else. */
-  #rankArgs: string[] | null | undefined;
-  readonly #rankFn: RankFunction;
-  readonly #rankFallbackReason: string | undefined;
+export class Library extends CollectionsRoom {
   readonly #autoExports: AutoExportStore;
-  readonly #assistant: AssistantStore;
+  /** Assistant conversations (assistant-store.ts); LibraryClient.assistant in the app. */
+  readonly assistant: AssistantStore;
   readonly #serviceCollections: ServiceCollectionsStore;
   readonly #citeCache: CiteCacheStore;
 
   constructor(options: LibraryOptions) {
-    this.#window = options.paging?.window ?? WINDOW;
-    this.#rankFn = options.rankFunction ?? 'bm25';
-    this.#rankFallbackReason = options.rankFallbackReason;
-    this.#w = options.write;
-    this.#r = options.read;
-    this.#now = options.now ?? Date.now;
-    this.#undoLimit = options.undoLimit ?? 200;
-    this.#autoExports = new AutoExportStore({ db: this.#w, now: this.#now });
-    this.#assistant = new AssistantStore({ db: this.#w, now: this.#now });
-    this.#serviceCollections = new ServiceCollectionsStore({ db: this.#w, now: this.#now });
-    this.#citeCache = new CiteCacheStore({ write: this.#w, read: this.#r, now: this.#now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
+    super(options);
+    this.#autoExports = new AutoExportStore({ db: this.w, now: this.now });
+    this.assistant = new AssistantStore({ db: this.w, now: this.now });
+    this.#serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
+    this.#citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
   }
 
   // ── Import ──
@@ -288,7 +62,7 @@ export class Library {
    * open transaction: commit() makes all of it visible at once; rollback(), an error or a crash leaves nothing.
    */
   beginImport(options: ImportOptions = {}): ImportSession {
-    return new ImportSession(this.#w, options, this.#now());
+    return new ImportSession(this.w, options, this.now());
   }
 
   /**
@@ -296,511 +70,8 @@ export class Library {
    * skips entries by, ImportSession), or null. Repeats within the entries themselves are not looked for.
    */
   sameEntries(items: readonly CslItem[], source?: string): (ItemId | null)[] {
-    const session = new ImportSession(this.#w, source === undefined ? {} : { source }, this.#now(), false);
+    const session = new ImportSession(this.w, source === undefined ? {} : { source }, this.now(), false);
     return items.map((item) => session.existing(prepareItem(item))?.id ?? null);
-  }
-
-  // ── Items ──
-
-  addItem(item: CslItem): ItemId {
-    return this.#undoable((s) => `Add item ${s}`, [], () => {
-      const result = new ImportSession(this.#w, { source: 'manual' }, this.#now(), false).addOne(item, 0, true);
-      if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
-      return { value: result, created: [result] };
-    });
-  }
-
-  getItem(id: ItemId): ItemDetail {
-    return this.#detail(this.#r, id);
-  }
-
-  /** Replaces an item's metadata. The citation key stays unless `csl['citation-key']` names a new one. */
-  updateItem(id: ItemId, csl: CslItem): void {
-    const was = this.#w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`);
-    const fields = was ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter((f) => f !== 'citation key' || typeof csl['citation-key'] === 'string') : [];
-    this.#undoable((s) => editLabel(fields, s), [id], () => {
-      const current = this.#rowOf(this.#w, id);
-      const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
-      const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
-      if (key !== current.citation_key) this.#keyEdited(id);
-      // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
-      recordUserEdits(this.#w, id, JSON.parse(current.csl) as CslItem, csl, this.#now());
-      this.#writeItem(id, { ...csl, 'citation-key': key }, key);
-      return { value: undefined };
-    });
-  }
-
-  /**
-   * Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry
-   * and no edit record. A placeholder that became a real entry (`completed`) gets the service's
-   * keywords as tags, and a key from the formula in place of the one made for the placeholder
-   * ("anon", "anona"…); a key the user set stays.
-   */
-  writeServiceFill(id: ItemId, csl: CslItem, placeholder?: { completed: true; tags: readonly string[] }): void {
-    const current = this.#rowOf(this.#w, id);
-    let key = current.citation_key;
-    if (placeholder) {
-      const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
-      const lower = key.toLowerCase();
-      const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
-      const userSet = this.#w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
-      if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
-      for (const name of placeholder.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
-    }
-    this.#writeItem(id, { ...csl, 'citation-key': key }, key);
-  }
-
-  /** Sets the citation key the user typed; CONFLICT if another item has it. */
-  setCitationKey(id: ItemId, key: string): string {
-    return this.#undoable((s) => `Change citation key of ${s}`, [id], () => {
-      const current = this.#rowOf(this.#w, id);
-      const checked = this.#checkKey(key.trim(), id);
-      const csl = JSON.parse(current.csl) as CslItem;
-      this.#keyEdited(id);
-      this.#writeItem(id, { ...csl, 'citation-key': checked }, checked);
-      return { value: checked };
-    });
-  }
-
-  /** Regenerates a key from the formula, only when the user asks. */
-  regenerateCitationKey(id: ItemId): string {
-    return this.#undoable((s) => `Regenerate citation key of ${s}`, [id], () => {
-      const current = this.#rowOf(this.#w, id);
-      const csl = JSON.parse(current.csl) as CslItem;
-      const key = uniqueCitationKey(citationKeyBase(csl), (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id));
-      this.#writeItem(id, { ...csl, 'citation-key': key }, key);
-      return { value: key };
-    });
-  }
-
-  findByCitationKey(key: string): ItemId | null {
-    const direct = this.#r.get<{ id: number }>(sql`SELECT id FROM items WHERE citation_key = ${key}`);
-    if (direct) return direct.id;
-    return this.#r.get<{ item_id: number }>(sql`SELECT item_id FROM key_aliases WHERE alias = ${key}`)?.item_id ?? null;
-  }
-
-  // ── Tags ──
-
-  addTags(ids: readonly ItemId[], tags: readonly string[]): void {
-    const names = this.#tagNames(tags);
-    this.#undoable((s) => `Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')} to ${s}`, ids, () => {
-      for (const name of names) {
-        const tagId = this.#tagId(name);
-        for (const id of ids) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${tagId})`);
-      }
-      this.#touch(ids);
-      return { value: undefined };
-    });
-  }
-
-  removeTags(ids: readonly ItemId[], tags: readonly string[]): void {
-    const names = this.#tagNames(tags);
-    this.#undoable((s) => `Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')} from ${s}`, ids, () => {
-      for (const name of names) {
-        for (const batch of chunk(ids)) {
-          this.#w.run(sql`DELETE FROM item_tags WHERE tag_id = (SELECT id FROM tags WHERE name = ${name}) AND item_id IN ${inList(batch)}`);
-        }
-      }
-      this.#w.run(sql`DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM item_tags)`);
-      this.#touch(ids);
-      return { value: undefined };
-    });
-  }
-
-  listTags(): { name: string; count: number }[] {
-    return this.#r.all(sql`SELECT t.name, count(*) AS count FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id
-      WHERE i.trashed_at IS NULL GROUP BY t.id ORDER BY t.name COLLATE NOCASE`);
-  }
-
-  // ── Notes ──
-
-  addNote(itemId: ItemId, body: string): number {
-    return this.#undoable((s) => `Add note to ${s}`, [itemId], () => {
-      this.#rowOf(this.#w, itemId);
-      const now = this.#now();
-      const r = this.#w.run(sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`);
-      this.#touch([itemId]);
-      return { value: Number(r.lastInsertRowid) };
-    });
-  }
-
-  updateNote(noteId: number, body: string): void {
-    const itemId = this.#noteItem(noteId);
-    this.#undoable((s) => `Edit note of ${s}`, [itemId], () => {
-      this.#w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.#now()} WHERE id = ${noteId}`);
-      this.#touch([itemId]);
-      return { value: undefined };
-    });
-  }
-
-  deleteNote(noteId: number): void {
-    const itemId = this.#noteItem(noteId);
-    this.#undoable((s) => `Delete note of ${s}`, [itemId], () => {
-      this.#w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
-      this.#touch([itemId]);
-      return { value: undefined };
-    });
-  }
-
-  // ── Attachments ──
-
-  addAttachment(itemId: ItemId, a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null }): number {
-    return this.#undoable((s) => `Add attachment to ${s}`, [itemId], () => {
-      this.#rowOf(this.#w, itemId);
-      const r = this.#w.run(
-        sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.#now()})`,
-      );
-      this.#touch([itemId]);
-      return { value: Number(r.lastInsertRowid) };
-    });
-  }
-
-  // ── PDF capture (pdf/capture.ts reads and identifies the file; this stores it) ──
-
-  /** The attachment with this content already in the library (live or trashed item), or null. */
-  attachmentBySha256(sha256: string): { itemId: ItemId; attachmentId: number } | null {
-    const row = this.#r.get<{ id: number; item_id: number }>(sql`SELECT id, item_id FROM attachments WHERE sha256 = ${sha256} ORDER BY id LIMIT 1`);
-    return row ? { itemId: row.item_id, attachmentId: row.id } : null;
-  }
-
-  /**
-   * A captured PDF: its item, its attachment and how it was identified, in one transaction (all of it
-   * or none). Not added twice: the same content (checksum) is a duplicate; the same item (DOI, by the
-   * import's rules) gets the PDF attached when it has no captured PDF yet, and is a duplicate otherwise.
-   */
-  capturePdf(input: CaptureInput): CaptureStored {
-    const same = this.attachmentBySha256(input.attachment.sha256);
-    if (same) return { status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
-    const session = new ImportSession(this.#w, { source: 'pdf' }, this.#now(), false);
-    const existing = session.existing(prepareItem(input.csl));
-    if (existing) {
-      const captured = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM pdf_captures WHERE item_id = ${existing.id}`);
-      if (existing.reason !== 'doi' || (captured?.n ?? 0) > 0) return { status: 'duplicate', itemId: existing.id, reason: existing.reason };
-      return this.#undoable((s) => `Attach PDF to ${s}`, [existing.id], () => ({ value: { status: 'attached' as const, itemId: existing.id, attachmentId: this.#insertCapture(existing.id, input) } }));
-    }
-    return this.#undoable((s) => `Add PDF ${s}`, [], () => {
-      const added = session.addOne(input.csl, 0, true);
-      if (typeof added !== 'number') throw new CoreError('INVALID_INPUT', added ?? 'The item was not added.');
-      return { value: { status: 'added' as const, itemId: added, attachmentId: this.#insertCapture(added, input) }, created: [added] };
-    });
-  }
-
-  #insertCapture(itemId: ItemId, input: CaptureInput): number {
-    const a = input.attachment;
-    const now = this.#now();
-    const r = this.#w.run(
-      sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored) VALUES (${itemId}, ${a.path}, ${a.sha256}, ${a.size}, ${'application/pdf'}, ${now}, ${a.stored})`,
-    );
-    const attachmentId = Number(r.lastInsertRowid);
-    this.#w.run(
-      sql`INSERT INTO pdf_captures (attachment_id, item_id, method, state, confidence, evidence, candidates, captured_at) VALUES (${attachmentId}, ${itemId}, ${input.method}, ${input.state}, ${input.confidence}, ${JSON.stringify(input.evidence)}, ${JSON.stringify(input.candidates)}, ${now})`,
-    );
-    this.#touch([itemId]);
-    return attachmentId;
-  }
-
-  /** How the item's captured PDFs were identified. */
-  capturesOf(itemId: ItemId) {
-    return capturesOf(this.#r, itemId);
-  }
-
-  /** The "Needs review" list: unsure captures, and those waiting for the service. */
-  unsettledCaptures(limit?: number) {
-    return unsettledCaptures(this.#r, limit);
-  }
-
-  removeAttachment(attachmentId: number): void {
-    const row = this.#w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
-    if (!row) throw notFound('The attachment');
-    this.#undoable((s) => `Remove attachment from ${s}`, [row.item_id], () => {
-      this.#w.run(sql`DELETE FROM attachments WHERE id = ${attachmentId}`);
-      this.#touch([row.item_id]);
-      return { value: undefined };
-    });
-  }
-
-  // ── Collections ──
-
-  createCollection(name: string, parentId: number | null = null): number {
-    const clean = name.trim();
-    if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
-    if (parentId !== null) this.#collectionExists(parentId);
-    try {
-      return Number(this.#w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.#now()})`).lastInsertRowid);
-    } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${clean}" here.`);
-      throw err;
-    }
-  }
-
-  renameCollection(id: number, name: string): void {
-    this.#collectionExists(id);
-    try {
-      this.#w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
-    } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${name.trim()}" here.`);
-      throw err;
-    }
-  }
-
-  /** Moves a collection under another (or to the top with null); never under itself or its descendants. */
-  moveCollection(id: number, parentId: number | null): void {
-    this.#collectionExists(id);
-    if (parentId !== null) {
-      this.#collectionExists(parentId);
-      const loop = this.#w.get(sql`WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
-        SELECT 1 FROM sub WHERE id = ${parentId}`);
-      if (loop) throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
-    }
-    this.#w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
-  }
-
-  /** Deletes a collection and its subcollections; the items stay in the library. */
-  deleteCollection(id: number): void {
-    this.#collectionExists(id);
-    this.#w.run(sql`DELETE FROM collections WHERE id = ${id}`);
-  }
-
-  listCollections(): Collection[] {
-    return this.#r
-      .all<{ id: number; parent_id: number | null; name: string; n: number }>(
-        sql`SELECT c.id, c.parent_id, c.name, (SELECT count(*) FROM collection_items ci JOIN items i ON i.id = ci.item_id WHERE ci.collection_id = c.id AND i.trashed_at IS NULL) AS n
-            FROM collections c ORDER BY c.name COLLATE NOCASE`,
-      )
-      .map((c) => ({ id: c.id, parentId: c.parent_id, name: c.name, itemCount: c.n }));
-  }
-
-  addToCollection(collectionId: number, ids: readonly ItemId[]): void {
-    this.#collectionExists(collectionId);
-    const name = this.#collectionName(collectionId);
-    this.#undoable((s) => `Add ${s} to ${name}`, ids, () => {
-      const now = this.#now();
-      for (const id of ids) this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`);
-      return { value: undefined };
-    });
-  }
-
-  removeFromCollection(collectionId: number, ids: readonly ItemId[]): void {
-    const name = this.#collectionName(collectionId);
-    this.#undoable((s) => `Remove ${s} from ${name}`, ids, () => {
-      for (const batch of chunk(ids)) this.#w.run(sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
-  }
-
-  /** Moves items from one collection to another (a drag between collections). */
-  moveToCollection(ids: readonly ItemId[], fromId: number, toId: number): void {
-    this.#collectionExists(toId);
-    const name = this.#collectionName(toId);
-    this.#undoable((s) => `Move ${s} to ${name}`, ids, () => {
-      const now = this.#now();
-      for (const id of ids) {
-        this.#w.run(sql`DELETE FROM collection_items WHERE collection_id = ${fromId} AND item_id = ${id}`);
-        this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${toId}, ${id}, ${now})`);
-      }
-      return { value: undefined };
-    });
-  }
-
-  // ── Trash ──
-
-  trashItems(ids: readonly ItemId[]): void {
-    this.#undoable((s) => `Move ${s} to the Trash`, ids, () => {
-      const now = this.#now();
-      for (const batch of chunk(ids)) this.#w.run(sql`UPDATE items SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
-  }
-
-  restoreItems(ids: readonly ItemId[]): void {
-    this.#undoable((s) => `Restore ${s} from the Trash`, ids, () => {
-      for (const batch of chunk(ids)) this.#w.run(sql`UPDATE items SET trashed_at = NULL WHERE id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
-  }
-
-  /** Deletes items for good (still undoable while the undo entry lasts). */
-  deleteItems(ids: readonly ItemId[]): void {
-    this.#undoable((s) => `Delete ${s} for good`, ids, () => {
-      for (const id of ids) this.#deleteRow(id);
-      return { value: undefined };
-    });
-  }
-
-  emptyTrash(): number {
-    const ids = this.#w.pluck<number>(sql`SELECT id FROM items WHERE trashed_at IS NOT NULL`);
-    if (ids.length) this.deleteItems(ids);
-    return ids.length;
-  }
-
-  // ── Listing and search ──
-
-  /** One page of the library (or the trash, a collection, a search), sorted by an index, keyset-paged. */
-  list(options: ListOptions = {}): Page {
-    const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
-    const compiled = compileQuery(this.#parse(options.query ?? ''));
-    // Without words to rank by, relevance means newest first, which the date index serves.
-    let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
-    if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
-    const filters = scopeFilters(options, compiled.where);
-    const cursor = options.cursor ? decodeCursor(options.cursor) : null;
-    if (cursor && (cursor.s !== sort.column || cursor.d !== sort.direction)) {
-      throw new CoreError('INVALID_INPUT', 'The page cursor belongs to another sort order; start again from the first page.');
-    }
-
-    if (sort.column === 'relevance') {
-      const offset = cursor?.o ?? 0;
-      let rows: RawRow[] | null = null;
-      // No filter but "not in the trash" (scopeFilters gives that and the query's own conditions first).
-      const plain = !options.trash && filters.length === 2 && compiled.where.text === '1';
-      if (compiled.match && plain && offset + limit < FAST_MAX_DEPTH) {
-        // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
-        // items still have index rows, so if one ranks anywhere up to the end of the page (it would shift
-        // the page), the general query below runs instead.
-        const found = this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${compiled.match}
-            ORDER BY score, rowid LIMIT ${offset + limit + 1}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.score, f.rowid`);
-        if (found.every((r) => r.trashed_at === null)) rows = found.slice(offset);
-      }
-      // With filters: each match is checked against the narrow items_filter index (migration 0011),
-      // not the item's row, and only the page's rows are read whole.
-      rows ??= compiled.match
-        ? this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
-              FROM items_fts f JOIN items i INDEXED BY items_filter ON i.id = f.rowid
-              WHERE items_fts MATCH ${compiled.match} AND ${trashLast(filters)}
-              ORDER BY score, id LIMIT ${limit + 1} OFFSET ${offset}) r
-            JOIN items i ON i.id = r.id ${ROW_JOINS} ORDER BY r.score, r.id`)
-        : this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
-            ORDER BY i.date_added DESC, i.id DESC LIMIT ${limit + 1} OFFSET ${offset}`);
-      const more = rows.length > limit;
-      return { rows: rows.slice(0, limit).map(toRow), nextCursor: more ? encodeCursor({ s: 'relevance', d: sort.direction, o: offset + limit }) : null };
-    }
-
-    if (!SORT_COLUMNS.includes(sort.column)) throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
-    const spec = SORT_SQL[sort.column];
-    const c = ident(spec.column, SORT_IDENTS);
-    const desc = sort.direction === 'desc';
-    const dir = sqlText(desc ? 'DESC' : 'ASC');
-    const cmp = sqlText(desc ? '<' : '>');
-    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    const where = joinSql(filters, ' AND ');
-    // SQLite's planner prefers an index on the filter and then sorts every match, which is slow when
-    // the filter is broad (supporting:>10, tag:review). A probe for one page of matches tells narrow
-    // filters (fewer matches than a page: sorted whole, cheaply) from broad ones, which walk a bounded
-    // window of the sort index and find their page early; when the window holds less than a page, the
-    // planner's way runs after all.
-    const filtered = filters.length > 2 || compiled.where.text !== '1';
-    const broad = filtered && this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${limit + 1})`)!.n > limit;
-    // A filter on the sort column itself (year:2015..2020 sorted by year): the index walk starts where
-    // the range does, so it needs no window, and its matches come in sort order.
-    const selfFiltered = filtered && new RegExp(`\\bi\\.${spec.column}\\b`).test(where.text);
-    const out: RawRow[] = [];
-    const phase: 0 | 1 = cursor?.p ?? 0;
-    let nextCursor: string | null = null;
-
-    if (phase === 0) {
-      const after = cursor && cursor.p === 0 ? sql` AND (i.${c}, i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
-      const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
-      let rows: (RawRow & { sort_value: SqlValue })[] = [];
-      if (broad) {
-        const index = ident(spec.index, SORT_INDEXES);
-        const walkWhere = trashLast(filters);
-        // The window's far end, read from the index alone: whether the window reaches the index's end.
-        const end = selfFiltered
-          ? undefined
-          : this.#r.get<{ v: SqlValue; id: number }>(
-              sql`SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${this.#window}`,
-            );
-        rows = selfFiltered
-          ? this.#r.all<RawRow & { sort_value: SqlValue }>(
-              sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${idListsAs(walkWhere, '+i.id')}${notNull}${after}
-                  ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
-            )
-          : // The window is the next rows of the sort index, counted (a subquery with LIMIT, run as a
-            // co-routine whose order the outer query keeps, so nothing is sorted). A bound on the sort
-            // value instead would not stop the walk where many rows share a value (every item of one
-            // import has the same date added), and the walk went on to the end of the index. NOT INDEXED
-            // keeps each row's lookup on the primary key (the planner would otherwise range-scan a
-            // filter's index, supporting:>10, once per window row).
-            this.#r.all<RawRow & { sort_value: SqlValue }>(
-              sql`SELECT ${ROW_COLUMNS}, w.v AS sort_value FROM (SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after}
-                    ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${this.#window}) w CROSS JOIN items i NOT INDEXED ON i.id = w.id ${ROW_JOINS}
-                  WHERE ${idListsAs(walkWhere, 'w.id')} ORDER BY w.v ${dir}, w.id ${dir} LIMIT ${limit + 1}`,
-            );
-        // Fewer than a page inside the window: complete only if the window reached the end of the index.
-        if (rows.length <= limit && !end) {
-          out.push(...rows);
-          if (!spec.nullable) return { rows: out.map(toRow), nextCursor: null };
-          rows = [];
-        }
-      }
-      if (rows.length <= limit && out.length === 0) {
-        // Few matches: found through the filter and sorted. The unary + keeps SQLite from walking the
-        // sort index instead, which for a filter with a few hundred matches means the whole table —
-        // unless the filter is a range of the sort column itself (supporting:>10 sorted by supporting):
-        // then the index walk starts at the range and finds the page at once. "Has a value" is written
-        // so that it cannot pick the sort index either.
-        const plus = filtered && !selfFiltered;
-        const afterPlain = cursor && cursor.p === 0 ? sql` AND (+i.${c}, +i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
-        const notNullPlain = spec.nullable ? sql` AND +i.${c} IS NOT NULL` : sql``;
-        rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
-          sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${plus ? notNullPlain : notNull}${plus ? afterPlain : after}
-              ORDER BY ${plus ? sql`+i.${c} ${dir}, +i.id ${dir}` : sql`i.${c} ${dir}, i.id ${dir}`} LIMIT ${limit + 1}`,
-        );
-      }
-      if (rows.length > limit) {
-        const last = rows[limit - 1]!;
-        return { rows: rows.slice(0, limit).map(toRow), nextCursor: encodeCursor({ s: sort.column, d: sort.direction, p: 0, v: last.sort_value, id: last.id }) };
-      }
-      out.push(...rows);
-      if (!spec.nullable) return { rows: out.map(toRow), nextCursor: null };
-    }
-    // Rows without a value come last in either direction, in id order.
-    const afterId = cursor?.p === 1 && cursor.id !== undefined ? sql` AND i.id ${cmp} ${cursor.id}` : sql``;
-    const want = limit - out.length;
-    const rows = this.#r.all<RawRow>(
-      // A narrow filter finds its rows and sorts them; walking the table in id order would read all of it.
-      sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${where} AND i.${c} IS NULL${afterId} ORDER BY ${filtered && !broad ? sql`+i.id` : sql`i.id`} ${dir} LIMIT ${want + 1}`,
-    );
-    out.push(...rows.slice(0, want));
-    if (rows.length > want) {
-      // want = 0: the previous phase filled the page; the next one starts at the first row without a value.
-      const last = want > 0 ? rows[want - 1]!.id : undefined;
-      nextCursor = encodeCursor(last === undefined ? { s: sort.column, d: sort.direction, p: 1 } : { s: sort.column, d: sort.direction, p: 1, id: last });
-    }
-    return { rows: out.map(toRow), nextCursor };
-  }
-
-  /** Which bm25 ranks searches here (cw_bm25: the same scores, faster; see rank.ts), and why not cw_bm25. */
-  searchRanking(): { fn: RankFunction; reason?: string } {
-    return this.#rankFallbackReason ? { fn: this.#rankFn, reason: this.#rankFallbackReason } : { fn: this.#rankFn };
-  }
-
-  /** How many items a list would show (for the status bar); counts through the same filters. */
-  count(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): number {
-    const compiled = compileQuery(this.#parse(options.query ?? ''));
-    const filters = scopeFilters(options, compiled.where);
-    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    return this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
-  }
-
-  // ── Saved searches ──
-
-  saveSearch(name: string, query: string, sort: Sort | null = null): number {
-    this.#parse(query);
-    const now = this.#now();
-    const r = this.#w.run(sql`INSERT INTO saved_searches (name, query, sort, created_at, modified_at) VALUES (${name.trim()}, ${query}, ${sort ? JSON.stringify(sort) : null}, ${now}, ${now})
-      ON CONFLICT(name) DO UPDATE SET query = excluded.query, sort = excluded.sort, modified_at = excluded.modified_at`);
-    return Number(r.lastInsertRowid) || this.#w.get<{ id: number }>(sql`SELECT id FROM saved_searches WHERE name = ${name.trim()}`)!.id;
-  }
-
-  listSavedSearches(): SavedSearch[] {
-    return this.#r
-      .all<{ id: number; name: string; query: string; sort: string | null }>(sql`SELECT id, name, query, sort FROM saved_searches ORDER BY name COLLATE NOCASE`)
-      .map((s) => ({ id: s.id, name: s.name, query: s.query, sort: s.sort ? (JSON.parse(s.sort) as Sort) : null }));
-  }
-
-  deleteSavedSearch(id: number): void {
-    this.#w.run(sql`DELETE FROM saved_searches WHERE id = ${id}`);
   }
 
   // ── Duplicates ──
@@ -808,18 +79,18 @@ export class Library {
   /** Groups of likely duplicates: same DOI; else same normalised title, a shared creator and years within one. */
   findDuplicates(): DuplicateGroup[] {
     const groups: DuplicateGroup[] = [];
-    const byDoi = this.#r.all<{ ids: string }>(
+    const byDoi = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE doi IS NOT NULL AND trashed_at IS NULL GROUP BY doi HAVING count(*) > 1`,
     );
     for (const g of byDoi) groups.push({ ids: g.ids.split(',').map(Number).sort((a, b) => a - b), reason: 'doi' });
-    const byTitle = this.#r.all<{ ids: string }>(
+    const byTitle = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE title_sort IS NOT NULL AND trashed_at IS NULL GROUP BY title_sort HAVING count(*) > 1`,
     );
     for (const g of byTitle) {
       const ids = g.ids.split(',').map(Number);
       const info = ids.map((id) => {
-        const row = this.#r.get<{ year: number | null; doi: string | null }>(sql`SELECT year, doi FROM items WHERE id = ${id}`)!;
-        const names = new Set(this.#r.pluck<string>(sql`SELECT family_norm FROM creators WHERE item_id = ${id} AND family_norm <> ''`));
+        const row = this.r.get<{ year: number | null; doi: string | null }>(sql`SELECT year, doi FROM items WHERE id = ${id}`)!;
+        const names = new Set(this.r.pluck<string>(sql`SELECT family_norm FROM creators WHERE item_id = ${id} AND family_norm <> ''`));
         return { id, ...row, names };
       });
       const related = new Set(this.#relatedPairs(ids));
@@ -857,219 +128,60 @@ export class Library {
   mergeItems(keepId: ItemId, others: readonly ItemId[], chosen?: CslItem): void {
     const list = others.filter((id) => id !== keepId);
     if (list.length === 0) throw new CoreError('INVALID_INPUT', 'Choose at least one other item to merge.');
-    const into = this.#subject([keepId]);
-    this.#undoable(`Merge ${list.length + 1} items into ${into}`, [keepId, ...list], () => {
-      const keep = this.#rowOf(this.#w, keepId);
+    const into = this.subject([keepId]);
+    this.undoable(`Merge ${list.length + 1} items into ${into}`, [keepId, ...list], () => {
+      const keep = this.rowOf(this.w, keepId);
       let csl = JSON.parse(keep.csl) as CslItem;
-      const now = this.#now();
+      const now = this.now();
       for (const otherId of list) {
-        const other = this.#rowOf(this.#w, otherId);
+        const other = this.rowOf(this.w, otherId);
         const otherCsl = JSON.parse(other.csl) as CslItem;
         for (const [k, v] of Object.entries(otherCsl)) {
           if (k === 'id' || k === 'citation-key') continue;
           if (csl[k] === undefined || csl[k] === '' || (Array.isArray(csl[k]) && (csl[k] as unknown[]).length === 0)) csl = { ...csl, [k]: v };
         }
-        this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT ${keepId}, tag_id FROM item_tags WHERE item_id = ${otherId}`);
-        this.#w.run(sql`UPDATE notes SET item_id = ${keepId} WHERE item_id = ${otherId}`);
-        this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT collection_id, ${keepId}, added_at FROM collection_items WHERE item_id = ${otherId}`);
-        this.#w.run(sql`UPDATE attachments SET item_id = ${keepId} WHERE item_id = ${otherId}`);
-        this.#w.run(sql`UPDATE key_aliases SET item_id = ${keepId} WHERE item_id = ${otherId}`);
+        this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT ${keepId}, tag_id FROM item_tags WHERE item_id = ${otherId}`);
+        this.w.run(sql`UPDATE notes SET item_id = ${keepId} WHERE item_id = ${otherId}`);
+        this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT collection_id, ${keepId}, added_at FROM collection_items WHERE item_id = ${otherId}`);
+        this.w.run(sql`UPDATE attachments SET item_id = ${keepId} WHERE item_id = ${otherId}`);
+        this.w.run(sql`UPDATE key_aliases SET item_id = ${keepId} WHERE item_id = ${otherId}`);
         const earliest = Math.min(keep.date_added, other.date_added);
-        this.#deleteRow(otherId);
-        this.#w.run(sql`INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (${other.citation_key}, ${keepId})`);
-        this.#w.run(sql`UPDATE items SET date_added = ${earliest} WHERE id = ${keepId}`);
+        this.deleteRow(otherId);
+        this.w.run(sql`INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (${other.citation_key}, ${keepId})`);
+        this.w.run(sql`UPDATE items SET date_added = ${earliest} WHERE id = ${keepId}`);
       }
       if (chosen) {
         csl = { ...chosen, 'citation-key': keep.citation_key };
         // The user's choice is an edit: enrichment must not overwrite or re-fill it (edits.ts).
-        recordUserEdits(this.#w, keepId, JSON.parse(keep.csl) as CslItem, csl, now);
+        recordUserEdits(this.w, keepId, JSON.parse(keep.csl) as CslItem, csl, now);
       }
-      this.#writeItem(keepId, csl, keep.citation_key, now);
+      this.writeItem(keepId, csl, keep.citation_key, now);
       return { value: undefined };
     });
   }
 
   /** Items linked to this one as its preprint or its published version (from cached paper data). */
   relatedItems(id: ItemId): RelatedItem[] {
-    const row = this.#r.get<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id = ${id}`);
+    const row = this.r.get<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id = ${id}`);
     if (!row) throw notFound('The item');
     if (!row.doi) return [];
-    return this.#r.all<RelatedItem>(sql`
+    return this.r.all<RelatedItem>(sql`
       SELECT i.id, l.kind AS relation FROM service_paper_links l JOIN items i ON i.doi = l.linked_doi WHERE l.doi = ${row.doi} AND i.trashed_at IS NULL
       UNION
       SELECT i.id, CASE l.kind WHEN 'preprint' THEN 'publication' ELSE 'preprint' END FROM service_paper_links l JOIN items i ON i.doi = l.doi
         WHERE l.linked_doi = ${row.doi} AND i.trashed_at IS NULL`);
   }
 
-  // ── Cached service data ──
-
-  /** Stores paper metadata (found) and DOIs the service does not know; links and notices come with it. */
-  putPapers(result: { found: Record<string, PaperLike>; unknown?: readonly string[] }, fetchedAt = this.#now()): void {
-    this.#w.transaction(() => {
-      for (const [rawDoi, paper] of Object.entries(result.found)) {
-        const doi = normDoi(rawDoi);
-        if (!doi) continue;
-        this.#w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 1, ${JSON.stringify(paper)}, ${fetchedAt})
-          ON CONFLICT(doi) DO UPDATE SET found = 1, data = excluded.data, fetched_at = excluded.fetched_at`);
-        this.#w.run(sql`DELETE FROM service_paper_links WHERE doi = ${doi}`);
-        for (const l of paper.preprintLinks ?? []) {
-          const linked = normDoi(l.preprintDoi);
-          if (linked) this.#w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`);
-        }
-        for (const l of paper.publicationLinks ?? []) {
-          const linked = normDoi(l.publishedDoi);
-          if (linked) this.#w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`);
-        }
-        if (paper.editorialNotices !== undefined || paper.retracted !== undefined) {
-          this.#putNotices(doi, paper.editorialNotices ?? [], paper.retracted, fetchedAt);
-        }
-      }
-      for (const rawDoi of result.unknown ?? []) {
-        const doi = normDoi(rawDoi);
-        if (!doi) continue;
-        this.#w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 0, NULL, ${fetchedAt})
-          ON CONFLICT(doi) DO UPDATE SET found = 0, data = NULL, fetched_at = excluded.fetched_at`);
-      }
-    });
-  }
-
-  getPaper(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; paper: unknown } {
-    return cacheState(this.#r.get(sql`SELECT found, data, fetched_at FROM service_papers WHERE doi = ${normDoi(doi) ?? ''}`), 'paper');
-  }
-
-  /** Stores tallies (zero is a count) and DOIs the service does not know (not the same as zero). */
-  putTallies(result: { found: Record<string, EvidenceCounts>; unknown?: readonly string[] }, fetchedAt = this.#now()): void {
-    this.#w.transaction(() => {
-      for (const [rawDoi, t] of Object.entries(result.found)) {
-        const doi = normDoi(rawDoi);
-        if (!doi) continue;
-        this.#w.run(sql`INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, citing_publications, fetched_at)
-          VALUES (${doi}, 1, ${t.total}, ${t.supporting}, ${t.contrasting}, ${t.mentioning}, ${t.unclassified}, ${t.citingPublications ?? null}, ${fetchedAt})
-          ON CONFLICT(doi) DO UPDATE SET found = 1, total = excluded.total, supporting = excluded.supporting, contrasting = excluded.contrasting,
-            mentioning = excluded.mentioning, unclassified = excluded.unclassified, citing_publications = excluded.citing_publications, fetched_at = excluded.fetched_at`);
-      }
-      for (const rawDoi of result.unknown ?? []) {
-        const doi = normDoi(rawDoi);
-        if (!doi) continue;
-        this.#w.run(sql`INSERT INTO service_tallies (doi, found, fetched_at) VALUES (${doi}, 0, ${fetchedAt})
-          ON CONFLICT(doi) DO UPDATE SET found = 0, total = NULL, supporting = NULL, contrasting = NULL, mentioning = NULL, unclassified = NULL,
-            citing_publications = NULL, fetched_at = excluded.fetched_at`);
-      }
-    });
-  }
-
-  getTallies(dois: readonly string[]): Record<string, TallyState> {
-    const normalised = dois.map((d) => [d, normDoi(d)] as const);
-    const keys = [...new Set(normalised.map(([, n]) => n).filter((n): n is string => n !== null))];
-    const rows = inBatches(keys, (batch) =>
-      this.#r.all<RawRow & { doi: string }>(
-        sql`SELECT doi, found AS t_found, fetched_at AS t_fetched_at, total AS t_total, supporting AS t_supporting, contrasting AS t_contrasting,
-          mentioning AS t_mentioning, unclassified AS t_unclassified, citing_publications AS t_citing FROM service_tallies WHERE doi IN ${inList(batch)}`,
-      ),
-    );
-    const byDoi = new Map(rows.map((r) => [r.doi, tallyState(r)]));
-    return Object.fromEntries(normalised.map(([d, n]) => [d, (n && byDoi.get(n)) || { state: 'not-fetched' }]));
-  }
-
-  putStatements(doi: string, statements: unknown[] | null, fetchedAt = this.#now()): void {
-    const d = normDoi(doi);
-    if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
-    this.#w.run(sql`INSERT INTO service_statements (doi, found, data, fetched_at) VALUES (${d}, ${statements ? 1 : 0}, ${statements ? JSON.stringify(statements) : null}, ${fetchedAt})
-      ON CONFLICT(doi) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getStatements(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; statements: unknown[] } {
-    return cacheState(this.#r.get(sql`SELECT found, data, fetched_at FROM service_statements WHERE doi = ${normDoi(doi) ?? ''}`), 'statements');
-  }
-
-  /** Editorial notices of one DOI (null: unknown to the service) with its retraction status (undefined: not reported). */
-  putNotices(doi: string, notices: NoticeLike[] | null, retracted?: boolean, fetchedAt = this.#now()): void {
-    const d = normDoi(doi);
-    if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
-    if (notices === null) {
-      this.#w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at) VALUES (${d}, 0, NULL, 0, ',', NULL, ${fetchedAt})
-        ON CONFLICT(doi) DO UPDATE SET found = 0, retracted = NULL, notice_count = 0, kinds = ',', data = NULL, fetched_at = excluded.fetched_at`);
-      return;
-    }
-    this.#putNotices(d, notices, retracted, fetchedAt);
-  }
-
-  getNotices(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; notices: NoticeLike[]; retracted: boolean | null } {
-    const row = this.#r.get<{ found: number; data: string | null; retracted: number | null; fetched_at: number }>(
-      sql`SELECT found, data, retracted, fetched_at FROM service_notices WHERE doi = ${normDoi(doi) ?? ''}`,
-    );
-    if (!row) return { state: 'not-fetched' };
-    if (row.found === 0) return { state: 'unknown', fetchedAt: row.fetched_at };
-    return { state: 'found', fetchedAt: row.fetched_at, notices: JSON.parse(row.data ?? '[]') as NoticeLike[], retracted: row.retracted === null ? null : row.retracted === 1 };
-  }
-
-  putJournalNotices(issn: string, data: unknown | null, fetchedAt = this.#now()): void {
-    const parsed = parseIssn(issn);
-    if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
-    this.#w.run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${data === null ? 0 : 1}, ${data === null ? null : JSON.stringify(data)}, ${fetchedAt})
-      ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getJournalNotices(issn: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; notices: unknown } {
-    const parsed = parseIssn(issn);
-    return cacheState(parsed.ok ? this.#r.get(sql`SELECT found, data, fetched_at FROM service_journal_notices WHERE issn = ${parsed.issn}`) : undefined, 'notices');
-  }
-
-  /** DOIs of library items whose cached data of this kind is missing or older than `olderThan` (ms epoch): what a refresh should fetch. */
-  staleDois(kind: 'papers' | 'tallies' | 'notices', olderThan: number, limit = 1000): string[] {
-    const table = ident(`service_${kind}`, ['service_papers', 'service_tallies', 'service_notices']);
-    return this.#r.pluck<string>(sql`SELECT DISTINCT i.doi FROM items i LEFT JOIN ${table} c ON c.doi = i.doi
-      WHERE i.doi IS NOT NULL AND i.trashed_at IS NULL AND (c.doi IS NULL OR c.fetched_at < ${olderThan}) LIMIT ${limit}`);
-  }
-
-  // ── Undo ──
-
-  undoHistory(): { undo: UndoEntry[]; redo: UndoEntry[] } {
-    return { undo: this.#entries('undo', 50), redo: this.#entries('redo', 50) };
-  }
-
-  /** The step undo would revert and the step redo would re-apply, now (what an Undo offer checks). */
-  undoTops(): UndoTops {
-    return { undo: this.#entries('undo', 1)[0] ?? null, redo: this.#entries('redo', 1)[0] ?? null };
-  }
-
-  /** Undoes the last change; returns its label, or null when there is nothing to undo. */
-  undo(expectId?: number): string | null {
-    return this.undoStep(expectId)?.label ?? null;
-  }
-
-  redo(expectId?: number): string | null {
-    return this.redoStep(expectId)?.label ?? null;
-  }
-
-  /**
-   * Undoes the last change (only if it is entry `expectId`, when given: CONFLICT otherwise, so an Undo
-   * offered for one change never reverts another). Undo never deletes: items the change created go to
-   * the Trash. Null when there is nothing to undo.
-   */
-  undoStep(expectId?: number): UndoOutcome | null {
-    return this.#swap('undo', 'redo', expectId);
-  }
-
-  /**
-   * Re-applies the last undone change. It stays possible after unrelated changes: a later change to
-   * one of its items drops it from the redo stack, and a change made any other way (enrichment) is
-   * caught here, where it is refused with CONFLICT and dropped. See docs/undo.md.
-   */
-  redoStep(expectId?: number): UndoOutcome | null {
-    return this.#swap('redo', 'undo', expectId);
-  }
-
   // ── Maintenance ──
 
   /** Updates the planner's statistics (after a large import), so sorted pages keep using their indexes. */
   optimize(): void {
-    this.#w.raw.pragma('optimize');
+    this.w.raw.pragma('optimize');
   }
 
   /** Copies the WAL into the database file (after a large import, when nothing else is waiting). */
   checkpoint(): void {
-    this.#w.raw.pragma('wal_checkpoint(PASSIVE)');
+    this.w.raw.pragma('wal_checkpoint(PASSIVE)');
   }
 
   // ── Auto-export (auto-export-store.ts; the AutoExporter in jobs/ decides when to run) ──
@@ -1102,56 +214,6 @@ export class Library {
   /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
   runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
     return this.#autoExports.run(id, options);
-  }
-
-  // ── Assistant sessions (assistant-store.ts; core/handlers/assistant.ts asks the service) ──
-
-  assistantSessions(): AssistantSessionSummary[] {
-    return this.#assistant.listSessions();
-  }
-
-  assistantSession(id: number): AssistantSessionDetail {
-    return this.#assistant.getSession(id);
-  }
-
-  renameAssistantSession(id: number, title: string): AssistantSessionSummary {
-    return this.#assistant.renameSession(id, title);
-  }
-
-  deleteAssistantSession(id: number): void {
-    this.#assistant.deleteSession(id);
-  }
-
-  addAssistantQuestion(sessionId: number | null, input: NewQuestion): AssistantTurnRecord {
-    return this.#assistant.addQuestion(sessionId, input);
-  }
-
-  retryAssistantQuestion(turnId: number): AssistantTurnRecord {
-    return this.#assistant.retryQuestion(turnId);
-  }
-
-  setAssistantTask(turnId: number, taskId: string): void {
-    this.#assistant.setTask(turnId, taskId);
-  }
-
-  answerAssistantQuestion(turnId: number, input: TurnAnswer, taskId?: string): AssistantTurnRecord {
-    return this.#assistant.answerTurn(turnId, input, taskId);
-  }
-
-  failAssistantQuestion(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }, taskId?: string): AssistantTurnRecord {
-    return this.#assistant.failTurn(turnId, status, error, usage, taskId);
-  }
-
-  interruptAssistantQuestions(): number {
-    return this.#assistant.interruptPending();
-  }
-
-  setAssistantFeedback(turnId: number, value: AssistantFeedbackValue | null, reason: string): AssistantTurnRecord {
-    return this.#assistant.setFeedback(turnId, value, reason);
-  }
-
-  assistantTurn(turnId: number): AssistantTurnRecord {
-    return this.#assistant.getTurn(turnId);
   }
 
   // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──
@@ -1205,13 +267,13 @@ export class Library {
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {
-    return this.#r.get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
+    return this.r.get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
       (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM tags) AS tags`)!;
   }
 
   /** Items by type, with a DOI, with tallies, retracted, counted in SQL (counts.ts): `citewise stats`. */
   counts(): LibraryCounts {
-    return libraryCounts(this.#r);
+    return libraryCounts(this.r);
   }
 
   // ── Export ──
@@ -1221,7 +283,7 @@ export class Library {
    * the citation key. In the order given; ids that do not exist are left out.
    */
   cslOf(ids: readonly ItemId[]): CslItem[] {
-    const rows = inBatches(ids, (batch) => this.#r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT i.id, r.csl, i.citation_key FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)}`));
+    const rows = inBatches(ids, (batch) => this.r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT i.id, r.csl, i.citation_key FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)}`));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const out: CslItem[] = [];
     for (const id of ids) {
@@ -1266,7 +328,7 @@ export class Library {
   idsByDoi(dois: readonly string[]): Record<string, ItemId> {
     const wanted = [...new Set(dois.map(normDoi).filter((d): d is string => d !== null))];
     const out: Record<string, ItemId> = {};
-    for (const r of inBatches(wanted, (batch) => this.#r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`))) out[r.doi] ??= r.id;
+    for (const r of inBatches(wanted, (batch) => this.r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`))) out[r.doi] ??= r.id;
     return out;
   }
 
@@ -1281,12 +343,12 @@ export class Library {
       const byKey = ref.key ? this.findByCitationKey(ref.key) : null;
       if (byKey !== null) return { id: byKey, by: 'key' };
       const doi = ref.doi ? normDoi(ref.doi) : null;
-      const byDoi = doi ? this.#r.get<{ id: number }>(sql`SELECT id FROM items WHERE doi = ${doi} ORDER BY trashed_at IS NOT NULL, id LIMIT 1`)?.id : undefined;
+      const byDoi = doi ? this.r.get<{ id: number }>(sql`SELECT id FROM items WHERE doi = ${doi} ORDER BY trashed_at IS NOT NULL, id LIMIT 1`)?.id : undefined;
       if (byDoi !== undefined) return { id: byDoi, by: 'doi' };
       if (!ref.title) return null;
       if (!byTitle) {
         byTitle = new Map();
-        for (const r of this.#r.all<{ id: number; title: string }>(sql`SELECT id, title FROM items WHERE title IS NOT NULL ORDER BY trashed_at IS NOT NULL, id`)) {
+        for (const r of this.r.all<{ id: number; title: string }>(sql`SELECT id, title FROM items WHERE title IS NOT NULL ORDER BY trashed_at IS NOT NULL, id`)) {
           const t = normaliseTitle(r.title);
           if (t && !byTitle.has(t)) byTitle.set(t, r.id);
         }
@@ -1295,12 +357,12 @@ export class Library {
       return id === undefined ? null : { id, by: 'title' };
     });
     const ids = [...new Set(found.flatMap((f) => (f ? [f.id] : [])))];
-    const rows = new Map(inBatches(ids, (batch) => this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`)).map((r) => [r.id, toRow(r)]));
+    const rows = new Map(inBatches(ids, (batch) => this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`)).map((r) => [r.id, toRow(r)]));
     const facts = new Map<number, CitedItemFacts>();
     for (const [id, row] of rows) {
       // A preprint's published versions: its own publicationLinks, and papers that list it among their preprintLinks.
       const published = row.doi
-        ? this.#r.all<{ doi: string; key: string | null }>(sql`
+        ? this.r.all<{ doi: string; key: string | null }>(sql`
             SELECT v.doi, (SELECT citation_key FROM items WHERE doi = v.doi AND trashed_at IS NULL ORDER BY id LIMIT 1) AS key FROM (
               SELECT linked_doi AS doi FROM service_paper_links WHERE doi = ${row.doi} AND kind = 'publication'
               UNION SELECT doi FROM service_paper_links WHERE linked_doi = ${row.doi} AND kind = 'preprint') v ORDER BY v.doi`)
@@ -1322,645 +384,9 @@ export class Library {
     return found.map((f) => (f && facts.has(f.id) ? { matchedBy: f.by, item: facts.get(f.id)! } : null));
   }
 
-  /** The ids a list would show, all of them, oldest first (what an export of a collection or a search covers). */
-  idsOf(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): ItemId[] {
-    const ids: ItemId[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = this.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
-      for (const r of page.rows) ids.push(r.id);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return ids;
-  }
-
-  // ── Internals ──
-
-  /**
-   * The ranking, as a direct call of the rank function the index is configured with (migration 0003
-   * stores it as the table's 'rank'). Ordering by the `rank` column makes FTS5 evaluate that setting
-   * for every match, which was measured to take twice as long as calling bm25 itself; a broad word
-   * matches tens of thousands of items. Read once from the index's own configuration.
-   */
-  #rank(table: 'items_fts' | 'f.items_fts'): SqlFragment {
-    this.#rankArgs ??= (() => {
-      const config = this.#r.get<{ v: string }>(sql`SELECT v FROM items_fts_config WHERE k = 'rank'`)?.v ?? '';
-      const m = /^\s*bm25\s*\(\s*((?:-?\d+(?:\.\d+)?\s*,\s*)*-?\d+(?:\.\d+)?)?\s*\)\s*$/.exec(config);
-      return m ? (m[1] ? m[1].split(',').map((w) => String(Number(w))) : []) : null;
-    })();
-    // An unknown rank setting: leave it to FTS5.
-    if (this.#rankArgs === null) return sqlText(table === 'f.items_fts' ? 'f.rank' : 'rank');
-    return sqlText(`${this.#rankFn}(${[table, ...this.#rankArgs].join(', ')})`);
-  }
-
-  #parse(query: string) {
-    try {
-      return parseQuery(query);
-    } catch (err) {
-      if (err instanceof QuerySyntaxError) throw new CoreError('INVALID_INPUT', err.message, { start: err.span.start, end: err.span.end });
-      throw err;
-    }
-  }
-
   #relatedPairs(ids: number[]): string[] {
-    const rows = this.#r.all<{ a: number; b: number }>(sql`SELECT x.id AS a, y.id AS b FROM items x JOIN service_paper_links l ON l.doi = x.doi JOIN items y ON y.doi = l.linked_doi
+    const rows = this.r.all<{ a: number; b: number }>(sql`SELECT x.id AS a, y.id AS b FROM items x JOIN service_paper_links l ON l.doi = x.doi JOIN items y ON y.doi = l.linked_doi
       WHERE x.id IN ${inList(ids)} AND y.id IN ${inList(ids)}`);
     return rows.map((r) => `${r.a}:${r.b}`);
   }
-
-  #putNotices(doi: string, notices: NoticeLike[], retracted: boolean | undefined, fetchedAt: number): void {
-    const kinds = [...new Set(notices.map((n) => String(n.status ?? '').toLowerCase()).filter(Boolean))];
-    const isRetracted = retracted === true || kinds.includes('retracted') ? 1 : retracted === false ? 0 : kinds.length ? 0 : null;
-    this.#w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at)
-      VALUES (${doi}, 1, ${isRetracted}, ${notices.length}, ${`,${kinds.join(',')},`}, ${JSON.stringify(notices)}, ${fetchedAt})
-      ON CONFLICT(doi) DO UPDATE SET found = 1, retracted = excluded.retracted, notice_count = excluded.notice_count, kinds = excluded.kinds,
-        data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  #swap(from: 'undo' | 'redo', to: 'undo' | 'redo', expectId?: number): UndoOutcome | null {
-    const verb = from === 'undo' ? 'undo' : 'redo';
-    const result = this.#w.transaction((): UndoOutcome | { refused: string } | null => {
-      const entry = this.#w.get<{ id: number; label: string; payload: string; item_ids: string; fingerprint: string | null }>(
-        sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
-      );
-      if (expectId !== undefined && entry?.id !== expectId) {
-        const expected = this.#w.get<{ label: string }>(sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`);
-        return {
-          refused: expected
-            ? `Cannot ${verb} “${expected.label}”: it is no longer the last change${entry ? ` (${entry.label} is)` : ''}.`
-            : `That change was already ${from === 'undo' ? 'undone' : 'redone'}, or is no longer kept.`,
-        };
-      }
-      if (!entry) return null;
-      const payload = JSON.parse(entry.payload) as UndoPayload;
-      const listed = JSON.parse(entry.item_ids) as ItemId[];
-      const affected = listed.length > 0 ? listed : [...new Set([...payload.restore.map((snap) => snap.row.id as number), ...payload.remove])];
-      if (from === 'redo' && entry.fingerprint !== null && entry.fingerprint !== this.#fingerprint(affected)) {
-        this.#w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
-        return { refused: `Cannot redo ${entry.label}: ${affected.length === 1 ? 'the item has' : 'its items have'} changed since it was undone.` };
-      }
-      const inverse = this.#inverse(affected);
-      const trashed: ItemId[] = [];
-      const now = this.#now();
-      for (const id of payload.remove) {
-        if (from === 'redo') {
-          this.#deleteRow(id);
-          continue;
-        }
-        // Undo never deletes: what the change created goes to the Trash, to be restored or emptied from there.
-        if (this.#w.run(sql`UPDATE items SET trashed_at = ${now} WHERE id = ${id} AND trashed_at IS NULL`).changes > 0) trashed.push(id);
-      }
-      for (const snap of payload.restore) this.#restore(snap);
-      this.#w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
-      const fingerprint = to === 'redo' ? this.#fingerprint(affected) : null;
-      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids, fingerprint)
-        VALUES (${to}, ${entry.label}, ${now}, ${JSON.stringify(inverse)}, ${JSON.stringify(affected)}, ${fingerprint})`);
-      this.#trimStack(to);
-      return { label: entry.label, itemIds: affected, trashed };
-    });
-    if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused);
-    return result;
-  }
-
-  #entries(stack: 'undo' | 'redo', limit: number): UndoEntry[] {
-    return this.#r
-      .all<{ id: number; label: string; created_at: number; item_ids: string }>(sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`)
-      .map((e) => {
-        const ids = JSON.parse(e.item_ids) as ItemId[];
-        return { id: e.id, label: e.label, createdAt: e.created_at, itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS), itemCount: ids.length };
-      });
-  }
-
-  #trimStack(stack: 'undo' | 'redo'): void {
-    this.#w.run(sql`DELETE FROM undo_log WHERE stack = ${stack} AND id <= (SELECT id FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`);
-  }
-
-  /**
-   * The state of these items as undo and redo see it (everything a snapshot holds except the tallies
-   * copied from the service cache), as one hash: a redo checks its items still look as the undo left them.
-   */
-  #fingerprint(ids: readonly ItemId[]): string {
-    const hash = createHash('sha256');
-    for (const id of [...ids].sort((a, b) => a - b)) {
-      const snap = this.#snapshot(id);
-      if (snap) {
-        const { supporting: _s, contrasting: _c, mentioning: _m, citing: _n, ...row } = snap.row;
-        hash.update(JSON.stringify({ ...snap, row }));
-      } else hash.update(`${id} absent`);
-      hash.update('\n');
-    }
-    return hash.digest('base64url');
-  }
-
-  /** What a label calls these items: the one item's title, or "3 items". */
-  #subject(ids: readonly ItemId[]): string {
-    if (ids.length !== 1) return subjectOf([], ids.length);
-    const row = this.#w.get<{ title: string | null; citation_key: string }>(sql`SELECT title, citation_key FROM items WHERE id = ${ids[0]!}`);
-    return row ? subjectOf([{ title: row.title, citationKey: row.citation_key }]) : `item ${ids[0]}`;
-  }
-
-  #collectionName(id: number): string {
-    const row = this.#w.get<{ name: string }>(sql`SELECT name FROM collections WHERE id = ${id}`);
-    return row ? `“${row.name}”` : 'a collection';
-  }
-
-  /**
-   * A change to these items drops the redo steps that touch any of them: re-applying one would undo
-   * the change. Redo steps of other items stay.
-   */
-  #dropRedoTouching(ids: readonly ItemId[]): void {
-    const touched = new Set(ids);
-    const stale = this.#w
-      .all<{ id: number; item_ids: string }>(sql`SELECT id, item_ids FROM undo_log WHERE stack = 'redo'`)
-      .filter((e) => (JSON.parse(e.item_ids) as ItemId[]).some((id) => touched.has(id)))
-      .map((e) => e.id);
-    for (const batch of chunk(stale)) this.#w.run(sql`DELETE FROM undo_log WHERE id IN ${inList(batch)}`);
-  }
-
-  /** What would put these items back as they are now. */
-  #inverse(ids: readonly ItemId[]): UndoPayload {
-    const restore: ItemSnapshot[] = [];
-    const remove: ItemId[] = [];
-    for (const id of ids) {
-      const snap = this.#snapshot(id);
-      if (snap) restore.push(snap);
-      else remove.push(id);
-    }
-    return { restore, remove };
-  }
-
-  /**
-   * Runs a change in a transaction and records how to undo it, labelled with what it did to which
-   * items (`label` gets their name: a title or "3 items"); drops the redo steps of those items.
-   */
-  #undoable<T>(label: string | ((subject: string) => string), ids: readonly ItemId[], fn: () => { value: T; created?: ItemId[] }): T {
-    return this.#w.transaction(() => {
-      const touched = [...new Set(ids)];
-      // Named before the change: a deletion leaves nothing to name afterwards.
-      const named = touched.length > 0 && typeof label !== 'string' ? this.#subject(touched) : null;
-      const before = this.#inverse(touched);
-      const { value, created } = fn();
-      const all = [...new Set([...touched, ...(created ?? [])])];
-      const text = typeof label === 'string' ? label : label(named ?? this.#subject(all));
-      const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
-      this.#dropRedoTouching(all);
-      this.#w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.#now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`);
-      this.#trimStack('undo');
-      return value;
-    });
-  }
-
-  #snapshot(id: ItemId): ItemSnapshot | null {
-    const row = this.#w.get<Record<string, SqlValue>>(sql`SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
-    if (!row) return null;
-    return {
-      row,
-      creators: this.#w.all(sql`SELECT * FROM creators WHERE item_id = ${id}`),
-      tags: this.#w.pluck(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id}`),
-      notes: this.#w.all(sql`SELECT * FROM notes WHERE item_id = ${id}`),
-      collections: this.#w.all(sql`SELECT collection_id, added_at FROM collection_items WHERE item_id = ${id}`),
-      attachments: this.#w.all(sql`SELECT * FROM attachments WHERE item_id = ${id}`),
-      captures: this.#w.all(sql`SELECT * FROM pdf_captures WHERE item_id = ${id}`),
-      aliases: this.#w.pluck(sql`SELECT alias FROM key_aliases WHERE item_id = ${id}`),
-    };
-  }
-
-  #insertRow(table: string, row: Record<string, SqlValue>): void {
-    const cols = Object.keys(row).map((k) => ident(k));
-    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
-    this.#w.run(sql`INSERT INTO ${t} (${joinSql(cols.map((c) => sql`${c}`), ', ')}) VALUES (${joinSql(Object.values(row).map((v) => sql`${v}`), ', ')})`);
-  }
-
-  #restore(snap: ItemSnapshot): void {
-    const id = snap.row.id as number;
-    this.#deleteRow(id);
-    // A key alias freed by undoing a merge goes back to being the item's own key.
-    this.#w.run(sql`DELETE FROM key_aliases WHERE alias = ${snap.row.citation_key as string}`);
-    const { csl, ...row } = snap.row;
-    this.#insertRow('items', row);
-    this.#w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${csl as string})`);
-    for (const c of snap.creators) this.#insertRow('creators', c);
-    for (const name of snap.tags) this.#w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.#tagId(name)})`);
-    for (const n of snap.notes) {
-      this.#w.run(sql`DELETE FROM notes WHERE id = ${n.id as number}`);
-      this.#insertRow('notes', n);
-    }
-    for (const a of snap.attachments) {
-      this.#w.run(sql`DELETE FROM attachments WHERE id = ${a.id as number}`);
-      this.#insertRow('attachments', a);
-    }
-    for (const c of snap.captures ?? []) {
-      this.#w.run(sql`DELETE FROM pdf_captures WHERE attachment_id = ${c.attachment_id as number}`);
-      this.#insertRow('pdf_captures', c);
-    }
-    for (const c of snap.collections) {
-      this.#w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT ${c.collection_id}, ${id}, ${c.added_at} WHERE EXISTS (SELECT 1 FROM collections WHERE id = ${c.collection_id})`);
-    }
-    for (const alias of snap.aliases) this.#w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
-    this.#reindex([id]);
-  }
-
-  #deleteRow(id: ItemId): void {
-    this.#w.run(sql`DELETE FROM items_fts WHERE rowid = ${id}`);
-    this.#w.run(sql`DELETE FROM items WHERE id = ${id}`);
-  }
-
-  #reindex(ids: readonly ItemId[]): void {
-    const del = this.#w.raw.prepare('DELETE FROM items_fts WHERE rowid = ?');
-    const ins = this.#w.raw.prepare(`INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_SELECT}`);
-    for (const id of ids) {
-      del.run(id);
-      ins.run(id);
-    }
-  }
-
-  #touch(ids: readonly ItemId[]): void {
-    const now = this.#now();
-    for (const batch of chunk(ids)) this.#w.run(sql`UPDATE items SET date_modified = ${now} WHERE id IN ${inList(batch)}`);
-    this.#reindex(ids);
-  }
-
-  #rowOf(db: ReadDb, id: ItemId): { id: number; citation_key: string; csl: string; date_added: number } {
-    const row = db.get<{ id: number; citation_key: string; csl: string; date_added: number }>(sql`SELECT i.id, i.citation_key, r.csl, i.date_added FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
-    if (!row) throw notFound(`Item ${id}`);
-    return row;
-  }
-
-  #writeItem(id: ItemId, csl: CslItem, key: string, now = this.#now()): void {
-    const d = derive(csl);
-    this.#w.run(sql`UPDATE items SET type = ${csl.type}, citation_key = ${key}, title = ${d.title}, title_sort = ${d.titleSort}, creators_text = ${d.creatorsText},
-      creators_sort = ${d.creatorsSort}, year = ${d.year}, container = ${d.container}, container_sort = ${d.containerSort}, doi = ${d.doi},
-      date_modified = ${now} WHERE id = ${id}`);
-    this.#w.run(sql`UPDATE item_csl SET csl = ${JSON.stringify(csl)} WHERE item_id = ${id}`);
-    this.#w.run(sql`DELETE FROM creators WHERE item_id = ${id}`);
-    for (const c of d.creators) {
-      this.#w.run(sql`INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (${id}, ${c.role}, ${c.position}, ${c.family}, ${c.given}, ${c.literal}, ${c.familyNorm})`);
-    }
-    this.#reindex([id]);
-  }
-
-  /** The user chose this item's key: completing a placeholder never replaces it (writeServiceFill). */
-  #keyEdited(id: ItemId): void {
-    this.#w.run(sql`INSERT INTO item_edits (item_id, field, edited_at) VALUES (${id}, 'citation-key', ${this.#now()})
-      ON CONFLICT(item_id, field) DO UPDATE SET edited_at = excluded.edited_at`);
-  }
-
-  #keyTaken(key: string, exceptId: ItemId): boolean {
-    return !!this.#w.get(sql`SELECT 1 FROM items WHERE citation_key = ${key} AND id <> ${exceptId} UNION ALL SELECT 1 FROM key_aliases WHERE alias = ${key} AND item_id <> ${exceptId}`);
-  }
-
-  #checkKey(key: string, id: ItemId): string {
-    const problem = citationKeyProblem(key);
-    if (problem) throw new CoreError('INVALID_INPUT', problem);
-    if (this.#keyTaken(key, id)) throw new CoreError('CONFLICT', `The citation key "${key}" is already used by another item.`);
-    return key;
-  }
-
-  #tagNames(tags: readonly string[]): string[] {
-    const names = [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
-    if (names.length === 0) throw new CoreError('INVALID_INPUT', 'A tag needs a name.');
-    return names;
-  }
-
-  #tagId(name: string): number {
-    this.#w.run(sql`INSERT INTO tags (name) VALUES (${name}) ON CONFLICT(name) DO NOTHING`);
-    return this.#w.get<{ id: number }>(sql`SELECT id FROM tags WHERE name = ${name}`)!.id;
-  }
-
-  #noteItem(noteId: number): ItemId {
-    const row = this.#w.get<{ item_id: number }>(sql`SELECT item_id FROM notes WHERE id = ${noteId}`);
-    if (!row) throw notFound('The note');
-    return row.item_id;
-  }
-
-  #collectionExists(id: number): void {
-    if (!this.#w.get(sql`SELECT 1 FROM collections WHERE id = ${id}`)) throw notFound('The collection');
-  }
-
-  #detail(db: ReadDb, id: ItemId): ItemDetail {
-    const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
-    if (!raw) throw notFound(`Item ${id}`);
-    return {
-      ...toRow(raw),
-      csl: JSON.parse(raw.csl) as CslItem,
-      source: raw.source,
-      creatorsList: db.all<Creator>(sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`),
-      tags: db.pluck<string>(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`),
-      notes: db.all<Note>(sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`),
-      collections: db.pluck<number>(sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`),
-      attachments: db.all<Attachment>(sql`SELECT id, path, sha256, size, mime, added_at AS addedAt FROM attachments WHERE item_id = ${id} ORDER BY id`),
-      keyAliases: db.pluck<string>(sql`SELECT alias FROM key_aliases WHERE item_id = ${id} ORDER BY alias`),
-    };
-  }
-}
-
-export interface NoticeLike {
-  doi?: string;
-  status?: string;
-  date?: string;
-  noticeDoi?: string;
-  urls?: string[];
-}
-
-/** The parts of the service's Paper the cache reads; the whole record is stored. */
-export interface PaperLike {
-  preprintLinks?: { preprintDoi: string }[];
-  publicationLinks?: { publishedDoi: string }[];
-  editorialNotices?: NoticeLike[];
-  retracted?: boolean;
-  [field: string]: unknown;
-}
-
-function normDoi(doi: string): string | null {
-  const p = parseDoi(doi);
-  return p.ok ? p.doi : null;
-}
-
-function cacheState<K extends string>(
-  row: unknown,
-  key: K,
-): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | ({ state: 'found'; fetchedAt: number } & Record<K, never>) {
-  const r = row as { found: number; data: string | null; fetched_at: number } | undefined;
-  if (!r) return { state: 'not-fetched' };
-  if (r.found === 0) return { state: 'unknown', fetchedAt: r.fetched_at };
-  return { state: 'found', fetchedAt: r.fetched_at, [key]: JSON.parse(r.data ?? 'null') } as { state: 'found'; fetchedAt: number } & Record<K, never>;
-}
-
-function chunk<T>(values: readonly T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
-  return out;
-}
-
-function sqlText(text: string): SqlFragment {
-  return sql([text] as unknown as TemplateStringsArray);
-}
-
-// ── Import session ──
-
-const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
-
-/**
- * The indexes an import into an empty library builds once at commit (their SQL is read from the
- * schema): those whose keys arrive in random order, where each row would touch a different page.
- * items_doi is among them, since with nothing in the library before, duplicates are found in memory.
- * The date, type and year indexes stay: rows arrive in their order or in a few runs of it, so keeping
- * them costs less than another scan of the whole table at commit. The filter index (migration 0011)
- * gets its keys in order too, but kept row by row it added 2 s to a 100,000-entry import (one more
- * B-tree's pages in a transaction that already fills the page cache); built at commit it takes 0.25 s.
- */
-const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi', 'items_filter'] as const;
-
-/**
- * One import inside one transaction. Prepared statements and an in-memory map of the keys given out
- * keep it fast.
- *
- * Every entry of a source arrives, except one the library already holds as the same entry, so that
- * importing the same file twice adds nothing (docs/formats-ris-csljson.md, "Same entry"):
- * - an entry with its own citation key is the same entry as an item with that key (or key alias)
- *   and the same DOI (both have one) or else the same normalised title;
- * - an entry without a key of its own (RIS without ID, CSL-JSON with Zotero's numeric ids, papers
- *   added by DOI) is the same as an item that was there before this import with the same DOI, or,
- *   when neither has one, an item from the same source (file name) with the same normalised title,
- *   creators, year and type.
- * Two entries of one file with different keys are both kept even when they share a DOI (a book and a
- * chapter of it), and so is an entry whose DOI an item with another key has: likely duplicates across
- * files are kept, reported, and listed by findDuplicates for the user to merge, never dropped here.
- */
-export class ImportSession {
-  readonly #db: WriteDb;
-  readonly #options: ImportOptions;
-  readonly #now: number;
-  readonly #own: boolean;
-  readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
-  /** The largest item id before this import: items above it are this import's own. */
-  #before = 0;
-  /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
-  readonly #seenKeys = new Map<string, ItemId>();
-  readonly #tagIds = new Map<string, number>();
-  /**
-   * The library was empty when this import began (checked inside its transaction): every duplicate
-   * and taken key is then one this import made, so the lookups stay in memory, without a query per item.
-   */
-  #fresh = false;
-  /** Whether any evidence tallies are cached at all; without any, no item needs a lookup. */
-  #anyTallies = true;
-  #index = 0;
-  #open = true;
-  /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
-  #deferred: string[] = [];
-  readonly #st;
-
-  constructor(db: WriteDb, options: ImportOptions, now: number, ownTransaction = true) {
-    this.#db = db;
-    this.#options = options;
-    this.#now = now;
-    this.#own = ownTransaction;
-    const raw = db.raw;
-    if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
-    this.#st = {
-      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1').pluck(),
-      byTitle: raw.prepare(`SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
-        AND source IS ? ORDER BY id LIMIT 1`).pluck(),
-      byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
-        UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
-      identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
-      keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
-      // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
-      // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
-      tallies: raw.prepare('SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1').raw(),
-      insert: raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
-        date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, ?)'),
-      // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
-      creator: raw.prepare('INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      tag: raw.prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id').pluck(),
-      itemTag: raw.prepare('INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (?, ?)'),
-      fts: raw.prepare('INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-    };
-    if (this.#own) {
-      raw.exec('BEGIN IMMEDIATE');
-      this.#before = (raw.prepare('SELECT coalesce(max(id), 0) FROM items').pluck().get() as number) ?? 0;
-      // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
-      // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
-      // back untouched, and readers never see the library without them.
-      this.#anyTallies = raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
-      if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
-        // Aliases belong to items (ON DELETE CASCADE): none are left in an empty library.
-        this.#fresh = true;
-        const present = new Map(
-          (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
-        );
-        if (DEFERRED_INDEXES.every((name) => present.has(name))) {
-          this.#deferred = DEFERRED_INDEXES.map((name) => present.get(name)!);
-          for (const name of DEFERRED_INDEXES) raw.exec(`DROP INDEX ${name}`);
-        }
-      }
-    }
-  }
-
-  /** Adds a chunk; entries are numbered across chunks in the order given. */
-  add(items: readonly CslItem[]): void {
-    this.#addAll(items, (item, index) => this.addOne(item, index, false));
-  }
-
-  /** Adds a chunk of items prepared elsewhere (prepareItem, e.g. in the parser's thread). */
-  addPrepared(items: readonly PreparedItem[]): void {
-    this.#addAll(items, (p, index) => this.#insert(p, index, false));
-  }
-
-  #addAll<T>(items: readonly T[], addOne: (item: T, index: number) => number | string | null): void {
-    if (!this.#open) throw new Error('This import has already finished.');
-    const total = items.length;
-    for (let k = 0; k < items.length; k++) {
-      if ((k & 511) === 0) {
-        if (this.#options.signal?.aborted) throw this.#options.signal.reason instanceof Error ? this.#options.signal.reason : abortError();
-        if (k > 0) this.#options.onProgress?.(k, total);
-      }
-      const index = this.#index++;
-      let out: number | string | null;
-      try {
-        out = addOne(items[k]!, index);
-      } catch (err) {
-        // A full disk (or SQLite having rolled the transaction back) ends the import: an entry
-        // written after it would land outside the transaction.
-        if (isStorageFault(err) || (this.#own && !this.#db.raw.inTransaction)) throw err;
-        out = err instanceof Error ? err.message : String(err);
-      }
-      if (typeof out === 'string') this.#result.errors.push({ index, reason: out });
-    }
-  }
-
-  /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
-  addOne(item: CslItem, index: number, force: boolean): number | string | null {
-    return this.#insert(prepareItem(item), index, force);
-  }
-
-  #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
-    if (p.type === null) return 'The entry has no item type.';
-    const d = p.derived;
-    const keyed = p.requestedKey !== '' && p.keyProblem === null;
-    if (!force) {
-      const same = this.existing(p);
-      if (same) {
-        this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
-        return null;
-      }
-    }
-    if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
-    const requested = p.requestedKey;
-    const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
-    let key: string;
-    if (requested && p.keyProblem === null) {
-      key = uniqueCitationKey(requested, taken);
-      if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
-    } else {
-      key = uniqueCitationKey(p.keyBase!, taken);
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
-      else if (p.replacedId) {
-        this.#result.warnings.push({ index, message: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
-      }
-    }
-    if (keyed && d.doi && !force && !this.#fresh) {
-      const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
-      if (other !== undefined) {
-        this.#result.warnings.push({ index, message: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
-      }
-    }
-    const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
-    const id = Number(
-      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, ...t)
-        .lastInsertRowid,
-    );
-    this.#st.csl.run(id, withKey(p, key));
-    this.#seenKeys.set(key.toLowerCase(), id);
-    const c = p.creators;
-    for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
-    for (const tag of p.tags) {
-      const lower = tag.toLowerCase();
-      let tagId = this.#tagIds.get(lower);
-      if (tagId === undefined) {
-        tagId = this.#st.tag.get(tag) as number;
-        this.#tagIds.set(lower, tagId);
-      }
-      this.#st.itemTag.run(id, tagId);
-    }
-    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
-    this.#result.added++;
-    this.#result.ids.push(id);
-    return id;
-  }
-
-  /** The item this entry already is, by the rules an import skips entries by; null when none. */
-  existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
-    if (p.type === null) return null;
-    return p.requestedKey !== '' && p.keyProblem === null ? this.#sameKeyed(p.requestedKey, p.derived) : this.#sameKeyless(p);
-  }
-
-  /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
-  #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
-    const mine = this.#seenKeys.get(key.toLowerCase());
-    type Identity = { id: number; title_sort: string | null; doi: string | null };
-    const candidates: Identity[] =
-      mine !== undefined ? [this.#st.identityOf.get(mine) as Identity] : this.#fresh ? [] : (this.#st.byKey.all(key, key) as Identity[]);
-    for (const c of candidates) {
-      if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
-    }
-    return null;
-  }
-
-  /** The item that was in the library before this import and is this entry without a key of its own. */
-  #sameKeyless(p: PreparedItem): { id: ItemId; reason: 'doi' | 'title' } | null {
-    if (this.#fresh) return null;
-    const d = p.derived;
-    if (d.doi) {
-      const id = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
-      return id === undefined ? null : { id, reason: 'doi' };
-    }
-    if (!d.titleSort) return null;
-    const id = this.#st.byTitle.get(d.titleSort, this.#before, p.type, d.year, d.creatorsSort, this.#options.source ?? null) as number | undefined;
-    return id === undefined ? null : { id, reason: 'title' };
-  }
-
-  commit(): ImportResult {
-    if (!this.#open) throw new Error('This import has already finished.');
-    if (this.#deferred.length > 0) {
-      try {
-        for (const ddl of this.#deferred) this.#db.raw.exec(ddl);
-      } catch (err) {
-        this.rollback();
-        throw err;
-      }
-      this.#deferred = [];
-    }
-    this.#open = false;
-    if (this.#own) {
-      // The commit makes the import durable (WAL, synchronous=FULL); copying a few hundred megabytes
-      // of WAL into the database file is left to the next checkpoint instead of delaying the answer.
-      this.#db.raw.pragma('wal_autocheckpoint = 0');
-      try {
-        this.#db.raw.exec('COMMIT');
-      } catch (err) {
-        // A COMMIT that fails (SQLITE_FULL writing the WAL) leaves the transaction open: end it here.
-        if (this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
-        throw err;
-      } finally {
-        this.#db.raw.pragma('wal_autocheckpoint = 1000');
-      }
-    }
-    this.#options.onProgress?.(this.#index, this.#index);
-    return this.#result;
-  }
-
-  rollback(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    if (this.#own && this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
-  }
-}
-
-function abortError(): Error {
-  const err = new Error('The import was cancelled.');
-  err.name = 'AbortError';
-  return err;
 }

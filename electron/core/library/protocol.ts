@@ -1,6 +1,7 @@
 // Messages between the library worker and its facade. Plain data only: structured clone carries them.
 import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
+import type { AssistantStore } from './assistant-store';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
@@ -9,16 +10,29 @@ import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 
-/** Library methods callable through the facade: everything except the callback-taking import entry points. */
-export type LibraryMethod = {
-  [K in keyof Library]: Library[K] extends (...args: never[]) => unknown ? (K extends 'importItems' | 'beginImport' ? never : K) : never;
-}[keyof Library];
+/**
+ * The stores the library worker holds. LibraryClient has one async proxy per store, under the same
+ * name (`client.lib.list(…)`, `client.graph.…`); each call is one 'call' request naming the store.
+ */
+export interface LibraryStores {
+  lib: Library;
+  enrichment: EnrichmentStore;
+  graph: GraphStore;
+  assistant: AssistantStore;
+}
+export type StoreName = keyof LibraryStores;
 
-/** EnrichmentStore methods callable through the facade (LibraryClient.enrichment). */
-export type EnrichmentMethod = { [K in keyof EnrichmentStore]: EnrichmentStore[K] extends (...args: never[]) => unknown ? K : never }[keyof EnrichmentStore];
+/** A store's methods callable through the facade: all of them, except Library's callback-taking import entry points. */
+export type StoreMethod<S extends StoreName> = {
+  [K in keyof LibraryStores[S]]: LibraryStores[S][K] extends (...args: never[]) => unknown ? (S extends 'lib' ? (K extends 'importItems' | 'beginImport' ? never : K) : K) : never;
+}[keyof LibraryStores[S]];
 
-/** GraphStore methods callable through the facade (LibraryClient.graph). */
-export type GraphMethod = { [K in keyof GraphStore]: GraphStore[K] extends (...args: never[]) => unknown ? K : never }[keyof GraphStore];
+/** A call of one store's method, typed per store. */
+export type StoreCall = { [S in StoreName]: { id: number; op: 'call'; store: S; method: StoreMethod<S>; args: unknown[] } }[StoreName];
+
+export type LibraryMethod = StoreMethod<'lib'>;
+export type EnrichmentMethod = StoreMethod<'enrichment'>;
+export type GraphMethod = StoreMethod<'graph'>;
 
 export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
 export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
@@ -41,9 +55,7 @@ export interface WorkerInit {
 }
 
 export type Request =
-  | { id: number; op: 'call'; method: LibraryMethod; args: unknown[] }
-  | { id: number; op: 'enrichment'; method: EnrichmentMethod; args: unknown[] }
-  | { id: number; op: 'graph'; method: GraphMethod; args: unknown[] }
+  | StoreCall
   | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }

@@ -9,10 +9,10 @@ import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import { isBusy, waitingMessage } from './shared-use';
-import type { ImportSession } from './library';
+import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
-import { IMPORT_FLOW, type ImportPortMessage, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { IMPORT_FLOW, type ImportPortMessage, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -67,6 +67,8 @@ try {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
 }
+/** What 'call' requests reach, by the name LibraryClient has for each (protocol.ts LibraryStores). */
+const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant };
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
@@ -181,19 +183,10 @@ if (init.backupIntervalMs && init.backupIntervalMs > 0) {
 function handle(req: Request): unknown {
   switch (req.op) {
     case 'call': {
-      const fn = (opened.library as unknown as Record<string, (...args: unknown[]) => unknown>)[req.method];
-      if (typeof fn !== 'function') throw new Error(`Unknown library method ${req.method}`);
-      return fn.apply(opened.library, req.args);
-    }
-    case 'enrichment': {
-      const fn = (opened.enrichment as unknown as Record<string, (...args: unknown[]) => unknown>)[req.method];
-      if (typeof fn !== 'function') throw new Error(`Unknown enrichment method ${req.method}`);
-      return fn.apply(opened.enrichment, req.args);
-    }
-    case 'graph': {
-      const fn = (opened.graph as unknown as Record<string, (...args: unknown[]) => unknown>)[req.method];
-      if (typeof fn !== 'function') throw new Error(`Unknown graph method ${req.method}`);
-      return fn.apply(opened.graph, req.args);
+      const store = Object.hasOwn(stores, req.store) ? (stores[req.store] as unknown as Record<string, (...args: unknown[]) => unknown>) : undefined;
+      const fn = store?.[req.method];
+      if (typeof fn !== 'function') throw new Error(`Unknown library method ${req.store}.${String(req.method)}`);
+      return fn.apply(store, req.args);
     }
     case 'import.begin': {
       if (waiting.length > 0 && !draining) throw queuedBusy();
@@ -268,7 +261,7 @@ function handle(req: Request): unknown {
 }
 
 /** Ops that wait for the lock when another connection holds it. */
-const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'enrichment', 'graph', 'import.begin', 'search-index']);
+const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'import.begin', 'search-index']);
 
 /** Runs a request and answers it, or returns false when it must wait for the write lock. */
 function attempt(req: Request, since: number): boolean {

@@ -30,11 +30,11 @@ describe('migration 0009 assistant', () => {
       const lib = opened.library;
       expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020' });
       expect(lib.listAutoExports()).toHaveLength(1);
-      const turn = lib.addAssistantQuestion(null, { question: 'Does deep learning generalise?', options: { numReferences: 3 } });
-      expect(lib.assistantSessions()).toMatchObject([{ id: turn.sessionId, title: 'Does deep learning generalise?', turns: 1, lastStatus: 'pending' }]);
+      const turn = lib.assistant.addQuestion(null, { question: 'Does deep learning generalise?', options: { numReferences: 3 } });
+      expect(lib.assistant.listSessions()).toMatchObject([{ id: turn.sessionId, title: 'Does deep learning generalise?', turns: 1, lastStatus: 'pending' }]);
       // Deleting a conversation deletes its turns and their references.
-      lib.answerAssistantQuestion(turn.id, { answer: { role: 'assistant', content: 'Yes [1].', references: [{ doi: '10.1000/A', answer: 'p', type: 'abstract' }] } });
-      lib.deleteAssistantSession(turn.sessionId);
+      lib.assistant.answerTurn(turn.id, { answer: { role: 'assistant', content: 'Yes [1].', references: [{ doi: '10.1000/A', answer: 'p', type: 'abstract' }] } });
+      lib.assistant.deleteSession(turn.sessionId);
       expect(opened.db.prepare('SELECT count(*) FROM assistant_turns').pluck().get()).toBe(0);
       expect(opened.db.prepare('SELECT count(*) FROM assistant_references').pluck().get()).toBe(0);
     } finally {

@@ -1,0 +1,133 @@
+// Collections and the Trash (a room of the Library, see library-base.ts): the collection tree and
+// its items, trashing, restoring and deleting items for good. Collection create/rename/move/delete
+// are not undo steps yet; adding, removing and moving items are.
+import { CoreError } from '../errors';
+import { inList, sql } from './sql';
+import type { Collection, ItemId } from './types';
+import { notFound, chunk } from './library-base';
+import { ItemsRoom } from './items';
+
+export abstract class CollectionsRoom extends ItemsRoom {
+  // ── Collections ──
+
+  createCollection(name: string, parentId: number | null = null): number {
+    const clean = name.trim();
+    if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
+    if (parentId !== null) this.#collectionExists(parentId);
+    try {
+      return Number(this.w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`).lastInsertRowid);
+    } catch (err) {
+      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${clean}" here.`);
+      throw err;
+    }
+  }
+
+  renameCollection(id: number, name: string): void {
+    this.#collectionExists(id);
+    try {
+      this.w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
+    } catch (err) {
+      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${name.trim()}" here.`);
+      throw err;
+    }
+  }
+
+  /** Moves a collection under another (or to the top with null); never under itself or its descendants. */
+  moveCollection(id: number, parentId: number | null): void {
+    this.#collectionExists(id);
+    if (parentId !== null) {
+      this.#collectionExists(parentId);
+      const loop = this.w.get(sql`WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
+        SELECT 1 FROM sub WHERE id = ${parentId}`);
+      if (loop) throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
+    }
+    this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
+  }
+
+  /** Deletes a collection and its subcollections; the items stay in the library. */
+  deleteCollection(id: number): void {
+    this.#collectionExists(id);
+    this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
+  }
+
+  listCollections(): Collection[] {
+    return this.r
+      .all<{ id: number; parent_id: number | null; name: string; n: number }>(
+        sql`SELECT c.id, c.parent_id, c.name, (SELECT count(*) FROM collection_items ci JOIN items i ON i.id = ci.item_id WHERE ci.collection_id = c.id AND i.trashed_at IS NULL) AS n
+            FROM collections c ORDER BY c.name COLLATE NOCASE`,
+      )
+      .map((c) => ({ id: c.id, parentId: c.parent_id, name: c.name, itemCount: c.n }));
+  }
+
+  addToCollection(collectionId: number, ids: readonly ItemId[]): void {
+    this.#collectionExists(collectionId);
+    const name = this.#collectionName(collectionId);
+    this.undoable((s) => `Add ${s} to ${name}`, ids, () => {
+      const now = this.now();
+      for (const id of ids) this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`);
+      return { value: undefined };
+    });
+  }
+
+  removeFromCollection(collectionId: number, ids: readonly ItemId[]): void {
+    const name = this.#collectionName(collectionId);
+    this.undoable((s) => `Remove ${s} from ${name}`, ids, () => {
+      for (const batch of chunk(ids)) this.w.run(sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`);
+      return { value: undefined };
+    });
+  }
+
+  /** Moves items from one collection to another (a drag between collections). */
+  moveToCollection(ids: readonly ItemId[], fromId: number, toId: number): void {
+    this.#collectionExists(toId);
+    const name = this.#collectionName(toId);
+    this.undoable((s) => `Move ${s} to ${name}`, ids, () => {
+      const now = this.now();
+      for (const id of ids) {
+        this.w.run(sql`DELETE FROM collection_items WHERE collection_id = ${fromId} AND item_id = ${id}`);
+        this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${toId}, ${id}, ${now})`);
+      }
+      return { value: undefined };
+    });
+  }
+
+  // ── Trash ──
+
+  trashItems(ids: readonly ItemId[]): void {
+    this.undoable((s) => `Move ${s} to the Trash`, ids, () => {
+      const now = this.now();
+      for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN ${inList(batch)}`);
+      return { value: undefined };
+    });
+  }
+
+  restoreItems(ids: readonly ItemId[]): void {
+    this.undoable((s) => `Restore ${s} from the Trash`, ids, () => {
+      for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET trashed_at = NULL WHERE id IN ${inList(batch)}`);
+      return { value: undefined };
+    });
+  }
+
+  /** Deletes items for good (still undoable while the undo entry lasts). */
+  deleteItems(ids: readonly ItemId[]): void {
+    this.undoable((s) => `Delete ${s} for good`, ids, () => {
+      for (const id of ids) this.deleteRow(id);
+      return { value: undefined };
+    });
+  }
+
+  emptyTrash(): number {
+    const ids = this.w.pluck<number>(sql`SELECT id FROM items WHERE trashed_at IS NOT NULL`);
+    if (ids.length) this.deleteItems(ids);
+    return ids.length;
+  }
+
+  #collectionName(id: number): string {
+    const row = this.w.get<{ name: string }>(sql`SELECT name FROM collections WHERE id = ${id}`);
+    return row ? `“${row.name}”` : 'a collection';
+  }
+
+  #collectionExists(id: number): void {
+    if (!this.w.get(sql`SELECT 1 FROM collections WHERE id = ${id}`)) throw notFound('The collection');
+  }
+}

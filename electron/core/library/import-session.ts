@@ -1,0 +1,276 @@
+// One import inside one transaction (ImportSession): duplicates and free keys looked up, items written,
+// the indexes of an empty library built once at commit. Library.beginImport starts one; the worker
+// keeps it open across the chunks a parser sends.
+import { uniqueCitationKey } from '../../../shared/model/citekey';
+import type { CslItem } from '../../../shared/model/csl';
+import { prepareItem, withKey, type PreparedItem } from './derive';
+import { isStorageFault } from './faults';
+import type { SqlValue, WriteDb } from './sql';
+import type { ImportOptions, ImportResult, ItemId } from './types';
+
+const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
+
+/**
+ * The indexes an import into an empty library builds once at commit (their SQL is read from the
+ * schema): those whose keys arrive in random order, where each row would touch a different page.
+ * items_doi is among them, since with nothing in the library before, duplicates are found in memory.
+ * The date, type and year indexes stay: rows arrive in their order or in a few runs of it, so keeping
+ * them costs less than another scan of the whole table at commit. The filter index (migration 0011)
+ * gets its keys in order too, but kept row by row it added 2 s to a 100,000-entry import (one more
+ * B-tree's pages in a transaction that already fills the page cache); built at commit it takes 0.25 s.
+ */
+const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi', 'items_filter'] as const;
+
+/**
+ * One import inside one transaction. Prepared statements and an in-memory map of the keys given out
+ * keep it fast.
+ *
+ * Every entry of a source arrives, except one the library already holds as the same entry, so that
+ * importing the same file twice adds nothing (docs/formats-ris-csljson.md, "Same entry"):
+ * - an entry with its own citation key is the same entry as an item with that key (or key alias)
+ *   and the same DOI (both have one) or else the same normalised title;
+ * - an entry without a key of its own (RIS without ID, CSL-JSON with Zotero's numeric ids, papers
+ *   added by DOI) is the same as an item that was there before this import with the same DOI, or,
+ *   when neither has one, an item from the same source (file name) with the same normalised title,
+ *   creators, year and type.
+ * Two entries of one file with different keys are both kept even when they share a DOI (a book and a
+ * chapter of it), and so is an entry whose DOI an item with another key has: likely duplicates across
+ * files are kept, reported, and listed by findDuplicates for the user to merge, never dropped here.
+ */
+export class ImportSession {
+  readonly #db: WriteDb;
+  readonly #options: ImportOptions;
+  readonly #now: number;
+  readonly #own: boolean;
+  readonly #result: ImportResult = { added: 0, ids: [], duplicates: [], errors: [], warnings: [] };
+  /** The largest item id before this import: items above it are this import's own. */
+  #before = 0;
+  /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
+  readonly #seenKeys = new Map<string, ItemId>();
+  readonly #tagIds = new Map<string, number>();
+  /**
+   * The library was empty when this import began (checked inside its transaction): every duplicate
+   * and taken key is then one this import made, so the lookups stay in memory, without a query per item.
+   */
+  #fresh = false;
+  /** Whether any evidence tallies are cached at all; without any, no item needs a lookup. */
+  #anyTallies = true;
+  #index = 0;
+  #open = true;
+  /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
+  #deferred: string[] = [];
+  readonly #st;
+
+  constructor(db: WriteDb, options: ImportOptions, now: number, ownTransaction = true) {
+    this.#db = db;
+    this.#options = options;
+    this.#now = now;
+    this.#own = ownTransaction;
+    const raw = db.raw;
+    if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
+    this.#st = {
+      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1').pluck(),
+      byTitle: raw.prepare(`SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
+        AND source IS ? ORDER BY id LIMIT 1`).pluck(),
+      byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
+        UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
+      identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
+      keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
+      // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
+      // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
+      tallies: raw.prepare('SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1').raw(),
+      insert: raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
+        date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, ?)'),
+      // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
+      creator: raw.prepare('INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      tag: raw.prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id').pluck(),
+      itemTag: raw.prepare('INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (?, ?)'),
+      fts: raw.prepare('INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    };
+    if (this.#own) {
+      raw.exec('BEGIN IMMEDIATE');
+      this.#before = (raw.prepare('SELECT coalesce(max(id), 0) FROM items').pluck().get() as number) ?? 0;
+      // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
+      // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
+      // back untouched, and readers never see the library without them.
+      this.#anyTallies = raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
+      if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
+        // Aliases belong to items (ON DELETE CASCADE): none are left in an empty library.
+        this.#fresh = true;
+        const present = new Map(
+          (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
+        );
+        if (DEFERRED_INDEXES.every((name) => present.has(name))) {
+          this.#deferred = DEFERRED_INDEXES.map((name) => present.get(name)!);
+          for (const name of DEFERRED_INDEXES) raw.exec(`DROP INDEX ${name}`);
+        }
+      }
+    }
+  }
+
+  /** Adds a chunk; entries are numbered across chunks in the order given. */
+  add(items: readonly CslItem[]): void {
+    this.#addAll(items, (item, index) => this.addOne(item, index, false));
+  }
+
+  /** Adds a chunk of items prepared elsewhere (prepareItem, e.g. in the parser's thread). */
+  addPrepared(items: readonly PreparedItem[]): void {
+    this.#addAll(items, (p, index) => this.#insert(p, index, false));
+  }
+
+  #addAll<T>(items: readonly T[], addOne: (item: T, index: number) => number | string | null): void {
+    if (!this.#open) throw new Error('This import has already finished.');
+    const total = items.length;
+    for (let k = 0; k < items.length; k++) {
+      if ((k & 511) === 0) {
+        if (this.#options.signal?.aborted) throw this.#options.signal.reason instanceof Error ? this.#options.signal.reason : abortError();
+        if (k > 0) this.#options.onProgress?.(k, total);
+      }
+      const index = this.#index++;
+      let out: number | string | null;
+      try {
+        out = addOne(items[k]!, index);
+      } catch (err) {
+        // A full disk (or SQLite having rolled the transaction back) ends the import: an entry
+        // written after it would land outside the transaction.
+        if (isStorageFault(err) || (this.#own && !this.#db.raw.inTransaction)) throw err;
+        out = err instanceof Error ? err.message : String(err);
+      }
+      if (typeof out === 'string') this.#result.errors.push({ index, reason: out });
+    }
+  }
+
+  /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
+  addOne(item: CslItem, index: number, force: boolean): number | string | null {
+    return this.#insert(prepareItem(item), index, force);
+  }
+
+  #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
+    if (p.type === null) return 'The entry has no item type.';
+    const d = p.derived;
+    const keyed = p.requestedKey !== '' && p.keyProblem === null;
+    if (!force) {
+      const same = this.existing(p);
+      if (same) {
+        this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
+        return null;
+      }
+    }
+    if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
+    const requested = p.requestedKey;
+    const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
+    let key: string;
+    if (requested && p.keyProblem === null) {
+      key = uniqueCitationKey(requested, taken);
+      if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
+    } else {
+      key = uniqueCitationKey(p.keyBase!, taken);
+      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
+      else if (p.replacedId) {
+        this.#result.warnings.push({ index, message: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
+      }
+    }
+    if (keyed && d.doi && !force && !this.#fresh) {
+      const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      if (other !== undefined) {
+        this.#result.warnings.push({ index, message: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
+      }
+    }
+    const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
+    const id = Number(
+      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, ...t)
+        .lastInsertRowid,
+    );
+    this.#st.csl.run(id, withKey(p, key));
+    this.#seenKeys.set(key.toLowerCase(), id);
+    const c = p.creators;
+    for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
+    for (const tag of p.tags) {
+      const lower = tag.toLowerCase();
+      let tagId = this.#tagIds.get(lower);
+      if (tagId === undefined) {
+        tagId = this.#st.tag.get(tag) as number;
+        this.#tagIds.set(lower, tagId);
+      }
+      this.#st.itemTag.run(id, tagId);
+    }
+    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
+    this.#result.added++;
+    this.#result.ids.push(id);
+    return id;
+  }
+
+  /** The item this entry already is, by the rules an import skips entries by; null when none. */
+  existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
+    if (p.type === null) return null;
+    return p.requestedKey !== '' && p.keyProblem === null ? this.#sameKeyed(p.requestedKey, p.derived) : this.#sameKeyless(p);
+  }
+
+  /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
+  #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
+    const mine = this.#seenKeys.get(key.toLowerCase());
+    type Identity = { id: number; title_sort: string | null; doi: string | null };
+    const candidates: Identity[] =
+      mine !== undefined ? [this.#st.identityOf.get(mine) as Identity] : this.#fresh ? [] : (this.#st.byKey.all(key, key) as Identity[]);
+    for (const c of candidates) {
+      if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
+    }
+    return null;
+  }
+
+  /** The item that was in the library before this import and is this entry without a key of its own. */
+  #sameKeyless(p: PreparedItem): { id: ItemId; reason: 'doi' | 'title' } | null {
+    if (this.#fresh) return null;
+    const d = p.derived;
+    if (d.doi) {
+      const id = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
+      return id === undefined ? null : { id, reason: 'doi' };
+    }
+    if (!d.titleSort) return null;
+    const id = this.#st.byTitle.get(d.titleSort, this.#before, p.type, d.year, d.creatorsSort, this.#options.source ?? null) as number | undefined;
+    return id === undefined ? null : { id, reason: 'title' };
+  }
+
+  commit(): ImportResult {
+    if (!this.#open) throw new Error('This import has already finished.');
+    if (this.#deferred.length > 0) {
+      try {
+        for (const ddl of this.#deferred) this.#db.raw.exec(ddl);
+      } catch (err) {
+        this.rollback();
+        throw err;
+      }
+      this.#deferred = [];
+    }
+    this.#open = false;
+    if (this.#own) {
+      // The commit makes the import durable (WAL, synchronous=FULL); copying a few hundred megabytes
+      // of WAL into the database file is left to the next checkpoint instead of delaying the answer.
+      this.#db.raw.pragma('wal_autocheckpoint = 0');
+      try {
+        this.#db.raw.exec('COMMIT');
+      } catch (err) {
+        // A COMMIT that fails (SQLITE_FULL writing the WAL) leaves the transaction open: end it here.
+        if (this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
+        throw err;
+      } finally {
+        this.#db.raw.pragma('wal_autocheckpoint = 1000');
+      }
+    }
+    this.#options.onProgress?.(this.#index, this.#index);
+    return this.#result;
+  }
+
+  rollback(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    if (this.#own && this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
+  }
+}
+
+function abortError(): Error {
+  const err = new Error('The import was cancelled.');
+  err.name = 'AbortError';
+  return err;
+}

@@ -1,0 +1,286 @@
+// Items (a room of the Library, see library-base.ts): adding, reading and editing items, citation
+// keys, tags, notes, attachments and captured PDFs. Each user change is one undo step (undo.ts).
+import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
+import type { CslItem } from '../../../shared/model/csl';
+import { CoreError } from '../errors';
+import { prepareItem } from './derive';
+import { recordUserEdits } from './edits';
+import { changedFields, editLabel } from './undo-labels';
+import { ImportSession } from './import-session';
+import { capturesOf, unsettledCaptures, type CaptureInput, type CaptureStored } from './capture-store';
+import { inList, sql, type ReadDb } from './sql';
+import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
+import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk } from './library-base';
+import { Listing } from './list';
+
+export abstract class ItemsRoom extends Listing {
+  // ── Items ──
+
+  addItem(item: CslItem): ItemId {
+    return this.undoable((s) => `Add item ${s}`, [], () => {
+      const result = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(item, 0, true);
+      if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
+      return { value: result, created: [result] };
+    });
+  }
+
+  getItem(id: ItemId): ItemDetail {
+    return this.#detail(this.r, id);
+  }
+
+  /** Replaces an item's metadata. The citation key stays unless `csl['citation-key']` names a new one. */
+  updateItem(id: ItemId, csl: CslItem): void {
+    const was = this.w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`);
+    const fields = was ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter((f) => f !== 'citation key' || typeof csl['citation-key'] === 'string') : [];
+    this.undoable((s) => editLabel(fields, s), [id], () => {
+      const current = this.rowOf(this.w, id);
+      const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
+      const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
+      if (key !== current.citation_key) this.#keyEdited(id);
+      // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
+      recordUserEdits(this.w, id, JSON.parse(current.csl) as CslItem, csl, this.now());
+      this.writeItem(id, { ...csl, 'citation-key': key }, key);
+      return { value: undefined };
+    });
+  }
+
+  /**
+   * Writes an item completed from the service (enrichment, fill.ts): not a user edit, so no undo entry
+   * and no edit record. A placeholder that became a real entry (`completed`) gets the service's
+   * keywords as tags, and a key from the formula in place of the one made for the placeholder
+   * ("anon", "anona"…); a key the user set stays.
+   */
+  writeServiceFill(id: ItemId, csl: CslItem, placeholder?: { completed: true; tags: readonly string[] }): void {
+    const current = this.rowOf(this.w, id);
+    let key = current.citation_key;
+    if (placeholder) {
+      const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
+      const lower = key.toLowerCase();
+      const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
+      const userSet = this.w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
+      if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
+      for (const name of placeholder.tags) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
+    }
+    this.writeItem(id, { ...csl, 'citation-key': key }, key);
+  }
+
+  /** Sets the citation key the user typed; CONFLICT if another item has it. */
+  setCitationKey(id: ItemId, key: string): string {
+    return this.undoable((s) => `Change citation key of ${s}`, [id], () => {
+      const current = this.rowOf(this.w, id);
+      const checked = this.#checkKey(key.trim(), id);
+      const csl = JSON.parse(current.csl) as CslItem;
+      this.#keyEdited(id);
+      this.writeItem(id, { ...csl, 'citation-key': checked }, checked);
+      return { value: checked };
+    });
+  }
+
+  /** Regenerates a key from the formula, only when the user asks. */
+  regenerateCitationKey(id: ItemId): string {
+    return this.undoable((s) => `Regenerate citation key of ${s}`, [id], () => {
+      const current = this.rowOf(this.w, id);
+      const csl = JSON.parse(current.csl) as CslItem;
+      const key = uniqueCitationKey(citationKeyBase(csl), (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id));
+      this.writeItem(id, { ...csl, 'citation-key': key }, key);
+      return { value: key };
+    });
+  }
+
+  findByCitationKey(key: string): ItemId | null {
+    const direct = this.r.get<{ id: number }>(sql`SELECT id FROM items WHERE citation_key = ${key}`);
+    if (direct) return direct.id;
+    return this.r.get<{ item_id: number }>(sql`SELECT item_id FROM key_aliases WHERE alias = ${key}`)?.item_id ?? null;
+  }
+
+  // ── Tags ──
+
+  addTags(ids: readonly ItemId[], tags: readonly string[]): void {
+    const names = this.#tagNames(tags);
+    this.undoable((s) => `Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')} to ${s}`, ids, () => {
+      for (const name of names) {
+        const tagId = this.tagId(name);
+        for (const id of ids) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${tagId})`);
+      }
+      this.#touch(ids);
+      return { value: undefined };
+    });
+  }
+
+  removeTags(ids: readonly ItemId[], tags: readonly string[]): void {
+    const names = this.#tagNames(tags);
+    this.undoable((s) => `Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')} from ${s}`, ids, () => {
+      for (const name of names) {
+        for (const batch of chunk(ids)) {
+          this.w.run(sql`DELETE FROM item_tags WHERE tag_id = (SELECT id FROM tags WHERE name = ${name}) AND item_id IN ${inList(batch)}`);
+        }
+      }
+      this.w.run(sql`DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM item_tags)`);
+      this.#touch(ids);
+      return { value: undefined };
+    });
+  }
+
+  listTags(): { name: string; count: number }[] {
+    return this.r.all(sql`SELECT t.name, count(*) AS count FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id
+      WHERE i.trashed_at IS NULL GROUP BY t.id ORDER BY t.name COLLATE NOCASE`);
+  }
+
+  // ── Notes ──
+
+  addNote(itemId: ItemId, body: string): number {
+    return this.undoable((s) => `Add note to ${s}`, [itemId], () => {
+      this.rowOf(this.w, itemId);
+      const now = this.now();
+      const r = this.w.run(sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`);
+      this.#touch([itemId]);
+      return { value: Number(r.lastInsertRowid) };
+    });
+  }
+
+  updateNote(noteId: number, body: string): void {
+    const itemId = this.#noteItem(noteId);
+    this.undoable((s) => `Edit note of ${s}`, [itemId], () => {
+      this.w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.now()} WHERE id = ${noteId}`);
+      this.#touch([itemId]);
+      return { value: undefined };
+    });
+  }
+
+  deleteNote(noteId: number): void {
+    const itemId = this.#noteItem(noteId);
+    this.undoable((s) => `Delete note of ${s}`, [itemId], () => {
+      this.w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
+      this.#touch([itemId]);
+      return { value: undefined };
+    });
+  }
+
+  // ── Attachments ──
+
+  addAttachment(itemId: ItemId, a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null }): number {
+    return this.undoable((s) => `Add attachment to ${s}`, [itemId], () => {
+      this.rowOf(this.w, itemId);
+      const r = this.w.run(
+        sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()})`,
+      );
+      this.#touch([itemId]);
+      return { value: Number(r.lastInsertRowid) };
+    });
+  }
+
+  // ── PDF capture (pdf/capture.ts reads and identifies the file; this stores it) ──
+
+  /** The attachment with this content already in the library (live or trashed item), or null. */
+  attachmentBySha256(sha256: string): { itemId: ItemId; attachmentId: number } | null {
+    const row = this.r.get<{ id: number; item_id: number }>(sql`SELECT id, item_id FROM attachments WHERE sha256 = ${sha256} ORDER BY id LIMIT 1`);
+    return row ? { itemId: row.item_id, attachmentId: row.id } : null;
+  }
+
+  /**
+   * A captured PDF: its item, its attachment and how it was identified, in one transaction (all of it
+   * or none). Not added twice: the same content (checksum) is a duplicate; the same item (DOI, by the
+   * import's rules) gets the PDF attached when it has no captured PDF yet, and is a duplicate otherwise.
+   */
+  capturePdf(input: CaptureInput): CaptureStored {
+    const same = this.attachmentBySha256(input.attachment.sha256);
+    if (same) return { status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
+    const session = new ImportSession(this.w, { source: 'pdf' }, this.now(), false);
+    const existing = session.existing(prepareItem(input.csl));
+    if (existing) {
+      const captured = this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM pdf_captures WHERE item_id = ${existing.id}`);
+      if (existing.reason !== 'doi' || (captured?.n ?? 0) > 0) return { status: 'duplicate', itemId: existing.id, reason: existing.reason };
+      return this.undoable((s) => `Attach PDF to ${s}`, [existing.id], () => ({ value: { status: 'attached' as const, itemId: existing.id, attachmentId: this.#insertCapture(existing.id, input) } }));
+    }
+    return this.undoable((s) => `Add PDF ${s}`, [], () => {
+      const added = session.addOne(input.csl, 0, true);
+      if (typeof added !== 'number') throw new CoreError('INVALID_INPUT', added ?? 'The item was not added.');
+      return { value: { status: 'added' as const, itemId: added, attachmentId: this.#insertCapture(added, input) }, created: [added] };
+    });
+  }
+
+  #insertCapture(itemId: ItemId, input: CaptureInput): number {
+    const a = input.attachment;
+    const now = this.now();
+    const r = this.w.run(
+      sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored) VALUES (${itemId}, ${a.path}, ${a.sha256}, ${a.size}, ${'application/pdf'}, ${now}, ${a.stored})`,
+    );
+    const attachmentId = Number(r.lastInsertRowid);
+    this.w.run(
+      sql`INSERT INTO pdf_captures (attachment_id, item_id, method, state, confidence, evidence, candidates, captured_at) VALUES (${attachmentId}, ${itemId}, ${input.method}, ${input.state}, ${input.confidence}, ${JSON.stringify(input.evidence)}, ${JSON.stringify(input.candidates)}, ${now})`,
+    );
+    this.#touch([itemId]);
+    return attachmentId;
+  }
+
+  /** How the item's captured PDFs were identified. */
+  capturesOf(itemId: ItemId) {
+    return capturesOf(this.r, itemId);
+  }
+
+  /** The "Needs review" list: unsure captures, and those waiting for the service. */
+  unsettledCaptures(limit?: number) {
+    return unsettledCaptures(this.r, limit);
+  }
+
+  removeAttachment(attachmentId: number): void {
+    const row = this.w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
+    if (!row) throw notFound('The attachment');
+    this.undoable((s) => `Remove attachment from ${s}`, [row.item_id], () => {
+      this.w.run(sql`DELETE FROM attachments WHERE id = ${attachmentId}`);
+      this.#touch([row.item_id]);
+      return { value: undefined };
+    });
+  }
+
+  #touch(ids: readonly ItemId[]): void {
+    const now = this.now();
+    for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET date_modified = ${now} WHERE id IN ${inList(batch)}`);
+    this.reindex(ids);
+  }
+
+  /** The user chose this item's key: completing a placeholder never replaces it (writeServiceFill). */
+  #keyEdited(id: ItemId): void {
+    this.w.run(sql`INSERT INTO item_edits (item_id, field, edited_at) VALUES (${id}, 'citation-key', ${this.now()})
+      ON CONFLICT(item_id, field) DO UPDATE SET edited_at = excluded.edited_at`);
+  }
+
+  #keyTaken(key: string, exceptId: ItemId): boolean {
+    return !!this.w.get(sql`SELECT 1 FROM items WHERE citation_key = ${key} AND id <> ${exceptId} UNION ALL SELECT 1 FROM key_aliases WHERE alias = ${key} AND item_id <> ${exceptId}`);
+  }
+
+  #checkKey(key: string, id: ItemId): string {
+    const problem = citationKeyProblem(key);
+    if (problem) throw new CoreError('INVALID_INPUT', problem);
+    if (this.#keyTaken(key, id)) throw new CoreError('CONFLICT', `The citation key "${key}" is already used by another item.`);
+    return key;
+  }
+
+  #tagNames(tags: readonly string[]): string[] {
+    const names = [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
+    if (names.length === 0) throw new CoreError('INVALID_INPUT', 'A tag needs a name.');
+    return names;
+  }
+
+  #noteItem(noteId: number): ItemId {
+    const row = this.w.get<{ item_id: number }>(sql`SELECT item_id FROM notes WHERE id = ${noteId}`);
+    if (!row) throw notFound('The note');
+    return row.item_id;
+  }
+
+  #detail(db: ReadDb, id: ItemId): ItemDetail {
+    const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
+    if (!raw) throw notFound(`Item ${id}`);
+    return {
+      ...toRow(raw),
+      csl: JSON.parse(raw.csl) as CslItem,
+      source: raw.source,
+      creatorsList: db.all<Creator>(sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`),
+      tags: db.pluck<string>(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`),
+      notes: db.all<Note>(sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`),
+      collections: db.pluck<number>(sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`),
+      attachments: db.all<Attachment>(sql`SELECT id, path, sha256, size, mime, added_at AS addedAt FROM attachments WHERE item_id = ${id} ORDER BY id`),
+      keyAliases: db.pluck<string>(sql`SELECT alias FROM key_aliases WHERE item_id = ${id} ORDER BY alias`),
+    };
+  }
+}

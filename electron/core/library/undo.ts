@@ -1,0 +1,256 @@
+// Undo and redo (a room of the Library, see library-base.ts): every user change runs through
+// undoable(), which stores snapshots of the items it touched in undo_log; undo and redo swap them.
+// Undo never deletes; redo is refused when its items changed since (docs/undo.md).
+import { createHash } from 'node:crypto';
+import { CoreError } from '../errors';
+import { subjectOf } from './undo-labels';
+import { ident, inList, joinSql, sql, type SqlValue } from './sql';
+import { type ItemId, type UndoEntry, type UndoOutcome, type UndoTops, UNDO_ENTRY_MAX_IDS } from './types';
+import { type LibraryOptions, chunk, LibraryBase } from './library-base';
+
+interface ItemSnapshot {
+  /**
+   * The items row with the item's CSL-JSON as `csl`: a column of items before migration 0012, of
+   * item_csl since, so undo entries from before and after it read the same.
+   */
+  row: Record<string, SqlValue>;
+  creators: Record<string, SqlValue>[];
+  tags: string[];
+  notes: Record<string, SqlValue>[];
+  collections: { collection_id: number; added_at: number }[];
+  attachments: Record<string, SqlValue>[];
+  /** How each captured PDF was identified (migration 0015); absent in entries written before it. */
+  captures?: Record<string, SqlValue>[];
+  aliases: string[];
+}
+
+/** An undo entry: put these items back as they were, and remove items that did not exist. */
+interface UndoPayload {
+  restore: ItemSnapshot[];
+  remove: ItemId[];
+}
+
+export abstract class UndoLog extends LibraryBase {
+  readonly #undoLimit: number;
+
+  constructor(options: LibraryOptions) {
+    super(options);
+    this.#undoLimit = options.undoLimit ?? 200;
+  }
+
+  // ── Undo ──
+
+  undoHistory(): { undo: UndoEntry[]; redo: UndoEntry[] } {
+    return { undo: this.#entries('undo', 50), redo: this.#entries('redo', 50) };
+  }
+
+  /** The step undo would revert and the step redo would re-apply, now (what an Undo offer checks). */
+  undoTops(): UndoTops {
+    return { undo: this.#entries('undo', 1)[0] ?? null, redo: this.#entries('redo', 1)[0] ?? null };
+  }
+
+  /** Undoes the last change; returns its label, or null when there is nothing to undo. */
+  undo(expectId?: number): string | null {
+    return this.undoStep(expectId)?.label ?? null;
+  }
+
+  redo(expectId?: number): string | null {
+    return this.redoStep(expectId)?.label ?? null;
+  }
+
+  /**
+   * Undoes the last change (only if it is entry `expectId`, when given: CONFLICT otherwise, so an Undo
+   * offered for one change never reverts another). Undo never deletes: items the change created go to
+   * the Trash. Null when there is nothing to undo.
+   */
+  undoStep(expectId?: number): UndoOutcome | null {
+    return this.#swap('undo', 'redo', expectId);
+  }
+
+  /**
+   * Re-applies the last undone change. It stays possible after unrelated changes: a later change to
+   * one of its items drops it from the redo stack, and a change made any other way (enrichment) is
+   * caught here, where it is refused with CONFLICT and dropped. See docs/undo.md.
+   */
+  redoStep(expectId?: number): UndoOutcome | null {
+    return this.#swap('redo', 'undo', expectId);
+  }
+
+  #swap(from: 'undo' | 'redo', to: 'undo' | 'redo', expectId?: number): UndoOutcome | null {
+    const verb = from === 'undo' ? 'undo' : 'redo';
+    const result = this.w.transaction((): UndoOutcome | { refused: string } | null => {
+      const entry = this.w.get<{ id: number; label: string; payload: string; item_ids: string; fingerprint: string | null }>(
+        sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
+      );
+      if (expectId !== undefined && entry?.id !== expectId) {
+        const expected = this.w.get<{ label: string }>(sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`);
+        return {
+          refused: expected
+            ? `Cannot ${verb} “${expected.label}”: it is no longer the last change${entry ? ` (${entry.label} is)` : ''}.`
+            : `That change was already ${from === 'undo' ? 'undone' : 'redone'}, or is no longer kept.`,
+        };
+      }
+      if (!entry) return null;
+      const payload = JSON.parse(entry.payload) as UndoPayload;
+      const listed = JSON.parse(entry.item_ids) as ItemId[];
+      const affected = listed.length > 0 ? listed : [...new Set([...payload.restore.map((snap) => snap.row.id as number), ...payload.remove])];
+      if (from === 'redo' && entry.fingerprint !== null && entry.fingerprint !== this.#fingerprint(affected)) {
+        this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+        return { refused: `Cannot redo ${entry.label}: ${affected.length === 1 ? 'the item has' : 'its items have'} changed since it was undone.` };
+      }
+      const inverse = this.#inverse(affected);
+      const trashed: ItemId[] = [];
+      const now = this.now();
+      for (const id of payload.remove) {
+        if (from === 'redo') {
+          this.deleteRow(id);
+          continue;
+        }
+        // Undo never deletes: what the change created goes to the Trash, to be restored or emptied from there.
+        if (this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE id = ${id} AND trashed_at IS NULL`).changes > 0) trashed.push(id);
+      }
+      for (const snap of payload.restore) this.#restore(snap);
+      this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+      const fingerprint = to === 'redo' ? this.#fingerprint(affected) : null;
+      this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids, fingerprint)
+        VALUES (${to}, ${entry.label}, ${now}, ${JSON.stringify(inverse)}, ${JSON.stringify(affected)}, ${fingerprint})`);
+      this.#trimStack(to);
+      return { label: entry.label, itemIds: affected, trashed };
+    });
+    if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused);
+    return result;
+  }
+
+  #entries(stack: 'undo' | 'redo', limit: number): UndoEntry[] {
+    return this.r
+      .all<{ id: number; label: string; created_at: number; item_ids: string }>(sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`)
+      .map((e) => {
+        const ids = JSON.parse(e.item_ids) as ItemId[];
+        return { id: e.id, label: e.label, createdAt: e.created_at, itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS), itemCount: ids.length };
+      });
+  }
+
+  #trimStack(stack: 'undo' | 'redo'): void {
+    this.w.run(sql`DELETE FROM undo_log WHERE stack = ${stack} AND id <= (SELECT id FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`);
+  }
+
+  /**
+   * The state of these items as undo and redo see it (everything a snapshot holds except the tallies
+   * copied from the service cache), as one hash: a redo checks its items still look as the undo left them.
+   */
+  #fingerprint(ids: readonly ItemId[]): string {
+    const hash = createHash('sha256');
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const snap = this.#snapshot(id);
+      if (snap) {
+        const { supporting: _s, contrasting: _c, mentioning: _m, citing: _n, ...row } = snap.row;
+        hash.update(JSON.stringify({ ...snap, row }));
+      } else hash.update(`${id} absent`);
+      hash.update('\n');
+    }
+    return hash.digest('base64url');
+  }
+
+  /** What a label calls these items: the one item's title, or "3 items". */
+  protected subject(ids: readonly ItemId[]): string {
+    if (ids.length !== 1) return subjectOf([], ids.length);
+    const row = this.w.get<{ title: string | null; citation_key: string }>(sql`SELECT title, citation_key FROM items WHERE id = ${ids[0]!}`);
+    return row ? subjectOf([{ title: row.title, citationKey: row.citation_key }]) : `item ${ids[0]}`;
+  }
+
+  /**
+   * A change to these items drops the redo steps that touch any of them: re-applying one would undo
+   * the change. Redo steps of other items stay.
+   */
+  #dropRedoTouching(ids: readonly ItemId[]): void {
+    const touched = new Set(ids);
+    const stale = this.w
+      .all<{ id: number; item_ids: string }>(sql`SELECT id, item_ids FROM undo_log WHERE stack = 'redo'`)
+      .filter((e) => (JSON.parse(e.item_ids) as ItemId[]).some((id) => touched.has(id)))
+      .map((e) => e.id);
+    for (const batch of chunk(stale)) this.w.run(sql`DELETE FROM undo_log WHERE id IN ${inList(batch)}`);
+  }
+
+  /** What would put these items back as they are now. */
+  #inverse(ids: readonly ItemId[]): UndoPayload {
+    const restore: ItemSnapshot[] = [];
+    const remove: ItemId[] = [];
+    for (const id of ids) {
+      const snap = this.#snapshot(id);
+      if (snap) restore.push(snap);
+      else remove.push(id);
+    }
+    return { restore, remove };
+  }
+
+  /**
+   * Runs a change in a transaction and records how to undo it, labelled with what it did to which
+   * items (`label` gets their name: a title or "3 items"); drops the redo steps of those items.
+   */
+  protected undoable<T>(label: string | ((subject: string) => string), ids: readonly ItemId[], fn: () => { value: T; created?: ItemId[] }): T {
+    return this.w.transaction(() => {
+      const touched = [...new Set(ids)];
+      // Named before the change: a deletion leaves nothing to name afterwards.
+      const named = touched.length > 0 && typeof label !== 'string' ? this.subject(touched) : null;
+      const before = this.#inverse(touched);
+      const { value, created } = fn();
+      const all = [...new Set([...touched, ...(created ?? [])])];
+      const text = typeof label === 'string' ? label : label(named ?? this.subject(all));
+      const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
+      this.#dropRedoTouching(all);
+      this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`);
+      this.#trimStack('undo');
+      return value;
+    });
+  }
+
+  #snapshot(id: ItemId): ItemSnapshot | null {
+    const row = this.w.get<Record<string, SqlValue>>(sql`SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
+    if (!row) return null;
+    return {
+      row,
+      creators: this.w.all(sql`SELECT * FROM creators WHERE item_id = ${id}`),
+      tags: this.w.pluck(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id}`),
+      notes: this.w.all(sql`SELECT * FROM notes WHERE item_id = ${id}`),
+      collections: this.w.all(sql`SELECT collection_id, added_at FROM collection_items WHERE item_id = ${id}`),
+      attachments: this.w.all(sql`SELECT * FROM attachments WHERE item_id = ${id}`),
+      captures: this.w.all(sql`SELECT * FROM pdf_captures WHERE item_id = ${id}`),
+      aliases: this.w.pluck(sql`SELECT alias FROM key_aliases WHERE item_id = ${id}`),
+    };
+  }
+
+  #insertRow(table: string, row: Record<string, SqlValue>): void {
+    const cols = Object.keys(row).map((k) => ident(k));
+    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
+    this.w.run(sql`INSERT INTO ${t} (${joinSql(cols.map((c) => sql`${c}`), ', ')}) VALUES (${joinSql(Object.values(row).map((v) => sql`${v}`), ', ')})`);
+  }
+
+  #restore(snap: ItemSnapshot): void {
+    const id = snap.row.id as number;
+    this.deleteRow(id);
+    // A key alias freed by undoing a merge goes back to being the item's own key.
+    this.w.run(sql`DELETE FROM key_aliases WHERE alias = ${snap.row.citation_key as string}`);
+    const { csl, ...row } = snap.row;
+    this.#insertRow('items', row);
+    this.w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${csl as string})`);
+    for (const c of snap.creators) this.#insertRow('creators', c);
+    for (const name of snap.tags) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
+    for (const n of snap.notes) {
+      this.w.run(sql`DELETE FROM notes WHERE id = ${n.id as number}`);
+      this.#insertRow('notes', n);
+    }
+    for (const a of snap.attachments) {
+      this.w.run(sql`DELETE FROM attachments WHERE id = ${a.id as number}`);
+      this.#insertRow('attachments', a);
+    }
+    for (const c of snap.captures ?? []) {
+      this.w.run(sql`DELETE FROM pdf_captures WHERE attachment_id = ${c.attachment_id as number}`);
+      this.#insertRow('pdf_captures', c);
+    }
+    for (const c of snap.collections) {
+      this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT ${c.collection_id}, ${id}, ${c.added_at} WHERE EXISTS (SELECT 1 FROM collections WHERE id = ${c.collection_id})`);
+    }
+    for (const alias of snap.aliases) this.w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
+    this.reindex([id]);
+  }
+}
