@@ -7,7 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLibraryCommand, withLibrary } from '../../electron/cli/commands/library';
+import { runCommand } from '../../electron/cli/command';
+import { command as importCommand } from '../../electron/cli/commands/import';
+import { withLibrary } from '../../electron/cli/library-session';
 import { tempDir } from '../helpers/tmp';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
@@ -32,7 +34,7 @@ describe('The manuscript check in the Assistant pane', () => {
     const bib = join(data.path, 'seed.bib');
     writeFileSync(bib, BIB);
     const sink = { write: () => true } as unknown as NodeJS.WritableStream;
-    expect(await runLibraryCommand('import', ['import', bib], { dataDir: data.path, stdout: sink as never, stderr: sink as never })).toBe(0);
+    expect(await runCommand(importCommand, ['import', bib], { dataDir: data.path, stdout: sink as never, stderr: sink as never })).toBe(0);
     await withLibrary(data.path, async (client) => {
       await client.lib.putNotices('10.1000/retracted', [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01' }], true);
       await client.lib.putTallies({ found: { '10.1000/disputed': { total: 50, supporting: 3, contrasting: 9, mentioning: 38, unclassified: 0 }, '10.1000/fine': { total: 12, supporting: 4, contrasting: 0, mentioning: 8, unclassified: 0 } } });

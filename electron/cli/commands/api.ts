@@ -2,16 +2,8 @@
 // library in the data folder, without the app. The picker opens as a page in the default browser.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CoreOptions } from '../../core';
-
-export const API_HELP = `  api              Serve the editor API on 127.0.0.1 for Pandoc, LaTeX, VS Code, Obsidian, R, Vim,
-                   Emacs…: the endpoints Better BibTeX's clients call (cite as you write, JSON-RPC,
-                   pull export), unchanged; the picker opens in your browser (see docs/editors.md)
-    --port N       Port to listen on (default: 23119, the one those clients use)
-    --no-open      Print the picker's address instead of opening it in the browser`;
-
-export class ApiUsageError extends Error {}
+import { parseCommand, requireCoreOptions, UsageError, type CommandSpec } from '../command';
 
 export interface ApiCommandContext {
   coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }): CoreOptions;
@@ -25,12 +17,22 @@ export interface ApiCommandContext {
   onReady?: (origin: string) => void;
 }
 
-const OPTIONS = {
-  'data-dir': { type: 'string' },
-  'service-url': { type: 'string' },
-  port: { type: 'string' },
-  'no-open': { type: 'boolean' },
-} satisfies ParseArgsConfig['options'];
+export const command: CommandSpec = {
+  name: 'api',
+  help: [
+    {
+      usage: 'api',
+      text: `Serve the editor API on 127.0.0.1 for Pandoc, LaTeX, VS Code, Obsidian, R, Vim,
+Emacs…: the endpoints Better BibTeX's clients call (cite as you write, JSON-RPC,
+pull export), unchanged; the picker opens in your browser (see docs/editors.md)`,
+    },
+  ],
+  options: {
+    port: { type: 'string', arg: 'N', help: 'Port to listen on (default: 23119, the one those clients use)' },
+    'no-open': { type: 'boolean', help: "Print the picker's address instead of opening it in the browser" },
+  },
+  run: (argv, ctx) => runApiCommand(argv, { stdout: ctx.stdout, stderr: ctx.stderr, coreOptions: (values) => requireCoreOptions(ctx)(values, 'cli') }),
+};
 
 /** The platform's clipboard tool; rejects with what is missing when there is none. */
 export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -44,21 +46,22 @@ export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.e
   });
 }
 
-export async function runApiCommand(argv: string[], ctx: ApiCommandContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  if (positionals.length > 1) throw new ApiUsageError(`api takes no arguments (got "${positionals[1]}")`);
+export async function runApiCommand(argv: readonly string[], ctx: ApiCommandContext): Promise<number> {
+  const { values: parsed, positionals } = parseCommand('api', command.options, argv);
+  const values = parsed as { 'data-dir'?: string; 'service-url'?: string; port?: string; 'no-open'?: boolean };
+  if (positionals.length > 0) throw new UsageError(`api takes no arguments (got "${positionals[0]}")`);
   const { DEFAULT_API_PORT, startApiServer, ApiPortInUseError } = await import('../../api/server');
   const port = values.port === undefined ? DEFAULT_API_PORT : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 1 || port > 65535) throw new ApiUsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
+  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
   const open = ctx.open ?? (await import('../open-browser')).openInBrowser;
-  const options = ctx.coreOptions(values);
+  const coreOptions = ctx.coreOptions(values);
   // The port first, the library behind it: editors probe (probe=1, api.ready) the moment they start
   // and get their answer while the library opens; other requests wait for it. Opening 100,000 items
   // took 1.9-4.7 s, against an editor's expectation of an answer within half a second.
   // The core's modules (the IPC schemas, the formats, the library client) load only once the port
   // listens: loaded alongside, their compilation held the listen back by a second on a busy machine.
   let begin!: () => void;
-  const starting = new Promise<void>((resolve) => (begin = resolve)).then(() => import('../../core')).then(({ createCore }) => createCore(options));
+  const starting = new Promise<void>((resolve) => (begin = resolve)).then(() => import('../../core')).then(({ createCore }) => createCore(coreOptions));
   let api;
   try {
     api = await startApiServer({
@@ -69,7 +72,7 @@ export async function runApiCommand(argv: string[], ctx: ApiCommandContext): Pro
         ctx.stdout.write(opened ? `Picker opened in your browser: ${session.url}\n` : `Pick at: ${session.url}\n`);
       },
       copy: (text) => copyToClipboard(text),
-      logger: options.logger,
+      logger: coreOptions.logger,
     });
   } catch (err) {
     // The library was never opened: `begin` runs only once the port is ours.
@@ -89,7 +92,7 @@ export async function runApiCommand(argv: string[], ctx: ApiCommandContext): Pro
     await api.close();
     throw err;
   }
-  ctx.stdout.write(`Library: ${options.dataDir}. Press Ctrl+C to stop.\n`);
+  ctx.stdout.write(`Library: ${coreOptions.dataDir}. Press Ctrl+C to stop.\n`);
   await (ctx.stopped ??
     new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -4,29 +4,43 @@
 import { resolve } from 'node:path';
 import { AUTO_EXPORT_EXTENSIONS, AUTO_EXPORT_FORMAT_LABELS } from '../../../shared/model/auto-export';
 import { checkWritableTarget } from '../../core/fs/paths';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
-import { CoreError } from '../../core/errors';
 import type { AutoExport, AutoExportFormat, AutoExportRun, AutoExportScope } from '../../core/library/auto-export-store';
-import type { LibraryClient } from '../../core/library/client';
-import type { Collection } from '../../core/library/types';
-import { LibraryUsageError, withLibrary } from './library';
+import { parseCommand, UsageError, type CommandSpec, type OptionSpecs } from '../command';
+import { findCollection, printJson, withLibrary } from '../library-session';
 
-export const AUTO_EXPORT_HELP = `  auto-export add  Keep a file in sync with the library or a collection; writes it now, and the app
-                   rewrites it whenever its items change (only the entries that changed are redone)
-    --format F     bibtex, biblatex, csl-json or ris (default: bibtex)
-    --library      All of the library (the default)
-    --collection N Only collection N and its subcollections (--no-subcollections: only N itself)
-    -o FILE        The file to keep in sync (required; replaced atomically, never half-written)
-    --no-abstracts Leave abstracts out
-    --notes        Add each item's notes to its note field
-    --ascii        BibTeX/BibLaTeX: write non-ASCII letters as LaTeX commands
-  auto-export list List the auto-exports with their last run, status and item count
-  auto-export remove ID
-                   Stop keeping file ID in sync (the file stays)
-  auto-export run [ID]
-                   Bring one auto-export (default: all) up to date now; a file whose entries did not
-                   change is not rewritten (--force: rewrite anyway). Exits 1 if any failed.`;
+export const command: CommandSpec = {
+  name: 'auto-export',
+  help: [
+    {
+      usage: 'auto-export add',
+      text: `Keep a file in sync with the library or a collection; writes it now, and the app
+rewrites it whenever its items change (only the entries that changed are redone)`,
+      options: ['format', 'library', 'collection', 'output', 'no-abstracts', 'notes', 'ascii'],
+    },
+    { usage: 'auto-export list', text: 'List the auto-exports with their last run, status and item count' },
+    { usage: 'auto-export remove ID', text: 'Stop keeping file ID in sync (the file stays)' },
+    {
+      usage: 'auto-export run [ID]',
+      text: `Bring one auto-export (default: all) up to date now; a file whose entries did not
+change is not rewritten. Exits 1 if any failed`,
+      options: ['force'],
+    },
+  ],
+  options: {
+    format: { type: 'string', arg: 'F', help: 'bibtex, biblatex, csl-json or ris (default: bibtex)' },
+    library: { type: 'boolean', help: 'All of the library (the default)' },
+    collection: { type: 'string', arg: 'N', help: 'Only collection N and its subcollections (--no-subcollections: only N itself)' },
+    'no-subcollections': { type: 'boolean' },
+    output: { type: 'string', short: 'o', arg: 'FILE', help: 'The file to keep in sync (required; replaced atomically, never half-written)' },
+    'no-abstracts': { type: 'boolean', help: 'Leave abstracts out' },
+    notes: { type: 'boolean', help: "Add each item's notes to its note field" },
+    ascii: { type: 'boolean', help: 'BibTeX/BibLaTeX: write non-ASCII letters as LaTeX commands' },
+    force: { type: 'boolean', help: 'Rewrite the file even when its entries did not change' },
+    json: { type: 'boolean' },
+  },
+  run: (argv, ctx) => runAutoExportCommand(argv, ctx),
+};
 
 export interface AutoExportCommandContext {
   dataDir: string;
@@ -37,90 +51,48 @@ export interface AutoExportCommandContext {
 const FORMATS: Record<string, AutoExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', 'csl-json': 'csljson', csljson: 'csljson', ris: 'ris' };
 const FORMAT_NAMES: Record<AutoExportFormat, string> = { bibtex: 'bibtex', biblatex: 'biblatex', csljson: 'csl-json', ris: 'ris' };
 
-const GLOBAL = { 'data-dir': { type: 'string' }, 'service-url': { type: 'string' }, json: { type: 'boolean' } } satisfies ParseArgsConfig['options'];
-const OPTIONS: Record<string, ParseArgsConfig['options']> = {
-  add: {
-    ...GLOBAL,
-    format: { type: 'string' },
-    library: { type: 'boolean' },
-    collection: { type: 'string' },
-    'no-subcollections': { type: 'boolean' },
-    output: { type: 'string', short: 'o' },
-    'no-abstracts': { type: 'boolean' },
-    notes: { type: 'boolean' },
-    ascii: { type: 'boolean' },
-  },
-  list: { ...GLOBAL },
-  remove: { ...GLOBAL },
-  run: { ...GLOBAL, force: { type: 'boolean' } },
+/** The options each subcommand takes, as declared above. */
+const pick = (...names: string[]): OptionSpecs => Object.fromEntries(names.map((n) => [n, command.options[n]!]));
+const OPTIONS: Record<string, OptionSpecs> = {
+  add: pick('format', 'library', 'collection', 'no-subcollections', 'output', 'no-abstracts', 'notes', 'ascii', 'json'),
+  list: pick('json'),
+  remove: pick('json'),
+  run: pick('force', 'json'),
 };
 
 /** Runs `citewise auto-export …`; `argv` is the whole command line after the program name. */
 export async function runAutoExportCommand(argv: readonly string[], ctx: AutoExportCommandContext): Promise<number> {
-  try {
-    const start = argv.indexOf('auto-export');
-    const rest = argv.slice(start + 1);
-    // The subcommand comes right after "auto-export"; options follow it.
-    const sub = rest[0];
-    if (sub === undefined || !Object.hasOwn(OPTIONS, sub)) {
-      throw new LibraryUsageError(`auto-export needs one of add, list, remove, run${sub === undefined ? '' : ` (got "${sub}")`}; see citewise --help`);
-    }
-    let values: Record<string, string | boolean | undefined>;
-    let positionals: string[];
-    try {
-      const p = parseArgs({ args: [...argv.slice(0, start), ...rest.slice(1)], options: OPTIONS[sub], allowPositionals: true, strict: true });
-      values = p.values as typeof values;
-      positionals = p.positionals;
-    } catch (err) {
-      throw new LibraryUsageError(err instanceof Error ? err.message : String(err));
-    }
-    switch (sub) {
-      case 'add':
-        return await add(values, positionals, ctx);
-      case 'list':
-        return await list(values, positionals, ctx);
-      case 'remove':
-        return await remove(values, positionals, ctx);
-      default:
-        return await run(values, positionals, ctx);
-    }
-  } catch (err) {
-    if (err instanceof LibraryUsageError) {
-      ctx.stderr.write(`citewise: ${err.message}\n`);
-      return 2;
-    }
-    if (err instanceof CoreError) {
-      ctx.stderr.write(`citewise: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+  const start = argv.indexOf('auto-export');
+  const rest = argv.slice(start + 1);
+  // The subcommand comes right after "auto-export"; options follow it.
+  const sub = rest[0];
+  if (sub === undefined || !Object.hasOwn(OPTIONS, sub)) {
+    throw new UsageError(`auto-export needs one of add, list, remove, run${sub === undefined ? '' : ` (got "${sub}")`}; see citewise --help`);
+  }
+  const { values, positionals } = parseCommand('auto-export', OPTIONS[sub]!, [...argv.slice(0, start), ...rest.slice(1)]);
+  switch (sub) {
+    case 'add':
+      return add(values, positionals, ctx);
+    case 'list':
+      return list(values, positionals, ctx);
+    case 'remove':
+      return remove(values, positionals, ctx);
+    default:
+      return run(values, positionals, ctx);
   }
 }
 
 type Values = Record<string, string | boolean | undefined>;
 
-function json(ctx: AutoExportCommandContext, value: unknown): void {
-  ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
 function parseId(text: string | undefined, command: string): number {
-  if (text === undefined) throw new LibraryUsageError(`auto-export ${command} needs the id of an auto-export (see citewise auto-export list)`);
+  if (text === undefined) throw new UsageError(`auto-export ${command} needs the id of an auto-export (see citewise auto-export list)`);
   const id = Number(text);
-  if (!Number.isInteger(id) || id < 1) throw new LibraryUsageError(`"${text}" is not an auto-export id (see citewise auto-export list)`);
+  if (!Number.isInteger(id) || id < 1) throw new UsageError(`"${text}" is not an auto-export id (see citewise auto-export list)`);
   return id;
 }
 
 function noArgs(command: string, positionals: string[]): void {
-  if (positionals.length > 0) throw new LibraryUsageError(`auto-export ${command} takes no arguments (got "${positionals[0]}")`);
-}
-
-async function findCollection(client: LibraryClient, name: string): Promise<Collection> {
-  const all = await client.lib.listCollections();
-  const matches = all.filter((c) => c.name === name);
-  const found = matches.length > 0 ? matches : all.filter((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (found.length === 0) throw new CoreError('NOT_FOUND', `no collection is called "${name}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`);
-  if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${name}"; rename one to follow it`);
-  return found[0]!;
+  if (positionals.length > 0) throw new UsageError(`auto-export ${command} takes no arguments (got "${positionals[0]}")`);
 }
 
 function describeScope(scope: AutoExportScope, names: Map<number, string>): string {
@@ -150,13 +122,13 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
   noArgs('add', positionals);
   const formatName = (values.format as string | undefined) ?? 'bibtex';
   const format = FORMATS[formatName];
-  if (!format) throw new LibraryUsageError(`--format must be one of bibtex, biblatex, csl-json, ris (got "${formatName}")`);
+  if (!format) throw new UsageError(`--format must be one of bibtex, biblatex, csl-json, ris (got "${formatName}")`);
   const output = values.output as string | undefined;
-  if (output === undefined) throw new LibraryUsageError('auto-export add needs the file to keep in sync: -o FILE');
+  if (output === undefined) throw new UsageError('auto-export add needs the file to keep in sync: -o FILE');
   const collection = values.collection as string | undefined;
-  if (collection !== undefined && values.library) throw new LibraryUsageError('choose --library or --collection, not both');
-  if (collection === undefined && values['no-subcollections']) throw new LibraryUsageError('--no-subcollections goes with --collection');
-  if (values.ascii && format !== 'bibtex' && format !== 'biblatex') throw new LibraryUsageError('--ascii applies to --format bibtex or biblatex only');
+  if (collection !== undefined && values.library) throw new UsageError('choose --library or --collection, not both');
+  if (collection === undefined && values['no-subcollections']) throw new UsageError('--no-subcollections goes with --collection');
+  if (values.ascii && format !== 'bibtex' && format !== 'biblatex') throw new UsageError('--ascii applies to --format bibtex or biblatex only');
 
   // The same checks as the app's: a path that could never be kept in sync is refused before it is stored.
   const target = await checkWritableTarget(resolve(output), { extensions: [AUTO_EXPORT_EXTENSIONS[format]], formatLabel: AUTO_EXPORT_FORMAT_LABELS[format], forbiddenDir: ctx.dataDir });
@@ -164,7 +136,7 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
     ctx.dataDir,
     async (client) => {
       let scope: AutoExportScope = { kind: 'library' };
-      if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection)).id, subcollections: !values['no-subcollections'] };
+      if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection, 'follow it')).id, subcollections: !values['no-subcollections'] };
       const created = await client.lib.addAutoExport({
         path: target,
         format,
@@ -177,7 +149,7 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
     },
     ctx.stderr,
   );
-  if (values.json) json(ctx, { autoExport: jsonDefinition(def, names), run: result });
+  if (values.json) printJson(ctx.stdout, { autoExport: jsonDefinition(def, names), run: result });
   else if (result.status === 'error') ctx.stderr.write(`citewise: auto-export ${def.id} was added, but its first write failed: ${result.error}\n`);
   else ctx.stdout.write(`auto-export ${def.id}: ${FORMAT_NAMES[def.format]} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`);
   return result.status === 'error' ? 1 : 0;
@@ -190,7 +162,7 @@ async function list(values: Values, positionals: string[], ctx: AutoExportComman
     names: new Map((await client.lib.listCollections()).map((c) => [c.id, c.name])),
   }));
   if (values.json) {
-    json(ctx, { autoExports: defs.map((d) => jsonDefinition(d, names)) });
+    printJson(ctx.stdout, { autoExports: defs.map((d) => jsonDefinition(d, names)) });
     return 0;
   }
   if (defs.length === 0) {
@@ -206,20 +178,20 @@ async function list(values: Values, positionals: string[], ctx: AutoExportComman
 }
 
 async function remove(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
-  if (positionals.length > 1) throw new LibraryUsageError(`auto-export remove takes one id (got ${positionals.length})`);
+  if (positionals.length > 1) throw new UsageError(`auto-export remove takes one id (got ${positionals.length})`);
   const id = parseId(positionals[0], 'remove');
   const def = await withLibrary(ctx.dataDir, async (client) => {
     const found = await client.lib.getAutoExport(id);
     await client.lib.removeAutoExport(id);
     return found;
   });
-  if (values.json) json(ctx, { removed: id, path: def.path });
+  if (values.json) printJson(ctx.stdout, { removed: id, path: def.path });
   else ctx.stdout.write(`auto-export ${id} removed; ${def.path} is no longer kept in sync (the file was not deleted).\n`);
   return 0;
 }
 
 async function run(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
-  if (positionals.length > 1) throw new LibraryUsageError(`auto-export run takes at most one id (got ${positionals.length})`);
+  if (positionals.length > 1) throw new UsageError(`auto-export run takes at most one id (got ${positionals.length})`);
   const only = positionals[0] === undefined ? undefined : parseId(positionals[0], 'run');
   const force = values.force === true;
   const runs = await withLibrary(
@@ -233,7 +205,7 @@ async function run(values: Values, positionals: string[], ctx: AutoExportCommand
     ctx.stderr,
   );
   const failed = runs.filter((r) => r.status === 'error');
-  if (values.json) json(ctx, { runs, failed: failed.length });
+  if (values.json) printJson(ctx.stdout, { runs, failed: failed.length });
   else {
     if (runs.length === 0) ctx.stderr.write('No auto-exports to run; add one with: citewise auto-export add --format bibtex -o refs.bib\n');
     for (const r of runs) {

@@ -1,17 +1,15 @@
-// `citewise enrich` and `citewise check`: enrichment and the retraction watch from the command line,
-// through the same Enricher and RetractionWatch as the app. Progress goes to stderr, results to stdout.
-// Exit codes (also in LIBRARY_HELP):
-//   enrich: 0 done; 1 failure, or some DOIs given up; 2 wrong usage; 4 paused (offline, rate-limited,
-//           key refused): what is left stays queued and the next `citewise enrich` continues it.
-//   check:  0 nothing flagged; 3 some items flagged; 4 nothing flagged but the notices could not be
-//           refreshed (offline…), so the answer may be out of date; 1 failure; 2 wrong usage.
+// `citewise enrich [DOI…]`: enrichment from the command line, through the same Enricher as the app.
+// Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 failure, or some DOIs given up;
+// 2 wrong usage; 4 paused (offline, rate-limited, key refused): what is left stays queued and the next
+// `citewise enrich` continues it.
 import type { Writable } from 'node:stream';
+import { parseDoi } from '../../../shared/model/doi';
 import { STATUS_LABELS } from '../../../shared/model/item-status';
-import { CoreError } from '../../core/errors';
 import { Enricher, progressText, type EnrichOutcome, type EnrichService } from '../../core/jobs/enrich';
-import { RetractionWatch } from '../../core/jobs/retraction-watch';
 import type { LibraryClient } from '../../core/library/client';
-import { type EnrichRun, type EnrichScope, type FlaggedItem, type StatusChange } from '../../core/library/enrichment-store';
+import type { EnrichRun, EnrichScope, StatusChange } from '../../core/library/enrichment-store';
+import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
+import { checkQuery, findCollection, withLibrary, withService } from '../library-session';
 
 export const EXIT_FLAGGED = 3;
 export const EXIT_PAUSED = 4;
@@ -32,7 +30,47 @@ export interface EnrichRequest {
   all: boolean;
 }
 
-function reportProgress(stderr: Writable): (run: EnrichRun) => void {
+export const command = defineCommand({
+  name: 'enrich',
+  help: [
+    {
+      usage: 'enrich [DOI…]',
+      text: `Fetch metadata, tallies and editorial notices from the citation service and fill
+the fields items lack (never fields you edited). Without a scope: continue an
+interrupted enrichment, then fetch what is missing or stale. Progress on stderr`,
+    },
+  ],
+  options: {
+    collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
+    query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
+    all: { type: 'boolean', help: 'The whole library again, not only what is missing or stale' },
+    json: { type: 'boolean', help: 'Print the runs and what they filled as JSON' },
+  },
+  notes: `  Exit codes of enrich: 0 done, 1 failed (or some DOIs given up), 4 paused (offline or rate-limited;
+                   the rest stays queued and "citewise enrich" continues it).`,
+  run: enrichCommand,
+});
+
+async function enrichCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
+  const collection = p.values.collection as string | undefined;
+  const query = p.values.query as string | undefined;
+  const scopes = [p.positionals.length > 0, collection !== undefined, query !== undefined, p.values.all === true].filter(Boolean).length;
+  if (scopes > 1) throw new UsageError('enrich takes one scope: DOIs, --collection, --query or --all');
+  if (query !== undefined) checkQuery(query);
+  for (const arg of p.positionals) {
+    const parsed = parseDoi(arg);
+    if (!parsed.ok) throw new UsageError(`"${arg}" is not a DOI: ${parsed.reason}`);
+  }
+  return withService(ctx, (service) =>
+    withLibrary(
+      ctx.dataDir,
+      (library) => runEnrich({ dois: p.positionals, collection, query, all: p.values.all === true }, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service }),
+      ctx.stderr,
+    ),
+  );
+}
+
+export function reportProgress(stderr: Writable): (run: EnrichRun) => void {
   let last = '';
   return (run) => {
     const line = `${run.label}: ${progressText(run)}${run.state === 'paused' ? ` (${run.message})` : ''}`;
@@ -41,28 +79,15 @@ function reportProgress(stderr: Writable): (run: EnrichRun) => void {
   };
 }
 
-async function collectionId(library: LibraryClient, name: string): Promise<number> {
-  const all = await library.lib.listCollections();
-  const matches = all.filter((c) => c.name === name);
-  const found = matches.length > 0 ? matches : all.filter((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (found.length === 0) throw new CoreError('NOT_FOUND', `no collection is called "${name}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`);
-  if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${name}"; rename one to enrich it`);
-  return found[0]!.id;
-}
-
-function runJson(r: EnrichRun): unknown {
+export function runJson(r: EnrichRun): unknown {
   return { id: r.id, label: r.label, reason: r.reason, state: r.state, total: r.total, done: r.done, failed: r.failed, filled: r.filled, remaining: r.remaining, message: r.message };
 }
 
-function changeJson(c: StatusChange): unknown {
+export function changeJson(c: StatusChange): unknown {
   return { doi: c.doi, previous: c.previous, current: c.current, changedAt: new Date(c.changedAt).toISOString(), items: c.items };
 }
 
-function flaggedJson(f: FlaggedItem): unknown {
-  return { id: f.id, citationKey: f.citationKey, title: f.title, doi: f.doi, status: f.status, notices: f.notices, checkedAt: new Date(f.checkedAt).toISOString() };
-}
-
-function changeLine(c: StatusChange): string {
+export function changeLine(c: StatusChange): string {
   const who = c.items.map((i) => i.citationKey).join(', ') || c.doi;
   const from = c.previous === null ? 'first check' : STATUS_LABELS[c.previous];
   return `  ${who}: ${from} → ${STATUS_LABELS[c.current]} (${c.doi})\n`;
@@ -81,7 +106,7 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichCommandContext): 
   try {
     let scope: EnrichScope | null = null;
     if (req.dois.length > 0) scope = { kind: 'dois', dois: req.dois };
-    else if (req.collection !== undefined) scope = { kind: 'collection', id: await collectionId(ctx.library, req.collection) };
+    else if (req.collection !== undefined) scope = { kind: 'collection', id: (await findCollection(ctx.library, req.collection, 'enrich it')).id };
     else if (req.query !== undefined) scope = { kind: 'query', query: req.query };
     else if (req.all) scope = { kind: 'library' };
 
@@ -121,37 +146,3 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichCommandContext): 
   if (paused) return EXIT_PAUSED;
   return failed > 0 ? 1 : 0;
 }
-
-/** Refreshes stale notices (unless offline), records status changes, prints flagged items and unseen changes, and marks those seen. */
-export async function runCheck(options: { offline: boolean; keepUnseen: boolean }, ctx: EnrichCommandContext): Promise<number> {
-  const enricher = new Enricher({ library: ctx.library.enrichment, service: ctx.service });
-  const watch = new RetractionWatch({ library: ctx.library.enrichment, enricher });
-  let result;
-  try {
-    result = await watch.check({ refresh: !options.offline, onProgress: reportProgress(ctx.stderr) });
-    if (!options.keepUnseen && result.changes.length > 0) await watch.markSeen(result.changes.map((c) => c.id));
-  } finally {
-    watch.dispose();
-    await enricher.close();
-  }
-  const paused = result.refreshed?.paused ?? null;
-  if (ctx.json) {
-    ctx.stdout.write(
-      `${JSON.stringify({ flagged: result.flagged.map(flaggedJson), changes: result.changes.map(changeJson), refreshed: result.refreshed ? runJson(result.refreshed.run) : null, paused: paused ? { code: paused.code, message: paused.message } : null }, null, 2)}\n`,
-    );
-  } else {
-    if (result.flagged.length === 0) ctx.stdout.write('No item in the library is retracted, withdrawn, corrected or under an expression of concern.\n');
-    else {
-      ctx.stdout.write(`Flagged items (${result.flagged.length}):\n`);
-      for (const f of result.flagged) ctx.stdout.write(`  ${STATUS_LABELS[f.status].padEnd(31)} ${f.citationKey}\t${(f.title ?? '').replace(/<[^>]+>/g, '')}\t${f.doi}\n`);
-    }
-    if (result.changes.length > 0) {
-      ctx.stdout.write(`Changed since the last check (${result.changes.length}):\n`);
-      for (const c of result.changes) ctx.stdout.write(changeLine(c));
-    }
-    if (paused) ctx.stderr.write(`citewise: the notices could not be refreshed (${paused.message}); this is what the library knew already.\n`);
-  }
-  if (result.flagged.length > 0) return EXIT_FLAGGED;
-  return paused ? EXIT_PAUSED : 0;
-}
-

@@ -6,8 +6,7 @@ import type { ServiceConfig, ServiceKeyStatus } from '../../../shared/ipc';
 import type { KeyCheckResult } from '../../../shared/model/service';
 import type { Core } from '../../core';
 import { CoreError } from '../../core/errors';
-
-export class KeyUsageError extends Error {}
+import { parseCommand, requireCoreOptions, UsageError, type CommandSpec } from '../command';
 
 export interface KeyCommandContext {
   core: Core;
@@ -16,11 +15,27 @@ export interface KeyCommandContext {
   stderr: Writable;
 }
 
-export const KEY_HELP = `  key set          Store the API key for the service, read from standard input
-                   (type or paste it at the prompt, or pipe it: citewise key set < key.txt)
-  key check        Show which access the key grants (one small request per kind of access)
-  key clear        Forget the stored key
-  key status       Say whether a key is stored, and where`;
+export const command: CommandSpec = {
+  name: 'key',
+  help: [
+    { usage: 'key set', text: 'Store the API key for the service, read from standard input\n(type or paste it at the prompt, or pipe it: citewise key set < key.txt)' },
+    { usage: 'key check', text: 'Show which access the key grants (one small request per kind of access)' },
+    { usage: 'key clear', text: 'Forget the stored key' },
+    { usage: 'key status', text: 'Say whether a key is stored, and where' },
+  ],
+  options: {},
+  async run(argv, ctx) {
+    const { values, positionals } = parseCommand('key', {}, argv);
+    const options = requireCoreOptions(ctx)(values as { 'data-dir'?: string; 'service-url'?: string }, 'cli');
+    const { createCore } = await import('../../core');
+    const core = await createCore(options);
+    try {
+      return await runKeyCommand(positionals, { core, stdin: ctx.stdin ?? process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+    } finally {
+      await core.close();
+    }
+  },
+};
 
 async function call<T>(core: Core, channel: string, input: unknown): Promise<T> {
   const result = await core.invoke(channel, input);
@@ -48,7 +63,7 @@ export async function readKey(ctx: KeyCommandContext): Promise<string> {
             if (ch === '\u0003') {
               stdin.off('data', onData);
               ctx.stderr.write('\n');
-              reject(new KeyUsageError('cancelled; no key was stored'));
+              reject(new UsageError('cancelled; no key was stored'));
               return;
             }
             if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
@@ -90,13 +105,13 @@ export function formatCheck(check: KeyCheckResult): string {
 
 export async function runKeyCommand(args: readonly string[], ctx: KeyCommandContext): Promise<number> {
   const [sub, ...rest] = args;
-  if (rest.length > 0) throw new KeyUsageError(`key ${sub ?? ''} takes no arguments; the key is read from standard input`);
+  if (rest.length > 0) throw new UsageError(`key ${sub ?? ''} takes no arguments; the key is read from standard input`);
   const config = await call<ServiceConfig>(ctx.core, 'service.config.get', {});
   const where = `${config.serviceUrl}${config.source === 'default' ? '' : ` (${config.source === 'command-line' ? 'from --service-url / CITEWISE_SERVICE_URL' : 'from the settings'})`}`;
   switch (sub) {
     case 'set': {
       const key = (await readKey(ctx)).trim();
-      if (key === '') throw new KeyUsageError('no key was given on standard input');
+      if (key === '') throw new UsageError('no key was given on standard input');
       const status = await call<ServiceKeyStatus>(ctx.core, 'service.key.set', { key });
       if (!status.keychainAvailable) {
         ctx.stderr.write(`citewise: no OS keychain is available, so the key cannot be kept after this command. ${status.reason ?? ''}\nFor scripts and CI, pass the key in CITEWISE_API_KEY instead.\n`);
@@ -125,8 +140,8 @@ export async function runKeyCommand(args: readonly string[], ctx: KeyCommandCont
       return 0;
     }
     case undefined:
-      throw new KeyUsageError('key needs a subcommand: set, check, clear or status');
+      throw new UsageError('key needs a subcommand: set, check, clear or status');
     default:
-      throw new KeyUsageError(`unknown key subcommand "${sub}"; use set, check, clear or status`);
+      throw new UsageError(`unknown key subcommand "${sub}"; use set, check, clear or status`);
   }
 }

@@ -5,28 +5,37 @@
 // as a manuscript, a write that failed), 2 wrong usage.
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MANY_CONTRASTING, reportText } from '../../../shared/model/manuscript';
 import { CoreError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/fs/atomic-write';
 import { checkManuscript, citedItemIds, readManuscript } from '../../core/manuscript/check';
-import { withLibrary } from './library';
+import { parseCommand, UsageError, type CommandSpec } from '../command';
+import { withLibrary } from '../library-session';
 
 export const EXIT_PROBLEMS = 3;
 
-export const MANUSCRIPT_HELP = `  manuscript FILE  Check a manuscript against the library, offline: Markdown/Quarto/R Markdown (.md,
-                   .qmd, .Rmd), LaTeX (.tex, with its .aux when there is one beside it, or an .aux),
-                   Typst (.typ), Word (.docx with Zotero or Citewise citation fields). Lists the keys
-                   it cites and the items they are, keys not in the library, retracted papers and
-                   expressions of concern, papers with many contrasting statements, and preprints
-                   that have a published version (see docs/manuscript.md)
-    --write-bib F  Write exactly the cited items to F as BibTeX (replaced atomically)
-    --write-csljson F  The same as CSL-JSON
-    --contrasting N  How many contrasting statements are "many" (default ${MANY_CONTRASTING})
-    --json         Print the report as JSON
-  Exit codes of manuscript: 0 nothing to look at, 3 problems found, 1 the file cannot be read, 2 wrong usage.`;
-
-export class ManuscriptUsageError extends Error {}
+export const command: CommandSpec = {
+  name: 'manuscript',
+  help: [
+    {
+      usage: 'manuscript FILE',
+      text: `Check a manuscript against the library, offline: Markdown/Quarto/R Markdown (.md,
+.qmd, .Rmd), LaTeX (.tex, with its .aux when there is one beside it, or an .aux),
+Typst (.typ), Word (.docx with Zotero or Citewise citation fields). Lists the keys
+it cites and the items they are, keys not in the library, retracted papers and
+expressions of concern, papers with many contrasting statements, and preprints
+that have a published version (see docs/manuscript.md)`,
+    },
+  ],
+  options: {
+    'write-bib': { type: 'string', arg: 'F', help: 'Write exactly the cited items to F as BibTeX (replaced atomically)' },
+    'write-csljson': { type: 'string', arg: 'F', help: 'The same as CSL-JSON' },
+    contrasting: { type: 'string', arg: 'N', help: `How many contrasting statements are "many" (default ${MANY_CONTRASTING})` },
+    json: { type: 'boolean', help: 'Print the report as JSON' },
+  },
+  notes: '  Exit codes of manuscript: 0 nothing to look at, 3 problems found, 1 the file cannot be read, 2 wrong usage.',
+  run: (argv, ctx) => runManuscriptCommand(argv, ctx),
+};
 
 export interface ManuscriptCommandContext {
   dataDir: string;
@@ -34,27 +43,12 @@ export interface ManuscriptCommandContext {
   stderr: Writable;
 }
 
-const OPTIONS = {
-  'data-dir': { type: 'string' },
-  'service-url': { type: 'string' },
-  json: { type: 'boolean' },
-  'write-bib': { type: 'string' },
-  'write-csljson': { type: 'string' },
-  contrasting: { type: 'string' },
-} satisfies ParseArgsConfig['options'];
-
 export async function runManuscriptCommand(argv: readonly string[], ctx: ManuscriptCommandContext): Promise<number> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (err) {
-    throw new ManuscriptUsageError(err instanceof Error ? err.message : String(err));
-  }
-  const files = positionals.slice(positionals[0] === 'manuscript' ? 1 : 0);
-  if (files.length !== 1) throw new ManuscriptUsageError(files.length === 0 ? 'manuscript needs the FILE to check' : `manuscript checks one file at a time (got ${files.length})`);
+  const { values: raw, positionals: files } = parseCommand('manuscript', command.options, argv);
+  const values = raw as { 'write-bib'?: string; 'write-csljson'?: string; contrasting?: string; json?: boolean };
+  if (files.length !== 1) throw new UsageError(files.length === 0 ? 'manuscript needs the FILE to check' : `manuscript checks one file at a time (got ${files.length})`);
   const contrasting = values.contrasting === undefined ? MANY_CONTRASTING : Number(values.contrasting);
-  if (!/^\d+$/.test(values.contrasting ?? '1') || !Number.isInteger(contrasting) || contrasting < 1) throw new ManuscriptUsageError(`--contrasting must be a whole number of at least 1 (got "${values.contrasting}")`);
+  if (!/^\d+$/.test(values.contrasting ?? '1') || !Number.isInteger(contrasting) || contrasting < 1) throw new UsageError(`--contrasting must be a whole number of at least 1 (got "${values.contrasting}")`);
   const writes = (
     [
       ['bibtex', values['write-bib']],

@@ -12,6 +12,7 @@ import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
 import { libraryBibliographyStore } from '../library/cite-cache';
 import type { LibraryClient } from '../library/client';
+import { cslOfIds, idsInScope } from '../library/export-scope';
 import { entriesIn, importSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 
@@ -35,8 +36,6 @@ export interface LibraryHandlerDeps {
 
 /** Lists ids in a change event only while that stays small. */
 const MAX_EVENT_IDS = 5000;
-/** Items fetched from the library worker per message during an export. */
-const EXPORT_CHUNK = 5000;
 
 const FILE_FORMATS: Record<string, { format: ExportFormat; mime: string; extension: string }> = {
   bibtex: { format: 'bibtex', mime: 'application/x-bibtex', extension: 'bib' },
@@ -63,27 +62,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     events.emit('library.changed', change);
     deps.onChange?.(change);
   };
-  const idsOf = async (scope: ExportScope): Promise<number[]> => {
-    switch (scope.kind) {
-      case 'items':
-        return scope.ids;
-      case 'collection':
-        return lib.idsOf({ collectionId: scope.collectionId });
-      case 'query':
-        return lib.idsOf({ query: scope.query });
-      case 'library':
-        return lib.idsOf({});
-      case 'view':
-        return lib.idsOf(scope.where);
-    }
-  };
+  const idsOf = (scope: ExportScope): Promise<number[]> => idsInScope(lib, scope);
   // The Library pane's selection lives only in memory: it is the app window's, not the library's.
   let selection: LibrarySelection = { kind: 'items', ids: [] };
-  const cslOf = async (ids: readonly number[]): Promise<CslItem[]> => {
-    const out: CslItem[] = [];
-    for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
-    return out;
-  };
+  const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
 
   return {
     'library.status': async () => ({ file: deps.file, ...(await lib.stats()), recovery: library.recovery, backupDir: library.backupDir }),

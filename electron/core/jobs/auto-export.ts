@@ -9,7 +9,8 @@ import type { AsyncLibrary } from '../library/client';
 import type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 import type { ItemId } from '../library/types';
 import type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
-import { systemClock, type Clock, type JobRegistry } from './registry';
+import { systemClock, type Clock } from '../clock';
+import type { JobRegistry } from './registry';
 
 export type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 

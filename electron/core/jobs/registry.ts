@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobInfo } from '../../../shared/ipc';
+import { systemClock, type Clock } from '../clock';
 import { CoreError } from '../errors';
 
 export interface JobControl {
@@ -8,18 +9,6 @@ export interface JobControl {
   /** Reports progress; cheap to call often, since change events are throttled. */
   progress(done: number, total?: number | null, message?: string): void;
 }
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
 
 interface Entry {
   info: JobInfo;

@@ -20,7 +20,7 @@ import {
 } from '../../../shared/service';
 import type { AggregateResult, CitingPage, EvidencePage, ReferencesPage, UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../clock';
 import { runBulk, type BulkResult, type BulkRun } from './bulk';
 import { checkKey, type KeyCheckResult } from './key-check';
 import { createOperationFunctions, doiOrInvalid, type ServiceOperationFunctions } from './operations';

@@ -8,7 +8,7 @@
 // new connection can take far longer than a reused one). So a request holds its place in a window
 // from the moment it is sent until the answer is back (`release`), and only then starts to age out.
 // Arrivals can then never crowd into one window more densely than the sends did, whatever the delays.
-import { abortError, raceAbort, type Clock } from './clock';
+import { abortError, raceAbort, type Clock } from '../clock';
 
 export interface RateWindow {
   limit: number;

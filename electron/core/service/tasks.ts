@@ -4,7 +4,7 @@
 // a task it does not know; cancelling (or the deadline) also asks the service to cancel the task.
 import { isTerminalTaskStatus, type AssistantTask, type ReferenceCheckTask, type TaskStatus } from '../../../shared/service';
 import type { TaskKind, TaskProgress } from '../../../shared/model/service';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 import { ServiceError } from './errors';
 import type { CallOptions } from './transport';
 

@@ -20,7 +20,7 @@ import {
 import { fillPath, serviceOperations, type OperationId, type ServiceOperation } from '../../../shared/service';
 import { CoreError } from '../errors';
 import type { Logger } from '../log';
-import { abortError, raceAbort, systemClock, type Clock } from './clock';
+import { abortError, raceAbort, systemClock, type Clock } from '../clock';
 import {
   attemptTimeoutError,
   cancelledError,

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiUsageError, runApiCommand } from '../../../electron/cli/commands/api';
+import { UsageError } from '../../../electron/cli/command';
+import { runApiCommand } from '../../../electron/cli/commands/api';
 import { silentLogger } from '../../../electron/core/log';
 import { run, tempDir } from './helpers';
 
@@ -116,7 +117,7 @@ describe('citewise api', () => {
 
   it('refuses a port that is not one', async () => {
     for (const bad of ['0', '70000', 'http']) {
-      await expect(runApiCommand(['api', '--port', bad], { coreOptions, stdout: sink().stream, stderr: sink().stream, stopped: Promise.resolve() })).rejects.toThrow(ApiUsageError);
+      await expect(runApiCommand(['api', '--port', bad], { coreOptions, stdout: sink().stream, stderr: sink().stream, stopped: Promise.resolve() })).rejects.toThrow(UsageError);
     }
   });
 });

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAutoExportCommand } from '../../../electron/cli/commands/auto-export';
+import { runCommand } from '../../../electron/cli/command';
+import { command as autoExportCommand } from '../../../electron/cli/commands/auto-export';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { LIBRARY_FILE } from '../../../electron/core/paths';
 import { FIXTURES, run, tempDir, type RunResult } from './helpers';
@@ -12,7 +13,7 @@ async function autoExport(dataDir: string, ...args: string[]): Promise<RunResult
   const out: string[] = [];
   const err: string[] = [];
   const sink = (to: string[]) => new Writable({ write: (c: Buffer | string, _e, done) => (to.push(c.toString()), done()) });
-  const code = await runAutoExportCommand(['--data-dir', dataDir, 'auto-export', ...args], { dataDir, stdout: sink(out), stderr: sink(err) });
+  const code = await runCommand(autoExportCommand, ['--data-dir', dataDir, 'auto-export', ...args], { dataDir, stdout: sink(out), stderr: sink(err) });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openServiceClient } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
-import type { LibraryCommandContext } from '../../../electron/cli/commands/library';
+import type { CommandContext } from '../../../electron/cli/command';
 import { service } from '../service-client/helpers';
 import { run, runWith, tempDir } from './helpers';
 
@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 afterEach(() => data.remove());
 
-function openServiceAt(url: string): LibraryCommandContext['openService'] {
+function openServiceAt(url: string): CommandContext['openService'] {
   return () => {
     return openServiceClient({
       dataDir: data.path,

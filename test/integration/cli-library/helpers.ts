@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runLibraryCommand, type LibraryCommand, type LibraryCommandContext } from '../../../electron/cli/commands/library';
+import { runCommand, type CommandContext } from '../../../electron/cli/command';
+import { loadCommand } from '../../../electron/cli/commands';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 
@@ -24,15 +25,17 @@ function collector(): { stream: Writable; text: () => string } {
 }
 
 /** Runs a library command as `citewise <command> …args` would, against dataDir. */
-export function run(dataDir: string, command: LibraryCommand, ...args: string[]): Promise<RunResult> {
+export function run(dataDir: string, command: string, ...args: string[]): Promise<RunResult> {
   return runWith({}, dataDir, command, ...args);
 }
 
 /** The same, with more of the context (the service, for add). */
-export async function runWith(extra: Pick<LibraryCommandContext, 'openService'>, dataDir: string, command: LibraryCommand, ...args: string[]): Promise<RunResult> {
+export async function runWith(extra: Pick<CommandContext, 'openService' | 'atomicFs'>, dataDir: string, command: string, ...args: string[]): Promise<RunResult> {
   const out = collector();
   const err = collector();
-  const code = await runLibraryCommand(command, [command, ...args], { dataDir, stdout: out.stream, stderr: err.stream, ...extra });
+  const spec = await loadCommand(command);
+  if (!spec) throw new Error(`no command "${command}"`);
+  const code = await runCommand(spec, [command, ...args], { dataDir, stdout: out.stream, stderr: err.stream, ...extra });
   return { code, stdout: out.text(), stderr: err.text() };
 }
 

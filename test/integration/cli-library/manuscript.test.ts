@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManuscriptReport } from '../../../shared/model/manuscript';
-import { ManuscriptUsageError, runManuscriptCommand } from '../../../electron/cli/commands/manuscript';
-import { withLibrary } from '../../../electron/cli/commands/library';
+import { UsageError } from '../../../electron/cli/command';
+import { runManuscriptCommand } from '../../../electron/cli/commands/manuscript';
+import { withLibrary } from '../../../electron/cli/library-session';
 import { CoreError } from '../../../electron/core/errors';
 import { docx, paragraph, zoteroField } from '../../unit/manuscript/docx-fixture';
 import { run, tempDir, type RunResult } from './helpers';
@@ -197,9 +198,9 @@ describe('citewise manuscript', () => {
     await expect(manuscript(data.path, join(work.path, 'notes.pdf'))).rejects.toThrow(/notes\.pdf: the manuscript check reads \.md, .*\.docx files, not "\.pdf"/);
     expect(existsSync(out)).toBe(false);
 
-    await expect(manuscript(data.path)).rejects.toThrow(ManuscriptUsageError);
+    await expect(manuscript(data.path)).rejects.toThrow(UsageError);
     await expect(manuscript(data.path, 'a.md', '--contrasting', '0')).rejects.toThrow(/--contrasting must be a whole number of at least 1/);
-    await expect(manuscript(data.path, 'a.md', '--bogus')).rejects.toThrow(ManuscriptUsageError);
+    await expect(manuscript(data.path, 'a.md', '--bogus')).rejects.toThrow(UsageError);
   });
 });
 

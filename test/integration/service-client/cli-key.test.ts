@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyUsageError, runKeyCommand } from '../../../electron/cli/commands/key';
+import { UsageError } from '../../../electron/cli/command';
+import { runKeyCommand } from '../../../electron/cli/commands/key';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
@@ -68,7 +69,7 @@ describe('citewise key', () => {
   });
 
   it('refuses an empty key, extra arguments and unknown subcommands', async () => {
-    await expect(run(['set'], '\n')).rejects.toThrow(KeyUsageError);
+    await expect(run(['set'], '\n')).rejects.toThrow(UsageError);
     await expect(run(['set', 'sk_on_the_command_line'])).rejects.toThrow(/read from standard input/);
     await expect(run(['rotate'])).rejects.toThrow(/unknown key subcommand/);
     await expect(run([])).rejects.toThrow(/needs a subcommand/);

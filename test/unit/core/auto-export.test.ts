@@ -6,34 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../../shared/ipc';
 import { CoreError } from '../../../electron/core/errors';
 import { AutoExporter, type AutoExportStatusEvent } from '../../../electron/core/jobs/auto-export';
-import { JobRegistry, type Clock } from '../../../electron/core/jobs/registry';
+import { JobRegistry } from '../../../electron/core/jobs/registry';
+import { manualClock } from '../../helpers/manual-clock';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { tempDir } from '../../helpers/tmp';
 import { article } from '../library/helpers/lib';
-
-function manualClock(): Clock & { advance(ms: number): void; pending(): number } {
-  let now = 0;
-  let timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 1;
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      const id = nextId++;
-      timers.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout(id) {
-      timers = timers.filter((t) => t.id !== id);
-    },
-    advance(ms) {
-      now += ms;
-      const due = timers.filter((t) => t.at <= now);
-      timers = timers.filter((t) => t.at > now);
-      for (const t of due) t.fn();
-    },
-    pending: () => timers.length,
-  };
-}
 
 describe('AutoExporter', () => {
   let dir: ReturnType<typeof tempDir>;

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../../shared/ipc';
-import { JobRegistry, type Clock } from '../../../electron/core/jobs/registry';
-
-function manualClock(): Clock & { advance(ms: number): void } {
-  let now = 0;
-  let timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 1;
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      const id = nextId++;
-      timers.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout(id) {
-      timers = timers.filter((t) => t.id !== id);
-    },
-    advance(ms) {
-      now += ms;
-      const due = timers.filter((t) => t.at <= now);
-      timers = timers.filter((t) => t.at > now);
-      for (const t of due) t.fn();
-    },
-  };
-}
+import { JobRegistry } from '../../../electron/core/jobs/registry';
+import { manualClock } from '../../helpers/manual-clock';
 
 describe('JobRegistry', () => {
   it('reports start, throttled progress and completion', async () => {

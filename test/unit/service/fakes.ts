@@ -66,6 +66,16 @@ export class VirtualClock implements Clock {
     return { signal: controller.signal, cancel: () => (this.#timers = this.#timers.filter((x) => x !== timer)) };
   }
 
+  setTimeout(fn: () => void, ms: number): unknown {
+    const timer = { at: this.t + ms, fire: fn };
+    this.#timers.push(timer);
+    return timer;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.#timers = this.#timers.filter((x) => x !== handle);
+  }
+
   advance(ms: number): void {
     this.t += ms;
     const due = this.#timers.filter((x) => x.at <= this.t);

@@ -1,7 +1,7 @@
 // Without a key the client keeps to 10 requests/second and 40/minute for capped operations; uncapped
 // operations and keyed calls are not held back.
 import { describe, expect, it } from 'vitest';
-import { SlidingWindowLimiter } from '../../../electron/core/service';
+import { SlidingWindowLimiter, systemClock } from '../../../electron/core/service';
 import { client, fakeFetch, json, KEY, VirtualClock } from './fakes';
 
 function maxInWindow(times: number[], ms: number): number {
@@ -56,7 +56,7 @@ describe('anonymous rate limit', () => {
   });
 
   it('a cancelled waiter returns at once and takes no slot', async () => {
-    const limiter = new SlidingWindowLimiter([{ limit: 1, ms: 60_000 }], { now: () => Date.now(), sleep: (ms, s) => new Promise((r, j) => { const t = setTimeout(r, ms); s?.addEventListener('abort', () => { clearTimeout(t); j(s.reason); }); }), timeout: () => ({ signal: new AbortController().signal, cancel() {} }) }, 0);
+    const limiter = new SlidingWindowLimiter([{ limit: 1, ms: 60_000 }], systemClock, 0);
     await limiter.acquire();
     const a = new AbortController();
     const waiting = limiter.acquire(a.signal);

@@ -1,9 +1,13 @@
-// Time, behind a small interface so backoff, Retry-After pauses, rate limiting and task deadlines can
-// be tested without real sleeps. The system clock looks up the timer functions at call time, so
-// vitest's fake timers work with it too.
+// Time, behind one small interface for the whole core, so that backoff, Retry-After pauses, rate
+// limiting, task deadlines (the service) and throttled progress and debounced runs (jobs) can be
+// tested without real waits. The system clock looks up the timer functions at call time, so vitest's
+// fake timers work with it too.
 
 export interface Clock {
   now(): number;
+  /** Calls `fn` once after `ms`; the handle is for clearTimeout. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
   /** Resolves after `ms`; rejects with the signal's reason (an AbortError) when it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** A signal that aborts with a TimeoutError after `ms`; `cancel` releases the timer. */
@@ -18,6 +22,8 @@ export function abortError(signal?: AbortSignal): Error {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));

@@ -1,0 +1,99 @@
+// `citewise export`: the library, a collection or a search as BibTeX, BibLaTeX, RIS, CSL-JSON or a
+// formatted bibliography, to standard output or to a file replaced atomically (the same write, with
+// its directory synced, as every other file the core replaces).
+import { basename, resolve } from 'node:path';
+import type { ExportScope } from '../../../shared/ipc';
+import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
+import { CoreError } from '../../core/errors';
+import type { ExportFormat } from '../../core/formats';
+import type { OutputFormat } from '../../core/formats/cite';
+import { writeFileAtomic } from '../../core/fs/atomic-write';
+import { libraryBibliographyStore } from '../../core/library/cite-cache';
+import { cslOfIds, idsInScope } from '../../core/library/export-scope';
+import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
+import { checkQuery, findCollection, formatting, noExtraArgs, plural, printJson, stylesDir, withLibrary } from '../library-session';
+
+const FILE_FORMATS: Record<string, ExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', ris: 'ris', 'csl-json': 'csljson', csljson: 'csljson' };
+const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
+const FORMAT_NAMES = [...Object.keys(FILE_FORMATS).filter((f) => f !== 'csljson'), ...CITE_FORMATS];
+const DEFAULT_STYLE = 'apa';
+
+export const command = defineCommand({
+  name: 'export',
+  help: [{ usage: 'export', text: 'Write the library (or part of it) to standard output or a file' }],
+  options: {
+    format: { type: 'string', arg: 'F', help: `${FORMAT_NAMES.slice(0, -1).join(', ')} or ${FORMAT_NAMES.at(-1)} (default: bibtex)` },
+    style: { type: 'string', arg: 'S', help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_STYLE})` },
+    collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
+    query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
+    output: { type: 'string', short: 'o', arg: 'FILE', help: 'Write to FILE (replaced atomically) instead of standard output' },
+    json: { type: 'boolean', help: 'With -o: print what was written as JSON' },
+  },
+  run: exportCommand,
+});
+
+/** The core's export scope for --collection and --query (both: the collection's items the search finds). */
+function scopeOf(collectionId: number | undefined, query: string | undefined): ExportScope {
+  if (collectionId !== undefined && query !== undefined) return { kind: 'view', where: { collectionId, query } };
+  if (collectionId !== undefined) return { kind: 'collection', collectionId };
+  if (query !== undefined) return { kind: 'query', query };
+  return { kind: 'library' };
+}
+
+async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
+  noExtraArgs('export', p.positionals);
+  const format = (p.values.format as string | undefined) ?? 'bibtex';
+  const fileFormat = FILE_FORMATS[format];
+  const citeFormat = CITE_FORMATS.find((f) => f === format);
+  if (!fileFormat && !citeFormat) throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
+  const style = p.values.style as string | undefined;
+  if (style !== undefined && !citeFormat) throw new UsageError(`--style applies to --format ${CITE_FORMATS.slice(0, -1).join(', ')} or ${CITE_FORMATS.at(-1)} only`);
+  const { createCiteFormatter, exportItems, UserStyles } = await formatting();
+  const userStyles = new UserStyles(stylesDir(ctx.dataDir));
+  const styles = [...CITATION_STYLE_IDS, ...userStyles.ids()];
+  if (style !== undefined && !styles.includes(style)) throw new UsageError(`--style must be one of ${styles.join(', ')} (got "${style}"; "citewise styles add FILE" adds a style from a .csl file)`);
+  const query = p.values.query as string | undefined;
+  if (query !== undefined) checkQuery(query);
+  const output = p.values.output as string | undefined;
+  const collection = p.values.collection as string | undefined;
+
+  const exported = await withLibrary(
+    ctx.dataDir,
+    async (client) => {
+      const collectionId = collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
+      const items = await cslOfIds(client.lib, await idsInScope(client.lib, scopeOf(collectionId, query)));
+      if (fileFormat) return { items, text: exportItems(items, fileFormat) };
+      // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
+      // A set formatted before in this style comes from the library's cache without starting an engine.
+      const formatter = createCiteFormatter({ workers: 1 });
+      try {
+        if (style !== undefined && !isBuiltInStyle(style)) {
+          const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
+          if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
+        }
+        const bib = await formatter.formatBibliography(items, { style: style ?? DEFAULT_STYLE, format: citeFormat!, store: libraryBibliographyStore(client.lib) });
+        return { items, text: bib.document };
+      } finally {
+        await formatter.close();
+      }
+    },
+    ctx.stderr,
+  );
+  let text = exported.text;
+  const items = exported.items;
+  if (text.length > 0 && !text.endsWith('\n') && citeFormat !== 'rtf') text += '\n';
+
+  if (output === undefined) {
+    ctx.stdout.write(text);
+    return 0;
+  }
+  const target = resolve(output);
+  try {
+    writeFileAtomic(target, text, ctx.atomicFs);
+  } catch (err) {
+    throw new CoreError('INTERNAL', `could not write ${output}: ${(err as Error).message}`);
+  }
+  if (p.values.json) printJson(ctx.stdout, { file: target, format, ...(citeFormat ? { style: style ?? DEFAULT_STYLE } : {}), items: items.length });
+  else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);
+  return 0;
+}

@@ -1,0 +1,189 @@
+// `citewise import FILE…`: references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per
+// file), and PDFs, each an item with the PDF attached. Exit 0 done (also when some entries were
+// skipped, which is said), 1 a file that could not be read as a whole, 2 wrong usage.
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { CoreError } from '../../core/errors';
+import { isStorageFault } from '../../core/library/faults';
+import { importSource } from '../../core/library/import-source';
+import { markCliImport } from '../../core/library/shared-use';
+import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
+import { PdfReader } from '../../core/pdf/run-in-worker';
+import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
+import { plural, printJson, withLibrary } from '../library-session';
+
+const DUPLICATE_REASON = { doi: 'same DOI', 'key-title': 'same citation key and DOI or title', title: 'same title, creators, year and type' } as const;
+
+export const command = defineCommand({
+  name: 'import',
+  help: [
+    {
+      usage: 'import FILE…',
+      text: `Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
+duplicates are skipped, bad entries are reported with file:line and left out.
+A PDF becomes an item with the PDF attached (copied into the data folder),
+identified by its DOI/arXiv id or its title through the citation service.
+Exit 0 also when bad entries were skipped (it says so); 1 when a file could
+not be read at all`,
+    },
+  ],
+  options: {
+    link: { type: 'boolean', help: 'For PDFs: link each where it is instead of copying it' },
+    json: { type: 'boolean', help: 'Print the report as JSON' },
+  },
+  run: importCommand,
+});
+
+interface FileReport {
+  file: string;
+  format: string | null;
+  added: number;
+  duplicates: { line: number; key?: string; existingId: number; reason: string }[];
+  errors: { line: number; reason: string; excerpt?: string }[];
+  warnings: { line: number; message: string }[];
+  /** Set when the file as a whole could not be read; nothing from it was imported. */
+  failed?: string;
+  /** For a PDF: what capture made of it. */
+  pdf?: CaptureFileReport;
+}
+
+/** A PDF by its name or its header (a PDF saved without the extension is still one). */
+function looksLikePdf(path: string): boolean {
+  if (/\.pdf$/i.test(path)) return true;
+  try {
+    // Only a regular file is opened here: opening a FIFO with no writer blocks the whole process, and the
+    // import itself refuses anything that is not a regular file, with its own message.
+    if (!statSync(path).isFile()) return false;
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(5);
+      readSync(fd, head, 0, 5, 0);
+      return head.toString('latin1') === '%PDF-';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** One line of the import report for a captured PDF. */
+function pdfLine(file: string, r: CaptureFileReport): string {
+  switch (r.status) {
+    case 'failed':
+      return r.message;
+    case 'duplicate':
+      return `${file} (pdf): already in the library (item ${r.itemId}, ${r.reason === 'checksum' ? 'the same file' : r.reason === 'doi' ? 'the same DOI' : 'the same title'}), skipped`;
+    default: {
+      const where = r.status === 'attached' ? `attached to item ${r.itemId}` : `added as item ${r.itemId}`;
+      const how =
+        r.state === 'identified'
+          ? `identified ${r.doi ? `as ${r.doi} ` : ''}by ${r.method === 'title-search' ? 'its title through the paper search' : r.method === 'text' ? `the identifier on page ${r.evidence[0]?.page ?? 1}` : `its ${r.method === 'xmp' ? 'XMP metadata' : 'document info'}`}`
+          : r.state === 'pending'
+            ? 'waiting for the citation service to look up its title'
+            : `needs review: ${r.candidates.length > 0 ? `${plural(r.candidates.length, 'candidate')} (${r.candidates.map((c) => c.doi).join(', ')})` : r.evidence[0]?.detail ?? 'not identified'}`;
+      return `${file} (pdf): ${where}, ${how} (confidence ${r.confidence.toFixed(2)})`;
+    }
+  }
+}
+
+async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
+  if (p.positionals.length === 0) throw new UsageError('import needs at least one file: citewise import refs.bib');
+  const reports: FileReport[] = [];
+  // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
+  const unmark = markCliImport(ctx.dataDir);
+  // PDFs need a reader (a worker thread) and, to be identified, the service: both opened at the first PDF.
+  let reader: PdfReader | null = null;
+  let opened: { service: CaptureService | null; close: () => Promise<void> } | null = null;
+  try {
+    await withLibrary(
+      ctx.dataDir,
+      async (client) => {
+        for (const arg of p.positionals) {
+          const path = resolve(arg);
+          const report: FileReport = { file: arg, format: null, added: 0, duplicates: [], errors: [], warnings: [] };
+          reports.push(report);
+          try {
+            if (!existsSync(path)) {
+              const loop = (() => {
+                try {
+                  statSync(path);
+                  return false;
+                } catch (err) {
+                  return (err as NodeJS.ErrnoException).code === 'ELOOP';
+                }
+              })();
+              throw loop ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`) : new CoreError('NOT_FOUND', `${arg}: no such file`);
+            }
+            if (looksLikePdf(path)) {
+              report.format = 'pdf';
+              reader ??= new PdfReader({ timeLimitMs: 30_000 });
+              if (!opened) {
+                const svc = ctx.openService ? await ctx.openService() : null;
+                opened = { service: svc ? captureServiceOf(svc.service) : null, close: svc ? svc.close : async () => {} };
+              }
+              const [pdf] = await capturePdfs([path], { library: client, service: opened.service, reader }, { mode: p.values.link === true ? 'link' : 'copy', storeDir: join(ctx.dataDir, 'attachments') });
+              report.pdf = pdf!;
+              if (pdf!.status === 'failed') report.failed = pdf!.message;
+              else if (pdf!.status !== 'duplicate') report.added = 1;
+              else report.duplicates.push({ line: 0, existingId: pdf!.itemId, reason: pdf!.reason === 'checksum' ? 'the same file' : DUPLICATE_REASON[pdf!.reason] });
+              continue;
+            }
+            // Parsed in the formats worker, which posts straight to the library worker (one transaction).
+            const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path) });
+            if (imported.format === 'doi-list') {
+              // Nothing was stored (a DOI list yields no items); metadata needs the service.
+              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+            }
+            report.format = imported.format;
+            report.added = imported.added;
+            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
+            report.errors.push(...imported.errors);
+            report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
+          } catch (err) {
+            // A full disk stops the command: the next file would meet it too (this one was rolled back).
+            if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
+            const line = (err.details as { line?: number } | undefined)?.line;
+            report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
+          }
+        }
+      },
+      ctx.stderr,
+    );
+  } finally {
+    unmark();
+    await (reader as PdfReader | null)?.close();
+    await (opened as { close: () => Promise<void> } | null)?.close();
+  }
+
+  const failed = reports.filter((r) => r.failed !== undefined).length;
+  if (p.values.json) {
+    printJson(ctx.stdout, { files: reports, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
+  } else {
+    for (const r of reports) {
+      if (r.pdf) {
+        (r.pdf.status === 'failed' ? ctx.stderr : ctx.stdout).write(`${r.pdf.status === 'failed' ? 'citewise: ' : ''}${pdfLine(r.file, r.pdf)}\n`);
+        continue;
+      }
+      if (r.failed !== undefined) {
+        ctx.stderr.write(`citewise: ${r.file}: not imported: ${r.failed}\n`);
+        continue;
+      }
+      const parts = [`${plural(r.added, 'item')} added`];
+      if (r.duplicates.length > 0) parts.push(`${plural(r.duplicates.length, 'duplicate')} skipped`);
+      if (r.errors.length > 0) parts.push(`${plural(r.errors.length, 'entry', 'entries')} skipped with errors`);
+      ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
+      for (const d of r.duplicates) ctx.stdout.write(`  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`);
+      for (const e of r.errors) ctx.stderr.write(`${r.file}:${e.line}: ${e.reason}${e.excerpt ? `: ${e.excerpt}` : ''}\n`);
+      for (const w of r.warnings) ctx.stderr.write(`${r.file}:${w.line}: warning: ${w.message}\n`);
+    }
+    const skipped = sum(reports, (r) => r.errors.length);
+    if (skipped > 0) ctx.stderr.write(`citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+function sum<T>(list: readonly T[], f: (x: T) => number): number {
+  return list.reduce((n, x) => n + f(x), 0);
+}
+

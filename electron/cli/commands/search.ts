@@ -1,0 +1,44 @@
+// `citewise search QUERY`: items found with the search language, one a line (or JSON).
+import type { LibraryRow } from '../../core/library/types';
+import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
+import { checkQuery, plural, printJson, withLibrary } from '../library-session';
+
+export const command = defineCommand({
+  name: 'search',
+  help: [{ usage: 'search QUERY', text: 'Find items with the search language (title:, author:, year:>2015, type:, doi:, tag:…)' }],
+  options: {
+    limit: { type: 'string', arg: 'N', help: 'At most N results (default 50)' },
+    json: { type: 'boolean', help: 'Print the items found as JSON' },
+  },
+  run: searchCommand,
+});
+
+function evidenceJson(row: LibraryRow): unknown {
+  return row.evidence.state === 'found' ? { supporting: row.evidence.supporting, contrasting: row.evidence.contrasting, mentioning: row.evidence.mentioning } : row.evidence.state;
+}
+
+async function searchCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
+  if (p.positionals.length === 0) throw new UsageError('search needs a query: citewise search "author:smith year:>2015"');
+  const query = p.positionals.join(' ');
+  checkQuery(query);
+  const limitText = (p.values.limit as string | undefined) ?? '50';
+  const limit = Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a number from 1 to 1000 (got "${limitText}")`);
+  const { rows, total } = await withLibrary(ctx.dataDir, async (client) => {
+    const page = await client.lib.list({ query, limit });
+    return { rows: page.rows, total: await client.lib.count({ query }) };
+  }, ctx.stderr);
+  if (p.values.json) {
+    printJson(ctx.stdout, {
+      query,
+      total,
+      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted })),
+    });
+    return 0;
+  }
+  for (const r of rows) {
+    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n`);
+  }
+  ctx.stderr.write(total > rows.length ? `${plural(total, 'item')} found; the first ${rows.length} shown (use --limit).\n` : `${plural(total, 'item')} found.\n`);
+  return 0;
+}

@@ -1,0 +1,33 @@
+// What an export covers (ExportScope: chosen items, a collection, a search, a view, the library) as
+// the ids and CSL-JSON items it names: one reading for the app's Export and `citewise export`.
+import type { ExportScope } from '../../../shared/ipc';
+import type { CslItem } from '../../../shared/model/csl';
+import type { LibraryClient } from './client';
+
+/** Items fetched from the library worker per message during an export. */
+export const EXPORT_CHUNK = 5000;
+
+type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslOf'>;
+
+/** The ids of the items `scope` covers, in the library's order. */
+export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
+  switch (scope.kind) {
+    case 'items':
+      return Promise.resolve(scope.ids);
+    case 'collection':
+      return lib.idsOf({ collectionId: scope.collectionId });
+    case 'query':
+      return lib.idsOf({ query: scope.query });
+    case 'library':
+      return lib.idsOf({});
+    case 'view':
+      return lib.idsOf(scope.where);
+  }
+}
+
+/** The items' CSL-JSON, fetched in chunks so that no message to the worker carries the whole library. */
+export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslItem[]> {
+  const out: CslItem[] = [];
+  for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
+  return out;
+}
