@@ -8,8 +8,9 @@ import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
+import type { FulltextStore } from './fulltext-store';
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
-import type { EnrichmentMethod, GraphMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
+import type { EnrichmentMethod, FulltextMethod, GraphMethod, LibraryArgs, LibraryMethod, LibraryResult, Request, Response, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
 export type AsyncLibrary = { [M in LibraryMethod]: (...args: LibraryArgs<M>) => Promise<Awaited<LibraryResult<M>>> };
@@ -18,6 +19,9 @@ export type AsyncEnrichment = { [M in EnrichmentMethod]: (...args: Parameters<En
 
 /** Every GraphStore method (citation graph statements, expansions, saved graphs), async. */
 export type AsyncGraph = { [M in GraphMethod]: (...args: Parameters<GraphStore[M]>) => Promise<Awaited<ReturnType<GraphStore[M]>>> };
+
+/** Every FulltextStore method (the PDFs' full-text index), async. */
+export type AsyncFulltext = { [M in FulltextMethod]: (...args: Parameters<FulltextStore[M]>) => Promise<Awaited<ReturnType<FulltextStore[M]>>> };
 
 export interface StartLibraryOptions extends WorkerInit {
   /**
@@ -126,6 +130,8 @@ export class LibraryClient {
   readonly enrichment: AsyncEnrichment;
   /** Every GraphStore method, async (used by the graph handlers). */
   readonly graph: AsyncGraph;
+  /** Every FulltextStore method, async (the full-text indexer and search). */
+  readonly fulltext: AsyncFulltext;
   #worker: Worker;
   readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -153,6 +159,9 @@ export class LibraryClient {
     });
     this.graph = new Proxy({} as AsyncGraph, {
       get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'graph', method: method as GraphMethod, args }),
+    });
+    this.fulltext = new Proxy({} as AsyncFulltext, {
+      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'fulltext', method: method as FulltextMethod, args }),
     });
   }
 

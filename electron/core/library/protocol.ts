@@ -5,6 +5,7 @@ import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
+import type { FulltextStore } from './fulltext-store';
 import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
@@ -19,6 +20,9 @@ export type EnrichmentMethod = { [K in keyof EnrichmentStore]: EnrichmentStore[K
 
 /** GraphStore methods callable through the facade (LibraryClient.graph). */
 export type GraphMethod = { [K in keyof GraphStore]: GraphStore[K] extends (...args: never[]) => unknown ? K : never }[keyof GraphStore];
+
+/** FulltextStore methods callable through the facade (LibraryClient.fulltext). */
+export type FulltextMethod = { [K in keyof FulltextStore]: FulltextStore[K] extends (...args: never[]) => unknown ? K : never }[keyof FulltextStore];
 
 export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
 export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
@@ -44,6 +48,7 @@ export type Request =
   | { id: number; op: 'call'; method: LibraryMethod; args: unknown[] }
   | { id: number; op: 'enrichment'; method: EnrichmentMethod; args: unknown[] }
   | { id: number; op: 'graph'; method: GraphMethod; args: unknown[] }
+  | { id: number; op: 'fulltext'; method: FulltextMethod; args: unknown[] }
   | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }

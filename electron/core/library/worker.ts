@@ -7,6 +7,7 @@ import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
 import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
+import { callFulltext } from './fulltext-store';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './library';
@@ -195,6 +196,8 @@ function handle(req: Request): unknown {
       if (typeof fn !== 'function') throw new Error(`Unknown graph method ${req.method}`);
       return fn.apply(opened.graph, req.args);
     }
+    case 'fulltext':
+      return callFulltext(opened.fulltext, req.method, req.args);
     case 'import.begin': {
       if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
@@ -268,7 +271,7 @@ function handle(req: Request): unknown {
 }
 
 /** Ops that wait for the lock when another connection holds it. */
-const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'enrichment', 'graph', 'import.begin', 'search-index']);
+const WAITS_FOR_LOCK = new Set<Request['op']>(['call', 'enrichment', 'graph', 'fulltext', 'import.begin', 'search-index']);
 
 /** Runs a request and answers it, or returns false when it must wait for the write lock. */
 function attempt(req: Request, since: number): boolean {
