@@ -13,12 +13,13 @@ import { resolveDataDir } from '../core/paths';
 // command could start, about three times Node's own start.
 
 async function helpText(): Promise<string> {
-  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }, { MANUSCRIPT_HELP }] = await Promise.all([
+  const [{ KEY_HELP }, { LIBRARY_HELP }, { AUTO_EXPORT_HELP }, { API_HELP }, { MANUSCRIPT_HELP }, { FULLTEXT_HELP }] = await Promise.all([
     import('./commands/key'),
     import('./commands/library'),
     import('./commands/auto-export'),
     import('./commands/api'),
     import('./commands/manuscript'),
+    import('./commands/fulltext'),
   ]);
   return `citewise ${version}: a reference manager for researchers, with citation evidence
 
@@ -32,6 +33,7 @@ Commands:
     --open         Open the URL in the default browser
 ${KEY_HELP}
 ${LIBRARY_HELP}
+${FULLTEXT_HELP}
 ${AUTO_EXPORT_HELP}
 ${API_HELP}
 ${MANUSCRIPT_HELP}
@@ -92,6 +94,11 @@ async function main(argv: string[]): Promise<number> {
         if (err instanceof ManuscriptUsageError) throw new UsageError(err.message);
         throw err;
       }
+    }
+    case 'fulltext': {
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      return (await import('./commands/fulltext')).runFulltextCommand(argv, { dataDir: resolveDataDir(typeof first.values['data-dir'] === 'string' ? first.values['data-dir'] : undefined), stdout: process.stdout, stderr: process.stderr, signal: stop.signal });
     }
     case 'auto-export': {
       const { runAutoExportCommand } = await import('./commands/auto-export');

@@ -26,6 +26,7 @@ import { ensureDataDir, LIBRARY_FILE } from '../../core/paths';
 import { EXIT_PAUSED, runCheck, runEnrich } from './enrich';
 import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
 import { PdfReader } from '../../core/pdf/run-in-worker';
+import { hitLines } from './fulltext';
 import type { ServiceClient } from '../../core/service';
 
 export class LibraryUsageError extends Error {}
@@ -628,20 +629,20 @@ async function searchCommand(p: Parsed, ctx: LibraryCommandContext): Promise<num
   const limitText = (p.values.limit as string | undefined) ?? '50';
   const limit = Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new LibraryUsageError(`--limit must be a number from 1 to 1000 (got "${limitText}")`);
-  const { rows, total } = await withLibrary(ctx.dataDir, async (client) => {
+  const { rows, total, hits } = await withLibrary(ctx.dataDir, async (client) => {
     const page = await client.lib.list({ query, limit });
-    return { rows: page.rows, total: await client.lib.count({ query }) };
+    return { rows: page.rows, total: await client.lib.count({ query }), hits: await client.fulltext.hits(query, page.rows.map((r) => r.id)) };
   }, ctx.stderr);
   if (p.values.json) {
     json(ctx, {
       query,
       total,
-      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted })),
+      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted, ...(hits.length ? { pages: hits.filter((h) => h.itemId === r.id).map((h) => ({ page: h.page, snippet: h.snippet })) } : {}) })),
     });
     return 0;
   }
   for (const r of rows) {
-    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n`);
+    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n${hitLines(hits, r.id)}`);
   }
   ctx.stderr.write(total > rows.length ? `${plural(total, 'item')} found; the first ${rows.length} shown (use --limit).\n` : `${plural(total, 'item')} found.\n`);
   return 0;
