@@ -117,6 +117,11 @@ export class FulltextStore {
     return { pdfs, byStatus, pending: pdfs - recorded, pages };
   }
 
+  /** Every indexed page's text, in index order (for checks and the benchmark's baseline). */
+  pageTexts(): string[] {
+    return this.#r.pluck<string>(sql`SELECT text FROM pdf_text_fts ORDER BY rowid`);
+  }
+
   /** The notes of the given items' PDFs (all items when omitted): pages without text, files skipped. */
   notes(itemIds?: readonly number[]): FulltextNote[] {
     const q = (ids: SqlIds | null): FulltextNote[] =>
