@@ -132,22 +132,24 @@ export class FulltextStore {
   }
 
   /**
-   * The best-matching pages of the given items for the `fulltext:` terms of `query`, at most `perItem`
-   * per item, best first; none when the query has no such term.
+   * The matching pages of the given items for the `fulltext:` terms of `query`, at most `perItem` per
+   * item, in page order; none when the query has no such term.
    */
   hits(query: string, itemIds: readonly number[], perItem = 3): FulltextHit[] {
     const match = fulltextMatchOf(parseQuery(query));
     if (match === null || itemIds.length === 0) return [];
+    // The matching pages first, without ranks or snippets (bm25 over every matching page of a common
+    // phrase cost more than the search itself); snippets only for the pages shown, in page order.
     const rows = inBatches(itemIds, (batch) =>
-      this.#r.all<FulltextHit & { score: number }>(sql`
-        SELECT a.item_id AS itemId, f.page AS page, snippet(pdf_text_fts, 0, ${SNIPPET_OPEN}, ${SNIPPET_CLOSE}, '…', 12) AS snippet, f.rank AS score
-        FROM pdf_text_fts f JOIN attachments a ON a.sha256 = f.sha256
+      this.#r.all<{ rid: number; itemId: number; page: number }>(sql`
+        SELECT f.rowid AS rid, a.item_id AS itemId, f.page AS page
+        FROM pdf_text_fts f CROSS JOIN attachments a ON a.sha256 = f.sha256
         WHERE pdf_text_fts MATCH ${match} AND a.item_id IN ${inList(batch)}`),
     );
-    rows.sort((x, y) => x.score - y.score || x.itemId - y.itemId || x.page - y.page);
+    rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page);
     const taken = new Map<number, number>();
     const seen = new Set<string>();
-    const out: FulltextHit[] = [];
+    const chosen: typeof rows = [];
     for (const r of rows) {
       const n = taken.get(r.itemId) ?? 0;
       // The same file attached twice to one item finds each page twice.
@@ -155,8 +157,15 @@ export class FulltextStore {
       if (n >= perItem || seen.has(key)) continue;
       seen.add(key);
       taken.set(r.itemId, n + 1);
-      out.push({ itemId: r.itemId, page: r.page, snippet: r.snippet });
+      chosen.push(r);
     }
+    const snippets = new Map<number, string>();
+    inBatches(chosen.map((r) => r.rid), (batch) =>
+      this.#r.all<{ rid: number; snippet: string }>(sql`
+        SELECT rowid AS rid, snippet(pdf_text_fts, 2, ${SNIPPET_OPEN}, ${SNIPPET_CLOSE}, '…', 12) AS snippet
+        FROM pdf_text_fts WHERE pdf_text_fts MATCH ${match} AND rowid IN ${inList(batch)}`),
+    ).forEach((r) => snippets.set(r.rid, r.snippet));
+    const out: FulltextHit[] = chosen.map((r) => ({ itemId: r.itemId, page: r.page, snippet: snippets.get(r.rid) ?? '' }));
     return out;
   }
 }

@@ -64,7 +64,7 @@ const bench: BenchCase = {
             return { query: `fulltext:zq${i}x`, needle: `zq${i}x` };
           }
           case 1:
-            return { query: 'fulltext:"quantum spin decay"', needle: 'quantum spin decay' };
+            return { query: 'fulltext:"quantum spin"', needle: 'quantum spin' };
           default:
             return { query: 'fulltext:"protein folding"', needle: 'protein folding' };
         }
