@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   export: () => import('./export'),
   search: () => import('./search'),
   stats: () => import('./stats'),
+  fulltext: () => import('./fulltext'),
   backup: () => import('./backup'),
   restore: () => import('./restore'),
   styles: () => import('./styles'),

@@ -2,6 +2,7 @@
 import type { LibraryRow } from '../../core/library/types';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { checkQuery, plural, printJson, withLibrary } from '../library-session';
+import { hitLines } from './fulltext';
 
 export const command = defineCommand({
   name: 'search',
@@ -24,20 +25,20 @@ async function searchCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const limitText = (p.values.limit as string | undefined) ?? '50';
   const limit = Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a number from 1 to 1000 (got "${limitText}")`);
-  const { rows, total } = await withLibrary(ctx.dataDir, async (client) => {
+  const { rows, total, hits } = await withLibrary(ctx.dataDir, async (client) => {
     const page = await client.lib.list({ query, limit });
-    return { rows: page.rows, total: await client.lib.count({ query }) };
+    return { rows: page.rows, total: await client.lib.count({ query }), hits: await client.fulltext.hits(query, page.rows.map((r) => r.id)) };
   }, ctx.stderr);
   if (p.values.json) {
     printJson(ctx.stdout, {
       query,
       total,
-      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted })),
+      items: rows.map((r) => ({ id: r.id, citationKey: r.citationKey, type: r.type, title: r.title, creators: r.creators, year: r.year, container: r.container, doi: r.doi, evidence: evidenceJson(r), retracted: r.retracted, ...(hits.length ? { pages: hits.filter((h) => h.itemId === r.id).map((h) => ({ page: h.page, snippet: h.snippet })) } : {}) })),
     });
     return 0;
   }
   for (const r of rows) {
-    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n`);
+    ctx.stdout.write(`${r.citationKey}\t${r.year ?? ''}\t${r.creators ?? ''}\t${(r.title ?? '').replace(/<[^>]+>/g, '')}${r.doi ? `\t${r.doi}` : ''}\n${hitLines(hits, r.id)}`);
   }
   ctx.stderr.write(total > rows.length ? `${plural(total, 'item')} found; the first ${rows.length} shown (use --limit).\n` : `${plural(total, 'item')} found.\n`);
   return 0;

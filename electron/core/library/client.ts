@@ -20,6 +20,9 @@ export type AsyncEnrichment = AsyncStore<'enrichment'>;
 /** Every GraphStore method (citation graph statements, expansions, saved graphs), async. */
 export type AsyncGraph = AsyncStore<'graph'>;
 
+/** Every FulltextStore method (the PDFs' full-text index), async. */
+export type AsyncFulltext = AsyncStore<'fulltext'>;
+
 export interface StartLibraryOptions extends WorkerInit {
   /**
    * The worker script. Default: worker.ts beside this file when running from source (tests, tsx),
@@ -129,6 +132,8 @@ export class LibraryClient {
   readonly graph: AsyncGraph;
   /** Every AssistantStore method (conversations, questions, answers), async. */
   readonly assistant: AsyncStore<'assistant'>;
+  /** Every FulltextStore method, async (the full-text indexer and search). */
+  readonly fulltext: AsyncStore<'fulltext'>;
   #worker: Worker;
   readonly #options: StartLibraryOptions;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -152,6 +157,7 @@ export class LibraryClient {
     this.enrichment = this.#store('enrichment');
     this.graph = this.#store('graph');
     this.assistant = this.#store('assistant');
+    this.fulltext = this.#store('fulltext');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

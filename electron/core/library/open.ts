@@ -8,6 +8,7 @@ import { backupDatabase, recoverIfDamaged, type BackupInfo, type Recovery } from
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
+import { FulltextStore } from './fulltext-store';
 import { isDamage, markOpen, planCheck, recordCheck, type CheckReason } from './health';
 import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
@@ -40,6 +41,8 @@ export interface OpenedLibrary {
   enrichment: EnrichmentStore;
   /** The citation graph's statements, expansions and saved graphs. */
   graph: GraphStore;
+  /** The full text of attached PDFs (migration 0017). */
+  fulltext: FulltextStore;
   /** The write connection (settings share it). */
   db: Db;
   /** Set when the library file was damaged: the user must be told. */
@@ -111,10 +114,12 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   const library = new Library({ write, read, rankFunction: rank.fn, ...(rank.reason ? { rankFallbackReason: rank.reason } : {}), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
+  const fulltext = new FulltextStore({ write, read, ...(options.now ? { now: options.now } : {}) });
   return {
     library,
     enrichment,
     graph,
+    fulltext,
     db,
     recovery,
     integrityCheck,

@@ -6,6 +6,7 @@ import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
+import type { FulltextStore } from './fulltext-store';
 import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
@@ -19,6 +20,7 @@ export interface LibraryStores {
   enrichment: EnrichmentStore;
   graph: GraphStore;
   assistant: AssistantStore;
+  fulltext: FulltextStore;
 }
 export type StoreName = keyof LibraryStores;
 

@@ -23,22 +23,26 @@ export interface CompiledQuery {
 
 const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;
 
+/** Words (each a prefix) or a quoted phrase as FTS5 syntax; null if it holds no searchable token. */
+export function ftsTerms(value: string, phrase: boolean): string | null {
+  if (phrase) {
+    const prefix = value.endsWith('*');
+    const tokens = (prefix ? value.slice(0, -1) : value).match(TOKEN);
+    if (!tokens) return null;
+    return `"${tokens.join(' ')}"${prefix ? '*' : ''}`;
+  }
+  const tokens = value.match(TOKEN);
+  if (!tokens) return null;
+  // Every bare word is a prefix, so results appear as the user types.
+  const expr = tokens.map((t) => `"${t}"*`).join(' AND ');
+  return tokens.length > 1 ? `(${expr})` : expr;
+}
+
 /** One text leaf as FTS5 syntax; null if it holds no searchable token (e.g. only punctuation). */
 function ftsLeaf(node: Extract<QueryNode, { kind: 'text' }>): string | null {
   const col = FTS_COLUMN[node.field] ?? null;
-  let expr: string;
-  if (node.phrase) {
-    const prefix = node.value.endsWith('*');
-    const tokens = (prefix ? node.value.slice(0, -1) : node.value).match(TOKEN);
-    if (!tokens) return null;
-    expr = `"${tokens.join(' ')}"${prefix ? '*' : ''}`;
-  } else {
-    const tokens = node.value.match(TOKEN);
-    if (!tokens) return null;
-    // Every bare word is a prefix, so results appear as the user types.
-    expr = tokens.map((t) => `"${t}"*`).join(' AND ');
-    if (tokens.length > 1) expr = `(${expr})`;
-  }
+  const expr = ftsTerms(node.value, node.phrase);
+  if (expr === null) return null;
   return col ? `{${col}} : (${expr})` : expr;
 }
 
@@ -112,6 +116,11 @@ function predicate(node: QueryNode): SqlFragment {
       return sql`NOT (${predicate(node.child)})`;
     case 'text':
       return sql`1`;
+    case 'fulltext': {
+      // The PDFs' own index (migration 0017), keyed by checksum: items reach it through their attachments.
+      const expr = ftsTerms(node.value, node.phrase);
+      return expr === null ? sql`1` : sql`i.id IN (SELECT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT sha256 FROM pdf_text_fts WHERE pdf_text_fts MATCH ${expr}))`;
+    }
     case 'year':
       return range(col('i.year'), node.range);
     case 'count':
@@ -164,4 +173,20 @@ export function compileQuery(ast: QueryNode | null): CompiledQuery {
     match: matches.length ? matches.join(' AND ') : null,
     where: rest.length ? joinSql(rest.map(predicate), ' AND ') : sql`1`,
   };
+}
+
+/**
+ * The `fulltext:` terms of a query as one FTS5 expression over pdf_text_fts (any of them), for the
+ * pages and snippets shown with the results; null when the query has none (terms under NOT show nothing).
+ */
+export function fulltextMatchOf(ast: QueryNode | null): string | null {
+  const found: string[] = [];
+  const walk = (node: QueryNode): void => {
+    if (node.kind === 'fulltext') {
+      const expr = ftsTerms(node.value, node.phrase);
+      if (expr !== null) found.push(expr);
+    } else if (node.kind === 'and' || node.kind === 'or') node.children.forEach(walk);
+  };
+  if (ast) walk(ast);
+  return found.length === 0 ? null : found.join(' OR ');
 }

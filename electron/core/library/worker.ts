@@ -68,7 +68,7 @@ try {
   process.exit(0);
 }
 /** What 'call' requests reach, by the name LibraryClient has for each (protocol.ts LibraryStores). */
-const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant };
+const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext };
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
@@ -184,7 +184,7 @@ function handle(req: Request): unknown {
   switch (req.op) {
     case 'call': {
       const store = Object.hasOwn(stores, req.store) ? (stores[req.store] as unknown as Record<string, (...args: unknown[]) => unknown>) : undefined;
-      const fn = store?.[req.method];
+      const fn = (req.method as string) === 'constructor' ? undefined : store?.[req.method];
       if (typeof fn !== 'function') throw new Error(`Unknown library method ${req.store}.${String(req.method)}`);
       return fn.apply(store, req.args);
     }

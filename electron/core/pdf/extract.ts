@@ -27,6 +27,8 @@ export interface PdfFacts {
 export interface ExtractOptions {
   /** Pages whose text is read, from the first. */
   maxPages: number;
+  /** A document with more pages than maxPages gets none read (the full-text index skips it whole). */
+  wholeOrNone?: boolean;
 }
 
 /** Why a file is not a PDF that can be read, in words for the user. */
@@ -87,7 +89,7 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Pr
     const pages: PageText[] = [];
     let title: string | null = null;
     let byline: string | null = null;
-    const last = Math.min(doc.numPages, options.maxPages);
+    const last = options.wholeOrNone && doc.numPages > options.maxPages ? 0 : Math.min(doc.numPages, options.maxPages);
     for (let n = 1; n <= last; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();

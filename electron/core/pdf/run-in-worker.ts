@@ -10,6 +10,8 @@ export interface PdfWorkerRequest {
   id: number;
   bytes: Uint8Array;
   maxPages: number;
+  /** See ExtractOptions.wholeOrNone. */
+  wholeOrNone?: boolean;
 }
 
 export type PdfWorkerReply = { id: number; ok: true; facts: PdfFacts } | { id: number; ok: false; failure: ExtractFailure };
@@ -74,7 +76,7 @@ export class PdfReader {
   }
 
   /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own). */
-  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal): Promise<ReadOutcome> {
+  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal, options: { wholeOrNone?: boolean; cancelMessage?: string } = {}): Promise<ReadOutcome> {
     const worker = await (this.#ready ?? this.#start());
     const id = this.#next++;
     return new Promise<ReadOutcome>((resolve, reject) => {
@@ -99,7 +101,7 @@ export class PdfReader {
         finish(true, () => resolve({ ok: false, failure: { code: 'corrupt', message: oom ? 'reading it needs more memory than a PDF may use' : `it cannot be read (${err.message})` } }));
       };
       const onExit = (code: number): void => finish(true, () => reject(new CoreError('INTERNAL', `The PDF worker stopped unexpectedly (exit code ${code}).`)));
-      const onAbort = (): void => finish(true, () => reject(new CoreError('CANCELLED', 'The PDF capture was cancelled.')));
+      const onAbort = (): void => finish(true, () => reject(new CoreError('CANCELLED', options.cancelMessage ?? 'The PDF capture was cancelled.')));
       const limit = this.#options.timeLimitMs;
       const timer = setTimeout(() => finish(true, () => resolve({ ok: false, failure: { code: 'timeout', message: `reading it took longer than ${limit / 1000} s and was stopped` } })), limit);
       if (signal?.aborted) return onAbort();
@@ -107,7 +109,7 @@ export class PdfReader {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ id, bytes, maxPages } satisfies PdfWorkerRequest);
+      worker.postMessage({ id, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}) } satisfies PdfWorkerRequest);
     });
   }
 

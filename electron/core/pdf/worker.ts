@@ -8,7 +8,7 @@ import type { PdfWorkerReady, PdfWorkerReply, PdfWorkerRequest } from './run-in-
 void loadPdfJs().then(() => parentPort!.postMessage({ ready: true } satisfies PdfWorkerReady));
 
 parentPort!.on('message', (request: PdfWorkerRequest) => {
-  extractPdf(request.bytes, { maxPages: request.maxPages }).then(
+  extractPdf(request.bytes, { maxPages: request.maxPages, ...(request.wholeOrNone ? { wholeOrNone: true } : {}) }).then(
     (facts) => parentPort!.postMessage({ id: request.id, ok: true, facts } satisfies PdfWorkerReply),
     (err: unknown) => {
       const failure = err instanceof PdfReadError ? err.failure : { code: 'corrupt' as const, message: `it cannot be read (${err instanceof Error ? err.message : String(err)})` };

@@ -25,6 +25,8 @@ export type QueryNode =
   | { kind: 'not'; child: QueryNode; span: Span }
   /** Words (each a prefix unless quoted) or one quoted phrase. */
   | { kind: 'text'; field: TextField; value: string; phrase: boolean; span: Span }
+  /** Words or a phrase in the text of the item's attached PDFs (their own index, pdf_text_fts). */
+  | { kind: 'fulltext'; value: string; phrase: boolean; span: Span }
   | { kind: 'year'; range: Range; span: Span }
   | { kind: 'count'; field: CountField; range: Range; span: Span }
   | { kind: 'type'; value: CslItemType; span: Span }

@@ -51,7 +51,7 @@ const NOTICE_KINDS: Record<string, NoticeKind> = {
   withdrawal: 'withdrawn',
   comment: 'comment',
 };
-const OTHER_FIELDS = ['year', 'type', 'doi', 'key', 'tag', 'collection', 'retracted', 'notice'];
+const OTHER_FIELDS = ['year', 'type', 'doi', 'key', 'tag', 'collection', 'retracted', 'notice', 'fulltext'];
 export const QUERY_FIELDS: readonly string[] = [...Object.keys(TEXT_FIELDS), ...Object.keys(COUNT_FIELDS), ...OTHER_FIELDS];
 
 function editDistance(a: string, b: string): number {
@@ -212,6 +212,8 @@ class Parser {
         return { kind: 'tag', value: bare, prefix: starred, span };
       case 'collection':
         return { kind: 'collection', value, span };
+      case 'fulltext':
+        return { kind: 'fulltext', value: value + (phrase && starred ? '*' : ''), phrase, span };
       case 'retracted': {
         const yes = ['yes', 'true', '1', 'y'].includes(value.toLowerCase());
         const no = ['no', 'false', '0', 'n'].includes(value.toLowerCase());
@@ -248,6 +250,8 @@ function example(field: string): string {
       return 'notice:any';
     case 'author':
       return 'author:"van der Berg"';
+    case 'fulltext':
+      return 'fulltext:"gene expression"';
     default:
       return `${field}:word or ${field}:"a phrase"`;
   }

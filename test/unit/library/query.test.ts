@@ -15,6 +15,20 @@ describe('query language parser', () => {
     });
   });
 
+  it('parses fulltext: as its own node (words or a phrase, a prefix with *), with a hint when misspelt', () => {
+    expect(strip(parseQuery('fulltext:"gene expression" fulltext:ribo* title:yeast'))).toEqual({
+      kind: 'and',
+      children: [
+        { kind: 'fulltext', value: 'gene expression', phrase: true },
+        { kind: 'fulltext', value: 'ribo*', phrase: false },
+        { kind: 'text', field: 'title', value: 'yeast', phrase: false },
+      ],
+    });
+    expect(strip(parseQuery('fulltext:"gene exp"*'))).toEqual({ kind: 'fulltext', value: 'gene exp*', phrase: true });
+    expect(() => parseQuery('fulltxt:gene')).toThrow(/Did you mean "fulltext:"/);
+    expect(() => parseQuery('fulltext: gene')).toThrow(/needs a value right after the colon, as in fulltext:"gene expression"/);
+  });
+
   it('reads a backslash in quotes as taking the next character literally', () => {
     expect(strip(parseQuery('tag:"say \\"hi\\"" collection:"a\\\\b"'))).toMatchObject({
       kind: 'and',
