@@ -50,7 +50,7 @@ export interface Citeproc {
   parseXml(xml: string): CslXmlNode;
 }
 
-const require = createRequire(import.meta.url);
+const requireHere = createRequire(import.meta.url);
 let loaded: Citeproc | undefined;
 
 /**
@@ -59,7 +59,7 @@ let loaded: Citeproc | undefined;
  * cache (persist.ts) or a BibTeX export never needs.
  */
 export function citeproc(): Citeproc {
-  loaded ??= patchCiteproc(require('citeproc') as Citeproc);
+  loaded ??= patchCiteproc(requireHere('citeproc') as Citeproc);
   return loaded;
 }
 
@@ -73,4 +73,4 @@ export function citeprocLoaded(): boolean {
  * from its package.json so that the key does not need the processor loaded. The package version,
  * not CSL.PROCESSOR_VERSION (which citeproc-js 2.4.63 still reports as 1.4.61), so every release counts.
  */
-export const CSL_PROCESSOR_VERSION: string = `citeproc-js ${(require('citeproc/package.json') as { version: string }).version}`;
+export const CSL_PROCESSOR_VERSION: string = `citeproc-js ${(requireHere('citeproc/package.json') as { version: string }).version}`;
