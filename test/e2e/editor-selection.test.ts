@@ -1,7 +1,6 @@
 // selected=1 in the real app (browser mode): what the user selects in the Library table is what an
 // editor gets for "cite the selection": a click, a Ctrl+click, and Select all (sent as the view).
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,14 +10,7 @@ import { tempDir } from '../helpers/tmp';
 import { BIB, send } from '../integration/api/helpers';
 import { run } from '../integration/cli-library/helpers';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from '../helpers/free-port';
 
 describe('cite the Library selection (selected=1)', () => {
   let dir: ReturnType<typeof tempDir>;

@@ -1,6 +1,5 @@
 // Settings → Editors in the real app (browser mode): the editor API is on by default and answers
 // editors; turning it off stops it, and a new port moves it, without a restart.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +8,7 @@ import { silentLogger } from '../../electron/core/log';
 import { tempDir } from '../helpers/tmp';
 import { send } from '../integration/api/helpers';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from '../helpers/free-port';
 
 const probe = (port: number) => send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then((r) => r.body, (e: NodeJS.ErrnoException) => e.code);
 

@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/ipc';
 import { followEditorSettings, type EditorApiStatus } from '../../../electron/api/controller';
 import { send, startFixture, type Fixture } from './helpers';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from '../../helpers/free-port';
 
 const probe = (port: number) => send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then((r) => r.body, (e: NodeJS.ErrnoException) => e.code);
 

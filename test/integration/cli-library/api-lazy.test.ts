@@ -5,21 +5,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, run, tempDir } from './helpers';
+import { freePort } from '../../helpers/free-port';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const built = existsSync(join(ROOT, 'out', 'cli', 'index.js'));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function rpc(port: number, method: string, params: unknown[]): Promise<{ result?: unknown; error?: { message: string } }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });

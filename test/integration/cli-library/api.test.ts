@@ -9,6 +9,7 @@ import { UsageError } from '../../../electron/cli/command';
 import { runApiCommand } from '../../../electron/cli/commands/api';
 import { silentLogger } from '../../../electron/core/log';
 import { run, tempDir } from './helpers';
+import { freePort } from '../../helpers/free-port';
 
 function sink(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
@@ -33,14 +34,6 @@ function get(origin: string, path: string, headers: Record<string, string> = {})
     req.on('error', reject);
     req.end();
   });
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('citewise api', () => {
