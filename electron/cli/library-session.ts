@@ -8,6 +8,7 @@ import { CoreError } from '../core/errors';
 import type { EnrichService } from '../core/jobs/enrich';
 import { LibraryClient } from '../core/library/client';
 import { searchIndexRepairNote } from '../core/library/search-index';
+import type { FulltextHit } from '../core/library/fulltext-store';
 import type { Collection } from '../core/library/types';
 import { ensureDataDir, LIBRARY_FILE } from '../core/paths';
 import type { ServiceClient } from '../core/service';
@@ -88,6 +89,14 @@ export function printJson(out: Writable, value: unknown): void {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
+/** The lines `citewise search` prints under an item for its full-text hits: page and snippet. */
+export function hitLines(hits: readonly FulltextHit[], itemId: number): string {
+  return hits
+    .filter((h) => h.itemId === itemId)
+    .map((h) => `\tp. ${h.page}: ${h.snippet.replace(/\s+/g, ' ')}\n`)
+    .join('');
 }
 
 export const stylesDir = (dataDir: string): string => join(dataDir, 'styles');

@@ -2,7 +2,6 @@
 // or everything again with --rebuild), with progress on stderr; Ctrl-C stops it and keeps what was
 // indexed. `--notes` lists the PDFs that are not (fully) searchable and why.
 import type { LibraryClient } from '../../core/library/client';
-import type { FulltextHit } from '../../core/library/fulltext-store';
 import { DEFAULT_FULLTEXT_LIMITS, indexFulltext, type FulltextLimits } from '../../core/pdf/fulltext';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { noExtraArgs, withLibrary } from '../library-session';
@@ -79,12 +78,4 @@ async function notes(client: LibraryClient, ctx: CommandContext, json: boolean):
   if (json) ctx.stdout.write(`${JSON.stringify(list.map((n) => ({ ...n, citationKey: keys.get(n.itemId) })), null, 2)}\n`);
   else for (const n of list) ctx.stdout.write(`${keys.get(n.itemId)}\t${n.status}\t${n.note}\n`);
   return 0;
-}
-
-/** The lines `citewise search` prints under an item for its full-text hits: page and snippet. */
-export function hitLines(hits: readonly FulltextHit[], itemId: number): string {
-  return hits
-    .filter((h) => h.itemId === itemId)
-    .map((h) => `\tp. ${h.page}: ${h.snippet.replace(/\s+/g, ' ')}\n`)
-    .join('');
 }

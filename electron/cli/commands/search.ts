@@ -1,8 +1,9 @@
 // `citewise search QUERY`: items found with the search language, one a line (or JSON).
+import { parseQuery } from '../../../shared/model/query';
+import { fulltextMatchOf } from '../../core/library/query-sql';
 import type { LibraryRow } from '../../core/library/types';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
-import { checkQuery, plural, printJson, withLibrary } from '../library-session';
-import { hitLines } from './fulltext';
+import { checkQuery, hitLines, plural, printJson, withLibrary } from '../library-session';
 
 export const command = defineCommand({
   name: 'search',
@@ -25,9 +26,11 @@ async function searchCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const limitText = (p.values.limit as string | undefined) ?? '50';
   const limit = Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a number from 1 to 1000 (got "${limitText}")`);
+  // Pages and snippets only for a query with `fulltext:` terms: any other would ask the worker for none.
+  const withPages = fulltextMatchOf(parseQuery(query)) !== null;
   const { rows, total, hits } = await withLibrary(ctx.dataDir, async (client) => {
     const page = await client.lib.list({ query, limit });
-    return { rows: page.rows, total: await client.lib.count({ query }), hits: await client.fulltext.hits(query, page.rows.map((r) => r.id)) };
+    return { rows: page.rows, total: await client.lib.count({ query }), hits: withPages ? await client.fulltext.hits(query, page.rows.map((r) => r.id)) : [] };
   }, ctx.stderr);
   if (p.values.json) {
     printJson(ctx.stdout, {

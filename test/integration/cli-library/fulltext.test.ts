@@ -2,7 +2,8 @@
 // progress on stderr, found with the page and a snippet; the notes of a scanned PDF; a rebuild.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makePdf } from '../../helpers/pdfs';
 import { run, tempDir } from './helpers';
 
@@ -47,8 +48,18 @@ describe('citewise fulltext', () => {
     expect(found.stderr).toBe('1 item found.\n');
     const json = JSON.parse((await run(data.path, 'search', '--json', 'fulltext:heat')).stdout) as { items: { title: string; pages: unknown }[] };
     expect(json.items).toEqual([expect.objectContaining({ title: 'Yeast under stress', pages: [{ page: 3, snippet: 'We report gene expression under «heat» stress.' }] })]);
-    // A search without fulltext: terms prints no page lines.
-    expect((await run(data.path, 'search', 'yeast')).stdout.split('\n').filter((l) => l.startsWith('\t'))).toEqual([]);
+    // A search without fulltext: terms prints no page lines, and asks the worker for none.
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      expect((await run(data.path, 'search', 'yeast')).stdout.split('\n').filter((l) => l.startsWith('\t'))).toEqual([]);
+      const calls = posted.mock.calls.map(([m]) => m as { op?: string; store?: string; method?: string }).filter((m) => m.op === 'call');
+      expect(calls.map((m) => `${m.store}.${m.method}`)).toEqual(['lib.list', 'lib.count']);
+      posted.mockClear();
+      await run(data.path, 'search', 'fulltext:heat');
+      expect(posted.mock.calls.map(([m]) => m as { op?: string; store?: string }).filter((m) => m.op === 'call' && m.store === 'fulltext')).toHaveLength(1);
+    } finally {
+      posted.mockRestore();
+    }
 
     const notes = await fulltext('--notes');
     expect(notes.stdout).toMatch(/^\S+\tindexed\tno text layer on 2 pages \(a scan\?\); those pages are not searchable\n$/);
