@@ -7,6 +7,7 @@ import { CoreError } from '../errors';
 import { backupDatabase, inspectBackup } from './backup';
 import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
+import { storeDispatch } from './dispatch';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
@@ -69,6 +70,7 @@ try {
 }
 /** What 'call' requests reach, by the name LibraryClient has for each (protocol.ts LibraryStores). */
 const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext };
+const method = storeDispatch(stores);
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
@@ -182,12 +184,8 @@ if (init.backupIntervalMs && init.backupIntervalMs > 0) {
 
 function handle(req: Request): unknown {
   switch (req.op) {
-    case 'call': {
-      const store = Object.hasOwn(stores, req.store) ? (stores[req.store] as unknown as Record<string, (...args: unknown[]) => unknown>) : undefined;
-      const fn = (req.method as string) === 'constructor' ? undefined : store?.[req.method];
-      if (typeof fn !== 'function') throw new Error(`Unknown library method ${req.store}.${String(req.method)}`);
-      return fn.apply(store, req.args);
-    }
+    case 'call':
+      return method(req.store, String(req.method))(req.args);
     case 'import.begin': {
       if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');

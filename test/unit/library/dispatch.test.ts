@@ -1,0 +1,96 @@
+// The library worker's dispatch: a 'call' reaches only the methods a store's class chain declares.
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LibraryClient } from '../../../electron/core/library/client';
+import { declaredMethods, storeDispatch } from '../../../electron/core/library/dispatch';
+import { openLibrary, type OpenedLibrary } from '../../../electron/core/library/open';
+import type { LibraryStores } from '../../../electron/core/library/protocol';
+import { tempDir } from '../../helpers/tmp';
+
+const PROTOCOL = join(__dirname, '..', '..', '..', 'electron', 'core', 'library', 'protocol.ts');
+
+/** The methods LibraryClient's proxies offer per store: StoreCall of protocol.ts, as the type checker resolves it. */
+function clientMethods(): Record<string, string[]> {
+  const program = ts.createProgram([PROTOCOL], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: ['node'], noEmit: true });
+  const checker = program.getTypeChecker();
+  const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(PROTOCOL)!)!);
+  const call = checker.getDeclaredTypeOfSymbol(exports.find((s) => s.name === 'StoreCall')!);
+  const literals = (t: ts.Type): string[] => (t.isUnion() ? t.types : [t]).map((x) => (x.isStringLiteral() ? x.value : `<${checker.typeToString(x)}>`));
+  const out: Record<string, string[]> = {};
+  for (const member of call.isUnion() ? call.types : [call]) {
+    const field = (name: string): ts.Type => checker.getTypeOfSymbol(member.getProperty(name)!);
+    out[literals(field('store'))[0]!] = literals(field('method'));
+  }
+  return out;
+}
+
+describe('library worker dispatch', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let opened: OpenedLibrary;
+  let stores: LibraryStores;
+  beforeAll(() => {
+    dir = tempDir('citewise-dispatch-');
+    opened = openLibrary(join(dir.path, 'citewise.sqlite'));
+    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext };
+  });
+  afterAll(() => {
+    opened.close();
+    dir.remove();
+  });
+
+  it.each([
+    ['lib', 'constructor'],
+    ['lib', 'toString'],
+    ['lib', '__proto__'],
+    ['lib', 'hasOwnProperty'],
+    ['lib', 'valueOf'],
+    ['lib', 'isPrototypeOf'],
+    ['lib', '__defineGetter__'],
+    ['lib', 'propertyIsEnumerable'],
+    // Fields: an object, and a function that is a field rather than a declared method.
+    ['lib', 'assistant'],
+    ['lib', 'now'],
+    ['graph', 'toLocaleString'],
+    ['lib', 'noSuchMethod'],
+    // Store names that are not stores.
+    ['toString', 'call'],
+    ['__proto__', 'toString'],
+    ['constructor', 'name'],
+  ])('refuses %s.%s', (store, method) => {
+    const dispatch = storeDispatch(stores);
+    expect(() => dispatch(store, method)).toThrow(`Unknown library method ${store}.${method}`);
+  });
+
+  it('allows methods declared by the store class and by the rooms it is built from, bound to the store', () => {
+    const dispatch = storeDispatch(stores);
+    // counts is Library's own; listCollections a room's (collections.ts); list is further down the chain.
+    expect(dispatch('lib', 'counts')([])).toMatchObject({ items: 0 });
+    expect(dispatch('lib', 'listCollections')([])).toEqual([]);
+    expect(dispatch('lib', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
+    expect(dispatch('fulltext', 'summary')([])).toMatchObject({ pages: 0 });
+  });
+
+  it('allows every method the client offers for each store', () => {
+    const offered = clientMethods();
+    expect(Object.keys(offered).sort()).toEqual(Object.keys(stores).sort());
+    for (const [store, methods] of Object.entries(offered)) {
+      expect(methods.length).toBeGreaterThan(3);
+      const allowed = declaredMethods(stores[store as keyof LibraryStores]);
+      expect(methods.filter((m) => !allowed.has(m)), store).toEqual([]);
+    }
+  }, 120_000);
+
+  it('refuses them through the worker too', async () => {
+    const wdir = tempDir('citewise-dispatch-worker-');
+    const client = await LibraryClient.start({ file: join(wdir.path, 'citewise.sqlite') });
+    try {
+      const lib = client.lib as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      for (const name of ['toString', 'hasOwnProperty', 'assistant']) await expect(lib[name]!('x')).rejects.toThrow(`Unknown library method lib.${name}`);
+      expect(await client.lib.count()).toBe(0);
+    } finally {
+      await client.close();
+      wdir.remove();
+    }
+  });
+});
