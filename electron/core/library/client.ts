@@ -5,6 +5,7 @@ import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
+import { fromWire, WorkerRpc } from '../worker-rpc';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
 import type { LibraryArgs, LibraryMethod, LibraryResult, LibraryStores, Request, Response, StoreCall, StoreMethod, StoreName, WireError, WorkerInit } from './protocol';
@@ -44,13 +45,6 @@ export interface ImportItemsOptions {
   source?: string;
   onProgress?: (done: number, total: number | null) => void;
   signal?: AbortSignal;
-}
-
-function toError(e: WireError): Error {
-  if (e.code) return new CoreError(e.code as CoreError['code'], e.message, e.details);
-  const err = new Error(e.message);
-  err.name = e.name;
-  return err;
 }
 
 function abortError(): Error {
@@ -97,7 +91,7 @@ function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; re
       } else if (msg.type === 'failed') {
         cleanup();
         void worker.terminate();
-        reject(toError(msg.error));
+        reject(fromWire(msg.error));
       }
     };
     const onError = (err: Error): void => {
@@ -135,12 +129,12 @@ export class LibraryClient {
   /** Every FulltextStore method, async (the full-text indexer and search). */
   readonly fulltext: AsyncStore<'fulltext'>;
   #worker: Worker;
+  /** Requests to the current worker and their replies (worker-rpc.ts). */
+  #rpc!: WorkerRpc<Request>;
   readonly #options: StartLibraryOptions;
-  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly #chunkSize: number;
   /** Set while the library file is being replaced (replaceFile): requests wait for the new worker. */
   #swapping: Promise<void> | null = null;
-  #nextId = 1;
   #closed = false;
 
   private constructor(worker: Worker, ready: Ready, options: StartLibraryOptions) {
@@ -206,7 +200,7 @@ export class LibraryClient {
     let release!: () => void;
     this.#swapping = new Promise<void>((r) => (release = r));
     try {
-      while (this.#pending.size > 0) await new Promise((r) => setTimeout(r, 5));
+      while (this.#rpc.pending > 0) await new Promise((r) => setTimeout(r, 5));
       await this.#post({ id: 0, op: 'close' }).catch(() => undefined);
       await this.#worker.terminate();
       try {
@@ -239,32 +233,19 @@ export class LibraryClient {
 
   #attach(worker: Worker): void {
     const options = this.#options;
-    worker.on('message', (msg: Response) => {
-      if (msg.type === 'backup') {
-        options.onBackup?.(msg.info, msg.error);
-        return;
-      }
-      if (msg.type === 'waiting') {
-        options.onWaiting?.({ waiting: msg.waiting, message: msg.message });
-        return;
-      }
-      if (msg.type !== 'result' && msg.type !== 'error') return;
-      const p = this.#pending.get(msg.id);
-      if (!p) return;
-      this.#pending.delete(msg.id);
-      if (msg.type === 'result') p.resolve(msg.value);
-      else p.reject(toError(msg.error));
-    });
-    const failAll = (err: Error): void => {
-      for (const p of this.#pending.values()) p.reject(err);
-      this.#pending.clear();
-    };
-    worker.on('error', (err) => failAll(err));
-    worker.on('exit', (code) => {
-      // A worker replaced on purpose (replaceFile) stops without closing the client.
-      if (worker !== this.#worker || this.#swapping) return;
-      this.#closed = true;
-      failAll(new CoreError('INTERNAL', `The library worker stopped (exit code ${code}).`));
+    this.#rpc = new WorkerRpc<Request>(worker, {
+      what: 'library worker',
+      onMessage: (message) => {
+        const msg = message as Response;
+        if (msg.type === 'backup') options.onBackup?.(msg.info, msg.error);
+        else if (msg.type === 'waiting') options.onWaiting?.({ waiting: msg.waiting, message: msg.message });
+      },
+      onStop: () => {
+        // A worker replaced on purpose (replaceFile) stops without closing the client; one that
+        // failed or exited otherwise closes it: later requests are refused (CANCELLED).
+        if (worker !== this.#worker || this.#swapping) return;
+        this.#closed = true;
+      },
     });
   }
 
@@ -391,10 +372,6 @@ export class LibraryClient {
 
   #post(req: Request, transfer: readonly TransferListItem[] = []): Promise<unknown> {
     if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The library is closed.'));
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...req, id }, transfer);
-    });
+    return this.#rpc.call(req, transfer);
   }
 }

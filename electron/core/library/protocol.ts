@@ -10,6 +10,7 @@ import type { FulltextStore } from './fulltext-store';
 import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
+import type { Reply, WireError } from '../worker-rpc';
 
 /**
  * The stores the library worker holds. LibraryClient has one async proxy per store, under the same
@@ -85,18 +86,13 @@ export type ImportPortMessage = { type: 'flow'; counters: SharedArrayBuffer } | 
 /** Slots of the flow counters (formats' FLOW): chunks written, and non-zero once the reader stopped reading. */
 export const IMPORT_FLOW = { written: 0, closed: 1 } as const;
 
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-  details?: unknown;
-}
+export type { WireError };
 
 export type Response =
   | { type: 'ready'; recovery: Recovery | null; migrationBackup: BackupInfo | null; backupDir: string; searchIndexRepair: SearchIndexRepair | null }
   | { type: 'failed'; error: WireError }
-  | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; error: WireError }
+  /** The answer to a request (worker-rpc.ts). */
+  | Reply
   | { type: 'backup'; info: BackupInfo | null; error?: WireError }
   /** Changes are waiting for the write lock another program holds (true), or all were saved (false). */
   | { type: 'waiting'; waiting: boolean; message: string };

@@ -4,6 +4,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { CoreError } from '../errors';
+import { refused, replied, toWire } from '../worker-rpc';
 import { backupDatabase, inspectBackup } from './backup';
 import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
@@ -22,10 +23,7 @@ const init = workerData as WorkerInit;
 function wire(thrown: unknown): WireError {
   // SQLite found damage: the next open runs the full check (health.ts).
   if (isDamage(thrown)) flagDamage(init.file);
-  const err = asStorageFault(thrown, dirname(init.file));
-  if (err instanceof CoreError) return { name: err.name, message: err.message, code: err.code, details: err.details };
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: 'Error', message: String(err) };
+  return toWire(asStorageFault(thrown, dirname(init.file)));
 }
 
 const send = (msg: Response): void => port.postMessage(msg);
@@ -267,20 +265,20 @@ function attempt(req: Request, since: number): boolean {
     const value = handle(req);
     if (value instanceof Promise) {
       value.then(
-        (v: unknown) => send({ type: 'result', id: req.id, value: v }),
-        (err: unknown) => send({ type: 'error', id: req.id, error: wire(err) }),
+        (v: unknown) => send(replied(req.id, v)),
+        (err: unknown) => send(refused(req.id, wire(err))),
       );
-    } else send({ type: 'result', id: req.id, value });
+    } else send(replied(req.id, value));
   } catch (err) {
     // A write that failed mid-way (SQLITE_FULL in a statement run outside db.transaction) must not
     // leave a transaction open for the next call to write into; an import's own is ended by its session.
     if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
     if (isBusy(err) && WAITS_FOR_LOCK.has(req.op)) {
       if (Date.now() - since < WAIT_LIMIT_MS) return false;
-      send({ type: 'error', id: req.id, error: wire(new CoreError('CONFLICT', `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`)) });
+      send(refused(req.id, wire(new CoreError('CONFLICT', `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`))));
       return true;
     }
-    send({ type: 'error', id: req.id, error: wire(err) });
+    send(refused(req.id, wire(err)));
   }
   return true;
 }
@@ -306,7 +304,7 @@ port.on('message', (req: Request) => {
   }
   if (req.op === 'close') {
     if (retryTimer) clearTimeout(retryTimer);
-    for (const w of waiting.splice(0)) send({ type: 'error', id: w.req.id, error: wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.')) });
+    for (const w of waiting.splice(0)) send(refused(w.req.id, wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.'))));
     attempt(req, Date.now());
     port.close();
   }

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
+import { WorkerRpc, WorkerStopped } from '../worker-rpc';
 import type { ExtractFailure, PdfFacts } from './extract';
 
 export interface PdfWorkerRequest {
@@ -14,7 +15,8 @@ export interface PdfWorkerRequest {
   wholeOrNone?: boolean;
 }
 
-export type PdfWorkerReply = { id: number; ok: true; facts: PdfFacts } | { id: number; ok: false; failure: ExtractFailure };
+/** What a read's reply carries (worker-rpc.ts Reply): a file that cannot be read is an answer, not an error. */
+export type PdfWorkerReply = { ok: true; facts: PdfFacts } | { ok: false; failure: ExtractFailure };
 
 export interface PdfWorkerReady {
   ready: true;
@@ -35,19 +37,18 @@ export interface PdfReaderOptions {
 export class PdfReader {
   readonly #options: PdfReaderOptions;
   #worker: Worker | null = null;
-  #ready: Promise<Worker> | null = null;
-  #next = 1;
+  #ready: Promise<WorkerRpc<PdfWorkerRequest>> | null = null;
 
   constructor(options: PdfReaderOptions) {
     this.#options = options;
   }
 
-  #start(): Promise<Worker> {
+  #start(): Promise<WorkerRpc<PdfWorkerRequest>> {
     const entry = this.#options.entry ?? locateWorker('pdf-worker');
     const worker = new Worker(entry.script, { eval: entry.eval ?? false, resourceLimits: { maxOldGenerationSizeMb: 512 } });
     worker.unref();
     this.#worker = worker;
-    const ready = new Promise<Worker>((resolve, reject) => {
+    const ready = new Promise<WorkerRpc<PdfWorkerRequest>>((resolve, reject) => {
       const done = (then: () => void): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);
@@ -56,7 +57,7 @@ export class PdfReader {
         then();
       };
       const onMessage = (m: PdfWorkerReady): void => {
-        if (m.ready) done(() => resolve(worker));
+        if (m.ready) done(() => resolve(new WorkerRpc<PdfWorkerRequest>(worker, { what: 'PDF worker' })));
       };
       const onError = (err: Error): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader could not start: ${err.message}`)));
       const onExit = (code: number): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader stopped while starting (exit code ${code}).`)));
@@ -77,8 +78,12 @@ export class PdfReader {
 
   /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own). */
   async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal, options: { wholeOrNone?: boolean; cancelMessage?: string } = {}): Promise<ReadOutcome> {
-    const worker = await (this.#ready ?? this.#start());
-    const id = this.#next++;
+    let rpc = await (this.#ready ?? this.#start());
+    // A worker that stopped between two files is replaced.
+    if (rpc.stopped) {
+      this.#discard(rpc.worker);
+      rpc = await this.#start();
+    }
     return new Promise<ReadOutcome>((resolve, reject) => {
       let settled = false;
       const finish = (kill: boolean, then: () => void): void => {
@@ -86,30 +91,23 @@ export class PdfReader {
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (kill) this.#discard(worker);
+        if (kill) this.#discard(rpc.worker);
         then();
       };
-      const onMessage = (reply: PdfWorkerReply): void => {
-        if (reply.id !== id) return;
-        finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts } : { ok: false, failure: reply.failure }));
+      // A worker that fails (pdf.js out of memory, a crash) failed on this file: it cannot be read.
+      const onStopped = (err: unknown): void => {
+        const failure = err instanceof WorkerStopped ? err.failure : null;
+        if (!failure) return finish(true, () => reject(err instanceof Error ? err : new Error(String(err))));
+        const oom = (failure as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        finish(true, () => resolve({ ok: false, failure: { code: 'corrupt', message: oom ? 'reading it needs more memory than a PDF may use' : `it cannot be read (${failure.message})` } }));
       };
-      const onError = (err: Error): void => {
-        const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        finish(true, () => resolve({ ok: false, failure: { code: 'corrupt', message: oom ? 'reading it needs more memory than a PDF may use' : `it cannot be read (${err.message})` } }));
-      };
-      const onExit = (code: number): void => finish(true, () => reject(new CoreError('INTERNAL', `The PDF worker stopped unexpectedly (exit code ${code}).`)));
       const onAbort = (): void => finish(true, () => reject(new CoreError('CANCELLED', options.cancelMessage ?? 'The PDF capture was cancelled.')));
       const limit = this.#options.timeLimitMs;
       const timer = setTimeout(() => finish(true, () => resolve({ ok: false, failure: { code: 'timeout', message: `reading it took longer than ${limit / 1000} s and was stopped` } })), limit);
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.postMessage({ id, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}) } satisfies PdfWorkerRequest);
+      // After a time-out or an abort the worker is terminated, and this call's rejection is ignored.
+      rpc.call<PdfWorkerReply>({ id: 0, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}) }).then((reply) => finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts } : { ok: false, failure: reply.failure })), onStopped);
     });
   }
 

@@ -39,7 +39,7 @@ describe('locateWorker', () => {
         worker.once('message', ok).once('error', fail);
         worker.postMessage({ kind: 'stats', id: 7 });
       });
-      expect(answer).toMatchObject({ id: 7, ok: true, kind: 'stats' });
+      expect(answer).toMatchObject({ type: 'reply', id: 7, ok: true, value: { kind: 'stats' } });
     } finally {
       await worker.terminate();
     }

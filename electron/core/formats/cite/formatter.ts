@@ -117,7 +117,7 @@ export class CiteFormatter {
     const versions = items.map((item) => options.versionOf?.(item));
     if (this.#pool && (pooled || items.length >= this.#threshold)) {
       const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'bibliography', ...this.#job(req, holds, items, versions) }));
-      if (result.ok && result.kind === 'bibliography') return result.value;
+      if (result.kind === 'bibliography') return result.value;
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
     }
     return this.#core.bibliography(req, items, items.map((item, i) => itemKey(item, versions[i])));
@@ -157,7 +157,7 @@ export class CiteFormatter {
     const versions = items.map((item) => options.versionOf?.(item));
     if (this.#pool && items.length >= this.#threshold) {
       const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'citations', clusters: clusters.map((c) => [...c]), ...this.#job(req, holds, items, versions) }));
-      if (result.ok && result.kind === 'citations') return result.value.map((value) => ({ value }));
+      if (result.kind === 'citations') return result.value.map((value) => ({ value }));
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
     }
     const keys = items.map((item, i) => itemKey(item, versions[i]));

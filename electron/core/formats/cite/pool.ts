@@ -4,14 +4,14 @@
 import { Worker } from 'node:worker_threads';
 import { CoreError } from '../../errors';
 import { locateWorker, type WorkerEntry } from '../../worker-entry';
-import type { ErrorCode } from '../../../../shared/ipc';
+import { WorkerRpc } from '../../worker-rpc';
 import type { Job, JobResult } from './protocol';
 
 export type { WorkerEntry } from '../../worker-entry';
 
 interface Slot {
-  worker: Worker | undefined;
-  pending: Map<number, { resolve: (r: JobResult) => void; reject: (e: Error) => void }>;
+  /** The slot's worker and its calls (worker-rpc.ts); none until the first job, or after it stopped. */
+  rpc: WorkerRpc<Job> | undefined;
   /** Style versions and locale tags this worker already holds. */
   styles: Set<string>;
   locales: Set<string>;
@@ -27,13 +27,12 @@ export type PoolJob = Job extends infer J ? (J extends { id: number } ? Omit<J, 
 export class WorkerPool {
   readonly #entry: (() => WorkerEntry) | WorkerEntry;
   readonly #slots: Slot[];
-  #next = 1;
   #closed = false;
 
   /** `entry`: the worker script; found by locateWorker('cite-worker') when the first worker starts. */
   constructor(size = 2, entry: WorkerEntry | (() => WorkerEntry) = () => locateWorker('cite-worker')) {
     this.#entry = entry;
-    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: undefined, pending: new Map(), styles: new Set(), locales: new Set() }));
+    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ rpc: undefined, styles: new Set(), locales: new Set() }));
   }
 
   get size(): number {
@@ -54,62 +53,46 @@ export class WorkerPool {
   run(slot: number, build: (holds: Holds) => PoolJob): Promise<JobResult> {
     if (this.#closed) return Promise.reject(new CoreError('CANCELLED', 'The citation formatter is closed.'));
     const s = this.#slots[slot]!;
-    let worker: Worker;
+    let rpc: WorkerRpc<Job>;
     let job: PoolJob;
     try {
-      worker = this.#spawn(s);
+      rpc = this.#spawn(s);
       job = build({ styles: s.styles, locales: s.locales });
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    const id = this.#next++;
-    return new Promise<JobResult>((resolve, reject) => {
-      s.pending.set(id, { resolve, reject });
-      // Keep the process alive while a job is out; an idle worker must not.
-      worker.ref();
-      worker.postMessage({ ...job, id });
-    }).then((result) => {
-      if (!result.ok) throw new CoreError((result.error.code as ErrorCode | undefined) ?? 'INTERNAL', result.error.message);
-      return result;
-    });
+    return rpc.call<JobResult>({ ...job, id: 0 } as Job);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(
       this.#slots.map(async (s) => {
-        const w = s.worker;
-        s.worker = undefined;
-        for (const p of s.pending.values()) p.reject(new CoreError('CANCELLED', 'The citation formatter was closed.'));
-        s.pending.clear();
-        if (w) await w.terminate();
+        const rpc = s.rpc;
+        s.rpc = undefined;
+        rpc?.failAll(new CoreError('CANCELLED', 'The citation formatter was closed.'));
+        if (rpc) await rpc.worker.terminate();
       }),
     );
   }
 
-  #spawn(s: Slot): Worker {
-    if (s.worker) return s.worker;
+  #spawn(s: Slot): WorkerRpc<Job> {
+    if (s.rpc) return s.rpc;
     const entry = typeof this.#entry === 'function' ? this.#entry() : this.#entry;
     // No execArgv of the parent's (a test runner's loader flags) reaches the worker.
     const worker = new Worker(entry.script, { eval: entry.eval ?? false, execArgv: [] });
-    worker.unref();
     s.styles.clear();
     s.locales.clear();
-    worker.on('message', (result: JobResult) => {
-      const p = s.pending.get(result.id);
-      if (!p) return;
-      s.pending.delete(result.id);
-      if (s.pending.size === 0) worker.unref();
-      p.resolve(result);
+    // An idle worker must not keep the process alive; one with a job out must. A worker that stopped
+    // is replaced by the next job.
+    const rpc = new WorkerRpc<Job>(worker, {
+      what: 'citation worker',
+      refWhileBusy: true,
+      onStop: () => {
+        if (s.rpc === rpc) s.rpc = undefined;
+      },
     });
-    const fail = (err: Error): void => {
-      if (s.worker === worker) s.worker = undefined;
-      for (const p of s.pending.values()) p.reject(err);
-      s.pending.clear();
-    };
-    worker.on('error', (err) => fail(err));
-    worker.on('exit', (code) => fail(new CoreError('INTERNAL', `The citation worker stopped (exit code ${code}).`)));
-    s.worker = worker;
-    return worker;
+    s.rpc = rpc;
+    return rpc;
   }
 }

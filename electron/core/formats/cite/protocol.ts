@@ -22,8 +22,5 @@ export type Job =
   | (JobBase & { kind: 'citations'; clusters: CitationCluster[] })
   | { id: number; kind: 'stats' };
 
-export type JobResult =
-  | { id: number; ok: true; kind: 'bibliography'; value: CoreBibliography }
-  | { id: number; ok: true; kind: 'citations'; value: string[] }
-  | { id: number; ok: true; kind: 'stats'; value: CoreStats }
-  | { id: number; ok: false; error: { code?: string; message: string } };
+/** What a job's reply carries (worker-rpc.ts Reply); a failure comes back as the error it was. */
+export type JobResult = { kind: 'bibliography'; value: CoreBibliography } | { kind: 'citations'; value: string[] } | { kind: 'stats'; value: CoreStats };

@@ -2,6 +2,7 @@
 // Bundled as its own entry (out/main/cite-worker.js, out/cli/cite-worker.js); run from source with tsx.
 import { parentPort } from 'node:worker_threads';
 import { CoreError } from '../../errors';
+import { refused, replied, toWire } from '../../worker-rpc';
 import { CiteCore, itemKey } from './core';
 import { lookupFrom } from './locales';
 import type { Job, JobResult } from './protocol';
@@ -12,27 +13,22 @@ const styles = new Map<string, CslStyleDef>();
 const core = new CiteCore(lookupFrom(locales));
 
 function run(job: Job): JobResult {
-  if (job.kind === 'stats') return { id: job.id, ok: true, kind: 'stats', value: core.stats() };
+  if (job.kind === 'stats') return { kind: 'stats', value: core.stats() };
   for (const [tag, xml] of Object.entries(job.locales)) locales.set(tag, xml);
   if ('xml' in job.style) styles.set(job.style.version, job.style);
   const style = styles.get(job.style.version);
   if (!style) throw new Error(`worker has no style version ${job.style.version}`);
   const req = { style, locale: job.locale, forceLocale: job.forceLocale, format: job.format };
   const keys = job.items.map((item, i) => itemKey(item, job.versions[i]));
-  if (job.kind === 'bibliography') return { id: job.id, ok: true, kind: 'bibliography', value: core.bibliography(req, job.items, keys) };
-  return { id: job.id, ok: true, kind: 'citations', value: core.citations(req, job.items, keys, job.clusters) };
+  if (job.kind === 'bibliography') return { kind: 'bibliography', value: core.bibliography(req, job.items, keys) };
+  return { kind: 'citations', value: core.citations(req, job.items, keys, job.clusters) };
 }
 
 parentPort?.on('message', (job: Job) => {
-  let result: JobResult;
   try {
-    result = run(job);
+    parentPort?.postMessage(replied(job.id, run(job)));
   } catch (err) {
-    result = {
-      id: job.id,
-      ok: false,
-      error: err instanceof CoreError ? { code: err.code, message: err.message } : { message: err instanceof Error ? err.message : String(err) },
-    };
+    // Whatever is not a CoreError reaches the caller as one with code INTERNAL and its message.
+    parentPort?.postMessage(refused(job.id, toWire(err instanceof CoreError ? err : new CoreError('INTERNAL', err instanceof Error ? err.message : String(err)))));
   }
-  parentPort?.postMessage(result);
 });
