@@ -137,15 +137,15 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
     async (client) => {
       let scope: AutoExportScope = { kind: 'library' };
       if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection, 'follow it')).id, subcollections: !values['no-subcollections'] };
-      const created = await client.lib.addAutoExport({
+      const created = await client.autoExports.add({
         path: target,
         format,
         scope,
         options: { abstracts: !values['no-abstracts'], notes: values.notes === true, ascii: values.ascii === true },
       });
-      const ran = await client.lib.runAutoExport(created.id);
+      const ran = await client.autoExports.run(created.id);
       const cols = new Map((await client.lib.listCollections()).map((c) => [c.id, c.name]));
-      return { def: await client.lib.getAutoExport(created.id), result: ran, names: cols };
+      return { def: await client.autoExports.get(created.id), result: ran, names: cols };
     },
     ctx.stderr,
   );
@@ -158,7 +158,7 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
 async function list(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
   noArgs('list', positionals);
   const { defs, names } = await withLibrary(ctx.dataDir, async (client) => ({
-    defs: await client.lib.listAutoExports(),
+    defs: await client.autoExports.list(),
     names: new Map((await client.lib.listCollections()).map((c) => [c.id, c.name])),
   }));
   if (values.json) {
@@ -181,8 +181,8 @@ async function remove(values: Values, positionals: string[], ctx: AutoExportComm
   if (positionals.length > 1) throw new UsageError(`auto-export remove takes one id (got ${positionals.length})`);
   const id = parseId(positionals[0], 'remove');
   const def = await withLibrary(ctx.dataDir, async (client) => {
-    const found = await client.lib.getAutoExport(id);
-    await client.lib.removeAutoExport(id);
+    const found = await client.autoExports.get(id);
+    await client.autoExports.remove(id);
     return found;
   });
   if (values.json) printJson(ctx.stdout, { removed: id, path: def.path });
@@ -197,9 +197,9 @@ async function run(values: Values, positionals: string[], ctx: AutoExportCommand
   const runs = await withLibrary(
     ctx.dataDir,
     async (client) => {
-      const ids = only !== undefined ? [(await client.lib.getAutoExport(only)).id] : (await client.lib.listAutoExports()).map((d) => d.id);
+      const ids = only !== undefined ? [(await client.autoExports.get(only)).id] : (await client.autoExports.list()).map((d) => d.id);
       const out: AutoExportRun[] = [];
-      for (const id of ids) out.push(await client.lib.runAutoExport(id, { force }));
+      for (const id of ids) out.push(await client.autoExports.run(id, { force }));
       return out;
     },
     ctx.stderr,

@@ -5,7 +5,7 @@
 // Runs go one at a time: they share the worker, and two runs of one file must not race.
 import { basename } from 'node:path';
 import { CoreError } from '../errors';
-import type { AsyncLibrary } from '../library/client';
+import type { AsyncStore } from '../library/client';
 import type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 import type { ItemId } from '../library/types';
 import type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
@@ -14,17 +14,14 @@ import type { JobRegistry } from './registry';
 
 export type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 
-/** The library methods auto-export uses (LibraryClient's `lib` has them all). */
-export type AutoExportLibrary = Pick<
-  AsyncLibrary,
-  'addAutoExport' | 'listAutoExports' | 'getAutoExport' | 'updateAutoExport' | 'removeAutoExport' | 'autoExportsAffected' | 'runAutoExport'
->;
+/** The auto-export store, through the library worker (LibraryClient's `autoExports`). */
+export type AutoExportLibrary = AsyncStore<'autoExports'>;
 
 /** Sent after every run, successful or not (the IPC event autoExport.status carries it as is). */
 export type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
 
 export interface AutoExporterOptions {
-  library: { lib: AutoExportLibrary };
+  library: { autoExports: AutoExportLibrary };
   jobs: JobRegistry;
   /** Quiet time after the last change before files are written. Default 1000 ms. */
   debounceMs?: number;
@@ -37,7 +34,7 @@ export interface AutoExporterOptions {
 }
 
 export class AutoExporter {
-  readonly #lib: AutoExportLibrary;
+  readonly #store: AutoExportLibrary;
   readonly #jobs: JobRegistry;
   readonly #clock: Clock;
   readonly #debounceMs: number;
@@ -57,7 +54,7 @@ export class AutoExporter {
   #closed = false;
 
   constructor(options: AutoExporterOptions) {
-    this.#lib = options.library.lib;
+    this.#store = options.library.autoExports;
     this.#jobs = options.jobs;
     this.#clock = options.clock ?? systemClock;
     this.#debounceMs = options.debounceMs ?? 1000;
@@ -75,30 +72,30 @@ export class AutoExporter {
   }
 
   list(): Promise<AutoExport[]> {
-    return this.#lib.listAutoExports();
+    return this.#store.list();
   }
 
   get(id: number): Promise<AutoExport> {
-    return this.#lib.getAutoExport(id);
+    return this.#store.get(id);
   }
 
   /** Adds a definition and (unless runOnChange is false) queues its first write; the result arrives through onStatus. */
   async add(input: AutoExportInput): Promise<AutoExport> {
-    const def = await this.#lib.addAutoExport(input);
+    const def = await this.#store.add(input);
     if (this.#runOnChange) this.#background(def.id, false);
     return def;
   }
 
   /** Changes a definition and queues a run, which re-renders what the change requires. */
   async update(id: number, patch: AutoExportPatch): Promise<AutoExport> {
-    const def = await this.#lib.updateAutoExport(id, patch);
+    const def = await this.#store.update(id, patch);
     if (this.#runOnChange) this.#background(id, false);
     return def;
   }
 
   /** Forgets a definition; the file it wrote stays where it is. */
   async remove(id: number): Promise<void> {
-    await this.#lib.removeAutoExport(id);
+    await this.#store.remove(id);
   }
 
   /**
@@ -146,7 +143,7 @@ export class AutoExporter {
     this.#dirty = false;
     let affected: number[];
     try {
-      affected = await this.#lib.autoExportsAffected(ids);
+      affected = await this.#store.affected(ids);
     } catch {
       // The library is closing; nothing to write to.
       return;
@@ -198,11 +195,11 @@ export class AutoExporter {
   }
 
   async #runJob(id: number, force: boolean): Promise<AutoExportRun> {
-    const def = await this.#lib.getAutoExport(id);
+    const def = await this.#store.get(id);
     let run: AutoExportRun | null = null;
     const job = this.#jobs.start('auto-export', `Auto-export to ${basename(def.path)}`, async (control) => {
       if (control.signal.aborted) throw new CoreError('CANCELLED', 'Auto-export cancelled.');
-      run = await this.#lib.runAutoExport(id, { force });
+      run = await this.#store.run(id, { force });
       control.progress(run.itemCount, run.itemCount, run.status === 'unchanged' ? 'Already up to date' : `${run.itemCount} entries`);
       if (run.status === 'error') throw new CoreError(run.errorCode ?? 'INTERNAL', run.error ?? `Could not write ${def.path}.`);
       return run;
@@ -214,7 +211,7 @@ export class AutoExporter {
       if (run === null) failure = err;
     }
     const finished = run as AutoExportRun | null;
-    const definition = await this.#lib.getAutoExport(id).catch(() => null);
+    const definition = await this.#store.get(id).catch(() => null);
     if (definition) {
       for (const listener of [...this.#listeners]) {
         try {

@@ -128,6 +128,8 @@ export class LibraryClient {
   readonly assistant: AsyncStore<'assistant'>;
   /** Every FulltextStore method, async (the full-text indexer and search). */
   readonly fulltext: AsyncStore<'fulltext'>;
+  /** Every AutoExportStore method (definitions, affected, run), async (the AutoExporter in jobs/). */
+  readonly autoExports: AsyncStore<'autoExports'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -152,6 +154,7 @@ export class LibraryClient {
     this.graph = this.#store('graph');
     this.assistant = this.#store('assistant');
     this.fulltext = this.#store('fulltext');
+    this.autoExports = this.#store('autoExports');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

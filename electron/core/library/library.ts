@@ -16,7 +16,7 @@ import { exportItems, type ExportFormat } from '../formats';
 import { prepareItem } from './derive';
 import { recordUserEdits } from './edits';
 import { AssistantStore } from './assistant-store';
-import { AutoExportStore, type AutoExport, type AutoExportInput, type AutoExportPatch, type AutoExportRun } from './auto-export-store';
+import { AutoExportStore } from './auto-export-store';
 import { libraryCounts, type LibraryCounts } from './counts';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
@@ -29,7 +29,8 @@ import { CollectionsRoom } from './collections';
 export type { LibraryOptions };
 
 export class Library extends CollectionsRoom {
-  readonly #autoExports: AutoExportStore;
+  /** Auto-export definitions and runs (auto-export-store.ts); LibraryClient.autoExports in the app. */
+  readonly autoExports: AutoExportStore;
   /** Assistant conversations (assistant-store.ts); LibraryClient.assistant in the app. */
   readonly assistant: AssistantStore;
   readonly #serviceCollections: ServiceCollectionsStore;
@@ -37,7 +38,7 @@ export class Library extends CollectionsRoom {
 
   constructor(options: LibraryOptions) {
     super(options);
-    this.#autoExports = new AutoExportStore({ db: this.w, now: this.now });
+    this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.#serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
     this.#citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
@@ -182,38 +183,6 @@ export class Library extends CollectionsRoom {
   /** Copies the WAL into the database file (after a large import, when nothing else is waiting). */
   checkpoint(): void {
     this.w.raw.pragma('wal_checkpoint(PASSIVE)');
-  }
-
-  // ── Auto-export (auto-export-store.ts; the AutoExporter in jobs/ decides when to run) ──
-
-  addAutoExport(input: AutoExportInput): AutoExport {
-    return this.#autoExports.add(input);
-  }
-
-  listAutoExports(): AutoExport[] {
-    return this.#autoExports.list();
-  }
-
-  getAutoExport(id: number): AutoExport {
-    return this.#autoExports.get(id);
-  }
-
-  updateAutoExport(id: number, patch: AutoExportPatch): AutoExport {
-    return this.#autoExports.update(id, patch);
-  }
-
-  removeAutoExport(id: number): void {
-    this.#autoExports.remove(id);
-  }
-
-  /** The auto-exports a change to these items (all of them without ids) may affect. */
-  autoExportsAffected(itemIds?: readonly ItemId[] | null): number[] {
-    return this.#autoExports.affected(itemIds);
-  }
-
-  /** Brings one auto-export's file up to date; failures come back as status "error" and are recorded. */
-  runAutoExport(id: number, options: { force?: boolean } = {}): AutoExportRun {
-    return this.#autoExports.run(id, options);
   }
 
   // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──

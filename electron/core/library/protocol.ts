@@ -2,6 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import type { AssistantStore } from './assistant-store';
+import type { AutoExportStore } from './auto-export-store';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
@@ -22,6 +23,7 @@ export interface LibraryStores {
   graph: GraphStore;
   assistant: AssistantStore;
   fulltext: FulltextStore;
+  autoExports: AutoExportStore;
 }
 export type StoreName = keyof LibraryStores;
 

@@ -41,14 +41,14 @@ const bench: BenchCase = {
         last = performance.now();
         measuring = true;
         const t0 = performance.now();
-        const run = await client.lib.runAutoExport(id);
+        const run = await client.autoExports.run(id);
         const ms = performance.now() - t0;
         measuring = false;
         return { ms, run };
       };
       for (const format of ['bibtex', 'csljson'] as AutoExportFormat[]) {
         const file = join(tmpDir, `library.${format === 'csljson' ? 'json' : 'bib'}`);
-        const def = await client.lib.addAutoExport({ path: file, format });
+        const def = await client.autoExports.add({ path: file, format });
         const first = await timed(def.id);
         if (first.run.status !== 'written' || first.run.rendered !== n) throw new Error(`first run: ${JSON.stringify(first.run)}`);
         const mb = statSync(file).size / 2 ** 20;
@@ -78,7 +78,7 @@ const bench: BenchCase = {
           { metric: `${format}, ${size} items: incremental run after editing one item (median of ${edits.length})`, value: median(edits), unit: 'ms', note: `1 entry rendered, ${(n - 1).toLocaleString('en')} from the cache, file replaced atomically; ${(first.ms / median(edits)).toFixed(1)}× faster than the first write` },
           { metric: `${format}, ${size} items: run with nothing changed (median of ${unchanged.length})`, value: median(unchanged), unit: 'ms', note: 'file not rewritten' },
         );
-        await client.lib.removeAutoExport(def.id);
+        await client.autoExports.remove(def.id);
       }
       clearInterval(beat);
       const load = loadavg()[0]!;

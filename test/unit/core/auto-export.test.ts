@@ -152,14 +152,14 @@ describe('AutoExporter', () => {
   it('an unexpected failure fails the job, still sends a status (run null) and rejects runNow', async () => {
     const def = await exporter.add({ path: join(dir.path, 'u.bib'), format: 'bibtex' });
     await exporter.idle();
-    const lib = new Proxy(client.lib, {
-      get: (target, method: keyof typeof client.lib) =>
-        method === 'runAutoExport'
+    const autoExports = new Proxy(client.autoExports, {
+      get: (target, method: keyof typeof client.autoExports) =>
+        method === 'run'
           ? () => Promise.reject(new CoreError('INTERNAL', 'Auto-export to u.bib failed: exporter bug.'))
           : target[method],
     });
     const heard: AutoExportStatusEvent[] = [];
-    const broken = new AutoExporter({ library: { lib }, jobs, clock, onStatus: (s) => heard.push(s) });
+    const broken = new AutoExporter({ library: { autoExports }, jobs, clock, onStatus: (s) => heard.push(s) });
     await expect(broken.runNow(def.id)).rejects.toThrow('exporter bug');
     expect(heard).toMatchObject([{ definition: { id: def.id }, run: null }]);
     expect(jobs.list().at(-1)).toMatchObject({ kind: 'auto-export', state: 'failed', message: 'Auto-export to u.bib failed: exporter bug.' });

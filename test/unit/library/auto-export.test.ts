@@ -450,14 +450,14 @@ describe('auto-export', () => {
   it('is reachable through Library, as the worker facade calls it', () => {
     seed(t.library, 4);
     const file = join(out, 'lib.ris');
-    const def = t.library.addAutoExport({ path: file, format: 'ris' });
-    expect(t.library.runAutoExport(def.id)).toMatchObject({ status: 'written', itemCount: 4 });
+    const def = t.library.autoExports.add({ path: file, format: 'ris' });
+    expect(t.library.autoExports.run(def.id)).toMatchObject({ status: 'written', itemCount: 4 });
     expect(readFileSync(file, 'utf8')).toBe(fullExport(t.library, 'ris'));
-    expect(t.library.updateAutoExport(def.id, { format: 'csljson' }).format).toBe('csljson');
-    expect(t.library.runAutoExport(def.id)).toMatchObject({ status: 'written', rendered: 4 });
-    expect(t.library.listAutoExports().map((d) => d.id)).toEqual([def.id]);
-    expect(t.library.autoExportsAffected([1])).toEqual([def.id]);
-    t.library.removeAutoExport(def.id);
-    expect(t.library.listAutoExports()).toEqual([]);
+    expect(t.library.autoExports.update(def.id, { format: 'csljson' }).format).toBe('csljson');
+    expect(t.library.autoExports.run(def.id)).toMatchObject({ status: 'written', rendered: 4 });
+    expect(t.library.autoExports.list().map((d) => d.id)).toEqual([def.id]);
+    expect(t.library.autoExports.affected([1])).toEqual([def.id]);
+    t.library.autoExports.remove(def.id);
+    expect(t.library.autoExports.list()).toEqual([]);
   });
 });

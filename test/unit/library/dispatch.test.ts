@@ -32,7 +32,7 @@ describe('library worker dispatch', () => {
   beforeAll(() => {
     dir = tempDir('citewise-dispatch-');
     opened = openLibrary(join(dir.path, 'citewise.sqlite'));
-    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext };
+    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports };
   });
   afterAll(() => {
     opened.close();
@@ -69,6 +69,9 @@ describe('library worker dispatch', () => {
     expect(dispatch('lib', 'listCollections')([])).toEqual([]);
     expect(dispatch('lib', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
     expect(dispatch('fulltext', 'summary')([])).toMatchObject({ pages: 0 });
+    expect(dispatch('autoExports', 'list')([])).toEqual([]);
+    // Auto-export is its own store now, not Library pass-throughs.
+    expect(() => dispatch('lib', 'listAutoExports')).toThrow('Unknown library method lib.listAutoExports');
   });
 
   it('allows every method the client offers for each store', () => {

@@ -26,10 +26,10 @@ describe('migration 0007 auto-export', () => {
       expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020', collections: [2] });
       expect(lib.undoHistory().undo.map((e) => e.label)).toEqual(['Edit item']);
       // Collection "Thesis" (1) holds item 1 through its subcollection "Chapter" (2).
-      const def = lib.addAutoExport({ path: join(out, 'thesis.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: 1, subcollections: true } });
-      expect(lib.runAutoExport(def.id)).toMatchObject({ status: 'written', itemCount: 1 });
+      const def = lib.autoExports.add({ path: join(out, 'thesis.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: 1, subcollections: true } });
+      expect(lib.autoExports.run(def.id)).toMatchObject({ status: 'written', itemCount: 1 });
       expect(readFileSync(join(out, 'thesis.bib'), 'utf8')).toContain('@article{mullerDeep2020,');
-      expect(lib.listAutoExports()).toMatchObject([{ id: def.id, status: 'written', itemCount: 1 }]);
+      expect(lib.autoExports.list()).toMatchObject([{ id: def.id, status: 'written', itemCount: 1 }]);
     } finally {
       opened.close();
       rmSync(out, { recursive: true, force: true });

@@ -29,7 +29,7 @@ describe('migration 0009 assistant', () => {
     try {
       const lib = opened.library;
       expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020' });
-      expect(lib.listAutoExports()).toHaveLength(1);
+      expect(lib.autoExports.list()).toHaveLength(1);
       const turn = lib.assistant.addQuestion(null, { question: 'Does deep learning generalise?', options: { numReferences: 3 } });
       expect(lib.assistant.listSessions()).toMatchObject([{ id: turn.sessionId, title: 'Does deep learning generalise?', turns: 1, lastStatus: 'pending' }]);
       // Deleting a conversation deletes its turns and their references.
