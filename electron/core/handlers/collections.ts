@@ -32,6 +32,7 @@ export interface CollectionsHandlerDeps {
 export function collectionsHandlers(deps: CollectionsHandlerDeps) {
   const { library, service } = deps;
   const lib = library.lib;
+  const stored = library.serviceCollections;
   const now = deps.now ?? Date.now;
   const journalSource = {
     editorialNotices: (issns: Iterable<string>, o?: { signal?: AbortSignal }) => service.editorialNotices(issns, o),
@@ -41,24 +42,24 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
 
   async function view(record: ServiceCollectionRecord, problem?: ServiceCollectionView['problem']): Promise<ServiceCollectionView> {
     const dois = record.collection.doiQuery?.query?.dois ?? [];
-    const inLibrary = await lib.doisInLibrary(dois);
+    const inLibrary = await stored.doisInLibrary(dois);
     return { ...record, inLibrary, ...(problem ? { problem } : {}) };
   }
 
   async function doisFrom(ids: readonly number[] | null, collectionId: number | null): Promise<{ dois: string[]; origin: CollectionOrigin }> {
     if (ids) {
-      const dois = await lib.doisOfItems(ids);
+      const dois = await stored.doisOfItems(ids);
       if (dois.length === 0) throw new CoreError('INVALID_INPUT', `${ids.length === 1 ? 'The selected item has no DOI' : `None of the ${ids.length} selected items has a DOI`}; a service collection is made of DOIs.`);
       return { dois, origin: { kind: 'items', dois: dois.length } };
     }
-    const c = await lib.doisOfCollection(collectionId!);
+    const c = await stored.doisOfCollection(collectionId!);
     if (c.dois.length === 0) throw new CoreError('INVALID_INPUT', c.items === 0 ? `The collection “${c.name}” is empty.` : `None of the ${c.items} items in “${c.name}” has a DOI; a service collection is made of DOIs.`);
     return { dois: c.dois, origin: { kind: 'collection', collectionId: collectionId!, collectionName: c.name, dois: c.dois.length } };
   }
 
   return {
-    'collections.list': () => lib.listServiceCollections(),
-    'collections.get': async ({ id }) => view(await lib.getServiceCollection(id)),
+    'collections.list': () => stored.list(),
+    'collections.get': async ({ id }) => view(await stored.get(id)),
     'collections.create': async ({ name, description, isPublic, source }, { signal }) => {
       const body: CollectionCreateRequest = { name, ...(description ? { description } : {}), ...(isPublic !== undefined ? { isPublic } : {}) };
       let origin: CollectionOrigin;
@@ -72,13 +73,13 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
         origin = from.origin;
       }
       const collection = await service.op.createCollection({ body }, { signal });
-      return view(await lib.saveServiceCollection(collection, origin, now()));
+      return view(await stored.save(collection, origin, now()));
     },
     'collections.refresh': async ({ id }, { signal }) => {
-      const kept = await lib.getServiceCollection(id);
+      const kept = await stored.get(id);
       try {
         const fresh = await service.op.getCollection({ path: { collection_slug: kept.slug } }, { signal });
-        return view(await lib.updateServiceCollection(id, fresh, now()));
+        return view(await stored.update(id, fresh, now()));
       } catch (err) {
         if (!(err instanceof CoreError) || err.code === 'CANCELLED') throw err;
         const message = err.code === 'NOT_FOUND' ? 'The service no longer has this collection; this is the copy kept in your library.' : err.message;
@@ -86,11 +87,11 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
       }
     },
     'collections.remove': async ({ id }) => {
-      await lib.removeServiceCollection(id);
+      await stored.remove(id);
       return null;
     },
     'collections.import': async ({ id, intoCollection }, { signal }): Promise<CollectionImportReport> => {
-      const kept = await lib.getServiceCollection(id);
+      const kept = await stored.get(id);
       const dois = kept.collection.doiQuery?.query?.dois ?? [];
       if (dois.length === 0) throw new CoreError('INVALID_INPUT', `“${kept.name}” has no matched papers to import.`);
       const job = deps.jobs.start('collection-import', `Import “${kept.name}” (${dois.length.toLocaleString('en')} papers)`, (control) => {
@@ -115,15 +116,15 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
       }
       return { ...report, collection: filed };
     },
-    'papers.inLibrary': ({ dois }) => lib.doisInLibrary(dois),
-    'journals.get': ({ issn, refresh }, { signal }) => journalView(lib, journalSource, { issn, refresh, now: now(), signal }),
-    'journals.library': ({ refresh }, { signal }) => libraryJournals(lib, journalSource, { refresh, now: now(), signal }),
+    'papers.inLibrary': ({ dois }) => stored.doisInLibrary(dois),
+    'journals.get': ({ issn, refresh }, { signal }) => journalView(stored, journalSource, { issn, refresh, now: now(), signal }),
+    'journals.library': ({ refresh }, { signal }) => libraryJournals(stored, journalSource, { refresh, now: now(), signal }),
     'authors.page': async ({ slug, offset, limit }, { signal }) => {
       const page = await service.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, { signal });
       const papers = inUiWords(page.papers);
       // The link's host is never asked (the key goes only to the configured service): only its offset and limit.
       const next = nextPageParams(page.nextPage);
-      const inLibrary = await lib.doisInLibrary(papers.map((p) => p.doi));
+      const inLibrary = await stored.doisInLibrary(papers.map((p) => p.doi));
       return { author: page.author, papers, totalPapers: page.totalPapers, offset, next: next && next.offset > offset ? next : null, inLibrary };
     },
   } satisfies FeatureHandlers<typeof collectionsFeature>;

@@ -9,12 +9,12 @@ import type { BulkResult } from '../../../shared/model/service';
 import type { Cached, JournalView, LibraryJournal, LibraryJournals } from '../../../shared/model/service-collections';
 import { SERVICE_LIMITS, type EditorialNoticeCounts, type JournalIndexRecord } from '../../../shared/service';
 import { CoreError } from '../errors';
-import type { AsyncLibrary } from '../library/client';
+import type { AsyncStore } from '../library/client';
 
 /** Cached journal data older than this is fetched again when the journal is opened. */
 export const JOURNAL_STALE_MS = 7 * 24 * 3600_000;
 
-export type JournalsLibrary = Pick<AsyncLibrary, 'libraryJournals' | 'journalCache' | 'putJournals' | 'journalInLibrary'>;
+export type JournalsLibrary = Pick<AsyncStore<'serviceCollections'>, 'libraryJournals' | 'journalCache' | 'putJournals' | 'journalInLibrary'>;
 
 export interface JournalSource {
   editorialNotices(issns: Iterable<string>, options?: { signal?: AbortSignal }): Promise<BulkResult<EditorialNoticeCounts>>;

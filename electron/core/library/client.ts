@@ -130,6 +130,8 @@ export class LibraryClient {
   readonly fulltext: AsyncStore<'fulltext'>;
   /** Every AutoExportStore method (definitions, affected, run), async (the AutoExporter in jobs/). */
   readonly autoExports: AsyncStore<'autoExports'>;
+  /** Every ServiceCollectionsStore method (service collections, DOIs, journals), async (handlers/collections.ts). */
+  readonly serviceCollections: AsyncStore<'serviceCollections'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -155,6 +157,7 @@ export class LibraryClient {
     this.assistant = this.#store('assistant');
     this.fulltext = this.#store('fulltext');
     this.autoExports = this.#store('autoExports');
+    this.serviceCollections = this.#store('serviceCollections');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

@@ -33,14 +33,15 @@ export class Library extends CollectionsRoom {
   readonly autoExports: AutoExportStore;
   /** Assistant conversations (assistant-store.ts); LibraryClient.assistant in the app. */
   readonly assistant: AssistantStore;
-  readonly #serviceCollections: ServiceCollectionsStore;
+  /** Collections made by the service, their DOIs, and the journal cache (service-collections-store.ts); LibraryClient.serviceCollections in the app. */
+  readonly serviceCollections: ServiceCollectionsStore;
   readonly #citeCache: CiteCacheStore;
 
   constructor(options: LibraryOptions) {
     super(options);
     this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
-    this.#serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
+    this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
     this.#citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
   }
 
@@ -183,56 +184,6 @@ export class Library extends CollectionsRoom {
   /** Copies the WAL into the database file (after a large import, when nothing else is waiting). */
   checkpoint(): void {
     this.w.raw.pragma('wal_checkpoint(PASSIVE)');
-  }
-
-  // ── Service collections and journals (service-collections-store.ts; handlers/collections.ts asks the service) ──
-
-  saveServiceCollection(...args: Parameters<ServiceCollectionsStore['save']>) {
-    return this.#serviceCollections.save(...args);
-  }
-
-  updateServiceCollection(...args: Parameters<ServiceCollectionsStore['update']>) {
-    return this.#serviceCollections.update(...args);
-  }
-
-  listServiceCollections() {
-    return this.#serviceCollections.list();
-  }
-
-  getServiceCollection(id: number) {
-    return this.#serviceCollections.get(id);
-  }
-
-  removeServiceCollection(id: number): void {
-    this.#serviceCollections.remove(id);
-  }
-
-  doisOfItems(ids: readonly ItemId[]): string[] {
-    return this.#serviceCollections.doisOfItems(ids);
-  }
-
-  doisOfCollection(collectionId: number) {
-    return this.#serviceCollections.doisOfCollection(collectionId);
-  }
-
-  doisInLibrary(dois: readonly string[]): string[] {
-    return this.#serviceCollections.doisInLibrary(dois);
-  }
-
-  putJournals(...args: Parameters<ServiceCollectionsStore['putJournals']>): void {
-    this.#serviceCollections.putJournals(...args);
-  }
-
-  journalCache(issns: readonly string[]) {
-    return this.#serviceCollections.journalCache(issns);
-  }
-
-  libraryJournals() {
-    return this.#serviceCollections.libraryJournals();
-  }
-
-  journalInLibrary(issn: string) {
-    return this.#serviceCollections.journalInLibrary(issn);
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {

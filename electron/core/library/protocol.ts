@@ -8,6 +8,7 @@ import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { FulltextStore } from './fulltext-store';
+import type { ServiceCollectionsStore } from './service-collections-store';
 import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
@@ -24,6 +25,7 @@ export interface LibraryStores {
   assistant: AssistantStore;
   fulltext: FulltextStore;
   autoExports: AutoExportStore;
+  serviceCollections: ServiceCollectionsStore;
 }
 export type StoreName = keyof LibraryStores;
 

@@ -67,7 +67,7 @@ try {
   process.exit(0);
 }
 /** What 'call' requests reach, by the name LibraryClient has for each (protocol.ts LibraryStores). */
-const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports };
+const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports, serviceCollections: opened.library.serviceCollections };
 const method = storeDispatch(stores);
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 

@@ -21,10 +21,10 @@ function issns(n: number): string[] {
 /** The library's async face, over a library in this thread. */
 function asyncLib(lib: Library): JournalsLibrary {
   return {
-    libraryJournals: async () => lib.libraryJournals(),
-    journalCache: async (i) => lib.journalCache(i),
-    putJournals: async (b, at) => lib.putJournals(b, at),
-    journalInLibrary: async (i) => lib.journalInLibrary(i),
+    libraryJournals: async () => lib.serviceCollections.libraryJournals(),
+    journalCache: async (i) => lib.serviceCollections.journalCache(i),
+    putJournals: async (b, at) => lib.serviceCollections.putJournals(b, at),
+    journalInLibrary: async (i) => lib.serviceCollections.journalInLibrary(i),
   };
 }
 

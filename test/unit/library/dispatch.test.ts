@@ -32,7 +32,7 @@ describe('library worker dispatch', () => {
   beforeAll(() => {
     dir = tempDir('citewise-dispatch-');
     opened = openLibrary(join(dir.path, 'citewise.sqlite'));
-    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports };
+    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports, serviceCollections: opened.library.serviceCollections };
   });
   afterAll(() => {
     opened.close();
@@ -72,6 +72,8 @@ describe('library worker dispatch', () => {
     expect(dispatch('autoExports', 'list')([])).toEqual([]);
     // Auto-export is its own store now, not Library pass-throughs.
     expect(() => dispatch('lib', 'listAutoExports')).toThrow('Unknown library method lib.listAutoExports');
+    expect(dispatch('serviceCollections', 'list')([])).toEqual([]);
+    expect(() => dispatch('lib', 'listServiceCollections')).toThrow('Unknown library method lib.listServiceCollections');
   });
 
   it('allows every method the client offers for each store', () => {

@@ -29,17 +29,17 @@ describe('migration 0010 service collections', () => {
       const lib = opened.library;
       expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020', collections: [2] });
       // The notices cached before the migration are still there, now beside the index.
-      lib.putJournals({ index: { '0028-0836': [{ issns: ['0028-0836'], journal: 'Nature', journalSlug: 'nature', relativeYear: '2020', sjiAllYears: 1.2 }] } }, 9);
-      expect(lib.journalCache(['0028-0836'])['0028-0836']).toEqual({
+      lib.serviceCollections.putJournals({ index: { '0028-0836': [{ issns: ['0028-0836'], journal: 'Nature', journalSlug: 'nature', relativeYear: '2020', sjiAllYears: 1.2 }] } }, 9);
+      expect(lib.serviceCollections.journalCache(['0028-0836'])['0028-0836']).toEqual({
         index: { state: 'found', fetchedAt: 9, value: [{ issns: ['0028-0836'], journal: 'Nature', journalSlug: 'nature', relativeYear: '2020', sjiAllYears: 1.2 }] },
         notices: { state: 'found', fetchedAt: 5, value: { totalRetractions: 2 } },
       });
-      expect(lib.libraryJournals()).toEqual({ journals: [{ issn: '0028-0836', title: 'Nature', items: 1 }], itemsWithoutIssn: 1 });
+      expect(lib.serviceCollections.libraryJournals()).toEqual({ journals: [{ issn: '0028-0836', title: 'Nature', items: 1 }], itemsWithoutIssn: 1 });
       // A collection from the library collection "Thesis" (its subcollection's item), kept and listed.
-      expect(lib.doisOfCollection(1)).toEqual({ name: 'Thesis', dois: ['10.1000/a'], items: 1 });
+      expect(lib.serviceCollections.doisOfCollection(1)).toEqual({ name: 'Thesis', dois: ['10.1000/a'], items: 1 });
       const collection: Collection = { id: 1, name: 'Thesis on the service', slug: 'thesis-abc', matchedDoiCount: 1, unmatchedDoiCount: 0, totalDoiCount: 1, doiQuery: { query: { dois: ['10.1000/a'] }, queryType: 'list' } };
-      const kept = lib.saveServiceCollection(collection, { kind: 'collection', collectionId: 1, collectionName: 'Thesis', dois: 1 }, 20);
-      expect(lib.listServiceCollections()).toEqual([{ id: kept.id, slug: 'thesis-abc', name: 'Thesis on the service', origin: { kind: 'collection', collectionId: 1, collectionName: 'Thesis', dois: 1 }, matched: 1, unmatched: 0, total: 1, warning: null, createdAt: 20, fetchedAt: 20 }]);
+      const kept = lib.serviceCollections.save(collection, { kind: 'collection', collectionId: 1, collectionName: 'Thesis', dois: 1 }, 20);
+      expect(lib.serviceCollections.list()).toEqual([{ id: kept.id, slug: 'thesis-abc', name: 'Thesis on the service', origin: { kind: 'collection', collectionId: 1, collectionName: 'Thesis', dois: 1 }, matched: 1, unmatched: 0, total: 1, warning: null, createdAt: 20, fetchedAt: 20 }]);
     } finally {
       opened.close();
     }
