@@ -7,7 +7,7 @@ import type { LibraryClient } from './client';
 /** Items fetched from the library worker per message during an export. */
 export const EXPORT_CHUNK = 5000;
 
-type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslOf'>;
+type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslJsonOf'>;
 
 /** The ids of the items `scope` covers, in the library's order. */
 export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
@@ -26,8 +26,12 @@ export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
 }
 
 /** The items' CSL-JSON, fetched in chunks so that no message to the worker carries the whole library. */
+// Each chunk comes as one JSON text (Library.cslJsonOf), not as structured-cloned objects.
 export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslItem[]> {
   const out: CslItem[] = [];
-  for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
+  for (let i = 0; i < ids.length; i += EXPORT_CHUNK) {
+    const chunk = JSON.parse(await lib.cslJsonOf(ids.slice(i, i + EXPORT_CHUNK))) as CslItem[];
+    for (const item of chunk) out.push(item);
+  }
   return out;
 }
