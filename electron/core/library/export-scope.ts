@@ -2,6 +2,7 @@
 // the ids and CSL-JSON items it names: one reading for the app's Export and `citewise export`.
 import type { ExportScope } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
+import type { StyleInfo } from '../formats/cite/types';
 import type { LibraryClient } from './client';
 
 /** Items fetched from the library worker per message during an export. */
@@ -34,4 +35,17 @@ export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslIte
     for (const item of chunk) out.push(item);
   }
   return out;
+}
+
+/**
+ * The locale to hand the formatter for an export: none when the one asked for is what the style
+ * would take anyway (its default-locale, else en-US), so that forcing it changes nothing. The app
+ * always sends one (en-US by default) and `citewise export` none; the formatter's cache key records
+ * whether a locale was forced, so the same bibliography was kept twice and the first export of an app
+ * session missed what the command line had formatted (and the other way round).
+ */
+export function exportLocale(styles: readonly Pick<StyleInfo, 'id' | 'kind' | 'defaultLocale'>[], style: string, locale: string | undefined): string | undefined {
+  const info = styles.find((s) => s.id === style);
+  if (locale === undefined || !info || info.kind !== 'csl') return locale;
+  return (info.defaultLocale ?? 'en-US') === locale ? undefined : locale;
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
 import { libraryBibliographyStore } from '../../../electron/core/library/cite-cache';
-import { cslOfIds, idsInScope } from '../../../electron/core/library/export-scope';
+import { cslOfIds, exportLocale, idsInScope } from '../../../electron/core/library/export-scope';
 import { Library } from '../../../electron/core/library/library';
 import { readHandle, writeHandle, type ReadDb } from '../../../electron/core/library/sql';
 import type { ListOptions } from '../../../shared/model/library';
@@ -104,5 +104,23 @@ describe('export path', () => {
     expect(await store.get(key)).toEqual(entries);
     expect(await store.get('z'.repeat(43))).toBeNull();
     expect(lib.library.citeCacheText('z'.repeat(43))).toBeNull();
+  });
+
+  it('hands the formatter a locale only when forcing it changes what the style would take', () => {
+    const styles = [
+      { id: 'apa', kind: 'csl' as const },
+      { id: 'german', kind: 'csl' as const, defaultLocale: 'de-DE' },
+      { id: 'bibtex', kind: 'bibtex' as const },
+    ];
+    // No default-locale: en-US is taken anyway; another locale must be passed.
+    expect(exportLocale(styles, 'apa', 'en-US')).toBeUndefined();
+    expect(exportLocale(styles, 'apa', 'fr-FR')).toBe('fr-FR');
+    // A default-locale: that one is taken anyway; en-US must be forced.
+    expect(exportLocale(styles, 'german', 'de-DE')).toBeUndefined();
+    expect(exportLocale(styles, 'german', 'en-US')).toBe('en-US');
+    // Nothing asked, not a CSL style, an unknown style: as given.
+    expect(exportLocale(styles, 'apa', undefined)).toBeUndefined();
+    expect(exportLocale(styles, 'bibtex', 'en-US')).toBe('en-US');
+    expect(exportLocale(styles, 'nope', 'en-US')).toBe('en-US');
   });
 });
