@@ -12,7 +12,7 @@ import type { JobRegistry } from '../jobs/registry';
 import { listBackups } from '../library/backup';
 import { libraryBibliographyStore } from '../library/cite-cache';
 import type { LibraryClient } from '../library/client';
-import { cslOfIds, idsInScope } from '../library/export-scope';
+import { cslOfIds, exportLocale, idsInScope } from '../library/export-scope';
 import { entriesIn, importSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 
@@ -291,7 +291,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         }
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
-        const bib = await deps.formatter().formatBibliography(items, { style, locale, format: format as OutputFormat, store: libraryBibliographyStore(lib) });
+        const formatter = deps.formatter();
+        const bib = await formatter.formatBibliography(items, { style, locale: exportLocale(formatter.styles(), style, locale), format: format as OutputFormat, store: libraryBibliographyStore(lib) });
         return { content: bib.document, items: items.length, total: all.length, ...CITE_FORMATS[format as OutputFormat] };
       };
       // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.

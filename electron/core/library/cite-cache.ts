@@ -47,10 +47,14 @@ export class CiteCacheStore {
   }
 
   get(key: string): BibliographyEntry[] | null {
+    const text = this.getText(key);
+    return text === null ? null : entriesOfText(text);
+  }
+
+  /** The kept bibliography as stored (JSON of [id, value] pairs; entriesOfText reads it), or null: one indexed lookup. */
+  getText(key: string): string | null {
     checkKey(key);
-    const row = this.#r.get<{ entries: string }>(sql`SELECT entries FROM cite_cache WHERE key = ${key}`);
-    if (!row) return null;
-    return (JSON.parse(row.entries) as Array<[string, string]>).map(([id, value]) => ({ id, value }));
+    return this.#r.get<{ entries: string }>(sql`SELECT entries FROM cite_cache WHERE key = ${key}`)?.entries ?? null;
   }
 
   /** Keeps a bibliography; returns false when it alone is over the byte bound (it is not kept). */
@@ -84,10 +88,25 @@ export class CiteCacheStore {
   }
 }
 
-/** The formatter's BibliographyStore (formats/cite/persist.ts) over a library, direct or through its worker. */
+/** The entries of a kept bibliography's stored text (CiteCacheStore.getText). */
+export function entriesOfText(text: string): BibliographyEntry[] {
+  return (JSON.parse(text) as Array<[string, string]>).map(([id, value]) => ({ id, value }));
+}
+
+/**
+ * The formatter's BibliographyStore (formats/cite/persist.ts) over a library, direct or through its
+ * worker. A hit crosses from the worker as the stored text and becomes entries here: 10,000 entry
+ * objects structured-cloned cost more than one string and a JSON.parse.
+ */
 export function libraryBibliographyStore(lib: {
-  citeCacheGet(key: string): BibliographyEntry[] | null | Promise<BibliographyEntry[] | null>;
+  citeCacheText(key: string): string | null | Promise<string | null>;
   citeCachePut(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean | Promise<boolean>;
 }): BibliographyStore {
-  return { get: (key) => lib.citeCacheGet(key), put: (key, meta, entries) => lib.citeCachePut(key, meta, entries) };
+  return {
+    get: async (key) => {
+      const text = await lib.citeCacheText(key);
+      return text === null ? null : entriesOfText(text);
+    },
+    put: (key, meta, entries) => lib.citeCachePut(key, meta, entries),
+  };
 }

@@ -2,12 +2,13 @@
 // the ids and CSL-JSON items it names: one reading for the app's Export and `citewise export`.
 import type { ExportScope } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
+import type { StyleInfo } from '../formats/cite/types';
 import type { LibraryClient } from './client';
 
 /** Items fetched from the library worker per message during an export. */
 export const EXPORT_CHUNK = 5000;
 
-type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslOf'>;
+type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslJsonOf'>;
 
 /** The ids of the items `scope` covers, in the library's order. */
 export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
@@ -26,8 +27,25 @@ export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
 }
 
 /** The items' CSL-JSON, fetched in chunks so that no message to the worker carries the whole library. */
+// Each chunk comes as one JSON text (Library.cslJsonOf), not as structured-cloned objects.
 export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslItem[]> {
   const out: CslItem[] = [];
-  for (let i = 0; i < ids.length; i += EXPORT_CHUNK) out.push(...(await lib.cslOf(ids.slice(i, i + EXPORT_CHUNK))));
+  for (let i = 0; i < ids.length; i += EXPORT_CHUNK) {
+    const chunk = JSON.parse(await lib.cslJsonOf(ids.slice(i, i + EXPORT_CHUNK))) as CslItem[];
+    for (const item of chunk) out.push(item);
+  }
   return out;
+}
+
+/**
+ * The locale to hand the formatter for an export: none when the one asked for is what the style
+ * would take anyway (its default-locale, else en-US), so that forcing it changes nothing. The app
+ * always sends one (en-US by default) and `citewise export` none; the formatter's cache key records
+ * whether a locale was forced, so the same bibliography was kept twice and the first export of an app
+ * session missed what the command line had formatted (and the other way round).
+ */
+export function exportLocale(styles: readonly Pick<StyleInfo, 'id' | 'kind' | 'defaultLocale'>[], style: string, locale: string | undefined): string | undefined {
+  const info = styles.find((s) => s.id === style);
+  if (locale === undefined || !info || info.kind !== 'csl') return locale;
+  return (info.defaultLocale ?? 'en-US') === locale ? undefined : locale;
 }

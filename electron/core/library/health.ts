@@ -97,9 +97,14 @@ export function recordCheck(file: string, now: number, staleMarks: readonly stri
   }
 }
 
+/** The name of an open's mark for process `pid` (what planCheck looks for: MARK). */
+export function openMarkName(pid: number): string {
+  return `open-${pid}-${randomBytes(6).toString('hex')}`;
+}
+
 /** Leaves this open's mark; the returned function removes it (call it after a clean close). */
 export function markOpen(file: string): () => void {
-  const path = join(stateDir(file), `open-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const path = join(stateDir(file), openMarkName(process.pid));
   try {
     mkdirSync(stateDir(file), { recursive: true });
     writeFileSync(path, '');

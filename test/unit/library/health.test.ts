@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../../electron/core/library/backup';
-import { CHECK_INTERVAL_MS, flagDamage, stateDir } from '../../../electron/core/library/health';
+import { CHECK_INTERVAL_MS, flagDamage, openMarkName, planCheck, stateDir } from '../../../electron/core/library/health';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
 import { article } from './helpers/lib';
@@ -179,4 +179,18 @@ describe('the start-up integrity check', () => {
     expect(o.integrityCheck).toMatchObject({ reason: 'forced' });
     o.close();
   });
+
+  it('takes a mark named by openMarkName for a gone process as an unclean shutdown, and a name that is no mark as nothing', () => {
+    open().close();
+    // What the library-open bench wrote until now: not a mark's name (the suffix is not hex), so the
+    // "unclean" open it measured checked nothing.
+    writeFileSync(join(stateDir(file), 'open-999999999-bench'), '');
+    expect(planCheck(file, now).reason).toBeNull();
+    writeFileSync(join(stateDir(file), openMarkName(999_999_999)), '');
+    expect(planCheck(file, now).reason).toBe('unclean-shutdown');
+    const o = open();
+    expect(o.integrityCheck).toMatchObject({ reason: 'unclean-shutdown' });
+    o.close();
+  });
 });
+
