@@ -31,6 +31,7 @@ let assets: CslAssets;
 let local: CiteFormatter;
 let pooled: CiteFormatter;
 
+// Seven styles, 160 entries each, twice: well over the default 30 s on a loaded 2-core machine.
 beforeAll(() => {
   assets = directoryAssets(buildCslDir());
   local = createCiteFormatter({ assets, workers: 0 });
@@ -55,7 +56,7 @@ describe('a pinned 160-entry bibliography', () => {
       expect(here.document).toBe(expected);
       const there = await pooled.formatBibliography(items, { style, format });
       expect(there.document).toBe(expected);
-    });
+    }, 180_000);
   }
 
   it('is the same when the items come in another order (the style sorts or numbers them, not the caller)', async () => {
@@ -63,5 +64,5 @@ describe('a pinned 160-entry bibliography', () => {
     const a = await local.formatBibliography(items, { style: 'apa', format: 'text' });
     const b = await local.formatBibliography(reversed, { style: 'apa', format: 'text' });
     expect(b.document).toBe(a.document);
-  });
+  }, 180_000);
 });

@@ -49,5 +49,5 @@ await f.close();
     });
     // This thread never loads citeproc-js (the job went to the worker), so the profile with it is the worker's.
     expect(withCiteproc).toHaveLength(1);
-  });
+  }, 180_000);
 });
