@@ -24,6 +24,26 @@ export interface Holds {
 
 export type PoolJob = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
+/** Node's flags that take their value as the next argument when not written `--flag=value`. */
+const PROFILER_VALUE_FLAGS = new Set(['--cpu-prof-dir', '--cpu-prof-interval', '--heap-prof-dir', '--heap-prof-interval']);
+
+/**
+ * The CPU and heap profiler flags among a process's execArgv (`node --cpu-prof --cpu-prof-dir=D …`),
+ * for its citation workers: without them `--cpu-prof` profiled every thread but the one that renders
+ * (docs/cite-cold.md). `--cpu-prof-name`/`--heap-prof-name` stay behind: two workers would write one file.
+ */
+export function profilerFlags(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const name = arg.split('=', 1)[0]!;
+    if (name !== '--cpu-prof' && name !== '--heap-prof' && !PROFILER_VALUE_FLAGS.has(name)) continue;
+    out.push(arg);
+    if (PROFILER_VALUE_FLAGS.has(arg) && i + 1 < execArgv.length) out.push(execArgv[++i]!);
+  }
+  return out;
+}
+
 export class WorkerPool {
   readonly #entry: (() => WorkerEntry) | WorkerEntry;
   readonly #slots: Slot[];
@@ -79,8 +99,8 @@ export class WorkerPool {
   #spawn(s: Slot): WorkerRpc<Job> {
     if (s.rpc) return s.rpc;
     const entry = typeof this.#entry === 'function' ? this.#entry() : this.#entry;
-    // No execArgv of the parent's (a test runner's loader flags) reaches the worker.
-    const worker = new Worker(entry.script, { eval: entry.eval ?? false, execArgv: [] });
+    // Of the parent's execArgv (a test runner's loader flags) only the profiler's reach the worker.
+    const worker = new Worker(entry.script, { eval: entry.eval ?? false, execArgv: profilerFlags(process.execArgv) });
     s.styles.clear();
     s.locales.clear();
     // An idle worker must not keep the process alive; one with a job out must. A worker that stopped
