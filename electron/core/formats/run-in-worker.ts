@@ -10,7 +10,8 @@ import { resolveLimits, timeLimitMessage } from './limits';
 import type { ImportedItem, ImportResult } from './result';
 import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
-export type { CreateImportSink, ImportSink, PortMessage, SinkSpec, WorkerSource } from './worker-protocol';
+export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
+export type { PortItem, PortMessage } from './import-port';
 
 export interface WorkerImportOptions extends ImportOptions {
   /**

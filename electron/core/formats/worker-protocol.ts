@@ -2,7 +2,6 @@
 // answers the UI only ever deserialises a small batch at a time; or, with a sink, they never leave
 // the worker at all.
 import type { MessagePort } from 'node:worker_threads';
-import type { PreparedItem } from '../library/derive';
 import type { ImportOptions } from './index';
 import type { ImportedItem, ImportResult } from './result';
 
@@ -39,28 +38,6 @@ export interface WorkerRequest {
   sink?: SinkSpec;
   /** Items go to this port (transferred here) instead of the caller: see PortMessage. */
   port?: MessagePort;
-}
-
-/**
- * What the worker posts on a request's port, whose other end is in the library worker (so a large
- * import never passes through the thread that answers the UI): the items in order, each already
- * prepared for the store (derived columns, CSL-JSON text: work this thread does while the store
- * writes), then `end` once the parse succeeded; nothing more after a failure, which the caller learns
- * from its own 'failed' message.
- */
-export type PortMessage = { type: 'flow'; counters: SharedArrayBuffer } | { type: 'items'; items: PortItem[] } | { type: 'end'; count: number };
-
-/**
- * Flow control on a port: the parser is faster than the store, and chunks waiting in the port hold
- * memory. The first message hands the reader a SharedArrayBuffer of these Int32 slots; the reader
- * counts the chunks it has written (and notifies), and the parser waits while too many are unread.
- */
-export const FLOW = { written: 0, closed: 1 } as const;
-
-export interface PortItem {
-  prepared: PreparedItem;
-  line: number;
-  sourceKey?: string;
 }
 
 export type WorkerMessage =

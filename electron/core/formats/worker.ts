@@ -6,7 +6,8 @@ import { prepareItem } from '../library/derive';
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ImportResult } from './result';
-import { FLOW, type CreateImportSink, type ImportSink, type PortMessage, type WorkerMessage, type WorkerRequest } from './worker-protocol';
+import { FLOW, type PortMessage } from './import-port';
+import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);

@@ -3,7 +3,6 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import type { AssistantStore } from './assistant-store';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
-import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { FulltextStore } from './fulltext-store';
@@ -68,22 +67,6 @@ export type Request =
   /** Compares the search index with the items; `rebuild` rebuilds it (always, or only when it drifted). */
   | { id: number; op: 'search-index'; rebuild: 'always' | 'if-drifted' | 'never' }
   | { id: number; op: 'close' };
-
-/** An item as a parser delivers it: prepared for the store, with the line its entry starts on and the file's key for it. */
-export interface SourcedItem {
-  prepared: PreparedItem;
-  line: number;
-  sourceKey?: string;
-}
-
-/**
- * What arrives on an import's port (the formats worker's PortMessage has this shape): chunks of items
- * in order, then `end` when the parse succeeded. commit() waits for `end`.
- */
-export type ImportPortMessage = { type: 'flow'; counters: SharedArrayBuffer } | { type: 'items'; items: SourcedItem[] } | { type: 'end'; count: number };
-
-/** Slots of the flow counters (formats' FLOW): chunks written, and non-zero once the reader stopped reading. */
-export const IMPORT_FLOW = { written: 0, closed: 1 } as const;
 
 export interface WireError {
   name: string;

@@ -12,7 +12,8 @@ import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
-import { IMPORT_FLOW, type ImportPortMessage, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -84,7 +85,7 @@ interface PortFeed {
   /** Adding a chunk failed (the session is rolled back; commit reports this). */
   failed: unknown;
   onSettled: (() => void) | null;
-  /** The parser's flow counters (see IMPORT_FLOW), once it has sent them. */
+  /** The parser's flow counters (see FLOW in formats/import-port), once it has sent them. */
   flow: Int32Array | null;
 }
 
@@ -94,7 +95,7 @@ let nextSession = 1;
 
 function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFeed {
   const feed: PortFeed = { port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
-  port.on('message', (msg: ImportPortMessage) => {
+  port.on('message', (msg: PortMessage) => {
     if (feed.ended || feed.failed) return;
     if (msg.type === 'flow') {
       feed.flow = new Int32Array(msg.counters);
@@ -108,8 +109,8 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
         }
         session.addPrepared(msg.items.map((it) => it.prepared));
         if (feed.flow) {
-          Atomics.add(feed.flow, IMPORT_FLOW.written, 1);
-          Atomics.notify(feed.flow, IMPORT_FLOW.written);
+          Atomics.add(feed.flow, FLOW.written, 1);
+          Atomics.notify(feed.flow, FLOW.written);
         }
         return;
       } catch (err) {
@@ -128,8 +129,8 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
 function closeFeed(feed: PortFeed): void {
   feed.port.close();
   if (feed.flow) {
-    Atomics.store(feed.flow, IMPORT_FLOW.closed, 1);
-    Atomics.notify(feed.flow, IMPORT_FLOW.written);
+    Atomics.store(feed.flow, FLOW.closed, 1);
+    Atomics.notify(feed.flow, FLOW.written);
   }
 }
 
