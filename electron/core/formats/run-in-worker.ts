@@ -32,6 +32,11 @@ export interface WorkerImportOptions extends ImportOptions {
    * worker, items go from parser to store without crossing the thread that answers the UI.
    */
   port?: MessagePort;
+  /**
+   * A preview: the result's `items` are only the first `sample` entries; the others are parsed and
+   * counted (and posted to `port` when given) but never sent to this thread.
+   */
+  sample?: number;
 }
 
 export interface WorkerImportResult extends ImportResult {
@@ -47,10 +52,10 @@ export function resolveWorkerScript(): WorkerEntry {
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
-  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, ...importOptions } = options;
+  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, sample, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}) };
+  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}), ...(sample !== undefined ? { sample } : {}) };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
@@ -98,6 +103,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         else for (const it of message.items) items.push(it);
       } else if (message.type === 'done') {
         cleanup();
+        if (message.sample) items.push(...message.sample);
         resolve(message.sinkResult === undefined ? { ...message.result, items, parseMs: message.parseMs } : { ...message.result, items, parseMs: message.parseMs, sinkResult: message.sinkResult });
       } else {
         const { code, message: text, line } = message.error;

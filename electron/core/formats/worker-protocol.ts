@@ -36,11 +36,13 @@ export interface WorkerRequest {
   options: ImportOptions;
   chunkSize: number;
   sink?: SinkSpec;
-  /** Items go to this port (transferred here) instead of the caller: see PortMessage. */
+  /** Items go to this port (transferred here) instead of the caller: see PortMessage (import-port.ts). */
   port?: MessagePort;
+  /** A preview: only the first `sample` items come back to the caller, in 'done'; see importInWorker's `sample`. */
+  sample?: number;
 }
 
 export type WorkerMessage =
   | { type: 'items'; items: ImportedItem[] }
-  | { type: 'done'; result: Omit<ImportResult, 'items'>; parseMs: number; sinkResult?: unknown }
+  | { type: 'done'; result: Omit<ImportResult, 'items'>; parseMs: number; sinkResult?: unknown; sample?: ImportedItem[] }
   | { type: 'failed'; error: { message: string; line: number; code: string } };

@@ -53,6 +53,17 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
   };
 }
 
+/**
+ * A preview's items: the first `size` kept for the caller, every one posted to the store's port (when
+ * there is one, to look for the entries the library already holds); the rest never leave this thread.
+ */
+function sampleWriter(sample: ImportedItem[], size: number, toPort: ((items: ImportedItem[]) => void) | undefined): (items: ImportedItem[]) => void {
+  return (items) => {
+    for (let i = 0; i < items.length && sample.length < size; i++) sample.push(items[i]!);
+    toPort?.(items);
+  };
+}
+
 async function run(request: WorkerRequest): Promise<void> {
   let sink: ImportSink | undefined;
   if (request.sink) {
@@ -66,12 +77,18 @@ async function run(request: WorkerRequest): Promise<void> {
     }
   }
   const started = performance.now();
+  const sample: ImportedItem[] | undefined = request.sample === undefined ? undefined : [];
   let result: ImportResult;
   try {
     const { source } = request;
     // Items go out as they are made, so the worker never holds them all.
     const { port } = request;
-    const onItems = sink ? (items: ImportedItem[]) => sink.write(items) : port ? portWriter(port) : (items: ImportedItem[]) => post({ type: 'items', items });
+    const toPort = port ? portWriter(port) : undefined;
+    const onItems = sink
+      ? (items: ImportedItem[]) => sink.write(items)
+      : sample
+        ? sampleWriter(sample, request.sample!, toPort)
+        : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
     const options = { ...request.options, chunkSize: request.chunkSize, onItems };
     result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
   } catch (err) {
@@ -90,7 +107,7 @@ async function run(request: WorkerRequest): Promise<void> {
   request.port?.postMessage({ type: 'end', count: rest.count } satisfies PortMessage);
   request.port?.close();
   if (!sink) {
-    post({ type: 'done', result: rest, parseMs });
+    post(sample ? { type: 'done', result: rest, parseMs, sample } : { type: 'done', result: rest, parseMs });
     return;
   }
   try {

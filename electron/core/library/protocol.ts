@@ -61,12 +61,21 @@ export type Request =
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }
   | { id: number; op: 'import.abort'; session: number }
+  /** An import preview: reads a parser's port (formats/import-port) to the end; answers ImportMatches. */
+  | { id: number; op: 'import.preview'; source: string | undefined; sample: number; port: MessagePort }
   | { id: number; op: 'backup'; reason: BackupReason }
   /** Checks a backup file (integrity_check, items) without opening it as the library. */
   | { id: number; op: 'inspect'; file: string }
   /** Compares the search index with the items; `rebuild` rebuilds it (always, or only when it drifted). */
   | { id: number; op: 'search-index'; rebuild: 'always' | 'if-drifted' | 'never' }
   | { id: number; op: 'close' };
+
+/** What an import preview's entries are in the library already: how many, and which item each of the first ones is. */
+export interface ImportMatches {
+  duplicates: number;
+  /** For the first `sample` entries in order: the item it already is, or null. */
+  sample: (number | null)[];
+}
 
 export interface WireError {
   name: string;

@@ -12,7 +12,7 @@ import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
-import { type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { type ImportMatches, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
 import { FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
@@ -123,6 +123,51 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
     feed.onSettled?.();
   });
   return feed;
+}
+
+/**
+ * An import preview's port, read to its end: each chunk's entries matched against the library (the
+ * rule an import skips entries by), only the count and the first `sample` answers kept. Rejects when
+ * the port closes before the parser's `end` (the parse failed, or was cancelled).
+ */
+function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<ImportMatches> {
+  const matches: ImportMatches = { duplicates: 0, sample: [] };
+  const feed: PortFeed = { port: req.port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
+  return new Promise((resolve, reject) => {
+    req.port.on('close', () => {
+      if (!feed.ended) reject(new CoreError('CANCELLED', 'The preview ended before the parser finished.'));
+    });
+    req.port.on('message', (msg: PortMessage) => {
+      if (feed.ended || feed.failed) return;
+      if (msg.type === 'flow') {
+        feed.flow = new Int32Array(msg.counters);
+        return;
+      }
+      if (msg.type === 'items') {
+        try {
+          for (const id of opened.library.sameEntries(
+            msg.items.map((it) => it.prepared),
+            req.source,
+          )) {
+            if (id !== null) matches.duplicates++;
+            if (matches.sample.length < req.sample) matches.sample.push(id);
+          }
+          if (feed.flow) {
+            Atomics.add(feed.flow, FLOW.written, 1);
+            Atomics.notify(feed.flow, FLOW.written);
+          }
+          return;
+        } catch (err) {
+          feed.failed = err;
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      } else {
+        feed.ended = true;
+        resolve(matches);
+      }
+      closeFeed(feed);
+    });
+  });
 }
 
 /** Stops reading the port, and tells a parser waiting for room that none is coming. */
@@ -240,6 +285,8 @@ function handle(req: Request): unknown {
       }
       return null;
     }
+    case 'import.preview':
+      return previewFrom(req);
     case 'backup':
       return backup(req.reason);
     case 'inspect':
