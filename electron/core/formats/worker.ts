@@ -2,7 +2,10 @@
 // streams the items back in chunks, or hands them to a sink in this thread. It is its own bundle
 // entry (formats-worker.js) in the builds.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { CoreError } from '../errors';
 import { prepareItem } from '../library/derive';
+import { parseManuscript, readManuscript } from '../manuscript/check';
+import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ImportResult } from './result';
@@ -117,4 +120,24 @@ async function run(request: WorkerRequest): Promise<void> {
   }
 }
 
-if (parentPort) void run(workerData as WorkerRequest);
+/** A manuscript check's parse (manuscript/in-worker.ts): the citations found, or the CoreError that refused the file. */
+function runManuscript(request: ManuscriptRequest): void {
+  const { source } = request;
+  let message: ManuscriptMessage;
+  try {
+    const parsed = source.kind === 'path' ? readManuscript(source.path) : parseManuscript(source.name, source.bytes, source.aux);
+    message = { type: 'parsed', parsed };
+  } catch (err) {
+    message = {
+      type: 'failed',
+      error: err instanceof CoreError ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
+    };
+  }
+  parentPort!.postMessage(message);
+}
+
+if (parentPort) {
+  const request = workerData as WorkerRequest | ManuscriptRequest;
+  if ('op' in request && request.op === 'manuscript') runManuscript(request);
+  else void run(request as WorkerRequest);
+}
