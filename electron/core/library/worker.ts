@@ -108,10 +108,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
           feed.keys.push(it.sourceKey);
         }
         session.addPrepared(msg.items.map((it) => it.prepared));
-        if (feed.flow) {
-          Atomics.add(feed.flow, FLOW.written, 1);
-          Atomics.notify(feed.flow, FLOW.written);
-        }
+        chunkWritten(feed);
         return;
       } catch (err) {
         feed.failed = err;
@@ -152,10 +149,7 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
             if (id !== null) matches.duplicates++;
             if (matches.sample.length < req.sample) matches.sample.push(id);
           }
-          if (feed.flow) {
-            Atomics.add(feed.flow, FLOW.written, 1);
-            Atomics.notify(feed.flow, FLOW.written);
-          }
+          chunkWritten(feed);
           return;
         } catch (err) {
           feed.failed = err;
@@ -168,6 +162,13 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
       closeFeed(feed);
     });
   });
+}
+
+/** Tells the parser one more chunk is done with (see FLOW), so it may post another. */
+function chunkWritten(feed: PortFeed): void {
+  if (!feed.flow) return;
+  Atomics.add(feed.flow, FLOW.written, 1);
+  Atomics.notify(feed.flow, FLOW.written);
 }
 
 /** Stops reading the port, and tells a parser waiting for room that none is coming. */

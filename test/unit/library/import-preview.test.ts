@@ -1,27 +1,12 @@
 // The import preview parses in the formats worker and matches entries in the library worker: the
 // thread that answers the UI gets the counts and the first entries, never the whole file's items.
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { importSource, previewSource } from '../../../electron/core/library/import-source';
 import { tempDir } from '../../helpers/tmp';
+import { observeWorkerMessages } from '../../helpers/worker-messages';
 import { generateBibtex } from '../formats/corpus';
-
-/** The characters of every message the workers post to this thread while `run` runs (observed, not changed). */
-async function receivedChars<T>(run: () => Promise<T>): Promise<{ value: T; chars: number }> {
-  const emit = Worker.prototype.emit;
-  let chars = 0;
-  Worker.prototype.emit = function (this: Worker, event: string | symbol, ...args: unknown[]) {
-    if (event === 'message') chars += JSON.stringify(args[0])?.length ?? 0;
-    return emit.call(this, event, ...args);
-  } as typeof emit;
-  try {
-    return { value: await run(), chars };
-  } finally {
-    Worker.prototype.emit = emit;
-  }
-}
 
 /** The file up to its `n`th entry (its @string and @preamble lines kept). */
 function firstEntries(text: string, n: number): string {
@@ -47,7 +32,8 @@ describe('import preview', () => {
     const stored = await importSource(client, { kind: 'text', text: firstEntries(text, 300) }, { fileName: 'refs.bib' });
     expect(stored.added).toBe(300);
 
-    const { value: preview, chars } = await receivedChars(() => previewSource(client, { kind: 'text', text }, { fileName: 'refs.bib', sample: 8 }));
+    const { value: preview, messages } = await observeWorkerMessages(() => previewSource(client, { kind: 'text', text }, { fileName: 'refs.bib', sample: 8 }));
+    const chars = messages.reduce<number>((n, m) => n + (JSON.stringify(m)?.length ?? 0), 0);
     expect(preview.entries).toBe(20_000);
     expect(preview.sample).toHaveLength(8);
     expect(preview.sample.every((s) => s.duplicateOf !== null && stored.ids.includes(s.duplicateOf))).toBe(true);

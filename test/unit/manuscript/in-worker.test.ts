@@ -2,29 +2,14 @@
 // same answer and the same errors (code, file, line) as the parse in this thread.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { manuscriptHandlers } from '../../../electron/core/handlers/manuscript';
 import { parseManuscript, readManuscript } from '../../../electron/core/manuscript/check';
 import { parseManuscriptInWorker } from '../../../electron/core/manuscript/in-worker';
 import { tempDir } from '../../helpers/tmp';
+import { observeWorkerMessages } from '../../helpers/worker-messages';
 
 const TEX = ['\\documentclass{article}', '\\begin{document}', 'As shown \\cite{smith2020,jones2019}.', '', 'Again \\citep{smith2020}.', '\\end{document}', ''].join('\n');
-
-/** The types of the messages worker threads post to this thread while `run` runs (observed, not changed). */
-async function workerMessages<T>(run: () => Promise<T>): Promise<{ value: T; types: string[] }> {
-  const emit = Worker.prototype.emit;
-  const types: string[] = [];
-  Worker.prototype.emit = function (this: Worker, event: string | symbol, ...args: unknown[]) {
-    if (event === 'message') types.push(String((args[0] as { type?: unknown })?.type));
-    return emit.call(this, event, ...args);
-  } as typeof emit;
-  try {
-    return { value: await run(), types };
-  } finally {
-    Worker.prototype.emit = emit;
-  }
-}
 
 describe('manuscript parse in the formats worker', () => {
   it('answers what the parse in this thread answers, for bytes and for a path with its .aux', async () => {
@@ -76,8 +61,8 @@ describe('manuscript parse in the formats worker', () => {
         },
       },
     });
-    const { value: report, types } = await workerMessages(() => handlers['manuscript.check']({ source: { kind: 'text', name: 'paper.tex', text: TEX }, contrasting: 10 }));
-    expect(types).toContain('parsed');
+    const { value: report, messages } = await observeWorkerMessages(() => handlers['manuscript.check']({ source: { kind: 'text', name: 'paper.tex', text: TEX }, contrasting: 10 }));
+    expect(messages.map((m) => (m as { type?: unknown }).type)).toContain('parsed');
     expect(report.citations).toBe(3);
     expect(looked).toEqual([['smith2020', 'jones2019']]);
   });
