@@ -7,7 +7,7 @@ import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits, timeLimitMessage } from './limits';
-import type { ImportedItem, ImportResult } from './result';
+import type { ImportedItem, ParseResult } from './result';
 import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
 export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
@@ -39,7 +39,7 @@ export interface WorkerImportOptions extends ImportOptions {
   sample?: number;
 }
 
-export interface WorkerImportResult extends ImportResult {
+export interface WorkerImportResult extends ParseResult {
   /** Time spent parsing inside the worker. */
   parseMs: number;
   /** What the sink's commit answered, when there was a sink. */

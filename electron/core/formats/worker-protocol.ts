@@ -3,7 +3,7 @@
 // the worker at all.
 import type { MessagePort } from 'node:worker_threads';
 import type { ImportOptions } from './index';
-import type { ImportedItem, ImportResult } from './result';
+import type { ImportedItem, ParseResult } from './result';
 
 export type WorkerSource = { kind: 'path'; path: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'text'; text: string };
 
@@ -24,7 +24,7 @@ export interface ImportSink {
   /** Called with each chunk as the parser makes it; synchronous, as the parser is. */
   write(items: ImportedItem[]): void;
   /** After a successful parse: make the writes durable (commit); the answer goes back to the caller. */
-  commit(summary: Omit<ImportResult, 'items'>): unknown;
+  commit(summary: Omit<ParseResult, 'items'>): unknown;
   /** After a failed parse (time budget, entry limit, unreadable file): undo every write. */
   rollback(reason: string): void;
 }
@@ -44,5 +44,5 @@ export interface WorkerRequest {
 
 export type WorkerMessage =
   | { type: 'items'; items: ImportedItem[] }
-  | { type: 'done'; result: Omit<ImportResult, 'items'>; parseMs: number; sinkResult?: unknown; sample?: ImportedItem[] }
+  | { type: 'done'; result: Omit<ParseResult, 'items'>; parseMs: number; sinkResult?: unknown; sample?: ImportedItem[] }
   | { type: 'failed'; error: { message: string; line: number; code: string } };

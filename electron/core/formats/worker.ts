@@ -8,7 +8,7 @@ import { parseManuscript, readManuscript } from '../manuscript/check';
 import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
-import type { ImportedItem, ImportResult } from './result';
+import type { ImportedItem, ParseResult } from './result';
 import { FLOW, type PortMessage } from './import-port';
 import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
 
@@ -81,7 +81,7 @@ async function run(request: WorkerRequest): Promise<void> {
   }
   const started = performance.now();
   const sample: ImportedItem[] | undefined = request.sample === undefined ? undefined : [];
-  let result: ImportResult;
+  let result: ParseResult;
   try {
     const { source } = request;
     // Items go out as they are made, so the worker never holds them all.
