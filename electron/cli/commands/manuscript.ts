@@ -8,7 +8,8 @@ import type { Writable } from 'node:stream';
 import { MANY_CONTRASTING, reportText } from '../../../shared/model/manuscript';
 import { CoreError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/fs/atomic-write';
-import { checkManuscript, citedItemIds, readManuscript } from '../../core/manuscript/check';
+import { checkManuscript, citedItemIds } from '../../core/manuscript/check';
+import { parseManuscriptInWorker } from '../../core/manuscript/in-worker';
 import { parseCommand, UsageError, type CommandSpec } from '../command';
 import { withLibrary } from '../library-session';
 
@@ -57,7 +58,7 @@ export async function runManuscriptCommand(argv: readonly string[], ctx: Manuscr
   ).flatMap(([format, file]) => (file === undefined ? [] : [{ format, file: resolve(file) }]));
 
   // The manuscript is read and parsed before the library is opened: bad input costs nothing.
-  const parsed = readManuscript(files[0]!);
+  const parsed = await parseManuscriptInWorker({ kind: 'path', path: files[0]! });
   const { report, outputs } = await withLibrary(
     ctx.dataDir,
     async (client) => {

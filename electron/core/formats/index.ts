@@ -1,5 +1,5 @@
 // Import and export of reference files: BibTeX/BibLaTeX, RIS, CSL-JSON and DOI lists. Pure Node, no
-// database: the library store takes an ImportResult and writes it in one transaction. For big files
+// database: the library store takes an ParseResult and writes it in one transaction. For big files
 // use importInWorker (./run-in-worker), which runs the same code off the thread that answers the UI.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
@@ -14,7 +14,7 @@ import { assertText, decodeBytes, guessUtf16 } from './decode';
 import { detectFormat } from './detect';
 import { importDoiList } from './doi-list/import';
 import { FormatError, resolveLimits, type ImportLimits } from './limits';
-import type { ImportFormat, ImportResult } from './result';
+import type { ImportFormat, ParseResult } from './result';
 import { importRis } from './ris/import';
 import { toRis } from './ris/export';
 
@@ -28,7 +28,7 @@ export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';
 export type { BibtexCustom } from './bibtex/mapping';
 export { importInWorker, type CreateImportSink, type ImportSink, type PortMessage, type SinkSpec, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
-export type { ImportFormat, ImportResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
+export type { ImportFormat, ParseResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
 
 export interface ImportOptions {
   /** Skip detection. */
@@ -50,7 +50,7 @@ export interface ImportOptions {
  */
 const PIECE_BYTES = 4 * 1024 * 1024;
 
-const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ImportResult>> = {
+const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ParseResult>> = {
   bibtex: importBibtex,
   ris: importRis,
   csljson: importCslJson,
@@ -58,7 +58,7 @@ const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimi
 };
 
 /** Imports text (a paste, or a file already decoded). Entry problems are in the result; file problems throw FormatError. */
-export function importText(text: string, options: ImportOptions = {}): ImportResult {
+export function importText(text: string, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
   if (text.length > limits.maxBytes) throw new FormatError(`The text is ${text.length.toLocaleString('en')} characters; the import limit is ${limits.maxBytes.toLocaleString('en')}.`);
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -68,12 +68,12 @@ export function importText(text: string, options: ImportOptions = {}): ImportRes
 }
 
 /** Imports bytes: decodes UTF-8 (with or without BOM), UTF-16 LE/BE, or Windows-1252 with a warning. */
-export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
+export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
   return importDecoded(decodeBytes(bytes, limits), { ...options, limits });
 }
 
-function importDecoded(decoded: ReturnType<typeof decodeBytes>, options: ImportOptions): ImportResult {
+function importDecoded(decoded: ReturnType<typeof decodeBytes>, options: ImportOptions): ParseResult {
   const result = importText(decoded.text, options);
   result.encoding = decoded.encoding;
   if (decoded.warnings.length > 0) result.warnings.unshift(...decoded.warnings);
@@ -141,7 +141,7 @@ function readCapped(fd: number, limits: ImportLimits, sizeHint: number): Buffer 
 }
 
 /** Imports a file, refusing anything that is not a regular file, or one over the size limit (also while reading it). */
-export function importFile(path: string, options: ImportOptions = {}): ImportResult {
+export function importFile(path: string, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
   const opened = openRegularFile(path, limits);
   const size = opened.size;
@@ -166,7 +166,7 @@ export function importFile(path: string, options: ImportOptions = {}): ImportRes
  * piece with the same result as reading it whole. A first pass over the bytes checks that it is one;
  * null when it is not (another format, another encoding, inheritance), for the whole-file path.
  */
-function importFileInPieces(path: string, options: ImportOptions & { limits: ImportLimits }, pieceBytes: number): ImportResult | null {
+function importFileInPieces(path: string, options: ImportOptions & { limits: ImportLimits }, pieceBytes: number): ParseResult | null {
   // What the whole-file path looks at first: the encoding, binary content and the format, from the head.
   const [head] = filePieces(path, HEAD_BYTES);
   if (!head || guessUtf16(head) || (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) || !isUtf8(head)) return null;

@@ -32,7 +32,8 @@ export interface ImportedDoi {
   line: number;
 }
 
-export interface ImportResult {
+/** The parse result (the store's answer is library/types ImportResult). */
+export interface ParseResult {
   format: ImportFormat;
   /** The items; empty when they were streamed to an `onItems` sink instead. */
   items: ImportedItem[];

@@ -7,10 +7,11 @@ import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits, timeLimitMessage } from './limits';
-import type { ImportedItem, ImportResult } from './result';
+import type { ImportedItem, ParseResult } from './result';
 import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
-export type { CreateImportSink, ImportSink, PortMessage, SinkSpec, WorkerSource } from './worker-protocol';
+export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
+export type { PortItem, PortMessage } from './import-port';
 
 export interface WorkerImportOptions extends ImportOptions {
   /**
@@ -31,9 +32,14 @@ export interface WorkerImportOptions extends ImportOptions {
    * worker, items go from parser to store without crossing the thread that answers the UI.
    */
   port?: MessagePort;
+  /**
+   * A preview: the result's `items` are only the first `sample` entries; the others are parsed and
+   * counted (and posted to `port` when given) but never sent to this thread.
+   */
+  sample?: number;
 }
 
-export interface WorkerImportResult extends ImportResult {
+export interface WorkerImportResult extends ParseResult {
   /** Time spent parsing inside the worker. */
   parseMs: number;
   /** What the sink's commit answered, when there was a sink. */
@@ -46,10 +52,10 @@ export function resolveWorkerScript(): WorkerEntry {
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
-  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, ...importOptions } = options;
+  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, sample, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}) };
+  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}), ...(sample !== undefined ? { sample } : {}) };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
@@ -97,6 +103,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         else for (const it of message.items) items.push(it);
       } else if (message.type === 'done') {
         cleanup();
+        if (message.sample) items.push(...message.sample);
         resolve(message.sinkResult === undefined ? { ...message.result, items, parseMs: message.parseMs } : { ...message.result, items, parseMs: message.parseMs, sinkResult: message.sinkResult });
       } else {
         const { code, message: text, line } = message.error;

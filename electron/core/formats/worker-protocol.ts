@@ -2,9 +2,8 @@
 // answers the UI only ever deserialises a small batch at a time; or, with a sink, they never leave
 // the worker at all.
 import type { MessagePort } from 'node:worker_threads';
-import type { PreparedItem } from '../library/derive';
 import type { ImportOptions } from './index';
-import type { ImportedItem, ImportResult } from './result';
+import type { ImportedItem, ParseResult } from './result';
 
 export type WorkerSource = { kind: 'path'; path: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'text'; text: string };
 
@@ -25,7 +24,7 @@ export interface ImportSink {
   /** Called with each chunk as the parser makes it; synchronous, as the parser is. */
   write(items: ImportedItem[]): void;
   /** After a successful parse: make the writes durable (commit); the answer goes back to the caller. */
-  commit(summary: Omit<ImportResult, 'items'>): unknown;
+  commit(summary: Omit<ParseResult, 'items'>): unknown;
   /** After a failed parse (time budget, entry limit, unreadable file): undo every write. */
   rollback(reason: string): void;
 }
@@ -37,33 +36,13 @@ export interface WorkerRequest {
   options: ImportOptions;
   chunkSize: number;
   sink?: SinkSpec;
-  /** Items go to this port (transferred here) instead of the caller: see PortMessage. */
+  /** Items go to this port (transferred here) instead of the caller: see PortMessage (import-port.ts). */
   port?: MessagePort;
-}
-
-/**
- * What the worker posts on a request's port, whose other end is in the library worker (so a large
- * import never passes through the thread that answers the UI): the items in order, each already
- * prepared for the store (derived columns, CSL-JSON text: work this thread does while the store
- * writes), then `end` once the parse succeeded; nothing more after a failure, which the caller learns
- * from its own 'failed' message.
- */
-export type PortMessage = { type: 'flow'; counters: SharedArrayBuffer } | { type: 'items'; items: PortItem[] } | { type: 'end'; count: number };
-
-/**
- * Flow control on a port: the parser is faster than the store, and chunks waiting in the port hold
- * memory. The first message hands the reader a SharedArrayBuffer of these Int32 slots; the reader
- * counts the chunks it has written (and notifies), and the parser waits while too many are unread.
- */
-export const FLOW = { written: 0, closed: 1 } as const;
-
-export interface PortItem {
-  prepared: PreparedItem;
-  line: number;
-  sourceKey?: string;
+  /** A preview: only the first `sample` items come back to the caller, in 'done'; see importInWorker's `sample`. */
+  sample?: number;
 }
 
 export type WorkerMessage =
   | { type: 'items'; items: ImportedItem[] }
-  | { type: 'done'; result: Omit<ImportResult, 'items'>; parseMs: number; sinkResult?: unknown }
+  | { type: 'done'; result: Omit<ParseResult, 'items'>; parseMs: number; sinkResult?: unknown; sample?: ImportedItem[] }
   | { type: 'failed'; error: { message: string; line: number; code: string } };

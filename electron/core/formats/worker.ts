@@ -2,11 +2,15 @@
 // streams the items back in chunks, or hands them to a sink in this thread. It is its own bundle
 // entry (formats-worker.js) in the builds.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { CoreError } from '../errors';
 import { prepareItem } from '../library/derive';
+import { parseManuscript, readManuscript } from '../manuscript/check';
+import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
-import type { ImportedItem, ImportResult } from './result';
-import { FLOW, type CreateImportSink, type ImportSink, type PortMessage, type WorkerMessage, type WorkerRequest } from './worker-protocol';
+import type { ImportedItem, ParseResult } from './result';
+import { FLOW, type PortMessage } from './import-port';
+import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
@@ -52,6 +56,17 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
   };
 }
 
+/**
+ * A preview's items: the first `size` kept for the caller, every one posted to the store's port (when
+ * there is one, to look for the entries the library already holds); the rest never leave this thread.
+ */
+function sampleWriter(sample: ImportedItem[], size: number, toPort: ((items: ImportedItem[]) => void) | undefined): (items: ImportedItem[]) => void {
+  return (items) => {
+    for (let i = 0; i < items.length && sample.length < size; i++) sample.push(items[i]!);
+    toPort?.(items);
+  };
+}
+
 async function run(request: WorkerRequest): Promise<void> {
   let sink: ImportSink | undefined;
   if (request.sink) {
@@ -65,12 +80,18 @@ async function run(request: WorkerRequest): Promise<void> {
     }
   }
   const started = performance.now();
-  let result: ImportResult;
+  const sample: ImportedItem[] | undefined = request.sample === undefined ? undefined : [];
+  let result: ParseResult;
   try {
     const { source } = request;
     // Items go out as they are made, so the worker never holds them all.
     const { port } = request;
-    const onItems = sink ? (items: ImportedItem[]) => sink.write(items) : port ? portWriter(port) : (items: ImportedItem[]) => post({ type: 'items', items });
+    const toPort = port ? portWriter(port) : undefined;
+    const onItems = sink
+      ? (items: ImportedItem[]) => sink.write(items)
+      : sample
+        ? sampleWriter(sample, request.sample!, toPort)
+        : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
     const options = { ...request.options, chunkSize: request.chunkSize, onItems };
     result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
   } catch (err) {
@@ -89,7 +110,7 @@ async function run(request: WorkerRequest): Promise<void> {
   request.port?.postMessage({ type: 'end', count: rest.count } satisfies PortMessage);
   request.port?.close();
   if (!sink) {
-    post({ type: 'done', result: rest, parseMs });
+    post(sample ? { type: 'done', result: rest, parseMs, sample } : { type: 'done', result: rest, parseMs });
     return;
   }
   try {
@@ -99,4 +120,24 @@ async function run(request: WorkerRequest): Promise<void> {
   }
 }
 
-if (parentPort) void run(workerData as WorkerRequest);
+/** A manuscript check's parse (manuscript/in-worker.ts): the citations found, or the CoreError that refused the file. */
+function runManuscript(request: ManuscriptRequest): void {
+  const { source } = request;
+  let message: ManuscriptMessage;
+  try {
+    const parsed = source.kind === 'path' ? readManuscript(source.path) : parseManuscript(source.name, source.bytes, source.aux);
+    message = { type: 'parsed', parsed };
+  } catch (err) {
+    message = {
+      type: 'failed',
+      error: err instanceof CoreError ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
+    };
+  }
+  parentPort!.postMessage(message);
+}
+
+if (parentPort) {
+  const request = workerData as WorkerRequest | ManuscriptRequest;
+  if ('op' in request && request.op === 'manuscript') runManuscript(request);
+  else void run(request as WorkerRequest);
+}

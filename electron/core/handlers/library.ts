@@ -3,9 +3,8 @@ import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, Impor
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
-import { importInWorker, type ExportFormat } from '../formats';
+import type { ExportFormat } from '../formats';
 import { addDois, type PaperSource } from '../library/add-dois';
-import { nameText } from '../library/derive';
 import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
@@ -13,7 +12,7 @@ import { listBackups } from '../library/backup';
 import { libraryBibliographyStore } from '../library/cite-cache';
 import type { LibraryClient } from '../library/client';
 import { cslOfIds, exportLocale, idsInScope } from '../library/export-scope';
-import { entriesIn, importSource } from '../library/import-source';
+import { importSource, previewSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 
 export interface LibraryHandlerDeps {
@@ -244,33 +243,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       }
       return report;
     },
-    'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
-      const parsed = await importInWorker({ kind: 'text', text }, { ...(fileName ? { fileName } : {}), ...(format ? { format } : {}), signal });
-      // The rule the import itself skips entries by (same key and DOI or title, …), not the DOI alone.
-      const same = await lib.sameEntries(
-        parsed.items.map((i) => i.item),
-        fileName ? basename(fileName) : undefined,
-      );
-      const existing = new Map(parsed.items.map((i, n) => [i.item, same[n] ?? null]));
-      const duplicateOf = (item: CslItem): number | null => existing.get(item) ?? null;
-      return {
-        format: parsed.format,
-        entries: entriesIn(parsed),
-        sample: parsed.items.slice(0, sample).map(({ item, line }) => ({
-          line,
-          type: item.type,
-          title: typeof item.title === 'string' ? item.title : null,
-          creators: (item.author ?? item.editor ?? []).map(nameText).join('; ') || null,
-          year: item.issued?.['date-parts']?.[0]?.[0] ?? null,
-          doi: typeof item.DOI === 'string' ? item.DOI : null,
-          duplicateOf: duplicateOf(item),
-        })),
-        duplicates: parsed.items.filter((i) => duplicateOf(i.item) !== null).length,
-        errors: parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })),
-        warnings: parsed.warnings.map((w) => ({ line: w.line, reason: w.reason })),
-        dois: (parsed.dois ?? []).map((d) => d.doi),
-      };
-    },
+    'library.import.preview': ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => previewSource(library, { kind: 'text', text }, { fileName, format, signal, sample }),
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
       if (ids.length > 0) {

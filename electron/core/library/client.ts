@@ -8,7 +8,7 @@ import { locateWorker, type WorkerEntry } from '../worker-entry';
 import { fromWire, WorkerRpc } from '../worker-rpc';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
-import type { LibraryArgs, LibraryMethod, LibraryResult, LibraryStores, Request, Response, StoreCall, StoreMethod, StoreName, WireError, WorkerInit } from './protocol';
+import type { ImportMatches, LibraryArgs, LibraryMethod, LibraryResult, LibraryStores, Request, Response, StoreCall, StoreMethod, StoreName, WireError, WorkerInit } from './protocol';
 import type { ImportResult } from './types';
 
 /** Every method of one of the worker's stores (protocol.ts LibraryStores), async. */
@@ -351,6 +351,17 @@ export class LibraryClient {
         if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
       },
     };
+  }
+
+  /**
+   * Starts an import preview's reader: hand `port` to the parser (importInWorker with `port` and
+   * `sample`); `matches` settles once the parser's `end` is in, and rejects when the port closes
+   * before it (a failed parse). The entries pass from parser to library worker, never through here.
+   */
+  previewFromPort(options: { source?: string | undefined; sample: number }): { port: MessagePort; matches: Promise<ImportMatches> } {
+    const { port1, port2 } = new MessageChannel();
+    const matches = this.#request({ id: 0, op: 'import.preview', source: options.source, sample: options.sample, port: port2 }, [port2]) as Promise<ImportMatches>;
+    return { port: port1, matches };
   }
 
   /** A verified backup now (e.g. before a risky operation, or from a menu). */

@@ -2,7 +2,8 @@
 // worker, written by the library worker as the parser posts to it, committed there in one transaction.
 // Used by IPC and the CLI.
 import { basename } from 'node:path';
-import type { ImportReport } from '../../../shared/ipc/library';
+import type { ImportPreview, ImportReport } from '../../../shared/ipc/library';
+import { nameText } from './derive';
 import { CoreError } from '../errors';
 import type { ImportFormat, WorkerSource } from '../formats';
 import type { ImportLimits } from '../formats/limits';
@@ -65,4 +66,49 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
 /** The entries a source held: those read (items, or a DOI list's DOIs) and those that could not be. */
 export function entriesIn(parsed: Pick<Awaited<ReturnType<typeof importInWorker>>, 'count' | 'errors' | 'dois'>): number {
   return parsed.count + (parsed.dois?.length ?? 0) + parsed.errors.length;
+}
+
+/**
+ * What importing `source` would do, without writing: the entry counts, the first `sample` entries,
+ * which of them the library holds already, and the problems. The parser (formats worker) posts every
+ * entry to the library worker, which matches them against the library; only the sample and the counts
+ * come back to this thread, however large the file.
+ */
+export async function previewSource(client: LibraryClient, source: WorkerSource, options: Omit<ImportSourceOptions, 'onProgress'> & { sample: number }): Promise<ImportPreview> {
+  const { port, matches } = client.previewFromPort({ source: options.fileName ? basename(options.fileName) : undefined, sample: options.sample });
+  // A failed parse closes the port, which rejects `matches` before the parse's own error arrives: that one is the news.
+  matches.catch(() => undefined);
+  let parsed: Awaited<ReturnType<typeof importInWorker>>;
+  try {
+    parsed = await importInWorker(source, {
+      port,
+      sample: options.sample,
+      ...(options.fileName ? { fileName: options.fileName } : {}),
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (err) {
+    // The port was never handed over when the worker did not start: closing it ends the reader.
+    port.close();
+    throw err;
+  }
+  const same = await matches;
+  return {
+    format: parsed.format,
+    entries: entriesIn(parsed),
+    sample: parsed.items.map(({ item, line }, n) => ({
+      line,
+      type: item.type,
+      title: typeof item.title === 'string' ? item.title : null,
+      creators: (item.author ?? item.editor ?? []).map(nameText).join('; ') || null,
+      year: item.issued?.['date-parts']?.[0]?.[0] ?? null,
+      doi: typeof item.DOI === 'string' ? item.DOI : null,
+      duplicateOf: same.sample[n] ?? null,
+    })),
+    duplicates: same.duplicates,
+    errors: parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })),
+    warnings: parsed.warnings.map((w) => ({ line: w.line, reason: w.reason })),
+    dois: (parsed.dois ?? []).map((d) => d.doi),
+  };
 }

@@ -13,7 +13,7 @@ import type { CitationLookup, CitedItemFacts, LookupResult, MatchedBy } from '..
 import { normaliseTitle } from '../formats/fingerprint';
 import { CoreError } from '../errors';
 import { exportItems, type ExportFormat } from '../formats';
-import { prepareItem } from './derive';
+import type { PreparedItem } from './derive';
 import { recordUserEdits } from './edits';
 import { AssistantStore } from './assistant-store';
 import { AutoExportStore } from './auto-export-store';
@@ -71,9 +71,9 @@ export class Library extends CollectionsRoom {
    * For an import preview: the item each entry is already in the library as (the rule an import
    * skips entries by, ImportSession), or null. Repeats within the entries themselves are not looked for.
    */
-  sameEntries(items: readonly CslItem[], source?: string): (ItemId | null)[] {
+  sameEntries(items: readonly PreparedItem[], source?: string): (ItemId | null)[] {
     const session = new ImportSession(this.w, source === undefined ? {} : { source }, this.now(), false);
-    return items.map((item) => session.existing(prepareItem(item))?.id ?? null);
+    return items.map((p) => session.existing(p)?.id ?? null);
   }
 
   // ── Duplicates ──

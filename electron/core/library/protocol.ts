@@ -4,7 +4,6 @@ import type { CslItem } from '../../../shared/model/csl';
 import type { AssistantStore } from './assistant-store';
 import type { AutoExportStore } from './auto-export-store';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
-import type { PreparedItem } from './derive';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { FulltextStore } from './fulltext-store';
@@ -67,6 +66,8 @@ export type Request =
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }
   | { id: number; op: 'import.abort'; session: number }
+  /** An import preview: reads a parser's port (formats/import-port) to the end; answers ImportMatches. */
+  | { id: number; op: 'import.preview'; source: string | undefined; sample: number; port: MessagePort }
   | { id: number; op: 'backup'; reason: BackupReason }
   /** Checks a backup file (integrity_check, items) without opening it as the library. */
   | { id: number; op: 'inspect'; file: string }
@@ -74,21 +75,12 @@ export type Request =
   | { id: number; op: 'search-index'; rebuild: 'always' | 'if-drifted' | 'never' }
   | { id: number; op: 'close' };
 
-/** An item as a parser delivers it: prepared for the store, with the line its entry starts on and the file's key for it. */
-export interface SourcedItem {
-  prepared: PreparedItem;
-  line: number;
-  sourceKey?: string;
+/** What an import preview's entries are in the library already: how many, and which item each of the first ones is. */
+export interface ImportMatches {
+  duplicates: number;
+  /** For the first `sample` entries in order: the item it already is, or null. */
+  sample: (number | null)[];
 }
-
-/**
- * What arrives on an import's port (the formats worker's PortMessage has this shape): chunks of items
- * in order, then `end` when the parse succeeded. commit() waits for `end`.
- */
-export type ImportPortMessage = { type: 'flow'; counters: SharedArrayBuffer } | { type: 'items'; items: SourcedItem[] } | { type: 'end'; count: number };
-
-/** Slots of the flow counters (formats' FLOW): chunks written, and non-zero once the reader stopped reading. */
-export const IMPORT_FLOW = { written: 0, closed: 1 } as const;
 
 export type { WireError };
 

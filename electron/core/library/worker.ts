@@ -14,7 +14,8 @@ import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
-import { IMPORT_FLOW, type ImportPortMessage, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { type ImportMatches, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -84,7 +85,7 @@ interface PortFeed {
   /** Adding a chunk failed (the session is rolled back; commit reports this). */
   failed: unknown;
   onSettled: (() => void) | null;
-  /** The parser's flow counters (see IMPORT_FLOW), once it has sent them. */
+  /** The parser's flow counters (see FLOW in formats/import-port), once it has sent them. */
   flow: Int32Array | null;
 }
 
@@ -94,7 +95,7 @@ let nextSession = 1;
 
 function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFeed {
   const feed: PortFeed = { port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
-  port.on('message', (msg: ImportPortMessage) => {
+  port.on('message', (msg: PortMessage) => {
     if (feed.ended || feed.failed) return;
     if (msg.type === 'flow') {
       feed.flow = new Int32Array(msg.counters);
@@ -107,10 +108,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
           feed.keys.push(it.sourceKey);
         }
         session.addPrepared(msg.items.map((it) => it.prepared));
-        if (feed.flow) {
-          Atomics.add(feed.flow, IMPORT_FLOW.written, 1);
-          Atomics.notify(feed.flow, IMPORT_FLOW.written);
-        }
+        chunkWritten(feed);
         return;
       } catch (err) {
         feed.failed = err;
@@ -124,12 +122,61 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
   return feed;
 }
 
+/**
+ * An import preview's port, read to its end: each chunk's entries matched against the library (the
+ * rule an import skips entries by), only the count and the first `sample` answers kept. Rejects when
+ * the port closes before the parser's `end` (the parse failed, or was cancelled).
+ */
+function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<ImportMatches> {
+  const matches: ImportMatches = { duplicates: 0, sample: [] };
+  const feed: PortFeed = { port: req.port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
+  return new Promise((resolve, reject) => {
+    req.port.on('close', () => {
+      if (!feed.ended) reject(new CoreError('CANCELLED', 'The preview ended before the parser finished.'));
+    });
+    req.port.on('message', (msg: PortMessage) => {
+      if (feed.ended || feed.failed) return;
+      if (msg.type === 'flow') {
+        feed.flow = new Int32Array(msg.counters);
+        return;
+      }
+      if (msg.type === 'items') {
+        try {
+          for (const id of opened.library.sameEntries(
+            msg.items.map((it) => it.prepared),
+            req.source,
+          )) {
+            if (id !== null) matches.duplicates++;
+            if (matches.sample.length < req.sample) matches.sample.push(id);
+          }
+          chunkWritten(feed);
+          return;
+        } catch (err) {
+          feed.failed = err;
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      } else {
+        feed.ended = true;
+        resolve(matches);
+      }
+      closeFeed(feed);
+    });
+  });
+}
+
+/** Tells the parser one more chunk is done with (see FLOW), so it may post another. */
+function chunkWritten(feed: PortFeed): void {
+  if (!feed.flow) return;
+  Atomics.add(feed.flow, FLOW.written, 1);
+  Atomics.notify(feed.flow, FLOW.written);
+}
+
 /** Stops reading the port, and tells a parser waiting for room that none is coming. */
 function closeFeed(feed: PortFeed): void {
   feed.port.close();
   if (feed.flow) {
-    Atomics.store(feed.flow, IMPORT_FLOW.closed, 1);
-    Atomics.notify(feed.flow, IMPORT_FLOW.written);
+    Atomics.store(feed.flow, FLOW.closed, 1);
+    Atomics.notify(feed.flow, FLOW.written);
   }
 }
 
@@ -235,6 +282,8 @@ function handle(req: Request): unknown {
       }
       return null;
     }
+    case 'import.preview':
+      return previewFrom(req);
     case 'backup':
       return backup(req.reason);
     case 'inspect':

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
-import { exportItems, importFile, importText, type ExportFormat, type ImportResult } from '../../../electron/core/formats';
+import { exportItems, importFile, importText, type ExportFormat, type ParseResult } from '../../../electron/core/formats';
 import { idKeyProblem } from '../../../electron/core/formats/source-id';
 import { prepareItem } from '../../../electron/core/library/derive';
 import { testLibrary, type TestLibrary } from '../../unit/library/helpers/lib';
@@ -21,7 +21,7 @@ const libraries: TestLibrary[] = [];
 afterEach(() => libraries.splice(0).forEach((l) => l.dispose()));
 
 /** The parsed entries into a fresh library, as the app stores them; the library's view of them, in file order. */
-function throughLibrary(parsed: ImportResult, what: string): CslItem[] {
+function throughLibrary(parsed: ParseResult, what: string): CslItem[] {
   const lib = testLibrary();
   libraries.push(lib);
   const session = lib.library.beginImport({ source: what });
@@ -36,7 +36,7 @@ function throughLibrary(parsed: ImportResult, what: string): CslItem[] {
 }
 
 /** The route's export format for a file: its own format (BibLaTeX when the file uses BibLaTeX fields). */
-function ownFormat(file: string, parsed: ImportResult): ExportFormat {
+function ownFormat(file: string, parsed: ParseResult): ExportFormat {
   if (parsed.format === 'bibtex') return /^\s*(?:journaltitle|location|date|urldate)\s*=/im.test(readFileSync(join(DIR, file), 'utf8')) ? 'biblatex' : 'bibtex';
   if (parsed.format === 'doi-list') throw new Error(`${file}: a DOI list has no entries to round-trip; real-world fixtures are reference files`);
   return parsed.format;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormatError, importBytes, importText, type ImportFormat, type ImportResult } from '../../../electron/core/formats';
+import { FormatError, importBytes, importText, type ImportFormat, type ParseResult } from '../../../electron/core/formats';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const SEEDS: Record<ImportFormat, string> = {
@@ -52,10 +52,10 @@ function mutate(seed: string, mutations: Mutation[]): string {
 }
 
 /** Runs one import and checks the contract; returns whether it was refused as a whole. */
-function checkImport(run: () => ImportResult, text: string): void {
+function checkImport(run: () => ParseResult, text: string): void {
   const lines = text.split('\n').length;
   const started = performance.now();
-  let result: ImportResult;
+  let result: ParseResult;
   try {
     result = run();
   } catch (err) {

@@ -2,7 +2,7 @@
 // never a hang or a crash, and the good entries around a bad one are kept.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { FormatError, importBytes, importText, type ImportResult } from '../../../electron/core/formats';
+import { FormatError, importBytes, importText, type ParseResult } from '../../../electron/core/formats';
 import { generateBibtex } from './corpus';
 
 const TEN_MB = 10 * 1024 * 1024;
@@ -137,7 +137,7 @@ describe('size, count and time limits', () => {
   });
 
   it('an empty file is an empty import, not an error', () => {
-    const r: ImportResult = importText('', { format: 'bibtex' });
+    const r: ParseResult = importText('', { format: 'bibtex' });
     expect(r).toMatchObject({ count: 0, errors: [], warnings: [] });
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, importFile, type ImportResult } from '../../../electron/core/formats';
+import { FormatError, importFile, type ParseResult } from '../../../electron/core/formats';
 import { generateBibtex } from './corpus';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
@@ -16,10 +16,10 @@ const dir = mkdtempSync(join(tmpdir(), 'citewise-pieces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-function both(text: string | Uint8Array, pieceBytes: number): { whole: ImportResult | string; pieces: ImportResult | string } {
+function both(text: string | Uint8Array, pieceBytes: number): { whole: ParseResult | string; pieces: ParseResult | string } {
   const file = join(dir, `f${n++}.bib`);
   writeFileSync(file, text);
-  const run = (bytes: number): ImportResult | string => {
+  const run = (bytes: number): ParseResult | string => {
     try {
       return importFile(file, { pieceBytes: bytes });
     } catch (err) {
@@ -36,7 +36,7 @@ describe('BibTeX files read in pieces', () => {
     for (const size of [64, 301, 4096, 65_536]) {
       const { whole, pieces } = both(text, size);
       expect(typeof whole).not.toBe('string');
-      expect((whole as ImportResult).count).toBe(600);
+      expect((whole as ParseResult).count).toBe(600);
       expect(pieces).toEqual(whole);
     }
   });
@@ -65,15 +65,15 @@ describe('BibTeX files read in pieces', () => {
     const crossref = `@proceedings{b, title = {Book}, year = {2001}}\n${'@inproceedings{a, crossref = {b}, title = {Chapter}}\n'.repeat(50)}`;
     const r1 = both(crossref, 100);
     expect(r1.pieces).toEqual(r1.whole);
-    expect((r1.pieces as ImportResult).items[1]!.item['container-title']).toBe('Book');
+    expect((r1.pieces as ParseResult).items[1]!.item['container-title']).toBe('Book');
     const latin1 = Buffer.from(`${'@article{k, title = {Caf\u00e9}}\n'.repeat(40)}`, 'latin1');
     const r2 = both(latin1, 100);
     expect(r2.pieces).toEqual(r2.whole);
-    expect((r2.pieces as ImportResult).encoding).toBe('windows-1252');
+    expect((r2.pieces as ParseResult).encoding).toBe('windows-1252');
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(40))]);
     const r3 = both(bom, 100);
     expect(r3.pieces).toEqual(r3.whole);
-    expect((r3.pieces as ImportResult).count).toBe(40);
+    expect((r3.pieces as ParseResult).count).toBe(40);
   });
 
   it('sees crossref or xdata cut between two pieces, in any case', () => {
@@ -85,7 +85,7 @@ describe('BibTeX files read in pieces', () => {
         const { whole, pieces } = both(text, at + cut);
         expect(pieces).toEqual(whole);
         // Inherited fields show the whole-file path ran (xdata only names an @xdata entry, so it inherits nothing here).
-        if (word !== 'XDATA') expect((pieces as ImportResult).items[20]!.item['container-title']).toBe('Book');
+        if (word !== 'XDATA') expect((pieces as ParseResult).items[20]!.item['container-title']).toBe('Book');
       }
     }
   });

@@ -1,13 +1,13 @@
 // Issue 17, "a user's references come out as they went in": CSL-JSON ids as citation keys, every
 // entry of a file arriving, dates kept, and what "the same entry" means on re-import.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importText, type ImportResult } from '../../../electron/core/formats';
+import { importText, type ParseResult } from '../../../electron/core/formats';
 import { prepareItem } from '../../../electron/core/library/derive';
 import type { Library } from '../../../electron/core/library/library';
 import { testLibrary, type TestLibrary } from './helpers/lib';
 
 /** A parsed file into the library the way the app does it (prepared items, each with its replaced id). */
-function store(library: Library, parsed: ImportResult, source = 'test') {
+function store(library: Library, parsed: ParseResult, source = 'test') {
   const session = library.beginImport({ source });
   session.addPrepared(parsed.items.map((it) => prepareItem(it.item, it.replacedId)));
   return session.commit();

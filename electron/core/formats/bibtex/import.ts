@@ -4,7 +4,7 @@ import type { CslDate, CslItem } from '../../../../shared/model/csl';
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
-import type { ImportIssue, ImportResult } from '../result';
+import type { ImportIssue, ParseResult } from '../result';
 import { parseDate } from './dates';
 import { resolveInheritance } from './inherit';
 import { decodeLatex, type DecodeOptions } from './latex-decode';
@@ -48,7 +48,7 @@ export function needsWholeFileBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
-export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
   return mapEntries(limits, out, (take, warnings) => {
     if (!needsWholeFile(text)) {
       const raw = parseBibtex(text, limits, take);
@@ -82,7 +82,7 @@ export type NextWindow = (carry: string) => string | null;
  * (needsWholeFile on all of it is false): entries are mapped as they are read. The result is what
  * importBibtex gives for the whole text.
  */
-export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
   return mapEntries(limits, out, (take, warnings) => {
     const parser = new BibParser(limits, take);
     let text = '';
@@ -108,7 +108,7 @@ export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, o
  * Maps the entries a parse hands to `take` (as it reads them) into items, with the file's warnings and
  * errors. `parse` adds the parser's warnings to `warnings` where they belong among the mapping's.
  */
-function mapEntries(limits: ImportLimits, out: ItemCollector, parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography): ImportResult {
+function mapEntries(limits: ImportLimits, out: ItemCollector, parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography): ParseResult {
   const warnings: ImportIssue[] = [];
   const unknown = new Set<string>();
   const ctx: MapContext = { unknown, rich: { rich: true, unknown }, plain: { rich: false, unknown }, unknownCommands: new Map(), unknownTypes: new Map(), warnings };

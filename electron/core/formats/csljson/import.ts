@@ -9,7 +9,7 @@ import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
-import type { ImportedItem, ImportIssue, ImportResult } from '../result';
+import type { ImportedItem, ImportIssue, ParseResult } from '../result';
 import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
 
@@ -54,7 +54,7 @@ function makeSchemas() {
   return { names: z.array(NameSchema), date: DateSchema };
 }
 
-export function importCslJson(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+export function importCslJson(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
   const scan = scanJson(text, limits.maxDepth);
   if (scan.error) throw new FormatError(`This is not valid JSON: ${scan.error.reason}`, scan.error.line);
   let root: unknown;

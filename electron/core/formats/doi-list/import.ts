@@ -4,14 +4,14 @@
 import type { CslItem } from '../../../../shared/model/csl';
 import { parseDoi, type NormalizedDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
-import { excerptOf, type ImportedDoi, type ImportIssue, type ImportResult } from '../result';
+import { excerptOf, type ImportedDoi, type ImportIssue, type ParseResult } from '../result';
 
 // A DOI inside text: "10.", a registrant code, "/", then anything up to a blank, a quote or an angle
 // bracket. Trailing punctuation of the sentence is trimmed after the match.
 export const DOI_IN_TEXT = /\b10\.\d{4,9}(?:\.\d+)*\/[^\s"'<>]+/gi;
 const TRAILING = /[.,;:!?]+$/;
 
-export function importDoiList(text: string, limits: ImportLimits): ImportResult {
+export function importDoiList(text: string, limits: ImportLimits): ParseResult {
   const deadline = new Deadline(limits.timeBudgetMs);
   // Lines end at LF (CRLF included), as in every other importer, so line numbers agree.
   const lines = text.split('\n');

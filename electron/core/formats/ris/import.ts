@@ -5,7 +5,7 @@ import type { CslDate, CslDateParts, CslItem, CslName } from '../../../../shared
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { ItemCollector } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
-import { excerptOf, type ImportedItem, type ImportIssue, type ImportResult } from '../result';
+import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
 import { idKeyProblem } from '../source-id';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 
@@ -24,7 +24,7 @@ interface RawRecord {
   tags: [tag: string, value: string, line: number][];
 }
 
-export function importRis(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ImportResult {
+export function importRis(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
   const errors: ImportIssue[] = [];
   const warnings: ImportIssue[] = [];
   const deadline = new Deadline(limits.timeBudgetMs);
