@@ -2,9 +2,11 @@
 // be read, the pages of those read, what indexing made of each file, and the page hits with their
 // snippets. Reading the PDFs is pdf/fulltext.ts (in the PDF worker); this only stores and searches.
 // The index is keyed by SHA-256, apart from items_fts, so rebuilding it touches nothing else.
+import Database from 'better-sqlite3';
 import type { PageText } from '../pdf/extract';
 import { parseQuery } from '../../../shared/model/query';
 import { CoreError } from '../errors';
+import { fulltextMatch } from './fulltext-match';
 import { fulltextMatchOf } from './query-sql';
 import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 
@@ -92,7 +94,8 @@ export class FulltextStore {
       if (this.#w.get(sql`SELECT 1 FROM pdf_text_state WHERE sha256 = ${outcome.sha256}`)) throw new CoreError('CONFLICT', `The text of PDF ${outcome.sha256.slice(0, 12)}… is already indexed.`);
       if (outcome.status === 'indexed') {
         const insert = this.#w.raw.prepare('INSERT INTO pdf_text_fts (text, sha256, page) VALUES (?, ?, ?)');
-        for (const p of textPages) insert.run(p.text, outcome.sha256, p.page);
+        const locate = this.#w.raw.prepare('INSERT INTO pdf_text_pages (id, sha256, page) VALUES (?, ?, ?)');
+        for (const p of textPages) locate.run(insert.run(p.text, outcome.sha256, p.page).lastInsertRowid, outcome.sha256, p.page);
       }
       this.#w.run(sql`INSERT INTO pdf_text_state (sha256, status, page_count, text_pages, note, indexed_at)
         VALUES (${outcome.sha256}, ${outcome.status}, ${outcome.pageCount}, ${outcome.status === 'indexed' ? textPages.length : 0}, ${outcome.note}, ${this.#now()})`);
@@ -103,6 +106,7 @@ export class FulltextStore {
   clear(): void {
     this.#w.transaction(() => {
       this.#w.run(sql`DELETE FROM pdf_text_fts`);
+      this.#w.run(sql`DELETE FROM pdf_text_pages`);
       this.#w.run(sql`DELETE FROM pdf_text_state`);
     });
   }
@@ -136,17 +140,23 @@ export class FulltextStore {
    * item, in page order; none when the query has no such term.
    */
   hits(query: string, itemIds: readonly number[], perItem = 3): FulltextHit[] {
-    const match = fulltextMatchOf(parseQuery(query));
-    if (match === null || itemIds.length === 0) return [];
-    // The matching pages first, without ranks or snippets (bm25 over every matching page of a common
-    // phrase cost more than the search itself); snippets only for the pages shown, in page order.
-    const rows = inBatches(itemIds, (batch) =>
-      this.#r.all<{ rid: number; itemId: number; page: number }>(sql`
-        SELECT f.rowid AS rid, a.item_id AS itemId, f.page AS page
-        FROM pdf_text_fts f CROSS JOIN attachments a ON a.sha256 = f.sha256
-        WHERE pdf_text_fts MATCH ${match} AND a.item_id IN ${inList(batch)}`),
+    const expr = fulltextMatchOf(parseQuery(query));
+    if (expr === null || itemIds.length === 0) return [];
+    // The match the list and its count used (evaluated once per search), its pages grouped by file.
+    const match = fulltextMatch(this.#r, expr);
+    const byFile = new Map<string, { rid: number; page: number }[]>();
+    for (const p of match.pages) {
+      const list = byFile.get(p.sha256);
+      if (list) list.push(p);
+      else byFile.set(p.sha256, [p]);
+    }
+    const wanted = new Set(itemIds);
+    const files = inBatches(itemIds, (batch) =>
+      this.#r.all<{ itemId: number; sha256: string }>(sql`SELECT item_id AS itemId, sha256 FROM attachments WHERE item_id IN ${inList(batch)} AND sha256 IS NOT NULL`),
     );
-    rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page);
+    const rows: { rid: number; itemId: number; page: number }[] = [];
+    for (const f of files) if (wanted.has(f.itemId)) for (const p of byFile.get(f.sha256) ?? []) rows.push({ rid: p.rid, itemId: f.itemId, page: p.page });
+    rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page || x.rid - y.rid);
     const taken = new Map<number, number>();
     const seen = new Set<string>();
     const chosen: typeof rows = [];
@@ -159,14 +169,76 @@ export class FulltextStore {
       taken.set(r.itemId, n + 1);
       chosen.push(r);
     }
-    const snippets = new Map<number, string>();
-    inBatches(chosen.map((r) => r.rid), (batch) =>
-      this.#r.all<{ rid: number; snippet: string }>(sql`
-        SELECT rowid AS rid, snippet(pdf_text_fts, 2, ${SNIPPET_OPEN}, ${SNIPPET_CLOSE}, '…', 12) AS snippet
-        FROM pdf_text_fts WHERE pdf_text_fts MATCH ${match} AND rowid IN ${inList(batch)}`),
-    ).forEach((r) => snippets.set(r.rid, r.snippet));
-    const out: FulltextHit[] = chosen.map((r) => ({ itemId: r.itemId, page: r.page, snippet: snippets.get(r.rid) ?? '' }));
+    const snippets = this.#snippets(expr, [...new Set(chosen.map((r) => r.rid))]);
+    return chosen.map((r) => ({ itemId: r.itemId, page: r.page, snippet: snippets.get(r.rid) ?? '' }));
+  }
+
+  /**
+   * FTS5 snippets of the given pages. snippet() over pdf_text_fts with `rowid IN (…)` seeks each page in
+   * the expression's whole doclist (0.3 ms a page for a phrase on most pages, seconds for a prefix on
+   * every page); the same pages in a scratch FTS5 table with the same tokenizer give the same snippets
+   * (they depend on the page's text and the expression only) from a doclist of a few rows.
+   */
+  #snippets(expr: string, rids: readonly number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    if (rids.length === 0) return out;
+    const texts = inBatches(rids, (batch) => this.#r.all<{ rid: number; text: string }>(sql`SELECT rowid AS rid, text FROM pdf_text_fts WHERE rowid IN ${inList(batch)}`));
+    const scratch = (this.#scratch ??= SnippetScratch.open());
+    return scratch.snippets(expr, texts);
+  }
+
+  #scratch: SnippetScratch | undefined;
+
+  /** Frees the scratch table of snippets (the store stays usable; it is made again when needed). */
+  close(): void {
+    this.#scratch?.close();
+    this.#scratch = undefined;
+  }
+}
+
+/** An in-memory FTS5 table, tokenized as pdf_text_fts is, holding only the pages whose snippets are shown. */
+class SnippetScratch {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #index: Database.Statement;
+  readonly #select: Database.Statement;
+  readonly #empty: Database.Statement;
+  readonly #emptyTexts: Database.Statement;
+
+  private constructor(db: Database.Database) {
+    this.#db = db;
+    // External content: emptying it ('delete-all') does not tokenize the pages again, as a DELETE from
+    // an FTS5 table with its own content does.
+    db.exec(`CREATE TABLE texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+      CREATE VIRTUAL TABLE pages USING fts5(text, content = 'texts', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');`);
+    this.#insert = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
+    this.#index = db.prepare('INSERT INTO pages (rowid, text) VALUES (?, ?)');
+    this.#select = db.prepare(`SELECT rowid AS rid, snippet(pages, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 12) AS snippet FROM pages WHERE pages MATCH ?`);
+    this.#empty = db.prepare("INSERT INTO pages (pages) VALUES ('delete-all')");
+    this.#emptyTexts = db.prepare('DELETE FROM texts');
+  }
+
+  static open(): SnippetScratch {
+    return new SnippetScratch(new Database(':memory:'));
+  }
+
+  snippets(expr: string, pages: readonly { rid: number; text: string }[]): Map<number, string> {
+    const out = new Map<number, string>();
+    const run = this.#db.transaction(() => {
+      for (const p of pages) {
+        this.#insert.run(p.rid, p.text);
+        this.#index.run(p.rid, p.text);
+      }
+      for (const r of this.#select.all(expr) as { rid: number; snippet: string }[]) out.set(r.rid, r.snippet);
+      this.#empty.run();
+      this.#emptyTexts.run();
+    });
+    run();
     return out;
+  }
+
+  close(): void {
+    this.#db.close();
   }
 }
 

@@ -3,7 +3,8 @@
 // connection, which in WAL mode sees the last committed state. How the pages are planned: README.md.
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
-import { compileQuery } from './query-sql';
+import { fulltextMatch } from './fulltext-match';
+import { compileQuery, type FulltextCondition } from './query-sql';
 import type { RankFunction } from './rank';
 import { ident, joinSql, sql, SqlFragment, type SqlValue } from './sql';
 import { SORT_COLUMNS, type ItemId, type ListOptions, type Page, type SavedSearch, type Sort, type SortColumn } from './types';
@@ -113,7 +114,7 @@ export abstract class Listing extends ServiceCache {
   /** One page of the library (or the trash, a collection, a search), sorted by an index, keyset-paged. */
   list(options: ListOptions = {}): Page {
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
-    const compiled = compileQuery(this.#parse(options.query ?? ''));
+    const compiled = compileQuery(this.#parse(options.query ?? ''), this.#fulltext);
     // Without words to rank by, relevance means newest first, which the date index serves.
     let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
     if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
@@ -252,7 +253,7 @@ export abstract class Listing extends ServiceCache {
 
   /** How many items a list would show (for the status bar); counts through the same filters. */
   count(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): number {
-    const compiled = compileQuery(this.#parse(options.query ?? ''));
+    const compiled = compileQuery(this.#parse(options.query ?? ''), this.#fulltext);
     const filters = scopeFilters(options, compiled.where);
     if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     return this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
@@ -289,6 +290,9 @@ export abstract class Listing extends ServiceCache {
   }
 
   // ── Internals ──
+
+  /** `fulltext:` terms test the item ids of the match, evaluated once for the list, its count and its pages. */
+  readonly #fulltext: FulltextCondition = (expr) => sql`i.id IN (SELECT value FROM json_each(${fulltextMatch(this.r, expr).itemIdsJson}))`;
 
   /**
    * The ranking, as a direct call of the rank function the index is configured with (migration 0003

@@ -103,23 +103,32 @@ const NOTICE_KIND_TEXT: Record<string, string> = {
 /** `column` starts with `prefix`, as an index range (LIKE with ESCAPE would scan the whole table). */
 const prefixRange = (column: SqlFragment, prefix: string): SqlFragment => sql`(${column} >= ${prefix} AND ${column} < ${`${prefix}\u{10ffff}`})`;
 
-function predicate(node: QueryNode): SqlFragment {
+/**
+ * The condition "the item has a PDF page matching this FTS5 expression over pdf_text_fts"; the Library
+ * gives one that evaluates the match once per search (fulltext-match.ts).
+ */
+export type FulltextCondition = (expr: string) => SqlFragment;
+
+// The PDFs' own index (migrations 0017, 0018), keyed by checksum: items reach it through their attachments.
+const fulltextSubquery: FulltextCondition = (expr) =>
+  sql`i.id IN (SELECT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT p.sha256 FROM pdf_text_fts f CROSS JOIN pdf_text_pages p ON p.id = f.rowid WHERE pdf_text_fts MATCH ${expr}))`;
+
+function predicate(node: QueryNode, fulltext: FulltextCondition): SqlFragment {
   const fts = ftsTree(node);
   if (fts === null) return sql`1`;
   if (fts !== undefined) return sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${fts})`;
   switch (node.kind) {
     case 'and':
-      return sql`(${joinSql(node.children.map(predicate), ' AND ')})`;
+      return sql`(${joinSql(node.children.map((c) => predicate(c, fulltext)), ' AND ')})`;
     case 'or':
-      return sql`(${joinSql(node.children.map(predicate), ' OR ')})`;
+      return sql`(${joinSql(node.children.map((c) => predicate(c, fulltext)), ' OR ')})`;
     case 'not':
-      return sql`NOT (${predicate(node.child)})`;
+      return sql`NOT (${predicate(node.child, fulltext)})`;
     case 'text':
       return sql`1`;
     case 'fulltext': {
-      // The PDFs' own index (migration 0017), keyed by checksum: items reach it through their attachments.
       const expr = ftsTerms(node.value, node.phrase);
-      return expr === null ? sql`1` : sql`i.id IN (SELECT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT sha256 FROM pdf_text_fts WHERE pdf_text_fts MATCH ${expr}))`;
+      return expr === null ? sql`1` : fulltext(expr);
     }
     case 'year':
       return range(col('i.year'), node.range);
@@ -155,7 +164,7 @@ function predicate(node: QueryNode): SqlFragment {
   }
 }
 
-export function compileQuery(ast: QueryNode | null): CompiledQuery {
+export function compileQuery(ast: QueryNode | null, fulltext: FulltextCondition = fulltextSubquery): CompiledQuery {
   if (!ast) return { match: null, where: sql`1` };
   const whole = ftsTree(ast);
   if (whole === null) return { match: null, where: sql`1` };
@@ -171,7 +180,7 @@ export function compileQuery(ast: QueryNode | null): CompiledQuery {
   }
   return {
     match: matches.length ? matches.join(' AND ') : null,
-    where: rest.length ? joinSql(rest.map(predicate), ' AND ') : sql`1`,
+    where: rest.length ? joinSql(rest.map((c) => predicate(c, fulltext)), ' AND ') : sql`1`,
   };
 }
 
