@@ -223,6 +223,8 @@ export const libraryFeature = feature({
     'library.searches.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
 
     'library.duplicates': request(empty).returns<DuplicateGroup[]>(),
+    /** Marks a duplicate group's items as not duplicates of one another (`mark` false: offers them again). */
+    'library.duplicates.notDuplicates': request(z.object({ ids: z.array(itemId).min(2).max(1000), mark: z.boolean().default(true) }).strict()).returns<null>(),
     /** Merges `otherIds` into `keepId`; `csl`, when given, is the field-by-field choice applied to the result. */
     'library.merge': request(
       z.object({ keepId: itemId, otherIds: ids, csl: z.record(z.string().max(200), z.unknown()).optional() }).strict(),

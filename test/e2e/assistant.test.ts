@@ -12,7 +12,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
-import { seriousViolations } from './axe';
+import { seriousViolations, shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { pickDois } from './seed';
 
@@ -217,6 +217,22 @@ describe('Assistant', () => {
     // fourth is not. After a reload the marks come from the library alone, before any "Add".
     const refs = turn.getByTestId('answer-reference');
     await expect.poll(() => refs.nth(2).getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(1);
+    // The choice was spent: the three are no longer chosen, and the button offers only what is not in the library yet.
+    const total = await refs.count();
+    for (const n of [1, 2, 3]) expect(await turn.getByLabel(`Choose reference ${n}`, { exact: true }).isChecked()).toBe(false);
+    const button = turn.getByTestId('add-references');
+    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^\\s*Add all ${total - 3} to library\\s*$`));
+    expect(await button.isEnabled()).toBe(true);
+    // Choosing only a reference already there leaves nothing to add: the button says 0 and is disabled.
+    await turn.getByLabel('Choose reference 1', { exact: true }).check();
+    await expect.poll(() => button.textContent()).toMatch(/^\s*Add 0 chosen to library\s*$/);
+    expect(await button.isDisabled()).toBe(true);
+    await turn.getByLabel('Choose reference 4', { exact: true }).check();
+    await expect.poll(() => button.textContent()).toMatch(/^\s*Add 1 chosen to library\s*$/);
+    expect(await button.isEnabled()).toBe(true);
+    await button.scrollIntoViewIfNeeded();
+    await shootThemes(page, 'assistant-after-add');
+    for (const n of [1, 4]) await turn.getByLabel(`Choose reference ${n}`, { exact: true }).uncheck();
     await page.goto(`${app.url}#/assistant`);
     await page.getByTestId('assistant-session').first().getByRole('button').first().click();
     await expect.poll(() => lastTurn().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(3);

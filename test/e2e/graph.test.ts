@@ -59,6 +59,26 @@ describe('the citation graph', () => {
     }
   };
 
+  /**
+   * Clicks Fit and checks where every paper landed (sigma's graphToViewport, left on the view as
+   * data-fit-points once the camera stopped): inside the canvas, none under the toolbar or the legend.
+   */
+  const expectFitClear = async (): Promise<number> => {
+    await page.getByRole('button', { name: 'Fit' }).click();
+    const view = page.getByTestId('graph-canvas');
+    await expect.poll(() => view.getAttribute('data-fit-points'), { timeout: 10_000 }).not.toBeNull();
+    const points = JSON.parse((await view.getAttribute('data-fit-points'))!) as [number, number][];
+    const canvas = (await view.boundingBox())!;
+    const inCanvas = (b: { x: number; y: number; width: number; height: number }) => ({ x0: b.x - canvas.x, y0: b.y - canvas.y, x1: b.x - canvas.x + b.width, y1: b.y - canvas.y + b.height });
+    const toolbar = inCanvas((await page.getByRole('toolbar', { name: 'Graph view' }).boundingBox())!);
+    const legend = inCanvas((await page.getByTestId('graph-legend').boundingBox())!);
+    expect(points.length).toBeGreaterThan(10);
+    for (const [x, y] of points) {
+      expect(x >= 0 && y >= 0 && x <= canvas.width && y <= canvas.height, `paper at ${x},${y} off the canvas (${canvas.width}×${canvas.height})`).toBe(true);
+      for (const [name, b] of [['toolbar', toolbar], ['legend', legend]] as const) expect(x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1, `paper at ${x},${y} under the ${name} ${JSON.stringify(b)}`).toBe(false);
+    }
+    return points.length;
+  };
   const shoot = (name: string): Promise<void> => shootThemes(page, `graph-${name}`, { settleMs: 400 });
 
   beforeAll(async () => {
@@ -135,8 +155,16 @@ describe('the citation graph', () => {
     await page.waitForTimeout(600);
     await expectLabelsClear();
     await shoot('zoomed');
-    await page.getByRole('button', { name: 'Fit' }).click();
-    await page.waitForTimeout(400);
+    // Fit puts every paper in the part of the view the toolbar and the legend leave free, at two window sizes.
+    await expectFitClear();
+    await expectLabelsClear();
+    await shoot('fit');
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await expectFitClear();
+    await expectLabelsClear();
+    await shoot('fit-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expectFitClear();
 
     // Second expansion: find a citing paper by its title, select it, expand its citations.
     const words = citer.title.split(/\s+/).slice(0, 4).join(' ');

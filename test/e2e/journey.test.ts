@@ -293,6 +293,17 @@ describe('a researcher’s first session', () => {
     const dups = page.getByTestId('duplicates');
     await expect.poll(() => dups.textContent()).toContain('1 group');
     expect(await dups.textContent()).toContain('Same title, first creator and year');
+    // "Not duplicates" takes the pair out of the view (kept in the library); Undo offers it again.
+    await dups.getByRole('button', { name: 'Not duplicates' }).click();
+    await expect.poll(() => dups.textContent()).toContain('No duplicates');
+    expect(await page.getByTestId('not-duplicates-status').textContent()).toContain('Marked 2 items as not duplicates');
+    await page.getByTestId('view-library').click();
+    await page.getByTestId('view-duplicates').click();
+    await expect.poll(() => dups.textContent()).toContain('No duplicates');
+    await shootThemes(page, 'journey-not-duplicates');
+    await page.getByTestId('not-duplicates-status').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => dups.textContent()).toContain('1 group');
+    expect(await page.getByTestId('not-duplicates-status').count()).toBe(0);
     await dups.getByRole('button', { name: 'Compare and merge…' }).click();
     const chooser = page.getByTestId('merge-chooser');
     await chooser.waitFor();

@@ -133,4 +133,33 @@ describe('Undo in the Library', () => {
     await expect.poll(count).toBe('1 item');
     expect(problems.errors).toEqual([]);
   });
+
+  it('the Evidence pane’s Undo undoes the save’s step on the one stack, so the Library can redo it', async () => {
+    await goTo('Evidence');
+    const detail = page.getByTestId('evidence-detail');
+    await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
+    await detail.getByRole('button', { name: 'Save to library' }).click();
+    await expect.poll(() => detail.getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
+    await detail.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => detail.textContent()).toMatch(/Moved \w+ to the Trash\./);
+    await shootThemes(page, 'undo-evidence-undone');
+    // The save's own step was undone, not covered by a new "Move to the Trash" step: Ctrl+Z in the Library
+    // now reverts the change made before the save (the tag), and Redo twice brings back the tag, then the item.
+    await goTo('Library');
+    await expect.poll(count).toBe('1 item');
+    await page.getByRole('grid').focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => toast().textContent()).toContain('Undid: Add tag to-read to “A Plain Book”');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => toast().textContent()).toContain('Redid: Add tag to-read to “A Plain Book”');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => toast().textContent()).toContain(`Redid: Add item ${quoted(savedTitle)}`);
+    await expect.poll(count).toBe('2 items');
+    // The Evidence pane offers no Undo for a save whose step is no longer the one undo would revert.
+    await goTo('Evidence');
+    await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
+    await expect.poll(() => detail.getByTestId('evidence-saved').textContent()).toMatch(/Already in your library as \w+/);
+    expect(await detail.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
 });

@@ -198,6 +198,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
 
     'library.duplicates': () => lib.findDuplicates(),
+    'library.duplicates.notDuplicates': async ({ ids, mark }) => {
+      await lib.markNotDuplicates(ids, mark);
+      return null;
+    },
     'library.merge': async ({ keepId, otherIds, csl }) => {
       await lib.mergeItems(keepId, otherIds, csl as CslItem | undefined);
       changed('all', [keepId, ...otherIds]);

@@ -25,6 +25,7 @@ import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem }
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { normDoi } from './service-cache';
 import { CollectionsRoom } from './collections';
+import { markNotDuplicates, pairKey, readNotDuplicates, splitGroup } from './not-duplicates';
 
 export type { LibraryOptions };
 
@@ -81,10 +82,12 @@ export class Library extends CollectionsRoom {
   /** Groups of likely duplicates: same DOI; else same normalised title, a shared creator and years within one. */
   findDuplicates(): DuplicateGroup[] {
     const groups: DuplicateGroup[] = [];
+    // Pairs the user marked "Not duplicates" are never joined (not-duplicates.ts).
+    const apart = readNotDuplicates(this.r.raw);
     const byDoi = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE doi IS NOT NULL AND trashed_at IS NULL GROUP BY doi HAVING count(*) > 1`,
     );
-    for (const g of byDoi) groups.push({ ids: g.ids.split(',').map(Number).sort((a, b) => a - b), reason: 'doi' });
+    for (const g of byDoi) for (const ids of splitGroup(g.ids.split(',').map(Number).sort((a, b) => a - b), apart)) groups.push({ ids, reason: 'doi' });
     const byTitle = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE title_sort IS NOT NULL AND trashed_at IS NULL GROUP BY title_sort HAVING count(*) > 1`,
     );
@@ -104,6 +107,7 @@ export class Library extends CollectionsRoom {
           const y = info[b]!;
           if (x.doi && y.doi && x.doi !== y.doi) continue; // different works, or a preprint and its publication
           if (related.has(`${x.id}:${y.id}`) || related.has(`${y.id}:${x.id}`)) continue;
+          if (apart.has(pairKey(x.id, y.id))) continue;
           if (x.year !== null && y.year !== null && Math.abs(x.year - y.year) > 1) continue;
           if (![...x.names].some((n) => y.names.has(n))) continue;
           parent.set(find(y.id), find(x.id));
@@ -118,6 +122,19 @@ export class Library extends CollectionsRoom {
       }
     }
     return groups;
+  }
+
+  /**
+   * Marks a duplicate group's items as not duplicates of one another (every pair), so findDuplicates
+   * no longer offers them together; `mark` false offers them again. Kept in the library file.
+   */
+  markNotDuplicates(ids: readonly ItemId[], mark = true): void {
+    const list = [...new Set(ids)];
+    if (list.length < 2) throw new CoreError('INVALID_INPUT', 'Choose at least two items to mark as not duplicates.');
+    this.w.transaction(() => {
+      for (const id of list) if (!this.w.get(sql`SELECT 1 AS x FROM items WHERE id = ${id}`)) throw notFound(`Item ${id}`);
+      markNotDuplicates(this.w.raw, list, mark);
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLibrary } from '../../../electron/core/library/open';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
 
 describe('duplicates and merge', () => {
@@ -20,6 +21,58 @@ describe('duplicates and merge', () => {
       { ids: [r.ids[4], dupDoi], reason: 'doi' },
       { ids: [a, b], reason: 'title-creator-year' },
     ]);
+  });
+
+  it('stops offering a group marked "Not duplicates", after a reopen too, and offers it again when unmarked', () => {
+    const r = t.library.importItems([
+      article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x' }),
+      article('Deep learning.', 'Smith', 2021),
+      article('Other work', 'Lee', 2001, { DOI: '10.1000/y' }),
+      article('Other work, again', 'Lee', 2001, { DOI: '10.1000/y' }),
+    ]);
+    const [a, b, c, d] = r.ids as [number, number, number, number];
+    expect(t.library.findDuplicates()).toEqual([
+      { ids: [c, d], reason: 'doi' },
+      { ids: [a, b], reason: 'title-creator-year' },
+    ]);
+    t.library.markNotDuplicates([a, b]);
+    expect(t.library.findDuplicates()).toEqual([{ ids: [c, d], reason: 'doi' }]);
+    t.library.markNotDuplicates([d, c]);
+    expect(t.library.findDuplicates()).toEqual([]);
+    // Kept in the library file, not in memory.
+    t.close();
+    const again = openLibrary(t.file, { durability: 'off' });
+    try {
+      expect(again.library.findDuplicates()).toEqual([]);
+      again.library.markNotDuplicates([a, b], false);
+      expect(again.library.findDuplicates()).toEqual([{ ids: [a, b], reason: 'title-creator-year' }]);
+    } finally {
+      again.close();
+      t.dispose();
+    }
+    t = testLibrary();
+  });
+
+  it('keeps the rest of a group together when one pair of it is marked "Not duplicates"', () => {
+    const r = t.library.importItems([
+      article('Same paper', 'Smith', 2020, { DOI: '10.1000/z' }),
+      article('Same paper (copy)', 'Smith', 2020, { DOI: '10.1000/z' }),
+      article('Same paper (third)', 'Smith', 2020, { DOI: '10.1000/z' }),
+    ]);
+    const [a, b, c] = r.ids as [number, number, number];
+    t.library.markNotDuplicates([a, b]);
+    // a–c and b–c still join all three.
+    expect(t.library.findDuplicates()).toEqual([{ ids: [a, b, c], reason: 'doi' }]);
+    t.library.markNotDuplicates([a, c]);
+    expect(t.library.findDuplicates()).toEqual([{ ids: [b, c], reason: 'doi' }]);
+  });
+
+  it('refuses fewer than two items, and an item that is not in the library, writing nothing', () => {
+    const r = t.library.importItems([article('One', 'Smith', 2020, { DOI: '10.1000/q' }), article('Two', 'Smith', 2020, { DOI: '10.1000/q' })]);
+    const [a, b] = r.ids as [number, number];
+    expect(() => t.library.markNotDuplicates([a])).toThrow(/at least two items/);
+    expect(() => t.library.markNotDuplicates([a, 999_999])).toThrow(/Item 999999 is not in the library/);
+    expect(t.library.findDuplicates()).toEqual([{ ids: [a, b], reason: 'doi' }]);
   });
 
   it('recognises a preprint and its published version as related, not duplicates', () => {

@@ -53,6 +53,7 @@ export class LibraryState {
   #tagList = $state.raw<Tag[]>([]);
   #searches = $state.raw<SavedSearch[]>([]);
   #duplicates = $state.raw<DuplicateGroup[] | null>(null);
+  #notDuplicates = $state.raw<DuplicateGroup | null>(null);
   #total = $state<number | null>(null);
   #trashed = $state(0);
   #searching = $state(false);
@@ -361,6 +362,22 @@ export class LibraryState {
     const result = await this.api.invoke('library.duplicates', {});
     if (result.ok) this.#duplicates = result.value;
     else this.#error = result.error;
+  }
+
+  /**
+   * Marks a duplicate group as not duplicates: it leaves the view and is not offered again. Not a step
+   * of the undo stack (which holds changes to items); the toast offers taking it back instead.
+   */
+  async markNotDuplicates(group: DuplicateGroup, mark = true): Promise<void> {
+    if (!(await this.#call(this.api.invoke('library.duplicates.notDuplicates', { ids: group.ids, mark })))) return;
+    await this.loadDuplicates();
+    if (mark) this.#notDuplicates = group;
+    else this.#notDuplicates = null;
+  }
+
+  /** The group last marked as not duplicates (the Duplicates view offers to take that back). */
+  get lastNotDuplicates(): DuplicateGroup | null {
+    return this.#notDuplicates;
   }
 
   /** Merges a duplicate group into its first item, or into `choice.keepId` with the fields the user chose. */

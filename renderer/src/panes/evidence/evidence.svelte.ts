@@ -5,6 +5,7 @@
 import type { CitewiseApi, IpcError, SavedEvidenceItem } from '../../../../shared/ipc';
 import type { EvidencePage } from '../../../../shared/model/service';
 import { GUESSES, type EvidenceSchemaResponse } from '../../../../shared/service';
+import { undoStackFor, type UndoStack, type UndoOffer } from '../../lib/state/undo-stack.svelte';
 import { DATASETS, datasetInfo, recordId, type DatasetId } from './datasets';
 import { facetBuckets, type FacetBucket } from './facets';
 import { buildFilter, pairProblem, parseFilter, type FilterPair } from './filter';
@@ -50,12 +51,21 @@ export class EvidenceState {
   #saving = $state(false);
   #saveError = $state<IpcError | null>(null);
   #undone = $state<string | null>(null);
+  /** Per saved record, the library's undo step its save made (offered while it is the step undo would revert). */
+  #offers = $state.raw<Record<string, UndoOffer>>({});
+  readonly #stack: UndoStack;
   #searchSeq = 0;
   #detailSeq = 0;
   #facetSeq = 0;
 
   constructor(api: CitewiseApi) {
     this.#api = api;
+    this.#stack = undoStackFor(api);
+  }
+
+  /** Follows the library's undo stack (so the Undo shows only while it reverts this save); returns the disposer. */
+  start(): () => void {
+    return this.#stack.start();
   }
 
   get dataset() { return this.#dataset; }
@@ -79,6 +89,13 @@ export class EvidenceState {
   get saving() { return this.#saving; }
   get saveError() { return this.#saveError; }
   get undone() { return this.#undone; }
+
+  /** Whether the open record's save can be taken back: its step is still the one undo would revert. */
+  get canUndoSave(): boolean {
+    const sel = this.selected;
+    if (!sel) return false;
+    return this.#stack.current(this.#offers[`${sel.dataset}:${recordId(sel.dataset, sel.record)}`] ?? null);
+  }
 
   /** The filterable field names the schema lists (empty until it answers). */
   get filterableFields(): string[] {
@@ -267,22 +284,32 @@ export class EvidenceState {
       this.#saveError = result.error;
       return null;
     }
-    this.#saved[`${sel.dataset}:${recordId(sel.dataset, sel.record)}`] = result.value;
+    const key = `${sel.dataset}:${recordId(sel.dataset, sel.record)}`;
+    this.#saved[key] = result.value;
+    if (!result.value.alreadySaved) {
+      const offer = await this.#stack.offerFor([result.value.id]);
+      const { [key]: _old, ...rest } = this.#offers;
+      this.#offers = offer ? { ...rest, [key]: offer } : rest;
+    }
     return result.value;
   }
 
   /**
-   * Takes back a save this session made: that item goes to the Trash (from where the Library restores
-   * it). Not the library's Undo: after another save or edit, that would undo something else.
+   * Takes back a save this session made by undoing its step on the library's one undo stack: the item
+   * goes to the Trash (undoing an add never deletes) and Redo in the Library brings it back. Offered
+   * only while that step is the one undo would revert; the core refuses (CONFLICT) once it is not.
    */
   async undoSave(): Promise<void> {
     const sel = this.selected;
     if (!sel) return;
     const key = `${sel.dataset}:${recordId(sel.dataset, sel.record)}`;
     const saved = this.#saved[key];
+    const offer = this.#offers[key] ?? null;
     // Only an item this save added is taken back; one that was already there stays.
-    if (!saved || saved.alreadySaved) return;
-    const result = await this.#api.invoke('library.trash', { ids: [saved.id] });
+    if (!saved || saved.alreadySaved || !offer || !this.#stack.current(offer)) return;
+    const { [key]: _spent, ...rest } = this.#offers;
+    this.#offers = rest;
+    const result = await this.#api.invoke('library.undo', { id: offer.id });
     if (!result.ok) {
       this.#saveError = result.error;
       return;
