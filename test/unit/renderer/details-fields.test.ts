@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileName, isBibliography } from '../../../renderer/src/panes/library/export/choices';
 import {
+  showsMarkup,
   ageText,
   applyCreators,
   applyField,
@@ -112,5 +113,19 @@ describe('details fields', () => {
     expect(fileName('\u0000', '.ris')).toBe('bibliography.ris');
     expect(isBibliography('rtf')).toBe(true);
     expect(isBibliography('csl-json')).toBe(false);
+  });
+});
+
+describe('rich-text fields', () => {
+  it('show a title or journal with markup rendered, and every other value as text to edit', () => {
+    expect(showsMarkup('title', 'Modelling <span class="nocase">soil</span> across Europe')).toBe(true);
+    expect(showsMarkup('container-title', 'Journal of <i>pH</i>')).toBe(true);
+    expect(showsMarkup('title', 'Modelling soil &amp; water')).toBe(true);
+    // No markup: the plain field, edited in place.
+    expect(showsMarkup('title', 'Modelling soil across Europe')).toBe(false);
+    expect(showsMarkup('title', 'a < b and c > d')).toBe(false);
+    // Not a rich-text field: the text as written, whatever it holds.
+    expect(showsMarkup('note', 'See <i>Table 3</i>')).toBe(false);
+    expect(showsMarkup('URL', 'https://example.org/?a=<b>')).toBe(false);
   });
 });

@@ -39,11 +39,15 @@ describe('column widths', () => {
     expect(sanitizeWidths({ year: 80, creators: 'wide', bogus: 100, title: 5, container: Number.NaN, __proto__: { type: 90 } })).toEqual({ year: 80, title: MIN_TITLE_PX });
   });
 
-  it('gives every column its pixels and lets the title take the spare room', () => {
-    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(120px, 1fr) 90px 66px');
-    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 1fr)');
-    // Without the title an empty last track takes the spare room, so rows still reach the edge.
-    expect(columnTemplate(['year', 'creators'], {})).toBe('52px 110px minmax(0, 1fr)');
+  it('gives fixed columns their pixels and shares the spare room 4:1:1 among title, creators and container', () => {
+    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(120px, 4fr) 90px 66px');
+    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 4fr)');
+    expect(columnTemplate(['title', 'creators', 'container'], {})).toBe('minmax(120px, 4fr) minmax(72px, 1fr) minmax(64px, 1fr)');
+    // A width the user set applies: creators fixed at it; the title, resized, stays flexible from it.
+    expect(columnTemplate(['title', 'creators', 'container'], { title: 200, creators: 150 })).toBe('minmax(200px, 4fr) 150px minmax(64px, 1fr)');
+    // Creators alone still reach the edge; without any flexible column an empty last track takes the spare room.
+    expect(columnTemplate(['year', 'creators'], {})).toBe('52px minmax(72px, 1fr)');
+    expect(columnTemplate(['year', 'creators'], { creators: 110 })).toBe('52px 110px minmax(0, 1fr)');
   });
 
   it('sums the widths into a row’s least width; the defaults fit a 1360-pixel window', () => {

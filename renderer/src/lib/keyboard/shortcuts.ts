@@ -64,6 +64,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { command: 'list-previous', scope: 'Lists in the sidebar', keys: '↑', description: 'Previous one', matches: (e) => plain(e) && e.key === 'ArrowUp' },
   { command: 'list-first', scope: 'Lists in the sidebar', keys: 'Home', description: 'First in the list', matches: (e) => plain(e) && e.key === 'Home' },
   { command: 'list-last', scope: 'Lists in the sidebar', keys: 'End', description: 'Last in the list', matches: (e) => plain(e) && e.key === 'End' },
+  { command: 'list-delete', scope: 'Lists in the sidebar', keys: 'Delete', description: 'Delete the saved search (asks first)', matches: (e) => plain(e) && e.key === 'Delete' },
 ];
 
 /** The shortcut of a scope that a keydown is, if any (the "G then X" second keys only when `afterG`). */

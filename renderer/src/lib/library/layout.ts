@@ -36,14 +36,23 @@ export function sanitizeWidths(value: unknown): ColumnWidths {
 }
 
 /**
- * The CSS grid template shared by the header and every row. Every column has its width in pixels but
- * the title, which is at least its width and takes the spare room (so the table fills its pane at any
- * window size, and widening another column takes room from the title first). Without a title shown, an
- * empty last track takes the spare room, so rows still reach the pane's edge.
+ * The CSS grid template shared by the header and every row. Fixed columns have their width in pixels;
+ * flexible ones (title, creators, container) are at least their width and share the spare room by
+ * their `flex` (so the table fills its pane at any window size and the title gets most of what is
+ * left). A flexible column other than the title that the user resized is fixed at that width. Without
+ * a flexible column shown, an empty last track takes the spare room, so rows still reach the pane's edge.
  */
 export function columnTemplate(ids: readonly ColumnId[], widths: ColumnWidths): string {
-  const tracks = ids.map((id) => (columnDef(id).flex ? `minmax(${widthOf(id, widths)}px, 1fr)` : `${widthOf(id, widths)}px`));
-  if (!ids.some((id) => columnDef(id).flex)) tracks.push('minmax(0, 1fr)');
+  let flexible = false;
+  const tracks = ids.map((id) => {
+    const { flex } = columnDef(id);
+    if (flex && (id === 'title' || widths[id] === undefined)) {
+      flexible = true;
+      return `minmax(${widthOf(id, widths)}px, ${flex}fr)`;
+    }
+    return `${widthOf(id, widths)}px`;
+  });
+  if (!flexible) tracks.push('minmax(0, 1fr)');
   return tracks.join(' ');
 }
 

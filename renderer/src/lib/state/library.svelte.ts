@@ -150,6 +150,13 @@ export class LibraryState {
   show(view: View): void {
     if (sameView(view, this.#view)) return;
     this.#view = view;
+    // A new view starts without the search box's query (as in Zotero): a search typed in one view must
+    // not hide items of the next, whose table would then disagree with its count in the sidebar (an item
+    // the Assistant files into a collection not showing there). Tags stay: they show as chips.
+    clearTimeout(this.#searchTimer);
+    this.#search = '';
+    this.#applied = '';
+    this.#queryError = null;
     if (view.kind === 'recent') this.#sort = RECENT_SORT;
     this.selection.reset();
     if (view.kind === 'duplicates') void this.loadDuplicates();

@@ -3,6 +3,7 @@
 // so it is tested in plain Node.
 import type { CslDate, CslItem, CslItemType, CslName } from '../../../../../shared/model/csl';
 import type { TallyState } from '../../../../../shared/model/library';
+import { looksLikeMarkup } from '../../../components/safe-markup';
 
 export type FieldKind = 'text' | 'long' | 'date' | 'url';
 
@@ -74,6 +75,17 @@ function isScalar(value: unknown): boolean {
 }
 
 const DATE_FIELDS = new Set(['issued', 'accessed', 'original-date', 'event-date', 'submitted', 'available-date']);
+
+/** The fields that may carry CSL's rich text (<i>, <b>, <sup>, <span class="nocase">…). */
+const MARKUP_FIELDS = new Set(['title', 'title-short', 'container-title', 'collection-title']);
+
+/**
+ * Whether a field shows its value rendered (through SafeMarkup's allowlist) until it is edited as
+ * raw text: a rich-text field whose value has markup in it. Other values are edited in place.
+ */
+export function showsMarkup(key: string, value: string): boolean {
+  return MARKUP_FIELDS.has(key) && looksLikeMarkup(value);
+}
 
 /** A field as the text its input shows. */
 export function readField(csl: CslItem, key: string): string {
