@@ -239,7 +239,7 @@ export abstract class ItemsRoom extends Listing {
       if (identified) {
         const current = this.rowOf(this.w, id);
         const was = JSON.parse(current.csl) as CslItem;
-        const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: identified.doi };
+        const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: candidate!.doi };
         this.writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
       }
       // A person's decision: as sure as the library gets.
