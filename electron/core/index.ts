@@ -18,6 +18,8 @@ import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
 import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
+import { pdfHandlers } from './handlers/pdfs';
+import { captureServiceOf } from './pdf/capture';
 import { AutoExporter } from './jobs/auto-export';
 import { Enricher } from './jobs/enrich';
 import { RetractionWatch } from './jobs/retraction-watch';
@@ -257,6 +259,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
     }),
   );
+  const pdfs = pdfHandlers({
+    library,
+    service: () => captureServiceOf(service),
+    jobs,
+    dataDir: options.dataDir,
+    changed: (change) => {
+      events.emit('library.changed', change);
+      autoExport.libraryChanged(change.ids);
+    },
+    onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+    report: (err) => {
+      if ((err as { code?: string } | null)?.code !== 'CANCELLED') logger.error('full-text indexing failed', err);
+    },
+  });
+  registry.register(pdfs.handlers);
   registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
@@ -292,6 +309,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       jobs.cancelAll();
       service.close();
       await formatter?.close();
+      await pdfs.close();
       await library.close();
       db.close();
     },

@@ -13,11 +13,13 @@ import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { manuscriptFeature } from './manuscript';
+import { pdfsFeature } from './pdfs';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature, manuscriptFeature] as const;
+export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature, manuscriptFeature,
+  pdfsFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -35,6 +37,7 @@ export const requests = {
   ...assistantFeature.requests,
   ...collectionsFeature.requests,
   ...manuscriptFeature.requests,
+  ...pdfsFeature.requests,
 };
 
 export const events = {
@@ -52,6 +55,7 @@ export const events = {
   ...assistantFeature.events,
   ...collectionsFeature.events,
   ...manuscriptFeature.events,
+  ...pdfsFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -99,4 +103,5 @@ export * from './graph';
 export * from './assistant';
 export * from './collections';
 export * from './manuscript';
+export * from './pdfs';
 export * from './wire';

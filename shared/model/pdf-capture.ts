@@ -43,3 +43,22 @@ export interface CaptureRecord {
 export const TITLE_MATCH_ACCEPT = 0.85;
 /** Confidence below which a title search hit is not even offered as a candidate. */
 export const TITLE_MATCH_CANDIDATE = 0.5;
+
+/**
+ * The largest PDF the app sends through IPC: its base64 (4/3 of it) must fit the host's 64 MB
+ * WebSocket message with room to spare. Capture itself takes up to 200 MB from the command line.
+ */
+export const MAX_PDF_UPLOAD_BYTES = 40 * 1024 * 1024;
+
+const badChar = (ch: string): boolean => ch === '/' || ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f;
+
+/** Whether a name holds a path separator or a control character, or is . or .. (a file name sent with a PDF may not). */
+export function hasPathOrControl(name: string): boolean {
+  return name === '.' || name === '..' || [...name].some(badChar);
+}
+
+/** A chosen file's name as it may be sent: separators and control characters become "_", at most 255 characters. */
+export function uploadName(name: string): string {
+  const safe = [...name].map((ch) => (badChar(ch) ? '_' : ch)).join('').slice(0, 255);
+  return safe === '' || hasPathOrControl(safe) ? 'unnamed.pdf' : safe;
+}

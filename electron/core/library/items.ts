@@ -223,6 +223,32 @@ export abstract class ItemsRoom extends Listing {
     return unsettledCaptures(this.r, limit);
   }
 
+  /**
+   * A person settled a captured PDF from the Needs review list: with `identified`, the item becomes
+   * that candidate (its metadata, its DOI) and the capture stands; with null, the item stays as it is
+   * and the capture is kept. One undo step; CONFLICT when it was settled already.
+   */
+  settleCapture(attachmentId: number, identified: { doi: string; csl: CslItem | null } | null): ItemId {
+    const row = this.w.get<{ item_id: number; state: string; candidates: string }>(sql`SELECT item_id, state, candidates FROM pdf_captures WHERE attachment_id = ${attachmentId}`);
+    if (!row) throw notFound('The captured PDF');
+    if (row.state !== 'needs-review' && row.state !== 'pending') throw new CoreError('CONFLICT', 'This PDF has been settled already.');
+    const candidate = identified ? (JSON.parse(row.candidates) as { doi: string; score: number }[]).find((c) => c.doi.toLowerCase() === identified.doi.toLowerCase()) : undefined;
+    if (identified && !candidate) throw new CoreError('INVALID_INPUT', `${identified.doi} is not one of this PDF's candidates.`);
+    const id = row.item_id;
+    return this.undoable((s) => (identified ? `Identify the PDF of ${s}` : `Keep the PDF of ${s}`), [id], () => {
+      if (identified) {
+        const current = this.rowOf(this.w, id);
+        const was = JSON.parse(current.csl) as CslItem;
+        const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: candidate!.doi };
+        this.writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
+      }
+      // A person's decision: as sure as the library gets.
+      this.w.run(sql`UPDATE pdf_captures SET state = ${identified ? 'identified' : 'kept'}, confidence = ${identified ? 1 : 0} WHERE attachment_id = ${attachmentId}`);
+      this.#touch([id]);
+      return { value: id };
+    });
+  }
+
   removeAttachment(attachmentId: number): void {
     const row = this.w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
     if (!row) throw notFound('The attachment');

@@ -117,7 +117,7 @@ interface Identified {
 }
 
 /** Papers by DOI: the answer, or null when the service cannot be asked now (other failures throw). */
-async function papersOrNull(service: CaptureService | null, dois: readonly string[], deps: CaptureDeps, signal?: AbortSignal): Promise<BulkResult<UiPaper> | null> {
+async function papersOrNull(service: CaptureService | null, dois: readonly string[], deps: Pick<CaptureDeps, 'library'>, signal?: AbortSignal): Promise<BulkResult<UiPaper> | null> {
   if (!service) return null;
   let result: BulkResult<UiPaper>;
   try {
@@ -179,6 +179,17 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
   const paper = result?.found[judged.doi.toLowerCase()];
   const csl = paper ? paperToCsl(metadataOf(paper)) : doiPlaceholder(judged.doi.toLowerCase() as NormalizedDoi);
   return { csl, method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi: judged.doi.toLowerCase() };
+}
+
+/**
+ * A candidate's metadata as an item, from the service (cached like any added DOI): null when the
+ * service does not know the DOI or cannot be asked now (enrichment completes the item later).
+ */
+export async function candidateCsl(doi: string, deps: Pick<CaptureDeps, 'library' | 'service'>, signal?: AbortSignal): Promise<CslItem | null> {
+  const key = doi.toLowerCase();
+  const result = await papersOrNull(deps.service, [key], deps, signal);
+  const paper = result?.found[key];
+  return paper ? paperToCsl(metadataOf(paper)) : null;
 }
 
 function mb(bytes: number): string {

@@ -8,6 +8,8 @@ export type View =
   | { kind: 'collection'; id: number }
   | { kind: 'unfiled' }
   | { kind: 'duplicates' }
+  /** Captured PDFs whose identification a person has to settle (its own list, not the table). */
+  | { kind: 'review' }
   | { kind: 'notices' }
   | { kind: 'recent' }
   | { kind: 'trash' };
@@ -41,6 +43,7 @@ export function whereOf(view: View, search: string, tags: readonly string[]): Wh
     case 'library':
     case 'recent':
     case 'duplicates':
+    case 'review':
       return filter ? { query: filter } : {};
     case 'collection':
       return { collectionId: view.id, ...(filter ? { query: filter } : {}) };
