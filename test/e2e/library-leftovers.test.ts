@@ -106,6 +106,14 @@ describe('the Library as researchers work in it', () => {
       expect(m.text, `placeholder at ${width}`).toBeLessThanOrEqual(m.room);
     }
     await page.setViewportSize({ width: 1360, height: 860 });
+    // At 1,360 px, with the details column open, the search box and every tool beside it (In PDFs,
+    // Save search, Move to Trash, Columns) stay on one row: with a text "Move to Trash" they wrapped.
+    await page.getByRole('button', { name: 'In PDFs' }).waitFor();
+    const tops = await page.locator('.toolbar').first().evaluate((bar) =>
+      [...bar.querySelectorAll('input, button')].filter((el) => (el as HTMLElement).offsetParent).map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
+    );
+    expect(tops.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...tops) - Math.min(...tops), `toolbar rows ${tops.join(', ')}`).toBeLessThanOrEqual(2);
     await box.fill('');
     await expect.poll(count, { timeout: 20_000 }).toBe('3 items');
   });
