@@ -6,7 +6,7 @@
 // BibTeX file; every saved file and every copy is checked entry by entry.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITATION_STYLE_IDS } from '../../shared/model/csl';
 import { bibliographyProblems, manyBibtex } from '../helpers/many-items';
@@ -65,6 +65,17 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
     });
   }
 
+  /** Clicks Save and returns the download; without one, fails with what the dialog shows instead. */
+  async function saveOrExplain(save: ReturnType<Page['getByRole']>, name: string): Promise<Download> {
+    const waiting = page.waitForEvent('download', { timeout: 120_000 }).catch(() => null);
+    await save.click();
+    const download = await waiting;
+    if (download) return download;
+    await page.screenshot({ path: `test-results/export-sizes-no-download-${name}.png` });
+    const shown = await page.getByTestId('export-dialog').innerText();
+    throw new Error(`No download for ${name} within 120 s; the dialog shows:\n${shown.slice(-2000)}\nThe app printed:\n${app.output().slice(-4000)}`);
+  }
+
   for (const size of SIZES) {
     it(`saves and copies ${size} entries in ${CITATION_STYLE_IDS.join(', ')}`, { timeout: 600_000 }, async () => {
       const scope = size === LIBRARY ? { kind: 'library' } : { kind: 'items', ids: ids.slice(0, size) };
@@ -75,7 +86,7 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
         await page.getByTestId('export-style').selectOption(style);
         const save = page.getByRole('button', { name: 'Save to file…' });
         await expect.poll(() => save.isEnabled(), { timeout: 60_000 }).toBe(true);
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), save.click()]);
+        const download = await saveOrExplain(save, `${style}-${size}`);
         expect(download.suggestedFilename()).toBe(`Sample ${size}.txt`);
         const saved = readFileSync((await download.path())!, 'utf8');
         expect(bibliographyProblems(saved, size, style), `${style}, ${size} saved`).toEqual([]);
