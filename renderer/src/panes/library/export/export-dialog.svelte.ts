@@ -21,6 +21,8 @@ export class ExportDialogState {
   #styleError = $state('');
   #locale = $state<CitationLocale>('en-US');
   #preview = $state<ExportOutput | null>(null);
+  /** How many items the scope holds, from the last preview: it does not change with format or style. */
+  #total = $state<number | null>(null);
   #loading = $state(false);
   #error = $state<IpcError | null>(null);
   #message = $state('');
@@ -47,6 +49,11 @@ export class ExportDialogState {
   get locale() { return this.#locale; }
   set locale(value: CitationLocale) { this.#locale = value; }
   get preview() { return this.#preview; }
+  /**
+   * The scope's item count once a preview has answered, kept while the next preview loads: Save and
+   * Copy export on their own, so they stay usable (not flickering off) when the format changes.
+   */
+  get total() { return this.#total; }
   get loading() { return this.#loading; }
   get error() { return this.#error; }
   get message() { return this.#message; }
@@ -88,6 +95,7 @@ export class ExportDialogState {
     this.#loading = false;
     if (result.ok) {
       this.#preview = result.value;
+      this.#total = result.value.total;
       this.#previewIsBibliography = asBibliography;
       this.#error = null;
     } else {
