@@ -71,7 +71,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
           const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
           if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
         }
-        const bib = await formatter.formatBibliography(items, { style: style ?? DEFAULT_STYLE, format: citeFormat!, store: libraryBibliographyStore(client.lib) });
+        const bib = await formatter.formatBibliography(items, { style: style ?? DEFAULT_STYLE, format: citeFormat!, store: libraryBibliographyStore(client.citeCache) });
         return { items, text: bib.document };
       } finally {
         await formatter.close();

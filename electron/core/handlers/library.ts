@@ -269,7 +269,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
         const formatter = deps.formatter();
-        const bib = await formatter.formatBibliography(items, { style, locale: exportLocale(formatter.styles(), style, locale), format: format as OutputFormat, store: libraryBibliographyStore(lib) });
+        const bib = await formatter.formatBibliography(items, { style, locale: exportLocale(formatter.styles(), style, locale), format: format as OutputFormat, store: libraryBibliographyStore(library.citeCache) });
         return { content: bib.document, items: items.length, total: all.length, ...CITE_FORMATS[format as OutputFormat] };
       };
       // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.

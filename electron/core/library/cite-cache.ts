@@ -98,15 +98,15 @@ export function entriesOfText(text: string): BibliographyEntry[] {
  * worker. A hit crosses from the worker as the stored text and becomes entries here: 10,000 entry
  * objects structured-cloned cost more than one string and a JSON.parse.
  */
-export function libraryBibliographyStore(lib: {
-  citeCacheText(key: string): string | null | Promise<string | null>;
-  citeCachePut(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean | Promise<boolean>;
+export function libraryBibliographyStore(cache: {
+  getText(key: string): string | null | Promise<string | null>;
+  put(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean | Promise<boolean>;
 }): BibliographyStore {
   return {
     get: async (key) => {
-      const text = await lib.citeCacheText(key);
+      const text = await cache.getText(key);
       return text === null ? null : entriesOfText(text);
     },
-    put: (key, meta, entries) => lib.citeCachePut(key, meta, entries),
+    put: (key, meta, entries) => cache.put(key, meta, entries),
   };
 }

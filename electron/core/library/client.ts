@@ -132,6 +132,8 @@ export class LibraryClient {
   readonly autoExports: AsyncStore<'autoExports'>;
   /** Every ServiceCollectionsStore method (service collections, DOIs, journals), async (handlers/collections.ts). */
   readonly serviceCollections: AsyncStore<'serviceCollections'>;
+  /** Every CiteCacheStore method (formatted bibliographies by key), async (the exports' BibliographyStore). */
+  readonly citeCache: AsyncStore<'citeCache'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -158,6 +160,7 @@ export class LibraryClient {
     this.fulltext = this.#store('fulltext');
     this.autoExports = this.#store('autoExports');
     this.serviceCollections = this.#store('serviceCollections');
+    this.citeCache = this.#store('citeCache');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

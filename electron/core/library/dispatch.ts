@@ -1,6 +1,7 @@
 // What a 'call' request may reach in the library worker: the methods a store's class and the classes
 // it extends declare (Library and its rooms, EnrichmentStore…), never Object's (`toString`,
 // `__proto__`, `hasOwnProperty`…), `constructor`, getters, or fields that are not functions.
+import type { OpenedLibrary } from './open';
 import type { LibraryStores } from './protocol';
 
 type Method = (...args: unknown[]) => unknown;
@@ -15,6 +16,21 @@ export function declaredMethods(store: object): Map<string, Method> {
     }
   }
   return methods;
+}
+
+/** What 'call' requests reach in an opened library, by the name LibraryClient has for each. */
+export function storesOf(opened: OpenedLibrary): LibraryStores {
+  const { library } = opened;
+  return {
+    lib: library,
+    enrichment: opened.enrichment,
+    graph: opened.graph,
+    assistant: library.assistant,
+    fulltext: opened.fulltext,
+    autoExports: library.autoExports,
+    serviceCollections: library.serviceCollections,
+    citeCache: library.citeCache,
+  };
 }
 
 /** Finds the method a call names, once per store; anything else is refused with the store and method in the message. */

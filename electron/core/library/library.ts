@@ -5,8 +5,7 @@
 // mode sees the last committed state, so a long import never shows half its rows.
 // Library is the top of a chain of rooms, one module per concern (library-base.ts lists them); this
 // module holds imports, duplicates and merge, export and the manuscript lookup.
-import type { BibliographyEntry } from '../formats/cite/types';
-import { CiteCacheStore, type CiteCacheMeta, type CiteCacheStats } from './cite-cache';
+import { CiteCacheStore } from './cite-cache';
 import type { CslItem } from '../../../shared/model/csl';
 import { statusFromNotices } from '../../../shared/model/item-status';
 import type { CitationLookup, CitedItemFacts, LookupResult, MatchedBy } from '../../../shared/model/manuscript';
@@ -36,14 +35,15 @@ export class Library extends CollectionsRoom {
   readonly assistant: AssistantStore;
   /** Collections made by the service, their DOIs, and the journal cache (service-collections-store.ts); LibraryClient.serviceCollections in the app. */
   readonly serviceCollections: ServiceCollectionsStore;
-  readonly #citeCache: CiteCacheStore;
+  /** Formatted bibliographies kept by key (cite-cache.ts); LibraryClient.citeCache in the app. */
+  readonly citeCache: CiteCacheStore;
 
   constructor(options: LibraryOptions) {
     super(options);
     this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
-    this.#citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
+    this.citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
   }
 
   // ── Import ──
@@ -253,25 +253,6 @@ export class Library extends CollectionsRoom {
     const ids = this.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).rows.map((r) => r.id);
     const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
     return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
-  }
-
-  /** A formatted bibliography kept by citeCachePut under this key (cite-cache.ts), or null. */
-  citeCacheGet(key: string): BibliographyEntry[] | null {
-    return this.#citeCache.get(key);
-  }
-
-  /** citeCacheGet's bibliography as the stored text (CiteCacheStore.getText): what crosses from the worker. */
-  citeCacheText(key: string): string | null {
-    return this.#citeCache.getText(key);
-  }
-
-  /** Keeps a formatted bibliography under its key; false when it is too big to keep. */
-  citeCachePut(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean {
-    return this.#citeCache.put(key, meta, entries);
-  }
-
-  citeCacheStats(): CiteCacheStats {
-    return this.#citeCache.stats();
   }
 
   /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CslItem } from '../../../shared/model/csl';
 import type { AssistantStore } from './assistant-store';
 import type { AutoExportStore } from './auto-export-store';
+import type { CiteCacheStore } from './cite-cache';
 import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
@@ -25,6 +26,7 @@ export interface LibraryStores {
   fulltext: FulltextStore;
   autoExports: AutoExportStore;
   serviceCollections: ServiceCollectionsStore;
+  citeCache: CiteCacheStore;
 }
 export type StoreName = keyof LibraryStores;
 

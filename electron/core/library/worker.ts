@@ -8,13 +8,13 @@ import { refused, replied, toWire } from '../worker-rpc';
 import { backupDatabase, inspectBackup } from './backup';
 import { asStorageFault } from './faults';
 import { flagDamage, isDamage } from './health';
-import { storeDispatch } from './dispatch';
+import { storeDispatch, storesOf } from './dispatch';
 import { checkSearchIndex, rebuildSearchIndex, searchIndexDrift } from './search-index';
 import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
-import { type ImportMatches, type LibraryStores, type Request, type Response, type WireError, type WorkerInit } from './protocol';
+import { type ImportMatches, type Request, type Response, type WireError, type WorkerInit } from './protocol';
 import { FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
@@ -67,8 +67,7 @@ try {
   send({ type: 'failed', error: wire(err) });
   process.exit(0);
 }
-/** What 'call' requests reach, by the name LibraryClient has for each (protocol.ts LibraryStores). */
-const stores: LibraryStores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports, serviceCollections: opened.library.serviceCollections };
+const stores = storesOf(opened);
 const method = storeDispatch(stores);
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryClient } from '../../../electron/core/library/client';
-import { declaredMethods, storeDispatch } from '../../../electron/core/library/dispatch';
+import { declaredMethods, storeDispatch, storesOf } from '../../../electron/core/library/dispatch';
 import { openLibrary, type OpenedLibrary } from '../../../electron/core/library/open';
 import type { LibraryStores } from '../../../electron/core/library/protocol';
 import { tempDir } from '../../helpers/tmp';
@@ -32,7 +32,7 @@ describe('library worker dispatch', () => {
   beforeAll(() => {
     dir = tempDir('citewise-dispatch-');
     opened = openLibrary(join(dir.path, 'citewise.sqlite'));
-    stores = { lib: opened.library, enrichment: opened.enrichment, graph: opened.graph, assistant: opened.library.assistant, fulltext: opened.fulltext, autoExports: opened.library.autoExports, serviceCollections: opened.library.serviceCollections };
+    stores = storesOf(opened);
   });
   afterAll(() => {
     opened.close();

@@ -98,12 +98,12 @@ describe('export path', () => {
     lib = testLibrary();
     const key = 'k'.repeat(43);
     const entries = [{ id: 'b', value: 'B “entry”' }, { id: 'a', value: 'A\u2028entry' }];
-    lib.library.citeCachePut(key, { style: 'apa', format: 'text' }, entries);
-    expect(JSON.parse(lib.library.citeCacheText(key)!)).toEqual([['b', 'B “entry”'], ['a', 'A\u2028entry']]);
-    const store = libraryBibliographyStore(lib.library);
+    lib.library.citeCache.put(key, { style: 'apa', format: 'text' }, entries);
+    expect(JSON.parse(lib.library.citeCache.getText(key)!)).toEqual([['b', 'B “entry”'], ['a', 'A\u2028entry']]);
+    const store = libraryBibliographyStore(lib.library.citeCache);
     expect(await store.get(key)).toEqual(entries);
     expect(await store.get('z'.repeat(43))).toBeNull();
-    expect(lib.library.citeCacheText('z'.repeat(43))).toBeNull();
+    expect(lib.library.citeCache.getText('z'.repeat(43))).toBeNull();
   });
 
   it('hands the formatter a locale only when forcing it changes what the style would take', () => {

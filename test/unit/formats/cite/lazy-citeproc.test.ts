@@ -41,7 +41,7 @@ import { openLibrary } from ${at('electron/core/library/open.ts')};
 const o = openLibrary(process.argv[1], { rankExtension: null });
 const f = createCiteFormatter({ assets: directoryAssets(process.argv[2]), workers: 0 });
 const items = JSON.parse(readFileSync(0, 'utf8'));
-const bib = await f.formatBibliography(items, { style: process.argv[3], format: 'text', store: libraryBibliographyStore(o.library) });
+const bib = await f.formatBibliography(items, { style: process.argv[3], format: 'text', store: libraryBibliographyStore(o.library.citeCache) });
 process.stdout.write(JSON.stringify({ text: bib.document, citeprocLoaded: citeprocLoaded(), hits: f.persistedStats().hits, rendered: f.stats().rendered }));
 await f.close();
 o.close();`;
@@ -75,7 +75,7 @@ describe('a cold process and the library cache', { timeout: 120_000 }, () => {
     // Kept by that process: the next one reads it, byte for byte, and never loads citeproc-js.
     const second = inNewProcess(dir, lib.file, items, 'apa');
     expect(second).toMatchObject({ text: expected, citeprocLoaded: false, hits: 1, rendered: 0 });
-    expect(lib.library.citeCacheStats().rows).toBe(1);
+    expect(lib.library.citeCache.stats().rows).toBe(1);
 
     // One item changed: a miss, so the processor is loaded and the set rendered again.
     const edited = items.map((x, i) => (i === 5 ? { ...x, title: `${x.title} (revised)` } : x));
@@ -88,7 +88,7 @@ describe('a cold process and the library cache', { timeout: 120_000 }, () => {
     const items = ambiguousSet();
     const f = createCiteFormatter({ assets, workers: 0 });
     try {
-      const bib = await f.formatBibliography(items, { style: 'apa', format: 'text', store: libraryBibliographyStore(lib.library) });
+      const bib = await f.formatBibliography(items, { style: 'apa', format: 'text', store: libraryBibliographyStore(lib.library.citeCache) });
       expect(f.persistedStats().hits).toBe(1);
       const fresh = createCiteFormatter({ assets, workers: 0 });
       expect(bib.document).toBe((await fresh.formatBibliography(items, { style: 'apa', format: 'text' })).document);

@@ -109,7 +109,7 @@ async function fresh(items: CslItem[], style: StyleId, format: OutputFormat): Pr
 describe('bibliographies kept in the library', { timeout: 240_000 }, () => {
   it.each(STYLES.map((style, i) => [style, 1000 + i] as const))('%s: cached and fresh renders agree over randomized edits (seed %i)', async (style, seed) => {
     const random = rng(seed);
-    const store = libraryBibliographyStore(lib.library);
+    const store = libraryBibliographyStore(lib.library.citeCache);
     const long: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
     const reader: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
     try {
@@ -155,12 +155,12 @@ describe('bibliographies kept in the library', { timeout: 240_000 }, () => {
   });
 
   it('a changed style, locale, format or item order is a different key; the same inputs are the same key', async () => {
-    const store = libraryBibliographyStore(lib.library);
+    const store = libraryBibliographyStore(lib.library.citeCache);
     const f = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
     try {
       const random = rng(99);
       const set = startSet(random);
-      const count = (): number => lib.library.citeCacheStats().rows;
+      const count = (): number => lib.library.citeCache.stats().rows;
       await f.formatBibliography(set, { style: 'vancouver', store });
       const rows = count();
       await f.formatBibliography(set, { style: 'vancouver', store });

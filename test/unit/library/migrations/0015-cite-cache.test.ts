@@ -19,9 +19,9 @@ describe('migration 0015 cite cache', () => {
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
       const key = 'k'.repeat(43);
-      expect(opened.library.citeCacheGet(key)).toBeNull();
-      expect(opened.library.citeCachePut(key, { style: 'apa', format: 'text' }, [{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }])).toBe(true);
-      expect(opened.library.citeCacheGet(key)).toEqual([{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }]);
+      expect(opened.library.citeCache.get(key)).toBeNull();
+      expect(opened.library.citeCache.put(key, { style: 'apa', format: 'text' }, [{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }])).toBe(true);
+      expect(opened.library.citeCache.get(key)).toEqual([{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }]);
     } finally {
       opened.close();
     }
