@@ -13,6 +13,7 @@ import type { Collection } from '../core/library/types';
 import { ensureDataDir, LIBRARY_FILE } from '../core/paths';
 import type { ServiceClient } from '../core/service';
 import { UsageError, type CommandContext } from './command';
+import { grouped } from '../../shared/model/numbers';
 
 /** What `add`, `enrich` and `check` need of the service client (core.service). */
 export type PaperSource = EnrichService;
@@ -88,7 +89,7 @@ export function printJson(out: Writable, value: unknown): void {
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  return `${grouped(n)} ${n === 1 ? one : many}`;
 }
 
 /** The lines `citewise search` prints under an item for its full-text hits: page and snippet. */

@@ -2,6 +2,7 @@
 // walks its input recursively, and so does every serialisation of a result that echoes it: 5,000
 // nested arrays overflowed the stack of the host server. Keys that name an object's prototype are
 // refused too, so no code that copies input into an object can be made to change a prototype.
+import { grouped } from '../model/numbers';
 
 /** Deeper than any request of the contract nests (a CSL record with its creators is about 5). */
 export const MAX_INPUT_DEPTH = 64;
@@ -15,7 +16,7 @@ export function inputBoundsProblem(input: unknown, limits = { depth: MAX_INPUT_D
   let nodes = 0;
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (++nodes > limits.nodes) return `the input has more than ${limits.nodes.toLocaleString('en')} values`;
+    if (++nodes > limits.nodes) return `the input has more than ${grouped(limits.nodes)} values`;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= limits.depth) return `the input nests deeper than ${limits.depth} levels`;
     if (Array.isArray(value)) {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EVIDENCE_RECORD_DATASETS } from '../model/evidence-records';
 import { feature, request } from './define';
+import { grouped } from '../model/numbers';
 
 /** The largest record (as JSON) a save may carry: a patent family with many publications fits easily. */
 export const MAX_EVIDENCE_RECORD_CHARS = 1_000_000;
@@ -18,7 +19,7 @@ function jsonSize(value: unknown): number {
 
 const record = z
   .record(z.string().max(200), z.unknown())
-  .refine((r) => jsonSize(r) <= MAX_EVIDENCE_RECORD_CHARS, { message: `the record is larger than ${MAX_EVIDENCE_RECORD_CHARS.toLocaleString('en')} characters as JSON` });
+  .refine((r) => jsonSize(r) <= MAX_EVIDENCE_RECORD_CHARS, { message: `the record is larger than ${grouped(MAX_EVIDENCE_RECORD_CHARS)} characters as JSON` });
 
 export interface SavedEvidenceItem {
   id: number;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EVIDENCE_TYPES } from '../model/evidence';
 import { GRAPH_DIRECTIONS, type ExpandPage, type GraphData, type SavedGraph, type SavedGraphInfo } from '../model/graph';
 import { event, feature, request } from './define';
+import { grouped } from '../model/numbers';
 
 /** Most papers one request may name (a graph of 5,000 papers is the size the pane is built for, with room). */
 export const MAX_GRAPH_DOIS = 20_000;
@@ -37,7 +38,7 @@ export const graphFilter = z
 const position = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
 const positions = z
   .record(z.string().max(1000), position)
-  .refine((p) => Object.keys(p).length <= MAX_GRAPH_DOIS, `at most ${MAX_GRAPH_DOIS.toLocaleString('en')} positions`);
+  .refine((p) => Object.keys(p).length <= MAX_GRAPH_DOIS, `at most ${grouped(MAX_GRAPH_DOIS)} positions`);
 
 export interface SeedResult {
   /** The seed's papers (by DOI), at most 5,000. */

@@ -1,5 +1,6 @@
 // Add by DOI, the words both the app's dialog and `citewise add` use: how pasted text is split into
 // DOIs, and the one-line summary of what happened to them.
+import { grouped } from './numbers';
 
 /**
  * The DOIs in pasted text: split on whitespace and commas only, as the dialog says. A semicolon is
@@ -17,7 +18,7 @@ export interface AddByDoiCounts {
   notAdded: readonly unknown[];
 }
 
-const count = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many: string): string => `${grouped(n)} ${n === 1 ? one : many}`;
 
 /**
  * "Added 2 items, 1 placeholder kept, completed when the service is reachable." A DOI kept offline is

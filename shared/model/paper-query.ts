@@ -4,6 +4,7 @@
 // and where, and the same checks guard the IPC boundary (`paperQueryProblems`).
 import type { CollectionQuery, QueryParams } from '../service';
 import { GUESSES } from '../service';
+import { grouped } from './numbers';
 
 export const CITATION_TYPES = ['supporting', 'contrasting', 'mentioning'] as const;
 export type QueryCitationType = (typeof CITATION_TYPES)[number];
@@ -169,7 +170,7 @@ export function paperQueryProblems(q: PaperQuery): QueryProblem[] {
     if (from !== undefined && to !== undefined && from > to) problems.push({ field: `ranges.${range}`, message: `${TALLY_RANGE_LABELS[range]}: the lower bound (${from}) is above the upper bound (${to}).` });
   }
   if (q.limit !== undefined && (!Number.isSafeInteger(q.limit) || q.limit < 1 || q.limit > MAX_QUERY_LIMIT)) {
-    problems.push({ field: 'limit', message: `Papers to take: between 1 and ${MAX_QUERY_LIMIT.toLocaleString('en')}.` });
+    problems.push({ field: 'limit', message: `Papers to take: between 1 and ${grouped(MAX_QUERY_LIMIT)}.` });
   }
   if (q.aggregations?.length && q.computeAggregations === false) problems.push({ field: 'aggregations', message: 'Aggregations were asked for with computeAggregations off.' });
   if (!hasCriteria(q)) problems.push({ field: 'term', message: 'Give a search term or at least one filter: a query without any would match the whole literature.' });

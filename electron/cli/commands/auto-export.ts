@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import type { AutoExport, AutoExportFormat, AutoExportRun, AutoExportScope } from '../../core/library/auto-export-store';
 import { parseCommand, UsageError, type CommandSpec, type OptionSpecs } from '../command';
 import { findCollection, printJson, withLibrary } from '../library-session';
+import { grouped } from '../../../shared/model/numbers';
 
 export const command: CommandSpec = {
   name: 'auto-export',
@@ -113,8 +114,8 @@ function jsonDefinition(d: AutoExport, names: Map<number, string>) {
 }
 
 function runLine(r: AutoExportRun): string {
-  const what = `${r.itemCount.toLocaleString('en')} ${r.itemCount === 1 ? 'entry' : 'entries'}`;
-  if (r.status === 'written') return `${r.path}: written, ${what} (${r.rendered.toLocaleString('en')} rendered, ${r.reused.toLocaleString('en')} from the cache)`;
+  const what = `${grouped(r.itemCount)} ${r.itemCount === 1 ? 'entry' : 'entries'}`;
+  if (r.status === 'written') return `${r.path}: written, ${what} (${grouped(r.rendered)} rendered, ${grouped(r.reused)} from the cache)`;
   return `${r.path}: up to date, ${what}, not rewritten`;
 }
 

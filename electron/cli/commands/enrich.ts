@@ -10,6 +10,7 @@ import type { LibraryClient } from '../../core/library/client';
 import type { EnrichRun, EnrichScope, StatusChange } from '../../core/library/enrichment-store';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { checkQuery, findCollection, withLibrary, withService } from '../library-session';
+import { grouped } from '../../../shared/model/numbers';
 
 export const EXIT_FLAGGED = 3;
 export const EXIT_PAUSED = 4;
@@ -136,7 +137,7 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichCommandContext): 
   } else {
     if (outcomes.length === 0) ctx.stdout.write('Nothing to enrich: every item with a DOI is up to date.\n');
     for (const o of outcomes) ctx.stdout.write(`${o.run.label}: ${progressText(o.run)}${o.run.state === 'done' ? '' : ` (${o.run.state})`}\n`);
-    if (withoutDoi > 0) ctx.stdout.write(`${withoutDoi.toLocaleString('en')} item${withoutDoi === 1 ? ' has' : 's have'} no DOI and cannot be enriched.\n`);
+    if (withoutDoi > 0) ctx.stdout.write(`${grouped(withoutDoi)} item${withoutDoi === 1 ? ' has' : 's have'} no DOI and cannot be enriched.\n`);
     if (changes.length > 0) {
       ctx.stdout.write(`Editorial status changed (${changes.length}):\n`);
       for (const c of changes) ctx.stdout.write(changeLine(c));

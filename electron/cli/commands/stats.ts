@@ -1,6 +1,7 @@
 // `citewise stats`: the library counted: all items, by type, with a DOI, with citation tallies, retracted.
 import { defineCommand, type CommandContext, type ParsedCommand } from '../command';
 import { noExtraArgs, printJson, withLibrary } from '../library-session';
+import { grouped } from '../../../shared/model/numbers';
 
 export const command = defineCommand({
   name: 'stats',
@@ -35,15 +36,15 @@ async function statsCommand(p: ParsedCommand, ctx: CommandContext): Promise<numb
     printJson(ctx.stdout, stats);
     return 0;
   }
-  const lines = [`Items:          ${stats.items.toLocaleString('en')}`];
-  for (const [type, n] of Object.entries(stats.byType)) lines.push(`  ${type.padEnd(22)} ${n.toLocaleString('en')}`);
+  const lines = [`Items:          ${grouped(stats.items)}`];
+  for (const [type, n] of Object.entries(stats.byType)) lines.push(`  ${type.padEnd(22)} ${grouped(n)}`);
   lines.push(
-    `With a DOI:     ${stats.withDoi.toLocaleString('en')}`,
-    `With tallies:   ${stats.withTallies.toLocaleString('en')}`,
-    `Retracted:      ${stats.retracted.toLocaleString('en')}`,
-    `In the trash:   ${stats.trashed.toLocaleString('en')}`,
-    `Collections:    ${stats.collections.toLocaleString('en')}`,
-    `Tags:           ${stats.tags.toLocaleString('en')}`,
+    `With a DOI:     ${grouped(stats.withDoi)}`,
+    `With tallies:   ${grouped(stats.withTallies)}`,
+    `Retracted:      ${grouped(stats.retracted)}`,
+    `In the trash:   ${grouped(stats.trashed)}`,
+    `Collections:    ${grouped(stats.collections)}`,
+    `Tags:           ${grouped(stats.tags)}`,
   );
   ctx.stdout.write(`${lines.join('\n')}\n`);
   return 0;

@@ -17,6 +17,7 @@ import { FormatError, resolveLimits, type ImportLimits } from './limits';
 import type { ImportFormat, ParseResult } from './result';
 import { importRis } from './ris/import';
 import { toRis } from './ris/export';
+import { grouped } from '../../../shared/model/numbers';
 
 export { toBibtex, toCslJson, toRis, detectFormat, FormatError };
 export { DEFAULT_LIMITS, type ImportLimits } from './limits';
@@ -60,7 +61,7 @@ const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimi
 /** Imports text (a paste, or a file already decoded). Entry problems are in the result; file problems throw FormatError. */
 export function importText(text: string, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
-  if (text.length > limits.maxBytes) throw new FormatError(`The text is ${text.length.toLocaleString('en')} characters; the import limit is ${limits.maxBytes.toLocaleString('en')}.`);
+  if (text.length > limits.maxBytes) throw new FormatError(`The text is ${grouped(text.length)} characters; the import limit is ${grouped(limits.maxBytes)}.`);
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   assertText(clean);
   const format = options.format ?? detectFormat(clean, options.fileName);

@@ -13,6 +13,7 @@ import type { JobRegistry } from '../jobs/registry';
 import type { LibraryClient } from '../library/client';
 import type { FeatureHandlers } from '../registry';
 import { nextPageParams, type ServiceClient } from '../service';
+import { grouped } from '../../../shared/model/numbers';
 
 /** More DOIs than this in one collection are refused before anything is sent. */
 export const MAX_COLLECTION_DOIS = 20_000;
@@ -68,7 +69,7 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
         origin = { kind: 'query', query: source.query };
       } else {
         const from = await doisFrom(source.kind === 'items' ? source.ids : null, source.kind === 'collection' ? source.id : null);
-        if (from.dois.length > MAX_COLLECTION_DOIS) throw new CoreError('INVALID_INPUT', `A collection can hold at most ${MAX_COLLECTION_DOIS.toLocaleString('en')} DOIs; this one would have ${from.dois.length.toLocaleString('en')}.`);
+        if (from.dois.length > MAX_COLLECTION_DOIS) throw new CoreError('INVALID_INPUT', `A collection can hold at most ${grouped(MAX_COLLECTION_DOIS)} DOIs; this one would have ${grouped(from.dois.length)}.`);
         body.dois = from.dois;
         origin = from.origin;
       }
@@ -94,7 +95,7 @@ export function collectionsHandlers(deps: CollectionsHandlerDeps) {
       const kept = await stored.get(id);
       const dois = kept.collection.doiQuery?.query?.dois ?? [];
       if (dois.length === 0) throw new CoreError('INVALID_INPUT', `“${kept.name}” has no matched papers to import.`);
-      const job = deps.jobs.start('collection-import', `Import “${kept.name}” (${dois.length.toLocaleString('en')} papers)`, (control) => {
+      const job = deps.jobs.start('collection-import', `Import “${kept.name}” (${grouped(dois.length)} papers)`, (control) => {
         const both = AbortSignal.any([signal, control.signal]);
         // The lookups are most of the work; their progress is the job's.
         const papers = { papers: (d: Iterable<string>, o?: { signal?: AbortSignal }) => service.papers(d, { ...o, onProgress: (done, total) => control.progress(done, total, 'Looking up the papers') }) };

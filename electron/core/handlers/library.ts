@@ -14,6 +14,7 @@ import type { LibraryClient } from '../library/client';
 import { cslOfIds, exportLocale, idsInScope } from '../library/export-scope';
 import { importSource, previewSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
+import { grouped } from '../../../shared/model/numbers';
 
 export interface LibraryHandlerDeps {
   library: LibraryClient;
@@ -231,7 +232,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
       const job = deps.jobs.start('library.import', label, (job) => {
         const both = AbortSignal.any([job.signal, signal]);
-        return importSource(library, { kind: 'text', text }, { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${n.toLocaleString('en')} stored`) });
+        return importSource(library, { kind: 'text', text }, { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`) });
       });
       const report = await job.done;
       if (report.dois.length > 0) {
@@ -274,11 +275,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       };
       // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.
       if (ids.length < EXPORT_JOB_ITEMS) return run(signal);
-      const job = deps.jobs.start('library.export', `Exporting ${ids.length.toLocaleString('en')} items`, async (control) => {
+      const job = deps.jobs.start('library.export', `Exporting ${grouped(ids.length)} items`, async (control) => {
         const both = AbortSignal.any([control.signal, signal]);
         const out = await run(both);
         if (both.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
-        control.progress(out.items, ids.length, `${out.items.toLocaleString('en')} exported`);
+        control.progress(out.items, ids.length, `${grouped(out.items)} exported`);
         return out;
       });
       return job.done;

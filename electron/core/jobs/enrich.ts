@@ -21,6 +21,7 @@ import {
 } from '../library/enrichment-store';
 import type { ItemId } from '../library/types';
 import type { JobRegistry } from './registry';
+import { grouped } from '../../../shared/model/numbers';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -358,12 +359,12 @@ function pauseMessage(e: IpcError): string {
 }
 
 function pauseText(o: EnrichOutcome): string {
-  return `${o.run.message}. ${o.run.remaining.toLocaleString('en')} of ${o.run.total.toLocaleString('en')} DOIs stay queued and are fetched when enrichment resumes.`;
+  return `${o.run.message}. ${grouped(o.run.remaining)} of ${grouped(o.run.total)} DOIs stay queued and are fetched when enrichment resumes.`;
 }
 
 export function progressText(r: EnrichRun): string {
-  const parts = [`${r.done.toLocaleString('en')} of ${r.total.toLocaleString('en')} DOIs`];
-  if (r.filled > 0) parts.push(`${r.filled.toLocaleString('en')} items completed`);
-  if (r.failed > 0) parts.push(`${r.failed.toLocaleString('en')} failed`);
+  const parts = [`${grouped(r.done)} of ${grouped(r.total)} DOIs`];
+  if (r.filled > 0) parts.push(`${grouped(r.filled)} items completed`);
+  if (r.failed > 0) parts.push(`${grouped(r.failed)} failed`);
   return parts.join(', ');
 }

@@ -18,6 +18,7 @@ import type { Library } from './library';
 import { ident, inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { ItemId } from './types';
 import type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange } from '../../../shared/model/item-status';
+import { grouped } from '../../../shared/model/numbers';
 
 export type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange };
 
@@ -153,7 +154,7 @@ export class EnrichmentStore {
       if (name) label = `Enrich the collection “${name}”`;
     }
     const asked = scope.kind === 'items' ? scope.ids.length : scope.kind === 'dois' ? scope.dois.length : null;
-    return asked !== null && asked !== dois ? `${label} (${dois.toLocaleString('en')} DOI${dois === 1 ? '' : 's'})` : label;
+    return asked !== null && asked !== dois ? `${label} (${grouped(dois)} DOI${dois === 1 ? '' : 's'})` : label;
   }
 
   /**

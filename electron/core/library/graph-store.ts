@@ -27,6 +27,7 @@ import { toGexf, toGraphml } from '../graph/export';
 import { metadataOf } from './add-dois';
 import type { Library } from './library';
 import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
+import { grouped } from '../../../shared/model/numbers';
 
 /** A statement as the handler hands it over: DOIs already normalised by the service client's answer. */
 export interface StatementInput {
@@ -286,7 +287,7 @@ export class GraphStore {
   /** The papers and every stored edge among them. */
   graphData(rawDois: readonly string[]): GraphData {
     const dois = [...new Set(rawDois.map(mustDoi))];
-    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${MAX_GRAPH_NODES.toLocaleString('en')} papers.`);
+    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
     return { nodes: this.nodes(dois), edges: this.#edgesAmong(dois) };
   }
 
@@ -421,7 +422,7 @@ export class GraphStore {
     if (!name) throw new CoreError('INVALID_INPUT', 'A saved graph needs a name.');
     const dois = [...new Set(input.dois.map(mustDoi))];
     if (dois.length === 0) throw new CoreError('INVALID_INPUT', 'An empty graph cannot be saved.');
-    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${MAX_GRAPH_NODES.toLocaleString('en')} papers.`);
+    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
     const seedDois = [...new Set(input.seedDois.map(mustDoi))];
     const stored = JSON.stringify(input.positions ? { dois, positions: positionsOf(input.positions, new Set(dois)) } : dois);
     const now = this.#now();

@@ -1,6 +1,7 @@
 // How undo entries name what they revert: the action and its items ("Add item “Deep learning for …”",
 // "Edit title of “…”", "Move 3 items to the Trash"), so an undo never says only "Undid: Add item".
 import type { CslItem } from '../../../shared/model/csl';
+import { grouped } from '../../../shared/model/numbers';
 
 /** Longest title quoted in a label, in characters; longer ones end with "…". */
 export const SUBJECT_MAX = 40;
@@ -47,7 +48,7 @@ export function quoteTitle(title: string): string {
 /** What a label calls a set of items: the one item's title (its key when untitled), or "3 items". */
 export function subjectOf(items: readonly { title: string | null; citationKey: string }[], count = items.length): string {
   if (count === 1 && items[0]) return quoteTitle(items[0].title || items[0].citationKey);
-  return `${count.toLocaleString('en')} items`;
+  return `${grouped(count)} items`;
 }
 
 const fieldName = (key: string, type: string): string =>

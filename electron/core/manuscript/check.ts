@@ -24,6 +24,7 @@ import { DocxError, parseDocx } from './docx';
 import { parseAux, parseLatex } from './latex';
 import { parseMarkdown, type ParsedCitations } from './markdown';
 import { parseTypst } from './typst';
+import { grouped } from '../../../shared/model/numbers';
 
 export interface ParsedManuscript extends ParsedCitations {
   file: string;
@@ -72,7 +73,7 @@ function unsupported(name: string): CoreError {
 export function parseManuscript(name: string, bytes: Uint8Array, aux?: { name: string; bytes: Uint8Array }): ParsedManuscript {
   const format = manuscriptFormatOf(name);
   if (!format) throw unsupported(name);
-  if (bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${name} is ${bytes.length.toLocaleString('en')} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: name });
+  if (bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${name} is ${grouped(bytes.length)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: name });
   if (bytes.length === 0) throw new CoreError('INVALID_INPUT', `${name} is empty.`, { file: name });
   const notes: string[] = [];
   let parsed: ParsedCitations;
@@ -114,7 +115,7 @@ export function readManuscript(path: string): ParsedManuscript {
     const code = (err as NodeJS.ErrnoException).code;
     throw new CoreError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', code === 'ENOENT' ? `${path}: no such file.` : `${path} cannot be read (${code ?? String(err)}).`, { file: path });
   }
-  if (size > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${path} is ${size.toLocaleString('en')} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: path });
+  if (size > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${path} is ${grouped(size)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: path });
   const read = (p: string): Buffer => {
     try {
       return readFileSync(p);

@@ -8,6 +8,7 @@
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportIssue } from '../result';
 import { MONTH_MACROS } from './months';
+import { grouped } from '../../../../shared/model/numbers';
 
 export interface RawEntry {
   /** Entry type, lower-cased: article, inproceedings… */
@@ -192,7 +193,7 @@ export class BibParser {
         return windowEnd(at);
       }
       if (this.entryCount > this.limits.maxEntries) {
-        throw new FormatError(`The file has more than ${this.limits.maxEntries.toLocaleString('en')} entries, the import limit.`, this.entryLine);
+        throw new FormatError(`The file has more than ${grouped(this.limits.maxEntries)} entries, the import limit.`, this.entryLine);
       }
     }
     if (stopAt !== null) throw new Error('A window must end with an entry line (lastEntryLine).');
@@ -374,7 +375,7 @@ export class BibParser {
         throw new EntryError(`Unexpected "${text[this.pos]}" in the value of "${field}".`, this.pos);
       }
       if (value.length > this.limits.maxFieldLength) {
-        throw new EntryError(`The field "${field}" is ${value.length.toLocaleString('en')} characters long; the limit is ${this.limits.maxFieldLength.toLocaleString('en')}.`, this.pos);
+        throw new EntryError(`The field "${field}" is ${grouped(value.length)} characters long; the limit is ${grouped(this.limits.maxFieldLength)}.`, this.pos);
       }
       this.skipBlank();
       if (text.charCodeAt(this.pos) !== HASH) return value;
@@ -418,7 +419,7 @@ export class BibParser {
     }
     if (i >= n) this.hitEnd = true;
     if (i - openAt > maxLen) {
-      throw new EntryError(`The field "${field}" is ${(i - openAt - 1).toLocaleString('en')} characters long; the limit is ${maxLen.toLocaleString('en')}.`, openAt);
+      throw new EntryError(`The field "${field}" is ${grouped(i - openAt - 1)} characters long; the limit is ${grouped(maxLen)}.`, openAt);
     }
     if (i >= n) {
       throw new EntryError(`The "${end === RBRACE ? '{' : '"'}" opening the field "${field}" on line ${this.lineAt(openAt)} is never closed: the file ends inside it.`, openAt);

@@ -12,6 +12,7 @@ import { ItemCollector } from '../collector';
 import type { ImportedItem, ImportIssue, ParseResult } from '../result';
 import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
+import { grouped } from '../../../../shared/model/numbers';
 
 const TYPES = new Set<string>(CSL_ITEM_TYPES);
 const NAME_FIELDS = new Set<string>(CSL_NAME_FIELDS);
@@ -79,7 +80,7 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
   } else {
     throw new FormatError('CSL-JSON is an array of items (objects) or a single item; this JSON is neither.', 1);
   }
-  if (list.length > limits.maxEntries) throw new FormatError(`The file has more than ${limits.maxEntries.toLocaleString('en')} items, the import limit.`);
+  if (list.length > limits.maxEntries) throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} items, the import limit.`);
   const errors: ImportIssue[] = [];
   const warnings: ImportIssue[] = [];
   const ids = new Set<string>();
@@ -158,7 +159,7 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
       if (typeof value !== 'object' || Array.isArray(value)) return '"custom" must be an object.';
       item.custom = value as Record<string, unknown>;
     } else if (typeof value === 'string') {
-      if (value.length > limits.maxFieldLength) return `"${key}" is ${value.length.toLocaleString('en')} characters long; the limit is ${limits.maxFieldLength.toLocaleString('en')}.`;
+      if (value.length > limits.maxFieldLength) return `"${key}" is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
       item[key] = value;
     } else if (typeof value === 'number' || typeof value === 'boolean') {
       item[key] = value;
@@ -166,7 +167,7 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
       // Not a CSL variable shape (an object or list under a text variable): kept, since other tools put
       // their own data there, but only if it is small.
       const size = JSON.stringify(value).length;
-      if (size > limits.maxFieldLength) return `"${key}" holds ${size.toLocaleString('en')} characters of data; the limit is ${limits.maxFieldLength.toLocaleString('en')}.`;
+      if (size > limits.maxFieldLength) return `"${key}" holds ${grouped(size)} characters of data; the limit is ${grouped(limits.maxFieldLength)}.`;
       item[key] = value;
     }
   }

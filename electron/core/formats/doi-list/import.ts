@@ -5,6 +5,7 @@ import type { CslItem } from '../../../../shared/model/csl';
 import { parseDoi, type NormalizedDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedDoi, type ImportIssue, type ParseResult } from '../result';
+import { grouped } from '../../../../shared/model/numbers';
 
 // A DOI inside text: "10.", a registrant code, "/", then anything up to a blank, a quote or an angle
 // bracket. Trailing punctuation of the sentence is trimmed after the match.
@@ -36,7 +37,7 @@ export function importDoiList(text: string, limits: ImportLimits): ParseResult {
     if ((i & 4095) === 4095) deadline.check(i + 1);
     const line = lines[i]!;
     if (line.length > limits.maxFieldLength) {
-      errors.push({ line: i + 1, reason: `The line is ${line.length.toLocaleString('en')} characters long; the limit is ${limits.maxFieldLength.toLocaleString('en')}.` });
+      errors.push({ line: i + 1, reason: `The line is ${grouped(line.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.` });
       continue;
     }
     const trimmed = line.trim();

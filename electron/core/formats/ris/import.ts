@@ -8,6 +8,7 @@ import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
 import { idKeyProblem } from '../source-id';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
+import { grouped } from '../../../../shared/model/numbers';
 
 const TAG_LINE = /^([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$/;
 
@@ -42,7 +43,7 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
         errors.push({ line: r.line, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    if (out.count + errors.length > limits.maxEntries) throw new FormatError(`The file has more than ${limits.maxEntries.toLocaleString('en')} records, the import limit.`, r.line);
+    if (out.count + errors.length > limits.maxEntries) throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} records, the import limit.`, r.line);
     tooLong = undefined;
   };
   while (start <= text.length) {
@@ -78,7 +79,7 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
         record = undefined;
       } else if (record) {
         record.tags.push([tag, value, lineNo]);
-        if (value.length > limits.maxFieldLength) tooLong = `The ${tag} field on line ${lineNo} is ${value.length.toLocaleString('en')} characters long; the limit is ${limits.maxFieldLength.toLocaleString('en')}.`;
+        if (value.length > limits.maxFieldLength) tooLong = `The ${tag} field on line ${lineNo} is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
       } else if (stray < 0) {
         stray = lineNo;
         errors.push({ line: lineNo, reason: `The ${tag} line is outside any record: a record starts with "TY  - ".`, excerpt: excerptOf(line) });
@@ -86,7 +87,7 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
     } else if (record && line.trim() !== '') {
       const last = record.tags[record.tags.length - 1]!;
       last[1] = last[1] === '' ? line.trim() : `${last[1]} ${line.trim()}`;
-      if (last[1].length > limits.maxFieldLength) tooLong = `The ${last[0]} field starting on line ${last[2]} is longer than ${limits.maxFieldLength.toLocaleString('en')} characters, the limit.`;
+      if (last[1].length > limits.maxFieldLength) tooLong = `The ${last[0]} field starting on line ${last[2]} is longer than ${grouped(limits.maxFieldLength)} characters, the limit.`;
     }
   }
   if (record) {
