@@ -4,7 +4,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import type { ExportFormat } from '../formats';
-import { addDois, type PaperSource } from '../library/add-dois';
+import { addDois, cachePapers, type PaperSource } from '../library/add-dois';
 import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
@@ -93,6 +93,16 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return { citationKey };
     },
     'library.item.related': ({ id }) => lib.relatedItems(id),
+    'library.item.versions': async ({ id, fetch }, { signal }) => {
+      const versions = await lib.paperVersions(id);
+      if (!fetch) return versions;
+      // Only what is linked but unnamed (neither in the library nor in the cache) is asked for.
+      const unnamed = [...versions.published, ...versions.preprints].filter((v) => v.itemId === null && v.title === null).map((v) => v.doi);
+      if (unnamed.length === 0) return versions;
+      const result = await deps.service.papers(unnamed, { signal });
+      await cachePapers(library, result);
+      return lib.paperVersions(id);
+    },
 
     'library.tags.list': () => lib.listTags(),
     'library.tags.add': async ({ ids, tags }) => {
