@@ -2,6 +2,7 @@
 // from the library's item or the cached record, the Trash, items without a DOI, and records whose
 // links are malformed (stored without them, never a failed batch).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseQuery } from '../../../shared/model/query';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
 
 const PRE = '10.1101/2020.01.01.000001';
@@ -72,5 +73,28 @@ describe('paper versions', () => {
     expect(t.library.paperVersions(pre)).toMatchObject({ published: [{ doi: PUB }], preprints: [] });
     expect(t.library.paperVersions(other)).toEqual({ doi: '10.1000/other', published: [], preprints: [] });
     expect(t.library.getNotices('10.1000/other')).toMatchObject({ state: 'found', retracted: true });
+  });
+
+  it('finds preprints with a published version (version:published) and papers with a preprint (version:preprint), from either side of the link', () => {
+    const [pre, pub, pre2, plain] = t.library.importItems([
+      article('Preprint', 'A', 2020, { DOI: PRE }),
+      article('Published', 'A', 2021, { DOI: PUB }),
+      article('Second preprint', 'B', 2020, { DOI: '10.1101/2020.02.02.000002' }),
+      article('Plain', 'C', 2019, { DOI: '10.1000/plain' }),
+    ]).ids as [number, number, number, number];
+    const found = (query: string) => t.library.list({ query }).rows.map((r) => r.id).sort((a, b) => a - b);
+    expect(found('version:published')).toEqual([]);
+    // The first pair linked from the preprint's record, the second from its published paper's (not in the library).
+    t.library.putPapers({ found: { [PRE]: { publicationLinks: [{ publishedDoi: PUB }] }, '10.1000/other-pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.02.02.000002' }] } } });
+    expect(found('version:published')).toEqual([pre, pre2]);
+    expect(found('version:PREPRINT')).toEqual([pub]);
+    expect(found('-version:published')).toEqual([pub, plain]);
+    expect(found('version:published author:b')).toEqual([pre2]);
+    t.library.trashItems([pre2]);
+    expect(found('version:published')).toEqual([pre]);
+  });
+
+  it('refuses any other version: value, saying which ones it takes', () => {
+    expect(() => parseQuery('version:draft')).toThrow('"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "draft" (at position 9), as in version:published.');
   });
 });
