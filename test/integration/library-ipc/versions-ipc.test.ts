@@ -10,7 +10,8 @@ import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { tempDir } from '../../helpers/tmp';
-import { service } from '../service-client/helpers';
+import { withLibrary } from '../../../electron/cli/library-session';
+import { recordingProxy, service } from '../service-client/helpers';
 
 let svc: Awaited<ReturnType<typeof service>>;
 let dir: ReturnType<typeof tempDir>;
@@ -81,3 +82,34 @@ describe('library.item.versions', () => {
     expect(missing.ok ? null : missing.error.code).toBe('NOT_FOUND');
   });
 });
+
+describe('library.item.versions with fetch, for a linked paper the service does not know', () => {
+  it('asks once, then shows the DOI alone without asking again at every showing', async () => {
+    const seeded = tempDir();
+    const proxy = await recordingProxy(svc.url);
+    const unknownPub = '10.9999/never-published-here';
+    try {
+      await withLibrary(seeded.path, async (client) => {
+        await client.lib.addItem({ id: 'p', type: 'article', title: 'A lonely preprint', DOI: '10.1101/2022.03.03.000003' });
+        await client.lib.putPapers({ found: { '10.1101/2022.03.03.000003': { publicationLinks: [{ publishedDoi: unknownPub }], preprintLinks: [] } } });
+      });
+      const other = await createCore({ dataDir: seeded.path, mode: 'test', logger: silentLogger, serviceUrl: proxy.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+      try {
+        const otherApi = createInProcessApi(other);
+        const id = value(await otherApi.invoke('library.list', { limit: 1 })).rows[0]!.id;
+        const asks = () => proxy.arrivals.filter((a) => a.path === '/papers').length;
+        const expected = { doi: '10.1101/2022.03.03.000003', published: [{ doi: unknownPub, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false }], preprints: [] };
+        expect(value(await otherApi.invoke('library.item.versions', { id, fetch: true }))).toEqual(expected);
+        expect(asks()).toBe(1);
+        expect(value(await otherApi.invoke('library.item.versions', { id, fetch: true }))).toEqual(expected);
+        expect(asks()).toBe(1);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await proxy.close();
+      seeded.remove();
+    }
+  });
+});
+
