@@ -12,6 +12,7 @@ import { withLibrary } from '../../../electron/cli/library-session';
 import { addOutcome, VersionsState } from '../../../renderer/src/panes/library/details/versions.svelte';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { tempDir } from '../../helpers/tmp';
+import { service } from '../service-client/helpers';
 
 const PRE = '10.1101/2020.01.01.000001';
 const PUB = '10.1038/published';
@@ -110,3 +111,31 @@ describe('addOutcome', () => {
     expect(addOutcome(empty, PUB)).toBe(`Could not add ${PUB}.`);
   });
 });
+
+describe('VersionsState, online', () => {
+  it('shows the names the service gave even when the item was read again while they were asked for', async () => {
+    const svc = await service();
+    const online = tempDir('citewise-versions-online-');
+    const onlineCore = await createCore({ dataDir: online.path, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+    try {
+      const pair = svc.corpus.db.prepare('SELECT p.doi, p.published_doi, q.title FROM papers p JOIN papers q ON q.doi = p.published_doi ORDER BY p.id LIMIT 1').get() as { doi: string; published_doi: string; title: string };
+      const onlineApi = createInProcessApi(onlineCore);
+      const added = await onlineApi.invoke('library.addDois', { dois: [pair.doi] });
+      if (!added.ok) throw new Error(added.error.message);
+      const id = added.value.added[0]!.id;
+      const state = new VersionsState(onlineApi);
+      const first = state.load(id);
+      // The stored links are shown and the service is being asked: the item is read again now (a save would).
+      await until(() => state.versions !== null, 'the stored links');
+      const second = state.load(id);
+      await Promise.all([first, second]);
+      await until(() => state.versions?.published[0]?.title === pair.title, 'the published version named');
+      expect(state.versions?.published.map((v) => v.doi)).toEqual([pair.published_doi]);
+    } finally {
+      await onlineCore.close();
+      await svc.close();
+      online.remove();
+    }
+  });
+});
+

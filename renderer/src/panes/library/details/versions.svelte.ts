@@ -60,7 +60,10 @@ export class VersionsState {
     this.#asked.add(id);
     const named = await this.#api.invoke('library.item.versions', { id, fetch: true });
     // Offline or refused: what is stored stays shown, without a word (the DOI is still named).
-    if (named.ok && gen === this.#generation) this.#versions = named.value;
+    if (!named.ok || id !== this.#id) return;
+    if (gen === this.#generation) this.#versions = named.value;
+    // A newer load (the item was saved meanwhile) showed the links before the names came: read them again.
+    else await this.load(id);
   }
 
   /** Adds a published version by its DOI, then shows the item's versions again (now with the added item). */
