@@ -21,6 +21,7 @@ import type {
   UndoTops,
 } from '../model/library';
 import { SORT_COLUMNS } from '../model/library';
+import type { PaperVersions } from '../model/paper-versions';
 import { event, feature, request } from './define';
 
 /** The most items one request may name (a selection of the whole of a very large library). */
@@ -193,6 +194,12 @@ export const libraryFeature = feature({
     'library.item.setKey': request(z.object({ id: itemId, key: z.string().trim().min(1).max(300) }).strict()).returns<{ citationKey: string }>(),
     'library.item.regenerateKey': request(z.object({ id: itemId }).strict()).returns<{ citationKey: string }>(),
     'library.item.related': request(z.object({ id: itemId }).strict()).returns<RelatedItem[]>(),
+    /**
+     * The item's published versions and preprints, from the links the service cache holds (offline).
+     * `fetch` first asks the service for the linked papers nothing is known of yet (to name them); when
+     * it cannot be reached, the answer is what is stored.
+     */
+    'library.item.versions': request(z.object({ id: itemId, fetch: z.boolean().default(false) }).strict()).returns<PaperVersions>(),
 
     'library.tags.list': request(empty).returns<{ name: string; count: number }[]>(),
     'library.tags.add': request(z.object({ ids, tags }).strict()).returns<null>(),

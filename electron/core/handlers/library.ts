@@ -4,7 +4,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import type { ExportFormat } from '../formats';
-import { addDois, type PaperSource } from '../library/add-dois';
+import { addDois, cachePapers, type PaperSource } from '../library/add-dois';
 import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
 import type { JobRegistry } from '../jobs/registry';
@@ -48,6 +48,9 @@ const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = 
   html: { mime: 'text/html', extension: 'html' },
   rtf: { mime: 'application/rtf', extension: 'rtf' },
 };
+
+/** library.item.versions asks again for a linked paper the service did not know after this long. */
+export const UNKNOWN_PAPER_RETRY_MS = 24 * 3_600_000;
 
 /** Exports of at least this many items run as a job (progress in the status bar, Cancel). */
 const EXPORT_JOB_ITEMS = 2_000;
@@ -94,6 +97,22 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return { citationKey };
     },
     'library.item.related': ({ id }) => lib.relatedItems(id),
+    'library.item.versions': async ({ id, fetch }, { signal }) => {
+      const versions = await lib.paperVersions(id);
+      if (!fetch) return versions;
+      // Only what is linked but unnamed (neither in the library nor in the cache) is asked for, and a
+      // DOI the service did not know is asked again only a day later: showing an item is not a refresh.
+      const unnamed: string[] = [];
+      for (const v of [...versions.published, ...versions.preprints]) {
+        if (v.itemId !== null || v.title !== null) continue;
+        const cached = await lib.getPaper(v.doi);
+        if (cached.state === 'not-fetched' || (cached.state === 'unknown' && Date.now() - cached.fetchedAt > UNKNOWN_PAPER_RETRY_MS)) unnamed.push(v.doi);
+      }
+      if (unnamed.length === 0) return versions;
+      const result = await deps.service.papers(unnamed, { signal });
+      await cachePapers(library, result);
+      return lib.paperVersions(id);
+    },
 
     'library.tags.list': () => lib.listTags(),
     'library.tags.add': async ({ ids, tags }) => {

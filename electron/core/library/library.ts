@@ -23,6 +23,8 @@ import { inBatches, inList, sql } from './sql';
 import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { normDoi } from './service-cache';
+import { paperVersions } from './versions';
+import type { PaperVersions } from '../../../shared/model/paper-versions';
 import { CollectionsRoom } from './collections';
 import { markNotDuplicates, pairKey, readNotDuplicates, splitGroup } from './not-duplicates';
 
@@ -189,6 +191,11 @@ export class Library extends CollectionsRoom {
       UNION
       SELECT i.id, CASE l.kind WHEN 'preprint' THEN 'publication' ELSE 'preprint' END FROM service_paper_links l JOIN items i ON i.doi = l.doi
         WHERE l.linked_doi = ${row.doi} AND i.trashed_at IS NULL`);
+  }
+
+  /** The item's published versions and preprints, named from the library or the service cache (versions.ts). */
+  paperVersions(id: ItemId): PaperVersions {
+    return paperVersions(this.r, id);
   }
 
   // ── Maintenance ──

@@ -161,6 +161,12 @@ function predicate(node: QueryNode, fulltext: FulltextCondition): SqlFragment {
       if (node.value === 'any') return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
       if (node.value === 'none') return sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
       return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.kinds LIKE ${NOTICE_KIND_TEXT[node.value]!})`;
+    // A link counts from either side (versions.ts): the preprint's publicationLinks or the published paper's preprintLinks.
+    case 'version': {
+      const [own, reverse] = node.value === 'published' ? (['publication', 'preprint'] as const) : (['preprint', 'publication'] as const);
+      return sql`i.id IN (SELECT x.id FROM service_paper_links l CROSS JOIN items x ON x.doi = l.doi WHERE l.kind = ${own}
+        UNION SELECT x.id FROM service_paper_links l CROSS JOIN items x ON x.doi = l.linked_doi WHERE l.kind = ${reverse})`;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // ISSN, with fetch times. No row = not fetched; found = 0 = unknown to the service.
 import { parseDoi, parseIssn } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
+import { paperLinks } from '../../../shared/model/paper-versions';
 import { CoreError } from '../errors';
 import { ident, inBatches, inList, sql } from './sql';
 import type { TallyState } from './types';
@@ -53,13 +54,13 @@ export abstract class ServiceCache extends UndoLog {
         this.w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 1, ${JSON.stringify(paper)}, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 1, data = excluded.data, fetched_at = excluded.fetched_at`);
         this.w.run(sql`DELETE FROM service_paper_links WHERE doi = ${doi}`);
-        for (const l of paper.preprintLinks ?? []) {
-          const linked = normDoi(l.preprintDoi);
-          if (linked) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`);
+        // The record is not validated on the way in: a malformed link is skipped, not a failed batch.
+        const links = paperLinks(paper);
+        for (const linked of links.preprints) {
+          if (linked !== doi) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`);
         }
-        for (const l of paper.publicationLinks ?? []) {
-          const linked = normDoi(l.publishedDoi);
-          if (linked) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`);
+        for (const linked of links.published) {
+          if (linked !== doi) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`);
         }
         if (paper.editorialNotices !== undefined || paper.retracted !== undefined) {
           this.#putNotices(doi, paper.editorialNotices ?? [], paper.retracted, fetchedAt);

@@ -35,7 +35,9 @@ export type QueryNode =
   | { kind: 'tag'; value: string; prefix: boolean; span: Span }
   | { kind: 'collection'; value: string; span: Span }
   | { kind: 'retracted'; value: boolean; span: Span }
-  | { kind: 'notice'; value: NoticeKind; span: Span };
+  | { kind: 'notice'; value: NoticeKind; span: Span }
+  /** Items the service cache links to a published version (`published`: preprints) or to a preprint (`preprint`). */
+  | { kind: 'version'; value: 'published' | 'preprint'; span: Span };
 
 export class QuerySyntaxError extends Error {
   readonly span: Span;

@@ -51,7 +51,7 @@ const NOTICE_KINDS: Record<string, NoticeKind> = {
   withdrawal: 'withdrawn',
   comment: 'comment',
 };
-const OTHER_FIELDS = ['year', 'type', 'doi', 'key', 'tag', 'collection', 'retracted', 'notice', 'fulltext'];
+const OTHER_FIELDS = ['year', 'type', 'doi', 'key', 'tag', 'collection', 'retracted', 'notice', 'fulltext', 'version'];
 export const QUERY_FIELDS: readonly string[] = [...Object.keys(TEXT_FIELDS), ...Object.keys(COUNT_FIELDS), ...OTHER_FIELDS];
 
 function editDistance(a: string, b: string): number {
@@ -225,6 +225,11 @@ class Parser {
         if (!kind) return err(`"notice:" takes any, none, retraction, correction, erratum, concern, withdrawn or comment, not "${value}"`);
         return { kind: 'notice', value: kind, span };
       }
+      case 'version': {
+        const v = value.toLowerCase();
+        if (v !== 'published' && v !== 'preprint') return err(`"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "${value}"`);
+        return { kind: 'version', value: v, span };
+      }
     }
     /* c8 ignore next */
     return err('Unknown field');
@@ -248,6 +253,8 @@ function example(field: string): string {
       return 'retracted:yes';
     case 'notice':
       return 'notice:any';
+    case 'version':
+      return 'version:published';
     case 'author':
       return 'author:"van der Berg"';
     case 'fulltext':

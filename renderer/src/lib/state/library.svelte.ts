@@ -397,6 +397,17 @@ export class LibraryState {
     }
   }
 
+  /**
+   * Merges a preprint into its published version (kept, as the Duplicates view's merge does: one undo
+   * step), then selects the published version, which the details column shows next.
+   */
+  async mergeIntoPublished(keepId: number, preprintId: number): Promise<boolean> {
+    if (!(await this.#call(this.api.invoke('library.merge', { keepId, otherIds: [preprintId] })))) return false;
+    this.selection.pick(this.selection.focus, keepId, { range: false, toggle: false }, () => [keepId]);
+    this.notify('Merged the preprint into its published version', await this.undoStack.offerFor([keepId, preprintId]));
+    return true;
+  }
+
   notify(text: string, offer: UndoOffer | null): void {
     clearTimeout(this.#toastTimer);
     this.#toast = { id: ++this.#toastSeq, text, offer };

@@ -1,0 +1,136 @@
+/// <reference lib="dom" />
+// A preprint and its published version in the Library, end to end in Chromium against the local
+// service: a preprint added by DOI (its record links the published version), its details say "A
+// published version exists" and name it from the service, one click adds it, one click merges the
+// preprint into it (tags carried over, the toast's Undo brings the preprint back), and the published
+// paper names its preprint. A linked title holding markup, from the service cache, stays text.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLibrary } from '../../electron/cli/library-session';
+import { startService, type RunningService } from '../service/server';
+import { tempDir } from '../helpers/tmp';
+import { shootThemes } from './axe';
+import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { cli } from './seed';
+
+const HOSTILE_PRE = '10.1101/2021.02.02.000009';
+const HOSTILE_PUB = '10.9999/hostile-published';
+const HOSTILE_TITLE = 'Published <img src=x onerror="window.__pwned=1"> <b>twice</b>';
+
+describe('Preprints and their published versions', () => {
+  let service: RunningService;
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+  let dataDir: ReturnType<typeof tempDir>;
+  let pair: { doi: string; published_doi: string; title: string; year: number; journal: string };
+
+  const details = () => page.getByTestId('item-details');
+  const notice = () => page.getByTestId('published-version');
+  const search = async (query: string) => {
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill(query);
+    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1 item');
+    await page.locator('[role="row"][data-index="0"]').click();
+    await page.getByTestId('details-title').waitFor();
+  };
+
+  beforeAll(async () => {
+    service = await startService({ port: 0, papers: 400, log: () => {} });
+    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
+    pair = service.corpus.db
+      .prepare(
+        `SELECT p.doi, p.published_doi, q.title, q.year, j.name AS journal FROM papers p JOIN papers q ON q.doi = p.published_doi JOIN journals j ON j.id = q.journal_id
+         WHERE p.published_doi IS NOT NULL ORDER BY p.id LIMIT 1`,
+      )
+      .get() as typeof pair;
+    dataDir = tempDir('citewise-versions-');
+    await cli(dataDir.path, service.url, 'add', pair.doi);
+    // A second preprint whose published version the cache names with markup (as a hostile record would).
+    await withLibrary(dataDir.path, async (client) => {
+      await client.lib.addItem({ id: 'x', type: 'article', title: 'A Preprint With a Hostile Sibling', DOI: HOSTILE_PRE, issued: { 'date-parts': [[2021]] } });
+      await client.lib.putPapers({
+        found: {
+          [HOSTILE_PRE]: { publicationLinks: [{ publishedDoi: HOSTILE_PUB }], preprintLinks: [] },
+          [HOSTILE_PUB]: { title: HOSTILE_TITLE, journal: 'Journal <i>of</i> Tests', year: 2023, preprintLinks: [], publicationLinks: [] },
+        },
+      });
+    });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
+    ({ page, problems } = await newPage(context));
+    await page.goto(app.url);
+    await page.getByTestId('item-count').filter({ hasText: '2 items' }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await service?.close();
+    dataDir?.remove();
+  });
+
+  it('says a published version exists on the preprint and names it from the service', async () => {
+    await search(`doi:${pair.doi}`);
+    await notice().waitFor();
+    expect(await notice().textContent()).toContain('A published version exists');
+    expect(await notice().textContent()).toContain(`doi:${pair.published_doi}`);
+    // Known by its DOI only at first; the details column asks the service once and names it.
+    await expect.poll(() => notice().getByTestId('version-label').textContent(), { timeout: 20_000 }).toBe(`${pair.title}. ${pair.journal}, ${pair.year}`);
+    expect(await notice().getByTestId('add-published').textContent()).toContain('Add it to the library');
+    await shootThemes(page, 'versions-published-exists');
+    // A tag on the preprint, to see it carried over by the merge.
+    await page.getByLabel('New tag').fill('to-read');
+    await page.getByLabel('New tag').press('Enter');
+    await details().getByTestId('tags').filter({ hasText: 'to-read' }).waitFor();
+  });
+
+  it('adds the published version by DOI with one click, then offers the merge', async () => {
+    await notice().getByTestId('add-published').click();
+    await expect.poll(() => notice().getByTestId('versions-message').textContent(), { timeout: 20_000 }).toBe(`Added the published version (${pair.published_doi}) to the library.`);
+    await notice().getByTestId('merge-into-published').waitFor();
+    expect(await notice().textContent()).toMatch(/In your library as \S+\./);
+    await notice().scrollIntoViewIfNeeded();
+    await shootThemes(page, 'versions-merge-offered');
+  });
+
+  it("merges the preprint into the published version; the toast's Undo brings it back", async () => {
+    await notice().getByTestId('merge-into-published').click();
+    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Merged the preprint into its published version');
+    await page.getByTestId('toast-undo').click();
+    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Undid: Merge');
+    // The preprint is back with its tag, and the merge is offered again.
+    await search(`doi:${pair.doi}`);
+    await notice().getByTestId('merge-into-published').waitFor();
+    expect(await details().getByTestId('tags').textContent()).toContain('to-read');
+  });
+
+  it('merges again: the published version is shown with the tag and names its preprint', async () => {
+    await notice().getByTestId('merge-into-published').click();
+    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Merged the preprint into its published version');
+    // The published version is selected and shown, with the preprint's tag and its preprint named.
+    await page.getByTestId('preprint-versions').waitFor();
+    expect(await page.getByTestId('preprint-versions').textContent()).toContain(`Preprint: ${pair.title}`);
+    expect(await page.getByTestId('preprint-versions').textContent()).toContain(`doi:${pair.doi}`);
+    expect(await notice().count()).toBe(0);
+    expect(await details().getByTestId('tags').textContent()).toContain('to-read');
+    expect(await details().getByTestId('doi-link').getAttribute('href')).toBe(`https://doi.org/${pair.published_doi}`);
+    await shootThemes(page, 'versions-merged');
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('');
+    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('2 items');
+  });
+
+  it('shows a linked title holding markup as text', async () => {
+    await search(`doi:${HOSTILE_PRE}`);
+    await notice().waitFor();
+    await expect.poll(() => notice().getByTestId('version-label').textContent()).toBe(`${HOSTILE_TITLE}. Journal <i>of</i> Tests, 2023`);
+    expect(await notice().locator('img, b, i').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(problems.errors).toEqual([]);
+  });
+});
