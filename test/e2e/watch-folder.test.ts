@@ -9,6 +9,9 @@ import { makePdf } from '../helpers/pdfs';
 import { tempDir } from '../helpers/tmp';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
+// The machine is shared and slow: a request and the re-render after it can take seconds.
+const POLL = { timeout: 15_000 };
+
 describe('Settings → Watch a folder', () => {
   let dir: ReturnType<typeof tempDir>;
   let app: RunningApp;
@@ -42,17 +45,17 @@ describe('Settings → Watch a folder', () => {
   });
 
   it('says what is wrong with a folder that cannot be watched', async () => {
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent()).toContain('No folder is watched.');
+    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain('No folder is watched.');
     await page.getByTestId('watch-folder-path').fill(join(inbox, 'nope'));
     await page.getByTestId('watch-folder-set').click();
-    await expect.poll(() => page.getByTestId('watch-folder-error').textContent()).toBe(`The folder ${join(inbox, 'nope')} does not exist.`);
+    await expect.poll(() => page.getByTestId('watch-folder-error').textContent(), POLL).toBe(`The folder ${join(inbox, 'nope')} does not exist.`);
     expect(await page.getByTestId('watch-folder-stop').count()).toBe(0);
   });
 
   it('watches a folder: a PDF saved there is added, a broken one is reported', async () => {
     await page.getByTestId('watch-folder-path').fill(inbox);
     await page.getByTestId('watch-folder-set').click();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent()).toContain(`Watching ${inbox}`);
+    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-error').count()).toBe(0);
     writeFileSync(join(inbox, 'smith-2021.pdf'), await makePdf({ title: 'Soil carbon under grazing', xmpDoi: '10.5555/e2e.watch.1' }));
     writeFileSync(join(inbox, 'notes.pdf'), 'not a PDF at all\n');
@@ -67,7 +70,7 @@ describe('Settings → Watch a folder', () => {
 
     // The library lists the PDF (placeholder titled from its page while the service is unreachable).
     await page.locator('nav button[data-pane="library"]').click();
-    await expect.poll(() => page.getByText('Soil carbon under grazing').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('Soil carbon under grazing').count(), POLL).toBeGreaterThan(0);
     expect(problems.errors).toEqual([]);
   });
 
@@ -77,11 +80,11 @@ describe('Settings → Watch a folder', () => {
     app = await launchApp({ dataDir });
     browser = await launchBrowser();
     await open();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent()).toContain(`Watching ${inbox}`);
+    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-path').inputValue()).toBe(inbox);
     expect(await page.getByTestId('watch-folder-status').textContent()).toMatch(/1 PDF added, 1 file could not be added/);
     await page.getByTestId('watch-folder-stop').click();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent()).toContain('No folder is watched.');
+    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain('No folder is watched.');
     expect(problems.errors).toEqual([]);
   });
 });
