@@ -60,8 +60,6 @@ export abstract class ItemsRoom extends Listing {
       const userSet = this.w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
       if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
       for (const name of placeholder.tags) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
-      // A PDF captured offline waited for this: it leaves Needs review.
-      this.w.run(sql`UPDATE pdf_captures SET state = 'identified' WHERE item_id = ${id} AND state = 'pending'`);
     }
     this.writeItem(id, { ...csl, 'citation-key': key }, key);
   }

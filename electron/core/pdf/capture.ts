@@ -2,8 +2,8 @@
 // content-addressed by SHA-256, or linked where it is) and the evidence of how it was identified.
 // The PDF is read in a worker (run-in-worker.ts) with a size cap, a page cap and a time limit; the
 // service gives the metadata by DOI, or finds the paper by its first page's title. Offline, a DOI
-// becomes a placeholder that enrichment completes (titled meanwhile from the PDF, and listed as
-// "pending" until then), and a PDF without one waits as "pending".
+// becomes a placeholder that enrichment completes (titled meanwhile from the PDF, the title marked
+// provisional), and a PDF without one waits as "pending".
 // Every file gets a line in the report; a file that fails leaves nothing behind.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -151,8 +151,8 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
     const paper = result?.found[byId.doi];
     // Unknown to the service: the DOI printed on the paper still stands, with the title read from it.
     if (!result) {
-      // Offline: listed under Needs review as waiting for the service until enrichment completes it.
-      return { csl: waitingPlaceholder(byId.doi, plain), method: byId.method, state: 'pending', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
+      // Offline: the DOI stands (as sure as it was found); enrichment completes the item when the service is back.
+      return { csl: waitingPlaceholder(byId.doi, plain), method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
     }
     const csl = paper ? paperToCsl(metadataOf(paper)) : { ...plain, DOI: byId.doi };
     return { csl, method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
@@ -194,7 +194,7 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
   const paper = result?.found[judged.doi.toLowerCase()];
   const doi = judged.doi.toLowerCase() as NormalizedDoi;
   if (!paper) {
-    return { csl: waitingPlaceholder(doi, plain), method: 'title-search', state: result ? 'identified' : 'pending', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
+    return { csl: waitingPlaceholder(doi, plain), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
   }
   return { csl: paperToCsl(metadataOf(paper)), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
 }

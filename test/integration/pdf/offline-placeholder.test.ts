@@ -1,5 +1,5 @@
 // A PDF whose DOI was found while the service could not be reached: it is added at once, titled from
-// its first page (or its file name) rather than "(untitled)", listed as waiting for the service, and
+// its first page (or its file name) rather than "(untitled)", that title marked provisional, and
 // completed from the service by itself once the service answers again (the core's probe brings it
 // back online, and coming back online resumes the queued enrichment).
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,12 +55,12 @@ describe('a DOI found offline', () => {
     proxy.offline = true;
     const withTitle = await makePdf({ title: 'What the first page says', pages: [[`doi:${paper.doi}`]] });
     const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name: 'smith-2020.pdf', base64: Buffer.from(withTitle).toString('base64') });
-    expect(outcome).toMatchObject({ status: 'added', state: 'pending', doi: paper.doi.toLowerCase(), title: 'What the first page says' });
+    expect(outcome).toMatchObject({ status: 'added', state: 'identified', doi: paper.doi.toLowerCase(), title: 'What the first page says' });
     if (outcome.status !== 'added') throw new Error('not added');
     const waiting = await core.library.lib.getItem(outcome.itemId);
     expect(waiting.csl).toMatchObject({ title: 'What the first page says', DOI: paper.doi.toLowerCase(), custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } });
-    const review = await value<PdfReviewEntry[]>(api, 'pdfs.review', {});
-    expect(review).toEqual([expect.objectContaining({ itemId: outcome.itemId, state: 'pending', title: 'What the first page says' })]);
+    const [listed] = (await core.library.lib.list({ limit: 10 })).rows;
+    expect(listed).toMatchObject({ id: outcome.itemId, title: 'What the first page says', evidence: { state: 'not-fetched' } });
 
     // Back online: nobody asks for anything; the probe notices, and the enrichment left queued runs.
     proxy.offline = false;
@@ -69,6 +69,7 @@ describe('a DOI found offline', () => {
     expect(done.csl.custom).toBeUndefined();
     expect(done.csl.author?.[0]?.family).toBe(paper.authors[0]?.family);
     expect(await value<PdfReviewEntry[]>(api, 'pdfs.review', {})).toEqual([]);
+    expect((await core.library.lib.list({ limit: 10 })).rows[0]).toMatchObject({ title: paper.title, evidence: { state: 'found' } });
   }, 90_000);
 
   it('without a title on its first page, the file name stands in', async () => {
@@ -80,6 +81,6 @@ describe('a DOI found offline', () => {
     const api = createInProcessApi(core);
     const bytes = await makePdf({ xmpDoi: '10.5555/no-title.1', blankPages: 1 });
     const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name: 'Jones 2019 survey.pdf', base64: Buffer.from(bytes).toString('base64') });
-    expect(outcome).toMatchObject({ status: 'added', state: 'pending', doi: '10.5555/no-title.1', title: 'Jones 2019 survey' });
+    expect(outcome).toMatchObject({ status: 'added', state: 'identified', doi: '10.5555/no-title.1', title: 'Jones 2019 survey' });
   }, 60_000);
 });
