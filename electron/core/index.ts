@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
-import { isServiceUrl, type AppInfo, type HostMode, type Result, type ServiceConfig } from '../../shared/ipc';
+import { isServiceUrl, type AppInfo, type HostMode, type pdfWatchFeature, type Result, type ServiceConfig } from '../../shared/ipc';
 import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
@@ -21,6 +21,7 @@ import { manuscriptHandlers } from './handlers/manuscript';
 import { pdfHandlers } from './handlers/pdfs';
 import { captureServiceOf } from './pdf/capture';
 import { AutoExporter } from './jobs/auto-export';
+import { PdfFolderWatcher } from './jobs/pdf-watch';
 import { Enricher } from './jobs/enrich';
 import { RetractionWatch } from './jobs/retraction-watch';
 import { serviceHandlers, taskRunner } from './handlers/service';
@@ -35,7 +36,7 @@ import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { ensureDataDir, LIBRARY_FILE } from './paths';
-import { HandlerRegistry } from './registry';
+import { HandlerRegistry, type FeatureHandlers } from './registry';
 import { createSecretStore, type SecretStore } from './secrets';
 import { CoreError } from './errors';
 import { ServiceClient, type FetchLike, type ServiceClientOptions } from './service';
@@ -65,6 +66,10 @@ export interface CoreOptions {
   service?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
   /** The native save dialog and opening files with their application: the Electron shell's; absent elsewhere. */
   desktop?: DesktopShell | undefined;
+  /** Captures PDFs from the watched folder (the setting); default: every mode but 'cli' (a command must not). */
+  watchFolder?: boolean | undefined;
+  /** Tuning of the watched folder (tests shorten the waits). */
+  pdfWatch?: { stableMs?: number; pollMs?: number; rescanMs?: number } | undefined;
 }
 
 export interface Core {
@@ -136,7 +141,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const registry = new HandlerRegistry((err) => logger.error('request failed', err));
   registry.register(appHandlers({ info, connectivity }));
-  registry.register(settingsHandlers({ store: settings, events }));
+  registry.register(settingsHandlers({ store: settings, events, dataDir: options.dataDir }));
   registry.register(jobsHandlers({ jobs }));
   const tasks = taskRunner({ client: service, events, jobs, report: (err) => logger.error('service task failed', err) });
   registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, tasks, report: (err) => logger.error('service task failed', err) }));
@@ -274,6 +279,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
   });
   registry.register(pdfs.handlers);
+  const pdfWatch = new PdfFolderWatcher({
+    library,
+    capture: (files, signal) => pdfs.captureFiles(files, signal),
+    ...options.pdfWatch,
+    onStatus: (status) => events.emit('pdfWatch.changed', status),
+    report: (err) => logger.error('the watched folder failed', err),
+  });
+  registry.register({ 'pdfWatch.status': () => pdfWatch.status() } satisfies FeatureHandlers<typeof pdfWatchFeature>);
+  if (options.watchFolder ?? options.mode !== 'cli') {
+    // Follows the setting: at start, when it changes, and after a restore (the settings live in the file).
+    const follow = (folder: string | null | undefined): void => void pdfWatch.setFolder(folder ?? null).catch((err: unknown) => logger.error('the watched folder failed', err));
+    disposers.push(events.on('settings.changed', (next) => follow(next.watchFolder)));
+    follow(settings.get().watchFolder);
+  }
   registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
@@ -306,6 +325,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // Before cancelling jobs: a run stopped by close() stays queued for the next start.
       await enricher.close();
       await autoExport.close();
+      await pdfWatch.close();
       jobs.cancelAll();
       service.close();
       await formatter?.close();

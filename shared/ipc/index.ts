@@ -14,12 +14,14 @@ import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { manuscriptFeature } from './manuscript';
 import { pdfsFeature } from './pdfs';
+import { pdfWatchFeature } from './pdf-watch';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
 export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature, manuscriptFeature,
-  pdfsFeature] as const;
+  pdfsFeature,
+  pdfWatchFeature] as const;
 assertDisjoint(features);
 
 export const requests = {
@@ -38,6 +40,7 @@ export const requests = {
   ...collectionsFeature.requests,
   ...manuscriptFeature.requests,
   ...pdfsFeature.requests,
+  ...pdfWatchFeature.requests,
 };
 
 export const events = {
@@ -56,6 +59,7 @@ export const events = {
   ...collectionsFeature.events,
   ...manuscriptFeature.events,
   ...pdfsFeature.events,
+  ...pdfWatchFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -104,4 +108,5 @@ export * from './assistant';
 export * from './collections';
 export * from './manuscript';
 export * from './pdfs';
+export * from './pdf-watch';
 export * from './wire';

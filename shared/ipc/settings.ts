@@ -29,6 +29,11 @@ export interface Settings {
    * by origin (its port changes with each launch).
    */
   libraryLayout?: LibraryLayout;
+  /**
+   * Settings → Watch a folder: PDFs that appear in it are captured (copied into the library folder);
+   * null or absent: none. settings.update checks it in the core (exists, a folder, readable).
+   */
+  watchFolder?: string | null;
 }
 
 export interface LibraryLayout {
@@ -64,6 +69,7 @@ export const settingsPatch = z
     locale: z.enum(CITATION_LOCALES).optional(),
     editorApi: z.boolean().optional(),
     editorApiPort: z.number().int().min(1024, 'must be a port from 1024 to 65535').max(65535, 'must be a port from 1024 to 65535').optional(),
+    watchFolder: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').nullable().optional(),
     serviceUrl: z
       .string()
       .max(2048)

@@ -111,3 +111,28 @@ export async function hashFile(input: string, what = 'the file'): Promise<Readab
   });
   return { path, size: info.size, sha256: hash.digest('hex'), mtimeMs: info.mtimeMs };
 }
+
+/**
+ * A folder the core is to read again and again (the watched folder): absolute, existing, a folder,
+ * one Citewise may list and read, and not inside the app's data folder (its copies of PDFs live
+ * there, so watching it would capture them again). Returns the normalised path.
+ */
+export async function checkReadableFolder(input: string, options: { forbiddenDir?: string } = {}): Promise<string> {
+  const path = requireAbsolute(input, 'the folder');
+  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new CoreError('NOT_FOUND', `The folder ${path} does not exist.`);
+    if (err.code === 'EACCES' || err.code === 'EPERM') throw new CoreError('FORBIDDEN', `Citewise is not allowed to look into ${path}.`);
+    throw new CoreError('INVALID_INPUT', `The folder ${path} cannot be used: ${err.message}`);
+  });
+  if (!info.isDirectory()) throw new CoreError('INVALID_INPUT', `${path} is a file, not a folder.`);
+  await access(path, constants.R_OK | constants.X_OK).catch(() => {
+    throw new CoreError('FORBIDDEN', `Citewise is not allowed to read the folder ${path}.`);
+  });
+  if (options.forbiddenDir !== undefined) {
+    const [real, realForbidden] = await Promise.all([realOrSelf(path), realOrSelf(resolve(options.forbiddenDir))]);
+    if (within(realForbidden, real)) {
+      throw new CoreError('INVALID_INPUT', `${path} is inside Citewise's own data folder (${options.forbiddenDir}), where it keeps its copies of PDFs; choose a folder of your own.`);
+    }
+  }
+  return path;
+}

@@ -67,6 +67,46 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     );
   };
 
+  /** A PDF became an item (or went to one): the table hears of it, enrichment and the full-text index take it. */
+  const afterStored = async (status: 'added' | 'attached', itemId: number, name: string, signal: AbortSignal): Promise<void> => {
+    deps.changed({ kind: 'items', ids: [itemId] });
+    if (status === 'added') deps.onAdded?.([itemId]);
+    // Searchable at once: its pages go into the full-text index (with any PDF still waiting). A
+    // cancelled or failed indexing is picked up by the next run, so it does not fail the add.
+    const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of ${name}`, (job) => indexFulltext(deps.library.fulltext, { reader: reader!, signal: AbortSignal.any([job.signal, signal]), onFile: (_r, done, total) => job.progress(done, total) }));
+    await indexing.done.catch((err: unknown) => deps.report?.(err));
+  };
+
+  /**
+   * Captures files where they are on disk (the watched folder), one at a time after any Add → PDFs…
+   * already going, each as a job the status bar shows; copied into the library folder.
+   */
+  const captureFiles = async (files: readonly string[], signal: AbortSignal): Promise<CaptureFileReport[]> => {
+    const reports: CaptureFileReport[] = [];
+    for (const file of files) {
+      const name = basename(file);
+      const report = await serial(async () => {
+        let result: CaptureFileReport | null = null;
+        const job = deps.jobs.start('pdfs.add', `Adding ${name} from the watched folder`, async (job) => {
+          reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
+          job.progress(0, 1, `Reading ${name}`);
+          const [r] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: 'copy', storeDir: join(deps.dataDir, 'attachments'), signal: AbortSignal.any([job.signal, signal]) });
+          result = r!;
+          job.progress(1, 1, '');
+          return r!;
+        });
+        const r = await job.done.catch((err: unknown) => {
+          if (result) return result;
+          throw err;
+        });
+        if (r.status === 'added' || r.status === 'attached') await afterStored(r.status, r.itemId, name, signal);
+        return r;
+      });
+      reports.push(report);
+    }
+    return reports;
+  };
+
   const handlers = {
     'pdfs.add': ({ name, base64 }, { signal }) =>
       serial(async () => {
@@ -92,14 +132,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
           if (outcome) return outcome;
           throw err;
         });
-        if (stored.status === 'added' || stored.status === 'attached') {
-          deps.changed({ kind: 'items', ids: [stored.itemId] });
-          if (stored.status === 'added') deps.onAdded?.([stored.itemId]);
-          // Searchable at once: its pages go into the full-text index (with any PDF still waiting). A
-          // cancelled or failed indexing is picked up by the next run, so it does not fail the add.
-          const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of ${name}`, (job) => indexFulltext(deps.library.fulltext, { reader: reader!, signal: AbortSignal.any([job.signal, signal]), onFile: (_r, done, total) => job.progress(done, total) }));
-          await indexing.done.catch((err: unknown) => deps.report?.(err));
-        }
+        if (stored.status === 'added' || stored.status === 'attached') await afterStored(stored.status, stored.itemId, name, signal);
         return stored;
       }),
     'pdfs.review': () => review(),
@@ -116,6 +149,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
 
   return {
     handlers,
+    captureFiles,
     /** Ends the PDF worker (the core's close). */
     close: async (): Promise<void> => {
       await reader?.close();

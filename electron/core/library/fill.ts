@@ -34,6 +34,12 @@ export function isPlaceholder(item: CslItem): boolean {
   return citewise?.pendingMetadata === true;
 }
 
+/** The fields of a placeholder that hold stand-ins until the service's values arrive. */
+export function provisionalFields(item: CslItem): string[] {
+  const list = (item.custom as { citewise?: { provisional?: unknown } } | undefined)?.citewise?.provisional;
+  return Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : [];
+}
+
 /**
  * The item with the service's values in the fields it lacks and the user did not edit; `filled`
  * names them. A placeholder (a DOI added offline) becomes the entry an online add would have made:
@@ -43,15 +49,18 @@ export function fillMissing(current: CslItem, fromService: CslItem, edited: Read
   const csl: Record<string, unknown> = { ...current };
   const filled: string[] = [];
   const placeholder = isPlaceholder(current);
+  // A placeholder's stand-in values (a captured PDF's title read from its page or file name) give way
+  // to the service's.
+  const provisional = new Set(placeholder ? provisionalFields(current) : []);
   for (const [k, v] of Object.entries(fromService)) {
     if (edited.has(k) || isEmptyValue(v)) continue;
     if (NEVER_FILLED.has(k) && !(placeholder && k === 'type')) continue;
-    if (k === 'type' ? csl[k] === v : !isEmptyValue(csl[k])) continue;
+    if (k === 'type' ? csl[k] === v : !isEmptyValue(csl[k]) && !(provisional.has(k) && csl[k] !== v)) continue;
     csl[k] = v;
     filled.push(k);
   }
   if (!placeholder) return { csl: csl as CslItem, filled: filled.sort() };
-  const { pendingMetadata: _pending, ...citewise } = (csl['custom'] as { citewise: Record<string, unknown> }).citewise;
+  const { pendingMetadata: _pending, provisional: _provisional, ...citewise } = (csl['custom'] as { citewise: Record<string, unknown> }).citewise;
   const { citewise: _old, ...custom } = csl['custom'] as Record<string, unknown>;
   const rest = Object.keys(citewise).length > 0 ? { ...custom, citewise } : custom;
   if (Object.keys(rest).length > 0) csl['custom'] = rest;

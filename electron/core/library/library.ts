@@ -27,6 +27,7 @@ import { paperVersions } from './versions';
 import type { PaperVersions } from '../../../shared/model/paper-versions';
 import { CollectionsRoom } from './collections';
 import { markNotDuplicates, pairKey, readNotDuplicates, splitGroup } from './not-duplicates';
+import { recordWatchedFile, watchCounts, watchedChecksum, watchedFiles, type WatchedFile } from './watch-store';
 
 export type { LibraryOptions };
 
@@ -326,6 +327,24 @@ export class Library extends CollectionsRoom {
       });
     }
     return found.map((f) => (f && facts.has(f.id) ? { matchedBy: f.by, item: facts.get(f.id)! } : null));
+  }
+
+  // ── The watched folder (watch-store.ts) ──
+
+  watchedFiles(folder: string): WatchedFile[] {
+    return watchedFiles(this.r, folder);
+  }
+
+  watchedChecksum(sha256: string): boolean {
+    return watchedChecksum(this.r, sha256);
+  }
+
+  recordWatchedFile(file: WatchedFile): void {
+    recordWatchedFile(this.w, file);
+  }
+
+  watchCounts(folder: string): { captured: number; failed: number } {
+    return watchCounts(this.r, folder);
   }
 
   #relatedPairs(ids: number[]): string[] {

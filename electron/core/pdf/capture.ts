@@ -2,7 +2,8 @@
 // content-addressed by SHA-256, or linked where it is) and the evidence of how it was identified.
 // The PDF is read in a worker (run-in-worker.ts) with a size cap, a page cap and a time limit; the
 // service gives the metadata by DOI, or finds the paper by its first page's title. Offline, a DOI
-// becomes a placeholder that enrichment completes, and a PDF without one waits as "pending".
+// becomes a placeholder that enrichment completes (titled meanwhile from the PDF, the title marked
+// provisional), and a PDF without one waits as "pending".
 // Every file gets a line in the report; a file that fails leaves nothing behind.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -106,6 +107,16 @@ function pdfItem(sha256: string, facts: PdfFacts, file: string): CslItem {
   return { id: `pdf-${sha256.slice(0, 16)}`, type: 'article-journal', title };
 }
 
+/**
+ * A DOI the service could not be asked about: the placeholder enrichment completes, titled meanwhile
+ * with what the PDF says (its first page's title, else its file name) so the library does not list it
+ * as untitled. The title is marked provisional: the service's title replaces it (fill.ts).
+ */
+function waitingPlaceholder(doi: NormalizedDoi, plain: CslItem): CslItem {
+  const base = doiPlaceholder(doi);
+  return { ...base, ...(plain.title ? { title: plain.title } : {}), custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } };
+}
+
 interface Identified {
   csl: CslItem;
   method: CaptureMethod;
@@ -139,7 +150,11 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
     const result = await papersOrNull(service, [byId.doi], deps, signal);
     const paper = result?.found[byId.doi];
     // Unknown to the service: the DOI printed on the paper still stands, with the title read from it.
-    const csl = paper ? paperToCsl(metadataOf(paper)) : result ? { ...plain, DOI: byId.doi } : doiPlaceholder(byId.doi);
+    if (!result) {
+      // Offline: the DOI stands (as sure as it was found); enrichment completes the item when the service is back.
+      return { csl: waitingPlaceholder(byId.doi, plain), method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
+    }
+    const csl = paper ? paperToCsl(metadataOf(paper)) : { ...plain, DOI: byId.doi };
     return { csl, method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
   }
   if (byId.kind === 'ambiguous') {
@@ -177,8 +192,11 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
   }
   const result = await papersOrNull(service, [judged.doi], deps, signal);
   const paper = result?.found[judged.doi.toLowerCase()];
-  const csl = paper ? paperToCsl(metadataOf(paper)) : doiPlaceholder(judged.doi.toLowerCase() as NormalizedDoi);
-  return { csl, method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi: judged.doi.toLowerCase() };
+  const doi = judged.doi.toLowerCase() as NormalizedDoi;
+  if (!paper) {
+    return { csl: waitingPlaceholder(doi, plain), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
+  }
+  return { csl: paperToCsl(metadataOf(paper)), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
 }
 
 /**

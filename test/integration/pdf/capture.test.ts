@@ -171,7 +171,7 @@ describe('capturing the test set online', () => {
 });
 
 describe('capturing offline', () => {
-  it('a DOI becomes a placeholder for enrichment, a PDF without one waits as pending; linked files stay where they are', async () => {
+  it('a DOI becomes a placeholder for enrichment titled from the PDF, a PDF without one waits as pending; linked files stay where they are', async () => {
     const dir = libraryDir();
     const lib = await dir.open();
     const offline = fastClient(() => 'http://127.0.0.1:9', svc.fullKey);
@@ -180,9 +180,9 @@ describe('capturing offline', () => {
       const withDoi = await write('offline-doi.pdf', await makePdf({ title: 'Offline one', pages: [[`doi:${doi}`]] }));
       const withTitle = await write('offline-title.pdf', await makePdf({ title: papers[1]!.title, pages: [['no identifier']] }));
       const [r1, r2] = await capturePdfs([withDoi, withTitle], { library: lib, service: captureServiceOf(offline), reader }, { mode: 'link', storeDir: join(dir.dir, 'unused') });
-      expect(r1).toMatchObject({ status: 'added', state: 'identified', doi: doi.toLowerCase() });
+      expect(r1).toMatchObject({ status: 'added', state: 'identified', doi: doi.toLowerCase(), title: 'Offline one' });
       const item = await lib.lib.getItem(added(r1!).itemId);
-      expect(item.csl).toMatchObject({ DOI: doi.toLowerCase(), custom: { citewise: { pendingMetadata: true } } });
+      expect(item.csl).toMatchObject({ DOI: doi.toLowerCase(), title: 'Offline one', custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } });
       expect(item.attachments[0]!.path).toBe(withDoi);
       expect(r2).toMatchObject({ status: 'added', state: 'pending', method: 'none', title: papers[1]!.title });
       expect((await lib.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending']);

@@ -22,6 +22,20 @@ describe('fill rules', () => {
     });
   });
 
+  it("replaces a placeholder's provisional title with the service's, unless the user edited it; other fields it had stay", () => {
+    const placeholder = { id: 'p', type: 'article-journal' as const, DOI: '10.1000/a', title: 'smith-2020', note: 'mine', custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } };
+    const service = { id: 's', type: 'paper-conference' as const, title: 'The real title', note: 'theirs', volume: '7', DOI: '10.1000/a' };
+    expect(fillMissing(placeholder, service, new Set())).toEqual({
+      csl: { id: 'p', type: 'paper-conference', DOI: '10.1000/a', title: 'The real title', note: 'mine', volume: '7' },
+      filled: ['title', 'type', 'volume'],
+      completed: true,
+    });
+    expect(fillMissing(placeholder, service, new Set(['title'])).csl.title).toBe('smith-2020');
+    // Not a placeholder (already completed): a provisional list left behind gives no licence to overwrite.
+    const done = { ...placeholder, custom: { citewise: { provisional: ['title'] } } };
+    expect(fillMissing(done, service, new Set()).csl.title).toBe('smith-2020');
+  });
+
   it('sees a cleared field as an edit, and an unchanged or empty-to-empty one as none', () => {
     const before = { id: 'a', type: 'book' as const, title: 'T', volume: '3', note: '' };
     expect(changedFields(before, { id: 'b', type: 'book', title: 'T', note: undefined } as never)).toEqual(['volume']);
