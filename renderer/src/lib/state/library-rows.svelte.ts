@@ -169,6 +169,46 @@ export class RowCache {
     return ids;
   }
 
+  /** Whether every row from `from` to `to` (inclusive, either order) is loaded. */
+  hasAll(from: number, to: number): boolean {
+    for (let i = Math.min(from, to); i <= Math.max(from, to); i++) if (!this.row(i)) return false;
+    return true;
+  }
+
+  /**
+   * The ids of rows `from` … `to` (inclusive, either order), read from the core: a Shift-selected range
+   * over rows that were never loaded (the table jumped past them). A refresh meanwhile (the library
+   * changed) starts the reading over; null when the core answers with an error or the view is gone.
+   */
+  async idsOfRange(from: number, to: number): Promise<number[] | null> {
+    const last = Math.max(from, to);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const where = this.#where;
+      const generation = this.#generation;
+      if (!where) return null;
+      const ids: number[] = [];
+      let at = Math.min(from, to);
+      let cursor: string | null = null;
+      let changed = false;
+      while (at <= last) {
+        const start: { cursor: string } | { offset: number } = cursor ? { cursor } : { offset: at };
+        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: Math.min(1000, last + 1 - at), ...start });
+        if (!result.ok) return null;
+        if (generation !== this.#generation) {
+          changed = true;
+          break;
+        }
+        const page: Page = result.value;
+        for (const row of page.rows) ids.push(row.id);
+        at += page.rows.length;
+        cursor = page.nextCursor;
+        if (!cursor || page.rows.length === 0) break;
+      }
+      if (!changed) return ids;
+    }
+    return null;
+  }
+
   /** Every id of the view (for "select all" then act), read through the cursor in big pages. */
   async allIds(): Promise<number[]> {
     const where = this.#where;
