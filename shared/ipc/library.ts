@@ -169,8 +169,9 @@ export const libraryFeature = feature({
     'library.status': request(empty).returns<LibraryStatus>(),
     'library.list': request(
       z
-        .object({ ...where, sort: sort.optional(), limit: z.number().int().min(1).max(1000).default(100), cursor: z.string().max(4000).nullable().optional() })
-        .strict(),
+        .object({ ...where, sort: sort.optional(), limit: z.number().int().min(1).max(1000).default(100), cursor: z.string().max(4000).nullable().optional(), offset: z.number().int().min(0).max(10_000_000).optional() })
+        .strict()
+        .refine((input) => input.offset === undefined || !input.cursor, { message: 'a page starts at a cursor or at an offset, not both', path: ['offset'] }),
     ).returns<Page>(),
     'library.count': request(libraryWhere).returns<number>(),
     /** The Library pane reports its selection (the editor API's `selected=1` and `/better-bibtex/select`). */

@@ -71,6 +71,11 @@ export interface ListOptions {
   limit?: number;
   /** The `nextCursor` of the previous page. */
   cursor?: string | null;
+  /**
+   * Start this many rows into the list instead (not with a cursor): for a table that jumps far ahead,
+   * where reading every page in between would be wasted. Its nextCursor pages on from there.
+   */
+  offset?: number;
   /** Only items in this collection (and, unless false, its subcollections). */
   collectionId?: number;
   includeSubcollections?: boolean;

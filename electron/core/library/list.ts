@@ -119,7 +119,8 @@ export abstract class Listing extends ServiceCache {
     let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
     if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
     const filters = scopeFilters(options, compiled.where);
-    const cursor = options.cursor ? decodeCursor(options.cursor) : null;
+    if (options.offset !== undefined && options.cursor) throw new CoreError('INVALID_INPUT', 'A page starts at a cursor or at an offset, not both.');
+    const cursor = options.cursor ? decodeCursor(options.cursor) : options.offset ? this.#cursorAt(options.offset, sort, filters, compiled.match) : null;
     if (cursor && (cursor.s !== sort.column || cursor.d !== sort.direction)) {
       throw new CoreError('INVALID_INPUT', 'The page cursor belongs to another sort order; start again from the first page.');
     }
@@ -244,6 +245,38 @@ export abstract class Listing extends ServiceCache {
       nextCursor = encodeCursor(last === undefined ? { s: sort.column, d: sort.direction, p: 1 } : { s: sort.column, d: sort.direction, p: 1, id: last });
     }
     return { rows: out.map(toRow), nextCursor };
+  }
+
+  /**
+   * The cursor of the page that starts `offset` rows into the list: the keyset of the row before it,
+   * read from the sort index alone (no row is built for the rows skipped), so the page itself and the
+   * ones after it are read as any other. Rows with a value come first, then those without (in id
+   * order), as list() pages them. Past the end: a cursor after the last row (an empty page).
+   */
+  #cursorAt(offset: number, sort: Sort, filters: SqlFragment[], match: string | null | undefined): Cursor {
+    if (sort.column === 'relevance') return { s: 'relevance', d: sort.direction, o: offset };
+    if (!SORT_COLUMNS.includes(sort.column)) throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
+    const spec = SORT_SQL[sort.column];
+    const c = ident(spec.column, SORT_IDENTS);
+    const dir = sqlText(sort.direction === 'desc' ? 'DESC' : 'ASC');
+    const all = match ? [...filters, sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})`] : filters;
+    const where = joinSql(all, ' AND ');
+    const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
+    const before = this.r.get<{ v: SqlValue; id: number }>(
+      sql`SELECT i.${c} AS v, i.id AS id FROM items i WHERE ${where}${notNull} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${offset - 1}`,
+    );
+    if (before) return { s: sort.column, d: sort.direction, p: 0, v: before.v, id: before.id };
+    if (!spec.nullable) return this.#pastEnd(sort);
+    // Among the rows without a value (the page's first row with one would have been found above).
+    const valued = this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}${notNull}`)!.n;
+    const lastNull = this.r.get<{ id: number }>(sql`SELECT i.id AS id FROM items i WHERE ${where} AND i.${c} IS NULL ORDER BY i.id ${dir} LIMIT 1 OFFSET ${offset - 1 - valued}`);
+    return lastNull ? { s: sort.column, d: sort.direction, p: 1, id: lastNull.id } : this.#pastEnd(sort);
+  }
+
+  /** A cursor no row comes after. */
+  #pastEnd(sort: Sort): Cursor {
+    const desc = sort.direction === 'desc';
+    return { s: sort.column, d: sort.direction, p: 1, id: desc ? 0 : Number.MAX_SAFE_INTEGER };
   }
 
   /** Which bm25 ranks searches here (cw_bm25: the same scores, faster; see rank.ts), and why not cw_bm25. */

@@ -114,6 +114,39 @@ describe('sorting and keyset paging', () => {
     expect(() => t.library.list({ cursor: 'garbage' })).toThrow(/not valid/);
   });
 
+  it('starts a page at any offset, in the keyset order, and pages on from there (a jump far down the table)', () => {
+    const all = (options: { query?: string; sort: { column: SortColumn | 'relevance'; direction: 'asc' | 'desc' } }): number[] => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = t.library.list({ ...options, limit: 1000, cursor });
+        ids.push(...page.rows.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    const cases = [
+      ...SORT_COLUMNS.flatMap((column) => (['asc', 'desc'] as const).map((direction) => ({ sort: { column, direction } }))),
+      { query: 'type:book', sort: { column: 'year' as const, direction: 'desc' as const } },
+      { query: 'title', sort: { column: 'container' as const, direction: 'asc' as const } },
+      { query: 'title', sort: { column: 'relevance' as const, direction: 'desc' as const } },
+    ];
+    for (const options of cases) {
+      const expected = all(options);
+      // Every offset: in the rows with a value, at the first without one, among those, at and past the end.
+      for (let offset = 0; offset <= expected.length + 2; offset++) {
+        const page = t.library.list({ ...options, limit: 5, offset });
+        expect(page.rows.map((r) => r.id), `${JSON.stringify(options)} at ${offset}`).toEqual(expected.slice(offset, offset + 5));
+        expect(page.nextCursor === null, `${JSON.stringify(options)} at ${offset}`).toBe(offset + 5 >= expected.length);
+        if (offset % 9 === 4 && page.nextCursor) {
+          const rest = t.library.list({ ...options, limit: 1000, cursor: page.nextCursor });
+          expect(rest.rows.map((r) => r.id)).toEqual(expected.slice(offset + 5));
+        }
+      }
+    }
+    expect(() => t.library.list({ offset: 3, cursor: t.library.list({ limit: 2 }).nextCursor })).toThrow(/cursor or at an offset/);
+  });
+
   it('pages by relevance with an offset cursor', () => {
     const first = t.library.list({ query: 'title', limit: 20 });
     const second = t.library.list({ query: 'title', limit: 100, cursor: first.nextCursor });

@@ -1,6 +1,6 @@
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { LibraryRow, Page, Sort } from '../../../../shared/model/library';
-import { CATCH_UP_ROWS, loadPlan, ScrollPace } from '../library/load-pace';
+import { loadPlan, MoveSpeed, nextRows, ScrollPace, SETTLE_MS } from '../library/load-pace';
 import type { Where } from '../library/views';
 
 /**
@@ -34,8 +34,11 @@ export type Keep =
 /**
  * The rows of the table for one `where` and sort, loaded in order through the keyset cursor, up to a
  * little beyond the last row the table shows. Rows not loaded yet read as undefined (placeholders).
- * Rows are held in one flat array, so a row is found by its index alone and can never come from another
- * position. Answers to a load that has been superseded are dropped.
+ * Rows are held by their index alone (a flat array, and a map for rows far beyond it), so a row can
+ * never come from another position. When the table shows rows far beyond the loaded ones (the
+ * scrollbar thumb dragged down the list), those rows are asked for where they are, once the table
+ * moves slowly enough for them to be seen, instead of every page in between (load-pace.ts). Answers
+ * to a load that has been superseded are dropped.
  */
 export class RowCache {
   readonly #api: CitewiseApi;
@@ -47,12 +50,25 @@ export class RowCache {
   #rows: LibraryRow[] = [];
   /** Rows of the previous load shown until replaced (see Keep). */
   #stale: LibraryRow[] = [];
+  /**
+   * Rows loaded far beyond #rows, by index, and the cursors that read on from the end of each run of
+   * them. Plain maps, as #rows is a plain array: readers depend on #version, bumped when rows arrive.
+   */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see above
+  #far = new Map<number, LibraryRow>();
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see above
+  readonly #farCursors = new Map<number, string>();
   #cursor: string | null = null;
   #ended = false;
-  #wanted = 0;
+  /** The rows the table shows (with its spare ones). */
+  #first = 0;
+  #last = 0;
   /** How fast the table moves down, and so how far ahead and in what requests rows load (load-pace.ts). */
   readonly #pace = new ScrollPace();
-  #pageSize = loadPlan(0).pageSize;
+  #plan = loadPlan(0);
+  /** How fast it moves either way: too fast, and rows far from the loaded ones wait until it slows. */
+  readonly #speed = new MoveSpeed();
+  #settle: ReturnType<typeof setTimeout> | undefined;
   #generation = 0;
   #pumping = false;
   #where: Where | null = null;
@@ -75,13 +91,13 @@ export class RowCache {
 
   row(index: number): LibraryRow | undefined {
     void this.#version;
-    return this.#rows[index] ?? this.#stale[index];
+    return this.#rows[index] ?? this.#far.get(index) ?? this.#stale[index];
   }
 
   /** Whether the row at `index` is current (not a leftover of the previous load shown meanwhile). */
   isFresh(index: number): boolean {
     void this.#version;
-    return index < this.#rows.length;
+    return index < this.#rows.length || this.#far.has(index);
   }
 
   /** Starts over for a new where/sort; see Keep for what stays on screen meanwhile. */
@@ -90,9 +106,15 @@ export class RowCache {
     // Keep what is on screen: the rows of this load, else those kept from before (a refresh that
     // starts before the previous one got its first rows must not drop them).
     if (keep === 'none') this.#stale = [];
-    else if (this.#rows.length >= this.#stale.length) this.#stale = this.#rows;
-    else this.#stale = [...this.#rows, ...this.#stale.slice(this.#rows.length)];
+    else {
+      const stale = this.#rows.length >= this.#stale.length ? this.#rows : [...this.#rows, ...this.#stale.slice(this.#rows.length)];
+      for (const [index, row] of this.#far) stale[index] ??= row;
+      this.#stale = stale;
+    }
     this.#rows = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see #far
+    this.#far = new Map();
+    this.#farCursors.clear();
     this.#cursor = null;
     this.#ended = false;
     this.#where = where;
@@ -102,7 +124,6 @@ export class RowCache {
     if (keep === 'none') {
       this.#counted = false;
       this.#count = 0;
-      this.#wanted = 0;
     }
     this.#version++;
     void this.#pump();
@@ -114,18 +135,28 @@ export class RowCache {
     this.#generation++;
     this.#where = null;
     this.#rows = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see #far
+    this.#far = new Map();
+    this.#farCursors.clear();
     this.#stale = [];
     this.#count = 0;
     this.#counted = true;
     this.#version++;
   }
 
-  /** The table shows rows up to `lastIndex`: load them, in order, and a little beyond. */
-  want(lastIndex: number): void {
-    const plan = loadPlan(this.#pace.moved(lastIndex, performance.now()));
-    this.#pageSize = plan.pageSize;
-    this.#wanted = Math.max(0, lastIndex) + plan.lookahead;
-    if (this.#rows.length <= this.#wanted) void this.#pump();
+  /** The table shows rows `firstIndex` … `lastIndex`: load them, and a little beyond. */
+  want(firstIndex: number, lastIndex: number): void {
+    const now = performance.now();
+    this.#plan = loadPlan(this.#pace.moved(lastIndex, now));
+    this.#speed.moved(firstIndex, now);
+    this.#first = Math.max(0, firstIndex);
+    this.#last = Math.max(0, lastIndex);
+    void this.#pump();
+    // Rows skipped while the table moved too fast are asked for once it stops.
+    if (this.#speed.fast(now)) {
+      clearTimeout(this.#settle);
+      this.#settle = setTimeout(() => void this.#pump(), SETTLE_MS + 1);
+    }
   }
 
   /** The ids of the loaded rows from `from` to `to` (inclusive, either order). */
@@ -136,6 +167,46 @@ export class RowCache {
       if (row) ids.push(row.id);
     }
     return ids;
+  }
+
+  /** Whether every row from `from` to `to` (inclusive, either order) is loaded. */
+  hasAll(from: number, to: number): boolean {
+    for (let i = Math.min(from, to); i <= Math.max(from, to); i++) if (!this.row(i)) return false;
+    return true;
+  }
+
+  /**
+   * The ids of rows `from` … `to` (inclusive, either order), read from the core: a Shift-selected range
+   * over rows that were never loaded (the table jumped past them). A refresh meanwhile (the library
+   * changed) starts the reading over; null when the core answers with an error or the view is gone.
+   */
+  async idsOfRange(from: number, to: number): Promise<number[] | null> {
+    const last = Math.max(from, to);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const where = this.#where;
+      const generation = this.#generation;
+      if (!where) return null;
+      const ids: number[] = [];
+      let at = Math.min(from, to);
+      let cursor: string | null = null;
+      let changed = false;
+      while (at <= last) {
+        const start: { cursor: string } | { offset: number } = cursor ? { cursor } : { offset: at };
+        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: Math.min(1000, last + 1 - at), ...start });
+        if (!result.ok) return null;
+        if (generation !== this.#generation) {
+          changed = true;
+          break;
+        }
+        const page: Page = result.value;
+        for (const row of page.rows) ids.push(row.id);
+        at += page.rows.length;
+        cursor = page.nextCursor;
+        if (!cursor || page.rows.length === 0) break;
+      }
+      if (!changed) return ids;
+    }
+    return null;
   }
 
   /** Every id of the view (for "select all" then act), read through the cursor in big pages. */
@@ -156,6 +227,25 @@ export class RowCache {
     const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: 1000, cursor });
     if (!result.ok) throw new Error(result.error.message);
     return result.value;
+  }
+
+  #nextRows(next: number): { at: number; limit: number } | null {
+    const now = performance.now();
+    const wanted = { first: this.#first, last: this.#last, ...this.#plan, fast: this.#speed.fast(now), landed: this.#speed.landed(now) };
+    return nextRows(wanted, next, this.#count, (i) => i < next || this.#far.has(i));
+  }
+
+  /** Rows that arrived for `at` onwards, far beyond the loaded run. */
+  #placeFar(at: number, { rows, nextCursor }: Page): void {
+    rows.forEach((row, k) => this.#far.set(at + k, row));
+    this.#farCursors.delete(at);
+    if (nextCursor && rows.length > 0) this.#farCursors.set(at + rows.length, nextCursor);
+    else {
+      // The list ends here (it may have changed since it was counted).
+      this.#count = at + rows.length;
+      this.#stale.length = Math.min(this.#stale.length, this.#count);
+    }
+    this.#version++;
   }
 
   /** Counts the view; asked once its first rows are in, so a search that a later keystroke replaces costs no count. */
@@ -183,14 +273,23 @@ export class RowCache {
         const where = this.#where;
         const next = this.#rows.length;
         if (!where || this.#ended || this.#error) break;
-        if (next > 0 && (!this.#counted || next >= this.#count || next > this.#wanted)) break;
-        const behind = this.#wanted - next;
-        const limit = next === 0 ? FIRST_ROWS : behind >= CATCH_UP_ROWS ? CATCH_UP_ROWS : this.#pageSize;
-        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit, cursor: this.#cursor });
+        if (next > 0 && !this.#counted) break;
+        const ask =
+          next === 0
+            ? { at: 0, limit: FIRST_ROWS }
+            : this.#nextRows(next);
+        if (!ask) break;
+        const farCursor = this.#farCursors.get(ask.at);
+        const from = ask.at === next ? { cursor: this.#cursor } : farCursor ? { cursor: farCursor } : { offset: ask.at };
+        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: ask.limit, ...from });
         if (generation !== this.#generation) continue;
         if (!result.ok) {
           this.#error = result.error;
           break;
+        }
+        if (ask.at !== next) {
+          this.#placeFar(ask.at, result.value);
+          continue;
         }
         const { rows, nextCursor } = result.value;
         for (const row of rows) this.#rows.push(row);

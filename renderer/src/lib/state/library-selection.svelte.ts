@@ -65,6 +65,14 @@ export class Selection {
     }
   }
 
+  /**
+   * The ids of the range from `anchor` to `focus`, read after a Shift-selection over rows that were not
+   * loaded: they replace the range's loaded ids if that range is still the selection.
+   */
+  completeRange(anchor: number, focus: number, ids: readonly number[]): void {
+    if (this.#anchor === anchor && this.#focus === focus && !this.#all) this.#ids = new Set(ids);
+  }
+
   selectAll(): void {
     this.#all = true;
   }
