@@ -4,8 +4,8 @@ import type { Migration } from './index';
 // capture them again: by path with the size and modification time they had (unchanged: not read
 // again), and by checksum (the same file renamed or copied: not captured again). A file that failed
 // is kept with its reason, so it is reported once rather than retried at every scan.
-export const m0021PdfWatch: Migration = {
-  version: 21,
+export const m0019PdfWatch: Migration = {
+  version: 19,
   name: 'pdf-watch',
   up(db) {
     db.exec(`

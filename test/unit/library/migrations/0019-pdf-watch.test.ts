@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../../../electron/core/library/open';
 import { databaseAt, migrateTo, populateV2 } from './helpers';
 
-describe('migration 0021 pdf watch', () => {
+describe('migration 0019 pdf watch', () => {
   let h: ReturnType<typeof databaseAt>;
   afterEach(() => h.dispose());
 
@@ -11,7 +11,7 @@ describe('migration 0021 pdf watch', () => {
     populateV2(h.db);
     migrateTo(h.db, 18);
     const before = h.db.prepare('SELECT id, title FROM items ORDER BY id').raw().all();
-    migrateTo(h.db, 21);
+    migrateTo(h.db, 19);
     expect(h.db.prepare('SELECT id, title FROM items ORDER BY id').raw().all()).toEqual(before);
     expect(() => h.db.prepare("INSERT INTO pdf_watch_files VALUES ('/in/a.pdf', '/in', 1, 1, NULL, 'lost', NULL, NULL, 1)").run()).toThrow(/CHECK/);
     h.db.close();
