@@ -87,7 +87,7 @@ describe('app shell in browser mode', () => {
 
   it('lets Settings override the OS theme, and remembers it across launches', async () => {
     await page.locator('nav button[data-pane="settings"]').click();
-    await expect.poll(() => page.getByText('Library folder').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Library folder', { exact: true }).isVisible()).toBe(true);
     expect(await page.locator('dd code').textContent()).toBe(app.dataDir);
     await page.getByLabel('Dark').check();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
