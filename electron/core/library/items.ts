@@ -11,7 +11,7 @@ import { capturesOf, pendingTitleSearches, unsettledCaptures, type CaptureInput,
 import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
 import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
-import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk } from './library-base';
+import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
 import { Listing } from './list';
 
 export abstract class ItemsRoom extends Listing {
@@ -349,8 +349,10 @@ export abstract class ItemsRoom extends Listing {
   #detail(db: ReadDb, id: ItemId): ItemDetail {
     const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
     if (!raw) throw notFound(`Item ${id}`);
+    const waiting = waitingOf(db, [id]).get(id);
     return {
       ...toRow(raw),
+      ...(waiting ? { waiting } : {}),
       csl: JSON.parse(raw.csl) as CslItem,
       source: raw.source,
       creatorsList: db.all<Creator>(sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`),

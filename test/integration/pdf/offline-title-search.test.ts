@@ -98,6 +98,11 @@ describe('a PDF without an identifier, captured offline', () => {
     // Nothing happens while the service cannot be reached.
     await new Promise((r) => setTimeout(r, 600));
     expect((await core.library.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending', 'pending', 'pending']);
+    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+      { for: 'title-search', title: 'Quixotic zephyr vellum marmalade' },
+      { for: 'title-search', title: two!.title },
+      { for: 'title-search', title: one!.title },
+    ]);
 
     // Meanwhile the user edits one of them: its title, a tag, a note.
     const before = await core.library.lib.getItem(waiting.edited.itemId);
@@ -142,5 +147,7 @@ describe('a PDF without an identifier, captured offline', () => {
     expect(edited.csl['container-title']).toEqual(reference.csl['container-title']);
     expect(edited.tags).toContain('to-read');
     expect(edited.notes.map((n) => n.body)).toEqual(['Read section 3 first.']);
+    // The list no longer marks anything as waiting.
+    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([undefined, undefined, undefined]);
   }, 120_000);
 });

@@ -77,6 +77,19 @@ describe('completing a pending capture', () => {
     expect(c!.evidence[0]!.detail).toContain('the library already has an item with this DOI ("Already here")');
   });
 
+  it('the table and the details say what the item waits for, until the service has answered', () => {
+    const other = t.library.addItem({ id: 'plain', type: 'article-journal', title: 'Waits for nothing' });
+    const waitingIn = () => Object.fromEntries(t.library.list({ limit: 10 }).rows.map((r) => [r.id, r.waiting ?? null]));
+    expect(waitingIn()).toEqual({ [itemId]: { for: 'title-search', title: 'Page title' }, [other]: null });
+    expect(t.library.getItem(itemId).waiting).toEqual({ for: 'title-search', title: 'Page title' });
+    t.library.completePendingCapture(attachmentId, match('10.5555/found.1'));
+    expect(waitingIn()).toEqual({ [itemId]: { for: 'metadata', doi: '10.5555/found.1' }, [other]: null });
+    // The service does not know the DOI: nothing more to wait for.
+    t.library.putPapers({ found: {}, unknown: ['10.5555/found.1'] });
+    expect(waitingIn()).toEqual({ [itemId]: null, [other]: null });
+    expect(t.library.getItem(itemId).waiting).toBeUndefined();
+  });
+
   it('does nothing to a capture settled meanwhile or an item in the trash', () => {
     t.library.trashItems([itemId]);
     expect(t.library.pendingTitleSearches()).toEqual([]);
