@@ -9,7 +9,7 @@ import { startService, type RunningService } from '../service/server';
 import { freePort } from '../helpers/free-port';
 import { makePdf } from '../helpers/pdfs';
 import { shootThemes } from './axe';
-import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { canaryCalls, installCanary, launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
 const HOSTILE = 'Zymurgy quasar <img src=x onerror=window.__canary()> lattice';
 
@@ -26,7 +26,7 @@ describe('the mark of items waiting for the citation service', () => {
 
   const rowOf = (title: string) => page.locator('[role="row"][data-id]', { hasText: title });
   const waitingMarks = () => page.getByTestId('item-table').locator('[data-waiting]');
-  const canaryFired = () => page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
+  const canaryFired = () => canaryCalls(page);
 
   beforeAll(async () => {
     port = await freePort();
@@ -43,11 +43,7 @@ describe('the mark of items waiting for the citation service', () => {
     app = await launchApp({ env: { CITEWISE_SERVICE_URL: `http://127.0.0.1:${port}`, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
-    await context.addInitScript(() => {
-      const w = window as unknown as { __canary: () => void; __canaryFired: number };
-      w.__canaryFired = 0;
-      w.__canary = () => void w.__canaryFired++;
-    });
+    await installCanary(context);
     ({ page, problems } = await newPage(context));
     await page.goto(app.url);
     await page.getByRole('navigation', { name: 'Panes' }).waitFor();

@@ -5,34 +5,19 @@
 // same service, in another library): identified with the service's record, or in Needs review with
 // the same evidence. What the user changed on the item meanwhile stays as they left it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../electron/core';
-import { createInProcessApi } from '../../../electron/core/in-process';
-import { silentLogger } from '../../../electron/core/log';
+import type { Core } from '../../../electron/core';
 import type { CitewiseApi, PdfAddOutcome } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { serviceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
+import { quickProbeCore, until, value } from './offline-helpers';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-async function until(check: () => Promise<boolean> | boolean, ms = 45_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function value<T>(api: CitewiseApi, channel: string, input: unknown): Promise<T> {
-  const r = await api.invoke(channel as never, input as never);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
-  return r.value as T;
-}
 
 async function add(api: CitewiseApi, name: string, bytes: Uint8Array): Promise<Extract<PdfAddOutcome, { status: 'added' | 'attached' }>> {
   const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name, base64: Buffer.from(bytes).toString('base64') });
@@ -41,16 +26,9 @@ async function add(api: CitewiseApi, name: string, bytes: Uint8Array): Promise<E
 }
 
 async function startCore(url: string, key: string, dir: string): Promise<{ core: Core; api: CitewiseApi }> {
-  const core = await createCore({
-    dataDir: dir,
-    mode: 'test',
-    logger: silentLogger,
-    serviceUrl: url,
-    apiKey: key,
-    service: { maxAttempts: 1, breakerFailures: 1, probeAfterMs: 200, attemptTimeoutMs: 2000 },
-  });
-  cleanup.push(() => core.close());
-  return { core, api: createInProcessApi(core) };
+  const started = await quickProbeCore(dir, url, key);
+  cleanup.push(() => started.core.close());
+  return started;
 }
 
 /** What identification decided, without the library's ids and times. */
@@ -112,11 +90,11 @@ describe('a PDF without an identifier, captured offline', () => {
 
     // Back online: the probe notices; the waiting title searches run, and the enrichment they start.
     proxy.offline = false;
-    await until(async () => (await core.library.lib.unsettledCaptures()).every((c) => c.state !== 'pending'));
+    await until(async () => (await core.library.lib.unsettledCaptures()).every((c) => c.state !== 'pending'), 45_000);
     await until(async () => {
       const items = await Promise.all([waiting.untouched, waiting.edited].map((w) => core.library.lib.getItem(w.itemId)));
       return items.every((i) => i.csl.custom === undefined && i.evidence.state === 'found');
-    });
+    }, 45_000);
 
     // The same PDFs captured online, in another library.
     const online = await startCore(svc.url, svc.fullKey, onlineDir.path);
