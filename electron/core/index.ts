@@ -82,6 +82,8 @@ export interface Core {
   readonly service: ServiceClient;
   /** The library, in its worker. */
   readonly library: LibraryClient;
+  /** PDFs captured offline waiting for their title search; resumed by the core itself (exposed for tests). */
+  readonly pendingCaptures: PendingCaptures;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   close(): Promise<void>;
@@ -330,6 +332,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     connectivity,
     service,
     library,
+    pendingCaptures,
     invoke(channel, input, signal) {
       if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;

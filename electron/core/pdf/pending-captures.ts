@@ -72,43 +72,52 @@ export class PendingCaptures {
     const waiting = await this.#o.library.lib.pendingTitleSearches();
     const service = this.#o.service();
     if (waiting.length === 0 || !service || this.#lifetime.signal.aborted) return { settled: 0, identified: 0, waiting: waiting.length };
-    const work = async (signal: AbortSignal, progress: (done: number) => void): Promise<PendingRun> => {
+    const n = waiting.length;
+    const run: PendingRun = { settled: 0, identified: 0, waiting: n };
+    /** Runs the searches; true when it stopped because the service could not be asked. */
+    const work = async (signal: AbortSignal, progress: (done: number) => void): Promise<boolean> => {
       const identified: number[] = [];
-      let settled = 0;
       try {
         for (const [i, w] of waiting.entries()) {
-          if (signal.aborted) break;
+          if (signal.aborted) return false;
           let decided: TitleDecision | null;
           try {
             decided = await searchByTitle(service, w.title, w.byline, signal);
           } catch (err) {
-            if (signal.aborted) break;
+            if (signal.aborted) return false;
             // This one failed (not for being out of reach); it stays pending, the others go on.
             this.#o.report?.(err);
             continue;
           }
           // The service cannot be asked now: the rest wait for the next time it is back.
-          if (!decided) break;
+          if (!decided) return true;
           const done = await this.#o.library.lib.completePendingCapture(w.attachmentId, decided);
           progress(i + 1);
           if (!done) continue;
-          settled++;
+          run.settled++;
+          run.waiting--;
           if (done.enrich) identified.push(done.itemId);
           this.#o.changed([done.itemId]);
         }
+        return false;
       } finally {
+        run.identified = identified.length;
         if (identified.length > 0) this.#o.onIdentified(identified);
       }
-      return { settled, identified: identified.length, waiting: waiting.length - settled };
     };
-    if (!this.#o.jobs) return work(this.#lifetime.signal, () => {});
-    const n = waiting.length;
-    const job = this.#o.jobs.start('pdfs.pending', `Looking up ${n === 1 ? 'the title of 1 PDF' : `the titles of ${n} PDFs`} captured offline`, (job) => {
+    if (!this.#o.jobs) {
+      await work(this.#lifetime.signal, () => {});
+      return run;
+    }
+    const job = this.#o.jobs.start('pdfs.pending', `Looking up ${n === 1 ? 'the title of 1 PDF' : `the titles of ${n} PDFs`} captured offline`, async (job) => {
       job.progress(0, n);
-      return work(AbortSignal.any([job.signal, this.#lifetime.signal]), (done) => job.progress(done, n));
+      const unreachable = await work(AbortSignal.any([job.signal, this.#lifetime.signal]), (done) => job.progress(done, n));
+      // Listed as a job that did not finish, with why, as a paused enrichment is.
+      if (unreachable) throw new CoreError('OFFLINE', `Waiting until the citation service can be reached: ${run.waiting} of ${n} PDFs keep waiting for their title search.`);
+      return run;
     });
     return job.done.catch((err: unknown) => {
-      if (err instanceof CoreError && err.code === 'CANCELLED') return { settled: 0, identified: 0, waiting: n };
+      if (err instanceof CoreError && (err.code === 'CANCELLED' || err.code === 'OFFLINE')) return run;
       throw err;
     });
   }

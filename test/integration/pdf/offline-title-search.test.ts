@@ -73,8 +73,12 @@ describe('a PDF without an identifier, captured offline', () => {
       nothing: await add(api, 'nothing.pdf', files.nothing),
     };
     for (const w of Object.values(waiting)) expect(w).toMatchObject({ state: 'pending', method: 'none', doi: null });
-    // Nothing happens while the service cannot be reached.
+    // Nothing happens while the service cannot be reached; a run then says why it did nothing.
     await new Promise((r) => setTimeout(r, 600));
+    expect(await core.pendingCaptures.resume()).toEqual({ settled: 0, identified: 0, waiting: 3 });
+    expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending')).toMatchObject([
+      { state: 'failed', label: 'Looking up the titles of 3 PDFs captured offline', message: 'Waiting until the citation service can be reached: 3 of 3 PDFs keep waiting for their title search.' },
+    ]);
     expect((await core.library.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending', 'pending', 'pending']);
     expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
       { for: 'title-search', title: 'Quixotic zephyr vellum marmalade' },
@@ -125,6 +129,7 @@ describe('a PDF without an identifier, captured offline', () => {
     expect(edited.csl['container-title']).toEqual(reference.csl['container-title']);
     expect(edited.tags).toContain('to-read');
     expect(edited.notes.map((n) => n.body)).toEqual(['Read section 3 first.']);
+    expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending').at(-1)).toMatchObject({ state: 'done', done: 3, total: 3 });
     // The list no longer marks anything as waiting.
     expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([undefined, undefined, undefined]);
   }, 120_000);
