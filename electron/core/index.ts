@@ -20,6 +20,7 @@ import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
 import { pdfHandlers } from './handlers/pdfs';
 import { captureServiceOf } from './pdf/capture';
+import { PendingCaptures } from './pdf/pending-captures';
 import { AutoExporter } from './jobs/auto-export';
 import { PdfFolderWatcher } from './jobs/pdf-watch';
 import { Enricher } from './jobs/enrich';
@@ -81,6 +82,8 @@ export interface Core {
   readonly service: ServiceClient;
   /** The library, in its worker. */
   readonly library: LibraryClient;
+  /** PDFs captured offline waiting for their title search; resumed by the core itself (exposed for tests). */
+  readonly pendingCaptures: PendingCaptures;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   close(): Promise<void>;
@@ -161,7 +164,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       autoExport.libraryChanged();
     }),
   ];
-  onOnline = () => void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
+  // PDFs captured offline without an identifier wait for the paper search; it runs when enrichment resumes.
+  const pendingCaptures = new PendingCaptures({
+    library,
+    service: () => captureServiceOf(service),
+    jobs,
+    changed: (ids) => {
+      events.emit('library.changed', { kind: 'items', ids: [...ids] });
+      autoExport.libraryChanged(ids);
+    },
+    onIdentified: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+    report: (err) => logger.error('the title search of a PDF captured offline failed', err),
+  });
+  const resumeQueued = (): void => {
+    void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
+    void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err));
+  };
+  onOnline = resumeQueued;
   const getFormatter = (): CiteFormatter => {
     if (formatter) return formatter;
     formatter = createCiteFormatter();
@@ -227,7 +246,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('library.changed', { kind: 'all' });
         events.emit('settings.changed', settings.get());
         autoExport.libraryChanged();
-        void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
+        resumeQueued();
       },
     }),
   );
@@ -297,6 +316,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
   const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};
+  // The app also looks up, soon after it starts and then hourly, the PDFs that wait for the paper
+  // search: the service may be reachable without anything having asked it yet (no online event).
+  const stopPendingTimer = options.mode === 'browser' || options.mode === 'electron' ? everyHour(() => void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err))) : () => {};
   // Catch up with changes made while the app was closed (e.g. by the CLI).
   autoExport.libraryChanged();
   const missing = registry.missing();
@@ -310,6 +332,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     connectivity,
     service,
     library,
+    pendingCaptures,
     invoke(channel, input, signal) {
       if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
@@ -320,10 +343,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       closed = true;
       lifetime.abort();
       stopBackground();
+      stopPendingTimer();
       for (const dispose of disposers) dispose();
       watch.dispose();
       // Before cancelling jobs: a run stopped by close() stays queued for the next start.
       await enricher.close();
+      await pendingCaptures.close();
       await autoExport.close();
       await pdfWatch.close();
       jobs.cancelAll();
@@ -333,6 +358,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await library.close();
       db.close();
     },
+  };
+}
+
+/** Calls `fn` 30 s from now and then every hour (timers that do not keep the process alive); returns the stop. */
+function everyHour(fn: () => void): () => void {
+  let interval: ReturnType<typeof setInterval> | null = null;
+  const first = setTimeout(() => {
+    fn();
+    interval = setInterval(fn, 60 * 60_000);
+    interval.unref?.();
+  }, 30_000);
+  first.unref?.();
+  return () => {
+    clearTimeout(first);
+    if (interval) clearInterval(interval);
   };
 }
 

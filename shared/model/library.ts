@@ -20,6 +20,13 @@ export type TallyState =
       citingPublications: number | null;
     };
 
+/**
+ * What an item waits for from the citation service, until it can be reached: a DOI placeholder (a DOI
+ * added or found in a PDF offline) its metadata; a PDF captured offline without an identifier the
+ * paper search by its first page's title.
+ */
+export type ServiceWait = { for: 'metadata'; doi: string } | { for: 'title-search'; title: string };
+
 /** One row of the library table. */
 export interface LibraryRow {
   id: ItemId;
@@ -42,6 +49,8 @@ export interface LibraryRow {
    * empty when there are none or they were not fetched.
    */
   notices: string[];
+  /** Set while the item waits for the citation service (absent otherwise). */
+  waiting?: ServiceWait;
 }
 
 export const SORT_COLUMNS = [

@@ -18,6 +18,11 @@ export interface CaptureEvidence {
   page?: number;
   /** For a title search: the hit's title and its score. */
   detail?: string;
+  /**
+   * For a title search still waiting for the service (`pending`): the byline read under the title,
+   * which the search weighs when it runs.
+   */
+  byline?: string;
 }
 
 export interface CaptureCandidate {

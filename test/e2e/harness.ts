@@ -94,6 +94,20 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; pr
   return { page, problems };
 }
 
+/**
+ * The canary: any markup from a file, a field or a service answer that ran as code would call
+ * `window.__canary()`. Installed in the context before the app's own scripts; `canaryCalls` counts.
+ */
+export async function installCanary(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __canary: () => void; __canaryFired: number };
+    w.__canaryFired = 0;
+    w.__canary = () => void w.__canaryFired++;
+  });
+}
+
+export const canaryCalls = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = join(RESULTS_DIR, `${name}.png`);

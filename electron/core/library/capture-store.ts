@@ -55,3 +55,35 @@ export function unsettledCaptures(db: ReadDb, limit = 500): CaptureRecord[] {
     .all<CaptureRow>(sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state IN ('needs-review', 'pending') AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`)
     .map(record);
 }
+
+/** What the title search decided for a capture (pdf/capture.ts, searchByTitle). */
+export interface TitleSearchOutcome {
+  method: CaptureMethod;
+  state: 'identified' | 'needs-review';
+  confidence: number;
+  evidence: CaptureEvidence[];
+  candidates: CaptureCandidate[];
+  /** The DOI that stands (normalised); null when the state is needs-review. */
+  doi: string | null;
+}
+
+/** A capture waiting for its title search (pending-captures.ts), with what the search needs. */
+export interface PendingTitleSearch {
+  attachmentId: number;
+  itemId: number;
+  /** The first page's title, as read when the PDF was captured. */
+  title: string;
+  /** The byline under it; null when there was none (or the capture is older than the byline's keeping). */
+  byline: string | null;
+}
+
+/** The captures waiting for the service's paper search, oldest first; items in the trash wait until they are back. */
+export function pendingTitleSearches(db: ReadDb, limit = 500): PendingTitleSearch[] {
+  return db
+    .all<CaptureRow>(sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state = 'pending' AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`)
+    .map(record)
+    .flatMap((c) => {
+      const e = c.evidence[0];
+      return e && e.matched !== '' ? [{ attachmentId: c.attachmentId, itemId: c.itemId, title: e.matched, byline: e.byline ?? null }] : [];
+    });
+}

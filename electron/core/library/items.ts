@@ -4,13 +4,14 @@ import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../..
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import { prepareItem } from './derive';
-import { recordUserEdits } from './edits';
+import { editedFields, recordUserEdits } from './edits';
 import { changedFields, editLabel } from './undo-labels';
 import { ImportSession } from './import-session';
-import { capturesOf, unsettledCaptures, type CaptureInput, type CaptureStored } from './capture-store';
+import { capturesOf, pendingTitleSearches, unsettledCaptures, type CaptureInput, type CaptureStored, type PendingTitleSearch, type TitleSearchOutcome } from './capture-store';
+import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
 import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
-import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk } from './library-base';
+import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
 import { Listing } from './list';
 
 export abstract class ItemsRoom extends Listing {
@@ -249,6 +250,57 @@ export abstract class ItemsRoom extends Listing {
     });
   }
 
+  /** The captures whose title search waits for the service (pdf/pending-captures.ts runs them). */
+  pendingTitleSearches(limit?: number): PendingTitleSearch[] {
+    return pendingTitleSearches(this.r, limit);
+  }
+
+  /**
+   * A pending capture's title search ran (pdf/pending-captures.ts): the capture takes what it decided,
+   * as a capture made online would have. Identified, the item becomes a DOI placeholder that enrichment
+   * completes like any other (`enrich`): the title read from the page gives way to the service's and
+   * the empty fields are filled, but no field the user edited meanwhile (fill.ts). Not a user change:
+   * no undo entry. Null when the capture no longer waits (settled, removed, or its item in the trash).
+   */
+  completePendingCapture(attachmentId: number, outcome: TitleSearchOutcome): { itemId: ItemId; state: CaptureState; enrich: boolean } | null {
+    return this.w.transaction(() => {
+      const row = this.w.get<{ item_id: number; state: string; doi: string | null; trashed_at: number | null }>(
+        sql`SELECT c.item_id, c.state, i.doi, i.trashed_at FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.attachment_id = ${attachmentId}`,
+      );
+      if (!row || row.state !== 'pending' || row.trashed_at !== null) return null;
+      const id = row.item_id;
+      const settle = (o: Omit<TitleSearchOutcome, 'doi'>): void => {
+        this.w.run(sql`UPDATE pdf_captures SET state = ${o.state}, method = ${o.method}, confidence = ${o.confidence}, evidence = ${JSON.stringify(o.evidence)},
+          candidates = ${JSON.stringify(o.candidates)} WHERE attachment_id = ${attachmentId}`);
+      };
+      const edited = new Set(editedFields(this.w, id));
+      if (row.doi !== null || edited.has('DOI')) {
+        // The user gave the item its DOI meanwhile: theirs stands, as if they had kept the item as it is.
+        this.w.run(sql`UPDATE pdf_captures SET state = 'kept' WHERE attachment_id = ${attachmentId}`);
+        return { itemId: id, state: 'kept' as const, enrich: false };
+      }
+      if (outcome.doi === null) {
+        settle(outcome);
+        return { itemId: id, state: outcome.state, enrich: false };
+      }
+      const other = this.w.get<{ title: string | null }>(sql`SELECT title FROM items WHERE doi = ${outcome.doi} AND id <> ${id} AND trashed_at IS NULL ORDER BY id LIMIT 1`);
+      if (other) {
+        // Online, the PDF would have gone to that item; this one exists already, so a person decides.
+        const note = `the library already has an item with this DOI ("${other.title ?? 'untitled'}")`;
+        const evidence = outcome.evidence.map((e) => ({ ...e, detail: e.detail ? `${e.detail}; ${note}` : note }));
+        settle({ method: outcome.method, state: 'needs-review', confidence: outcome.confidence, evidence, candidates: [{ doi: outcome.doi, score: outcome.confidence, evidence: evidence[0]! }] });
+        return { itemId: id, state: 'needs-review' as const, enrich: false };
+      }
+      const csl = JSON.parse(this.rowOf(this.w, id).csl) as CslItem;
+      const custom = (csl.custom ?? {}) as Record<string, unknown>;
+      const citewise = (custom['citewise'] ?? {}) as Record<string, unknown>;
+      const provisional = edited.has('title') ? [] : ['title'];
+      this.writeServiceFill(id, { ...csl, DOI: outcome.doi, custom: { ...custom, citewise: { ...citewise, pendingMetadata: true, provisional } } });
+      settle(outcome);
+      return { itemId: id, state: outcome.state, enrich: true };
+    });
+  }
+
   removeAttachment(attachmentId: number): void {
     const row = this.w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
     if (!row) throw notFound('The attachment');
@@ -297,8 +349,10 @@ export abstract class ItemsRoom extends Listing {
   #detail(db: ReadDb, id: ItemId): ItemDetail {
     const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
     if (!raw) throw notFound(`Item ${id}`);
+    const waiting = waitingOf(db, [id]).get(id);
     return {
       ...toRow(raw),
+      ...(waiting ? { waiting } : {}),
       csl: JSON.parse(raw.csl) as CslItem,
       source: raw.source,
       creatorsList: db.all<Creator>(sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`),

@@ -8,8 +8,8 @@ import { CoreError } from '../errors';
 import { derive } from './derive';
 import { FTS_ROWS } from './search-index';
 import type { RankFunction } from './rank';
-import { sql, type ReadDb, type WriteDb } from './sql';
-import type { ItemId, LibraryRow, TallyState } from './types';
+import { inList, sql, type ReadDb, type WriteDb } from './sql';
+import type { ItemId, LibraryRow, ServiceWait, TallyState } from './types';
 
 export const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
@@ -93,6 +93,36 @@ export function toRow(r: RawRow): LibraryRow {
     retracted: r.n_found === 1 && r.n_retracted !== null ? r.n_retracted === 1 : null,
     notices: r.n_found === 1 && r.n_kinds ? r.n_kinds.split(',').filter((k) => k !== '') : [],
   };
+}
+
+/**
+ * What the items wait for from the citation service (ServiceWait), for one page of rows: a pending
+ * capture its title search; a DOI placeholder its metadata, until the service has answered for the
+ * DOI (a DOI the service does not know waits for nothing more). Read per page, not in the list's
+ * query, so sorting and paging never touch the items' CSL.
+ */
+export function waitingOf(db: ReadDb, ids: readonly ItemId[]): Map<ItemId, ServiceWait> {
+  const out = new Map<ItemId, ServiceWait>();
+  for (const batch of chunk(ids)) {
+    const rows = db.all<{ id: number; kind: 'metadata' | 'title-search'; value: string | null }>(sql`
+      SELECT c.item_id AS id, 'title-search' AS kind, json_extract(c.evidence, '$[0].matched') AS value
+        FROM pdf_captures c WHERE c.state = 'pending' AND c.item_id IN ${inList(batch)}
+      UNION ALL
+      SELECT i.id, 'metadata', i.doi FROM items i JOIN item_csl r ON r.item_id = i.id
+        WHERE i.id IN ${inList(batch)} AND i.doi IS NOT NULL AND json_extract(r.csl, '$.custom.citewise.pendingMetadata') = 1
+          AND NOT EXISTS (SELECT 1 FROM service_papers p WHERE p.doi = i.doi AND p.found = 0)`);
+    for (const r of rows) {
+      if (r.value === null || out.has(r.id)) continue;
+      out.set(r.id, r.kind === 'metadata' ? { for: 'metadata', doi: r.value } : { for: 'title-search', title: r.value });
+    }
+  }
+  return out;
+}
+
+/** The rows with what they wait for from the service (waitingOf). */
+export function withWaiting<R extends LibraryRow>(db: ReadDb, rows: R[]): R[] {
+  const waiting = waitingOf(db, rows.map((r) => r.id));
+  return waiting.size === 0 ? rows : rows.map((r) => (waiting.has(r.id) ? { ...r, waiting: waiting.get(r.id)! } : r));
 }
 
 export const notFound = (what: string): CoreError => new CoreError('NOT_FOUND', `${what} is not in the library.`);

@@ -8,7 +8,7 @@ import { compileQuery, type FulltextCondition } from './query-sql';
 import type { RankFunction } from './rank';
 import { ident, joinSql, sql, SqlFragment, type SqlValue } from './sql';
 import { SORT_COLUMNS, type ItemId, type ListOptions, type Page, type SavedSearch, type Sort, type SortColumn } from './types';
-import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow } from './library-base';
+import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, withWaiting } from './library-base';
 import { ServiceCache } from './service-cache';
 
 const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
@@ -113,6 +113,11 @@ export abstract class Listing extends ServiceCache {
 
   /** One page of the library (or the trash, a collection, a search), sorted by an index, keyset-paged. */
   list(options: ListOptions = {}): Page {
+    const page = this.#page(options);
+    return { ...page, rows: withWaiting(this.r, page.rows) };
+  }
+
+  #page(options: ListOptions): Page {
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
     const compiled = compileQuery(this.#parse(options.query ?? ''), this.#fulltext);
     // Without words to rank by, relevance means newest first, which the date index serves.

@@ -3,7 +3,8 @@
 // The PDF is read in a worker (run-in-worker.ts) with a size cap, a page cap and a time limit; the
 // service gives the metadata by DOI, or finds the paper by its first page's title. Offline, a DOI
 // becomes a placeholder that enrichment completes (titled meanwhile from the PDF, the title marked
-// provisional), and a PDF without one waits as "pending".
+// provisional), and a PDF without one waits as "pending" until its title can be searched
+// (pending-captures.ts runs the search when the service is back).
 // Every file gets a line in the report; a file that fails leaves nothing behind.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { CoreError } from '../errors';
 import { doiPlaceholder, paperToCsl } from '../formats';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { cachePapers, metadataOf, TRANSIENT, type PaperSource } from '../library/add-dois';
-import type { CaptureInput, CaptureStored } from '../library/capture-store';
+import type { CaptureInput, CaptureStored, TitleSearchOutcome } from '../library/capture-store';
 import type { AsyncLibrary } from '../library/client';
 import type { ServiceClient } from '../service/client';
 import type { PdfFacts } from './extract';
@@ -168,35 +169,44 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
   if (facts.title === null) {
     return { csl: plain, method: 'none', state: 'needs-review', confidence: 0, evidence: [{ method: 'none', matched: '', detail: 'no identifier and no text on the first page (a scan?)' }], candidates: [], doi: null };
   }
-  const pending = (): Identified => ({
-    csl: plain,
-    method: 'none',
-    state: 'pending',
-    confidence: 0,
-    evidence: [{ method: 'none', matched: facts.title!, detail: 'the citation service could not be asked; the title is looked up later' }],
-    candidates: [],
-    doi: null,
-  });
-  if (!service) return pending();
+  const decided = await searchByTitle(service, facts.title, facts.byline, signal);
+  if (!decided) {
+    // The byline is kept with the title: the search weighs it when it runs (pending-captures.ts).
+    const evidence: CaptureEvidence = { method: 'none', matched: facts.title, detail: PENDING_DETAIL, ...(facts.byline === null ? {} : { byline: facts.byline }) };
+    return { csl: plain, method: 'none', state: 'pending', confidence: 0, evidence: [evidence], candidates: [], doi: null };
+  }
+  if (decided.doi === null) return { csl: plain, ...decided };
+  const result = await papersOrNull(service, [decided.doi], deps, signal);
+  const paper = result?.found[decided.doi];
+  return { ...decided, csl: paper ? paperToCsl(metadataOf(paper)) : waitingPlaceholder(decided.doi, plain) };
+}
+
+/** What a pending capture's evidence says until its title search runs. */
+export const PENDING_DETAIL = 'the citation service could not be asked; the title is looked up later';
+
+/** What the title search decided: a DOI that stands, or Needs review (with the candidates, if any). */
+export type TitleDecision = TitleSearchOutcome & { doi: NormalizedDoi | null };
+
+/**
+ * The third step of identification: the first page's title and byline through the service's paper
+ * search, judged (identify.ts). Null when the service cannot be asked now (the capture waits as
+ * `pending` and pending-captures.ts runs this when it can); other failures throw.
+ */
+export async function searchByTitle(service: CaptureService | null, title: string, byline: string | null, signal?: AbortSignal): Promise<TitleDecision | null> {
+  if (!service) return null;
   let hits: TitleHit[];
   try {
-    hits = await service.searchTitle(facts.title, signal ? { signal } : {});
+    hits = await service.searchTitle(title, signal ? { signal } : {});
   } catch (err) {
-    if (cannotAskNow(err)) return pending();
+    if (cannotAskNow(err)) return null;
     throw err;
   }
-  const judged = judgeTitleHits(hits, facts.title, facts.byline);
-  if (judged.kind === 'none') return { csl: plain, method: 'none', state: 'needs-review', confidence: 0, evidence: [judged.evidence], candidates: [], doi: null };
+  const judged = judgeTitleHits(hits, title, byline);
+  if (judged.kind === 'none') return { method: 'none', state: 'needs-review', confidence: 0, evidence: [judged.evidence], candidates: [], doi: null };
   if (judged.kind === 'unsure') {
-    return { csl: plain, method: 'title-search', state: 'needs-review', confidence: judged.candidates[0]!.score, evidence: judged.candidates.map((c) => c.evidence), candidates: judged.candidates, doi: null };
+    return { method: 'title-search', state: 'needs-review', confidence: judged.candidates[0]!.score, evidence: judged.candidates.map((c) => c.evidence), candidates: judged.candidates, doi: null };
   }
-  const result = await papersOrNull(service, [judged.doi], deps, signal);
-  const paper = result?.found[judged.doi.toLowerCase()];
-  const doi = judged.doi.toLowerCase() as NormalizedDoi;
-  if (!paper) {
-    return { csl: waitingPlaceholder(doi, plain), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
-  }
-  return { csl: paperToCsl(metadataOf(paper)), method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi };
+  return { method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi: judged.doi.toLowerCase() as NormalizedDoi };
 }
 
 /**

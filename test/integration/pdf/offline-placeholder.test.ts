@@ -6,30 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core';
 import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
-import type { CitewiseApi, PdfAddOutcome, PdfReviewEntry } from '../../../shared/ipc';
+import type { PdfAddOutcome, PdfReviewEntry } from '../../../shared/ipc';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { serviceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
+import { quickProbeCore, until, value } from './offline-helpers';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-async function until(check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function value<T>(api: CitewiseApi, channel: string, input: unknown): Promise<T> {
-  const r = await api.invoke(channel as never, input as never);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
-  return r.value as T;
-}
 
 describe('a DOI found offline', () => {
   it('is titled from the PDF and waits, then is completed from the service when it is back', async () => {
@@ -39,16 +26,8 @@ describe('a DOI found offline', () => {
     cleanup.push(() => proxy.close());
     const dir = tempDir('citewise-offline-pdf-');
     cleanup.push(() => dir.remove());
-    const core = await createCore({
-      dataDir: dir.path,
-      mode: 'test',
-      logger: silentLogger,
-      serviceUrl: proxy.url,
-      apiKey: svc.fullKey,
-      service: { maxAttempts: 1, breakerFailures: 1, probeAfterMs: 200, attemptTimeoutMs: 2000 },
-    });
+    const { core, api } = await quickProbeCore(dir.path, proxy.url, svc.fullKey);
     cleanup.push(() => core.close());
-    const api = createInProcessApi(core);
     const row = svc.corpus.db.prepare('SELECT * FROM papers ORDER BY id LIMIT 1').get() as Parameters<typeof svc.corpus.paper>[0];
     const paper = svc.corpus.paper(row);
 
