@@ -99,7 +99,7 @@ export function toRow(r: RawRow): LibraryRow {
  * What the items wait for from the citation service (ServiceWait), for one page of rows: a pending
  * capture its title search; a DOI placeholder its metadata, until the service has answered for the
  * DOI (a DOI the service does not know waits for nothing more). Read per page, not in the list's
- * query, so sorting and paging never touch the items' CSL.
+ * query; the placeholders come from a partial index (migration 0020), so no CSL is read.
  */
 export function waitingOf(db: ReadDb, ids: readonly ItemId[]): Map<ItemId, ServiceWait> {
   const out = new Map<ItemId, ServiceWait>();
@@ -108,8 +108,9 @@ export function waitingOf(db: ReadDb, ids: readonly ItemId[]): Map<ItemId, Servi
       SELECT c.item_id AS id, 'title-search' AS kind, json_extract(c.evidence, '$[0].matched') AS value
         FROM pdf_captures c WHERE c.state = 'pending' AND c.item_id IN ${inList(batch)}
       UNION ALL
-      SELECT i.id, 'metadata', i.doi FROM items i JOIN item_csl r ON r.item_id = i.id
-        WHERE i.id IN ${inList(batch)} AND i.doi IS NOT NULL AND json_extract(r.csl, '$.custom.citewise.pendingMetadata') = 1
+      SELECT i.id, 'metadata', i.doi FROM items i
+        WHERE i.id IN ${inList(batch)} AND i.doi IS NOT NULL
+          AND i.id IN (SELECT item_id FROM item_csl WHERE json_extract(csl, '$.custom.citewise.pendingMetadata') = 1)
           AND NOT EXISTS (SELECT 1 FROM service_papers p WHERE p.doi = i.doi AND p.found = 0)`);
     for (const r of rows) {
       if (r.value === null || out.has(r.id)) continue;
