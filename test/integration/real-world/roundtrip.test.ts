@@ -25,7 +25,7 @@ function throughLibrary(parsed: ParseResult, what: string): CslItem[] {
   const lib = testLibrary();
   libraries.push(lib);
   const session = lib.library.beginImport({ source: what });
-  session.addPrepared(parsed.items.map((it) => prepareItem(it.item, it.replacedId)));
+  session.addPrepared(parsed.items.map((it) => ({ prepared: prepareItem(it.item, it.replacedId), line: it.line })));
   const stored = session.commit();
   const lost = [
     ...stored.duplicates.map((d) => `entry ${d.index + 1} (line ${parsed.items[d.index]?.line}) taken for a duplicate (${d.reason}) of item ${d.existingId}`),

@@ -9,7 +9,7 @@ import { testLibrary, type TestLibrary } from './helpers/lib';
 /** A parsed file into the library the way the app does it (prepared items, each with its replaced id). */
 function store(library: Library, parsed: ParseResult, source = 'test') {
   const session = library.beginImport({ source });
-  session.addPrepared(parsed.items.map((it) => prepareItem(it.item, it.replacedId)));
+  session.addPrepared(parsed.items.map((it) => ({ prepared: prepareItem(it.item, it.replacedId), line: it.line })));
   return session.commit();
 }
 
@@ -52,7 +52,7 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     ]);
     const r = store(t.library, parsed);
     expect(t.library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
-    expect(r.warnings.map((w) => [w.index, w.message])).toEqual([
+    expect(r.warnings.map((w) => [w.index, w.reason])).toEqual([
       [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); it became "kimZoteroNumbers2001" ("1234" → "kimZoteroNumbers2001").'],
       [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); it became "parkZoteroUris2002" ("http://zotero.org/users/1/items/ABCD1234" → "parkZoteroUris2002").'],
       [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); it became "choZoteroIds2003" ("7654321/ABCDEFGH" → "choZoteroIds2003").'],
@@ -97,7 +97,7 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     const first = store(t.library, csl([bookAndChapter[0]]));
     const other = store(t.library, csl([{ ...bookAndChapter[0], id: 'handbook2010' }]));
     expect(other.added).toBe(1);
-    expect(other.warnings.map((w) => w.message)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
+    expect(other.warnings.map((w) => w.reason)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
     expect(t.library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
   });
 

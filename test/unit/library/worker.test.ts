@@ -65,7 +65,7 @@ describe('library worker facade', () => {
     // Every entry of the file arrives: another key with the same DOI too (the Duplicates view lists them).
     expect(result.added).toBe(4);
     expect(result.duplicates).toEqual([]);
-    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', message: expect.stringMatching(/already used/) })]);
+    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', reason: expect.stringMatching(/already used/) })]);
     const page = await client.lib.list({ query: 'tag:review', limit: 10 });
     expect(page.rows.map((r) => r.citationKey)).toEqual(['third']);
     // Importing the same entries again adds nothing. (The entry whose key the file gave twice is left
@@ -91,7 +91,7 @@ describe('library worker facade', () => {
     const result = await feed.commit();
     expect((await client.lib.cslOf(result.ids)).map((i) => i.id)).toEqual(['smith2020deep', 'kimZoteroNumbers2001']);
     expect(result.warnings).toEqual([
-      expect.objectContaining({ index: 1, sourceKey: '1234', message: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
+      expect.objectContaining({ index: 1, sourceKey: '1234', reason: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
     ]);
   });
 
