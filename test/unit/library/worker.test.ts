@@ -5,6 +5,7 @@ import { LibraryClient } from '../../../electron/core/library/client';
 import { prepareItem } from '../../../electron/core/library/derive';
 import { CoreError } from '../../../electron/core/errors';
 import { tempDir } from '../../helpers/tmp';
+import { generateBibtex } from '../formats/corpus';
 import { generateItems } from './helpers/generate-items';
 
 describe('library worker facade', () => {
@@ -93,6 +94,23 @@ describe('library worker facade', () => {
     expect(result.warnings).toEqual([
       expect.objectContaining({ index: 1, sourceKey: '1234', reason: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
     ]);
+  });
+
+  it('writes a parse through the port, never through this thread: all of it on success, nothing on a failed parse', async () => {
+    const bib = join(import.meta.dirname, '../../fixtures/formats/library.bib');
+    const feed = await client.importFromPort({ source: 'library.bib' });
+    const parsed = await importInWorker({ kind: 'path', path: bib }, { port: feed.port });
+    // The items went from the parser to the store: none came to this thread.
+    expect(parsed.items).toEqual([]);
+    expect(parsed).toMatchObject({ count: 13, errors: [] });
+    const result = await feed.commit();
+    expect(result.added).toBe(13);
+    expect(await client.lib.count()).toBe(13);
+    // A parse that fails part-way (over the entry limit after 2,000 were posted) leaves nothing, as importSource does.
+    const failing = await client.importFromPort({ source: 'big.bib' });
+    await expect(importInWorker({ kind: 'text', text: generateBibtex({ entries: 3000 }) }, { port: failing.port, limits: { maxEntries: 2000 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await failing.abort();
+    expect(await client.lib.count()).toBe(13);
   });
 
   it('rolls a port import back when it is aborted, and then takes the next import', async () => {
