@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importInWorker } from '../../../electron/core/formats';
+import { importInWorker, type PortMessage } from '../../../electron/core/formats';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { prepareItem } from '../../../electron/core/library/derive';
 import { CoreError } from '../../../electron/core/errors';
@@ -43,12 +43,13 @@ describe('library worker facade', () => {
     expect(await client.lib.count()).toBe(0);
   });
 
-  it('takes push-style chunks from a parser', async () => {
-    const handle = await client.beginImport({ source: 'stream' });
-    const items = generateItems(1200, 9);
-    void handle.add(items.slice(0, 600));
-    void handle.add(items.slice(600));
-    expect((await handle.commit()).added).toBe(1200);
+  it('takes push-style chunks from a parser on the port', async () => {
+    const feed = await client.importFromPort({ source: 'stream' });
+    const items = generateItems(1200, 9).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
+    feed.port.postMessage({ type: 'items', items: items.slice(0, 600) } satisfies PortMessage);
+    feed.port.postMessage({ type: 'items', items: items.slice(600) } satisfies PortMessage);
+    feed.port.postMessage({ type: 'end', count: 1200 } satisfies PortMessage);
+    expect((await feed.commit()).added).toBe(1200);
   });
 
   it('imports from a parser in another thread through a port, reporting lines and source keys', async () => {
