@@ -1,6 +1,7 @@
 // One import inside one transaction (ImportSession): duplicates and free keys looked up, items written,
-// the indexes of an empty library built once at commit. Library.beginImport starts one; the worker
-// keeps it open across the chunks a parser sends.
+// the indexes of an empty library built once at commit. Library.beginImport starts one; the library
+// worker keeps it open across the chunks a parser posts on the import port (or addDois sends), and
+// records each entry's problems as ImportIssues with the entry's place (EntryPlace).
 import { uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { prepareItem, withKey, type PreparedItem } from './derive';
