@@ -10,6 +10,7 @@ import type {
   BackupInfo,
   Collection,
   DuplicateGroup,
+  ImportIssue,
   ItemDetail,
   ItemId,
   Page,
@@ -83,12 +84,8 @@ export interface CitationStyleInfo {
   builtIn: boolean;
 }
 
-/** One problem of an import, located in the source (line 0: not tied to a line). */
-export interface ImportIssueReport {
-  line: number;
-  reason: string;
-  excerpt?: string;
-}
+/** The import's one issue type (shared/model/library), for the renderer that shows the report. */
+export type { ImportIssue };
 
 export interface ImportReport {
   /** The detected (or given) format. */
@@ -99,8 +96,8 @@ export interface ImportReport {
   ids: ItemId[];
   duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' }[];
   /** Entries left out, each with its line and reason. */
-  errors: ImportIssueReport[];
-  warnings: ImportIssueReport[];
+  errors: ImportIssue[];
+  warnings: ImportIssue[];
   /** DOIs found in a DOI list, whose metadata comes from the service. */
   dois: string[];
   /** For a DOI list: what adding them did (the items are also counted in `added` and `ids`). */
@@ -115,8 +112,8 @@ export interface ImportPreview {
   sample: { line: number; type: string; title: string | null; creators: string | null; year: number | null; doi: string | null; duplicateOf: ItemId | null }[];
   /** How many entries are already in the library (same DOI). */
   duplicates: number;
-  errors: ImportIssueReport[];
-  warnings: ImportIssueReport[];
+  errors: ImportIssue[];
+  warnings: ImportIssue[];
   dois: string[];
 }
 

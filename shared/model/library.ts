@@ -135,6 +135,29 @@ export interface ItemDetail extends LibraryRow {
 }
 
 
+/**
+ * One problem of an import, wherever it was found: by the parser (an entry left out, or read with a
+ * caveat), by the store (an entry rejected, a key that was taken), and as the report shows it.
+ */
+export interface ImportIssue {
+  /** 1-based line where the entry starts; 0 when there is none (a problem of the whole file, or items that came without lines). */
+  line: number;
+  reason: string;
+  /** The start of the offending text, shortened, for the researcher to recognise it (parse errors). */
+  excerpt?: string;
+}
+
+/** Which entry of an import the store means: its place in the import's order, and where the source has it. */
+export interface EntryPlace {
+  /** 0-based, in the order the entries were given, across chunks. */
+  index: number;
+  /** 1-based line where the entry starts in the file; 0 for items that came without lines. */
+  line: number;
+  /** The key the file gave the entry (BibTeX key, RIS ID). */
+  sourceKey?: string;
+}
+
+/** The store's answer to an import (ImportSession). */
 export interface ImportResult {
   added: number;
   ids: ItemId[];
@@ -143,19 +166,11 @@ export interface ImportResult {
    * same DOI or title; for entries without a key of their own, 'doi', the same DOI, or 'title', the
    * same title, creators, year and type (see ImportSession).
    */
-  duplicates: ({ index: number; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' } & SourcePlace)[];
+  duplicates: (EntryPlace & { existingId: ItemId; reason: 'doi' | 'key-title' | 'title' })[];
   /** Entries not added, with the reason. */
-  errors: ({ index: number; reason: string } & SourcePlace)[];
+  errors: (EntryPlace & ImportIssue)[];
   /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */
-  warnings: ({ index: number; message: string } & SourcePlace)[];
-}
-
-/** Where an entry came from, when its items arrived with it (an import fed by a parser through a port). */
-export interface SourcePlace {
-  /** 1-based line where the entry starts in the file. */
-  line?: number;
-  /** The key the file gave the entry (BibTeX key, RIS ID). */
-  sourceKey?: string;
+  warnings: (EntryPlace & ImportIssue)[];
 }
 
 export interface Collection {

@@ -3,6 +3,7 @@
 // skipped, which is said), 1 a file that could not be read as a whole, 2 wrong usage.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import type { ImportIssue } from '../../../shared/model/library';
 import { CoreError } from '../../core/errors';
 import { isStorageFault } from '../../core/library/faults';
 import { importSource } from '../../core/library/import-source';
@@ -39,8 +40,8 @@ interface FileReport {
   format: string | null;
   added: number;
   duplicates: { line: number; key?: string; existingId: number; reason: string }[];
-  errors: { line: number; reason: string; excerpt?: string }[];
-  warnings: { line: number; message: string }[];
+  errors: ImportIssue[];
+  warnings: ImportIssue[];
   /** Set when the file as a whole could not be read; nothing from it was imported. */
   failed?: string;
   /** For a PDF: what capture made of it. */
@@ -139,7 +140,7 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             report.added = imported.added;
             report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
             report.errors.push(...imported.errors);
-            report.warnings.push(...imported.warnings.map((w) => ({ line: w.line, message: w.reason })));
+            report.warnings.push(...imported.warnings);
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
             if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
@@ -158,7 +159,9 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
 
   const failed = reports.filter((r) => r.failed !== undefined).length;
   if (p.values.json) {
-    printJson(ctx.stdout, { files: reports, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
+    // The JSON report calls a warning's reason `message`, as it always has: scripts read it.
+    const files = reports.map((r) => ({ ...r, warnings: r.warnings.map((w) => ({ line: w.line, message: w.reason })) }));
+    printJson(ctx.stdout, { files, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
   } else {
     for (const r of reports) {
       if (r.pdf) {
@@ -175,7 +178,7 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
       for (const d of r.duplicates) ctx.stdout.write(`  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`);
       for (const e of r.errors) ctx.stderr.write(`${r.file}:${e.line}: ${e.reason}${e.excerpt ? `: ${e.excerpt}` : ''}\n`);
-      for (const w of r.warnings) ctx.stderr.write(`${r.file}:${w.line}: warning: ${w.message}\n`);
+      for (const w of r.warnings) ctx.stderr.write(`${r.file}:${w.line}: warning: ${w.reason}\n`);
     }
     const skipped = sum(reports, (r) => r.errors.length);
     if (skipped > 0) ctx.stderr.write(`citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`);

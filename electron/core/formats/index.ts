@@ -28,7 +28,7 @@ export type { ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';
 export type { BibtexCustom } from './bibtex/mapping';
-export { importInWorker, type CreateImportSink, type ImportSink, type PortMessage, type SinkSpec, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
+export { importInWorker, type PortMessage, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
 export type { ImportFormat, ParseResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
 
 export interface ImportOptions {

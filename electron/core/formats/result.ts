@@ -2,6 +2,7 @@
 // good items with the line they started on, and every bad entry with its line and reason.
 import type { CslItem } from '../../../shared/model/csl';
 import type { NormalizedDoi } from '../../../shared/model/doi';
+import type { ImportIssue } from '../../../shared/model/library';
 
 export const IMPORT_FORMATS = ['bibtex', 'ris', 'csljson', 'doi-list'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -19,20 +20,15 @@ export interface ImportedItem {
   replacedId?: { id: string; reason: string };
 }
 
-export interface ImportIssue {
-  /** 1-based line; 0 only for problems of the whole file that have no line (never for an entry). */
-  line: number;
-  reason: string;
-  /** The start of the offending text, shortened, for the researcher to recognise it. */
-  excerpt?: string;
-}
+/** A parser's problems are the import's one issue type; a parser gives an entry's line, 0 only for the whole file. */
+export type { ImportIssue };
 
 export interface ImportedDoi {
   doi: NormalizedDoi;
   line: number;
 }
 
-/** The parse result (the store's answer is library/types ImportResult). */
+/** The parse result (the store's answer is ImportResult, shared/model/library). */
 export interface ParseResult {
   format: ImportFormat;
   /** The items; empty when they were streamed to an `onItems` sink instead. */

@@ -8,9 +8,9 @@ import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits, timeLimitMessage } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import type { SinkSpec, WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
+import type { WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
 
-export type { CreateImportSink, ImportSink, SinkSpec, WorkerSource } from './worker-protocol';
+export type { WorkerSource } from './worker-protocol';
 export type { PortItem, PortMessage } from './import-port';
 
 export interface WorkerImportOptions extends ImportOptions {
@@ -24,8 +24,6 @@ export interface WorkerImportOptions extends ImportOptions {
   signal?: AbortSignal;
   /** The worker script; found next to this module (bundled or source) when omitted. */
   workerUrl?: URL;
-  /** Hand the items to a sink inside the worker instead of posting them here (see SinkSpec). */
-  sink?: SinkSpec;
   /**
    * Post the items to this port (transferred to the worker) instead of here, followed by
    * `{ type: 'end' }` after a successful parse (PortMessage). With the port's twin in the library
@@ -42,8 +40,6 @@ export interface WorkerImportOptions extends ImportOptions {
 export interface WorkerImportResult extends ParseResult {
   /** Time spent parsing inside the worker. */
   parseMs: number;
-  /** What the sink's commit answered, when there was a sink. */
-  sinkResult?: unknown;
 }
 
 /** The worker script (see locateWorker in worker-entry.ts). */
@@ -52,10 +48,10 @@ export function resolveWorkerScript(): WorkerEntry {
 }
 
 export function importInWorker(source: WorkerSource, options: WorkerImportOptions = {}): Promise<WorkerImportResult> {
-  const { onItems, chunkSize = 1000, signal, workerUrl, sink, port, sample, ...importOptions } = options;
+  const { onItems, chunkSize = 1000, signal, workerUrl, port, sample, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(sink ? { sink } : {}), ...(port ? { port } : {}), ...(sample !== undefined ? { sample } : {}) };
+  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(port ? { port } : {}), ...(sample !== undefined ? { sample } : {}) };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
@@ -104,7 +100,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
       } else if (message.type === 'done') {
         cleanup();
         if (message.sample) items.push(...message.sample);
-        resolve(message.sinkResult === undefined ? { ...message.result, items, parseMs: message.parseMs } : { ...message.result, items, parseMs: message.parseMs, sinkResult: message.sinkResult });
+        resolve({ ...message.result, items, parseMs: message.parseMs });
       } else {
         const { code, message: text, line } = message.error;
         fail(code === 'TIMEOUT' ? overTime(line) : new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));

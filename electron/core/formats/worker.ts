@@ -1,6 +1,6 @@
 // The worker-thread entry of imports: parses what importInWorker sends (a path, bytes or text) and
-// streams the items back in chunks, or hands them to a sink in this thread. It is its own bundle
-// entry (formats-worker.js) in the builds.
+// posts the items in chunks to the import port (import-port.ts), or back to the caller. It is its own
+// bundle entry (formats-worker.js) in the builds.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { prepareItem } from '../library/derive';
@@ -10,7 +10,7 @@ import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
 import { FLOW, type PortMessage } from './import-port';
-import type { CreateImportSink, ImportSink, WorkerMessage, WorkerRequest } from './worker-protocol';
+import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
@@ -67,18 +67,7 @@ function sampleWriter(sample: ImportedItem[], size: number, toPort: ((items: Imp
   };
 }
 
-async function run(request: WorkerRequest): Promise<void> {
-  let sink: ImportSink | undefined;
-  if (request.sink) {
-    try {
-      const mod = (await import(request.sink.module)) as { createImportSink?: CreateImportSink };
-      if (typeof mod.createImportSink !== 'function') throw new Error(`${request.sink.module} does not export createImportSink.`);
-      sink = await mod.createImportSink(request.sink.options);
-    } catch (err) {
-      post({ type: 'failed', error: failure(err) });
-      return;
-    }
-  }
+function run(request: WorkerRequest): void {
   const started = performance.now();
   const sample: ImportedItem[] | undefined = request.sample === undefined ? undefined : [];
   let result: ParseResult;
@@ -87,21 +76,11 @@ async function run(request: WorkerRequest): Promise<void> {
     // Items go out as they are made, so the worker never holds them all.
     const { port } = request;
     const toPort = port ? portWriter(port) : undefined;
-    const onItems = sink
-      ? (items: ImportedItem[]) => sink.write(items)
-      : sample
-        ? sampleWriter(sample, request.sample!, toPort)
-        : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
+    const onItems = sample ? sampleWriter(sample, request.sample!, toPort) : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
     const options = { ...request.options, chunkSize: request.chunkSize, onItems };
     result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
   } catch (err) {
-    const error = failure(err);
-    try {
-      sink?.rollback(error.message);
-    } catch {
-      // the parse failure is the news; a failing rollback would only hide it
-    }
-    post({ type: 'failed', error });
+    post({ type: 'failed', error: failure(err) });
     return;
   }
   const parseMs = performance.now() - started;
@@ -109,15 +88,7 @@ async function run(request: WorkerRequest): Promise<void> {
   // Before 'done': whoever reads the port has every item once it sees 'end'.
   request.port?.postMessage({ type: 'end', count: rest.count } satisfies PortMessage);
   request.port?.close();
-  if (!sink) {
-    post(sample ? { type: 'done', result: rest, parseMs, sample } : { type: 'done', result: rest, parseMs });
-    return;
-  }
-  try {
-    post({ type: 'done', result: rest, parseMs, sinkResult: await sink.commit(rest) });
-  } catch (err) {
-    post({ type: 'failed', error: failure(err) });
-  }
+  post(sample ? { type: 'done', result: rest, parseMs, sample } : { type: 'done', result: rest, parseMs });
 }
 
 /** A manuscript check's parse (manuscript/in-worker.ts): the citations found, or the CoreError that refused the file. */
@@ -139,5 +110,5 @@ function runManuscript(request: ManuscriptRequest): void {
 if (parentPort) {
   const request = workerData as WorkerRequest | ManuscriptRequest;
   if ('op' in request && request.op === 'manuscript') runManuscript(request);
-  else void run(request as WorkerRequest);
+  else run(request as WorkerRequest);
 }

@@ -58,13 +58,6 @@ export function resolveLibraryWorker(): WorkerEntry {
   return locateWorker('library-worker');
 }
 
-/** A push-style import: chunks arrive as a parser produces them; commit() or abort() ends it. */
-export interface ImportHandle {
-  add(items: readonly CslItem[]): Promise<void>;
-  commit(): Promise<ImportResult>;
-  abort(): Promise<void>;
-}
-
 /**
  * An import whose items go straight from a parser's thread to the library worker: hand `port` to the
  * parser (importInWorker's `port` option), then commit() once it has finished, or abort() if it failed.
@@ -299,32 +292,6 @@ export class LibraryClient {
       if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
       throw err;
     }
-  }
-
-  /** Starts an import fed chunk by chunk (e.g. from the formats worker's onItems); one transaction. */
-  async beginImport(options: { source?: string } = {}): Promise<ImportHandle> {
-    const session = (await this.#request({ id: 0, op: 'import.begin', source: options.source })) as number;
-    // Chunks are sent in order, each after the previous one was written.
-    let chain: Promise<unknown> = Promise.resolve();
-    let failed: unknown = null;
-    const enqueue = <T>(req: Request): Promise<T> => {
-      const next = chain.then(() => {
-        if (failed) throw failed;
-        return this.#request(req);
-      });
-      chain = next.catch((err: unknown) => {
-        failed ??= err;
-      });
-      return next as Promise<T>;
-    };
-    return {
-      add: (items) => enqueue<void>({ id: 0, op: 'import.chunk', session, items: items as CslItem[] }),
-      commit: () => enqueue<ImportResult>({ id: 0, op: 'import.commit', session }),
-      abort: async () => {
-        await chain;
-        await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
-      },
-    };
   }
 
   /**

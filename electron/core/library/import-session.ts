@@ -1,12 +1,14 @@
 // One import inside one transaction (ImportSession): duplicates and free keys looked up, items written,
-// the indexes of an empty library built once at commit. Library.beginImport starts one; the worker
-// keeps it open across the chunks a parser sends.
+// the indexes of an empty library built once at commit. Library.beginImport starts one; the library
+// worker keeps it open across the chunks a parser posts on the import port (or addDois sends), and
+// records each entry's problems as ImportIssues with the entry's place (EntryPlace).
 import { uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { prepareItem, withKey, type PreparedItem } from './derive';
 import { isStorageFault } from './faults';
 import type { SqlValue, WriteDb } from './sql';
-import type { ImportOptions, ImportResult, ItemId } from './types';
+import type { PortItem } from '../formats/import-port';
+import type { EntryPlace, ImportOptions, ImportResult, ItemId } from './types';
 
 const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
 
@@ -109,17 +111,21 @@ export class ImportSession {
     }
   }
 
-  /** Adds a chunk; entries are numbered across chunks in the order given. */
+  /** Adds a chunk of items that came without lines (added by DOI, given as CSL-JSON); entries are numbered across chunks in the order given. */
   add(items: readonly CslItem[]): void {
-    this.#addAll(items, (item, index) => this.addOne(item, index, false));
+    this.#addAll(items, prepareItem, (_, index) => ({ index, line: 0 }));
   }
 
-  /** Adds a chunk of items prepared elsewhere (prepareItem, e.g. in the parser's thread). */
-  addPrepared(items: readonly PreparedItem[]): void {
-    this.#addAll(items, (p, index) => this.#insert(p, index, false));
+  /** Adds a chunk from the import port: items prepared in the parser's thread, each with its line and source key. */
+  addPrepared(items: readonly PortItem[]): void {
+    this.#addAll(
+      items,
+      (it) => it.prepared,
+      (it, index) => (it.sourceKey === undefined ? { index, line: it.line } : { index, line: it.line, sourceKey: it.sourceKey }),
+    );
   }
 
-  #addAll<T>(items: readonly T[], addOne: (item: T, index: number) => number | string | null): void {
+  #addAll<T>(items: readonly T[], prepare: (item: T) => PreparedItem, placeOf: (item: T, index: number) => EntryPlace): void {
     if (!this.#open) throw new Error('This import has already finished.');
     const total = items.length;
     for (let k = 0; k < items.length; k++) {
@@ -127,54 +133,54 @@ export class ImportSession {
         if (this.#options.signal?.aborted) throw this.#options.signal.reason instanceof Error ? this.#options.signal.reason : abortError();
         if (k > 0) this.#options.onProgress?.(k, total);
       }
-      const index = this.#index++;
+      const at = placeOf(items[k]!, this.#index++);
       let out: number | string | null;
       try {
-        out = addOne(items[k]!, index);
+        out = this.#insert(prepare(items[k]!), at, false);
       } catch (err) {
         // A full disk (or SQLite having rolled the transaction back) ends the import: an entry
         // written after it would land outside the transaction.
         if (isStorageFault(err) || (this.#own && !this.#db.raw.inTransaction)) throw err;
         out = err instanceof Error ? err.message : String(err);
       }
-      if (typeof out === 'string') this.#result.errors.push({ index, reason: out });
+      if (typeof out === 'string') this.#result.errors.push({ ...at, reason: out });
     }
   }
 
   /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
   addOne(item: CslItem, index: number, force: boolean): number | string | null {
-    return this.#insert(prepareItem(item), index, force);
+    return this.#insert(prepareItem(item), { index, line: 0 }, force);
   }
 
-  #insert(p: PreparedItem, index: number, force: boolean): number | string | null {
+  #insert(p: PreparedItem, at: EntryPlace, force: boolean): number | string | null {
     if (p.type === null) return 'The entry has no item type.';
     const d = p.derived;
     const keyed = p.requestedKey !== '' && p.keyProblem === null;
     if (!force) {
       const same = this.existing(p);
       if (same) {
-        this.#result.duplicates.push({ index, existingId: same.id, reason: same.reason });
+        this.#result.duplicates.push({ ...at, existingId: same.id, reason: same.reason });
         return null;
       }
     }
-    if (d.doiProblem) this.#result.warnings.push({ index, message: d.doiProblem });
+    if (d.doiProblem) this.#result.warnings.push({ ...at, reason: d.doiProblem });
     const requested = p.requestedKey;
     const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
     let key: string;
     if (requested && p.keyProblem === null) {
       key = uniqueCitationKey(requested, taken);
-      if (key !== requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
+      if (key !== requested) this.#result.warnings.push({ ...at, reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
     } else {
       key = uniqueCitationKey(p.keyBase!, taken);
-      if (requested) this.#result.warnings.push({ index, message: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
+      if (requested) this.#result.warnings.push({ ...at, reason: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
       else if (p.replacedId) {
-        this.#result.warnings.push({ index, message: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
+        this.#result.warnings.push({ ...at, reason: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
       }
     }
     if (keyed && d.doi && !force && !this.#fresh) {
       const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
       if (other !== undefined) {
-        this.#result.warnings.push({ index, message: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
+        this.#result.warnings.push({ ...at, reason: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
       }
     }
     const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;

@@ -10,7 +10,7 @@ import type { ImportLimits } from '../formats/limits';
 // Not from '../formats', which would load every parser into this thread: they run in the formats worker.
 import { importInWorker } from '../formats/run-in-worker';
 import type { LibraryClient } from './client';
-import type { ImportResult } from './types';
+import type { ImportIssue, ImportResult } from './types';
 
 export interface ImportSourceOptions {
   /** For format detection by extension, for messages, and kept on each item as its source. */
@@ -53,14 +53,19 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
     entries: entriesIn(parsed),
     added: result.added,
     ids: result.ids,
-    duplicates: result.duplicates.map((d) => ({ line: d.line ?? 0, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason })),
-    errors: [...parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })), ...result.errors.map((e) => ({ line: e.line ?? 0, reason: e.reason }))],
-    warnings: [...parsed.warnings.map((w) => ({ line: w.line, reason: w.reason })), ...result.warnings.map((w) => ({ line: w.line ?? 0, reason: w.message }))],
+    duplicates: result.duplicates.map((d) => ({ line: d.line, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason })),
+    errors: [...parsed.errors.map(reported), ...result.errors.map(reported)],
+    warnings: [...parsed.warnings.map(reported), ...result.warnings.map(reported)],
     dois: (parsed.dois ?? []).map((d) => d.doi),
   };
   report.errors.sort((a, b) => a.line - b.line);
   report.warnings.sort((a, b) => a.line - b.line);
   return report;
+}
+
+/** An issue as the report carries it: the store's entry index and source key stay behind. */
+function reported({ line, reason, excerpt }: ImportIssue): ImportIssue {
+  return excerpt ? { line, reason, excerpt } : { line, reason };
 }
 
 /** The entries a source held: those read (items, or a DOI list's DOIs) and those that could not be. */
@@ -107,8 +112,8 @@ export async function previewSource(client: LibraryClient, source: WorkerSource,
       duplicateOf: same.sample[n] ?? null,
     })),
     duplicates: same.duplicates,
-    errors: parsed.errors.map((e) => ({ line: e.line, reason: e.reason, ...(e.excerpt ? { excerpt: e.excerpt } : {}) })),
-    warnings: parsed.warnings.map((w) => ({ line: w.line, reason: w.reason })),
+    errors: parsed.errors.map(reported),
+    warnings: parsed.warnings.map(reported),
     dois: (parsed.dois ?? []).map((d) => d.doi),
   };
 }

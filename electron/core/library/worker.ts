@@ -72,13 +72,11 @@ const method = storeDispatch(stores);
 send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
 
 /**
- * An import fed through a port by a parser in another thread: the items arrive here directly, with
- * the line and source key of each entry, which the result then carries.
+ * An import fed through a port by a parser in another thread: the items arrive here directly, each
+ * with its line and source key (PortItem), which the session's result carries.
  */
 interface PortFeed {
   port: MessagePort;
-  lines: number[];
-  keys: (string | undefined)[];
   /** The parser said it is done: every item has been added. */
   ended: boolean;
   /** Adding a chunk failed (the session is rolled back; commit reports this). */
@@ -93,7 +91,7 @@ const feeds = new Map<number, PortFeed>();
 let nextSession = 1;
 
 function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFeed {
-  const feed: PortFeed = { port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
+  const feed: PortFeed = { port, ended: false, failed: null, onSettled: null, flow: null };
   port.on('message', (msg: PortMessage) => {
     if (feed.ended || feed.failed) return;
     if (msg.type === 'flow') {
@@ -102,11 +100,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
     }
     if (msg.type === 'items') {
       try {
-        for (const it of msg.items) {
-          feed.lines.push(it.line);
-          feed.keys.push(it.sourceKey);
-        }
-        session.addPrepared(msg.items.map((it) => it.prepared));
+        session.addPrepared(msg.items);
         chunkWritten(feed);
         return;
       } catch (err) {
@@ -128,7 +122,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
  */
 function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<ImportMatches> {
   const matches: ImportMatches = { duplicates: 0, sample: [] };
-  const feed: PortFeed = { port: req.port, lines: [], keys: [], ended: false, failed: null, onSettled: null, flow: null };
+  const feed: PortFeed = { port: req.port, ended: false, failed: null, onSettled: null, flow: null };
   return new Promise((resolve, reject) => {
     req.port.on('close', () => {
       if (!feed.ended) reject(new CoreError('CANCELLED', 'The preview ended before the parser finished.'));
@@ -177,16 +171,6 @@ function closeFeed(feed: PortFeed): void {
     Atomics.store(feed.flow, FLOW.closed, 1);
     Atomics.notify(feed.flow, FLOW.written);
   }
-}
-
-/** The result with each entry's line and source key, as the parser gave them. */
-function placed(result: ImportResult, feed: PortFeed): ImportResult {
-  const place = <T extends { index: number }>(e: T): T => {
-    const line = feed.lines[e.index];
-    const sourceKey = feed.keys[e.index];
-    return { ...e, ...(line !== undefined ? { line } : {}), ...(sourceKey !== undefined ? { sourceKey } : {}) };
-  };
-  return { ...result, duplicates: result.duplicates.map(place), errors: result.errors.map(place), warnings: result.warnings.map(place) };
 }
 
 function commitSession(id: number): ImportResult {
@@ -260,7 +244,7 @@ function handle(req: Request): unknown {
           feeds.delete(req.session);
           if (feed.failed) return reject(feed.failed instanceof Error ? feed.failed : new Error(String(feed.failed)));
           try {
-            resolve(placed(commitSession(req.session), feed));
+            resolve(commitSession(req.session));
           } catch (err) {
             reject(err instanceof Error ? err : new Error(String(err)));
           }

@@ -145,7 +145,7 @@ describe('1. keys are the user’s', () => {
     const r = t.library.importItems([item]);
     const key = t.library.getItem(r.ids[0]!).citationKey;
     expect(key).toBe('smithQuickBrownFox2020');
-    expect(r.warnings).toEqual([{ index: 0, message: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') }]);
+    expect(r.warnings).toEqual([{ index: 0, line: 0, reason: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') }]);
   });
 });
 

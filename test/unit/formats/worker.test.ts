@@ -1,9 +1,8 @@
 // The worker-thread path the core uses for big imports: same results as in-thread parsing, items
 // streamed in chunks, whole-file failures as CoreErrors, and the thread that called it never blocked.
 // From sources the worker entry is worker.ts loaded through tsx; bundled, it is formats-worker.js.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importFile, importText } from '../../../electron/core/formats';
 import { importInWorker } from '../../../electron/core/formats/run-in-worker';
@@ -65,25 +64,6 @@ describe('importInWorker', () => {
     const pending = importInWorker({ kind: 'text', text: generateBibtex({ entries: 2000 }) }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
-  });
-
-  it('hands items to a sink inside the worker, committing on success and rolling back on failure', async () => {
-    const dir = tempDir('citewise-formats-');
-    try {
-      const out = join(dir.path, 'items.jsonl');
-      const sink = { module: pathToFileURL(join(import.meta.dirname, 'sink-fixture.ts')).href, options: { path: out } };
-      const chunks: unknown[] = [];
-      const r = await importInWorker({ kind: 'path', path: join(FIXTURES, 'library.bib') }, { sink, onItems: (c) => chunks.push(c) });
-      expect(r.sinkResult).toEqual({ written: 13, errors: 0 });
-      expect(chunks).toEqual([]);
-      expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(13);
-      const failed = join(dir.path, 'failed.jsonl');
-      await expect(importInWorker({ kind: 'text', text: generateBibtex({ entries: 3000 }) }, { sink: { ...sink, options: { path: failed } }, limits: { maxEntries: 2000 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-      expect(existsSync(failed)).toBe(false);
-      expect(existsSync(`${failed}.partial`)).toBe(false);
-    } finally {
-      dir.remove();
-    }
   });
 
   it('keeps entry errors and warnings with their lines', async () => {

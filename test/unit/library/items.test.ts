@@ -54,7 +54,7 @@ describe('library items', () => {
     ]);
     const keys = r.ids.map((id) => t.library.getItem(id).citationKey);
     expect(keys).toEqual(['smithDeepLearningCats2020', 'smithDeepLearningCats2020a', 'smithDeepLearningCats2020b', 'MyOwnKey', 'myownkeya']);
-    expect(r.warnings).toEqual([{ index: 4, message: expect.stringMatching(/"myownkey" is already used; this entry got "myownkeya"/) }]);
+    expect(r.warnings).toEqual([{ index: 4, line: 0, reason: expect.stringMatching(/"myownkey" is already used; this entry got "myownkeya"/) }]);
   });
 
   it('never changes a key silently: edits keep it, the user can change or regenerate it', () => {
@@ -95,8 +95,8 @@ describe('library items', () => {
   it('reports bad entries and invalid DOIs without losing the good ones', () => {
     const r = t.library.importItems([article('Good', 'A', 2000), { id: 'bad' } as never, article('Bad DOI', 'B', 2001, { DOI: 'not-a-doi' })]);
     expect(r.added).toBe(2);
-    expect(r.errors).toEqual([{ index: 1, reason: 'The entry has no item type.' }]);
-    expect(r.warnings[0]).toMatchObject({ index: 2, message: expect.stringMatching(/not valid/) });
+    expect(r.errors).toEqual([{ index: 1, line: 0, reason: 'The entry has no item type.' }]);
+    expect(r.warnings[0]).toMatchObject({ index: 2, reason: expect.stringMatching(/not valid/) });
     expect(t.library.getItem(r.ids[1]!)).toMatchObject({ doi: null, csl: { DOI: 'not-a-doi' } });
   });
 

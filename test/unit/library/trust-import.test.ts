@@ -1,24 +1,39 @@
 // Issue 17, "a user's references come out as they went in": CSL-JSON ids as citation keys, every
 // entry of a file arriving, dates kept, and what "the same entry" means on re-import.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importText, type ParseResult } from '../../../electron/core/formats';
-import { prepareItem } from '../../../electron/core/library/derive';
-import type { Library } from '../../../electron/core/library/library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { importText, type ImportFormat } from '../../../electron/core/formats';
+import { LibraryClient } from '../../../electron/core/library/client';
 import { testLibrary, type TestLibrary } from './helpers/lib';
+import { importThroughPort } from './helpers/port-import';
 
-/** A parsed file into the library the way the app does it (prepared items, each with its replaced id). */
-function store(library: Library, parsed: ParseResult, source = 'test') {
-  const session = library.beginImport({ source });
-  session.addPrepared(parsed.items.map((it) => prepareItem(it.item, it.replacedId)));
-  return session.commit();
+// Each test starts a library worker and imports through the formats worker: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+/** A file's text into the library the way the app does it (importSource's path: the formats worker, the import port, the library worker). */
+function store(client: LibraryClient, file: { text: string; format: ImportFormat }, source = 'test') {
+  return importThroughPort(client, { kind: 'text', text: file.text }, { format: file.format, source });
 }
 
-const csl = (items: unknown[]) => importText(JSON.stringify(items, null, 1), { format: 'csljson' });
+/** A library read in this thread, and the client (its worker) the app imports into it with. */
+function libraryAndClient(): { t: () => TestLibrary; client: () => LibraryClient } {
+  let t: TestLibrary;
+  let client: LibraryClient;
+  beforeEach(async () => {
+    t = testLibrary();
+    client = await LibraryClient.start({ file: t.file, durability: 'off' });
+  });
+  afterEach(async () => {
+    await client.close();
+    t.dispose();
+  });
+  return { t: () => t, client: () => client };
+}
+
+const cslText = (items: unknown[]) => ({ text: JSON.stringify(items, null, 1), format: 'csljson' as const });
+const csl = (items: unknown[]) => importText(cslText(items).text, { format: 'csljson' });
 
 describe('a CSL-JSON id is the citation key when there is no citation-key', () => {
-  let t: TestLibrary;
-  beforeEach(() => (t = testLibrary()));
-  afterEach(() => t.dispose());
+  const lib = libraryAndClient();
 
   const file = [
     { id: 'smith2020deep', type: 'article-journal', title: 'Deep things', author: [{ family: 'Smith', given: 'A.' }], issued: { 'date-parts': [[2020]] } },
@@ -30,11 +45,11 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     { id: 'has space', type: 'book', title: 'Spaces', author: [{ family: 'Roe' }], issued: { 'date-parts': [[2004]] } },
   ];
 
-  it('keeps a usable id as the key and exports it as the id again', () => {
+  it('keeps a usable id as the key and exports it as the id again', async () => {
     const parsed = csl(file);
     expect(parsed.items.map((i) => i.item['citation-key'])).toEqual(['smith2020deep', 'jones:2019', 'lee2018better', undefined, undefined, undefined, undefined]);
-    const r = store(t.library, parsed);
-    const out = t.library.cslOf(r.ids);
+    const r = await store(lib.client(), cslText(file));
+    const out = lib.t().library.cslOf(r.ids);
     expect(out.slice(0, 3).map((i) => [i.id, i['citation-key']])).toEqual([
       ['smith2020deep', 'smith2020deep'],
       ['jones:2019', 'jones:2019'],
@@ -42,7 +57,7 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     ]);
   });
 
-  it('makes a key for a number, a URL, a Zotero id or an unusable id, and reports old → new', () => {
+  it('makes a key for a number, a URL, a Zotero id or an unusable id, and reports old → new', async () => {
     const parsed = csl(file);
     expect(parsed.items.slice(3).map((i) => i.replacedId?.reason)).toEqual([
       'it is a number, as Zotero, Mendeley and EndNote number their records',
@@ -50,9 +65,9 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
       'it is a Zotero item id',
       'a citation key cannot contain spaces',
     ]);
-    const r = store(t.library, parsed);
-    expect(t.library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
-    expect(r.warnings.map((w) => [w.index, w.message])).toEqual([
+    const r = await store(lib.client(), cslText(file));
+    expect(lib.t().library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
+    expect(r.warnings.map((w) => [w.index, w.reason])).toEqual([
       [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); it became "kimZoteroNumbers2001" ("1234" → "kimZoteroNumbers2001").'],
       [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); it became "parkZoteroUris2002" ("http://zotero.org/users/1/items/ABCD1234" → "parkZoteroUris2002").'],
       [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); it became "choZoteroIds2003" ("7654321/ABCDEFGH" → "choZoteroIds2003").'],
@@ -60,77 +75,76 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     ]);
   });
 
-  it('gives a repeated id that is a key a suffix in the library, and skips an exact repeat', () => {
-    const parsed = csl([file[0], { ...file[0], title: 'Other things' }, file[0]]);
+  it('gives a repeated id that is a key a suffix in the library, and skips an exact repeat', async () => {
+    const three = [file[0], { ...file[0], title: 'Other things' }, file[0]];
+    const parsed = csl(three);
     expect(parsed.warnings).toEqual([]);
-    const r = store(t.library, parsed);
+    const r = await store(lib.client(), cslText(three));
     expect(r.added).toBe(2);
     expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
-    expect(t.library.cslOf(r.ids).map((i) => i.id)).toEqual(['smith2020deep', 'smith2020deepa']);
+    expect(lib.t().library.cslOf(r.ids).map((i) => i.id)).toEqual(['smith2020deep', 'smith2020deepa']);
   });
 });
 
 describe('every entry of a file arrives; the same entry is not added twice', () => {
-  let t: TestLibrary;
-  beforeEach(() => (t = testLibrary()));
-  afterEach(() => t.dispose());
+  const lib = libraryAndClient();
 
   const bookAndChapter = [
     { id: 'doe2010book', type: 'book', title: 'The handbook', editor: [{ family: 'Doe' }], DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
     { id: 'roe2010chapter', type: 'chapter', title: 'A chapter', author: [{ family: 'Roe' }], 'container-title': 'The handbook', DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
   ];
 
-  it('imports a book and a chapter of it that share a DOI, and nothing on the second import', () => {
-    const first = store(t.library, csl(bookAndChapter));
+  it('imports a book and a chapter of it that share a DOI, and nothing on the second import', async () => {
+    const first = await store(lib.client(), cslText(bookAndChapter));
     expect(first.added).toBe(2);
     expect(first.duplicates).toEqual([]);
-    const again = store(t.library, csl(bookAndChapter));
+    const again = await store(lib.client(), cslText(bookAndChapter));
     expect(again.added).toBe(0);
     expect(again.duplicates.map((d) => [d.index, d.existingId, d.reason])).toEqual([
       [0, first.ids[0], 'key-title'],
       [1, first.ids[1], 'key-title'],
     ]);
-    expect(t.library.stats().items).toBe(2);
+    expect(lib.t().library.stats().items).toBe(2);
   });
 
-  it('keeps the same DOI under another key from another file, says so, and lists both as duplicates', () => {
-    const first = store(t.library, csl([bookAndChapter[0]]));
-    const other = store(t.library, csl([{ ...bookAndChapter[0], id: 'handbook2010' }]));
+  it('keeps the same DOI under another key from another file, says so, and lists both as duplicates', async () => {
+    const first = await store(lib.client(), cslText([bookAndChapter[0]]));
+    const other = await store(lib.client(), cslText([{ ...bookAndChapter[0], id: 'handbook2010' }]));
     expect(other.added).toBe(1);
-    expect(other.warnings.map((w) => w.message)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
-    expect(t.library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
+    expect(other.warnings.map((w) => w.reason)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
+    expect(lib.t().library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
   });
 
-  it('matches a keyed entry by key and DOI even when its title was edited since, and by key and title without a DOI', () => {
-    store(t.library, csl([bookAndChapter[0], { id: 'nodoi', type: 'book', title: 'No DOI here' }]));
-    const again = store(t.library, csl([{ ...bookAndChapter[0], title: 'The Handbook, 2nd printing' }, { id: 'nodoi', type: 'book', title: 'No DOI here.' }]));
+  it('matches a keyed entry by key and DOI even when its title was edited since, and by key and title without a DOI', async () => {
+    await store(lib.client(), cslText([bookAndChapter[0], { id: 'nodoi', type: 'book', title: 'No DOI here' }]));
+    const again = await store(lib.client(), cslText([{ ...bookAndChapter[0], title: 'The Handbook, 2nd printing' }, { id: 'nodoi', type: 'book', title: 'No DOI here.' }]));
     expect(again.added).toBe(0);
     // The same key for a different work is another entry: kept with a suffixed key.
-    const clash = store(t.library, csl([{ id: 'nodoi', type: 'book', title: 'Something else' }]));
+    const clash = await store(lib.client(), cslText([{ id: 'nodoi', type: 'book', title: 'Something else' }]));
     expect(clash.added).toBe(1);
-    expect(t.library.cslOf(clash.ids)[0]!.id).toBe('nodoia');
+    expect(lib.t().library.cslOf(clash.ids)[0]!.id).toBe('nodoia');
   });
 
-  it('matches entries without keys by DOI, or by source, title, creators, year and type, on re-import', () => {
+  it('matches entries without keys by DOI, or by source, title, creators, year and type, on re-import', async () => {
     const ris = 'TY  - BOOK\nTI  - Keyless book\nAU  - Poe, E.\nPY  - 1999\nER  - \n\nTY  - CHAP\nTI  - Keyless chapter\nDO  - 10.1000/ch\nER  - \n\nTY  - CHAP\nTI  - Its sibling\nDO  - 10.1000/ch\nER  - \n';
-    const first = store(t.library, importText(ris, { format: 'ris' }));
+    const first = await store(lib.client(), { text: ris, format: 'ris' });
     expect(first.added).toBe(3);
-    const again = store(t.library, importText(ris, { format: 'ris' }));
+    const again = await store(lib.client(), { text: ris, format: 'ris' });
     expect(again.added).toBe(0);
     expect(again.duplicates.map((d) => d.reason)).toEqual(['title', 'doi', 'doi']);
     // Another year is another work.
-    const other = store(t.library, importText(ris.replace('PY  - 1999', 'PY  - 2005'), { format: 'ris' }));
+    const other = await store(lib.client(), { text: ris.replace('PY  - 1999', 'PY  - 2005'), format: 'ris' });
     expect(other.added).toBe(1);
     // The same work without a DOI from another file is a likely duplicate: kept, for the Duplicates view.
-    const elsewhere = store(t.library, importText(ris, { format: 'ris' }), 'other.ris');
+    const elsewhere = await store(lib.client(), { text: ris, format: 'ris' }, 'other.ris');
     expect(elsewhere.added).toBe(1);
-    expect(t.library.findDuplicates()).toContainEqual({ ids: [first.ids[0], elsewhere.ids[0]], reason: 'title-creator-year' });
+    expect(lib.t().library.findDuplicates()).toContainEqual({ ids: [first.ids[0], elsewhere.ids[0]], reason: 'title-creator-year' });
   });
 
-  it('finds an entry merged into another item by its key alias', () => {
-    const r = store(t.library, csl([bookAndChapter[0], { ...bookAndChapter[0], id: 'copy2010' }]));
-    t.library.mergeItems(r.ids[0]!, [r.ids[1]!]);
-    const again = store(t.library, csl([{ ...bookAndChapter[0], id: 'copy2010' }]));
+  it('finds an entry merged into another item by its key alias', async () => {
+    const r = await store(lib.client(), cslText([bookAndChapter[0], { ...bookAndChapter[0], id: 'copy2010' }]));
+    lib.t().library.mergeItems(r.ids[0]!, [r.ids[1]!]);
+    const again = await store(lib.client(), cslText([{ ...bookAndChapter[0], id: 'copy2010' }]));
     expect(again.added).toBe(0);
     expect(again.duplicates.map((d) => d.existingId)).toEqual([r.ids[0]]);
   });

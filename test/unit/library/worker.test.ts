@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importInWorker } from '../../../electron/core/formats';
+import { importInWorker, type PortMessage } from '../../../electron/core/formats';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { prepareItem } from '../../../electron/core/library/derive';
 import { CoreError } from '../../../electron/core/errors';
 import { tempDir } from '../../helpers/tmp';
+import { generateBibtex } from '../formats/corpus';
 import { generateItems } from './helpers/generate-items';
 
 describe('library worker facade', () => {
@@ -42,12 +43,13 @@ describe('library worker facade', () => {
     expect(await client.lib.count()).toBe(0);
   });
 
-  it('takes push-style chunks from a parser', async () => {
-    const handle = await client.beginImport({ source: 'stream' });
-    const items = generateItems(1200, 9);
-    void handle.add(items.slice(0, 600));
-    void handle.add(items.slice(600));
-    expect((await handle.commit()).added).toBe(1200);
+  it('takes push-style chunks from a parser on the port', async () => {
+    const feed = await client.importFromPort({ source: 'stream' });
+    const items = generateItems(1200, 9).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
+    feed.port.postMessage({ type: 'items', items: items.slice(0, 600) } satisfies PortMessage);
+    feed.port.postMessage({ type: 'items', items: items.slice(600) } satisfies PortMessage);
+    feed.port.postMessage({ type: 'end', count: 1200 } satisfies PortMessage);
+    expect((await feed.commit()).added).toBe(1200);
   });
 
   it('imports from a parser in another thread through a port, reporting lines and source keys', async () => {
@@ -65,7 +67,7 @@ describe('library worker facade', () => {
     // Every entry of the file arrives: another key with the same DOI too (the Duplicates view lists them).
     expect(result.added).toBe(4);
     expect(result.duplicates).toEqual([]);
-    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', message: expect.stringMatching(/already used/) })]);
+    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', reason: expect.stringMatching(/already used/) })]);
     const page = await client.lib.list({ query: 'tag:review', limit: 10 });
     expect(page.rows.map((r) => r.citationKey)).toEqual(['third']);
     // Importing the same entries again adds nothing. (The entry whose key the file gave twice is left
@@ -91,8 +93,25 @@ describe('library worker facade', () => {
     const result = await feed.commit();
     expect((await client.lib.cslOf(result.ids)).map((i) => i.id)).toEqual(['smith2020deep', 'kimZoteroNumbers2001']);
     expect(result.warnings).toEqual([
-      expect.objectContaining({ index: 1, sourceKey: '1234', message: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
+      expect.objectContaining({ index: 1, sourceKey: '1234', reason: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
     ]);
+  });
+
+  it('writes a parse through the port, never through this thread: all of it on success, nothing on a failed parse', async () => {
+    const bib = join(import.meta.dirname, '../../fixtures/formats/library.bib');
+    const feed = await client.importFromPort({ source: 'library.bib' });
+    const parsed = await importInWorker({ kind: 'path', path: bib }, { port: feed.port });
+    // The items went from the parser to the store: none came to this thread.
+    expect(parsed.items).toEqual([]);
+    expect(parsed).toMatchObject({ count: 13, errors: [] });
+    const result = await feed.commit();
+    expect(result.added).toBe(13);
+    expect(await client.lib.count()).toBe(13);
+    // A parse that fails part-way (over the entry limit after 2,000 were posted) leaves nothing, as importSource does.
+    const failing = await client.importFromPort({ source: 'big.bib' });
+    await expect(importInWorker({ kind: 'text', text: generateBibtex({ entries: 3000 }) }, { port: failing.port, limits: { maxEntries: 2000 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await failing.abort();
+    expect(await client.lib.count()).toBe(13);
   });
 
   it('rolls a port import back when it is aborted, and then takes the next import', async () => {
