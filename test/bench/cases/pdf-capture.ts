@@ -16,6 +16,7 @@
 //    core as it arrives, not cloned here: its transport cost is measured on its own.
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import type { BenchCase, BenchMetric } from '../harness';
 import { monitorStalls, type StallFigures } from '../stall-monitor';
@@ -37,6 +38,8 @@ const bench: BenchCase = {
     const size = n.toLocaleString('en');
     const bigN = quick ? 2 : 20;
     const bigMb = 20;
+    const load = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
+    const loadBefore = load();
 
     const service = await spawnService(root, ['--db', join(tmpDir, 'corpus.sqlite'), '--quiet']);
     try {
@@ -102,7 +105,7 @@ const bench: BenchCase = {
       const stallNote = (s: StallFigures, idle: StallFigures): string =>
         `monitorEventLoopDelay at 1 ms and a 5 ms heartbeat; p99 ${ms(s.p99Ms)} ms, ${s.over50} gaps over 50 ms; idle: longest ${ms(idle.maxMs)} ms, p99 ${ms(idle.p99Ms)} ms`;
       metrics.push(
-        { metric: `main thread with a core started, idle ${app.idle.wallMs / 1000 | 0} s: longest stall (baseline)`, value: app.idle.maxMs, unit: 'ms', note: `p99 ${ms(app.idle.p99Ms)} ms` },
+        { metric: `main thread with a core started, idle ${app.idle.wallMs / 1000 | 0} s: longest stall (baseline)`, value: app.idle.maxMs, unit: 'ms', note: `p99 ${ms(app.idle.p99Ms)} ms; load average ${loadBefore} at the start of the case, ${load()} at its end, on 2 cores shared with other work` },
         { metric: `Add → PDFs… of ${size} ten-page PDFs as the app does it, wall`, value: app.add.wallMs / 1000, unit: 's', note: `one pdfs.add per file in base64, PDF worker, library worker, full-text index, local service; ${(app.add.wallMs / n).toFixed(0)} ms per PDF` },
         { metric: `Add → PDFs… of ${size} PDFs: longest main-thread stall`, value: app.add.stalls.maxMs, unit: 'ms', target: '≤ 100 ms', pass: app.add.stalls.maxMs <= 100, note: stallNote(app.add.stalls, app.idle) },
         { metric: 'Add → PDFs…: longest main-thread stall / idle', value: app.add.stalls.maxMs / Math.max(app.idle.maxMs, 1), unit: 'ratio' },
