@@ -1,6 +1,6 @@
 // PDFs written with pdf-lib for the capture tests and benchmarks: a title in large print at the top,
 // a byline under it, body lines, and identifiers where a test wants them (XMP, document info, text).
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib';
+import { concatTransformationMatrix, drawObject, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
 
 export interface PdfSpec {
   title?: string;
@@ -17,6 +17,11 @@ export interface PdfSpec {
   info?: Record<string, string>;
   /** Mark the file as encrypted with a password that is not empty. */
   encrypted?: boolean;
+  /**
+   * Bytes of image data on every page (a grey-scale figure of noise, which does not compress), so a
+   * file weighs what a paper with figures does; 0 or absent: text only (a few kilobytes a page).
+   */
+  figureBytes?: number;
 }
 
 function xmpPacket(doi: string): string {
@@ -73,6 +78,22 @@ export async function makePdf(spec: PdfSpec): Promise<Uint8Array> {
     }
   });
   for (let i = 0; i < (spec.blankPages ?? 0); i++) doc.addPage([595, 842]);
+  if (spec.figureBytes) {
+    const side = Math.ceil(Math.sqrt(spec.figureBytes));
+    doc.getPages().forEach((page, i) => {
+      const pixels = new Uint8Array(side * side);
+      let x = (i + 1) * 2654435761;
+      for (let p = 0; p < pixels.length; p++) {
+        x = (x ^ (x << 13)) >>> 0;
+        x = (x ^ (x >>> 17)) >>> 0;
+        x = (x ^ (x << 5)) >>> 0;
+        pixels[p] = x & 0xff;
+      }
+      const image = doc.context.register(doc.context.stream(pixels, { Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
+      const name = page.node.newXObject('Figure', image);
+      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(250, 0, 0, 250, 300, 300), drawObject(name), popGraphicsState());
+    });
+  }
   if (spec.infoSubject) doc.setSubject(spec.infoSubject);
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   for (const [k, v] of Object.entries(spec.info ?? {})) info.set(PDFName.of(k), PDFHexString.fromText(v));

@@ -3,6 +3,7 @@
 // over the target, then fsync the directory so the rename itself survives a crash. On any failure the
 // temporary file is removed and the target is left as it was.
 import * as nodeFs from 'node:fs';
+import { open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -81,5 +82,46 @@ function syncDirectory(dir: string, fs: AtomicWriteFs): void {
     // Best effort.
   } finally {
     if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/** The file-system calls of the asynchronous write (node:fs/promises by default); tests replace them to fail or wait at any step. */
+export interface AtomicWriteFsAsync {
+  realpath(path: string): Promise<string>;
+  stat(path: string): Promise<{ mode: number }>;
+  open(path: string, flags: string, mode?: number): Promise<Pick<FileHandle, 'writeFile' | 'sync' | 'close'>>;
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string, options: { force: boolean }): Promise<void>;
+}
+
+export const nodeAtomicFsAsync: AtomicWriteFsAsync = { realpath, stat, open, rename, rm };
+
+/**
+ * writeFileAtomic without holding the calling thread: the writes and the fsyncs run on libuv's
+ * threads, so a large file or a slow disk does not stall the thread that answers the UI.
+ */
+export async function writeFileAtomicAsync(path: string, data: Uint8Array, fs: AtomicWriteFsAsync = nodeAtomicFsAsync): Promise<void> {
+  const target = await fs.realpath(path).catch(() => path);
+  const mode = (await fs.stat(target).catch(() => undefined))?.mode;
+  const temp = tempNameFor(target);
+  let handle: Awaited<ReturnType<AtomicWriteFsAsync['open']>> | null = null;
+  try {
+    handle = await fs.open(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);
+    await handle.writeFile(data);
+    await handle.sync();
+    const closing = handle;
+    handle = null;
+    await closing.close();
+    await fs.rename(temp, target);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  // Best effort, as in syncDirectory.
+  const dir = await fs.open(dirname(target), 'r').catch(() => null);
+  if (dir) {
+    await dir.sync().catch(() => undefined);
+    await dir.close().catch(() => undefined);
   }
 }

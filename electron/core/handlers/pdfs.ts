@@ -2,7 +2,7 @@
 // identified, copied into the library folder) as a job the status bar shows and Cancel stops, then
 // its pages indexed for `fulltext:` search. The Needs review list and its decisions, and the pages
 // and snippets of a full-text search.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { LibraryChange, PdfAddOutcome, PdfReviewEntry, pdfsFeature } from '../../../shared/ipc';
@@ -28,6 +28,22 @@ export interface PdfHandlerDeps {
   report?: (err: unknown) => void;
   /** Where the bytes sent wait while they are captured (the system's temporary folder by default). */
   tempDir?: string;
+}
+
+/** Base64 decoded a slice at a time (a multiple of 4 characters, so every slice decodes on its own). */
+const DECODE_SLICE = 1024 * 1024;
+
+/**
+ * Writes the bytes a base64 text stands for to a new file, a slice at a time: decoding a 40 MB upload
+ * in one go would hold the thread that answers the UI for as long.
+ */
+export async function writeBase64File(file: string, base64: string): Promise<void> {
+  const handle = await open(file, 'wx');
+  try {
+    for (let at = 0; at < base64.length; at += DECODE_SLICE) await handle.writeFile(Buffer.from(base64.slice(at, at + DECODE_SLICE), 'base64'));
+  } finally {
+    await handle.close();
+  }
 }
 
 function outcomeOf(name: string, r: CaptureFileReport): PdfAddOutcome {
@@ -117,7 +133,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
           const dir = await mkdtemp(join(deps.tempDir ?? tmpdir(), 'citewise-pdf-'));
           try {
             const file = join(dir, name);
-            await writeFile(file, Buffer.from(base64, 'base64'));
+            await writeBase64File(file, base64);
             reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
             job.progress(0, 1, `Reading ${name}`);
             const [report] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: 'copy', storeDir: join(deps.dataDir, 'attachments'), signal: both });

@@ -7,8 +7,8 @@
 // (pending-captures.ts runs the search when the service is back).
 // Every file gets a line in the report; a file that fails leaves nothing behind.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { basename, join, resolve } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import type { NormalizedDoi } from '../../../shared/model/doi';
@@ -16,7 +16,7 @@ import type { CaptureCandidate, CaptureEvidence, CaptureMethod, CaptureState } f
 import type { BulkResult, UiPaper } from '../../../shared/model/service';
 import { CoreError } from '../errors';
 import { doiPlaceholder, paperToCsl } from '../formats';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { cachePapers, metadataOf, TRANSIENT, type PaperSource } from '../library/add-dois';
 import type { CaptureInput, CaptureStored, TitleSearchOutcome } from '../library/capture-store';
 import type { AsyncLibrary } from '../library/client';
@@ -96,7 +96,17 @@ function cannotAskNow(err: unknown): boolean {
   return code !== undefined && (TRANSIENT.has(code) || code === 'UNAUTHORIZED' || code === 'FORBIDDEN');
 }
 
-const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+/** Hashed a slice at a time: 200 MB in one go would hold this thread (the one that answers the UI) for a second. */
+const HASH_SLICE = 1024 * 1024;
+
+export async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < bytes.byteLength; at += HASH_SLICE) {
+    if (at > 0) await nextTurn();
+    hash.update(bytes.subarray(at, at + HASH_SLICE));
+  }
+  return hash.digest('hex');
+}
 
 /** Where a copied PDF lives: content-addressed, so the same file is stored once. */
 export function storedPathOf(storeDir: string, sha256: string): string {
@@ -233,26 +243,33 @@ async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader 
   if (!info.isFile()) return fail('INVALID_INPUT', `${path} is not a file`);
   if (info.size > limits.maxBytes) return fail('INVALID_INPUT', `it is ${mb(info.size)}; PDFs larger than ${mb(limits.maxBytes)} are not captured`);
   if (info.size === 0) return fail('INVALID_INPUT', 'it is empty');
-  const bytes = new Uint8Array(await readFile(path));
-  const sha256 = sha256Of(bytes);
+  // Nothing here copies the file's bytes on this thread: read by libuv, hashed a slice at a time, moved
+  // to the PDF worker and back, written by libuv. A copy of a large PDF would stall the UI's thread.
+  const bytes = await readFile(path);
+  const size = bytes.byteLength;
+  const sha256 = await sha256Of(bytes);
   const same = await deps.library.lib.attachmentBySha256(sha256);
   if (same) return { file: path, status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
-  const read = await deps.reader.read(bytes.slice(), limits.maxPages, options.signal);
+  const read = await deps.reader.read(bytes, limits.maxPages, options.signal, { move: true, returnBytes: options.mode === 'copy' });
   if (!read.ok) return fail(read.failure.code === 'timeout' ? 'TIMEOUT' : 'INVALID_INPUT', read.failure.message);
   const found = await identify(read.facts, sha256, path, deps, options.signal);
   let stored = path;
   let wrote = false;
   if (options.mode === 'copy') {
     stored = storedPathOf(options.storeDir, sha256);
-    if (!existsSync(stored)) {
-      mkdirSync(join(options.storeDir, sha256.slice(0, 2)), { recursive: true });
-      writeFileAtomic(stored, bytes);
+    const there = await access(stored).then(
+      () => true,
+      () => false,
+    );
+    if (!there) {
+      await mkdir(join(options.storeDir, sha256.slice(0, 2)), { recursive: true });
+      await writeFileAtomicAsync(stored, read.bytes ?? bytes);
       wrote = true;
     }
   }
   const input: CaptureInput = {
     csl: found.csl,
-    attachment: { path: stored, sha256, size: bytes.byteLength, stored: options.mode === 'copy' ? 'copied' : 'linked' },
+    attachment: { path: stored, sha256, size, stored: options.mode === 'copy' ? 'copied' : 'linked' },
     method: found.method,
     state: found.state,
     confidence: found.confidence,
@@ -263,12 +280,12 @@ async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader 
   try {
     result = await deps.library.lib.capturePdf(input);
   } catch (err) {
-    if (wrote) rmSync(stored, { force: true });
+    if (wrote) await rm(stored, { force: true });
     throw err;
   }
   if (result.status === 'duplicate') {
     // The copy just written belongs to nobody (a same-checksum duplicate found meanwhile owns it).
-    if (wrote && result.reason !== 'checksum') rmSync(stored, { force: true });
+    if (wrote && result.reason !== 'checksum') await rm(stored, { force: true });
     return { file: path, status: 'duplicate', itemId: result.itemId, reason: result.reason };
   }
   return {

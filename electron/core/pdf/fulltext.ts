@@ -56,8 +56,8 @@ async function indexOne(pdf: FulltextPending, reader: PdfReader, limits: Fulltex
   if (!info || !info.isFile()) return 'missing';
   const base = { sha256: pdf.sha256, pages: [], pageCount: 0 };
   if (info.size > limits.maxBytes) return { ...base, status: 'too-big', note: `not searchable: the file is ${mb(info.size)}; the full-text limit is ${mb(limits.maxBytes)}` };
-  const bytes = new Uint8Array(await readFile(pdf.path));
-  const read = await reader.read(bytes, limits.maxPages, signal, { wholeOrNone: true, cancelMessage: CANCELLED });
+  // Moved to the worker as read, not copied: a copy of a large PDF would stall the thread that answers the UI.
+  const read = await reader.read(await readFile(pdf.path), limits.maxPages, signal, { wholeOrNone: true, cancelMessage: CANCELLED, move: true });
   if (!read.ok) return { ...base, status: 'unreadable', note: `not searchable: ${read.failure.message}` };
   const { pageCount, pages } = read.facts;
   if (pageCount > limits.maxPages) return { ...base, pageCount, status: 'too-big', note: `not searchable: it has ${pagesWord(pageCount)}; the full-text limit is ${limits.maxPages}` };

@@ -13,10 +13,12 @@ export interface PdfWorkerRequest {
   maxPages: number;
   /** See ExtractOptions.wholeOrNone. */
   wholeOrNone?: boolean;
+  /** Send `bytes` back with the facts (moved, not copied); pdf.js then reads a copy made in the worker. */
+  returnBytes?: boolean;
 }
 
 /** What a read's reply carries (worker-rpc.ts Reply): a file that cannot be read is an answer, not an error. */
-export type PdfWorkerReply = { ok: true; facts: PdfFacts } | { ok: false; failure: ExtractFailure };
+export type PdfWorkerReply = { ok: true; facts: PdfFacts; bytes?: Uint8Array } | { ok: false; failure: ExtractFailure };
 
 export interface PdfWorkerReady {
   ready: true;
@@ -25,7 +27,23 @@ export interface PdfWorkerReady {
 /** How long a worker may take to start and load pdf.js (a slow disk, a busy machine) before it is given up. */
 const START_LIMIT_MS = 120_000;
 
-export type ReadOutcome = { ok: true; facts: PdfFacts } | { ok: false; failure: ExtractFailure | { code: 'timeout'; message: string } };
+export type ReadOutcome = { ok: true; facts: PdfFacts; bytes?: Uint8Array } | { ok: false; failure: ExtractFailure | { code: 'timeout'; message: string } };
+
+export interface ReadOptions {
+  wholeOrNone?: boolean;
+  cancelMessage?: string;
+  /**
+   * Move `bytes` to the worker instead of copying them: copying a large PDF on this thread (the one
+   * that answers the UI) stalls it for as long as the copy takes. The caller's view is unusable
+   * afterwards (a small Buffer sharing Node's pool is copied, since moving it would take the pool).
+   */
+  move?: boolean;
+  /** With `move`: a successful read gives the bytes back (`bytes`), moved again. */
+  returnBytes?: boolean;
+}
+
+/** Whether `bytes` is the whole of its buffer, so moving the buffer moves nothing else. */
+const ownsBuffer = (bytes: Uint8Array): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 
 export interface PdfReaderOptions {
   /** Per file; the worker is terminated when a file takes longer. */
@@ -76,8 +94,8 @@ export class PdfReader {
     return ready;
   }
 
-  /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own). */
-  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal, options: { wholeOrNone?: boolean; cancelMessage?: string } = {}): Promise<ReadOutcome> {
+  /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own) unless `options.move`. */
+  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal, options: ReadOptions = {}): Promise<ReadOutcome> {
     let rpc = await (this.#ready ?? this.#start());
     // A worker that stopped between two files is replaced.
     if (rpc.stopped) {
@@ -107,7 +125,11 @@ export class PdfReader {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       // After a time-out or an abort the worker is terminated, and this call's rejection is ignored.
-      rpc.call<PdfWorkerReply>({ id: 0, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}) }).then((reply) => finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts } : { ok: false, failure: reply.failure })), onStopped);
+      const moved = options.move === true && ownsBuffer(bytes);
+      const request: PdfWorkerRequest = { id: 0, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}), ...(options.move && options.returnBytes ? { returnBytes: true } : {}) };
+      rpc
+        .call<PdfWorkerReply>(request, moved ? [bytes.buffer as ArrayBuffer] : [])
+        .then((reply) => finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts, ...(reply.bytes ? { bytes: reply.bytes } : {}) } : { ok: false, failure: reply.failure })), onStopped);
     });
   }
 

@@ -9,8 +9,13 @@ import type { PdfWorkerReady, PdfWorkerReply, PdfWorkerRequest } from './run-in-
 void loadPdfJs().then(() => parentPort!.postMessage({ ready: true } satisfies PdfWorkerReady));
 
 parentPort!.on('message', (request: PdfWorkerRequest) => {
-  extractPdf(request.bytes, { maxPages: request.maxPages, ...(request.wholeOrNone ? { wholeOrNone: true } : {}) }).then(
-    (facts) => parentPort!.postMessage(replied(request.id, { ok: true, facts } satisfies PdfWorkerReply)),
+  // pdf.js takes the buffer it is given (it moves it to its own worker): bytes to send back are copied first, here.
+  const data = request.returnBytes ? request.bytes.slice() : request.bytes;
+  extractPdf(data, { maxPages: request.maxPages, ...(request.wholeOrNone ? { wholeOrNone: true } : {}) }).then(
+    (facts) =>
+      request.returnBytes
+        ? parentPort!.postMessage(replied(request.id, { ok: true, facts, bytes: request.bytes } satisfies PdfWorkerReply), [request.bytes.buffer as ArrayBuffer])
+        : parentPort!.postMessage(replied(request.id, { ok: true, facts } satisfies PdfWorkerReply)),
     (err: unknown) => {
       const failure = err instanceof PdfReadError ? err.failure : { code: 'corrupt' as const, message: `it cannot be read (${err instanceof Error ? err.message : String(err)})` };
       parentPort!.postMessage(replied(request.id, { ok: false, failure } satisfies PdfWorkerReply));

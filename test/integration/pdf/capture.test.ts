@@ -225,6 +225,23 @@ describe('limits', () => {
     expect(await reader.read(bytes, 3)).toMatchObject({ ok: true, facts: { title: 'Slow' } });
   }, 60_000);
 
+  it('moves the bytes to the worker when asked (no copy on this thread) and gives them back', async () => {
+    const pdf = await makePdf({ title: 'Moved', pages: [['doi:10.5555/moved.1']] });
+    const bytes = new Uint8Array(pdf);
+    const moved = await reader.read(bytes, 3, undefined, { move: true, returnBytes: true });
+    expect(moved).toMatchObject({ ok: true, facts: { title: 'Moved' } });
+    // Moved, not copied: this thread's view is empty; what comes back is the same file.
+    expect(bytes.byteLength).toBe(0);
+    expect(moved.ok && moved.bytes && Buffer.from(moved.bytes).equals(Buffer.from(pdf))).toBe(true);
+    // A view on part of a larger buffer (a small Buffer in Node's pool) is copied: the rest of the buffer stays usable.
+    const shared = new Uint8Array(pdf.byteLength + 16);
+    shared.set(pdf, 8);
+    const part = shared.subarray(8, 8 + pdf.byteLength);
+    expect(await reader.read(part, 3, undefined, { move: true })).toMatchObject({ ok: true, facts: { title: 'Moved' } });
+    expect(shared.byteLength).toBe(pdf.byteLength + 16);
+    expect(Buffer.from(part).equals(Buffer.from(pdf))).toBe(true);
+  }, 60_000);
+
   it('reads only the first pages for identifiers (the page cap)', async () => {
     const bytes = await makePdf({ title: 'Long', pages: [['one'], ['two'], ['three'], ['four doi:10.5555/late.4']] });
     const capped = await reader.read(bytes, 3);
