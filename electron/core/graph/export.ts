@@ -14,8 +14,9 @@ export interface GraphExportInput {
 }
 
 // XML 1.0 allows tab, LF, CR and everything from U+0020 except the surrogates (unpaired ones) and U+FFFE/U+FFFF.
-// eslint-disable-next-line no-control-regex
+/* eslint-disable no-control-regex -- control characters are what XML cannot hold */
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
 
 /** Text for an XML attribute or element: escaped, and without characters XML cannot hold. */
 export function xmlText(value: string): string {

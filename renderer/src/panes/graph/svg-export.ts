@@ -40,9 +40,11 @@ export function legendHeight(legend: SvgLegend | null | undefined, width: number
   return 24 + Math.ceil(legend.items.length / legendColumns(width)) * LEGEND_ROW + legend.notes.length * LEGEND_ROW;
 }
 
+/* eslint-disable-next-line no-control-regex -- control characters are what XML cannot hold */
+const XML_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
 export function escapeXml(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text.replace(XML_CONTROL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 /**

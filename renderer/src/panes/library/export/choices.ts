@@ -26,9 +26,11 @@ export function isBibliography(format: ExportFormat): boolean {
   return FORMATS.find((f) => f.id === format)?.bibliography ?? false;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
+const CONTROL_CHARACTERS = /[\u0000-\u001f]+/g;
+
 /** A file name for a download: the scope in words, made safe for every file system. */
 export function fileName(label: string, extension: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
-  const base = label.replace(/[\u0000-\u001f]+/g, ' ').replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'bibliography';
+  const base = label.replace(CONTROL_CHARACTERS, ' ').replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'bibliography';
   return `${base}.${extension.replace(/^\./, '')}`;
 }
