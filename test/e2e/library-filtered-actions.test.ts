@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
-import { openSession, screenshot, type AppSession } from './harness';
+import { importBib, openSession, screenshot, type AppSession } from './harness';
 
 // A duplicate pair (same title, first creator and year), each with its own tag, and one other item.
 const BIB = [
@@ -16,15 +16,6 @@ const BIB = [
   '@article{peat2019, title = {Peatland carbon budgets after rewetting}, author = {Åström, Karl}, journal = {Environmental Research Letters}, year = {2019}}',
   '',
 ].join('\n');
-
-async function importBib(page: Page, bib: string, entries: number): Promise<void> {
-  await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
-  const dialog = page.getByTestId('import-dialog');
-  await dialog.getByTestId('import-summary').waitFor();
-  await dialog.getByRole('button', { name: new RegExp(`^Import ${entries} entr`) }).click();
-  await dialog.getByTestId('import-report').waitFor();
-  await dialog.getByRole('button', { name: 'Done' }).click();
-}
 
 describe('acting on the library while a search or a tag filter is on', () => {
   let service: RunningService;

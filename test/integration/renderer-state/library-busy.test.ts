@@ -9,6 +9,7 @@ import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { tempDir } from '../../helpers/tmp';
+import { until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020, keywords = {kept}}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -20,14 +21,6 @@ let api: CitewiseApi;
 let dir: ReturnType<typeof tempDir>;
 /** How long each library.list answer is held back (0: not at all). */
 let listDelayMs = 0;
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   dir = tempDir('citewise-busy-');
