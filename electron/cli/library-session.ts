@@ -47,7 +47,7 @@ export async function withLibrary<T>(dataDir: string, run: (client: LibraryClien
 }
 
 /** Opens the citation service for `run` and closes it after. */
-export async function withService<T>(ctx: CommandContext, run: (service: PaperSource) => Promise<T>): Promise<T> {
+export async function withService<T>(ctx: CommandContext, run: (service: OpenedService['service']) => Promise<T>): Promise<T> {
   if (!ctx.openService) throw new CoreError('INTERNAL', 'this command needs the citation service, which is not available here.');
   const { service, close } = await ctx.openService();
   try {

@@ -20,7 +20,8 @@ import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
 import { pdfHandlers } from './handlers/pdfs';
 import { captureServiceOf } from './pdf/capture';
-import { PendingCaptures } from './pdf/pending-captures';
+import { PendingCaptures, retrySchedule } from './pdf/pending-captures';
+import type { Clock } from './clock';
 import { AutoExporter } from './jobs/auto-export';
 import { PdfFolderWatcher } from './jobs/pdf-watch';
 import { Enricher } from './jobs/enrich';
@@ -71,6 +72,8 @@ export interface CoreOptions {
   watchFolder?: boolean | undefined;
   /** Tuning of the watched folder (tests shorten the waits). */
   pdfWatch?: { stableMs?: number; pollMs?: number; rescanMs?: number } | undefined;
+  /** The clock of the app's hourly look for PDFs captured offline (tests pass a manual one). */
+  clock?: Clock | undefined;
 }
 
 export interface Core {
@@ -176,9 +179,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onIdentified: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
     report: (err) => logger.error('the title search of a PDF captured offline failed', err),
   });
+  const lookForPending = (): void => void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err));
   const resumeQueued = (): void => {
     void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
-    void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err));
+    lookForPending();
   };
   onOnline = resumeQueued;
   const getFormatter = (): CiteFormatter => {
@@ -318,7 +322,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};
   // The app also looks up, soon after it starts and then hourly, the PDFs that wait for the paper
   // search: the service may be reachable without anything having asked it yet (no online event).
-  const stopPendingTimer = options.mode === 'browser' || options.mode === 'electron' ? everyHour(() => void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err))) : () => {};
+  const stopPendingTimer = options.mode === 'browser' || options.mode === 'electron' ? retrySchedule(lookForPending, options.clock) : () => {};
   // Catch up with changes made while the app was closed (e.g. by the CLI).
   autoExport.libraryChanged();
   const missing = registry.missing();
@@ -358,21 +362,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await library.close();
       db.close();
     },
-  };
-}
-
-/** Calls `fn` 30 s from now and then every hour (timers that do not keep the process alive); returns the stop. */
-function everyHour(fn: () => void): () => void {
-  let interval: ReturnType<typeof setInterval> | null = null;
-  const first = setTimeout(() => {
-    fn();
-    interval = setInterval(fn, 60 * 60_000);
-    interval.unref?.();
-  }, 30_000);
-  first.unref?.();
-  return () => {
-    clearTimeout(first);
-    if (interval) clearInterval(interval);
   };
 }
 

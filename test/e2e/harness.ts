@@ -142,3 +142,13 @@ export async function openSession(serviceUrl: string, apiKey: string, viewport =
     },
   };
 }
+
+/** Imports a .bib through the Library's Import… (its preview, then Import and Done), `entries` in it. */
+export async function importBib(page: Page, bib: string, entries: number): Promise<void> {
+  await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+  const dialog = page.getByTestId('import-dialog');
+  await dialog.getByTestId('import-summary').waitFor();
+  await dialog.getByRole('button', { name: new RegExp(`^Import ${entries} entr`) }).click();
+  await dialog.getByTestId('import-report').waitFor();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+}

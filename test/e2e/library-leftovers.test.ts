@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { shootThemes } from './axe';
-import { openSession, type AppSession } from './harness';
+import { importBib, openSession, type AppSession } from './harness';
 
 const BIB = [
   '@article{dna2020, title = {The {DNA} of soil microbiomes under drought across European grasslands}, author = {Lee, Alice and Okafor, Ngozi}, journal = {Journal of Hydrology}, year = {2020}}',
@@ -16,15 +16,6 @@ const BIB = [
   '@article{heat2018, title = {Urban heat islands and the night-time energy balance of dense cities}, author = {García-Márquez, Ana}, journal = {Urban Climate}, year = {2018}}',
   '',
 ].join('\n');
-
-async function importBib(page: Page, bib: string, entries: number): Promise<void> {
-  await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
-  const dialog = page.getByTestId('import-dialog');
-  await dialog.getByTestId('import-summary').waitFor();
-  await dialog.getByRole('button', { name: new RegExp(`^Import ${entries} entr`) }).click();
-  await dialog.getByTestId('import-report').waitFor();
-  await dialog.getByRole('button', { name: 'Done' }).click();
-}
 
 describe('the Library as researchers work in it', () => {
   let service: RunningService;

@@ -4,7 +4,9 @@
 // restore), each one's first-page title and byline are searched and judged as at capture
 // (capture.ts, searchByTitle), and the capture lands where an online capture of the PDF would have:
 // identified (the item becomes a DOI placeholder that enrichment completes) or in Needs review.
-// A search the service cannot answer now stops the run; the rest wait for the next time.
+// A search the service cannot answer now stops the run; the rest wait for the next time. The app
+// also looks soon after it starts and then hourly (retrySchedule); `citewise enrich` runs them too.
+import { systemClock, type Clock } from '../clock';
 import { CoreError } from '../errors';
 import type { JobRegistry } from '../jobs/registry';
 import type { AsyncLibrary } from '../library/client';
@@ -30,6 +32,35 @@ export interface PendingRun {
   identified: number;
   /** Still waiting (the service could not be asked, or the run was cancelled). */
   waiting: number;
+  /** Searches that failed for another reason than the service being out of reach: still pending, tried again next time. */
+  failed: number;
+}
+
+/** The app's first look, soon after it starts: the service may answer without anything having asked it (no online event). */
+export const FIRST_LOOK_MS = 30_000;
+/** Then hourly: a service that came back unnoticed is asked within the hour, and a search that failed is tried again. */
+export const RETRY_EVERY_MS = 60 * 60_000;
+
+/**
+ * Calls `look` FIRST_LOOK_MS from now and then every RETRY_EVERY_MS, on `clock` (its timers do not
+ * keep the process alive); returns the stop. One timer at a time: each look arms the next.
+ */
+export function retrySchedule(look: () => void, clock: Clock = systemClock): () => void {
+  let timer: unknown = null;
+  let stopped = false;
+  const arm = (ms: number): void => {
+    timer = clock.setTimeout(() => {
+      if (stopped) return;
+      arm(RETRY_EVERY_MS);
+      look();
+    }, ms);
+    (timer as { unref?: () => void } | null)?.unref?.();
+  };
+  arm(FIRST_LOOK_MS);
+  return () => {
+    stopped = true;
+    clock.clearTimeout(timer);
+  };
 }
 
 export class PendingCaptures {
@@ -71,9 +102,9 @@ export class PendingCaptures {
   async #runOnce(): Promise<PendingRun> {
     const waiting = await this.#o.library.lib.pendingTitleSearches();
     const service = this.#o.service();
-    if (waiting.length === 0 || !service || this.#lifetime.signal.aborted) return { settled: 0, identified: 0, waiting: waiting.length };
+    if (waiting.length === 0 || !service || this.#lifetime.signal.aborted) return { settled: 0, identified: 0, waiting: waiting.length, failed: 0 };
     const n = waiting.length;
-    const run: PendingRun = { settled: 0, identified: 0, waiting: n };
+    const run: PendingRun = { settled: 0, identified: 0, waiting: n, failed: 0 };
     /** Runs the searches; true when it stopped because the service could not be asked. */
     const work = async (signal: AbortSignal, progress: (done: number) => void): Promise<boolean> => {
       const identified: number[] = [];
@@ -87,13 +118,19 @@ export class PendingCaptures {
             if (signal.aborted) return false;
             // This one failed (not for being out of reach); it stays pending, the others go on.
             this.#o.report?.(err);
+            run.failed++;
+            run.waiting--;
             continue;
           }
           // The service cannot be asked now: the rest wait for the next time it is back.
           if (!decided) return true;
           const done = await this.#o.library.lib.completePendingCapture(w.attachmentId, decided);
           progress(i + 1);
-          if (!done) continue;
+          if (!done) {
+            // Settled, removed or trashed meanwhile: it no longer waits.
+            run.waiting--;
+            continue;
+          }
           run.settled++;
           run.waiting--;
           if (done.enrich) identified.push(done.itemId);
@@ -113,7 +150,7 @@ export class PendingCaptures {
       job.progress(0, n);
       const unreachable = await work(AbortSignal.any([job.signal, this.#lifetime.signal]), (done) => job.progress(done, n));
       // Listed as a job that did not finish, with why, as a paused enrichment is.
-      if (unreachable) throw new CoreError('OFFLINE', `Waiting until the citation service can be reached: ${run.waiting} of ${n} PDFs keep waiting for their title search.`);
+      if (unreachable) throw new CoreError('OFFLINE', `Waiting until the citation service can be reached: ${run.waiting + run.failed} of ${n} PDFs keep waiting for their title search.`);
       return run;
     });
     return job.done.catch((err: unknown) => {

@@ -21,17 +21,24 @@ export interface ServiceProxy {
   offline: boolean;
   /** Milliseconds to hold every forwarded request. */
   delayMs: number;
+  /** Answers a request with this HTTP status instead of forwarding it, when it returns one (e.g. 422 for one search). */
+  refuse: ((url: string) => number | null) | null;
   /** How many times each DOI reached the service on this path. */
   counts(path: BulkRequest['path']): Map<string, number>;
   close(): Promise<void>;
 }
 
 export async function serviceProxy(target: () => string): Promise<ServiceProxy> {
-  const state = { offline: false, delayMs: 0 };
+  const state: { offline: boolean; delayMs: number; refuse: ServiceProxy['refuse'] } = { offline: false, delayMs: 0, refuse: null };
   const bulk: BulkRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (state.offline) {
       req.socket.destroy();
+      return;
+    }
+    const refused = state.refuse?.(req.url ?? '') ?? null;
+    if (refused !== null) {
+      res.writeHead(refused, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Refused by the test proxy' }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -74,6 +81,12 @@ export async function serviceProxy(target: () => string): Promise<ServiceProxy> 
     },
     set delayMs(v: number) {
       state.delayMs = v;
+    },
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(v: ServiceProxy['refuse']) {
+      state.refuse = v;
     },
     counts(path) {
       const m = new Map<string, number>();

@@ -75,7 +75,7 @@ describe('a PDF without an identifier, captured offline', () => {
     for (const w of Object.values(waiting)) expect(w).toMatchObject({ state: 'pending', method: 'none', doi: null });
     // Nothing happens while the service cannot be reached; a run then says why it did nothing.
     await new Promise((r) => setTimeout(r, 600));
-    expect(await core.pendingCaptures.resume()).toEqual({ settled: 0, identified: 0, waiting: 3 });
+    expect(await core.pendingCaptures.resume()).toEqual({ settled: 0, identified: 0, waiting: 3, failed: 0 });
     expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending')).toMatchObject([
       { state: 'failed', label: 'Looking up the titles of 3 PDFs captured offline', message: 'Waiting until the citation service can be reached: 3 of 3 PDFs keep waiting for their title search.' },
     ]);

@@ -10,6 +10,7 @@ import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { RowCache } from '../../../renderer/src/lib/state/library-rows.svelte';
 import { tempDir } from '../../helpers/tmp';
+import { until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -21,15 +22,6 @@ const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year
 let core: Core;
 let api: CitewiseApi;
 let dir: ReturnType<typeof tempDir>;
-
-/** Waits for what the state's asynchronous loads settle to. */
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function titles(rows: RowCache): string[] {
   return Array.from({ length: rows.count }, (_, i) => rows.row(i)?.title ?? '?').sort();

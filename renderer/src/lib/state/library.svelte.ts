@@ -444,7 +444,12 @@ export class LibraryState {
       this.scrollTop = 0;
       this.#toTop++;
     }
-    return this.rows.load(whereOf(this.#view, this.#applied, this.#tags), this.#sort, keep);
+    const generation = this.rows.load(whereOf(this.#view, this.#applied, this.#tags), this.#sort, keep);
+    // A load that replaces a search's before its first rows came (a change refreshing the table, a tag,
+    // a view) drops that search's answer: the busy state ends with this load's first rows instead, or
+    // the search box and the table stayed aria-busy for good.
+    if (this.#searching) this.#searchGeneration = generation;
+    return generation;
   }
 
   /** Keeps a changed part of the layout (columns, their widths, the panes) in the library's settings. */
