@@ -3,6 +3,7 @@
 // its directory synced, as every other file the core replaces).
 import { basename, resolve } from 'node:path';
 import type { ExportScope } from '../../../shared/ipc';
+import type { CslItem } from '../../../shared/model/csl';
 import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
 import { CoreError } from '../../core/errors';
 import type { ExportFormat } from '../../core/formats';
@@ -57,28 +58,36 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const output = p.values.output as string | undefined;
   const collection = p.values.collection as string | undefined;
 
-  const exported = await withLibrary(
-    ctx.dataDir,
-    async (client) => {
-      const collectionId = collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
-      const items = await cslOfIds(client.lib, await idsInScope(client.lib, scopeOf(collectionId, query)));
-      if (fileFormat) return { items, text: exportItems(items, fileFormat) };
-      // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
-      // A set formatted before in this style comes from the library's cache without starting an engine.
-      const formatter = createCiteFormatter({ workers: 1 });
-      try {
-        if (style !== undefined && !isBuiltInStyle(style)) {
-          const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${style}.csl`);
-          if (problem) throw new CoreError('INVALID_INPUT', `the style "${style}" (${problem.file}) cannot be used: ${problem.problem}`);
-        }
-        const bib = await formatter.formatBibliography(items, { style: style ?? DEFAULT_STYLE, format: citeFormat!, store: libraryBibliographyStore(client.citeCache) });
+  // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
+  // A set formatted before in this style comes from the library's cache without starting an engine.
+  const formatter = citeFormat ? createCiteFormatter({ workers: 1 }) : undefined;
+  const styleId = style ?? DEFAULT_STYLE;
+  let exported: { items: CslItem[]; text: string };
+  try {
+    if (formatter && !isBuiltInStyle(styleId)) {
+      const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${styleId}.csl`);
+      if (problem) throw new CoreError('INVALID_INPUT', `the style "${styleId}" (${problem.file}) cannot be used: ${problem.problem}`);
+    }
+    // The worker's thread starts while the library opens; its engine is built only once the library
+    // says that nothing in this style and format is kept (so these items will be rendered), while
+    // the items are read and hashed (docs/cite-cold.md). A failure while preparing is left to the
+    // bibliography, which meets it again and says so.
+    formatter?.startWorker({ style: styleId });
+    exported = await withLibrary(
+      ctx.dataDir,
+      async (client) => {
+        const collectionId = collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
+        if (formatter && !(await client.citeCache.holdsStyle(styleId, citeFormat!))) formatter.prepareBibliography({ style: styleId, format: citeFormat! }).catch(() => undefined);
+        const items = await cslOfIds(client.lib, await idsInScope(client.lib, scopeOf(collectionId, query)));
+        if (!formatter) return { items, text: exportItems(items, fileFormat!) };
+        const bib = await formatter.formatBibliography(items, { style: styleId, format: citeFormat!, store: libraryBibliographyStore(client.citeCache) });
         return { items, text: bib.document };
-      } finally {
-        await formatter.close();
-      }
-    },
-    ctx.stderr,
-  );
+      },
+      ctx.stderr,
+    );
+  } finally {
+    await formatter?.close();
+  }
   let text = exported.text;
   const items = exported.items;
   if (text.length > 0 && !text.endsWith('\n') && citeFormat !== 'rtf') text += '\n';

@@ -57,6 +57,14 @@ export class CiteCacheStore {
     return this.#r.get<{ entries: string }>(sql`SELECT entries FROM cite_cache WHERE key = ${key}`)?.entries ?? null;
   }
 
+  /**
+   * Whether any bibliography in this style and format is kept. When none is, an export in it will
+   * render, so the CLI builds the engine while it reads the items (CiteFormatter.prepareBibliography).
+   */
+  holdsStyle(style: string, format: string): boolean {
+    return this.#r.get<{ one: number }>(sql`SELECT 1 AS one FROM cite_cache WHERE style = ${style} AND format = ${format} LIMIT 1`) !== undefined;
+  }
+
   /** Keeps a bibliography; returns false when it alone is over the byte bound (it is not kept). */
   put(key: string, meta: CiteCacheMeta, entries: readonly BibliographyEntry[]): boolean {
     checkKey(key);

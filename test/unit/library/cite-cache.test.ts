@@ -50,6 +50,18 @@ describe('cite cache store', () => {
     expect(s.stats().rows).toBe(2);
   });
 
+  it('says whether a bibliography in a style and format is kept: none at first, one after a put, not for another format or style, none after the last goes', () => {
+    const s = store({ rows: 1 });
+    expect(s.holdsStyle('apa', 'text')).toBe(false);
+    s.put(key(1), { style: 'apa', format: 'text' }, entries(1));
+    expect(s.holdsStyle('apa', 'text')).toBe(true);
+    expect(s.holdsStyle('apa', 'html')).toBe(false);
+    expect(s.holdsStyle('ieee', 'text')).toBe(false);
+    s.put(key(2), { style: 'ieee', format: 'text' }, entries(1));
+    expect(s.holdsStyle('apa', 'text')).toBe(false);
+    expect(s.holdsStyle('ieee', 'text')).toBe(true);
+  });
+
   it('refuses a key that is not a hash, saying what a key is', () => {
     const s = store({});
     expect(() => s.get('short')).toThrow(/16 to 128 letters/);

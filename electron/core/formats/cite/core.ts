@@ -151,6 +151,14 @@ export class CiteCore {
     return { entries, document: bibliographyDocument(format, entries.map((e) => e.value)) };
   }
 
+  /**
+   * Builds the engine a bibliography of this request will use, without registering anything, so that
+   * a caller can pay for it while it is still reading the items (CiteFormatter.prepareBibliography).
+   */
+  prepare(req: CoreRequest): void {
+    this.#state(req, 'bibliography');
+  }
+
   /** In-text citations, one per cluster, in the context of `items` (for disambiguation and numbers). */
   citations(req: CoreRequest, items: readonly CslItem[], keys: readonly string[], clusters: readonly CitationCluster[]): string[] {
     const state = this.#state(req, 'citations');

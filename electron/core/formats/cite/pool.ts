@@ -84,6 +84,11 @@ export class WorkerPool {
     return rpc.call<JobResult>({ ...job, id: 0 } as Job);
   }
 
+  /** Starts a slot's worker ahead of its first job (it loads its script meanwhile); a no-op when it runs. */
+  start(slot: number): void {
+    if (!this.#closed) this.#spawn(this.#slots[slot]!);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(

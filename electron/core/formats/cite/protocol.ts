@@ -20,7 +20,13 @@ export interface JobBase {
 export type Job =
   | (JobBase & { kind: 'bibliography' })
   | (JobBase & { kind: 'citations'; clusters: CitationCluster[] })
+  /** Builds the bibliography engine for the style and locale, and nothing else (items is empty). */
+  | (JobBase & { kind: 'prepare' })
   | { id: number; kind: 'stats' };
 
 /** What a job's reply carries (worker-rpc.ts Reply); a failure comes back as the error it was. */
-export type JobResult = { kind: 'bibliography'; value: CoreBibliography } | { kind: 'citations'; value: string[] } | { kind: 'stats'; value: CoreStats };
+export type JobResult =
+  | { kind: 'bibliography'; value: CoreBibliography }
+  | { kind: 'citations'; value: string[] }
+  | { kind: 'prepare' }
+  | { kind: 'stats'; value: CoreStats };

@@ -19,6 +19,10 @@ function run(job: Job): JobResult {
   const style = styles.get(job.style.version);
   if (!style) throw new Error(`worker has no style version ${job.style.version}`);
   const req = { style, locale: job.locale, forceLocale: job.forceLocale, format: job.format };
+  if (job.kind === 'prepare') {
+    core.prepare(req);
+    return { kind: 'prepare' };
+  }
   const keys = job.items.map((item, i) => itemKey(item, job.versions[i]));
   if (job.kind === 'bibliography') return { kind: 'bibliography', value: core.bibliography(req, job.items, keys) };
   return { kind: 'citations', value: core.citations(req, job.items, keys, job.clusters) };
