@@ -21,6 +21,8 @@ let api: CitewiseApi;
 let dir: ReturnType<typeof tempDir>;
 /** How long each library.list answer is held back (0: not at all). */
 let listDelayMs = 0;
+/** Whether library.list answers with the error a busy or failing database gives. */
+let listFails = false;
 
 beforeAll(async () => {
   dir = tempDir('citewise-busy-');
@@ -29,6 +31,9 @@ beforeAll(async () => {
   // The real core, its list answers arriving late (the transport is the only thing changed).
   api = {
     async invoke(channel, input) {
+      if (channel === 'library.list' && listFails) {
+        return { ok: false, error: { code: 'INTERNAL', message: 'The library is busy (database is locked).' } } as Awaited<ReturnType<typeof direct.invoke>>;
+      }
       const result = await direct.invoke(channel, input);
       if (channel === 'library.list' && listDelayMs > 0) await new Promise((r) => setTimeout(r, listDelayMs));
       return result;
@@ -92,5 +97,18 @@ describe('LibraryState: a search replaced before its first rows', () => {
     expect(state.rowsCount()).toBe(0);
     expect(state.searching).toBe(false);
     state.show({ kind: 'library' });
+  });
+
+  it('ends the busy state when the search’s load fails, and shows the error', async () => {
+    await new Promise((r) => setTimeout(r, 150));
+    listFails = true;
+    state.setSearch('alpha');
+    expect(state.searching).toBe(true);
+    await until(() => state.rows.error !== null, 'the failed load');
+    listFails = false;
+    expect(state.rows.error?.message).toContain('database is locked');
+    expect(state.searching).toBe(false);
+    state.setSearch('');
+    await until(() => !state.searching && state.rowsCount() === 3, 'the library again');
   });
 });

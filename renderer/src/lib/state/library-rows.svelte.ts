@@ -74,7 +74,7 @@ export class RowCache {
   #where: Where | null = null;
   #sort: Sort = { column: 'title', direction: 'asc' };
   #keep: Keep = 'none';
-  /** Called when the first rows of a new load are in: results are shown. */
+  /** Called when the first answer of a new load is in: its first rows are shown, or its error is. */
   onFirstPage: ((generation: number) => void) | null = null;
 
   constructor(api: CitewiseApi) {
@@ -285,6 +285,9 @@ export class RowCache {
         if (generation !== this.#generation) continue;
         if (!result.ok) {
           this.#error = result.error;
+          // The load is over as surely as with rows: whoever waits for its first answer (the search
+          // box's busy state) must not wait for ever.
+          if (next === 0) this.onFirstPage?.(generation);
           break;
         }
         if (ask.at !== next) {
