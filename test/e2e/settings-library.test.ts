@@ -2,7 +2,8 @@
 // Settings → Citations and Library file and backups, in the real app against the local service: the
 // default style and language persist and show a sample from the library (hostile markup inert), the
 // data folder and library file are shown, Back up now adds a backup to the list, restoring is
-// explained, and Export library opens the export dialog, which Escape closes.
+// explained, and Export library opens the export dialog, which Escape closes. Its buttons show the
+// app-wide focus ring and disabled state.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -63,6 +64,41 @@ describe('Settings: citations, library file and backups', () => {
     await expect.poll(() => page.getByTestId('library-file').textContent()).toMatch(new RegExp(`^${app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.+\\.sqlite$`));
     expect(await page.getByTestId('library-counts').textContent()).toContain('2 items');
     expect(await page.getByTestId('restore-note').textContent()).toContain('citewise restore');
+  });
+
+  // The app-wide button style (app.css .button): a ring a keyboard user sees, and a dimmed disabled state.
+  it('shows a 2px ring in the focus colour on every Settings button reached with Tab', async () => {
+    const focus = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--focus)';
+      document.body.append(probe);
+      const c = getComputedStyle(probe).color;
+      probe.remove();
+      return c;
+    });
+    await page.getByRole('heading', { name: 'Settings', exact: true }).click();
+    const seen: { text: string; ring: string }[] = [];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      const f = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!(el instanceof HTMLButtonElement) || !el.closest('.settings-section')) return null;
+        const s = getComputedStyle(el);
+        return { text: el.textContent?.trim() ?? '', ring: `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} offset ${s.outlineOffset}` };
+      });
+      if (f) seen.push(f);
+    }
+    // Back up now, Export library…, Change…, Remove… : the walk reaches several.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (const f of seen) expect(f.ring, f.text).toBe(`2px solid ${focus} offset 1px`);
+  });
+
+  it('dims a disabled button, and not an enabled one', async () => {
+    const opacity = (testid: string) => page.getByTestId(testid).evaluate((el) => getComputedStyle(el).opacity);
+    // Keep in sync stays disabled until a path is typed.
+    expect(await page.getByTestId('auto-export-add').isDisabled()).toBe(true);
+    expect(await opacity('auto-export-add')).toBe('0.55');
+    expect(await opacity('backup-now')).toBe('1');
   });
 
   it('backs up now and lists the backup', async () => {
