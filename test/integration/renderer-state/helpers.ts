@@ -85,3 +85,29 @@ export async function until(check: () => boolean, what: string, ms = 15_000): Pr
 export function corpusDois(svc: Svc, n: number, where = '1'): string[] {
   return (svc.corpus.db.prepare(`SELECT doi FROM papers WHERE ${where} ORDER BY id LIMIT ?`).all(n) as { doi: string }[]).map((r) => r.doi);
 }
+
+/**
+ * The api with answers that can be held back, as a slow network would: `hold(channel)` makes the next
+ * call on that channel reach the core at once but hand its answer over only when `release()` is
+ * called, so a later request can be answered first. Everything else passes straight through.
+ */
+export function holdable(api: CitewiseApi): { api: CitewiseApi; hold(channel: string): () => void } {
+  const held = new Map<string, Promise<void>>();
+  return {
+    api: {
+      async invoke(channel, input) {
+        const gate = held.get(channel);
+        held.delete(channel);
+        const result = await api.invoke(channel, input);
+        await gate;
+        return result;
+      },
+      on: (name, listener) => api.on(name, listener),
+    },
+    hold(channel) {
+      let release!: () => void;
+      held.set(channel, new Promise<void>((r) => (release = r)));
+      return () => release();
+    },
+  };
+}
