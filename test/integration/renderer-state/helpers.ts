@@ -72,10 +72,22 @@ export async function seed(api: CitewiseApi, bib: string): Promise<Record<string
   return Object.fromEntries(list.value.rows.map((r) => [r.citationKey, r]));
 }
 
-/** Waits for what the state's asynchronous loads settle to. */
-export async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+/**
+ * Waits for the enrichment that adding papers starts (it is listed a moment after the add answers)
+ * to end: a core closed under it rejects the job's `done`, which nobody awaits, after the test.
+ */
+export async function enrichmentSettled(api: CitewiseApi): Promise<void> {
+  let settled = false;
+  await until(() => settled, 'the enrichment job to finish', 30_000, async () => {
+    const jobs = await api.invoke('jobs.list', {});
+    settled = jobs.ok && jobs.value.some((j) => j.kind === 'enrich') && jobs.value.every((j) => j.state !== 'running');
+  });
+}
+
+/** Waits for what the state's asynchronous loads settle to (`poll` reads what `check` looks at). */
+export async function until(check: () => boolean, what: string, ms = 15_000, poll?: () => Promise<void>): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while ((await poll?.(), !check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

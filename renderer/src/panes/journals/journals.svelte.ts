@@ -36,6 +36,8 @@ export class JournalsState {
   #authorError = $state.raw<IpcError | null>(null);
   #candidates = $state.raw<AuthorCandidate[] | null>(null);
   #addMessage = $state<string | null>(null);
+  /** Bumped by every journal asked for, so a slower earlier answer does not replace the one asked last. */
+  #journalSeq = 0;
 
   constructor(api: CitewiseApi) {
     this.api = api;
@@ -61,6 +63,7 @@ export class JournalsState {
   async openJournal(issn: string, refresh = false): Promise<void> {
     this.tab = 'journal';
     this.issnInput = issn;
+    const seq = ++this.#journalSeq;
     const parsed = parseIssn(issn);
     if (!parsed.ok) {
       this.#journalError = { code: 'INVALID_INPUT', message: `“${issn.trim()}” is not an ISSN. ${parsed.reason}` };
@@ -70,10 +73,11 @@ export class JournalsState {
     this.#journalError = null;
     try {
       const r = await this.api.invoke('journals.get', { issn: parsed.issn, refresh });
+      if (seq !== this.#journalSeq) return;
       if (r.ok) this.#journal = r.value;
       else this.#journalError = r.error;
     } finally {
-      this.#journalLoading = false;
+      if (seq === this.#journalSeq) this.#journalLoading = false;
     }
   }
 
