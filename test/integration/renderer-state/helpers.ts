@@ -25,8 +25,8 @@ export async function offlineCore(prefix: string, options: Partial<CoreOptions> 
   return startCore(prefix, { serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, ...options });
 }
 
-/** The local test service, and a core that uses it with the given key (the full-access one by default). */
-export async function onlineCore(prefix: string, options: { service?: Partial<ServiceOptions>; key?: (svc: Svc) => string; core?: Partial<CoreOptions> } = {}): Promise<TestCore & { svc: Svc }> {
+/** The local test service, and a core that uses it with the given key (the full-access one by default; none for undefined). */
+export async function onlineCore(prefix: string, options: { service?: Partial<ServiceOptions>; key?: (svc: Svc) => string | undefined; core?: Partial<CoreOptions> } = {}): Promise<TestCore & { svc: Svc }> {
   const svc = await service(options.service);
   try {
     const started = await startCore(prefix, { serviceUrl: svc.url, apiKey: options.key ? options.key(svc) : svc.fullKey, ...options.core });
