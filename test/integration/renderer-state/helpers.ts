@@ -73,14 +73,14 @@ export async function seed(api: CitewiseApi, bib: string): Promise<Record<string
 }
 
 /**
- * Waits for the enrichment that adding papers starts (it is listed a moment after the add answers)
- * to end: a core closed under it rejects the job's `done`, which nobody awaits, after the test.
+ * Waits for the enrichment that adding papers starts (it is listed a moment after the add answers;
+ * `jobs`: how many enrichment jobs there are by then) to end: a core closed under it rejects the job's `done`, which nobody awaits, after the test.
  */
-export async function enrichmentSettled(api: CitewiseApi): Promise<void> {
+export async function enrichmentSettled(api: CitewiseApi, jobs = 1): Promise<void> {
   let settled = false;
   await until(() => settled, 'the enrichment job to finish', 30_000, async () => {
-    const jobs = await api.invoke('jobs.list', {});
-    settled = jobs.ok && jobs.value.some((j) => j.kind === 'enrich') && jobs.value.every((j) => j.state !== 'running');
+    const listed = await api.invoke('jobs.list', {});
+    settled = listed.ok && listed.value.filter((j) => j.kind === 'enrich').length >= jobs && listed.value.every((j) => j.state !== 'running');
   });
 }
 
