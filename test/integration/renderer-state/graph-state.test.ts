@@ -90,6 +90,7 @@ describe('GraphState against the test service', () => {
   });
 
   it('saves with the layout, opens it again as it was, and exports the visible papers', async () => {
+    await until(() => !state.layoutInfo.running, 'the layout of the expansion to finish');
     expect(await state.save('Dreams')).toBe(true);
     expect(state.savedName).toBe('Dreams');
     expect(state.saved.map((g) => g.name)).toEqual(['Dreams']);

@@ -3,7 +3,7 @@
 // by its line, a preview closed before it answers, and adding DOIs with no service to ask.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportFlow, importable, MAX_IMPORT_CHARS } from '../../../renderer/src/lib/state/library-import.svelte';
-import { offlineCore, type TestCore } from './helpers';
+import { enrichmentSettled, offlineCore, type TestCore } from './helpers';
 
 let t: TestCore;
 
@@ -74,5 +74,6 @@ describe('ImportFlow against the core', () => {
     expect(flow.dois.report?.queued.map((q) => q.doi)).toEqual(['10.5555/new.one']);
     flow.resetDois();
     expect(flow.dois.report).toBeNull();
+    await enrichmentSettled(t.api, 2); // the import's and the placeholder's enrichments, which pause offline
   });
 });
