@@ -4,33 +4,25 @@
 // when the buttons went disabled for the reload, and no file came.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
-import { createCore, type Core } from '../../../electron/core';
-import { createInProcessApi } from '../../../electron/core/in-process';
-import { silentLogger } from '../../../electron/core/log';
-import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { ExportDialogState } from '../../../renderer/src/panes/library/export/export-dialog.svelte';
-import { tempDir } from '../../helpers/tmp';
+import { offlineCore, seed, type TestCore } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, journal = {Journal of Tests}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, journal = {Journal of Tests}, year = 2021}
 @book{poe2019, title = {Gamma book}, author = {Poe, Paula}, publisher = {Press}, year = 2019}
 `;
 
-let core: Core;
+let t: TestCore;
 let api: CitewiseApi;
-let dir: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
-  dir = tempDir('citewise-export-state-');
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
-  api = createInProcessApi(core);
-  const imported = await api.invoke('library.import', { text: BIB, fileName: 'three.bib' });
-  if (!imported.ok) throw new Error(imported.error.message);
+  t = await offlineCore('export-state');
+  api = t.api;
+  await seed(api, BIB);
 });
 
 afterAll(async () => {
-  await core?.close();
-  dir?.remove();
+  await t?.close();
 });
 
 describe('ExportDialogState against the core', () => {

@@ -13,6 +13,7 @@ import { addOutcome, VersionsState } from '../../../renderer/src/panes/library/d
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { tempDir } from '../../helpers/tmp';
 import { service } from '../service-client/helpers';
+import { until } from './helpers';
 
 const PRE = '10.1101/2020.01.01.000001';
 const PUB = '10.1038/published';
@@ -25,14 +26,6 @@ let core: Core;
 let api: CitewiseApi;
 let dir: ReturnType<typeof tempDir>;
 const ids: Record<string, number> = {};
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   dir = tempDir('citewise-versions-');
