@@ -20,7 +20,9 @@ beforeAll(async () => {
   net = holdable(t.api);
   state = new GraphState(net.api);
   // Papers cited by more than one page of statements, so the citing side pages.
-  [seedDoi, otherDoi] = corpusDois(t.svc, 2, '(SELECT count(*) FROM citations c WHERE c.target = papers.id) > 30');
+  const [a, b] = corpusDois(t.svc, 2, '(SELECT count(*) FROM citations c WHERE c.target = papers.id) > 30');
+  seedDoi = a!;
+  otherDoi = b!;
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ let pdf: (name: string, seed: number) => Promise<File>;
 beforeAll(async () => {
   t = await offlineCore('pdf-add');
   net = holdable(t.api);
-  pdf = async (name, seed) => new File([await makePdf({ title: `A Study of Sleep Number ${seed}`, byline: 'Jane Doe', xmpDoi: `10.5555/sleep.${seed}` })], name, { type: 'application/pdf' });
+  pdf = async (name, seed) => new File([new Uint8Array(await makePdf({ title: `A Study of Sleep Number ${seed}`, byline: 'Jane Doe', xmpDoi: `10.5555/sleep.${seed}` }))], name, { type: 'application/pdf' });
 });
 
 afterAll(async () => {
