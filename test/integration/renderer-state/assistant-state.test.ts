@@ -4,24 +4,21 @@
 // marked, the conversation opened last winning, rename and delete, and a question the service refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssistantState } from '../../../renderer/src/panes/assistant/assistant.svelte';
-import { enrichmentSettled, holdable, onlineCore, until, type Svc, type TestCore } from './helpers';
+import { coreForTests, enrichmentSettled, onlineCore, until } from './helpers';
 
-let t: TestCore & { svc: Svc };
-let net: ReturnType<typeof holdable>;
 let state: AssistantState;
 let stop: () => void;
 
+const env = coreForTests(() => onlineCore('assistant'));
+
 beforeAll(async () => {
-  t = await onlineCore('assistant');
-  net = holdable(t.api);
-  state = new AssistantState(net.api);
+  state = new AssistantState(env.net.api);
   stop = state.start('vancouver');
   await until(() => state.sessions !== null, 'the conversations');
 });
 
 afterAll(async () => {
   stop?.();
-  await t?.close();
 });
 
 async function askAndWait(question: string): Promise<void> {
@@ -69,7 +66,7 @@ describe('AssistantState against the test service', () => {
     await until(() => state.isInLibrary(doi), 'the references marked as in the library');
     expect(state.isInLibrary(`https://doi.org/${doi.toUpperCase()}`)).toBe(true);
     expect(state.isInLibrary('not a doi')).toBe(false);
-    await enrichmentSettled(t.api);
+    await enrichmentSettled(env.t.api);
   });
 
   it('shows the conversation opened last when an earlier read answers after it', async () => {
@@ -79,7 +76,7 @@ describe('AssistantState against the test service', () => {
     const second = state.current!.id;
     expect(second).not.toBe(first);
 
-    const release = net.hold('assistant.sessions.get');
+    const release = env.net.hold('assistant.sessions.get');
     const slow = state.open(first);
     await state.open(second);
     release();

@@ -2,29 +2,24 @@
 // .svelte.ts) in Node against a real in-process core and the local test service: files refused by
 // kind and at both sides of the size limits, a reference check run to its rows, a key without the
 // scope, and a manuscript checked against the library.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REFCHECK_BYTES } from '../../../shared/model/assistant';
 import { MAX_MANUSCRIPT_BYTES } from '../../../shared/model/manuscript';
 import { ReferenceCheckState } from '../../../renderer/src/panes/assistant/reference-check.svelte';
 import { ManuscriptCheckState } from '../../../renderer/src/panes/assistant/manuscript-check.svelte';
-import { onlineCore, seed, until, type Svc, type TestCore } from './helpers';
+import { coreForTests, onlineCore, seed, until } from './helpers';
 
-let t: TestCore & { svc: Svc };
+const env = coreForTests(() => onlineCore('checks'));
 
 beforeAll(async () => {
-  t = await onlineCore('checks');
-  await seed(t.api, '@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}\n');
-});
-
-afterAll(async () => {
-  await t?.close();
+  await seed(env.t.api, '@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}\n');
 });
 
 const sized = (bytes: number, name: string): File => new File([new Uint8Array(bytes)], name);
 
 describe('ReferenceCheckState', () => {
   it('refuses a file by its kind, when empty, and above 25 MB, and takes one of exactly 25 MB', async () => {
-    const state = new ReferenceCheckState(t.api);
+    const state = new ReferenceCheckState(env.t.api);
     await state.choose(new File(['x'], 'refs.xlsx'));
     expect(state.error?.message).toBe('refs.xlsx cannot be checked: choose a .pdf, .docx, .txt, .bib, .ris file.');
     await state.choose(sized(0, 'empty.bib'));
@@ -38,17 +33,17 @@ describe('ReferenceCheckState', () => {
   });
 
   it('asks for a file before running', async () => {
-    const state = new ReferenceCheckState(t.api);
+    const state = new ReferenceCheckState(env.t.api);
     await state.run();
     expect(state.error?.message).toBe('Choose a manuscript or bibliography file first.');
     expect(state.status).toBe('idle');
   });
 
   it('checks a bibliography to its rows, each matched one formatted in the chosen style', async () => {
-    const state = new ReferenceCheckState(t.api);
+    const state = new ReferenceCheckState(env.t.api);
     const stop = state.start();
     try {
-      const papers = t.svc.corpus.db.prepare('SELECT doi, title, year FROM papers ORDER BY id LIMIT 3').all() as { doi: string; title: string; year: number }[];
+      const papers = env.t.svc.corpus.db.prepare('SELECT doi, title, year FROM papers ORDER BY id LIMIT 3').all() as { doi: string; title: string; year: number }[];
       const bib = papers.map((p, i) => `@article{r${i},\n  title = {${p.title}},\n  doi = {${p.doi}},\n  year = {${p.year}}\n}\n`).join('');
       await state.choose(new File([bib], 'refs.bib'));
       state.useStyle('vancouver', undefined);
@@ -83,7 +78,7 @@ describe('ReferenceCheckState', () => {
 
 describe('ManuscriptCheckState', () => {
   it('refuses a file by its kind and above 20 MB, takes one of exactly 20 MB, and keeps a LaTeX file\'s .aux', async () => {
-    const state = new ManuscriptCheckState(t.api);
+    const state = new ManuscriptCheckState(env.t.api);
     await state.choose([new File(['x'], 'paper.pdf')]);
     expect(state.error?.message).toMatch(/^paper\.pdf cannot be checked: choose a /);
     await state.choose([sized(MAX_MANUSCRIPT_BYTES + 1, 'big.md')]);
@@ -97,7 +92,7 @@ describe('ManuscriptCheckState', () => {
   });
 
   it('checks pasted text against the library: one key found, one missing', async () => {
-    const state = new ManuscriptCheckState(t.api);
+    const state = new ManuscriptCheckState(env.t.api);
     state.mode = 'paste';
     expect(state.ready).toBe(false);
     await state.run(); // nothing to check: nothing asked

@@ -2,38 +2,32 @@
 // paper-search}.svelte.ts) in Node against a real in-process core and the local test service: the
 // form's problems before anything is asked, create/open/import/refresh/remove, a key without the
 // scope, paging with the last page asked winning, and adding hits to the library.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_LIMIT } from '../../../shared/model/paper-query';
 import { CollectionsState, explainError } from '../../../renderer/src/panes/collections/collections.svelte';
 import { PaperSearchState, SEARCH_PAGE } from '../../../renderer/src/panes/collections/paper-search.svelte';
-import { corpusDois, enrichmentSettled, holdable, offlineCore, onlineCore, type Svc, type TestCore } from './helpers';
+import { coreForTests, corpusDois, enrichmentSettled, offlineCore, onlineCore } from './helpers';
 
-let t: TestCore & { svc: Svc };
-let net: ReturnType<typeof holdable>;
 let itemIds: number[];
 
+const env = coreForTests(() => onlineCore('collections'));
+
 beforeAll(async () => {
-  t = await onlineCore('collections');
-  net = holdable(t.api);
-  const added = await t.api.invoke('library.addDois', { dois: corpusDois(t.svc, 4) });
+  const added = await env.t.api.invoke('library.addDois', { dois: corpusDois(env.t.svc, 4) });
   if (!added.ok) throw new Error(added.error.message);
   itemIds = added.value.added.map((a) => a.id);
-  await enrichmentSettled(t.api);
-});
-
-afterAll(async () => {
-  await t?.close();
+  await enrichmentSettled(env.t.api);
 });
 
 /** A long word of the first (or last) paper's title: a search term the corpus surely matches. */
 function term(order: 'ASC' | 'DESC' = 'ASC'): string {
-  const { title } = t.svc.corpus.db.prepare(`SELECT title FROM papers ORDER BY id ${order} LIMIT 1`).get() as { title: string };
+  const { title } = env.t.svc.corpus.db.prepare(`SELECT title FROM papers ORDER BY id ${order} LIMIT 1`).get() as { title: string };
   return title.split(/\W+/).filter((w) => w.length > 5).at(order === 'ASC' ? 0 : -1)!;
 }
 
 describe('CollectionsState', () => {
   it('lists every problem of the form without asking the service', async () => {
-    const state = new CollectionsState(t.api);
+    const state = new CollectionsState(env.t.api);
     state.startCreate();
     state.source = 'selection';
     await state.create(async () => []);
@@ -51,7 +45,7 @@ describe('CollectionsState', () => {
   });
 
   it('creates from the selection and from a query, opens the one asked last, imports, refreshes and removes', async () => {
-    const state = new CollectionsState(net.api);
+    const state = new CollectionsState(env.net.api);
     state.startCreate();
     state.name = '  Selected  ';
     state.source = 'selection';
@@ -75,7 +69,7 @@ describe('CollectionsState', () => {
     const queried = state.current!;
     expect(state.list.map((c) => c.name).sort()).toEqual(['Queried', 'Selected']);
 
-    const release = net.hold('collections.get');
+    const release = env.net.hold('collections.get');
     const slow = state.open(selected.id);
     await state.open(queried.id);
     release();
@@ -86,7 +80,7 @@ describe('CollectionsState', () => {
     expect(state.error).toBeNull();
     expect(state.busy).toBeNull();
     expect(state.report!.added.length + state.report!.duplicates.length + state.report!.queued.length).toBeGreaterThan(0);
-    await enrichmentSettled(t.api);
+    await enrichmentSettled(env.t.api);
 
     await state.refresh();
     expect(state.error).toBeNull();
@@ -119,7 +113,7 @@ describe('CollectionsState', () => {
 
 describe('PaperSearchState', () => {
   it('refuses a query without criteria, and shows the problem beside the term', async () => {
-    const state = new PaperSearchState(t.api);
+    const state = new PaperSearchState(env.t.api);
     await state.search();
     expect(state.problems.map((p) => p.field)).toEqual(['term']);
     expect(state.showFilters).toBe(false);
@@ -131,14 +125,14 @@ describe('PaperSearchState', () => {
   });
 
   it('pages through the hits, and shows the page asked for last when an earlier answer comes later', async () => {
-    const state = new PaperSearchState(net.api);
+    const state = new PaperSearchState(env.net.api);
     state.form.term = term();
     await state.search();
     expect(state.error).toBeNull();
     expect(state.results!.hits.length).toBe(SEARCH_PAGE);
     expect(state.hasNext).toBe(true);
 
-    const release = net.hold('service.search');
+    const release = env.net.hold('service.search');
     const slow = state.page(0);
     await state.page(SEARCH_PAGE);
     expect(state.offset).toBe(SEARCH_PAGE);
@@ -149,7 +143,7 @@ describe('PaperSearchState', () => {
   });
 
   it('adds hits to the library and marks them, once', async () => {
-    const state = new PaperSearchState(t.api);
+    const state = new PaperSearchState(env.t.api);
     // Not the term of the collection imported above: its papers are all in the library already.
     state.form.term = term('DESC');
     expect(state.form.term).not.toBe(term());
@@ -161,7 +155,7 @@ describe('PaperSearchState', () => {
     expect(state.report?.added.length).toBe(2);
     expect(dois.every((d) => state.inLibrary.has(d.toLowerCase()))).toBe(true);
     expect(state.adding.size).toBe(0);
-    await enrichmentSettled(t.api);
+    await enrichmentSettled(env.t.api);
   });
 
   it('keeps the offline answer as its error and clears loading', async () => {

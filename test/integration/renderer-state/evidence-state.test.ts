@@ -4,31 +4,28 @@
 // without the scope, or no service at all, leaves on screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvidenceState, MAX_FACETS } from '../../../renderer/src/panes/evidence/evidence.svelte';
-import { holdable, offlineCore, onlineCore, until, type Svc, type TestCore } from './helpers';
+import { coreForTests, offlineCore, onlineCore, until } from './helpers';
 
 describe('EvidenceState against the test service', () => {
-  let t: TestCore & { svc: Svc };
   let state: EvidenceState;
-  let net: ReturnType<typeof holdable>;
   let stop: () => void;
 
+  const env = coreForTests(() => onlineCore('evidence'));
+
   beforeAll(async () => {
-    t = await onlineCore('evidence');
-    net = holdable(t.api);
-    state = new EvidenceState(net.api);
+    state = new EvidenceState(env.net.api);
     stop = state.start();
   });
 
   afterAll(async () => {
     stop?.();
-    await t?.close();
   });
 
   it('searches a dataset, and shows the answer of the last search asked when two overlap', async () => {
     state.showDataset('maude');
     await until(() => state.schema !== null, 'the MAUDE schema');
     state.setQuery({ q: 'pump' });
-    const release = net.hold('service.evidence.search');
+    const release = env.net.hold('service.evidence.search');
     const first = state.search();
     expect(state.loading).toBe(true);
     state.setQuery({ q: 'occlusion' });
@@ -90,21 +87,21 @@ describe('EvidenceState against the test service', () => {
 
     await state.undoSave();
     expect(state.undone).toBe(saved!.citationKey);
-    const item = await t.api.invoke('library.item.get', { id: saved!.id });
+    const item = await env.t.api.invoke('library.item.get', { id: saved!.id });
     expect(item.ok && item.value.trashedAt).not.toBeNull();
 
     // Saved again, then another change comes after it: the Undo is withdrawn and does nothing.
     const again = await state.save();
     await until(() => state.canUndoSave, 'the second offer');
-    await t.api.invoke('library.tags.add', { ids: [again!.id], tags: ['later'] });
+    await env.t.api.invoke('library.tags.add', { ids: [again!.id], tags: ['later'] });
     await until(() => !state.canUndoSave, 'the offer to go');
     await state.undoSave();
-    const kept = await t.api.invoke('library.item.get', { id: again!.id });
+    const kept = await env.t.api.invoke('library.item.get', { id: again!.id });
     expect(kept.ok && kept.value.trashedAt).toBeNull();
   });
 
   it('opens the last record asked for when two are opened in quick succession', async () => {
-    const release = net.hold('service.evidence.record');
+    const release = env.net.hold('service.evidence.record');
     const a = state.open(0);
     await state.open(1);
     const shown = state.detail;

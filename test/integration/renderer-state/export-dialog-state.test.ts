@@ -2,27 +2,23 @@
 // a real in-process core: the preview follows format and style, and Save and Copy stay usable while a
 // new preview loads. CI once clicked Save in the 120 ms between a format change and the next preview,
 // when the buttons went disabled for the reload, and no file came.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
 import { ExportDialogState } from '../../../renderer/src/panes/library/export/export-dialog.svelte';
-import { offlineCore, seed, type TestCore } from './helpers';
+import { coreForTests, offlineCore, seed } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, journal = {Journal of Tests}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, journal = {Journal of Tests}, year = 2021}
 @book{poe2019, title = {Gamma book}, author = {Poe, Paula}, publisher = {Press}, year = 2019}
 `;
 
-let t: TestCore;
 let api: CitewiseApi;
 
-beforeAll(async () => {
-  t = await offlineCore('export-state');
-  api = t.api;
-  await seed(api, BIB);
-});
+const env = coreForTests(() => offlineCore('export-state'));
 
-afterAll(async () => {
-  await t?.close();
+beforeAll(async () => {
+  api = env.t.api;
+  await seed(api, BIB);
 });
 
 describe('ExportDialogState against the core', () => {

@@ -4,11 +4,10 @@
 // and selection, adding to the library, saving and opening with the layout kept, and export.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GraphState } from '../../../renderer/src/panes/graph/graph-state.svelte';
-import { corpusDois, enrichmentSettled, holdable, offlineCore, onlineCore, until, type Svc, type TestCore } from './helpers';
+import { coreForTests, corpusDois, enrichmentSettled, offlineCore, onlineCore, until } from './helpers';
 import { installWebWorker } from './web-worker';
 
-let t: TestCore & { svc: Svc };
-let net: ReturnType<typeof holdable>;
+const env = coreForTests(() => onlineCore('graph'));
 let state: GraphState;
 let uninstall: () => void;
 let seedDoi: string;
@@ -16,18 +15,15 @@ let otherDoi: string;
 
 beforeAll(async () => {
   uninstall = installWebWorker();
-  t = await onlineCore('graph');
-  net = holdable(t.api);
-  state = new GraphState(net.api);
+  state = new GraphState(env.net.api);
   // Papers cited by more than one page of statements, so the citing side pages.
-  const [a, b] = corpusDois(t.svc, 2, '(SELECT count(*) FROM citations c WHERE c.target = papers.id) > 30');
+  const [a, b] = corpusDois(env.t.svc, 2, '(SELECT count(*) FROM citations c WHERE c.target = papers.id) > 30');
   seedDoi = a!;
   otherDoi = b!;
 });
 
 afterAll(async () => {
   state?.dispose();
-  await t?.close();
   uninstall?.();
 });
 
@@ -88,7 +84,7 @@ describe('GraphState against the test service', () => {
     expect(state.error).toBeNull();
     expect(state.notice).toMatch(/^Added “.+” to the library\.$/);
     expect(state.graph.getNodeAttributes(seedDoi).inLibrary).toBe(true);
-    await enrichmentSettled(t.api);
+    await enrichmentSettled(env.t.api);
   });
 
   it('saves with the layout, opens it again as it was, and exports the visible papers', async () => {
@@ -122,7 +118,7 @@ describe('GraphState against the test service', () => {
   });
 
   it('drops a page answered after the graph was replaced', async () => {
-    const release = net.hold('graph.expand');
+    const release = env.net.hold('graph.expand');
     const late = state.expand(seedDoi, 'citing');
     await state.start({ kind: 'dois', dois: [otherDoi] });
     const shown = state.nodeCount();

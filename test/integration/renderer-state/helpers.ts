@@ -1,6 +1,7 @@
 // Shared set-up for the renderer state classes' tests: a real core in a temporary folder, reached
 // through the in-process api the classes take, either with no service (an address nothing answers
 // on, so every service call fails at once as OFFLINE) or against the local test service.
+import { afterAll, beforeAll } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
 import type { LibraryRow } from '../../../shared/model/library';
 import { createCore, type Core, type CoreOptions } from '../../../electron/core';
@@ -120,6 +121,35 @@ export function holdable(api: CitewiseApi): { api: CitewiseApi; hold(channel: st
       let release!: () => void;
       held.set(channel, new Promise<void>((r) => (release = r)));
       return () => release();
+    },
+  };
+}
+
+export type Holdable = ReturnType<typeof holdable>;
+
+/**
+ * A core for the tests of a file (or of a describe block): started before them, closed after them.
+ * `env.t` is the core, `env.net` its api with answers that can be held back; read them in tests.
+ */
+export function coreForTests<T extends TestCore>(start: () => Promise<T>): { readonly t: T; readonly net: Holdable } {
+  let started: { t: T; net: Holdable } | null = null;
+  beforeAll(async () => {
+    const t = await start();
+    started = { t, net: holdable(t.api) };
+  });
+  afterAll(async () => {
+    await started?.t.close();
+  });
+  const get = (): { t: T; net: Holdable } => {
+    if (!started) throw new Error('the core is read before it started (outside a test or hook)');
+    return started;
+  };
+  return {
+    get t() {
+      return get().t;
+    },
+    get net() {
+      return get().net;
     },
   };
 }

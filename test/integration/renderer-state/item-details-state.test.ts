@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibraryRow } from '../../../shared/model/library';
 import { ItemDetailsState, serviceMessage } from '../../../renderer/src/panes/library/details/item-details.svelte';
-import { offlineCore, onlineCore, seed, until, type TestCore } from './helpers';
+import { coreForTests, offlineCore, onlineCore, seed, until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020, doi = {10.1234/alpha}}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -12,21 +12,20 @@ const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year
 `;
 
 describe('ItemDetailsState, offline', () => {
-  let t: TestCore;
   let rows: Record<string, LibraryRow>;
   let state: ItemDetailsState;
   let stop: () => void;
 
+  const env = coreForTests(() => offlineCore('details'));
+
   beforeAll(async () => {
-    t = await offlineCore('details');
-    rows = await seed(t.api, BIB);
-    state = new ItemDetailsState(t.api);
+    rows = await seed(env.t.api, BIB);
+    state = new ItemDetailsState(env.t.api);
     stop = state.start();
   });
 
   afterAll(async () => {
     stop?.();
-    await t?.close();
   });
 
   it('shows the item from the library and says calmly that the service could not be reached', async () => {
@@ -50,7 +49,7 @@ describe('ItemDetailsState, offline', () => {
     await state.show(rows.roe2021!.id);
     expect(state.item?.title).toBe('Beta paper');
     await new Promise((r) => setTimeout(r, 300));
-    await t.api.invoke('library.item.refresh', { id: rows.doe2020!.id }); // the first item's answer has surely come by now
+    await env.t.api.invoke('library.item.refresh', { id: rows.doe2020!.id }); // the first item's answer has surely come by now
     expect(state.serviceLoading).toBe(false);
     expect(state.statementsLoading).toBe(false);
     expect(state.serviceError).toBeNull();
@@ -87,11 +86,11 @@ describe('ItemDetailsState, offline', () => {
     await until(() => state.item?.tags.includes('to-read') === true, 'the tag');
     expect(state.undoLabel).not.toBeNull();
     // A change made elsewhere (another pane, the CLI) becomes the step undo would revert.
-    const other = await t.api.invoke('library.tags.add', { ids: [rows.doe2020!.id], tags: ['elsewhere'] });
+    const other = await env.t.api.invoke('library.tags.add', { ids: [rows.doe2020!.id], tags: ['elsewhere'] });
     expect(other.ok).toBe(true);
     await until(() => state.undoLabel === null, 'the offer to go stale');
     await state.undo();
-    const item = await t.api.invoke('library.item.get', { id: rows.poe2019!.id });
+    const item = await env.t.api.invoke('library.item.get', { id: rows.poe2019!.id });
     expect(item.ok && item.value.tags).toContain('to-read');
   });
 

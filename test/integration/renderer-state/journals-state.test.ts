@@ -1,31 +1,21 @@
 // The Journals & Authors pane's state (renderer/src/panes/journals/journals.svelte.ts) in Node against
 // a real in-process core and the local test service: an ISSN refused before anything is asked, the
 // journal asked last is the one shown, an author by slug or by name, paging and adding papers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JournalsState } from '../../../renderer/src/panes/journals/journals.svelte';
-import { holdable, enrichmentSettled, onlineCore, type Svc, type TestCore } from './helpers';
+import { coreForTests, enrichmentSettled, onlineCore } from './helpers';
 
-let t: TestCore & { svc: Svc };
-let net: ReturnType<typeof holdable>;
-
-beforeAll(async () => {
-  t = await onlineCore('journals');
-  net = holdable(t.api);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = coreForTests(() => onlineCore('journals'));
 
 function busiestAuthor(): { slug: string; given: string; family: string; papers: number } {
-  return t.svc.corpus.db
+  return env.t.svc.corpus.db
     .prepare('SELECT a.slug, a.given, a.family, count(*) AS papers FROM authors a JOIN paper_authors pa ON pa.author_id = a.id GROUP BY a.id ORDER BY papers DESC, a.id LIMIT 1')
     .get() as { slug: string; given: string; family: string; papers: number };
 }
 
 describe('JournalsState: journals', () => {
   it('refuses what is not an ISSN, saying what was typed, without asking', async () => {
-    const state = new JournalsState(t.api);
+    const state = new JournalsState(env.t.api);
     await state.openJournal(' 1234-567 ');
     expect(state.journalError?.code).toBe('INVALID_INPUT');
     expect(state.journalError?.message).toMatch(/^“1234-567” is not an ISSN\./);
@@ -34,9 +24,9 @@ describe('JournalsState: journals', () => {
   });
 
   it('shows the journal asked for last when an earlier answer comes after it', async () => {
-    const [a, b] = (t.svc.corpus.db.prepare('SELECT issn_print FROM journals ORDER BY id LIMIT 2').all() as { issn_print: string }[]).map((j) => j.issn_print);
-    const state = new JournalsState(net.api);
-    const release = net.hold('journals.get');
+    const [a, b] = (env.t.svc.corpus.db.prepare('SELECT issn_print FROM journals ORDER BY id LIMIT 2').all() as { issn_print: string }[]).map((j) => j.issn_print);
+    const state = new JournalsState(env.net.api);
+    const release = env.net.hold('journals.get');
     const first = state.openJournal(a!);
     await state.openJournal(b!);
     expect(state.journal?.issn).toBe(b);
@@ -52,7 +42,7 @@ describe('JournalsState: authors', () => {
   it('opens an author by slug and pages through their papers', async () => {
     const author = busiestAuthor();
     expect(author.papers).toBeGreaterThan(25);
-    const state = new JournalsState(t.api);
+    const state = new JournalsState(env.t.api);
     await state.findAuthor(author.slug);
     expect(state.authorError).toBeNull();
     expect(state.tab).toBe('author');
@@ -66,7 +56,7 @@ describe('JournalsState: authors', () => {
 
   it('finds an author by name through the search, and says when no author has that name', async () => {
     const author = busiestAuthor();
-    const state = new JournalsState(t.api);
+    const state = new JournalsState(env.t.api);
     await state.findAuthor(`${author.given} ${author.family}`);
     expect(state.authorError).toBeNull();
     // One author of that name is opened at once; several are listed to choose from.
@@ -80,7 +70,7 @@ describe('JournalsState: authors', () => {
   });
 
   it('adds an author\'s papers once, and says how many', async () => {
-    const state = new JournalsState(t.api);
+    const state = new JournalsState(env.t.api);
     await state.openAuthor(busiestAuthor().slug);
     const dois = state.papers.slice(0, 3).map((p) => p.doi!);
     await state.addPapers(dois);
@@ -91,6 +81,6 @@ describe('JournalsState: authors', () => {
     // Already there: nothing is asked, the message stays.
     await state.addPapers(dois);
     expect(state.addMessage).toBe('Added 3 papers to your library.');
-    await enrichmentSettled(t.api);
+    await enrichmentSettled(env.t.api);
   });
 });

@@ -1,19 +1,11 @@
 // The import flow (renderer/src/lib/state/library-import.svelte.ts) in Node against a real in-process
 // core: a file refused before it is read, a dry run then one transaction with each bad entry reported
 // by its line, a preview closed before it answers, and adding DOIs with no service to ask.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ImportFlow, importable, MAX_IMPORT_CHARS } from '../../../renderer/src/lib/state/library-import.svelte';
-import { enrichmentSettled, offlineCore, type TestCore } from './helpers';
+import { coreForTests, enrichmentSettled, offlineCore } from './helpers';
 
-let t: TestCore;
-
-beforeAll(async () => {
-  t = await offlineCore('import');
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = coreForTests(() => offlineCore('import'));
 
 const GOOD_AND_BAD = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020, doi = {10.1234/alpha}}
 
@@ -23,7 +15,7 @@ const GOOD_AND_BAD = `@article{doe2020, title = {Alpha paper}, author = {Doe, Ja
 
 describe('ImportFlow against the core', () => {
   it('refuses a file over 64 MB before reading it, and an empty one', async () => {
-    const flow = new ImportFlow(t.api);
+    const flow = new ImportFlow(env.t.api);
     await flow.open(new File([new Uint8Array(MAX_IMPORT_CHARS + 1)], 'huge.bib'));
     expect(flow.state).toEqual({ step: 'failed', fileName: 'huge.bib', error: { code: 'INVALID_INPUT', message: 'huge.bib is 64 MB; files up to 64 MB can be imported at once. Split it and import the parts.' } });
     await flow.open(new File(['  \n'], 'blank.bib'));
@@ -31,12 +23,12 @@ describe('ImportFlow against the core', () => {
   });
 
   it('previews, then imports the good entries in one go and reports the bad one by its line', async () => {
-    const flow = new ImportFlow(t.api);
+    const flow = new ImportFlow(env.t.api);
     await flow.open(new File([GOOD_AND_BAD], 'mixed.bib'));
     const preview = flow.state.step === 'preview' ? flow.state.preview : null;
     expect(preview?.errors.map((e) => e.line)).toEqual([3]);
     expect(importable(preview!)).toBe(preview!.entries - 1);
-    const list = await t.api.invoke('library.list', { limit: 10 });
+    const list = await env.t.api.invoke('library.list', { limit: 10 });
     expect(list.ok && list.value.rows).toEqual([]); // a dry run writes nothing
 
     const importing = flow.confirm();
@@ -47,12 +39,12 @@ describe('ImportFlow against the core', () => {
     expect(report?.added).toBe(importable(preview!));
     expect(report?.errors.map((e) => e.line)).toEqual([3]);
     await flow.confirm(); // nothing to confirm any more: nothing is imported twice
-    const again = await t.api.invoke('library.list', { limit: 10 });
+    const again = await env.t.api.invoke('library.list', { limit: 10 });
     expect(again.ok && again.value.rows.length).toBe(report!.added);
   });
 
   it('stays closed when the preview answers after the dialog was closed', async () => {
-    const flow = new ImportFlow(t.api);
+    const flow = new ImportFlow(env.t.api);
     const reading = flow.openText(GOOD_AND_BAD, 'late.bib');
     flow.close();
     await reading;
@@ -62,7 +54,7 @@ describe('ImportFlow against the core', () => {
   });
 
   it('asks for DOIs when none are pasted, and queues them when the service cannot be reached', async () => {
-    const flow = new ImportFlow(t.api);
+    const flow = new ImportFlow(env.t.api);
     await flow.addDois(' ,\n ');
     expect(flow.dois).toEqual({ busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } });
     const adding = flow.addDois('10.1234/alpha, doi:10.5555/NEW.ONE');
@@ -74,6 +66,6 @@ describe('ImportFlow against the core', () => {
     expect(flow.dois.report?.queued.map((q) => q.doi)).toEqual(['10.5555/new.one']);
     flow.resetDois();
     expect(flow.dois.report).toBeNull();
-    await enrichmentSettled(t.api, 2); // the import's and the placeholder's enrichments, which pause offline
+    await enrichmentSettled(env.t.api, 2); // the import's and the placeholder's enrichments, which pause offline
   });
 });

@@ -1,14 +1,14 @@
 // The Library's layout preferences (renderer/src/lib/state/{library-columns,library-panes}.svelte.ts):
 // columns shown, ordered and sized, and the side panes' widths, clamped at both bounds, and kept in
 // the library's settings through LibraryState so that another window on the same core adopts them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
 import { MAX_COLUMN_PX, MIN_COLUMN_PX, MIN_TITLE_PX, PANE_BOUNDS } from '../../../renderer/src/lib/library/layout';
 import type { LibraryLayout } from '../../../shared/ipc/settings';
 import { ColumnPrefs } from '../../../renderer/src/lib/state/library-columns.svelte';
 import { PanePrefs } from '../../../renderer/src/lib/state/library-panes.svelte';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
-import { offlineCore, until, type TestCore } from './helpers';
+import { coreForTests, offlineCore, until } from './helpers';
 
 describe('ColumnPrefs', () => {
   it('keeps at least one column, moves within bounds, and brings a column back at its default place', () => {
@@ -72,18 +72,11 @@ describe('PanePrefs', () => {
 });
 
 describe('the layout kept in the library', () => {
-  let t: TestCore;
 
-  beforeAll(async () => {
-    t = await offlineCore('layout');
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const env = coreForTests(() => offlineCore('layout'));
 
   it('is adopted by another window on the same library', async () => {
-    const first = new LibraryState(t.api);
+    const first = new LibraryState(env.t.api);
     const stopFirst = first.start();
     await until(() => first.total === 0, 'the first window');
     first.columns.toggle('mentioning');
@@ -93,11 +86,11 @@ describe('the layout kept in the library', () => {
     stopFirst();
     let layout: LibraryLayout | undefined;
     await until(() => JSON.stringify(layout?.columns) === JSON.stringify(expected) && layout?.panes?.details === 400, 'the layout in the settings', 15_000, async () => {
-      const s = await t.api.invoke('settings.get', {});
+      const s = await env.t.api.invoke('settings.get', {});
       layout = s.ok ? s.value.libraryLayout : undefined;
     });
 
-    const second = new LibraryState(t.api);
+    const second = new LibraryState(env.t.api);
     const stopSecond = second.start();
     await until(() => second.panes.details === 400, 'the second window to adopt it');
     expect(second.columns.ids).toEqual(expected);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { RowCache } from '../../../renderer/src/lib/state/library-rows.svelte';
-import { offlineCore, seed, until, type TestCore } from './helpers';
+import { coreForTests, offlineCore, seed, until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -14,7 +14,8 @@ const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year
 @misc{kay2018, title = {Epsilon note}, author = {Kay, Kim}, year = 2018}
 `;
 
-let t: TestCore;
+// No service: nothing here needs it, and an unreachable one fails at once.
+const env = coreForTests(() => offlineCore('state'));
 let api: CitewiseApi;
 
 function titles(rows: RowCache): string[] {
@@ -22,14 +23,8 @@ function titles(rows: RowCache): string[] {
 }
 
 beforeAll(async () => {
-  // No service: nothing here needs it, and an unreachable one fails at once.
-  t = await offlineCore('state');
-  api = t.api;
+  api = env.t.api;
   await seed(api, BIB);
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('RowCache against the core', () => {

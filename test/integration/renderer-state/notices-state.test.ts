@@ -1,34 +1,26 @@
 // The editorial-notice notification (renderer/src/lib/state/notices.svelte.ts) in Node against a real
 // in-process core and the local test service: retracted papers added to the library are announced
 // once, in words that count them, read again by a window opened later, and gone once dismissed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NoticesState } from '../../../renderer/src/lib/state/notices.svelte';
-import { corpusDois, enrichmentSettled, onlineCore, until, type Svc, type TestCore } from './helpers';
+import { coreForTests, corpusDois, enrichmentSettled, onlineCore, until } from './helpers';
 
-let t: TestCore & { svc: Svc };
-
-beforeAll(async () => {
-  t = await onlineCore('notices');
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = coreForTests(() => onlineCore('notices'));
 
 let adds = 0;
 async function add(dois: string[]): Promise<void> {
-  const r = await t.api.invoke('library.addDois', { dois });
+  const r = await env.t.api.invoke('library.addDois', { dois });
   if (!r.ok) throw new Error(r.error.message);
-  await enrichmentSettled(t.api, ++adds);
+  await enrichmentSettled(env.t.api, ++adds);
 }
 
 describe('NoticesState against the test service', () => {
   it('announces one retracted item, then two, and a window opened later reads them until dismissed', async () => {
-    const [first, second] = corpusDois(t.svc, 2, 'retracted = 1');
-    const state = new NoticesState(t.api);
+    const [first, second] = corpusDois(env.t.svc, 2, 'retracted = 1');
+    const state = new NoticesState(env.t.api);
     const stop = state.start();
     try {
-      await add([corpusDois(t.svc, 1, 'retracted = 0 AND notice_flags = 0')[0]!]);
+      await add([corpusDois(env.t.svc, 1, 'retracted = 0 AND notice_flags = 0')[0]!]);
       expect(state.changes).toEqual([]); // a clean paper is no news
 
       await add([first!]);
@@ -39,7 +31,7 @@ describe('NoticesState against the test service', () => {
       await until(() => state.itemCount === 2, 'the second notice');
       expect(state.message).toBe('2 items in your library have been retracted');
 
-      const later = new NoticesState(t.api);
+      const later = new NoticesState(env.t.api);
       const stopLater = later.start();
       await until(() => later.itemCount === 2, 'the unseen changes read at start');
       stopLater();
@@ -47,9 +39,9 @@ describe('NoticesState against the test service', () => {
       await state.dismiss();
       expect(state.changes).toEqual([]);
       expect(state.error).toBeNull();
-      const afterwards = new NoticesState(t.api);
+      const afterwards = new NoticesState(env.t.api);
       const stopAfterwards = afterwards.start();
-      const unseen = await t.api.invoke('library.watch.changes', { unseenOnly: true });
+      const unseen = await env.t.api.invoke('library.watch.changes', { unseenOnly: true });
       expect(unseen.ok && unseen.value).toEqual([]);
       expect(afterwards.changes).toEqual([]);
       stopAfterwards();

@@ -4,41 +4,31 @@
 // restore, the sample citation asked last, added styles, files kept in sync, and the API key.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STYLE_LABELS } from '../../../shared/model/csl';
 import { LibrarySettingsState } from '../../../renderer/src/panes/settings/library-settings.svelte';
 import { CitationStylesState } from '../../../renderer/src/panes/settings/citation-styles.svelte';
 import { AutoExportSettingsState } from '../../../renderer/src/panes/settings/auto-export-settings.svelte';
 import { ServiceSettingsState } from '../../../renderer/src/lib/state/service-settings.svelte';
 import { tempDir } from '../../helpers/tmp';
-import { holdable, offlineCore, onlineCore, seed, until, type TestCore } from './helpers';
+import { coreForTests, offlineCore, onlineCore, seed, until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, journal = {Journal of Tests}, year = 2020}
 @book{poe2019, title = {Gamma book}, author = {Poe, Paula}, publisher = {Press}, year = 2019}
 `;
 
-let t: TestCore;
-let net: ReturnType<typeof holdable>;
-
-beforeAll(async () => {
-  t = await offlineCore('settings');
-  net = holdable(t.api);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = coreForTests(() => offlineCore('settings'));
 
 describe('LibrarySettingsState', () => {
   it('has no sample for an empty library, then follows an import in its counts', async () => {
-    const state = new LibrarySettingsState(net.api);
+    const state = new LibrarySettingsState(env.net.api);
     const stop = state.start();
     try {
       await until(() => state.status !== null && state.backups !== null, 'the status');
       expect(state.status?.items).toBe(0);
       await state.loadSample('apa', 'en-US');
       expect(state.sample).toBeNull();
-      await seed(t.api, BIB);
+      await seed(env.t.api, BIB);
       await until(() => state.status?.items === 2, 'the new count');
     } finally {
       stop();
@@ -46,8 +36,8 @@ describe('LibrarySettingsState', () => {
   });
 
   it('cites the sample in the style asked for last when an earlier answer comes after it', async () => {
-    const state = new LibrarySettingsState(net.api);
-    const release = net.hold('library.list');
+    const state = new LibrarySettingsState(env.net.api);
+    const release = env.net.hold('library.list');
     const slow = state.loadSample('bibtex', 'en-US');
     await state.loadSample('apa', 'en-US');
     release();
@@ -56,7 +46,7 @@ describe('LibrarySettingsState', () => {
   });
 
   it('backs up, refuses to restore what is no backup, and restores one', async () => {
-    const state = new LibrarySettingsState(t.api);
+    const state = new LibrarySettingsState(env.t.api);
     const stop = state.start();
     await until(() => state.backups !== null && state.status !== null, 'the status');
     const before = state.backups!.length;
@@ -66,14 +56,14 @@ describe('LibrarySettingsState', () => {
     expect(state.backups).toHaveLength(before + 1);
     expect(state.backups![0]).toEqual(state.lastBackup);
 
-    await state.restore(join(t.dataDir, 'no-such-backup.sqlite'));
+    await state.restore(join(env.t.dataDir, 'no-such-backup.sqlite'));
     expect(state.restoring).toBe(false);
     expect(state.error).not.toBeNull();
     expect(state.lastRestore).toBeNull();
 
     // A change after the backup, which the restore takes back.
-    const list = await t.api.invoke('library.list', { limit: 10 });
-    const trashed = await t.api.invoke('library.trash', { ids: list.ok ? [list.value.rows[0]!.id] : [] });
+    const list = await env.t.api.invoke('library.list', { limit: 10 });
+    const trashed = await env.t.api.invoke('library.trash', { ids: list.ok ? [list.value.rows[0]!.id] : [] });
     expect(trashed.ok).toBe(true);
     await until(() => state.status?.items === 1, 'the trash to count');
     await state.restore(state.lastBackup!.file);
@@ -87,14 +77,14 @@ describe('LibrarySettingsState', () => {
 
 describe('CitationStylesState', () => {
   it('lists the eight built in with their labels, adds and removes a style, and refuses removing a built-in one', async () => {
-    const state = new CitationStylesState(t.api);
+    const state = new CitationStylesState(env.t.api);
     expect(state.styles).toHaveLength(8);
     await state.load();
     expect(state.error).toBeNull();
     expect(state.added).toEqual([]);
     expect(state.styles.find((s) => s.id === 'apa')?.title).toBe(STYLE_LABELS.apa);
     const xml = readFileSync(new URL('../../fixtures/cite/tiny-lab.csl', import.meta.url), 'utf8');
-    const added = await t.api.invoke('library.styles.add', { xml });
+    const added = await env.t.api.invoke('library.styles.add', { xml });
     if (!added.ok) throw new Error(added.error.message);
     await state.load();
     expect(state.added.map((s) => s.id)).toEqual([added.value.id]);
@@ -110,7 +100,7 @@ describe('CitationStylesState', () => {
 
 describe('AutoExportSettingsState', () => {
   it('keeps a file in sync, refuses a relative path keeping the form, runs now and removes', async () => {
-    const state = new AutoExportSettingsState(t.api);
+    const state = new AutoExportSettingsState(env.t.api);
     const stop = state.start();
     const own = tempDir('citewise-sync-');
     try {
@@ -124,7 +114,7 @@ describe('AutoExportSettingsState', () => {
       expect(state.busy).toBe(false);
       expect(state.path).toBe('relative/refs.bib');
 
-      state.path = join(t.dataDir, 'refs.bib');
+      state.path = join(env.t.dataDir, 'refs.bib');
       expect(await state.add()).toBe(false);
       expect(state.formError?.message).toMatch(/is inside Citewise's own data folder/);
 

@@ -7,24 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WatchFolderState } from '../../../renderer/src/panes/settings/watch-folder.svelte';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
-import { enrichmentSettled, offlineCore, until, type TestCore } from './helpers';
+import { coreForTests, enrichmentSettled, offlineCore, until } from './helpers';
 
-let t: TestCore;
 let folder: ReturnType<typeof tempDir>;
 
+const env = coreForTests(() => offlineCore('watch', { watchFolder: true, pdfWatch: { stableMs: 50, pollMs: 50, rescanMs: 200 } }));
+
 beforeAll(async () => {
-  t = await offlineCore('watch', { watchFolder: true, pdfWatch: { stableMs: 50, pollMs: 50, rescanMs: 200 } });
   folder = tempDir('citewise-watched-');
 });
 
 afterAll(async () => {
-  await t?.close();
   folder?.remove();
 });
 
 describe('WatchFolderState against the core', () => {
   it('refuses a folder that is not there, watches a real one, counts a PDF put in it, and stops', async () => {
-    const state = new WatchFolderState(t.api);
+    const state = new WatchFolderState(env.t.api);
     const stop = state.start();
     try {
       await until(() => state.status !== null, 'the status');
@@ -46,7 +45,7 @@ describe('WatchFolderState against the core', () => {
 
       writeFileSync(join(folder.path, 'dropped.pdf'), await makePdf({ title: 'A Paper Put in the Folder', byline: 'Al Alone', xmpDoi: '10.5555/watched.1' }));
       await until(() => state.status?.captured === 1, 'the PDF to be captured', 30_000);
-      await enrichmentSettled(t.api);
+      await enrichmentSettled(env.t.api);
 
       await state.stop();
       expect(state.path).toBe('');
