@@ -54,6 +54,18 @@ describe('JournalsState: authors', () => {
     expect(state.authorLoading).toBe(false);
   });
 
+  it('shows the author opened last when an earlier answer comes after it', async () => {
+    const [a, b] = (env.t.svc.corpus.db.prepare('SELECT slug FROM authors ORDER BY id LIMIT 2').all() as { slug: string }[]).map((x) => x.slug);
+    const state = new JournalsState(env.net.api);
+    const release = env.net.hold('authors.page');
+    const first = state.openAuthor(a!);
+    expect(await state.openAuthor(b!)).toBe(true);
+    release();
+    await first;
+    expect(state.author?.author.nameSlug).toBe(b);
+    expect(state.authorLoading).toBe(false);
+  });
+
   it('finds an author by name through the search, and says when no author has that name', async () => {
     const author = busiestAuthor();
     const state = new JournalsState(env.t.api);
