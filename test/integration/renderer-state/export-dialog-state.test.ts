@@ -2,35 +2,23 @@
 // a real in-process core: the preview follows format and style, and Save and Copy stay usable while a
 // new preview loads. CI once clicked Save in the 120 ms between a format change and the next preview,
 // when the buttons went disabled for the reload, and no file came.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
-import { createCore, type Core } from '../../../electron/core';
-import { createInProcessApi } from '../../../electron/core/in-process';
-import { silentLogger } from '../../../electron/core/log';
-import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { ExportDialogState } from '../../../renderer/src/panes/library/export/export-dialog.svelte';
-import { tempDir } from '../../helpers/tmp';
+import { coreForTests, offlineCore, seed } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, journal = {Journal of Tests}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, journal = {Journal of Tests}, year = 2021}
 @book{poe2019, title = {Gamma book}, author = {Poe, Paula}, publisher = {Press}, year = 2019}
 `;
 
-let core: Core;
 let api: CitewiseApi;
-let dir: ReturnType<typeof tempDir>;
+
+const env = coreForTests(() => offlineCore('export-state'));
 
 beforeAll(async () => {
-  dir = tempDir('citewise-export-state-');
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
-  api = createInProcessApi(core);
-  const imported = await api.invoke('library.import', { text: BIB, fileName: 'three.bib' });
-  if (!imported.ok) throw new Error(imported.error.message);
-});
-
-afterAll(async () => {
-  await core?.close();
-  dir?.remove();
+  api = env.t.api;
+  await seed(api, BIB);
 });
 
 describe('ExportDialogState against the core', () => {

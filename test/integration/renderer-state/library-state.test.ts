@@ -3,14 +3,9 @@
 // rows a view lists, the search box, the selection and what acting on it does. No renderer, no mocks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CitewiseApi } from '../../../shared/ipc';
-import { createCore, type Core } from '../../../electron/core';
-import { createInProcessApi } from '../../../electron/core/in-process';
-import { silentLogger } from '../../../electron/core/log';
-import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { RowCache } from '../../../renderer/src/lib/state/library-rows.svelte';
-import { tempDir } from '../../helpers/tmp';
-import { until } from './helpers';
+import { coreForTests, offlineCore, seed, until } from './helpers';
 
 const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}
 @article{roe2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -19,26 +14,17 @@ const BIB = `@article{doe2020, title = {Alpha paper}, author = {Doe, Jane}, year
 @misc{kay2018, title = {Epsilon note}, author = {Kay, Kim}, year = 2018}
 `;
 
-let core: Core;
+// No service: nothing here needs it, and an unreachable one fails at once.
+const env = coreForTests(() => offlineCore('state'));
 let api: CitewiseApi;
-let dir: ReturnType<typeof tempDir>;
 
 function titles(rows: RowCache): string[] {
   return Array.from({ length: rows.count }, (_, i) => rows.row(i)?.title ?? '?').sort();
 }
 
 beforeAll(async () => {
-  dir = tempDir('citewise-state-');
-  // No service: nothing here needs it, and an unreachable one fails at once.
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
-  api = createInProcessApi(core);
-  const imported = await api.invoke('library.import', { text: BIB, fileName: 'five.bib' });
-  if (!imported.ok) throw new Error(imported.error.message);
-});
-
-afterAll(async () => {
-  await core?.close();
-  dir?.remove();
+  api = env.t.api;
+  await seed(api, BIB);
 });
 
 describe('RowCache against the core', () => {

@@ -32,6 +32,8 @@ export class CollectionsState {
   #report = $state.raw<CollectionImportReport | null>(null);
   #creating = $state(false);
   #problems = $state.raw<QueryProblem[]>([]);
+  /** Bumped by every open, so a slower earlier answer does not replace the collection opened last. */
+  #openSeq = 0;
 
   name = $state('');
   description = $state('');
@@ -80,7 +82,9 @@ export class CollectionsState {
     this.#creating = false;
     this.#report = null;
     this.#error = null;
+    const seq = ++this.#openSeq;
     const r = await this.api.invoke('collections.get', { id });
+    if (seq !== this.#openSeq) return;
     if (r.ok) this.#current = r.value;
     else this.#error = r.error;
   }

@@ -36,6 +36,10 @@ export class JournalsState {
   #authorError = $state.raw<IpcError | null>(null);
   #candidates = $state.raw<AuthorCandidate[] | null>(null);
   #addMessage = $state<string | null>(null);
+  /** Bumped by every journal asked for, so a slower earlier answer does not replace the one asked last. */
+  #journalSeq = 0;
+  /** The same for the author page (opening one, or its next page). */
+  #authorSeq = 0;
 
   constructor(api: CitewiseApi) {
     this.api = api;
@@ -61,6 +65,7 @@ export class JournalsState {
   async openJournal(issn: string, refresh = false): Promise<void> {
     this.tab = 'journal';
     this.issnInput = issn;
+    const seq = ++this.#journalSeq;
     const parsed = parseIssn(issn);
     if (!parsed.ok) {
       this.#journalError = { code: 'INVALID_INPUT', message: `“${issn.trim()}” is not an ISSN. ${parsed.reason}` };
@@ -70,10 +75,11 @@ export class JournalsState {
     this.#journalError = null;
     try {
       const r = await this.api.invoke('journals.get', { issn: parsed.issn, refresh });
+      if (seq !== this.#journalSeq) return;
       if (r.ok) this.#journal = r.value;
       else this.#journalError = r.error;
     } finally {
-      this.#journalLoading = false;
+      if (seq === this.#journalSeq) this.#journalLoading = false;
     }
   }
 
@@ -121,14 +127,16 @@ export class JournalsState {
     }
   }
 
-  /** Opens an author by slug; false when the service has none. */
+  /** Opens an author by slug; false when the service has none (true when another author was opened meanwhile). */
   async openAuthor(slug: string): Promise<boolean> {
     this.tab = 'author';
     this.#authorLoading = true;
     this.#authorError = null;
     this.#addMessage = null;
+    const seq = ++this.#authorSeq;
     try {
       const r = await this.api.invoke('authors.page', { slug, offset: 0, limit: AUTHOR_PAGE });
+      if (seq !== this.#authorSeq) return true;
       if (!r.ok) {
         this.#authorError = r.error.code === 'NOT_FOUND' ? { ...r.error, message: `The service has no author “${slug}”.` } : r.error;
         return false;
@@ -140,7 +148,7 @@ export class JournalsState {
       if (!this.authorInput) this.authorInput = slug;
       return true;
     } finally {
-      this.#authorLoading = false;
+      if (seq === this.#authorSeq) this.#authorLoading = false;
     }
   }
 
@@ -149,8 +157,10 @@ export class JournalsState {
     const a = this.#author;
     if (!a?.next) return;
     this.#authorLoading = true;
+    const seq = ++this.#authorSeq;
     try {
       const r = await this.api.invoke('authors.page', { slug: a.author.nameSlug, offset: a.next.offset, limit: Math.min(a.next.limit ?? AUTHOR_PAGE, 50) });
+      if (seq !== this.#authorSeq) return;
       if (!r.ok) {
         this.#authorError = r.error;
         return;
@@ -159,7 +169,7 @@ export class JournalsState {
       this.#papers = [...this.#papers, ...r.value.papers];
       this.#inLibrary = setOf(this.#inLibrary, r.value.inLibrary);
     } finally {
-      this.#authorLoading = false;
+      if (seq === this.#authorSeq) this.#authorLoading = false;
     }
   }
 

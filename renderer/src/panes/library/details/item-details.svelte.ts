@@ -114,6 +114,10 @@ export class ItemDetailsState {
     this.#serviceError = null;
     this.#statements = null;
     this.#statementsError = null;
+    // The flags are the shown item's: a request for the previous one drops its answer (and would
+    // never clear them), so the Refresh button would stay on "Refreshing…" for this one.
+    this.#serviceLoading = false;
+    this.#statementsLoading = false;
     if (id === null) return;
     this.#loading = true;
     await this.reload();
