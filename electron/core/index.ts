@@ -288,6 +288,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service: () => captureServiceOf(service),
     jobs,
     dataDir: options.dataDir,
+    storage: () => settings.get().pdfStorage,
+    desktop: options.desktop,
     changed: (change) => {
       events.emit('library.changed', change);
       autoExport.libraryChanged(change.ids);

@@ -269,7 +269,7 @@ async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader 
   }
   const input: CaptureInput = {
     csl: found.csl,
-    attachment: { path: stored, sha256, size, stored: options.mode === 'copy' ? 'copied' : 'linked' },
+    attachment: { path: stored, sha256, size, stored: options.mode === 'copy' ? 'copied' : 'linked', originalName: name },
     method: found.method,
     state: found.state,
     confidence: found.confidence,

@@ -79,7 +79,7 @@ describe('IPC sender validation', () => {
         trustedSenderIds: () => [3],
         broadcast: (...args) => sent.push(args),
       });
-      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US', editorApi: true, editorApiPort: 23119 } as const;
+      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US', editorApi: true, editorApiPort: 23119, pdfStorage: 'copy' } as const;
       core.events.emit('settings.changed', dark);
       expect(sent).toEqual([['citewise:event', 'settings.changed', dark]]);
       dispose();
