@@ -1,0 +1,82 @@
+// Add → PDFs… in the desktop app, from the renderer's side (renderer/src/lib/state/pdf-add.svelte.ts)
+// in Node against a real in-process core whose DesktopShell answers the open dialog with the test's
+// paths: the flow sends no bytes (no pdfs.add), learns only names, and ends with the same summary an
+// upload gives. A cancelled dialog leaves the flow idle.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../electron/core';
+import { createInProcessApi } from '../../../electron/core/in-process';
+import { silentLogger } from '../../../electron/core/log';
+import { createMemorySecretStore } from '../../../electron/core/secrets';
+import type { CitewiseApi } from '../../../shared/ipc';
+import { PdfAddFlow } from '../../../renderer/src/lib/state/pdf-add.svelte';
+import { makePdf } from '../../helpers/pdfs';
+import { tempDir } from '../../helpers/tmp';
+
+let core: Core;
+let dir: ReturnType<typeof tempDir>;
+let chosen: string[] | null = null;
+const calls: { channel: string; input: unknown }[] = [];
+let api: CitewiseApi;
+
+beforeAll(async () => {
+  dir = tempDir('citewise-pdf-add-state-');
+  core = await createCore({
+    dataDir: join(dir.path, 'data'),
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: 'http://127.0.0.1:9',
+    service: { maxAttempts: 1 },
+    secrets: createMemorySecretStore(),
+    desktop: { chooseSaveFile: async () => null, chooseOpenFiles: async () => chosen, openPath: async () => '' },
+  });
+  const inner = createInProcessApi(core);
+  api = {
+    invoke: ((channel: string, input: unknown) => {
+      calls.push({ channel, input });
+      return inner.invoke(channel as never, input as never);
+    }) as CitewiseApi['invoke'],
+    on: inner.on,
+  };
+});
+
+afterAll(async () => {
+  await core?.close();
+  dir?.remove();
+});
+
+describe('PdfAddFlow.choose (the desktop app)', { timeout: 60_000 }, () => {
+  it('captures the chosen files by path, one request each, and sums them up as an upload would', async () => {
+    const paper = join(dir.path, 'rosalind.pdf');
+    const notes = join(dir.path, 'notes.pdf');
+    writeFileSync(paper, await makePdf({ title: 'Photo 51 revisited', xmpDoi: '10.5555/state.1' }));
+    writeFileSync(notes, 'not a PDF at all\n');
+    chosen = [paper, notes];
+    const flow = new PdfAddFlow(api);
+    await flow.choose();
+    const state = flow.state;
+    expect(state.step).toBe('summary');
+    if (state.step !== 'summary') return;
+    expect(state.total).toBe(2);
+    expect(state.outcomes.map((o) => [o.name, o.status])).toEqual([
+      ['rosalind.pdf', 'added'],
+      ['notes.pdf', 'failed'],
+    ]);
+    expect(calls.map((c) => c.channel)).toEqual(['pdfs.choose', 'pdfs.addChosen', 'pdfs.addChosen']);
+    // What the renderer sent holds no path and no bytes.
+    expect(JSON.stringify(calls)).not.toContain(dir.path);
+    flow.close();
+    expect(flow.state.step).toBe('idle');
+  });
+
+  it('stays idle when the dialog is cancelled', async () => {
+    chosen = null;
+    calls.length = 0;
+    const flow = new PdfAddFlow(api);
+    await flow.choose();
+    expect(flow.state).toEqual({ step: 'idle' });
+    expect(flow.busy).toBe(false);
+    expect(calls.map((c) => c.channel)).toEqual(['pdfs.choose']);
+  });
+});
