@@ -4,12 +4,15 @@
 // The service is unreachable: a PDF with a DOI becomes a placeholder, one with only a title waits as
 // pending (and so is listed in Needs review), which is all these tests need of identification.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core';
 import type { DesktopShell, OpenDialogOptions } from '../../../electron/core/desktop';
 import { createInProcessApi } from '../../../electron/core/in-process';
+import { LibraryClient } from '../../../electron/core/library/client';
+import { capturePdfs } from '../../../electron/core/pdf/capture';
+import { PdfReader } from '../../../electron/core/pdf/run-in-worker';
 import { silentLogger } from '../../../electron/core/log';
 import type { CitewiseApi, PdfAddOutcome, PdfSelection } from '../../../shared/ipc';
 import type { Attachment } from '../../../shared/model/library';
@@ -170,5 +173,39 @@ describe('the watched folder honours Settings → PDFs', { timeout: 60_000 }, ()
     const item = await ok(api.invoke('library.item.get', { id: captured! }));
     expect(item.attachments).toEqual([expect.objectContaining({ path: file, stored: 'linked', originalName: 'watched.pdf', sha256: sha256(bytes) })]);
     expect(filesUnder(join(dataDir, 'attachments'))).toEqual([]);
+  });
+});
+
+describe('a copy is the file that was hashed', { timeout: 60_000 }, () => {
+  it('keeps the copy of an unchanged file, and refuses one that changed while it was read, leaving nothing behind', async () => {
+    const dir = tempDir('citewise-copy-check-');
+    cleanup.push(() => dir.remove());
+    const lib = await LibraryClient.start({ file: join(dir.path, 'lib.sqlite') });
+    cleanup.push(() => lib.close());
+    // A reader that, for one file, stands for a program still writing it while Citewise reads it.
+    let touch: string | null = null;
+    class TouchingReader extends PdfReader {
+      override read(...args: Parameters<PdfReader['read']>) {
+        if (touch) appendFileSync(touch, '\n% more bytes\n');
+        return super.read(...args);
+      }
+    }
+    const reader = new TouchingReader({ timeLimitMs: 30_000 });
+    cleanup.push(() => reader.close());
+    const storeDir = join(dir.path, 'store');
+    const steady = join(dir.path, 'steady.pdf');
+    const growing = join(dir.path, 'growing.pdf');
+    writeFileSync(steady, await makePdf({ title: 'A file nobody touches', xmpDoi: '10.1000/steady' }));
+    writeFileSync(growing, await makePdf({ title: 'A file still being written', xmpDoi: '10.1000/growing' }));
+
+    const [kept] = await capturePdfs([steady], { library: lib, service: null, reader }, { mode: 'copy', storeDir });
+    expect(kept).toMatchObject({ status: 'added' });
+    expect(filesUnder(storeDir)).toHaveLength(1);
+
+    touch = growing;
+    const [refused] = await capturePdfs([growing], { library: lib, service: null, reader }, { mode: 'copy', storeDir });
+    expect(refused).toEqual({ file: growing, status: 'failed', code: 'INVALID_INPUT', message: 'growing.pdf was not added: it changed while it was being added; add it again once it is complete.' });
+    expect(filesUnder(storeDir)).toHaveLength(1);
+    expect(await lib.lib.list({ limit: 10 })).toMatchObject({ rows: [expect.objectContaining({ title: 'A file nobody touches' })] });
   });
 });
