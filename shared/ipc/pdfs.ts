@@ -1,12 +1,14 @@
 // PDFs in the app. In the desktop app, Add → PDFs… asks the core to open the native dialog
 // (`pdfs.choose`): the chosen paths stay in the core, which captures them by path, one per
 // `pdfs.addChosen`, copied or linked as Settings → PDFs says; the renderer learns only the names.
-// In browser mode (and for files dropped on the Library) each file's bytes are sent instead (base64,
+// A drop goes the same way, its paths read by the preload (`pdfs.chooseDropped`).
+// In browser mode (and for a dropped file without a path) each file's bytes are sent instead (base64,
 // one file per request, so no message nears the transport's limit) and always copied. Also the
 // "Needs review" list and its decisions, and the pages and snippets of a `fulltext:` search.
 import { z } from 'zod';
 import { hasPathOrControl, MAX_PDF_UPLOAD_BYTES, type CaptureCandidate, type CaptureEvidence, type CaptureMethod, type CaptureState } from '../model/pdf-capture';
 import { feature, request } from './define';
+import { MAX_DROPPED_PDFS } from './wire';
 
 /** Items whose full-text hits one request may ask for (a page of the table). */
 export const MAX_FULLTEXT_HIT_ITEMS = 500;
@@ -81,6 +83,13 @@ export const pdfsFeature = feature({
      * Browser mode has no such dialog: INVALID_INPUT (it uploads with `pdfs.add`).
      */
     'pdfs.choose': request(z.object({}).strict()).returns<PdfSelection | null>(),
+    /**
+     * Desktop app: PDFs dropped on the Library, by path. The preload answers it (it alone can read a
+     * dropped file's path, and sends the paths to the main process on a channel of its own); null when
+     * a file has no path, and the page then uploads the bytes. Reaching the core through `invoke`
+     * (browser mode, or a page that made its own call) it is refused: INVALID_INPUT.
+     */
+    'pdfs.chooseDropped': request(z.object({ files: z.array(z.unknown()).min(1).max(MAX_DROPPED_PDFS) }).strict()).returns<PdfSelection | null>(),
     /** Captures the `index`th file of a selection by its path (copied or linked, as the setting says); runs as a job. */
     'pdfs.addChosen': request(
       z.object({ selection: z.string().min(1).max(100), index: z.number().int().min(0).max(100_000) }).strict(),

@@ -1,14 +1,14 @@
 // PDFs from the app, captured (pdf/capture.ts: read in the PDF worker, identified, copied into the
 // library folder or linked where they are) as a job the status bar shows and Cancel stops, then their
 // pages indexed for `fulltext:` search. Three ways in: the bytes of one uploaded file per request
-// (browser mode, drops; always copied), the paths the desktop app's open dialog gave (kept here, never
-// sent to the renderer), and the watched folder's files. The Needs review list and its decisions, and
+// (browser mode; always copied), the paths the desktop app's open dialog or a drop on it gave (kept
+// here, never sent to the renderer), and the watched folder's files. The Needs review list and its decisions, and
 // the pages and snippets of a full-text search.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { basename, join } from 'node:path';
-import type { LibraryChange, PdfAddOutcome, PdfReviewEntry, pdfsFeature, PdfStorage } from '../../../shared/ipc';
+import { basename, isAbsolute, join } from 'node:path';
+import { MAX_DROPPED_PDFS, type LibraryChange, type PdfAddOutcome, type PdfReviewEntry, type PdfSelection, type pdfsFeature, type PdfStorage } from '../../../shared/ipc';
 import type { DesktopShell } from '../desktop';
 import { CoreError } from '../errors';
 import type { CaptureRecord } from '../../../shared/model/pdf-capture';
@@ -76,8 +76,15 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     return next;
   };
 
-  /** What the open dialog gave, by selection, oldest first (a Map keeps insertion order). */
+  /** What the open dialog (or a drop) gave, by selection, oldest first (a Map keeps insertion order). */
   const selections = new Map<string, readonly string[]>();
+  const select = (chosen: readonly string[]): PdfSelection => {
+    const paths = [...new Set(chosen)];
+    const selection = randomUUID();
+    selections.set(selection, paths);
+    for (const old of selections.keys()) if (selections.size > MAX_SELECTIONS) selections.delete(old);
+    return { selection, names: paths.map((p) => basename(p)) };
+  };
 
   const review = async (): Promise<PdfReviewEntry[]> => {
     const records: CaptureRecord[] = await lib.unsettledCaptures();
@@ -170,12 +177,11 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     'pdfs.choose': async () => {
       if (!deps.desktop) throw new CoreError('INVALID_INPUT', 'Choosing PDFs on this computer needs the desktop app; in the browser, Add → PDFs… uploads them instead.');
       const chosen = await deps.desktop.chooseOpenFiles({ title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], multiple: true });
-      if (!chosen) return null;
-      const paths = [...new Set(chosen)];
-      const selection = randomUUID();
-      selections.set(selection, paths);
-      for (const old of selections.keys()) if (selections.size > MAX_SELECTIONS) selections.delete(old);
-      return { selection, names: paths.map((p) => basename(p)) };
+      return chosen && chosen.length > 0 ? select(chosen) : null;
+    },
+    // The preload answers this in the desktop app (ELECTRON_DROP_CHANNEL); here nobody can say where a file is.
+    'pdfs.chooseDropped': async () => {
+      throw new CoreError('INVALID_INPUT', 'Dropped files are uploaded here: only the desktop app can add them where they are.');
     },
     'pdfs.addChosen': async ({ selection, index }, { signal }) => {
       const file = selections.get(selection)?.[index];
@@ -198,6 +204,16 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
   return {
     handlers,
     captureFiles,
+    /**
+     * The paths of PDFs dropped on the desktop app (the preload read them; the main process checked the
+     * sender): a selection for `pdfs.addChosen`. Anything but full paths is refused.
+     */
+    selectDropped(paths: unknown): PdfSelection | null {
+      if (!Array.isArray(paths) || paths.length > MAX_DROPPED_PDFS) throw new CoreError('INVALID_INPUT', `Dropped PDFs come as a list of at most ${MAX_DROPPED_PDFS} paths.`);
+      const bad = paths.find((p) => typeof p !== 'string' || p.length > 4096 || !isAbsolute(p));
+      if (bad !== undefined) throw new CoreError('INVALID_INPUT', 'A dropped file came without a full path on this computer.');
+      return paths.length > 0 ? select(paths as string[]) : null;
+    },
     /** Ends the PDF worker (the core's close). */
     close: async (): Promise<void> => {
       await reader?.close();

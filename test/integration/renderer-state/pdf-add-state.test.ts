@@ -10,6 +10,8 @@ import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
 import type { CitewiseApi } from '../../../shared/ipc';
+import { bridgeIpc, type IpcMainLike } from '../../../electron/main/ipc-bridge';
+import { createPreloadApi, type IpcRendererLike } from '../../../electron/preload/api';
 import { PdfAddFlow } from '../../../renderer/src/lib/state/pdf-add.svelte';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
@@ -78,5 +80,59 @@ describe('PdfAddFlow.choose (the desktop app)', { timeout: 60_000 }, () => {
     expect(flow.state).toEqual({ step: 'idle' });
     expect(flow.busy).toBe(false);
     expect(calls.map((c) => c.channel)).toEqual(['pdfs.choose']);
+  });
+});
+
+describe('PdfAddFlow.drop', { timeout: 60_000 }, () => {
+  /** The desktop app's way from a drop to the core: the preload (with a webUtils stand-in that knows the test's files), the IPC bridge, the core. */
+  function electronApi(pathOf: Map<unknown, string>) {
+    const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
+    const sent: string[] = [];
+    const ipcMain: IpcMainLike = { handle: (c, h) => void handlers.set(c, h), removeHandler: (c) => void handlers.delete(c) };
+    const dispose = bridgeIpc({ ipcMain, core, describeSender: () => ({ senderId: 1, frameUrl: 'app://citewise/index.html', isMainFrame: true }), trustedOrigins: ['app://citewise'], trustedSenderIds: () => [1], broadcast: () => {} });
+    const ipcRenderer: IpcRendererLike = {
+      invoke: async (channel, ...args) => {
+        sent.push(channel === 'citewise:invoke' ? String(args[0]) : channel);
+        return structuredClone(await handlers.get(channel)!({}, ...structuredClone(args)));
+      },
+      on: () => {},
+    };
+    const pathForFile = (f: unknown) => {
+      if (!pathOf.has(f)) throw new TypeError('not a File');
+      return pathOf.get(f)!;
+    };
+    return { api: createPreloadApi(ipcRenderer, pathForFile).api, sent, dispose };
+  }
+
+  it('in the desktop app captures dropped files where they are, by path; a file without a path is uploaded', async () => {
+    const bytes = await makePdf({ title: 'Dropped by path', xmpDoi: '10.5555/state.dropped' });
+    const where = join(dir.path, 'dropped.pdf');
+    writeFileSync(where, bytes);
+    const onDisk = new File([Buffer.from(bytes)], 'dropped.pdf', { type: 'application/pdf' });
+    const made = new File([Buffer.from(await makePdf({ title: 'Made in the page', xmpDoi: '10.5555/state.made' }))], 'made.pdf', { type: 'application/pdf' });
+    const e = electronApi(new Map<unknown, string>([[onDisk, where], [made, '']]));
+    try {
+      const flow = new PdfAddFlow(e.api);
+      await flow.drop([onDisk], true);
+      expect(flow.state).toMatchObject({ step: 'summary', outcomes: [{ name: 'dropped.pdf', status: 'added' }] });
+      expect(e.sent).toEqual(['citewise:dropped-pdfs', 'pdfs.addChosen']);
+      flow.close();
+
+      e.sent.length = 0;
+      await flow.drop([made], true);
+      expect(flow.state).toMatchObject({ step: 'summary', outcomes: [{ name: 'made.pdf', status: 'added' }] });
+      expect(e.sent).toEqual(['pdfs.add']);
+    } finally {
+      e.dispose();
+    }
+  });
+
+  it('in browser mode uploads, and the core refuses a by-path drop it is asked for directly', async () => {
+    calls.length = 0;
+    const flow = new PdfAddFlow(api);
+    await flow.drop([new File([Buffer.from(await makePdf({ title: 'Uploaded from the browser', xmpDoi: '10.5555/state.browser' }))], 'browser.pdf', { type: 'application/pdf' })], false);
+    expect(flow.state).toMatchObject({ step: 'summary', outcomes: [{ name: 'browser.pdf', status: 'added' }] });
+    expect(calls.map((c) => c.channel)).toEqual(['pdfs.add']);
+    expect(await api.invoke('pdfs.chooseDropped', { files: [{}] })).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT' }) });
   });
 });

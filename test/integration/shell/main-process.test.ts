@@ -205,6 +205,15 @@ describe.skipIf(!built)(`the Electron main process in Node${built ? '' : ' (skip
       expect(link).toMatchObject({ ok: true, value: { status: 'added' } });
       const item = await invoke<{ attachments: { path: string; stored: string }[] }>('library.item.get', { id: link.value.itemId });
       expect(item.value.attachments).toEqual([expect.objectContaining({ path: linked, stored: 'linked' })]);
+
+      // A drop: the preload's channel with the dropped files' paths, from our window only.
+      const dropped = join(papers, 'watson 1953.pdf');
+      writeFileSync(dropped, await makePdf({ title: 'A structure for deoxyribose nucleic acid', xmpDoi: '10.1038/171737a0' }));
+      const drop = (window: number | 'stray') => app.send<{ ok: boolean; value: { selection: string; names: string[] } }>('invoke', { channel: 'citewise:dropped-pdfs', args: [[dropped]], window });
+      expect(await drop('stray')).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } });
+      const selection = await drop(0);
+      expect(selection).toMatchObject({ ok: true, value: { names: ['watson 1953.pdf'] } });
+      expect(await invoke('pdfs.addChosen', { selection: selection.value.selection, index: 0 })).toMatchObject({ ok: true, value: { status: 'added' } });
     });
 
     it('keeps Linux spell-check from downloading dictionaries: the download URL is a refused loopback port, set before any window', () => {

@@ -1,4 +1,4 @@
-import type { CitewiseApi, PdfAddOutcome, Result } from '../../../../shared/ipc';
+import type { CitewiseApi, PdfAddOutcome, PdfSelection, Result } from '../../../../shared/ipc';
 import { MAX_PDF_UPLOAD_BYTES, uploadName } from '../../../../shared/model/pdf-capture';
 import { toBase64 } from '../../panes/assistant/reference-check.svelte';
 
@@ -35,8 +35,9 @@ export const isPdfFile = (f: Pick<File, 'name' | 'type'>): boolean => f.type ===
 /**
  * Adding PDFs as Zotero does on a drop: each file becomes an item with the PDF attached, one after
  * another (one file per request), with progress, Cancel, and a summary of what became of each. Files
- * come either as bytes (uploads: browser mode, drops) or, in the desktop app, from the system's open
- * dialog, which the core opens and keeps the paths of: the flow sees only their names.
+ * come either as bytes (uploads: browser mode) or, in the desktop app, by path: from the system's
+ * open dialog, which the core opens, or from a drop, whose paths the preload reads; either way the
+ * core keeps the paths and the flow sees only the names.
  */
 export class PdfAddFlow {
   readonly #api: CitewiseApi;
@@ -79,9 +80,31 @@ export class PdfAddFlow {
       this.#state = { step: 'summary', total: 1, outcomes: [{ name: 'Add → PDFs…', status: 'failed', code: chosen.error.code, message: chosen.error.message }], cancelled: 0 };
       return;
     }
-    const selection = chosen.value;
-    if (selection === null || selection.names.length === 0) return;
-    await this.#run(selection.names, (index) => this.#outcome(selection.names[index]!, this.#api.invoke('pdfs.addChosen', { selection: selection.selection, index })));
+    if (chosen.value !== null) await this.#addChosen(chosen.value);
+  }
+
+  #addChosen(selection: PdfSelection): Promise<void> {
+    return this.#run(selection.names, (index) => this.#outcome(selection.names[index]!, this.#api.invoke('pdfs.addChosen', { selection: selection.selection, index })));
+  }
+
+  /**
+   * A drop. In the desktop app the preload reads the dropped files' paths and the core captures them
+   * there (copied or linked, as Settings → PDFs says); a file without a path (and browser mode) is
+   * uploaded instead.
+   */
+  async drop(files: readonly File[], desktop: boolean): Promise<void> {
+    if (files.length === 0 || this.busy) return;
+    if (desktop) {
+      this.#choosing = true;
+      let chosen;
+      try {
+        chosen = await this.#api.invoke('pdfs.chooseDropped', { files: [...files] });
+      } finally {
+        this.#choosing = false;
+      }
+      if (chosen.ok && chosen.value) return this.#addChosen(chosen.value);
+    }
+    return this.add(files);
   }
 
   async #run(names: readonly string[], one: (index: number) => Promise<PdfAddOutcome | 'cancelled'>): Promise<void> {
