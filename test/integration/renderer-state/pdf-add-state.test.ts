@@ -13,6 +13,7 @@ import type { CitewiseApi } from '../../../shared/ipc';
 import { bridgeIpc, type IpcMainLike } from '../../../electron/main/ipc-bridge';
 import { createPreloadApi, type IpcRendererLike } from '../../../electron/preload/api';
 import { PdfAddFlow } from '../../../renderer/src/lib/state/pdf-add.svelte';
+import { AttachmentsState } from '../../../renderer/src/panes/library/details/attachments.svelte';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 
@@ -69,6 +70,17 @@ describe('PdfAddFlow.choose (the desktop app)', { timeout: 60_000 }, () => {
     // What the renderer sent holds no path and no bytes.
     expect(JSON.stringify(calls)).not.toContain(dir.path);
     flow.close();
+
+    // Opened from the details, the copy is named as the user knows it, not by its checksum.
+    const added = state.outcomes[0]!;
+    if (added.status !== 'added') throw new Error('not added');
+    const item = await api.invoke('library.item.get', { id: added.itemId });
+    if (!item.ok) throw new Error(item.error.message);
+    const [copy] = item.value.attachments;
+    expect(copy!.path).toMatch(/[0-9a-f]{64}\.pdf$/);
+    const details = new AttachmentsState(api);
+    await details.open(added.itemId, copy!.id, copy!.originalName ?? undefined);
+    expect(details.notice).toBe('Opened rosalind.pdf.');
     expect(flow.state.step).toBe('idle');
   });
 
