@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
-import { isServiceUrl, type AppInfo, type HostMode, type pdfWatchFeature, type Result, type ServiceConfig } from '../../shared/ipc';
+import { isServiceUrl, type AppInfo, type HostMode, type PdfSelection, type pdfWatchFeature, type Result, type ServiceConfig } from '../../shared/ipc';
 import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
@@ -40,7 +40,7 @@ import { stderrLogger, type Logger } from './log';
 import { ensureDataDir, LIBRARY_FILE } from './paths';
 import { HandlerRegistry, type FeatureHandlers } from './registry';
 import { createSecretStore, type SecretStore } from './secrets';
-import { CoreError } from './errors';
+import { CoreError, toIpcError } from './errors';
 import { ServiceClient, type FetchLike, type ServiceClientOptions } from './service';
 import { resolveServiceUrl, ServiceKeys } from './service/keys';
 import { SettingsStore } from './settings/store';
@@ -89,6 +89,11 @@ export interface Core {
   readonly pendingCaptures: PendingCaptures;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
+  /**
+   * The desktop app's dropped PDFs, by the paths the preload read (ELECTRON_DROP_CHANNEL, which the
+   * main process alone answers): kept as a selection for `pdfs.addChosen`, like the open dialog's.
+   */
+  selectDroppedPdfs(paths: unknown): Result<PdfSelection | null>;
   close(): Promise<void>;
 }
 
@@ -292,6 +297,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service: () => captureServiceOf(service),
     jobs,
     dataDir: options.dataDir,
+    storage: () => settings.get().pdfStorage,
+    desktop: options.desktop,
     changed: (change) => {
       events.emit('library.changed', change);
       autoExport.libraryChanged(change.ids);
@@ -341,6 +348,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
       return registry.invoke(channel, input, { signal: combined });
+    },
+    selectDroppedPdfs(paths) {
+      try {
+        return { ok: true, value: pdfs.selectDropped(paths) };
+      } catch (err) {
+        return { ok: false, error: toIpcError(err, (e) => logger.error('dropped PDFs failed', e)) };
+      }
     },
     async close() {
       if (closed) return;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type OpenDialogOptions, type WebContents } from 'electron';
 import { createCore, type Core } from '../core';
 import type { DesktopShell } from '../core/desktop';
 import { buildCsp } from '../core/csp';
@@ -167,13 +167,21 @@ async function main(): Promise<void> {
   // port 9, which Chromium refuses as a restricted port without connecting, makes the download fail at
   // once; spell-check then uses the dictionaries already in userData/Dictionaries, if any.
   if (process.platform !== 'darwin') session.defaultSession.setSpellCheckerDictionaryDownloadURL('http://127.0.0.1:9/');
-  // The native save dialog (attached to the focused window) and opening attachments. The core has
-  // already checked the path it asks to open: a local, existing, non-executable file.
+  // The native save and open dialogs (attached to the focused window) and opening attachments. The
+  // core has already checked the path it asks to open: a local, existing, non-executable file. The
+  // open dialog's paths go to the core only (Add → PDFs… captures them by path): the renderer never
+  // sees them, and no file's bytes cross IPC.
   const desktop: DesktopShell = {
     async chooseSaveFile(options) {
       const parent = BrowserWindow.getFocusedWindow();
       const chosen = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
       return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
+    },
+    async chooseOpenFiles({ title, filters, multiple }) {
+      const parent = BrowserWindow.getFocusedWindow();
+      const options: OpenDialogOptions = { title, filters, properties: multiple ? ['openFile', 'multiSelections'] : ['openFile'] };
+      const chosen = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled || chosen.filePaths.length === 0 ? null : chosen.filePaths;
     },
     openPath: (path) => shell.openPath(path),
   };

@@ -1,7 +1,8 @@
 // Registers the core on Electron IPC: one invoke channel and one event channel, with the sender of
-// every call validated first. Written against minimal shapes (no 'electron' import) so that the
+// every call validated first; and the channel on which the preload sends the paths of PDFs dropped
+// on the window (it alone can read them), validated the same way. Written against minimal shapes (no 'electron' import) so that the
 // transport test suite drives it with fakes.
-import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, type Result } from '../../shared/ipc';
+import { ELECTRON_DROP_CHANNEL, ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, type Result } from '../../shared/ipc';
 import type { Core } from '../core';
 
 export interface SenderInfo {
@@ -49,17 +50,18 @@ export function isTrustedSender(info: SenderInfo, origins: readonly string[], id
 
 export function bridgeIpc(options: BridgeOptions): () => void {
   const { ipcMain, core } = options;
-  ipcMain.handle(ELECTRON_INVOKE_CHANNEL, async (event, channel, input): Promise<Result<unknown>> => {
+  const refused = (event: unknown): Result<never> | null => {
     const info = options.describeSender(event);
-    if (!isTrustedSender(info, options.trustedOrigins, options.trustedSenderIds())) {
-      options.onRefused?.(info);
-      return { ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } };
-    }
-    return core.invoke(channel, input);
-  });
+    if (isTrustedSender(info, options.trustedOrigins, options.trustedSenderIds())) return null;
+    options.onRefused?.(info);
+    return { ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } };
+  };
+  ipcMain.handle(ELECTRON_INVOKE_CHANNEL, async (event, channel, input): Promise<Result<unknown>> => refused(event) ?? core.invoke(channel, input));
+  ipcMain.handle(ELECTRON_DROP_CHANNEL, async (event, paths): Promise<Result<unknown>> => refused(event) ?? core.selectDroppedPdfs(paths));
   const unsubscribe = core.events.onAny((name, payload) => options.broadcast(ELECTRON_EVENT_CHANNEL, name, payload));
   return () => {
     unsubscribe();
     ipcMain.removeHandler(ELECTRON_INVOKE_CHANNEL);
+    ipcMain.removeHandler(ELECTRON_DROP_CHANNEL);
   };
 }

@@ -1,9 +1,14 @@
-// PDFs in the app: Add → PDFs… and the Library's drop target send each file's bytes (base64, one file
-// per request, so no message nears the transport's limit) to be captured in the core's PDF worker;
-// the "Needs review" list and its decisions; and the pages and snippets of a `fulltext:` search.
+// PDFs in the app. In the desktop app, Add → PDFs… asks the core to open the native dialog
+// (`pdfs.choose`): the chosen paths stay in the core, which captures them by path, one per
+// `pdfs.addChosen`, copied or linked as Settings → PDFs says; the renderer learns only the names.
+// A drop goes the same way, its paths read by the preload (`pdfs.chooseDropped`).
+// In browser mode (and for a dropped file without a path) each file's bytes are sent instead (base64,
+// one file per request, so no message nears the transport's limit) and always copied. Also the
+// "Needs review" list and its decisions, and the pages and snippets of a `fulltext:` search.
 import { z } from 'zod';
 import { hasPathOrControl, MAX_PDF_UPLOAD_BYTES, type CaptureCandidate, type CaptureEvidence, type CaptureMethod, type CaptureState } from '../model/pdf-capture';
 import { feature, request } from './define';
+import { MAX_DROPPED_PDFS } from './wire';
 
 /** Items whose full-text hits one request may ask for (a page of the table). */
 export const MAX_FULLTEXT_HIT_ITEMS = 500;
@@ -31,6 +36,8 @@ export interface PdfReviewEntry {
   attachmentId: number;
   /** The item's title (a PDF without one is titled from its first page or its file name). */
   title: string | null;
+  /** The PDF's file name when it was captured (a copy is stored under its checksum); null: not known. */
+  fileName: string | null;
   state: CaptureState;
   method: CaptureMethod;
   confidence: number;
@@ -43,6 +50,13 @@ export interface PdfFulltextHit {
   page: number;
   /** Plain text; the matched words between « and ». */
   snippet: string;
+}
+
+/** Files chosen in the desktop app's open dialog: the core keeps their paths under `selection`. */
+export interface PdfSelection {
+  selection: string;
+  /** The files' names, in order (for the progress); their paths never leave the core. */
+  names: string[];
 }
 
 export const pdfsFeature = feature({
@@ -63,6 +77,22 @@ export const pdfsFeature = feature({
             .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file is not base64'),
         })
         .strict(),
+    ).returns<PdfAddOutcome>(),
+    /**
+     * Desktop app: opens the native open dialog (PDFs, several at once). Null when the user cancelled.
+     * Browser mode has no such dialog: INVALID_INPUT (it uploads with `pdfs.add`).
+     */
+    'pdfs.choose': request(z.object({}).strict()).returns<PdfSelection | null>(),
+    /**
+     * Desktop app: PDFs dropped on the Library, by path. The preload answers it (it alone can read a
+     * dropped file's path, and sends the paths to the main process on a channel of its own); null when
+     * a file has no path, and the page then uploads the bytes. Reaching the core through `invoke`
+     * (browser mode, or a page that made its own call) it is refused: INVALID_INPUT.
+     */
+    'pdfs.chooseDropped': request(z.object({ files: z.array(z.unknown()).min(1).max(MAX_DROPPED_PDFS) }).strict()).returns<PdfSelection | null>(),
+    /** Captures the `index`th file of a selection by its path (copied or linked, as the setting says); runs as a job. */
+    'pdfs.addChosen': request(
+      z.object({ selection: z.string().min(1).max(100), index: z.number().int().min(0).max(100_000) }).strict(),
     ).returns<PdfAddOutcome>(),
     /** Captured PDFs whose identification is unsure (or waits for the service), oldest first. */
     'pdfs.review': request(z.object({}).strict()).returns<PdfReviewEntry[]>(),

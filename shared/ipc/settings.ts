@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { event, feature, request } from './define';
 
 import { STYLE_ID_PATTERN } from '../model/csl';
-import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, isServiceUrl, THEMES, type CitationLocale, type ThemePreference } from '../model/settings';
+import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, isServiceUrl, PDF_STORAGE, THEMES, type CitationLocale, type PdfStorage, type ThemePreference } from '../model/settings';
 
 export { isServiceUrl };
 
-export { THEMES, type CitationLocale, type ThemePreference };
+export { PDF_STORAGE, THEMES, type CitationLocale, type PdfStorage, type ThemePreference };
 
 export interface Settings {
   theme: ThemePreference;
@@ -34,6 +34,12 @@ export interface Settings {
    * null or absent: none. settings.update checks it in the core (exists, a folder, readable).
    */
   watchFolder?: string | null;
+  /**
+   * Settings → PDFs: what Add → PDFs… (desktop app) and the watched folder do with a PDF: copy it into
+   * the library folder, or link to the file where it is. Uploads (browser mode) always copy: there is
+   * no file on disk to link to.
+   */
+  pdfStorage: PdfStorage;
 }
 
 export interface LibraryLayout {
@@ -50,6 +56,7 @@ export const DEFAULT_SETTINGS: Settings = {
   locale: DEFAULT_CITATION_LOCALE,
   editorApi: true,
   editorApiPort: DEFAULT_EDITOR_API_PORT,
+  pdfStorage: 'copy',
 };
 
 
@@ -69,6 +76,7 @@ export const settingsPatch = z
     locale: z.enum(CITATION_LOCALES).optional(),
     editorApi: z.boolean().optional(),
     editorApiPort: z.number().int().min(1024, 'must be a port from 1024 to 65535').max(65535, 'must be a port from 1024 to 65535').optional(),
+    pdfStorage: z.enum(PDF_STORAGE, { message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' }).optional(),
     watchFolder: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').nullable().optional(),
     serviceUrl: z
       .string()

@@ -10,6 +10,13 @@ export const WS_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 export const ELECTRON_INVOKE_CHANNEL = 'citewise:invoke';
 export const ELECTRON_EVENT_CHANNEL = 'citewise:event';
+/**
+ * PDFs dropped on the desktop app, by path: only the preload sends on it (the page cannot reach
+ * ipcRenderer), with the paths webUtils.getPathForFile gave for the dropped files.
+ */
+export const ELECTRON_DROP_CHANNEL = 'citewise:dropped-pdfs';
+/** PDFs one drop may bring by path. */
+export const MAX_DROPPED_PDFS = 1000;
 
 export interface WireInvoke {
   type: 'invoke';

@@ -121,6 +121,10 @@ export interface Attachment {
   size: number | null;
   mime: string | null;
   addedAt: number;
+  /** copied: a captured PDF kept in the library folder under its checksum; linked: the file where the user keeps it. */
+  stored: 'copied' | 'linked';
+  /** The file's name when it was attached (a copy's own name is its checksum); null when not known. */
+  originalName: string | null;
 }
 
 export interface ItemDetail extends LibraryRow {

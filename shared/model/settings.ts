@@ -25,3 +25,7 @@ export function isServiceUrl(value: string): boolean {
     return false;
   }
 }
+
+/** Settings → PDFs: copy an added PDF into the library folder, or link to the file where it is. */
+export const PDF_STORAGE = ['copy', 'link'] as const;
+export type PdfStorage = (typeof PDF_STORAGE)[number];

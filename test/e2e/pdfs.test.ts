@@ -77,6 +77,9 @@ describe('PDFs in the app', () => {
     expect(evidence).toContain('text, page 1 10.5555/second.2');
     expect(await scan.getByTestId('review-confidence').textContent()).toContain('Confidence 0 %');
     expect(await scan.textContent()).toContain('no identifier and no text on the first page (a scan?)');
+    // The file each came from, by the name it had (the copy in the library folder is named by its checksum).
+    expect(await twoDois.getByTestId('review-file').textContent()).toBe('from two-dois.pdf');
+    expect(await scan.getByTestId('review-file').textContent()).toBe('from scan.pdf');
     await shootThemes(page, 'pdfs-needs-review');
 
     await twoDois.getByRole('button', { name: 'Use this: 10.5555/second.2 for A paper with two identifiers' }).click();

@@ -3,7 +3,7 @@
 // over the target, then fsync the directory so the rename itself survives a crash. On any failure the
 // temporary file is removed and the target is left as it was.
 import * as nodeFs from 'node:fs';
-import { open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { copyFile, open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -118,10 +118,37 @@ export async function writeFileAtomicAsync(path: string, data: Uint8Array, fs: A
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw err;
   }
+  await syncDirectoryAsync(dirname(target), fs);
+}
+
+async function syncDirectoryAsync(dir: string, fs: Pick<AtomicWriteFsAsync, 'open'>): Promise<void> {
   // Best effort, as in syncDirectory.
-  const dir = await fs.open(dirname(target), 'r').catch(() => null);
-  if (dir) {
-    await dir.sync().catch(() => undefined);
-    await dir.close().catch(() => undefined);
+  const handle = await fs.open(dir, 'r').catch(() => null);
+  if (handle) {
+    await handle.sync().catch(() => undefined);
+    await handle.close().catch(() => undefined);
   }
+}
+
+/**
+ * Copies `from` to a new file `to` as writeFileAtomicAsync writes one (a temporary file, fsync, rename,
+ * fsync of the folder), the bytes copied by the OS on libuv's threads and never held by the calling
+ * thread. `to` must not exist yet.
+ */
+export async function copyFileAtomicAsync(from: string, to: string): Promise<void> {
+  const temp = tempNameFor(to);
+  try {
+    await copyFile(from, temp, nodeFs.constants.COPYFILE_EXCL);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, to);
+  } catch (err) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  await syncDirectoryAsync(dirname(to), nodeAtomicFsAsync);
 }

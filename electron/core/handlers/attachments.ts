@@ -66,10 +66,18 @@ export async function isProgram(path: string): Promise<boolean> {
   return (info.mode & 0o111) !== 0;
 }
 
+/** What a missing file means: a linked one was moved or deleted by someone; a copy was deleted from the library folder. */
+function missingMessage(a: Attachment, name: string): string {
+  return a.stored === 'copied'
+    ? `The copy of ${name} that Citewise kept is no longer at ${a.path} (deleted from the library folder?). Add the PDF again to restore it.`
+    : `The linked file ${name} is no longer at ${a.path} (moved, renamed or deleted?). Attach it again from where it is now.`;
+}
+
 async function checkOne(a: Attachment): Promise<AttachmentCheck> {
-  const name = basename(a.path);
+  // A copy is stored under its checksum; the user knows it by the name it had.
+  const name = a.originalName ?? basename(a.path);
   const info = await stat(a.path).catch(() => null);
-  if (!info || !info.isFile()) return { id: a.id, state: 'missing', message: `${name} is no longer at ${a.path} (moved, renamed or deleted?).` };
+  if (!info || !info.isFile()) return { id: a.id, state: 'missing', message: missingMessage(a, name) };
   const readable = await access(a.path, constants.R_OK).then(() => true, () => false);
   if (!readable) return { id: a.id, state: 'unreadable', message: `${name} is there, but Citewise is not allowed to read it.` };
   if (a.sha256 === null) return { id: a.id, state: 'unverified', message: `${name} is there; it was attached without a checksum, so changes cannot be detected.` };

@@ -1,11 +1,16 @@
-// PDFs from the app: one file's bytes per request, captured (pdf/capture.ts: read in the PDF worker,
-// identified, copied into the library folder) as a job the status bar shows and Cancel stops, then
-// its pages indexed for `fulltext:` search. The Needs review list and its decisions, and the pages
-// and snippets of a full-text search.
+// PDFs from the app, captured (pdf/capture.ts: read in the PDF worker, identified, copied into the
+// library folder or linked where they are) as a job the status bar shows and Cancel stops, then their
+// pages indexed for `fulltext:` search. Three ways in: the bytes of one uploaded file per request
+// (browser mode; always copied), the paths the desktop app's open dialog or a drop on it gave (kept
+// here, never sent to the renderer), and the watched folder's files. The Needs review list and its decisions, and
+// the pages and snippets of a full-text search.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import type { LibraryChange, PdfAddOutcome, PdfReviewEntry, pdfsFeature } from '../../../shared/ipc';
+import { randomUUID } from 'node:crypto';
+import { basename, isAbsolute, join } from 'node:path';
+import { MAX_DROPPED_PDFS, type LibraryChange, type PdfAddOutcome, type PdfReviewEntry, type PdfSelection, type pdfsFeature, type PdfStorage } from '../../../shared/ipc';
+import type { DesktopShell } from '../desktop';
+import { CoreError } from '../errors';
 import type { CaptureRecord } from '../../../shared/model/pdf-capture';
 import type { JobRegistry } from '../jobs/registry';
 import type { LibraryClient } from '../library/client';
@@ -28,7 +33,14 @@ export interface PdfHandlerDeps {
   report?: (err: unknown) => void;
   /** Where the bytes sent wait while they are captured (the system's temporary folder by default). */
   tempDir?: string;
+  /** Settings → PDFs: copy chosen and watched files into the library folder, or link them where they are. */
+  storage: () => PdfStorage;
+  /** The desktop app's open dialog; absent in browser mode, the CLI and tests without one. */
+  desktop?: DesktopShell | undefined;
 }
+
+/** Selections kept for `pdfs.addChosen` (the newest; a window that chose long ago chooses again). */
+const MAX_SELECTIONS = 8;
 
 /** Base64 decoded a slice at a time (a multiple of 4 characters, so every slice decodes on its own). */
 const DECODE_SLICE = 1024 * 1024;
@@ -64,15 +76,27 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     return next;
   };
 
+  /** What the open dialog (or a drop) gave, by selection, oldest first (a Map keeps insertion order). */
+  const selections = new Map<string, readonly string[]>();
+  const select = (chosen: readonly string[]): PdfSelection => {
+    const paths = [...new Set(chosen)];
+    const selection = randomUUID();
+    selections.set(selection, paths);
+    for (const old of selections.keys()) if (selections.size > MAX_SELECTIONS) selections.delete(old);
+    return { selection, names: paths.map((p) => basename(p)) };
+  };
+
   const review = async (): Promise<PdfReviewEntry[]> => {
     const records: CaptureRecord[] = await lib.unsettledCaptures();
     return Promise.all(
       records.map(async (c) => {
         const item = await lib.getItem(c.itemId);
+        const attachment = item.attachments.find((a) => a.id === c.attachmentId);
         return {
           itemId: c.itemId,
           attachmentId: c.attachmentId,
           title: typeof item.csl.title === 'string' ? item.csl.title : null,
+          fileName: attachment?.originalName ?? (attachment?.stored === 'linked' ? basename(attachment.path) : null),
           state: c.state,
           method: c.method,
           confidence: c.confidence,
@@ -94,63 +118,77 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
   };
 
   /**
-   * Captures files where they are on disk (the watched folder), one at a time after any Add → PDFs…
-   * already going, each as a job the status bar shows; copied into the library folder.
+   * One file captured as a `pdfs.add` job the status bar shows and Cancel stops, after any capture
+   * already going. `withFile` gives the file on disk to `capture` (and may clean up after it).
    */
+  const captureAsJob = (
+    label: string,
+    name: string,
+    storage: PdfStorage,
+    signal: AbortSignal,
+    withFile: (capture: (file: string) => Promise<CaptureFileReport>) => Promise<CaptureFileReport>,
+  ): Promise<CaptureFileReport> =>
+    serial(async () => {
+      // Set once the file is stored: a Cancel that comes later must not hide what was added.
+      let result: CaptureFileReport | null = null;
+      const job = deps.jobs.start('pdfs.add', label, (job) =>
+        withFile(async (file) => {
+          reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
+          job.progress(0, 1, `Reading ${name}`);
+          const [r] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: storage, storeDir: join(deps.dataDir, 'attachments'), signal: AbortSignal.any([job.signal, signal]) });
+          result = r!;
+          job.progress(1, 1, '');
+          return r!;
+        }),
+      );
+      const r = await job.done.catch((err: unknown) => {
+        if (result) return result;
+        throw err;
+      });
+      if (r.status === 'added' || r.status === 'attached') await afterStored(r.status, r.itemId, name, signal);
+      return r;
+    });
+
+  /** Captures files where they are on disk (the watched folder), one job each; copied or linked as the setting says. */
   const captureFiles = async (files: readonly string[], signal: AbortSignal): Promise<CaptureFileReport[]> => {
     const reports: CaptureFileReport[] = [];
     for (const file of files) {
       const name = basename(file);
-      const report = await serial(async () => {
-        let result: CaptureFileReport | null = null;
-        const job = deps.jobs.start('pdfs.add', `Adding ${name} from the watched folder`, async (job) => {
-          reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
-          job.progress(0, 1, `Reading ${name}`);
-          const [r] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: 'copy', storeDir: join(deps.dataDir, 'attachments'), signal: AbortSignal.any([job.signal, signal]) });
-          result = r!;
-          job.progress(1, 1, '');
-          return r!;
-        });
-        const r = await job.done.catch((err: unknown) => {
-          if (result) return result;
-          throw err;
-        });
-        if (r.status === 'added' || r.status === 'attached') await afterStored(r.status, r.itemId, name, signal);
-        return r;
-      });
-      reports.push(report);
+      reports.push(await captureAsJob(`Adding ${name} from the watched folder`, name, deps.storage(), signal, (capture) => capture(file)));
     }
     return reports;
   };
 
   const handlers = {
-    'pdfs.add': ({ name, base64 }, { signal }) =>
-      serial(async () => {
-        // Set once the file is stored: a Cancel that comes later must not hide what was added.
-        let outcome: PdfAddOutcome | null = null;
-        const job = deps.jobs.start('pdfs.add', `Adding ${name}`, async (job) => {
-          const both = AbortSignal.any([job.signal, signal]);
-          const dir = await mkdtemp(join(deps.tempDir ?? tmpdir(), 'citewise-pdf-'));
-          try {
-            const file = join(dir, name);
-            await writeBase64File(file, base64);
-            reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
-            job.progress(0, 1, `Reading ${name}`);
-            const [report] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: 'copy', storeDir: join(deps.dataDir, 'attachments'), signal: both });
-            outcome = outcomeOf(name, report!);
-            job.progress(1, 1, '');
-            return outcome;
-          } finally {
-            await rm(dir, { recursive: true, force: true });
-          }
-        });
-        const stored = await job.done.catch((err: unknown) => {
-          if (outcome) return outcome;
-          throw err;
-        });
-        if (stored.status === 'added' || stored.status === 'attached') await afterStored(stored.status, stored.itemId, name, signal);
-        return stored;
-      }),
+    // Uploaded bytes have no file to link to: they are always copied.
+    'pdfs.add': async ({ name, base64 }, { signal }) => {
+      const report = await captureAsJob(`Adding ${name}`, name, 'copy', signal, async (capture) => {
+        const dir = await mkdtemp(join(deps.tempDir ?? tmpdir(), 'citewise-pdf-'));
+        try {
+          const file = join(dir, name);
+          await writeBase64File(file, base64);
+          return await capture(file);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      });
+      return outcomeOf(name, report);
+    },
+    'pdfs.choose': async () => {
+      if (!deps.desktop) throw new CoreError('INVALID_INPUT', 'Choosing PDFs on this computer needs the desktop app; in the browser, Add → PDFs… uploads them instead.');
+      const chosen = await deps.desktop.chooseOpenFiles({ title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], multiple: true });
+      return chosen && chosen.length > 0 ? select(chosen) : null;
+    },
+    // The preload answers this in the desktop app (ELECTRON_DROP_CHANNEL); here nobody can say where a file is.
+    'pdfs.chooseDropped': async () => {
+      throw new CoreError('INVALID_INPUT', 'Dropped files are uploaded here: only the desktop app can add them where they are.');
+    },
+    'pdfs.addChosen': async ({ selection, index }, { signal }) => {
+      const file = selections.get(selection)?.[index];
+      if (file === undefined) throw new CoreError('NOT_FOUND', 'Citewise no longer knows which files were chosen; choose them again (Add → PDFs…).');
+      const name = basename(file);
+      return outcomeOf(name, await captureAsJob(`Adding ${name}`, name, deps.storage(), signal, (capture) => capture(file)));
+    },
     'pdfs.review': () => review(),
     'pdfs.resolve': async ({ attachmentId, choice }, { signal }) => {
       const settled =
@@ -166,6 +204,16 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
   return {
     handlers,
     captureFiles,
+    /**
+     * The paths of PDFs dropped on the desktop app (the preload read them; the main process checked the
+     * sender): a selection for `pdfs.addChosen`. Anything but full paths is refused.
+     */
+    selectDropped(paths: unknown): PdfSelection | null {
+      if (!Array.isArray(paths) || paths.length > MAX_DROPPED_PDFS) throw new CoreError('INVALID_INPUT', `Dropped PDFs come as a list of at most ${MAX_DROPPED_PDFS} paths.`);
+      const bad = paths.find((p) => typeof p !== 'string' || p.length > 4096 || !isAbsolute(p));
+      if (bad !== undefined) throw new CoreError('INVALID_INPUT', 'A dropped file came without a full path on this computer.');
+      return paths.length > 0 ? select(paths as string[]) : null;
+    },
     /** Ends the PDF worker (the core's close). */
     close: async (): Promise<void> => {
       await reader?.close();

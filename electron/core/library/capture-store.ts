@@ -7,7 +7,7 @@ import { sql, type ReadDb } from './sql';
 /** One captured PDF, as Library.capturePdf stores it. */
 export interface CaptureInput {
   csl: CslItem;
-  attachment: { path: string; sha256: string; size: number; stored: 'copied' | 'linked' };
+  attachment: { path: string; sha256: string; size: number; stored: 'copied' | 'linked'; originalName?: string };
   method: CaptureMethod;
   state: CaptureState;
   confidence: number;

@@ -1,5 +1,6 @@
 // Items (a room of the Library, see library-base.ts): adding, reading and editing items, citation
 // keys, tags, notes, attachments and captured PDFs. Each user change is one undo step (undo.ts).
+import { basename } from 'node:path';
 import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
@@ -163,7 +164,7 @@ export abstract class ItemsRoom extends Listing {
     return this.undoable((s) => `Add attachment to ${s}`, [itemId], () => {
       this.rowOf(this.w, itemId);
       const r = this.w.run(
-        sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()})`,
+        sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()}, ${basename(a.path)})`,
       );
       this.#touch([itemId]);
       return { value: Number(r.lastInsertRowid) };
@@ -204,7 +205,7 @@ export abstract class ItemsRoom extends Listing {
     const a = input.attachment;
     const now = this.now();
     const r = this.w.run(
-      sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored) VALUES (${itemId}, ${a.path}, ${a.sha256}, ${a.size}, ${'application/pdf'}, ${now}, ${a.stored})`,
+      sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256}, ${a.size}, ${'application/pdf'}, ${now}, ${a.stored}, ${a.originalName ?? null})`,
     );
     const attachmentId = Number(r.lastInsertRowid);
     this.w.run(
@@ -359,7 +360,7 @@ export abstract class ItemsRoom extends Listing {
       tags: db.pluck<string>(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`),
       notes: db.all<Note>(sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`),
       collections: db.pluck<number>(sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`),
-      attachments: db.all<Attachment>(sql`SELECT id, path, sha256, size, mime, added_at AS addedAt FROM attachments WHERE item_id = ${id} ORDER BY id`),
+      attachments: db.all<Attachment>(sql`SELECT id, path, sha256, size, mime, added_at AS addedAt, stored, original_name AS originalName FROM attachments WHERE item_id = ${id} ORDER BY id`),
       keyAliases: db.pluck<string>(sql`SELECT alias FROM key_aliases WHERE item_id = ${id} ORDER BY alias`),
     };
   }

@@ -265,6 +265,7 @@ describe('the desktop shell (save dialog, open with the OS)', () => {
         dialogs.push(options);
         return dialogs.length === 1 ? join(outside.path, 'chosen.bib') : null;
       },
+      chooseOpenFiles: async () => null,
       openPath: async (path) => {
         opened.push(path);
         return opened.length === 1 ? '' : 'No application knows this file type';

@@ -3,10 +3,11 @@
 // plays Electron's part (the quit sequence, the app:// protocol, permission requests, IPC senders).
 // What this cannot show (Chromium enforcing the CSP, the sandbox, the GPU, the real keychain prompt)
 // is listed in docs/desktop-shell.md with the one smoke run to do on a machine that has Electron.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCsp } from '../../../electron/core/csp';
+import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { launchShell, MAIN, type Shell } from './harness';
 
@@ -171,6 +172,48 @@ describe.skipIf(!built)(`the Electron main process in Node${built ? '' : ' (skip
       const sent = app.records('webContents.send').filter((r) => (r.args as unknown[])[0] === 'settings.changed');
       expect(sent.length).toBeGreaterThan(0);
       expect(sent.every((r) => r.id === win!.webContentsId && r.channel === 'citewise:event')).toBe(true);
+    });
+
+    it('Add → PDFs…: the main process opens the native dialog (several PDFs) and the core captures the chosen files by path, as Settings → PDFs says', async () => {
+      const papers = join(scratch.path, 'papers');
+      mkdirSync(papers, { recursive: true });
+      const copied = join(papers, 'franklin 1953.pdf');
+      const linked = join(papers, 'wilkins 1953.pdf');
+      writeFileSync(copied, await makePdf({ title: 'Molecular configuration in sodium thymonucleate', xmpDoi: '10.1038/171740a0' }));
+      writeFileSync(linked, await makePdf({ title: 'Molecular structure of deoxypentose nucleic acids', xmpDoi: '10.1038/171738a0' }));
+      const invoke = <T>(channel: string, input: object) => app.send<{ ok: boolean; value: T }>('invoke', { channel: 'citewise:invoke', args: [channel, input], window: 0 });
+      const before = app.records('dialog.showOpenDialog').length;
+
+      // Cancelled: nothing chosen, nothing added.
+      expect(await invoke('pdfs.choose', {})).toEqual({ ok: true, value: null });
+      await app.send('queueOpenDialog', { filePaths: [copied] });
+      const first = await invoke<{ selection: string; names: string[] }>('pdfs.choose', {});
+      expect(first).toMatchObject({ ok: true, value: { names: ['franklin 1953.pdf'] } });
+      // The renderer's answer names the file; its folder stays in the main process.
+      expect(JSON.stringify(first)).not.toContain(papers);
+      const dialogs = app.records('dialog.showOpenDialog').slice(before);
+      expect(dialogs.map((d) => d.options)).toEqual(Array(2).fill({ title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], properties: ['openFile', 'multiSelections'] }));
+      const added = await invoke<{ status: string; itemId: number }>('pdfs.addChosen', { selection: first.value.selection, index: 0 });
+      expect(added).toMatchObject({ ok: true, value: { name: 'franklin 1953.pdf', status: 'added' } });
+      const copy = await invoke<{ attachments: { path: string; stored: string; originalName: string }[] }>('library.item.get', { id: added.value.itemId });
+      expect(copy.value.attachments).toEqual([expect.objectContaining({ stored: 'copied', originalName: 'franklin 1953.pdf', path: expect.stringContaining(join(scratch.path, 'data', 'attachments')) })]);
+
+      expect(await invoke('settings.update', { pdfStorage: 'link' })).toMatchObject({ ok: true });
+      await app.send('queueOpenDialog', { filePaths: [linked] });
+      const second = await invoke<{ selection: string }>('pdfs.choose', {});
+      const link = await invoke<{ status: string; itemId: number }>('pdfs.addChosen', { selection: second.value.selection, index: 0 });
+      expect(link).toMatchObject({ ok: true, value: { status: 'added' } });
+      const item = await invoke<{ attachments: { path: string; stored: string }[] }>('library.item.get', { id: link.value.itemId });
+      expect(item.value.attachments).toEqual([expect.objectContaining({ path: linked, stored: 'linked' })]);
+
+      // A drop: the preload's channel with the dropped files' paths, from our window only.
+      const dropped = join(papers, 'watson 1953.pdf');
+      writeFileSync(dropped, await makePdf({ title: 'A structure for deoxyribose nucleic acid', xmpDoi: '10.1038/171737a0' }));
+      const drop = (window: number | 'stray') => app.send<{ ok: boolean; value: { selection: string; names: string[] } }>('invoke', { channel: 'citewise:dropped-pdfs', args: [[dropped]], window });
+      expect(await drop('stray')).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } });
+      const selection = await drop(0);
+      expect(selection).toMatchObject({ ok: true, value: { names: ['watson 1953.pdf'] } });
+      expect(await invoke('pdfs.addChosen', { selection: selection.value.selection, index: 0 })).toMatchObject({ ok: true, value: { status: 'added' } });
     });
 
     it('keeps Linux spell-check from downloading dictionaries: the download URL is a refused loopback port, set before any window', () => {

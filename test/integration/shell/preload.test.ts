@@ -11,6 +11,10 @@ const PRELOAD = join(ROOT, 'out', 'preload', 'index.cjs');
 // What `require` answers in a sandboxed preload (Electron's docs, "Process Sandboxing").
 const SANDBOX_MODULES = new Set(['electron', 'events', 'timers', 'url', 'node:events', 'node:timers', 'node:url']);
 
+class FakeFile {
+  constructor(readonly path: string) {}
+}
+
 function runPreload() {
   const exposed = new Map<string, unknown>();
   const invoked: unknown[][] = [];
@@ -24,6 +28,13 @@ function runPreload() {
         return Promise.resolve({ ok: true, value: 'answer' });
       },
       on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => listeners.set(channel, listener),
+    },
+    // Electron's: a File's path, '' for one made in JavaScript, and a TypeError for anything else.
+    webUtils: {
+      getPathForFile: (file: unknown) => {
+        if (!(file instanceof FakeFile)) throw new TypeError('Error processing argument at index 0, conversion failure');
+        return file.path;
+      },
     },
   };
   const sandboxRequire = (name: string) => {
@@ -55,5 +66,17 @@ describe.skipIf(!existsSync(PRELOAD))('the built preload in a sandbox', () => {
     off();
     deliver({}, 'settings.changed', { theme: 'light' });
     expect(heard).toEqual([{ theme: 'dark' }]);
+  });
+
+  it('answers pdfs.chooseDropped itself: the dropped files\' paths go to the main process on their own channel, or nothing when one has none', async () => {
+    const { exposed, invoked } = runPreload();
+    const api = exposed.get('citewise') as { invoke(c: string, i: unknown): Promise<unknown> };
+    expect(await api.invoke('pdfs.chooseDropped', { files: [new FakeFile('/papers/a.pdf'), new FakeFile('/papers/b.pdf')] })).toEqual({ ok: true, value: 'answer' });
+    expect(invoked).toEqual([['citewise:dropped-pdfs', ['/papers/a.pdf', '/papers/b.pdf']]]);
+    // A File made by the page has no path, and a made-up object is no File: the page uploads the bytes.
+    for (const files of [[new FakeFile('/papers/a.pdf'), new FakeFile('')], [{ path: '/etc/passwd' }], [], 'x']) {
+      expect(await api.invoke('pdfs.chooseDropped', { files })).toEqual({ ok: true, value: null });
+    }
+    expect(invoked).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeAtomicFsAsync, writeFileAtomicAsync, type AtomicWriteFsAsync } from '../../../electron/core/fs/atomic-write';
+import { copyFileAtomicAsync, nodeAtomicFsAsync, writeFileAtomicAsync, type AtomicWriteFsAsync } from '../../../electron/core/fs/atomic-write';
 
 let dir: string;
 beforeEach(() => {
@@ -76,5 +76,21 @@ describe('writeFileAtomicAsync', () => {
     await writing;
     expect(readFileSync(target, 'utf8')).toBe('new');
     expect(readdirSync(dir)).toEqual(['paper.pdf']);
+  });
+});
+
+describe('copyFileAtomicAsync', () => {
+  it('copies a file byte for byte into a new one, with no temporary file left', async () => {
+    const from = join(dir, 'paper.pdf');
+    const bytes = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 7 }, (_, i) => (i * 31) % 256));
+    writeFileSync(from, bytes);
+    await copyFileAtomicAsync(from, join(dir, 'copy.pdf'));
+    expect(readFileSync(join(dir, 'copy.pdf')).equals(bytes)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['copy.pdf', 'paper.pdf']);
+  });
+
+  it('leaves nothing behind when the source cannot be read', async () => {
+    await expect(copyFileAtomicAsync(join(dir, 'gone.pdf'), join(dir, 'copy.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -92,3 +92,31 @@ describe('settings store: the Library layout', () => {
     expect(settingsPatch.safeParse({ libraryLayout: { panes: { sidebar: Number.POSITIVE_INFINITY } } }).success).toBe(false);
   });
 });
+
+describe('settings store: what adding PDFs does with the file', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => dir.remove());
+
+  it('copies by default, keeps "link" across opens, and a bad stored value falls back to copying', () => {
+    const file = join(dir.path, 'pdfs.sqlite');
+    const db = openDatabase(file);
+    expect(new SettingsStore(db).get().pdfStorage).toBe('copy');
+    expect(new SettingsStore(db).update({ pdfStorage: 'link' })).toEqual({ ...DEFAULT_SETTINGS, pdfStorage: 'link' });
+    db.close();
+    const again = openDatabase(file);
+    expect(new SettingsStore(again).get().pdfStorage).toBe('link');
+    again.prepare("UPDATE settings SET value = '\"move\"' WHERE key = 'pdfStorage'").run();
+    expect(new SettingsStore(again).get()).toEqual(DEFAULT_SETTINGS);
+    again.close();
+  });
+
+  it('accepts copy and link at the boundary and refuses anything else, saying what the choices are', () => {
+    for (const pdfStorage of ['copy', 'link']) expect(settingsPatch.safeParse({ pdfStorage }).success).toBe(true);
+    for (const pdfStorage of ['move', 'Copy', '', null, true]) {
+      const parsed = settingsPatch.safeParse({ pdfStorage });
+      expect(parsed.success, String(pdfStorage)).toBe(false);
+      expect(parsed.error?.issues[0]).toMatchObject({ path: ['pdfStorage'], message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' });
+    }
+  });
+});

@@ -139,7 +139,7 @@ describe('library items', () => {
     const att = t.library.addAttachment(id, { path: '/papers/a.pdf', sha256: 'ab'.repeat(32), size: 1234, mime: 'application/pdf' });
     const d = t.library.getItem(id);
     expect(d.notes.map((x) => x.body)).toEqual(['Better thought']);
-    expect(d.attachments).toEqual([{ id: att, path: '/papers/a.pdf', sha256: 'ab'.repeat(32), size: 1234, mime: 'application/pdf', addedAt: expect.any(Number) }]);
+    expect(d.attachments).toEqual([{ id: att, path: '/papers/a.pdf', sha256: 'ab'.repeat(32), size: 1234, mime: 'application/pdf', addedAt: expect.any(Number), stored: 'linked', originalName: 'a.pdf' }]);
     t.library.removeAttachment(att);
     expect(t.library.getItem(id).attachments).toEqual([]);
   });

@@ -45,11 +45,12 @@ describe('IPC sender validation', () => {
     });
 
     it('answers an untrusted sender with FORBIDDEN without running the handler, and reports it', async () => {
-      let handler: ((event: unknown, ...args: unknown[]) => Promise<unknown>) | undefined;
+      const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
       const refused = vi.fn();
       const invoke = vi.spyOn(core, 'invoke');
+      const select = vi.spyOn(core, 'selectDroppedPdfs');
       bridgeIpc({
-        ipcMain: { handle: (_c, h) => (handler = h), removeHandler: () => {} },
+        ipcMain: { handle: (c, h) => void handlers.set(c, h), removeHandler: () => {} },
         core,
         describeSender: (e) => e as SenderInfo,
         trustedOrigins: ['app://citewise'],
@@ -57,14 +58,23 @@ describe('IPC sender validation', () => {
         broadcast: () => {},
         onRefused: refused,
       });
+      const handler = handlers.get('citewise:invoke')!;
       const evil = { ...ours, frameUrl: 'https://evil.example/' };
-      expect(await handler!(evil, 'settings.update', { theme: 'dark' })).toEqual({
-        ok: false,
-        error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' },
-      });
+      const forbidden = { ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } };
+      expect(await handler(evil, 'settings.update', { theme: 'dark' })).toEqual(forbidden);
       expect(invoke).not.toHaveBeenCalled();
       expect(refused).toHaveBeenCalledWith(evil);
-      expect(await handler!(ours, 'app.info', {})).toMatchObject({ ok: true });
+      expect(await handler(ours, 'app.info', {})).toMatchObject({ ok: true });
+      // The preload's channel for dropped PDFs' paths: the same check, then a selection of full paths only.
+      const dropped = handlers.get('citewise:dropped-pdfs')!;
+      expect(await dropped(evil, ['/papers/a.pdf'])).toEqual(forbidden);
+      expect(select).not.toHaveBeenCalled();
+      expect(await dropped(ours, ['/papers/a.pdf', '/papers/b.pdf'])).toEqual({ ok: true, value: { selection: expect.any(String), names: ['a.pdf', 'b.pdf'] } });
+      for (const bad of [['relative/a.pdf'], [42], 'not a list', Array.from({ length: 1001 }, (_, i) => `/p/${i}.pdf`)]) {
+        expect(await dropped(ours, bad), JSON.stringify(bad).slice(0, 40)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+      }
+      expect(await dropped(ours, Array.from({ length: 1000 }, (_, i) => `/p/${i}.pdf`))).toMatchObject({ ok: true });
+      expect(await dropped(ours, [])).toEqual({ ok: true, value: null });
     });
 
     it('forwards core events to windows and stops when disposed', async () => {
@@ -79,7 +89,7 @@ describe('IPC sender validation', () => {
         trustedSenderIds: () => [3],
         broadcast: (...args) => sent.push(args),
       });
-      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US', editorApi: true, editorApiPort: 23119 } as const;
+      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US', editorApi: true, editorApiPort: 23119, pdfStorage: 'copy' } as const;
       core.events.emit('settings.changed', dark);
       expect(sent).toEqual([['citewise:event', 'settings.changed', dark]]);
       dispose();

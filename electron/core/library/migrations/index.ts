@@ -19,6 +19,7 @@ import { m0017PdfFulltext } from './0017-pdf-fulltext';
 import { m0018PdfTextPages } from './0018-pdf-text-pages';
 import { m0019PdfWatch } from './0019-pdf-watch';
 import { m0020PendingMetadataIndex } from './0020-pending-metadata-index';
+import { m0021AttachmentNames } from './0021-attachment-names';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,4 @@ export interface Migration {
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
 export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport, m0008CitationGraph, m0009Assistant, m0010ServiceCollections, m0011FilterIndex, m0012ItemCsl, m0013SearchHash, m0014UndoItems, m0015CiteCache, m0016PdfCapture, m0017PdfFulltext, m0018PdfTextPages,
-  m0019PdfWatch, m0020PendingMetadataIndex];
+  m0019PdfWatch, m0020PendingMetadataIndex, m0021AttachmentNames];

@@ -451,6 +451,7 @@ export const screen = {
 
 // A message box stays open until the test answers it (the `answerMessageBox` command).
 const messageBoxes = [];
+const openDialogAnswers = [];
 
 export const dialog = {
   showErrorBox(title, content) {
@@ -466,9 +467,11 @@ export const dialog = {
     record('dialog.showSaveDialog', { options, attached: maybeOptions !== undefined });
     return { canceled: true, filePath: '' };
   },
+  // Answers with the paths the test queued (the `queueOpenDialog` command), else as if cancelled.
   async showOpenDialog(windowOrOptions, maybeOptions) {
-    record('dialog.showOpenDialog', { options: maybeOptions ?? windowOrOptions });
-    return { canceled: true, filePaths: [] };
+    record('dialog.showOpenDialog', { options: maybeOptions ?? windowOrOptions, attached: maybeOptions !== undefined });
+    const filePaths = openDialogAnswers.shift() ?? null;
+    return filePaths === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths };
   },
 };
 
@@ -579,6 +582,10 @@ const commands = {
   },
   quit() {
     app.quit();
+    return null;
+  },
+  queueOpenDialog({ filePaths }) {
+    openDialogAnswers.push(filePaths);
     return null;
   },
   answerMessageBox({ response }) {

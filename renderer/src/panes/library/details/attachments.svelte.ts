@@ -82,7 +82,8 @@ export class AttachmentsState {
       : 'Only files on this computer can be attached: drop a file, or paste its full path.';
   }
 
-  async open(itemId: number, id: number): Promise<void> {
+  /** `name`: what the details show for the file (a copy in the library folder is stored under its checksum). */
+  async open(itemId: number, id: number, name?: string): Promise<void> {
     this.#error = null;
     this.#notice = '';
     const result = await this.#api.invoke('library.attachments.open', { itemId, id });
@@ -92,7 +93,7 @@ export class AttachmentsState {
     }
     if (result.value.opened) {
       this.#revealed = null;
-      this.#notice = `Opened ${fileName(result.value.path)}.`;
+      this.#notice = `Opened ${name ?? fileName(result.value.path)}.`;
     } else {
       this.#revealed = { id, path: result.value.path };
     }
