@@ -14,7 +14,6 @@ import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
 import { tempDir } from '../../helpers/tmp';
 import { until } from './helpers';
 import { service } from '../service-client/helpers';
-import { until } from './helpers';
 
 const PRE = '10.1101/2020.01.01.000001';
 const PUB = '10.1038/published';
