@@ -32,7 +32,8 @@ describe.skipIf(!built)(`citewise api loads the citation processor only to forma
   beforeAll(async () => {
     data = tempDir();
     probe = join(data.path, 'probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write(`citeproc-loaded:${Object.keys(require.cache).some((k) => /[\\\\/]citeproc[\\\\/].*\\.js$/.test(k))}\\n`));\n");
+    // Worker threads inherit --require and report too: only the main thread's module cache counts.
+    writeFileSync(probe, "if (require('node:worker_threads').isMainThread) process.on('exit', () => process.stderr.write(`citeproc-loaded:${Object.keys(require.cache).some((k) => /[\\\\/]citeproc[\\\\/].*\\.js$/.test(k))}\\n`));\n");
     expect((await run(join(data.path, 'lib'), 'import', join(FIXTURES, 'library.bib'))).code).toBe(0);
   });
   afterAll(() => data.remove());
