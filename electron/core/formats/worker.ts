@@ -9,7 +9,7 @@ import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-work
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import { FLOW, type PortMessage } from './import-port';
+import { encodePortItems, FLOW, type PortMessage } from './import-port';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
@@ -35,13 +35,12 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
   port.postMessage({ type: 'flow', counters } satisfies PortMessage);
   let posted = 0;
   return (items) => {
-    const message: PortMessage = {
-      type: 'items',
-      items: items.map((it) => {
+    const message = encodePortItems(
+      items.map((it) => {
         const prepared = prepareItem(it.item, it.replacedId);
         return it.sourceKey === undefined ? { prepared, line: it.line } : { prepared, line: it.line, sourceKey: it.sourceKey };
       }),
-    };
+    );
     let waitedSince = 0;
     for (;;) {
       const written = Atomics.load(flow, FLOW.written);
@@ -51,7 +50,7 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
       if (now - waitedSince > STALLED_MS) break;
       Atomics.wait(flow, FLOW.written, written, 100);
     }
-    port.postMessage(message);
+    port.postMessage(message satisfies PortMessage, [message.text]);
     posted++;
   };
 }

@@ -15,7 +15,7 @@ import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
 import { type ImportMatches, type Request, type Response, type WireError, type WorkerInit } from './protocol';
-import { FLOW, type PortMessage } from '../formats/import-port';
+import { decodePortItems, FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -100,7 +100,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
     }
     if (msg.type === 'items') {
       try {
-        session.addPrepared(msg.items);
+        session.addPrepared(decodePortItems(msg));
         chunkWritten(feed);
         return;
       } catch (err) {
@@ -136,7 +136,7 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
       if (msg.type === 'items') {
         try {
           for (const id of opened.library.sameEntries(
-            msg.items.map((it) => it.prepared),
+            decodePortItems(msg).map((it) => it.prepared),
             req.source,
           )) {
             if (id !== null) matches.duplicates++;
