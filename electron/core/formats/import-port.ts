@@ -34,9 +34,10 @@ export type PortMessage = { type: 'flow'; counters: SharedArrayBuffer } | PortCh
  * Flow control on a port: the parser is faster than the store, and chunks waiting in the port hold
  * memory. The first message hands the reader a SharedArrayBuffer of these Int32 slots; the reader
  * counts the chunks it has written (and notifies), and the parser waits while too many are unread.
- * `closed` is non-zero once the reader stopped reading.
+ * `closed` is non-zero once the reader stopped reading; `reading` once it started (a parse may start
+ * before the library worker has opened the library and taken the port: see startParse).
  */
-export const FLOW = { written: 0, closed: 1 } as const;
+export const FLOW = { written: 0, closed: 1, reading: 2 } as const;
 
 // Why a packed chunk and not the items as objects: structured clone writes every property name of
 // every object and builds each object again on the other side, and a CSL-JSON record with one

@@ -95,7 +95,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
   port.on('message', (msg: PortMessage) => {
     if (feed.ended || feed.failed) return;
     if (msg.type === 'flow') {
-      feed.flow = new Int32Array(msg.counters);
+      feed.flow = readingFlow(msg.counters);
       return;
     }
     if (msg.type === 'items') {
@@ -130,7 +130,7 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
     req.port.on('message', (msg: PortMessage) => {
       if (feed.ended || feed.failed) return;
       if (msg.type === 'flow') {
-        feed.flow = new Int32Array(msg.counters);
+        feed.flow = readingFlow(msg.counters);
         return;
       }
       if (msg.type === 'items') {
@@ -155,6 +155,13 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
       closeFeed(feed);
     });
   });
+}
+
+/** The parser's flow counters, marked as read by a store from now on (see FLOW). */
+function readingFlow(counters: SharedArrayBuffer): Int32Array {
+  const flow = new Int32Array(counters);
+  Atomics.store(flow, FLOW.reading, 1);
+  return flow;
 }
 
 /** Tells the parser one more chunk is done with (see FLOW), so it may post another. */
