@@ -9,7 +9,7 @@ import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-work
 import { importBytes, importFile, importText } from './index';
 import { FormatError, TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import { FLOW, type PortMessage } from './import-port';
+import { encodePortItems, FLOW, type PortMessage } from './import-port';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
@@ -25,33 +25,36 @@ function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['erro
 
 /** Chunks the store may have waiting, unread, before the parser waits for it. */
 const MAX_UNREAD = 4;
-/** A store that has not read a chunk for this long is not coming back; the parser stops waiting for it. */
+/** A store that has not read a chunk for this long (once it has started reading) is not coming back; the parser stops waiting for it. */
 const STALLED_MS = 30_000;
 
 /** Posts prepared items to the store's port, waiting (this thread only) while it is behind. */
 function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
-  const counters = new SharedArrayBuffer(8);
+  const counters = new SharedArrayBuffer(4 * (Math.max(...Object.values(FLOW)) + 1));
   const flow = new Int32Array(counters);
   port.postMessage({ type: 'flow', counters } satisfies PortMessage);
   let posted = 0;
   return (items) => {
-    const message: PortMessage = {
-      type: 'items',
-      items: items.map((it) => {
+    const message = encodePortItems(
+      items.map((it) => {
         const prepared = prepareItem(it.item, it.replacedId);
         return it.sourceKey === undefined ? { prepared, line: it.line } : { prepared, line: it.line, sourceKey: it.sourceKey };
       }),
-    };
+    );
     let waitedSince = 0;
     for (;;) {
       const written = Atomics.load(flow, FLOW.written);
       if (posted - written < MAX_UNREAD || Atomics.load(flow, FLOW.closed) !== 0) break;
-      const now = performance.now();
-      waitedSince ||= now;
-      if (now - waitedSince > STALLED_MS) break;
+      // Until the store reads the port, the parser waits however long the library takes to open: the
+      // caller stops a parse whose library never opens (StartedParse.abort).
+      if (Atomics.load(flow, FLOW.reading) !== 0) {
+        const now = performance.now();
+        waitedSince ||= now;
+        if (now - waitedSince > STALLED_MS) break;
+      }
       Atomics.wait(flow, FLOW.written, written, 100);
     }
-    port.postMessage(message);
+    port.postMessage(message satisfies PortMessage, [message.text]);
     posted++;
   };
 }

@@ -298,13 +298,18 @@ export class LibraryClient {
    * Starts an import fed through a MessagePort (see PortImportHandle): the thread that answers the UI
    * neither clones nor holds the items, and parsing overlaps writing.
    */
-  async importFromPort(options: { source?: string } = {}): Promise<PortImportHandle> {
-    const { port1, port2 } = new MessageChannel();
+  importFromPort(options?: { source?: string }): Promise<PortImportHandle>;
+  /** The same, reading `port`: the store's end of a channel whose other end a parser has already (startParse). */
+  importFromPort(options: { source?: string; port: MessagePort }): Promise<Omit<PortImportHandle, 'port'>>;
+  async importFromPort(options: { source?: string; port?: MessagePort } = {}): Promise<Omit<PortImportHandle, 'port'> & { port: MessagePort | undefined }> {
+    // Given a port (startParse: the parser has the other end and may be posting already), the store
+    // reads that one; else a new channel, whose other end the caller hands to the parser.
+    const { port1, port2 } = options.port ? { port1: undefined, port2: options.port } : new MessageChannel();
     let session: number;
     try {
       session = (await this.#request({ id: 0, op: 'import.begin', source: options.source, port: port2 }, [port2])) as number;
     } catch (err) {
-      port1.close();
+      (port1 ?? port2).close();
       throw err;
     }
     let finished = false;
@@ -317,7 +322,7 @@ export class LibraryClient {
       abort: async () => {
         if (finished) return;
         finished = true;
-        port1.close();
+        port1?.close();
         if (!this.#closed) await this.#request({ id: 0, op: 'import.abort', session }).catch(() => undefined);
       },
     };

@@ -120,8 +120,8 @@ export function derive(item: CslItem): Derived {
 export interface PreparedItem {
   /** null: the entry has no item type and is rejected. */
   type: string | null;
-  /** The item as JSON, exactly as given. */
-  csl: string;
+  /** The item as JSON, exactly as given: text, or its UTF-8 bytes as they come off the import port. */
+  csl: string | Uint8Array;
   /** Whether the item has a 'citation-key' property (whatever its value). */
   hasKey: boolean;
   /** That property's value exactly as given, when it is a string. */
@@ -149,7 +149,8 @@ export function keywordTags(item: CslItem): string[] {
 
 export function prepareItem(item: CslItem, replacedId?: { id: string; reason: string }): PreparedItem {
   if (!item || typeof item !== 'object' || typeof item.type !== 'string') {
-    return { type: null, csl: '{}', hasKey: false, givenKey: null, requestedKey: '', keyProblem: null, keyBase: null, tags: [], derived: derive({ type: 'document' } as CslItem), creators: [] };
+    const { creators: _none, ...derived } = derive({ type: 'document' } as CslItem);
+    return { type: null, csl: '{}', hasKey: false, givenKey: null, requestedKey: '', keyProblem: null, keyBase: null, tags: [], derived, creators: [] };
   }
   const { creators, ...derived } = derive(item);
   const flat: (string | number | null)[] = [];
@@ -171,12 +172,20 @@ export function prepareItem(item: CslItem, replacedId?: { id: string; reason: st
   };
 }
 
-/** The stored CSL-JSON with the key the item was given. */
-export function withKey(p: PreparedItem, key: string): string {
+const decoder = new TextDecoder();
+
+/** The CSL-JSON of a prepared item as text, however it came. */
+export function cslText(csl: PreparedItem['csl']): string {
+  return typeof csl === 'string' ? csl : decoder.decode(csl);
+}
+
+/** The stored CSL-JSON with the key the item was given: text, or UTF-8 bytes stored as text (CAST). */
+export function withKey(p: PreparedItem, key: string): string | Uint8Array {
   if (p.hasKey) {
     if (p.givenKey === key) return p.csl;
-    return JSON.stringify({ ...(JSON.parse(p.csl) as CslItem), 'citation-key': key });
+    return JSON.stringify({ ...(JSON.parse(cslText(p.csl)) as CslItem), 'citation-key': key });
   }
   // The key goes first rather than last: the same record either way.
-  return p.csl === '{}' ? `{"citation-key":${JSON.stringify(key)}}` : `{"citation-key":${JSON.stringify(key)},${p.csl.slice(1)}`;
+  const csl = cslText(p.csl);
+  return csl === '{}' ? `{"citation-key":${JSON.stringify(key)}}` : `{"citation-key":${JSON.stringify(key)},${csl.slice(1)}`;
 }

@@ -83,7 +83,8 @@ export class ImportSession {
       tallies: raw.prepare('SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1').raw(),
       insert: raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
         date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, ?)'),
+      // CAST: a record off the import port is UTF-8 bytes, stored as the text they are (a string stays as it is).
+      csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, CAST(? AS TEXT))'),
       // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
       creator: raw.prepare('INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       tag: raw.prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id').pluck(),

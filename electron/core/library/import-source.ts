@@ -8,7 +8,8 @@ import { CoreError } from '../errors';
 import type { ImportFormat, WorkerSource } from '../formats';
 import type { ImportLimits } from '../formats/limits';
 // Not from '../formats', which would load every parser into this thread: they run in the formats worker.
-import { importInWorker } from '../formats/run-in-worker';
+import { importInWorker, type WorkerImportResult } from '../formats/run-in-worker';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { LibraryClient } from './client';
 import type { ImportIssue, ImportResult } from './types';
 
@@ -21,6 +22,46 @@ export interface ImportSourceOptions {
   limits?: Partial<ImportLimits> | undefined;
   /** Entries parsed and stored so far. */
   onProgress?: ((stored: number) => void) | undefined;
+  /** This source's parse, started earlier with the same options (startParse). */
+  started?: StartedParse | undefined;
+}
+
+/**
+ * A parse already running in the formats worker, posting to `port` (the store's end, not yet read):
+ * started before the library is open, so that reading the file overlaps the library worker's start.
+ */
+export interface StartedParse {
+  port: MessagePort;
+  parsed: Promise<WorkerImportResult>;
+  /** Stops the parser (its worker is terminated); for a parse importSource will never be given. */
+  abort(): void;
+}
+
+/**
+ * Starts parsing `source` now, for importSource to store later (its `started` option). The parser
+ * posts up to a few chunks and then waits for the store to read them (flow control in the formats
+ * worker), so a library slow to open holds back the parser, not memory.
+ */
+export function startParse(source: WorkerSource, options: Omit<ImportSourceOptions, 'onProgress' | 'started'> = {}): StartedParse {
+  const { port1, port2 } = new MessageChannel();
+  const stop = new AbortController();
+  const parsed = importInWorker(source, {
+    port: port1,
+    signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+    ...(options.fileName ? { fileName: options.fileName } : {}),
+    ...(options.format ? { format: options.format } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  // Awaited by importSource; one that never gets there (the library did not open) was aborted.
+  parsed.catch(() => undefined);
+  return {
+    port: port2,
+    parsed,
+    abort: () => {
+      stop.abort();
+      port2.close();
+    },
+  };
 }
 
 /**
@@ -30,16 +71,17 @@ export interface ImportSourceOptions {
  * worker, which writes them as they come (one transaction): this thread never holds them.
  */
 export async function importSource(client: LibraryClient, source: WorkerSource, options: ImportSourceOptions = {}): Promise<ImportReport> {
-  const feed = await client.importFromPort(options.fileName ? { source: basename(options.fileName) } : {});
-  let parsed: Awaited<ReturnType<typeof importInWorker>>;
+  const parse = options.started ?? startParse(source, options);
+  let feed: Awaited<ReturnType<typeof client.importFromPort>>;
   try {
-    parsed = await importInWorker(source, {
-      port: feed.port,
-      ...(options.fileName ? { fileName: options.fileName } : {}),
-      ...(options.format ? { format: options.format } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    feed = await client.importFromPort({ port: parse.port, ...(options.fileName ? { source: basename(options.fileName) } : {}) });
+  } catch (err) {
+    parse.abort();
+    throw err;
+  }
+  let parsed: WorkerImportResult;
+  try {
+    parsed = await parse.parsed;
     options.onProgress?.(parsed.count);
     if (options.signal?.aborted) throw new CoreError('CANCELLED', 'The import was cancelled; nothing was added.');
   } catch (err) {

@@ -15,7 +15,7 @@ import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
 import { type ImportMatches, type Request, type Response, type WireError, type WorkerInit } from './protocol';
-import { FLOW, type PortMessage } from '../formats/import-port';
+import { decodePortItems, FLOW, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -95,12 +95,12 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
   port.on('message', (msg: PortMessage) => {
     if (feed.ended || feed.failed) return;
     if (msg.type === 'flow') {
-      feed.flow = new Int32Array(msg.counters);
+      feed.flow = readingFlow(msg.counters);
       return;
     }
     if (msg.type === 'items') {
       try {
-        session.addPrepared(msg.items);
+        session.addPrepared(decodePortItems(msg));
         chunkWritten(feed);
         return;
       } catch (err) {
@@ -130,13 +130,13 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
     req.port.on('message', (msg: PortMessage) => {
       if (feed.ended || feed.failed) return;
       if (msg.type === 'flow') {
-        feed.flow = new Int32Array(msg.counters);
+        feed.flow = readingFlow(msg.counters);
         return;
       }
       if (msg.type === 'items') {
         try {
           for (const id of opened.library.sameEntries(
-            msg.items.map((it) => it.prepared),
+            decodePortItems(msg).map((it) => it.prepared),
             req.source,
           )) {
             if (id !== null) matches.duplicates++;
@@ -155,6 +155,13 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
       closeFeed(feed);
     });
   });
+}
+
+/** The parser's flow counters, marked as read by a store from now on (see FLOW). */
+function readingFlow(counters: SharedArrayBuffer): Int32Array {
+  const flow = new Int32Array(counters);
+  Atomics.store(flow, FLOW.reading, 1);
+  return flow;
 }
 
 /** Tells the parser one more chunk is done with (see FLOW), so it may post another. */

@@ -3,9 +3,9 @@
 // it saw to the file named by CITEWISE_PROBE_OUT. Plain JavaScript, so it costs nothing to load.
 //
 // Stalls are counted from the moment the command starts its first worker thread (in `citewise import`,
-// the library worker; the formats worker follows): loading and compiling the CLI bundle before that
-// blocks the loop for 70-110 ms even for `citewise stats`, which is start-up, not the import. The
-// stall from process start is reported beside it.
+// the formats worker parsing the first file; the library worker follows at once): loading and
+// compiling the CLI bundle before that blocks the loop for 70-110 ms even for `citewise stats`, which
+// is start-up, not the import. The stall from process start is reported beside it.
 import { writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../../electron/core/library/database';
+import { migrate, openDatabase, PAGE_SIZE } from '../../../electron/core/library/database';
 import { migrations } from '../../../electron/core/library/migrations';
 import { SettingsStore } from '../../../electron/core/settings/store';
 import { DEFAULT_SETTINGS } from '../../../shared/ipc';
@@ -19,6 +19,24 @@ describe('library database', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('user_version', { simple: true })).toBe(Math.max(...migrations.map((m) => m.version)));
     db.close();
+  });
+
+  it('creates a library with 8 KiB pages, and leaves an existing library its own page size', () => {
+    const created = openDatabase(join(dir.path, 'new.sqlite'));
+    expect(created.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
+    expect(PAGE_SIZE).toBe(8192);
+    created.close();
+    // A library written with SQLite's default 4 KiB pages, migrated and used as before.
+    const file = join(dir.path, 'old.sqlite');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    migrate(old, migrations.slice(0, 2));
+    old.close();
+    const opened = openDatabase(file);
+    expect(opened.pragma('page_size', { simple: true })).toBe(4096);
+    expect(opened.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(opened.pragma('integrity_check', { simple: true })).toBe('ok');
+    opened.close();
   });
 
   it('refuses a library written by a newer version, leaving the file untouched', () => {

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
-import { prepareItem, withKey } from '../../../electron/core/library/derive';
+import { cslText, prepareItem, withKey as stored, type PreparedItem } from '../../../electron/core/library/derive';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
+
+const withKey = (p: PreparedItem, key: string): string => cslText(stored(p, key));
 
 describe('items prepared for the store (in the parser thread)', () => {
   it('stores the item exactly as given when it keeps the key it asked for', () => {

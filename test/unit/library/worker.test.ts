@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importInWorker, type PortMessage } from '../../../electron/core/formats';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { prepareItem } from '../../../electron/core/library/derive';
+import { encodePortItems } from '../../../electron/core/formats/import-port';
 import { CoreError } from '../../../electron/core/errors';
 import { tempDir } from '../../helpers/tmp';
 import { generateBibtex } from '../formats/corpus';
@@ -46,8 +47,8 @@ describe('library worker facade', () => {
   it('takes push-style chunks from a parser on the port', async () => {
     const feed = await client.importFromPort({ source: 'stream' });
     const items = generateItems(1200, 9).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
-    feed.port.postMessage({ type: 'items', items: items.slice(0, 600) } satisfies PortMessage);
-    feed.port.postMessage({ type: 'items', items: items.slice(600) } satisfies PortMessage);
+    feed.port.postMessage(encodePortItems(items.slice(0, 600)) satisfies PortMessage);
+    feed.port.postMessage(encodePortItems(items.slice(600)) satisfies PortMessage);
     feed.port.postMessage({ type: 'end', count: 1200 } satisfies PortMessage);
     expect((await feed.commit()).added).toBe(1200);
   });
@@ -118,7 +119,7 @@ describe('library worker facade', () => {
     const feed = await client.importFromPort({ source: 'partial' });
     // Items arrive straight through the handle's port, as a parser would post them.
     const items = generateItems(50, 11).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
-    feed.port.postMessage({ type: 'items', items });
+    feed.port.postMessage(encodePortItems(items));
     await feed.abort();
     expect(await client.lib.count()).toBe(0);
     expect((await client.importItems(generateItems(10, 12))).added).toBe(10);
