@@ -88,8 +88,10 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
   it('shows the last rows after a drag to the end, having asked for a few hundred rows, not 20,000', async () => {
     await page.waitForTimeout(300);
     await requests();
-    // The thumb from the top of its track to the bottom in one second, one move a frame, the
-    // position following the clock as the mouse does.
+    // The thumb from the top of its track to the bottom in a quarter of a second (80,000 rows/s), one
+    // move a frame, the position following the clock as the mouse does. Faster than reading in order
+    // can follow on any machine: on a quiet one, 1,000-row pages in order kept pace with a one-second
+    // drag (20,000 rows/s) and read all 20,200 rows, which is right there but not what this tests.
     await page.evaluate(
       () =>
         new Promise<void>((resolve) => {
@@ -97,15 +99,16 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
           const maxTop = g.scrollHeight - g.clientHeight;
           const start = performance.now();
           const tick = (now: number): void => {
-            g.scrollTop = Math.min(maxTop, Math.round((maxTop * Math.max(0, now - start)) / 1000));
+            g.scrollTop = Math.min(maxTop, Math.round((maxTop * Math.max(0, now - start)) / 250));
             if (g.scrollTop >= maxTop) resolve();
             else requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
         }),
     );
+    // The last rows are loaded where they are once the thumb is let go.
+    await expect.poll(() => titleOf(N - 1), { timeout: 10_000 }).toMatch(/ 0$/);
     await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
-    expect(await titleOf(N - 1)).toMatch(/ 0$/);
     expect(await titleOf(N - 20)).toMatch(/ 19$/);
     await page.waitForTimeout(500);
     const asked = await requests();
@@ -123,8 +126,8 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     const middle = [10_000, 14_000, 7_000, 12_000, 16_000].find((m) => draggedOffsets.every((o) => o > m + 500 || o < m - 1_500))!;
     await requests();
     await grid().evaluate((g, top) => (g.scrollTop = top), middle * 30);
+    await expect.poll(() => titleOf(middle + 5), { timeout: 10_000 }).toMatch(new RegExp(` ${N - 1 - middle - 5}$`));
     await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
-    expect(await titleOf(middle + 5)).toMatch(new RegExp(` ${N - 1 - middle - 5}$`));
     const jump = await requests();
     expect(jump.offsets).toHaveLength(1);
     expect(jump.offsets[0]).toBeGreaterThanOrEqual(middle - 20);
