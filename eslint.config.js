@@ -8,7 +8,16 @@ import { boundaries } from './scripts/lint-boundaries.js';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'out/', 'dist/', 'build/', 'test-results/', 'bench-results/', 'test/fixtures/', 'shared/service/schema.gen.ts'],
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      'build/',
+      'test-results/',
+      'bench-results/',
+      'test/fixtures/',
+      'shared/service/schema.gen.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -16,7 +25,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
@@ -24,7 +36,11 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.svelte', 'renderer/**/*.svelte.ts'],
     languageOptions: {
-      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'], svelteFeatures: { experimentalGenerics: true } },
+      parserOptions: {
+        parser: tseslint.parser,
+        extraFileExtensions: ['.svelte'],
+        svelteFeatures: { experimentalGenerics: true },
+      },
     },
   },
   {

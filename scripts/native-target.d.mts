@@ -15,6 +15,12 @@ export interface NativeFile {
 }
 export function describeBinary(file: string): Described;
 export function parseTargets(argv: readonly string[], platform?: string, arch?: string): Target[];
-export function nativeFiles(platform: Platform, paths?: { sqlite?: string; keytar?: string; rank?: string }): NativeFile[];
+export function nativeFiles(
+  platform: Platform,
+  paths?: { sqlite?: string; keytar?: string; rank?: string },
+): NativeFile[];
 export function targetName(target: Target): string;
-export function checkNativeTargets(targets: readonly Target[], files?: (platform: Platform) => NativeFile[]): { problems: string[]; warnings: string[] };
+export function checkNativeTargets(
+  targets: readonly Target[],
+  files?: (platform: Platform) => NativeFile[],
+): { problems: string[]; warnings: string[] };

@@ -38,12 +38,14 @@ export function describeBinary(file) {
   if (b.length >= 8 && b.readUInt32BE(0) === 0xcafebabe) {
     const count = b.readUInt32BE(4);
     const archs = [];
-    for (let i = 0; i < count && 8 + i * 20 + 4 <= b.length; i++) archs.push(arch(MACHO_CPUS, b.readInt32BE(8 + i * 20)));
+    for (let i = 0; i < count && 8 + i * 20 + 4 <= b.length; i++)
+      archs.push(arch(MACHO_CPUS, b.readInt32BE(8 + i * 20)));
     return { format: 'Mach-O', archs };
   }
   if (b.length >= 0x40 && b.toString('latin1', 0, 2) === 'MZ') {
     const pe = b.readUInt32LE(0x3c);
-    if (pe + 6 <= b.length && b.toString('latin1', pe, pe + 4) === 'PE\0\0') return { format: 'PE', archs: [arch(PE_MACHINES, b.readUInt16LE(pe + 4))] };
+    if (pe + 6 <= b.length && b.toString('latin1', pe, pe + 4) === 'PE\0\0')
+      return { format: 'PE', archs: [arch(PE_MACHINES, b.readUInt16LE(pe + 4))] };
   }
   return { format: 'unknown', archs: [] };
 }
@@ -68,7 +70,8 @@ export function parseTargets(argv, platform = process.platform, arch = process.a
   return [...platforms].flatMap((p) => [...archs].map((a) => ({ platform: p, arch: a })));
 }
 
-const rankFile = (platform) => join(ROOT, 'out', 'native', platform === 'win' ? 'cw_rank.dll' : platform === 'mac' ? 'cw_rank.dylib' : 'cw_rank.so');
+const rankFile = (platform) =>
+  join(ROOT, 'out', 'native', platform === 'win' ? 'cw_rank.dll' : platform === 'mac' ? 'cw_rank.dylib' : 'cw_rank.so');
 
 /** The native files a package for `platform` ships; `required: false` ones have a fallback in the app. */
 export function nativeFiles(platform, { sqlite = ELECTRON_SQLITE, keytar = KEYTAR, rank = rankFile(platform) } = {}) {
@@ -85,7 +88,12 @@ function fits(described, target) {
   return wanted.every((a) => described.archs.includes(a));
 }
 
-const describe = (d) => (d.format === 'missing' ? 'not built' : d.format === 'unknown' ? 'not a shared library' : `${d.format} ${d.archs.join('+')}`);
+const describe = (d) =>
+  d.format === 'missing'
+    ? 'not built'
+    : d.format === 'unknown'
+      ? 'not a shared library'
+      : `${d.format} ${d.archs.join('+')}`;
 export const targetName = (t) => `${PLATFORM_NAMES[t.platform]} ${t.arch}`;
 
 /**

@@ -15,10 +15,15 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', s
 // by their headers, before building anything; this machine's own target is checked after building).
 const wanted = parseTargets(targets);
 const refuse = (problems, warnings) => {
-  for (const w of warnings) process.stderr.write(`Note: ${w}; search ranks with FTS5's bm25 there (same order, slower).\n`);
+  for (const w of warnings)
+    process.stderr.write(`Note: ${w}; search ranks with FTS5's bm25 there (same order, slower).\n`);
   if (problems.length === 0) return;
-  process.stderr.write(`Packaging stopped: the native builds do not fit the target.\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
-  process.stderr.write('Package on a machine of that platform and CPU (npm run package there), or put builds for it in those places. Nothing was packaged.\n');
+  process.stderr.write(
+    `Packaging stopped: the native builds do not fit the target.\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
+  );
+  process.stderr.write(
+    'Package on a machine of that platform and CPU (npm run package there), or put builds for it in those places. Nothing was packaged.\n',
+  );
   process.exit(1);
 };
 const host = parseTargets([])[0];
@@ -41,6 +46,8 @@ process.stdout.write(`better-sqlite3 for Electron ${electron.version}: ABI ${sql
 const builder = join(ROOT, 'node_modules', 'electron-builder', 'cli.js');
 const result = run(process.execPath, [builder, '--publish', 'never', ...targets]);
 if (result.status !== 0) {
-  process.stderr.write('Packaging failed in electron-builder (output above). Electron and its packaging tools are downloaded on first use; this needs network access.\n');
+  process.stderr.write(
+    'Packaging failed in electron-builder (output above). Electron and its packaging tools are downloaded on first use; this needs network access.\n',
+  );
   process.exit(1);
 }

@@ -11,7 +11,12 @@ const dev = args.includes('--dev');
 const passThrough = args.filter((a) => a !== '--dev');
 
 function run(command, commandArgs, options = {}) {
-  return spawnSync(command, commandArgs, { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32', ...options });
+  return spawnSync(command, commandArgs, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+    ...options,
+  });
 }
 
 function build() {
@@ -30,8 +35,13 @@ function electronBinary() {
   const download = run(process.execPath, [join(info.dir, 'install.js')], { stdio: 'pipe', timeout: 5 * 60_000 });
   info = electronInfo();
   if (info.binary) return { info };
-  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|fetch failed|getaddrinfo/i.test(`${download.stdout}${download.stderr}`);
-  return { info, reason: `the Electron ${info.version} binary is not available on this machine${offline ? ' (it could not be downloaded: no network access)' : ' (its download failed)'}` };
+  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|fetch failed|getaddrinfo/i.test(
+    `${download.stdout}${download.stderr}`,
+  );
+  return {
+    info,
+    reason: `the Electron ${info.version} binary is not available on this machine${offline ? ' (it could not be downloaded: no network access)' : ' (its download failed)'}`,
+  };
 }
 
 function forward(child) {
@@ -41,7 +51,12 @@ function forward(child) {
 
 function browserMode(reason) {
   process.stdout.write(`Citewise: ${reason}, so it starts in browser mode instead.\n`);
-  forward(spawn(process.execPath, [join(ROOT, 'bin', 'citewise.mjs'), 'serve', '--open', ...passThrough], { cwd: ROOT, stdio: 'inherit' }));
+  forward(
+    spawn(process.execPath, [join(ROOT, 'bin', 'citewise.mjs'), 'serve', '--open', ...passThrough], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    }),
+  );
 }
 
 try {
@@ -55,7 +70,13 @@ try {
       build();
       browserMode(`the database engine could not be built for Electron (${sqlite.reason})`);
     } else if (dev) {
-      forward(spawn(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'dev', '--', ...passThrough], { cwd: ROOT, stdio: 'inherit' }));
+      forward(
+        spawn(
+          process.execPath,
+          [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'dev', '--', ...passThrough],
+          { cwd: ROOT, stdio: 'inherit' },
+        ),
+      );
     } else {
       build();
       forward(spawn(info.binary, [ROOT, ...passThrough], { cwd: ROOT, stdio: 'inherit' }));

@@ -38,10 +38,14 @@ export function workerBundles(): Plugin {
     generateBundle(_options, bundle) {
       if (located === 0) return;
       for (const [fileName, output] of Object.entries(bundle)) {
-        if (output.type === 'chunk' && output.code.includes(BUNDLE_ROOT_MARKER)) this.error(`${fileName} still holds the worker-root marker: it must be a quoted string of its own`);
+        if (output.type === 'chunk' && output.code.includes(BUNDLE_ROOT_MARKER))
+          this.error(`${fileName} still holds the worker-root marker: it must be a quoted string of its own`);
       }
       const missing = Object.keys(WORKER_SOURCES).filter((name) => !(`${name}.js` in bundle));
-      if (missing.length) this.error(`this build locates workers but does not emit ${missing.map((n) => `${n}.js`).join(', ')}: add workerInputs() to its input`);
+      if (missing.length)
+        this.error(
+          `this build locates workers but does not emit ${missing.map((n) => `${n}.js`).join(', ')}: add workerInputs() to its input`,
+        );
     },
   };
 }

@@ -27,7 +27,18 @@ export interface FormatOptions {
 }
 
 /** The formats this module writes (the others need the library). */
-export const TEXT_FORMATS = ['pandoc', 'latex', 'cite', 'citep', 'citet', 'natbib', 'biblatex', 'mmd', 'asciidoctor-bibtex', 'typst'] as const;
+export const TEXT_FORMATS = [
+  'pandoc',
+  'latex',
+  'cite',
+  'citep',
+  'citet',
+  'natbib',
+  'biblatex',
+  'mmd',
+  'asciidoctor-bibtex',
+  'typst',
+] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
 
 export function isTextFormat(format: string): format is TextFormat {
@@ -138,7 +149,9 @@ function mmd(picks: readonly Pick[]): string {
 }
 
 function asciidoctor(picks: readonly Pick[], options: FormatOptions): string {
-  const cites = picks.map((p) => (has(p.locator) ? `${p.citationKey}(${locatorText(p, options, true)})` : p.citationKey));
+  const cites = picks.map((p) =>
+    has(p.locator) ? `${p.citationKey}(${locatorText(p, options, true)})` : p.citationKey,
+  );
   return `${options.cite || 'cite'}:[${cites.join(', ')}]`;
 }
 
@@ -160,7 +173,9 @@ function typst(picks: readonly Pick[], options: FormatOptions): string {
       const label = TYPST_LABEL.test(p.citationKey) ? `<${p.citationKey}>` : `label(${typstString(p.citationKey)})`;
       const args = [label];
       // Typst citations have no prefix; the locator and the suffix make the supplement.
-      const supplement = [has(p.locator) ? locatorText(p, options, false) : '', has(p.suffix) ? p.suffix : ''].filter(Boolean).join(', ');
+      const supplement = [has(p.locator) ? locatorText(p, options, false) : '', has(p.suffix) ? p.suffix : '']
+        .filter(Boolean)
+        .join(', ');
       if (supplement) args.push(`supplement: [${typstContent(supplement)}]`);
       if (p.suppressAuthor) args.push('form: "year"');
       return `#cite(${args.join(', ')})`;
@@ -197,7 +212,12 @@ export function formatPicks(format: TextFormat, picks: readonly Pick[], options:
  * One scannable cite per pick ({ prefix | -Author, Year | p. 12 | suffix | id }) for the RTF/ODF
  * scanner; `labels` holds each pick's "Author, Year" and `ids` its item URI part.
  */
-export function scannableCite(picks: readonly Pick[], labels: readonly string[], ids: readonly string[], options: FormatOptions = {}): string {
+export function scannableCite(
+  picks: readonly Pick[],
+  labels: readonly string[],
+  ids: readonly string[],
+  options: FormatOptions = {},
+): string {
   return picks
     .map((p, i) => {
       const fields = [

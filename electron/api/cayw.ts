@@ -1,7 +1,14 @@
 // GET /better-bibtex/cayw: probe, pick (or the Library's selection), and the pick as text in the
 // format asked for. The text formats are cayw-format.ts; those that need the library (formatted
 // citations, translate, json, scannable cite) are put together here.
-import { formatPicks, isTextFormat, LOCATOR_ABBREVIATIONS, scannableCite, type FormatOptions, type Pick } from './cayw-format';
+import {
+  formatPicks,
+  isTextFormat,
+  LOCATOR_ABBREVIATIONS,
+  scannableCite,
+  type FormatOptions,
+  type Pick,
+} from './cayw-format';
 import { authorText, translate } from './methods';
 import type { EditorLibrary } from './library';
 import { INVALID_PARAMS, RpcError } from './json-rpc';
@@ -60,7 +67,13 @@ function formatOptions(q: URLSearchParams): FormatOptions {
   };
 }
 
-async function render(format: string, picks: Pick[], ids: number[], q: URLSearchParams, ctx: CaywContext): Promise<string> {
+async function render(
+  format: string,
+  picks: Pick[],
+  ids: number[],
+  q: URLSearchParams,
+  ctx: CaywContext,
+): Promise<string> {
   if (picks.length === 0) return '';
   if (isTextFormat(format)) return formatPicks(format, picks, formatOptions(q));
   const { library } = ctx;
@@ -87,18 +100,28 @@ async function render(format: string, picks: Pick[], ids: number[], q: URLSearch
     case 'formatted-bibliography': {
       const style = await library.styleOf(q.get('style') || undefined);
       const locale = await library.localeOf(q.get('locale') || undefined);
-      const cited = await library.cite(ids, style, locale, format === 'formatted-citation' ? 'citation' : 'bibliography');
+      const cited = await library.cite(
+        ids,
+        style,
+        locale,
+        format === 'formatted-citation' ? 'citation' : 'bibliography',
+      );
       return q.get('contentType') === 'html' ? cited.html : cited.text;
     }
     case 'translate': {
       const name = q.get('translator') || 'biblatex';
       const translator = findTranslator(name);
-      if (!translator) throw new RpcError(INVALID_PARAMS, `unknown translator "${name}": Citewise exports with ${TRANSLATOR_NAMES}`);
-      return translate(library, ids, translator, { notes: ['yes', 'y', 'true'].includes((q.get('exportNotes') ?? '').toLowerCase()) });
+      if (!translator)
+        throw new RpcError(INVALID_PARAMS, `unknown translator "${name}": Citewise exports with ${TRANSLATOR_NAMES}`);
+      return translate(library, ids, translator, {
+        notes: ['yes', 'y', 'true'].includes((q.get('exportNotes') ?? '').toLowerCase()),
+      });
     }
     case 'scannable-cite': {
       const csl = await library.csl(ids);
-      const labels = csl.map((c) => [authorText(c), c.issued?.['date-parts']?.[0]?.[0]].filter((x) => x !== undefined && x !== '').join(', '));
+      const labels = csl.map((c) =>
+        [authorText(c), c.issued?.['date-parts']?.[0]?.[0]].filter((x) => x !== undefined && x !== '').join(', '),
+      );
       return scannableCite(
         picks,
         labels,
@@ -120,7 +143,10 @@ export async function cayw(q: URLSearchParams, ctx: CaywContext): Promise<CaywAn
   // Better BibTeX's default format is natbib's \cite.
   const format = q.get('format') || 'latex';
   if (!(CAYW_FORMATS as readonly string[]).includes(format)) {
-    return { status: 400, body: `CAYW failed: unknown format "${format}"; Citewise writes ${CAYW_FORMATS.join(', ')}\n` };
+    return {
+      status: 400,
+      body: `CAYW failed: unknown format "${format}"; Citewise writes ${CAYW_FORMATS.join(', ')}\n`,
+    };
   }
   let picks: Pick[];
   let ids: number[];
@@ -142,6 +168,9 @@ export async function cayw(q: URLSearchParams, ctx: CaywContext): Promise<CaywAn
     return { status: 200, body: text };
   } catch (err) {
     // A request Citewise cannot answer as asked (unknown style, translator) is the client's to fix.
-    return { status: err instanceof RpcError ? 400 : 500, body: `CAYW failed: ${err instanceof Error ? err.message : String(err)}\n` };
+    return {
+      status: err instanceof RpcError ? 400 : 500,
+      body: `CAYW failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    };
   }
 }

@@ -20,15 +20,26 @@ export function hostAllowed(req: IncomingMessage, port: number): boolean {
 export function fromBrowser(req: IncomingMessage): boolean {
   const agent = req.headers['user-agent'] ?? '';
   if (!agent.startsWith('Mozilla/')) return false;
-  return req.headers['zotero-allowed-request'] === undefined && req.headers['x-zotero-connector-api-version'] === undefined;
+  return (
+    req.headers['zotero-allowed-request'] === undefined && req.headers['x-zotero-connector-api-version'] === undefined
+  );
 }
 
 /** Why a request to the Better BibTeX endpoints is refused, or null when it may proceed. */
 export function refuseEditorRequest(req: IncomingMessage, port: number): Refusal | null {
-  if (!hostAllowed(req, port)) return { status: 403, message: 'Citewise: the Host header must be 127.0.0.1 or localhost with this port.' };
-  if (req.headers.origin !== undefined) return { status: 403, message: 'Request not allowed: Citewise answers editors and scripts on this computer, not web pages.' };
+  if (!hostAllowed(req, port))
+    return { status: 403, message: 'Citewise: the Host header must be 127.0.0.1 or localhost with this port.' };
+  if (req.headers.origin !== undefined)
+    return {
+      status: 403,
+      message: 'Request not allowed: Citewise answers editors and scripts on this computer, not web pages.',
+    };
   if (fromBrowser(req)) {
-    return { status: 403, message: 'Request not allowed: a browser request needs the Zotero-Allowed-Request header (Citewise answers editors and scripts, not web pages).' };
+    return {
+      status: 403,
+      message:
+        'Request not allowed: a browser request needs the Zotero-Allowed-Request header (Citewise answers editors and scripts, not web pages).',
+    };
   }
   return null;
 }

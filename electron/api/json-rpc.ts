@@ -32,9 +32,14 @@ export interface RpcMethod {
 export type RpcMethods = Readonly<Record<string, RpcMethod>>;
 
 type Id = string | number | null;
-export type RpcResponse = { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string } };
+export type RpcResponse =
+  { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string } };
 
-const failure = (id: Id, code: number, message: string): RpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } });
+const failure = (id: Id, code: number, message: string): RpcResponse => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code, message },
+});
 
 function idOf(call: Record<string, unknown>): Id {
   const id = call.id;
@@ -42,8 +47,13 @@ function idOf(call: Record<string, unknown>): Id {
 }
 
 /** Runs one call object; never throws. `report` hears unexpected failures (not RpcErrors). */
-export async function handleCall(methods: RpcMethods, call: unknown, report?: (err: unknown) => void): Promise<RpcResponse> {
-  if (typeof call !== 'object' || call === null || Array.isArray(call)) return failure(null, INVALID_REQUEST, 'Invalid Request: expected an object with jsonrpc "2.0" and a method');
+export async function handleCall(
+  methods: RpcMethods,
+  call: unknown,
+  report?: (err: unknown) => void,
+): Promise<RpcResponse> {
+  if (typeof call !== 'object' || call === null || Array.isArray(call))
+    return failure(null, INVALID_REQUEST, 'Invalid Request: expected an object with jsonrpc "2.0" and a method');
   const c = call as Record<string, unknown>;
   const id = idOf(c);
   if (c.jsonrpc !== '2.0') return failure(id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
@@ -55,19 +65,30 @@ export async function handleCall(methods: RpcMethods, call: unknown, report?: (e
   const params = c.params;
   if (params === undefined || params === null) args = [];
   else if (Array.isArray(params)) {
-    if (params.length > method.params.length) return failure(id, INVALID_PARAMS, `${c.method}: expected at most ${method.params.length} parameters (${method.params.join(', ')}), got ${params.length}`);
+    if (params.length > method.params.length)
+      return failure(
+        id,
+        INVALID_PARAMS,
+        `${c.method}: expected at most ${method.params.length} parameters (${method.params.join(', ')}), got ${params.length}`,
+      );
     args = params;
   } else if (typeof params === 'object') {
     const named = params as Record<string, unknown>;
     const unknown = Object.keys(named).find((k) => !method.params.includes(k));
-    if (unknown !== undefined) return failure(id, INVALID_PARAMS, `${c.method}: unexpected parameter "${unknown}" (it takes ${method.params.join(', ') || 'none'})`);
+    if (unknown !== undefined)
+      return failure(
+        id,
+        INVALID_PARAMS,
+        `${c.method}: unexpected parameter "${unknown}" (it takes ${method.params.join(', ') || 'none'})`,
+      );
     args = method.params.map((p) => named[p]);
   } else {
     return failure(id, INVALID_PARAMS, `${c.method}: params must be an array or an object`);
   }
   const required = method.required ?? 0;
   for (let i = 0; i < required; i++) {
-    if (args[i] === undefined) return failure(id, INVALID_PARAMS, `${c.method}: the parameter "${method.params[i]}" is missing`);
+    if (args[i] === undefined)
+      return failure(id, INVALID_PARAMS, `${c.method}: the parameter "${method.params[i]}" is missing`);
   }
   try {
     return { jsonrpc: '2.0', id, result: await method.run(...args) };
@@ -79,7 +100,11 @@ export async function handleCall(methods: RpcMethods, call: unknown, report?: (e
 }
 
 /** A request body (already JSON-parsed): one call or a batch. */
-export async function handleRpc(methods: RpcMethods, body: unknown, report?: (err: unknown) => void): Promise<RpcResponse | RpcResponse[]> {
+export async function handleRpc(
+  methods: RpcMethods,
+  body: unknown,
+  report?: (err: unknown) => void,
+): Promise<RpcResponse | RpcResponse[]> {
   if (Array.isArray(body)) {
     if (body.length === 0) return failure(null, INVALID_REQUEST, 'Invalid Request: an empty batch');
     // In order, one at a time: a batch that adds a collection then scans into it must see the first.
@@ -91,12 +116,18 @@ export async function handleRpc(methods: RpcMethods, body: unknown, report?: (er
 }
 
 /** The text of a body; a parse error is answered like Better BibTeX does (HTTP 200, code -32700). */
-export async function handleRpcText(methods: RpcMethods, text: string, report?: (err: unknown) => void): Promise<string> {
+export async function handleRpcText(
+  methods: RpcMethods,
+  text: string,
+  report?: (err: unknown) => void,
+): Promise<string> {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
-    return JSON.stringify(failure(null, PARSE_ERROR, `Parse error: ${err instanceof Error ? err.message : String(err)}`));
+    return JSON.stringify(
+      failure(null, PARSE_ERROR, `Parse error: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
   return JSON.stringify(await handleRpc(methods, body, report));
 }

@@ -35,7 +35,10 @@ export class EditorLibrary {
   /** Items whose papers have an editorial notice (retraction, withdrawal, concern, correction), by id. */
   flagged(now = Date.now()): Promise<Map<number, ItemStatus>> {
     if (!this.#flagged || now - this.#flagged.at > FLAGGED_TTL_MS) {
-      this.#flagged = { at: now, byId: this.core.library.enrichment.flaggedItems().then((items) => new Map(items.map((i) => [i.id, i.status]))) };
+      this.#flagged = {
+        at: now,
+        byId: this.core.library.enrichment.flaggedItems().then((items) => new Map(items.map((i) => [i.id, i.status]))),
+      };
     }
     return this.#flagged.byId;
   }
@@ -44,7 +47,13 @@ export class EditorLibrary {
   async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<ResultOf<C>> {
     const result = await this.core.invoke(channel, input);
     if (result.ok) return result.value as ResultOf<C>;
-    const code = result.error.code === 'INVALID_INPUT' || result.error.code === 'VALIDATION' || result.error.code === 'NOT_FOUND' || result.error.code === 'CONFLICT' ? INVALID_PARAMS : INTERNAL_ERROR;
+    const code =
+      result.error.code === 'INVALID_INPUT' ||
+      result.error.code === 'VALIDATION' ||
+      result.error.code === 'NOT_FOUND' ||
+      result.error.code === 'CONFLICT'
+        ? INVALID_PARAMS
+        : INTERNAL_ERROR;
     throw new RpcError(code, result.error.message);
   }
 
@@ -98,14 +107,21 @@ export class EditorLibrary {
     const id = STYLE_ALIASES[name] ?? name;
     const styles = await this.call('library.styles.list', {});
     if (!styles.some((s) => s.id === id)) {
-      throw new RpcError(INVALID_PARAMS, `CSL style "${requested}" not found; Citewise has ${styles.map((s) => s.id).join(', ')}`);
+      throw new RpcError(
+        INVALID_PARAMS,
+        `CSL style "${requested}" not found; Citewise has ${styles.map((s) => s.id).join(', ')}`,
+      );
     }
     return id;
   }
 
   async localeOf(requested: string | undefined): Promise<'en-US' | 'en-GB'> {
     if (requested === undefined || requested === '') return (await this.call('settings.get', {})).locale;
-    if (!LOCALES.has(requested)) throw new RpcError(INVALID_PARAMS, `locale "${requested}" is not available; Citewise formats citations in en-US and en-GB`);
+    if (!LOCALES.has(requested))
+      throw new RpcError(
+        INVALID_PARAMS,
+        `locale "${requested}" is not available; Citewise formats citations in en-US and en-GB`,
+      );
     return requested as 'en-US' | 'en-GB';
   }
 
@@ -144,7 +160,11 @@ export function collectionPathParts(path: string): string[] {
   if (rest.startsWith('/')) {
     const segments = rest.slice(1).split('/');
     const library = segments.shift() ?? '';
-    if (library !== '' && library !== 'My Library' && library !== '1') throw new RpcError(INVALID_PARAMS, `library "${library}" not found; Citewise has one library ("My Library", or empty as in //path)`);
+    if (library !== '' && library !== 'My Library' && library !== '1')
+      throw new RpcError(
+        INVALID_PARAMS,
+        `library "${library}" not found; Citewise has one library ("My Library", or empty as in //path)`,
+      );
     rest = segments.join('/');
   }
   const parts = rest.split('/').filter((p) => p.length > 0);
@@ -154,6 +174,17 @@ export function collectionPathParts(path: string): string[] {
 
 /** Accepts the ways clients name the one library: absent, "*", 1, "1", "My Library". */
 export function checkLibrary(library: unknown): void {
-  if (library === undefined || library === null || library === '*' || library === 1 || library === '1' || library === 'My Library') return;
-  throw new RpcError(INVALID_PARAMS, `library ${JSON.stringify(library)} not found; Citewise has one library, 1 ("My Library")`);
+  if (
+    library === undefined ||
+    library === null ||
+    library === '*' ||
+    library === 1 ||
+    library === '1' ||
+    library === 'My Library'
+  )
+    return;
+  throw new RpcError(
+    INVALID_PARAMS,
+    `library ${JSON.stringify(library)} not found; Citewise has one library, 1 ("My Library")`,
+  );
 }

@@ -24,19 +24,27 @@ const MAX_AUX_BYTES = 64 * 1024 * 1024;
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 function keysParam(method: string, value: unknown): string[] {
-  if (!isStringArray(value)) throw new RpcError(INVALID_PARAMS, `${method}: citekeys must be an array of citation keys`);
+  if (!isStringArray(value))
+    throw new RpcError(INVALID_PARAMS, `${method}: citekeys must be an array of citation keys`);
   return value.map((k) => k.replace(/^@/, ''));
 }
 
 function translatorParam(method: string, value: unknown): Translator {
-  if (typeof value !== 'string') throw new RpcError(INVALID_PARAMS, `${method}: translator must be a name or an id (${TRANSLATOR_NAMES})`);
+  if (typeof value !== 'string')
+    throw new RpcError(INVALID_PARAMS, `${method}: translator must be a name or an id (${TRANSLATOR_NAMES})`);
   const t = findTranslator(value);
-  if (!t) throw new RpcError(INVALID_PARAMS, `Unknown translator '${value}': Citewise exports with ${TRANSLATOR_NAMES}`);
+  if (!t)
+    throw new RpcError(INVALID_PARAMS, `Unknown translator '${value}': Citewise exports with ${TRANSLATOR_NAMES}`);
   return t;
 }
 
 /** Better BibTeX's export of items through a translator, as text. */
-export async function translate(library: EditorLibrary, ids: readonly number[], translator: Translator, options: { notes?: boolean } = {}): Promise<string> {
+export async function translate(
+  library: EditorLibrary,
+  ids: readonly number[],
+  translator: Translator,
+  options: { notes?: boolean } = {},
+): Promise<string> {
   if (translator.kind !== 'bbtjson') return library.exportText(ids, translator.kind);
   const items = await Promise.all(ids.map((id) => library.item(id)));
   return JSON.stringify(
@@ -72,7 +80,8 @@ function collectionJson(c: Collection, byId: Map<number, Collection>, withParent
   return {
     key: String(c.id),
     name: c.name,
-    parentCollection: parent === undefined ? false : withParents ? collectionJson(parent, byId, true) : String(parent.id),
+    parentCollection:
+      parent === undefined ? false : withParents ? collectionJson(parent, byId, true) : String(parent.id),
   };
 }
 
@@ -103,7 +112,12 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
       params: ['includeCollections'],
       run: async (includeCollections) => {
         const group: Record<string, unknown> = { id: LIBRARY_ID, name: LIBRARY_NAME };
-        if (includeCollections === true) group.collections = (await library.collections()).map((c) => ({ key: String(c.id), name: c.name, parentCollection: c.parentId === null ? false : String(c.parentId) }));
+        if (includeCollections === true)
+          group.collections = (await library.collections()).map((c) => ({
+            key: String(c.id),
+            name: c.name,
+            parentCollection: c.parentId === null ? false : String(c.parentId),
+          }));
         return [group];
       },
     },
@@ -119,7 +133,12 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
           query = freeTextQuery(terms.replace(/ (?:&|and) /g, ' '));
           if (terms.trim() !== '' && query === '') return [];
           key = terms.trim().replace(/^@/, '');
-        } else if (terms !== null && typeof terms === 'object' && !Array.isArray(terms) && typeof (terms as { terms?: unknown }).terms === 'string') {
+        } else if (
+          terms !== null &&
+          typeof terms === 'object' &&
+          !Array.isArray(terms) &&
+          typeof (terms as { terms?: unknown }).terms === 'string'
+        ) {
           // Older clients send { terms: "…" }.
           query = freeTextQuery((terms as { terms: string }).terms);
         } else if (Array.isArray(terms)) {
@@ -138,7 +157,11 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
       params: ['item_keys'],
       required: 1,
       run: async (itemKeys) => {
-        if (!isStringArray(itemKeys)) throw new RpcError(INVALID_PARAMS, 'item.citationkey: item_keys must be an array of "libraryID:itemKey" strings');
+        if (!isStringArray(itemKeys))
+          throw new RpcError(
+            INVALID_PARAMS,
+            'item.citationkey: item_keys must be an array of "libraryID:itemKey" strings',
+          );
         const out: Record<string, string | null> = {};
         for (const full of itemKeys) {
           const colon = full.indexOf(':');
@@ -178,10 +201,22 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
         checkLibrary(lib);
         const keys = keysParam('item.bibliography', citekeys);
         const f = (format ?? {}) as { quickCopy?: unknown; contentType?: unknown; locale?: unknown; id?: unknown };
-        if (typeof f !== 'object' || Array.isArray(f)) throw new RpcError(INVALID_PARAMS, 'item.bibliography: format must be an object { quickCopy, contentType, locale, id }');
+        if (typeof f !== 'object' || Array.isArray(f))
+          throw new RpcError(
+            INVALID_PARAMS,
+            'item.bibliography: format must be an object { quickCopy, contentType, locale, id }',
+          );
         const contentType = f.contentType ?? 'text';
-        if (contentType !== 'text' && contentType !== 'html') throw new RpcError(INVALID_PARAMS, `item.bibliography: contentType must be "text" or "html", not ${JSON.stringify(contentType)}`);
-        if (f.id === undefined && f.quickCopy !== true) throw new RpcError(INVALID_PARAMS, 'no style specified: give format.id (a CSL style such as apa) or quickCopy: true for the default style');
+        if (contentType !== 'text' && contentType !== 'html')
+          throw new RpcError(
+            INVALID_PARAMS,
+            `item.bibliography: contentType must be "text" or "html", not ${JSON.stringify(contentType)}`,
+          );
+        if (f.id === undefined && f.quickCopy !== true)
+          throw new RpcError(
+            INVALID_PARAMS,
+            'no style specified: give format.id (a CSL style such as apa) or quickCopy: true for the default style',
+          );
         const style = await library.styleOf(typeof f.id === 'string' ? f.id : undefined);
         const locale = await library.localeOf(typeof f.locale === 'string' ? f.locale : undefined);
         const found = await foundKeys(keys);
@@ -229,7 +264,8 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
       required: 1,
       run: async (citekey, lib) => {
         checkLibrary(lib);
-        if (typeof citekey !== 'string') throw new RpcError(INVALID_PARAMS, 'item.attachments: citekey must be a citation key');
+        if (typeof citekey !== 'string')
+          throw new RpcError(INVALID_PARAMS, 'item.attachments: citekey must be a citation key');
         const [id] = await library.idsOfKeys([citekey]);
         if (id === null || id === undefined) throw new RpcError(INVALID_PARAMS, `${citekey} not found`);
         // `open` is a file: URL: Citewise has no zotero:// handler, and a file opens in its own application.
@@ -256,7 +292,11 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
           const items = await library.csl(found.map((f) => f.id));
           items.forEach((item, i) => {
             const { id, key } = found[i]!;
-            result.items[key] = { ...item, id: itemUri(id), custom: { itemID: id, uri: itemUri(id), author: authorText(item) } };
+            result.items[key] = {
+              ...item,
+              id: itemUri(id),
+              custom: { itemID: id, uri: itemUri(id), author: authorText(item) },
+            };
           });
         } else {
           for (const { key, id } of found) result.items[key] = toZoteroItem(await library.item(id));
@@ -269,15 +309,24 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
       params: ['collection', 'aux'],
       required: 2,
       run: async (collection, aux) => {
-        if (typeof collection !== 'string') throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: collection must be a path such as "//thesis/cited"');
-        if (typeof aux !== 'string' || !isAbsolute(aux)) throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: aux must be the absolute path of an .aux file');
+        if (typeof collection !== 'string')
+          throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: collection must be a path such as "//thesis/cited"');
+        if (typeof aux !== 'string' || !isAbsolute(aux))
+          throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: aux must be the absolute path of an .aux file');
         let size: number;
         try {
           size = (await stat(aux)).size;
         } catch (err) {
-          throw new RpcError(INVALID_PARAMS, `collection.scanAUX: cannot read ${aux}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+          throw new RpcError(
+            INVALID_PARAMS,
+            `collection.scanAUX: cannot read ${aux}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+          );
         }
-        if (size > MAX_AUX_BYTES) throw new RpcError(INVALID_PARAMS, `collection.scanAUX: ${aux} is ${size} bytes, more than the ${MAX_AUX_BYTES} an .aux file may have`);
+        if (size > MAX_AUX_BYTES)
+          throw new RpcError(
+            INVALID_PARAMS,
+            `collection.scanAUX: ${aux} is ${size} bytes, more than the ${MAX_AUX_BYTES} an .aux file may have`,
+          );
         const keys = auxKeys(await readFile(aux, 'utf8'));
         const ids = await library.idsOfKeys(keys);
         const cited = [...new Set(ids.filter((id): id is number => id !== null))];
@@ -287,9 +336,11 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
         // The collection holds exactly what the document cites.
         const current = await library.lib.idsOf({ collectionId: target.id, includeSubcollections: false });
         const stale = current.filter((id) => !cited.includes(id));
-        if (stale.length > 0) await library.call('library.collections.removeItems', { collectionId: target.id, ids: stale });
+        if (stale.length > 0)
+          await library.call('library.collections.removeItems', { collectionId: target.id, ids: stale });
         const fresh = cited.filter((id) => !current.includes(id));
-        if (fresh.length > 0) await library.call('library.collections.addItems', { collectionId: target.id, ids: fresh });
+        if (fresh.length > 0)
+          await library.call('library.collections.addItems', { collectionId: target.id, ids: fresh });
         return { libraryID: LIBRARY_ID, key: String(target.id), items: cited.length, missing };
       },
     },
@@ -298,19 +349,37 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
       params: ['collection', 'translator', 'path', 'displayOptions', 'replace'],
       required: 3,
       run: async (collection, translator, path, displayOptions, replace) => {
-        if (typeof collection !== 'string') throw new RpcError(INVALID_PARAMS, 'autoexport.add: collection must be a path such as "//thesis"');
-        if (typeof path !== 'string') throw new RpcError(INVALID_PARAMS, 'autoexport.add: path must be the absolute path of the file to keep in sync');
+        if (typeof collection !== 'string')
+          throw new RpcError(INVALID_PARAMS, 'autoexport.add: collection must be a path such as "//thesis"');
+        if (typeof path !== 'string')
+          throw new RpcError(
+            INVALID_PARAMS,
+            'autoexport.add: path must be the absolute path of the file to keep in sync',
+          );
         const t = translatorParam('autoexport.add', translator);
-        if (t.kind === 'bbtjson') throw new RpcError(INVALID_PARAMS, `autoexport.add: ${t.label} cannot be kept in sync; use Better BibTeX, Better BibLaTeX or Better CSL JSON`);
+        if (t.kind === 'bbtjson')
+          throw new RpcError(
+            INVALID_PARAMS,
+            `autoexport.add: ${t.label} cannot be kept in sync; use Better BibTeX, Better BibLaTeX or Better CSL JSON`,
+          );
         const options = (displayOptions ?? {}) as { exportNotes?: unknown };
         const target = await library.collectionAt(collection, true);
         if (!target) throw new RpcError(INVALID_PARAMS, `autoexport.add: no collection at ${collection}`);
         const existing = (await library.call('autoExport.list', {})).find((a) => a.path === path);
-        if (existing && existing.format === t.kind && existing.scope.kind === 'collection' && existing.scope.collectionId === target.id) {
+        if (
+          existing &&
+          existing.format === t.kind &&
+          existing.scope.kind === 'collection' &&
+          existing.scope.collectionId === target.id
+        ) {
           await library.call('autoExport.run', { id: existing.id, force: true });
           return { libraryID: LIBRARY_ID, key: String(target.id), id: target.id };
         }
-        if (existing && replace !== true) throw new RpcError(INVALID_PARAMS, "Auto-export exists with incompatible parameters, but no 'replace' was requested");
+        if (existing && replace !== true)
+          throw new RpcError(
+            INVALID_PARAMS,
+            "Auto-export exists with incompatible parameters, but no 'replace' was requested",
+          );
         if (existing) await library.call('autoExport.remove', { id: existing.id });
         await library.call('autoExport.add', {
           path,
@@ -323,4 +392,3 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
     },
   };
 }
-

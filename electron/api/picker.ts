@@ -47,7 +47,8 @@ export function parsePicks(body: unknown): Pick[] {
     const text = (name: string): string | undefined => {
       const v = p[name];
       if (v === undefined || v === null || v === '') return undefined;
-      if (typeof v !== 'string' || v.length > MAX_TEXT) throw new Error(`pick ${i + 1}: ${name} must be text of at most ${MAX_TEXT} characters`);
+      if (typeof v !== 'string' || v.length > MAX_TEXT)
+        throw new Error(`pick ${i + 1}: ${name} must be text of at most ${MAX_TEXT} characters`);
       return v;
     };
     const citationKey = text('citationKey');

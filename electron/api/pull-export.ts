@@ -30,7 +30,12 @@ export function isPullExport(pathname: string): boolean {
 
 const text = (status: number, body: string): PullAnswer => ({ status, type: 'text/plain; charset=utf-8', body });
 
-export async function pullExport(pathname: string, rawQuery: string, library: EditorLibrary, selection: () => Promise<number[]>): Promise<PullAnswer> {
+export async function pullExport(
+  pathname: string,
+  rawQuery: string,
+  library: EditorLibrary,
+  selection: () => Promise<number[]>,
+): Promise<PullAnswer> {
   const kind = KINDS[pathname]!;
   const [target = '', ...optionParts] = decodeQuery(rawQuery).split('&');
   const options = new URLSearchParams(optionParts.join('&'));
@@ -39,7 +44,11 @@ export async function pullExport(pathname: string, rawQuery: string, library: Ed
   const extension = kind === 'selected' && dot < 0 ? target.replace(/^\//, '') : target.slice(dot + 1);
   const path = kind === 'selected' && dot < 0 ? '' : target.slice(0, Math.max(0, dot));
   const translator = findTranslator(extension);
-  if (!translator) return text(400, `Citewise: unknown export format "${extension}"; use ${TRANSLATOR_NAMES}, e.g. ${pathname}?/1/library.biblatex\n`);
+  if (!translator)
+    return text(
+      400,
+      `Citewise: unknown export format "${extension}"; use ${TRANSLATOR_NAMES}, e.g. ${pathname}?/1/library.biblatex\n`,
+    );
 
   let ids: number[];
   try {
@@ -47,14 +56,22 @@ export async function pullExport(pathname: string, rawQuery: string, library: Ed
     else {
       // "/1/…": the library (Citewise has one, 1); then the collection's path.
       const m = /^\/(\d+|[^/]*)\/(.*)$/.exec(path);
-      if (!m) return text(400, `Citewise: expected ${pathname}?/1/${kind === 'library' ? 'library' : 'path/to/collection'}.${extension}\n`);
+      if (!m)
+        return text(
+          400,
+          `Citewise: expected ${pathname}?/1/${kind === 'library' ? 'library' : 'path/to/collection'}.${extension}\n`,
+        );
       const [, lib, rest] = m as unknown as [string, string, string];
-      if (lib !== '1' && lib !== '' && lib !== 'My Library') return text(404, `Citewise: library "${lib}" not found; Citewise has one library, 1\n`);
+      if (lib !== '1' && lib !== '' && lib !== 'My Library')
+        return text(404, `Citewise: library "${lib}" not found; Citewise has one library, 1\n`);
       if (kind === 'library') ids = await library.lib.idsOf({});
       else {
         const collection = await library.collectionAt(`//${rest}`, false);
         if (!collection) return text(404, `Citewise: no collection at "${rest}"\n`);
-        ids = await library.lib.idsOf({ collectionId: collection.id, includeSubcollections: options.get('recursive') !== 'false' });
+        ids = await library.lib.idsOf({
+          collectionId: collection.id,
+          includeSubcollections: options.get('recursive') !== 'false',
+        });
       }
     }
     const body = await translate(library, ids, translator, { notes: options.get('exportNotes') === 'true' });

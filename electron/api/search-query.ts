@@ -23,7 +23,8 @@ export function freeTextQuery(terms: string): string {
     // lower case, so a word cannot be an operator (AND, OR, NOT). Bare words are prefixes already.
     // One letter is a whole word: as a prefix it matches nearly every item, and ranking 100,000 took
     // 0.7 s for a picker that asks again at the next keystroke.
-    for (const word of token.split(/[^\p{L}\p{N}]+/u)) if (word !== '') out.push(word.length === 1 ? phrase(word.toLowerCase()) : word.toLowerCase());
+    for (const word of token.split(/[^\p{L}\p{N}]+/u))
+      if (word !== '') out.push(word.length === 1 ? phrase(word.toLowerCase()) : word.toLowerCase());
   }
   return out.join(' ');
 }
@@ -49,7 +50,11 @@ export function conditionsQuery(terms: readonly unknown[]): string {
   const optional: string[] = [];
   const required: string[] = [];
   for (const term of terms) {
-    if (!Array.isArray(term) || term.length === 0 || typeof term[0] !== 'string') throw new RpcError(INVALID_PARAMS, `item.search: each condition must be [field, operator, value]; got ${JSON.stringify(term)}`);
+    if (!Array.isArray(term) || term.length === 0 || typeof term[0] !== 'string')
+      throw new RpcError(
+        INVALID_PARAMS,
+        `item.search: each condition must be [field, operator, value]; got ${JSON.stringify(term)}`,
+      );
     const [field, operator, value, isRequired] = term as [string, unknown, unknown, unknown];
     if (field === 'ignore_feeds') continue;
     if (field === 'joinMode') {
@@ -57,16 +62,25 @@ export function conditionsQuery(terms: readonly unknown[]): string {
       continue;
     }
     if (field === 'libraryID' || field === 'library') continue;
-    if (operator !== 'contains' && operator !== 'is') throw new RpcError(INVALID_PARAMS, `item.search: the operator "${String(operator)}" is not supported (contains, is)`);
+    if (operator !== 'contains' && operator !== 'is')
+      throw new RpcError(
+        INVALID_PARAMS,
+        `item.search: the operator "${String(operator)}" is not supported (contains, is)`,
+      );
     const text = String(value ?? '');
     let condition: string;
     if (field.startsWith('quicksearch')) condition = `(${freeTextQuery(text) || phrase(text)})`;
     else if (field === 'year' || field === 'date') {
-      if (!/^\d{1,4}$/.test(text)) throw new RpcError(INVALID_PARAMS, `item.search: ${field} must be a year; got "${text}"`);
+      if (!/^\d{1,4}$/.test(text))
+        throw new RpcError(INVALID_PARAMS, `item.search: ${field} must be a year; got "${text}"`);
       condition = `year:${text}`;
     } else {
       const mapped = FIELDS[field];
-      if (!mapped) throw new RpcError(INVALID_PARAMS, `item.search: the field "${field}" is not searchable (${[...Object.keys(FIELDS), 'year', 'quicksearch-*'].join(', ')})`);
+      if (!mapped)
+        throw new RpcError(
+          INVALID_PARAMS,
+          `item.search: the field "${field}" is not searchable (${[...Object.keys(FIELDS), 'year', 'quicksearch-*'].join(', ')})`,
+        );
       const starred = operator === 'contains' && (mapped === 'key' || mapped === 'tag' || mapped === 'doi');
       condition = `${mapped}:${phrase(text)}${starred ? '*' : ''}`;
     }

@@ -84,7 +84,9 @@ export async function freePortAfter(port: number): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, LOOPBACK, () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port'))));
+      probe.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }
@@ -97,13 +99,25 @@ const BASE_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': type,
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...extra,
+  });
   res.end(body);
 }
 
-const plain = (res: ServerResponse, status: number, body: string) => send(res, status, 'text/plain; charset=utf-8', body);
+const plain = (res: ServerResponse, status: number, body: string) =>
+  send(res, status, 'text/plain; charset=utf-8', body);
 
 function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
@@ -129,7 +143,10 @@ function onlyReady(text: string): boolean {
   try {
     const body: unknown = JSON.parse(text);
     const calls = Array.isArray(body) ? body : [body];
-    return calls.length > 0 && calls.every((c) => typeof c === 'object' && c !== null && (c as { method?: unknown }).method === 'api.ready');
+    return (
+      calls.length > 0 &&
+      calls.every((c) => typeof c === 'object' && c !== null && (c as { method?: unknown }).method === 'api.ready')
+    );
   } catch {
     return false;
   }
@@ -164,12 +181,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     if (refusal) return plain(res, refusal.status, `${refusal.message}\n`);
     const path = url.pathname;
     // Editors probe before they offer to cite: answered at once, the library open or not.
-    if (path === '/better-bibtex/cayw' && req.method === 'GET' && isProbe(url.searchParams)) return plain(res, 200, 'ready');
+    if (path === '/better-bibtex/cayw' && req.method === 'GET' && isProbe(url.searchParams))
+      return plain(res, 200, 'ready');
     if (path === '/better-bibtex/json-rpc') {
       let text: string;
       if (req.method === 'POST') {
         const body = await readBody(req, MAX_BODY_BYTES);
-        if (body === null) return plain(res, 413, `Citewise: a JSON-RPC request may have at most ${MAX_BODY_BYTES} bytes.\n`);
+        if (body === null)
+          return plain(res, 413, `Citewise: a JSON-RPC request may have at most ${MAX_BODY_BYTES} bytes.\n`);
         text = body;
       } else if (req.method === 'GET') {
         // zotero.lua sends the call as the query string itself (…/json-rpc?%7B%22jsonrpc%22…).
@@ -181,8 +200,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       } else {
         return plain(res, 405, 'Citewise: the JSON-RPC endpoint takes POST (or GET with the call as the query).\n');
       }
-      if (text.trim() === '') return send(res, 200, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Invalid Request: the body is empty' } }));
-      if (opened === null && onlyReady(text)) return send(res, 200, 'application/json', await handleRpcText(EARLY_METHODS, text, report));
+      if (text.trim() === '')
+        return send(
+          res,
+          200,
+          'application/json',
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: INVALID_REQUEST, message: 'Invalid Request: the body is empty' },
+          }),
+        );
+      if (opened === null && onlyReady(text))
+        return send(res, 200, 'application/json', await handleRpcText(EARLY_METHODS, text, report));
       const { methods } = await ready();
       return send(res, 200, 'application/json', await handleRpcText(methods, text, report));
     }
@@ -205,25 +235,41 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       const answer = await pullExport(path, url.search.slice(1), library, selection);
       return send(res, answer.status, answer.type, answer.body);
     }
-    return plain(res, 404, `Citewise: no endpoint ${path}. The editor API answers /better-bibtex/cayw, /better-bibtex/json-rpc and the pull exports.\n`);
+    return plain(
+      res,
+      404,
+      `Citewise: no endpoint ${path}. The editor API answers /better-bibtex/cayw, /better-bibtex/json-rpc and the pull exports.\n`,
+    );
   }
 
   async function pickerRequest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const pageHeaders = { 'Content-Security-Policy': PICKER_CSP, 'Cross-Origin-Opener-Policy': 'same-origin' };
-    if (!hostAllowed(req, port)) return plain(res, 403, 'Citewise: the Host header must be 127.0.0.1 or localhost with this port.\n');
+    if (!hostAllowed(req, port))
+      return plain(res, 403, 'Citewise: the Host header must be 127.0.0.1 or localhost with this port.\n');
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${LOOPBACK}:${port}` && origin !== `http://localhost:${port}`) return plain(res, 403, 'Citewise: not from the picker page.\n');
+    if (origin !== undefined && origin !== `http://${LOOPBACK}:${port}` && origin !== `http://localhost:${port}`)
+      return plain(res, 403, 'Citewise: not from the picker page.\n');
     const rest = url.pathname.slice(PICKER_PATH.length);
-    if (req.method === 'GET' && rest === 'app.js') return send(res, 200, 'text/javascript; charset=utf-8', PICKER_JS, pageHeaders);
-    if (req.method === 'GET' && rest === 'app.css') return send(res, 200, 'text/css; charset=utf-8', PICKER_CSS, pageHeaders);
+    if (req.method === 'GET' && rest === 'app.js')
+      return send(res, 200, 'text/javascript; charset=utf-8', PICKER_JS, pageHeaders);
+    if (req.method === 'GET' && rest === 'app.css')
+      return send(res, 200, 'text/css; charset=utf-8', PICKER_CSS, pageHeaders);
     const [id = '', action] = rest.split('/');
     if (action === undefined) {
       if (req.method !== 'GET') return plain(res, 405, 'Citewise: method not allowed.\n');
-      if (!pickers.exists(id)) return send(res, 404, 'text/plain; charset=utf-8', 'Citewise: this picker is closed (the editor stopped waiting, or it was answered).\n', pageHeaders);
+      if (!pickers.exists(id))
+        return send(
+          res,
+          404,
+          'text/plain; charset=utf-8',
+          'Citewise: this picker is closed (the editor stopped waiting, or it was answered).\n',
+          pageHeaders,
+        );
       return send(res, 200, 'text/html; charset=utf-8', PICKER_HTML, pageHeaders);
     }
     const token = req.headers[PICKER_TOKEN_HEADER];
-    if (!pickers.authorised(id, typeof token === 'string' ? token : undefined)) return plain(res, 403, 'Citewise: this picker is closed or the request is not from it.\n');
+    if (!pickers.authorised(id, typeof token === 'string' ? token : undefined))
+      return plain(res, 403, 'Citewise: this picker is closed or the request is not from it.\n');
     if (action === 'search' && req.method === 'GET') {
       const q = (url.searchParams.get('q') ?? '').slice(0, 2000);
       const hits = await pickerSearch((await ready()).library, q);
@@ -252,7 +298,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
     const handle = url.pathname.startsWith(PICKER_PATH) ? pickerRequest(req, res, url) : editorRequest(req, res, url);
     handle.catch((err: unknown) => {
-      if (opened === null) return plain(res, 503, `Citewise: the library could not be opened: ${err instanceof Error ? err.message : String(err)}\n`);
+      if (opened === null)
+        return plain(
+          res,
+          503,
+          `Citewise: the library could not be opened: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
       report(err);
       plain(res, 500, `Citewise: the request failed: ${err instanceof Error ? err.message : String(err)}\n`);
     });
@@ -331,5 +382,3 @@ async function pickerSearch(library: EditorLibrary, q: string) {
     })),
   };
 }
-
-

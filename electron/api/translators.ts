@@ -12,10 +12,30 @@ export interface Translator {
 }
 
 export const TRANSLATORS: readonly Translator[] = [
-  { id: 'ca65189f-8815-4afe-8c8b-8c7c15f0edca', label: 'Better BibTeX', kind: 'bibtex', mime: 'text/x-bibtex; charset=utf-8' },
-  { id: 'f895aa0d-f28e-47fe-b247-2ea77c6ed583', label: 'Better BibLaTeX', kind: 'biblatex', mime: 'text/x-bibtex; charset=utf-8' },
-  { id: 'f4b52ab0-f878-4556-85a0-c7aeedd09dfc', label: 'Better CSL JSON', kind: 'csljson', mime: 'application/json; charset=utf-8' },
-  { id: '36a3b0b5-bad0-4a04-b79b-441c7cef77db', label: 'BetterBibTeX JSON', kind: 'bbtjson', mime: 'application/json; charset=utf-8' },
+  {
+    id: 'ca65189f-8815-4afe-8c8b-8c7c15f0edca',
+    label: 'Better BibTeX',
+    kind: 'bibtex',
+    mime: 'text/x-bibtex; charset=utf-8',
+  },
+  {
+    id: 'f895aa0d-f28e-47fe-b247-2ea77c6ed583',
+    label: 'Better BibLaTeX',
+    kind: 'biblatex',
+    mime: 'text/x-bibtex; charset=utf-8',
+  },
+  {
+    id: 'f4b52ab0-f878-4556-85a0-c7aeedd09dfc',
+    label: 'Better CSL JSON',
+    kind: 'csljson',
+    mime: 'application/json; charset=utf-8',
+  },
+  {
+    id: '36a3b0b5-bad0-4a04-b79b-441c7cef77db',
+    label: 'BetterBibTeX JSON',
+    kind: 'bbtjson',
+    mime: 'application/json; charset=utf-8',
+  },
 ];
 
 const stripped = (name: string): string => name.replace(/\s/g, '').toLowerCase().replace('better', '');
@@ -38,4 +58,5 @@ export function findTranslator(nameOrId: string): Translator | null {
   return TRANSLATORS.find((t) => t.kind === kind) ?? null;
 }
 
-export const TRANSLATOR_NAMES = 'Better BibTeX (bibtex), Better BibLaTeX (biblatex), Better CSL JSON (csljson), BetterBibTeX JSON, or their ids';
+export const TRANSLATOR_NAMES =
+  'Better BibTeX (bibtex), Better BibLaTeX (biblatex), Better CSL JSON (csljson), BetterBibTeX JSON, or their ids';

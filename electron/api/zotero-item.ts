@@ -137,7 +137,12 @@ export function toZoteroItem(detail: ItemDetail): Record<string, unknown> {
   }
   out.creators = creators;
   out.tags = detail.tags.map((tag) => ({ tag }));
-  out.notes = detail.notes.map((n) => ({ note: noteHtml(n.body), key: `N${n.id}`, dateAdded: iso(n.createdAt), dateModified: iso(n.modifiedAt) }));
+  out.notes = detail.notes.map((n) => ({
+    note: noteHtml(n.body),
+    key: `N${n.id}`,
+    dateAdded: iso(n.createdAt),
+    dateModified: iso(n.modifiedAt),
+  }));
   out.attachments = detail.attachments.map((a) => ({
     itemType: 'attachment',
     title: a.path.split(/[\\/]/).pop() ?? a.path,

@@ -48,7 +48,10 @@ export interface CommandContext {
   stderr: Writable;
   stdin?: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   /** The core's options for this command line (key, api, serve: the commands that open the core). */
-  coreOptions?: (values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }, mode: 'browser' | 'cli') => CoreOptions;
+  coreOptions?: (
+    values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined },
+    mode: 'browser' | 'cli',
+  ) => CoreOptions;
   /** The service client, opened only by commands that use it (add, enrich, check, import of a PDF); closed with the returned close. */
   openService?: () => OpenedService | Promise<OpenedService>;
   /** Where the built renderer is (serve). */
@@ -72,7 +75,12 @@ export interface ParsedCommand {
 
 /** node's parseArgs options for a command's specs. */
 function parseOptions(options: OptionSpecs): NonNullable<ParseArgsConfig['options']> {
-  return Object.fromEntries(Object.entries({ ...GLOBAL_OPTIONS, ...options }).map(([name, o]) => [name, o.short ? { type: o.type, short: o.short } : { type: o.type }]));
+  return Object.fromEntries(
+    Object.entries({ ...GLOBAL_OPTIONS, ...options }).map(([name, o]) => [
+      name,
+      o.short ? { type: o.type, short: o.short } : { type: o.type },
+    ]),
+  );
 }
 
 /**
@@ -83,14 +91,19 @@ function parseOptions(options: OptionSpecs): NonNullable<ParseArgsConfig['option
 export function parseCommand(name: string, options: OptionSpecs, argv: readonly string[]): ParsedCommand {
   try {
     const p = parseArgs({ args: [...argv], options: parseOptions(options), allowPositionals: true, strict: true });
-    return { values: p.values as ParsedCommand['values'], positionals: p.positionals.slice(p.positionals[0] === name ? 1 : 0) };
+    return {
+      values: p.values as ParsedCommand['values'],
+      positionals: p.positionals.slice(p.positionals[0] === name ? 1 : 0),
+    };
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 }
 
 /** A command whose run takes its command line read with its options (and the global ones). */
-export function defineCommand(declared: Omit<CommandSpec, 'run'> & { run(p: ParsedCommand, ctx: CommandContext): Promise<number> }): CommandSpec {
+export function defineCommand(
+  declared: Omit<CommandSpec, 'run'> & { run(p: ParsedCommand, ctx: CommandContext): Promise<number> },
+): CommandSpec {
   return { ...declared, run: (argv, ctx) => declared.run(parseCommand(declared.name, declared.options, argv), ctx) };
 }
 

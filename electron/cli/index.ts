@@ -45,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
     stderr: process.stderr,
     stdin: process.stdin,
     coreOptions,
-    openService: async () => (await import('../core')).openServiceClient(coreOptions({ 'data-dir': dataDirFlag, 'service-url': serviceUrlFlag }, 'cli')),
+    openService: async () =>
+      (await import('../core')).openServiceClient(
+        coreOptions({ 'data-dir': dataDirFlag, 'service-url': serviceUrlFlag }, 'cli'),
+      ),
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
   };
   return runCommand(spec, argv, ctx);
@@ -55,12 +58,17 @@ async function main(argv: string[]): Promise<number> {
 function serviceUrlOption(flag: string | undefined): string | undefined {
   const url = flag ?? (process.env.CITEWISE_SERVICE_URL || undefined);
   if (url !== undefined && !isServiceUrl(url)) {
-    throw new UsageError(`--service-url / CITEWISE_SERVICE_URL must be an http:// or https:// address without a user name, query or fragment`);
+    throw new UsageError(
+      `--service-url / CITEWISE_SERVICE_URL must be an http:// or https:// address without a user name, query or fragment`,
+    );
   }
   return url;
 }
 
-function coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }, mode: 'browser' | 'cli') {
+function coreOptions(
+  values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined },
+  mode: 'browser' | 'cli',
+) {
   return {
     dataDir: resolveDataDir(values['data-dir']),
     mode,

@@ -29,7 +29,11 @@ export function libraryFile(dataDir: string): string {
 }
 
 /** Opens the library in its worker, runs `run`, closes it; says on `stderr` what opening it repaired. */
-export async function withLibrary<T>(dataDir: string, run: (client: LibraryClient) => Promise<T>, stderr?: Writable): Promise<T> {
+export async function withLibrary<T>(
+  dataDir: string,
+  run: (client: LibraryClient) => Promise<T>,
+  stderr?: Writable,
+): Promise<T> {
   ensureDataDir(dataDir);
   const client = await LibraryClient.start({ file: libraryFile(dataDir) });
   if (client.recovery && stderr) {
@@ -38,7 +42,8 @@ export async function withLibrary<T>(dataDir: string, run: (client: LibraryClien
       `citewise: the library file was damaged (${r.problem}); it was moved to ${r.setAside} and ${r.restoredFrom ? `restored from ${r.restoredFrom}` : 'no good backup was found, so the library starts empty'}.\n`,
     );
   }
-  if (client.searchIndexRepair && stderr) stderr.write(`citewise: ${searchIndexRepairNote(client.searchIndexRepair)}\n`);
+  if (client.searchIndexRepair && stderr)
+    stderr.write(`citewise: ${searchIndexRepairNote(client.searchIndexRepair)}\n`);
   try {
     return await run(client);
   } finally {
@@ -47,8 +52,12 @@ export async function withLibrary<T>(dataDir: string, run: (client: LibraryClien
 }
 
 /** Opens the citation service for `run` and closes it after. */
-export async function withService<T>(ctx: CommandContext, run: (service: OpenedService['service']) => Promise<T>): Promise<T> {
-  if (!ctx.openService) throw new CoreError('INTERNAL', 'this command needs the citation service, which is not available here.');
+export async function withService<T>(
+  ctx: CommandContext,
+  run: (service: OpenedService['service']) => Promise<T>,
+): Promise<T> {
+  if (!ctx.openService)
+    throw new CoreError('INTERNAL', 'this command needs the citation service, which is not available here.');
   const { service, close } = await ctx.openService();
   try {
     return await run(service);
@@ -62,8 +71,13 @@ export async function findCollection(client: LibraryClient, name: string, purpos
   const all = await client.lib.listCollections();
   const matches = all.filter((c) => c.name === name);
   const found = matches.length > 0 ? matches : all.filter((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (found.length === 0) throw new CoreError('NOT_FOUND', `no collection is called "${name}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`);
-  if (found.length > 1) throw new CoreError('CONFLICT', `${found.length} collections are called "${name}"; rename one to ${purpose}`);
+  if (found.length === 0)
+    throw new CoreError(
+      'NOT_FOUND',
+      `no collection is called "${name}"${all.length ? ` (there are: ${all.map((c) => c.name).join(', ')})` : ''}`,
+    );
+  if (found.length > 1)
+    throw new CoreError('CONFLICT', `${found.length} collections are called "${name}"; rename one to ${purpose}`);
   return found[0]!;
 }
 
@@ -74,7 +88,9 @@ export function checkQuery(query: string): void {
   } catch (err) {
     if (err instanceof QuerySyntaxError) {
       const pointer = `${' '.repeat(err.span.start)}${'^'.repeat(Math.max(1, err.span.end - err.span.start))}`;
-      throw new UsageError(`malformed query at position ${err.span.start + 1}: ${err.message}\n  ${query}\n  ${pointer}`);
+      throw new UsageError(
+        `malformed query at position ${err.span.start + 1}: ${err.message}\n  ${query}\n  ${pointer}`,
+      );
     }
     throw err;
   }
@@ -107,6 +123,10 @@ export const stylesDir = (dataDir: string): string => join(dataDir, 'styles');
  * every command took 0.2 s more to start (`import` loads its parser in the formats worker).
  */
 export async function formatting() {
-  const [{ exportItems }, { createCiteFormatter }, { UserStyles }] = await Promise.all([import('../core/formats'), import('../core/formats/cite'), import('../core/formats/cite/user-styles')]);
+  const [{ exportItems }, { createCiteFormatter }, { UserStyles }] = await Promise.all([
+    import('../core/formats'),
+    import('../core/formats/cite'),
+    import('../core/formats/cite/user-styles'),
+  ]);
   return { exportItems, createCiteFormatter, UserStyles };
 }

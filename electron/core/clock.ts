@@ -31,16 +31,22 @@ export const systemClock: Clock = {
         clearTimeout(timer);
         reject(abortError(signal));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },
   timeout(ms) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`Timed out after ${ms} ms`, 'TimeoutError')), Math.max(0, ms));
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`Timed out after ${ms} ms`, 'TimeoutError')),
+      Math.max(0, ms),
+    );
     return { signal: controller.signal, cancel: () => clearTimeout(timer) };
   },
 };

@@ -7,7 +7,11 @@ export class ConnectivityState {
 
   constructor(onChange: (status: ConnectivityStatus) => void, initial: Connectivity = 'unknown') {
     this.#onChange = onChange;
-    this.#status = { state: initial, since: new Date().toISOString(), reason: initial === 'unknown' ? 'The service has not been contacted yet.' : '' };
+    this.#status = {
+      state: initial,
+      since: new Date().toISOString(),
+      reason: initial === 'unknown' ? 'The service has not been contacted yet.' : '',
+    };
   }
 
   get(): ConnectivityStatus {

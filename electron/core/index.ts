@@ -3,7 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
-import { isServiceUrl, type AppInfo, type HostMode, type PdfSelection, type pdfWatchFeature, type Result, type ServiceConfig } from '../../shared/ipc';
+import {
+  isServiceUrl,
+  type AppInfo,
+  type HostMode,
+  type PdfSelection,
+  type pdfWatchFeature,
+  type Result,
+  type ServiceConfig,
+} from '../../shared/ipc';
 import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
@@ -65,7 +73,8 @@ export interface CoreOptions {
   /** How often the library is backed up while it changes; 0: never on a timer. Default 6 hours. */
   backupIntervalMs?: number | undefined;
   /** Tuning of the service client (timeouts, limits); tests and benchmarks shorten them. */
-  service?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
+  service?:
+    Partial<Omit<ServiceClientOptions, 'baseUrl' | 'getKey' | 'fetch' | 'onConnectivity' | 'logger'>> | undefined;
   /** The native save dialog and opening files with their application: the Electron shell's; absent elsewhere. */
   desktop?: DesktopShell | undefined;
   /** Captures PDFs from the watched folder (the setting); default: every mode but 'cli' (a command must not). */
@@ -104,7 +113,10 @@ export interface Core {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? stderrLogger;
   if (options.serviceUrl !== undefined && !isServiceUrl(options.serviceUrl)) {
-    throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
+    throw new CoreError(
+      'INVALID_INPUT',
+      'The service URL must be an http:// or https:// address without a user name, query or fragment.',
+    );
   }
   ensureDataDir(options.dataDir);
   const file = join(options.dataDir, LIBRARY_FILE);
@@ -122,7 +134,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const ranking = await library.lib.searchRanking();
   if (ranking.reason) logger.info(`search ranks with FTS5's bm25 (same order, slower): ${ranking.reason}`);
-  if (library.recovery) logger.warn(`The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`);
+  if (library.recovery)
+    logger.warn(
+      `The library file was damaged (${library.recovery.problem}); it was set aside as ${library.recovery.setAside}.`,
+    );
   if (library.searchIndexRepair) logger.warn(searchIndexRepairNote(library.searchIndexRepair));
   let db: ReturnType<typeof openDatabase>;
   try {
@@ -148,21 +163,47 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (status.state === 'online') onOnline();
   });
   const jobs = new JobRegistry({ onChange: (list) => events.emit('jobs.changed', list) });
-  const { settings, serviceConfig, keys, service } = serviceStack(options, db, logger, (state, reason) => connectivity.set(state, reason));
+  const { settings, serviceConfig, keys, service } = serviceStack(options, db, logger, (state, reason) =>
+    connectivity.set(state, reason),
+  );
 
   const registry = new HandlerRegistry((err) => logger.error('request failed', err));
   registry.register(appHandlers({ info, connectivity }));
   registry.register(settingsHandlers({ store: settings, events, dataDir: options.dataDir }));
   registry.register(jobsHandlers({ jobs }));
-  const tasks = taskRunner({ client: service, events, jobs, report: (err) => logger.error('service task failed', err) });
-  registry.register(serviceHandlers({ client: service, keys, config: serviceConfig, events, jobs, tasks, report: (err) => logger.error('service task failed', err) }));
+  const tasks = taskRunner({
+    client: service,
+    events,
+    jobs,
+    report: (err) => logger.error('service task failed', err),
+  });
+  registry.register(
+    serviceHandlers({
+      client: service,
+      keys,
+      config: serviceConfig,
+      events,
+      jobs,
+      tasks,
+      report: (err) => logger.error('service task failed', err),
+    }),
+  );
   let formatter: CiteFormatter | null = null;
   const userStyles = new UserStyles(join(options.dataDir, 'styles'));
-  const enricher = new Enricher({ library: library.enrichment, service, jobs, report: (err) => logger.error('enrichment failed', err) });
+  const enricher = new Enricher({
+    library: library.enrichment,
+    service,
+    jobs,
+    report: (err) => logger.error('enrichment failed', err),
+  });
   const watch = new RetractionWatch({ library: library.enrichment, enricher });
   const autoExport = new AutoExporter({ library, jobs });
   const disposers = [
-    watchUndo(events, () => library.lib.undoTops(), (err) => logger.error('reading the undo stack failed', err)),
+    watchUndo(
+      events,
+      () => library.lib.undoTops(),
+      (err) => logger.error('reading the undo stack failed', err),
+    ),
     autoExport.onStatus((status) => events.emit('autoExport.status', status)),
     watch.onStatusChange((changes) => events.emit('library.statusChanged', changes)),
     enricher.onProgress((run) => {
@@ -181,10 +222,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events.emit('library.changed', { kind: 'items', ids: [...ids] });
       autoExport.libraryChanged(ids);
     },
-    onIdentified: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+    onIdentified: (ids) =>
+      void enricher
+        .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+        .catch((err: unknown) => logger.error('enrichment failed', err)),
     report: (err) => logger.error('the title search of a PDF captured offline failed', err),
   });
-  const lookForPending = (): void => void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err));
+  const lookForPending = (): void =>
+    void pendingCaptures.resume().catch((err: unknown) => logger.error('looking up PDFs captured offline failed', err));
   const resumeQueued = (): void => {
     void enricher.resume().catch((err: unknown) => logger.error('resuming enrichment failed', err));
     lookForPending();
@@ -193,7 +238,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const getFormatter = (): CiteFormatter => {
     if (formatter) return formatter;
     formatter = createCiteFormatter();
-    for (const p of userStyles.loadInto(formatter)) logger.warn(`the added citation style ${p.file} was skipped: ${p.problem}`);
+    for (const p of userStyles.loadInto(formatter))
+      logger.warn(`the added citation style ${p.file} was skipped: ${p.problem}`);
     return formatter;
   };
   registry.register(
@@ -212,7 +258,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       onChange: (change) => autoExport.libraryChanged(change.ids),
       onAdded: (ids) => {
         // New items get their metadata, tallies and notices in the background, as a job.
-        void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err));
+        void enricher
+          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+          .catch((err: unknown) => logger.error('enrichment failed', err));
       },
     }),
   );
@@ -228,7 +276,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('library.changed', change);
         autoExport.libraryChanged(change.ids);
       },
-      onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+      onAdded: (ids) =>
+        void enricher
+          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+          .catch((err: unknown) => logger.error('enrichment failed', err)),
       report: (err) => logger.error('assistant request failed', err),
       interruptLeftovers: options.mode === 'browser' || options.mode === 'electron',
     }),
@@ -289,7 +340,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
         autoExport.libraryChanged(ids);
       },
-      onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+      onAdded: (ids) =>
+        void enricher
+          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+          .catch((err: unknown) => logger.error('enrichment failed', err)),
     }),
   );
   const pdfs = pdfHandlers({
@@ -303,7 +357,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events.emit('library.changed', change);
       autoExport.libraryChanged(change.ids);
     },
-    onAdded: (ids) => void enricher.startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' }).catch((err: unknown) => logger.error('enrichment failed', err)),
+    onAdded: (ids) =>
+      void enricher
+        .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+        .catch((err: unknown) => logger.error('enrichment failed', err)),
     report: (err) => {
       if ((err as { code?: string } | null)?.code !== 'CANCELLED') logger.error('full-text indexing failed', err);
     },
@@ -319,17 +376,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registry.register({ 'pdfWatch.status': () => pdfWatch.status() } satisfies FeatureHandlers<typeof pdfWatchFeature>);
   if (options.watchFolder ?? options.mode !== 'cli') {
     // Follows the setting: at start, when it changes, and after a restore (the settings live in the file).
-    const follow = (folder: string | null | undefined): void => void pdfWatch.setFolder(folder ?? null).catch((err: unknown) => logger.error('the watched folder failed', err));
+    const follow = (folder: string | null | undefined): void =>
+      void pdfWatch.setFolder(folder ?? null).catch((err: unknown) => logger.error('the watched folder failed', err));
     disposers.push(events.on('settings.changed', (next) => follow(next.watchFolder)));
     follow(settings.get().watchFolder);
   }
-  registry.register(autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }));
+  registry.register(
+    autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }),
+  );
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
-  const stopBackground = options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};
+  const stopBackground =
+    options.mode === 'browser' || options.mode === 'electron' ? enricher.startBackground() : () => {};
   // The app also looks up, soon after it starts and then hourly, the PDFs that wait for the paper
   // search: the service may be reachable without anything having asked it yet (no online event).
-  const stopPendingTimer = options.mode === 'browser' || options.mode === 'electron' ? retrySchedule(lookForPending, options.clock) : () => {};
+  const stopPendingTimer =
+    options.mode === 'browser' || options.mode === 'electron' ? retrySchedule(lookForPending, options.clock) : () => {};
   // Catch up with changes made while the app was closed (e.g. by the CLI).
   autoExport.libraryChanged();
   const missing = registry.missing();
@@ -345,7 +407,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     library,
     pendingCaptures,
     invoke(channel, input, signal) {
-      if (closed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
+      if (closed)
+        return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
       return registry.invoke(channel, input, { signal: combined });
     },
@@ -380,20 +443,33 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 }
 
 /** The settings, the service address, the keys and the service client over one settings connection. */
-function serviceStack(options: CoreOptions, db: ReturnType<typeof openDatabase>, logger: Logger, onConnectivity?: ServiceClientOptions['onConnectivity']) {
+function serviceStack(
+  options: CoreOptions,
+  db: ReturnType<typeof openDatabase>,
+  logger: Logger,
+  onConnectivity?: ServiceClientOptions['onConnectivity'],
+) {
   const settings = new SettingsStore(db);
 
   const serviceConfig = {
     get: (): ServiceConfig => resolveServiceUrl(options.serviceUrl, settings.get().serviceUrl),
     set: (url: string | null): ServiceConfig => {
-      if (url !== null && !isServiceUrl(url)) throw new CoreError('INVALID_INPUT', 'The service URL must be an http:// or https:// address without a user name, query or fragment.');
+      if (url !== null && !isServiceUrl(url))
+        throw new CoreError(
+          'INVALID_INPUT',
+          'The service URL must be an http:// or https:// address without a user name, query or fragment.',
+        );
       settings.update({ serviceUrl: url });
       return serviceConfig.get();
     },
   };
   const secrets =
     options.secrets ??
-    createSecretStore(options.mode === 'test' ? { kind: 'memory' } : { onFallback: (reason) => logger.warn(`API keys are kept for this session only: ${reason}`) });
+    createSecretStore(
+      options.mode === 'test'
+        ? { kind: 'memory' }
+        : { onFallback: (reason) => logger.warn(`API keys are kept for this session only: ${reason}`) },
+    );
   const keys = new ServiceKeys({ secrets, baseUrl: () => serviceConfig.get().serviceUrl, envKey: options.apiKey });
   const service = new ServiceClient({
     ...options.service,

@@ -8,7 +8,8 @@ export interface Logger {
 export const stderrLogger: Logger = {
   info: (m) => process.stderr.write(`[citewise] ${m}\n`),
   warn: (m) => process.stderr.write(`[citewise] warning: ${m}\n`),
-  error: (m, err) => process.stderr.write(`[citewise] error: ${m}${err instanceof Error ? `: ${err.stack ?? err.message}` : ''}\n`),
+  error: (m, err) =>
+    process.stderr.write(`[citewise] error: ${m}${err instanceof Error ? `: ${err.stack ?? err.message}` : ''}\n`),
 };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

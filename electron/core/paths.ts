@@ -10,7 +10,11 @@ export const LIBRARY_FILE = 'citewise.sqlite';
  * The data directory: `--data-dir`, else CITEWISE_DATA_DIR, else the platform's per-user folder
  * (the same one Electron's userData uses, so the app, host mode and the CLI share one library).
  */
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+export function resolveDataDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string {
   if (flag) return resolve(flag);
   if (env.CITEWISE_DATA_DIR) return resolve(env.CITEWISE_DATA_DIR);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_DIR_NAME);
@@ -25,7 +29,10 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
  */
 export function ensureDataDir(dir: string): void {
   const refuse = (why: string): never => {
-    throw new CoreError('INVALID_INPUT', `The data folder ${dir} ${why}. Choose another with --data-dir or CITEWISE_DATA_DIR.`);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The data folder ${dir} ${why}. Choose another with --data-dir or CITEWISE_DATA_DIR.`,
+    );
   };
   try {
     mkdirSync(dir, { recursive: true });
@@ -33,7 +40,8 @@ export function ensureDataDir(dir: string): void {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') refuse('is a file (or lies under one), not a folder');
     if (code === 'ELOOP') refuse('is a loop of symbolic links');
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') refuse('cannot be created here (permission denied or read-only)');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      refuse('cannot be created here (permission denied or read-only)');
     refuse(`cannot be created (${code ?? 'error'})`);
   }
   let stat;

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { inputBoundsProblem, isChannel, requests, type Channel, type Feature, type OutputOf, type Result } from '../../shared/ipc';
+import {
+  inputBoundsProblem,
+  isChannel,
+  requests,
+  type Channel,
+  type Feature,
+  type OutputOf,
+  type Result,
+} from '../../shared/ipc';
 import { CoreError, toIpcError } from './errors';
 
 export interface HandlerContext {

@@ -56,18 +56,26 @@ export function locateWorker(name: WorkerName, options: LocateOptions = {}): Wor
   const log = options.log ?? stderrLogger;
   const missing = (detail: string): CoreError => {
     log.error(`the ${WHAT[name]} cannot start: ${detail}`);
-    return new CoreError('INTERNAL', `Citewise cannot start its ${WHAT[name]}: a file of the app is missing. Reinstall Citewise, or run \`npm run build\` in a source checkout. The log has details.`);
+    return new CoreError(
+      'INTERNAL',
+      `Citewise cannot start its ${WHAT[name]}: a file of the app is missing. Reinstall Citewise, or run \`npm run build\` in a source checkout. The log has details.`,
+    );
   };
   if (runningFromSources(from)) {
     // This file is electron/core/worker-entry.ts; the table's paths are from the repository root.
     const ts = new URL(`../../${WORKER_SOURCES[name]}`, from);
     if (!existsSync(fileURLToPath(ts))) throw missing(`${fileURLToPath(ts)} does not exist`);
-    return { script: `import(${JSON.stringify(tsxApi())}).then((api) => api.tsImport(${JSON.stringify(ts.href)}, ${JSON.stringify(from)}));`, eval: true };
+    return {
+      script: `import(${JSON.stringify(tsxApi())}).then((api) => api.tsImport(${JSON.stringify(ts.href)}, ${JSON.stringify(from)}));`,
+      eval: true,
+    };
   }
   const root = options.bundleRoot ?? BUNDLE_ROOT;
-  if (root.includes('__CITEWISE_BUNDLE_ROOT__')) throw missing(`${from} was bundled without scripts/worker-bundles.ts, so it cannot tell where its workers are`);
+  if (root.includes('__CITEWISE_BUNDLE_ROOT__'))
+    throw missing(`${from} was bundled without scripts/worker-bundles.ts, so it cannot tell where its workers are`);
   const url = new URL(`${root}${name}.js`, from);
-  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) throw missing(`${url.protocol === 'file:' ? fileURLToPath(url) : url.href} does not exist`);
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url)))
+    throw missing(`${url.protocol === 'file:' ? fileURLToPath(url) : url.href} does not exist`);
   return { script: url };
 }
 

@@ -16,14 +16,18 @@ export interface WireError {
 }
 
 /** A worker's answer to the call with this id. */
-export type Reply = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
+export type Reply =
+  { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
 
 export const replied = (id: number, value: unknown): Reply => ({ type: 'reply', id, ok: true, value });
 export const refused = (id: number, error: WireError): Reply => ({ type: 'reply', id, ok: false, error });
 
 /** An error in its wire form; anything that is not an Error becomes one with its text. */
 export function toWire(err: unknown): WireError {
-  if (err instanceof CoreError) return err.details === undefined ? { name: err.name, message: err.message, code: err.code } : { name: err.name, message: err.message, code: err.code, details: err.details };
+  if (err instanceof CoreError)
+    return err.details === undefined
+      ? { name: err.name, message: err.message, code: err.code }
+      : { name: err.name, message: err.message, code: err.code, details: err.details };
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };
 }
@@ -42,7 +46,10 @@ export class WorkerStopped extends CoreError {
   readonly exitCode: number | null;
 
   constructor(what: string, how: { error: Error } | { exitCode: number }) {
-    super('INTERNAL', 'error' in how ? `The ${what} failed: ${how.error.message}` : `The ${what} stopped (exit code ${how.exitCode}).`);
+    super(
+      'INTERNAL',
+      'error' in how ? `The ${what} failed: ${how.error.message}` : `The ${what} stopped (exit code ${how.exitCode}).`,
+    );
     this.failure = 'error' in how ? how.error : null;
     this.exitCode = 'exitCode' in how ? how.exitCode : null;
   }

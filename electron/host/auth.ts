@@ -32,7 +32,13 @@ export type TokenSource = 'query' | 'cookie' | 'header' | null;
  * the first visit got for it (`session`, a secret of its own: the launch token in a browser's history
  * is not the cookie), or the launch token as a Bearer header (programmatic clients).
  */
-export function tokenSource(req: IncomingMessage, url: URL, token: string, port: number, session: string = token): TokenSource {
+export function tokenSource(
+  req: IncomingMessage,
+  url: URL,
+  token: string,
+  port: number,
+  session: string = token,
+): TokenSource {
   const q = url.searchParams.get('token');
   if (q !== null && safeEqual(q, token)) return 'query';
   const c = cookieValue(req.headers.cookie, cookieName(port));

@@ -61,7 +61,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
   });
 
   const refuse = (res: ServerResponse, status: number, text: string) => {
-    res.writeHead(status, { ...securityHeaders(), 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.writeHead(status, {
+      ...securityHeaders(),
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
     res.end(text);
   };
 
@@ -85,7 +89,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
       return res.end();
     }
-    const file = resolveStatic(rendererDir, url.pathname) ?? (extensionless(url.pathname) ? resolveStatic(rendererDir, '/') : null);
+    const file =
+      resolveStatic(rendererDir, url.pathname) ??
+      (extensionless(url.pathname) ? resolveStatic(rendererDir, '/') : null);
     if (!file) return refuse(res, 404, 'Citewise: not found.\n');
     sendFile(res, file, securityHeaders());
   });
@@ -103,7 +109,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
     else if (source === null) status = 401;
     else if (!originOk) status = 403;
     if (status !== 0) {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
@@ -119,9 +127,21 @@ export async function startHost(options: HostOptions): Promise<Host> {
       try {
         text = JSON.stringify(message);
       } catch (err) {
-        logger.warn(`Could not serialise a ${message.type} for the window: ${err instanceof Error ? err.message : String(err)}`);
+        logger.warn(
+          `Could not serialise a ${message.type} for the window: ${err instanceof Error ? err.message : String(err)}`,
+        );
         if (message.type !== 'result') return;
-        text = JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise could not send this answer (it was too large or too deeply nested).' } } } satisfies ServerMessage);
+        text = JSON.stringify({
+          type: 'result',
+          id: message.id,
+          result: {
+            ok: false,
+            error: {
+              code: 'INTERNAL',
+              message: 'Citewise could not send this answer (it was too large or too deeply nested).',
+            },
+          },
+        } satisfies ServerMessage);
       }
       ws.send(text);
     };
@@ -137,14 +157,31 @@ export async function startHost(options: HostOptions): Promise<Host> {
       if (!isInvoke(message)) {
         const id = typeof (message as { id?: unknown } | null)?.id === 'number' ? (message as { id: number }).id : null;
         if (id === null) return void ws.close(1007, 'Malformed message');
-        return send({ type: 'result', id, result: { ok: false, error: { code: 'INVALID_INPUT', message: 'Malformed request: expected {type:"invoke", id, channel, input}.' } } });
+        return send({
+          type: 'result',
+          id,
+          result: {
+            ok: false,
+            error: {
+              code: 'INVALID_INPUT',
+              message: 'Malformed request: expected {type:"invoke", id, channel, input}.',
+            },
+          },
+        });
       }
       const { id } = message;
       core.invoke(message.channel, message.input, inflight.signal).then(
         (result) => send({ type: 'result', id, result }),
         (err: unknown) => {
           logger.warn(`A request failed outside its handler: ${err instanceof Error ? err.message : String(err)}`);
-          send({ type: 'result', id, result: { ok: false, error: { code: 'INTERNAL', message: 'Citewise hit an unexpected error; details are in the log.' } } });
+          send({
+            type: 'result',
+            id,
+            result: {
+              ok: false,
+              error: { code: 'INTERNAL', message: 'Citewise hit an unexpected error; details are in the log.' },
+            },
+          });
         },
       );
     };

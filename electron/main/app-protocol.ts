@@ -29,5 +29,8 @@ export function withSecurityHeaders(response: Response, csp: string): Response {
 }
 
 export function notFound(csp: string): Response {
-  return withSecurityHeaders(new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), csp);
+  return withSecurityHeaders(
+    new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }),
+    csp,
+  );
 }

@@ -60,7 +60,11 @@ export interface DesktopEditorApiOptions {
 }
 
 /** A taken port: the plain message, and the free port found next to it offered in one click. */
-async function offerAnotherPort(core: Core, parent: BrowserWindow | undefined, status: Extract<EditorApiStatus, { state: 'error' }>): Promise<void> {
+async function offerAnotherPort(
+  core: Core,
+  parent: BrowserWindow | undefined,
+  status: Extract<EditorApiStatus, { state: 'error' }>,
+): Promise<void> {
   if (status.suggestedPort === undefined) return;
   const options = {
     type: 'warning' as const,
@@ -90,7 +94,9 @@ export function startDesktopEditorApi(options: DesktopEditorApiOptions): Promise
     logger,
     onStatus: (status) => {
       if (status.state !== 'error') return;
-      offerAnotherPort(core, options.windows()[0], status).catch((err: unknown) => logger.error('the editor API port dialog failed', err));
+      offerAnotherPort(core, options.windows()[0], status).catch((err: unknown) =>
+        logger.error('the editor API port dialog failed', err),
+      );
     },
   });
 }

@@ -4,7 +4,21 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type IpcMainInvokeEvent, type OpenDialogOptions, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  protocol,
+  screen,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+  type OpenDialogOptions,
+  type WebContents,
+} from 'electron';
 import { createCore, type Core } from '../core';
 import type { DesktopShell } from '../core/desktop';
 import { buildCsp } from '../core/csp';
@@ -48,7 +62,9 @@ function sqliteBinding(): string {
 
 /** The search-ranking extension (core/library/rank.ts): beside the app when packaged, in out/native in development. */
 function rankExtension(): string {
-  return app.isPackaged ? join(process.resourcesPath, 'native', rankExtensionFile()) : join(here, '../native', rankExtensionFile());
+  return app.isPackaged
+    ? join(process.resourcesPath, 'native', rankExtensionFile())
+    : join(here, '../native', rankExtensionFile());
 }
 
 function guardContents(contents: WebContents): void {
@@ -69,7 +85,12 @@ function serveRenderer(): void {
     const file = rendererFile(request.url, rendererDir);
     // net.fetch rejects for a missing file (the page would see a failed load, not a 404) and lists a
     // directory's contents; only an existing regular file is fetched.
-    const isFile = file !== null && (await stat(file).then((s) => s.isFile(), () => false));
+    const isFile =
+      file !== null &&
+      (await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ));
     if (!file || !isFile) return notFound(csp);
     return withSecurityHeaders(await net.fetch(pathToFileURL(file).toString()), csp);
   });
@@ -86,7 +107,12 @@ function createWindow(dataDir: string): BrowserWindow {
   const state = loadWindowState(dataDir, (b) =>
     screen.getAllDisplays().some((d) => {
       const a = d.workArea;
-      return (b.x ?? 0) < a.x + a.width && (b.x ?? 0) + b.width > a.x && (b.y ?? 0) < a.y + a.height && (b.y ?? 0) + b.height > a.y;
+      return (
+        (b.x ?? 0) < a.x + a.width &&
+        (b.x ?? 0) + b.width > a.x &&
+        (b.y ?? 0) < a.y + a.height &&
+        (b.y ?? 0) + b.height > a.y
+      );
     }),
   );
   const win = new BrowserWindow({
@@ -136,7 +162,9 @@ function buildMenu(): void {
       {
         label: 'View',
         submenu: [
-          ...(app.isPackaged ? [] : [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }]),
+          ...(app.isPackaged
+            ? []
+            : [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }]),
           { role: 'resetZoom' },
           { role: 'zoomIn' },
           { role: 'zoomOut' },
@@ -179,7 +207,11 @@ async function main(): Promise<void> {
     },
     async chooseOpenFiles({ title, filters, multiple }) {
       const parent = BrowserWindow.getFocusedWindow();
-      const options: OpenDialogOptions = { title, filters, properties: multiple ? ['openFile', 'multiSelections'] : ['openFile'] };
+      const options: OpenDialogOptions = {
+        title,
+        filters,
+        properties: multiple ? ['openFile', 'multiSelections'] : ['openFile'],
+      };
       const chosen = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
       return chosen.canceled || chosen.filePaths.length === 0 ? null : chosen.filePaths;
     },
@@ -205,12 +237,26 @@ async function main(): Promise<void> {
   }
 
   const windows = new Set<BrowserWindow>();
-  const isOurWindow = (contents: WebContents | null) => contents !== null && [...windows].some((w) => !w.isDestroyed() && w.webContents.id === contents.id);
+  const isOurWindow = (contents: WebContents | null) =>
+    contents !== null && [...windows].some((w) => !w.isDestroyed() && w.webContents.id === contents.id);
   session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
-    callback(allowPermission({ permission, ourWindow: isOurWindow(contents), isMainFrame: details.isMainFrame, url: details.requestingUrl }, trustedOrigins));
+    callback(
+      allowPermission(
+        { permission, ourWindow: isOurWindow(contents), isMainFrame: details.isMainFrame, url: details.requestingUrl },
+        trustedOrigins,
+      ),
+    );
   });
   session.defaultSession.setPermissionCheckHandler((contents, permission, requestingOrigin, details) =>
-    allowPermission({ permission, ourWindow: isOurWindow(contents), isMainFrame: details.isMainFrame, url: details.requestingUrl ?? requestingOrigin }, trustedOrigins),
+    allowPermission(
+      {
+        permission,
+        ourWindow: isOurWindow(contents),
+        isMainFrame: details.isMainFrame,
+        url: details.requestingUrl ?? requestingOrigin,
+      },
+      trustedOrigins,
+    ),
   );
   serveRenderer();
   buildMenu();
@@ -226,14 +272,19 @@ async function main(): Promise<void> {
     describeSender: (event) => {
       const e = event as IpcMainInvokeEvent;
       const frame = e.senderFrame;
-      return { senderId: e.sender.id, frameUrl: frame?.url ?? null, isMainFrame: frame !== null && frame === e.sender.mainFrame };
+      return {
+        senderId: e.sender.id,
+        frameUrl: frame?.url ?? null,
+        isMainFrame: frame !== null && frame === e.sender.mainFrame,
+      };
     },
     trustedOrigins,
     trustedSenderIds: () => [...windows].filter((w) => !w.isDestroyed()).map((w) => w.webContents.id),
     broadcast: (channel, name, payload) => {
       for (const w of windows) if (!w.isDestroyed()) w.webContents.send(channel, name, payload);
     },
-    onRefused: (info) => stderrLogger.warn(`refused an IPC call from an untrusted sender (${info.frameUrl ?? 'no frame'})`),
+    onRefused: (info) =>
+      stderrLogger.warn(`refused an IPC call from an untrusted sender (${info.frameUrl ?? 'no frame'})`),
   });
 
   open();

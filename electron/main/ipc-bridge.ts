@@ -56,8 +56,14 @@ export function bridgeIpc(options: BridgeOptions): () => void {
     options.onRefused?.(info);
     return { ok: false, error: { code: 'FORBIDDEN', message: 'This window may not call Citewise.' } };
   };
-  ipcMain.handle(ELECTRON_INVOKE_CHANNEL, async (event, channel, input): Promise<Result<unknown>> => refused(event) ?? core.invoke(channel, input));
-  ipcMain.handle(ELECTRON_DROP_CHANNEL, async (event, paths): Promise<Result<unknown>> => refused(event) ?? core.selectDroppedPdfs(paths));
+  ipcMain.handle(
+    ELECTRON_INVOKE_CHANNEL,
+    async (event, channel, input): Promise<Result<unknown>> => refused(event) ?? core.invoke(channel, input),
+  );
+  ipcMain.handle(
+    ELECTRON_DROP_CHANNEL,
+    async (event, paths): Promise<Result<unknown>> => refused(event) ?? core.selectDroppedPdfs(paths),
+  );
   const unsubscribe = core.events.onAny((name, payload) => options.broadcast(ELECTRON_EVENT_CHANNEL, name, payload));
   return () => {
     unsubscribe();

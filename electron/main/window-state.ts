@@ -18,10 +18,16 @@ export function loadWindowState(dataDir: string, isVisible: (b: WindowBounds) =>
     const raw = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as Partial<WindowBounds>;
     const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
     if (!ok(raw.width) || !ok(raw.height) || raw.width < 400 || raw.height < 300) return DEFAULT_BOUNDS;
-    const bounds: WindowBounds = { width: Math.round(raw.width), height: Math.round(raw.height), maximized: raw.maximized === true };
+    const bounds: WindowBounds = {
+      width: Math.round(raw.width),
+      height: Math.round(raw.height),
+      maximized: raw.maximized === true,
+    };
     if (ok(raw.x) && ok(raw.y)) Object.assign(bounds, { x: Math.round(raw.x), y: Math.round(raw.y) });
     // A display that was unplugged would leave the window off-screen; keep only the size then.
-    return bounds.x === undefined || isVisible(bounds) ? bounds : { width: bounds.width, height: bounds.height, maximized: bounds.maximized };
+    return bounds.x === undefined || isVisible(bounds)
+      ? bounds
+      : { width: bounds.width, height: bounds.height, maximized: bounds.maximized };
   } catch {
     return DEFAULT_BOUNDS;
   }

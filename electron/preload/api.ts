@@ -3,7 +3,12 @@
 // Values only from wire.ts and listeners.ts: a sandboxed preload must bundle everything it runs, and stays tiny.
 import type { CitewiseApi, Result } from '../../shared/ipc';
 import { ListenerSet } from '../../shared/ipc/listeners';
-import { ELECTRON_DROP_CHANNEL, ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, MAX_DROPPED_PDFS } from '../../shared/ipc/wire';
+import {
+  ELECTRON_DROP_CHANNEL,
+  ELECTRON_EVENT_CHANNEL,
+  ELECTRON_INVOKE_CHANNEL,
+  MAX_DROPPED_PDFS,
+} from '../../shared/ipc/wire';
 
 /** webUtils.getPathForFile: a dropped or chosen File's path, '' for one not backed by a file; throws for anything else. */
 export type PathForFile = (file: unknown) => string;
@@ -20,7 +25,8 @@ export interface IpcRendererLike {
  */
 function chooseDropped(ipc: IpcRendererLike, pathForFile: PathForFile, input: unknown): Promise<Result<unknown>> {
   const files = (input as { files?: unknown } | null)?.files;
-  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_DROPPED_PDFS) return Promise.resolve({ ok: true, value: null });
+  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_DROPPED_PDFS)
+    return Promise.resolve({ ok: true, value: null });
   const paths: string[] = [];
   for (const file of files) {
     let path = '';
@@ -39,14 +45,18 @@ function chooseDropped(ipc: IpcRendererLike, pathForFile: PathForFile, input: un
  * `api` is what gets exposed; `listenerCount` stays in the preload, for tests that check for leaks.
  * With `pathForFile` (webUtils.getPathForFile in the app), `invoke('pdfs.chooseDropped')` is answered here.
  */
-export function createPreloadApi(ipc: IpcRendererLike, pathForFile?: PathForFile): { api: CitewiseApi; listenerCount(): number } {
+export function createPreloadApi(
+  ipc: IpcRendererLike,
+  pathForFile?: PathForFile,
+): { api: CitewiseApi; listenerCount(): number } {
   const listeners = new ListenerSet();
   ipc.on(ELECTRON_EVENT_CHANNEL, (_event, name, payload) => {
     if (typeof name === 'string') listeners.dispatch(name, payload);
   });
   const api: CitewiseApi = {
     invoke(channel, input) {
-      if (channel === 'pdfs.chooseDropped' && pathForFile) return chooseDropped(ipc, pathForFile, input) as Promise<Result<never>>;
+      if (channel === 'pdfs.chooseDropped' && pathForFile)
+        return chooseDropped(ipc, pathForFile, input) as Promise<Result<never>>;
       return ipc.invoke(ELECTRON_INVOKE_CHANNEL, channel, input) as Promise<Result<never>>;
     },
     on(name, listener) {

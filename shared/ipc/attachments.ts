@@ -31,7 +31,11 @@ export interface OpenedAttachment {
 export const attachmentsFeature = feature({
   requests: {
     /** Links a local file (an absolute path, typed or dropped) to an item; the file must exist and be readable. */
-    'library.attachments.add': request(z.object({ itemId: id, path: z.string().trim().min(1, 'the path of the file to attach is empty').max(4096) }).strict()).returns<Attachment>(),
+    'library.attachments.add': request(
+      z
+        .object({ itemId: id, path: z.string().trim().min(1, 'the path of the file to attach is empty').max(4096) })
+        .strict(),
+    ).returns<Attachment>(),
     /** Whether each of the item's attached files is still there and unchanged. */
     'library.attachments.check': request(z.object({ itemId: id }).strict()).returns<AttachmentCheck[]>(),
     'library.attachments.open': request(z.object({ itemId: id, id }).strict()).returns<OpenedAttachment>(),

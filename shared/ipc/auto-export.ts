@@ -13,7 +13,10 @@ export const autoExportScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('collection'), collectionId: id, subcollections: z.boolean().default(true) }).strict(),
 ]);
 
-export const autoExportOptions = z.object({ abstracts: z.boolean(), notes: z.boolean(), ascii: z.boolean() }).partial().strict();
+export const autoExportOptions = z
+  .object({ abstracts: z.boolean(), notes: z.boolean(), ascii: z.boolean() })
+  .partial()
+  .strict();
 
 /** An auto-export with what the UI shows beside it: its collection's name (null: library-wide or deleted). */
 export interface AutoExportInfo extends AutoExport {
@@ -53,7 +56,9 @@ export const autoExportFeature = feature({
     /** Writes the file now (after any run already going); `force` rewrites it even when nothing changed. */
     'autoExport.run': request(z.object({ id, force: z.boolean().default(true) }).strict()).returns<AutoExportRun>(),
     /** The native save dialog (Electron); in browser mode answers `available: false`. */
-    'autoExport.chooseFile': request(z.object({ format: z.enum(AUTO_EXPORT_FORMATS), suggestedName: z.string().trim().max(255).optional() }).strict()).returns<ChosenFile>(),
+    'autoExport.chooseFile': request(
+      z.object({ format: z.enum(AUTO_EXPORT_FORMATS), suggestedName: z.string().trim().max(255).optional() }).strict(),
+    ).returns<ChosenFile>(),
   },
   events: {
     'autoExport.status': event<AutoExportStatusEvent>(),

@@ -11,7 +11,10 @@ export const MAX_INPUT_NODES = 2_000_000;
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Why `input` is out of bounds, or null when it is within them. Iterative: never deep in the stack itself. */
-export function inputBoundsProblem(input: unknown, limits = { depth: MAX_INPUT_DEPTH, nodes: MAX_INPUT_NODES }): string | null {
+export function inputBoundsProblem(
+  input: unknown,
+  limits = { depth: MAX_INPUT_DEPTH, nodes: MAX_INPUT_NODES },
+): string | null {
   const stack: [unknown, number][] = [[input, 0]];
   let nodes = 0;
   while (stack.length > 0) {

@@ -3,9 +3,21 @@
 // the library so they open offline; journals and authors are looked up and their answers cached.
 // The paper search itself is service.search; adding papers is library.addDois.
 import { z } from 'zod';
-import { AGGREGATIONS, CITATION_TYPES, MAX_QUERY_LIMIT, paperQueryProblems, QUERY_SORTS, type PaperQuery } from '../model/paper-query';
+import {
+  AGGREGATIONS,
+  CITATION_TYPES,
+  MAX_QUERY_LIMIT,
+  paperQueryProblems,
+  QUERY_SORTS,
+  type PaperQuery,
+} from '../model/paper-query';
 import type { AddDoisReport } from './library';
-import type { JournalView, LibraryJournals, ServiceCollectionSummary, ServiceCollectionView } from '../model/service-collections';
+import type {
+  JournalView,
+  LibraryJournals,
+  ServiceCollectionSummary,
+  ServiceCollectionView,
+} from '../model/service-collections';
 import type { AuthorRecord } from '../service';
 import type { UiPaper } from '../model/service';
 import { feature, request } from './define';
@@ -54,7 +66,8 @@ export const paperQuerySchema = z
   })
   .strict()
   .superRefine((q, ctx) => {
-    for (const p of paperQueryProblems(q as PaperQuery)) ctx.addIssue({ code: 'custom', path: p.field.split('.'), message: p.message });
+    for (const p of paperQueryProblems(q as PaperQuery))
+      ctx.addIssue({ code: 'custom', path: p.field.split('.'), message: p.message });
   });
 
 export const collectionSource = z.discriminatedUnion('kind', [
@@ -103,17 +116,37 @@ export const collectionsFeature = feature({
     /** Forgets the local copy (the service offers no deletion; the collection stays there). */
     'collections.remove': request(z.object({ id }).strict()).returns<null>(),
     /** Adds the collection's matched papers to the library (by DOI, with enrichment), optionally filed in a library collection of its name. */
-    'collections.import': request(z.object({ id, intoCollection: z.boolean().default(true) }).strict()).returns<CollectionImportReport>(),
+    'collections.import': request(
+      z.object({ id, intoCollection: z.boolean().default(true) }).strict(),
+    ).returns<CollectionImportReport>(),
     /** Which of these DOIs are already library items (to mark search results and author papers). */
-    'papers.inLibrary': request(z.object({ dois: z.array(z.string().max(1000)).max(1000) }).strict()).returns<string[]>(),
+    'papers.inLibrary': request(z.object({ dois: z.array(z.string().max(1000)).max(1000) }).strict()).returns<
+      string[]
+    >(),
     /** A journal by ISSN: its index by year and notice totals, from the cache unless stale or `refresh`. */
-    'journals.get': request(z.object({ issn: z.string().trim().min(1).max(20), refresh: z.boolean().default(false) }).strict()).returns<JournalView>(),
+    'journals.get': request(
+      z.object({ issn: z.string().trim().min(1).max(20), refresh: z.boolean().default(false) }).strict(),
+    ).returns<JournalView>(),
     /** The journals the library's items appear in, with their notice totals; `refresh` asks the service (one request per 500 ISSNs). */
     'journals.library': request(z.object({ refresh: z.boolean().default(false) }).strict()).returns<LibraryJournals>(),
     /** One page of an author's papers, with the author record. */
     // A slug is one path segment of the service's /authors/{slug}/papers: letters, digits and dashes
     // (".." or "/" would reach another path of the service with the user's key).
-    'authors.page': request(z.object({ slug: z.string().trim().min(1).max(300).regex(/^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u, 'an author slug is letters, digits, dots and dashes').refine((s) => !/^\.+$/.test(s) && !s.includes('..'), 'an author slug is not a path'), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(50).default(25) }).strict()).returns<AuthorPage>(),
+    'authors.page': request(
+      z
+        .object({
+          slug: z
+            .string()
+            .trim()
+            .min(1)
+            .max(300)
+            .regex(/^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u, 'an author slug is letters, digits, dots and dashes')
+            .refine((s) => !/^\.+$/.test(s) && !s.includes('..'), 'an author slug is not a path'),
+          offset: z.number().int().min(0).max(1_000_000).default(0),
+          limit: z.number().int().min(1).max(50).default(25),
+        })
+        .strict(),
+    ).returns<AuthorPage>(),
   },
   events: {},
 });

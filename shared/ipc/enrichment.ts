@@ -25,7 +25,10 @@ export interface EnrichStarted {
 export interface ItemServiceData {
   doi: string | null;
   /** The paper as last fetched: abstract, editorial notices, retraction. */
-  paper: { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; paper: UiPaper };
+  paper:
+    | { state: 'not-fetched' }
+    | { state: 'unknown'; fetchedAt: number }
+    | { state: 'found'; fetchedAt: number; paper: UiPaper };
   /** After a refresh that could not reach the service: why; what is shown is the cached data. */
   problem?: { code: string; message: string };
 }
@@ -39,8 +42,14 @@ export const enrichmentFeature = feature({
     /** Fetches the item's metadata, tallies and notices now, into the library's cache, and returns the result. */
     'library.item.refresh': request(z.object({ id }).strict()).returns<ItemServiceData>(),
     'library.watch.flagged': request(z.object({}).strict()).returns<FlaggedItem[]>(),
-    'library.watch.changes': request(z.object({ unseenOnly: z.boolean().default(true), limit: z.number().int().min(1).max(10_000).default(500) }).strict()).returns<StatusChange[]>(),
-    'library.watch.markSeen': request(z.object({ ids: z.array(id).max(10_000).optional() }).strict()).returns<{ marked: number }>(),
+    'library.watch.changes': request(
+      z
+        .object({ unseenOnly: z.boolean().default(true), limit: z.number().int().min(1).max(10_000).default(500) })
+        .strict(),
+    ).returns<StatusChange[]>(),
+    'library.watch.markSeen': request(z.object({ ids: z.array(id).max(10_000).optional() }).strict()).returns<{
+      marked: number;
+    }>(),
   },
   events: {
     /** Items whose editorial status changed (e.g. newly retracted): the user is to be told. */

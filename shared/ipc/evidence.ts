@@ -17,9 +17,9 @@ function jsonSize(value: unknown): number {
   }
 }
 
-const record = z
-  .record(z.string().max(200), z.unknown())
-  .refine((r) => jsonSize(r) <= MAX_EVIDENCE_RECORD_CHARS, { message: `the record is larger than ${grouped(MAX_EVIDENCE_RECORD_CHARS)} characters as JSON` });
+const record = z.record(z.string().max(200), z.unknown()).refine((r) => jsonSize(r) <= MAX_EVIDENCE_RECORD_CHARS, {
+  message: `the record is larger than ${grouped(MAX_EVIDENCE_RECORD_CHARS)} characters as JSON`,
+});
 
 export interface SavedEvidenceItem {
   id: number;
@@ -37,9 +37,13 @@ export const evidenceFeature = feature({
      * Adds the record to the library as one undoable "Add item": a citation key, searchable, exportable.
      * A record saved before (same dataset and identifier, not in the trash) is answered as it is.
      */
-    'evidence.save': request(z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict()).returns<SavedEvidenceItem>(),
+    'evidence.save': request(
+      z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict(),
+    ).returns<SavedEvidenceItem>(),
     /** The item the record was saved as (not in the trash), or null: nothing is written. */
-    'evidence.saved': request(z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict()).returns<SavedEvidenceItem | null>(),
+    'evidence.saved': request(
+      z.object({ dataset: z.enum(EVIDENCE_RECORD_DATASETS), record }).strict(),
+    ).returns<SavedEvidenceItem | null>(),
   },
   events: {},
 });

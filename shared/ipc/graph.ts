@@ -3,7 +3,13 @@
 // CSL-JSON or BibTeX). Adding a paper to the library goes through library.addDois (enriched, with keys).
 import { z } from 'zod';
 import { EVIDENCE_TYPES } from '../model/evidence';
-import { GRAPH_DIRECTIONS, type ExpandPage, type GraphData, type SavedGraph, type SavedGraphInfo } from '../model/graph';
+import {
+  GRAPH_DIRECTIONS,
+  type ExpandPage,
+  type GraphData,
+  type SavedGraph,
+  type SavedGraphInfo,
+} from '../model/graph';
 import { event, feature, request } from './define';
 import { grouped } from '../model/numbers';
 
@@ -86,7 +92,17 @@ export const graphFeature = feature({
      * `positions`: the layout by DOI, kept so that the graph reopens as it was laid out.
      */
     'graph.save': request(
-      z.object({ name, seed: graphSeed, seedDois: dois, dois: dois.min(1), positions: positions.optional(), id: id.optional(), replace: z.boolean().optional() }).strict(),
+      z
+        .object({
+          name,
+          seed: graphSeed,
+          seedDois: dois,
+          dois: dois.min(1),
+          positions: positions.optional(),
+          id: id.optional(),
+          replace: z.boolean().optional(),
+        })
+        .strict(),
     ).returns<SavedGraphInfo>(),
     'graph.list': request(z.object({}).strict()).returns<SavedGraphInfo[]>(),
     /** A saved graph with its papers and edges, from the library only: it opens offline. */

@@ -19,9 +19,24 @@ import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 
-export const features = [appFeature, settingsFeature, jobsFeature, serviceFeature, libraryFeature, enrichmentFeature, autoExportFeature, restoreFeature, attachmentsFeature, evidenceFeature, graphFeature, assistantFeature, collectionsFeature, manuscriptFeature,
+export const features = [
+  appFeature,
+  settingsFeature,
+  jobsFeature,
+  serviceFeature,
+  libraryFeature,
+  enrichmentFeature,
+  autoExportFeature,
+  restoreFeature,
+  attachmentsFeature,
+  evidenceFeature,
+  graphFeature,
+  assistantFeature,
+  collectionsFeature,
+  manuscriptFeature,
   pdfsFeature,
-  pdfWatchFeature] as const;
+  pdfWatchFeature,
+] as const;
 assertDisjoint(features);
 
 export const requests = {

@@ -42,7 +42,12 @@ const name = z.string().trim().min(1).max(500);
 const tags = z.array(z.string().trim().min(1).max(500)).min(1).max(1000);
 const query = z.string().max(4000);
 /** A built-in style (apa, ieee, …) or the id of one added from a .csl file. */
-const styleRef = z.string().regex(STYLE_ID_PATTERN, 'a citation style id: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex or an added style');
+const styleRef = z
+  .string()
+  .regex(
+    STYLE_ID_PATTERN,
+    'a citation style id: apa, ieee, mla, ama, chicago, harvard, vancouver, bibtex or an added style',
+  );
 const sort = z.object({ column: z.enum([...SORT_COLUMNS, 'relevance']), direction: z.enum(['asc', 'desc']) }).strict();
 const where = {
   query: query.optional(),
@@ -109,7 +114,15 @@ export interface ImportPreview {
   format: string;
   entries: number;
   /** The first entries as the library would store them. */
-  sample: { line: number; type: string; title: string | null; creators: string | null; year: number | null; doi: string | null; duplicateOf: ItemId | null }[];
+  sample: {
+    line: number;
+    type: string;
+    title: string | null;
+    creators: string | null;
+    year: number | null;
+    doi: string | null;
+    duplicateOf: ItemId | null;
+  }[];
   /** How many entries are already in the library (same DOI). */
   duplicates: number;
   errors: ImportIssue[];
@@ -166,9 +179,18 @@ export const libraryFeature = feature({
     'library.status': request(empty).returns<LibraryStatus>(),
     'library.list': request(
       z
-        .object({ ...where, sort: sort.optional(), limit: z.number().int().min(1).max(1000).default(100), cursor: z.string().max(4000).nullable().optional(), offset: z.number().int().min(0).max(10_000_000).optional() })
+        .object({
+          ...where,
+          sort: sort.optional(),
+          limit: z.number().int().min(1).max(1000).default(100),
+          cursor: z.string().max(4000).nullable().optional(),
+          offset: z.number().int().min(0).max(10_000_000).optional(),
+        })
         .strict()
-        .refine((input) => input.offset === undefined || !input.cursor, { message: 'a page starts at a cursor or at an offset, not both', path: ['offset'] }),
+        .refine((input) => input.offset === undefined || !input.cursor, {
+          message: 'a page starts at a cursor or at an offset, not both',
+          path: ['offset'],
+        }),
     ).returns<Page>(),
     'library.count': request(libraryWhere).returns<number>(),
     /** The Library pane reports its selection (the editor API's `selected=1` and `/better-bibtex/select`). */
@@ -184,12 +206,20 @@ export const libraryFeature = feature({
           id: itemId,
           csl: z
             .record(z.string().max(200), z.unknown())
-            .refine((r) => typeof r.type === 'string' && r.type.trim() !== '', { message: 'A CSL record needs a "type" (for example "article-journal" or "book")', path: ['type'] })
-            .refine((r) => typeof r.DOI !== 'string' || !hasControlCharacter(r.DOI), { message: 'The DOI contains a control character (such as %00); a DOI never does', path: ['DOI'] }),
+            .refine((r) => typeof r.type === 'string' && r.type.trim() !== '', {
+              message: 'A CSL record needs a "type" (for example "article-journal" or "book")',
+              path: ['type'],
+            })
+            .refine((r) => typeof r.DOI !== 'string' || !hasControlCharacter(r.DOI), {
+              message: 'The DOI contains a control character (such as %00); a DOI never does',
+              path: ['DOI'],
+            }),
         })
         .strict(),
     ).returns<ItemDetail>(),
-    'library.item.setKey': request(z.object({ id: itemId, key: z.string().trim().min(1).max(300) }).strict()).returns<{ citationKey: string }>(),
+    'library.item.setKey': request(z.object({ id: itemId, key: z.string().trim().min(1).max(300) }).strict()).returns<{
+      citationKey: string;
+    }>(),
     'library.item.regenerateKey': request(z.object({ id: itemId }).strict()).returns<{ citationKey: string }>(),
     'library.item.related': request(z.object({ id: itemId }).strict()).returns<RelatedItem[]>(),
     /**
@@ -197,19 +227,27 @@ export const libraryFeature = feature({
      * `fetch` first asks the service for the linked papers nothing is known of yet (to name them); when
      * it cannot be reached, the answer is what is stored.
      */
-    'library.item.versions': request(z.object({ id: itemId, fetch: z.boolean().default(false) }).strict()).returns<PaperVersions>(),
+    'library.item.versions': request(
+      z.object({ id: itemId, fetch: z.boolean().default(false) }).strict(),
+    ).returns<PaperVersions>(),
 
     'library.tags.list': request(empty).returns<{ name: string; count: number }[]>(),
     'library.tags.add': request(z.object({ ids, tags }).strict()).returns<null>(),
     'library.tags.remove': request(z.object({ ids, tags }).strict()).returns<null>(),
 
-    'library.notes.add': request(z.object({ itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<{ id: number }>(),
-    'library.notes.update': request(z.object({ id: itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<null>(),
+    'library.notes.add': request(z.object({ itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<{
+      id: number;
+    }>(),
+    'library.notes.update': request(
+      z.object({ id: itemId, body: z.string().min(1).max(1_000_000) }).strict(),
+    ).returns<null>(),
     'library.notes.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
     'library.attachments.remove': request(z.object({ id: itemId }).strict()).returns<null>(),
 
     'library.collections.list': request(empty).returns<Collection[]>(),
-    'library.collections.create': request(z.object({ name, parentId: itemId.nullable().default(null) }).strict()).returns<{ id: number }>(),
+    'library.collections.create': request(
+      z.object({ name, parentId: itemId.nullable().default(null) }).strict(),
+    ).returns<{ id: number }>(),
     'library.collections.rename': request(z.object({ id: itemId, name }).strict()).returns<null>(),
     'library.collections.move': request(z.object({ id: itemId, parentId: itemId.nullable() }).strict()).returns<null>(),
     'library.collections.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
@@ -224,12 +262,16 @@ export const libraryFeature = feature({
     'library.trash.empty': request(empty).returns<{ deleted: number }>(),
 
     'library.searches.list': request(empty).returns<SavedSearch[]>(),
-    'library.searches.save': request(z.object({ name, query, sort: sort.nullable().default(null) }).strict()).returns<{ id: number }>(),
+    'library.searches.save': request(z.object({ name, query, sort: sort.nullable().default(null) }).strict()).returns<{
+      id: number;
+    }>(),
     'library.searches.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
 
     'library.duplicates': request(empty).returns<DuplicateGroup[]>(),
     /** Marks a duplicate group's items as not duplicates of one another (`mark` false: offers them again). */
-    'library.duplicates.notDuplicates': request(z.object({ ids: z.array(itemId).min(2).max(1000), mark: z.boolean().default(true) }).strict()).returns<null>(),
+    'library.duplicates.notDuplicates': request(
+      z.object({ ids: z.array(itemId).min(2).max(1000), mark: z.boolean().default(true) }).strict(),
+    ).returns<null>(),
     /** Merges `otherIds` into `keepId`; `csl`, when given, is the field-by-field choice applied to the result. */
     'library.merge': request(
       z.object({ keepId: itemId, otherIds: ids, csl: z.record(z.string().max(200), z.unknown()).optional() }).strict(),
@@ -249,13 +291,28 @@ export const libraryFeature = feature({
 
     /** Parses text (a dropped or chosen file read by the renderer, or a paste); one transaction; runs as a job. */
     'library.import': request(
-      z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS), fileName: z.string().max(1000).optional(), format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional() }).strict(),
+      z
+        .object({
+          text: z.string().min(1).max(MAX_IMPORT_CHARS),
+          fileName: z.string().max(1000).optional(),
+          format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
+        })
+        .strict(),
     ).returns<ImportReport>(),
     'library.import.preview': request(
-      z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS), fileName: z.string().max(1000).optional(), format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(), sample: z.number().int().min(0).max(200).default(20) }).strict(),
+      z
+        .object({
+          text: z.string().min(1).max(MAX_IMPORT_CHARS),
+          fileName: z.string().max(1000).optional(),
+          format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
+          sample: z.number().int().min(0).max(200).default(20),
+        })
+        .strict(),
     ).returns<ImportPreview>(),
     /** Adds papers by DOI with their metadata from the service. */
-    'library.addDois': request(z.object({ dois: z.array(z.string().max(1000)).min(1).max(5000) }).strict()).returns<AddDoisReport>(),
+    'library.addDois': request(
+      z.object({ dois: z.array(z.string().max(1000)).min(1).max(5000) }).strict(),
+    ).returns<AddDoisReport>(),
 
     'library.export': request(
       z
@@ -288,7 +345,16 @@ export const libraryFeature = feature({
     'library.citeRecords': request(
       z
         .object({
-          records: z.array(z.record(z.string().max(200), z.unknown()).refine((r) => typeof r.type === 'string' && typeof r.id === 'string', { message: 'A CSL record needs a string "id" and "type"' })).min(1).max(1000),
+          records: z
+            .array(
+              z
+                .record(z.string().max(200), z.unknown())
+                .refine((r) => typeof r.type === 'string' && typeof r.id === 'string', {
+                  message: 'A CSL record needs a string "id" and "type"',
+                }),
+            )
+            .min(1)
+            .max(1000),
           style: styleRef.default('apa'),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
         })
@@ -297,7 +363,9 @@ export const libraryFeature = feature({
     /** The citation styles: the eight built in, then those added from .csl files. */
     'library.styles.list': request(empty).returns<CitationStyleInfo[]>(),
     /** Adds (or replaces) a style from a .csl file's text, checked first; kept in the data folder. */
-    'library.styles.add': request(z.object({ xml: z.string().min(1).max(2_000_000) }).strict()).returns<CitationStyleInfo>(),
+    'library.styles.add': request(
+      z.object({ xml: z.string().min(1).max(2_000_000) }).strict(),
+    ).returns<CitationStyleInfo>(),
     'library.styles.remove': request(z.object({ id: styleRef }).strict()).returns<null>(),
 
     'library.backup': request(empty).returns<BackupInfo>(),

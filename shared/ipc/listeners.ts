@@ -13,7 +13,9 @@ export class ListenerSet {
   readonly #any = new Set<AnyListener>();
   readonly #report: (name: string, err: unknown) => void;
 
-  constructor(report: (name: string, err: unknown) => void = (name, err) => console.error(`Listener for ${name} failed`, err)) {
+  constructor(
+    report: (name: string, err: unknown) => void = (name, err) => console.error(`Listener for ${name} failed`, err),
+  ) {
     this.#report = report;
   }
 

@@ -2,7 +2,13 @@
 // Word file the user picks (its bytes, base64) or text they paste (named so its format is known),
 // checked offline against the library (see shared/model/manuscript.ts).
 import { z } from 'zod';
-import { manuscriptFormatOf, MANUSCRIPT_EXTENSIONS, MANY_CONTRASTING, MAX_MANUSCRIPT_BYTES, type ManuscriptReport } from '../model/manuscript';
+import {
+  manuscriptFormatOf,
+  MANUSCRIPT_EXTENSIONS,
+  MANY_CONTRASTING,
+  MAX_MANUSCRIPT_BYTES,
+  type ManuscriptReport,
+} from '../model/manuscript';
 import { feature, request } from './define';
 
 const EXTENSIONS = Object.keys(MANUSCRIPT_EXTENSIONS)
@@ -28,8 +34,34 @@ export const manuscriptFeature = feature({
       z
         .object({
           source: z.discriminatedUnion('kind', [
-            z.object({ kind: z.literal('file'), name, base64, aux: z.object({ name: z.string().min(1).max(500).regex(/\.aux$/i, 'The .aux file must end in .aux'), base64 }).strict().optional() }).strict(),
-            z.object({ kind: z.literal('text'), name, text: z.string().min(1, 'The text is empty').max(MAX_MANUSCRIPT_BYTES, `The text is longer than ${MB} MB`) }).strict(),
+            z
+              .object({
+                kind: z.literal('file'),
+                name,
+                base64,
+                aux: z
+                  .object({
+                    name: z
+                      .string()
+                      .min(1)
+                      .max(500)
+                      .regex(/\.aux$/i, 'The .aux file must end in .aux'),
+                    base64,
+                  })
+                  .strict()
+                  .optional(),
+              })
+              .strict(),
+            z
+              .object({
+                kind: z.literal('text'),
+                name,
+                text: z
+                  .string()
+                  .min(1, 'The text is empty')
+                  .max(MAX_MANUSCRIPT_BYTES, `The text is longer than ${MB} MB`),
+              })
+              .strict(),
           ]),
           contrasting: z.number().int().min(1).max(1_000_000).default(MANY_CONTRASTING),
         })

@@ -6,7 +6,14 @@
 // one file per request, so no message nears the transport's limit) and always copied. Also the
 // "Needs review" list and its decisions, and the pages and snippets of a `fulltext:` search.
 import { z } from 'zod';
-import { hasPathOrControl, MAX_PDF_UPLOAD_BYTES, type CaptureCandidate, type CaptureEvidence, type CaptureMethod, type CaptureState } from '../model/pdf-capture';
+import {
+  hasPathOrControl,
+  MAX_PDF_UPLOAD_BYTES,
+  type CaptureCandidate,
+  type CaptureEvidence,
+  type CaptureMethod,
+  type CaptureState,
+} from '../model/pdf-capture';
 import { feature, request } from './define';
 import { MAX_DROPPED_PDFS } from './wire';
 
@@ -69,11 +76,16 @@ export const pdfsFeature = feature({
             .string()
             .min(1, 'The file name is empty')
             .max(255, 'The file name is longer than 255 characters')
-            .refine((n) => !hasPathOrControl(n), { message: 'The file name may not hold a path or control characters' }),
+            .refine((n) => !hasPathOrControl(n), {
+              message: 'The file name may not hold a path or control characters',
+            }),
           base64: z
             .string()
             .min(1, 'The file is empty')
-            .max(Math.ceil(MAX_PDF_UPLOAD_BYTES / 3) * 4, `The file is larger than ${MAX_PDF_UPLOAD_BYTES / 1024 / 1024} MB`)
+            .max(
+              Math.ceil(MAX_PDF_UPLOAD_BYTES / 3) * 4,
+              `The file is larger than ${MAX_PDF_UPLOAD_BYTES / 1024 / 1024} MB`,
+            )
             .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file is not base64'),
         })
         .strict(),
@@ -89,7 +101,9 @@ export const pdfsFeature = feature({
      * a file has no path, and the page then uploads the bytes. Reaching the core through `invoke`
      * (browser mode, or a page that made its own call) it is refused: INVALID_INPUT.
      */
-    'pdfs.chooseDropped': request(z.object({ files: z.array(z.unknown()).min(1).max(MAX_DROPPED_PDFS) }).strict()).returns<PdfSelection | null>(),
+    'pdfs.chooseDropped': request(
+      z.object({ files: z.array(z.unknown()).min(1).max(MAX_DROPPED_PDFS) }).strict(),
+    ).returns<PdfSelection | null>(),
     /** Captures the `index`th file of a selection by its path (copied or linked, as the setting says); runs as a job. */
     'pdfs.addChosen': request(
       z.object({ selection: z.string().min(1).max(100), index: z.number().int().min(0).max(100_000) }).strict(),
@@ -98,10 +112,20 @@ export const pdfsFeature = feature({
     'pdfs.review': request(z.object({}).strict()).returns<PdfReviewEntry[]>(),
     /** Settles one: take a candidate's DOI (its metadata from the service), or keep the item as it is. */
     'pdfs.resolve': request(
-      z.object({ attachmentId: id, choice: z.discriminatedUnion('kind', [z.object({ kind: z.literal('candidate'), doi: z.string().min(1).max(1000) }).strict(), z.object({ kind: z.literal('keep') }).strict()]) }).strict(),
+      z
+        .object({
+          attachmentId: id,
+          choice: z.discriminatedUnion('kind', [
+            z.object({ kind: z.literal('candidate'), doi: z.string().min(1).max(1000) }).strict(),
+            z.object({ kind: z.literal('keep') }).strict(),
+          ]),
+        })
+        .strict(),
     ).returns<PdfReviewEntry[]>(),
     /** The matching pages (up to three per item) of a query's `fulltext:` terms, for the items shown. */
-    'pdfs.hits': request(z.object({ query: z.string().max(10_000), itemIds: z.array(id).max(MAX_FULLTEXT_HIT_ITEMS) }).strict()).returns<PdfFulltextHit[]>(),
+    'pdfs.hits': request(
+      z.object({ query: z.string().max(10_000), itemIds: z.array(id).max(MAX_FULLTEXT_HIT_ITEMS) }).strict(),
+    ).returns<PdfFulltextHit[]>(),
   },
   events: {},
 });

@@ -17,7 +17,9 @@ export interface RestoreReport {
 export const restoreFeature = feature({
   requests: {
     /** `file` must be one of the backups library.backups lists. */
-    'library.backups.restore': request(z.object({ file: z.string().min(1).max(4096) }).strict()).returns<RestoreReport>(),
+    'library.backups.restore': request(
+      z.object({ file: z.string().min(1).max(4096) }).strict(),
+    ).returns<RestoreReport>(),
   },
   events: {},
 });

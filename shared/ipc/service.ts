@@ -3,7 +3,17 @@
 // core's service client, which answers invalid ones as INVALID_INPUT (single) or in `invalid` (bulk).
 import { z } from 'zod';
 import type { EvidenceTally, InUiWords } from '../model/evidence';
-import type { AggregateResult, BulkResult, CitingPage, UiPaper, EvidencePage, KeyCheckResult, ReferencesPage, TaskKind, TaskProgress } from '../model/service';
+import type {
+  AggregateResult,
+  BulkResult,
+  CitingPage,
+  UiPaper,
+  EvidencePage,
+  KeyCheckResult,
+  ReferencesPage,
+  TaskKind,
+  TaskProgress,
+} from '../model/service';
 import type {
   AssistantTask,
   AuthorPapersResponse,
@@ -71,7 +81,14 @@ const graphPage = {
   sourceDois: z.array(doi).max(500).optional(),
 };
 
-export const EVIDENCE_DATASET_NAMES = ['patents', 'clinical-trials', 'grants', 'device510k-summaries', 'faers', 'maude'] as const;
+export const EVIDENCE_DATASET_NAMES = [
+  'patents',
+  'clinical-trials',
+  'grants',
+  'device510k-summaries',
+  'faers',
+  'maude',
+] as const;
 
 const searchQuery = z
   .object({
@@ -79,7 +96,16 @@ const searchQuery = z
     mode: z.enum(['all', 'citations', 'papers', 'question-answering']).optional(),
     limit: z.number().int().min(0).max(1000).optional(),
     offset: z.number().int().min(0).max(100_000).optional(),
-    sort: z.enum(['date', 'total_cited', 'total_supported', 'total_contrasted', 'total_mentioned', 'total_citing_publications']).optional(),
+    sort: z
+      .enum([
+        'date',
+        'total_cited',
+        'total_supported',
+        'total_contrasted',
+        'total_mentioned',
+        'total_citing_publications',
+      ])
+      .optional(),
     sort_order: z.enum(['asc', 'desc']).optional(),
     title: z.string().max(1000).optional(),
     abstract: z.string().max(1000).optional(),
@@ -122,7 +148,9 @@ const assistantRequest = z
     abstractsOnly: z.boolean().optional(),
     fullTextsOnly: z.boolean().optional(),
     numReferences: z.number().int().min(0).max(1000).optional(),
-    rankBy: z.enum(['all', 'relevance', 'date', 'citations', 'supporting-citations', 'contrasting-citations', 'journal-rank']).optional(),
+    rankBy: z
+      .enum(['all', 'relevance', 'date', 'citations', 'supporting-citations', 'contrasting-citations', 'journal-rank'])
+      .optional(),
     answerLength: z.enum(['short', 'medium', 'long']).optional(),
     /** Citewise's name; the client sends it under the guessed wire name (GUESSES.assistantEffortField). */
     effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
@@ -163,7 +191,12 @@ const collectionCreate = z
   })
   .strict();
 
-const taskDeadline = z.number().int().min(1000).max(24 * 3600 * 1000).optional();
+const taskDeadline = z
+  .number()
+  .int()
+  .min(1000)
+  .max(24 * 3600 * 1000)
+  .optional();
 
 export const serviceFeature = feature({
   requests: {
@@ -174,7 +207,9 @@ export const serviceFeature = feature({
     'service.key.status': request(empty).returns<ServiceKeyStatus>(),
     'service.config.get': request(empty).returns<ServiceConfig>(),
     /** null returns to the default address. */
-    'service.config.set': request(z.object({ serviceUrl: z.string().min(1).max(2048).nullable() }).strict()).returns<ServiceConfig>(),
+    'service.config.set': request(
+      z.object({ serviceUrl: z.string().min(1).max(2048).nullable() }).strict(),
+    ).returns<ServiceConfig>(),
     // ── papers and tallies ──
     'service.paper': request(z.object({ doi }).strict()).returns<UiPaper | null>(),
     'service.tally': request(z.object({ doi }).strict()).returns<EvidenceTally | null>(),
@@ -183,20 +218,30 @@ export const serviceFeature = feature({
     'service.tallies.aggregate': request(z.object({ dois }).strict()).returns<AggregateResult>(),
     // ── citation graph ──
     'service.citing.page': request(z.object(graphPage).strict()).returns<CitingPage>(),
-    'service.citedBy': request(z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict()).returns<{
+    'service.citedBy': request(
+      z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict(),
+    ).returns<{
       citations: InUiWords<CitedByCitation>[];
       papers: Record<string, UiPaper>;
       tallies: Record<string, EvidenceTally>;
     }>(),
     'service.references.to.page': request(z.object(graphPage).strict()).returns<ReferencesPage>(),
-    'service.references.from': request(z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict()).returns<
-      Omit<InUiWords<ReferencesResponse>, 'tallies'> & { tallies: Record<string, EvidenceTally> }
-    >(),
+    'service.references.from': request(
+      z.object({ doi, papers: z.boolean().optional(), tallies: z.boolean().optional() }).strict(),
+    ).returns<Omit<InUiWords<ReferencesResponse>, 'tallies'> & { tallies: Record<string, EvidenceTally> }>(),
     // ── authors and journals ──
     'service.author.papers': request(
-      z.object({ slug: id, offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(50).default(50) }).strict(),
+      z
+        .object({
+          slug: id,
+          offset: z.number().int().min(0).default(0),
+          limit: z.number().int().min(1).max(50).default(50),
+        })
+        .strict(),
     ).returns<InUiWords<AuthorPapersResponse>>(),
-    'service.journal.index': request(z.object({ issn: z.string().min(1).max(100), year: z.string().max(200).optional() }).strict()).returns<JournalIndexRecord[]>(),
+    'service.journal.index': request(
+      z.object({ issn: z.string().min(1).max(100), year: z.string().max(200).optional() }).strict(),
+    ).returns<JournalIndexRecord[]>(),
     'service.journal.indexBulk': request(z.object({ issns }).strict()).returns<BulkResult<JournalIndexRecord[]>>(),
     'service.journal.notices': request(z.object({ issns }).strict()).returns<BulkResult<EditorialNoticeCounts>>(),
     // ── collections and search ──
@@ -216,15 +261,29 @@ export const serviceFeature = feature({
         })
         .strict(),
     ).returns<EvidencePage>(),
-    'service.evidence.schema': request(z.object({ dataset: z.enum(EVIDENCE_DATASET_NAMES) }).strict()).returns<EvidenceSchemaResponse>(),
-    'service.evidence.record': request(z.object({ kind: z.enum(['grant', 'device510k', 'faers']), id }).strict()).returns<Record<string, unknown>>(),
+    'service.evidence.schema': request(
+      z.object({ dataset: z.enum(EVIDENCE_DATASET_NAMES) }).strict(),
+    ).returns<EvidenceSchemaResponse>(),
+    'service.evidence.record': request(
+      z.object({ kind: z.enum(['grant', 'device510k', 'faers']), id }).strict(),
+    ).returns<Record<string, unknown>>(),
     'service.evidence.maudeFacets': request(
-      z.object({ qs: z.string().max(5000), fs: z.string().max(5000).optional(), whitelist: z.array(z.string().max(200)).max(100).optional() }).strict(),
+      z
+        .object({
+          qs: z.string().max(5000),
+          fs: z.string().max(5000).optional(),
+          whitelist: z.array(z.string().max(200)).max(100).optional(),
+        })
+        .strict(),
     ).returns<MaudeFacetsResponse>(),
     // ── tasks: started here, followed through service.task.* events ──
-    'service.assistant.start': request(z.object({ request: assistantRequest, deadlineMs: taskDeadline }).strict()).returns<TaskStarted>(),
+    'service.assistant.start': request(
+      z.object({ request: assistantRequest, deadlineMs: taskDeadline }).strict(),
+    ).returns<TaskStarted>(),
     'service.assistant.cancel': request(z.object({ taskId: id }).strict()).returns<{ cancelled: boolean }>(),
-    'service.referenceCheck.start': request(z.object({ fileUrl: z.string().min(1).max(65_536), deadlineMs: taskDeadline }).strict()).returns<TaskStarted>(),
+    'service.referenceCheck.start': request(
+      z.object({ fileUrl: z.string().min(1).max(65_536), deadlineMs: taskDeadline }).strict(),
+    ).returns<TaskStarted>(),
     'service.referenceCheck.cancel': request(z.object({ taskId: id }).strict()).returns<{ cancelled: boolean }>(),
     'service.referenceCheck.reportUrl': request(z.object({ taskId: id }).strict()).returns<{ reportUrl: string }>(),
   },

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { event, feature, request } from './define';
 
 import { STYLE_ID_PATTERN } from '../model/csl';
-import { CITATION_LOCALES, DEFAULT_CITATION_LOCALE, DEFAULT_CITATION_STYLE, isServiceUrl, PDF_STORAGE, THEMES, type CitationLocale, type PdfStorage, type ThemePreference } from '../model/settings';
+import {
+  CITATION_LOCALES,
+  DEFAULT_CITATION_LOCALE,
+  DEFAULT_CITATION_STYLE,
+  isServiceUrl,
+  PDF_STORAGE,
+  THEMES,
+  type CitationLocale,
+  type PdfStorage,
+  type ThemePreference,
+} from '../model/settings';
 
 export { isServiceUrl };
 
@@ -59,13 +69,18 @@ export const DEFAULT_SETTINGS: Settings = {
   pdfStorage: 'copy',
 };
 
-
 const layoutName = z.string().max(40);
-const layoutWidths = z.record(layoutName, z.number().finite()).refine((r) => Object.keys(r).length <= 40, 'must name at most 40 columns or panes');
+const layoutWidths = z
+  .record(layoutName, z.number().finite())
+  .refine((r) => Object.keys(r).length <= 40, 'must name at most 40 columns or panes');
 
 /** Checked for shape and size only: the renderer keeps known names and clamps widths (sanitizeColumns, sanitizeWidths, sanitizePanes). */
 export const libraryLayout = z
-  .object({ columns: z.array(layoutName).max(40).optional(), columnWidths: layoutWidths.optional(), panes: layoutWidths.optional() })
+  .object({
+    columns: z.array(layoutName).max(40).optional(),
+    columnWidths: layoutWidths.optional(),
+    panes: layoutWidths.optional(),
+  })
   .strict();
 
 export const settingsPatch = z
@@ -75,9 +90,21 @@ export const settingsPatch = z
     citationStyle: z.string().regex(STYLE_ID_PATTERN, 'must be a citation style id').optional(),
     locale: z.enum(CITATION_LOCALES).optional(),
     editorApi: z.boolean().optional(),
-    editorApiPort: z.number().int().min(1024, 'must be a port from 1024 to 65535').max(65535, 'must be a port from 1024 to 65535').optional(),
-    pdfStorage: z.enum(PDF_STORAGE, { message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' }).optional(),
-    watchFolder: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').nullable().optional(),
+    editorApiPort: z
+      .number()
+      .int()
+      .min(1024, 'must be a port from 1024 to 65535')
+      .max(65535, 'must be a port from 1024 to 65535')
+      .optional(),
+    pdfStorage: z
+      .enum(PDF_STORAGE, { message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' })
+      .optional(),
+    watchFolder: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(4096, 'must be at most 4096 characters')
+      .nullable()
+      .optional(),
     serviceUrl: z
       .string()
       .max(2048)

@@ -27,7 +27,10 @@ const count = (n: number, one: string, many: string): string => `${grouped(n)} $
 export function addByDoiSummary(r: AddByDoiCounts): string {
   const parts: string[] = [];
   if (r.added.length > 0) parts.push(`Added ${count(r.added.length, 'item', 'items')}`);
-  if (r.queued.length > 0) parts.push(`${count(r.queued.length, 'placeholder', 'placeholders')} kept, completed when the service is reachable`);
+  if (r.queued.length > 0)
+    parts.push(
+      `${count(r.queued.length, 'placeholder', 'placeholders')} kept, completed when the service is reachable`,
+    );
   if (r.duplicates.length > 0) parts.push(`${count(r.duplicates.length, 'DOI', 'DOIs')} already in your library`);
   if (r.notAdded.length > 0) parts.push(`${count(r.notAdded.length, 'DOI', 'DOIs')} not added`);
   if (parts.length === 0) return 'Nothing was added.';

@@ -18,7 +18,8 @@ export type AssistantAnswerReference = InUiWords<AssistantReference>;
 export interface AssistantOptions {
   answerLength?: 'short' | 'medium' | 'long';
   numReferences?: number;
-  rankBy?: 'all' | 'relevance' | 'date' | 'citations' | 'supporting-citations' | 'contrasting-citations' | 'journal-rank';
+  rankBy?:
+    'all' | 'relevance' | 'date' | 'citations' | 'supporting-citations' | 'contrasting-citations' | 'journal-rank';
   yearFrom?: string;
   yearTo?: string;
   abstractsOnly?: boolean;
@@ -125,7 +126,8 @@ export function answerParts(body: string, count: number): AnswerPart[] {
     const groups = [...m[0].matchAll(/\[([^\]]*)\]/g)].map((g) => expand(g[1]!));
     const numbers = groups.every((g) => g !== null) ? [...new Set(groups.flat() as number[])] : [];
     push(body.slice(last, m.index));
-    if (numbers.length > 0 && numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= count)) parts.push({ kind: 'cite', numbers, raw: m[0] });
+    if (numbers.length > 0 && numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= count))
+      parts.push({ kind: 'cite', numbers, raw: m[0] });
     else push(m[0]);
     last = m.index + m[0].length;
   }
@@ -164,7 +166,11 @@ export function keepReferences(parts: readonly AnswerPart[], chosen: ReadonlySet
 }
 
 /** The answer with each cluster replaced by what `cite` makes of it (already escaped for its format). */
-export function replaceMarkers(parts: readonly AnswerPart[], cite: (numbers: number[], index: number) => string, text: (t: string) => string = (t) => t): string {
+export function replaceMarkers(
+  parts: readonly AnswerPart[],
+  cite: (numbers: number[], index: number) => string,
+  text: (t: string) => string = (t) => t,
+): string {
   let i = 0;
   return parts.map((p) => (p.kind === 'text' ? text(p.text) : cite(p.numbers, i++))).join('');
 }

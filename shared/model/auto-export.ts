@@ -17,7 +17,8 @@ export interface AutoExportOptions {
 
 export const DEFAULT_AUTO_EXPORT_OPTIONS: Readonly<AutoExportOptions> = { abstracts: true, notes: false, ascii: false };
 
-export type AutoExportScope = { kind: 'library' } | { kind: 'collection'; collectionId: number; subcollections: boolean };
+export type AutoExportScope =
+  { kind: 'library' } | { kind: 'collection'; collectionId: number; subcollections: boolean };
 
 /** pending: never ran; written: the last run rewrote the file; unchanged: it was already up to date; error: see `error`. */
 export type AutoExportStatus = 'pending' | 'written' | 'unchanged' | 'error';
@@ -56,6 +57,16 @@ export interface AutoExportRun {
 }
 
 /** The file name extension each format is written with (without the dot). */
-export const AUTO_EXPORT_EXTENSIONS: Readonly<Record<AutoExportFormat, string>> = { bibtex: 'bib', biblatex: 'bib', csljson: 'json', ris: 'ris' };
+export const AUTO_EXPORT_EXTENSIONS: Readonly<Record<AutoExportFormat, string>> = {
+  bibtex: 'bib',
+  biblatex: 'bib',
+  csljson: 'json',
+  ris: 'ris',
+};
 
-export const AUTO_EXPORT_FORMAT_LABELS: Readonly<Record<AutoExportFormat, string>> = { bibtex: 'BibTeX', biblatex: 'BibLaTeX', csljson: 'CSL-JSON', ris: 'RIS' };
+export const AUTO_EXPORT_FORMAT_LABELS: Readonly<Record<AutoExportFormat, string>> = {
+  bibtex: 'BibTeX',
+  biblatex: 'BibLaTeX',
+  csljson: 'CSL-JSON',
+  ris: 'RIS',
+};

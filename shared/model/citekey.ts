@@ -5,7 +5,22 @@ import type { CslItem, CslName } from './csl';
 
 // Letters NFKD does not decompose into ASCII.
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'Ae', œ: 'oe', Œ: 'Oe', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'Th', ı: 'i',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'Ae',
+  œ: 'oe',
+  Œ: 'Oe',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'Th',
+  ı: 'i',
 };
 
 /** Folds text to ASCII where a Latin equivalent exists: "Müller" → "Muller", "Łódź" → "Lodz". */

@@ -104,7 +104,14 @@ export const CSL_NAME_FIELDS = [
 ] as const;
 export type CslNameField = (typeof CSL_NAME_FIELDS)[number];
 
-export const CSL_DATE_FIELDS = ['accessed', 'available-date', 'event-date', 'issued', 'original-date', 'submitted'] as const;
+export const CSL_DATE_FIELDS = [
+  'accessed',
+  'available-date',
+  'event-date',
+  'issued',
+  'original-date',
+  'submitted',
+] as const;
 export type CslDateField = (typeof CSL_DATE_FIELDS)[number];
 
 /**
@@ -170,7 +177,8 @@ export const STYLE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 // CSL's rich-text markup (italic species names, sub- and superscripts, small caps, nocase), as titles
 // imported from BibTeX carry it. Any other "<…>" is part of the text and stays.
-const CSL_MARKUP = /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:class="nocase"|style="font-variant:\s*small-caps;?")>|<\/span>/gi;
+const CSL_MARKUP =
+  /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:class="nocase"|style="font-variant:\s*small-caps;?")>|<\/span>/gi;
 
 /** A CSL text value without its rich-text markup: for a table cell, a plain-text format such as RIS. */
 export function plainCslText(text: string): string {

@@ -20,13 +20,24 @@ export function parseDoi(input: string): DoiParse {
   if (written === null) return { ok: false, reason: 'The DOI contains a broken percent-escape.' };
   if (written === '') return { ok: false, reason: 'The DOI is empty.' };
   const text = written.toLowerCase();
-  if (text.length > MAX_DOI_LENGTH) return { ok: false, reason: `The DOI is longer than ${MAX_DOI_LENGTH} characters.` };
-  if (!text.startsWith('10.')) return { ok: false, reason: 'A DOI starts with "10." followed by a number, a slash and a suffix, as in 10.1000/xyz123.' };
-  if (!text.includes('/')) return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
+  if (text.length > MAX_DOI_LENGTH)
+    return { ok: false, reason: `The DOI is longer than ${MAX_DOI_LENGTH} characters.` };
+  if (!text.startsWith('10.'))
+    return {
+      ok: false,
+      reason: 'A DOI starts with "10." followed by a number, a slash and a suffix, as in 10.1000/xyz123.',
+    };
+  if (!text.includes('/'))
+    return { ok: false, reason: 'The DOI has no "/" between its prefix and its suffix, as in 10.1000/xyz123.' };
   if (/\s/.test(text)) return { ok: false, reason: 'The DOI contains a space; a DOI never does.' };
   // \S lets control characters through: %00 decoded is a NUL, which no DOI has and no URL or file can carry.
-  if (hasControlCharacter(text)) return { ok: false, reason: 'The DOI contains a control character (such as %00); a DOI never does.' };
-  if (!SHAPE.test(text)) return { ok: false, reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.' };
+  if (hasControlCharacter(text))
+    return { ok: false, reason: 'The DOI contains a control character (such as %00); a DOI never does.' };
+  if (!SHAPE.test(text))
+    return {
+      ok: false,
+      reason: 'The DOI prefix must be "10." followed by at least four digits, as in 10.1000/xyz123.',
+    };
   return { ok: true, doi: text as NormalizedDoi };
 }
 
@@ -105,12 +116,18 @@ export type IssnParse = { ok: true; issn: NormalizedIssn } | { ok: false; reason
 
 /** Parses an ISSN into dddd-dddC (C a digit or X), checking the mod-11 check digit. */
 export function parseIssn(input: string): IssnParse {
-  const compact = String(input).trim().toUpperCase().replace(/^ISSN[:\s]*/, '').replace(/[\s-]/g, '');
-  if (!/^\d{7}[\dX]$/.test(compact)) return { ok: false, reason: 'An ISSN has eight characters, as in 0028-0836 (the last may be X).' };
+  const compact = String(input)
+    .trim()
+    .toUpperCase()
+    .replace(/^ISSN[:\s]*/, '')
+    .replace(/[\s-]/g, '');
+  if (!/^\d{7}[\dX]$/.test(compact))
+    return { ok: false, reason: 'An ISSN has eight characters, as in 0028-0836 (the last may be X).' };
   let sum = 0;
   for (let i = 0; i < 7; i++) sum += Number(compact[i]) * (8 - i);
   const check = (11 - (sum % 11)) % 11;
-  if ((check === 10 ? 'X' : String(check)) !== compact[7]) return { ok: false, reason: 'The ISSN check digit does not match; it may be mistyped.' };
+  if ((check === 10 ? 'X' : String(check)) !== compact[7])
+    return { ok: false, reason: 'The ISSN check digit does not match; it may be mistyped.' };
   return { ok: true, issn: `${compact.slice(0, 4)}-${compact.slice(4)}` as NormalizedIssn };
 }
 

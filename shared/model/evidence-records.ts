@@ -5,7 +5,14 @@
 import type { CslDate, CslItem, CslName } from './csl';
 
 /** The datasets a record can be saved from (search result or detail record). */
-export const EVIDENCE_RECORD_DATASETS = ['patents', 'clinical-trials', 'grants', 'device510k-summaries', 'faers', 'maude'] as const;
+export const EVIDENCE_RECORD_DATASETS = [
+  'patents',
+  'clinical-trials',
+  'grants',
+  'device510k-summaries',
+  'faers',
+  'maude',
+] as const;
 export type EvidenceRecordDataset = (typeof EVIDENCE_RECORD_DATASETS)[number];
 
 /** The dataset in words, for messages and headings. */
@@ -92,13 +99,35 @@ export function cslDate(v: unknown): CslDate | undefined {
   return { 'date-parts': [parts] };
 }
 
-const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'du', 'la', 'le', 'dos', 'das', 'ter', 'ten', 'bin', 'al']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'du',
+  'la',
+  'le',
+  'dos',
+  'das',
+  'ter',
+  'ten',
+  'bin',
+  'al',
+]);
 
 /** A personal name as registries write it: "Family, Given", "Given Family", or UPPER CASE; institutions go in literal. */
 export function personName(raw: string): CslName | null {
   const name = raw.replace(/\s+/g, ' ').trim();
   if (!name) return null;
-  const cased = name === name.toUpperCase() && /[A-Z]/.test(name) ? name.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : name;
+  const cased =
+    name === name.toUpperCase() && /[A-Z]/.test(name)
+      ? name.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase())
+      : name;
   const comma = cased.indexOf(',');
   if (comma > 0) {
     const family = cased.slice(0, comma).trim();
@@ -127,7 +156,19 @@ const PATENT_OFFICES: Record<string, string> = {
 };
 
 /** How citation styles name a patent's jurisdiction before "Patent No." (APA: "U.S. Patent No. …"). */
-const PATENT_JURISDICTIONS: Record<string, string> = { US: 'U.S.', EP: 'European', WO: 'International', CN: 'Chinese', JP: 'Japanese', KR: 'Korean', DE: 'German', GB: 'U.K.', FR: 'French', CA: 'Canadian', AU: 'Australian' };
+const PATENT_JURISDICTIONS: Record<string, string> = {
+  US: 'U.S.',
+  EP: 'European',
+  WO: 'International',
+  CN: 'Chinese',
+  JP: 'Japanese',
+  KR: 'Korean',
+  DE: 'German',
+  GB: 'U.K.',
+  FR: 'French',
+  CA: 'Canadian',
+  AU: 'Australian',
+};
 
 /** The office that issues patents of a country or office code ("US"), or the code itself when unknown. */
 export function patentOffice(code: string): string {
@@ -153,12 +194,23 @@ export class EvidenceRecordError extends Error {
 }
 
 function need(value: string, what: string, path: string, dataset: EvidenceRecordDataset): string {
-  if (value === '') throw new EvidenceRecordError(`This ${datasetNoun(dataset)} record has no ${what} (${path}), so it cannot be saved as a citable item.`, path);
+  if (value === '')
+    throw new EvidenceRecordError(
+      `This ${datasetNoun(dataset)} record has no ${what} (${path}), so it cannot be saved as a citable item.`,
+      path,
+    );
   return value;
 }
 
 export function datasetNoun(dataset: EvidenceRecordDataset): string {
-  return { patents: 'patent', 'clinical-trials': 'clinical trial', grants: 'grant', 'device510k-summaries': '510(k) device', faers: 'FAERS report', maude: 'MAUDE report' }[dataset];
+  return {
+    patents: 'patent',
+    'clinical-trials': 'clinical trial',
+    grants: 'grant',
+    'device510k-summaries': '510(k) device',
+    faers: 'FAERS report',
+    maude: 'MAUDE report',
+  }[dataset];
 }
 
 /** Drops empty strings, empty arrays and undefined, so the stored item carries only what the record had. */
@@ -185,13 +237,28 @@ function patentItem(record: Obj): CslItem {
   const country = first(pub, 'pubRef.country') || first(patent, 'appRef.patentOffice');
   const docNumber = first(pub, 'pubRef.docNumber') || first(patent, 'appRef.docNumber');
   const kind = first(pub, 'pubRef.kind');
-  const publication = need(first(pub, 'pubRef.name') || (docNumber ? `${country}${docNumber}${kind}` : ''), 'publication number', 'patents[0].publications[0].pubRef', 'patents');
+  const publication = need(
+    first(pub, 'pubRef.name') || (docNumber ? `${country}${docNumber}${kind}` : ''),
+    'publication number',
+    'patents[0].publications[0].pubRef',
+    'patents',
+  );
   // Styles print "U.S. Patent No. 10,234,567": the office's own number, without country code and kind;
   // the whole publication number (with its kind code) stays in the note and in custom.evidence.
-  const number = docNumber ? (country.toUpperCase() === 'US' && /^\d{4,}$/.test(docNumber) ? Number(docNumber).toLocaleString('en-US') : docNumber) : publication;
+  const number = docNumber
+    ? country.toUpperCase() === 'US' && /^\d{4,}$/.test(docNumber)
+      ? Number(docNumber).toLocaleString('en-US')
+      : docNumber
+    : publication;
   const inventors = objects(patent.inventors).map((i) => plain(i.normalizedName) || plain(i.name));
-  const assignees = uniq(objects(patent.assignees).map((a) => plain(a.normalizedName) || plain(a.name)).filter(Boolean));
-  const cpc = objects(patent.classifications).map((c) => plain(c.cpcSymbol)).filter(Boolean);
+  const assignees = uniq(
+    objects(patent.assignees)
+      .map((a) => plain(a.normalizedName) || plain(a.name))
+      .filter(Boolean),
+  );
+  const cpc = objects(patent.classifications)
+    .map((c) => plain(c.cpcSymbol))
+    .filter(Boolean);
   return compact({
     id: `patent-${publication}`,
     type: 'patent',
@@ -206,8 +273,17 @@ function patentItem(record: Obj): CslItem {
     abstract: plain(patent.abstract),
     URL: webUrl(first(pub, 'externalLink')),
     keyword: cpc.join(', '),
-    note: [`Publication: ${publication}`, assignees.length ? `Assignee: ${assignees.join('; ')}` : '', first(record, 'familyId') ? `Patent family: ${first(record, 'familyId')}` : '', plain(patent.filingStatus) ? `Status: ${plain(patent.filingStatus)}` : ''].filter(Boolean).join('\n'),
-    custom: { evidence: { dataset: 'patents', id: publication, familyId: first(record, 'familyId') || undefined, assignees } },
+    note: [
+      `Publication: ${publication}`,
+      assignees.length ? `Assignee: ${assignees.join('; ')}` : '',
+      first(record, 'familyId') ? `Patent family: ${first(record, 'familyId')}` : '',
+      plain(patent.filingStatus) ? `Status: ${plain(patent.filingStatus)}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    custom: {
+      evidence: { dataset: 'patents', id: publication, familyId: first(record, 'familyId') || undefined, assignees },
+    },
   });
 }
 
@@ -228,8 +304,16 @@ function trialItem(record: Obj): CslItem {
     URL: webUrl(first(record, 'externalLink')),
     abstract: plain(record.briefDescription) || plain(record.description),
     keyword: plainList(record.conditions).join(', '),
-    note: [first(record, 'trialState.status') ? `Status: ${first(record, 'trialState.status')}` : '', first(record, 'trialState.phase') ? `Phase: ${first(record, 'trialState.phase')}` : '', sponsors.length ? `Sponsor: ${sponsors.join('; ')}` : ''].filter(Boolean).join('\n'),
-    custom: { evidence: { dataset: 'clinical-trials', id, registry: first(record, 'registry') || undefined, sponsors } },
+    note: [
+      first(record, 'trialState.status') ? `Status: ${first(record, 'trialState.status')}` : '',
+      first(record, 'trialState.phase') ? `Phase: ${first(record, 'trialState.phase')}` : '',
+      sponsors.length ? `Sponsor: ${sponsors.join('; ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    custom: {
+      evidence: { dataset: 'clinical-trials', id, registry: first(record, 'registry') || undefined, sponsors },
+    },
   });
 }
 
@@ -253,8 +337,17 @@ function grantItem(record: Obj): CslItem {
     URL: webUrl(plain(grant.externalLink)),
     abstract: plain(grant.abstract),
     keyword: plainList(grant.researchKeywords).join(', '),
-    note: [organization ? `Awarded to: ${organization}` : '', plain(grant.program) ? `Program: ${plain(grant.program)}` : '', amount ? `Award amount: ${amount}` : '', plain(grant.awardCloseDate) ? `Project end: ${plain(grant.awardCloseDate)}` : ''].filter(Boolean).join('\n'),
-    custom: { evidence: { dataset: 'grants', id, organization: organization || undefined, agency: agency || undefined } },
+    note: [
+      organization ? `Awarded to: ${organization}` : '',
+      plain(grant.program) ? `Program: ${plain(grant.program)}` : '',
+      amount ? `Award amount: ${amount}` : '',
+      plain(grant.awardCloseDate) ? `Project end: ${plain(grant.awardCloseDate)}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    custom: {
+      evidence: { dataset: 'grants', id, organization: organization || undefined, agency: agency || undefined },
+    },
   });
 }
 
@@ -262,7 +355,12 @@ function deviceItem(record: Obj): CslItem {
   const id = need(first(record, 'kNumber', 'id', 'uid'), '510(k) number', 'kNumber', 'device510k-summaries');
   const device = first(record, 'deviceName', 'device.deviceName');
   const applicant = first(record, 'applicant', 'device.applicant');
-  const title = need(device ? `${device}: 510(k) premarket notification` : '', 'device name', 'deviceName', 'device510k-summaries');
+  const title = need(
+    device ? `${device}: 510(k) premarket notification` : '',
+    'device name',
+    'deviceName',
+    'device510k-summaries',
+  );
   return compact({
     id: `device510k-${id}`,
     type: 'report',
@@ -271,17 +369,38 @@ function deviceItem(record: Obj): CslItem {
     author: institution(applicant),
     number: id,
     publisher: FDA,
-    issued: cslDate(first(record, 'decisionDate', 'device.decisionDate')) ?? cslDate(first(record, 'dateReceived', 'device.dateReceived')),
+    issued:
+      cslDate(first(record, 'decisionDate', 'device.decisionDate')) ??
+      cslDate(first(record, 'dateReceived', 'device.dateReceived')),
     URL: webUrl(first(record, 'summaryUrl', 'externalLink')),
-    note: [first(record, 'productCode') ? `Product code: ${first(record, 'productCode')}` : '', first(record, 'reviewPanel') ? `Review panel: ${first(record, 'reviewPanel')}` : '', first(record, 'decision') ? `Decision: ${first(record, 'decision')}` : ''].filter(Boolean).join('\n'),
+    note: [
+      first(record, 'productCode') ? `Product code: ${first(record, 'productCode')}` : '',
+      first(record, 'reviewPanel') ? `Review panel: ${first(record, 'reviewPanel')}` : '',
+      first(record, 'decision') ? `Decision: ${first(record, 'decision')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
     custom: { evidence: { dataset: 'device510k-summaries', id, applicant: applicant || undefined } },
   });
 }
 
 function faersItem(record: Obj): CslItem {
-  const id = need(first(record, 'safety_report_id', 'safetyreportid', 'id'), 'report number', 'safety_report_id', 'faers');
-  const drugs = uniq(objects(record.drugs).map((d) => plain(d.medicinal_product) || plain(d.medicinalproduct)).filter(Boolean));
-  const reactions = uniq(objects(record.reactions).map((r) => plain(r.reaction_meddra_pt) || plain(r.reactionmeddrapt)).filter(Boolean));
+  const id = need(
+    first(record, 'safety_report_id', 'safetyreportid', 'id'),
+    'report number',
+    'safety_report_id',
+    'faers',
+  );
+  const drugs = uniq(
+    objects(record.drugs)
+      .map((d) => plain(d.medicinal_product) || plain(d.medicinalproduct))
+      .filter(Boolean),
+  );
+  const reactions = uniq(
+    objects(record.reactions)
+      .map((r) => plain(r.reaction_meddra_pt) || plain(r.reactionmeddrapt))
+      .filter(Boolean),
+  );
   const about = [drugs.join(', '), reactions.join(', ')].filter(Boolean).join(' and ');
   return compact({
     id: `faers-${id}`,
@@ -293,7 +412,12 @@ function faersItem(record: Obj): CslItem {
     publisher: 'FDA Adverse Event Reporting System (FAERS)',
     issued: cslDate(first(record, 'receive_date', 'receivedate')),
     keyword: [...drugs, ...reactions].join(', '),
-    note: [record.serious === true ? 'Serious' : record.serious === false ? 'Not serious' : '', first(record, 'reporter_country') ? `Reporter country: ${first(record, 'reporter_country')}` : ''].filter(Boolean).join('\n'),
+    note: [
+      record.serious === true ? 'Serious' : record.serious === false ? 'Not serious' : '',
+      first(record, 'reporter_country') ? `Reporter country: ${first(record, 'reporter_country')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
     custom: { evidence: { dataset: 'faers', id } },
   });
 }
@@ -313,7 +437,12 @@ function maudeItem(record: Obj): CslItem {
     issued: cslDate(first(record, 'date_received', 'date_of_event')),
     abstract: first(record, 'narrative'),
     keyword: plainList(record.product_problems).join(', '),
-    note: [first(record, 'manufacturer_name') ? `Manufacturer: ${first(record, 'manufacturer_name')}` : '', first(record, 'product_code') ? `Product code: ${first(record, 'product_code')}` : ''].filter(Boolean).join('\n'),
+    note: [
+      first(record, 'manufacturer_name') ? `Manufacturer: ${first(record, 'manufacturer_name')}` : '',
+      first(record, 'product_code') ? `Product code: ${first(record, 'product_code')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
     custom: { evidence: { dataset: 'maude', id } },
   });
 }

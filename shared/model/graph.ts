@@ -62,7 +62,10 @@ export interface GraphData {
 }
 
 /** Citation statements per year by type (from the citing answer's metadata.citingCounts.dateHistogram). */
-export type YearHistogram = Record<string, { supporting: number; contrasting: number; mentioning: number; total: number }>;
+export type YearHistogram = Record<
+  string,
+  { supporting: number; contrasting: number; mentioning: number; total: number }
+>;
 
 export type GraphSeed =
   | { kind: 'items'; ids: number[] }
@@ -169,7 +172,8 @@ export function visibleStatements(edge: GraphEdge, f: GraphFilter): GraphStateme
 }
 
 export function edgePasses(edge: GraphEdge, f: GraphFilter): boolean {
-  if (edge.statements.length === 0) return f.types.includes('mentioning') && !f.hideMentioningOnly && f.sections.length === 0;
+  if (edge.statements.length === 0)
+    return f.types.includes('mentioning') && !f.hideMentioningOnly && f.sections.length === 0;
   return visibleStatements(edge, f).length > 0;
 }
 
@@ -197,7 +201,11 @@ export function coCitationRanking(edges: readonly Pick<GraphEdge, 'source' | 'ta
 }
 
 /** How often two papers are cited together by the same paper (for the pair view and tests). */
-export function coCitationStrength(edges: readonly Pick<GraphEdge, 'source' | 'target'>[], a: string, b: string): number {
+export function coCitationStrength(
+  edges: readonly Pick<GraphEdge, 'source' | 'target'>[],
+  a: string,
+  b: string,
+): number {
   let n = 0;
   for (const targets of outgoing(edges).values()) if (targets.has(a) && targets.has(b)) n++;
   return n;
@@ -254,7 +262,10 @@ function top(score: Map<string, number>, limit: number): RankedPaper[] {
 }
 
 /** The papers whose statements contrast `doi`, each with those statements. */
-export function contrastingStatements(edges: readonly GraphEdge[], doi: string): { source: string; statements: GraphStatement[] }[] {
+export function contrastingStatements(
+  edges: readonly GraphEdge[],
+  doi: string,
+): { source: string; statements: GraphStatement[] }[] {
   const out: { source: string; statements: GraphStatement[] }[] = [];
   for (const e of edges) {
     if (e.target !== doi) continue;
@@ -271,7 +282,14 @@ export function mergeHistograms(a: YearHistogram | null, b: YearHistogram | null
   const out: YearHistogram = { ...a };
   for (const [year, v] of Object.entries(b)) {
     const prev = out[year];
-    out[year] = prev ? { supporting: prev.supporting + v.supporting, contrasting: prev.contrasting + v.contrasting, mentioning: prev.mentioning + v.mentioning, total: prev.total + v.total } : v;
+    out[year] = prev
+      ? {
+          supporting: prev.supporting + v.supporting,
+          contrasting: prev.contrasting + v.contrasting,
+          mentioning: prev.mentioning + v.mentioning,
+          total: prev.total + v.total,
+        }
+      : v;
   }
   return out;
 }

@@ -138,7 +138,6 @@ export interface ItemDetail extends LibraryRow {
   source: string | null;
 }
 
-
 /**
  * One problem of an import, wherever it was found: by the parser (an entry left out, or read with a
  * caveat), by the store (an entry rejected, a key that was taken), and as the report shows it.

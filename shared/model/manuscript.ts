@@ -76,11 +76,26 @@ export interface CitationLookup {
 
 export type LookupResult = { matchedBy: MatchedBy; item: CitedItemFacts } | null;
 
-export const MANUSCRIPT_FLAGS = ['missing', 'retracted', 'withdrawn', 'expression-of-concern', 'contrasting', 'published-version', 'corrected'] as const;
+export const MANUSCRIPT_FLAGS = [
+  'missing',
+  'retracted',
+  'withdrawn',
+  'expression-of-concern',
+  'contrasting',
+  'published-version',
+  'corrected',
+] as const;
 export type ManuscriptFlag = (typeof MANUSCRIPT_FLAGS)[number];
 
 /** Flags that make the check fail (exit 3); a correction is reported but is not a problem. */
-export const PROBLEM_FLAGS: readonly ManuscriptFlag[] = ['missing', 'retracted', 'withdrawn', 'expression-of-concern', 'contrasting', 'published-version'];
+export const PROBLEM_FLAGS: readonly ManuscriptFlag[] = [
+  'missing',
+  'retracted',
+  'withdrawn',
+  'expression-of-concern',
+  'contrasting',
+  'published-version',
+];
 
 export interface CitedEntry {
   /** How the manuscript names it: the key, else the DOI or title of a Word field's item. */
@@ -135,7 +150,9 @@ export function flagsOf(item: CitedItemFacts | null, contrastingThreshold: numbe
 }
 
 /** Distinct references in order of first citation, with every place each is cited. */
-export function groupCitations(found: readonly FoundCitation[]): { lookup: CitationLookup; ref: string; places: string[]; line: number | null }[] {
+export function groupCitations(
+  found: readonly FoundCitation[],
+): { lookup: CitationLookup; ref: string; places: string[]; line: number | null }[] {
   const byRef = new Map<string, { lookup: CitationLookup; ref: string; places: string[]; line: number | null }>();
   for (const c of found) {
     const ref = c.key ?? c.doi ?? c.title;
@@ -161,11 +178,19 @@ function placeOf(c: FoundCitation): string | null {
 export function reportText(r: ManuscriptReport): string {
   const out: string[] = [];
   const missing = r.cited.filter((e) => !e.item).length;
-  out.push(`${r.file} (${r.format}): ${count(r.citations, 'citation')} of ${count(r.cited.length, 'reference')}, ${count(r.cited.length - missing, 'in the library', 'in the library')}, ${missing} not.`);
-  if (r.citesAll) out.push('It cites every entry of its bibliography (\\nocite{*} or nocite: @*); only the references it names are listed.');
+  out.push(
+    `${r.file} (${r.format}): ${count(r.citations, 'citation')} of ${count(r.cited.length, 'reference')}, ${count(r.cited.length - missing, 'in the library', 'in the library')}, ${missing} not.`,
+  );
+  if (r.citesAll)
+    out.push(
+      'It cites every entry of its bibliography (\\nocite{*} or nocite: @*); only the references it names are listed.',
+    );
   out.push('');
   for (const e of r.cited) {
-    const where = e.places.length > 0 ? ` (${e.places.slice(0, 5).join(', ')}${e.places.length > 5 ? `, and ${e.places.length - 5} more` : ''})` : '';
+    const where =
+      e.places.length > 0
+        ? ` (${e.places.slice(0, 5).join(', ')}${e.places.length > 5 ? `, and ${e.places.length - 5} more` : ''})`
+        : '';
     if (!e.item) {
       out.push(`  ✗ ${e.ref}${where}: not in the library`);
       continue;
@@ -173,12 +198,18 @@ export function reportText(r: ManuscriptReport): string {
     const it = e.item;
     const desc = [it.creators, it.year, it.title].filter((x) => x !== null && x !== '').join(', ');
     const by = e.matchedBy === 'key' ? '' : ` [matched by ${e.matchedBy}: ${it.citationKey}]`;
-    out.push(`  ${e.flags.some((f) => PROBLEM_FLAGS.includes(f)) ? '!' : '✓'} ${e.ref}${where}: ${desc || '(untitled)'}${it.doi ? ` doi:${it.doi}` : ''}${by}${it.trashed ? ' (in the trash)' : ''}`);
+    out.push(
+      `  ${e.flags.some((f) => PROBLEM_FLAGS.includes(f)) ? '!' : '✓'} ${e.ref}${where}: ${desc || '(untitled)'}${it.doi ? ` doi:${it.doi}` : ''}${by}${it.trashed ? ' (in the trash)' : ''}`,
+    );
     for (const f of e.flags) out.push(`      ${flagLine(f, it, r.contrastingThreshold)}`);
   }
   out.push('');
   const summary = MANUSCRIPT_FLAGS.filter((f) => r.counts[f] > 0).map((f) => `${r.counts[f]} ${FLAG_LABELS[f]}`);
-  out.push(summary.length > 0 ? `Found: ${summary.join('; ')}.` : 'Nothing to look at: every reference is in the library and none is flagged.');
+  out.push(
+    summary.length > 0
+      ? `Found: ${summary.join('; ')}.`
+      : 'Nothing to look at: every reference is in the library and none is flagged.',
+  );
   for (const n of r.notes) out.push(`Note: ${n}`);
   return `${out.join('\n')}\n`;
 }

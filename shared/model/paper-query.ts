@@ -38,7 +38,14 @@ export const TEXT_FILTER_LABELS: Record<TextFilter, string> = {
   topic: 'Topic',
 };
 export const SECTIONS = ['introduction', 'methods', 'results', 'discussion', 'other'] as const;
-export const QUERY_SORTS = ['date', 'total_cited', 'total_supported', 'total_contrasted', 'total_mentioned', 'total_citing_publications'] as const;
+export const QUERY_SORTS = [
+  'date',
+  'total_cited',
+  'total_supported',
+  'total_contrasted',
+  'total_mentioned',
+  'total_citing_publications',
+] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];
 export const QUERY_SORT_LABELS: Record<QuerySort | '', string> = {
   '': 'Relevance',
@@ -78,9 +85,34 @@ export interface PaperQueryForm {
 /** The query object sent for a collection: the service's camelCase names, only the fields set. */
 export type PaperQuery = Pick<
   CollectionQuery,
-  | 'term' | 'title' | 'abstract' | 'dateFrom' | 'dateTo' | 'hasRetraction' | 'hasConcern' | 'hasCorrection' | 'hasErratum' | 'hasWithdrawn' | 'hasTally'
-  | 'supportingFrom' | 'supportingTo' | 'mentioningFrom' | 'mentioningTo' | 'contrastingFrom' | 'contrastingTo' | 'citingPublicationsFrom' | 'citingPublicationsTo'
-  | 'author' | 'journal' | 'publisher' | 'section' | 'paperType' | 'affiliation' | 'topic' | 'computeAggregations' | 'limit'
+  | 'term'
+  | 'title'
+  | 'abstract'
+  | 'dateFrom'
+  | 'dateTo'
+  | 'hasRetraction'
+  | 'hasConcern'
+  | 'hasCorrection'
+  | 'hasErratum'
+  | 'hasWithdrawn'
+  | 'hasTally'
+  | 'supportingFrom'
+  | 'supportingTo'
+  | 'mentioningFrom'
+  | 'mentioningTo'
+  | 'contrastingFrom'
+  | 'contrastingTo'
+  | 'citingPublicationsFrom'
+  | 'citingPublicationsTo'
+  | 'author'
+  | 'journal'
+  | 'publisher'
+  | 'section'
+  | 'paperType'
+  | 'affiliation'
+  | 'topic'
+  | 'computeAggregations'
+  | 'limit'
 > & { citationTypes?: QueryCitationType[]; sort?: QuerySort; sortOrder?: 'asc' | 'desc'; aggregations?: Aggregation[] };
 
 export interface QueryProblem {
@@ -98,8 +130,20 @@ export function emptyPaperQueryForm(): PaperQueryForm {
     dateFrom: '',
     dateTo: '',
     citationTypes: [],
-    flags: { hasRetraction: tri(), hasConcern: tri(), hasCorrection: tri(), hasErratum: tri(), hasWithdrawn: tri(), hasTally: tri() },
-    ranges: { supporting: { from: '', to: '' }, contrasting: { from: '', to: '' }, mentioning: { from: '', to: '' }, citingPublications: { from: '', to: '' } },
+    flags: {
+      hasRetraction: tri(),
+      hasConcern: tri(),
+      hasCorrection: tri(),
+      hasErratum: tri(),
+      hasWithdrawn: tri(),
+      hasTally: tri(),
+    },
+    ranges: {
+      supporting: { from: '', to: '' },
+      contrasting: { from: '', to: '' },
+      mentioning: { from: '', to: '' },
+      citingPublications: { from: '', to: '' },
+    },
     text: { author: '', journal: '', publisher: '', section: '', paperType: '', affiliation: '', topic: '' },
     sort: '',
     sortOrder: 'desc',
@@ -157,30 +201,54 @@ export function paperQueryProblems(q: PaperQuery): QueryProblem[] {
       if (p) problems.push({ field, message: `${field === 'dateFrom' ? 'Published from' : 'Published until'}: ${p}` });
     }
   }
-  if (q.dateFrom && q.dateTo && !dateProblem(q.dateFrom) && !dateProblem(q.dateTo) && dateKey(q.dateFrom) > dateKey(q.dateTo)) {
-    problems.push({ field: 'dateTo', message: `Published until (${q.dateTo}) is before published from (${q.dateFrom}).` });
+  if (
+    q.dateFrom &&
+    q.dateTo &&
+    !dateProblem(q.dateFrom) &&
+    !dateProblem(q.dateTo) &&
+    dateKey(q.dateFrom) > dateKey(q.dateTo)
+  ) {
+    problems.push({
+      field: 'dateTo',
+      message: `Published until (${q.dateTo}) is before published from (${q.dateFrom}).`,
+    });
   }
   for (const range of TALLY_RANGES) {
     const [fromKey, toKey] = RANGE_KEYS[range];
     const from = q[fromKey] as number | undefined;
     const to = q[toKey] as number | undefined;
     for (const v of [from, to]) {
-      if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) problems.push({ field: `ranges.${range}`, message: `${TALLY_RANGE_LABELS[range]}: counts are whole numbers of 0 or more.` });
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 0))
+        problems.push({
+          field: `ranges.${range}`,
+          message: `${TALLY_RANGE_LABELS[range]}: counts are whole numbers of 0 or more.`,
+        });
     }
-    if (from !== undefined && to !== undefined && from > to) problems.push({ field: `ranges.${range}`, message: `${TALLY_RANGE_LABELS[range]}: the lower bound (${from}) is above the upper bound (${to}).` });
+    if (from !== undefined && to !== undefined && from > to)
+      problems.push({
+        field: `ranges.${range}`,
+        message: `${TALLY_RANGE_LABELS[range]}: the lower bound (${from}) is above the upper bound (${to}).`,
+      });
   }
   if (q.limit !== undefined && (!Number.isSafeInteger(q.limit) || q.limit < 1 || q.limit > MAX_QUERY_LIMIT)) {
     problems.push({ field: 'limit', message: `Papers to take: between 1 and ${grouped(MAX_QUERY_LIMIT)}.` });
   }
-  if (q.aggregations?.length && q.computeAggregations === false) problems.push({ field: 'aggregations', message: 'Aggregations were asked for with computeAggregations off.' });
-  if (!hasCriteria(q)) problems.push({ field: 'term', message: 'Give a search term or at least one filter: a query without any would match the whole literature.' });
+  if (q.aggregations?.length && q.computeAggregations === false)
+    problems.push({ field: 'aggregations', message: 'Aggregations were asked for with computeAggregations off.' });
+  if (!hasCriteria(q))
+    problems.push({
+      field: 'term',
+      message: 'Give a search term or at least one filter: a query without any would match the whole literature.',
+    });
   return problems;
 }
 
 /** Whether the query narrows the literature at all (sort, order, limit and aggregations do not). */
 export function hasCriteria(q: PaperQuery): boolean {
   const notCriteria = new Set(['sort', 'sortOrder', 'limit', 'aggregations', 'computeAggregations']);
-  return Object.entries(q).some(([k, v]) => !notCriteria.has(k) && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+  return Object.entries(q).some(
+    ([k, v]) => !notCriteria.has(k) && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
 }
 
 export type BuiltQuery = { ok: true; query: PaperQuery } | { ok: false; problems: QueryProblem[] };
@@ -287,10 +355,12 @@ export function describePaperQuery(q: PaperQuery): string {
     const [fromKey, toKey] = RANGE_KEYS[range];
     const from = q[fromKey];
     const to = q[toKey];
-    if (from !== undefined || to !== undefined) parts.push(`${TALLY_RANGE_LABELS[range].toLowerCase()} ${from ?? 0}–${to ?? '∞'}`);
+    if (from !== undefined || to !== undefined)
+      parts.push(`${TALLY_RANGE_LABELS[range].toLowerCase()} ${from ?? 0}–${to ?? '∞'}`);
   }
   for (const key of TEXT_FILTERS) if (q[key]) parts.push(`${TEXT_FILTER_LABELS[key].toLowerCase()}: ${q[key]}`);
-  if (q.sort) parts.push(`sorted by ${QUERY_SORT_LABELS[q.sort].toLowerCase()}${q.sortOrder === 'asc' ? ', ascending' : ''}`);
+  if (q.sort)
+    parts.push(`sorted by ${QUERY_SORT_LABELS[q.sort].toLowerCase()}${q.sortOrder === 'asc' ? ', ascending' : ''}`);
   if (q.limit) parts.push(`first ${q.limit}`);
   if (q.aggregations?.length) parts.push(`aggregated by ${q.aggregations.join(' and ')}`);
   return parts.join(', ');

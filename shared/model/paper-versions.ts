@@ -14,7 +14,12 @@ export interface PaperLinks {
   skipped: string[];
 }
 
-function readLinks(paper: Record<string, unknown>, list: 'preprintLinks' | 'publicationLinks', field: 'preprintDoi' | 'publishedDoi', skipped: string[]): string[] {
+function readLinks(
+  paper: Record<string, unknown>,
+  list: 'preprintLinks' | 'publicationLinks',
+  field: 'preprintDoi' | 'publishedDoi',
+  skipped: string[],
+): string[] {
   const value = paper[list];
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -24,9 +29,11 @@ function readLinks(paper: Record<string, unknown>, list: 'preprintLinks' | 'publ
   const out: string[] = [];
   value.forEach((entry: unknown, i) => {
     const where = `${list}[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return void skipped.push(`${where}: not an object`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      return void skipped.push(`${where}: not an object`);
     const raw = (entry as Record<string, unknown>)[field];
-    if (typeof raw !== 'string') return void skipped.push(`${where}: ${field} is ${raw === undefined ? 'missing' : 'not text'}`);
+    if (typeof raw !== 'string')
+      return void skipped.push(`${where}: ${field} is ${raw === undefined ? 'missing' : 'not text'}`);
     const parsed = parseDoi(raw);
     if (!parsed.ok) return void skipped.push(`${where}: ${parsed.reason}`);
     if (!out.includes(parsed.doi)) out.push(parsed.doi);
@@ -37,7 +44,12 @@ function readLinks(paper: Record<string, unknown>, list: 'preprintLinks' | 'publ
 /** The preprint and publication links of a paper record as the service sent it (any shape). */
 export function paperLinks(paper: unknown): PaperLinks {
   const skipped: string[] = [];
-  if (typeof paper !== 'object' || paper === null || Array.isArray(paper)) return { preprints: [], published: [], skipped: paper === undefined || paper === null ? [] : ['the paper record is not an object'] };
+  if (typeof paper !== 'object' || paper === null || Array.isArray(paper))
+    return {
+      preprints: [],
+      published: [],
+      skipped: paper === undefined || paper === null ? [] : ['the paper record is not an object'],
+    };
   const record = paper as Record<string, unknown>;
   const preprints = readLinks(record, 'preprintLinks', 'preprintDoi', skipped);
   const published = readLinks(record, 'publicationLinks', 'publishedDoi', skipped);

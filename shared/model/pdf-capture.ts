@@ -55,7 +55,8 @@ export const TITLE_MATCH_CANDIDATE = 0.5;
  */
 export const MAX_PDF_UPLOAD_BYTES = 40 * 1024 * 1024;
 
-const badChar = (ch: string): boolean => ch === '/' || ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f;
+const badChar = (ch: string): boolean =>
+  ch === '/' || ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f;
 
 /** Whether a name holds a path separator or a control character, or is . or .. (a file name sent with a PDF may not). */
 export function hasPathOrControl(name: string): boolean {
@@ -64,6 +65,9 @@ export function hasPathOrControl(name: string): boolean {
 
 /** A chosen file's name as it may be sent: separators and control characters become "_", at most 255 characters. */
 export function uploadName(name: string): string {
-  const safe = [...name].map((ch) => (badChar(ch) ? '_' : ch)).join('').slice(0, 255);
+  const safe = [...name]
+    .map((ch) => (badChar(ch) ? '_' : ch))
+    .join('')
+    .slice(0, 255);
   return safe === '' || hasPathOrControl(safe) ? 'unnamed.pdf' : safe;
 }

@@ -43,8 +43,12 @@ export function referenceCheckRows(task: ReferenceCheckTaskUi): ReferenceCheckRo
     const key = doi?.toLowerCase() ?? '';
     const paper = doi ? (papers[key] ?? papers[doi]) : undefined;
     const tally = doi ? (tallies[key] ?? tallies[doi]) : undefined;
-    const notices = (paper?.editorialNotices ?? []).filter((n) => typeof n.status === 'string').map((n) => ({ status: n.status as string, date: str(n.date), noticeDoi: str(n.noticeDoi) }));
-    const unique = notices.filter((n, i) => notices.findIndex((m) => m.status === n.status && m.noticeDoi === n.noticeDoi) === i);
+    const notices = (paper?.editorialNotices ?? [])
+      .filter((n) => typeof n.status === 'string')
+      .map((n) => ({ status: n.status as string, date: str(n.date), noticeDoi: str(n.noticeDoi) }));
+    const unique = notices.filter(
+      (n, i) => notices.findIndex((m) => m.status === n.status && m.noticeDoi === n.noticeDoi) === i,
+    );
     return {
       index,
       text,
@@ -53,11 +57,28 @@ export function referenceCheckRows(task: ReferenceCheckTaskUi): ReferenceCheckRo
       title: str(paper?.title),
       year: typeof paper?.year === 'number' ? paper.year : null,
       journal: str(paper?.journal),
-      authors: paper?.authors?.length ? paper.authors.map((a) => a.authorName).slice(0, 3).join(', ') + (paper.authors.length > 3 ? ' et al.' : '') : null,
-      tally: tally ? { supporting: tally.supporting, contrasting: tally.contrasting, mentioning: tally.mentioning, total: tally.total } : null,
+      authors: paper?.authors?.length
+        ? paper.authors
+            .map((a) => a.authorName)
+            .slice(0, 3)
+            .join(', ') + (paper.authors.length > 3 ? ' et al.' : '')
+        : null,
+      tally: tally
+        ? {
+            supporting: tally.supporting,
+            contrasting: tally.contrasting,
+            mentioning: tally.mentioning,
+            total: tally.total,
+          }
+        : null,
       notices: unique,
       severity: noticeSeverity(unique.map((n) => n.status)),
-      csl: paper ? cslFromReference({ paper: paper as AssistantAnswerReference['paper'], doi: doi ?? undefined } as AssistantAnswerReference, `ref-${index}`) : null,
+      csl: paper
+        ? cslFromReference(
+            { paper: paper as AssistantAnswerReference['paper'], doi: doi ?? undefined } as AssistantAnswerReference,
+            `ref-${index}`,
+          )
+        : null,
     };
   };
   const listed = (task.result as { references?: unknown } | undefined)?.references;
@@ -78,7 +99,12 @@ export function referenceCheckRows(task: ReferenceCheckTaskUi): ReferenceCheckRo
 }
 
 /** Counts for the summary line. */
-export function referenceCheckSummary(rows: readonly ReferenceCheckRow[]): { total: number; matched: number; retracted: number; concern: number } {
+export function referenceCheckSummary(rows: readonly ReferenceCheckRow[]): {
+  total: number;
+  matched: number;
+  retracted: number;
+  concern: number;
+} {
   return {
     total: rows.length,
     matched: rows.filter((r) => r.doi).length,

@@ -37,7 +37,8 @@ export interface ServiceCollectionView extends ServiceCollectionRecord {
 }
 
 /** A cached value: never fetched, fetched and unknown to the service, or fetched with data. */
-export type Cached<T> = { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; value: T };
+export type Cached<T> =
+  { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; value: T };
 
 export interface JournalView {
   issn: string;
@@ -58,7 +59,12 @@ export interface LibraryJournal {
   items: number;
   notices: Cached<EditorialNoticeCounts>;
   /** The journal index of its latest year. */
-  latestIndex: { year: string | null; sjiAllYears: number | null; sjiFiveYears: number | null; sjiTwoYears: number | null } | null;
+  latestIndex: {
+    year: string | null;
+    sjiAllYears: number | null;
+    sjiFiveYears: number | null;
+    sjiTwoYears: number | null;
+  } | null;
 }
 
 export interface LibraryJournals {

@@ -20,7 +20,13 @@ export const DEFAULT_CITATION_LOCALE: CitationLocale = 'en-US';
 export function isServiceUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.username === '' &&
+      url.password === '' &&
+      url.search === '' &&
+      url.hash === ''
+    );
   } catch {
     return false;
   }

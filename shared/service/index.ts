@@ -140,10 +140,31 @@ export function isServiceScope(value: unknown): value is ServiceScope {
 }
 
 // ── Values the contract fixes, as runtime lists (checked against openapi.yaml by the contract tests) ──
-export const TASK_STATUSES = ['PENDING', 'STARTED', 'SUCCESS', 'FAILURE', 'REVOKED', 'CANCELLED'] as const satisfies readonly TaskStatus[];
+export const TASK_STATUSES = [
+  'PENDING',
+  'STARTED',
+  'SUCCESS',
+  'FAILURE',
+  'REVOKED',
+  'CANCELLED',
+] as const satisfies readonly TaskStatus[];
 /** Statuses after which polling stops. */
-export const TERMINAL_TASK_STATUSES = ['SUCCESS', 'FAILURE', 'REVOKED', 'CANCELLED'] as const satisfies readonly TaskStatus[];
-export const CITATION_STYLES = ['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex'] as const satisfies readonly CitationStyle[];
+export const TERMINAL_TASK_STATUSES = [
+  'SUCCESS',
+  'FAILURE',
+  'REVOKED',
+  'CANCELLED',
+] as const satisfies readonly TaskStatus[];
+export const CITATION_STYLES = [
+  'apa',
+  'ieee',
+  'mla',
+  'ama',
+  'chicago',
+  'harvard',
+  'vancouver',
+  'bibtex',
+] as const satisfies readonly CitationStyle[];
 export const ASSISTANT_STEPS = [
   'SCHEDULING_ASSISTANT',
   'GENERATING_SEARCH_STRATEGY',

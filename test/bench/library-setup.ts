@@ -8,7 +8,12 @@ import { join } from 'node:path';
 const CHUNK = 25_000;
 
 /** Imports n generated entries (seed 1) into a new library in `dataDir`, through `importFile`. */
-export async function importGenerated(n: number, tmpDir: string, dataDir: string, importFile: (file: string, dataDir: string) => Promise<unknown>): Promise<void> {
+export async function importGenerated(
+  n: number,
+  tmpDir: string,
+  dataDir: string,
+  importFile: (file: string, dataDir: string) => Promise<unknown>,
+): Promise<void> {
   const { generateBibtex } = await import('../unit/formats/corpus');
   const blocks = generateBibtex({ entries: n, seed: 1 }).split(/\n(?=@)/);
   // @string and @preamble go into every file, so each one's macros resolve as in the whole.

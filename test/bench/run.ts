@@ -34,7 +34,9 @@ const OPTIONS = ['--quick', '--no-readme', '--tables-only', '--help'];
 const unknown = args.filter((a) => a.startsWith('-') && !OPTIONS.includes(a));
 if (args.includes('--help') || args.includes('-h') || unknown.length) {
   // A mistyped option must not start a full-size run (which takes many minutes and rewrites the docs).
-  const cases = readdirSync(join(import.meta.dirname, 'cases')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const cases = readdirSync(join(import.meta.dirname, 'cases'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   const usage = `usage: npm run bench [-- NAME… ${OPTIONS.slice(0, 3).join(' ')}]\n  cases: ${cases.sort().join(', ')}`;
   if (unknown.length && !args.includes('--help')) {
     console.error(`unknown option(s): ${unknown.join(', ')}\n${usage}`);
@@ -45,7 +47,8 @@ if (args.includes('--help') || args.includes('-h') || unknown.length) {
 }
 
 function format(m: BenchMetric): string {
-  const v = Math.abs(m.value) >= 100 ? m.value.toFixed(0) : Math.abs(m.value) >= 10 ? m.value.toFixed(1) : m.value.toFixed(2);
+  const v =
+    Math.abs(m.value) >= 100 ? m.value.toFixed(0) : Math.abs(m.value) >= 10 ? m.value.toFixed(1) : m.value.toFixed(2);
   return `${v} ${m.unit}`;
 }
 
@@ -54,7 +57,9 @@ function table(rows: Stored[]): string {
   for (const r of rows) {
     for (const m of r.metrics) {
       const verdict = m.pass === undefined ? '' : m.pass ? 'met' : '**not met**';
-      lines.push(`| ${r.case} | ${m.metric}${m.note ? ` (${m.note})` : ''} | ${format(m)} | ${m.target ?? ''} | ${verdict} |`);
+      lines.push(
+        `| ${r.case} | ${m.metric}${m.note ? ` (${m.note})` : ''} | ${format(m)} | ${m.target ?? ''} | ${verdict} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -85,12 +90,17 @@ function summary(rows: Stored[], when: string): string {
 
 async function main(): Promise<void> {
   const dir = join(import.meta.dirname, 'cases');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   const cases: BenchCase[] = [];
-  for (const f of files) cases.push(((await import(pathToFileURL(join(dir, f)).href)) as { default: BenchCase }).default);
+  for (const f of files)
+    cases.push(((await import(pathToFileURL(join(dir, f)).href)) as { default: BenchCase }).default);
   const selected = tablesOnly ? [] : only.length ? cases.filter((c) => only.includes(c.name)) : cases;
   if (only.length && selected.length !== only.length) {
-    throw new Error(`unknown case(s): ${only.filter((n) => !cases.some((c) => c.name === n)).join(', ')}; known: ${cases.map((c) => c.name).join(', ')}`);
+    throw new Error(
+      `unknown case(s): ${only.filter((n) => !cases.some((c) => c.name === n)).join(', ')}; known: ${cases.map((c) => c.name).join(', ')}`,
+    );
   }
   mkdirSync(RESULTS, { recursive: true });
   const machine = `${cpus().length} cores, Node ${process.versions.node}, ${process.platform}`;
@@ -102,7 +112,13 @@ async function main(): Promise<void> {
     const started = Date.now();
     try {
       const metrics = await c.run({ root: ROOT, tmpDir, quick, log: (m) => process.stdout.write(`  ${m}\n`) });
-      const stored: Stored = { case: c.name, description: c.description, date: new Date().toISOString(), machine, metrics };
+      const stored: Stored = {
+        case: c.name,
+        description: c.description,
+        date: new Date().toISOString(),
+        machine,
+        metrics,
+      };
       ran.push(stored);
       if (!quick) writeFileSync(join(RESULTS, `${c.name}.json`), `${JSON.stringify(stored, null, 2)}\n`);
       process.stdout.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -54,7 +54,12 @@ export function monitorStalls(resolutionMs = 1, beatMs = 5): StallMonitor {
       clearInterval(beat);
       // The histogram records the time between its samples, so a loop that never waits reads as the resolution.
       const sampled = Math.max(0, delay.max / 1e6 - resolutionMs);
-      return { maxMs: Math.max(sampled, maxGap), p99Ms: Math.max(0, delay.percentile(99) / 1e6 - resolutionMs), over50, wallMs: performance.now() - started };
+      return {
+        maxMs: Math.max(sampled, maxGap),
+        p99Ms: Math.max(0, delay.percentile(99) / 1e6 - resolutionMs),
+        over50,
+        wallMs: performance.now() - started,
+      };
     },
   };
 }

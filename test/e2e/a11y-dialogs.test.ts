@@ -37,11 +37,21 @@ describe('axe with dialogs and panes open', () => {
     service = await startService({ port: 0, papers: 400, log: () => {} });
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     const dois = pickDois(service);
-    concernTitle = service.corpus.db.prepare('SELECT title FROM papers WHERE doi = ?').pluck().get(dois.concern) as string;
+    concernTitle = service.corpus.db
+      .prepare('SELECT title FROM papers WHERE doi = ?')
+      .pluck()
+      .get(dois.concern) as string;
     dataDir = tempDir('citewise-a11y-');
     await cli(dataDir.path, service.url, 'import', writeHostile(dataDir.path));
     await cli(dataDir.path, service.url, 'add', dois.retracted, dois.concern);
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     ({ page, problems } = await newPage(context));
@@ -60,7 +70,10 @@ describe('axe with dialogs and panes open', () => {
     const found: string[] = [];
     found.push(...(await check('library')));
     // An item selected: its details have a "Tags" section beside the sidebar's tags.
-    await page.locator('[role="row"][data-id]').filter({ hasText: concernTitle.slice(0, 30) }).click();
+    await page
+      .locator('[role="row"][data-id]')
+      .filter({ hasText: concernTitle.slice(0, 30) })
+      .click();
     await page.getByTestId('details-title').waitFor();
     found.push(...(await check('library-item')));
 
@@ -70,7 +83,10 @@ describe('axe with dialogs and panes open', () => {
     // The preview scrolls from the keyboard: Tab reaches it.
     await page.getByTestId('export-locale').focus();
     let presses = 0;
-    while (presses < 10 && (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== 'Export preview') {
+    while (
+      presses < 10 &&
+      (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== 'Export preview'
+    ) {
       await page.keyboard.press('Tab');
       presses++;
     }
@@ -94,7 +110,9 @@ describe('axe with dialogs and panes open', () => {
     await page.getByTestId('item-details').getByRole('button', { name: 'Citation graph' }).click();
     await page.getByTestId('graph-details').waitFor();
     await page.getByTestId('expand-citing').click();
-    await expect.poll(() => page.getByTestId('graph-status').textContent(), { timeout: 30_000 }).toMatch(/^[1-9]\d* papers.*(?<!laying out.*)$/);
+    await expect
+      .poll(() => page.getByTestId('graph-status').textContent(), { timeout: 30_000 })
+      .toMatch(/^[1-9]\d* papers.*(?<!laying out.*)$/);
     await page.waitForTimeout(800);
     found.push(...(await check('graph')));
     await page.getByTestId('save-graph').click();

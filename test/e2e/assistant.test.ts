@@ -16,7 +16,8 @@ import { seriousViolations, shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { pickDois } from './seed';
 
-const CANARY = 'Canary <img src=x onerror="window.__canary()"><script>window.__canary()</script><b onclick="window.__canary()">bold</b>';
+const CANARY =
+  'Canary <img src=x onerror="window.__canary()"><script>window.__canary()</script><b onclick="window.__canary()">bold</b>';
 
 interface Gateway {
   url: string;
@@ -39,33 +40,61 @@ async function gateway(target: string): Promise<Gateway> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-      const up = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          let text = Buffer.concat(parts).toString('utf8');
-          if (g.hostile && (req.url ?? '').startsWith('/api_partner/assistant/') && /json/.test(String(answer.headers['content-type']))) {
-            const task = JSON.parse(text) as { result?: { turns?: { role: string; content: string; references?: { answer?: string; title?: string; paper?: { title?: string } }[] }[] } };
-            for (const turn of task.result?.turns ?? []) {
-              if (turn.role !== 'assistant') continue;
-              turn.content = turn.content.replace(/\[1\]/, `${CANARY} [1]`);
-              for (const r of turn.references ?? []) {
-                r.answer = `${r.answer ?? ''} ${CANARY}`;
-                r.title = `${r.title ?? ''} ${CANARY}`;
-                if (r.paper) r.paper.title = `${r.paper.title ?? ''} ${CANARY}`;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
+      const up = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...headers, 'content-length': String(body.length) },
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            let text = Buffer.concat(parts).toString('utf8');
+            if (
+              g.hostile &&
+              (req.url ?? '').startsWith('/api_partner/assistant/') &&
+              /json/.test(String(answer.headers['content-type']))
+            ) {
+              const task = JSON.parse(text) as {
+                result?: {
+                  turns?: {
+                    role: string;
+                    content: string;
+                    references?: { answer?: string; title?: string; paper?: { title?: string } }[];
+                  }[];
+                };
+              };
+              for (const turn of task.result?.turns ?? []) {
+                if (turn.role !== 'assistant') continue;
+                turn.content = turn.content.replace(/\[1\]/, `${CANARY} [1]`);
+                for (const r of turn.references ?? []) {
+                  r.answer = `${r.answer ?? ''} ${CANARY}`;
+                  r.title = `${r.title ?? ''} ${CANARY}`;
+                  if (r.paper) r.paper.title = `${r.paper.title ?? ''} ${CANARY}`;
+                }
+                // The second reference's paper was retracted since: the answer must say so where it cites it.
+                const second = turn.references?.[1]?.paper as { editorialNotices?: unknown[] } | undefined;
+                if (second)
+                  second.editorialNotices = [
+                    { status: 'Retracted', date: '2024-02-01', noticeDoi: '10.5555/retraction.1', urls: [] },
+                  ];
               }
-              // The second reference's paper was retracted since: the answer must say so where it cites it.
-              const second = turn.references?.[1]?.paper as { editorialNotices?: unknown[] } | undefined;
-              if (second) second.editorialNotices = [{ status: 'Retracted', date: '2024-02-01', noticeDoi: '10.5555/retraction.1', urls: [] }];
+              text = JSON.stringify(task);
             }
-            text = JSON.stringify(task);
-          }
-          const out: Record<string, string> = {};
-          for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string' && !['content-length', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
-          res.writeHead(answer.statusCode ?? 502, out).end(text);
-        });
-      });
+            const out: Record<string, string> = {};
+            for (const [k, v] of Object.entries(answer.headers))
+              if (typeof v === 'string' && !['content-length', 'transfer-encoding', 'connection'].includes(k))
+                out[k] = v;
+            res.writeHead(answer.statusCode ?? 502, out).end(text);
+          });
+        },
+      );
       up.on('error', () => res.destroy());
       up.end(body);
     });
@@ -95,13 +124,30 @@ describe('Assistant', () => {
   const lastTurn = () => page.getByTestId('assistant-turn').last();
 
   beforeAll(async () => {
-    service = await startService({ port: 0, papers: 600, assistantSteps: 'realistic', assistantStepMs: 1200, referenceCheckMs: 1500, log: () => {} });
+    service = await startService({
+      port: 0,
+      papers: 600,
+      assistantSteps: 'realistic',
+      assistantStepMs: 1200,
+      referenceCheckMs: 1500,
+      log: () => {},
+    });
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     retractedDoi = pickDois(service).retracted;
     proxy = await gateway(service.url);
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      env: {
+        CITEWISE_SERVICE_URL: proxy.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    context = await browser.newContext({
+      viewport: { width: 1360, height: 900 },
+      colorScheme: 'light',
+      acceptDownloads: true,
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
     await context.addInitScript(() => {
       const w = window as unknown as { __canary: () => void; __canaryFired: number };
@@ -131,7 +177,9 @@ describe('Assistant', () => {
     await page.getByTestId('opt-year-from').fill('20x0');
     await screenshot(page, 'assistant-options');
     await page.getByTestId('assistant-ask').click();
-    await expect.poll(() => page.getByTestId('assistant-form-problem').textContent(), { timeout: 15_000 }).toMatch(/four-digit years/);
+    await expect
+      .poll(() => page.getByTestId('assistant-form-problem').textContent(), { timeout: 15_000 })
+      .toMatch(/four-digit years/);
     await page.getByTestId('opt-year-from').fill('');
     await page.getByTestId('assistant-options-toggle').click();
     await page.getByTestId('assistant-ask').click();
@@ -143,23 +191,36 @@ describe('Assistant', () => {
       const w = window as unknown as { __seen: { steps: string[]; searches: boolean; partial: boolean } };
       w.__seen = { steps: [], searches: false, partial: false };
       const timer = setInterval(() => {
-        const step = document.querySelector('[data-testid=assistant-step][aria-current=step]')?.getAttribute('data-step');
+        const step = document
+          .querySelector('[data-testid=assistant-step][aria-current=step]')
+          ?.getAttribute('data-step');
         if (step && !w.__seen.steps.includes(step)) w.__seen.steps.push(step);
         if (document.querySelector('[data-testid=assistant-searches]')) w.__seen.searches = true;
         if (document.querySelector('[data-testid=assistant-partial]')) w.__seen.partial = true;
         if (!document.querySelector('[data-testid=assistant-progress]')) clearInterval(timer);
       }, 15);
     });
-    await page.locator('[data-testid=assistant-step][aria-current=step][data-step=RETRIEVING_PRIMARY_SOURCES]').waitFor({ timeout: 45_000 });
+    await page
+      .locator('[data-testid=assistant-step][aria-current=step][data-step=RETRIEVING_PRIMARY_SOURCES]')
+      .waitFor({ timeout: 45_000 });
     await screenshot(page, 'assistant-progress');
     // Generous: this machine is shared, and a loaded one stretches the service's step timer.
     await progress.waitFor({ state: 'detached', timeout: 60_000 });
-    const recorded = await page.evaluate(() => (window as unknown as { __seen: { steps: string[]; searches: boolean; partial: boolean } }).__seen);
+    const recorded = await page.evaluate(
+      () => (window as unknown as { __seen: { steps: string[]; searches: boolean; partial: boolean } }).__seen,
+    );
     const seen = new Set(recorded.steps);
     const sawSearches = recorded.searches;
     const sawPartial = recorded.partial;
     // In the contract's order.
-    const order = ['SCHEDULING_ASSISTANT', 'GENERATING_SEARCH_STRATEGY', 'EXECUTING_SEARCHES', 'RETRIEVING_PRIMARY_SOURCES', 'COMPOSING_RESPONSE', 'GENERATING_RESPONSE'];
+    const order = [
+      'SCHEDULING_ASSISTANT',
+      'GENERATING_SEARCH_STRATEGY',
+      'EXECUTING_SEARCHES',
+      'RETRIEVING_PRIMARY_SOURCES',
+      'COMPOSING_RESPONSE',
+      'GENERATING_RESPONSE',
+    ];
     expect(recorded.steps).toEqual([...recorded.steps].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
     expect(seen.size).toBeGreaterThanOrEqual(4);
     expect([...seen]).toEqual(expect.arrayContaining(['EXECUTING_SEARCHES', 'RETRIEVING_PRIMARY_SOURCES']));
@@ -191,15 +252,23 @@ describe('Assistant', () => {
     // The library is empty: no reference is marked as in it.
     expect(await turn.getByTestId('reference-in-library').count()).toBe(0);
     // A retracted reference is flagged in its card and at every marker that cites it.
-    expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe('Retracted. 1 February 2024. Check the notice before citing it. Read the notice');
-    expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe('https://doi.org/10.5555/retraction.1');
+    expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe(
+      'Retracted. 1 February 2024. Check the notice before citing it. Read the notice',
+    );
+    expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe(
+      'https://doi.org/10.5555/retraction.1',
+    );
     expect(await refs.nth(0).getByTestId('reference-flag').count()).toBe(0);
     const flaggedMarkers = await turn.locator('[data-testid=answer-marker].flagged').allTextContents();
     expect(flaggedMarkers.length).toBeGreaterThan(0);
     expect(new Set(flaggedMarkers)).toEqual(new Set(['[2]']));
 
     // The hostile markup stayed text: no element from it, nothing ran.
-    expect(await page.locator('[data-testid=assistant-conversation] img, [data-testid=assistant-conversation] script').count()).toBe(0);
+    expect(
+      await page
+        .locator('[data-testid=assistant-conversation] img, [data-testid=assistant-conversation] script')
+        .count(),
+    ).toBe(0);
     expect(await page.locator('[data-testid=assistant-conversation] [onclick]').count()).toBe(0);
     expect(await turn.getByTestId('answer-text').textContent()).toContain('Canary');
     expect(await canaryFired()).toBe(0);
@@ -210,7 +279,9 @@ describe('Assistant', () => {
   it('adds three chosen references to the library in one step', async () => {
     const turn = lastTurn();
     for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).check();
-    await expect.poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 }).toMatch(/Add 3 chosen to library/);
+    await expect
+      .poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 })
+      .toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
     // The three are marked as in the library (asked of the library by DOI, one call per answer); the
@@ -219,9 +290,12 @@ describe('Assistant', () => {
     await expect.poll(() => refs.nth(2).getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(1);
     // The choice was spent: the three are no longer chosen, and the button offers only what is not in the library yet.
     const total = await refs.count();
-    for (const n of [1, 2, 3]) expect(await turn.getByLabel(`Choose reference ${n}`, { exact: true }).isChecked()).toBe(false);
+    for (const n of [1, 2, 3])
+      expect(await turn.getByLabel(`Choose reference ${n}`, { exact: true }).isChecked()).toBe(false);
     const button = turn.getByTestId('add-references');
-    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^\\s*Add all ${total - 3} to library\\s*$`));
+    await expect
+      .poll(() => button.textContent(), { timeout: 15_000 })
+      .toMatch(new RegExp(`^\\s*Add all ${total - 3} to library\\s*$`));
     expect(await button.isEnabled()).toBe(true);
     // Choosing only a reference already there leaves nothing to add: the button says 0 and is disabled.
     await turn.getByLabel('Choose reference 1', { exact: true }).check();
@@ -237,7 +311,10 @@ describe('Assistant', () => {
     await page.getByTestId('assistant-session').first().getByRole('button').first().click();
     await expect.poll(() => lastTurn().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(3);
     const marked = lastTurn().getByTestId('answer-reference');
-    for (const i of [0, 1, 2]) expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(/^\s*In library\s+Show in Library\s*$/);
+    for (const i of [0, 1, 2])
+      expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(
+        /^\s*In library\s+Show in Library\s*$/,
+      );
     expect(await marked.nth(3).getByTestId('reference-in-library').count()).toBe(0);
     expect(await lastTurn().getByTestId('add-report').count()).toBe(0);
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -250,7 +327,9 @@ describe('Assistant', () => {
     // The mark reaches the item: the Library, searched for the reference's DOI, shows it.
     const firstDoi = (await marked.nth(0).locator('.meta a').textContent())!.trim();
     await marked.nth(0).getByRole('button', { name: 'Show in Library: reference 1' }).click();
-    await expect.poll(() => page.getByLabel('Search the library').inputValue(), { timeout: 15_000 }).toBe(`doi:${firstDoi}`);
+    await expect
+      .poll(() => page.getByLabel('Search the library').inputValue(), { timeout: 15_000 })
+      .toBe(`doi:${firstDoi}`);
     await page.keyboard.press('Control+4');
     await page.getByTestId('assistant-question').waitFor();
 
@@ -261,13 +340,19 @@ describe('Assistant', () => {
     await page.getByLabel('New collection name').press('Enter');
     await page.keyboard.press('Control+4');
     const again = lastTurn();
-    await expect.poll(() => again.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 }).toContain('Sleep review');
+    await expect
+      .poll(() => again.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 })
+      .toContain('Sleep review');
     for (const n of [1, 2, 3]) await again.getByLabel(`Choose reference ${n}`).check();
     await again.getByTestId('add-collection').selectOption({ label: 'Sleep review' });
     await again.getByTestId('add-references').click();
-    await expect.poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
+    await expect
+      .poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
     await page.keyboard.press('Control+1');
-    await expect.poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent(), { timeout: 15_000 }).toMatch(/Sleep review\s*3/);
+    await expect
+      .poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent(), { timeout: 15_000 })
+      .toMatch(/Sleep review\s*3/);
     await page.keyboard.press('Control+4');
     await page.getByTestId('assistant-question').waitFor();
   }, 150_000);
@@ -292,24 +377,35 @@ describe('Assistant', () => {
     expect(await preview.locator('img, script, [onclick]').count()).toBe(0);
     expect(await canaryFired()).toBe(0);
     await panel.getByTestId('draft-copy').click();
-    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/Copied as rich text/);
+    await expect
+      .poll(() => panel.getByRole('status').textContent(), { timeout: 15_000 })
+      .toMatch(/Copied as rich text/);
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
-      return { text: await (await item!.getType('text/plain')).text(), html: await (await item!.getType('text/html')).text() };
+      return {
+        text: await (await item!.getType('text/plain')).text(),
+        html: await (await item!.getType('text/html')).text(),
+      };
     });
     expect(copied.text).toMatch(/\nReferences\n\n1\. /);
     expect(copied.html).toContain('<p><b>References</b></p>');
     await screenshot(page, 'assistant-draft-vancouver');
     // The draft is not squeezed by the follow-up box, at laptop sizes, with the question's options open.
     await page.getByTestId('assistant-options-toggle').click();
-    for (const [width, height] of [[1280, 800], [1440, 900]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [1440, 900],
+    ] as const) {
       await page.setViewportSize({ width, height });
       const sizes = await page.evaluate(() => ({
         conversation: document.querySelector('[data-testid=assistant-conversation]')!.getBoundingClientRect().height,
         form: document.querySelector('form.ask')!.getBoundingClientRect().height,
       }));
       // Before: 362 px of answer against a 311 px box at 1280x800 (54 %).
-      expect(sizes.conversation / (sizes.conversation + sizes.form), `${width}x${height}: ${JSON.stringify(sizes)}`).toBeGreaterThanOrEqual(0.62);
+      expect(
+        sizes.conversation / (sizes.conversation + sizes.form),
+        `${width}x${height}: ${JSON.stringify(sizes)}`,
+      ).toBeGreaterThanOrEqual(0.62);
       // The question itself stays visible and usable in the box.
       expect(await page.getByTestId('assistant-question').isVisible()).toBe(true);
       await screenshot(page, `assistant-draft-${width}-light`);
@@ -361,7 +457,11 @@ describe('Assistant', () => {
     await expect
       .poll(
         async () => {
-          if ((await lastTurn().getAttribute('data-status')) !== 'answered' && (await lastTurn().getByTestId('turn-retry').count()) > 0) await lastTurn().getByTestId('turn-retry').click();
+          if (
+            (await lastTurn().getAttribute('data-status')) !== 'answered' &&
+            (await lastTurn().getByTestId('turn-retry').count()) > 0
+          )
+            await lastTurn().getByTestId('turn-retry').click();
           return lastTurn().getAttribute('data-status');
         },
         { timeout: 60_000, interval: 3000 },
@@ -374,12 +474,20 @@ describe('Assistant', () => {
     await session.getByTestId('session-rename').click();
     await page.getByTestId('session-title-input').fill('Sleep and memory');
     await page.getByTestId('session-title-input').press('Enter');
-    await expect.poll(() => page.getByTestId('assistant-session').first().textContent(), { timeout: 15_000 }).toContain('Sleep and memory');
+    await expect
+      .poll(() => page.getByTestId('assistant-session').first().textContent(), { timeout: 15_000 })
+      .toContain('Sleep and memory');
     // A new page load: what is shown comes from the library file.
     await page.goto(`${app.url}#/assistant`);
     await page.getByTestId('assistant-session').first().waitFor();
-    await page.getByTestId('assistant-session').first().getByRole('button', { name: /^Sleep and memory/ }).click();
-    await expect.poll(() => page.getByTestId('conversation-title').textContent(), { timeout: 15_000 }).toBe('Sleep and memory');
+    await page
+      .getByTestId('assistant-session')
+      .first()
+      .getByRole('button', { name: /^Sleep and memory/ })
+      .click();
+    await expect
+      .poll(() => page.getByTestId('conversation-title').textContent(), { timeout: 15_000 })
+      .toBe('Sleep and memory');
     expect(await page.getByTestId('assistant-turn').count()).toBe(3);
     expect(await page.getByTestId('answer-marker').count()).toBeGreaterThan(0);
     expect(await canaryFired()).toBe(0);
@@ -397,10 +505,17 @@ describe('Assistant', () => {
   it('checks a .bib with a retracted paper and flags it; the report opens in the browser', async () => {
     await page.getByTestId('tab-check').click();
     await screenshot(page, 'assistant-refcheck-empty');
-    const row = service.corpus.db.prepare('SELECT title, year FROM papers WHERE doi = ?').get(retractedDoi) as { title: string; year: number };
-    const other = service.corpus.db.prepare('SELECT doi, title, year FROM papers WHERE retracted = 0 AND notice_flags = 0 LIMIT 1').get() as { doi: string; title: string; year: number };
+    const row = service.corpus.db.prepare('SELECT title, year FROM papers WHERE doi = ?').get(retractedDoi) as {
+      title: string;
+      year: number;
+    };
+    const other = service.corpus.db
+      .prepare('SELECT doi, title, year FROM papers WHERE retracted = 0 AND notice_flags = 0 LIMIT 1')
+      .get() as { doi: string; title: string; year: number };
     const bib = `@article{retracted,\n  title = {${row.title}},\n  doi = {${retractedDoi}},\n  year = {${row.year}}\n}\n@article{fine,\n  title = {${other.title}},\n  doi = {${other.doi}},\n  year = {${other.year}}\n}\n@article{nowhere,\n  title = {An entirely unrelated title about medieval pottery glazes},\n  year = {1999}\n}\n`;
-    await page.getByTestId('refcheck-file').setInputFiles({ name: 'manuscript.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+    await page
+      .getByTestId('refcheck-file')
+      .setInputFiles({ name: 'manuscript.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
     await page.getByTestId('refcheck-start').click();
     await page.getByTestId('refcheck-progress').waitFor();
     const result = page.getByTestId('refcheck-result');
@@ -447,7 +562,9 @@ describe('Assistant', () => {
     const popup = context.waitForEvent('page');
     await page.getByTestId('refcheck-report').click();
     const report = await popup;
-    expect(report.url()).toMatch(new RegExp(`^${service.url.replace(/[.:/]/g, '\\$&')}/reference-check/[\\w-]+\\?authToken=`));
+    expect(report.url()).toMatch(
+      new RegExp(`^${service.url.replace(/[.:/]/g, '\\$&')}/reference-check/[\\w-]+\\?authToken=`),
+    );
     await report.close();
 
     // The file edited on disk and checked again: read as it is now, not as it was when chosen.
@@ -457,12 +574,21 @@ describe('Assistant', () => {
     await page.getByTestId('refcheck-file').setInputFiles(path);
     await page.getByTestId('refcheck-start').click();
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(3);
-    writeFileSync(path, `${bib}@article{added,\n  title = {A second entirely unrelated title about bronze casting moulds},\n  year = {1998}\n}\n`);
+    writeFileSync(
+      path,
+      `${bib}@article{added,\n  title = {A second entirely unrelated title about bronze casting moulds},\n  year = {1998}\n}\n`,
+    );
     await page.getByTestId('refcheck-start').click();
     // Either the browser reads the edited file, or it refuses a file changed since it was chosen and says so.
-    await expect.poll(async () => (await page.getByTestId('refcheck-error').count()) > 0 || (await rows.count()) === 4, { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => (await page.getByTestId('refcheck-error').count()) > 0 || (await rows.count()) === 4, {
+        timeout: 30_000,
+      })
+      .toBe(true);
     if ((await rows.count()) !== 4) {
-      expect(await page.getByTestId('refcheck-error').textContent()).toMatch(/edited\.bib changed since it was chosen: choose it again/);
+      expect(await page.getByTestId('refcheck-error').textContent()).toMatch(
+        /edited\.bib changed since it was chosen: choose it again/,
+      );
       await page.getByTestId('refcheck-file').setInputFiles(path);
       await page.getByTestId('refcheck-start').click();
       await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
@@ -470,9 +596,13 @@ describe('Assistant', () => {
     dir.remove();
 
     // A file that is not what its name says is refused with a reason.
-    await page.getByTestId('refcheck-file').setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
+    await page
+      .getByTestId('refcheck-file')
+      .setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
     await page.getByTestId('refcheck-start').click();
-    await expect.poll(() => page.getByTestId('refcheck-error').textContent(), { timeout: 15_000 }).toMatch(/paper\.pdf is not a PDF/);
+    await expect
+      .poll(() => page.getByTestId('refcheck-error').textContent(), { timeout: 15_000 })
+      .toMatch(/paper\.pdf is not a PDF/);
     expect(problems.errors).toEqual([]);
   }, 120_000);
 });

@@ -38,7 +38,10 @@ describe('Auto-export, restore and attachments', () => {
     const bib = join(work.path, 'seed.bib');
     writeFileSync(bib, BIB);
     await cli(dataDir.path, service.url, 'import', bib);
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
@@ -75,7 +78,9 @@ describe('Auto-export, restore and attachments', () => {
 
       await path.fill(join(app.dataDir, 'refs.bib'));
       await page.getByTestId('auto-export-add').click();
-      await expect.poll(() => page.getByTestId('auto-export-error').textContent()).toContain("Citewise's own data folder");
+      await expect
+        .poll(() => page.getByTestId('auto-export-error').textContent())
+        .toContain("Citewise's own data folder");
       await screenshot(page, 'auto-export-error-light');
       expect(await axeViolations(page, '[data-testid="auto-export"]')).toEqual([]);
 
@@ -133,7 +138,9 @@ describe('Auto-export, restore and attachments', () => {
       expect(await axeViolations(page, 'main')).toEqual([]);
       await page.emulateMedia({ colorScheme: 'light' });
 
-      await page.getByRole('button', { name: 'Remove thesis.json from the files kept in sync (the file stays)' }).click();
+      await page
+        .getByRole('button', { name: 'Remove thesis.json from the files kept in sync (the file stays)' })
+        .click();
       await expect.poll(() => page.getByTestId('auto-export-row').count()).toBe(1);
     });
   });
@@ -149,7 +156,9 @@ describe('Auto-export, restore and attachments', () => {
       await page.getByRole('button', { name: 'Move to Trash' }).click();
       await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
       await pane('settings');
-      await expect.poll(() => page.getByTestId('library-counts').textContent(), { timeout: 10_000 }).toContain('2 items (and 1 in the trash)');
+      await expect
+        .poll(() => page.getByTestId('library-counts').textContent(), { timeout: 10_000 })
+        .toContain('2 items (and 1 in the trash)');
 
       const restoreButtons = page.getByTestId('restore-backup');
       await restoreButtons.first().click();
@@ -166,11 +175,15 @@ describe('Auto-export, restore and attachments', () => {
 
       await restoreButtons.first().click();
       await page.getByTestId('restore-confirm').click();
-      await expect.poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 }).toContain('3 items');
+      await expect
+        .poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 })
+        .toContain('3 items');
       expect(await page.getByTestId('restore-result').textContent()).toMatch(/kept as citewise-.+-pre-restore\.sqlite/);
       await expect.poll(() => page.getByTestId('library-counts').textContent()).not.toContain('trash');
       expect(await page.getByTestId('library-counts').textContent()).toContain('3 items');
-      expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain('Before a restore');
+      expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain(
+        'Before a restore',
+      );
       await page.getByTestId('restore-result').scrollIntoViewIfNeeded();
       await screenshot(page, 'restore-done-light');
       expect(await axeViolations(page, 'main')).toEqual([]);
@@ -183,8 +196,12 @@ describe('Auto-export, restore and attachments', () => {
       await pane('settings');
       await page.getByTestId('restore-backup').first().click();
       await page.getByTestId('restore-confirm').click();
-      await expect.poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 }).toContain('2 items');
-      await expect.poll(() => page.getByTestId('library-counts').textContent()).toContain('2 items (and 1 in the trash)');
+      await expect
+        .poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 })
+        .toContain('2 items');
+      await expect
+        .poll(() => page.getByTestId('library-counts').textContent())
+        .toContain('2 items (and 1 in the trash)');
       await pane('library');
       await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
     });
@@ -201,7 +218,9 @@ describe('Auto-export, restore and attachments', () => {
 
       await input.fill(join(work.path, 'nowhere.pdf'));
       await page.getByTestId('attachment-add').click();
-      await expect.poll(() => page.getByTestId('attachment-error').textContent()).toContain(`There is no file at ${join(work.path, 'nowhere.pdf')}`);
+      await expect
+        .poll(() => page.getByTestId('attachment-error').textContent())
+        .toContain(`There is no file at ${join(work.path, 'nowhere.pdf')}`);
 
       const pdf = join(work.path, 'paper.pdf');
       writeFileSync(pdf, '%PDF-1.4\nThe paper\n');
@@ -223,11 +242,14 @@ describe('Auto-export, restore and attachments', () => {
     it('attaches a file dropped from a file manager, and shows a changed and a missing file', async () => {
       const dropped = join(work.path, 'dropped notes.txt');
       writeFileSync(dropped, 'notes');
-      const dataTransfer = await page.evaluateHandle((uri) => {
-        const dt = new DataTransfer();
-        dt.setData('text/uri-list', uri);
-        return dt;
-      }, `file://${encodeURI(dropped)}`);
+      const dataTransfer = await page.evaluateHandle(
+        (uri) => {
+          const dt = new DataTransfer();
+          dt.setData('text/uri-list', uri);
+          return dt;
+        },
+        `file://${encodeURI(dropped)}`,
+      );
       await page.getByTestId('item-details').dispatchEvent('drop', { dataTransfer });
       await expect.poll(() => page.getByTestId('attachment').count(), { timeout: 10_000 }).toBe(2);
       expect(await page.getByTestId('attachments').textContent()).toContain('dropped notes.txt');
@@ -241,7 +263,9 @@ describe('Auto-export, restore and attachments', () => {
         return dt;
       });
       await page.getByTestId('item-details').dispatchEvent('drop', { dataTransfer: link });
-      await expect.poll(() => page.getByTestId('attachment-error').textContent()).toContain('Only files on this computer');
+      await expect
+        .poll(() => page.getByTestId('attachment-error').textContent())
+        .toContain('Only files on this computer');
 
       writeFileSync(join(work.path, 'paper.pdf'), '%PDF-1.4\nThe paper, edited\n');
       rmSync(dropped);
@@ -249,7 +273,8 @@ describe('Auto-export, restore and attachments', () => {
       await rowAt(1).click();
       await page.getByTestId('details-title').waitFor();
       await rowAt(0).click();
-      const states = () => page.getByTestId('attachment').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')).sort());
+      const states = () =>
+        page.getByTestId('attachment').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')).sort());
       await expect.poll(states, { timeout: 10_000 }).toEqual(['changed', 'missing']);
       expect(await page.getByTestId('attachments').textContent()).toContain('has changed since it was attached');
       expect(await page.getByTestId('attachments').textContent()).toContain('is no longer at');

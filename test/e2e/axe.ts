@@ -7,7 +7,12 @@ import { expect } from 'vitest';
 import { ROOT, screenshot } from './harness';
 
 interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+  violations: {
+    id: string;
+    impact: string | null;
+    help: string;
+    nodes: { target: unknown[]; failureSummary?: string }[];
+  }[];
 }
 
 let source: string | null = null;
@@ -34,14 +39,24 @@ async function violations(page: Page, impacts: string[]): Promise<string[]> {
   });
   return result.violations
     .filter((v) => impacts.includes(v.impact ?? ''))
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 4)
+          .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
+          .join(' | ')}`,
+    );
 }
 
 /**
  * A screenshot in the light theme and, unless `dark` is false, in the dark one (the OS preference
  * emulated), each checked with axe; the page is back in the light theme afterwards.
  */
-export async function shootThemes(page: Page, name: string, options: { dark?: boolean; settleMs?: number } = {}): Promise<void> {
+export async function shootThemes(
+  page: Page,
+  name: string,
+  options: { dark?: boolean; settleMs?: number } = {},
+): Promise<void> {
   const { dark = true, settleMs = 150 } = options;
   await page.waitForTimeout(settleMs);
   await screenshot(page, `${name}-light`);

@@ -40,20 +40,32 @@ describe('collections and paper search', () => {
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     limitedKey = service.keys.find((k) => !k.scopes.has('*') && !k.scopes.has('collections'))!.token;
     const db = service.corpus.db;
-    seeded = db.prepare('SELECT doi FROM papers WHERE retracted = 0 ORDER BY id LIMIT ?').pluck().all(SEEDED) as string[];
+    seeded = db
+      .prepare('SELECT doi FROM papers WHERE retracted = 0 ORDER BY id LIMIT ?')
+      .pluck()
+      .all(SEEDED) as string[];
     // A title word frequent enough to page through and to fill a small collection.
     const titles = db.prepare('SELECT title FROM papers').pluck().all() as string[];
     const freq = new Map<string, number>();
-    for (const t of titles) for (const w of new Set(t.toLowerCase().match(/[a-z]{6,}/g) ?? [])) freq.set(w, (freq.get(w) ?? 0) + 1);
+    for (const t of titles)
+      for (const w of new Set(t.toLowerCase().match(/[a-z]{6,}/g) ?? [])) freq.set(w, (freq.get(w) ?? 0) + 1);
     word = [...freq.entries()].filter(([, n]) => n >= 45 && n <= 200).sort((a, b) => b[1] - a[1])[0]![0];
     dataDir = tempDir('citewise-collections-');
     await cli(dataDir.path, service.url, 'add', ...seeded);
     proxy = await startServiceProxy(service.url, { doi: '10.0000/none', payload: '' });
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS },
+    });
     browser = await launchBrowser();
-    ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' })));
+    ({ page, problems } = await newPage(
+      await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' }),
+    ));
     await page.goto(app.url);
-    await page.getByTestId('item-count').filter({ hasText: `${SEEDED} items` }).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: `${SEEDED} items` })
+      .waitFor({ timeout: 20_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -86,9 +98,12 @@ describe('collections and paper search', () => {
     expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe('Selected reef papers');
     expect(await view.textContent()).toContain('Made from 3 DOIs of items selected in your library.');
     const counts = view.getByTestId('collection-counts');
-    expect(await counts.textContent()).toMatch(/Matched DOIs\s*3\s*Unmatched DOIs\s*0\s*Total\s*3\s*In your library\s*3/);
+    expect(await counts.textContent()).toMatch(
+      /Matched DOIs\s*3\s*Unmatched DOIs\s*0\s*Total\s*3\s*In your library\s*3/,
+    );
     expect(await view.getByTestId('matched-dois').locator('li').count()).toBe(3);
-    for (const doi of await view.getByTestId('matched-dois').locator('code').allTextContents()) expect(seeded).toContain(doi.trim());
+    for (const doi of await view.getByTestId('matched-dois').locator('code').allTextContents())
+      expect(seeded).toContain(doi.trim());
     expect(await view.getByTestId('refresh-status').textContent()).toBe('Up to date (no refresh running)');
     expect(await view.getByTestId('collection-import').textContent()).toContain('All papers are in your library');
     expect(await page.getByTestId('collection-list').locator('li').count()).toBe(1);
@@ -119,12 +134,16 @@ describe('collections and paper search', () => {
     await page.getByTestId('create-submit').click();
     const view = page.getByTestId('collection-view');
     await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe(`Papers on ${word}`);
-    expect(await view.textContent()).toContain(`Made from the search “${word}”, without retraction, first 6, aggregated by journals.`);
+    expect(await view.textContent()).toContain(
+      `Made from the search “${word}”, without retraction, first 6, aggregated by journals.`,
+    );
     expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*6\s*Unmatched DOIs\s*0/);
     const matched = (await view.getByTestId('matched-dois').locator('code').allTextContents()).map((d) => d.trim());
     expect(matched).toHaveLength(6);
     // What the service holds for this query, asked of it directly: the same six DOIs.
-    const direct = await fetch(`${service.url}/search?term=${encodeURIComponent(word)}&has_retraction=false&limit=6`).then((r) => r.json() as Promise<{ hits: { doi: string }[] }>);
+    const direct = await fetch(
+      `${service.url}/search?term=${encodeURIComponent(word)}&has_retraction=false&limit=6`,
+    ).then((r) => r.json() as Promise<{ hits: { doi: string }[] }>);
     expect(new Set(matched)).toEqual(new Set(direct.hits.map((h) => h.doi)));
 
     const alreadyIn = matched.filter((d) => seeded.includes(d)).length;
@@ -149,20 +168,29 @@ describe('collections and paper search', () => {
     await page.getByLabel('Name', { exact: true }).fill('From my library collection');
     await page.getByLabel('A collection of your library').check();
     await page.getByTestId('create-submit').click();
-    await expect.poll(() => page.getByTestId('create-collection').textContent()).toContain('Choose a collection of your library.');
+    await expect
+      .poll(() => page.getByTestId('create-collection').textContent())
+      .toContain('Choose a collection of your library.');
     await page.getByLabel('Library collection').selectOption({ label: `Papers on ${word} (6)` });
     await page.getByTestId('create-submit').click();
     const view = page.getByTestId('collection-view');
     await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe('From my library collection');
     expect(await view.textContent()).toContain(`Made from 6 DOIs of your library collection “Papers on ${word}”.`);
-    expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*6\s*Unmatched DOIs\s*0\s*Total\s*6\s*In your library\s*6/);
+    expect(await view.getByTestId('collection-counts').textContent()).toMatch(
+      /Matched DOIs\s*6\s*Unmatched DOIs\s*0\s*Total\s*6\s*In your library\s*6/,
+    );
     expect(await page.getByTestId('collection-list').locator('li').count()).toBe(3);
   });
 
   it('tells a key without Collections access what is missing, and keeps nothing', async () => {
     const limitedDir = tempDir('citewise-collections-limited-');
-    const limited = await launchApp({ dataDir: limitedDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: limitedKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS } });
-    const { page: p2, problems: p2problems } = await newPage(await browser.newContext({ viewport: { width: 1360, height: 900 } }));
+    const limited = await launchApp({
+      dataDir: limitedDir.path,
+      env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: limitedKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS },
+    });
+    const { page: p2, problems: p2problems } = await newPage(
+      await browser.newContext({ viewport: { width: 1360, height: 900 } }),
+    );
     try {
       await p2.goto(`${limited.url.split('#')[0]}#/collections`);
       await p2.getByTestId('new-collection').click();
@@ -206,8 +234,14 @@ describe('collections and paper search', () => {
     expect(await rows.count()).toBe(20);
     // Tallies as the service has them, and the search word highlighted through the allowlist (as <mark>).
     const firstDoi = (await rows.first().getAttribute('data-doi'))!;
-    const tally = await fetch(`${service.url}/tallies/${firstDoi}`).then((r) => r.json() as Promise<{ supporting: number; contradicting: number; mentioning: number }>);
-    expect(await rows.first().getByTestId('paper-tally').textContent()).toMatch(new RegExp(`${tally.supporting.toLocaleString('en')} supporting,\\s*${tally.contradicting.toLocaleString('en')} contrasting,\\s*${tally.mentioning.toLocaleString('en')} mentioning`));
+    const tally = await fetch(`${service.url}/tallies/${firstDoi}`).then(
+      (r) => r.json() as Promise<{ supporting: number; contradicting: number; mentioning: number }>,
+    );
+    expect(await rows.first().getByTestId('paper-tally').textContent()).toMatch(
+      new RegExp(
+        `${tally.supporting.toLocaleString('en')} supporting,\\s*${tally.contradicting.toLocaleString('en')} contrasting,\\s*${tally.mentioning.toLocaleString('en')} mentioning`,
+      ),
+    );
     expect(await page.locator('[data-testid="paper-row"] mark').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="paper-row"] strong.highlight').count()).toBe(0);
     await page.getByRole('button', { name: 'Next' }).click();
@@ -223,14 +257,17 @@ describe('collections and paper search', () => {
     await expect.poll(() => summary.textContent()).toContain('with retraction, sorted by date');
     const retractedCount = await rows.count();
     expect(retractedCount).toBeGreaterThan(0);
-    for (let i = 0; i < retractedCount; i++) expect(await rows.nth(i).getByTestId('paper-notice').allTextContents()).toContain('Retracted');
+    for (let i = 0; i < retractedCount; i++)
+      expect(await rows.nth(i).getByTestId('paper-notice').allTextContents()).toContain('Retracted');
     expect(await page.getByTestId('search-notices').textContent()).toMatch(/Retracted \d+/);
 
     // Adding a hit: it joins the library and is marked.
     const target = rows.filter({ hasNot: page.getByTestId('in-library') }).first();
     const doi = (await target.getAttribute('data-doi'))!;
     await target.getByRole('button', { name: /^Add to library/ }).click();
-    await page.locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`).waitFor({ timeout: 20_000 });
+    await page
+      .locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`)
+      .waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('add-report').textContent()).toContain('Added 1 to your library');
     await shoot('search-filtered');
     await pane('library');
@@ -242,28 +279,40 @@ describe('collections and paper search', () => {
   it('refreshes a collection, and opens the kept copy when the service cannot be reached', async () => {
     await pane('collections');
     await page.getByRole('tab', { name: 'Collections' }).click();
-    await page.getByTestId('collection-list').getByRole('button', { name: /Selected reef papers/ }).click();
+    await page
+      .getByTestId('collection-list')
+      .getByRole('button', { name: /Selected reef papers/ })
+      .click();
     const view = page.getByTestId('collection-view');
     await view.waitFor();
     const before = await view.getByTestId('fetched-at').textContent();
     await page.waitForTimeout(1100);
     const asked = proxy.paths.length;
     await view.getByTestId('collection-refresh').click();
-    await expect.poll(() => proxy.paths.slice(asked).some((p) => p.startsWith('/api_partner/collections/selected'))).toBe(true);
+    await expect
+      .poll(() => proxy.paths.slice(asked).some((p) => p.startsWith('/api_partner/collections/selected')))
+      .toBe(true);
     expect(await view.getByTestId('collection-problem').count()).toBe(0);
     expect(before).toBeTruthy();
 
     await proxy.goOffline();
     await view.getByTestId('collection-refresh').click();
     await view.getByTestId('collection-problem').waitFor({ timeout: 30_000 });
-    expect(await view.getByTestId('collection-problem').textContent()).toContain('Showing the copy kept in your library');
+    expect(await view.getByTestId('collection-problem').textContent()).toContain(
+      'Showing the copy kept in your library',
+    );
     expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*3/);
     // A new window, still offline: the collections are listed and open from the library.
     await page.reload();
     await pane('collections');
     await page.getByRole('tab', { name: 'Collections' }).click();
-    await page.getByTestId('collection-list').getByRole('button', { name: /Papers on/ }).click();
-    await expect.poll(() => page.getByTestId('collection-view').getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*6/);
+    await page
+      .getByTestId('collection-list')
+      .getByRole('button', { name: /Papers on/ })
+      .click();
+    await expect
+      .poll(() => page.getByTestId('collection-view').getByTestId('collection-counts').textContent())
+      .toMatch(/Matched DOIs\s*6/);
     await shoot('offline-copy');
   });
 });

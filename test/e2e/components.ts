@@ -11,7 +11,12 @@ import { tempDir } from '../helpers/tmp';
 import { ROOT } from './harness';
 
 export const HARNESS_PATH = '/__harness/';
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 let built: Promise<string> | null = null;
 
@@ -45,7 +50,11 @@ export async function routeHarness(context: BrowserContext, origin: string, perm
     const path = new URL(route.request().url()).pathname.slice(HARNESS_PATH.length) || 'index.html';
     try {
       const body = readFileSync(join(dir, path));
-      await route.fulfill({ status: 200, body, headers: { 'content-type': MIME[extname(path)] ?? 'application/octet-stream', 'content-security-policy': csp } });
+      await route.fulfill({
+        status: 200,
+        body,
+        headers: { 'content-type': MIME[extname(path)] ?? 'application/octet-stream', 'content-security-policy': csp },
+      });
     } catch {
       await route.fulfill({ status: 404, body: 'not found' });
     }
@@ -58,12 +67,24 @@ export async function openHarness(page: Page, origin: string): Promise<void> {
 }
 
 /** Runs axe-core in the page; returns the serious and critical violations, in a short form. */
-export async function axeViolations(page: Page, context?: string): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+export async function axeViolations(
+  page: Page,
+  context?: string,
+): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   const source = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
   // A CSP without 'unsafe-eval' still allows a script added by the test harness through the DevTools protocol.
   await page.evaluate(source);
   const results = await page.evaluate(async (ctx) => {
-    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            c: unknown,
+            o: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     return axe.run(ctx ?? document, { resultTypes: ['violations'] });
   }, context ?? null);
   return results.violations

@@ -14,7 +14,10 @@ import { cli, pickDois, writeHostile } from './seed';
 interface HarnessWindow {
   __harness: {
     api: {
-      invoke(channel: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>;
+      invoke(
+        channel: string,
+        input: unknown,
+      ): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>;
       listenerCount(): number;
     };
     clear(): void;
@@ -49,7 +52,10 @@ describe('Item details', () => {
   }
 
   async function show(id: number, props: Record<string, unknown> = {}): Promise<void> {
-    await page.evaluate(([i, p]) => (window as unknown as HarnessWindow).__harness.details({ id: i, ...p }), [id, props] as const);
+    await page.evaluate(([i, p]) => (window as unknown as HarnessWindow).__harness.details({ id: i, ...p }), [
+      id,
+      props,
+    ] as const);
     await page.getByTestId('details-title').waitFor();
   }
 
@@ -62,7 +68,11 @@ describe('Item details', () => {
     await cli(dataDir.path, service.url, 'add', dois.retracted, dois.concern);
     app = await launchApp({
       dataDir: dataDir.path,
-      env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
     });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
@@ -70,7 +80,9 @@ describe('Item details', () => {
     ({ page, problems } = await newPage(context));
     await page.goto(app.url);
     await openHarness(page, app.origin);
-    const list = await invoke<{ rows: { id: number; title: string | null; doi: string | null }[] }>('library.list', { limit: 10 });
+    const list = await invoke<{ rows: { id: number; title: string | null; doi: string | null }[] }>('library.list', {
+      limit: 10,
+    });
     for (const row of list.rows) {
       if (row.doi === dois.retracted) ids.retracted = row.id;
       else if (row.doi === dois.concern) ids.concern = row.id;
@@ -114,9 +126,16 @@ describe('Item details', () => {
     await publisher.fill('New Press');
     await publisher.press('Tab');
     await expect.poll(() => page.getByTestId('undo-hint').textContent()).toContain('Edit publisher');
-    expect((await invoke<{ csl: { publisher?: string } }>('library.item.get', { id: ids.plain })).csl.publisher).toBe('New Press');
+    expect((await invoke<{ csl: { publisher?: string } }>('library.item.get', { id: ids.plain })).csl.publisher).toBe(
+      'New Press',
+    );
     await page.getByTestId('undo').click();
-    await expect.poll(async () => (await invoke<{ csl: { publisher?: string } }>('library.item.get', { id: ids.plain })).csl.publisher).toBe('Press');
+    await expect
+      .poll(
+        async () =>
+          (await invoke<{ csl: { publisher?: string } }>('library.item.get', { id: ids.plain })).csl.publisher,
+      )
+      .toBe('Press');
     await expect.poll(() => page.getByLabel('Publisher', { exact: true }).inputValue()).toBe('Press');
   });
 
@@ -124,7 +143,9 @@ describe('Item details', () => {
     const date = page.getByLabel('Date', { exact: true });
     await date.fill('2003-07');
     await date.press('Tab');
-    await expect.poll(async () => (await invoke<{ csl: { issued?: unknown } }>('library.item.get', { id: ids.plain })).csl.issued).toEqual({ 'date-parts': [[2003, 7]] });
+    await expect
+      .poll(async () => (await invoke<{ csl: { issued?: unknown } }>('library.item.get', { id: ids.plain })).csl.issued)
+      .toEqual({ 'date-parts': [[2003, 7]] });
   });
 
   it('adds, reorders and removes creators, as author or editor', async () => {
@@ -133,13 +154,35 @@ describe('Item details', () => {
     await page.getByLabel('Given name').nth(1).fill('Cy');
     // Names are saved when focus leaves the creators.
     await page.getByLabel('New tag').focus();
-    await expect.poll(async () => (await invoke<{ csl: { author?: { family: string }[] } }>('library.item.get', { id: ids.plain })).csl.author?.map((a) => a.family)).toEqual(['Baker', 'Carver']);
+    await expect
+      .poll(async () =>
+        (
+          await invoke<{ csl: { author?: { family: string }[] } }>('library.item.get', { id: ids.plain })
+        ).csl.author?.map((a) => a.family),
+      )
+      .toEqual(['Baker', 'Carver']);
     await page.getByRole('button', { name: 'Move Cy Carver up' }).click();
-    await expect.poll(async () => (await invoke<{ csl: { author?: { family: string }[] } }>('library.item.get', { id: ids.plain })).csl.author?.map((a) => a.family)).toEqual(['Carver', 'Baker']);
+    await expect
+      .poll(async () =>
+        (
+          await invoke<{ csl: { author?: { family: string }[] } }>('library.item.get', { id: ids.plain })
+        ).csl.author?.map((a) => a.family),
+      )
+      .toEqual(['Carver', 'Baker']);
     await page.getByLabel('Role of Bo Baker').selectOption('editor');
-    await expect.poll(async () => (await invoke<{ csl: { editor?: { family: string }[] } }>('library.item.get', { id: ids.plain })).csl.editor?.map((a) => a.family)).toEqual(['Baker']);
+    await expect
+      .poll(async () =>
+        (
+          await invoke<{ csl: { editor?: { family: string }[] } }>('library.item.get', { id: ids.plain })
+        ).csl.editor?.map((a) => a.family),
+      )
+      .toEqual(['Baker']);
     await page.getByRole('button', { name: 'Remove Cy Carver' }).click();
-    await expect.poll(async () => (await invoke<{ csl: { author?: unknown[] } }>('library.item.get', { id: ids.plain })).csl.author).toBeUndefined();
+    await expect
+      .poll(
+        async () => (await invoke<{ csl: { author?: unknown[] } }>('library.item.get', { id: ids.plain })).csl.author,
+      )
+      .toBeUndefined();
   });
 
   it('shows a key conflict inline, then regenerates the key', async () => {
@@ -151,10 +194,14 @@ describe('Item details', () => {
     expect(await key.getAttribute('aria-invalid')).toBe('true');
     await key.fill('baker-new');
     await key.press('Enter');
-    await expect.poll(async () => (await invoke<{ citationKey: string }>('library.item.get', { id: ids.plain })).citationKey).toBe('baker-new');
+    await expect
+      .poll(async () => (await invoke<{ citationKey: string }>('library.item.get', { id: ids.plain })).citationKey)
+      .toBe('baker-new');
     expect(await page.getByTestId('key-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Regenerate' }).click();
-    await expect.poll(async () => (await invoke<{ citationKey: string }>('library.item.get', { id: ids.plain })).citationKey).not.toBe('baker-new');
+    await expect
+      .poll(async () => (await invoke<{ citationKey: string }>('library.item.get', { id: ids.plain })).citationKey)
+      .not.toBe('baker-new');
   });
 
   it('adds and removes tags, and adds, edits and deletes notes', async () => {
@@ -238,14 +285,18 @@ describe('Item details', () => {
     await service.close();
     serviceClosed = true;
     await page.getByTestId('refresh').click();
-    await expect.poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 }).toMatch(/Offline|Could not load/);
+    await expect
+      .poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 })
+      .toMatch(/Offline|Could not load/);
     expect(await page.getByTestId('details-title').textContent()).not.toBe('');
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).not.toBe('');
     await screenshot(page, 'details-offline-light');
   });
 
   it('leaves no event listener behind when the column goes away', async () => {
-    expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount())).toBeGreaterThan(0);
+    expect(
+      await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount()),
+    ).toBeGreaterThan(0);
     await page.evaluate(() => (window as unknown as HarnessWindow).__harness.clear());
     expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount())).toBe(0);
   });

@@ -29,17 +29,29 @@ describe('the editor picker', () => {
       },
     });
     // Evidence on one paper: its tallies, and a retraction notice.
-    await f.core.library.lib.putTallies({ found: { '10.1000/adams': { total: 14, supporting: 3, contrasting: 1, mentioning: 10, unclassified: 0 } } });
+    await f.core.library.lib.putTallies({
+      found: { '10.1000/adams': { total: 14, supporting: 3, contrasting: 1, mentioning: 10, unclassified: 0 } },
+    });
     await f.core.library.lib.putNotices('10.1000/adams', [], true);
     // An expression of concern on another.
     const synthetic = await f.core.library.lib.getItem(f.ids['Author:2026-test']!);
-    const withDoi = await f.core.invoke('library.item.update', { id: synthetic.id, csl: { ...synthetic.csl, DOI: '10.1000/synthetic' } });
+    const withDoi = await f.core.invoke('library.item.update', {
+      id: synthetic.id,
+      csl: { ...synthetic.csl, DOI: '10.1000/synthetic' },
+    });
     if (!withDoi.ok) throw new Error(withDoi.error.message);
-    await f.core.library.lib.putNotices('10.1000/synthetic', [{ doi: '10.1000/synthetic', status: 'Has expression of concern', date: '2026-01-01' }], false);
+    await f.core.library.lib.putNotices(
+      '10.1000/synthetic',
+      [{ doi: '10.1000/synthetic', status: 'Has expression of concern', date: '2026-01-01' }],
+      false,
+    );
     await f.core.library.enrichment.reconcileStatuses();
     // Text from the library is shown as text, markup included.
     const item = await f.core.library.lib.getItem(f.ids.brigge2002!);
-    const updated = await f.core.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'Books <img src=x onerror=alert(1)> Are Long' } });
+    const updated = await f.core.invoke('library.item.update', {
+      id: item.id,
+      csl: { ...item.csl, title: 'Books <img src=x onerror=alert(1)> Are Long' },
+    });
     if (!updated.ok) throw new Error(updated.error.message);
   });
 
@@ -72,7 +84,9 @@ describe('the editor picker', () => {
 
     // The fielded search language works in the box.
     await box.pressSequentially('author:brigge', { delay: 20 });
-    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('Books <img src=x onerror=alert(1)> Are Long');
+    await expect
+      .poll(() => page.getByRole('option').first().textContent())
+      .toContain('Books <img src=x onerror=alert(1)> Are Long');
     expect(await page.locator('#hits img').count()).toBe(0);
     await box.press('Enter');
     await screenshot(page, 'editor-picker-picks');

@@ -10,7 +10,11 @@ import { send } from '../integration/api/helpers';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { freePort } from '../helpers/free-port';
 
-const probe = (port: number) => send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then((r) => r.body, (e: NodeJS.ErrnoException) => e.code);
+const probe = (port: number) =>
+  send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then(
+    (r) => r.body,
+    (e: NodeJS.ErrnoException) => e.code,
+  );
 
 describe('Settings → Editors', () => {
   let dir: ReturnType<typeof tempDir>;

@@ -25,7 +25,13 @@ const PAYLOAD = 'Payload <img src=x onerror="window.__canary()"><script>window._
 function poison(value: unknown): unknown {
   if (typeof value === 'string') return /^\d|^https?:/.test(value) ? value : `${value} ${PAYLOAD}`;
   if (Array.isArray(value)) return value.map(poison);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ['id', 'slug', 'dataset', 'uid', 'familyId'].includes(k) ? v : poison(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        ['id', 'slug', 'dataset', 'uid', 'familyId'].includes(k) ? v : poison(v),
+      ]),
+    );
   return value;
 }
 
@@ -37,21 +43,36 @@ async function hostileProxy(target: string): Promise<{ url: string; server: Serv
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-      const up = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...headers, 'content-length': String(body.length) } }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          let text = Buffer.concat(parts).toString('utf8');
-          if (decodeURIComponent(req.url ?? '').includes(HOSTILE) && answer.statusCode === 200) {
-            const json = JSON.parse(text) as { results?: unknown[] };
-            text = JSON.stringify({ ...json, results: poison(json.results) });
-          }
-          const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['content-length', 'connection', 'transfer-encoding'].includes(k))) as Record<string, string>;
-          res.writeHead(answer.statusCode ?? 502, out);
-          res.end(text);
-        });
-      });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
+      const up = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...headers, 'content-length': String(body.length) },
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            let text = Buffer.concat(parts).toString('utf8');
+            if (decodeURIComponent(req.url ?? '').includes(HOSTILE) && answer.statusCode === 200) {
+              const json = JSON.parse(text) as { results?: unknown[] };
+              text = JSON.stringify({ ...json, results: poison(json.results) });
+            }
+            const out = Object.fromEntries(
+              Object.entries(answer.headers).filter(
+                ([k]) => !['content-length', 'connection', 'transfer-encoding'].includes(k),
+              ),
+            ) as Record<string, string>;
+            res.writeHead(answer.statusCode ?? 502, out);
+            res.end(text);
+          });
+        },
+      );
       up.on('error', () => res.destroy());
       up.end(body);
     });
@@ -72,9 +93,19 @@ describe('Evidence datasets', () => {
   let savedPatentTitle = '';
 
   /** A record of the local service's corpus, to choose search words the way a user would know them. */
-  const docOf = (dataset: string, where = '1 = 1'): Doc => JSON.parse(service.corpus.db.prepare(`SELECT doc FROM evidence WHERE dataset = ? AND ${where} ORDER BY seq LIMIT 1`).pluck().get(dataset) as string) as Doc;
+  const docOf = (dataset: string, where = '1 = 1'): Doc =>
+    JSON.parse(
+      service.corpus.db
+        .prepare(`SELECT doc FROM evidence WHERE dataset = ? AND ${where} ORDER BY seq LIMIT 1`)
+        .pluck()
+        .get(dataset) as string,
+    ) as Doc;
   /** The longest word of a text: specific enough to search for. */
-  const word = (text: string) => text.split(/[^\p{L}]+/u).sort((a, b) => b.length - a.length)[0]!.toLowerCase();
+  const word = (text: string) =>
+    text
+      .split(/[^\p{L}]+/u)
+      .sort((a, b) => b.length - a.length)[0]!
+      .toLowerCase();
 
   const tab = (name: string) => page.getByRole('tab', { name });
   const searchBox = () => page.getByRole('searchbox');
@@ -83,7 +114,11 @@ describe('Evidence datasets', () => {
 
   const shoot = (name: string): Promise<void> => shootThemes(page, `evidence-${name}`);
 
-  const goTo = (pane: string) => page.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name: new RegExp(`^${pane}`) }).click();
+  const goTo = (pane: string) =>
+    page
+      .getByRole('navigation', { name: 'Panes' })
+      .getByRole('button', { name: new RegExp(`^${pane}`) })
+      .click();
 
   async function saveKey(key: string): Promise<void> {
     await goTo('Settings');
@@ -99,7 +134,8 @@ describe('Evidence datasets', () => {
     await searchBox().fill(q);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     // The count says which search it counts: wait for this one's, not the previous answer's.
-    if (answer === 'results') await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-query')).toBe(q.trim());
+    if (answer === 'results')
+      await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-query')).toBe(q.trim());
   }
 
   async function openFirst(): Promise<void> {
@@ -108,7 +144,14 @@ describe('Evidence datasets', () => {
   }
 
   beforeAll(async () => {
-    const evidence: ServiceScope[] = ['public', 'evidence-patents', 'evidence-clinical-trials', 'evidence-grants', 'evidence-device510k', 'evidence-maude'];
+    const evidence: ServiceScope[] = [
+      'public',
+      'evidence-patents',
+      'evidence-clinical-trials',
+      'evidence-grants',
+      'evidence-device510k',
+      'evidence-maude',
+    ];
     service = await startService({
       port: 0,
       papers: 300,
@@ -119,9 +162,15 @@ describe('Evidence datasets', () => {
       ],
     });
     proxy = await hostileProxy(service.url);
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: proxy.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      env: { CITEWISE_SERVICE_URL: proxy.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      colorScheme: 'light',
+      acceptDownloads: true,
+    });
     await context.addInitScript(() => {
       const w = window as unknown as { __canary: () => void; __canaryFired: number };
       w.__canaryFired = 0;
@@ -151,7 +200,9 @@ describe('Evidence datasets', () => {
     await search('FAERS', 'warfarin', 'refusal');
     const access = page.getByTestId('evidence-access');
     await access.waitFor();
-    expect(await access.textContent()).toMatch(/No access to FAERS.*does not include access to the FAERS drug adverse-event evidence dataset.*own Evidence scope/s);
+    expect(await access.textContent()).toMatch(
+      /No access to FAERS.*does not include access to the FAERS drug adverse-event evidence dataset.*own Evidence scope/s,
+    );
     await shoot('no-access');
     // The datasets the key does cover still work.
     await search('Grants', '');
@@ -192,10 +243,14 @@ describe('Evidence datasets', () => {
     expect(await detail().getByTestId('patent-publications').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await detail().getByTestId('patent-cpc').locator('li').count()).toBeGreaterThan(0);
     expect(await detail().getByRole('heading', { name: 'Inventors' }).count()).toBe(1);
-    expect(await detail().getByTestId('patent-facts').textContent()).toMatch(/Family size\s*\d+\s*Forward citations\s*\d+/);
+    expect(await detail().getByTestId('patent-facts').textContent()).toMatch(
+      /Family size\s*\d+\s*Forward citations\s*\d+/,
+    );
     savedPatentTitle = (await detail().locator('h2').textContent())!.trim();
     await detail().getByRole('button', { name: 'Save to library' }).click();
-    await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
+    await expect
+      .poll(() => detail().getByTestId('evidence-saved').textContent())
+      .toMatch(/Saved to your library as \w+/);
     await shoot('patents');
   });
 
@@ -211,7 +266,9 @@ describe('Evidence datasets', () => {
     await expect.poll(() => asText.inputValue()).toBe('hasResults:"Yes"');
     await asText.fill('hasResults:"Yes" colour:"red"');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.locator('#evidence-filter-text-problem').textContent()).toBe('"colour" is not one of this dataset\'s filterable fields.');
+    await expect
+      .poll(() => page.locator('#evidence-filter-text-problem').textContent())
+      .toBe('"colour" is not one of this dataset\'s filterable fields.');
     expect(await page.getByTestId('evidence-filter-string').textContent()).toBe('hasResults:"Yes"');
     await page.getByText('Edit the filter string').click();
     await searchBox().fill(word(String(trial.title)));
@@ -222,13 +279,22 @@ describe('Evidence datasets', () => {
     const groups = detail().getByTestId('events-group');
     expect(await groups.count()).toBe(2);
     for (const g of await groups.all()) {
-      expect(await g.locator('thead th').allTextContents()).toEqual(['Event', 'Type', 'Organ system', 'Affected / at risk', '%', 'Events']);
+      expect(await g.locator('thead th').allTextContents()).toEqual([
+        'Event',
+        'Type',
+        'Organ system',
+        'Affected / at risk',
+        '%',
+        'Events',
+      ]);
       expect(await g.locator('tbody tr').count()).toBeGreaterThan(0);
       expect(await g.locator('tbody td.num').first().textContent()).toMatch(/^\d+ \/ \d+$/);
     }
     expect(await detail().getByTestId('trial-facts').textContent()).toMatch(/Registry number\s*NCT\d+/);
     await detail().getByRole('button', { name: 'Save to library' }).click();
-    await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
+    await expect
+      .poll(() => detail().getByTestId('evidence-saved').textContent())
+      .toMatch(/Saved to your library as \w+/);
     await shoot('trial');
     await groups.first().scrollIntoViewIfNeeded();
     await shoot('trial-events');
@@ -238,7 +304,9 @@ describe('Evidence datasets', () => {
     const grant = (docOf('grants').grants as Doc[])[0]!;
     await search('Grants', word(String(grant.title)));
     await openFirst();
-    await expect.poll(() => detail().getByTestId('grant-facts').textContent()).toMatch(/Award number\s*[A-Z]+-\d+.*Agency.*Principal investigator/s);
+    await expect
+      .poll(() => detail().getByTestId('grant-facts').textContent())
+      .toMatch(/Award number\s*[A-Z]+-\d+.*Agency.*Principal investigator/s);
     expect(await detail().getByTestId('grant-facts').textContent()).toMatch(/Award amount\s*\$[\d,]+/);
     await shoot('grant');
   });
@@ -246,7 +314,9 @@ describe('Evidence datasets', () => {
   it('510(k): the device from its detail endpoint, its summary document and pages', async () => {
     await search('510(k)', 'pump OR monitor OR catheter OR system');
     await openFirst();
-    await expect.poll(() => detail().getByTestId('device-facts').textContent()).toMatch(/Device.+Applicant.+Decision\s*Substantially Equivalent/s);
+    await expect
+      .poll(() => detail().getByTestId('device-facts').textContent())
+      .toMatch(/Device.+Applicant.+Decision\s*Substantially Equivalent/s);
     expect(await detail().getByTestId('device-documents').locator('li').count()).toBe(1);
     const pages = detail().getByTestId('device-pages');
     await expect.poll(() => pages.textContent()).toMatch(/Page 1 of \d+/);
@@ -265,7 +335,9 @@ describe('Evidence datasets', () => {
     await expect.poll(() => detail().getByTestId('faers-drugs').locator('tbody tr').count()).toBeGreaterThan(0);
     expect((await detail().getByTestId('faers-drugs').textContent())!.toLowerCase()).toContain(drug.toLowerCase());
     expect(await detail().getByTestId('faers-reactions').locator('tbody tr').count()).toBeGreaterThan(0);
-    expect(await detail().getByTestId('faers-facts').textContent()).toMatch(/Report\s*\d+\s*Received\s*\d{4}-\d\d-\d\d/);
+    expect(await detail().getByTestId('faers-facts').textContent()).toMatch(
+      /Report\s*\d+\s*Received\s*\d{4}-\d\d-\d\d/,
+    );
     await shoot('faers');
   });
 
@@ -282,7 +354,9 @@ describe('Evidence datasets', () => {
     await shoot('maude-facets');
     await bars.first().click();
     await expect.poll(() => page.getByTestId('evidence-filter-string').textContent()).toBe(`event_type:"${value}"`);
-    await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(new RegExp(`of ${n!.replace(/,/g, ',?')} MAUDE reports?`));
+    await expect
+      .poll(() => page.getByTestId('evidence-count').textContent())
+      .toMatch(new RegExp(`of ${n!.replace(/,/g, ',?')} MAUDE reports?`));
     // After filtering, the chart of event types holds only that value.
     await expect.poll(() => eventType.getByRole('button').count()).toBe(1);
     await openFirst();
@@ -299,7 +373,9 @@ describe('Evidence datasets', () => {
     expect(await list.locator('li').first().getByRole('button').first().textContent()).toContain('Payload');
     expect(await list.locator('img, script').count()).toBe(0);
     await openFirst();
-    await expect.poll(() => detail().getByTestId('patent-facts').textContent()).toContain('<script>window.__canary()</script>');
+    await expect
+      .poll(() => detail().getByTestId('patent-facts').textContent())
+      .toContain('<script>window.__canary()</script>');
     await shoot('hostile');
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(await canary()).toBe(0);
@@ -315,12 +391,19 @@ describe('Evidence datasets', () => {
     await page.getByTestId('export-style').selectOption('apa');
     const preview = page.getByTestId('export-bibliography');
     await expect.poll(() => preview.locator('.csl-entry').count(), { timeout: 20_000 }).toBe(2);
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save to file…' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save to file…' }).click(),
+    ]);
     const text = readFileSync((await download.path())!, 'utf8');
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(U\.S\. Patent No\. \d{1,3}(,\d{3})+\)\. U\.S\. Patent and Trademark Office\. https:\/\/patents\.example\.org\/patent\/US\d+[AB]\d$/m);
-    expect(text).toMatch(/^.+\. \(\d{4}\)\. .+ \(Clinical Trial Registration No\. NCT\d+\)\. ClinicalTrials\.gov\. https:\/\/clinicaltrials\.gov\/study\/NCT\d+$/m);
+    expect(text).toMatch(
+      /^.+\. \(\d{4}\)\. .+ \(U\.S\. Patent No\. \d{1,3}(,\d{3})+\)\. U\.S\. Patent and Trademark Office\. https:\/\/patents\.example\.org\/patent\/US\d+[AB]\d$/m,
+    );
+    expect(text).toMatch(
+      /^.+\. \(\d{4}\)\. .+ \(Clinical Trial Registration No\. NCT\d+\)\. ClinicalTrials\.gov\. https:\/\/clinicaltrials\.gov\/study\/NCT\d+$/m,
+    );
     await screenshot(page, 'evidence-export-apa-light');
     await dialog.getByRole('button', { name: 'Close' }).click();
     // In a new session the pane finds the patent in the library when it is opened, and offers no second copy.
@@ -328,7 +411,9 @@ describe('Evidence datasets', () => {
     await goTo('Evidence');
     await search('Patents', `"${savedPatentTitle}"`);
     await openFirst();
-    await expect.poll(() => detail().getByTestId('evidence-saved').textContent()).toMatch(/^\s*Already in your library as \w+\./);
+    await expect
+      .poll(() => detail().getByTestId('evidence-saved').textContent())
+      .toMatch(/^\s*Already in your library as \w+\./);
     expect(await detail().getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __canaryFired: number }).__canaryFired)).toBe(0);
     expect(problems.errors).toEqual([]);

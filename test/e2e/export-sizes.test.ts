@@ -17,7 +17,12 @@ import { cli } from './seed';
 
 interface HarnessWindow {
   __harness: {
-    api: { invoke(channel: string, input: unknown): Promise<{ ok: boolean; value: { rows: { id: number; title: string | null }[] } }> };
+    api: {
+      invoke(
+        channel: string,
+        input: unknown,
+      ): Promise<{ ok: boolean; value: { rows: { id: number; title: string | null }[] } }>;
+    };
     exportDialog(props: Record<string, unknown>): void;
   };
 }
@@ -45,7 +50,9 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
     ({ page, problems } = await newPage(context));
     await page.goto(app.url);
     await openHarness(page, app.origin);
-    const listed = await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.invoke('library.list', { limit: 1000 }));
+    const listed = await page.evaluate(() =>
+      (window as unknown as HarnessWindow).__harness.api.invoke('library.list', { limit: 1000 }),
+    );
     // In specimen order (the titles number them), so the first n ids are specimens 0 … n-1.
     ids = [...listed.value.rows].sort((a, b) => (a.title ?? '').localeCompare(b.title ?? '')).map((r) => r.id);
     expect(ids).toHaveLength(LIBRARY);
@@ -73,13 +80,18 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
     if (download) return download;
     await page.screenshot({ path: `test-results/export-sizes-no-download-${name}.png` });
     const shown = await page.getByTestId('export-dialog').innerText();
-    throw new Error(`No download for ${name} within 120 s; the dialog shows:\n${shown.slice(-2000)}\nThe app printed:\n${app.output().slice(-4000)}`);
+    throw new Error(
+      `No download for ${name} within 120 s; the dialog shows:\n${shown.slice(-2000)}\nThe app printed:\n${app.output().slice(-4000)}`,
+    );
   }
 
   for (const size of SIZES) {
     it(`saves and copies ${size} entries in ${CITATION_STYLE_IDS.join(', ')}`, { timeout: 600_000 }, async () => {
       const scope = size === LIBRARY ? { kind: 'library' } : { kind: 'items', ids: ids.slice(0, size) };
-      await page.evaluate((p) => (window as unknown as HarnessWindow).__harness.exportDialog(p), { scope, scopeLabel: `Sample ${size}` });
+      await page.evaluate((p) => (window as unknown as HarnessWindow).__harness.exportDialog(p), {
+        scope,
+        scopeLabel: `Sample ${size}`,
+      });
       await page.getByTestId('export-dialog').waitFor();
       await page.getByTestId('export-format').selectOption('text');
       for (const style of CITATION_STYLE_IDS) {
@@ -90,7 +102,9 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
         expect(download.suggestedFilename()).toBe(`Sample ${size}.txt`);
         const saved = readFileSync((await download.path())!, 'utf8');
         expect(bibliographyProblems(saved, size, style), `${style}, ${size} saved`).toEqual([]);
-        await expect.poll(() => page.getByTestId('export-message').textContent(), { timeout: 60_000 }).toContain(`Saved ${size} entries`);
+        await expect
+          .poll(() => page.getByTestId('export-message').textContent(), { timeout: 60_000 })
+          .toContain(`Saved ${size} entries`);
 
         await page.evaluate(() => navigator.clipboard.writeText(''));
         const copy = page.getByRole('button', { name: 'Copy to clipboard' });

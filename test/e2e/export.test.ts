@@ -14,7 +14,11 @@ import { launchApp, launchBrowser, newPage, ROOT, screenshot, type PageProblems,
 import { cli, writeHostile } from './seed';
 
 interface HarnessWindow {
-  __harness: { calls: [string, unknown][]; theme(t: 'light' | 'dark'): void; exportDialog(props: Record<string, unknown>): void };
+  __harness: {
+    calls: [string, unknown][];
+    theme(t: 'light' | 'dark'): void;
+    exportDialog(props: Record<string, unknown>): void;
+  };
   __pwned?: unknown;
 }
 
@@ -34,8 +38,17 @@ describe('Export dialog', () => {
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 50, log: () => {} });
     dataDir = tempDir('citewise-export-');
-    await cli(dataDir.path, service.url, 'import', join(ROOT, 'test/fixtures/formats/sample.json'), writeHostile(dataDir.path));
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    await cli(
+      dataDir.path,
+      service.url,
+      'import',
+      join(ROOT, 'test/fixtures/formats/sample.json'),
+      writeHostile(dataDir.path),
+    );
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, acceptDownloads: true });
     await routeHarness(context, app.origin, ['clipboard-read', 'clipboard-write']);
@@ -65,7 +78,9 @@ describe('Export dialog', () => {
     await page.getByTestId('export-format').selectOption('ris');
     await expect.poll(() => page.getByTestId('export-text').textContent()).toMatch(/^TY {2}- /m);
     await page.getByTestId('export-format').selectOption('csl-json');
-    await expect.poll(async () => JSON.parse((await page.getByTestId('export-text').textContent()) ?? 'null')).toEqual(expect.any(Array));
+    await expect
+      .poll(async () => JSON.parse((await page.getByTestId('export-text').textContent()) ?? 'null'))
+      .toEqual(expect.any(Array));
   });
 
   it('renders a bibliography in the chosen style through SafeMarkup, hostile entries as text', async () => {
@@ -90,14 +105,20 @@ describe('Export dialog', () => {
   it('saves the chosen format as a download with its extension and type', async () => {
     await page.getByTestId('export-format').selectOption('rtf');
     await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').count()).toBeGreaterThan(1);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save to file…' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save to file…' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('My Library.rtf');
     const text = readFileSync((await download.path())!, 'utf8');
     expect(text.startsWith('{\\rtf')).toBe(true);
     await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Saved');
     await page.getByTestId('export-format').selectOption('biblatex');
     await expect.poll(() => page.getByTestId('export-text').textContent()).toMatch(/^@/);
-    const [bib] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save to file…' }).click()]);
+    const [bib] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save to file…' }).click(),
+    ]);
     expect(bib.suggestedFilename()).toBe('My Library.bib');
   });
 
@@ -108,7 +129,11 @@ describe('Export dialog', () => {
     await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Bibliography copied');
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
-      return { types: item!.types, text: await (await item!.getType('text/plain')).text(), html: await (await item!.getType('text/html')).text() };
+      return {
+        types: item!.types,
+        text: await (await item!.getType('text/plain')).text(),
+        html: await (await item!.getType('text/html')).text(),
+      };
     });
     expect(copied.types).toEqual(expect.arrayContaining(['text/html', 'text/plain']));
     expect(copied.text).toMatch(/\[1\]/);
@@ -120,14 +145,22 @@ describe('Export dialog', () => {
     const bad = Buffer.from('<html><body>not a style</body></html>');
     await page.getByTestId('add-style-file').setInputFiles({ name: 'page.csl', mimeType: 'text/xml', buffer: bad });
     // The first added style starts the formatter: allow it a moment.
-    await expect.poll(() => page.getByTestId('style-error').textContent(), { timeout: 20_000 }).toContain('page.csl was not added: This is not a CSL style');
+    await expect
+      .poll(() => page.getByTestId('style-error').textContent(), { timeout: 20_000 })
+      .toContain('page.csl was not added: This is not a CSL style');
     const xml = readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl'));
     await page.getByTestId('add-style-file').setInputFiles({ name: 'tiny-lab.csl', mimeType: 'text/xml', buffer: xml });
     await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 10_000 }).toBe('tiny-lab');
     expect(await page.getByTestId('style-error').count()).toBe(0);
-    expect(await page.getByTestId('export-style').locator('option:checked').textContent()).toBe('Tiny Lab Style (added)');
+    expect(await page.getByTestId('export-style').locator('option:checked').textContent()).toBe(
+      'Tiny Lab Style (added)',
+    );
     // The tiny style prints each title in capitals and its year in parentheses.
-    await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').first().textContent(), { timeout: 10_000 }).toMatch(/^[^a-z]+ \(\d{4}\)$/);
+    await expect
+      .poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').first().textContent(), {
+        timeout: 10_000,
+      })
+      .toMatch(/^[^a-z]+ \(\d{4}\)$/);
     await screenshot(page, 'export-added-style-light');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByTestId('export-style').selectOption('apa');
@@ -146,7 +179,9 @@ describe('Export dialog', () => {
 
   it('says so when the scope has no items', async () => {
     await open({ scope: { kind: 'query', query: 'title:"no such title anywhere"' }, scopeLabel: 'Search results' });
-    await expect.poll(() => page.getByTestId('export-preview').textContent(), { timeout: 10_000 }).toContain('has no items');
+    await expect
+      .poll(() => page.getByTestId('export-preview').textContent(), { timeout: 10_000 })
+      .toContain('has no items');
     expect(await page.getByRole('button', { name: 'Save to file…' }).isDisabled()).toBe(true);
   });
 

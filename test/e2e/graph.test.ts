@@ -35,11 +35,17 @@ describe('the citation graph', () => {
   const graphmlPositions = async (download: Download): Promise<Record<string, [number, number]>> => {
     const xml = readFileSync(await download.path(), 'utf8');
     const out: Record<string, [number, number]> = {};
-    for (const m of xml.matchAll(/<node id="([^"]+)">[\s\S]*?<data key="n_x">([^<]+)<\/data>\s*<data key="n_y">([^<]+)<\/data>/g)) out[m[1]!] = [Number(m[2]), Number(m[3])];
+    for (const m of xml.matchAll(
+      /<node id="([^"]+)">[\s\S]*?<data key="n_x">([^<]+)<\/data>\s*<data key="n_y">([^<]+)<\/data>/g,
+    ))
+      out[m[1]!] = [Number(m[2]), Number(m[3])];
     return out;
   };
   const exportGraphml = async (): Promise<Download> => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('graphml')]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-graph').selectOption('graphml'),
+    ]);
     return download;
   };
 
@@ -47,15 +53,36 @@ describe('the citation graph', () => {
   const labelLayout = async () => {
     const canvas = (await page.getByTestId('graph-canvas').boundingBox())!;
     const bar = (await page.getByRole('toolbar', { name: 'Graph view' }).boundingBox())!;
-    const boxes = JSON.parse((await page.getByTestId('graph-labels').getAttribute('data-label-boxes')) ?? '[]') as [number, number, number, number][];
-    return { boxes, width: canvas.width, height: canvas.height, toolbar: { x0: bar.x - canvas.x, y0: bar.y - canvas.y, x1: bar.x - canvas.x + bar.width, y1: bar.y - canvas.y + bar.height } };
+    const boxes = JSON.parse((await page.getByTestId('graph-labels').getAttribute('data-label-boxes')) ?? '[]') as [
+      number,
+      number,
+      number,
+      number,
+    ][];
+    return {
+      boxes,
+      width: canvas.width,
+      height: canvas.height,
+      toolbar: {
+        x0: bar.x - canvas.x,
+        y0: bar.y - canvas.y,
+        x1: bar.x - canvas.x + bar.width,
+        y1: bar.y - canvas.y + bar.height,
+      },
+    };
   };
   const expectLabelsClear = async (): Promise<void> => {
     const { boxes, width, height, toolbar } = await labelLayout();
     expect(boxes.length).toBeGreaterThan(0);
     for (const [x0, y0, x1, y1] of boxes) {
-      expect(x0 < toolbar.x1 && x1 > toolbar.x0 && y0 < toolbar.y1 && y1 > toolbar.y0, `label ${[x0, y0, x1, y1].join(',')} under the toolbar`).toBe(false);
-      expect(x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height, `label ${[x0, y0, x1, y1].join(',')} off the canvas (${width}×${height})`).toBe(true);
+      expect(
+        x0 < toolbar.x1 && x1 > toolbar.x0 && y0 < toolbar.y1 && y1 > toolbar.y0,
+        `label ${[x0, y0, x1, y1].join(',')} under the toolbar`,
+      ).toBe(false);
+      expect(
+        x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height,
+        `label ${[x0, y0, x1, y1].join(',')} off the canvas (${width}×${height})`,
+      ).toBe(true);
     }
   };
 
@@ -69,13 +96,28 @@ describe('the citation graph', () => {
     await expect.poll(() => view.getAttribute('data-fit-points'), { timeout: 10_000 }).not.toBeNull();
     const points = JSON.parse((await view.getAttribute('data-fit-points'))!) as [number, number][];
     const canvas = (await view.boundingBox())!;
-    const inCanvas = (b: { x: number; y: number; width: number; height: number }) => ({ x0: b.x - canvas.x, y0: b.y - canvas.y, x1: b.x - canvas.x + b.width, y1: b.y - canvas.y + b.height });
+    const inCanvas = (b: { x: number; y: number; width: number; height: number }) => ({
+      x0: b.x - canvas.x,
+      y0: b.y - canvas.y,
+      x1: b.x - canvas.x + b.width,
+      y1: b.y - canvas.y + b.height,
+    });
     const toolbar = inCanvas((await page.getByRole('toolbar', { name: 'Graph view' }).boundingBox())!);
     const legend = inCanvas((await page.getByTestId('graph-legend').boundingBox())!);
     expect(points.length).toBeGreaterThan(10);
     for (const [x, y] of points) {
-      expect(x >= 0 && y >= 0 && x <= canvas.width && y <= canvas.height, `paper at ${x},${y} off the canvas (${canvas.width}×${canvas.height})`).toBe(true);
-      for (const [name, b] of [['toolbar', toolbar], ['legend', legend]] as const) expect(x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1, `paper at ${x},${y} under the ${name} ${JSON.stringify(b)}`).toBe(false);
+      expect(
+        x >= 0 && y >= 0 && x <= canvas.width && y <= canvas.height,
+        `paper at ${x},${y} off the canvas (${canvas.width}×${canvas.height})`,
+      ).toBe(true);
+      for (const [name, b] of [
+        ['toolbar', toolbar],
+        ['legend', legend],
+      ] as const)
+        expect(
+          x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1,
+          `paper at ${x},${y} under the ${name} ${JSON.stringify(b)}`,
+        ).toBe(false);
     }
     return points.length;
   };
@@ -106,9 +148,20 @@ describe('the citation graph', () => {
       .get(row.id) as { doi: string; title: string };
     dataDir = tempDir('citewise-graph-');
     await cli(dataDir.path, service.url, 'add', seed.doi);
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      colorScheme: 'light',
+      acceptDownloads: true,
+    });
     ({ page, problems } = await newPage(context));
     const response = await page.goto(app.url);
     // Web Workers only from the app itself: the layout worker is a file of the app, never a blob.
@@ -138,7 +191,9 @@ describe('the citation graph', () => {
     await expect.poll(async () => (await shown()).papers).toBeGreaterThan(10);
     const first = await shown();
     expect(first.links).toBe(first.papers - 1);
-    await expect.poll(() => page.getByTestId('citing-progress').textContent()).toMatch(/of \d+ citation statements loaded/);
+    await expect
+      .poll(() => page.getByTestId('citing-progress').textContent())
+      .toMatch(/of \d+ citation statements loaded/);
     await expect.poll(() => page.getByTestId('graph-status').textContent()).not.toMatch(/laying out/);
     expect(await page.getByTestId('year-chart').count()).toBe(1);
     expect(await page.getByTestId('contrasting-list').locator('li').count()).toBeGreaterThanOrEqual(1);
@@ -147,7 +202,9 @@ describe('the citation graph', () => {
     expect(drawn).toBeGreaterThan(0);
     await expectLabelsClear();
     // The legend says which papers are labelled (the rule of labels.ts) and what is drawn larger.
-    expect(await page.getByTestId('legend-labels').textContent()).toBe('Labels: selected papers and search matches, then up to 30 of the largest papers in view, where they fit');
+    expect(await page.getByTestId('legend-labels').textContent()).toBe(
+      'Labels: selected papers and search matches, then up to 30 of the largest papers in view, where they fit',
+    );
     expect(await page.getByTestId('graph-legend').textContent()).toContain('Larger: in your library');
     await shoot('expanded');
     // Zoomed in, papers sit at every edge and under the toolbar: their labels stay clear of both.
@@ -171,7 +228,9 @@ describe('the citation graph', () => {
     await page.getByTestId('graph-search').fill(words);
     await expect.poll(() => page.getByTestId('graph-matches').textContent()).toMatch(/^[1-9]\d* found$/);
     await page.getByTestId('graph-search').press('Enter');
-    await expect.poll(() => page.getByTestId('graph-details').locator('h2').textContent()).toContain(citer.title.slice(0, 30));
+    await expect
+      .poll(() => page.getByTestId('graph-details').locator('h2').textContent())
+      .toContain(citer.title.slice(0, 30));
     await page.getByTestId('graph-search').fill('');
     await page.getByTestId('expand-citing').click();
     await expect.poll(async () => (await shown()).papers).toBeGreaterThan(first.papers);
@@ -192,11 +251,15 @@ describe('the citation graph', () => {
     await expect.poll(() => page.getByTestId('graph-details').textContent()).toContain('In your library');
 
     // Save it under a name, once laid out.
-    await expect.poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 }).toBe('false');
+    await expect
+      .poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 })
+      .toBe('false');
     await page.getByTestId('save-graph').click();
     await page.getByRole('textbox', { name: 'Name of the graph' }).fill('Seed and its critics');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Saved as “Seed and its critics” \([\d,]+ papers\)/);
+    await expect
+      .poll(() => page.getByTestId('graph-notice').textContent())
+      .toMatch(/Saved as “Seed and its critics” \([\d,]+ papers\)/);
 
     // Exports: GraphML of what is shown, as a download.
     const download = await exportGraphml();
@@ -205,25 +268,44 @@ describe('the citation graph', () => {
     expect(Object.keys(savedLayout).length).toBeGreaterThan(10);
     // The picture carries the legend: the PNG (drawn at 2×) is taller than the 1600 × 1000 graph alone,
     // and the SVG has the legend's words.
-    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('png')]);
+    const [png] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-graph').selectOption('png'),
+    ]);
     await png.saveAs(join(RESULTS_DIR, 'graph-export-light.png'));
     const bytes = readFileSync(await png.path());
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(bytes.readUInt32BE(16)).toBe(3200);
     expect(bytes.readUInt32BE(20)).toBeGreaterThan(2000);
-    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-graph').selectOption('svg')]);
+    const [svg] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-graph').selectOption('svg'),
+    ]);
     const svgText = readFileSync(await svg.path(), 'utf8');
-    for (const words of ['Supporting', 'Contrasting', 'Mentioning', 'Retracted', 'Labels: papers in your library, selected papers and search matches']) expect(svgText).toContain(words);
+    for (const words of [
+      'Supporting',
+      'Contrasting',
+      'Mentioning',
+      'Retracted',
+      'Labels: papers in your library, selected papers and search matches',
+    ])
+      expect(svgText).toContain(words);
 
     // The service goes away; the app reloads; the saved graph opens from the library alone.
     await service.close();
     serviceClosed = true;
     await page.reload();
     await page.locator('nav button[data-pane="graph"]').click();
-    await page.getByTestId('open-saved').selectOption({ label: `Seed and its critics (${second.papers.toLocaleString('en')})` });
-    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
+    await page
+      .getByTestId('open-saved')
+      .selectOption({ label: `Seed and its critics (${second.papers.toLocaleString('en')})` });
+    await expect
+      .poll(() => page.getByTestId('graph-notice').textContent())
+      .toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
     await expect.poll(shown).toEqual(second);
-    await expect.poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 }).toBe('false');
+    await expect
+      .poll(() => page.getByTestId('graph-status').getAttribute('data-layout-running'), { timeout: 30_000 })
+      .toBe('false');
     // It reopens with the layout it was saved with: every paper where it was, no layout run.
     expect(await page.getByTestId('graph-status').getAttribute('data-layout-iterations')).toBe('0');
     const reopened = await graphmlPositions(await exportGraphml());
@@ -232,7 +314,9 @@ describe('the citation graph', () => {
     await page.getByTestId('graph-search').fill(seed.title.split(/\s+/).slice(0, 5).join(' '));
     await page.getByTestId('graph-search').press('Enter');
     await page.getByTestId('graph-search').fill('');
-    await expect.poll(() => page.getByTestId('graph-details').locator('h2').textContent()).toContain(seed.title.slice(0, 30));
+    await expect
+      .poll(() => page.getByTestId('graph-details').locator('h2').textContent())
+      .toContain(seed.title.slice(0, 30));
     await shoot('offline');
 
     // Back to the start: the saved graph is listed there, and can be deleted (after a confirmation).
@@ -242,6 +326,10 @@ describe('the citation graph', () => {
     await page.getByRole('button', { name: 'Delete the saved graph Seed and its critics' }).click();
     await page.getByRole('button', { name: 'Delete “Seed and its critics”' }).click();
     await expect.poll(() => page.getByTestId('saved-graphs').count()).toBe(0);
-    expect(problems.errors.filter((e) => !/WebGL|GPU stall|GroupMarkerNotSet|net::ERR_CONNECTION_REFUSED|Failed to load resource/i.test(e))).toEqual([]);
+    expect(
+      problems.errors.filter(
+        (e) => !/WebGL|GPU stall|GroupMarkerNotSet|net::ERR_CONNECTION_REFUSED|Failed to load resource/i.test(e),
+      ),
+    ).toEqual([]);
   });
 });

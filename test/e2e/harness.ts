@@ -20,21 +20,37 @@ export interface RunningApp {
 }
 
 /** `port` 0 (the default) takes a free one; a fixed port keeps the origin, and with it localStorage, across a restart. */
-export async function launchApp(options: { dataDir?: string; env?: NodeJS.ProcessEnv; port?: number } = {}): Promise<RunningApp> {
+export async function launchApp(
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; port?: number } = {},
+): Promise<RunningApp> {
   const dir = options.dataDir ? null : tempDir('citewise-e2e-');
   const dataDir = options.dataDir ?? dir!.path;
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir], {
-    cwd: ROOT,
-    // The service defaults to a closed loopback port: a test that starts no local service must not send
-    // the app to the real one (this machine reaches no network but the package registries anyway).
-    env: { ...process.env, CITEWISE_SERVICE_URL: 'http://127.0.0.1:9', CITEWISE_EDITOR_API: '0', ...options.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/citewise.mjs'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir],
+    {
+      cwd: ROOT,
+      // The service defaults to a closed loopback port: a test that starts no local service must not send
+      // the app to the real one (this machine reaches no network but the package registries anyway).
+      env: {
+        ...process.env,
+        CITEWISE_SERVICE_URL: 'http://127.0.0.1:9',
+        CITEWISE_EDITOR_API: '0',
+        ...options.env,
+        DISPLAY: '',
+        WAYLAND_DISPLAY: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`citewise serve did not print its URL in time:\n${output}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`citewise serve did not print its URL in time:\n${output}`)),
+      20_000,
+    );
     const check = () => {
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
       if (m) {
@@ -106,7 +122,8 @@ export async function installCanary(context: BrowserContext): Promise<void> {
   });
 }
 
-export const canaryCalls = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
+export const canaryCalls = (page: Page): Promise<number> =>
+  page.evaluate(() => (window as unknown as { __canaryFired?: number }).__canaryFired ?? 0);
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(RESULTS_DIR, { recursive: true });
@@ -124,8 +141,18 @@ export interface AppSession {
 }
 
 /** The app in browser mode against a citation service, open in a fresh Chromium page (light, downloads and clipboard allowed). */
-export async function openSession(serviceUrl: string, apiKey: string, viewport = { width: 1360, height: 860 }): Promise<AppSession> {
-  const app = await launchApp({ env: { CITEWISE_SERVICE_URL: serviceUrl, CITEWISE_API_KEY: apiKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+export async function openSession(
+  serviceUrl: string,
+  apiKey: string,
+  viewport = { width: 1360, height: 860 },
+): Promise<AppSession> {
+  const app = await launchApp({
+    env: {
+      CITEWISE_SERVICE_URL: serviceUrl,
+      CITEWISE_API_KEY: apiKey,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+    },
+  });
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport, colorScheme: 'light', acceptDownloads: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
@@ -145,7 +172,9 @@ export async function openSession(serviceUrl: string, apiKey: string, viewport =
 
 /** Imports a .bib through the Library's Import… (its preview, then Import and Done), `entries` in it. */
 export async function importBib(page: Page, bib: string, entries: number): Promise<void> {
-  await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
   const dialog = page.getByTestId('import-dialog');
   await dialog.getByTestId('import-summary').waitFor();
   await dialog.getByRole('button', { name: new RegExp(`^Import ${entries} entr`) }).click();

@@ -56,33 +56,58 @@ describe('journals and authors', () => {
     const db = service.corpus.db;
     // An author with more papers than one page (25), and a paper of theirs for the library.
     const prolific = db
-      .prepare(`SELECT a.id, a.slug, a.given || ' ' || a.family AS name, count(*) AS n FROM authors a JOIN paper_authors pa ON pa.author_id = a.id GROUP BY a.id HAVING n > 30 ORDER BY n DESC LIMIT 1`)
+      .prepare(
+        `SELECT a.id, a.slug, a.given || ' ' || a.family AS name, count(*) AS n FROM authors a JOIN paper_authors pa ON pa.author_id = a.id GROUP BY a.id HAVING n > 30 ORDER BY n DESC LIMIT 1`,
+      )
       .get() as { id: number; slug: string; name: string; n: number };
     // The first paper on the service's first page of theirs, so the page shows it as in the library.
-    const firstPage = await fetch(`${service.url}/authors/${prolific.slug}/papers?offset=0&limit=25`, { headers: { authorization: `Bearer ${fullKey}` } }).then((r) => r.json() as Promise<{ papers: { doi: string }[] }>);
+    const firstPage = await fetch(`${service.url}/authors/${prolific.slug}/papers?offset=0&limit=25`, {
+      headers: { authorization: `Bearer ${fullKey}` },
+    }).then((r) => r.json() as Promise<{ papers: { doi: string }[] }>);
     const theirs = firstPage.papers[0]!.doi;
     author = { slug: prolific.slug, name: prolific.name, papers: prolific.n, doi: theirs };
     // Papers of a journal with notices, and a few others.
     const journal = db
-      .prepare(`SELECT j.id, j.name, j.issn_print FROM journals j JOIN papers p ON p.journal_id = j.id WHERE p.notice_flags != 0 GROUP BY j.id ORDER BY count(*) DESC LIMIT 1`)
+      .prepare(
+        `SELECT j.id, j.name, j.issn_print FROM journals j JOIN papers p ON p.journal_id = j.id WHERE p.notice_flags != 0 GROUP BY j.id ORDER BY count(*) DESC LIMIT 1`,
+      )
       .get() as { id: number; name: string; issn_print: string };
     issn = journal.issn_print;
     journalName = journal.name;
-    const fromJournal = db.prepare('SELECT doi FROM papers WHERE journal_id = ? AND doi != ? ORDER BY id LIMIT 3').pluck().all(journal.id, theirs) as string[];
-    const others = db.prepare('SELECT doi FROM papers WHERE journal_id != ? AND doi != ? ORDER BY id DESC LIMIT 5').pluck().all(journal.id, theirs) as string[];
+    const fromJournal = db
+      .prepare('SELECT doi FROM papers WHERE journal_id = ? AND doi != ? ORDER BY id LIMIT 3')
+      .pluck()
+      .all(journal.id, theirs) as string[];
+    const others = db
+      .prepare('SELECT doi FROM papers WHERE journal_id != ? AND doi != ? ORDER BY id DESC LIMIT 5')
+      .pluck()
+      .all(journal.id, theirs) as string[];
     seeded = [theirs, ...fromJournal, ...others];
     dataDir = tempDir('citewise-journals-');
     await cli(dataDir.path, service.url, 'add', ...seeded);
-    const perPaper = db.prepare(`SELECT j.issn_print FROM papers p JOIN journals j ON j.id = p.journal_id WHERE p.doi IN (${seeded.map(() => '?').join(',')})`).pluck().all(...seeded) as string[];
+    const perPaper = db
+      .prepare(
+        `SELECT j.issn_print FROM papers p JOIN journals j ON j.id = p.journal_id WHERE p.doi IN (${seeded.map(() => '?').join(',')})`,
+      )
+      .pluck()
+      .all(...seeded) as string[];
     itemsPerIssn = new Map();
     for (const i of perPaper) itemsPerIssn.set(i, (itemsPerIssn.get(i) ?? 0) + 1);
     libraryIssns = [...itemsPerIssn.keys()];
     proxy = await startServiceProxy(service.url, { doi: '10.0000/none', payload: '' });
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: NO_BUS },
+    });
     browser = await launchBrowser();
-    ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' })));
+    ({ page, problems } = await newPage(
+      await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' }),
+    ));
     await page.goto(app.url);
-    await page.getByTestId('item-count').filter({ hasText: `${seeded.length} items` }).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: `${seeded.length} items` })
+      .waitFor({ timeout: 20_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -116,24 +141,39 @@ describe('journals and authors', () => {
     expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe(journalName);
     expect(await view.textContent()).toContain(`${itemsPerIssn.get(issn)} items in your library`);
 
-    const index = await fetch(`${service.url}/issn-sji?issn=${issn}`).then((r) => r.json() as Promise<{ relativeYear: string; sjiAllYears: number }[]>);
+    const index = await fetch(`${service.url}/issn-sji?issn=${issn}`).then(
+      (r) => r.json() as Promise<{ relativeYear: string; sjiAllYears: number }[]>,
+    );
     expect(index.length).toBeGreaterThan(3);
     const chart = view.getByTestId('journal-chart');
     // One line per window, one dot per year and window, each titled with its value.
     expect(await chart.locator('path.line').count()).toBe(3);
-    for (const d of await chart.locator('path.line').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? ''))) expect(d.split('L')).toHaveLength(index.length);
+    for (const d of await chart.locator('path.line').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? '')))
+      expect(d.split('L')).toHaveLength(index.length);
     expect(await chart.locator('circle.all').count()).toBe(index.length);
     expect(await chart.locator('svg').getAttribute('role')).toBe('img');
-    expect(await chart.locator('desc').textContent()).toContain(`Journal index of ${journalName} from ${[...index].sort((a, b) => Number(a.relativeYear) - Number(b.relativeYear))[0]!.relativeYear}`);
+    expect(await chart.locator('desc').textContent()).toContain(
+      `Journal index of ${journalName} from ${[...index].sort((a, b) => Number(a.relativeYear) - Number(b.relativeYear))[0]!.relativeYear}`,
+    );
     await chart.getByText('Show as a table').click();
     const latest = [...index].sort((a, b) => Number(b.relativeYear) - Number(a.relativeYear))[0]!;
     const row = chart.locator('tbody tr', { has: page.locator('th', { hasText: latest.relativeYear }) });
-    expect(await row.locator('td').first().textContent()).toBe(new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(latest.sjiAllYears));
+    expect(await row.locator('td').first().textContent()).toBe(
+      new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(latest.sjiAllYears),
+    );
 
-    const [notices] = await fetch(`${service.url}/issn-editorial-notices?issn=${issn}`).then((r) => r.json() as Promise<Notices[]>);
+    const [notices] = await fetch(`${service.url}/issn-editorial-notices?issn=${issn}`).then(
+      (r) => r.json() as Promise<Notices[]>,
+    );
     const stats = view.getByTestId('journal-notices');
     for (const [label, key] of NOTICE_LABELS) {
-      expect(await stats.locator('div', { has: page.locator('dt', { hasText: label }) }).locator('dd').textContent(), label).toBe(String(notices!.notices![key]));
+      expect(
+        await stats
+          .locator('div', { has: page.locator('dt', { hasText: label }) })
+          .locator('dd')
+          .textContent(),
+        label,
+      ).toBe(String(notices!.notices![key]));
     }
     expect(Object.values(notices!.notices!).some((n) => n > 0)).toBe(true);
     await shoot('journal');
@@ -159,8 +199,18 @@ describe('journals and authors', () => {
     // Most items first, each counted once.
     const itemCounts = (await table.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
     expect(itemCounts).toEqual([...itemsPerIssn.values()].sort((a, b) => b - a));
-    for (const [i, n] of itemsPerIssn) expect(await table.locator('tbody tr', { has: page.locator('code', { hasText: i }) }).locator('td').nth(2).textContent(), i).toBe(String(n));
-    const all = await fetch(`${service.url}/issn-editorial-notices?issn=${libraryIssns.join(',')}`).then((r) => r.json() as Promise<Notices[]>);
+    for (const [i, n] of itemsPerIssn)
+      expect(
+        await table
+          .locator('tbody tr', { has: page.locator('code', { hasText: i }) })
+          .locator('td')
+          .nth(2)
+          .textContent(),
+        i,
+      ).toBe(String(n));
+    const all = await fetch(`${service.url}/issn-editorial-notices?issn=${libraryIssns.join(',')}`).then(
+      (r) => r.json() as Promise<Notices[]>,
+    );
     for (const n of all) {
       const tr = table.locator('tbody tr', { has: page.locator('code', { hasText: n.issn }) });
       const cells = await tr.locator('td').allTextContents();
@@ -170,11 +220,15 @@ describe('journals and authors', () => {
     // A refresh asks again for all of them, in bulk.
     const before = proxy.paths.length;
     await page.getByTestId('journals-refresh').click();
-    await expect.poll(() => page.getByTestId('journals-requests').textContent()).toBe(`Asked the service about ${libraryIssns.length} ISSNs in 1 notice request and 1 index request.`);
+    await expect
+      .poll(() => page.getByTestId('journals-requests').textContent())
+      .toBe(`Asked the service about ${libraryIssns.length} ISSNs in 1 notice request and 1 index request.`);
     expect(proxy.paths.slice(before).filter((p) => p === '/issn-editorial-notices')).toHaveLength(1);
     // Sorting by retractions puts the journals with most first.
     await table.getByRole('button', { name: 'Retractions' }).click();
-    const retractions = (await table.locator('tbody tr td:nth-child(4)').allTextContents()).map((t) => (t === 'no data' ? -1 : Number(t)));
+    const retractions = (await table.locator('tbody tr td:nth-child(4)').allTextContents()).map((t) =>
+      t === 'no data' ? -1 : Number(t),
+    );
     expect(retractions).toEqual([...retractions].sort((a, b) => b - a));
     await shoot('library-journals');
     await table.locator('tbody tr').first().getByRole('button').click();
@@ -188,8 +242,14 @@ describe('journals and authors', () => {
     await links.getByRole('button', { name: author.name, exact: true }).click();
     const view = page.getByTestId('author-view');
     await view.waitFor({ timeout: 20_000 });
-    const record = await fetch(`${service.url}/authors/${author.slug}/papers?limit=1`, { headers: { authorization: `Bearer ${service.keys.find((k) => k.scopes.has('*'))!.token}` } }).then(
-      (r) => r.json() as Promise<{ author: { displayName: string; affiliations: { affiliation: string; count: number }[] }; totalPapers: number }>,
+    const record = await fetch(`${service.url}/authors/${author.slug}/papers?limit=1`, {
+      headers: { authorization: `Bearer ${service.keys.find((k) => k.scopes.has('*'))!.token}` },
+    }).then(
+      (r) =>
+        r.json() as Promise<{
+          author: { displayName: string; affiliations: { affiliation: string; count: number }[] };
+          totalPapers: number;
+        }>,
     );
     expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe(record.author.displayName);
     const affs = view.getByTestId('author-affiliations');
@@ -198,19 +258,28 @@ describe('journals and authors', () => {
     expect(await view.getByTestId('author-paper-count').textContent()).toBe(`(25 of ${record.totalPapers} shown)`);
     expect(await view.getByTestId('paper-row').count()).toBe(25);
     // The paper the library holds is marked.
-    expect(await view.locator(`[data-testid="paper-row"][data-doi="${author.doi}"] [data-testid="in-library"]`).count()).toBe(1);
+    expect(
+      await view.locator(`[data-testid="paper-row"][data-doi="${author.doi}"] [data-testid="in-library"]`).count(),
+    ).toBe(1);
     await shoot('author');
     const asked = proxy.paths.length;
     await view.getByTestId('author-more').click();
     await expect.poll(() => view.getByTestId('paper-row').count()).toBe(Math.min(50, record.totalPapers));
     expect(proxy.paths.slice(asked)).toEqual([`/authors/${author.slug}/papers`]);
-    const shown = await view.getByTestId('paper-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-doi')));
+    const shown = await view
+      .getByTestId('paper-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-doi')));
     expect(new Set(shown).size).toBe(shown.length);
 
-    const target = view.getByTestId('paper-row').filter({ hasNot: page.getByTestId('in-library') }).first();
+    const target = view
+      .getByTestId('paper-row')
+      .filter({ hasNot: page.getByTestId('in-library') })
+      .first();
     const doi = (await target.getAttribute('data-doi'))!;
     await target.getByRole('button', { name: /^Add to library/ }).click();
-    await view.locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`).waitFor({ timeout: 20_000 });
+    await view
+      .locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`)
+      .waitFor({ timeout: 20_000 });
     expect(await view.getByTestId('author-add-report').textContent()).toContain('Added 1 paper to your library');
     await pane('library');
     await search().fill(`doi:"${doi}"`);
@@ -222,14 +291,20 @@ describe('journals and authors', () => {
     // The tabs follow the arrow keys, as tabs do.
     await page.getByRole('tab', { name: 'Journal', exact: true }).click();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByRole('tab', { name: 'Author', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Author', exact: true }).getAttribute('aria-selected'))
+      .toBe('true');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-author');
     await page.getByRole('textbox', { name: 'Author', exact: true }).fill(author.name);
     await page.getByRole('button', { name: 'Find author' }).click();
     const candidates = page.getByTestId('author-candidates');
     const view = page.getByTestId('author-view');
-    await Promise.race([candidates.waitFor({ timeout: 20_000 }), view.getByRole('heading', { name: author.name }).waitFor({ timeout: 20_000 })]);
-    if (await candidates.isVisible()) await candidates.locator('li', { hasText: author.slug }).getByRole('button').click();
+    await Promise.race([
+      candidates.waitFor({ timeout: 20_000 }),
+      view.getByRole('heading', { name: author.name }).waitFor({ timeout: 20_000 }),
+    ]);
+    if (await candidates.isVisible())
+      await candidates.locator('li', { hasText: author.slug }).getByRole('button').click();
     await expect.poll(() => view.locator('code').first().textContent()).toBe(author.slug);
   });
 

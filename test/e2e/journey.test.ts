@@ -96,7 +96,8 @@ const pad = (i: number) => String(i).padStart(3, '0');
 /** The .bib a researcher brings: KNOWN papers the service knows, one it does not, one retracted, a duplicate pair, two to cite. */
 function makeBib(dois: string[], retracted: string): string {
   const entries = dois.map(
-    (doi, i) => `@article{ev${pad(i)},\n  title = {Evidence check ${pad(i)}},\n  author = {Tester, Tess},\n  journal = {Journal of Checks},\n  year = {2015},\n  doi = {${doi}}\n}\n`,
+    (doi, i) =>
+      `@article{ev${pad(i)},\n  title = {Evidence check ${pad(i)}},\n  author = {Tester, Tess},\n  journal = {Journal of Checks},\n  year = {2015},\n  doi = {${doi}}\n}\n`,
   );
   entries.push(
     `@article{unknown1,\n  title = {Unknown to the service},\n  author = {Nobody, Ned},\n  year = {2011},\n  doi = {${UNKNOWN_DOI}}\n}\n`,
@@ -150,24 +151,43 @@ describe('a researcher’s first session', () => {
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     retracted = pickDois(service).retracted;
     const db = service.corpus.db;
-    dois = db.prepare(`SELECT doi FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT ?`).pluck().all(KNOWN) as string[];
+    dois = db
+      .prepare(`SELECT doi FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT ?`)
+      .pluck()
+      .all(KNOWN) as string[];
     hostileDoi = db
-      .prepare(`SELECT doi FROM papers p WHERE retracted = 0 AND notice_flags = 0 AND abstract IS NOT NULL AND (SELECT count(*) FROM citations c WHERE c.target = p.id) >= 3 ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT doi FROM papers p WHERE retracted = 0 AND notice_flags = 0 AND abstract IS NOT NULL AND (SELECT count(*) FROM citations c WHERE c.target = p.id) >= 3 ORDER BY id DESC LIMIT 1`,
+      )
       .pluck()
       .get() as string;
     expect(dois).toHaveLength(KNOWN);
     expect(dois).not.toContain(hostileDoi);
     // What the service holds for these DOIs, asked of the service itself (not through the app).
-    const res = await fetch(`${service.url}/tallies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(dois) });
+    const res = await fetch(`${service.url}/tallies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(dois),
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { tallies: Record<string, Tally> };
     for (const [doi, t] of Object.entries(body.tallies)) tallies[doi.toLowerCase()] = t;
     expect(Object.keys(tallies)).toHaveLength(KNOWN);
 
     proxy = await startServiceProxy(service.url, { doi: hostileDoi, payload: CANARY });
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: proxy.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      env: {
+        CITEWISE_SERVICE_URL: proxy.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light', acceptDownloads: true });
+    context = await browser.newContext({
+      viewport: { width: 1360, height: 860 },
+      colorScheme: 'light',
+      acceptDownloads: true,
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
     // The canary: any markup from a title, an abstract, a note, a tag or a service answer that ran
     // as code would call it. Installed before the app's own scripts.
@@ -191,7 +211,11 @@ describe('a researcher’s first session', () => {
   it('imports a .bib of a few hundred papers and watches their tallies arrive, with progress, equal to the service’s', async () => {
     // A slow network, so the user sees the library before the evidence.
     proxy.latencyMs = 4000;
-    await page.getByTestId('import-file').setInputFiles({ name: 'papers.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(makeBib(dois, retracted)) });
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'papers.bib',
+      mimeType: 'application/x-bibtex',
+      buffer: Buffer.from(makeBib(dois, retracted)),
+    });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
     await dialog.getByRole('button', { name: `Import ${TOTAL} entries` }).click();
@@ -204,11 +228,14 @@ describe('a researcher’s first session', () => {
     await find('title:"Evidence check"', KNOWN);
     await page.getByRole('columnheader', { name: 'Title' }).getByRole('button').click();
     await expect.poll(() => cell(0, 'title').textContent()).toContain('Evidence check 000');
-    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing']) expect(await cell(0, col).textContent()).toBe('…');
+    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing'])
+      expect(await cell(0, col).textContent()).toBe('…');
     const progress = jobs().locator('progress');
     await progress.waitFor({ timeout: 10_000 });
     // Counted in DOIs: the duplicate pair and the book have none to look up.
-    expect(await jobs().textContent()).toMatch(new RegExp(`Enrich ${TOTAL} items \\(${KNOWN + 3} DOIs\\)\\s*\\d+ / ${KNOWN + 3}`));
+    expect(await jobs().textContent()).toMatch(
+      new RegExp(`Enrich ${TOTAL} items \\(${KNOWN + 3} DOIs\\)\\s*\\d+ / ${KNOWN + 3}`),
+    );
     await shoot('enrichment-running', false);
 
     // Then numbers, equal to the service's, in every visible row.
@@ -219,10 +246,18 @@ describe('a researcher’s first session', () => {
     for (let i = 0; i < Math.min(visible, 20); i++) {
       const index = Number(/Evidence check (\d+)/.exec((await cell(i, 'title').textContent()) ?? '')![1]);
       const t = tallies[dois[index]!.toLowerCase()]!;
-      expect(await cell(i, 'supporting').textContent(), `supporting of ${dois[index]}`).toBe(NUMBER.format(t.supporting));
-      expect(await cell(i, 'contrasting').textContent(), `contrasting of ${dois[index]}`).toBe(NUMBER.format(t.contradicting));
-      expect(await cell(i, 'mentioning').textContent(), `mentioning of ${dois[index]}`).toBe(NUMBER.format(t.mentioning));
-      expect(await cell(i, 'citing').textContent(), `citing of ${dois[index]}`).toBe(NUMBER.format(t.citingPublications ?? 0));
+      expect(await cell(i, 'supporting').textContent(), `supporting of ${dois[index]}`).toBe(
+        NUMBER.format(t.supporting),
+      );
+      expect(await cell(i, 'contrasting').textContent(), `contrasting of ${dois[index]}`).toBe(
+        NUMBER.format(t.contradicting),
+      );
+      expect(await cell(i, 'mentioning').textContent(), `mentioning of ${dois[index]}`).toBe(
+        NUMBER.format(t.mentioning),
+      );
+      expect(await cell(i, 'citing').textContent(), `citing of ${dois[index]}`).toBe(
+        NUMBER.format(t.citingPublications ?? 0),
+      );
     }
     // All of them arrived: sorted by supporting statements, the top and bottom rows are the service's extremes.
     const supporting = Object.values(tallies).map((t) => t.supporting);
@@ -236,7 +271,8 @@ describe('a researcher’s first session', () => {
 
     // A DOI the service does not know reads "?", not zero.
     await find('title:"Unknown to the service"', 1);
-    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing']) expect(await cell(0, col).textContent()).toBe('?');
+    for (const col of ['supporting', 'contrasting', 'mentioning', 'citing'])
+      expect(await cell(0, col).textContent()).toBe('?');
     expect(await cell(0, 'supporting').getAttribute('class')).toContain('unknown');
     await search().fill('');
   });
@@ -262,7 +298,8 @@ describe('a researcher’s first session', () => {
   it('merges a duplicate pair, choosing fields from each side, keeping every tag, note and collection; undo brings both back', async () => {
     // Each copy gets its own note and collection, the way a user files things before noticing.
     const reefB = () => page.locator('[role="row"][data-index]', { hasText: 'Marine Letters Quarterly' });
-    const reefA = () => page.locator('[role="row"][data-index]', { hasText: 'Marine Letters', hasNotText: 'Quarterly' });
+    const reefA = () =>
+      page.locator('[role="row"][data-index]', { hasText: 'Marine Letters', hasNotText: 'Quarterly' });
     await find('title:"coral reef resilience"', 2);
     for (const [row, note] of [
       [reefA, 'Note on the first copy <img src=n onerror="window.__canary()">'],
@@ -309,8 +346,14 @@ describe('a researcher’s first session', () => {
     await chooser.waitFor();
     expect(await chooser.textContent()).toContain('The 3 tags, 2 notes and 2 collections of these items are all kept');
     const field = (key: string) => chooser.locator(`tr[data-field="${key}"]`);
-    expect(await field('title').locator('td').allTextContents()).toEqual([expect.stringContaining('Coral reef resilience under warming'), expect.stringContaining('Coral Reef Resilience under Warming')]);
-    expect(await field('issue').locator('td').allTextContents()).toEqual([expect.stringContaining('(empty)'), expect.stringContaining('2')]);
+    expect(await field('title').locator('td').allTextContents()).toEqual([
+      expect.stringContaining('Coral reef resilience under warming'),
+      expect.stringContaining('Coral Reef Resilience under Warming'),
+    ]);
+    expect(await field('issue').locator('td').allTextContents()).toEqual([
+      expect.stringContaining('(empty)'),
+      expect.stringContaining('2'),
+    ]);
     // Kept: the first copy (its key); the title, journal and pages from the second; its own volume and names.
     expect(await chooser.getByRole('radio', { name: 'Keep reefA' }).isChecked()).toBe(true);
     await field('title').getByRole('radio').nth(1).check();
@@ -335,7 +378,11 @@ describe('a researcher’s first session', () => {
     expect(await page.getByLabel('Pages', { exact: true }).inputValue()).toMatch(/^11[-–]21$/);
     expect(await page.getByLabel('Given name').first().inputValue()).toBe('Claire');
     expect(await page.getByRole('textbox', { name: 'Citation key' }).inputValue()).toBe('reefA');
-    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual(['climate', 'reefs', 'to-read']);
+    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual([
+      'climate',
+      'reefs',
+      'to-read',
+    ]);
     const notes = await page.getByTestId('notes').textContent();
     expect(notes).toContain('Note on the first copy <img src=n onerror="window.__canary()">');
     expect(notes).toContain('Note on the second copy');
@@ -358,7 +405,10 @@ describe('a researcher’s first session', () => {
     expect(await page.getByTestId('details-title').textContent()).toBe('Coral reef resilience under warming');
     expect(await page.getByLabel('Journal', { exact: true }).inputValue()).toBe('Marine Letters');
     expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('');
-    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual(['reefs', 'to-read']);
+    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual([
+      'reefs',
+      'to-read',
+    ]);
     expect(await page.getByTestId('notes').textContent()).not.toContain('second copy');
     await openDetails(reefB());
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).toBe('5');
@@ -387,21 +437,35 @@ describe('a researcher’s first session', () => {
     for (const [style, { opening, forms }] of Object.entries(STYLES)) {
       await page.getByTestId('export-style').selectOption(style);
       // The preview follows the style (its first entry's opening), then the file is saved.
-      await expect.poll(async () => ((await preview.textContent()) ?? '').replace(/\s+/g, ' '), { timeout: 20_000 }).toContain(opening);
+      await expect
+        .poll(async () => ((await preview.textContent()) ?? '').replace(/\s+/g, ' '), { timeout: 20_000 })
+        .toContain(opening);
       if (style === 'mla') await shoot('export-dialog');
-      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save to file…' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        dialog.getByRole('button', { name: 'Save to file…' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('Search results.txt');
       const text = readFileSync((await download.path())!, 'utf8');
       for (const form of forms) expect(text, `${style} export`).toMatch(form);
-      await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Saved 2 entries as Search results.txt');
+      await expect
+        .poll(() => page.getByTestId('export-message').textContent())
+        .toContain('Saved 2 entries as Search results.txt');
     }
 
     // The language decides the punctuation: Harvard in British English quotes singly, the comma outside.
     await page.getByTestId('export-style').selectOption('harvard');
     await page.getByTestId('export-locale').selectOption('en-GB');
-    await expect.poll(() => preview.textContent(), { timeout: 10_000 }).toContain('‘Soil microbiome responses to drought’,');
-    const [british] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save to file…' }).click()]);
-    expect(readFileSync((await british.path())!, 'utf8')).toContain('Okafor, N.A., Lindqvist, E. and Chen, W. (2020) ‘Soil microbiome responses to drought’, Journal of Soil Ecology, 12(3), pp. 45–67.');
+    await expect
+      .poll(() => preview.textContent(), { timeout: 10_000 })
+      .toContain('‘Soil microbiome responses to drought’,');
+    const [british] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save to file…' }).click(),
+    ]);
+    expect(readFileSync((await british.path())!, 'utf8')).toContain(
+      'Okafor, N.A., Lindqvist, E. and Chen, W. (2020) ‘Soil microbiome responses to drought’, Journal of Soil Ecology, 12(3), pp. 45–67.',
+    );
     await page.getByTestId('export-locale').selectOption('en-US');
 
     // Copied in APA: the plain text is the file's, the rich text italicises the journal and the book.
@@ -411,7 +475,11 @@ describe('a researcher’s first session', () => {
     await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Bibliography copied');
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
-      return { types: item!.types, text: await (await item!.getType('text/plain')).text(), html: await (await item!.getType('text/html')).text() };
+      return {
+        types: item!.types,
+        text: await (await item!.getType('text/plain')).text(),
+        html: await (await item!.getType('text/html')).text(),
+      };
     });
     expect(copied.types).toEqual(expect.arrayContaining(['text/html', 'text/plain']));
     expect(copied.text.trim()).toMatch(STYLES.apa!.forms[0]!);
@@ -430,7 +498,9 @@ describe('a researcher’s first session', () => {
     const dialog = page.getByTestId('doi-dialog');
     await dialog.locator('textarea').fill(hostileDoi);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect.poll(() => dialog.getByTestId('doi-report').textContent(), { timeout: 20_000 }).toContain('Added 1 item');
+    await expect
+      .poll(() => dialog.getByTestId('doi-report').textContent(), { timeout: 20_000 })
+      .toContain('Added 1 item');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await find(`doi:${hostileDoi}`, 1);
     // The table shows the title as the service sent it, markup and all, as text.
@@ -442,7 +512,9 @@ describe('a researcher’s first session', () => {
     expect(await page.getByTestId('statements').textContent()).toContain('Payload');
     await page.getByLabel('New tag').fill('<img src=t onerror="window.__canary()">');
     await page.getByLabel('New tag').press('Enter');
-    await expect.poll(() => page.getByTestId('tags').textContent()).toContain('<img src=t onerror="window.__canary()">');
+    await expect
+      .poll(() => page.getByTestId('tags').textContent())
+      .toContain('<img src=t onerror="window.__canary()">');
     await page.getByLabel('New note').fill('<script>window.__canary()</script><svg onload="window.__canary()"></svg>');
     await page.getByRole('button', { name: 'Add note' }).click();
     await expect.poll(() => page.getByTestId('notes').textContent()).toContain('<script>window.__canary()</script>');
@@ -465,7 +537,9 @@ describe('a researcher’s first session', () => {
       await page.waitForTimeout(1500);
     }
     await expect.poll(() => connectivity.textContent(), { timeout: 30_000 }).toContain('Offline');
-    await expect.poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 }).toMatch(/Offline|Could not load/);
+    await expect
+      .poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 })
+      .toMatch(/Offline|Could not load/);
     // What was fetched stays: the tally in the column and the table.
     expect(await page.getByTestId('tally').getAttribute('data-state')).toBe('found');
     expect(await cell(0, 'supporting').textContent()).toBe(NUMBER.format(expected.supporting));
@@ -478,7 +552,9 @@ describe('a researcher’s first session', () => {
     await find('author:okafor', 1);
     await page.getByTestId('export-button').click();
     await page.getByTestId('export-format').selectOption('text');
-    await expect.poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 20_000 }).toContain('Okafor');
+    await expect
+      .poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 20_000 })
+      .toContain('Okafor');
     await page.keyboard.press('Escape');
     await search().fill('');
     await expect.poll(count).toBe(`${TOTAL + 1} items`);

@@ -30,7 +30,8 @@ describe('The Library from the keyboard', () => {
       if (!el || el === document.body) return 'body';
       return `${el.tagName.toLowerCase()}|${el.getAttribute('aria-label') ?? el.id ?? ''}|${(el.textContent ?? '').trim().slice(0, 30)}`;
     });
-  const activeRegion = () => page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-region]')?.dataset.region ?? null);
+  const activeRegion = () =>
+    page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-region]')?.dataset.region ?? null);
   const focusVisible = () => page.evaluate(() => document.activeElement?.matches(':focus-visible') ?? false);
 
   beforeAll(async () => {
@@ -53,7 +54,10 @@ describe('The Library from the keyboard', () => {
     ({ page, problems } = await newPage(context));
     await page.goto(app.url);
     await page.getByTestId('item-count').filter({ hasText: '40 items' }).waitFor();
-    await page.locator('.tag-list .tag').nth(TAGS - 1).waitFor();
+    await page
+      .locator('.tag-list .tag')
+      .nth(TAGS - 1)
+      .waitFor();
   });
 
   afterAll(async () => {
@@ -135,10 +139,15 @@ describe('The Library from the keyboard', () => {
     const descriptions = new Set(SHORTCUTS.map((s) => s.description));
     await expect.poll(() => dialog.locator('tbody tr:has(td)').count()).toBe(descriptions.size);
     // The key column is as wide in every section: each description starts at the same x.
-    const starts = await dialog.locator('tbody td').evaluateAll((cells) => cells.map((c) => Math.round(c.getBoundingClientRect().left)));
+    const starts = await dialog
+      .locator('tbody td')
+      .evaluateAll((cells) => cells.map((c) => Math.round(c.getBoundingClientRect().left)));
     expect(new Set(starts).size, `description starts ${[...new Set(starts)].join(', ')}`).toBe(1);
     expect(await dialog.locator('h3').count()).toBeGreaterThan(1);
-    for (const s of SHORTCUTS) await expect.poll(() => dialog.getByText(s.keys, { exact: true }).count(), { message: s.keys }).toBeGreaterThan(0);
+    for (const s of SHORTCUTS)
+      await expect
+        .poll(() => dialog.getByText(s.keys, { exact: true }).count(), { message: s.keys })
+        .toBeGreaterThan(0);
     expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
     await shootThemes(page, 'keyboard-shortcuts-overlay');
     await page.keyboard.press('Escape');
@@ -154,7 +163,9 @@ describe('The Library from the keyboard', () => {
     await page.keyboard.press('Tab');
     const next = await active();
     expect(next).not.toBe('body');
-    await expect.poll(() => page.locator('[role="row"][data-id]').filter({ hasText: 'Keyboard study, renamed' }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[role="row"][data-id]').filter({ hasText: 'Keyboard study, renamed' }).count())
+      .toBe(1);
     // The save re-created the fields; the focus is still on the one the user tabbed to.
     await page.waitForTimeout(300);
     expect(await active()).toBe(next);

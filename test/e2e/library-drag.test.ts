@@ -45,7 +45,11 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     page.evaluate(() => {
       const w = window as unknown as { __rowRequests: { limit: number; offset?: number }[] };
       const asked = w.__rowRequests.splice(0);
-      return { requests: asked.length, rows: asked.reduce((a, b) => a + b.limit, 0), offsets: asked.filter((a) => a.offset !== undefined).map((a) => a.offset!) };
+      return {
+        requests: asked.length,
+        rows: asked.reduce((a, b) => a + b.limit, 0),
+        offsets: asked.filter((a) => a.offset !== undefined).map((a) => a.offset!),
+      };
     });
   /** Placeholders among the rows in view. */
   const placeholdersInView = () =>
@@ -70,12 +74,19 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
       const send = WebSocket.prototype.send;
       WebSocket.prototype.send = function (this: WebSocket, data: string) {
         const m = JSON.parse(data) as { channel?: string; input?: { limit?: number; offset?: number } };
-        if (m.channel === 'library.list') w.__rowRequests.push({ limit: m.input?.limit ?? 0, ...(m.input?.offset !== undefined ? { offset: m.input.offset } : {}) });
+        if (m.channel === 'library.list')
+          w.__rowRequests.push({
+            limit: m.input?.limit ?? 0,
+            ...(m.input?.offset !== undefined ? { offset: m.input.offset } : {}),
+          });
         return send.call(this, data);
       } as typeof send;
     });
     await page.goto(`${app.url}#/library`);
-    await page.getByTestId('item-count').getByText(`${N.toLocaleString('en')} items`).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('item-count')
+      .getByText(`${N.toLocaleString('en')} items`)
+      .waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector('[role="grid"]')?.getAttribute('aria-busy') === 'false');
   }, 180_000);
 
@@ -123,7 +134,9 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
 
   it('jumps to the middle, then reads on from there page by page (cursor, not offset) with no placeholder at rest', async () => {
     // A row the drag did not load (a frame that came late on a busy machine lets it load the rows in view then).
-    const middle = [10_000, 14_000, 7_000, 12_000, 16_000].find((m) => draggedOffsets.every((o) => o > m + 500 || o < m - 1_500))!;
+    const middle = [10_000, 14_000, 7_000, 12_000, 16_000].find((m) =>
+      draggedOffsets.every((o) => o > m + 500 || o < m - 1_500),
+    )!;
     await requests();
     await grid().evaluate((g, top) => (g.scrollTop = top), middle * 30);
     await expect.poll(() => titleOf(middle + 5), { timeout: 10_000 }).toMatch(new RegExp(` ${N - 1 - middle - 5}$`));
@@ -177,7 +190,9 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     await grid().evaluate((g) => (g.scrollTop = g.scrollHeight));
     await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
     await rowAt(N - 1).click({ modifiers: ['Shift'] });
-    await expect.poll(() => page.getByTestId('selected-count').textContent(), { timeout: 30_000 }).toBe(`· ${(N - 1).toLocaleString('en')} selected`);
+    await expect
+      .poll(() => page.getByTestId('selected-count').textContent(), { timeout: 30_000 })
+      .toBe(`· ${(N - 1).toLocaleString('en')} selected`);
     expect(await rowAt(N - 1).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Escape');
     expect(problems.errors).toEqual([]);

@@ -35,7 +35,9 @@ describe('acting on the library while a search or a tag filter is on', () => {
   /** The table has settled on `n` rows titled `expected` (sorted), without "No items match" unless n is 0. */
   async function shows(expected: string[]): Promise<void> {
     await expect.poll(count, { timeout: 20_000 }).toBe(`${expected.length} item${expected.length === 1 ? '' : 's'}`);
-    await expect.poll(async () => (await titles()).map((t) => t.trim()).sort(), { timeout: 20_000 }).toEqual([...expected].sort());
+    await expect
+      .poll(async () => (await titles()).map((t) => t.trim()).sort(), { timeout: 20_000 })
+      .toEqual([...expected].sort());
     expect(await noMatch()).toBe(expected.length === 0 ? 1 : 0);
   }
 
@@ -45,7 +47,10 @@ describe('acting on the library while a search or a tag filter is on', () => {
     page = session.page;
     await page.getByTestId('first-run').waitFor();
     await importBib(page, BIB, 3);
-    await page.getByTestId('item-count').filter({ hasText: /^3 items$/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: /^3 items$/ })
+      .waitFor({ timeout: 20_000 });
   }, 120_000);
 
   afterAll(async () => {

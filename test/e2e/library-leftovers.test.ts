@@ -34,7 +34,10 @@ describe('the Library as researchers work in it', () => {
     page = session.page;
     await page.getByTestId('first-run').waitFor();
     await importBib(page, BIB, 3);
-    await page.getByTestId('item-count').filter({ hasText: /^3 items$/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: /^3 items$/ })
+      .waitFor({ timeout: 20_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -52,14 +55,20 @@ describe('the Library as researchers work in it', () => {
     for (const width of [1024, 1360, 1920]) {
       await page.setViewportSize({ width, height: 860 });
       await page.waitForTimeout(200);
-      widths[width] = Object.fromEntries(await Promise.all(['title', 'creators', 'container', 'year', 'citing'].map(async (id) => [id, await widthOf(id)] as const)));
+      widths[width] = Object.fromEntries(
+        await Promise.all(
+          ['title', 'creators', 'container', 'year', 'citing'].map(async (id) => [id, await widthOf(id)] as const),
+        ),
+      );
       await shoot(`columns-${width}`);
     }
     // At 1,360 with the details open the title had 130 px (15 characters); now about 195.
     expect(widths[1360]!.title).toBeGreaterThanOrEqual(185);
     expect(widths[1360]!.creators).toBeGreaterThanOrEqual(72);
     // No sideways scroll at 1,360.
-    expect(await page.getByTestId('item-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    expect(await page.getByTestId('item-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(
+      1,
+    );
     // At 1,920 the title has most of the room, creators and container a share; fixed columns keep theirs.
     expect(widths[1920]!.title).toBeGreaterThanOrEqual(450);
     expect(widths[1920]!.creators).toBeGreaterThan(120);
@@ -92,7 +101,10 @@ describe('the Library as researchers work in it', () => {
         const style = getComputedStyle(input);
         const ctx = document.createElement('canvas').getContext('2d')!;
         ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        return { text: ctx.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+        return {
+          text: ctx.measureText(input.placeholder).width,
+          room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+        };
       });
       expect(m.text, `placeholder at ${width}`).toBeLessThanOrEqual(m.room);
     }
@@ -100,9 +112,14 @@ describe('the Library as researchers work in it', () => {
     // At 1,360 px, with the details column open, the search box and every tool beside it (In PDFs,
     // Save search, Move to Trash, Columns) stay on one row: with a text "Move to Trash" they wrapped.
     await page.getByRole('button', { name: 'In PDFs' }).waitFor();
-    const tops = await page.locator('.toolbar').first().evaluate((bar) =>
-      [...bar.querySelectorAll('input, button')].filter((el) => (el as HTMLElement).offsetParent).map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
-    );
+    const tops = await page
+      .locator('.toolbar')
+      .first()
+      .evaluate((bar) =>
+        [...bar.querySelectorAll('input, button')]
+          .filter((el) => (el as HTMLElement).offsetParent)
+          .map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
+      );
     expect(tops.length).toBeGreaterThanOrEqual(5);
     expect(Math.max(...tops) - Math.min(...tops), `toolbar rows ${tops.join(', ')}`).toBeLessThanOrEqual(2);
     await box.fill('');
@@ -143,7 +160,10 @@ describe('the Library as researchers work in it', () => {
       await page.getByRole('button', { name: name!, exact: true }).waitFor();
     }
     const list = page.getByRole('list', { name: 'Saved searches' });
-    const tabbable = () => list.evaluate((ul) => [...ul.querySelectorAll('button')].filter((b) => b.tabIndex >= 0).map((b) => b.textContent!.trim()));
+    const tabbable = () =>
+      list.evaluate((ul) =>
+        [...ul.querySelectorAll('button')].filter((b) => b.tabIndex >= 0).map((b) => b.textContent!.trim()),
+      );
     expect(await tabbable()).toHaveLength(1);
     await list.getByRole('button', { name: 'Dry soils', exact: true }).focus();
     await page.keyboard.press('ArrowDown');
@@ -185,18 +205,26 @@ describe('the Library as researchers work in it', () => {
     await shown.waitFor();
     expect(await shown.textContent()).toBe('The DNA of soil microbiomes under drought across European grasslands');
     expect(await shown.textContent()).not.toContain('nocase');
-    expect((await row.locator('[data-col="title"]').textContent())?.trim()).toBe('The DNA of soil microbiomes under drought across European grasslands');
+    expect((await row.locator('[data-col="title"]').textContent())?.trim()).toBe(
+      'The DNA of soil microbiomes under drought across European grasslands',
+    );
     await shoot('title-shown');
     // Editing shows the raw text, markup and all.
     await page.getByLabel('Title', { exact: true }).click();
     const editor = page.locator('textarea#f-title');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-title');
-    expect(await editor.inputValue()).toBe('The <span class="nocase">DNA</span> of soil microbiomes under drought across European grasslands');
+    expect(await editor.inputValue()).toBe(
+      'The <span class="nocase">DNA</span> of soil microbiomes under drought across European grasslands',
+    );
     await shoot('title-editing');
     // Untrusted markup typed in stays within the allowlist: <i> rendered, the <img> and its handler not.
-    await editor.fill('The <span class="nocase">DNA</span> of <i>soil</i> <img src=x onerror="window.__pwned=1"> microbiomes');
+    await editor.fill(
+      'The <span class="nocase">DNA</span> of <i>soil</i> <img src=x onerror="window.__pwned=1"> microbiomes',
+    );
     await page.keyboard.press('Tab');
-    await expect.poll(() => page.getByTestId('f-title-shown').locator('i').textContent(), { timeout: 10_000 }).toBe('soil');
+    await expect
+      .poll(() => page.getByTestId('f-title-shown').locator('i').textContent(), { timeout: 10_000 })
+      .toBe('soil');
     expect(await page.getByTestId('f-title-shown').locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.getByTestId('f-title-shown').textContent()).toMatch(/^The DNA of soil\s+microbiomes$/);
@@ -238,7 +266,9 @@ describe('the Library as researchers work in it', () => {
     await turn.getByLabel('Choose reference 1', { exact: true }).check();
     await turn.getByTestId('add-collection').selectOption({ label: 'Drought' });
     await turn.getByTestId('add-references').click();
-    await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 1\b.*in “Drought”/);
+    await expect
+      .poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .toMatch(/^Added 1\b.*in “Drought”/);
 
     await page.keyboard.press('Control+1');
     await expect.poll(() => collection('Drought').locator('.count').textContent(), { timeout: 20_000 }).toBe('2');

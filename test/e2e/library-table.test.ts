@@ -14,13 +14,22 @@ import { cli } from './seed';
 
 const FAMILIES = ['Abbott', 'Brennan', 'Castillo', 'Dubois', 'Eriksen'];
 const ITEMS = 40;
-const LONG_TITLE = 'An unusually long title about soil microbiome dynamics across seasons, altitudes and land uses in temperate mountain grasslands';
+const LONG_TITLE =
+  'An unusually long title about soil microbiome dynamics across seasons, altitudes and land uses in temperate mountain grasslands';
 
 function makeBib(): string {
   const out: string[] = [];
   for (let i = 0; i < ITEMS; i++) {
     const title = i === 0 ? LONG_TITLE : `Short study ${i}`;
-    out.push(`@article{t${i},`, `  title = {${title}},`, `  author = {${FAMILIES[i % FAMILIES.length]}, Sam},`, `  journal = {Journal ${i % 3}},`, `  year = {${2000 + i}},`, '}', '');
+    out.push(
+      `@article{t${i},`,
+      `  title = {${title}},`,
+      `  author = {${FAMILIES[i % FAMILIES.length]}, Sam},`,
+      `  journal = {Journal ${i % 3}},`,
+      `  year = {${2000 + i}},`,
+      '}',
+      '',
+    );
   }
   return out.join('\n');
 }
@@ -38,12 +47,20 @@ describe('Library table and panes', () => {
   const toast = () => page.getByTestId('toast').textContent();
   const grid = () => page.getByTestId('item-table');
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
-  const headers = () => page.locator('[role="columnheader"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.col));
-  const headerWidth = (col: string) => page.locator(`[role="columnheader"][data-col="${col}"]`).evaluate((e) => e.getBoundingClientRect().width);
+  const headers = () =>
+    page.locator('[role="columnheader"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.col));
+  const headerWidth = (col: string) =>
+    page.locator(`[role="columnheader"][data-col="${col}"]`).evaluate((e) => e.getBoundingClientRect().width);
   const valueOf = (testid: string) => page.getByTestId(testid).getAttribute('aria-valuenow');
   const collection = (name: string) => page.locator('[data-collection]', { hasText: name });
   const search = (text: string) => page.getByRole('searchbox', { name: 'Search the library' }).fill(text);
-  const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName);
+  const focused = () =>
+    page.evaluate(
+      () =>
+        (document.activeElement as HTMLElement | null)?.dataset.testid ??
+        document.activeElement?.getAttribute('role') ??
+        document.activeElement?.tagName,
+    );
 
   async function shoot(name: string): Promise<void> {
     await page.waitForTimeout(150);
@@ -59,7 +76,10 @@ describe('Library table and panes', () => {
   async function open(): Promise<void> {
     await page.goto(app.url);
     await page.getByRole('navigation', { name: 'Panes' }).waitFor();
-    await page.getByTestId('item-count').filter({ hasText: `${ITEMS} items` }).waitFor();
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: `${ITEMS} items` })
+      .waitFor();
   }
 
   async function drag(testid: string, dx: number): Promise<void> {
@@ -90,7 +110,10 @@ describe('Library table and panes', () => {
       await collection(name).waitFor();
     }
     await page.getByTestId('view-library').click();
-    await page.getByTestId('item-count').filter({ hasText: `${ITEMS} items` }).waitFor();
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: `${ITEMS} items` })
+      .waitFor();
   });
 
   afterAll(async () => {
@@ -119,7 +142,12 @@ describe('Library table and panes', () => {
       const body = document.querySelector('[data-testid="item-table"] .body')!;
       const w = window as unknown as { __rowMutations: number };
       w.__rowMutations = 0;
-      new MutationObserver((list) => (w.__rowMutations += list.filter((m) => m.target !== body).length)).observe(body, { subtree: true, childList: true, attributes: true, characterData: true });
+      new MutationObserver((list) => (w.__rowMutations += list.filter((m) => m.target !== body).length)).observe(body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
     });
     const before = await headerWidth('creators');
     await drag('resize-creators', 90);
@@ -143,14 +171,33 @@ describe('Library table and panes', () => {
     expect(await valueOf('resize-year')).toBe('76');
 
     // Reorder: drag a header onto another, and by keyboard in the Columns menu.
-    expect(await headers()).toEqual(['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing']);
-    await page.locator('[role="columnheader"][data-col="container"]').dragTo(page.locator('[role="columnheader"][data-col="creators"]'));
-    await expect.poll(headers).toEqual(['title', 'container', 'creators', 'year', 'supporting', 'contrasting', 'mentioning', 'citing']);
+    expect(await headers()).toEqual([
+      'title',
+      'creators',
+      'year',
+      'container',
+      'supporting',
+      'contrasting',
+      'mentioning',
+      'citing',
+    ]);
+    await page
+      .locator('[role="columnheader"][data-col="container"]')
+      .dragTo(page.locator('[role="columnheader"][data-col="creators"]'));
+    await expect
+      .poll(headers)
+      .toEqual(['title', 'container', 'creators', 'year', 'supporting', 'contrasting', 'mentioning', 'citing']);
     await page.getByTestId('columns-button').click();
     await page.getByRole('button', { name: 'Move Year left' }).click();
-    await expect.poll(headers).toEqual(['title', 'container', 'year', 'creators', 'supporting', 'contrasting', 'mentioning', 'citing']);
+    await expect
+      .poll(headers)
+      .toEqual(['title', 'container', 'year', 'creators', 'supporting', 'contrasting', 'mentioning', 'citing']);
     await page.keyboard.press('Escape');
-    expect(await page.locator('[role="row"][data-index="0"] [data-col]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.col))).toEqual(await headers());
+    expect(
+      await page
+        .locator('[role="row"][data-index="0"] [data-col]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.col)),
+    ).toEqual(await headers());
   });
 
   it('resizes the sidebar and the details column, within their bounds', async () => {
@@ -185,7 +232,9 @@ describe('Library table and panes', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
     await open();
     // While the server was down the old page tried to reconnect: expected, and only that.
-    problems.errors = problems.errors.filter((e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/ipc' failed.*ERR_CONNECTION_REFUSED/.test(e));
+    problems.errors = problems.errors.filter(
+      (e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/ipc' failed.*ERR_CONNECTION_REFUSED/.test(e),
+    );
     expect(await headers()).toEqual(order);
     expect(await headerWidth('creators')).toBeCloseTo(widths.creators, 0);
     expect(await headerWidth('year')).toBeCloseTo(widths.year, 0);
@@ -195,7 +244,9 @@ describe('Library table and panes', () => {
     await page.getByTestId('columns-button').click();
     await page.getByRole('button', { name: 'Reset to defaults' }).click();
     await page.keyboard.press('Escape');
-    await expect.poll(headers).toEqual(['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing']);
+    await expect
+      .poll(headers)
+      .toEqual(['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing']);
     await page.getByTestId('resize-details').focus();
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowLeft');
@@ -285,7 +336,10 @@ describe('Library table and panes', () => {
     await expect.poll(count).toBe('8 items');
     await grid().focus();
     await page.keyboard.press('Control+a');
-    await page.getByTestId('selection-panel').getByRole('button', { name: /Copy citations/ }).click();
+    await page
+      .getByTestId('selection-panel')
+      .getByRole('button', { name: /Copy citations/ })
+      .click();
     const dialog = page.getByTestId('copy-dialog');
     await dialog.getByRole('combobox', { name: 'Citation style' }).selectOption('apa');
     await shoot('copy-dialog');
@@ -304,7 +358,10 @@ describe('Library table and panes', () => {
     await rowAt(20).click();
     await rowAt(23).click({ modifiers: ['Shift'] });
     await rowAt(21).click({ button: 'right' });
-    await page.getByTestId('selection-menu').getByRole('menuitem', { name: /Move to Trash/ }).click();
+    await page
+      .getByTestId('selection-menu')
+      .getByRole('menuitem', { name: /Move to Trash/ })
+      .click();
     await expect.poll(toast).toContain('Moved 4 items to the Trash');
     await expect.poll(count).toBe(`${ITEMS - 4} items`);
     await page.getByTestId('toast-undo').click();
@@ -320,7 +377,8 @@ describe('Library table and panes', () => {
     await picker.waitFor();
     expect(await focused()).toBe('combobox');
     // Both collections listed; arrows move the active option, typing filters.
-    const options = async () => (await picker.getByRole('option').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    const options = async () =>
+      (await picker.getByRole('option').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(await options()).toEqual(['Reading 0', 'Thesis 0']);
     await page.keyboard.press('ArrowDown');
     expect(await picker.getByRole('option', { selected: true }).textContent()).toMatch(/^\s*Thesis/);

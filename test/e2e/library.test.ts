@@ -9,7 +9,14 @@ import { seriousViolations } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
 const FAMILIES = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Lindqvist'];
-const TOPICS = ['protein folding', 'ocean carbon', 'graph neural networks', 'malaria vaccines', 'soil microbiome', 'dark matter'];
+const TOPICS = [
+  'protein folding',
+  'ocean carbon',
+  'graph neural networks',
+  'malaria vaccines',
+  'soil microbiome',
+  'dark matter',
+];
 const TAGS = ['review', 'methods', 'theory'];
 const GOOD = 300;
 
@@ -43,7 +50,15 @@ function makeBib(): { text: string; entries: Entry[]; badLines: number[] } {
       lines.push(`@misc{broken${i}, title = "no comma" year = 2001}`, '');
     }
   }
-  lines.push('@article{xss1,', '  title = {<img src=x onerror="window.__pwned=1">},', '  author = {<b>Mallory</b>, Eve},', '  year = {2020},', '  keywords = {<img src=y onerror="window.__pwned=3">}', '}', '');
+  lines.push(
+    '@article{xss1,',
+    '  title = {<img src=x onerror="window.__pwned=1">},',
+    '  author = {<b>Mallory</b>, Eve},',
+    '  year = {2020},',
+    '  keywords = {<img src=y onerror="window.__pwned=3">}',
+    '}',
+    '',
+  );
   return { text: lines.join('\n'), entries, badLines };
 }
 
@@ -100,7 +115,9 @@ describe('Library pane', () => {
   });
 
   it('imports a .bib through the file input: preview with the broken entries, then a report with their lines', async () => {
-    await page.getByTestId('import-file').setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib.text) });
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib.text) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
     expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*304 entries/s);
@@ -218,7 +235,9 @@ describe('Library pane', () => {
     const reviews = bib.entries.filter((e) => e.tag === 'review').length;
     await expect.poll(count).toBe(`${reviews} items`);
     await page.getByRole('searchbox', { name: 'Search the library' }).fill('author:garcia');
-    await expect.poll(count).toBe(`${bib.entries.filter((e) => e.tag === 'review' && e.family === 'Garcia').length} items`);
+    await expect
+      .poll(count)
+      .toBe(`${bib.entries.filter((e) => e.tag === 'review' && e.family === 'Garcia').length} items`);
     await shoot('tag-filter');
     await page.getByRole('searchbox', { name: 'Search the library' }).fill('');
     await page.getByRole('button', { name: 'Remove tag filter review' }).click();
@@ -245,9 +264,11 @@ describe('Library pane', () => {
     await page.getByRole('checkbox', { name: 'Citation key' }).check();
     await page.getByRole('button', { name: 'Move Citation key left' }).click();
     await page.keyboard.press('Escape');
-    const headers = async () => (await page.getByRole('columnheader').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim());
+    const headers = async () =>
+      (await page.getByRole('columnheader').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim());
     // Shown where it sits by default (after Container), then moved one place left.
-    const keyBeforeContainer = (h: string[]) => h.indexOf('Citation key') >= 0 && h.indexOf('Citation key') === h.indexOf('Container') - 1;
+    const keyBeforeContainer = (h: string[]) =>
+      h.indexOf('Citation key') >= 0 && h.indexOf('Citation key') === h.indexOf('Container') - 1;
     expect(keyBeforeContainer(await headers())).toBe(true);
     await page.reload();
     await expect.poll(count).toBe('301 items');
@@ -307,7 +328,8 @@ describe('Library pane', () => {
   it('imports a file dropped onto the window', async () => {
     const before = Number((await count())!.replace(/\D/g, ''));
     await page.evaluate(() => {
-      const text = '@book{dropped1, title = {Dropped on the window}, year = 2021}\n@book{dropped2, title = {Dropped too}, year = 2022}\n';
+      const text =
+        '@book{dropped1, title = {Dropped on the window}, year = 2021}\n@book{dropped2, title = {Dropped too}, year = 2022}\n';
       const data = new DataTransfer();
       data.items.add(new File([text], 'dropped.bib', { type: 'application/x-bibtex' }));
       window.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
@@ -332,8 +354,17 @@ describe('Library pane', () => {
     const expected = await page.evaluate(async () => {
       const socket = new WebSocket(`ws://${location.host}/ipc`);
       await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
-      const answer = new Promise<{ result: { ok: boolean; value: { rows: { id: number }[] } } }>((resolve) => (socket.onmessage = (e) => resolve(JSON.parse(e.data as string))));
-      socket.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'library.list', input: { sort: { column: 'title', direction: 'asc' }, limit: 1000 } }));
+      const answer = new Promise<{ result: { ok: boolean; value: { rows: { id: number }[] } } }>(
+        (resolve) => (socket.onmessage = (e) => resolve(JSON.parse(e.data as string))),
+      );
+      socket.send(
+        JSON.stringify({
+          type: 'invoke',
+          id: 1,
+          channel: 'library.list',
+          input: { sort: { column: 'title', direction: 'asc' }, limit: 1000 },
+        }),
+      );
       const { result } = await answer;
       socket.close();
       return result.value.rows.map((r) => r.id);
@@ -354,13 +385,20 @@ describe('Library pane', () => {
           const tick = (): void => {
             const top = grid.scrollTop;
             const rows = [...grid.querySelectorAll<HTMLElement>('.body [role="row"]')];
-            if (rows.length !== pool.size || rows.some((r) => !pool.has(r))) found.push(`frame ${frame}: the row elements changed`);
+            if (rows.length !== pool.size || rows.some((r) => !pool.has(r)))
+              found.push(`frame ${frame}: the row elements changed`);
             for (const row of rows) {
               const index = Number(row.dataset.index);
               if (row.hidden || index * 30 + 30 < top || index * 30 > top + height) continue;
               if (row.classList.contains('placeholder')) continue;
-              if (Number(row.dataset.id) !== expected[index]) found.push(`frame ${frame}: row ${index} shows item ${row.dataset.id}, not ${expected[index]}`);
-              if (row.id !== `lib-row-${index}` || row.getAttribute('aria-rowindex') !== String(index + 2) || row.style.transform !== `translateY(${index * 30}px)`) found.push(`frame ${frame}: row ${index} is misplaced`);
+              if (Number(row.dataset.id) !== expected[index])
+                found.push(`frame ${frame}: row ${index} shows item ${row.dataset.id}, not ${expected[index]}`);
+              if (
+                row.id !== `lib-row-${index}` ||
+                row.getAttribute('aria-rowindex') !== String(index + 2) ||
+                row.style.transform !== `translateY(${index * 30}px)`
+              )
+                found.push(`frame ${frame}: row ${index} is misplaced`);
             }
             frame++;
             if (step > 0 && top + height >= grid.scrollHeight) step = -600;
@@ -394,7 +432,8 @@ describe('Library pane', () => {
       const send = WebSocket.prototype.send;
       WebSocket.prototype.send = function (this: WebSocket, data: string) {
         const m = JSON.parse(data) as { channel?: string; input?: { query?: string; cursor?: string | null } };
-        if (m.channel === 'library.list' && !m.input?.cursor) w.__searches.push({ at: performance.now(), query: m.input?.query ?? '' });
+        if (m.channel === 'library.list' && !m.input?.cursor)
+          w.__searches.push({ at: performance.now(), query: m.input?.query ?? '' });
         return send.call(this, data);
       } as typeof send;
     });

@@ -34,11 +34,28 @@ describe('The manuscript check in the Assistant pane', () => {
     const bib = join(data.path, 'seed.bib');
     writeFileSync(bib, BIB);
     const sink = { write: () => true } as unknown as NodeJS.WritableStream;
-    expect(await runCommand(importCommand, ['import', bib], { dataDir: data.path, stdout: sink as never, stderr: sink as never })).toBe(0);
+    expect(
+      await runCommand(importCommand, ['import', bib], {
+        dataDir: data.path,
+        stdout: sink as never,
+        stderr: sink as never,
+      }),
+    ).toBe(0);
     await withLibrary(data.path, async (client) => {
-      await client.lib.putNotices('10.1000/retracted', [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01' }], true);
-      await client.lib.putTallies({ found: { '10.1000/disputed': { total: 50, supporting: 3, contrasting: 9, mentioning: 38, unclassified: 0 }, '10.1000/fine': { total: 12, supporting: 4, contrasting: 0, mentioning: 8, unclassified: 0 } } });
-      await client.lib.putPapers({ found: { '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/published' }] } } });
+      await client.lib.putNotices(
+        '10.1000/retracted',
+        [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01' }],
+        true,
+      );
+      await client.lib.putTallies({
+        found: {
+          '10.1000/disputed': { total: 50, supporting: 3, contrasting: 9, mentioning: 38, unclassified: 0 },
+          '10.1000/fine': { total: 12, supporting: 4, contrasting: 0, mentioning: 8, unclassified: 0 },
+        },
+      });
+      await client.lib.putPapers({
+        found: { '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/published' }] } },
+      });
     });
     app = await launchApp({ dataDir: data.path });
     browser = await launchBrowser();
@@ -64,7 +81,9 @@ describe('The manuscript check in the Assistant pane', () => {
       'Dreams were studied by -@preprint2020, see @fig-dreams.',
       'Unknown: [@ghost2000] and [@{<b>bold</b>}].',
     ].join('\n');
-    await page.getByTestId('manuscript-file').setInputFiles({ name: 'draft.qmd', mimeType: 'text/markdown', buffer: Buffer.from(qmd) });
+    await page
+      .getByTestId('manuscript-file')
+      .setInputFiles({ name: 'draft.qmd', mimeType: 'text/markdown', buffer: Buffer.from(qmd) });
     await page.getByTestId('manuscript-start').click();
     const entries = page.getByTestId('manuscript-entry');
     await expect.poll(() => entries.count(), { timeout: 20_000 }).toBe(6);
@@ -77,7 +96,9 @@ describe('The manuscript check in the Assistant pane', () => {
     // The braced key is shown as the text it is, not as markup.
     expect(texts[5]).toContain('<b>bold</b>');
     expect(await page.locator('[data-testid="manuscript-entries"] b').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('manuscript-summary').innerText()).toMatch(/draft\.qmd: 6 citations of 6 references; 2 not in the library\.\s*Some need a second look\./);
+    await expect
+      .poll(() => page.getByTestId('manuscript-summary').innerText())
+      .toMatch(/draft\.qmd: 6 citations of 6 references; 2 not in the library\.\s*Some need a second look\./);
     await screenshot(page, 'assistant-manuscript-check');
     expect(problems.errors).toEqual([]);
   });
@@ -87,11 +108,19 @@ describe('The manuscript check in the Assistant pane', () => {
     await page.getByTestId('manuscript-paste-format').selectOption('pasted.tex');
     await page.getByTestId('manuscript-paste').fill('As \\citet[p.~2]{fine2019} showed % \\cite{retracted2015}\n');
     await page.getByTestId('manuscript-start').click();
-    await expect.poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 }).toMatch(/pasted\.tex: 1 citation of 1 reference; 0 not in the library\.\s*Nothing to look at\./);
+    await expect
+      .poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 })
+      .toMatch(/pasted\.tex: 1 citation of 1 reference; 0 not in the library\.\s*Nothing to look at\./);
     await page.getByTestId('manuscript-mode-file').check();
-    await page.getByTestId('manuscript-file').setInputFiles({ name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\u0003\u0004 not really a zip, only text that starts like one') });
+    await page.getByTestId('manuscript-file').setInputFiles({
+      name: 'broken.docx',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('PK\u0003\u0004 not really a zip, only text that starts like one'),
+    });
     await page.getByTestId('manuscript-start').click();
-    await expect.poll(() => page.getByTestId('manuscript-error').innerText(), { timeout: 20_000 }).toMatch(/broken\.docx: it is not a Word \.docx file: it is not a zip package/);
+    await expect
+      .poll(() => page.getByTestId('manuscript-error').innerText(), { timeout: 20_000 })
+      .toMatch(/broken\.docx: it is not a Word \.docx file: it is not a zip package/);
     await screenshot(page, 'assistant-manuscript-error');
   });
 });

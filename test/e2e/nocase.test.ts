@@ -38,7 +38,9 @@ describe('nocase markup is rendered, never shown', () => {
   });
 
   it('in the import preview', async () => {
-    await page.getByTestId('import-file').setInputFiles({ name: 'braces.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(BIB) });
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'braces.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(BIB) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
     const row = dialog.locator('table tbody tr').first();
@@ -71,7 +73,12 @@ describe('nocase markup is rendered, never shown', () => {
     for (const style of CITATION_STYLE_IDS) {
       await dialog.getByTestId('export-style').selectOption(style);
       // MLA and Chicago put titles in title case; the braced words keep theirs.
-      const title = style === 'mla' || style === 'chicago' ? 'The DNA of E. Coli in iPhone Users' : style === 'bibtex' ? '{DNA}' : 'The DNA of E. coli in iPhone users';
+      const title =
+        style === 'mla' || style === 'chicago'
+          ? 'The DNA of E. Coli in iPhone Users'
+          : style === 'bibtex'
+            ? '{DNA}'
+            : 'The DNA of E. coli in iPhone users';
       await expect.poll(() => bib.textContent(), { timeout: 20_000 }).toContain(title);
       expect(await bib.textContent(), style).not.toMatch(/nocase|<span/);
     }

@@ -50,9 +50,21 @@ describe('Notices and evidence marks in the Library table', () => {
         .get(k.status, k.status, k.status === 'Retracted' ? 1 : 0) as { doi: string; title: string } | undefined;
       if (!p) throw new Error(`the corpus has no paper with only a "${k.status}" notice; raise its size`);
       titles.set(k.status, p.title);
-      items.push({ id: k.status, type: 'article-journal', title: p.title, DOI: p.doi, issued: { 'date-parts': [[2015]] } });
+      items.push({
+        id: k.status,
+        type: 'article-journal',
+        title: p.title,
+        DOI: p.doi,
+        issued: { 'date-parts': [[2015]] },
+      });
     }
-    items.push({ id: 'unknown', type: 'article-journal', title: 'A paper the service does not know', DOI: UNKNOWN_DOI, issued: { 'date-parts': [[2016]] } });
+    items.push({
+      id: 'unknown',
+      type: 'article-journal',
+      title: 'A paper the service does not know',
+      DOI: UNKNOWN_DOI,
+      issued: { 'date-parts': [[2016]] },
+    });
     items.push({ id: 'nodoi', type: 'book', title: 'A book without a DOI', issued: { 'date-parts': [[2001]] } });
     dataDir = tempDir('citewise-notices-');
     const file = join(dataDir.path, 'notices.json');
@@ -60,7 +72,14 @@ describe('Notices and evidence marks in the Library table', () => {
     await cli(dataDir.path, service.url, 'import', file);
     await cli(dataDir.path, service.url, 'enrich');
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1360, height: 820 }, colorScheme: 'light' });
     ({ page, problems } = await newPage(context));
@@ -96,21 +115,29 @@ describe('Notices and evidence marks in the Library table', () => {
     const cell = (title: string) => rowTitled(title).locator('[data-col="supporting"]');
     await expect.poll(() => cell('A paper the service does not know').textContent()).toBe('?');
     await cell('A paper the service does not know').hover();
-    expect(await cell('A paper the service does not know').getAttribute('title')).toMatch(/^Unknown to the citation service: it has no citation data for this DOI \(checked /);
+    expect(await cell('A paper the service does not know').getAttribute('title')).toMatch(
+      /^Unknown to the citation service: it has no citation data for this DOI \(checked /,
+    );
     expect(await cell('A book without a DOI').textContent()).toBe('—');
     await cell('A book without a DOI').hover();
-    expect(await cell('A book without a DOI').getAttribute('title')).toBe('No DOI: the citation service can only be asked about items with a DOI');
+    expect(await cell('A book without a DOI').getAttribute('title')).toBe(
+      'No DOI: the citation service can only be asked about items with a DOI',
+    );
     const counted = cell(titles.get('Has correction')!);
     expect(await counted.textContent()).toMatch(/^[\d,]+$/);
 
     // Counts are shown whole (11,123 was cut to "11,1…"), and the legend is on screen under the
     // notification banner (the banner used to push the table's footline out of the window).
-    const clipped = await page.locator('[role="row"][data-id] .cell.ev').evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
+    const clipped = await page
+      .locator('[role="row"][data-id] .cell.ev')
+      .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
     expect(clipped).toEqual([]);
     expect(await page.getByRole('grid').evaluate((g) => g.scrollWidth - g.clientWidth)).toBeLessThanOrEqual(0);
     await expect.poll(() => page.getByTestId('status-notification').count()).toBe(1);
     const legend = page.getByTestId('evidence-legend');
-    expect(await legend.innerText()).toMatch(/\?\s*not known to the citation service.*—\s*no DOI.*…\s*not fetched yet/s);
+    expect(await legend.innerText()).toMatch(
+      /\?\s*not known to the citation service.*—\s*no DOI.*…\s*not fetched yet/s,
+    );
     const box = (await legend.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
     await shootThemes(page, 'library-evidence-legend');

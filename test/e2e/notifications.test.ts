@@ -22,13 +22,25 @@ describe('retraction notifications', () => {
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     const dois = pickDois(service);
     dataDir = tempDir('citewise-notify-');
-    await cli(dataDir.path, service.url, 'import', new URL('../fixtures/formats/library.bib', import.meta.url).pathname);
+    await cli(
+      dataDir.path,
+      service.url,
+      'import',
+      new URL('../fixtures/formats/library.bib', import.meta.url).pathname,
+    );
     await cli(dataDir.path, service.url, 'add', dois.retracted, dois.concern);
     // `check` exits 3 when items are flagged; --keep-unseen leaves the changes for the app to tell.
     await cli(dataDir.path, service.url, 'check', '--keep-unseen').catch((err: Error) => {
       if (!/flagged|retract|concern/i.test(err.message)) throw err;
     });
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
     ({ page } = await newPage(await browser.newContext({ viewport: { width: 1360, height: 820 } })));
   }, 120_000);
@@ -44,12 +56,16 @@ describe('retraction notifications', () => {
     await page.goto(app.url);
     const note = page.getByTestId('status-notification');
     await note.waitFor({ timeout: 15_000 });
-    await expect.poll(() => note.textContent()).toMatch(/2 items in your library have new editorial notices \(1 retracted, 1 under an expression of concern\)/);
+    await expect
+      .poll(() => note.textContent())
+      .toMatch(/2 items in your library have new editorial notices \(1 retracted, 1 under an expression of concern\)/);
     await screenshot(page, 'notification-light');
     expect(await seriousViolations(page)).toEqual([]);
     await note.getByRole('button', { name: 'Show them' }).click();
     await note.waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"]):visible').count()).toBe(2);
+    await expect
+      .poll(() => page.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"]):visible').count())
+      .toBe(2);
     await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
     await screenshot(page, 'notification-shown-dark');
 

@@ -32,7 +32,9 @@ describe('Settings → PDFs: copy or link', () => {
     mkdirSync(inbox);
     app = await launchApp({ dataDir });
     browser = await launchBrowser();
-    ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' })));
+    ({ page, problems } = await newPage(
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' }),
+    ));
     await page.goto(app.url);
     await pane('settings');
   });
@@ -47,7 +49,9 @@ describe('Settings → PDFs: copy or link', () => {
     await page.getByTestId('pdf-storage-copy').scrollIntoViewIfNeeded();
     await expect.poll(() => page.getByTestId('pdf-storage-copy').isChecked(), POLL).toBe(true);
     expect(await page.getByTestId('pdf-storage-link').isChecked()).toBe(false);
-    expect(await page.getByTestId('pdf-storage-where').textContent()).toMatch(/In the browser, PDFs you add or drop are uploads: Citewise receives a copy of the file, not where it is kept, so they are always copied\./);
+    expect(await page.getByTestId('pdf-storage-where').textContent()).toMatch(
+      /In the browser, PDFs you add or drop are uploads: Citewise receives a copy of the file, not where it is kept, so they are always copied\./,
+    );
     await page.getByTestId('pdf-storage-link').check();
     // Kept by the core: a new page asks for the settings again.
     await page.reload();
@@ -63,13 +67,31 @@ describe('Settings → PDFs: copy or link', () => {
     await page.getByTestId('watch-folder-set').click();
     await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
     const linked = join(inbox, 'franklin 1953.pdf');
-    writeFileSync(linked, await makePdf({ title: 'Molecular configuration in sodium thymonucleate', xmpDoi: '10.5555/e2e.linked.1' }));
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 }).toMatch(/1 PDF added/);
+    writeFileSync(
+      linked,
+      await makePdf({ title: 'Molecular configuration in sodium thymonucleate', xmpDoi: '10.5555/e2e.linked.1' }),
+    );
+    await expect
+      .poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 })
+      .toMatch(/1 PDF added/);
 
     await pane('library');
-    await page.getByTestId('pdf-file').setInputFiles([{ name: 'wilkins.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf({ title: 'Molecular structure of deoxypentose nucleic acids', xmpDoi: '10.5555/e2e.copied.2' })) }]);
+    await page.getByTestId('pdf-file').setInputFiles([
+      {
+        name: 'wilkins.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(
+          await makePdf({
+            title: 'Molecular structure of deoxypentose nucleic acids',
+            xmpDoi: '10.5555/e2e.copied.2',
+          }),
+        ),
+      },
+    ]);
     const dialog = page.getByTestId('pdf-add-dialog');
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 }).toMatch(/Added 1 PDF of 1 file\./);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/Added 1 PDF of 1 file\./);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.getByTestId('item-count').textContent(), POLL).toBe('2 items');
 
@@ -80,7 +102,9 @@ describe('Settings → PDFs: copy or link', () => {
       throw new Error(`no row titled ${title}`);
     };
     await showItem('deoxypentose');
-    await expect.poll(() => page.getByTestId('attachment-kept').textContent(), POLL).toContain('copy in the library folder');
+    await expect
+      .poll(() => page.getByTestId('attachment-kept').textContent(), POLL)
+      .toContain('copy in the library folder');
     expect(await page.getByTestId('attachments').textContent()).toContain('wilkins.pdf');
 
     await showItem('thymonucleate');
@@ -94,7 +118,9 @@ describe('Settings → PDFs: copy or link', () => {
     await showItem('thymonucleate');
     await expect.poll(() => page.getByTestId('attachment').getAttribute('data-state'), POLL).toBe('missing');
     expect(await page.getByTestId('attachment-state').textContent()).toBe('Missing');
-    expect(await page.getByTestId('attachments').textContent()).toContain(`The linked file franklin 1953.pdf is no longer at ${linked} (moved, renamed or deleted?). Attach it again from where it is now.`);
+    expect(await page.getByTestId('attachments').textContent()).toContain(
+      `The linked file franklin 1953.pdf is no longer at ${linked} (moved, renamed or deleted?). Attach it again from where it is now.`,
+    );
     expect(await page.getByTestId('attachment-open').isDisabled()).toBe(true);
     await page.getByTestId('attachments').scrollIntoViewIfNeeded();
     await shootThemes(page, 'attachment-linked-missing');

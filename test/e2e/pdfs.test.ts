@@ -28,29 +28,63 @@ describe('PDFs in the app', () => {
     await app?.stop();
   });
 
-  const pdf = async (name: string, spec: Parameters<typeof makePdf>[0]) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(spec)) });
+  const pdf = async (name: string, spec: Parameters<typeof makePdf>[0]) => ({
+    name,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await makePdf(spec)),
+  });
 
   it('Add → PDFs… adds each file and says what became of it', async () => {
-    const alpha = await pdf('alpha.pdf', { title: 'Ribosome stalling in yeast under heat', byline: 'A. Müller', pages: [['Published as doi:10.5555/alpha.2024 in a journal.', ...bodyLines(1, 10)], ['The zymurgy quasar <img src=x onerror=alert(1)> of folded chains, measured twice.']] });
-    const twoDois = await pdf('two-dois.pdf', { title: 'A paper with two identifiers', pages: [['See doi:10.5555/first.1 and doi:10.5555/second.2 for the data.']] });
+    const alpha = await pdf('alpha.pdf', {
+      title: 'Ribosome stalling in yeast under heat',
+      byline: 'A. Müller',
+      pages: [
+        ['Published as doi:10.5555/alpha.2024 in a journal.', ...bodyLines(1, 10)],
+        ['The zymurgy quasar <img src=x onerror=alert(1)> of folded chains, measured twice.'],
+      ],
+    });
+    const twoDois = await pdf('two-dois.pdf', {
+      title: 'A paper with two identifiers',
+      pages: [['See doi:10.5555/first.1 and doi:10.5555/second.2 for the data.']],
+    });
     await page.getByTestId('add-button').click();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'PDFs…' }).click();
-    await (await chooser).setFiles([alpha, twoDois, { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some notes, not a PDF at all') }, { ...alpha, name: 'alpha copy.pdf' }]);
+    await (
+      await chooser
+    ).setFiles([
+      alpha,
+      twoDois,
+      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some notes, not a PDF at all') },
+      { ...alpha, name: 'alpha copy.pdf' },
+    ]);
     const dialog = page.getByTestId('pdf-add-dialog');
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 }).toMatch(/Added 2 PDFs of 4 files, 1 to review\.\s+1 file already in your library\.\s+1 file not added\./);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/Added 2 PDFs of 4 files, 1 to review\.\s+1 file already in your library\.\s+1 file not added\./);
     expect(await dialog.getByTestId('pdf-added').textContent()).toContain('10.5555/alpha.2024');
-    expect(await dialog.getByTestId('pdf-review-list').textContent()).toMatch(/two-dois\.pdf unsure match \(confidence 50 %\)/);
-    expect(await dialog.getByTestId('pdf-duplicates').textContent()).toMatch(/alpha copy\.pdf the same file is already attached/);
+    expect(await dialog.getByTestId('pdf-review-list').textContent()).toMatch(
+      /two-dois\.pdf unsure match \(confidence 50 %\)/,
+    );
+    expect(await dialog.getByTestId('pdf-duplicates').textContent()).toMatch(
+      /alpha copy\.pdf the same file is already attached/,
+    );
     // The message names the file the user chose, never the temporary copy the core read.
-    expect(await dialog.getByTestId('pdf-failed').textContent()).toBe('notes.pdf was not added: it is not a PDF (it does not start with a PDF header).');
+    expect(await dialog.getByTestId('pdf-failed').textContent()).toBe(
+      'notes.pdf was not added: it is not a PDF (it does not start with a PDF header).',
+    );
     await shootThemes(page, 'pdfs-add-summary');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('2 items');
   });
 
   it('a drop of PDFs on the Library window adds them', async () => {
-    const bytes = [...(await makePdf({ title: 'Dropped paper on ocean climate', pages: [['doi:10.5555/dropped.7', ...bodyLines(3, 5)]] }))];
+    const bytes = [
+      ...(await makePdf({
+        title: 'Dropped paper on ocean climate',
+        pages: [['doi:10.5555/dropped.7', ...bodyLines(3, 5)]],
+      })),
+    ];
     await page.evaluate((data) => {
       const dt = new DataTransfer();
       dt.items.add(new File([new Uint8Array(data)], 'dropped.pdf', { type: 'application/pdf' }));
@@ -58,7 +92,9 @@ describe('PDFs in the app', () => {
       document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, bytes);
     const dialog = page.getByTestId('pdf-add-dialog');
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 }).toMatch(/Added 1 PDF of 1 file\./);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/Added 1 PDF of 1 file\./);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('3 items');
   });
@@ -66,7 +102,9 @@ describe('PDFs in the app', () => {
   it('Needs review lists the unsure captures with confidence and evidence; one click settles each', async () => {
     await page.getByTestId('pdf-file').setInputFiles([await pdf('scan.pdf', { blankPages: 2 })]);
     const dialog = page.getByTestId('pdf-add-dialog');
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 }).toMatch(/Added 1 PDF of 1 file, 1 to review\./);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/Added 1 PDF of 1 file, 1 to review\./);
     await dialog.getByRole('button', { name: 'Open Needs review' }).click();
     const review = page.getByTestId('review');
     await expect.poll(() => review.getByTestId('review-entry').count()).toBe(2);
@@ -126,7 +164,14 @@ describe('PDFs in the app', () => {
 
   it('Cancel stops after the file being read, and the summary says how many were not read', async () => {
     // Ten files of three pages: Cancel lands while most are still unread, even on a loaded machine.
-    const files = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => pdf(`batch-${n}.pdf`, { title: `Batch paper number ${n}`, pages: [[`doi:10.5555/batch.${n}`, ...bodyLines(n, 30)], bodyLines(n + 10, 30), bodyLines(n + 20, 30)] })));
+    const files = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) =>
+        pdf(`batch-${n}.pdf`, {
+          title: `Batch paper number ${n}`,
+          pages: [[`doi:10.5555/batch.${n}`, ...bodyLines(n, 30)], bodyLines(n + 10, 30), bodyLines(n + 20, 30)],
+        }),
+      ),
+    );
     const before = 4;
     expect(await page.getByTestId('item-count').textContent()).toBe(`${before} items`);
     await page.getByTestId('pdf-file').setInputFiles(files);
@@ -134,7 +179,9 @@ describe('PDFs in the app', () => {
     await dialog.getByTestId('pdf-add-progress').waitFor();
     await shootThemes(page, 'pdfs-add-progress', { dark: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 }).toMatch(/Cancelled: \d files? not read\./);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/Cancelled: \d files? not read\./);
     const text = (await dialog.getByTestId('pdf-add-summary').textContent()) ?? '';
     const added = Number(/Added (\d+) PDF/.exec(text)?.[1]);
     const notRead = Number(/Cancelled: (\d+) file/.exec(text)?.[1]);

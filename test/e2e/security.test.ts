@@ -77,7 +77,9 @@ describe('renderer security in browser mode', () => {
       };
     });
     expect(outcome).toMatchObject({ evalRan: false, handlerRan: false, inlineRan: false, fetchResult: 'blocked' });
-    expect(outcome.violations).toEqual(expect.arrayContaining(['script-src', 'script-src-attr', 'script-src-elem', 'connect-src']));
+    expect(outcome.violations).toEqual(
+      expect.arrayContaining(['script-src', 'script-src-attr', 'script-src-elem', 'connect-src']),
+    );
   });
 
   it('refuses a browser that does not have the token', async () => {

@@ -12,8 +12,17 @@ export function cli(dataDir: string, serviceUrl: string, ...args: string[]): Pro
     execFile(
       process.execPath,
       [join(ROOT, 'bin/citewise.mjs'), ...args, '--data-dir', dataDir],
-      { cwd: ROOT, env: { ...process.env, CITEWISE_SERVICE_URL: serviceUrl, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }, encoding: 'utf8' },
-      (error, stdout, stderr) => (error ? reject(new Error(`citewise ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout)),
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          CITEWISE_SERVICE_URL: serviceUrl,
+          DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+        },
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`citewise ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout),
     );
   });
 }
@@ -59,7 +68,13 @@ export function pickDois(service: RunningService, minCitations = 15): { retracte
     )
     .pluck()
     .get(minCitations) as string | undefined;
-  const concern = db.prepare(`SELECT doi FROM papers WHERE retracted = 0 AND (notice_flags & 4) != 0 AND (notice_flags & 16) = 0 ORDER BY id LIMIT 1`).pluck().get() as string | undefined;
-  if (!retracted || !concern) throw new Error('the corpus has no paper with the traits this test needs; raise its size');
+  const concern = db
+    .prepare(
+      `SELECT doi FROM papers WHERE retracted = 0 AND (notice_flags & 4) != 0 AND (notice_flags & 16) = 0 ORDER BY id LIMIT 1`,
+    )
+    .pluck()
+    .get() as string | undefined;
+  if (!retracted || !concern)
+    throw new Error('the corpus has no paper with the traits this test needs; raise its size');
   return { retracted, concern };
 }

@@ -22,7 +22,12 @@ function poison(value: unknown, doi: string, payload: string, inside: boolean): 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     const keyed = k.toLowerCase() === doi;
-    if (mine && typeof v === 'string' && ['title', 'abstract', 'snippet', 'text', 'journal', 'family', 'given', 'name'].includes(k)) out[k] = `${v} ${payload}`;
+    if (
+      mine &&
+      typeof v === 'string' &&
+      ['title', 'abstract', 'snippet', 'text', 'journal', 'family', 'given', 'name'].includes(k)
+    )
+      out[k] = `${v} ${payload}`;
     else out[k] = poison(v, doi, payload, mine || keyed);
   }
   return out;
@@ -30,9 +35,15 @@ function poison(value: unknown, doi: string, payload: string, inside: boolean): 
 
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host']);
 const copyHeaders = (h: IncomingHttpHeaders): Record<string, string | string[]> =>
-  Object.fromEntries(Object.entries(h).filter(([k, v]) => v !== undefined && !HOP.has(k))) as Record<string, string | string[]>;
+  Object.fromEntries(Object.entries(h).filter(([k, v]) => v !== undefined && !HOP.has(k))) as Record<
+    string,
+    string | string[]
+  >;
 
-export async function startServiceProxy(target: string, hostile: { doi: string; payload: string }): Promise<ServiceProxy> {
+export async function startServiceProxy(
+  target: string,
+  hostile: { doi: string; payload: string },
+): Promise<ServiceProxy> {
   const base = new URL(target);
   const doi = hostile.doi.toLowerCase();
   const paths: string[] = [];
@@ -55,15 +66,26 @@ export async function startServiceProxy(target: string, hostile: { doi: string; 
       paths.push((req.url ?? '').split('?')[0]!);
       setTimeout(() => {
         const upstream = request(
-          { host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...copyHeaders(req.headers), 'content-length': String(body.length) } },
+          {
+            host: base.hostname,
+            port: base.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...copyHeaders(req.headers), 'content-length': String(body.length) },
+          },
           (answer) => {
             const parts: Buffer[] = [];
             answer.on('data', (c: Buffer) => parts.push(c));
             answer.on('end', () => {
               let text = Buffer.concat(parts).toString('utf8');
-              const about = decodeURIComponent(req.url ?? '').toLowerCase().includes(doi) || body.toString('utf8').toLowerCase().includes(doi);
+              const about =
+                decodeURIComponent(req.url ?? '')
+                  .toLowerCase()
+                  .includes(doi) || body.toString('utf8').toLowerCase().includes(doi);
               if (about && /json/.test(String(answer.headers['content-type']))) {
-                const whole = decodeURIComponent(req.url ?? '').toLowerCase().includes(doi);
+                const whole = decodeURIComponent(req.url ?? '')
+                  .toLowerCase()
+                  .includes(doi);
                 text = JSON.stringify(poison(JSON.parse(text), doi, hostile.payload, whole));
               }
               res.writeHead(answer.statusCode ?? 502, copyHeaders(answer.headers));

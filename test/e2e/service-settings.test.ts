@@ -20,7 +20,9 @@ describe('Settings: citation service and API key', () => {
     fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     limitedKey = service.keys.find((k) => !k.scopes.has('*'))!.token;
     // No D-Bus session: the key must stay in this session, never in a developer's real keychain.
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
     browser = await launchBrowser();
     ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1280, height: 860 } })));
     await page.goto(app.url);
@@ -61,7 +63,11 @@ describe('Settings: citation service and API key', () => {
     await page.getByRole('button', { name: 'Save key' }).click();
     // Saving clears the old result before the new check lands, so wait for a full table of 11 answers.
     await expect
-      .poll(async () => (await page.locator('[data-testid="key-access"] tbody tr td:nth-child(2)').allTextContents()).map((t) => t.slice(0, 3)))
+      .poll(async () =>
+        (await page.locator('[data-testid="key-access"] tbody tr td:nth-child(2)').allTextContents()).map((t) =>
+          t.slice(0, 3),
+        ),
+      )
       .toEqual(Array(11).fill('Yes'));
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'settings-service-full-key-dark');
@@ -71,7 +77,9 @@ describe('Settings: citation service and API key', () => {
   it('says so when the service does not accept a key', async () => {
     await page.getByLabel('API key').fill('not-a-real-key');
     await page.getByRole('button', { name: 'Save key' }).click();
-    await expect.poll(() => page.locator('[data-testid="key-access"] p').textContent()).toMatch(/does not accept this API key/);
+    await expect
+      .poll(() => page.locator('[data-testid="key-access"] p').textContent())
+      .toMatch(/does not accept this API key/);
     expect(await page.locator('[data-testid="key-access"] table').count()).toBe(0);
     await screenshot(page, 'settings-service-rejected-key');
   });

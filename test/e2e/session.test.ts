@@ -23,11 +23,17 @@ const NUMBER = new Intl.NumberFormat('en');
 const AUTHORS = [
   'M{\\"u}ller, J{\\"o}rg and Garc{\\\'i}a-M{\\\'a}rquez, Ana',
   '{\\AA}str{\\"o}m, Karl',
-  'Fran{\\c{c}}ois, Élodie and Nakamura, Yūki and O\'Neil, Mary',
+  "Fran{\\c{c}}ois, Élodie and Nakamura, Yūki and O'Neil, Mary",
   '{World Health Organization}',
   'van der Berg, Pieter and Okafor, Ngozi A.',
 ];
-const SUBJECTS = ['groundwater recharge', 'soil microbiomes', 'coral reef resilience', 'urban heat islands', 'peatland carbon'];
+const SUBJECTS = [
+  'groundwater recharge',
+  'soil microbiomes',
+  'coral reef resilience',
+  'urban heat islands',
+  'peatland carbon',
+];
 
 interface Shape {
   key: string;
@@ -91,7 +97,8 @@ describe('a researcher’s whole session at 300 items', () => {
   const cell = (i: number, col: string) => rowAt(i).locator(`.cell.${col}`);
   const toast = () => page.getByTestId('toast').textContent();
   const collection = (name: string) => page.locator('[data-collection]', { hasText: name });
-  const shoot = (name: string, dark = false): Promise<void> => shootThemes(page, `session-${name}`, { dark, settleMs: 300 });
+  const shoot = (name: string, dark = false): Promise<void> =>
+    shootThemes(page, `session-${name}`, { dark, settleMs: 300 });
 
   async function find(query: string, expected: number): Promise<void> {
     await search().fill(query);
@@ -102,7 +109,10 @@ describe('a researcher’s whole session at 300 items', () => {
     service = await startService({ port: 0, papers: 600, assistantStepMs: 300, referenceCheckMs: 500, log: () => {} });
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     retracted = pickDois(service).retracted;
-    dois = service.corpus.db.prepare(`SELECT doi FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT ?`).pluck().all(WITH_DOI) as string[];
+    dois = service.corpus.db
+      .prepare(`SELECT doi FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT ?`)
+      .pluck()
+      .all(WITH_DOI) as string[];
     expect(dois).toHaveLength(WITH_DOI);
     // Spread over the file, so every exporter's shape carries some of them.
     const doiAt = new Map(dois.map((d, k) => [k * 15 + (k % 3), d]));
@@ -121,7 +131,9 @@ describe('a researcher’s whole session at 300 items', () => {
 
   it('imports 300 entries as three tools export them, with titles, subtitles and accents read right', async () => {
     const bib = `% Encoding: UTF-8\n\n@String{jhyd = {Journal of Hydrology}}\n\n${shapes.map((s) => s.text).join('\n')}\n@Comment{jabref-meta: databaseType:bibtex;}\n`;
-    await page.getByTestId('import-file').setInputFiles({ name: 'thesis.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'thesis.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
     await shoot('import-summary', true);
@@ -149,7 +161,9 @@ describe('a researcher’s whole session at 300 items', () => {
       ['author:"World Health Organization"', /^World Health Organization$/],
     ] as const) {
       await search().fill(query);
-      await expect.poll(async () => (await cell(0, 'creators').textContent())?.trim(), { timeout: 20_000, message: query }).toMatch(creator);
+      await expect
+        .poll(async () => (await cell(0, 'creators').textContent())?.trim(), { timeout: 20_000, message: query })
+        .toMatch(creator);
       await expect.poll(count, { timeout: 20_000 }).toBe(`${ENTRIES / AUTHORS.length} items`);
     }
     await search().fill('');
@@ -158,12 +172,22 @@ describe('a researcher’s whole session at 300 items', () => {
   });
 
   it('enriches the 20 with DOIs: their tallies equal the service’s', async () => {
-    const res = await fetch(`${service.url}/tallies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(dois) });
-    const tallies = ((await res.json()) as { tallies: Record<string, { supporting: number; contradicting: number; mentioning: number }> }).tallies;
+    const res = await fetch(`${service.url}/tallies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(dois),
+    });
+    const tallies = (
+      (await res.json()) as {
+        tallies: Record<string, { supporting: number; contradicting: number; mentioning: number }>;
+      }
+    ).tallies;
     const byDoi = new Map(Object.entries(tallies).map(([d, t]) => [d.toLowerCase(), t]));
     await page.getByRole('button', { name: /^measured \d+/ }).click();
     await expect.poll(count, { timeout: 20_000 }).toBe(`${WITH_DOI} items`);
-    await expect.poll(() => page.getByTestId('jobs').textContent(), { timeout: 60_000 }).toMatch(new RegExp(`Enrich ${ENTRIES} items \\(${WITH_DOI} DOIs\\)\\W+done|No background jobs`));
+    await expect
+      .poll(() => page.getByTestId('jobs').textContent(), { timeout: 60_000 })
+      .toMatch(new RegExp(`Enrich ${ENTRIES} items \\(${WITH_DOI} DOIs\\)\\W+done|No background jobs`));
     for (let i = 0; i < WITH_DOI; i++) {
       const row = rowAt(i);
       await row.click();
@@ -171,7 +195,9 @@ describe('a researcher’s whole session at 300 items', () => {
       const doi = (await page.getByLabel('DOI', { exact: true }).inputValue()).toLowerCase();
       const t = byDoi.get(doi)!;
       expect(t, doi).toBeTruthy();
-      await expect.poll(() => cell(i, 'supporting').textContent(), { timeout: 30_000 }).toBe(NUMBER.format(t.supporting));
+      await expect
+        .poll(() => cell(i, 'supporting').textContent(), { timeout: 30_000 })
+        .toBe(NUMBER.format(t.supporting));
       expect(await cell(i, 'contrasting').textContent()).toBe(NUMBER.format(t.contradicting));
       expect(await cell(i, 'mentioning').textContent()).toBe(NUMBER.format(t.mentioning));
       if (i >= 3) break;
@@ -189,26 +215,47 @@ describe('a researcher’s whole session at 300 items', () => {
     await dialog.waitFor();
     await page.getByTestId('export-format').selectOption('text');
     await page.getByTestId('export-style').selectOption('apa');
-    await expect.poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 30_000 }).toMatch(/Müller, J\./);
+    await expect
+      .poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 30_000 })
+      .toMatch(/Müller, J\./);
     await shoot('export-150', true);
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save to file…' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save to file…' }).click(),
+    ]);
     const text = readFileSync((await download.path())!, 'utf8');
-    await expect.poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 }).toContain(`Saved ${CHAPTER} entries`);
+    await expect
+      .poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 })
+      .toContain(`Saved ${CHAPTER} entries`);
     writeFileSync(join(RESULTS_DIR, 'session-bibliography-apa.txt'), text);
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     expect(lines).toHaveLength(CHAPTER);
     // A few entries, whole: a Zotero article with two accented authors, a JabRef article with its
     // @string journal, a Better BibTeX book with its subtitle and publisher.
     // (Years take a letter where one author has two works in a year: 1996a, 1996b.)
-    const one = (re: RegExp) => expect(lines.filter((l) => re.test(l)), String(re)).toHaveLength(1);
-    one(/^Åström, K\. \(1996[a-c]?\)\. Modelling soil microbiomes across Europe 001\. Journal of Hydrology, 1\(2\), 1–13\.$/);
-    one(/^Åström, K\. \(2016[a-c]?\)\. Soil microbiomes in a changing climate: A field study 021\. Journal of Hydrology, 21\(2\), 22–40\. https:\/\/example\.org\/021$/);
+    const one = (re: RegExp) =>
+      expect(
+        lines.filter((l) => re.test(l)),
+        String(re),
+      ).toHaveLength(1);
+    one(
+      /^Åström, K\. \(1996[a-c]?\)\. Modelling soil microbiomes across Europe 001\. Journal of Hydrology, 1\(2\), 1–13\.$/,
+    );
+    one(
+      /^Åström, K\. \(2016[a-c]?\)\. Soil microbiomes in a changing climate: A field study 021\. Journal of Hydrology, 21\(2\), 22–40\. https:\/\/example\.org\/021$/,
+    );
     one(/^Åström, K\. \(2021[a-c]?\)\. The Soil microbiomes Handbook 026: Methods and Cases\. Riverside Press\.$/);
-    one(/^Müller, J\., & García-Márquez, A\. \(2000[a-c]?\)\. The Groundwater recharge Handbook 005: Methods and Cases\. Environmental Research Letters, 7\.$/);
-    one(/^François, É\., Nakamura, Y\., & O’Neil, M\. \(2002[a-c]?\)\. Modelling coral reef resilience across Europe 007\. Journal of Hydrology, 7\(2\), 7–19\.$/);
+    one(
+      /^Müller, J\., & García-Márquez, A\. \(2000[a-c]?\)\. The Groundwater recharge Handbook 005: Methods and Cases\. Environmental Research Letters, 7\.$/,
+    );
+    one(
+      /^François, É\., Nakamura, Y\., & O’Neil, M\. \(2002[a-c]?\)\. Modelling coral reef resilience across Europe 007\. Journal of Hydrology, 7\(2\), 7–19\.$/,
+    );
     expect(lines.filter((l) => l.startsWith('World Health Organization. ('))).toHaveLength(CHAPTER / AUTHORS.length);
     await dialog.getByRole('button', { name: 'Copy to clipboard' }).click();
-    await expect.poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 }).toContain('Bibliography copied');
+    await expect
+      .poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 })
+      .toContain('Bibliography copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.split('\n').filter((l) => l.trim() !== '')).toEqual(lines);
     await page.keyboard.press('Escape');
@@ -244,7 +291,11 @@ describe('a researcher’s whole session at 300 items', () => {
     await expect.poll(() => turn.getByTestId('add-references').textContent()).toMatch(/Add 1 chosen to library/);
     await turn.getByTestId('add-references').click();
     await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 1\b/);
-    await expect.poll(() => turn.getByTestId('answer-reference').first().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => turn.getByTestId('answer-reference').first().getByTestId('reference-in-library').count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
     await shoot('assistant-answer', true);
     await page.keyboard.press('Control+1');
     await expect.poll(count, { timeout: 20_000 }).toBe(`${ENTRIES + 1} items`);
@@ -254,14 +305,19 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.keyboard.press('Control+4');
     await page.getByTestId('tab-check').click();
     const db = service.corpus.db;
-    const bad = db.prepare('SELECT title, year FROM papers WHERE doi = ?').get(retracted) as { title: string; year: number };
+    const bad = db.prepare('SELECT title, year FROM papers WHERE doi = ?').get(retracted) as {
+      title: string;
+      year: number;
+    };
     const bib = [
       `@article{fine1,\n  title = {${shapes[0]!.title}},\n  doi = {${dois[0]}}\n}\n`,
       `@article{gone,\n  title = {An entirely unrelated title about medieval pottery glazes},\n  year = {1999}\n}\n`,
       `@article{fine2,\n  title = {Second},\n  doi = {${dois[1]}}\n}\n`,
       `@article{bad,\n  title = {${bad.title}},\n  year = {${bad.year}},\n  doi = {${retracted}}\n}\n`,
     ].join('\n');
-    await page.getByTestId('refcheck-file').setInputFiles({ name: 'chapter2.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
+    await page
+      .getByTestId('refcheck-file')
+      .setInputFiles({ name: 'chapter2.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib) });
     await page.getByTestId('refcheck-start').click();
     await page.getByTestId('refcheck-result').waitFor({ timeout: 60_000 });
     const rows = page.getByTestId('refcheck-row');
@@ -291,7 +347,9 @@ describe('a researcher’s whole session at 300 items', () => {
     await shoot('collection-picker');
     await page.keyboard.press('Enter');
     await expect.poll(toast, { timeout: 20_000 }).toContain(`Added ${WITH_DOI} items to “Chapter 2 — evidence”`);
-    await expect.poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 }).toBe(String(WITH_DOI));
+    await expect
+      .poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 })
+      .toBe(String(WITH_DOI));
     await collection('Chapter 2 — evidence').click();
     await expect.poll(count, { timeout: 20_000 }).toBe(`${WITH_DOI} items`);
     await shoot('collection', true);
@@ -301,16 +359,24 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.keyboard.press('Control+4');
     await page.getByTestId('tab-ask').click();
     const turn = page.getByTestId('assistant-turn').last();
-    await expect.poll(() => turn.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 }).toContain('Chapter 2 — evidence');
+    await expect
+      .poll(() => turn.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 })
+      .toContain('Chapter 2 — evidence');
     await turn.getByLabel('Choose reference 2', { exact: true }).check();
     await turn.getByTestId('add-collection').selectOption({ label: 'Chapter 2 — evidence' });
     await turn.getByTestId('add-references').click();
-    await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 1\b.*in “Chapter 2 — evidence”/);
+    await expect
+      .poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .toMatch(/^Added 1\b.*in “Chapter 2 — evidence”/);
     await page.getByTestId('tab-check').click();
     const option = page.getByTestId('refcheck-source').locator('option', { hasText: 'Chapter 2 — evidence' });
-    await expect.poll(() => option.textContent(), { timeout: 10_000 }).toBe(`collection “Chapter 2 — evidence” (${WITH_DOI + 1})`);
+    await expect
+      .poll(() => option.textContent(), { timeout: 10_000 })
+      .toBe(`collection “Chapter 2 — evidence” (${WITH_DOI + 1})`);
     await page.keyboard.press('Control+1');
-    await expect.poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 }).toBe(String(WITH_DOI + 1));
+    await expect
+      .poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 })
+      .toBe(String(WITH_DOI + 1));
     await page.getByTestId('view-library').click();
     await search().fill('');
     await expect.poll(count, { timeout: 20_000 }).toBe(`${ENTRIES + 2} items`);

@@ -27,7 +27,10 @@ describe('Settings: citations, library file and backups', () => {
     dataDir = tempDir('citewise-settings-');
     // The hostile item is the first added, so it is the sample.
     await cli(dataDir.path, service.url, 'import', writeHostile(dataDir.path));
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: { CITEWISE_SERVICE_URL: service.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
     browser = await launchBrowser();
     ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } })));
     await page.goto(app.url);
@@ -45,7 +48,9 @@ describe('Settings: citations, library file and backups', () => {
     await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('apa');
     expect(await page.getByTestId('default-locale').inputValue()).toBe('en-US');
     const sample = page.getByTestId('citation-sample');
-    await expect.poll(() => sample.textContent(), { timeout: 20_000 }).toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
+    await expect
+      .poll(() => sample.textContent(), { timeout: 20_000 })
+      .toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
     expect(await sample.locator('img, script, svg').count()).toBe(0);
     expect(await sample.locator('.csl-entry').count()).toBe(1);
   });
@@ -53,7 +58,9 @@ describe('Settings: citations, library file and backups', () => {
   it('keeps a new default style and language across a reload, and the sample follows', async () => {
     await page.getByTestId('default-style').selectOption('ieee');
     await page.getByTestId('default-locale').selectOption('en-GB');
-    await expect.poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 }).toMatch(/^\s*\[1\]/);
+    await expect
+      .poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 })
+      .toMatch(/^\s*\[1\]/);
     await page.reload();
     await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('ieee');
     expect(await page.getByTestId('default-locale').inputValue()).toBe('en-GB');
@@ -61,7 +68,9 @@ describe('Settings: citations, library file and backups', () => {
 
   it('shows where the library lives', async () => {
     await expect.poll(() => page.getByTestId('data-dir').textContent()).toBe(app.dataDir);
-    await expect.poll(() => page.getByTestId('library-file').textContent()).toMatch(new RegExp(`^${app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.+\\.sqlite$`));
+    await expect
+      .poll(() => page.getByTestId('library-file').textContent())
+      .toMatch(new RegExp(`^${app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.+\\.sqlite$`));
     expect(await page.getByTestId('library-counts').textContent()).toContain('2 items');
     expect(await page.getByTestId('restore-note').textContent()).toContain('citewise restore');
   });
@@ -84,7 +93,10 @@ describe('Settings: citations, library file and backups', () => {
         const el = document.activeElement;
         if (!(el instanceof HTMLButtonElement) || !el.closest('.settings-section')) return null;
         const s = getComputedStyle(el);
-        return { text: el.textContent?.trim() ?? '', ring: `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} offset ${s.outlineOffset}` };
+        return {
+          text: el.textContent?.trim() ?? '',
+          ring: `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} offset ${s.outlineOffset}`,
+        };
       });
       if (f) seen.push(f);
     }
@@ -104,7 +116,9 @@ describe('Settings: citations, library file and backups', () => {
   it('backs up now and lists the backup', async () => {
     const before = await page.locator('[data-testid="backups"] tbody tr').count();
     await page.getByTestId('backup-now').click();
-    await expect.poll(() => page.getByTestId('backup-result').textContent()).toMatch(/Backed up to citewise-.+\.sqlite/);
+    await expect
+      .poll(() => page.getByTestId('backup-result').textContent())
+      .toMatch(/Backed up to citewise-.+\.sqlite/);
     await expect.poll(() => page.locator('[data-testid="backups"] tbody tr').count()).toBe(before + 1);
     expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain('Backed up by you');
     await page.getByTestId('backups').scrollIntoViewIfNeeded();
@@ -131,7 +145,9 @@ describe('Settings: citations, library file and backups', () => {
     expect(await page.getByTestId('export-style').inputValue()).toBe('ieee');
     expect(await page.getByTestId('export-locale').inputValue()).toBe('en-GB');
     await page.getByTestId('export-format').selectOption('html');
-    await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').count(), { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').count(), { timeout: 10_000 })
+      .toBe(2);
     await screenshot(page, 'export-from-settings-light');
     // The shell behind the backdrop is dimmed on purpose; the dialog is what must read well.
     expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
@@ -144,14 +160,20 @@ describe('Settings: citations, library file and backups', () => {
     await page.getByTestId('export-library').click();
     await page.getByRole('dialog', { name: 'Export' }).waitFor();
     await page.getByTestId('export-format').selectOption('text');
-    await page.getByTestId('add-style-file').setInputFiles({ name: 'tiny-lab.csl', mimeType: 'text/xml', buffer: readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl')) });
+    await page.getByTestId('add-style-file').setInputFiles({
+      name: 'tiny-lab.csl',
+      mimeType: 'text/xml',
+      buffer: readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl')),
+    });
     await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 20_000 }).toBe('tiny-lab');
     await page.keyboard.press('Escape');
     await page.reload();
     await expect.poll(() => page.getByTestId('added-styles').textContent()).toContain('Tiny Lab Style');
     await page.getByTestId('default-style').selectOption('tiny-lab');
     // The tiny style prints titles in capitals.
-    await expect.poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 }).toContain('PAYLOAD <IMG SRC=X');
+    await expect
+      .poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 })
+      .toContain('PAYLOAD <IMG SRC=X');
     await page.getByTestId('added-styles').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-added-style-light');
     expect(await axeViolations(page, 'main')).toEqual([]);

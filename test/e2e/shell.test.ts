@@ -113,7 +113,9 @@ describe('app shell in browser mode', () => {
     await p.goto(lonely.url);
     await p.getByRole('navigation', { name: 'Panes' }).waitFor();
     await lonely.stop();
-    await expect.poll(() => p.getByTestId('connection').textContent(), { timeout: 10_000 }).toMatch(/Reconnecting to Citewise|Disconnected from Citewise/);
+    await expect
+      .poll(() => p.getByTestId('connection').textContent(), { timeout: 10_000 })
+      .toMatch(/Reconnecting to Citewise|Disconnected from Citewise/);
     expect(await p.getByTestId('connection-banner').textContent()).toContain('Lost the connection to Citewise');
     await screenshot(p, 'shell-connection-lost');
     await p.close();

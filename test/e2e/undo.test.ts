@@ -32,7 +32,11 @@ describe('Undo in the Library', () => {
 
   const count = () => page.getByTestId('item-count').textContent();
   const toast = () => page.getByTestId('toast');
-  const goTo = (pane: string) => page.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name: new RegExp(`^${pane}`) }).click();
+  const goTo = (pane: string) =>
+    page
+      .getByRole('navigation', { name: 'Panes' })
+      .getByRole('button', { name: new RegExp(`^${pane}`) })
+      .click();
   const rowTitled = (title: string) => page.locator('[role="row"][data-id]').filter({ hasText: title });
 
   beforeAll(async () => {
@@ -40,7 +44,14 @@ describe('Undo in the Library', () => {
     const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     dataDir = tempDir('citewise-undo-');
     await cli(dataDir.path, service.url, 'import', writeHostile(dataDir.path));
-    app = await launchApp({ dataDir: dataDir.path, env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      dataDir: dataDir.path,
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1360, height: 820 }, colorScheme: 'light' });
     ({ page, problems } = await newPage(context));
@@ -58,8 +69,16 @@ describe('Undo in the Library', () => {
   it('saves a clinical trial from the Evidence pane', async () => {
     await goTo('Evidence');
     await page.getByRole('tab', { name: 'Clinical trials' }).click();
-    const doc = JSON.parse(service.corpus.db.prepare(`SELECT doc FROM evidence WHERE dataset = 'clinical-trials' ORDER BY seq LIMIT 1`).pluck().get() as string) as { title: string };
-    const word = doc.title.split(/[^\p{L}]+/u).sort((a, b) => b.length - a.length)[0]!.toLowerCase();
+    const doc = JSON.parse(
+      service.corpus.db
+        .prepare(`SELECT doc FROM evidence WHERE dataset = 'clinical-trials' ORDER BY seq LIMIT 1`)
+        .pluck()
+        .get() as string,
+    ) as { title: string };
+    const word = doc.title
+      .split(/[^\p{L}]+/u)
+      .sort((a, b) => b.length - a.length)[0]!
+      .toLowerCase();
     await page.getByRole('searchbox').fill(word);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
@@ -84,7 +103,9 @@ describe('Undo in the Library', () => {
 
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+z');
-    await expect.poll(() => toast().textContent()).toContain(`Undid: Add item ${quoted(savedTitle)} (moved to the Trash)`);
+    await expect
+      .poll(() => toast().textContent())
+      .toContain(`Undid: Add item ${quoted(savedTitle)} (moved to the Trash)`);
     await expect.poll(count).toBe('2 items');
     expect(await toast().getByTestId('toast-redo').count()).toBe(1);
     await shootThemes(page, 'undo-add-item-toast');
@@ -101,7 +122,9 @@ describe('Undo in the Library', () => {
     const publisher = page.getByLabel('Publisher', { exact: true });
     await publisher.fill('Other Press');
     await publisher.press('Tab');
-    await expect.poll(() => page.getByTestId('undo-hint').textContent()).toBe('Saved: Edit publisher of “A Plain Book”.');
+    await expect
+      .poll(() => page.getByTestId('undo-hint').textContent())
+      .toBe('Saved: Edit publisher of “A Plain Book”.');
 
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+Shift+z');
@@ -129,7 +152,9 @@ describe('Undo in the Library', () => {
     await rowTitled('A Plain Book').click();
     await page.getByLabel('New tag').fill('to-read');
     await page.getByLabel('New tag').press('Enter');
-    await expect.poll(async () => `${await toast().textContent()}|${await toast().getByTestId('toast-undo').count()}`).toMatch(/Moved 1 item to the Trash.*\|0$/s);
+    await expect
+      .poll(async () => `${await toast().textContent()}|${await toast().getByTestId('toast-undo').count()}`)
+      .toMatch(/Moved 1 item to the Trash.*\|0$/s);
     await expect.poll(count).toBe('1 item');
     expect(problems.errors).toEqual([]);
   });
@@ -158,7 +183,9 @@ describe('Undo in the Library', () => {
     // The Evidence pane offers no Undo for a save whose step is no longer the one undo would revert.
     await goTo('Evidence');
     await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
-    await expect.poll(() => detail.getByTestId('evidence-saved').textContent()).toMatch(/Already in your library as \w+/);
+    await expect
+      .poll(() => detail.getByTestId('evidence-saved').textContent())
+      .toMatch(/Already in your library as \w+/);
     expect(await detail.getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });

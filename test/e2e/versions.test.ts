@@ -49,17 +49,33 @@ describe('Preprints and their published versions', () => {
     await cli(dataDir.path, service.url, 'add', pair.doi);
     // A second preprint whose published version the cache names with markup (as a hostile record would).
     await withLibrary(dataDir.path, async (client) => {
-      await client.lib.addItem({ id: 'x', type: 'article', title: 'A Preprint With a Hostile Sibling', DOI: HOSTILE_PRE, issued: { 'date-parts': [[2021]] } });
+      await client.lib.addItem({
+        id: 'x',
+        type: 'article',
+        title: 'A Preprint With a Hostile Sibling',
+        DOI: HOSTILE_PRE,
+        issued: { 'date-parts': [[2021]] },
+      });
       await client.lib.putPapers({
         found: {
           [HOSTILE_PRE]: { publicationLinks: [{ publishedDoi: HOSTILE_PUB }], preprintLinks: [] },
-          [HOSTILE_PUB]: { title: HOSTILE_TITLE, journal: 'Journal <i>of</i> Tests', year: 2023, preprintLinks: [], publicationLinks: [] },
+          [HOSTILE_PUB]: {
+            title: HOSTILE_TITLE,
+            journal: 'Journal <i>of</i> Tests',
+            year: 2023,
+            preprintLinks: [],
+            publicationLinks: [],
+          },
         },
       });
     });
     app = await launchApp({
       dataDir: dataDir.path,
-      env: { CITEWISE_SERVICE_URL: service.url, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+      env: {
+        CITEWISE_SERVICE_URL: service.url,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
     });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
@@ -81,7 +97,9 @@ describe('Preprints and their published versions', () => {
     expect(await notice().textContent()).toContain('A published version exists');
     expect(await notice().textContent()).toContain(`doi:${pair.published_doi}`);
     // Known by its DOI only at first; the details column asks the service once and names it.
-    await expect.poll(() => notice().getByTestId('version-label').textContent(), { timeout: 20_000 }).toBe(`${pair.title}. ${pair.journal}, ${pair.year}`);
+    await expect
+      .poll(() => notice().getByTestId('version-label').textContent(), { timeout: 20_000 })
+      .toBe(`${pair.title}. ${pair.journal}, ${pair.year}`);
     expect(await notice().getByTestId('add-published').textContent()).toContain('Add it to the library');
     await shootThemes(page, 'versions-published-exists');
     // A tag on the preprint, to see it carried over by the merge.
@@ -92,7 +110,9 @@ describe('Preprints and their published versions', () => {
 
   it('adds the published version by DOI with one click, then offers the merge', async () => {
     await notice().getByTestId('add-published').click();
-    await expect.poll(() => notice().getByTestId('versions-message').textContent(), { timeout: 20_000 }).toBe(`Added the published version (${pair.published_doi}) to the library.`);
+    await expect
+      .poll(() => notice().getByTestId('versions-message').textContent(), { timeout: 20_000 })
+      .toBe(`Added the published version (${pair.published_doi}) to the library.`);
     await notice().getByTestId('merge-into-published').waitFor();
     expect(await notice().textContent()).toMatch(/In your library as \S+\./);
     await notice().scrollIntoViewIfNeeded();
@@ -101,7 +121,9 @@ describe('Preprints and their published versions', () => {
 
   it("merges the preprint into the published version; the toast's Undo brings it back", async () => {
     await notice().getByTestId('merge-into-published').click();
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Merged the preprint into its published version');
+    await expect
+      .poll(() => page.getByTestId('toast').textContent())
+      .toContain('Merged the preprint into its published version');
     await page.getByTestId('toast-undo').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Undid: Merge');
     // The preprint is back with its tag, and the merge is offered again.
@@ -112,7 +134,9 @@ describe('Preprints and their published versions', () => {
 
   it('merges again: the published version is shown with the tag and names its preprint', async () => {
     await notice().getByTestId('merge-into-published').click();
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Merged the preprint into its published version');
+    await expect
+      .poll(() => page.getByTestId('toast').textContent())
+      .toContain('Merged the preprint into its published version');
     // The published version is selected and shown, with the preprint's tag and its preprint named.
     await page.getByTestId('preprint-versions').waitFor();
     expect(await page.getByTestId('preprint-versions').textContent()).toContain(`Preprint: ${pair.title}`);
@@ -128,7 +152,9 @@ describe('Preprints and their published versions', () => {
   it('shows a linked title holding markup as text', async () => {
     await search(`doi:${HOSTILE_PRE}`);
     await notice().waitFor();
-    await expect.poll(() => notice().getByTestId('version-label').textContent()).toBe(`${HOSTILE_TITLE}. Journal <i>of</i> Tests, 2023`);
+    await expect
+      .poll(() => notice().getByTestId('version-label').textContent())
+      .toBe(`${HOSTILE_TITLE}. Journal <i>of</i> Tests, 2023`);
     expect(await notice().locator('img, b, i').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(problems.errors).toEqual([]);

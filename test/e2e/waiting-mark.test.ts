@@ -9,7 +9,16 @@ import { startService, type RunningService } from '../service/server';
 import { freePort } from '../helpers/free-port';
 import { makePdf } from '../helpers/pdfs';
 import { shootThemes } from './axe';
-import { canaryCalls, installCanary, launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import {
+  canaryCalls,
+  installCanary,
+  launchApp,
+  launchBrowser,
+  newPage,
+  screenshot,
+  type PageProblems,
+  type RunningApp,
+} from './harness';
 
 const HOSTILE = 'Zymurgy quasar <img src=x onerror=window.__canary()> lattice';
 
@@ -32,7 +41,9 @@ describe('the mark of items waiting for the citation service', () => {
     port = await freePort();
     service = await startService({ port, papers: 600, log: () => {} });
     keys = service.keys;
-    const rows = service.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT 2').all() as Parameters<RunningService['corpus']['paper']>[0][];
+    const rows = service.corpus.db
+      .prepare('SELECT * FROM papers WHERE retracted = 0 AND notice_flags = 0 ORDER BY id LIMIT 2')
+      .all() as Parameters<RunningService['corpus']['paper']>[0][];
     const [a, b] = rows.map((r) => service!.corpus.paper(r));
     byTitle = { doi: a!.doi.toLowerCase(), title: a!.title, family: a!.authors[0]?.family ?? 'Nobody' };
     byDoi = { doi: b!.doi.toLowerCase(), title: b!.title };
@@ -40,7 +51,13 @@ describe('the mark of items waiting for the citation service', () => {
     await service.close();
     service = null;
     const fullKey = keys.find((k) => k.scopes.has('*'))!.token;
-    app = await launchApp({ env: { CITEWISE_SERVICE_URL: `http://127.0.0.1:${port}`, CITEWISE_API_KEY: fullKey, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    app = await launchApp({
+      env: {
+        CITEWISE_SERVICE_URL: `http://127.0.0.1:${port}`,
+        CITEWISE_API_KEY: fullKey,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      },
+    });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
     await installCanary(context);
@@ -56,14 +73,24 @@ describe('the mark of items waiting for the citation service', () => {
   });
 
   it('marks each waiting item in the table and the details column, saying what it waits for', async () => {
-    const pdf = async (name: string, spec: Parameters<typeof makePdf>[0]) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(spec)) });
+    const pdf = async (name: string, spec: Parameters<typeof makePdf>[0]) => ({
+      name,
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(await makePdf(spec)),
+    });
     await page.getByTestId('pdf-file').setInputFiles([
-      await pdf('by-title.pdf', { title: byTitle.title, byline: `A. ${byTitle.family}, B. Nobody`, pages: [['No identifier is printed on this paper.']] }),
+      await pdf('by-title.pdf', {
+        title: byTitle.title,
+        byline: `A. ${byTitle.family}, B. Nobody`,
+        pages: [['No identifier is printed on this paper.']],
+      }),
       await pdf('hostile.pdf', { title: HOSTILE, byline: 'Q. Nobody', pages: [['No identifier here either.']] }),
       await pdf('by-doi.pdf', { title: 'What the first page says', pages: [[`doi:${byDoi.doi}`]] }),
     ]);
     const dialog = page.getByTestId('pdf-add-dialog');
-    await expect.poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 90_000 }).toMatch(/Added 3 PDFs of 3 files/);
+    await expect
+      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 90_000 })
+      .toMatch(/Added 3 PDFs of 3 files/);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('3 items');
 
@@ -84,13 +111,19 @@ describe('the mark of items waiting for the citation service', () => {
     const mark = page.getByTestId('waiting-mark');
     await mark.waitFor();
     expect(await mark.locator('strong').textContent()).toBe('Waiting for the citation service');
-    expect(await mark.textContent()).toContain(`The title read from its PDF, “${HOSTILE}”, is looked up in the service's paper search when the service can be reached`);
+    expect(await mark.textContent()).toContain(
+      `The title read from its PDF, “${HOSTILE}”, is looked up in the service's paper search when the service can be reached`,
+    );
     expect(await mark.locator('img').count()).toBe(0);
     expect(await canaryFired()).toBe(0);
 
     await rowOf('What the first page says').click();
     await page.keyboard.press('Enter');
-    await expect.poll(() => mark.textContent()).toContain(`Its metadata and citation evidence for DOI “${byDoi.doi}” are fetched when the service can be reached.`);
+    await expect
+      .poll(() => mark.textContent())
+      .toContain(
+        `Its metadata and citation evidence for DOI “${byDoi.doi}” are fetched when the service can be reached.`,
+      );
     await rowOf(byTitle.title).click();
     await page.keyboard.press('Enter');
     await expect.poll(() => mark.getAttribute('data-waiting')).toBe('title-search');

@@ -22,7 +22,9 @@ describe('Settings → Watch a folder', () => {
   let dataDir: string;
 
   const open = async () => {
-    ({ page, problems } = await newPage(await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' })));
+    ({ page, problems } = await newPage(
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' }),
+    ));
     await page.goto(app.url);
     await page.locator('nav button[data-pane="settings"]').click();
     await page.getByTestId('watch-folder-path').scrollIntoViewIfNeeded();
@@ -45,10 +47,14 @@ describe('Settings → Watch a folder', () => {
   });
 
   it('says what is wrong with a folder that cannot be watched', async () => {
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain('No folder is watched.');
+    await expect
+      .poll(() => page.getByTestId('watch-folder-status').textContent(), POLL)
+      .toContain('No folder is watched.');
     await page.getByTestId('watch-folder-path').fill(join(inbox, 'nope'));
     await page.getByTestId('watch-folder-set').click();
-    await expect.poll(() => page.getByTestId('watch-folder-error').textContent(), POLL).toBe(`The folder ${join(inbox, 'nope')} does not exist.`);
+    await expect
+      .poll(() => page.getByTestId('watch-folder-error').textContent(), POLL)
+      .toBe(`The folder ${join(inbox, 'nope')} does not exist.`);
     expect(await page.getByTestId('watch-folder-stop').count()).toBe(0);
   });
 
@@ -57,12 +63,19 @@ describe('Settings → Watch a folder', () => {
     await page.getByTestId('watch-folder-set').click();
     await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-error').count()).toBe(0);
-    writeFileSync(join(inbox, 'smith-2021.pdf'), await makePdf({ title: 'Soil carbon under grazing', xmpDoi: '10.5555/e2e.watch.1' }));
+    writeFileSync(
+      join(inbox, 'smith-2021.pdf'),
+      await makePdf({ title: 'Soil carbon under grazing', xmpDoi: '10.5555/e2e.watch.1' }),
+    );
     writeFileSync(join(inbox, 'notes.pdf'), 'not a PDF at all\n');
     writeFileSync(join(inbox, 'draft.pdf.crdownload'), 'still downloading');
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 }).toMatch(/1 PDF added, 1 file could not be added/);
+    await expect
+      .poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 })
+      .toMatch(/1 PDF added, 1 file could not be added/);
     expect(await page.getByTestId('watch-folder-status').textContent()).toContain('Last added: smith-2021.pdf');
-    expect(await page.getByTestId('watch-folder-problem').textContent()).toBe('notes.pdf was not added: it is not a PDF (it does not start with a PDF header).');
+    expect(await page.getByTestId('watch-folder-problem').textContent()).toBe(
+      'notes.pdf was not added: it is not a PDF (it does not start with a PDF header).',
+    );
     await screenshot(page, 'settings-watch-folder-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'settings-watch-folder-dark');
@@ -82,9 +95,13 @@ describe('Settings → Watch a folder', () => {
     await open();
     await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-path').inputValue()).toBe(inbox);
-    expect(await page.getByTestId('watch-folder-status').textContent()).toMatch(/1 PDF added, 1 file could not be added/);
+    expect(await page.getByTestId('watch-folder-status').textContent()).toMatch(
+      /1 PDF added, 1 file could not be added/,
+    );
     await page.getByTestId('watch-folder-stop').click();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain('No folder is watched.');
+    await expect
+      .poll(() => page.getByTestId('watch-folder-status').textContent(), POLL)
+      .toContain('No folder is watched.');
     expect(problems.errors).toEqual([]);
   });
 });

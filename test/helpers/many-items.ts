@@ -44,7 +44,10 @@ export function manyBibtex(count: number): string {
  */
 export function bibliographyProblems(document: string, count: number, style: string): string[] {
   const problems: string[] = [];
-  const entries = style === 'bibtex' ? document.split(/^(?=@)/m).filter((e) => e.trim() !== '') : document.split('\n').filter((l) => l.trim() !== '');
+  const entries =
+    style === 'bibtex'
+      ? document.split(/^(?=@)/m).filter((e) => e.trim() !== '')
+      : document.split('\n').filter((l) => l.trim() !== '');
   if (entries.length !== count) problems.push(`${entries.length} entries, expected ${count}`);
   const seen = new Map<number, number>();
   for (const [i, entry] of entries.entries()) {
@@ -55,9 +58,12 @@ export function bibliographyProblems(document: string, count: number, style: str
     }
     const n = Number(m[1]);
     seen.set(n, (seen.get(n) ?? 0) + 1);
-    if (!entry.includes(familyOf(n))) problems.push(`entry ${i + 1} (specimen ${m[1]}) lacks its author ${familyOf(n)}: ${entry.slice(0, 120)}`);
-    if (!/Journal of Repeated Measures/i.test(entry)) problems.push(`entry ${i + 1} lacks its journal: ${entry.slice(0, 120)}`);
+    if (!entry.includes(familyOf(n)))
+      problems.push(`entry ${i + 1} (specimen ${m[1]}) lacks its author ${familyOf(n)}: ${entry.slice(0, 120)}`);
+    if (!/Journal of Repeated Measures/i.test(entry))
+      problems.push(`entry ${i + 1} lacks its journal: ${entry.slice(0, 120)}`);
   }
-  for (let n = 0; n < count; n++) if (seen.get(n) !== 1) problems.push(`specimen ${n} appears ${seen.get(n) ?? 0} times`);
+  for (let n = 0; n < count; n++)
+    if (seen.get(n) !== 1) problems.push(`specimen ${n} appears ${seen.get(n) ?? 0} times`);
   return problems.slice(0, 10);
 }

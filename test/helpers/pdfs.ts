@@ -1,6 +1,17 @@
 // PDFs written with pdf-lib for the capture tests and benchmarks: a title in large print at the top,
 // a byline under it, body lines, and identifiers where a test wants them (XMP, document info, text).
-import { concatTransformationMatrix, drawObject, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from 'pdf-lib';
 
 export interface PdfSpec {
   title?: string;
@@ -89,9 +100,23 @@ export async function makePdf(spec: PdfSpec): Promise<Uint8Array> {
         x = (x ^ (x << 5)) >>> 0;
         pixels[p] = x & 0xff;
       }
-      const image = doc.context.register(doc.context.stream(pixels, { Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
+      const image = doc.context.register(
+        doc.context.stream(pixels, {
+          Type: 'XObject',
+          Subtype: 'Image',
+          Width: side,
+          Height: side,
+          ColorSpace: 'DeviceGray',
+          BitsPerComponent: 8,
+        }),
+      );
       const name = page.node.newXObject('Figure', image);
-      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(250, 0, 0, 250, 300, 300), drawObject(name), popGraphicsState());
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(250, 0, 0, 250, 300, 300),
+        drawObject(name),
+        popGraphicsState(),
+      );
     });
   }
   if (spec.infoSubject) doc.setSubject(spec.infoSubject);
@@ -105,7 +130,15 @@ export async function makePdf(spec: PdfSpec): Promise<Uint8Array> {
     // pdf-lib cannot encrypt; a Standard security handler whose check values fit no empty password
     // is what a reader sees of a password-protected file: it asks for the password.
     const filler = PDFHexString.of('11'.repeat(32));
-    const encrypt = doc.context.obj({ Filter: 'Standard', V: 1, R: 2, Length: 40, O: filler, U: PDFHexString.of('22'.repeat(32)), P: PDFNumber.of(-4) });
+    const encrypt = doc.context.obj({
+      Filter: 'Standard',
+      V: 1,
+      R: 2,
+      Length: 40,
+      O: filler,
+      U: PDFHexString.of('22'.repeat(32)),
+      P: PDFNumber.of(-4),
+    });
     doc.context.trailerInfo.Encrypt = doc.context.register(encrypt);
     doc.context.trailerInfo.ID = doc.context.obj([PDFHexString.of('ab'.repeat(16)), PDFHexString.of('ab'.repeat(16))]);
   }
@@ -114,7 +147,28 @@ export async function makePdf(spec: PdfSpec): Promise<Uint8Array> {
 
 /** Filler lines for a body page: enough words for full-text tests and benchmarks. */
 export function bodyLines(seed: number, n = 40): string[] {
-  const vocab = ['protein', 'folding', 'kinetics', 'lattice', 'entropy', 'model', 'neural', 'cortex', 'signal', 'sample', 'variance', 'enzyme', 'catalysis', 'membrane', 'transport', 'quantum', 'spin', 'decay', 'climate', 'ocean'];
+  const vocab = [
+    'protein',
+    'folding',
+    'kinetics',
+    'lattice',
+    'entropy',
+    'model',
+    'neural',
+    'cortex',
+    'signal',
+    'sample',
+    'variance',
+    'enzyme',
+    'catalysis',
+    'membrane',
+    'transport',
+    'quantum',
+    'spin',
+    'decay',
+    'climate',
+    'ocean',
+  ];
   const out: string[] = [];
   let x = seed * 7919 + 1;
   for (let i = 0; i < n; i++) {

@@ -17,7 +17,11 @@ export function parseKey(spec: string): ApiKey {
   if (eq <= 0) throw new Error(`--key expects TOKEN=SCOPE[,SCOPE...] or TOKEN=*, got "${spec}"`);
   const token = spec.slice(0, eq);
   const scopes = new Set<ServiceScope | '*'>();
-  for (const s of spec.slice(eq + 1).split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const s of spec
+    .slice(eq + 1)
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (s === '*') scopes.add('*');
     else if (isServiceScope(s)) scopes.add(s);
     else throw new Error(`unknown scope "${s}"; scopes: *, ${SERVICE_SCOPES.join(', ')}`);
@@ -29,7 +33,11 @@ export function demoKeys(): ApiKey[] {
   const make = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
   return [
     { token: make('demo_full'), scopes: new Set(['*']), label: 'full access' },
-    { token: make('demo_limited'), scopes: new Set<ServiceScope>(['public']), label: 'papers, tallies, journals, authors and search only' },
+    {
+      token: make('demo_limited'),
+      scopes: new Set<ServiceScope>(['public']),
+      label: 'papers, tallies, journals, authors and search only',
+    },
   ];
 }
 
@@ -55,19 +63,33 @@ export class KeyRing {
   identify(header: string | string[] | undefined): ApiKey | undefined {
     const token = bearerToken(header);
     if (token === undefined) return undefined;
-    if (token === null) throw new HttpError(401, 'Invalid authorization header: expected "Bearer <token>"', { 'WWW-Authenticate': 'Bearer' });
+    if (token === null)
+      throw new HttpError(401, 'Invalid authorization header: expected "Bearer <token>"', {
+        'WWW-Authenticate': 'Bearer',
+      });
     const key = this.byToken.get(token);
-    if (!key) throw new HttpError(401, 'Invalid token: this API key is not recognised', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    if (!key)
+      throw new HttpError(401, 'Invalid token: this API key is not recognised', {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
     return key;
   }
 
   /** 401 when a token is needed and missing; 403 when the key lacks the operation's scope. */
   authorize(op: ServiceOperation, key: ApiKey | undefined): void {
     if (!key) {
-      if (op.auth === 'required') throw new HttpError(401, `Not authenticated: this operation needs a bearer token${op.scope === 'public' ? '' : ` with the "${op.scope}" scope`}`, { 'WWW-Authenticate': 'Bearer' });
+      if (op.auth === 'required')
+        throw new HttpError(
+          401,
+          `Not authenticated: this operation needs a bearer token${op.scope === 'public' ? '' : ` with the "${op.scope}" scope`}`,
+          { 'WWW-Authenticate': 'Bearer' },
+        );
       return;
     }
     if (op.scope === 'public' || key.scopes.has('*') || key.scopes.has(op.scope)) return;
-    throw new HttpError(403, `This token lacks the "${op.scope}" scope needed for ${op.method.toUpperCase()} ${op.path}`);
+    throw new HttpError(
+      403,
+      `This token lacks the "${op.scope}" scope needed for ${op.method.toUpperCase()} ${op.path}`,
+    );
   }
 }

@@ -2,10 +2,17 @@
 import type { CitationStyle } from '../../shared/service/index';
 import type { Corpus, PaperRow } from './store';
 
-interface Person { given: string; family: string }
+interface Person {
+  given: string;
+  family: string;
+}
 
 const initials = (given: string, dots = true): string =>
-  given.split(/[\s-]+/).filter(Boolean).map((g) => (dots ? `${g[0]!.toUpperCase()}.` : g[0]!.toUpperCase())).join(dots ? ' ' : '');
+  given
+    .split(/[\s-]+/)
+    .filter(Boolean)
+    .map((g) => (dots ? `${g[0]!.toUpperCase()}.` : g[0]!.toUpperCase()))
+    .join(dots ? ' ' : '');
 
 function names(list: readonly Person[], style: CitationStyle): string {
   const fmt = (p: Person, i: number): string => {
@@ -32,7 +39,8 @@ function names(list: readonly Person[], style: CitationStyle): string {
   if (more) return `${shown.join(', ')}, et al.`;
   if (shown.length <= 1) return shown.join('');
   const last = shown.pop()!;
-  const joiner = style === 'apa' ? ', & ' : style === 'vancouver' || style === 'ama' ? ', ' : style === 'ieee' ? ', and ' : ', and ';
+  const joiner =
+    style === 'apa' ? ', & ' : style === 'vancouver' || style === 'ama' ? ', ' : style === 'ieee' ? ', and ' : ', and ';
   return `${shown.join(', ')}${joiner}${last}`;
 }
 
@@ -59,7 +67,13 @@ export function formatReference(corpus: Corpus, row: PaperRow, style: CitationSt
       return `${names(authors, style)}. ${row.title}. ${j.short}. ${row.year};${row.volume}${issue}:${pages}. doi:${row.doi}`;
     case 'bibtex': {
       const first = authors[0]?.family.toLowerCase().replace(/[^a-z]/g, '') ?? 'anon';
-      const key = `${first}${row.year}${row.title.split(' ').find((w) => w.length > 3)?.toLowerCase().replace(/[^a-z]/g, '') ?? ''}`;
+      const key = `${first}${row.year}${
+        row.title
+          .split(' ')
+          .find((w) => w.length > 3)
+          ?.toLowerCase()
+          .replace(/[^a-z]/g, '') ?? ''
+      }`;
       return `@article{${key},\n  author = {${authors.map((a) => `${a.family}, ${a.given}`).join(' and ')}},\n  title = {${row.title}},\n  journal = {${j.name}},\n  year = {${row.year}},\n  volume = {${row.volume}},${row.issue ? `\n  number = {${row.issue}},` : ''}\n  pages = {${pages.replace('-', '--')}},\n  doi = {${row.doi}}\n}`;
     }
   }

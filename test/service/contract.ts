@@ -8,13 +8,25 @@ import addFormatsModule from 'ajv-formats';
 import type { OperationId } from '../../shared/service/index';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under tsx/Node ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 export const CONTRACT_PATH = fileURLToPath(new URL('../../shared/service/openapi.yaml', import.meta.url));
 
 type Json = Record<string, unknown>;
-interface OpenApiParameter { name: string; in: string; required?: boolean; schema?: Json; $ref?: string }
-interface OpenApiOperation { operationId: string; parameters?: OpenApiParameter[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> }; responses: Record<string, Json> }
+interface OpenApiParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Json;
+  $ref?: string;
+}
+interface OpenApiOperation {
+  operationId: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
+  responses: Record<string, Json>;
+}
 
 let cached: { doc: Json; ops: Map<string, OpenApiOperation> } | undefined;
 
@@ -47,23 +59,37 @@ function rebase(schema: unknown): unknown {
 function resolveRef<T>(doc: Json, value: T | { $ref: string }): T {
   if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
     let node: unknown = doc;
-    for (const part of value.$ref.replace(/^#\//, '').split('/')) node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    for (const part of value.$ref.replace(/^#\//, '').split('/'))
+      node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     return resolveRef(doc, node as T);
   }
   return value as T;
 }
 
 function makeAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: coerce, validateFormats: true });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: coerce,
+    validateFormats: true,
+  });
   addFormats(ajv);
   ajv.addFormat('binary', true);
-  ajv.addSchema({ $id: 'contract', components: rebase((contractDocument().doc as Json).components) } as Json, 'contract');
+  ajv.addSchema(
+    { $id: 'contract', components: rebase((contractDocument().doc as Json).components) } as Json,
+    'contract',
+  );
   return ajv;
 }
 
 // ---- Requests ------------------------------------------------------------------------------------
 
-export interface FastApiDetail { loc: Array<string | number>; msg: string; type: string }
+export interface FastApiDetail {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
 
 interface RequestValidators {
   query?: ValidateFunction;
@@ -88,9 +114,15 @@ export function requestValidatorsFor(operationId: OperationId): RequestValidator
   if (queryParams.length > 0) {
     const properties: Json = {};
     for (const p of queryParams) properties[p.name] = rebase(p.schema ?? {});
-    out.query = requestAjv.compile({ type: 'object', properties, required: queryParams.filter((p) => p.required).map((p) => p.name) });
+    out.query = requestAjv.compile({
+      type: 'object',
+      properties,
+      required: queryParams.filter((p) => p.required).map((p) => p.name),
+    });
   }
-  const body = op.requestBody ? resolveRef<NonNullable<OpenApiOperation['requestBody']>>(doc, op.requestBody) : undefined;
+  const body = op.requestBody
+    ? resolveRef<NonNullable<OpenApiOperation['requestBody']>>(doc, op.requestBody)
+    : undefined;
   const json = body?.content?.['application/json']?.schema;
   if (json) {
     out.body = requestAjv.compile(rebase(json) as Json);
@@ -112,11 +144,20 @@ const TYPE_MESSAGES: Record<string, [string, string]> = {
 };
 
 /** Ajv errors as the pydantic (FastAPI) error list a real 422 carries. */
-export function toFastApiDetails(where: 'query' | 'body' | 'path', errors: readonly ErrorObject[] | null | undefined): FastApiDetail[] {
+export function toFastApiDetails(
+  where: 'query' | 'body' | 'path',
+  errors: readonly ErrorObject[] | null | undefined,
+): FastApiDetail[] {
   const details: FastApiDetail[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
-    const loc: Array<string | number> = [where, ...e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')))];
+    const loc: Array<string | number> = [
+      where,
+      ...e.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~'))),
+    ];
     const p = e.params as Record<string, unknown>;
     let msg: string;
     let type: string;
@@ -142,19 +183,28 @@ export function toFastApiDetails(where: 'query' | 'body' | 'path', errors: reado
         [msg, type] = [`ensure this value is greater than or equal to ${String(p.limit)}`, 'value_error.number.not_ge'];
         break;
       case 'minLength':
-        [msg, type] = [`ensure this value has at least ${String(p.limit)} characters`, 'value_error.any_str.min_length'];
+        [msg, type] = [
+          `ensure this value has at least ${String(p.limit)} characters`,
+          'value_error.any_str.min_length',
+        ];
         break;
       case 'maxLength':
         [msg, type] = [`ensure this value has at most ${String(p.limit)} characters`, 'value_error.any_str.max_length'];
         break;
       case 'enum':
-        [msg, type] = [`value is not a valid enumeration member; permitted: ${(p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`, 'type_error.enum'];
+        [msg, type] = [
+          `value is not a valid enumeration member; permitted: ${(p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`,
+          'type_error.enum',
+        ];
         break;
       case 'pattern':
         [msg, type] = [`string does not match regex "${String(p.pattern)}"`, 'value_error.str.regex'];
         break;
       case 'format':
-        [msg, type] = p.format === 'uri' ? ['invalid or missing URL scheme', 'value_error.url.scheme'] : [`invalid ${String(p.format)} format`, 'value_error.format'];
+        [msg, type] =
+          p.format === 'uri'
+            ? ['invalid or missing URL scheme', 'value_error.url.scheme']
+            : [`invalid ${String(p.format)} format`, 'value_error.format'];
         break;
       case 'type': {
         const t = String(Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type);

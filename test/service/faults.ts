@@ -24,29 +24,42 @@ export interface FaultSpec {
 
 export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = { rates: {} };
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, raw] = part.split('=') as [string, string | undefined];
     const value = Number(raw);
-    if (raw === undefined || !Number.isFinite(value) || value < 0) throw new Error(`--faults: "${part}" is not NAME=NUMBER`);
+    if (raw === undefined || !Number.isFinite(value) || value < 0)
+      throw new Error(`--faults: "${part}" is not NAME=NUMBER`);
     if (name === 'latency') out.latency = value;
     else if (name === 'jitter') out.jitter = value;
     else if (name === 'slow-ms') out.slowMs = value;
     else if ((FAULT_KINDS as readonly string[]).includes(name)) {
       if (value > 1) throw new Error(`--faults: rate of ${name} must be between 0 and 1`);
       out.rates![name as FaultKind] = value;
-    } else throw new Error(`--faults: unknown fault "${name}"; known: ${[...FAULT_KINDS, 'latency', 'jitter', 'slow-ms'].join(', ')}`);
+    } else
+      throw new Error(
+        `--faults: unknown fault "${name}"; known: ${[...FAULT_KINDS, 'latency', 'jitter', 'slow-ms'].join(', ')}`,
+      );
   }
   return out;
 }
 
 export class FaultInjector {
   private readonly rng: Rng;
-  constructor(private readonly spec: FaultSpec, seed: number) {
+  constructor(
+    private readonly spec: FaultSpec,
+    seed: number,
+  ) {
     this.rng = new Rng(seed, 77);
   }
 
   /** The fault to apply to a request, if any (a forced one from the header wins). */
-  pick(forced: string | undefined, kinds: readonly FaultKind[] = ['429', '500', '503', 'drop', 'slow', 'malformed']): FaultKind | undefined {
+  pick(
+    forced: string | undefined,
+    kinds: readonly FaultKind[] = ['429', '500', '503', 'drop', 'slow', 'malformed'],
+  ): FaultKind | undefined {
     if (forced && (FAULT_KINDS as readonly string[]).includes(forced)) return forced as FaultKind;
     const rates = this.spec.rates ?? {};
     for (const k of kinds) {

@@ -33,10 +33,22 @@ Options:
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, papers: { type: 'string' }, seed: { type: 'string' }, db: { type: 'string' },
-      latency: { type: 'string' }, faults: { type: 'string' }, key: { type: 'string', multiple: true },
-      'rate-limit-keyed': { type: 'string' }, 'rate-limit-anonymous': { type: 'string' }, 'assistant-steps': { type: 'string' },
-      'step-ms': { type: 'string' }, 'refcheck-ms': { type: 'string' }, 'usage-max': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      papers: { type: 'string' },
+      seed: { type: 'string' },
+      db: { type: 'string' },
+      latency: { type: 'string' },
+      faults: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      'rate-limit-keyed': { type: 'string' },
+      'rate-limit-anonymous': { type: 'string' },
+      'assistant-steps': { type: 'string' },
+      'step-ms': { type: 'string' },
+      'refcheck-ms': { type: 'string' },
+      'usage-max': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
@@ -53,7 +65,11 @@ async function main(): Promise<void> {
   const steps = values['assistant-steps'] ?? 'realistic';
   if (steps !== 'realistic' && steps !== 'instant') throw new Error('--assistant-steps is realistic or instant');
   const keyed = num(values['rate-limit-keyed'], 'rate-limit-keyed', DEFAULT_OPTIONS.keyedPerSecond);
-  const [anonS, anonM] = (values['rate-limit-anonymous'] ?? `${DEFAULT_OPTIONS.anonymousPerSecond}/${DEFAULT_OPTIONS.anonymousPerMinute}`).split('/').map(Number);
+  const [anonS, anonM] = (
+    values['rate-limit-anonymous'] ?? `${DEFAULT_OPTIONS.anonymousPerSecond}/${DEFAULT_OPTIONS.anonymousPerMinute}`
+  )
+    .split('/')
+    .map(Number);
   // With --db alone, an existing corpus is reused whatever its size and seed.
   const existing = values.db && values.papers === undefined && values.seed === undefined ? corpusMeta(values.db) : null;
   const log = values.quiet ? () => {} : (m: string) => console.error(`  corpus: ${m}`);
@@ -79,11 +95,15 @@ async function main(): Promise<void> {
   });
   console.log(`Citation service (local) listening on ${service.url}`);
   if (!values.quiet) {
-    console.log(`  corpus: ${service.corpus.paperCount} papers, seed ${service.corpus.seed}, ${service.timings.generated ? `generated in ${service.timings.corpusMs} ms` : 'reused'} (${service.corpusPath}); ready in ${Date.now() - t0} ms`);
+    console.log(
+      `  corpus: ${service.corpus.paperCount} papers, seed ${service.corpus.seed}, ${service.timings.generated ? `generated in ${service.timings.corpusMs} ms` : 'reused'} (${service.corpusPath}); ready in ${Date.now() - t0} ms`,
+    );
   }
   console.log('  keys (send as "Authorization: Bearer <token>"):');
-  for (const k of service.keys) console.log(`    ${k.token}  scopes: ${describeScopes(k)}${k.label ? `  (${k.label})` : ''}`);
-  if (!values.quiet) console.log(`  point Citewise at it: --service-url ${service.url}  or  CITEWISE_SERVICE_URL=${service.url}`);
+  for (const k of service.keys)
+    console.log(`    ${k.token}  scopes: ${describeScopes(k)}${k.label ? `  (${k.label})` : ''}`);
+  if (!values.quiet)
+    console.log(`  point Citewise at it: --service-url ${service.url}  or  CITEWISE_SERVICE_URL=${service.url}`);
   const stop = (): void => {
     void service.close().then(() => process.exit(0));
   };

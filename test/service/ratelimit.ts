@@ -3,9 +3,15 @@ import type { ServiceOperation } from '../../shared/service/index';
 import type { ApiKey } from './auth';
 import { HttpError } from './http';
 
-interface Window { start: number; count: number }
+interface Window {
+  start: number;
+  count: number;
+}
 
-export interface Limits { perSecond: number; perMinute: number }
+export interface Limits {
+  perSecond: number;
+  perMinute: number;
+}
 
 export class RateLimiter {
   private readonly seconds = new Map<string, Window>();
@@ -51,10 +57,18 @@ export class RateLimiter {
       'RateLimit-Reset': String(resetMinute),
     };
     if (m.count > limits.perMinute) {
-      throw new HttpError(429, `Rate limit exceeded: ${limits.perMinute} requests per minute${key ? ' for this token' : ' without a token; use an API key for higher limits'}`, { ...headers, 'Retry-After': String(resetMinute) });
+      throw new HttpError(
+        429,
+        `Rate limit exceeded: ${limits.perMinute} requests per minute${key ? ' for this token' : ' without a token; use an API key for higher limits'}`,
+        { ...headers, 'Retry-After': String(resetMinute) },
+      );
     }
     if (s.count > limits.perSecond) {
-      throw new HttpError(429, `Rate limit exceeded: ${limits.perSecond} requests per second${key ? ' for this token' : ' without a token; use an API key for higher limits'}`, { ...headers, 'Retry-After': String(resetSecond) });
+      throw new HttpError(
+        429,
+        `Rate limit exceeded: ${limits.perSecond} requests per second${key ? ' for this token' : ' without a token; use an API key for higher limits'}`,
+        { ...headers, 'Retry-After': String(resetSecond) },
+      );
     }
     return headers;
   }

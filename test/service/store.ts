@@ -1,32 +1,107 @@
 // Read access to the corpus database, and the mapping from its compact rows to the contract's shapes.
 import Database from 'better-sqlite3';
-import type { Paper, PaperAuthor, Tally, TallyCounts, CitingTally, EditorialNotice, Citation, SelfCite, CitationType } from '../../shared/service/index';
+import type {
+  Paper,
+  PaperAuthor,
+  Tally,
+  TallyCounts,
+  CitingTally,
+  EditorialNotice,
+  Citation,
+  SelfCite,
+  CitationType,
+} from '../../shared/service/index';
 import { rngFor } from './corpus/rng';
 import { KIND, topicFor, snippetFor, SECTIONS, type Topic } from './corpus/text';
 import { FIELDS } from './corpus/vocab';
 
 export interface PaperRow {
-  id: number; doi: string; slug: string; title: string; abstract: string | null; keywords: string | null;
-  year: number; month: number; day: number; journal_id: number; volume: string; issue: string | null; page: string;
-  type: string; ntypes: string; pm_type: string | null; field: number; retracted: number; notice_flags: number;
-  preprint_doi: string | null; published_doi: string | null; author_ids: string; aff_ids: string; authors_c: string;
-  t_sup: number; t_con: number; t_men: number; t_unc: number; t_citing: number;
-  c_sup: number; c_con: number; c_men: number; c_unc: number; c_cited: number;
+  id: number;
+  doi: string;
+  slug: string;
+  title: string;
+  abstract: string | null;
+  keywords: string | null;
+  year: number;
+  month: number;
+  day: number;
+  journal_id: number;
+  volume: string;
+  issue: string | null;
+  page: string;
+  type: string;
+  ntypes: string;
+  pm_type: string | null;
+  field: number;
+  retracted: number;
+  notice_flags: number;
+  preprint_doi: string | null;
+  published_doi: string | null;
+  author_ids: string;
+  aff_ids: string;
+  authors_c: string;
+  t_sup: number;
+  t_con: number;
+  t_men: number;
+  t_unc: number;
+  t_citing: number;
+  c_sup: number;
+  c_con: number;
+  c_men: number;
+  c_unc: number;
+  c_cited: number;
 }
 export interface JournalRow {
-  id: number; name: string; short: string; slug: string; code: string; publisher: string; member_id: number; prefix: string;
-  issn_print: string; issn_e: string | null; field: number; first_year: number; quality: number;
+  id: number;
+  name: string;
+  short: string;
+  slug: string;
+  code: string;
+  publisher: string;
+  member_id: number;
+  prefix: string;
+  issn_print: string;
+  issn_e: string | null;
+  field: number;
+  first_year: number;
+  quality: number;
 }
-export interface AuthorRow { id: number; given: string; family: string; slug: string; orcid: string | null; affiliation_id: number | null; field: number; created_at: string }
-export interface AffiliationRow { id: number; name: string; slug: string }
-export interface CitationRow { target: number; id: number; source: number; kind: number }
+export interface AuthorRow {
+  id: number;
+  given: string;
+  family: string;
+  slug: string;
+  orcid: string | null;
+  affiliation_id: number | null;
+  field: number;
+  created_at: string;
+}
+export interface AffiliationRow {
+  id: number;
+  name: string;
+  slug: string;
+}
+export interface CitationRow {
+  target: number;
+  id: number;
+  source: number;
+  kind: number;
+}
 
-export const TYPE_NAMES: readonly (CitationType | 'unclassified')[] = ['mentioning', 'supporting', 'contradicting', 'unclassified'];
+export const TYPE_NAMES: readonly (CitationType | 'unclassified')[] = [
+  'mentioning',
+  'supporting',
+  'contradicting',
+  'unclassified',
+];
 export const NOTICE_BITS = { correction: 1, erratum: 2, concern: 4, retraction: 8, withdrawal: 16 } as const;
 
 /** Lowercase, trimmed, without doi: or resolver prefixes: the key of every lookup. */
 export function normalizeDoi(raw: string): string {
-  return raw.trim().replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '').toLowerCase();
+  return raw
+    .trim()
+    .replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '')
+    .toLowerCase();
 }
 
 class Lru<K, V> {
@@ -60,7 +135,12 @@ export class Corpus {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
     this.db.pragma('cache_size = -131072');
     this.db.pragma('mmap_size = 4294967296');
-    const meta = new Map((this.db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+    const meta = new Map(
+      (this.db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
     this.seed = Number(meta.get('seed'));
     this.paperCount = Number(meta.get('papers'));
     for (const j of this.db.prepare('SELECT * FROM journals').all() as JournalRow[]) {
@@ -68,7 +148,8 @@ export class Corpus {
       this.journalsByIssn.set(j.issn_print, j);
       if (j.issn_e) this.journalsByIssn.set(j.issn_e, j);
     }
-    for (const a of this.db.prepare('SELECT * FROM affiliations').all() as AffiliationRow[]) this.affiliations.set(a.id, a);
+    for (const a of this.db.prepare('SELECT * FROM affiliations').all() as AffiliationRow[])
+      this.affiliations.set(a.id, a);
     this.stmts = {
       paperByDoi: this.db.prepare('SELECT * FROM papers WHERE doi = ?'),
       paperById: this.db.prepare('SELECT * FROM papers WHERE id = ?'),
@@ -107,14 +188,16 @@ export class Corpus {
   papersByDois(dois: readonly string[]): PaperRow[] {
     const keys = [...new Set(dois.map(normalizeDoi))];
     const out: PaperRow[] = [];
-    for (let i = 0; i < keys.length; i += 500) out.push(...this.selectIn<PaperRow>('papers', 'doi', keys.slice(i, i + 500)));
+    for (let i = 0; i < keys.length; i += 500)
+      out.push(...this.selectIn<PaperRow>('papers', 'doi', keys.slice(i, i + 500)));
     return out;
   }
 
   papersByIds(ids: readonly number[]): Map<number, PaperRow> {
     const unique = [...new Set(ids)];
     const out = new Map<number, PaperRow>();
-    for (let i = 0; i < unique.length; i += 500) for (const r of this.selectIn<PaperRow>('papers', 'id', unique.slice(i, i + 500))) out.set(r.id, r);
+    for (let i = 0; i < unique.length; i += 500)
+      for (const r of this.selectIn<PaperRow>('papers', 'id', unique.slice(i, i + 500))) out.set(r.id, r);
     return out;
   }
 
@@ -155,7 +238,16 @@ export class Corpus {
     const ids = this.authorIds(row);
     return row.authors_c.split('\u001e').map((entry, i) => {
       const [given, family, slug, orcid, aff] = entry.split('\u001f') as [string, string, string, string, string];
-      return { id: ids[i]!, given, family, slug, orcid: orcid || null, affiliation_id: aff ? Number(aff) : null, field: row.field, created_at: '' };
+      return {
+        id: ids[i]!,
+        given,
+        family,
+        slug,
+        orcid: orcid || null,
+        affiliation_id: aff ? Number(aff) : null,
+        field: row.field,
+        created_at: '',
+      };
     });
   }
 
@@ -188,12 +280,25 @@ export class Corpus {
     if (!row.notice_flags) return [];
     return (this.stmts.notices.all(row.id) as Array<{ status: string; date: string; notice_doi: string }>).map((n) => {
       const [y, m, d] = n.date.split('-').map(Number);
-      return { doi: row.doi, status: n.status as EditorialNotice['status'], date: `${y}-${m}-${d}`, noticeDoi: n.notice_doi, urls: [`https://doi.org/${n.notice_doi}`] };
+      return {
+        doi: row.doi,
+        status: n.status as EditorialNotice['status'],
+        date: `${y}-${m}-${d}`,
+        noticeDoi: n.notice_doi,
+        urls: [`https://doi.org/${n.notice_doi}`],
+      };
     });
   }
 
   tallyCounts(row: PaperRow): TallyCounts {
-    return { total: row.t_sup + row.t_con + row.t_men + row.t_unc, supporting: row.t_sup, contradicting: row.t_con, mentioning: row.t_men, unclassified: row.t_unc, citingPublications: row.t_citing };
+    return {
+      total: row.t_sup + row.t_con + row.t_men + row.t_unc,
+      supporting: row.t_sup,
+      contradicting: row.t_con,
+      mentioning: row.t_men,
+      unclassified: row.t_unc,
+      citingPublications: row.t_citing,
+    };
   }
 
   /** Adds a paper's counts to a running sum. */
@@ -211,7 +316,15 @@ export class Corpus {
   }
 
   citingTally(row: PaperRow): CitingTally {
-    return { sourceDoi: row.doi, numCitedPublications: row.c_cited, total: row.c_sup + row.c_con + row.c_men + row.c_unc, supporting: row.c_sup, contradicting: row.c_con, mentioning: row.c_men, unclassified: row.c_unc };
+    return {
+      sourceDoi: row.doi,
+      numCitedPublications: row.c_cited,
+      total: row.c_sup + row.c_con + row.c_men + row.c_unc,
+      supporting: row.c_sup,
+      contradicting: row.c_con,
+      mentioning: row.c_men,
+      unclassified: row.c_unc,
+    };
   }
 
   paper(row: PaperRow): Paper {
@@ -251,7 +364,10 @@ export class Corpus {
   // ---- Citation statements ------------------------------------------------------------------------
 
   /** Classifier scores, regenerated from the statement id. */
-  scores(citationId: number, type: number): { typeConfidence: number; positive: number; negative: number; neutral: number } {
+  scores(
+    citationId: number,
+    type: number,
+  ): { typeConfidence: number; positive: number; negative: number; neutral: number } {
     const r = rngFor(this.seed, KIND.snippet + 50, citationId);
     const hi = 0.62 + r.next() * 0.38;
     const lo1 = r.next() * 0.3;
@@ -265,7 +381,8 @@ export class Corpus {
   selfCites(source: PaperRow, target: PaperRow): SelfCite[] {
     const theirs = new Set(this.authorIds(target));
     const out: SelfCite[] = [];
-    for (const a of this.authorsOf(source)) if (theirs.has(a.id)) out.push({ type: 'SHAREDAUTHOR', family: a.family, given: a.given });
+    for (const a of this.authorsOf(source))
+      if (theirs.has(a.id)) out.push({ type: 'SHAREDAUTHOR', family: a.family, given: a.given });
     return out;
   }
 
@@ -287,7 +404,16 @@ export class Corpus {
 
   snippet(row: CitationRow, source: PaperRow, target: PaperRow): string {
     const first = this.authorsOf(target)[0]!;
-    return snippetFor(this.seed, row.id, row.kind & 3, (row.kind >> 2) & 7, this.topic(target), first.family, target.year, this.topic(source));
+    return snippetFor(
+      this.seed,
+      row.id,
+      row.kind & 3,
+      (row.kind >> 2) & 7,
+      this.topic(target),
+      first.family,
+      target.year,
+      this.topic(source),
+    );
   }
 
   fieldTopic(row: PaperRow): string {

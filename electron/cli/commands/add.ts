@@ -36,7 +36,10 @@ async function addCommand(p: ParsedCommand, ctx: CommandContext): Promise<number
         if (ids.length > 0) {
           const enricher = new Enricher({ library: client.enrichment, service });
           try {
-            const { outcome } = await enricher.enrich({ kind: 'items', ids }, { reason: 'import', label: 'Evidence of the added papers' });
+            const { outcome } = await enricher.enrich(
+              { kind: 'items', ids },
+              { reason: 'import', label: 'Evidence of the added papers' },
+            );
             paused = outcome?.paused ?? null;
           } finally {
             await enricher.close();
@@ -46,10 +49,17 @@ async function addCommand(p: ParsedCommand, ctx: CommandContext): Promise<number
         else {
           ctx.stdout.write(`${addByDoiSummary(report)}\n`);
           for (const a of report.added) ctx.stdout.write(`added ${a.doi} as ${a.citationKey}\n`);
-          for (const q of report.queued) ctx.stdout.write(`${q.doi}: kept as a placeholder (item ${q.id}); its metadata is fetched by the next "citewise enrich"\n`);
-          for (const d of report.duplicates) ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);
+          for (const q of report.queued)
+            ctx.stdout.write(
+              `${q.doi}: kept as a placeholder (item ${q.id}); its metadata is fetched by the next "citewise enrich"\n`,
+            );
+          for (const d of report.duplicates)
+            ctx.stdout.write(`${d.doi}: already in the library (item ${d.existingId}), skipped\n`);
           for (const n of report.notAdded) ctx.stderr.write(`citewise: ${n.doi}: not added: ${n.reason}\n`);
-          if (paused) ctx.stderr.write(`citewise: the citation service could not be reached (${paused.message}); run "citewise enrich" later to complete what was added.\n`);
+          if (paused)
+            ctx.stderr.write(
+              `citewise: the citation service could not be reached (${paused.message}); run "citewise enrich" later to complete what was added.\n`,
+            );
         }
         if (report.notAdded.length > 0) return 1;
         return paused || report.queued.length > 0 ? EXIT_PAUSED : 0;

@@ -31,13 +31,24 @@ pull export), unchanged; the picker opens in your browser (see docs/editors.md)`
     port: { type: 'string', arg: 'N', help: 'Port to listen on (default: 23119, the one those clients use)' },
     'no-open': { type: 'boolean', help: "Print the picker's address instead of opening it in the browser" },
   },
-  run: (argv, ctx) => runApiCommand(argv, { stdout: ctx.stdout, stderr: ctx.stderr, coreOptions: (values) => requireCoreOptions(ctx)(values, 'cli') }),
+  run: (argv, ctx) =>
+    runApiCommand(argv, {
+      stdout: ctx.stdout,
+      stderr: ctx.stderr,
+      coreOptions: (values) => requireCoreOptions(ctx)(values, 'cli'),
+    }),
 };
 
 /** The platform's clipboard tool; rejects with what is missing when there is none. */
 export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const [command, args]: [string, string[]] =
-    process.platform === 'darwin' ? ['pbcopy', []] : process.platform === 'win32' ? ['clip', []] : env.WAYLAND_DISPLAY ? ['wl-copy', []] : ['xclip', ['-selection', 'clipboard']];
+    process.platform === 'darwin'
+      ? ['pbcopy', []]
+      : process.platform === 'win32'
+        ? ['clip', []]
+        : env.WAYLAND_DISPLAY
+          ? ['wl-copy', []]
+          : ['xclip', ['-selection', 'clipboard']];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', (err) => reject(new Error(`the clipboard needs ${command} (${err.message})`)));
@@ -52,7 +63,8 @@ export async function runApiCommand(argv: readonly string[], ctx: ApiCommandCont
   if (positionals.length > 0) throw new UsageError(`api takes no arguments (got "${positionals[0]}")`);
   const { DEFAULT_API_PORT, startApiServer, ApiPortInUseError } = await import('../../api/server');
   const port = values.port === undefined ? DEFAULT_API_PORT : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
+  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
   const open = ctx.open ?? (await import('../open-browser')).openInBrowser;
   const coreOptions = ctx.coreOptions(values);
   // The port first, the library behind it: editors probe (probe=1, api.ready) the moment they start
@@ -61,7 +73,9 @@ export async function runApiCommand(argv: readonly string[], ctx: ApiCommandCont
   // The core's modules (the IPC schemas, the formats, the library client) load only once the port
   // listens: loaded alongside, their compilation held the listen back by a second on a busy machine.
   let begin!: () => void;
-  const starting = new Promise<void>((resolve) => (begin = resolve)).then(() => import('../../core')).then(({ createCore }) => createCore(coreOptions));
+  const starting = new Promise<void>((resolve) => (begin = resolve))
+    .then(() => import('../../core'))
+    .then(({ createCore }) => createCore(coreOptions));
   let api;
   try {
     api = await startApiServer({
@@ -83,7 +97,9 @@ export async function runApiCommand(argv: readonly string[], ctx: ApiCommandCont
     throw err;
   }
   begin();
-  ctx.stdout.write(`Citewise editor API on ${api.origin} (Better BibTeX-compatible): ${api.origin}/better-bibtex/cayw, ${api.origin}/better-bibtex/json-rpc\n`);
+  ctx.stdout.write(
+    `Citewise editor API on ${api.origin} (Better BibTeX-compatible): ${api.origin}/better-bibtex/cayw, ${api.origin}/better-bibtex/json-rpc\n`,
+  );
   ctx.onReady?.(api.origin);
   let core;
   try {

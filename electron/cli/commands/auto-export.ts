@@ -5,7 +5,12 @@ import { resolve } from 'node:path';
 import { AUTO_EXPORT_EXTENSIONS, AUTO_EXPORT_FORMAT_LABELS } from '../../../shared/model/auto-export';
 import { checkWritableTarget } from '../../core/fs/paths';
 import type { Writable } from 'node:stream';
-import type { AutoExport, AutoExportFormat, AutoExportRun, AutoExportScope } from '../../core/library/auto-export-store';
+import type {
+  AutoExport,
+  AutoExportFormat,
+  AutoExportRun,
+  AutoExportScope,
+} from '../../core/library/auto-export-store';
 import { parseCommand, UsageError, type CommandSpec, type OptionSpecs } from '../command';
 import { findCollection, printJson, withLibrary } from '../library-session';
 import { grouped } from '../../../shared/model/numbers';
@@ -31,9 +36,18 @@ change is not rewritten. Exits 1 if any failed`,
   options: {
     format: { type: 'string', arg: 'F', help: 'bibtex, biblatex, csl-json or ris (default: bibtex)' },
     library: { type: 'boolean', help: 'All of the library (the default)' },
-    collection: { type: 'string', arg: 'N', help: 'Only collection N and its subcollections (--no-subcollections: only N itself)' },
+    collection: {
+      type: 'string',
+      arg: 'N',
+      help: 'Only collection N and its subcollections (--no-subcollections: only N itself)',
+    },
     'no-subcollections': { type: 'boolean' },
-    output: { type: 'string', short: 'o', arg: 'FILE', help: 'The file to keep in sync (required; replaced atomically, never half-written)' },
+    output: {
+      type: 'string',
+      short: 'o',
+      arg: 'FILE',
+      help: 'The file to keep in sync (required; replaced atomically, never half-written)',
+    },
     'no-abstracts': { type: 'boolean', help: 'Leave abstracts out' },
     notes: { type: 'boolean', help: "Add each item's notes to its note field" },
     ascii: { type: 'boolean', help: 'BibTeX/BibLaTeX: write non-ASCII letters as LaTeX commands' },
@@ -49,8 +63,19 @@ export interface AutoExportCommandContext {
   stderr: Writable;
 }
 
-const FORMATS: Record<string, AutoExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', 'csl-json': 'csljson', csljson: 'csljson', ris: 'ris' };
-const FORMAT_NAMES: Record<AutoExportFormat, string> = { bibtex: 'bibtex', biblatex: 'biblatex', csljson: 'csl-json', ris: 'ris' };
+const FORMATS: Record<string, AutoExportFormat> = {
+  bibtex: 'bibtex',
+  biblatex: 'biblatex',
+  'csl-json': 'csljson',
+  csljson: 'csljson',
+  ris: 'ris',
+};
+const FORMAT_NAMES: Record<AutoExportFormat, string> = {
+  bibtex: 'bibtex',
+  biblatex: 'biblatex',
+  csljson: 'csl-json',
+  ris: 'ris',
+};
 
 /** The options each subcommand takes, as declared above. */
 const pick = (...names: string[]): OptionSpecs => Object.fromEntries(names.map((n) => [n, command.options[n]!]));
@@ -68,9 +93,14 @@ export async function runAutoExportCommand(argv: readonly string[], ctx: AutoExp
   // The subcommand comes right after "auto-export"; options follow it.
   const sub = rest[0];
   if (sub === undefined || !Object.hasOwn(OPTIONS, sub)) {
-    throw new UsageError(`auto-export needs one of add, list, remove, run${sub === undefined ? '' : ` (got "${sub}")`}; see citewise --help`);
+    throw new UsageError(
+      `auto-export needs one of add, list, remove, run${sub === undefined ? '' : ` (got "${sub}")`}; see citewise --help`,
+    );
   }
-  const { values, positionals } = parseCommand('auto-export', OPTIONS[sub]!, [...argv.slice(0, start), ...rest.slice(1)]);
+  const { values, positionals } = parseCommand('auto-export', OPTIONS[sub]!, [
+    ...argv.slice(0, start),
+    ...rest.slice(1),
+  ]);
   switch (sub) {
     case 'add':
       return add(values, positionals, ctx);
@@ -86,14 +116,17 @@ export async function runAutoExportCommand(argv: readonly string[], ctx: AutoExp
 type Values = Record<string, string | boolean | undefined>;
 
 function parseId(text: string | undefined, command: string): number {
-  if (text === undefined) throw new UsageError(`auto-export ${command} needs the id of an auto-export (see citewise auto-export list)`);
+  if (text === undefined)
+    throw new UsageError(`auto-export ${command} needs the id of an auto-export (see citewise auto-export list)`);
   const id = Number(text);
-  if (!Number.isInteger(id) || id < 1) throw new UsageError(`"${text}" is not an auto-export id (see citewise auto-export list)`);
+  if (!Number.isInteger(id) || id < 1)
+    throw new UsageError(`"${text}" is not an auto-export id (see citewise auto-export list)`);
   return id;
 }
 
 function noArgs(command: string, positionals: string[]): void {
-  if (positionals.length > 0) throw new UsageError(`auto-export ${command} takes no arguments (got "${positionals[0]}")`);
+  if (positionals.length > 0)
+    throw new UsageError(`auto-export ${command} takes no arguments (got "${positionals[0]}")`);
 }
 
 function describeScope(scope: AutoExportScope, names: Map<number, string>): string {
@@ -107,7 +140,8 @@ function jsonDefinition(d: AutoExport, names: Map<number, string>) {
   return {
     ...d,
     format: FORMAT_NAMES[d.format],
-    scope: d.scope.kind === 'library' ? d.scope : { ...d.scope, collectionName: names.get(d.scope.collectionId) ?? null },
+    scope:
+      d.scope.kind === 'library' ? d.scope : { ...d.scope, collectionName: names.get(d.scope.collectionId) ?? null },
     lastRunAt: d.lastRunAt === null ? null : new Date(d.lastRunAt).toISOString(),
     createdAt: new Date(d.createdAt).toISOString(),
   };
@@ -115,7 +149,8 @@ function jsonDefinition(d: AutoExport, names: Map<number, string>) {
 
 function runLine(r: AutoExportRun): string {
   const what = `${grouped(r.itemCount)} ${r.itemCount === 1 ? 'entry' : 'entries'}`;
-  if (r.status === 'written') return `${r.path}: written, ${what} (${grouped(r.rendered)} rendered, ${grouped(r.reused)} from the cache)`;
+  if (r.status === 'written')
+    return `${r.path}: written, ${what} (${grouped(r.rendered)} rendered, ${grouped(r.reused)} from the cache)`;
   return `${r.path}: up to date, ${what}, not rewritten`;
 }
 
@@ -128,16 +163,27 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
   if (output === undefined) throw new UsageError('auto-export add needs the file to keep in sync: -o FILE');
   const collection = values.collection as string | undefined;
   if (collection !== undefined && values.library) throw new UsageError('choose --library or --collection, not both');
-  if (collection === undefined && values['no-subcollections']) throw new UsageError('--no-subcollections goes with --collection');
-  if (values.ascii && format !== 'bibtex' && format !== 'biblatex') throw new UsageError('--ascii applies to --format bibtex or biblatex only');
+  if (collection === undefined && values['no-subcollections'])
+    throw new UsageError('--no-subcollections goes with --collection');
+  if (values.ascii && format !== 'bibtex' && format !== 'biblatex')
+    throw new UsageError('--ascii applies to --format bibtex or biblatex only');
 
   // The same checks as the app's: a path that could never be kept in sync is refused before it is stored.
-  const target = await checkWritableTarget(resolve(output), { extensions: [AUTO_EXPORT_EXTENSIONS[format]], formatLabel: AUTO_EXPORT_FORMAT_LABELS[format], forbiddenDir: ctx.dataDir });
+  const target = await checkWritableTarget(resolve(output), {
+    extensions: [AUTO_EXPORT_EXTENSIONS[format]],
+    formatLabel: AUTO_EXPORT_FORMAT_LABELS[format],
+    forbiddenDir: ctx.dataDir,
+  });
   const { def, result, names } = await withLibrary(
     ctx.dataDir,
     async (client) => {
       let scope: AutoExportScope = { kind: 'library' };
-      if (collection !== undefined) scope = { kind: 'collection', collectionId: (await findCollection(client, collection, 'follow it')).id, subcollections: !values['no-subcollections'] };
+      if (collection !== undefined)
+        scope = {
+          kind: 'collection',
+          collectionId: (await findCollection(client, collection, 'follow it')).id,
+          subcollections: !values['no-subcollections'],
+        };
       const created = await client.autoExports.add({
         path: target,
         format,
@@ -151,8 +197,12 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
     ctx.stderr,
   );
   if (values.json) printJson(ctx.stdout, { autoExport: jsonDefinition(def, names), run: result });
-  else if (result.status === 'error') ctx.stderr.write(`citewise: auto-export ${def.id} was added, but its first write failed: ${result.error}\n`);
-  else ctx.stdout.write(`auto-export ${def.id}: ${FORMAT_NAMES[def.format]} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`);
+  else if (result.status === 'error')
+    ctx.stderr.write(`citewise: auto-export ${def.id} was added, but its first write failed: ${result.error}\n`);
+  else
+    ctx.stdout.write(
+      `auto-export ${def.id}: ${FORMAT_NAMES[def.format]} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`,
+    );
   return result.status === 'error' ? 1 : 0;
 }
 
@@ -171,9 +221,19 @@ async function list(values: Values, positionals: string[], ctx: AutoExportComman
     return 0;
   }
   for (const d of defs) {
-    const when = d.lastRunAt === null ? 'never run' : `last run ${new Date(d.lastRunAt).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
-    const status = d.status === 'error' ? `ERROR: ${d.error}` : d.status === 'pending' ? 'not written yet' : `${d.status}, ${d.itemCount ?? 0} entries`;
-    ctx.stdout.write(`${d.id}\t${FORMAT_NAMES[d.format]}\t${describeScope(d.scope, names)}\t${d.path}\n\t${when}: ${status}\n`);
+    const when =
+      d.lastRunAt === null
+        ? 'never run'
+        : `last run ${new Date(d.lastRunAt).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+    const status =
+      d.status === 'error'
+        ? `ERROR: ${d.error}`
+        : d.status === 'pending'
+          ? 'not written yet'
+          : `${d.status}, ${d.itemCount ?? 0} entries`;
+    ctx.stdout.write(
+      `${d.id}\t${FORMAT_NAMES[d.format]}\t${describeScope(d.scope, names)}\t${d.path}\n\t${when}: ${status}\n`,
+    );
   }
   return 0;
 }
@@ -187,7 +247,8 @@ async function remove(values: Values, positionals: string[], ctx: AutoExportComm
     return found;
   });
   if (values.json) printJson(ctx.stdout, { removed: id, path: def.path });
-  else ctx.stdout.write(`auto-export ${id} removed; ${def.path} is no longer kept in sync (the file was not deleted).\n`);
+  else
+    ctx.stdout.write(`auto-export ${id} removed; ${def.path} is no longer kept in sync (the file was not deleted).\n`);
   return 0;
 }
 
@@ -198,7 +259,10 @@ async function run(values: Values, positionals: string[], ctx: AutoExportCommand
   const runs = await withLibrary(
     ctx.dataDir,
     async (client) => {
-      const ids = only !== undefined ? [(await client.autoExports.get(only)).id] : (await client.autoExports.list()).map((d) => d.id);
+      const ids =
+        only !== undefined
+          ? [(await client.autoExports.get(only)).id]
+          : (await client.autoExports.list()).map((d) => d.id);
       const out: AutoExportRun[] = [];
       for (const id of ids) out.push(await client.autoExports.run(id, { force }));
       return out;
@@ -208,7 +272,8 @@ async function run(values: Values, positionals: string[], ctx: AutoExportCommand
   const failed = runs.filter((r) => r.status === 'error');
   if (values.json) printJson(ctx.stdout, { runs, failed: failed.length });
   else {
-    if (runs.length === 0) ctx.stderr.write('No auto-exports to run; add one with: citewise auto-export add --format bibtex -o refs.bib\n');
+    if (runs.length === 0)
+      ctx.stderr.write('No auto-exports to run; add one with: citewise auto-export add --format bibtex -o refs.bib\n');
     for (const r of runs) {
       if (r.status === 'error') ctx.stderr.write(`citewise: auto-export ${r.id}: ${r.error}\n`);
       else ctx.stdout.write(`${runLine(r)}\n`);

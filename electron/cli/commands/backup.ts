@@ -18,6 +18,9 @@ async function backupCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   noExtraArgs('backup', p.positionals);
   const info = await withLibrary(ctx.dataDir, (client) => client.backup('manual'), ctx.stderr);
   if (p.values.json) printJson(ctx.stdout, { ...(backupJson(info) as object), verified: true });
-  else ctx.stdout.write(`Backup written and verified (integrity check ok): ${info.file} (${(info.size / 1024).toFixed(1)} KB)\n`);
+  else
+    ctx.stdout.write(
+      `Backup written and verified (integrity check ok): ${info.file} (${(info.size / 1024).toFixed(1)} KB)\n`,
+    );
   return 0;
 }

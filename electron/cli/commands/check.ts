@@ -9,7 +9,15 @@ import { RetractionWatch } from '../../core/jobs/retraction-watch';
 import type { FlaggedItem } from '../../core/library/enrichment-store';
 import { defineCommand, type CommandContext, type ParsedCommand } from '../command';
 import { noExtraArgs, withLibrary, withService, type PaperSource } from '../library-session';
-import { changeJson, changeLine, EXIT_FLAGGED, EXIT_PAUSED, reportProgress, runJson, type EnrichCommandContext } from './enrich';
+import {
+  changeJson,
+  changeLine,
+  EXIT_FLAGGED,
+  EXIT_PAUSED,
+  reportProgress,
+  runJson,
+  type EnrichCommandContext,
+} from './enrich';
 
 export const command = defineCommand({
   name: 'check',
@@ -48,7 +56,13 @@ async function checkCommand(p: ParsedCommand, ctx: CommandContext): Promise<numb
           ? `Search index: ${index.before.missing} of ${index.before.items} items were missing from it and ${index.before.extra} rows belonged to deleted items; it was rebuilt.\n`
           : `Search index: all ${index.before.items} items are indexed${index.after ? '; rebuilt as asked (--repair)' : ''}.\n`;
         (p.values.json === true ? ctx.stderr : ctx.stdout).write(line);
-        return runCheck(how, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service });
+        return runCheck(how, {
+          stdout: ctx.stdout,
+          stderr: ctx.stderr,
+          json: p.values.json === true,
+          library,
+          service,
+        });
       },
       ctx.stderr,
     );
@@ -62,11 +76,22 @@ async function checkCommand(p: ParsedCommand, ctx: CommandContext): Promise<numb
 }
 
 function flaggedJson(f: FlaggedItem): unknown {
-  return { id: f.id, citationKey: f.citationKey, title: f.title, doi: f.doi, status: f.status, notices: f.notices, checkedAt: new Date(f.checkedAt).toISOString() };
+  return {
+    id: f.id,
+    citationKey: f.citationKey,
+    title: f.title,
+    doi: f.doi,
+    status: f.status,
+    notices: f.notices,
+    checkedAt: new Date(f.checkedAt).toISOString(),
+  };
 }
 
 /** Refreshes stale notices (unless offline), records status changes, prints flagged items and unseen changes, and marks those seen. */
-export async function runCheck(options: { offline: boolean; keepUnseen: boolean }, ctx: EnrichCommandContext): Promise<number> {
+export async function runCheck(
+  options: { offline: boolean; keepUnseen: boolean },
+  ctx: EnrichCommandContext,
+): Promise<number> {
   const enricher = new Enricher({ library: ctx.library.enrichment, service: ctx.service });
   const watch = new RetractionWatch({ library: ctx.library.enrichment, enricher });
   let result;
@@ -83,18 +108,26 @@ export async function runCheck(options: { offline: boolean; keepUnseen: boolean 
       `${JSON.stringify({ flagged: result.flagged.map(flaggedJson), changes: result.changes.map(changeJson), refreshed: result.refreshed ? runJson(result.refreshed.run) : null, paused: paused ? { code: paused.code, message: paused.message } : null }, null, 2)}\n`,
     );
   } else {
-    if (result.flagged.length === 0) ctx.stdout.write('No item in the library is retracted, withdrawn, corrected or under an expression of concern.\n');
+    if (result.flagged.length === 0)
+      ctx.stdout.write(
+        'No item in the library is retracted, withdrawn, corrected or under an expression of concern.\n',
+      );
     else {
       ctx.stdout.write(`Flagged items (${result.flagged.length}):\n`);
-      for (const f of result.flagged) ctx.stdout.write(`  ${STATUS_LABELS[f.status].padEnd(31)} ${f.citationKey}\t${(f.title ?? '').replace(/<[^>]+>/g, '')}\t${f.doi}\n`);
+      for (const f of result.flagged)
+        ctx.stdout.write(
+          `  ${STATUS_LABELS[f.status].padEnd(31)} ${f.citationKey}\t${(f.title ?? '').replace(/<[^>]+>/g, '')}\t${f.doi}\n`,
+        );
     }
     if (result.changes.length > 0) {
       ctx.stdout.write(`Changed since the last check (${result.changes.length}):\n`);
       for (const c of result.changes) ctx.stdout.write(changeLine(c));
     }
-    if (paused) ctx.stderr.write(`citewise: the notices could not be refreshed (${paused.message}); this is what the library knew already.\n`);
+    if (paused)
+      ctx.stderr.write(
+        `citewise: the notices could not be refreshed (${paused.message}); this is what the library knew already.\n`,
+      );
   }
   if (result.flagged.length > 0) return EXIT_FLAGGED;
   return paused ? EXIT_PAUSED : 0;
 }
-

@@ -66,7 +66,12 @@ what is missing or stale. Progress on stderr`,
 async function enrichCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   const collection = p.values.collection as string | undefined;
   const query = p.values.query as string | undefined;
-  const scopes = [p.positionals.length > 0, collection !== undefined, query !== undefined, p.values.all === true].filter(Boolean).length;
+  const scopes = [
+    p.positionals.length > 0,
+    collection !== undefined,
+    query !== undefined,
+    p.values.all === true,
+  ].filter(Boolean).length;
   if (scopes > 1) throw new UsageError('enrich takes one scope: DOIs, --collection, --query or --all');
   if (query !== undefined) checkQuery(query);
   for (const arg of p.positionals) {
@@ -77,7 +82,17 @@ async function enrichCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     withLibrary(
       ctx.dataDir,
       (library) =>
-        runEnrich({ dois: p.positionals, collection, query, all: p.values.all === true }, { stdout: ctx.stdout, stderr: ctx.stderr, json: p.values.json === true, library, service, capture: captureServiceOf(service) }),
+        runEnrich(
+          { dois: p.positionals, collection, query, all: p.values.all === true },
+          {
+            stdout: ctx.stdout,
+            stderr: ctx.stderr,
+            json: p.values.json === true,
+            library,
+            service,
+            capture: captureServiceOf(service),
+          },
+        ),
       ctx.stderr,
     ),
   );
@@ -93,11 +108,28 @@ export function reportProgress(stderr: Writable): (run: EnrichRun) => void {
 }
 
 export function runJson(r: EnrichRun): unknown {
-  return { id: r.id, label: r.label, reason: r.reason, state: r.state, total: r.total, done: r.done, failed: r.failed, filled: r.filled, remaining: r.remaining, message: r.message };
+  return {
+    id: r.id,
+    label: r.label,
+    reason: r.reason,
+    state: r.state,
+    total: r.total,
+    done: r.done,
+    failed: r.failed,
+    filled: r.filled,
+    remaining: r.remaining,
+    message: r.message,
+  };
 }
 
 export function changeJson(c: StatusChange): unknown {
-  return { doi: c.doi, previous: c.previous, current: c.current, changedAt: new Date(c.changedAt).toISOString(), items: c.items };
+  return {
+    doi: c.doi,
+    previous: c.previous,
+    current: c.current,
+    changedAt: new Date(c.changedAt).toISOString(),
+    items: c.items,
+  };
 }
 
 export function changeLine(c: StatusChange): string {
@@ -156,7 +188,8 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichRunContext): Prom
   try {
     let scope: EnrichScope | null = null;
     if (req.dois.length > 0) scope = { kind: 'dois', dois: req.dois };
-    else if (req.collection !== undefined) scope = { kind: 'collection', id: (await findCollection(ctx.library, req.collection, 'enrich it')).id };
+    else if (req.collection !== undefined)
+      scope = { kind: 'collection', id: (await findCollection(ctx.library, req.collection, 'enrich it')).id };
     else if (req.query !== undefined) scope = { kind: 'query', query: req.query };
     else if (req.all) scope = { kind: 'library' };
 
@@ -170,7 +203,11 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichRunContext): Prom
     } else {
       outcomes.push(...(await enricher.resume({ onProgress })));
       if (!outcomes.some((o) => o.paused)) {
-        const refreshed = await enricher.refreshStale({ onProgress, limit: Number.MAX_SAFE_INTEGER, label: 'Enrich what is missing or stale' });
+        const refreshed = await enricher.refreshStale({
+          onProgress,
+          limit: Number.MAX_SAFE_INTEGER,
+          label: 'Enrich what is missing or stale',
+        });
         if (refreshed) outcomes.push(refreshed);
       }
     }
@@ -184,22 +221,34 @@ export async function runEnrich(req: EnrichRequest, ctx: EnrichRunContext): Prom
   const failed = outcomes.reduce((n, o) => n + o.run.failed, 0) + (titles?.run.failed ?? 0);
   // Searches left waiting mean the service could not be asked for them: paused, as an enrichment is.
   const titlesWait = (titles?.run.waiting ?? 0) > 0;
-  for (const why of titles?.failures ?? []) ctx.stderr.write(`citewise: the title search of a PDF captured offline failed: ${why}\n`);
+  for (const why of titles?.failures ?? [])
+    ctx.stderr.write(`citewise: the title search of a PDF captured offline failed: ${why}\n`);
   if (ctx.json) {
     ctx.stdout.write(
       `${JSON.stringify({ runs: outcomes.map((o) => runJson(o.run)), filled, statusChanges: changes.map(changeJson), withoutDoi, titleSearches: titles ? titleSearchesJson(titles) : null, paused: paused ? { code: paused.code, message: paused.message } : null }, null, 2)}\n`,
     );
   } else {
-    if (titles && titles.run.settled + titles.run.waiting + titles.run.failed > 0) ctx.stdout.write(titleSearchesLine(titles));
+    if (titles && titles.run.settled + titles.run.waiting + titles.run.failed > 0)
+      ctx.stdout.write(titleSearchesLine(titles));
     if (outcomes.length === 0) ctx.stdout.write('Nothing to enrich: every item with a DOI is up to date.\n');
-    for (const o of outcomes) ctx.stdout.write(`${o.run.label}: ${progressText(o.run)}${o.run.state === 'done' ? '' : ` (${o.run.state})`}\n`);
-    if (withoutDoi > 0) ctx.stdout.write(`${grouped(withoutDoi)} item${withoutDoi === 1 ? ' has' : 's have'} no DOI and cannot be enriched.\n`);
+    for (const o of outcomes)
+      ctx.stdout.write(`${o.run.label}: ${progressText(o.run)}${o.run.state === 'done' ? '' : ` (${o.run.state})`}\n`);
+    if (withoutDoi > 0)
+      ctx.stdout.write(
+        `${grouped(withoutDoi)} item${withoutDoi === 1 ? ' has' : 's have'} no DOI and cannot be enriched.\n`,
+      );
     if (changes.length > 0) {
       ctx.stdout.write(`Editorial status changed (${changes.length}):\n`);
       for (const c of changes) ctx.stdout.write(changeLine(c));
     }
-    if (paused) ctx.stderr.write(`citewise: enrichment paused: ${paused.message}. The rest stays queued; run "citewise enrich" again to continue.\n`);
-    else if (titlesWait) ctx.stderr.write('citewise: the citation service could not be asked for the titles of PDFs captured offline; they keep waiting. Run "citewise enrich" again to continue.\n');
+    if (paused)
+      ctx.stderr.write(
+        `citewise: enrichment paused: ${paused.message}. The rest stays queued; run "citewise enrich" again to continue.\n`,
+      );
+    else if (titlesWait)
+      ctx.stderr.write(
+        'citewise: the citation service could not be asked for the titles of PDFs captured offline; they keep waiting. Run "citewise enrich" again to continue.\n',
+      );
   }
   if (paused || titlesWait) return EXIT_PAUSED;
   return failed > 0 ? 1 : 0;

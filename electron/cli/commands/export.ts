@@ -12,9 +12,24 @@ import { writeFileAtomic } from '../../core/fs/atomic-write';
 import { libraryBibliographyStore } from '../../core/library/cite-cache';
 import { cslOfIds, idsInScope } from '../../core/library/export-scope';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
-import { checkQuery, findCollection, formatting, noExtraArgs, plural, printJson, stylesDir, withLibrary } from '../library-session';
+import {
+  checkQuery,
+  findCollection,
+  formatting,
+  noExtraArgs,
+  plural,
+  printJson,
+  stylesDir,
+  withLibrary,
+} from '../library-session';
 
-const FILE_FORMATS: Record<string, ExportFormat> = { bibtex: 'bibtex', biblatex: 'biblatex', ris: 'ris', 'csl-json': 'csljson', csljson: 'csljson' };
+const FILE_FORMATS: Record<string, ExportFormat> = {
+  bibtex: 'bibtex',
+  biblatex: 'biblatex',
+  ris: 'ris',
+  'csl-json': 'csljson',
+  csljson: 'csljson',
+};
 const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
 const FORMAT_NAMES = [...Object.keys(FILE_FORMATS).filter((f) => f !== 'csljson'), ...CITE_FORMATS];
 const DEFAULT_STYLE = 'apa';
@@ -23,11 +38,24 @@ export const command = defineCommand({
   name: 'export',
   help: [{ usage: 'export', text: 'Write the library (or part of it) to standard output or a file' }],
   options: {
-    format: { type: 'string', arg: 'F', help: `${FORMAT_NAMES.slice(0, -1).join(', ')} or ${FORMAT_NAMES.at(-1)} (default: bibtex)` },
-    style: { type: 'string', arg: 'S', help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_STYLE})` },
+    format: {
+      type: 'string',
+      arg: 'F',
+      help: `${FORMAT_NAMES.slice(0, -1).join(', ')} or ${FORMAT_NAMES.at(-1)} (default: bibtex)`,
+    },
+    style: {
+      type: 'string',
+      arg: 'S',
+      help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_STYLE})`,
+    },
     collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
     query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
-    output: { type: 'string', short: 'o', arg: 'FILE', help: 'Write to FILE (replaced atomically) instead of standard output' },
+    output: {
+      type: 'string',
+      short: 'o',
+      arg: 'FILE',
+      help: 'Write to FILE (replaced atomically) instead of standard output',
+    },
     json: { type: 'boolean', help: 'With -o: print what was written as JSON' },
   },
   run: exportCommand,
@@ -46,13 +74,20 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const format = (p.values.format as string | undefined) ?? 'bibtex';
   const fileFormat = FILE_FORMATS[format];
   const citeFormat = CITE_FORMATS.find((f) => f === format);
-  if (!fileFormat && !citeFormat) throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
+  if (!fileFormat && !citeFormat)
+    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
   const style = p.values.style as string | undefined;
-  if (style !== undefined && !citeFormat) throw new UsageError(`--style applies to --format ${CITE_FORMATS.slice(0, -1).join(', ')} or ${CITE_FORMATS.at(-1)} only`);
+  if (style !== undefined && !citeFormat)
+    throw new UsageError(
+      `--style applies to --format ${CITE_FORMATS.slice(0, -1).join(', ')} or ${CITE_FORMATS.at(-1)} only`,
+    );
   const { createCiteFormatter, exportItems, UserStyles } = await formatting();
   const userStyles = new UserStyles(stylesDir(ctx.dataDir));
   const styles = [...CITATION_STYLE_IDS, ...userStyles.ids()];
-  if (style !== undefined && !styles.includes(style)) throw new UsageError(`--style must be one of ${styles.join(', ')} (got "${style}"; "citewise styles add FILE" adds a style from a .csl file)`);
+  if (style !== undefined && !styles.includes(style))
+    throw new UsageError(
+      `--style must be one of ${styles.join(', ')} (got "${style}"; "citewise styles add FILE" adds a style from a .csl file)`,
+    );
   const query = p.values.query as string | undefined;
   if (query !== undefined) checkQuery(query);
   const output = p.values.output as string | undefined;
@@ -66,7 +101,11 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   try {
     if (formatter && !isBuiltInStyle(styleId)) {
       const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${styleId}.csl`);
-      if (problem) throw new CoreError('INVALID_INPUT', `the style "${styleId}" (${problem.file}) cannot be used: ${problem.problem}`);
+      if (problem)
+        throw new CoreError(
+          'INVALID_INPUT',
+          `the style "${styleId}" (${problem.file}) cannot be used: ${problem.problem}`,
+        );
     }
     // The worker's thread starts while the library opens; its engine is built only once the library
     // says that nothing in this style and format is kept (so these items will be rendered), while
@@ -76,11 +115,17 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     exported = await withLibrary(
       ctx.dataDir,
       async (client) => {
-        const collectionId = collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
-        if (formatter && !(await client.citeCache.holdsStyle(styleId, citeFormat!))) formatter.prepareBibliography({ style: styleId, format: citeFormat! }).catch(() => undefined);
+        const collectionId =
+          collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
+        if (formatter && !(await client.citeCache.holdsStyle(styleId, citeFormat!)))
+          formatter.prepareBibliography({ style: styleId, format: citeFormat! }).catch(() => undefined);
         const items = await cslOfIds(client.lib, await idsInScope(client.lib, scopeOf(collectionId, query)));
         if (!formatter) return { items, text: exportItems(items, fileFormat!) };
-        const bib = await formatter.formatBibliography(items, { style: styleId, format: citeFormat!, store: libraryBibliographyStore(client.citeCache) });
+        const bib = await formatter.formatBibliography(items, {
+          style: styleId,
+          format: citeFormat!,
+          store: libraryBibliographyStore(client.citeCache),
+        });
         return { items, text: bib.document };
       },
       ctx.stderr,
@@ -102,7 +147,13 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   } catch (err) {
     throw new CoreError('INTERNAL', `could not write ${output}: ${(err as Error).message}`);
   }
-  if (p.values.json) printJson(ctx.stdout, { file: target, format, ...(citeFormat ? { style: style ?? DEFAULT_STYLE } : {}), items: items.length });
+  if (p.values.json)
+    printJson(ctx.stdout, {
+      file: target,
+      format,
+      ...(citeFormat ? { style: style ?? DEFAULT_STYLE } : {}),
+      items: items.length,
+    });
   else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);
   return 0;
 }

@@ -17,8 +17,16 @@ export const command = defineCommand({
   options: {
     rebuild: { type: 'boolean', help: 'Empty the full-text index first and read every PDF again' },
     notes: { type: 'boolean', help: 'Only list the PDFs that are not (fully) searchable, and why' },
-    'max-pages': { type: 'string', arg: 'N', help: `Skip PDFs with more pages (default ${DEFAULT_FULLTEXT_LIMITS.maxPages})` },
-    'max-mb': { type: 'string', arg: 'N', help: `Skip PDFs larger than N MB (default ${DEFAULT_FULLTEXT_LIMITS.maxBytes / 1024 / 1024})` },
+    'max-pages': {
+      type: 'string',
+      arg: 'N',
+      help: `Skip PDFs with more pages (default ${DEFAULT_FULLTEXT_LIMITS.maxPages})`,
+    },
+    'max-mb': {
+      type: 'string',
+      arg: 'N',
+      help: `Skip PDFs larger than N MB (default ${DEFAULT_FULLTEXT_LIMITS.maxBytes / 1024 / 1024})`,
+    },
     json: { type: 'boolean', help: 'Print the result as JSON' },
   },
   run: fulltextCommand,
@@ -27,7 +35,8 @@ export const command = defineCommand({
 function positiveInt(name: string, text: string | boolean | undefined, max: number): number | undefined {
   if (text === undefined || typeof text === 'boolean') return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${text}")`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${text}")`);
   return n;
 }
 
@@ -45,19 +54,35 @@ async function fulltextCommand(p: ParsedCommand, ctx: CommandContext): Promise<n
   const onInterrupt = (): void => stop.abort();
   process.once('SIGINT', onInterrupt);
   try {
-    return await withLibrary(ctx.dataDir, (client) => (p.values.notes ? notes(client, ctx, json) : build(client, ctx, json, p.values.rebuild === true, limits, stop.signal)), ctx.stderr);
+    return await withLibrary(
+      ctx.dataDir,
+      (client) =>
+        p.values.notes
+          ? notes(client, ctx, json)
+          : build(client, ctx, json, p.values.rebuild === true, limits, stop.signal),
+      ctx.stderr,
+    );
   } finally {
     process.off('SIGINT', onInterrupt);
   }
 }
 
-async function build(client: LibraryClient, ctx: CommandContext, json: boolean, rebuild: boolean, limits: Partial<FulltextLimits>, signal: AbortSignal): Promise<number> {
+async function build(
+  client: LibraryClient,
+  ctx: CommandContext,
+  json: boolean,
+  rebuild: boolean,
+  limits: Partial<FulltextLimits>,
+  signal: AbortSignal,
+): Promise<number> {
   const result = await indexFulltext(client.fulltext, {
     rebuild,
     limits,
     signal,
     onFile: (r, done, total) => {
-      ctx.stderr.write(`[${done}/${total}] ${r.status}${r.pages ? `, ${r.pages} pages` : ''}: ${r.path}${r.note ? ` (${r.note})` : ''}\n`);
+      ctx.stderr.write(
+        `[${done}/${total}] ${r.status}${r.pages ? `, ${r.pages} pages` : ''}: ${r.path}${r.note ? ` (${r.note})` : ''}\n`,
+      );
     },
   });
   const summary = await client.fulltext.summary();
@@ -75,7 +100,14 @@ async function notes(client: LibraryClient, ctx: CommandContext, json: boolean):
   const list = await client.fulltext.notes();
   const keys = new Map<number, string>();
   for (const n of list) if (!keys.has(n.itemId)) keys.set(n.itemId, (await client.lib.getItem(n.itemId)).citationKey);
-  if (json) ctx.stdout.write(`${JSON.stringify(list.map((n) => ({ ...n, citationKey: keys.get(n.itemId) })), null, 2)}\n`);
+  if (json)
+    ctx.stdout.write(
+      `${JSON.stringify(
+        list.map((n) => ({ ...n, citationKey: keys.get(n.itemId) })),
+        null,
+        2,
+      )}\n`,
+    );
   else for (const n of list) ctx.stdout.write(`${keys.get(n.itemId)}\t${n.status}\t${n.note}\n`);
   return 0;
 }

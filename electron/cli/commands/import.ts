@@ -13,7 +13,11 @@ import { PdfReader } from '../../core/pdf/run-in-worker';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { plural, printJson, withLibrary } from '../library-session';
 
-const DUPLICATE_REASON = { doi: 'same DOI', 'key-title': 'same citation key and DOI or title', title: 'same title, creators, year and type' } as const;
+const DUPLICATE_REASON = {
+  doi: 'same DOI',
+  'key-title': 'same citation key and DOI or title',
+  title: 'same title, creators, year and type',
+} as const;
 
 export const command = defineCommand({
   name: 'import',
@@ -91,7 +95,7 @@ function pdfLine(file: string, r: CaptureFileReport): string {
           ? `identified ${r.doi ? `as ${r.doi} ` : ''}by ${r.method === 'title-search' ? 'its title through the paper search' : r.method === 'text' ? `the identifier on page ${r.evidence[0]?.page ?? 1}` : `its ${r.method === 'xmp' ? 'XMP metadata' : 'document info'}`}`
           : r.state === 'pending'
             ? 'waiting for the citation service to look up its title'
-            : `needs review: ${r.candidates.length > 0 ? `${plural(r.candidates.length, 'candidate')} (${r.candidates.map((c) => c.doi).join(', ')})` : r.evidence[0]?.detail ?? 'not identified'}`;
+            : `needs review: ${r.candidates.length > 0 ? `${plural(r.candidates.length, 'candidate')} (${r.candidates.map((c) => c.doi).join(', ')})` : (r.evidence[0]?.detail ?? 'not identified')}`;
       return `${file} (pdf): ${where}, ${how} (confidence ${r.confidence.toFixed(2)})`;
     }
   }
@@ -109,7 +113,9 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   // library: the parser began 0.44 s after the command's start in a 100,000-entry import, when the
   // library was open (a CPU profile on the loaded machine), and it is the slower of the two threads.
   const firstPath = resolve(p.positionals[0]!);
-  let early = isReferenceFile(firstPath) ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath) }) : null;
+  let early = isReferenceFile(firstPath)
+    ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath) })
+    : null;
   try {
     await withLibrary(
       ctx.dataDir,
@@ -128,20 +134,34 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
                   return (err as NodeJS.ErrnoException).code === 'ELOOP';
                 }
               })();
-              throw loop ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`) : new CoreError('NOT_FOUND', `${arg}: no such file`);
+              throw loop
+                ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`)
+                : new CoreError('NOT_FOUND', `${arg}: no such file`);
             }
             if (looksLikePdf(path)) {
               report.format = 'pdf';
               reader ??= new PdfReader({ timeLimitMs: 30_000 });
               if (!opened) {
                 const svc = ctx.openService ? await ctx.openService() : null;
-                opened = { service: svc ? captureServiceOf(svc.service) : null, close: svc ? svc.close : async () => {} };
+                opened = {
+                  service: svc ? captureServiceOf(svc.service) : null,
+                  close: svc ? svc.close : async () => {},
+                };
               }
-              const [pdf] = await capturePdfs([path], { library: client, service: opened.service, reader }, { mode: p.values.link === true ? 'link' : 'copy', storeDir: join(ctx.dataDir, 'attachments') });
+              const [pdf] = await capturePdfs(
+                [path],
+                { library: client, service: opened.service, reader },
+                { mode: p.values.link === true ? 'link' : 'copy', storeDir: join(ctx.dataDir, 'attachments') },
+              );
               report.pdf = pdf!;
               if (pdf!.status === 'failed') report.failed = pdf!.message;
               else if (pdf!.status !== 'duplicate') report.added = 1;
-              else report.duplicates.push({ line: 0, existingId: pdf!.itemId, reason: pdf!.reason === 'checksum' ? 'the same file' : DUPLICATE_REASON[pdf!.reason] });
+              else
+                report.duplicates.push({
+                  line: 0,
+                  existingId: pdf!.itemId,
+                  reason: pdf!.reason === 'checksum' ? 'the same file' : DUPLICATE_REASON[pdf!.reason],
+                });
               continue;
             }
             // Parsed in the formats worker, which posts straight to the library worker (one transaction).
@@ -150,11 +170,21 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path), started });
             if (imported.format === 'doi-list') {
               // Nothing was stored (a DOI list yields no items); metadata needs the service.
-              throw new CoreError('INVALID_INPUT', `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`);
+              throw new CoreError(
+                'INVALID_INPUT',
+                `${arg} is a list of DOIs; their metadata comes from the citation service, which "citewise import" does not use yet`,
+              );
             }
             report.format = imported.format;
             report.added = imported.added;
-            report.duplicates.push(...imported.duplicates.map((d) => ({ line: d.line, ...(d.key ? { key: d.key } : {}), existingId: d.existingId, reason: DUPLICATE_REASON[d.reason] })));
+            report.duplicates.push(
+              ...imported.duplicates.map((d) => ({
+                line: d.line,
+                ...(d.key ? { key: d.key } : {}),
+                existingId: d.existingId,
+                reason: DUPLICATE_REASON[d.reason],
+              })),
+            );
             report.errors.push(...imported.errors);
             report.warnings.push(...imported.warnings);
           } catch (err) {
@@ -178,12 +208,23 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const failed = reports.filter((r) => r.failed !== undefined).length;
   if (p.values.json) {
     // The JSON report calls a warning's reason `message`, as it always has: scripts read it.
-    const files = reports.map((r) => ({ ...r, warnings: r.warnings.map((w) => ({ line: w.line, message: w.reason })) }));
-    printJson(ctx.stdout, { files, added: sum(reports, (r) => r.added), duplicates: sum(reports, (r) => r.duplicates.length), errors: sum(reports, (r) => r.errors.length), failedFiles: failed });
+    const files = reports.map((r) => ({
+      ...r,
+      warnings: r.warnings.map((w) => ({ line: w.line, message: w.reason })),
+    }));
+    printJson(ctx.stdout, {
+      files,
+      added: sum(reports, (r) => r.added),
+      duplicates: sum(reports, (r) => r.duplicates.length),
+      errors: sum(reports, (r) => r.errors.length),
+      failedFiles: failed,
+    });
   } else {
     for (const r of reports) {
       if (r.pdf) {
-        (r.pdf.status === 'failed' ? ctx.stderr : ctx.stdout).write(`${r.pdf.status === 'failed' ? 'citewise: ' : ''}${pdfLine(r.file, r.pdf)}\n`);
+        (r.pdf.status === 'failed' ? ctx.stderr : ctx.stdout).write(
+          `${r.pdf.status === 'failed' ? 'citewise: ' : ''}${pdfLine(r.file, r.pdf)}\n`,
+        );
         continue;
       }
       if (r.failed !== undefined) {
@@ -194,12 +235,19 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       if (r.duplicates.length > 0) parts.push(`${plural(r.duplicates.length, 'duplicate')} skipped`);
       if (r.errors.length > 0) parts.push(`${plural(r.errors.length, 'entry', 'entries')} skipped with errors`);
       ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
-      for (const d of r.duplicates) ctx.stdout.write(`  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`);
-      for (const e of r.errors) ctx.stderr.write(`${r.file}:${e.line}: ${e.reason}${e.excerpt ? `: ${e.excerpt}` : ''}\n`);
+      for (const d of r.duplicates)
+        ctx.stdout.write(
+          `  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`,
+        );
+      for (const e of r.errors)
+        ctx.stderr.write(`${r.file}:${e.line}: ${e.reason}${e.excerpt ? `: ${e.excerpt}` : ''}\n`);
       for (const w of r.warnings) ctx.stderr.write(`${r.file}:${w.line}: warning: ${w.reason}\n`);
     }
     const skipped = sum(reports, (r) => r.errors.length);
-    if (skipped > 0) ctx.stderr.write(`citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`);
+    if (skipped > 0)
+      ctx.stderr.write(
+        `citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`,
+      );
   }
   return failed > 0 ? 1 : 0;
 }
@@ -207,4 +255,3 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
 function sum<T>(list: readonly T[], f: (x: T) => number): number {
   return list.reduce((n, x) => n + f(x), 0);
 }
-

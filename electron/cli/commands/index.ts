@@ -28,7 +28,8 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 export async function loadCommand(name: string): Promise<CommandSpec | undefined> {
   if (!Object.hasOwn(COMMANDS, name)) return undefined;
   const { command } = await COMMANDS[name]!();
-  if (command.name !== name) throw new Error(`commands/index.ts lists "${name}" for the command declared as "${command.name}"`);
+  if (command.name !== name)
+    throw new Error(`commands/index.ts lists "${name}" for the command declared as "${command.name}"`);
   return command;
 }
 

@@ -18,7 +18,10 @@ export interface KeyCommandContext {
 export const command: CommandSpec = {
   name: 'key',
   help: [
-    { usage: 'key set', text: 'Store the API key for the service, read from standard input\n(type or paste it at the prompt, or pipe it: citewise key set < key.txt)' },
+    {
+      usage: 'key set',
+      text: 'Store the API key for the service, read from standard input\n(type or paste it at the prompt, or pipe it: citewise key set < key.txt)',
+    },
     { usage: 'key check', text: 'Show which access the key grants (one small request per kind of access)' },
     { usage: 'key clear', text: 'Forget the stored key' },
     { usage: 'key status', text: 'Say whether a key is stored, and where' },
@@ -30,7 +33,12 @@ export const command: CommandSpec = {
     const { createCore } = await import('../../core');
     const core = await createCore(options);
     try {
-      return await runKeyCommand(positionals, { core, stdin: ctx.stdin ?? process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+      return await runKeyCommand(positionals, {
+        core,
+        stdin: ctx.stdin ?? process.stdin,
+        stdout: ctx.stdout,
+        stderr: ctx.stderr,
+      });
     } finally {
       await core.close();
     }
@@ -99,7 +107,8 @@ function describeWhere(status: ServiceKeyStatus): string {
 export function formatCheck(check: KeyCheckResult): string {
   const mark = (granted: boolean | null) => (granted === true ? 'yes' : granted === false ? 'no ' : '?  ');
   const lines = [check.summary, ''];
-  for (const a of check.access) lines.push(`  ${mark(a.granted)}  ${a.label}${a.note && a.granted === null ? ` (${a.note})` : ''}`);
+  for (const a of check.access)
+    lines.push(`  ${mark(a.granted)}  ${a.label}${a.note && a.granted === null ? ` (${a.note})` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -114,11 +123,16 @@ export async function runKeyCommand(args: readonly string[], ctx: KeyCommandCont
       if (key === '') throw new UsageError('no key was given on standard input');
       const status = await call<ServiceKeyStatus>(ctx.core, 'service.key.set', { key });
       if (!status.keychainAvailable) {
-        ctx.stderr.write(`citewise: no OS keychain is available, so the key cannot be kept after this command. ${status.reason ?? ''}\nFor scripts and CI, pass the key in CITEWISE_API_KEY instead.\n`);
+        ctx.stderr.write(
+          `citewise: no OS keychain is available, so the key cannot be kept after this command. ${status.reason ?? ''}\nFor scripts and CI, pass the key in CITEWISE_API_KEY instead.\n`,
+        );
         return 1;
       }
-      ctx.stdout.write(`API key stored in the OS keychain for ${where}.\nRun "citewise key check" to see the access it grants.\n`);
-      if (status.where === 'environment') ctx.stderr.write('Note: CITEWISE_API_KEY is set and is used instead of the stored key while it is.\n');
+      ctx.stdout.write(
+        `API key stored in the OS keychain for ${where}.\nRun "citewise key check" to see the access it grants.\n`,
+      );
+      if (status.where === 'environment')
+        ctx.stderr.write('Note: CITEWISE_API_KEY is set and is used instead of the stored key while it is.\n');
       return 0;
     }
     case 'check': {
@@ -136,7 +150,9 @@ export async function runKeyCommand(args: readonly string[], ctx: KeyCommandCont
     }
     case 'status': {
       const status = await call<ServiceKeyStatus>(ctx.core, 'service.key.status', {});
-      ctx.stdout.write(`Service: ${where}\nKey: ${status.stored || status.where === 'environment' ? describeWhere(status) : 'none stored'}\n${status.keychainAvailable ? '' : `${status.reason ?? 'No OS keychain is available.'}\n`}`);
+      ctx.stdout.write(
+        `Service: ${where}\nKey: ${status.stored || status.where === 'environment' ? describeWhere(status) : 'none stored'}\n${status.keychainAvailable ? '' : `${status.reason ?? 'No OS keychain is available.'}\n`}`,
+      );
       return 0;
     }
     case undefined:

@@ -29,12 +29,21 @@ that have a published version (see docs/manuscript.md)`,
     },
   ],
   options: {
-    'write-bib': { type: 'string', arg: 'F', help: 'Write exactly the cited items to F as BibTeX (replaced atomically)' },
+    'write-bib': {
+      type: 'string',
+      arg: 'F',
+      help: 'Write exactly the cited items to F as BibTeX (replaced atomically)',
+    },
     'write-csljson': { type: 'string', arg: 'F', help: 'The same as CSL-JSON' },
-    contrasting: { type: 'string', arg: 'N', help: `How many contrasting statements are "many" (default ${MANY_CONTRASTING})` },
+    contrasting: {
+      type: 'string',
+      arg: 'N',
+      help: `How many contrasting statements are "many" (default ${MANY_CONTRASTING})`,
+    },
     json: { type: 'boolean', help: 'Print the report as JSON' },
   },
-  notes: '  Exit codes of manuscript: 0 nothing to look at, 3 problems found, 1 the file cannot be read, 2 wrong usage.',
+  notes:
+    '  Exit codes of manuscript: 0 nothing to look at, 3 problems found, 1 the file cannot be read, 2 wrong usage.',
   run: (argv, ctx) => runManuscriptCommand(argv, ctx),
 };
 
@@ -47,9 +56,15 @@ export interface ManuscriptCommandContext {
 export async function runManuscriptCommand(argv: readonly string[], ctx: ManuscriptCommandContext): Promise<number> {
   const { values: raw, positionals: files } = parseCommand('manuscript', command.options, argv);
   const values = raw as { 'write-bib'?: string; 'write-csljson'?: string; contrasting?: string; json?: boolean };
-  if (files.length !== 1) throw new UsageError(files.length === 0 ? 'manuscript needs the FILE to check' : `manuscript checks one file at a time (got ${files.length})`);
+  if (files.length !== 1)
+    throw new UsageError(
+      files.length === 0
+        ? 'manuscript needs the FILE to check'
+        : `manuscript checks one file at a time (got ${files.length})`,
+    );
   const contrasting = values.contrasting === undefined ? MANY_CONTRASTING : Number(values.contrasting);
-  if (!/^\d+$/.test(values.contrasting ?? '1') || !Number.isInteger(contrasting) || contrasting < 1) throw new UsageError(`--contrasting must be a whole number of at least 1 (got "${values.contrasting}")`);
+  if (!/^\d+$/.test(values.contrasting ?? '1') || !Number.isInteger(contrasting) || contrasting < 1)
+    throw new UsageError(`--contrasting must be a whole number of at least 1 (got "${values.contrasting}")`);
   const writes = (
     [
       ['bibtex', values['write-bib']],
@@ -66,7 +81,12 @@ export async function runManuscriptCommand(argv: readonly string[], ctx: Manuscr
       const ids = citedItemIds(report);
       const outputs: { file: string; format: string; text: string }[] = [];
       for (const w of writes) {
-        const text = ids.length === 0 ? (w.format === 'csljson' ? '[]\n' : '') : (await client.lib.exportText(ids, w.format)).content;
+        const text =
+          ids.length === 0
+            ? w.format === 'csljson'
+              ? '[]\n'
+              : ''
+            : (await client.lib.exportText(ids, w.format)).content;
         outputs.push({ ...w, text: text.endsWith('\n') || text === '' ? text : `${text}\n` });
       }
       return { report, outputs };

@@ -30,7 +30,11 @@ async function restoreCommand(p: ParsedCommand, ctx: CommandContext): Promise<nu
   if (named !== undefined) {
     const candidates = isAbsolute(named) ? [named] : [resolve(named), join(backupDir, named)];
     const found = candidates.find((c) => existsSync(c));
-    if (!found) throw new CoreError('NOT_FOUND', `no backup "${named}" (looked in ${candidates.join(' and ')}); citewise restore without a name takes the newest`);
+    if (!found)
+      throw new CoreError(
+        'NOT_FOUND',
+        `no backup "${named}" (looked in ${candidates.join(' and ')}); citewise restore without a name takes the newest`,
+      );
     source = found;
   } else {
     const latest = listBackups(backupDir).find((b) => b.reason !== 'pre-restore');
@@ -39,7 +43,8 @@ async function restoreCommand(p: ParsedCommand, ctx: CommandContext): Promise<nu
   }
   // Refuse anything not proven good before the current library is touched.
   const inspection = inspectBackup(source);
-  if (inspection.problem !== null) throw new CoreError('INVALID_INPUT', `${source} is not a good backup (${inspection.problem}); nothing was changed`);
+  if (inspection.problem !== null)
+    throw new CoreError('INVALID_INPUT', `${source} is not a good backup (${inspection.problem}); nothing was changed`);
   const restoredItems = inspection.items;
 
   // The current library is backed up first (when there is one), so the restore can be undone.
@@ -47,25 +52,42 @@ async function restoreCommand(p: ParsedCommand, ctx: CommandContext): Promise<nu
   if (existsSync(file)) {
     saved = await withLibrary(ctx.dataDir, (client) => client.backup('pre-restore'), ctx.stderr);
     // Closing the last connection removes the WAL; one still there means another process has the library open.
-    if (existsSync(`${file}-wal`)) throw new CoreError('CONFLICT', `the library seems to be open in another Citewise (the app, citewise serve); close it and try again. Nothing was changed; a copy of the current library is at ${saved.file}`);
+    if (existsSync(`${file}-wal`))
+      throw new CoreError(
+        'CONFLICT',
+        `the library seems to be open in another Citewise (the app, citewise serve); close it and try again. Nothing was changed; a copy of the current library is at ${saved.file}`,
+      );
   }
   try {
     replaceLibraryFile(source, file);
   } catch (err) {
-    throw new CoreError('INTERNAL', `could not restore: ${(err as Error).message}${saved ? `; the current library is saved at ${saved.file}` : ''}`);
+    throw new CoreError(
+      'INTERNAL',
+      `could not restore: ${(err as Error).message}${saved ? `; the current library is saved at ${saved.file}` : ''}`,
+    );
   }
   // Open it once through the library worker: it must pass the same checks (and migrate) as at start-up.
   try {
     await withLibrary(ctx.dataDir, async () => undefined);
   } catch (err) {
     if (saved) replaceLibraryFile(saved.file, file);
-    throw new CoreError('INVALID_INPUT', `${source} could not be opened as a library (${(err as Error).message}); ${saved ? 'the previous library was put back' : 'remove it and start again'}`);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `${source} could not be opened as a library (${(err as Error).message}); ${saved ? 'the previous library was put back' : 'remove it and start again'}`,
+    );
   }
   if (p.values.json) {
-    printJson(ctx.stdout, { restoredFrom: source, items: restoredItems, previousLibrary: saved ? backupJson(saved) : null });
+    printJson(ctx.stdout, {
+      restoredFrom: source,
+      items: restoredItems,
+      previousLibrary: saved ? backupJson(saved) : null,
+    });
   } else {
     ctx.stdout.write(`Restored the library from ${source} (${plural(restoredItems, 'item')}).\n`);
-    if (saved) ctx.stdout.write(`The library as it was before is kept at ${saved.file}; "citewise restore ${basename(saved.file)}" undoes this.\n`);
+    if (saved)
+      ctx.stdout.write(
+        `The library as it was before is kept at ${saved.file}; "citewise restore ${basename(saved.file)}" undoes this.\n`,
+      );
   }
   return 0;
 }

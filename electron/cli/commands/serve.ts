@@ -24,7 +24,8 @@ export const command = defineCommand({
 async function serve({ values, positionals }: ParsedCommand, ctx: CommandContext): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got "${values.port}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535 (got "${values.port}")`);
 
   const rendererDir = ctx.rendererDir;
   if (rendererDir === undefined || !existsSync(`${rendererDir}/index.html`)) {
@@ -32,14 +33,19 @@ async function serve({ values, positionals }: ParsedCommand, ctx: CommandContext
   }
   const coreOptions = requireCoreOptions(ctx)(values as { 'data-dir'?: string; 'service-url'?: string }, 'browser');
   const dataDir = coreOptions.dataDir;
-  const [{ createCore }, { startHost }, { openInBrowser }] = await Promise.all([import('../../core'), import('../../host/server'), import('../open-browser')]);
+  const [{ createCore }, { startHost }, { openInBrowser }] = await Promise.all([
+    import('../../core'),
+    import('../../host/server'),
+    import('../open-browser'),
+  ]);
   const core = await createCore(coreOptions);
   let host;
   try {
     host = await startHost({ core, rendererDir, port, logger: stderrLogger });
   } catch (err) {
     await core.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CoreError('CONFLICT', `Port ${port} is already in use; choose another with --port or leave it out.`);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new CoreError('CONFLICT', `Port ${port} is already in use; choose another with --port or leave it out.`);
     throw err;
   }
   ctx.stdout.write(`Citewise ${version} is running in browser mode at ${host.url}\n`);
@@ -50,7 +56,9 @@ async function serve({ values, positionals }: ParsedCommand, ctx: CommandContext
   const editors =
     process.env.CITEWISE_EDITOR_API === '0'
       ? null
-      : await (await import('../../api/controller')).followEditorSettings(core, {
+      : await (
+          await import('../../api/controller')
+        ).followEditorSettings(core, {
           openPicker: (session) => {
             if (!openInBrowser(session.url)) ctx.stdout.write(`Pick at: ${session.url}\n`);
           },

@@ -23,15 +23,19 @@ export interface LibraryStats {
 
 async function statsCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   noExtraArgs('stats', p.positionals);
-  const stats = await withLibrary(ctx.dataDir, async (client): Promise<LibraryStats> => {
-    const [base, counts] = await Promise.all([client.lib.stats(), client.lib.counts()]);
-    return {
-      ...counts,
-      trashed: base.trashed,
-      collections: base.collections,
-      tags: base.tags,
-    };
-  }, ctx.stderr);
+  const stats = await withLibrary(
+    ctx.dataDir,
+    async (client): Promise<LibraryStats> => {
+      const [base, counts] = await Promise.all([client.lib.stats(), client.lib.counts()]);
+      return {
+        ...counts,
+        trashed: base.trashed,
+        collections: base.collections,
+        tags: base.tags,
+      };
+    },
+    ctx.stderr,
+  );
   if (p.values.json) {
     printJson(ctx.stdout, stats);
     return 0;

@@ -9,7 +9,10 @@ import { formatting, printJson, stylesDir } from '../library-session';
 export const command = defineCommand({
   name: 'styles',
   help: [
-    { usage: 'styles [list]', text: `The citation styles: the ${CITATION_STYLE_IDS.length} built in and those added from .csl files` },
+    {
+      usage: 'styles [list]',
+      text: `The citation styles: the ${CITATION_STYLE_IDS.length} built in and those added from .csl files`,
+    },
     { usage: 'styles add FILE…', text: 'Add CSL styles (checked first; kept in the data folder); then --style ID' },
     { usage: 'styles remove ID', text: 'Remove an added style', options: ['json'] },
   ],
@@ -23,9 +26,12 @@ async function stylesCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const { createCiteFormatter, UserStyles } = await formatting();
   const store = new UserStyles(stylesDir(ctx.dataDir));
   if (action === 'list' && args.length > 0) throw new UsageError('styles list takes no arguments');
-  if (action === 'add' && args.length === 0) throw new UsageError('styles add needs a .csl file: citewise styles add my-journal.csl');
-  if (action === 'remove' && args.length !== 1) throw new UsageError('styles remove needs one style id: citewise styles remove my-journal');
-  if (!['list', 'add', 'remove'].includes(action)) throw new UsageError(`unknown styles action "${action}": use list, add FILE… or remove ID`);
+  if (action === 'add' && args.length === 0)
+    throw new UsageError('styles add needs a .csl file: citewise styles add my-journal.csl');
+  if (action === 'remove' && args.length !== 1)
+    throw new UsageError('styles remove needs one style id: citewise styles remove my-journal');
+  if (!['list', 'add', 'remove'].includes(action))
+    throw new UsageError(`unknown styles action "${action}": use list, add FILE… or remove ID`);
   const formatter = createCiteFormatter({ workers: 0 });
   try {
     const skipped = store.loadInto(formatter);

@@ -31,7 +31,10 @@ export function decodeBytes(bytes: Uint8Array, limits: Pick<ImportLimits, 'maxBy
     if (bomless) {
       encoding = bomless;
       text = new TextDecoder(bomless).decode(bytes);
-      warnings.push({ line: 0, reason: `The file has no byte-order mark but looks like ${bomless.toUpperCase()}; it was read as such.` });
+      warnings.push({
+        line: 0,
+        reason: `The file has no byte-order mark but looks like ${bomless.toUpperCase()}; it was read as such.`,
+      });
     } else {
       const utf8 = strictUtf8(bytes);
       if (utf8 !== undefined) {
@@ -57,7 +60,8 @@ function fallback(bytes: Uint8Array, warnings: ImportIssue[]): string {
   const line = bad < 0 ? 0 : lineAtByte(bytes, bad);
   warnings.push({
     line,
-    reason: 'The file is not valid UTF-8; it was read as Windows-1252 (Latin-1). Check accented characters, or save the file as UTF-8.',
+    reason:
+      'The file is not valid UTF-8; it was read as Windows-1252 (Latin-1). Check accented characters, or save the file as UTF-8.',
   });
   return new TextDecoder('windows-1252').decode(bytes);
 }
@@ -84,11 +88,17 @@ export function assertText(text: string): void {
   let control = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0) throw new FormatError('The file contains NUL bytes: it is a binary file, not a reference file (BibTeX, RIS, CSL-JSON or a DOI list).', lineAtChar(text, i));
+    if (c === 0)
+      throw new FormatError(
+        'The file contains NUL bytes: it is a binary file, not a reference file (BibTeX, RIS, CSL-JSON or a DOI list).',
+        lineAtChar(text, i),
+      );
     if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0xfffd) control++;
   }
   if (n > 0 && control > Math.max(8, n * 0.02)) {
-    throw new FormatError('The file is mostly unprintable characters: it looks binary, not like a reference file (BibTeX, RIS, CSL-JSON or a DOI list).');
+    throw new FormatError(
+      'The file is mostly unprintable characters: it looks binary, not like a reference file (BibTeX, RIS, CSL-JSON or a DOI list).',
+    );
   }
 }
 
@@ -96,7 +106,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    const need =
+      b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
     if (need < 0) return i;
     for (let k = 1; k <= need; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
     i += need + 1;

@@ -20,5 +20,7 @@ export function detectFormat(text: string, fileName?: string): ImportFormat {
   if (/^\s*TY {1,2}-/m.test(head)) return 'ris';
   if (/@[a-zA-Z]+\s*[{(]/.test(head)) return 'bibtex';
   if (/\b10\.\d{4,9}\//.test(head)) return 'doi-list';
-  throw new FormatError('The format was not recognised: Citewise imports BibTeX/BibLaTeX (.bib), RIS (.ris), CSL-JSON (.json) and lists of DOIs.');
+  throw new FormatError(
+    'The format was not recognised: Citewise imports BibTeX/BibLaTeX (.bib), RIS (.ris), CSL-JSON (.json) and lists of DOIs.',
+  );
 }

@@ -53,7 +53,8 @@ let scratch = new Uint8Array(1 << 20);
 /** Packs prepared items for the port; post it with `[chunk.text]` as the transfer list. */
 export function encodePortItems(items: readonly PortItem[]): PortChunk {
   let bound = 0;
-  for (const it of items) bound += typeof it.prepared.csl === 'string' ? it.prepared.csl.length * 3 : it.prepared.csl.byteLength;
+  for (const it of items)
+    bound += typeof it.prepared.csl === 'string' ? it.prepared.csl.length * 3 : it.prepared.csl.byteLength;
   if (scratch.length < bound) scratch = new Uint8Array(Math.max(bound, scratch.length * 2));
   const values: PortValue[] = [];
   let at = 0;
@@ -65,7 +66,19 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
     }
     const d = p.derived;
     values.push(at, p.type, p.hasKey, p.givenKey, p.requestedKey, p.keyProblem, p.keyBase, p.tags.length, ...p.tags);
-    values.push(d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, d.doiProblem, d.abstract, d.creatorsFts);
+    values.push(
+      d.title,
+      d.titleSort,
+      d.creatorsText,
+      d.creatorsSort,
+      d.year,
+      d.container,
+      d.containerSort,
+      d.doi,
+      d.doiProblem,
+      d.abstract,
+      d.creatorsFts,
+    );
     values.push(p.creators.length, ...p.creators, line, sourceKey ?? null, p.replacedId ? p.replacedId.id : null);
     if (p.replacedId) values.push(p.replacedId.reason);
   }
@@ -109,7 +122,18 @@ export function decodePortItems(chunk: PortChunk): PortItem[] {
     const line = v[i++] as number;
     const sourceKey = str();
     const replaced = str();
-    const prepared: PreparedItem = { type, csl, hasKey, givenKey, requestedKey, keyProblem, keyBase, tags, derived, creators };
+    const prepared: PreparedItem = {
+      type,
+      csl,
+      hasKey,
+      givenKey,
+      requestedKey,
+      keyProblem,
+      keyBase,
+      tags,
+      derived,
+      creators,
+    };
     if (replaced !== null) prepared.replacedId = { id: replaced, reason: v[i++] as string };
     items.push(sourceKey === null ? { prepared, line } : { prepared, line, sourceKey });
   }

@@ -28,7 +28,13 @@ export type { ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';
 export type { BibtexCustom } from './bibtex/mapping';
-export { importInWorker, type PortMessage, type WorkerImportOptions, type WorkerImportResult, type WorkerSource } from './run-in-worker';
+export {
+  importInWorker,
+  type PortMessage,
+  type WorkerImportOptions,
+  type WorkerImportResult,
+  type WorkerSource,
+} from './run-in-worker';
 export type { ImportFormat, ParseResult, ImportedItem, ImportIssue, ImportedDoi } from './result';
 
 export interface ImportOptions {
@@ -51,7 +57,9 @@ export interface ImportOptions {
  */
 const PIECE_BYTES = 4 * 1024 * 1024;
 
-const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ParseResult>> = {
+const IMPORTERS: Readonly<
+  Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ParseResult>
+> = {
   bibtex: importBibtex,
   ris: importRis,
   csljson: importCslJson,
@@ -61,7 +69,10 @@ const IMPORTERS: Readonly<Record<ImportFormat, (text: string, limits: ImportLimi
 /** Imports text (a paste, or a file already decoded). Entry problems are in the result; file problems throw FormatError. */
 export function importText(text: string, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
-  if (text.length > limits.maxBytes) throw new FormatError(`The text is ${grouped(text.length)} characters; the import limit is ${grouped(limits.maxBytes)}.`);
+  if (text.length > limits.maxBytes)
+    throw new FormatError(
+      `The text is ${grouped(text.length)} characters; the import limit is ${grouped(limits.maxBytes)}.`,
+    );
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   assertText(clean);
   const format = options.format ?? detectFormat(clean, options.fileName);
@@ -91,7 +102,9 @@ function kindOf(stat: Stats): string {
 }
 
 function tooLarge(size: number, limits: ImportLimits): FormatError {
-  return new FormatError(`The file is ${(size / 1024 / 1024).toFixed(1)} MB; the import limit is ${(limits.maxBytes / 1024 / 1024).toFixed(1)} MB.`);
+  return new FormatError(
+    `The file is ${(size / 1024 / 1024).toFixed(1)} MB; the import limit is ${(limits.maxBytes / 1024 / 1024).toFixed(1)} MB.`,
+  );
 }
 
 /**
@@ -167,10 +180,21 @@ export function importFile(path: string, options: ImportOptions = {}): ParseResu
  * piece with the same result as reading it whole. A first pass over the bytes checks that it is one;
  * null when it is not (another format, another encoding, inheritance), for the whole-file path.
  */
-function importFileInPieces(path: string, options: ImportOptions & { limits: ImportLimits }, pieceBytes: number): ParseResult | null {
+function importFileInPieces(
+  path: string,
+  options: ImportOptions & { limits: ImportLimits },
+  pieceBytes: number,
+): ParseResult | null {
   // What the whole-file path looks at first: the encoding, binary content and the format, from the head.
   const [head] = filePieces(path, HEAD_BYTES);
-  if (!head || guessUtf16(head) || (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) || !isUtf8(head)) return null;
+  if (
+    !head ||
+    guessUtf16(head) ||
+    (head[0] === 0xff && head[1] === 0xfe) ||
+    (head[0] === 0xfe && head[1] === 0xff) ||
+    !isUtf8(head)
+  )
+    return null;
   const headText = stripBoms(new TextDecoder('utf-8').decode(head));
   assertText(headText);
   if ((options.format ?? detectFormat(headText, options.fileName)) !== 'bibtex') return null;
@@ -186,7 +210,11 @@ function importFileInPieces(path: string, options: ImportOptions & { limits: Imp
   }
   const windows = fileWindows(path, pieceBytes);
   try {
-    const result = importBibtexWindows(windows.next, options.limits, new ItemCollector(options.onItems, options.chunkSize));
+    const result = importBibtexWindows(
+      windows.next,
+      options.limits,
+      new ItemCollector(options.onItems, options.chunkSize),
+    );
     result.encoding = 'utf-8';
     return result;
   } finally {
@@ -208,7 +236,7 @@ function fileWindows(path: string, pieceBytes: number): { next: NextWindow; clos
   const length = fstatSync(fd).size;
   let buffer = Buffer.allocUnsafe(Math.max(size + 4, 16));
   const read = (start: number, want: number): void => {
-    for (let got = 0; got < want; ) {
+    for (let got = 0; got < want;) {
       const n = readSync(fd, buffer, got, want - got, start + got);
       if (n === 0) throw new FormatError('The file changed while it was being read (it got shorter); import it again.');
       got += n;
@@ -216,7 +244,8 @@ function fileWindows(path: string, pieceBytes: number): { next: NextWindow; clos
   };
   let decoded = 0;
   read(0, Math.min(length, 9));
-  while (decoded < 9 && buffer[decoded] === 0xef && buffer[decoded + 1] === 0xbb && buffer[decoded + 2] === 0xbf) decoded += 3;
+  while (decoded < 9 && buffer[decoded] === 0xef && buffer[decoded + 1] === 0xbb && buffer[decoded + 2] === 0xbf)
+    decoded += 3;
   const next = (carry: string): string | null => {
     if (decoded >= length) return null;
     const carryBytes = Buffer.byteLength(carry, 'utf8');
@@ -284,7 +313,11 @@ function* filePieces(path: string, size: number): Generator<Uint8Array> {
 export type ExportFormat = 'bibtex' | 'biblatex' | 'ris' | 'csljson';
 
 /** One entry point for the export menu; `toBibtex`, `toRis` and `toCslJson` take options. */
-export function exportItems(items: readonly CslItem[], format: ExportFormat, options: Omit<BibtexExportOptions, 'biblatex'> = {}): string {
+export function exportItems(
+  items: readonly CslItem[],
+  format: ExportFormat,
+  options: Omit<BibtexExportOptions, 'biblatex'> = {},
+): string {
   switch (format) {
     case 'bibtex':
       return toBibtex(items, options);

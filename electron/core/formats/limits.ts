@@ -59,7 +59,10 @@ export function timeLimitMessage(budgetMs: number, fileName?: string): string {
 export class TimeLimitError extends FormatError {
   readonly budgetMs: number;
   constructor(budgetMs: number, line: number) {
-    super(`Parsing took longer than ${formatBudget(budgetMs)} and was stopped; nothing was imported. Split the file or raise the time limit.`, line);
+    super(
+      `Parsing took longer than ${formatBudget(budgetMs)} and was stopped; nothing was imported. Split the file or raise the time limit.`,
+      line,
+    );
     this.name = 'TimeLimitError';
     this.budgetMs = budgetMs;
   }

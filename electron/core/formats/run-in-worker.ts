@@ -51,14 +51,25 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
   const { onItems, chunkSize = 1000, signal, workerUrl, port, sample, ...importOptions } = options;
   const limits = resolveLimits(importOptions.limits);
   const entry = workerUrl ? { script: workerUrl } : resolveWorkerScript();
-  const request: WorkerRequest = { source, options: { ...importOptions, limits }, chunkSize, ...(port ? { port } : {}), ...(sample !== undefined ? { sample } : {}) };
+  const request: WorkerRequest = {
+    source,
+    options: { ...importOptions, limits },
+    chunkSize,
+    ...(port ? { port } : {}),
+    ...(sample !== undefined ? { sample } : {}),
+  };
   return new Promise<WorkerImportResult>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CoreError('CANCELLED', 'The import was cancelled.'));
       return;
     }
     const transferList: TransferListItem[] =
-      source.kind === 'bytes' && source.bytes.byteOffset === 0 && source.bytes.byteLength === source.bytes.buffer.byteLength && source.bytes.buffer instanceof ArrayBuffer ? [source.bytes.buffer] : [];
+      source.kind === 'bytes' &&
+      source.bytes.byteOffset === 0 &&
+      source.bytes.byteLength === source.bytes.buffer.byteLength &&
+      source.bytes.buffer instanceof ArrayBuffer
+        ? [source.bytes.buffer]
+        : [];
     if (port) transferList.push(port);
     const worker = new Worker(entry.script, {
       workerData: request,
@@ -70,7 +81,8 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
     const items: ImportedItem[] = [];
     let settled = false;
     const fileName = importOptions.fileName ?? (source.kind === 'path' ? basename(source.path) : undefined);
-    const overTime = (line = 0) => new CoreError('TIMEOUT', timeLimitMessage(limits.timeBudgetMs, fileName), line > 0 ? { line } : undefined);
+    const overTime = (line = 0) =>
+      new CoreError('TIMEOUT', timeLimitMessage(limits.timeBudgetMs, fileName), line > 0 ? { line } : undefined);
     // The worker checks its own time budget between entries; this is the backstop for work that cannot
     // check it (JSON.parse of a whole file, one huge entry). Its grace lets the worker's own check, which
     // knows the line, speak first, and stays small beside the budget.
@@ -103,10 +115,25 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         resolve({ ...message.result, items, parseMs: message.parseMs });
       } else {
         const { code, message: text, line } = message.error;
-        fail(code === 'TIMEOUT' ? overTime(line) : new CoreError(code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL', text, line > 0 ? { line } : undefined));
+        fail(
+          code === 'TIMEOUT'
+            ? overTime(line)
+            : new CoreError(
+                code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL',
+                text,
+                line > 0 ? { line } : undefined,
+              ),
+        );
       }
     });
-    worker.on('error', (err) => fail(err.message.includes('ERR_WORKER_OUT_OF_MEMORY') || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new CoreError('INVALID_INPUT', 'The file needs more memory to parse than an import may use.') : err));
+    worker.on('error', (err) =>
+      fail(
+        err.message.includes('ERR_WORKER_OUT_OF_MEMORY') ||
+          (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new CoreError('INVALID_INPUT', 'The file needs more memory to parse than an import may use.')
+          : err,
+      ),
+    );
     worker.on('exit', (code) => {
       if (!settled) fail(new CoreError('INTERNAL', `The import worker stopped unexpectedly (exit code ${code}).`));
     });

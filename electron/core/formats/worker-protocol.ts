@@ -5,7 +5,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ImportOptions } from './index';
 import type { ImportedItem, ParseResult } from './result';
 
-export type WorkerSource = { kind: 'path'; path: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'text'; text: string };
+export type WorkerSource =
+  { kind: 'path'; path: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'text'; text: string };
 
 export interface WorkerRequest {
   source: WorkerSource;

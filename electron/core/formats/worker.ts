@@ -19,7 +19,8 @@ function post(message: WorkerMessage): void {
 function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['error'] {
   if (err instanceof TimeLimitError) return { message: err.message, line: err.line, code: 'TIMEOUT' };
   if (err instanceof FormatError) return { message: err.message, line: err.line, code: err.code };
-  if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
+  if (err instanceof Error && 'code' in err && err.code === 'ENOENT')
+    return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
   return { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' };
 }
 
@@ -38,7 +39,9 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
     const message = encodePortItems(
       items.map((it) => {
         const prepared = prepareItem(it.item, it.replacedId);
-        return it.sourceKey === undefined ? { prepared, line: it.line } : { prepared, line: it.line, sourceKey: it.sourceKey };
+        return it.sourceKey === undefined
+          ? { prepared, line: it.line }
+          : { prepared, line: it.line, sourceKey: it.sourceKey };
       }),
     );
     let waitedSince = 0;
@@ -63,7 +66,11 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
  * A preview's items: the first `size` kept for the caller, every one posted to the store's port (when
  * there is one, to look for the entries the library already holds); the rest never leave this thread.
  */
-function sampleWriter(sample: ImportedItem[], size: number, toPort: ((items: ImportedItem[]) => void) | undefined): (items: ImportedItem[]) => void {
+function sampleWriter(
+  sample: ImportedItem[],
+  size: number,
+  toPort: ((items: ImportedItem[]) => void) | undefined,
+): (items: ImportedItem[]) => void {
   return (items) => {
     for (let i = 0; i < items.length && sample.length < size; i++) sample.push(items[i]!);
     toPort?.(items);
@@ -79,9 +86,16 @@ function run(request: WorkerRequest): void {
     // Items go out as they are made, so the worker never holds them all.
     const { port } = request;
     const toPort = port ? portWriter(port) : undefined;
-    const onItems = sample ? sampleWriter(sample, request.sample!, toPort) : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
+    const onItems = sample
+      ? sampleWriter(sample, request.sample!, toPort)
+      : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
     const options = { ...request.options, chunkSize: request.chunkSize, onItems };
-    result = source.kind === 'path' ? importFile(source.path, options) : source.kind === 'bytes' ? importBytes(source.bytes, options) : importText(source.text, options);
+    result =
+      source.kind === 'path'
+        ? importFile(source.path, options)
+        : source.kind === 'bytes'
+          ? importBytes(source.bytes, options)
+          : importText(source.text, options);
   } catch (err) {
     post({ type: 'failed', error: failure(err) });
     return;
@@ -99,12 +113,16 @@ function runManuscript(request: ManuscriptRequest): void {
   const { source } = request;
   let message: ManuscriptMessage;
   try {
-    const parsed = source.kind === 'path' ? readManuscript(source.path) : parseManuscript(source.name, source.bytes, source.aux);
+    const parsed =
+      source.kind === 'path' ? readManuscript(source.path) : parseManuscript(source.name, source.bytes, source.aux);
     message = { type: 'parsed', parsed };
   } catch (err) {
     message = {
       type: 'failed',
-      error: err instanceof CoreError ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
+      error:
+        err instanceof CoreError
+          ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }
+          : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
     };
   }
   parentPort!.postMessage(message);

@@ -49,7 +49,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, fs: Ato
   let fd: number | null = null;
   try {
     fd = fs.openSync(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);
-    for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 20));
+    for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 20));
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = null;
@@ -100,7 +100,11 @@ export const nodeAtomicFsAsync: AtomicWriteFsAsync = { realpath, stat, open, ren
  * writeFileAtomic without holding the calling thread: the writes and the fsyncs run on libuv's
  * threads, so a large file or a slow disk does not stall the thread that answers the UI.
  */
-export async function writeFileAtomicAsync(path: string, data: Uint8Array, fs: AtomicWriteFsAsync = nodeAtomicFsAsync): Promise<void> {
+export async function writeFileAtomicAsync(
+  path: string,
+  data: Uint8Array,
+  fs: AtomicWriteFsAsync = nodeAtomicFsAsync,
+): Promise<void> {
   const target = await fs.realpath(path).catch(() => path);
   const mode = (await fs.stat(target).catch(() => undefined))?.mode;
   const temp = tempNameFor(target);

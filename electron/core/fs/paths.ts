@@ -10,7 +10,11 @@ function requireAbsolute(path: string, what: string): string {
   const trimmed = path.trim();
   if (trimmed === '') throw new CoreError('INVALID_INPUT', `The path of ${what} is empty.`);
   if (trimmed.includes('\0')) throw new CoreError('INVALID_INPUT', `The path of ${what} contains a NUL character.`);
-  if (!isAbsolute(trimmed)) throw new CoreError('INVALID_INPUT', `The path of ${what} must be a full path from the root of the disk (got "${trimmed}").`);
+  if (!isAbsolute(trimmed))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The path of ${what} must be a full path from the root of the disk (got "${trimmed}").`,
+    );
   return resolve(trimmed);
 }
 
@@ -43,12 +47,17 @@ export async function checkWritableTarget(input: string, options: WritableTarget
   const ext = extname(path).slice(1).toLowerCase();
   if (!options.extensions.includes(ext)) {
     const wanted = options.extensions.map((e) => `.${e}`).join(' or ');
-    throw new CoreError('INVALID_INPUT', `A ${options.formatLabel} file ends in ${wanted}, but "${basename(path)}" ${ext ? `ends in .${ext}` : 'has no extension'}.`);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `A ${options.formatLabel} file ends in ${wanted}, but "${basename(path)}" ${ext ? `ends in .${ext}` : 'has no extension'}.`,
+    );
   }
   const dir = dirname(path);
   const dirStat = await stat(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new CoreError('NOT_FOUND', `The folder ${dir} does not exist; create it first or choose another one.`);
-    if (err.code === 'EACCES' || err.code === 'EPERM') throw new CoreError('FORBIDDEN', `Citewise is not allowed to look into ${dir}.`);
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+      throw new CoreError('NOT_FOUND', `The folder ${dir} does not exist; create it first or choose another one.`);
+    if (err.code === 'EACCES' || err.code === 'EPERM')
+      throw new CoreError('FORBIDDEN', `Citewise is not allowed to look into ${dir}.`);
     throw new CoreError('INVALID_INPUT', `The folder ${dir} cannot be used: ${err.message}`);
   });
   if (!dirStat.isDirectory()) throw new CoreError('INVALID_INPUT', `${dir} is a file, not a folder.`);
@@ -56,7 +65,8 @@ export async function checkWritableTarget(input: string, options: WritableTarget
     throw new CoreError('FORBIDDEN', `Citewise is not allowed to write in ${dir}.`);
   });
   const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory()) throw new CoreError('CONFLICT', `${path} is a folder; give the name of a file inside it.`);
+  if (existing?.isDirectory())
+    throw new CoreError('CONFLICT', `${path} is a folder; give the name of a file inside it.`);
   if (existing && existing.isFile()) {
     await access(path, constants.W_OK).catch(() => {
       throw new CoreError('FORBIDDEN', `${path} exists and Citewise is not allowed to replace it.`);
@@ -65,7 +75,10 @@ export async function checkWritableTarget(input: string, options: WritableTarget
   if (options.forbiddenDir !== undefined) {
     const [realDir, realForbidden] = await Promise.all([realOrSelf(dir), realOrSelf(resolve(options.forbiddenDir))]);
     if (within(realForbidden, realDir)) {
-      throw new CoreError('INVALID_INPUT', `${path} is inside Citewise's own data folder (${options.forbiddenDir}), which holds the library and its backups; choose a folder of your own.`);
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${path} is inside Citewise's own data folder (${options.forbiddenDir}), which holds the library and its backups; choose a folder of your own.`,
+      );
     }
   }
   return path;
@@ -120,8 +133,10 @@ export async function hashFile(input: string, what = 'the file'): Promise<Readab
 export async function checkReadableFolder(input: string, options: { forbiddenDir?: string } = {}): Promise<string> {
   const path = requireAbsolute(input, 'the folder');
   const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new CoreError('NOT_FOUND', `The folder ${path} does not exist.`);
-    if (err.code === 'EACCES' || err.code === 'EPERM') throw new CoreError('FORBIDDEN', `Citewise is not allowed to look into ${path}.`);
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+      throw new CoreError('NOT_FOUND', `The folder ${path} does not exist.`);
+    if (err.code === 'EACCES' || err.code === 'EPERM')
+      throw new CoreError('FORBIDDEN', `Citewise is not allowed to look into ${path}.`);
     throw new CoreError('INVALID_INPUT', `The folder ${path} cannot be used: ${err.message}`);
   });
   if (!info.isDirectory()) throw new CoreError('INVALID_INPUT', `${path} is a file, not a folder.`);
@@ -131,7 +146,10 @@ export async function checkReadableFolder(input: string, options: { forbiddenDir
   if (options.forbiddenDir !== undefined) {
     const [real, realForbidden] = await Promise.all([realOrSelf(path), realOrSelf(resolve(options.forbiddenDir))]);
     if (within(realForbidden, real)) {
-      throw new CoreError('INVALID_INPUT', `${path} is inside Citewise's own data folder (${options.forbiddenDir}), where it keeps its copies of PDFs; choose a folder of your own.`);
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${path} is inside Citewise's own data folder (${options.forbiddenDir}), where it keeps its copies of PDFs; choose a folder of your own.`,
+      );
     }
   }
   return path;

@@ -15,15 +15,28 @@ export interface GraphExportInput {
 
 // XML 1.0 allows tab, LF, CR and everything from U+0020 except the surrogates (unpaired ones) and U+FFFE/U+FFFF.
 /* eslint-disable no-control-regex -- control characters are what XML cannot hold */
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /* eslint-enable no-control-regex */
 
 /** Text for an XML attribute or element: escaped, and without characters XML cannot hold. */
 export function xmlText(value: string): string {
-  return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return value
+    .replace(INVALID_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
-function counts(e: GraphEdge): { supporting: number; contrasting: number; mentioning: number; selfCite: boolean; sections: string } {
+function counts(e: GraphEdge): {
+  supporting: number;
+  contrasting: number;
+  mentioning: number;
+  selfCite: boolean;
+  sections: string;
+} {
   let supporting = 0;
   let contrasting = 0;
   let mentioning = 0;
@@ -71,9 +84,13 @@ export function toGraphml(input: GraphExportInput): string {
   out.push(
     '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">',
   );
-  for (const [name, type] of NODE_FIELDS) out.push(`  <key id="n_${name}" for="node" attr.name="${name}" attr.type="${type}"/>`);
-  if (input.positions) for (const axis of ['x', 'y']) out.push(`  <key id="n_${axis}" for="node" attr.name="${axis}" attr.type="double"/>`);
-  for (const [name, type] of EDGE_FIELDS) out.push(`  <key id="e_${name}" for="edge" attr.name="${name}" attr.type="${type}"/>`);
+  for (const [name, type] of NODE_FIELDS)
+    out.push(`  <key id="n_${name}" for="node" attr.name="${name}" attr.type="${type}"/>`);
+  if (input.positions)
+    for (const axis of ['x', 'y'])
+      out.push(`  <key id="n_${axis}" for="node" attr.name="${axis}" attr.type="double"/>`);
+  for (const [name, type] of EDGE_FIELDS)
+    out.push(`  <key id="e_${name}" for="edge" attr.name="${name}" attr.type="${type}"/>`);
   out.push(`  <graph id="${xmlText(input.title ?? 'citations')}" edgedefault="directed">`);
   for (const n of input.nodes) {
     out.push(`    <node id="${xmlText(n.doi)}">`);
@@ -104,17 +121,29 @@ export function toGexf(input: GraphExportInput): string {
   const date = (input.now ?? new Date()).toISOString().slice(0, 10);
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
   out.push('<gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">');
-  out.push(`  <meta lastmodifieddate="${date}">`, '    <creator>Citewise</creator>', `    <description>${xmlText(input.title ?? 'Citation graph')}</description>`, '  </meta>');
+  out.push(
+    `  <meta lastmodifieddate="${date}">`,
+    '    <creator>Citewise</creator>',
+    `    <description>${xmlText(input.title ?? 'Citation graph')}</description>`,
+    '  </meta>',
+  );
   out.push('  <graph defaultedgetype="directed" mode="static">');
   out.push('    <attributes class="node">');
   // label is the node's own attribute in GEXF.
   const nodeFields = NODE_FIELDS.filter(([name]) => name !== 'label');
-  nodeFields.forEach(([name, type], i) => out.push(`      <attribute id="${i}" title="${name}" type="${GEXF_TYPE[type]}"/>`));
+  nodeFields.forEach(([name, type], i) =>
+    out.push(`      <attribute id="${i}" title="${name}" type="${GEXF_TYPE[type]}"/>`),
+  );
   out.push('    </attributes>', '    <attributes class="edge">');
-  EDGE_FIELDS.forEach(([name, type], i) => out.push(`      <attribute id="${i}" title="${name}" type="${GEXF_TYPE[type]}"/>`));
+  EDGE_FIELDS.forEach(([name, type], i) =>
+    out.push(`      <attribute id="${i}" title="${name}" type="${GEXF_TYPE[type]}"/>`),
+  );
   out.push('    </attributes>', '    <nodes>');
   for (const n of input.nodes) {
-    out.push(`      <node id="${xmlText(n.doi)}" label="${xmlText(plainTitle(n.title) || n.doi)}">`, '        <attvalues>');
+    out.push(
+      `      <node id="${xmlText(n.doi)}" label="${xmlText(plainTitle(n.title) || n.doi)}">`,
+      '        <attvalues>',
+    );
     nodeFields.forEach(([, , get], i) => {
       const v = value(get(n));
       if (v !== null) out.push(`          <attvalue for="${i}" value="${v}"/>`);
@@ -126,7 +155,10 @@ export function toGexf(input: GraphExportInput): string {
   }
   out.push('    </nodes>', '    <edges>');
   input.edges.forEach((e, i) => {
-    out.push(`      <edge id="${i}" source="${xmlText(e.source)}" target="${xmlText(e.target)}" weight="${Math.max(1, e.statements.length)}">`, '        <attvalues>');
+    out.push(
+      `      <edge id="${i}" source="${xmlText(e.source)}" target="${xmlText(e.target)}" weight="${Math.max(1, e.statements.length)}">`,
+      '        <attvalues>',
+    );
     EDGE_FIELDS.forEach(([, , get], j) => {
       const v = value(get(e));
       if (v !== null) out.push(`          <attvalue for="${j}" value="${v}"/>`);

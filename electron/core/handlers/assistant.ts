@@ -1,7 +1,16 @@
 // The assistant feature: questions go to the service as tasks (through the service feature's task
 // runner, so progress and cancelling work as for every task) and are kept in the library with their
 // answers; drafts, adding references and reference checks build on what is stored.
-import type { AddReferencesReport, AssistantAsked, AssistantChange, AssistantDraft, IpcError, LibraryChange, TaskFinished, assistantFeature } from '../../../shared/ipc';
+import type {
+  AddReferencesReport,
+  AssistantAsked,
+  AssistantChange,
+  AssistantDraft,
+  IpcError,
+  LibraryChange,
+  TaskFinished,
+  assistantFeature,
+} from '../../../shared/ipc';
 import {
   answerBody,
   answerParts,
@@ -48,7 +57,11 @@ export interface AssistantHandlerDeps {
 /** The most DOIs the assistant is given to restrict an answer to (the service's list limit is unpublished). */
 export const MAX_SCOPE_DOIS = 1000;
 
-type Scope = { kind: 'any' } | { kind: 'collection'; collectionId: number } | { kind: 'library' } | { kind: 'dois'; dois: string[] };
+type Scope =
+  | { kind: 'any' }
+  | { kind: 'collection'; collectionId: number }
+  | { kind: 'library' }
+  | { kind: 'dois'; dois: string[] };
 
 /** The turns sent with a follow-up question: what was asked and answered, with the feedback given. */
 export function priorTurns(records: readonly AssistantTurnRecord[], before: number): AssistantTurn[] {
@@ -57,7 +70,8 @@ export function priorTurns(records: readonly AssistantTurnRecord[], before: numb
     if (r.position >= before || r.status !== 'answered' || !r.answer) continue;
     turns.push({ role: 'user', content: r.question });
     const answer: AssistantTurn = { role: 'assistant', content: r.answer.content };
-    if (r.feedback) answer.feedback = { feedbackType: r.feedback.value, ...(r.feedback.reason ? { reason: r.feedback.reason } : {}) };
+    if (r.feedback)
+      answer.feedback = { feedbackType: r.feedback.value, ...(r.feedback.reason ? { reason: r.feedback.reason } : {}) };
     turns.push(answer);
   }
   return turns;
@@ -73,7 +87,10 @@ export function explain(error: IpcError): { error: IpcError; usage?: { used: num
   const m = /(\d+)\s+of\s+(\d+)/.exec(detail);
   const usage = m ? { used: Number(m[1]), max: Number(m[2]) } : undefined;
   return {
-    error: { ...error, message: `The assistant's usage limit is reached${usage ? ` (${usage.used} of ${usage.max} requests used)` : ''}: ${detail.replace(/\.$/, '')}. The limit comes with your scite plan; the account console shows when it resets.` },
+    error: {
+      ...error,
+      message: `The assistant's usage limit is reached${usage ? ` (${usage.used} of ${usage.max} requests used)` : ''}: ${detail.replace(/\.$/, '')}. The limit comes with your scite plan; the account console shows when it resets.`,
+    },
     ...(usage ? { usage } : {}),
   };
 }
@@ -87,12 +104,16 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
 
   async function scopeDois(scope: Scope): Promise<{ dois?: string[]; label: string | null }> {
     if (scope.kind === 'any') return { label: null };
-    if (scope.kind === 'dois') return { dois: scope.dois, label: `${scope.dois.length} DOI${scope.dois.length === 1 ? '' : 's'}` };
+    if (scope.kind === 'dois')
+      return { dois: scope.dois, label: `${scope.dois.length} DOI${scope.dois.length === 1 ? '' : 's'}` };
     let label = 'the library';
     let ids: number[];
     if (scope.kind === 'collection') {
       const collection = (await lib.listCollections()).find((c) => c.id === scope.collectionId);
-      if (!collection) throw new CoreError('NOT_FOUND', `Collection ${scope.collectionId} is not in the library.`, { field: 'scope.collectionId' });
+      if (!collection)
+        throw new CoreError('NOT_FOUND', `Collection ${scope.collectionId} is not in the library.`, {
+          field: 'scope.collectionId',
+        });
       label = `collection “${collection.name}”`;
       ids = await lib.idsOf({ collectionId: scope.collectionId });
     } else ids = await lib.idsOf({});
@@ -103,15 +124,29 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
         if (doi?.ok) dois.add(doi.doi);
       }
       if (dois.size > MAX_SCOPE_DOIS) {
-        throw new CoreError('INVALID_INPUT', `${label[0]!.toUpperCase()}${label.slice(1)} has more than ${MAX_SCOPE_DOIS} DOIs; the assistant can be restricted to at most ${MAX_SCOPE_DOIS}. Choose a smaller collection.`, { field: 'scope' });
+        throw new CoreError(
+          'INVALID_INPUT',
+          `${label[0]!.toUpperCase()}${label.slice(1)} has more than ${MAX_SCOPE_DOIS} DOIs; the assistant can be restricted to at most ${MAX_SCOPE_DOIS}. Choose a smaller collection.`,
+          { field: 'scope' },
+        );
       }
     }
-    if (dois.size === 0) throw new CoreError('INVALID_INPUT', `${label[0]!.toUpperCase()}${label.slice(1)} has no items with a DOI, so the answer cannot be restricted to it.`, { field: 'scope' });
+    if (dois.size === 0)
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${label[0]!.toUpperCase()}${label.slice(1)} has no items with a DOI, so the answer cannot be restricted to it.`,
+        { field: 'scope' },
+      );
     return { dois: [...dois], label };
   }
 
   /** Sends a stored question to the service and stores what comes back. */
-  async function send(turn: AssistantTurnRecord, dois: string[] | undefined, deadlineMs: number | undefined, ctx: HandlerContext): Promise<AssistantAsked> {
+  async function send(
+    turn: AssistantTurnRecord,
+    dois: string[] | undefined,
+    deadlineMs: number | undefined,
+    ctx: HandlerContext,
+  ): Promise<AssistantAsked> {
     const session = await library.assistant.getSession(turn.sessionId);
     const { effort, ...options } = turn.options;
     const request: AssistantPollRequest = {
@@ -130,9 +165,16 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       stop();
       try {
         const usage = f.assistant?.usage;
-        const answer = f.status === 'SUCCESS' ? [...(f.assistant?.result?.turns ?? [])].reverse().find((t) => t.role === 'assistant') : undefined;
+        const answer =
+          f.status === 'SUCCESS'
+            ? [...(f.assistant?.result?.turns ?? [])].reverse().find((t) => t.role === 'assistant')
+            : undefined;
         if (answer) {
-          await library.assistant.answerTurn(turn.id, { answer, usage, remoteSessionId: f.assistant?.result?.sessionId }, f.taskId);
+          await library.assistant.answerTurn(
+            turn.id,
+            { answer, usage, remoteSessionId: f.assistant?.result?.sessionId },
+            f.taskId,
+          );
           emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'answered' });
           return;
         }
@@ -140,8 +182,17 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
           f.error ??
           (f.status === 'SUCCESS'
             ? { code: 'SERVICE_ERROR' as const, message: 'The assistant finished without an answer.' }
-            : { code: f.status === 'CANCELLED' ? ('CANCELLED' as const) : ('SERVICE_ERROR' as const), message: `The assistant task ended as ${f.status}.` });
-        await library.assistant.failTurn(turn.id, f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage, f.taskId);
+            : {
+                code: f.status === 'CANCELLED' ? ('CANCELLED' as const) : ('SERVICE_ERROR' as const),
+                message: `The assistant task ended as ${f.status}.`,
+              });
+        await library.assistant.failTurn(
+          turn.id,
+          f.status === 'CANCELLED' || error.code === 'CANCELLED' ? 'cancelled' : 'failed',
+          { code: error.code, message: error.message },
+          usage,
+          f.taskId,
+        );
         emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       } catch (err) {
         // The conversation was deleted while its question ran: nothing is left to store the outcome in.
@@ -163,14 +214,22 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
     } catch (err) {
       stop();
       const { error, usage } = explain(toIpcError(err, deps.report));
-      await library.assistant.failTurn(turn.id, error.code === 'CANCELLED' ? 'cancelled' : 'failed', { code: error.code, message: error.message }, usage);
+      await library.assistant.failTurn(
+        turn.id,
+        error.code === 'CANCELLED' ? 'cancelled' : 'failed',
+        { code: error.code, message: error.message },
+        usage,
+      );
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'failed' });
       throw new CoreError(error.code, error.message, error.details);
     }
   }
 
   /** Citation keys for the cited references: the library's for papers in it, new unique ones for the others. */
-  async function draftItems(refs: AssistantTurnRecord['references'], numbers: readonly number[]): Promise<{ items: CslItem[]; keyOf: Map<number, string>; notInLibrary: number[] }> {
+  async function draftItems(
+    refs: AssistantTurnRecord['references'],
+    numbers: readonly number[],
+  ): Promise<{ items: CslItem[]; keyOf: Map<number, string>; notInLibrary: number[] }> {
     const doiOf = (n: number): string | null => {
       const d = refs[n - 1]?.doi ?? refs[n - 1]?.paper?.doi;
       const parsed = d ? parseDoi(d) : null;
@@ -219,7 +278,11 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
   return {
     'assistant.ask': async ({ sessionId, question, options, scope, deadlineMs }, ctx) => {
       const { dois, label } = await scopeDois(scope as Scope);
-      const turn = await library.assistant.addQuestion(sessionId, { question, options: { ...(options as AssistantOptions), ...(dois ? { dois } : {}) }, scopeLabel: label });
+      const turn = await library.assistant.addQuestion(sessionId, {
+        question,
+        options: { ...(options as AssistantOptions), ...(dois ? { dois } : {}) },
+        scopeLabel: label,
+      });
       emit({ sessionId: turn.sessionId, turnId: turn.id, kind: 'asked' });
       return send(turn, dois, deadlineMs, ctx);
     },
@@ -238,7 +301,9 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
     'assistant.sessions.delete': async ({ id }, ctx) => {
       const session = await library.assistant.getSession(id);
       // A question still running is cancelled with its conversation.
-      for (const r of session.records) if (r.status === 'pending' && r.taskId) await deps.tasks.cancel('assistant', r.taskId, ctx.signal).catch(deps.report);
+      for (const r of session.records)
+        if (r.status === 'pending' && r.taskId)
+          await deps.tasks.cancel('assistant', r.taskId, ctx.signal).catch(deps.report);
       await library.assistant.deleteSession(id);
       emit({ sessionId: id, kind: 'deleted' });
       return null;
@@ -253,15 +318,23 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       if (turn.references.length === 0) throw new CoreError('CONFLICT', 'This answer has no references to add.');
       const chosen = numbers ?? turn.references.map((_, i) => i + 1);
       const missing = chosen.filter((n) => n > turn.references.length);
-      if (missing.length > 0) throw new CoreError('INVALID_INPUT', `The answer has ${turn.references.length} references; there is no reference ${missing.join(', ')}.`, { field: 'numbers' });
+      if (missing.length > 0)
+        throw new CoreError(
+          'INVALID_INPUT',
+          `The answer has ${turn.references.length} references; there is no reference ${missing.join(', ')}.`,
+          { field: 'numbers' },
+        );
       if (collectionId !== null && !(await lib.listCollections()).some((c) => c.id === collectionId)) {
-        throw new CoreError('NOT_FOUND', `Collection ${collectionId} is not in the library.`, { field: 'collectionId' });
+        throw new CoreError('NOT_FOUND', `Collection ${collectionId} is not in the library.`, {
+          field: 'collectionId',
+        });
       }
       const doiOf = (n: number): string => turn.references[n - 1]!.doi ?? turn.references[n - 1]!.paper?.doi ?? '';
       const dois = chosen.map(doiOf).filter(Boolean);
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal, source: 'assistant' });
       // A reference without a DOI (a patent, say) cannot be added by DOI: it is reported, not dropped.
-      for (const n of chosen) if (!doiOf(n)) report.notAdded.push({ doi: `reference ${n}`, reason: 'it has no DOI', code: 'INVALID_INPUT' });
+      for (const n of chosen)
+        if (!doiOf(n)) report.notAdded.push({ doi: `reference ${n}`, reason: 'it has no DOI', code: 'INVALID_INPUT' });
       const all = [...ids, ...report.duplicates.map((d) => d.existingId)];
       if (collectionId !== null && all.length > 0) await lib.addToCollection(collectionId, all);
       if (all.length > 0) deps.changed({ kind: 'items', ids: all });
@@ -276,7 +349,9 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       if (numbers) parts = keepReferences(parts, new Set(numbers));
       const order = citedOrder(parts);
       const { items, keyOf, notInLibrary } = await draftItems(refs, order);
-      const clusters = parts.flatMap((p) => (p.kind === 'cite' ? [[...new Set(p.numbers.map((n) => keyOf.get(n)!))].map((id) => ({ id }))] : []));
+      const clusters = parts.flatMap((p) =>
+        p.kind === 'cite' ? [[...new Set(p.numbers.map((n) => keyOf.get(n)!))].map((id) => ({ id }))] : [],
+      );
       const formatter = deps.formatter();
       const opts = { style: style as CitationStyleId };
       const [citeText, citeHtml, bibText, bibHtml] =
@@ -290,13 +365,17 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
             ]);
       const spaced = (c: string): string => (/^[\s,.;:]/.test(c) ? c : ` ${c}`);
       // A citation takes the place of the marker and the space before it, as styles put their own.
-      const trimmed = parts.map((p, i) => (p.kind === 'text' && parts[i + 1]?.kind === 'cite' ? { ...p, text: p.text.replace(/[ \t]+$/, '') } : p));
+      const trimmed = parts.map((p, i) =>
+        p.kind === 'text' && parts[i + 1]?.kind === 'cite' ? { ...p, text: p.text.replace(/[ \t]+$/, '') } : p,
+      );
       const body = replaceMarkers(trimmed, (_n, i) => spaced(citeText[i]!.value));
       const bodyHtml = paragraphs(replaceMarkers(trimmed, (_n, i) => spaced(citeHtml[i]!.value), escapeHtml));
       const heading = style === 'bibtex' ? 'BibTeX' : 'References';
       const text = items.length ? `${body}\n\n${heading}\n\n${bibText.document.trim()}\n` : `${body}\n`;
       // Tags SafeMarkup and word processors both know: the preview shows what the paste gives.
-      const html = items.length ? `${bodyHtml}\n<p><b>${heading}</b></p>\n${style === 'bibtex' ? paragraphs(escapeHtml(bibText.document.trim())) : bibHtml.document}` : bodyHtml;
+      const html = items.length
+        ? `${bodyHtml}\n<p><b>${heading}</b></p>\n${style === 'bibtex' ? paragraphs(escapeHtml(bibText.document.trim())) : bibHtml.document}`
+        : bodyHtml;
       const draft: AssistantDraft = { style, text, html, notInLibrary };
       if (format === 'markdown') {
         draft.markdown = markdownDraft(parts, (n) => keyOf.get(n)!);
@@ -308,17 +387,39 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       if (source.kind === 'file') {
         const bytes = Buffer.from(source.base64, 'base64');
         const ext = source.name.toLowerCase().split('.').pop();
-        if (ext === 'pdf' && bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new CoreError('INVALID_INPUT', `${source.name} is not a PDF file (it does not start with %PDF-).`, { field: 'source.base64' });
-        if (ext === 'docx' && !(bytes[0] === 0x50 && bytes[1] === 0x4b)) throw new CoreError('INVALID_INPUT', `${source.name} is not a Word .docx file (it is not a zip package).`, { field: 'source.base64' });
-        return deps.tasks.startReferenceCheck({ file: { name: source.name, data: new Blob([bytes]) } }, deadlineMs, ctx.signal);
+        if (ext === 'pdf' && bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+          throw new CoreError('INVALID_INPUT', `${source.name} is not a PDF file (it does not start with %PDF-).`, {
+            field: 'source.base64',
+          });
+        if (ext === 'docx' && !(bytes[0] === 0x50 && bytes[1] === 0x4b))
+          throw new CoreError('INVALID_INPUT', `${source.name} is not a Word .docx file (it is not a zip package).`, {
+            field: 'source.base64',
+          });
+        return deps.tasks.startReferenceCheck(
+          { file: { name: source.name, data: new Blob([bytes]) } },
+          deadlineMs,
+          ctx.signal,
+        );
       }
       const collection = (await lib.listCollections()).find((c) => c.id === source.collectionId);
-      if (!collection) throw new CoreError('NOT_FOUND', `Collection ${source.collectionId} is not in the library.`, { field: 'source.collectionId' });
+      if (!collection)
+        throw new CoreError('NOT_FOUND', `Collection ${source.collectionId} is not in the library.`, {
+          field: 'source.collectionId',
+        });
       const ids = await lib.idsOf({ collectionId: source.collectionId });
-      if (ids.length === 0) throw new CoreError('INVALID_INPUT', `Collection “${collection.name}” is empty: there are no references to check.`, { field: 'source.collectionId' });
+      if (ids.length === 0)
+        throw new CoreError(
+          'INVALID_INPUT',
+          `Collection “${collection.name}” is empty: there are no references to check.`,
+          { field: 'source.collectionId' },
+        );
       const { content } = await lib.exportText(ids, 'bibtex');
       const name = `${collection.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'collection'}.bib`;
-      return deps.tasks.startReferenceCheck({ file: { name, data: new Blob([content], { type: 'application/x-bibtex' }) } }, deadlineMs, ctx.signal);
+      return deps.tasks.startReferenceCheck(
+        { file: { name, data: new Blob([content], { type: 'application/x-bibtex' }) } },
+        deadlineMs,
+        ctx.signal,
+      );
     },
   } satisfies FeatureHandlers<typeof assistantFeature>;
 }

@@ -47,10 +47,75 @@ const MIME: Record<string, string> = {
  * an imported library or a typed path says.
  */
 const PROGRAMS = new Set([
-  'exe', 'com', 'bat', 'cmd', 'msi', 'msp', 'scr', 'pif', 'cpl', 'ps1', 'psm1', 'vbs', 'vbe', 'js', 'jse', 'wsf', 'wsh', 'hta', 'lnk', 'url', 'reg', 'jar',
-  'vb', 'wsc', 'msc', 'inf', 'gadget', 'application', 'appref-ms', 'settingcontent-ms', 'library-ms', 'search-ms', 'diagcab', 'chm', 'jnlp', 'xbap', 'ps2', 'psc1',
-  'app', 'command', 'tool', 'pkg', 'mpkg', 'dmg', 'workflow', 'action', 'scpt', 'applescript', 'terminal', 'webloc', 'inetloc',
-  'desktop', 'sh', 'bash', 'zsh', 'csh', 'ksh', 'fish', 'run', 'bin', 'appimage', 'deb', 'rpm', 'flatpakref', 'snap', 'py', 'pl', 'rb', 'php',
+  'exe',
+  'com',
+  'bat',
+  'cmd',
+  'msi',
+  'msp',
+  'scr',
+  'pif',
+  'cpl',
+  'ps1',
+  'psm1',
+  'vbs',
+  'vbe',
+  'js',
+  'jse',
+  'wsf',
+  'wsh',
+  'hta',
+  'lnk',
+  'url',
+  'reg',
+  'jar',
+  'vb',
+  'wsc',
+  'msc',
+  'inf',
+  'gadget',
+  'application',
+  'appref-ms',
+  'settingcontent-ms',
+  'library-ms',
+  'search-ms',
+  'diagcab',
+  'chm',
+  'jnlp',
+  'xbap',
+  'ps2',
+  'psc1',
+  'app',
+  'command',
+  'tool',
+  'pkg',
+  'mpkg',
+  'dmg',
+  'workflow',
+  'action',
+  'scpt',
+  'applescript',
+  'terminal',
+  'webloc',
+  'inetloc',
+  'desktop',
+  'sh',
+  'bash',
+  'zsh',
+  'csh',
+  'ksh',
+  'fish',
+  'run',
+  'bin',
+  'appimage',
+  'deb',
+  'rpm',
+  'flatpakref',
+  'snap',
+  'py',
+  'pl',
+  'rb',
+  'php',
 ]);
 
 export function mimeOf(path: string): string | null {
@@ -78,10 +143,20 @@ async function checkOne(a: Attachment): Promise<AttachmentCheck> {
   const name = a.originalName ?? basename(a.path);
   const info = await stat(a.path).catch(() => null);
   if (!info || !info.isFile()) return { id: a.id, state: 'missing', message: missingMessage(a, name) };
-  const readable = await access(a.path, constants.R_OK).then(() => true, () => false);
-  if (!readable) return { id: a.id, state: 'unreadable', message: `${name} is there, but Citewise is not allowed to read it.` };
-  if (a.sha256 === null) return { id: a.id, state: 'unverified', message: `${name} is there; it was attached without a checksum, so changes cannot be detected.` };
-  if (a.size !== null && info.size !== a.size) return { id: a.id, state: 'changed', message: `${name} has changed since it was attached (its size differs).` };
+  const readable = await access(a.path, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!readable)
+    return { id: a.id, state: 'unreadable', message: `${name} is there, but Citewise is not allowed to read it.` };
+  if (a.sha256 === null)
+    return {
+      id: a.id,
+      state: 'unverified',
+      message: `${name} is there; it was attached without a checksum, so changes cannot be detected.`,
+    };
+  if (a.size !== null && info.size !== a.size)
+    return { id: a.id, state: 'changed', message: `${name} has changed since it was attached (its size differs).` };
   const now = await hashFile(a.path).catch(() => null);
   if (!now) return { id: a.id, state: 'unreadable', message: `${name} could not be read to check it.` };
   return now.sha256 === a.sha256
@@ -101,8 +176,14 @@ export function attachmentHandlers(deps: AttachmentHandlerDeps) {
     'library.attachments.add': async ({ itemId, path }) => {
       const item = await lib.getItem(itemId);
       const file = await hashFile(path, 'the file to attach');
-      if (item.attachments.some((a) => a.path === file.path)) throw new CoreError('CONFLICT', `${basename(file.path)} is already attached to this item.`);
-      const id = await lib.addAttachment(itemId, { path: file.path, sha256: file.sha256, size: file.size, mime: mimeOf(file.path) });
+      if (item.attachments.some((a) => a.path === file.path))
+        throw new CoreError('CONFLICT', `${basename(file.path)} is already attached to this item.`);
+      const id = await lib.addAttachment(itemId, {
+        path: file.path,
+        sha256: file.sha256,
+        size: file.size,
+        mime: mimeOf(file.path),
+      });
       deps.changed({ kind: 'items', ids: [itemId] });
       return attachmentOf(itemId, id);
     },
@@ -112,10 +193,18 @@ export function attachmentHandlers(deps: AttachmentHandlerDeps) {
     },
     'library.attachments.open': async ({ itemId, id }) => {
       const a = await attachmentOf(itemId, id);
-      if (!isAbsolute(a.path)) throw new CoreError('INVALID_INPUT', `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`);
+      if (!isAbsolute(a.path))
+        throw new CoreError(
+          'INVALID_INPUT',
+          `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
+        );
       const check = await checkOne(a);
       if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
-      if (await isProgram(a.path)) throw new CoreError('FORBIDDEN', `${basename(a.path)} is a program or script; Citewise does not run programs. Open it yourself if you trust it.`);
+      if (await isProgram(a.path))
+        throw new CoreError(
+          'FORBIDDEN',
+          `${basename(a.path)} is a program or script; Citewise does not run programs. Open it yourself if you trust it.`,
+        );
       if (!deps.desktop) return { path: a.path, opened: false };
       const problem = await deps.desktop.openPath(a.path);
       if (problem) throw new CoreError('INTERNAL', `The system could not open ${basename(a.path)}: ${problem}`);

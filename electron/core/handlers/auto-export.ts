@@ -19,7 +19,10 @@ export function autoExportHandlers(deps: AutoExportHandlerDeps) {
   const { exporter } = deps;
   const withNames = (defs: AutoExport[], collections: Collection[]): AutoExportInfo[] => {
     const names = new Map(collections.map((c) => [c.id, c.name]));
-    return defs.map((d) => ({ ...d, collectionName: d.scope.kind === 'collection' ? (names.get(d.scope.collectionId) ?? null) : null }));
+    return defs.map((d) => ({
+      ...d,
+      collectionName: d.scope.kind === 'collection' ? (names.get(d.scope.collectionId) ?? null) : null,
+    }));
   };
   const describe = async (defs: AutoExport[]): Promise<AutoExportInfo[]> =>
     withNames(defs, defs.some((d) => d.scope.kind === 'collection') ? await deps.library.lib.listCollections() : []);
@@ -27,7 +30,11 @@ export function autoExportHandlers(deps: AutoExportHandlerDeps) {
   return {
     'autoExport.list': async () => describe(await exporter.list()),
     'autoExport.add': async ({ path, format, scope, options }) => {
-      const target = await checkWritableTarget(path, { extensions: [AUTO_EXPORT_EXTENSIONS[format]], formatLabel: AUTO_EXPORT_FORMAT_LABELS[format], forbiddenDir: deps.dataDir });
+      const target = await checkWritableTarget(path, {
+        extensions: [AUTO_EXPORT_EXTENSIONS[format]],
+        formatLabel: AUTO_EXPORT_FORMAT_LABELS[format],
+        forbiddenDir: deps.dataDir,
+      });
       // The store refuses a collection that does not exist, and a path another definition writes.
       const def = await exporter.add({ path: target, format, scope, ...(options ? { options } : {}) });
       const [info] = await describe([def]);

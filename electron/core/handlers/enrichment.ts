@@ -21,9 +21,14 @@ export function enrichmentHandlers(deps: { enricher: Enricher; watch: Retraction
     'library.item.refresh': async ({ id }) => {
       const before = await cached(id);
       if (!before.doi) return before;
-      const { outcome } = await deps.enricher.enrich({ kind: 'items', ids: [id] }, { reason: 'demand', label: 'Refresh one item' });
+      const { outcome } = await deps.enricher.enrich(
+        { kind: 'items', ids: [id] },
+        { reason: 'demand', label: 'Refresh one item' },
+      );
       const after = await cached(id);
-      return outcome?.paused ? { ...after, problem: { code: outcome.paused.code, message: outcome.paused.message } } : after;
+      return outcome?.paused
+        ? { ...after, problem: { code: outcome.paused.code, message: outcome.paused.message } }
+        : after;
     },
     'library.watch.flagged': () => deps.watch.flagged(),
     'library.watch.changes': ({ unseenOnly, limit }) => deps.watch.changes({ unseenOnly, limit }),

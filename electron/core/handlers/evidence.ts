@@ -2,7 +2,12 @@
 // says which record), then added through the library's one undoable "Add item" path, which gives it a
 // citation key and puts it in the search index like any paper.
 import type { evidenceFeature, LibraryChange, SavedEvidenceItem } from '../../../shared/ipc';
-import { datasetNoun, evidenceToCsl, EvidenceRecordError, type EvidenceRecordDataset } from '../../../shared/model/evidence-records';
+import {
+  datasetNoun,
+  evidenceToCsl,
+  EvidenceRecordError,
+  type EvidenceRecordDataset,
+} from '../../../shared/model/evidence-records';
 import { CoreError } from '../errors';
 import type { CslItem } from '../../../shared/model/csl';
 import type { AsyncLibrary } from '../library/client';
@@ -28,7 +33,8 @@ function toCsl(dataset: EvidenceRecordDataset, record: unknown): CslItem {
   try {
     return evidenceToCsl(dataset, record);
   } catch (err) {
-    if (err instanceof EvidenceRecordError) throw new CoreError('INVALID_INPUT', err.message, { dataset, path: err.path });
+    if (err instanceof EvidenceRecordError)
+      throw new CoreError('INVALID_INPUT', err.message, { dataset, path: err.path });
     throw err;
   }
 }
@@ -41,7 +47,10 @@ export function evidenceHandlers(deps: EvidenceHandlerDeps) {
   async function findSaved(csl: CslItem): Promise<SavedEvidenceItem | null> {
     const mark = markOf(csl);
     if (!csl.title || !mark) return null;
-    const phrase = csl.title.replace(/["“”\\]/g, ' ').replace(/\s+/g, ' ').trim();
+    const phrase = csl.title
+      .replace(/["“”\\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!phrase) return null;
     // Looking is a courtesy: a title the search language cannot take must not stop a save.
     const page = await deps.library.lib.list({ query: `title:"${phrase}"`, limit: 50 }).catch(() => null);
@@ -49,7 +58,13 @@ export function evidenceHandlers(deps: EvidenceHandlerDeps) {
       const existing = await deps.library.lib.getItem(row.id);
       const other = markOf(existing.csl);
       if (other && other.dataset === mark.dataset && other.id === mark.id) {
-        return { id: row.id, citationKey: existing.citationKey, title: existing.title ?? csl.title, type: existing.type, alreadySaved: true };
+        return {
+          id: row.id,
+          citationKey: existing.citationKey,
+          title: existing.title ?? csl.title,
+          type: existing.type,
+          alreadySaved: true,
+        };
       }
     }
     return null;
@@ -63,7 +78,13 @@ export function evidenceHandlers(deps: EvidenceHandlerDeps) {
       const id = await deps.library.lib.addItem(csl);
       deps.changed({ kind: 'items', ids: [id] });
       const item = await deps.library.lib.getItem(id);
-      return { id, citationKey: item.citationKey, title: csl.title ?? `${datasetNoun(dataset)} ${String(csl.number ?? '')}`, type: csl.type, alreadySaved: false };
+      return {
+        id,
+        citationKey: item.citationKey,
+        title: csl.title ?? `${datasetNoun(dataset)} ${String(csl.number ?? '')}`,
+        type: csl.type,
+        alreadySaved: false,
+      };
     },
     'evidence.saved': async ({ dataset, record }) => findSaved(toCsl(dataset, record)),
   } satisfies FeatureHandlers<typeof evidenceFeature>;

@@ -46,7 +46,14 @@ function histogramOf(h: HistogramIn | undefined): YearHistogram | null {
   return out;
 }
 
-function statement(c: { source: string; target: string; id?: number; type?: string; section?: string; selfCites?: unknown[] }): StatementInput {
+function statement(c: {
+  source: string;
+  target: string;
+  id?: number;
+  type?: string;
+  section?: string;
+  selfCites?: unknown[];
+}): StatementInput {
   const snippet = (c as { snippet?: unknown }).snippet;
   return {
     source: c.source,
@@ -69,7 +76,13 @@ export function graphHandlers(deps: GraphHandlerDeps) {
   const { library, service, events } = deps;
   const now = deps.now ?? Date.now;
 
-  async function fetchPage(doi: string, direction: GraphDirection, offset: number, limit: number, signal: AbortSignal): Promise<{ stored: StoredExpansion; received: number }> {
+  async function fetchPage(
+    doi: string,
+    direction: GraphDirection,
+    offset: number,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<{ stored: StoredExpansion; received: number }> {
     const fetchedAt = now();
     if (direction === 'citing') {
       const pages = service.citing(doi, { offset, pageSize: limit, papers: true, tallies: true, signal });
@@ -84,7 +97,8 @@ export function graphHandlers(deps: GraphHandlerDeps) {
           statements: page.citations.map(statement),
           papers: page.papers,
           tallies: page.tallies as Record<string, EvidenceCounts>,
-          histogram: offset === 0 ? histogramOf(page.metadata.citingCounts?.dateHistogram as HistogramIn | undefined) : null,
+          histogram:
+            offset === 0 ? histogramOf(page.metadata.citingCounts?.dateHistogram as HistogramIn | undefined) : null,
           fetchedAt,
         });
         return { stored, received: page.citations.length };
@@ -93,13 +107,28 @@ export function graphHandlers(deps: GraphHandlerDeps) {
       }
     }
     // A paper's own statements come in one answer (cited_by has no paging).
-    if (offset > 0) throw new CoreError('INVALID_INPUT', 'A paper’s references come in one page; there is nothing past offset 0.');
-    const answer = await service.op.getCitedByCitations({ path: { doi }, query: { papers: true, tallies: true } }, { signal });
+    if (offset > 0)
+      throw new CoreError('INVALID_INPUT', 'A paper’s references come in one page; there is nothing past offset 0.');
+    const answer = await service.op.getCitedByCitations(
+      { path: { doi }, query: { papers: true, tallies: true } },
+      { signal },
+    );
     const papers = inUiWords(answer.papers ?? {}) as Record<string, UiPaper>;
     const tallies: Record<string, EvidenceCounts> = {};
-    for (const [d, t] of Object.entries(answer.tallies ?? {})) tallies[d.toLowerCase()] = evidenceTallyFromApi(t, d.toLowerCase());
+    for (const [d, t] of Object.entries(answer.tallies ?? {}))
+      tallies[d.toLowerCase()] = evidenceTallyFromApi(t, d.toLowerCase());
     const citations = inUiWords(answer.citations);
-    const stored = await library.graph.putPage({ doi, direction, offset: 0, total: citations.length, statements: citations.map(statement), papers, tallies, histogram: null, fetchedAt });
+    const stored = await library.graph.putPage({
+      doi,
+      direction,
+      offset: 0,
+      total: citations.length,
+      statements: citations.map(statement),
+      papers,
+      tallies,
+      histogram: null,
+      fetchedAt,
+    });
     return { stored, received: citations.length };
   }
 
@@ -107,7 +136,12 @@ export function graphHandlers(deps: GraphHandlerDeps) {
     'graph.seed': async ({ seed }) => {
       const { dois, withoutDoi, truncated } = await library.graph.seedDois(seed);
       if (dois.length === 0) {
-        throw new CoreError('INVALID_INPUT', withoutDoi > 0 ? `None of the ${withoutDoi} seed items has a DOI, and a citation graph needs DOIs.` : 'The seed holds no papers.');
+        throw new CoreError(
+          'INVALID_INPUT',
+          withoutDoi > 0
+            ? `None of the ${withoutDoi} seed items has a DOI, and a citation graph needs DOIs.`
+            : 'The seed holds no papers.',
+        );
       }
       return { seedDois: dois, withoutDoi, truncated, data: await library.graph.graphData(dois) };
     },
@@ -133,7 +167,11 @@ export function graphHandlers(deps: GraphHandlerDeps) {
         if (!(err instanceof CoreError) || !USE_STORE.has(err.code)) throw err;
         const stored = await library.graph.storedExpansion(doi, direction);
         if (!stored.fetch) {
-          throw new CoreError(err.code, `${err.message} Nothing is stored yet for this paper’s ${direction === 'citing' ? 'citations' : 'references'}, so it cannot be expanded until the service answers.`, err.details);
+          throw new CoreError(
+            err.code,
+            `${err.message} Nothing is stored yet for this paper’s ${direction === 'citing' ? 'citations' : 'references'}, so it cannot be expanded until the service answers.`,
+            err.details,
+          );
         }
         return {
           doi,

@@ -1,5 +1,14 @@
 import { basename } from 'node:path';
-import type { AddDoisReport, CitationStyleInfo, ExportOutput, ExportScope, ImportPreview, LibraryChange, LibrarySelection, libraryFeature } from '../../../shared/ipc';
+import type {
+  AddDoisReport,
+  CitationStyleInfo,
+  ExportOutput,
+  ExportScope,
+  ImportPreview,
+  LibraryChange,
+  LibrarySelection,
+  libraryFeature,
+} from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
@@ -71,7 +80,12 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
   const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
 
   return {
-    'library.status': async () => ({ file: deps.file, ...(await lib.stats()), recovery: library.recovery, backupDir: library.backupDir }),
+    'library.status': async () => ({
+      file: deps.file,
+      ...(await lib.stats()),
+      recovery: library.recovery,
+      backupDir: library.backupDir,
+    }),
     'library.list': (input) => lib.list(input),
     'library.count': (input) => lib.count(input),
     'library.selection.set': ({ selection: next }) => {
@@ -106,7 +120,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       for (const v of [...versions.published, ...versions.preprints]) {
         if (v.itemId !== null || v.title !== null) continue;
         const cached = await lib.getPaper(v.doi);
-        if (cached.state === 'not-fetched' || (cached.state === 'unknown' && Date.now() - cached.fetchedAt > UNKNOWN_PAPER_RETRY_MS)) unnamed.push(v.doi);
+        if (
+          cached.state === 'not-fetched' ||
+          (cached.state === 'unknown' && Date.now() - cached.fetchedAt > UNKNOWN_PAPER_RETRY_MS)
+        )
+          unnamed.push(v.doi);
       }
       if (unnamed.length === 0) return versions;
       const result = await deps.service.papers(unnamed, { signal });
@@ -251,12 +269,19 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
       const job = deps.jobs.start('library.import', label, (job) => {
         const both = AbortSignal.any([job.signal, signal]);
-        return importSource(library, { kind: 'text', text }, { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`) });
+        return importSource(
+          library,
+          { kind: 'text', text },
+          { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`) },
+        );
       });
       const report = await job.done;
       if (report.dois.length > 0) {
         // A DOI list: the metadata comes from the service (or the DOIs wait as placeholders).
-        const { ids, ...byDoi } = await addDois(library, deps.service, report.dois, { signal, source: fileName ? basename(fileName) : 'doi' });
+        const { ids, ...byDoi } = await addDois(library, deps.service, report.dois, {
+          signal,
+          source: fileName ? basename(fileName) : 'doi',
+        });
         report.byDoi = byDoi;
         report.added += ids.length;
         report.ids.push(...ids);
@@ -267,7 +292,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       }
       return report;
     },
-    'library.import.preview': ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => previewSource(library, { kind: 'text', text }, { fileName, format, signal, sample }),
+    'library.import.preview': ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> =>
+      previewSource(library, { kind: 'text', text }, { fileName, format, signal, sample }),
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
       if (ids.length > 0) {
@@ -289,8 +315,18 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
         const formatter = deps.formatter();
-        const bib = await formatter.formatBibliography(items, { style, locale: exportLocale(formatter.styles(), style, locale), format: format as OutputFormat, store: libraryBibliographyStore(library.citeCache) });
-        return { content: bib.document, items: items.length, total: all.length, ...CITE_FORMATS[format as OutputFormat] };
+        const bib = await formatter.formatBibliography(items, {
+          style,
+          locale: exportLocale(formatter.styles(), style, locale),
+          format: format as OutputFormat,
+          store: libraryBibliographyStore(library.citeCache),
+        });
+        return {
+          content: bib.document,
+          items: items.length,
+          total: all.length,
+          ...CITE_FORMATS[format as OutputFormat],
+        };
       };
       // A preview or a small export answers at once; a big one is a job the status bar shows, with Cancel.
       if (ids.length < EXPORT_JOB_ITEMS) return run(signal);
@@ -305,11 +341,18 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
     'library.cite': async ({ ids, style, locale, kind }) => {
       const items = await cslOf(ids);
-      if (items.length !== ids.length) throw new CoreError('NOT_FOUND', `${ids.length - items.length} of the items to cite are no longer in the library.`);
+      if (items.length !== ids.length)
+        throw new CoreError(
+          'NOT_FOUND',
+          `${ids.length - items.length} of the items to cite are no longer in the library.`,
+        );
       const formatter = deps.formatter();
       if (kind === 'citation') {
         const cluster = items.map((i) => ({ id: String(i.id) }));
-        const [text, html] = await Promise.all([formatter.formatCitation(items, cluster, { style, locale, format: 'text' }), formatter.formatCitation(items, cluster, { style, locale, format: 'html' })]);
+        const [text, html] = await Promise.all([
+          formatter.formatCitation(items, cluster, { style, locale, format: 'text' }),
+          formatter.formatCitation(items, cluster, { style, locale, format: 'html' }),
+        ]);
         return { text: text.value, html: html.value };
       }
       const [text, html] = await Promise.all([
@@ -324,7 +367,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const out: { text: string; html: string }[] = [];
       for (const record of records) {
         const items = [record as unknown as CslItem];
-        const [text, html] = await Promise.all([formatter.formatBibliography(items, { style, locale, format: 'text' }), formatter.formatBibliography(items, { style, locale, format: 'html' })]);
+        const [text, html] = await Promise.all([
+          formatter.formatBibliography(items, { style, locale, format: 'text' }),
+          formatter.formatBibliography(items, { style, locale, format: 'html' }),
+        ]);
         out.push({ text: text.document, html: html.document });
       }
       return out;

@@ -16,7 +16,12 @@ export function manuscriptHandlers(deps: ManuscriptHandlerDeps) {
       // Parsed in the formats worker: this thread answers the UI.
       const parsed = await parseManuscriptInWorker(
         source.kind === 'file'
-          ? { kind: 'bytes', name: source.name, bytes: Buffer.from(source.base64, 'base64'), aux: source.aux ? { name: source.aux.name, bytes: Buffer.from(source.aux.base64, 'base64') } : undefined }
+          ? {
+              kind: 'bytes',
+              name: source.name,
+              bytes: Buffer.from(source.base64, 'base64'),
+              aux: source.aux ? { name: source.aux.name, bytes: Buffer.from(source.aux.base64, 'base64') } : undefined,
+            }
           : { kind: 'bytes', name: source.name, bytes: Buffer.from(source.text, 'utf8') },
       );
       return checkManuscript(parsed, (refs) => deps.library.lib.citedItems(refs), { contrasting });

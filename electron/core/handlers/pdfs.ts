@@ -8,13 +8,27 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { basename, isAbsolute, join } from 'node:path';
-import { MAX_DROPPED_PDFS, type LibraryChange, type PdfAddOutcome, type PdfReviewEntry, type PdfSelection, type pdfsFeature, type PdfStorage } from '../../../shared/ipc';
+import {
+  MAX_DROPPED_PDFS,
+  type LibraryChange,
+  type PdfAddOutcome,
+  type PdfReviewEntry,
+  type PdfSelection,
+  type pdfsFeature,
+  type PdfStorage,
+} from '../../../shared/ipc';
 import type { DesktopShell } from '../desktop';
 import { CoreError } from '../errors';
 import type { CaptureRecord } from '../../../shared/model/pdf-capture';
 import type { JobRegistry } from '../jobs/registry';
 import type { LibraryClient } from '../library/client';
-import { candidateCsl, capturePdfs, DEFAULT_CAPTURE_LIMITS, type CaptureFileReport, type CaptureService } from '../pdf/capture';
+import {
+  candidateCsl,
+  capturePdfs,
+  DEFAULT_CAPTURE_LIMITS,
+  type CaptureFileReport,
+  type CaptureService,
+} from '../pdf/capture';
 import { indexFulltext } from '../pdf/fulltext';
 import { PdfReader } from '../pdf/run-in-worker';
 import type { FeatureHandlers } from '../registry';
@@ -52,7 +66,8 @@ const DECODE_SLICE = 1024 * 1024;
 export async function writeBase64File(file: string, base64: string): Promise<void> {
   const handle = await open(file, 'wx');
   try {
-    for (let at = 0; at < base64.length; at += DECODE_SLICE) await handle.writeFile(Buffer.from(base64.slice(at, at + DECODE_SLICE), 'base64'));
+    for (let at = 0; at < base64.length; at += DECODE_SLICE)
+      await handle.writeFile(Buffer.from(base64.slice(at, at + DECODE_SLICE), 'base64'));
   } finally {
     await handle.close();
   }
@@ -60,9 +75,19 @@ export async function writeBase64File(file: string, base64: string): Promise<voi
 
 function outcomeOf(name: string, r: CaptureFileReport): PdfAddOutcome {
   // The report names the temporary file; the user knows the file by the name they chose.
-  if (r.status === 'failed') return { name, status: 'failed', code: r.code, message: r.message.split(basename(r.file)).join(name) };
+  if (r.status === 'failed')
+    return { name, status: 'failed', code: r.code, message: r.message.split(basename(r.file)).join(name) };
   if (r.status === 'duplicate') return { name, status: 'duplicate', itemId: r.itemId, reason: r.reason };
-  return { name, status: r.status, itemId: r.itemId, state: r.state, method: r.method, confidence: r.confidence, doi: r.doi, title: r.title };
+  return {
+    name,
+    status: r.status,
+    itemId: r.itemId,
+    state: r.state,
+    method: r.method,
+    confidence: r.confidence,
+    doi: r.doi,
+    title: r.title,
+  };
 }
 
 export function pdfHandlers(deps: PdfHandlerDeps) {
@@ -108,12 +133,23 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
   };
 
   /** A PDF became an item (or went to one): the table hears of it, enrichment and the full-text index take it. */
-  const afterStored = async (status: 'added' | 'attached', itemId: number, name: string, signal: AbortSignal): Promise<void> => {
+  const afterStored = async (
+    status: 'added' | 'attached',
+    itemId: number,
+    name: string,
+    signal: AbortSignal,
+  ): Promise<void> => {
     deps.changed({ kind: 'items', ids: [itemId] });
     if (status === 'added') deps.onAdded?.([itemId]);
     // Searchable at once: its pages go into the full-text index (with any PDF still waiting). A
     // cancelled or failed indexing is picked up by the next run, so it does not fail the add.
-    const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of ${name}`, (job) => indexFulltext(deps.library.fulltext, { reader: reader!, signal: AbortSignal.any([job.signal, signal]), onFile: (_r, done, total) => job.progress(done, total) }));
+    const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of ${name}`, (job) =>
+      indexFulltext(deps.library.fulltext, {
+        reader: reader!,
+        signal: AbortSignal.any([job.signal, signal]),
+        onFile: (_r, done, total) => job.progress(done, total),
+      }),
+    );
     await indexing.done.catch((err: unknown) => deps.report?.(err));
   };
 
@@ -135,7 +171,15 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
         withFile(async (file) => {
           reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
           job.progress(0, 1, `Reading ${name}`);
-          const [r] = await capturePdfs([file], { library: deps.library, service: deps.service(), reader }, { mode: storage, storeDir: join(deps.dataDir, 'attachments'), signal: AbortSignal.any([job.signal, signal]) });
+          const [r] = await capturePdfs(
+            [file],
+            { library: deps.library, service: deps.service(), reader },
+            {
+              mode: storage,
+              storeDir: join(deps.dataDir, 'attachments'),
+              signal: AbortSignal.any([job.signal, signal]),
+            },
+          );
           result = r!;
           job.progress(1, 1, '');
           return r!;
@@ -154,7 +198,11 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     const reports: CaptureFileReport[] = [];
     for (const file of files) {
       const name = basename(file);
-      reports.push(await captureAsJob(`Adding ${name} from the watched folder`, name, deps.storage(), signal, (capture) => capture(file)));
+      reports.push(
+        await captureAsJob(`Adding ${name} from the watched folder`, name, deps.storage(), signal, (capture) =>
+          capture(file),
+        ),
+      );
     }
     return reports;
   };
@@ -175,26 +223,47 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
       return outcomeOf(name, report);
     },
     'pdfs.choose': async () => {
-      if (!deps.desktop) throw new CoreError('INVALID_INPUT', 'Choosing PDFs on this computer needs the desktop app; in the browser, Add → PDFs… uploads them instead.');
-      const chosen = await deps.desktop.chooseOpenFiles({ title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], multiple: true });
+      if (!deps.desktop)
+        throw new CoreError(
+          'INVALID_INPUT',
+          'Choosing PDFs on this computer needs the desktop app; in the browser, Add → PDFs… uploads them instead.',
+        );
+      const chosen = await deps.desktop.chooseOpenFiles({
+        title: 'Add PDFs',
+        filters: [{ name: 'PDF documents', extensions: ['pdf'] }],
+        multiple: true,
+      });
       return chosen && chosen.length > 0 ? select(chosen) : null;
     },
     // The preload answers this in the desktop app (ELECTRON_DROP_CHANNEL); here nobody can say where a file is.
     'pdfs.chooseDropped': async () => {
-      throw new CoreError('INVALID_INPUT', 'Dropped files are uploaded here: only the desktop app can add them where they are.');
+      throw new CoreError(
+        'INVALID_INPUT',
+        'Dropped files are uploaded here: only the desktop app can add them where they are.',
+      );
     },
     'pdfs.addChosen': async ({ selection, index }, { signal }) => {
       const file = selections.get(selection)?.[index];
-      if (file === undefined) throw new CoreError('NOT_FOUND', 'Citewise no longer knows which files were chosen; choose them again (Add → PDFs…).');
+      if (file === undefined)
+        throw new CoreError(
+          'NOT_FOUND',
+          'Citewise no longer knows which files were chosen; choose them again (Add → PDFs…).',
+        );
       const name = basename(file);
-      return outcomeOf(name, await captureAsJob(`Adding ${name}`, name, deps.storage(), signal, (capture) => capture(file)));
+      return outcomeOf(
+        name,
+        await captureAsJob(`Adding ${name}`, name, deps.storage(), signal, (capture) => capture(file)),
+      );
     },
     'pdfs.review': () => review(),
     'pdfs.resolve': async ({ attachmentId, choice }, { signal }) => {
       const settled =
         choice.kind === 'keep'
           ? await lib.settleCapture(attachmentId, null)
-          : await lib.settleCapture(attachmentId, { doi: choice.doi, csl: await candidateCsl(choice.doi, { library: deps.library, service: deps.service() }, signal) });
+          : await lib.settleCapture(attachmentId, {
+              doi: choice.doi,
+              csl: await candidateCsl(choice.doi, { library: deps.library, service: deps.service() }, signal),
+            });
       deps.changed({ kind: 'items', ids: [settled] });
       return review();
     },
@@ -209,9 +278,11 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
      * sender): a selection for `pdfs.addChosen`. Anything but full paths is refused.
      */
     selectDropped(paths: unknown): PdfSelection | null {
-      if (!Array.isArray(paths) || paths.length > MAX_DROPPED_PDFS) throw new CoreError('INVALID_INPUT', `Dropped PDFs come as a list of at most ${MAX_DROPPED_PDFS} paths.`);
+      if (!Array.isArray(paths) || paths.length > MAX_DROPPED_PDFS)
+        throw new CoreError('INVALID_INPUT', `Dropped PDFs come as a list of at most ${MAX_DROPPED_PDFS} paths.`);
       const bad = paths.find((p) => typeof p !== 'string' || p.length > 4096 || !isAbsolute(p));
-      if (bad !== undefined) throw new CoreError('INVALID_INPUT', 'A dropped file came without a full path on this computer.');
+      if (bad !== undefined)
+        throw new CoreError('INVALID_INPUT', 'A dropped file came without a full path on this computer.');
       return paths.length > 0 ? select(paths as string[]) : null;
     },
     /** Ends the PDF worker (the core's close). */

@@ -28,15 +28,26 @@ export function restoreHandlers(deps: RestoreHandlerDeps) {
     'library.backups.restore': async ({ file }): Promise<RestoreReport> => {
       if (restoring) throw new CoreError('CONFLICT', 'A restore is already under way.');
       const backup = listBackups(deps.library.backupDir).find((b) => b.file === file);
-      if (!backup) throw new CoreError('NOT_FOUND', `"${basename(file)}" is not one of the backups in ${deps.library.backupDir}; nothing was changed.`);
+      if (!backup)
+        throw new CoreError(
+          'NOT_FOUND',
+          `"${basename(file)}" is not one of the backups in ${deps.library.backupDir}; nothing was changed.`,
+        );
       const busy = deps.jobs.list().find((j) => j.state === 'running' && WRITING_JOBS.has(j.kind));
-      if (busy) throw new CoreError('CONFLICT', `"${busy.label}" is still running; wait for it to finish (or cancel it), then restore. Nothing was changed.`);
+      if (busy)
+        throw new CoreError(
+          'CONFLICT',
+          `"${busy.label}" is still running; wait for it to finish (or cancel it), then restore. Nothing was changed.`,
+        );
       restoring = true;
       try {
         // Nothing is touched until the backup is proven good.
         const inspection = await deps.library.inspectBackup(backup.file);
         if (inspection.problem !== null) {
-          throw new CoreError('VALIDATION', `${basename(backup.file)} is not a good backup (${inspection.problem}); nothing was changed.`);
+          throw new CoreError(
+            'VALIDATION',
+            `${basename(backup.file)} is not a good backup (${inspection.problem}); nothing was changed.`,
+          );
         }
         const previous = await deps.library.backup('pre-restore');
         deps.beforeSwap();
@@ -47,7 +58,10 @@ export function restoreHandlers(deps: RestoreHandlerDeps) {
           );
         } catch (err) {
           const why = err instanceof Error ? err.message : String(err);
-          throw new CoreError('INTERNAL', `Could not restore ${basename(backup.file)}: ${why}. The library was put back as it was (a copy is also kept as ${basename(previous.file)}).`);
+          throw new CoreError(
+            'INTERNAL',
+            `Could not restore ${basename(backup.file)}: ${why}. The library was put back as it was (a copy is also kept as ${basename(previous.file)}).`,
+          );
         } finally {
           deps.afterSwap();
         }

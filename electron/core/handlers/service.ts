@@ -41,8 +41,16 @@ const STEP_COUNT: Record<TaskKind, number> = { assistant: 7, 'reference-check': 
 
 /** Starts service tasks as background jobs that report through service.task.* events; one per core. */
 export interface TaskRunner {
-  startAssistant(request: AssistantPollRequest, deadlineMs: number | undefined, signal: AbortSignal): Promise<TaskStarted>;
-  startReferenceCheck(source: { fileUrl: string } | { file: { name: string; data: Blob } }, deadlineMs: number | undefined, signal: AbortSignal): Promise<TaskStarted>;
+  startAssistant(
+    request: AssistantPollRequest,
+    deadlineMs: number | undefined,
+    signal: AbortSignal,
+  ): Promise<TaskStarted>;
+  startReferenceCheck(
+    source: { fileUrl: string } | { file: { name: string; data: Blob } },
+    deadlineMs: number | undefined,
+    signal: AbortSignal,
+  ): Promise<TaskStarted>;
   cancel(kind: TaskKind, taskId: string, signal: AbortSignal): Promise<{ cancelled: boolean }>;
 }
 
@@ -51,7 +59,12 @@ export function taskRunner(deps: Pick<ServiceHandlerDeps, 'client' | 'events' | 
   /** Running tasks: task id → job id, so either id cancels. */
   const running = new Map<string, string>();
 
-  function follow(kind: TaskKind, taskId: string, label: string, wait: (signal: AbortSignal, onProgress: (p: TaskProgress) => void) => Promise<TaskFinished>): TaskStarted {
+  function follow(
+    kind: TaskKind,
+    taskId: string,
+    label: string,
+    wait: (signal: AbortSignal, onProgress: (p: TaskProgress) => void) => Promise<TaskFinished>,
+  ): TaskStarted {
     const job = jobs.start(kind, label, async (control) => {
       running.set(taskId, control.id);
       let finished: TaskFinished;
@@ -63,7 +76,8 @@ export function taskRunner(deps: Pick<ServiceHandlerDeps, 'client' | 'events' | 
         });
       } catch (err) {
         const error = toIpcError(err, deps.report);
-        const status: TaskFinished['status'] = error.code === 'TIMEOUT' ? 'TIMEOUT' : error.code === 'CANCELLED' ? 'CANCELLED' : 'ERROR';
+        const status: TaskFinished['status'] =
+          error.code === 'TIMEOUT' ? 'TIMEOUT' : error.code === 'CANCELLED' ? 'CANCELLED' : 'ERROR';
         events.emit('service.task.finished', { taskId, kind, status, error });
         throw err;
       } finally {
@@ -84,7 +98,11 @@ export function taskRunner(deps: Pick<ServiceHandlerDeps, 'client' | 'events' | 
       return follow('assistant', started.id, `Assistant: ${question}`, async (jobSignal, onProgress) => {
         const task = await client.waitForAssistant(started.id, { signal: jobSignal, deadlineMs, onProgress });
         const done: TaskFinished = { taskId: started.id, kind: 'assistant', status: task.status, assistant: task };
-        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The assistant could not answer: ${task.error ?? 'the service gave no reason'}.` };
+        if (task.status === 'FAILURE')
+          done.error = {
+            code: 'SERVICE_ERROR',
+            message: `The assistant could not answer: ${task.error ?? 'the service gave no reason'}.`,
+          };
         return done;
       });
     },
@@ -94,7 +112,11 @@ export function taskRunner(deps: Pick<ServiceHandlerDeps, 'client' | 'events' | 
       return follow('reference-check', taskId, label, async (jobSignal, onProgress) => {
         const task = await client.waitForReferenceCheck(taskId, { signal: jobSignal, deadlineMs, onProgress });
         const done: TaskFinished = { taskId, kind: 'reference-check', status: task.status, referenceCheck: task };
-        if (task.status === 'FAILURE') done.error = { code: 'SERVICE_ERROR', message: `The reference check failed: ${task.error ?? 'the service gave no reason'}.` };
+        if (task.status === 'FAILURE')
+          done.error = {
+            code: 'SERVICE_ERROR',
+            message: `The reference check failed: ${task.error ?? 'the service gave no reason'}.`,
+          };
         return done;
       });
     },
@@ -127,8 +149,13 @@ export function serviceHandlers(deps: ServiceHandlerDeps & { tasks?: TaskRunner 
       if (!key) {
         return {
           valid: false,
-          summary: 'No API key is set: only public lookups (papers, tallies, journals, search) are available, at the anonymous rate limit.',
-          access: SERVICE_SCOPES.map((scope) => ({ scope, label: SCOPE_DESCRIPTIONS[scope], granted: scope === 'public' ? true : false })),
+          summary:
+            'No API key is set: only public lookups (papers, tallies, journals, search) are available, at the anonymous rate limit.',
+          access: SERVICE_SCOPES.map((scope) => ({
+            scope,
+            label: SCOPE_DESCRIPTIONS[scope],
+            granted: scope === 'public' ? true : false,
+          })),
         };
       }
       return client.checkKey(key, ctx.signal);
@@ -153,46 +180,85 @@ export function serviceHandlers(deps: ServiceHandlerDeps & { tasks?: TaskRunner 
     'service.tallies.aggregate': ({ dois }, ctx) => client.aggregateTally(dois, { signal: ctx.signal }),
     // ── citation graph ──
     'service.citing.page': ({ doi, offset, limit, papers, tallies: withTallies, sourceDois }, ctx) =>
-      first(client.citing(doi, { offset, pageSize: limit, papers, tallies: withTallies, sourceDois, signal: ctx.signal })),
+      first(
+        client.citing(doi, { offset, pageSize: limit, papers, tallies: withTallies, sourceDois, signal: ctx.signal }),
+      ),
     'service.citedBy': async ({ doi, papers, tallies: withTallies }, ctx) => {
-      const answer = await client.op.getCitedByCitations({ path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } }, { signal: ctx.signal });
-      return { citations: inUiWords(answer.citations), papers: inUiWords(answer.papers ?? {}), tallies: tallies(answer.tallies) };
+      const answer = await client.op.getCitedByCitations(
+        { path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } },
+        { signal: ctx.signal },
+      );
+      return {
+        citations: inUiWords(answer.citations),
+        papers: inUiWords(answer.papers ?? {}),
+        tallies: tallies(answer.tallies),
+      };
     },
     'service.references.to.page': ({ doi, offset, limit, papers, tallies: withTallies, sourceDois }, ctx) =>
-      first(client.referencesTo(doi, { offset, pageSize: limit, papers, tallies: withTallies, sourceDois, signal: ctx.signal })),
+      first(
+        client.referencesTo(doi, {
+          offset,
+          pageSize: limit,
+          papers,
+          tallies: withTallies,
+          sourceDois,
+          signal: ctx.signal,
+        }),
+      ),
     'service.references.from': async ({ doi, papers, tallies: withTallies }, ctx) => {
-      const answer = await client.op.getReferencesFrom({ path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } }, { signal: ctx.signal });
+      const answer = await client.op.getReferencesFrom(
+        { path: { doi }, query: { ...(papers ? { papers } : {}), ...(withTallies ? { tallies: withTallies } : {}) } },
+        { signal: ctx.signal },
+      );
       return { ...inUiWords(answer), tallies: tallies(answer.tallies) };
     },
     // ── authors and journals ──
-    'service.author.papers': async ({ slug, offset, limit }, ctx) => inUiWords(await client.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, { signal: ctx.signal })),
-    'service.journal.index': ({ issn, year }, ctx) => client.op.getJournalIndex({ query: { issn, ...(year ? { year } : {}) } }, { signal: ctx.signal }),
+    'service.author.papers': async ({ slug, offset, limit }, ctx) =>
+      inUiWords(
+        await client.op.getAuthorPapers(
+          { path: { author_slug: slug }, query: { offset, limit } },
+          { signal: ctx.signal },
+        ),
+      ),
+    'service.journal.index': ({ issn, year }, ctx) =>
+      client.op.getJournalIndex({ query: { issn, ...(year ? { year } : {}) } }, { signal: ctx.signal }),
     'service.journal.indexBulk': ({ issns }, ctx) => client.journalIndex(issns, { signal: ctx.signal }),
     'service.journal.notices': ({ issns }, ctx) => client.editorialNotices(issns, { signal: ctx.signal }),
     // ── collections and search ──
-    'service.collections.create': (body, ctx) => client.op.createCollection({ body: body as never }, { signal: ctx.signal }),
-    'service.collections.get': ({ slug }, ctx) => client.op.getCollection({ path: { collection_slug: slug } }, { signal: ctx.signal }),
+    'service.collections.create': (body, ctx) =>
+      client.op.createCollection({ body: body as never }, { signal: ctx.signal }),
+    'service.collections.get': ({ slug }, ctx) =>
+      client.op.getCollection({ path: { collection_slug: slug } }, { signal: ctx.signal }),
     'service.search': async (query, ctx) => inUiWords(await client.op.search({ query }, { signal: ctx.signal })),
     // ── evidence ──
     'service.evidence.search': async ({ dataset, q, filter, sort, direction, page }, ctx) => {
       const number = page ?? GUESSES.evidencePageBase;
-      const answer = (await client.evidencePage(dataset, { q, filter, sort, direction }, number, { signal: ctx.signal })) as unknown as Record<string, unknown> & { totalResults: number; results: unknown[] };
+      const answer = (await client.evidencePage(dataset, { q, filter, sort, direction }, number, {
+        signal: ctx.signal,
+      })) as unknown as Record<string, unknown> & { totalResults: number; results: unknown[] };
       return { page: number, totalResults: answer.totalResults, results: answer.results, raw: answer };
     },
     'service.evidence.schema': ({ dataset }, ctx) => client.evidenceSchema(dataset, { signal: ctx.signal }),
     'service.evidence.record': async ({ kind, id }, ctx) => {
       const o = { signal: ctx.signal };
       if (kind === 'grant') return (await client.op.getGrant({ path: { grant_id: id } }, o)) as Record<string, unknown>;
-      if (kind === 'device510k') return (await client.op.getDevice510k({ path: { device_id: id } }, o)) as Record<string, unknown>;
+      if (kind === 'device510k')
+        return (await client.op.getDevice510k({ path: { device_id: id } }, o)) as Record<string, unknown>;
       return (await client.op.getFaersReport({ path: { report_id: id } }, o)) as Record<string, unknown>;
     },
     'service.evidence.maudeFacets': ({ qs, fs, whitelist }, ctx) =>
-      client.op.getMaudeFacets({ body: { qs, ...(fs !== undefined ? { fs } : {}), ...(whitelist ? { whitelist } : {}) } }, { signal: ctx.signal }),
+      client.op.getMaudeFacets(
+        { body: { qs, ...(fs !== undefined ? { fs } : {}), ...(whitelist ? { whitelist } : {}) } },
+        { signal: ctx.signal },
+      ),
     // ── tasks ──
-    'service.assistant.start': ({ request, deadlineMs }, ctx) => tasks.startAssistant(request as AssistantPollRequest, deadlineMs, ctx.signal),
+    'service.assistant.start': ({ request, deadlineMs }, ctx) =>
+      tasks.startAssistant(request as AssistantPollRequest, deadlineMs, ctx.signal),
     'service.assistant.cancel': ({ taskId }, ctx) => tasks.cancel('assistant', taskId, ctx.signal),
-    'service.referenceCheck.start': ({ fileUrl, deadlineMs }, ctx) => tasks.startReferenceCheck({ fileUrl }, deadlineMs, ctx.signal),
+    'service.referenceCheck.start': ({ fileUrl, deadlineMs }, ctx) =>
+      tasks.startReferenceCheck({ fileUrl }, deadlineMs, ctx.signal),
     'service.referenceCheck.cancel': ({ taskId }, ctx) => tasks.cancel('reference-check', taskId, ctx.signal),
-    'service.referenceCheck.reportUrl': ({ taskId }, ctx) => client.op.getReferenceCheckResultUrl({ path: { task_id: taskId } }, { signal: ctx.signal }),
+    'service.referenceCheck.reportUrl': ({ taskId }, ctx) =>
+      client.op.getReferenceCheckResultUrl({ path: { task_id: taskId } }, { signal: ctx.signal }),
   } satisfies FeatureHandlers<typeof serviceFeature>;
 }

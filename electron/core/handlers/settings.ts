@@ -15,7 +15,10 @@ export function settingsHandlers(deps: { store: SettingsStore; events: EventBus;
       };
       // The watched folder must exist, be a folder and be readable now; stored normalised.
       if (typeof patch.watchFolder !== 'string') return apply(patch);
-      return checkReadableFolder(patch.watchFolder, deps.dataDir !== undefined ? { forbiddenDir: deps.dataDir } : {}).then((watchFolder) => apply({ ...patch, watchFolder }));
+      return checkReadableFolder(
+        patch.watchFolder,
+        deps.dataDir !== undefined ? { forbiddenDir: deps.dataDir } : {},
+      ).then((watchFolder) => apply({ ...patch, watchFolder }));
     },
   } satisfies FeatureHandlers<typeof settingsFeature>;
 }

@@ -200,8 +200,13 @@ export class AutoExporter {
     const job = this.#jobs.start('auto-export', `Auto-export to ${basename(def.path)}`, async (control) => {
       if (control.signal.aborted) throw new CoreError('CANCELLED', 'Auto-export cancelled.');
       run = await this.#store.run(id, { force });
-      control.progress(run.itemCount, run.itemCount, run.status === 'unchanged' ? 'Already up to date' : `${run.itemCount} entries`);
-      if (run.status === 'error') throw new CoreError(run.errorCode ?? 'INTERNAL', run.error ?? `Could not write ${def.path}.`);
+      control.progress(
+        run.itemCount,
+        run.itemCount,
+        run.status === 'unchanged' ? 'Already up to date' : `${run.itemCount} entries`,
+      );
+      if (run.status === 'error')
+        throw new CoreError(run.errorCode ?? 'INTERNAL', run.error ?? `Could not write ${def.path}.`);
       return run;
     });
     let failure: unknown = null;

@@ -55,7 +55,14 @@ export const DEFAULT_ENRICH_POLICY: EnrichPolicy = {
 };
 
 /** Error codes that mean "not now" rather than "not this DOI": the run pauses and its DOIs stay queued. */
-const PAUSING: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['OFFLINE', 'RATE_LIMITED', 'TIMEOUT', 'SERVICE_ERROR', 'UNAUTHORIZED', 'FORBIDDEN']);
+const PAUSING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'OFFLINE',
+  'RATE_LIMITED',
+  'TIMEOUT',
+  'SERVICE_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+]);
 
 export interface EnrichOutcome {
   run: EnrichRun;
@@ -103,7 +110,8 @@ export class Enricher {
 
   constructor(options: EnricherOptions) {
     const batchSize = options.policy?.batchSize ?? DEFAULT_ENRICH_POLICY.batchSize;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 500) throw new RangeError('batchSize must be an integer from 1 to 500');
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 500)
+      throw new RangeError('batchSize must be an integer from 1 to 500');
     const applySize = options.policy?.applySize ?? DEFAULT_ENRICH_POLICY.applySize;
     if (!Number.isInteger(applySize) || applySize < 1) throw new RangeError('applySize must be a positive integer');
     this.policy = {
@@ -137,8 +145,14 @@ export class Enricher {
   }
 
   /** Queues the items in scope and runs the run to its end (or until it pauses or is cancelled). */
-  async enrich(scope: EnrichScope, options: RunOptions & { reason?: EnrichReason; label?: string } = {}): Promise<{ queued: EnqueueResult; outcome: EnrichOutcome | null }> {
-    const queued = await this.enqueue(scope, { ...(options.reason ? { reason: options.reason } : {}), ...(options.label ? { label: options.label } : {}) });
+  async enrich(
+    scope: EnrichScope,
+    options: RunOptions & { reason?: EnrichReason; label?: string } = {},
+  ): Promise<{ queued: EnqueueResult; outcome: EnrichOutcome | null }> {
+    const queued = await this.enqueue(scope, {
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...(options.label ? { label: options.label } : {}),
+    });
     if (!queued.run) return { queued, outcome: null };
     return { queued, outcome: await this.runQueued(queued.run.id, options) };
   }
@@ -148,7 +162,10 @@ export class Enricher {
    * resolves with the outcome, also when the run paused (the job itself is then listed as failed
    * with the reason, so the status bar says why).
    */
-  async startJob(scope: EnrichScope, options: { reason?: EnrichReason; label?: string } = {}): Promise<{ jobId: string | null; queued: EnqueueResult; done: Promise<EnrichOutcome | null> }> {
+  async startJob(
+    scope: EnrichScope,
+    options: { reason?: EnrichReason; label?: string } = {},
+  ): Promise<{ jobId: string | null; queued: EnqueueResult; done: Promise<EnrichOutcome | null> }> {
     const queued = await this.enqueue(scope, options);
     const run = queued.run;
     if (!run) return { jobId: null, queued, done: Promise.resolve(null) };
@@ -192,13 +209,19 @@ export class Enricher {
   }
 
   /** Fetches again, in one bounded run, what is stale by the policy (missing included); null when nothing is. */
-  async refreshStale(options: RunOptions & { limit?: number; only?: 'papers' | 'tallies'; label?: string } = {}): Promise<EnrichOutcome | null> {
+  async refreshStale(
+    options: RunOptions & { limit?: number; only?: 'papers' | 'tallies'; label?: string } = {},
+  ): Promise<EnrichOutcome | null> {
     const now = this.#now();
     const { maxAge } = this.policy;
-    const { run } = await this.#lib.enqueueStale({ papers: now - maxAge.papers, tallies: now - maxAge.tallies, notices: now - maxAge.notices }, options.limit ?? this.policy.refreshLimit, {
-      ...(options.only ? { only: options.only === 'papers' ? NEED_PAPER : NEED_TALLIES } : {}),
-      ...(options.label ? { label: options.label } : {}),
-    });
+    const { run } = await this.#lib.enqueueStale(
+      { papers: now - maxAge.papers, tallies: now - maxAge.tallies, notices: now - maxAge.notices },
+      options.limit ?? this.policy.refreshLimit,
+      {
+        ...(options.only ? { only: options.only === 'papers' ? NEED_PAPER : NEED_TALLIES } : {}),
+        ...(options.label ? { label: options.label } : {}),
+      },
+    );
     return run ? this.runQueued(run.id, options) : null;
   }
 
@@ -293,7 +316,11 @@ export class Enricher {
       if (papers) input.papers = { found: papers.found, unknown: papers.unknown };
       if (tallies) input.tallies = { found: tallies.found, unknown: tallies.unknown };
       // Everything fetched is stored, even when the run was cancelled meanwhile.
-      for (const part of slices(batch.map((b) => b.doi), input, this.policy.applySize)) {
+      for (const part of slices(
+        batch.map((b) => b.doi),
+        input,
+        this.policy.applySize,
+      )) {
         const outcome = await this.#lib.applyBatch(runId, part);
         run = outcome.run;
         filled.push(...outcome.filled);
@@ -310,7 +337,9 @@ export class Enricher {
     } else if (signal.aborted) {
       // Shutting down keeps the run for the next start; the user's cancel drops what is left.
       run = this.#lifetime.signal.aborted
-        ? await this.#lib.setRunState(runId, 'paused', 'Stopped when Citewise closed; continues at the next start.').catch(() => run)
+        ? await this.#lib
+            .setRunState(runId, 'paused', 'Stopped when Citewise closed; continues at the next start.')
+            .catch(() => run)
         : await this.#lib.cancelRun(runId);
     } else {
       run = await this.#lib.run(runId);

@@ -41,7 +41,9 @@ const PARTIAL = /\.(crdownload|part|partial|tmp|temp|download|opdownload)$/i;
 
 /** Whether a file name is one the watcher captures: a visible .pdf that is not a partial download. */
 export function isWatchedName(name: string): boolean {
-  return !name.startsWith('.') && !name.startsWith('~$') && extname(name).toLowerCase() === '.pdf' && !PARTIAL.test(name);
+  return (
+    !name.startsWith('.') && !name.startsWith('~$') && extname(name).toLowerCase() === '.pdf' && !PARTIAL.test(name)
+  );
 }
 
 interface Waiting {
@@ -52,8 +54,10 @@ interface Waiting {
 }
 
 function folderProblem(folder: string, err: NodeJS.ErrnoException): string {
-  if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return `The folder ${folder} is not there any more (was it moved, deleted or unmounted?); watching resumes when it is back.`;
-  if (err.code === 'EACCES' || err.code === 'EPERM') return `Citewise is not allowed to read the folder ${folder} any more.`;
+  if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+    return `The folder ${folder} is not there any more (was it moved, deleted or unmounted?); watching resumes when it is back.`;
+  if (err.code === 'EACCES' || err.code === 'EPERM')
+    return `Citewise is not allowed to read the folder ${folder} any more.`;
   return `The folder ${folder} cannot be read: ${err.message}`;
 }
 
@@ -128,7 +132,10 @@ export class PdfFolderWatcher {
     }
     const session = this.#session.signal;
     try {
-      const [files, counts] = await Promise.all([this.#o.library.lib.watchedFiles(folder), this.#o.library.lib.watchCounts(folder)]);
+      const [files, counts] = await Promise.all([
+        this.#o.library.lib.watchedFiles(folder),
+        this.#o.library.lib.watchCounts(folder),
+      ]);
       if (session.aborted) return;
       for (const f of files) this.#known.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
       this.#counts = counts;
@@ -163,7 +170,8 @@ export class PdfFolderWatcher {
       const chain = this.#chain;
       await this.#scanning;
       await chain.catch(() => undefined);
-      if (chain === this.#chain && this.#waiting.size === 0 && this.#capturing.size === 0 && this.#scanning === null) return;
+      if (chain === this.#chain && this.#waiting.size === 0 && this.#capturing.size === 0 && this.#scanning === null)
+        return;
       if (this.#waiting.size > 0) await new Promise((r) => setTimeout(r, this.#pollMs));
     }
   }
@@ -231,7 +239,9 @@ export class PdfFolderWatcher {
     const session = this.#session.signal;
     let names: string[];
     try {
-      names = (await readdir(folder, { withFileTypes: true })).filter((d) => (d.isFile() || d.isSymbolicLink()) && isWatchedName(d.name)).map((d) => d.name);
+      names = (await readdir(folder, { withFileTypes: true }))
+        .filter((d) => (d.isFile() || d.isSymbolicLink()) && isWatchedName(d.name))
+        .map((d) => d.name);
     } catch (err) {
       if (session.aborted) return;
       const message = folderProblem(folder, err as NodeJS.ErrnoException);
@@ -324,11 +334,27 @@ export class PdfFolderWatcher {
         if ((err as { code?: string } | null)?.code === 'CANCELLED') {
           // Cancelled from the status bar: a decision, recorded like a failure so it is not tried again.
           const message = `${basename(file.path)} was not added: its capture was cancelled.`;
-          await this.#o.library.lib.recordWatchedFile({ path: file.path, folder, size: file.size, mtimeMs: Math.floor(file.mtimeMs), sha256: null, outcome: 'failed', itemId: null, message, seenAt: this.#now() }).catch((e: unknown) => this.#o.report?.(e));
+          await this.#o.library.lib
+            .recordWatchedFile({
+              path: file.path,
+              folder,
+              size: file.size,
+              mtimeMs: Math.floor(file.mtimeMs),
+              sha256: null,
+              outcome: 'failed',
+              itemId: null,
+              message,
+              seenAt: this.#now(),
+            })
+            .catch((e: unknown) => this.#o.report?.(e));
           this.#known.set(file.path, { size: file.size, mtimeMs: Math.floor(file.mtimeMs) });
           this.#failed(file.path, message);
         } else {
-          this.#lastError = { file: file.path, message: `${basename(file.path)} was not added: ${(err as Error).message}`, at: this.#now() };
+          this.#lastError = {
+            file: file.path,
+            message: `${basename(file.path)} was not added: ${(err as Error).message}`,
+            at: this.#now(),
+          };
           this.#o.report?.(err);
         }
       } finally {
@@ -339,10 +365,23 @@ export class PdfFolderWatcher {
     this.#chain = this.#chain.then(run, run);
   }
 
-  async #captureOne(folder: string, file: { path: string; size: number; mtimeMs: number }, session: AbortSignal): Promise<void> {
+  async #captureOne(
+    folder: string,
+    file: { path: string; size: number; mtimeMs: number },
+    session: AbortSignal,
+  ): Promise<void> {
     const lib = this.#o.library.lib;
-    const record = async (entry: Omit<WatchedFile, 'path' | 'folder' | 'size' | 'mtimeMs' | 'seenAt'>): Promise<void> => {
-      const row: WatchedFile = { path: file.path, folder, size: file.size, mtimeMs: Math.floor(file.mtimeMs), seenAt: this.#now(), ...entry };
+    const record = async (
+      entry: Omit<WatchedFile, 'path' | 'folder' | 'size' | 'mtimeMs' | 'seenAt'>,
+    ): Promise<void> => {
+      const row: WatchedFile = {
+        path: file.path,
+        folder,
+        size: file.size,
+        mtimeMs: Math.floor(file.mtimeMs),
+        seenAt: this.#now(),
+        ...entry,
+      };
       await lib.recordWatchedFile(row);
       this.#known.set(file.path, { size: row.size, mtimeMs: row.mtimeMs });
     };

@@ -109,7 +109,8 @@ export class JobRegistry {
     info.message = message;
     info.finishedAt = new Date(this.#clock.now()).toISOString();
     const finished = [...this.#jobs.values()].filter((e) => e.info.state !== 'running');
-    for (const old of finished.slice(0, Math.max(0, finished.length - this.#keepFinished))) this.#jobs.delete(old.info.id);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.#keepFinished)))
+      this.#jobs.delete(old.info.id);
     this.#changed(true);
   }
 
@@ -123,11 +124,14 @@ export class JobRegistry {
       return;
     }
     if (this.#pending !== null) return;
-    this.#pending = this.#clock.setTimeout(() => {
-      this.#pending = null;
-      this.#lastEmit = this.#clock.now();
-      this.#onChange(this.list());
-    }, this.#throttleMs - (now - this.#lastEmit));
+    this.#pending = this.#clock.setTimeout(
+      () => {
+        this.#pending = null;
+        this.#lastEmit = this.#clock.now();
+        this.#onChange(this.list());
+      },
+      this.#throttleMs - (now - this.#lastEmit),
+    );
   }
 }
 

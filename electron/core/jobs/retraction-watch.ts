@@ -41,10 +41,19 @@ export class RetractionWatch {
     const refreshed =
       options.refresh === false
         ? null
-        : await this.#enricher.refreshStale({ ...options, only: 'papers', limit: options.limit ?? Number.MAX_SAFE_INTEGER, label: 'Check for retractions and notices' });
+        : await this.#enricher.refreshStale({
+            ...options,
+            only: 'papers',
+            limit: options.limit ?? Number.MAX_SAFE_INTEGER,
+            label: 'Check for retractions and notices',
+          });
     const late = await this.#lib.reconcileStatuses();
     if (late.length > 0) this.#emit(late);
-    return { refreshed, flagged: await this.#lib.flaggedItems(), changes: await this.#lib.statusChanges({ unseenOnly: true }) };
+    return {
+      refreshed,
+      flagged: await this.#lib.flaggedItems(),
+      changes: await this.#lib.statusChanges({ unseenOnly: true }),
+    };
   }
 
   flagged(): Promise<FlaggedItem[]> {

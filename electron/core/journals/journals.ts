@@ -14,10 +14,16 @@ import type { AsyncStore } from '../library/client';
 /** Cached journal data older than this is fetched again when the journal is opened. */
 export const JOURNAL_STALE_MS = 7 * 24 * 3600_000;
 
-export type JournalsLibrary = Pick<AsyncStore<'serviceCollections'>, 'libraryJournals' | 'journalCache' | 'putJournals' | 'journalInLibrary'>;
+export type JournalsLibrary = Pick<
+  AsyncStore<'serviceCollections'>,
+  'libraryJournals' | 'journalCache' | 'putJournals' | 'journalInLibrary'
+>;
 
 export interface JournalSource {
-  editorialNotices(issns: Iterable<string>, options?: { signal?: AbortSignal }): Promise<BulkResult<EditorialNoticeCounts>>;
+  editorialNotices(
+    issns: Iterable<string>,
+    options?: { signal?: AbortSignal },
+  ): Promise<BulkResult<EditorialNoticeCounts>>;
   journalIndex(issns: Iterable<string>, options?: { signal?: AbortSignal }): Promise<BulkResult<JournalIndexRecord[]>>;
   /** GET /issn-sji for one ISSN, all years. */
   journalIndexOf(issn: string, options?: { signal?: AbortSignal }): Promise<JournalIndexRecord[]>;
@@ -28,16 +34,26 @@ const problemOf = (err: unknown): { code: string; message: string } => {
   throw err;
 };
 
-const stale = (c: Cached<unknown>, now: number): boolean => c.state === 'not-fetched' || now - c.fetchedAt > JOURNAL_STALE_MS;
+const stale = (c: Cached<unknown>, now: number): boolean =>
+  c.state === 'not-fetched' || now - c.fetchedAt > JOURNAL_STALE_MS;
 
 function latest(records: JournalIndexRecord[]): LibraryJournal['latestIndex'] {
   if (records.length === 0) return null;
   const r = [...records].sort((a, b) => Number(b.relativeYear ?? 0) - Number(a.relativeYear ?? 0))[0]!;
-  return { year: r.relativeYear ?? null, sjiAllYears: r.sjiAllYears ?? null, sjiFiveYears: r.sjiFiveYears ?? null, sjiTwoYears: r.sjiTwoYears ?? null };
+  return {
+    year: r.relativeYear ?? null,
+    sjiAllYears: r.sjiAllYears ?? null,
+    sjiFiveYears: r.sjiFiveYears ?? null,
+    sjiTwoYears: r.sjiTwoYears ?? null,
+  };
 }
 
 /** One journal: from the cache, fetched when missing, stale or asked; offline, the cache with `problem`. */
-export async function journalView(lib: JournalsLibrary, service: JournalSource, input: { issn: string; refresh: boolean; now?: number; signal?: AbortSignal }): Promise<JournalView> {
+export async function journalView(
+  lib: JournalsLibrary,
+  service: JournalSource,
+  input: { issn: string; refresh: boolean; now?: number; signal?: AbortSignal },
+): Promise<JournalView> {
   const parsed = parseIssn(input.issn);
   if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${input.issn}" is not an ISSN. ${parsed.reason}`);
   const issn: string = parsed.issn;
@@ -46,7 +62,10 @@ export async function journalView(lib: JournalsLibrary, service: JournalSource, 
   let problem: JournalView['problem'];
   if (input.refresh || stale(cache.index, now) || stale(cache.notices, now)) {
     const o = input.signal ? { signal: input.signal } : {};
-    const [index, notices] = await Promise.allSettled([service.journalIndexOf(issn, o), service.editorialNotices([issn], o)]);
+    const [index, notices] = await Promise.allSettled([
+      service.journalIndexOf(issn, o),
+      service.editorialNotices([issn], o),
+    ]);
     const batch: Parameters<JournalsLibrary['putJournals']>[0] = {};
     if (index.status === 'fulfilled') batch.index = { [issn]: index.value.length ? index.value : null };
     else problem = problemOf(index.reason);
@@ -60,26 +79,45 @@ export async function journalView(lib: JournalsLibrary, service: JournalSource, 
   }
   const inLibrary = await lib.journalInLibrary(issn);
   const title = cache.index.state === 'found' ? (cache.index.value[0]?.journal ?? inLibrary.title) : inLibrary.title;
-  return { issn, title, index: cache.index, notices: cache.notices, libraryItems: inLibrary.items, ...(problem ? { problem } : {}) };
+  return {
+    issn,
+    title,
+    index: cache.index,
+    notices: cache.notices,
+    libraryItems: inLibrary.items,
+    ...(problem ? { problem } : {}),
+  };
 }
 
 /**
  * The journals the library cites, most items first, with their notice totals and latest index. With
  * `refresh` every ISSN is asked again; otherwise only those never fetched.
  */
-export async function libraryJournals(lib: JournalsLibrary, service: JournalSource, input: { refresh: boolean; now?: number; signal?: AbortSignal }): Promise<LibraryJournals> {
+export async function libraryJournals(
+  lib: JournalsLibrary,
+  service: JournalSource,
+  input: { refresh: boolean; now?: number; signal?: AbortSignal },
+): Promise<LibraryJournals> {
   const now = input.now ?? Date.now();
   const { journals, itemsWithoutIssn } = await lib.libraryJournals();
   const issns = journals.map((j) => j.issn);
   let cache = await lib.journalCache(issns);
   const out: LibraryJournals = { journals: [], itemsWithoutIssn };
-  const toFetch = input.refresh ? issns : issns.filter((i) => cache[i]!.notices.state === 'not-fetched' || cache[i]!.index.state === 'not-fetched');
+  const toFetch = input.refresh
+    ? issns
+    : issns.filter((i) => cache[i]!.notices.state === 'not-fetched' || cache[i]!.index.state === 'not-fetched');
   if (toFetch.length > 0) {
     const o = input.signal ? { signal: input.signal } : {};
     try {
-      const [notices, index] = await Promise.all([service.editorialNotices(toFetch, o), service.journalIndex(toFetch, o)]);
+      const [notices, index] = await Promise.all([
+        service.editorialNotices(toFetch, o),
+        service.journalIndex(toFetch, o),
+      ]);
       const failedIssns = new Set([...notices.failed, ...index.failed].flatMap((f) => f.ids));
-      const batch = { notices: {} as Record<string, EditorialNoticeCounts | null>, index: {} as Record<string, JournalIndexRecord[] | null> };
+      const batch = {
+        notices: {} as Record<string, EditorialNoticeCounts | null>,
+        index: {} as Record<string, JournalIndexRecord[] | null>,
+      };
       for (const issn of toFetch) {
         if (failedIssns.has(issn)) continue;
         batch.notices[issn] = notices.found[issn] ?? null;
@@ -100,7 +138,13 @@ export async function libraryJournals(lib: JournalsLibrary, service: JournalSour
   }
   out.journals = journals.map((j) => {
     const c = cache[j.issn]!;
-    return { issn: j.issn, title: c.index.state === 'found' ? (c.index.value[0]?.journal ?? j.title) : j.title, items: j.items, notices: c.notices, latestIndex: c.index.state === 'found' ? latest(c.index.value) : null };
+    return {
+      issn: j.issn,
+      title: c.index.state === 'found' ? (c.index.value[0]?.journal ?? j.title) : j.title,
+      items: j.items,
+      notices: c.notices,
+      latestIndex: c.index.state === 'found' ? latest(c.index.value) : null,
+    };
   });
   return out;
 }

@@ -27,10 +27,14 @@ export function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
 }
 
 /** Keeps the service's answers (papers, unknown DOIs, tallies) in the cache, so items show their evidence at once. */
-export async function cachePapers(library: { lib: Pick<LibraryClient['lib'], 'putPapers' | 'putTallies'> }, result: Pick<BulkResult<UiPaper>, 'found' | 'unknown'>): Promise<void> {
+export async function cachePapers(
+  library: { lib: Pick<LibraryClient['lib'], 'putPapers' | 'putTallies'> },
+  result: Pick<BulkResult<UiPaper>, 'found' | 'unknown'>,
+): Promise<void> {
   const tallies: Record<string, EvidenceCounts> = {};
   for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
-  if (Object.keys(result.found).length > 0 || result.unknown.length > 0) await library.lib.putPapers({ found: result.found, unknown: result.unknown });
+  if (Object.keys(result.found).length > 0 || result.unknown.length > 0)
+    await library.lib.putPapers({ found: result.found, unknown: result.unknown });
   if (Object.keys(tallies).length > 0) await library.lib.putTallies({ found: tallies });
 }
 
@@ -47,7 +51,12 @@ export interface AddDoisResult extends AddDoisReport {
   ids: number[];
 }
 
-export async function addDois(library: LibraryClient, service: PaperSource, inputs: readonly string[], options: AddDoisOptions = {}): Promise<AddDoisResult> {
+export async function addDois(
+  library: LibraryClient,
+  service: PaperSource,
+  inputs: readonly string[],
+  options: AddDoisOptions = {},
+): Promise<AddDoisResult> {
   const report: AddDoisResult = { added: [], duplicates: [], notAdded: [], queued: [], ids: [] };
   const valid: string[] = [];
   for (const input of inputs) {
@@ -57,8 +66,10 @@ export async function addDois(library: LibraryClient, service: PaperSource, inpu
   }
   if (valid.length === 0) return report;
   const result = await service.papers(valid, options.signal ? { signal: options.signal } : {});
-  for (const doi of result.unknown) report.notAdded.push({ doi, reason: 'the citation service does not know this DOI', code: 'NOT_FOUND' });
-  for (const i of result.invalid) report.notAdded.push({ doi: i.input, reason: `not a DOI: ${i.reason}`, code: 'INVALID_INPUT' });
+  for (const doi of result.unknown)
+    report.notAdded.push({ doi, reason: 'the citation service does not know this DOI', code: 'NOT_FOUND' });
+  for (const i of result.invalid)
+    report.notAdded.push({ doi: i.input, reason: `not a DOI: ${i.reason}`, code: 'INVALID_INPUT' });
   const queue = options.queueWhenUnreachable !== false;
   const pending = new Set<string>();
   for (const f of result.failed) {
@@ -71,8 +82,13 @@ export async function addDois(library: LibraryClient, service: PaperSource, inpu
 
   const toStore = valid.filter((d) => result.found[d] !== undefined || pending.has(d));
   if (toStore.length === 0) return report;
-  const items: CslItem[] = toStore.map((d) => (result.found[d] ? paperToCsl(metadataOf(result.found[d])) : doiPlaceholder(d as never)));
-  const stored = await library.importItems(items, { source: options.source ?? 'doi', ...(options.signal ? { signal: options.signal } : {}) });
+  const items: CslItem[] = toStore.map((d) =>
+    result.found[d] ? paperToCsl(metadataOf(result.found[d])) : doiPlaceholder(d as never),
+  );
+  const stored = await library.importItems(items, {
+    source: options.source ?? 'doi',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const dup = new Map(stored.duplicates.map((d) => [d.index, d.existingId]));
   const failed = new Map(stored.errors.map((e) => [e.index, e.reason]));
   const keys = await library.lib.cslOf(stored.ids);

@@ -69,7 +69,12 @@ export function titleFromQuestion(question: string): string {
 function cleanTitle(title: string): string {
   const t = title.replace(/\s+/g, ' ').trim();
   if (!t) throw new CoreError('INVALID_INPUT', 'A conversation needs a title (it was empty).', { field: 'title' });
-  if (t.length > MAX_SESSION_TITLE) throw new CoreError('INVALID_INPUT', `A conversation's title can be at most ${MAX_SESSION_TITLE} characters (it had ${t.length}).`, { field: 'title' });
+  if (t.length > MAX_SESSION_TITLE)
+    throw new CoreError(
+      'INVALID_INPUT',
+      `A conversation's title can be at most ${MAX_SESSION_TITLE} characters (it had ${t.length}).`,
+      { field: 'title' },
+    );
   return t;
 }
 
@@ -78,7 +83,14 @@ const SESSION_COLUMNS = sql`s.id, s.title, s.remote_session_id, s.created_at, s.
   (SELECT t.status FROM assistant_turns t WHERE t.session_id = s.id ORDER BY t.position DESC LIMIT 1) AS last_status`;
 
 function summary(r: SessionRow): AssistantSessionSummary {
-  return { id: r.id, title: r.title, createdAt: r.created_at, updatedAt: r.updated_at, turns: r.turns, lastStatus: r.last_status };
+  return {
+    id: r.id,
+    title: r.title,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    turns: r.turns,
+    lastStatus: r.last_status,
+  };
 }
 
 export class AssistantStore {
@@ -92,12 +104,18 @@ export class AssistantStore {
 
   createSession(title: string): AssistantSessionSummary {
     const now = this.#now();
-    const id = Number(this.#db.run(sql`INSERT INTO assistant_sessions (title, created_at, updated_at) VALUES (${cleanTitle(title)}, ${now}, ${now})`).lastInsertRowid);
+    const id = Number(
+      this.#db.run(
+        sql`INSERT INTO assistant_sessions (title, created_at, updated_at) VALUES (${cleanTitle(title)}, ${now}, ${now})`,
+      ).lastInsertRowid,
+    );
     return this.#summary(id);
   }
 
   listSessions(): AssistantSessionSummary[] {
-    return this.#db.all<SessionRow>(sql`SELECT ${SESSION_COLUMNS} FROM assistant_sessions s ORDER BY s.updated_at DESC, s.id DESC`).map(summary);
+    return this.#db
+      .all<SessionRow>(sql`SELECT ${SESSION_COLUMNS} FROM assistant_sessions s ORDER BY s.updated_at DESC, s.id DESC`)
+      .map(summary);
   }
 
   getSession(id: number): AssistantSessionDetail {
@@ -108,14 +126,18 @@ export class AssistantStore {
   }
 
   renameSession(id: number, title: string): AssistantSessionSummary {
-    const changed = this.#db.run(sql`UPDATE assistant_sessions SET title = ${cleanTitle(title)} WHERE id = ${id}`).changes;
-    if (changed === 0) throw new CoreError('NOT_FOUND', `Conversation ${id} is not in the library (it may have been deleted).`);
+    const changed = this.#db.run(
+      sql`UPDATE assistant_sessions SET title = ${cleanTitle(title)} WHERE id = ${id}`,
+    ).changes;
+    if (changed === 0)
+      throw new CoreError('NOT_FOUND', `Conversation ${id} is not in the library (it may have been deleted).`);
     return this.#summary(id);
   }
 
   deleteSession(id: number): void {
     const changed = this.#db.run(sql`DELETE FROM assistant_sessions WHERE id = ${id}`).changes;
-    if (changed === 0) throw new CoreError('NOT_FOUND', `Conversation ${id} is not in the library (it may have been deleted).`);
+    if (changed === 0)
+      throw new CoreError('NOT_FOUND', `Conversation ${id} is not in the library (it may have been deleted).`);
   }
 
   /** Adds a question to a conversation (a new one when `sessionId` is null); it waits for its answer. */
@@ -124,8 +146,12 @@ export class AssistantStore {
       const now = this.#now();
       let sid = sessionId;
       if (sid === null) sid = this.createSession(titleFromQuestion(input.question)).id;
-      else if (!this.#db.get(sql`SELECT 1 FROM assistant_sessions WHERE id = ${sid}`)) throw new CoreError('NOT_FOUND', `Conversation ${sid} is not in the library (it may have been deleted).`);
-      const position = (this.#db.get<{ p: number | null }>(sql`SELECT max(position) AS p FROM assistant_turns WHERE session_id = ${sid}`)?.p ?? -1) + 1;
+      else if (!this.#db.get(sql`SELECT 1 FROM assistant_sessions WHERE id = ${sid}`))
+        throw new CoreError('NOT_FOUND', `Conversation ${sid} is not in the library (it may have been deleted).`);
+      const position =
+        (this.#db.get<{ p: number | null }>(
+          sql`SELECT max(position) AS p FROM assistant_turns WHERE session_id = ${sid}`,
+        )?.p ?? -1) + 1;
       const id = Number(
         this.#db.run(
           sql`INSERT INTO assistant_turns (session_id, position, question, options, scope_label, created_at) VALUES (${sid}, ${position}, ${input.question}, ${JSON.stringify(input.options)}, ${input.scopeLabel ?? null}, ${now})`,
@@ -139,7 +165,11 @@ export class AssistantStore {
   /** Asks a failed or cancelled question again: its error goes, it waits for an answer. */
   retryQuestion(turnId: number): AssistantTurnRecord {
     const turn = this.getTurn(turnId);
-    if (turn.status === 'answered' || turn.status === 'pending') throw new CoreError('CONFLICT', `This question is ${turn.status === 'answered' ? 'already answered' : 'still waiting for its answer'}; only a failed or cancelled one is asked again.`);
+    if (turn.status === 'answered' || turn.status === 'pending')
+      throw new CoreError(
+        'CONFLICT',
+        `This question is ${turn.status === 'answered' ? 'already answered' : 'still waiting for its answer'}; only a failed or cancelled one is asked again.`,
+      );
     this.#db.run(sql`UPDATE assistant_turns SET status = 'pending', error = NULL, task_id = NULL WHERE id = ${turnId}`);
     return this.getTurn(turnId);
   }
@@ -175,13 +205,22 @@ export class AssistantStore {
         sql`UPDATE assistant_turns SET status = 'answered', answer = ${JSON.stringify(answer)}, error = NULL, usage_used = ${input.usage?.used ?? null}, usage_max = ${input.usage?.max ?? null}, answered_at = ${now} WHERE id = ${turnId}`,
       );
       this.#db.run(sql`UPDATE assistant_sessions SET updated_at = ${now} WHERE id = ${turn.sessionId}`);
-      if (input.remoteSessionId !== undefined) this.#db.run(sql`UPDATE assistant_sessions SET remote_session_id = ${input.remoteSessionId} WHERE id = ${turn.sessionId}`);
+      if (input.remoteSessionId !== undefined)
+        this.#db.run(
+          sql`UPDATE assistant_sessions SET remote_session_id = ${input.remoteSessionId} WHERE id = ${turn.sessionId}`,
+        );
       return this.getTurn(turnId);
     });
   }
 
   /** A question without an answer: failed (with the reason) or cancelled; the question stays. */
-  failTurn(turnId: number, status: 'failed' | 'cancelled', error: { code: string; message: string }, usage?: { used: number; max: number }, taskId?: string): AssistantTurnRecord {
+  failTurn(
+    turnId: number,
+    status: 'failed' | 'cancelled',
+    error: { code: string; message: string },
+    usage?: { used: number; max: number },
+    taskId?: string,
+  ): AssistantTurnRecord {
     const turn = this.getTurn(turnId);
     if (!this.#awaits(turn, taskId)) return turn;
     this.#db.run(
@@ -200,23 +239,34 @@ export class AssistantStore {
 
   setFeedback(turnId: number, value: AssistantFeedbackValue | null, reason: string): AssistantTurnRecord {
     const turn = this.getTurn(turnId);
-    if (turn.status !== 'answered') throw new CoreError('CONFLICT', 'Feedback is given on an answer; this question has none yet.');
-    this.#db.run(sql`UPDATE assistant_turns SET feedback = ${value}, feedback_reason = ${value ? reason : null} WHERE id = ${turnId}`);
+    if (turn.status !== 'answered')
+      throw new CoreError('CONFLICT', 'Feedback is given on an answer; this question has none yet.');
+    this.#db.run(
+      sql`UPDATE assistant_turns SET feedback = ${value}, feedback_reason = ${value ? reason : null} WHERE id = ${turnId}`,
+    );
     return this.getTurn(turnId);
   }
 
   getTurn(turnId: number): AssistantTurnRecord {
     const row = this.#db.get<TurnRow>(sql`SELECT * FROM assistant_turns WHERE id = ${turnId}`);
-    if (!row) throw new CoreError('NOT_FOUND', `Question ${turnId} is not in the library (its conversation may have been deleted).`);
+    if (!row)
+      throw new CoreError(
+        'NOT_FOUND',
+        `Question ${turnId} is not in the library (its conversation may have been deleted).`,
+      );
     return this.#record(row);
   }
 
   #summary(id: number): AssistantSessionSummary {
-    return summary(this.#db.get<SessionRow>(sql`SELECT ${SESSION_COLUMNS} FROM assistant_sessions s WHERE s.id = ${id}`)!);
+    return summary(
+      this.#db.get<SessionRow>(sql`SELECT ${SESSION_COLUMNS} FROM assistant_sessions s WHERE s.id = ${id}`)!,
+    );
   }
 
   #record(t: TurnRow): AssistantTurnRecord {
-    const refs = this.#db.pluck<string>(sql`SELECT data FROM assistant_references WHERE turn_id = ${t.id} ORDER BY number`).map((d) => JSON.parse(d) as AssistantAnswerReference);
+    const refs = this.#db
+      .pluck<string>(sql`SELECT data FROM assistant_references WHERE turn_id = ${t.id} ORDER BY number`)
+      .map((d) => JSON.parse(d) as AssistantAnswerReference);
     return {
       id: t.id,
       sessionId: t.session_id,

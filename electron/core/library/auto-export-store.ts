@@ -14,7 +14,16 @@ import { nodeAtomicFs, writeFileAtomic, type AtomicWriteFs } from '../fs/atomic-
 import { inBatches, inList, sql, type SqlFragment, type WriteDb } from './sql';
 import type { ItemId } from './types';
 
-import { AUTO_EXPORT_FORMATS, DEFAULT_AUTO_EXPORT_OPTIONS, type AutoExport, type AutoExportFormat, type AutoExportOptions, type AutoExportRun, type AutoExportScope, type AutoExportStatus } from '../../../shared/model/auto-export';
+import {
+  AUTO_EXPORT_FORMATS,
+  DEFAULT_AUTO_EXPORT_OPTIONS,
+  type AutoExport,
+  type AutoExportFormat,
+  type AutoExportOptions,
+  type AutoExportRun,
+  type AutoExportScope,
+  type AutoExportStatus,
+} from '../../../shared/model/auto-export';
 
 export { AUTO_EXPORT_FORMATS, DEFAULT_AUTO_EXPORT_OPTIONS };
 export type { AutoExport, AutoExportFormat, AutoExportOptions, AutoExportRun, AutoExportScope, AutoExportStatus };
@@ -30,7 +39,6 @@ export interface AutoExportInput {
 }
 
 export type AutoExportPatch = Partial<Omit<AutoExportInput, 'options'>> & { options?: Partial<AutoExportOptions> };
-
 
 export type RenderEntry = (item: CslItem, format: AutoExportFormat, options: EntryOptions) => string;
 
@@ -73,7 +81,10 @@ function toDefinition(r: Row): AutoExport {
     id: r.id,
     path: r.path,
     format: r.format,
-    scope: r.collection_id === null ? { kind: 'library' } : { kind: 'collection', collectionId: r.collection_id, subcollections: r.subcollections === 1 },
+    scope:
+      r.collection_id === null
+        ? { kind: 'library' }
+        : { kind: 'collection', collectionId: r.collection_id, subcollections: r.subcollections === 1 },
     options: { ...DEFAULT_AUTO_EXPORT_OPTIONS, ...(JSON.parse(r.options) as Partial<AutoExportOptions>) },
     createdAt: r.created_at,
     lastRunAt: r.last_run_at,
@@ -84,12 +95,17 @@ function toDefinition(r: Row): AutoExport {
 }
 
 function checkFormat(format: unknown): AutoExportFormat {
-  if (!AUTO_EXPORT_FORMATS.includes(format as AutoExportFormat)) throw new CoreError('INVALID_INPUT', `An auto-export format is one of ${AUTO_EXPORT_FORMATS.join(', ')} (got "${String(format)}").`);
+  if (!AUTO_EXPORT_FORMATS.includes(format as AutoExportFormat))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `An auto-export format is one of ${AUTO_EXPORT_FORMATS.join(', ')} (got "${String(format)}").`,
+    );
   return format as AutoExportFormat;
 }
 
 function checkPath(path: unknown): string {
-  if (typeof path !== 'string' || path.trim() === '') throw new CoreError('INVALID_INPUT', 'An auto-export needs the path of the file to write.');
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new CoreError('INVALID_INPUT', 'An auto-export needs the path of the file to write.');
   if (!isAbsolute(path)) throw new CoreError('INVALID_INPUT', `The auto-export path must be absolute (got "${path}").`);
   return resolve(path);
 }
@@ -106,12 +122,23 @@ function checkOptions(options: Partial<AutoExportOptions> | undefined, base: Aut
 
 /** The hash of everything besides the item that decides an entry's bytes. */
 export function settingsHash(format: AutoExportFormat, options: AutoExportOptions): string {
-  const key = JSON.stringify({ r: RENDER_REVISION, format, abstracts: options.abstracts, notes: options.notes, ascii: options.ascii && (format === 'bibtex' || format === 'biblatex') });
+  const key = JSON.stringify({
+    r: RENDER_REVISION,
+    format,
+    abstracts: options.abstracts,
+    notes: options.notes,
+    ascii: options.ascii && (format === 'bibtex' || format === 'biblatex'),
+  });
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 /** The record an entry is rendered from: the item as `citewise export` writes it, shaped by the options. */
-export function exportRecord(csl: CslItem, citationKey: string, notes: readonly string[], options: AutoExportOptions): CslItem {
+export function exportRecord(
+  csl: CslItem,
+  citationKey: string,
+  notes: readonly string[],
+  options: AutoExportOptions,
+): CslItem {
   const record: CslItem = { ...csl, id: citationKey, 'citation-key': citationKey };
   if (!options.abstracts) delete record.abstract;
   if (options.notes && notes.length > 0) {
@@ -128,12 +155,21 @@ function writeProblem(err: unknown, path: string): { code: ErrorCode; message: s
   const kept = 'The previous file, if there is one, was left as it was.';
   switch (e.code) {
     case 'ENOENT':
-      return { code: 'NOT_FOUND', message: `Could not write ${path}: the folder ${dir} does not exist (was it moved, deleted or unmounted?). ${kept}` };
+      return {
+        code: 'NOT_FOUND',
+        message: `Could not write ${path}: the folder ${dir} does not exist (was it moved, deleted or unmounted?). ${kept}`,
+      };
     case 'ENOTDIR':
-      return { code: 'NOT_FOUND', message: `Could not write ${path}: part of the path ${dir} is not a folder. ${kept}` };
+      return {
+        code: 'NOT_FOUND',
+        message: `Could not write ${path}: part of the path ${dir} is not a folder. ${kept}`,
+      };
     case 'EACCES':
     case 'EPERM':
-      return { code: 'FORBIDDEN', message: `Could not write ${path}: Citewise is not allowed to write in ${dir}. ${kept}` };
+      return {
+        code: 'FORBIDDEN',
+        message: `Could not write ${path}: Citewise is not allowed to write in ${dir}. ${kept}`,
+      };
     case 'EROFS':
       return { code: 'FORBIDDEN', message: `Could not write ${path}: ${dir} is on a read-only file system. ${kept}` };
     case 'EISDIR':
@@ -175,11 +211,13 @@ export class AutoExportStore {
     const collectionId = scope.kind === 'collection' ? scope.collectionId : null;
     const subcollections = scope.kind === 'collection' && !scope.subcollections ? 0 : 1;
     try {
-      const r = this.#db.run(sql`INSERT INTO auto_exports (path, format, collection_id, subcollections, options, created_at)
+      const r = this.#db
+        .run(sql`INSERT INTO auto_exports (path, format, collection_id, subcollections, options, created_at)
         VALUES (${path}, ${format}, ${collectionId}, ${subcollections}, ${JSON.stringify(options)}, ${this.#now()})`);
       return this.get(Number(r.lastInsertRowid));
     } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `Another auto-export already writes ${path}.`);
+      if (String(err).includes('UNIQUE'))
+        throw new CoreError('CONFLICT', `Another auto-export already writes ${path}.`);
       throw err;
     }
   }
@@ -203,13 +241,18 @@ export class AutoExportStore {
     const subcollections = scope.kind === 'collection' && !scope.subcollections ? 0 : 1;
     try {
       this.#db.transaction(() => {
-        this.#db.run(sql`UPDATE auto_exports SET path = ${path}, format = ${format}, collection_id = ${collectionId}, subcollections = ${subcollections},
+        this.#db
+          .run(sql`UPDATE auto_exports SET path = ${path}, format = ${format}, collection_id = ${collectionId}, subcollections = ${subcollections},
           options = ${JSON.stringify(options)} WHERE id = ${id}`);
         // A new target has never been written: the next run writes it even if the bytes are the same.
-        if (path !== current.path) this.#db.run(sql`UPDATE auto_exports SET output_size = NULL, output_mtime_ms = NULL, last_status = 'pending' WHERE id = ${id}`);
+        if (path !== current.path)
+          this.#db.run(
+            sql`UPDATE auto_exports SET output_size = NULL, output_mtime_ms = NULL, last_status = 'pending' WHERE id = ${id}`,
+          );
       });
     } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `Another auto-export already writes ${path}.`);
+      if (String(err).includes('UNIQUE'))
+        throw new CoreError('CONFLICT', `Another auto-export already writes ${path}.`);
       throw err;
     }
     return this.get(id);
@@ -233,11 +276,14 @@ export class AutoExportStore {
     return rows
       .filter((r) => {
         if (r.collection_id === null) return true;
-        return inBatches(ids, (batch) => {
-          const hit = this.#db.get(sql`SELECT 1 FROM auto_export_entries WHERE export_id = ${r.id} AND item_id IN ${inList(batch)}
+        return (
+          inBatches(ids, (batch) => {
+            const hit = this.#db
+              .get(sql`SELECT 1 FROM auto_export_entries WHERE export_id = ${r.id} AND item_id IN ${inList(batch)}
             UNION ALL SELECT 1 FROM items i WHERE i.id IN ${inList(batch)} AND ${scopeFilter(r)} LIMIT 1`);
-          return hit ? [true] : [];
-        }).length > 0;
+            return hit ? [true] : [];
+          }).length > 0
+        );
       })
       .map((r) => r.id);
   }
@@ -250,7 +296,9 @@ export class AutoExportStore {
     } catch (err) {
       // A bug or a database problem, not the file system: still recorded, so the user sees it.
       const message = `Auto-export to ${def.path} failed: ${err instanceof Error ? err.message : String(err)}. The previous file, if there is one, was left as it was.`;
-      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${def.id}`);
+      this.#db.run(
+        sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${def.id}`,
+      );
       throw new CoreError('INTERNAL', message);
     }
   }
@@ -258,13 +306,30 @@ export class AutoExportStore {
   #run(def: Row, options: { force?: boolean }): AutoExportRun {
     const started = performance.now();
     const id = def.id;
-    const report: AutoExportRun = { id, path: def.path, status: 'error', error: null, errorCode: null, itemCount: 0, rendered: 0, reused: 0, removed: 0, bytes: 0, ms: 0 };
+    const report: AutoExportRun = {
+      id,
+      path: def.path,
+      status: 'error',
+      error: null,
+      errorCode: null,
+      itemCount: 0,
+      rendered: 0,
+      reused: 0,
+      removed: 0,
+      bytes: 0,
+      ms: 0,
+    };
     const fail = (code: ErrorCode, message: string): AutoExportRun => {
-      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${id}`);
+      this.#db.run(
+        sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'error', last_error = ${message} WHERE id = ${id}`,
+      );
       return { ...report, status: 'error', error: message, errorCode: code, ms: performance.now() - started };
     };
     if (def.collection_id !== null && !this.#db.get(sql`SELECT 1 FROM collections WHERE id = ${def.collection_id}`)) {
-      return fail('NOT_FOUND', `The collection this auto-export follows (id ${def.collection_id}) was deleted; ${def.path} was left as it was. Choose another collection or remove the auto-export.`);
+      return fail(
+        'NOT_FOUND',
+        `The collection this auto-export follows (id ${def.collection_id}) was deleted; ${def.path} was left as it was. Choose another collection or remove the auto-export.`,
+      );
     }
     const settings = toDefinition(def);
     const hash = settingsHash(settings.format, settings.options);
@@ -275,14 +340,17 @@ export class AutoExportStore {
       sql`SELECT i.id, i.citation_key, coalesce(r.revision, 0) AS revision FROM items i LEFT JOIN item_revisions r ON r.item_id = i.id WHERE ${scopeFilter(def)}`,
     );
     const cached = new Map<number, Cached>();
-    for (const c of this.#db.all<Cached & { item_id: number }>(sql`SELECT item_id, settings_hash, revision, citation_key FROM auto_export_entries WHERE export_id = ${id}`)) {
+    for (const c of this.#db.all<Cached & { item_id: number }>(
+      sql`SELECT item_id, settings_hash, revision, citation_key FROM auto_export_entries WHERE export_id = ${id}`,
+    )) {
       cached.set(c.item_id, c);
     }
     const stale: { id: number; citation_key: string; revision: number }[] = [];
     for (const item of scope) {
       const hit = cached.get(item.id);
       cached.delete(item.id);
-      if (hit && hit.settings_hash === hash && hit.revision === item.revision && hit.citation_key === item.citation_key) report.reused++;
+      if (hit && hit.settings_hash === hash && hit.revision === item.revision && hit.citation_key === item.citation_key)
+        report.reused++;
       else stale.push(item);
     }
     // What is left in the cache is no longer in scope (removed, trashed, deleted).
@@ -290,7 +358,8 @@ export class AutoExportStore {
     report.removed = gone.length;
     report.itemCount = scope.length;
 
-    const put = this.#db.raw.prepare(`INSERT INTO auto_export_entries (export_id, item_id, settings_hash, revision, citation_key, entry) VALUES (?, ?, ?, ?, ?, ?)
+    const put = this.#db.raw
+      .prepare(`INSERT INTO auto_export_entries (export_id, item_id, settings_hash, revision, citation_key, entry) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(export_id, item_id) DO UPDATE SET settings_hash = excluded.settings_hash, revision = excluded.revision, citation_key = excluded.citation_key, entry = excluded.entry`);
     // Whether the file's bytes change: an entry is new, gone, or renders differently from before (a
     // re-render can come out the same, e.g. after a note changed while notes are not exported).
@@ -298,20 +367,41 @@ export class AutoExportStore {
     const fresh: { item: (typeof stale)[number]; entry: string }[] = [];
     for (const batch of chunk(stale)) {
       const ids = batch.map((b) => b.id);
-      const csl = new Map(this.#db.all<{ id: number; csl: string }>(sql`SELECT item_id AS id, csl FROM item_csl WHERE item_id IN ${inList(ids)}`).map((r) => [r.id, r.csl]));
+      const csl = new Map(
+        this.#db
+          .all<{ id: number; csl: string }>(
+            sql`SELECT item_id AS id, csl FROM item_csl WHERE item_id IN ${inList(ids)}`,
+          )
+          .map((r) => [r.id, r.csl]),
+      );
       const before = new Map(
-        this.#db.all<{ item_id: number; citation_key: string; entry: string }>(sql`SELECT item_id, citation_key, entry FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(ids)}`).map((r) => [r.item_id, r]),
+        this.#db
+          .all<{ item_id: number; citation_key: string; entry: string }>(
+            sql`SELECT item_id, citation_key, entry FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(ids)}`,
+          )
+          .map((r) => [r.item_id, r]),
       );
       const notes = new Map<number, string[]>();
       if (settings.options.notes) {
-        for (const n of this.#db.all<{ item_id: number; body: string }>(sql`SELECT item_id, body FROM notes WHERE item_id IN ${inList(ids)} ORDER BY item_id, id`)) {
+        for (const n of this.#db.all<{ item_id: number; body: string }>(
+          sql`SELECT item_id, body FROM notes WHERE item_id IN ${inList(ids)} ORDER BY item_id, id`,
+        )) {
           const list = notes.get(n.item_id);
           if (list) list.push(n.body);
           else notes.set(n.item_id, [n.body]);
         }
       }
       for (const item of batch) {
-        const entry = this.#render(exportRecord(JSON.parse(csl.get(item.id)!) as CslItem, item.citation_key, notes.get(item.id) ?? [], settings.options), settings.format, entryOptions);
+        const entry = this.#render(
+          exportRecord(
+            JSON.parse(csl.get(item.id)!) as CslItem,
+            item.citation_key,
+            notes.get(item.id) ?? [],
+            settings.options,
+          ),
+          settings.format,
+          entryOptions,
+        );
         const old = before.get(item.id);
         if (!old || old.entry !== entry || old.citation_key !== item.citation_key) differs = true;
         fresh.push({ item, entry });
@@ -321,10 +411,14 @@ export class AutoExportStore {
     if (fresh.length > 0 || gone.length > 0) {
       this.#db.transaction(() => {
         for (const r of fresh) put.run(id, r.item.id, hash, r.item.revision, r.item.citation_key, r.entry);
-        for (const batch of chunk(gone)) this.#db.run(sql`DELETE FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(batch)}`);
+        for (const batch of chunk(gone))
+          this.#db.run(sql`DELETE FROM auto_export_entries WHERE export_id = ${id} AND item_id IN ${inList(batch)}`);
         // The cache is now ahead of the file until it is written: if that never happens (a failed
         // write, a crash), the next run must not take the file for up to date.
-        if (differs) this.#db.run(sql`UPDATE auto_exports SET last_status = 'pending' WHERE id = ${id} AND last_status <> 'error'`);
+        if (differs)
+          this.#db.run(
+            sql`UPDATE auto_exports SET last_status = 'pending' WHERE id = ${id} AND last_status <> 'error'`,
+          );
       });
     }
 
@@ -338,14 +432,18 @@ export class AutoExportStore {
       onDisk.size === def.output_size &&
       onDisk.mtimeMs === def.output_mtime_ms;
     if (!options.force && fileCurrent && !differs) {
-      this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'unchanged', last_error = NULL, item_count = ${scope.length} WHERE id = ${id}`);
+      this.#db.run(
+        sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'unchanged', last_error = NULL, item_count = ${scope.length} WHERE id = ${id}`,
+      );
       return { ...report, status: 'unchanged', bytes: def.output_size ?? 0, ms: performance.now() - started };
     }
 
     // The entries as their UTF-8 bytes (CAST … AS BLOB), put together without a detour through strings,
     // in a stable order: by citation key (unique in the library), compared as code units so it never
     // depends on the locale of the machine.
-    const entries = this.#db.all<{ citation_key: string; entry: Buffer }>(sql`SELECT citation_key, CAST(entry AS BLOB) AS entry FROM auto_export_entries WHERE export_id = ${id}`);
+    const entries = this.#db.all<{ citation_key: string; entry: Buffer }>(
+      sql`SELECT citation_key, CAST(entry AS BLOB) AS entry FROM auto_export_entries WHERE export_id = ${id}`,
+    );
     entries.sort((a, b) => (a.citation_key < b.citation_key ? -1 : a.citation_key > b.citation_key ? 1 : 0));
     const bytes = assembleEntryBytes(
       entries.map((e) => e.entry),
@@ -359,7 +457,8 @@ export class AutoExportStore {
       return fail(problem.code, problem.message);
     }
     const written = statSync(def.path, { throwIfNoEntry: false });
-    this.#db.run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'written', last_error = NULL, item_count = ${entries.length},
+    this.#db
+      .run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'written', last_error = NULL, item_count = ${entries.length},
       output_size = ${bytes.length}, output_mtime_ms = ${written?.mtimeMs ?? null} WHERE id = ${id}`);
     return { ...report, status: 'written', ms: performance.now() - started };
   }
@@ -372,8 +471,10 @@ export class AutoExportStore {
 
   #checkScope(scope: AutoExportScope): AutoExportScope {
     if (scope.kind === 'library') return { kind: 'library' };
-    if (scope.kind !== 'collection' || !Number.isInteger(scope.collectionId)) throw new CoreError('INVALID_INPUT', 'An auto-export follows the library or one collection.');
-    if (!this.#db.get(sql`SELECT 1 FROM collections WHERE id = ${scope.collectionId}`)) throw new CoreError('NOT_FOUND', `There is no collection with id ${scope.collectionId}.`);
+    if (scope.kind !== 'collection' || !Number.isInteger(scope.collectionId))
+      throw new CoreError('INVALID_INPUT', 'An auto-export follows the library or one collection.');
+    if (!this.#db.get(sql`SELECT 1 FROM collections WHERE id = ${scope.collectionId}`))
+      throw new CoreError('NOT_FOUND', `There is no collection with id ${scope.collectionId}.`);
     return { kind: 'collection', collectionId: scope.collectionId, subcollections: scope.subcollections !== false };
   }
 }

@@ -1,7 +1,18 @@
 // Backups of the library file: VACUUM INTO a new file (a consistent, compacted copy taken through
 // SQLite, never a copy of the live file), verified with integrity_check, rotated. Also the start-up
 // check that sets a damaged library aside and restores the newest good backup.
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { asStorageFault } from './faults';
@@ -58,7 +69,12 @@ export function listBackups(dir: string): BackupInfo[] {
 }
 
 /** Writes a verified backup of an open library and rotates old ones. Throws if the copy fails its check. */
-export function backupDatabase(db: Database.Database, dir: string, reason: BackupReason, options: BackupOptions = {}): BackupInfo {
+export function backupDatabase(
+  db: Database.Database,
+  dir: string,
+  reason: BackupReason,
+  options: BackupOptions = {},
+): BackupInfo {
   mkdirSync(dir, { recursive: true });
   const now = (options.now ?? Date.now)();
   let file = join(dir, `citewise-${stamp(now)}-${reason}.sqlite`);
@@ -86,7 +102,6 @@ function rotate(dir: string, keep: Record<BackupReason, number>): void {
     for (const old of all.filter((b) => b.reason === reason).slice(keep[reason])) rmSync(old.file, { force: true });
   }
 }
-
 
 /**
  * Checks the library file before opening it. A damaged file (and its -wal/-shm) is moved aside, never
@@ -122,7 +137,8 @@ export function inspectBackup(file: string, nativeBinding?: string): BackupInspe
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    const row = db.prepare('SELECT count(*) AS n FROM items WHERE trashed_at IS NULL').get() as { n: number } | undefined;
+    const row = db.prepare('SELECT count(*) AS n FROM items WHERE trashed_at IS NULL').get() as
+      { n: number } | undefined;
     return { problem: null, items: row?.n ?? 0 };
   } catch (err) {
     return { problem: `not a Citewise library (${err instanceof Error ? err.message : String(err)})`, items: 0 };
@@ -164,4 +180,3 @@ export function replaceLibraryFile(source: string, file: string): void {
     // Folders cannot be opened for fsync on every platform (Windows); the rename is done regardless.
   }
 }
-

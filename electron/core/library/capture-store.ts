@@ -1,7 +1,13 @@
 // The library's side of PDF capture (migration 0015): reading the evidence kept for each captured
 // PDF. The write, item + attachment + evidence in one transaction, is Library.capturePdf.
 import type { CslItem } from '../../../shared/model/csl';
-import type { CaptureCandidate, CaptureEvidence, CaptureMethod, CaptureRecord, CaptureState } from '../../../shared/model/pdf-capture';
+import type {
+  CaptureCandidate,
+  CaptureEvidence,
+  CaptureMethod,
+  CaptureRecord,
+  CaptureState,
+} from '../../../shared/model/pdf-capture';
 import { sql, type ReadDb } from './sql';
 
 /** One captured PDF, as Library.capturePdf stores it. */
@@ -46,13 +52,17 @@ function record(row: CaptureRow): CaptureRecord {
 }
 
 export function capturesOf(db: ReadDb, itemId: number): CaptureRecord[] {
-  return db.all<CaptureRow>(sql`SELECT * FROM pdf_captures WHERE item_id = ${itemId} ORDER BY attachment_id`).map(record);
+  return db
+    .all<CaptureRow>(sql`SELECT * FROM pdf_captures WHERE item_id = ${itemId} ORDER BY attachment_id`)
+    .map(record);
 }
 
 /** Captures a person still has to look at (needs-review) or that wait for the service (pending), oldest first. */
 export function unsettledCaptures(db: ReadDb, limit = 500): CaptureRecord[] {
   return db
-    .all<CaptureRow>(sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state IN ('needs-review', 'pending') AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`)
+    .all<CaptureRow>(
+      sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state IN ('needs-review', 'pending') AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`,
+    )
     .map(record);
 }
 
@@ -80,10 +90,14 @@ export interface PendingTitleSearch {
 /** The captures waiting for the service's paper search, oldest first; items in the trash wait until they are back. */
 export function pendingTitleSearches(db: ReadDb, limit = 500): PendingTitleSearch[] {
   return db
-    .all<CaptureRow>(sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state = 'pending' AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`)
+    .all<CaptureRow>(
+      sql`SELECT c.* FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.state = 'pending' AND i.trashed_at IS NULL ORDER BY c.captured_at, c.attachment_id LIMIT ${limit}`,
+    )
     .map(record)
     .flatMap((c) => {
       const e = c.evidence[0];
-      return e && e.matched !== '' ? [{ attachmentId: c.attachmentId, itemId: c.itemId, title: e.matched, byline: e.byline ?? null }] : [];
+      return e && e.matched !== ''
+        ? [{ attachmentId: c.attachmentId, itemId: c.itemId, title: e.matched, byline: e.byline ?? null }]
+        : [];
     });
 }

@@ -30,7 +30,8 @@ export interface CiteCacheStats {
 const KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
 function checkKey(key: string): void {
-  if (typeof key !== 'string' || !KEY.test(key)) throw new CoreError('INVALID_INPUT', 'A citation cache key is 16 to 128 letters, digits, "-" or "_".');
+  if (typeof key !== 'string' || !KEY.test(key))
+    throw new CoreError('INVALID_INPUT', 'A citation cache key is 16 to 128 letters, digits, "-" or "_".');
 }
 
 export class CiteCacheStore {
@@ -62,7 +63,11 @@ export class CiteCacheStore {
    * render, so the CLI builds the engine while it reads the items (CiteFormatter.prepareBibliography).
    */
   holdsStyle(style: string, format: string): boolean {
-    return this.#r.get<{ one: number }>(sql`SELECT 1 AS one FROM cite_cache WHERE style = ${style} AND format = ${format} LIMIT 1`) !== undefined;
+    return (
+      this.#r.get<{ one: number }>(
+        sql`SELECT 1 AS one FROM cite_cache WHERE style = ${style} AND format = ${format} LIMIT 1`,
+      ) !== undefined
+    );
   }
 
   /** Keeps a bibliography; returns false when it alone is over the byte bound (it is not kept). */
@@ -72,16 +77,20 @@ export class CiteCacheStore {
     const bytes = Buffer.byteLength(text);
     if (bytes > this.#limits.bytes) return false;
     this.#w.transaction(() => {
-      this.#w.run(sql`INSERT INTO cite_cache (key, style, format, items, entries, bytes, created_at) VALUES (${key}, ${meta.style}, ${meta.format}, ${entries.length}, ${text}, ${bytes}, ${this.#now()})
+      this.#w
+        .run(sql`INSERT INTO cite_cache (key, style, format, items, entries, bytes, created_at) VALUES (${key}, ${meta.style}, ${meta.format}, ${entries.length}, ${text}, ${bytes}, ${this.#now()})
         ON CONFLICT(key) DO UPDATE SET created_at = excluded.created_at`);
       // Oldest out first until both bounds hold (the row just written is the newest).
-      const rows = this.#w.all<{ key: string; bytes: number }>(sql`SELECT key, bytes FROM cite_cache ORDER BY created_at DESC, rowid DESC`);
+      const rows = this.#w.all<{ key: string; bytes: number }>(
+        sql`SELECT key, bytes FROM cite_cache ORDER BY created_at DESC, rowid DESC`,
+      );
       let count = 0;
       let total = 0;
       for (const r of rows) {
         count++;
         total += r.bytes;
-        if (count > this.#limits.rows || total > this.#limits.bytes) this.#w.run(sql`DELETE FROM cite_cache WHERE key = ${r.key}`);
+        if (count > this.#limits.rows || total > this.#limits.bytes)
+          this.#w.run(sql`DELETE FROM cite_cache WHERE key = ${r.key}`);
       }
     });
     return true;

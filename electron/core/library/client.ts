@@ -8,12 +8,27 @@ import { locateWorker, type WorkerEntry } from '../worker-entry';
 import { fromWire, WorkerRpc } from '../worker-rpc';
 import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './backup';
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
-import type { ImportMatches, LibraryArgs, LibraryMethod, LibraryResult, LibraryStores, Request, Response, StoreCall, StoreMethod, StoreName, WireError, WorkerInit } from './protocol';
+import type {
+  ImportMatches,
+  LibraryArgs,
+  LibraryMethod,
+  LibraryResult,
+  LibraryStores,
+  Request,
+  Response,
+  StoreCall,
+  StoreMethod,
+  StoreName,
+  WireError,
+  WorkerInit,
+} from './protocol';
 import type { ImportResult } from './types';
 
 /** Every method of one of the worker's stores (protocol.ts LibraryStores), async. */
 export type AsyncStore<S extends StoreName> = {
-  [M in StoreMethod<S>]: LibraryStores[S][M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+  [M in StoreMethod<S>]: LibraryStores[S][M] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
 };
 export type AsyncLibrary = AsyncStore<'lib'>;
 /** Every EnrichmentStore method (queue, user edits, retraction watch), async. */
@@ -74,7 +89,15 @@ type Ready = Extract<Response, { type: 'ready' }>;
 /** Starts a library worker and waits until it has opened (checked, recovered, migrated) the file. */
 function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; ready: Ready }> {
   const entry = options.workerUrl ? { script: options.workerUrl } : resolveLibraryWorker();
-  const init: WorkerInit = { file: options.file, nativeBinding: options.nativeBinding, rankExtension: options.rankExtension, backupDir: options.backupDir, backupIntervalMs: options.backupIntervalMs, maxPageCount: options.maxPageCount, durability: options.durability };
+  const init: WorkerInit = {
+    file: options.file,
+    nativeBinding: options.nativeBinding,
+    rankExtension: options.rankExtension,
+    backupDir: options.backupDir,
+    backupIntervalMs: options.backupIntervalMs,
+    maxPageCount: options.maxPageCount,
+    durability: options.durability,
+  };
   const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
   return new Promise((resolve, reject) => {
     const onMessage = (msg: Response): void => {
@@ -159,7 +182,10 @@ export class LibraryClient {
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */
   #store<S extends StoreName>(store: S): AsyncStore<S> {
     return new Proxy({} as AsyncStore<S>, {
-      get: (_t, method: string) => (...args: unknown[]) => this.#request({ id: 0, op: 'call', store, method: method as StoreMethod<S>, args } as StoreCall),
+      get:
+        (_t, method: string) =>
+        (...args: unknown[]) =>
+          this.#request({ id: 0, op: 'call', store, method: method as StoreMethod<S>, args } as StoreCall),
     });
   }
 
@@ -185,8 +211,13 @@ export class LibraryClient {
   }
 
   /** Compares the search index with the items, and rebuilds it as asked (`citewise check`). */
-  searchIndex(rebuild: 'always' | 'if-drifted' | 'never'): Promise<{ before: SearchIndexState; after: SearchIndexState | null }> {
-    return this.#request({ id: 0, op: 'search-index', rebuild }) as Promise<{ before: SearchIndexState; after: SearchIndexState | null }>;
+  searchIndex(
+    rebuild: 'always' | 'if-drifted' | 'never',
+  ): Promise<{ before: SearchIndexState; after: SearchIndexState | null }> {
+    return this.#request({ id: 0, op: 'search-index', rebuild }) as Promise<{
+      before: SearchIndexState;
+      after: SearchIndexState | null;
+    }>;
   }
 
   /**
@@ -259,7 +290,10 @@ export class LibraryClient {
    * Imports items in one transaction (all or nothing), sending them in chunks. Takes an array or an
    * async iterable of chunks (a parser can stream into it). Aborting rolls everything back.
    */
-  async importItems(items: readonly CslItem[] | AsyncIterable<readonly CslItem[]>, options: ImportItemsOptions = {}): Promise<ImportResult> {
+  async importItems(
+    items: readonly CslItem[] | AsyncIterable<readonly CslItem[]>,
+    options: ImportItemsOptions = {},
+  ): Promise<ImportResult> {
     const total = Array.isArray(items) ? items.length : null;
     const session = (await this.#request({ id: 0, op: 'import.begin', source: options.source })) as number;
     let done = 0;
@@ -301,13 +335,17 @@ export class LibraryClient {
   importFromPort(options?: { source?: string }): Promise<PortImportHandle>;
   /** The same, reading `port`: the store's end of a channel whose other end a parser has already (startParse). */
   importFromPort(options: { source?: string; port: MessagePort }): Promise<Omit<PortImportHandle, 'port'>>;
-  async importFromPort(options: { source?: string; port?: MessagePort } = {}): Promise<Omit<PortImportHandle, 'port'> & { port: MessagePort | undefined }> {
+  async importFromPort(
+    options: { source?: string; port?: MessagePort } = {},
+  ): Promise<Omit<PortImportHandle, 'port'> & { port: MessagePort | undefined }> {
     // Given a port (startParse: the parser has the other end and may be posting already), the store
     // reads that one; else a new channel, whose other end the caller hands to the parser.
     const { port1, port2 } = options.port ? { port1: undefined, port2: options.port } : new MessageChannel();
     let session: number;
     try {
-      session = (await this.#request({ id: 0, op: 'import.begin', source: options.source, port: port2 }, [port2])) as number;
+      session = (await this.#request({ id: 0, op: 'import.begin', source: options.source, port: port2 }, [
+        port2,
+      ])) as number;
     } catch (err) {
       (port1 ?? port2).close();
       throw err;
@@ -333,9 +371,15 @@ export class LibraryClient {
    * `sample`); `matches` settles once the parser's `end` is in, and rejects when the port closes
    * before it (a failed parse). The entries pass from parser to library worker, never through here.
    */
-  previewFromPort(options: { source?: string | undefined; sample: number }): { port: MessagePort; matches: Promise<ImportMatches> } {
+  previewFromPort(options: { source?: string | undefined; sample: number }): {
+    port: MessagePort;
+    matches: Promise<ImportMatches>;
+  } {
     const { port1, port2 } = new MessageChannel();
-    const matches = this.#request({ id: 0, op: 'import.preview', source: options.source, sample: options.sample, port: port2 }, [port2]) as Promise<ImportMatches>;
+    const matches = this.#request(
+      { id: 0, op: 'import.preview', source: options.source, sample: options.sample, port: port2 },
+      [port2],
+    ) as Promise<ImportMatches>;
     return { port: port1, matches };
   }
 

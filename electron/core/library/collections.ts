@@ -15,9 +15,14 @@ export abstract class CollectionsRoom extends ItemsRoom {
     if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
     if (parentId !== null) this.#collectionExists(parentId);
     try {
-      return Number(this.w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`).lastInsertRowid);
+      return Number(
+        this.w.run(
+          sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`,
+        ).lastInsertRowid,
+      );
     } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${clean}" here.`);
+      if (String(err).includes('UNIQUE'))
+        throw new CoreError('CONFLICT', `There is already a collection named "${clean}" here.`);
       throw err;
     }
   }
@@ -27,7 +32,8 @@ export abstract class CollectionsRoom extends ItemsRoom {
     try {
       this.w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
     } catch (err) {
-      if (String(err).includes('UNIQUE')) throw new CoreError('CONFLICT', `There is already a collection named "${name.trim()}" here.`);
+      if (String(err).includes('UNIQUE'))
+        throw new CoreError('CONFLICT', `There is already a collection named "${name.trim()}" here.`);
       throw err;
     }
   }
@@ -37,9 +43,11 @@ export abstract class CollectionsRoom extends ItemsRoom {
     this.#collectionExists(id);
     if (parentId !== null) {
       this.#collectionExists(parentId);
-      const loop = this.w.get(sql`WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
+      const loop = this.w
+        .get(sql`WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
         SELECT 1 FROM sub WHERE id = ${parentId}`);
-      if (loop) throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
+      if (loop)
+        throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
     }
     this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
   }
@@ -62,58 +70,92 @@ export abstract class CollectionsRoom extends ItemsRoom {
   addToCollection(collectionId: number, ids: readonly ItemId[]): void {
     this.#collectionExists(collectionId);
     const name = this.#collectionName(collectionId);
-    this.undoable((s) => `Add ${s} to ${name}`, ids, () => {
-      const now = this.now();
-      for (const id of ids) this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Add ${s} to ${name}`,
+      ids,
+      () => {
+        const now = this.now();
+        for (const id of ids)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`,
+          );
+        return { value: undefined };
+      },
+    );
   }
 
   removeFromCollection(collectionId: number, ids: readonly ItemId[]): void {
     const name = this.#collectionName(collectionId);
-    this.undoable((s) => `Remove ${s} from ${name}`, ids, () => {
-      for (const batch of chunk(ids)) this.w.run(sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Remove ${s} from ${name}`,
+      ids,
+      () => {
+        for (const batch of chunk(ids))
+          this.w.run(
+            sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`,
+          );
+        return { value: undefined };
+      },
+    );
   }
 
   /** Moves items from one collection to another (a drag between collections). */
   moveToCollection(ids: readonly ItemId[], fromId: number, toId: number): void {
     this.#collectionExists(toId);
     const name = this.#collectionName(toId);
-    this.undoable((s) => `Move ${s} to ${name}`, ids, () => {
-      const now = this.now();
-      for (const id of ids) {
-        this.w.run(sql`DELETE FROM collection_items WHERE collection_id = ${fromId} AND item_id = ${id}`);
-        this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${toId}, ${id}, ${now})`);
-      }
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Move ${s} to ${name}`,
+      ids,
+      () => {
+        const now = this.now();
+        for (const id of ids) {
+          this.w.run(sql`DELETE FROM collection_items WHERE collection_id = ${fromId} AND item_id = ${id}`);
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${toId}, ${id}, ${now})`,
+          );
+        }
+        return { value: undefined };
+      },
+    );
   }
 
   // ── Trash ──
 
   trashItems(ids: readonly ItemId[]): void {
-    this.undoable((s) => `Move ${s} to the Trash`, ids, () => {
-      const now = this.now();
-      for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Move ${s} to the Trash`,
+      ids,
+      () => {
+        const now = this.now();
+        for (const batch of chunk(ids))
+          this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN ${inList(batch)}`);
+        return { value: undefined };
+      },
+    );
   }
 
   restoreItems(ids: readonly ItemId[]): void {
-    this.undoable((s) => `Restore ${s} from the Trash`, ids, () => {
-      for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET trashed_at = NULL WHERE id IN ${inList(batch)}`);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Restore ${s} from the Trash`,
+      ids,
+      () => {
+        for (const batch of chunk(ids))
+          this.w.run(sql`UPDATE items SET trashed_at = NULL WHERE id IN ${inList(batch)}`);
+        return { value: undefined };
+      },
+    );
   }
 
   /** Deletes items for good (still undoable while the undo entry lasts). */
   deleteItems(ids: readonly ItemId[]): void {
-    this.undoable((s) => `Delete ${s} for good`, ids, () => {
-      for (const id of ids) this.deleteRow(id);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Delete ${s} for good`,
+      ids,
+      () => {
+        for (const id of ids) this.deleteRow(id);
+        return { value: undefined };
+      },
+    );
   }
 
   emptyTrash(): number {

@@ -19,8 +19,16 @@ export interface LibraryCounts {
 export function libraryCounts(read: ReadDb): LibraryCounts {
   // Every item through the narrow (type, id) index, less those in the trash (a partial index): the
   // items' own rows are never read. Reading trashed_at from each row took 1.2 s on 100,000 items.
-  const byType = new Map(read.all<{ type: string; n: number }>(sql`SELECT type, count(*) AS n FROM items INDEXED BY items_by_type GROUP BY type`).map((t) => [t.type, t.n]));
-  for (const t of read.all<{ type: string; n: number }>(sql`SELECT type, count(*) AS n FROM items INDEXED BY items_trashed WHERE trashed_at IS NOT NULL GROUP BY type`)) {
+  const byType = new Map(
+    read
+      .all<{ type: string; n: number }>(
+        sql`SELECT type, count(*) AS n FROM items INDEXED BY items_by_type GROUP BY type`,
+      )
+      .map((t) => [t.type, t.n]),
+  );
+  for (const t of read.all<{ type: string; n: number }>(
+    sql`SELECT type, count(*) AS n FROM items INDEXED BY items_trashed WHERE trashed_at IS NOT NULL GROUP BY type`,
+  )) {
     byType.set(t.type, (byType.get(t.type) ?? 0) - t.n);
   }
   const types = [...byType].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -42,7 +42,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma(options.durability === 'off' ? 'synchronous = OFF' : 'synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
+    if (options.maxPageCount !== undefined)
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
     migrate(db, options.migrations ?? migrations, options.beforeMigrate);
     return db;
   } catch (err) {
@@ -52,7 +53,11 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 }
 
 /** Applies pending migrations in order, each in its own transaction, recording progress in user_version. */
-export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db: Db, from: number, to: number) => void): { from: number; to: number } {
+export function migrate(
+  db: Db,
+  list: readonly Migration[],
+  beforeMigrate?: (db: Db, from: number, to: number) => void,
+): { from: number; to: number } {
   checkOrder(list);
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
   const from = db.pragma('user_version', { simple: true }) as number;
@@ -85,7 +90,8 @@ export function migrate(db: Db, list: readonly Migration[], beforeMigrate?: (db:
  */
 function checkOrder(list: readonly Migration[]): void {
   list.forEach((m, i) => {
-    if (!Number.isInteger(m.version) || m.version < 1) throw new Error(`Migration "${m.name}" has version ${m.version}; versions are whole numbers from 1.`);
+    if (!Number.isInteger(m.version) || m.version < 1)
+      throw new Error(`Migration "${m.name}" has version ${m.version}; versions are whole numbers from 1.`);
     const prev = list[i - 1];
     if (prev && m.version <= prev.version) {
       throw new Error(

@@ -16,7 +16,14 @@ export interface Derived {
   doi: string | null;
   /** Set when the item has a DOI the normaliser rejects: kept in the CSL, not indexed. */
   doiProblem: string | null;
-  creators: { role: string; position: number; family: string | null; given: string | null; literal: string | null; familyNorm: string }[];
+  creators: {
+    role: string;
+    position: number;
+    family: string | null;
+    given: string | null;
+    literal: string | null;
+    familyNorm: string;
+  }[];
   abstract: string;
   creatorsFts: string;
 }
@@ -66,7 +73,9 @@ export function yearOf(item: CslItem): number | null {
 /** Title for sorting and duplicate detection: folded, punctuation and markup removed. */
 export function dedupeTitle(title: string | null): string | null {
   if (!title) return null;
-  const t = foldText(stripTags(title)).replace(/[^a-z0-9]+/g, ' ').trim();
+  const t = foldText(stripTags(title))
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   return t === '' ? null : t;
 }
 
@@ -80,7 +89,14 @@ export function derive(item: CslItem): Derived {
       if (!n || typeof n !== 'object') return;
       const family = str(n.family);
       const literal = str(n.literal);
-      creators.push({ role, position, family, given: str(n.given), literal, familyNorm: foldName(family ?? literal ?? str(n.given) ?? '') });
+      creators.push({
+        role,
+        position,
+        family,
+        given: str(n.given),
+        literal,
+        familyNorm: foldName(family ?? literal ?? str(n.given) ?? ''),
+      });
     });
   }
   // The table shows authors, or editors for an edited book.
@@ -94,7 +110,8 @@ export function derive(item: CslItem): Derived {
   if (rawDoi) {
     const parsed = parseDoi(rawDoi);
     if (parsed.ok) doi = parsed.doi;
-    else doiProblem = `The DOI "${rawDoi.slice(0, 80)}" is not valid (${parsed.reason}); it is kept but not used to find duplicates or evidence.`;
+    else
+      doiProblem = `The DOI "${rawDoi.slice(0, 80)}" is not valid (${parsed.reason}); it is kept but not used to find duplicates or evidence.`;
   }
   return {
     title,
@@ -144,13 +161,31 @@ export interface PreparedItem {
 export function keywordTags(item: CslItem): string[] {
   const kw = item.keyword;
   if (typeof kw !== 'string') return [];
-  return [...new Set(kw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '' && s.length <= 200))];
+  return [
+    ...new Set(
+      kw
+        .split(/[;,]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== '' && s.length <= 200),
+    ),
+  ];
 }
 
 export function prepareItem(item: CslItem, replacedId?: { id: string; reason: string }): PreparedItem {
   if (!item || typeof item !== 'object' || typeof item.type !== 'string') {
     const { creators: _none, ...derived } = derive({ type: 'document' } as CslItem);
-    return { type: null, csl: '{}', hasKey: false, givenKey: null, requestedKey: '', keyProblem: null, keyBase: null, tags: [], derived, creators: [] };
+    return {
+      type: null,
+      csl: '{}',
+      hasKey: false,
+      givenKey: null,
+      requestedKey: '',
+      keyProblem: null,
+      keyBase: null,
+      tags: [],
+      derived,
+      creators: [],
+    };
   }
   const { creators, ...derived } = derive(item);
   const flat: (string | number | null)[] = [];
@@ -187,5 +222,7 @@ export function withKey(p: PreparedItem, key: string): string | Uint8Array {
   }
   // The key goes first rather than last: the same record either way.
   const csl = cslText(p.csl);
-  return csl === '{}' ? `{"citation-key":${JSON.stringify(key)}}` : `{"citation-key":${JSON.stringify(key)},${csl.slice(1)}`;
+  return csl === '{}'
+    ? `{"citation-key":${JSON.stringify(key)}}`
+    : `{"citation-key":${JSON.stringify(key)},${csl.slice(1)}`;
 }

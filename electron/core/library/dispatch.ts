@@ -9,10 +9,15 @@ type Method = (...args: unknown[]) => unknown;
 /** The methods declared along a store's class chain, up to (not including) Object. */
 export function declaredMethods(store: object): Map<string, Method> {
   const methods = new Map<string, Method>();
-  for (let proto: object | null = Object.getPrototypeOf(store) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = Object.getPrototypeOf(store) as object | null;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
       // A subclass's override comes first and stays.
-      if (name !== 'constructor' && typeof d.value === 'function' && !methods.has(name)) methods.set(name, d.value as Method);
+      if (name !== 'constructor' && typeof d.value === 'function' && !methods.has(name))
+        methods.set(name, d.value as Method);
     }
   }
   return methods;
@@ -35,7 +40,12 @@ export function storesOf(opened: OpenedLibrary): LibraryStores {
 
 /** Finds the method a call names, once per store; anything else is refused with the store and method in the message. */
 export function storeDispatch(stores: LibraryStores): (store: string, method: string) => (args: unknown[]) => unknown {
-  const tables = new Map(Object.entries(stores).map(([name, store]) => [name, { store: store as object, methods: declaredMethods(store as object) }]));
+  const tables = new Map(
+    Object.entries(stores).map(([name, store]) => [
+      name,
+      { store: store as object, methods: declaredMethods(store as object) },
+    ]),
+  );
   return (store, method) => {
     const table = tables.get(store);
     const fn = table?.methods.get(method);

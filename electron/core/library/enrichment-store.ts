@@ -17,7 +17,15 @@ import { fillMissing } from './fill';
 import type { Library } from './library';
 import { ident, inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { ItemId } from './types';
-import type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange } from '../../../shared/model/item-status';
+import type {
+  EnqueueResult,
+  EnrichReason,
+  EnrichRun,
+  EnrichScope,
+  FlaggedItem,
+  RunState,
+  StatusChange,
+} from '../../../shared/model/item-status';
 import { grouped } from '../../../shared/model/numbers';
 
 export type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange };
@@ -29,10 +37,6 @@ export const NEED_ALL = NEED_PAPER | NEED_TALLIES;
 
 /** A DOI that failed for a reason other than the service being unreachable is given up after this many tries. */
 export const MAX_ATTEMPTS = 3;
-
-
-
-
 
 export interface QueuedDoi {
   doi: string;
@@ -48,8 +52,6 @@ export interface BatchInput {
   /** DOIs whose request failed; transient ones (offline, rate-limited…) stay queued without limit. */
   failed: { doi: string; message: string; transient: boolean }[];
 }
-
-
 
 export interface BatchOutcome {
   run: EnrichRun;
@@ -137,7 +139,8 @@ export class EnrichmentStore {
     const { dois, withoutDoi } = this.#resolve(scope);
     if (dois.length === 0) return { run: null, withoutDoi };
     const needs = options.needs ?? NEED_ALL;
-    if (!Number.isInteger(needs) || needs < 1 || needs > NEED_ALL) throw new CoreError('INVALID_INPUT', 'needs must be NEED_PAPER, NEED_TALLIES or both.');
+    if (!Number.isInteger(needs) || needs < 1 || needs > NEED_ALL)
+      throw new CoreError('INVALID_INPUT', 'needs must be NEED_PAPER, NEED_TALLIES or both.');
     const runId = this.#queue(
       dois.map((doi) => ({ doi, needs })),
       options.reason ?? 'demand',
@@ -215,20 +218,28 @@ export class EnrichmentStore {
 
   /** Runs that still have queued DOIs (running when the app stopped, or paused offline), oldest first. */
   openRuns(): EnrichRun[] {
-    return this.#w.all<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM enrich_runs r WHERE r.state IN ('running', 'paused') ORDER BY r.id`).map(toRun);
+    return this.#w
+      .all<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM enrich_runs r WHERE r.state IN ('running', 'paused') ORDER BY r.id`)
+      .map(toRun);
   }
 
   recentRuns(limit = 20): EnrichRun[] {
-    return this.#w.all<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM enrich_runs r ORDER BY r.id DESC LIMIT ${limit}`).map(toRun);
+    return this.#w
+      .all<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM enrich_runs r ORDER BY r.id DESC LIMIT ${limit}`)
+      .map(toRun);
   }
 
   /** The next DOIs of a run, in the order they were queued. */
   nextBatch(runId: number, size: number): QueuedDoi[] {
-    return this.#w.all<QueuedDoi>(sql`SELECT doi, needs FROM enrich_queue WHERE run_id = ${runId} ORDER BY id LIMIT ${size}`);
+    return this.#w.all<QueuedDoi>(
+      sql`SELECT doi, needs FROM enrich_queue WHERE run_id = ${runId} ORDER BY id LIMIT ${size}`,
+    );
   }
 
   setRunState(runId: number, state: 'running' | 'paused', message = ''): EnrichRun {
-    this.#w.run(sql`UPDATE enrich_runs SET state = ${state}, message = ${message}, updated_at = ${this.#now()} WHERE id = ${runId} AND state IN ('running', 'paused')`);
+    this.#w.run(
+      sql`UPDATE enrich_runs SET state = ${state}, message = ${message}, updated_at = ${this.#now()} WHERE id = ${runId} AND state IN ('running', 'paused')`,
+    );
     return this.run(runId);
   }
 
@@ -236,7 +247,9 @@ export class EnrichmentStore {
   cancelRun(runId: number): EnrichRun {
     this.#w.transaction(() => {
       this.#w.run(sql`DELETE FROM enrich_queue WHERE run_id = ${runId}`);
-      this.#w.run(sql`UPDATE enrich_runs SET state = 'cancelled', message = 'Cancelled', updated_at = ${this.#now()} WHERE id = ${runId} AND state IN ('running', 'paused')`);
+      this.#w.run(
+        sql`UPDATE enrich_runs SET state = 'cancelled', message = 'Cancelled', updated_at = ${this.#now()} WHERE id = ${runId} AND state IN ('running', 'paused')`,
+      );
     });
     return this.run(runId);
   }
@@ -259,7 +272,9 @@ export class EnrichmentStore {
           if (normDoi(doi)) this.#library.putNotices(doi, null, undefined, input.fetchedAt);
           clear(doi, NEED_PAPER);
         }
-        const itemsByDoi = raw.prepare('SELECT i.id, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.doi = ? AND i.trashed_at IS NULL');
+        const itemsByDoi = raw.prepare(
+          'SELECT i.id, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.doi = ? AND i.trashed_at IS NULL',
+        );
         const known: string[] = [];
         for (const [doi, paper] of Object.entries(input.papers.found)) {
           const d = normDoi(doi);
@@ -268,10 +283,18 @@ export class EnrichmentStore {
           known.push(d);
           const fromService = paperToCsl(metadataOf(paper));
           for (const item of itemsByDoi.all(d) as { id: number; csl: string }[]) {
-            const result = fillMissing(JSON.parse(item.csl) as CslItem, fromService, new Set(editedFields(this.#w, item.id)));
+            const result = fillMissing(
+              JSON.parse(item.csl) as CslItem,
+              fromService,
+              new Set(editedFields(this.#w, item.id)),
+            );
             if (result.filled.length === 0 && !result.completed) continue;
             // A completed placeholder gets the key and tags an online add would have given it.
-            this.#library.writeServiceFill(item.id, result.csl, result.completed ? { completed: true, tags: keywordTags(fromService) } : undefined);
+            this.#library.writeServiceFill(
+              item.id,
+              result.csl,
+              result.completed ? { completed: true, tags: keywordTags(fromService) } : undefined,
+            );
             filled.push({ id: item.id, fields: result.filled });
           }
         }
@@ -307,7 +330,9 @@ export class EnrichmentStore {
         } else failedOnce.run(f.message.slice(0, 500), row.id);
       }
       const now = this.#now();
-      this.#w.run(sql`UPDATE enrich_runs SET done = done + ${completed}, failed = failed + ${dropped}, filled = filled + ${filled.length}, updated_at = ${now} WHERE id = ${runId}`);
+      this.#w.run(
+        sql`UPDATE enrich_runs SET done = done + ${completed}, failed = failed + ${dropped}, filled = filled + ${filled.length}, updated_at = ${now} WHERE id = ${runId}`,
+      );
       this.#settle(runId);
       return { run: this.run(runId), completed, filled, changes };
     });
@@ -338,18 +363,41 @@ export class EnrichmentStore {
 
   /** Library items whose papers are retracted, withdrawn, corrected or under an expression of concern, most severe first. */
   flaggedItems(): FlaggedItem[] {
-    const rows = this.#r.all<{ id: number; citation_key: string; title: string | null; doi: string; status: ItemStatus; kinds: string; checked_at: number }>(sql`
+    const rows = this.#r.all<{
+      id: number;
+      citation_key: string;
+      title: string | null;
+      doi: string;
+      status: ItemStatus;
+      kinds: string;
+      checked_at: number;
+    }>(sql`
       SELECT i.id, i.citation_key, i.title, i.doi, s.status, s.kinds, s.checked_at FROM item_status s JOIN items i ON i.doi = s.doi
       WHERE s.status <> 'none' AND i.trashed_at IS NULL ORDER BY i.id`);
     return rows
-      .map((r) => ({ id: r.id, citationKey: r.citation_key, title: r.title, doi: r.doi, status: r.status, notices: kindsOf(r.kinds), checkedAt: r.checked_at }))
+      .map((r) => ({
+        id: r.id,
+        citationKey: r.citation_key,
+        title: r.title,
+        doi: r.doi,
+        status: r.status,
+        notices: kindsOf(r.kinds),
+        checkedAt: r.checked_at,
+      }))
       .sort((a, b) => severity(b.status) - severity(a.status) || a.id - b.id);
   }
 
   /** Status changes, newest first; by default only those the user has not seen. */
   statusChanges(options: { unseenOnly?: boolean; limit?: number } = {}): StatusChange[] {
     const unseenOnly = options.unseenOnly ?? true;
-    const rows = this.#r.all<{ id: number; doi: string; previous: ItemStatus | null; current: ItemStatus; changed_at: number; seen_at: number | null }>(sql`
+    const rows = this.#r.all<{
+      id: number;
+      doi: string;
+      previous: ItemStatus | null;
+      current: ItemStatus;
+      changed_at: number;
+      seen_at: number | null;
+    }>(sql`
       SELECT id, doi, previous, current, changed_at, seen_at FROM status_changes ${unseenOnly ? sql`WHERE seen_at IS NULL` : sql``}
       ORDER BY id DESC LIMIT ${options.limit ?? 500}`);
     return this.#withItems(this.#r, rows);
@@ -358,11 +406,14 @@ export class EnrichmentStore {
   /** Marks changes as seen (all unseen ones when no ids are given); returns how many were marked. */
   markStatusChangesSeen(ids?: readonly number[]): number {
     const now = this.#now();
-    if (ids === undefined) return this.#w.run(sql`UPDATE status_changes SET seen_at = ${now} WHERE seen_at IS NULL`).changes;
+    if (ids === undefined)
+      return this.#w.run(sql`UPDATE status_changes SET seen_at = ${now} WHERE seen_at IS NULL`).changes;
     let n = 0;
     this.#w.transaction(() => {
       inBatches(ids, (batch) => {
-        n += this.#w.run(sql`UPDATE status_changes SET seen_at = ${now} WHERE seen_at IS NULL AND id IN ${inList(batch)}`).changes;
+        n += this.#w.run(
+          sql`UPDATE status_changes SET seen_at = ${now} WHERE seen_at IS NULL AND id IN ${inList(batch)}`,
+        ).changes;
         return [];
       });
     });
@@ -378,7 +429,11 @@ export class EnrichmentStore {
         rows = this.#r.all(sql`SELECT doi FROM items WHERE trashed_at IS NULL ORDER BY id`);
         break;
       case 'items':
-        rows = inBatches(scope.ids, (batch) => this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} AND trashed_at IS NULL`));
+        rows = inBatches(scope.ids, (batch) =>
+          this.#r.all<{ doi: string | null }>(
+            sql`SELECT doi FROM items WHERE id IN ${inList(batch)} AND trashed_at IS NULL`,
+          ),
+        );
         break;
       case 'collection':
       case 'query': {
@@ -386,7 +441,9 @@ export class EnrichmentStore {
         let cursor: string | null = null;
         do {
           const page = this.#library.list({
-            ...(scope.kind === 'collection' ? { collectionId: scope.id, includeSubcollections: true } : { query: scope.query }),
+            ...(scope.kind === 'collection'
+              ? { collectionId: scope.id, includeSubcollections: true }
+              : { query: scope.query }),
             sort: { column: 'dateAdded', direction: 'asc' },
             limit: 1000,
             cursor,
@@ -418,11 +475,17 @@ export class EnrichmentStore {
   #queue(entries: readonly QueuedDoi[], reason: EnrichReason, label: string): number {
     return this.#w.transaction(() => {
       const now = this.#now();
-      const runId = Number(this.#w.run(sql`INSERT INTO enrich_runs (label, reason, state, total, created_at, updated_at) VALUES (${label}, ${reason}, 'running', ${entries.length}, ${now}, ${now})`).lastInsertRowid);
+      const runId = Number(
+        this.#w.run(
+          sql`INSERT INTO enrich_runs (label, reason, state, total, created_at, updated_at) VALUES (${label}, ${reason}, 'running', ${entries.length}, ${now}, ${now})`,
+        ).lastInsertRowid,
+      );
       const raw = this.#w.raw;
       const existing = raw.prepare('SELECT run_id FROM enrich_queue WHERE doi = ?').pluck();
       const shrink = raw.prepare('UPDATE enrich_runs SET total = total - 1 WHERE id = ?');
-      const move = raw.prepare('UPDATE enrich_queue SET run_id = ?, needs = needs | ?, attempts = 0, last_error = NULL WHERE doi = ?');
+      const move = raw.prepare(
+        'UPDATE enrich_queue SET run_id = ?, needs = needs | ?, attempts = 0, last_error = NULL WHERE doi = ?',
+      );
       const insert = raw.prepare('INSERT INTO enrich_queue (doi, run_id, needs) VALUES (?, ?, ?)');
       const moved = new Set<number>();
       for (const e of entries) {
@@ -465,15 +528,34 @@ export class EnrichmentStore {
     }
     if (ids.length === 0) return [];
     const rows = inBatches(ids, (batch) =>
-      this.#w.all<{ id: number; doi: string; previous: ItemStatus | null; current: ItemStatus; changed_at: number; seen_at: number | null }>(
+      this.#w.all<{
+        id: number;
+        doi: string;
+        previous: ItemStatus | null;
+        current: ItemStatus;
+        changed_at: number;
+        seen_at: number | null;
+      }>(
         sql`SELECT id, doi, previous, current, changed_at, seen_at FROM status_changes WHERE id IN ${inList(batch)} ORDER BY id`,
       ),
     );
     return this.#withItems(this.#w, rows);
   }
 
-  #withItems(db: ReadDb, rows: { id: number; doi: string; previous: ItemStatus | null; current: ItemStatus; changed_at: number; seen_at: number | null }[]): StatusChange[] {
-    const items = db.raw.prepare('SELECT id, citation_key AS citationKey, title FROM items WHERE doi = ? AND trashed_at IS NULL ORDER BY id');
+  #withItems(
+    db: ReadDb,
+    rows: {
+      id: number;
+      doi: string;
+      previous: ItemStatus | null;
+      current: ItemStatus;
+      changed_at: number;
+      seen_at: number | null;
+    }[],
+  ): StatusChange[] {
+    const items = db.raw.prepare(
+      'SELECT id, citation_key AS citationKey, title FROM items WHERE doi = ? AND trashed_at IS NULL ORDER BY id',
+    );
     return rows.map((r) => ({
       id: r.id,
       doi: r.doi,

@@ -44,7 +44,11 @@ export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslIte
  * whether a locale was forced, so the same bibliography was kept twice and the first export of an app
  * session missed what the command line had formatted (and the other way round).
  */
-export function exportLocale(styles: readonly Pick<StyleInfo, 'id' | 'kind' | 'defaultLocale'>[], style: string, locale: string | undefined): string | undefined {
+export function exportLocale(
+  styles: readonly Pick<StyleInfo, 'id' | 'kind' | 'defaultLocale'>[],
+  style: string,
+  locale: string | undefined,
+): string | undefined {
   const info = styles.find((s) => s.id === style);
   if (locale === undefined || !info || info.kind !== 'csl') return locale;
   return (info.defaultLocale ?? 'en-US') === locale ? undefined : locale;

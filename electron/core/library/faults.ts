@@ -10,12 +10,14 @@ export type StorageFaultKind = 'full' | 'io';
 export function storageFaultCode(err: unknown): { kind: StorageFaultKind; code: string } | null {
   if (err instanceof CoreError) {
     const d = err.details as { fault?: unknown; cause?: unknown } | undefined;
-    if ((d?.fault === 'full' || d?.fault === 'io') && typeof d.cause === 'string') return { kind: d.fault, code: d.cause };
+    if ((d?.fault === 'full' || d?.fault === 'io') && typeof d.cause === 'string')
+      return { kind: d.fault, code: d.cause };
     return null;
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return { kind: 'full', code };
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG')
+    return { kind: 'full', code };
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return { kind: 'io', code };
   return null;
 }

@@ -45,7 +45,11 @@ export function provisionalFields(item: CslItem): string[] {
  * names them. A placeholder (a DOI added offline) becomes the entry an online add would have made:
  * it takes the service's type too, and loses its pending mark (`completed`).
  */
-export function fillMissing(current: CslItem, fromService: CslItem, edited: ReadonlySet<string>): { csl: CslItem; filled: string[]; completed?: true } {
+export function fillMissing(
+  current: CslItem,
+  fromService: CslItem,
+  edited: ReadonlySet<string>,
+): { csl: CslItem; filled: string[]; completed?: true } {
   const csl: Record<string, unknown> = { ...current };
   const filled: string[] = [];
   const placeholder = isPlaceholder(current);
@@ -60,7 +64,11 @@ export function fillMissing(current: CslItem, fromService: CslItem, edited: Read
     filled.push(k);
   }
   if (!placeholder) return { csl: csl as CslItem, filled: filled.sort() };
-  const { pendingMetadata: _pending, provisional: _provisional, ...citewise } = (csl['custom'] as { citewise: Record<string, unknown> }).citewise;
+  const {
+    pendingMetadata: _pending,
+    provisional: _provisional,
+    ...citewise
+  } = (csl['custom'] as { citewise: Record<string, unknown> }).citewise;
   const { citewise: _old, ...custom } = csl['custom'] as Record<string, unknown>;
   const rest = Object.keys(citewise).length > 0 ? { ...custom, citewise } : custom;
   if (Object.keys(rest).length > 0) csl['custom'] = rest;

@@ -45,7 +45,9 @@ function evaluate(read: ReadDb, expr: string): FulltextMatch {
   const itemIds =
     shas.length === 0
       ? []
-      : read.pluck<number>(sql`SELECT DISTINCT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT value FROM json_each(${JSON.stringify(shas)})) ORDER BY a.item_id`);
+      : read.pluck<number>(
+          sql`SELECT DISTINCT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT value FROM json_each(${JSON.stringify(shas)})) ORDER BY a.item_id`,
+        );
   return { pages, itemIds, itemIdsJson: JSON.stringify(itemIds) };
 }
 
@@ -53,7 +55,9 @@ function evaluate(read: ReadDb, expr: string): FulltextMatch {
 export function fulltextMatch(read: ReadDb, expr: string): FulltextMatch {
   // data_version moves with other connections' commits, total_changes() with this one's (a read handle
   // over the write connection).
-  const v = read.get<{ v: number; c: number }>(sql`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c`)!;
+  const v = read.get<{ v: number; c: number }>(
+    sql`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c`,
+  )!;
   const version = `${v.v}:${v.c}`;
   let memo = memos.get(read.raw);
   if (!memo || memo.version !== version) {

@@ -91,11 +91,13 @@ export class FulltextStore {
   record(outcome: FulltextOutcome): void {
     const textPages = outcome.pages.filter((p) => p.text.trim() !== '');
     this.#w.transaction(() => {
-      if (this.#w.get(sql`SELECT 1 FROM pdf_text_state WHERE sha256 = ${outcome.sha256}`)) throw new CoreError('CONFLICT', `The text of PDF ${outcome.sha256.slice(0, 12)}… is already indexed.`);
+      if (this.#w.get(sql`SELECT 1 FROM pdf_text_state WHERE sha256 = ${outcome.sha256}`))
+        throw new CoreError('CONFLICT', `The text of PDF ${outcome.sha256.slice(0, 12)}… is already indexed.`);
       if (outcome.status === 'indexed') {
         const insert = this.#w.raw.prepare('INSERT INTO pdf_text_fts (text, sha256, page) VALUES (?, ?, ?)');
         const locate = this.#w.raw.prepare('INSERT INTO pdf_text_pages (id, sha256, page) VALUES (?, ?, ?)');
-        for (const p of textPages) locate.run(insert.run(p.text, outcome.sha256, p.page).lastInsertRowid, outcome.sha256, p.page);
+        for (const p of textPages)
+          locate.run(insert.run(p.text, outcome.sha256, p.page).lastInsertRowid, outcome.sha256, p.page);
       }
       this.#w.run(sql`INSERT INTO pdf_text_state (sha256, status, page_count, text_pages, note, indexed_at)
         VALUES (${outcome.sha256}, ${outcome.status}, ${outcome.pageCount}, ${outcome.status === 'indexed' ? textPages.length : 0}, ${outcome.note}, ${this.#now()})`);
@@ -113,10 +115,17 @@ export class FulltextStore {
 
   summary(): FulltextSummary {
     const byStatus: Record<FulltextStatus, number> = { indexed: 0, 'no-text': 0, 'too-big': 0, unreadable: 0 };
-    const rows = this.#r.all<{ status: FulltextStatus; n: number }>(sql`SELECT s.status AS status, count(*) AS n FROM pdf_text_state s WHERE s.sha256 IN (SELECT sha256 FROM attachments) GROUP BY s.status`);
+    const rows = this.#r.all<{ status: FulltextStatus; n: number }>(
+      sql`SELECT s.status AS status, count(*) AS n FROM pdf_text_state s WHERE s.sha256 IN (SELECT sha256 FROM attachments) GROUP BY s.status`,
+    );
     for (const r of rows) byStatus[r.status] = r.n;
-    const pdfs = this.#r.get<{ n: number }>(sql`SELECT count(DISTINCT sha256) AS n FROM attachments WHERE sha256 IS NOT NULL`)?.n ?? 0;
-    const pages = this.#r.get<{ n: number }>(sql`SELECT coalesce(sum(text_pages), 0) AS n FROM pdf_text_state WHERE sha256 IN (SELECT sha256 FROM attachments)`)?.n ?? 0;
+    const pdfs =
+      this.#r.get<{ n: number }>(sql`SELECT count(DISTINCT sha256) AS n FROM attachments WHERE sha256 IS NOT NULL`)
+        ?.n ?? 0;
+    const pages =
+      this.#r.get<{ n: number }>(
+        sql`SELECT coalesce(sum(text_pages), 0) AS n FROM pdf_text_state WHERE sha256 IN (SELECT sha256 FROM attachments)`,
+      )?.n ?? 0;
     const recorded = rows.reduce((sum, r) => sum + r.n, 0);
     return { pdfs, byStatus, pending: pdfs - recorded, pages };
   }
@@ -152,10 +161,14 @@ export class FulltextStore {
     }
     const wanted = new Set(itemIds);
     const files = inBatches(itemIds, (batch) =>
-      this.#r.all<{ itemId: number; sha256: string }>(sql`SELECT item_id AS itemId, sha256 FROM attachments WHERE item_id IN ${inList(batch)} AND sha256 IS NOT NULL`),
+      this.#r.all<{ itemId: number; sha256: string }>(
+        sql`SELECT item_id AS itemId, sha256 FROM attachments WHERE item_id IN ${inList(batch)} AND sha256 IS NOT NULL`,
+      ),
     );
     const rows: { rid: number; itemId: number; page: number }[] = [];
-    for (const f of files) if (wanted.has(f.itemId)) for (const p of byFile.get(f.sha256) ?? []) rows.push({ rid: p.rid, itemId: f.itemId, page: p.page });
+    for (const f of files)
+      if (wanted.has(f.itemId))
+        for (const p of byFile.get(f.sha256) ?? []) rows.push({ rid: p.rid, itemId: f.itemId, page: p.page });
     rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page || x.rid - y.rid);
     const taken = new Map<number, number>();
     const seen = new Set<string>();
@@ -182,7 +195,11 @@ export class FulltextStore {
   #snippets(expr: string, rids: readonly number[]): Map<number, string> {
     const out = new Map<number, string>();
     if (rids.length === 0) return out;
-    const texts = inBatches(rids, (batch) => this.#r.all<{ rid: number; text: string }>(sql`SELECT rowid AS rid, text FROM pdf_text_fts WHERE rowid IN ${inList(batch)}`));
+    const texts = inBatches(rids, (batch) =>
+      this.#r.all<{ rid: number; text: string }>(
+        sql`SELECT rowid AS rid, text FROM pdf_text_fts WHERE rowid IN ${inList(batch)}`,
+      ),
+    );
     const scratch = (this.#scratch ??= SnippetScratch.open());
     return scratch.snippets(expr, texts);
   }
@@ -213,7 +230,9 @@ class SnippetScratch {
       CREATE VIRTUAL TABLE pages USING fts5(text, content = 'texts', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');`);
     this.#insert = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
     this.#index = db.prepare('INSERT INTO pages (rowid, text) VALUES (?, ?)');
-    this.#select = db.prepare(`SELECT rowid AS rid, snippet(pages, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 12) AS snippet FROM pages WHERE pages MATCH ?`);
+    this.#select = db.prepare(
+      `SELECT rowid AS rid, snippet(pages, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 12) AS snippet FROM pages WHERE pages MATCH ?`,
+    );
     this.#empty = db.prepare("INSERT INTO pages (pages) VALUES ('delete-all')");
     this.#emptyTexts = db.prepare('DELETE FROM texts');
   }
@@ -243,4 +262,3 @@ class SnippetScratch {
 }
 
 type SqlIds = readonly number[];
-

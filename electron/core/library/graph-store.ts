@@ -123,15 +123,26 @@ function positionsOf(raw: Readonly<Positions>, dois: ReadonlySet<string>): Posit
   const out: Positions = {};
   for (const [k, p] of Object.entries(raw)) {
     const d = norm(k);
-    if (!d || !dois.has(d)) throw new CoreError('INVALID_INPUT', `The layout names "${k}", which is not a paper of the graph.`, { field: 'positions' });
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) throw new CoreError('INVALID_INPUT', `The position of "${k}" is not a finite point.`, { field: 'positions' });
+    if (!d || !dois.has(d))
+      throw new CoreError('INVALID_INPUT', `The layout names "${k}", which is not a paper of the graph.`, {
+        field: 'positions',
+      });
+    if (!Number.isFinite(p.x) || !Number.isFinite(p.y))
+      throw new CoreError('INVALID_INPUT', `The position of "${k}" is not a finite point.`, { field: 'positions' });
     out[d] = { x: p.x, y: p.y };
   }
   return out;
 }
 
 function info(r: GraphRow): SavedGraphInfo {
-  return { id: r.id, name: r.name, seed: JSON.parse(r.seed) as GraphSeed, nodeCount: r.node_count, createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    name: r.name,
+    seed: JSON.parse(r.seed) as GraphSeed,
+    nodeCount: r.node_count,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 /** Groups statement rows into edges; where a pair was fetched both ways, the citing answer (which has ids and snippets) wins. */
@@ -147,7 +158,13 @@ function edgesFrom(rows: readonly StatementRow[]): GraphEdge[] {
       p.origin = 'citing';
       p.edge.statements = [];
     }
-    p.edge.statements.push({ key: r.key, type: r.type, section: r.section, selfCite: r.self_cite === 1, snippet: r.snippet });
+    p.edge.statements.push({
+      key: r.key,
+      type: r.type,
+      section: r.section,
+      selfCite: r.self_cite === 1,
+      snippet: r.snippet,
+    });
   }
   return [...pairs.values()].map((p) => p.edge);
 }
@@ -188,14 +205,20 @@ export class GraphStore {
         return { dois, withoutDoi: 0, truncated: false };
       }
       case 'items':
-        rows = inBatches(seed.ids, (batch) => this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} AND trashed_at IS NULL ORDER BY id`));
+        rows = inBatches(seed.ids, (batch) =>
+          this.#r.all<{ doi: string | null }>(
+            sql`SELECT doi FROM items WHERE id IN ${inList(batch)} AND trashed_at IS NULL ORDER BY id`,
+          ),
+        );
         if (rows.length === 0) throw new CoreError('NOT_FOUND', 'None of the seed items is in the library any more.');
         break;
       case 'collection': {
         const exists = this.#r.get(sql`SELECT 1 FROM collections WHERE id = ${seed.collectionId}`);
         if (!exists) throw new CoreError('NOT_FOUND', `The collection ${seed.collectionId} does not exist.`);
         const ids = this.#library.idsOf({ collectionId: seed.collectionId });
-        rows = inBatches(ids, (batch) => this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} ORDER BY id`));
+        rows = inBatches(ids, (batch) =>
+          this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} ORDER BY id`),
+        );
         break;
       }
       case 'library':
@@ -222,14 +245,16 @@ export class GraphStore {
    */
   putPage(input: PageInput): StoredExpansion {
     const doi = mustDoi(input.doi);
-    if (input.offset < 0 || input.total < 0) throw new CoreError('INVALID_INPUT', 'The page offset and total must not be negative.');
+    if (input.offset < 0 || input.total < 0)
+      throw new CoreError('INVALID_INPUT', 'The page offset and total must not be negative.');
     const at = input.fetchedAt;
     const pairCount = new Map<string, number>();
     const pairs = new Set<string>();
     const dois = new Set<string>([doi]);
     this.#w.transaction(() => {
       if (input.offset === 0) {
-        if (input.direction === 'citing') this.#w.run(sql`DELETE FROM graph_statements WHERE origin = 'citing' AND target = ${doi}`);
+        if (input.direction === 'citing')
+          this.#w.run(sql`DELETE FROM graph_statements WHERE origin = 'citing' AND target = ${doi}`);
         else this.#w.run(sql`DELETE FROM graph_statements WHERE origin = 'references' AND source = ${doi}`);
       }
       for (const s of input.statements) {
@@ -241,7 +266,8 @@ export class GraphStore {
         pairCount.set(k, n + 1);
         const key = s.id !== undefined ? `c:${s.id}` : `r:${n}`;
         const type = s.type && TYPES.has(s.type) ? s.type : null;
-        this.#w.run(sql`INSERT INTO graph_statements (origin, source, target, key, type, section, self_cite, snippet, fetched_at)
+        this.#w
+          .run(sql`INSERT INTO graph_statements (origin, source, target, key, type, section, self_cite, snippet, fetched_at)
           VALUES (${input.direction}, ${source}, ${target}, ${key}, ${type}, ${s.section ?? null}, ${s.selfCite ? 1 : 0}, ${s.snippet ?? null}, ${at})
           ON CONFLICT(origin, target, source, key) DO UPDATE SET type = excluded.type, section = excluded.section, self_cite = excluded.self_cite,
             snippet = excluded.snippet, fetched_at = excluded.fetched_at`);
@@ -256,15 +282,25 @@ export class GraphStore {
       if (Object.keys(input.papers).length > 0) this.#library.putPapers({ found: input.papers }, at);
       if (Object.keys(input.tallies).length > 0) this.#library.putTallies({ found: input.tallies }, at);
       const fetched = input.offset + input.statements.length;
-      const prev = input.offset === 0 ? null : this.#r.get<FetchRow>(sql`SELECT * FROM graph_fetches WHERE doi = ${doi} AND direction = ${input.direction}`);
+      const prev =
+        input.offset === 0
+          ? null
+          : this.#r.get<FetchRow>(
+              sql`SELECT * FROM graph_fetches WHERE doi = ${doi} AND direction = ${input.direction}`,
+            );
       const histogram = input.histogram ? JSON.stringify(input.histogram) : (prev?.histogram ?? null);
-      this.#w.run(sql`INSERT INTO graph_fetches (doi, direction, fetched, total, histogram, fetched_at) VALUES (${doi}, ${input.direction}, ${fetched}, ${input.total}, ${histogram}, ${at})
+      this.#w
+        .run(sql`INSERT INTO graph_fetches (doi, direction, fetched, total, histogram, fetched_at) VALUES (${doi}, ${input.direction}, ${fetched}, ${input.total}, ${histogram}, ${at})
         ON CONFLICT(doi, direction) DO UPDATE SET fetched = excluded.fetched, total = excluded.total, histogram = excluded.histogram, fetched_at = excluded.fetched_at`);
     });
     const list = [...dois];
     const edges = this.#edgesAmong(list).filter((e) => pairs.has(edgeKey(e.source, e.target)));
     const fetch = this.#fetchState(doi, input.direction);
-    return { data: { nodes: this.nodes(list), edges }, fetch: fetch?.state ?? null, histogram: fetch?.histogram ?? null };
+    return {
+      data: { nodes: this.nodes(list), edges },
+      fetch: fetch?.state ?? null,
+      histogram: fetch?.histogram ?? null,
+    };
   }
 
   /** Everything stored of one expansion (for a graph opened or expanded without the service). */
@@ -281,35 +317,72 @@ export class GraphStore {
       dois.add(e.target);
     }
     const fetch = this.#fetchState(doi, direction);
-    return { data: { nodes: this.nodes([...dois]), edges }, fetch: fetch?.state ?? null, histogram: fetch?.histogram ?? null };
+    return {
+      data: { nodes: this.nodes([...dois]), edges },
+      fetch: fetch?.state ?? null,
+      histogram: fetch?.histogram ?? null,
+    };
   }
 
   /** The papers and every stored edge among them. */
   graphData(rawDois: readonly string[]): GraphData {
     const dois = [...new Set(rawDois.map(mustDoi))];
-    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
+    if (dois.length > MAX_GRAPH_NODES)
+      throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
     return { nodes: this.nodes(dois), edges: this.#edgesAmong(dois) };
   }
 
   /** What the graph shows of each paper: service metadata when cached, else the library item's fields. */
   nodes(dois: readonly string[]): GraphNode[] {
     const papers = new Map<string, UiPaper>();
-    const tallies = new Map<string, { total: number | null; supporting: number | null; contrasting: number | null; mentioning: number | null; citing: number | null }>();
-    const items = new Map<string, { id: number; title: string | null; year: number | null; container: string | null; creators_text: string | null }>();
+    const tallies = new Map<
+      string,
+      {
+        total: number | null;
+        supporting: number | null;
+        contrasting: number | null;
+        mentioning: number | null;
+        citing: number | null;
+      }
+    >();
+    const items = new Map<
+      string,
+      { id: number; title: string | null; year: number | null; container: string | null; creators_text: string | null }
+    >();
     const retracted = new Set<string>();
     const fetches = new Map<string, FetchRow[]>();
     inBatches(dois, (batch) => {
       const list = inList(batch);
-      for (const r of this.#r.all<{ doi: string; data: string }>(sql`SELECT doi, data FROM service_papers WHERE doi IN ${list} AND found = 1`)) papers.set(r.doi, JSON.parse(r.data) as UiPaper);
-      for (const r of this.#r.all<{ doi: string; total: number | null; supporting: number | null; contrasting: number | null; mentioning: number | null; citing: number | null }>(
+      for (const r of this.#r.all<{ doi: string; data: string }>(
+        sql`SELECT doi, data FROM service_papers WHERE doi IN ${list} AND found = 1`,
+      ))
+        papers.set(r.doi, JSON.parse(r.data) as UiPaper);
+      for (const r of this.#r.all<{
+        doi: string;
+        total: number | null;
+        supporting: number | null;
+        contrasting: number | null;
+        mentioning: number | null;
+        citing: number | null;
+      }>(
         sql`SELECT doi, total, supporting, contrasting, mentioning, citing_publications AS citing FROM service_tallies WHERE doi IN ${list} AND found = 1`,
       ))
         tallies.set(r.doi, r);
-      for (const r of this.#r.all<{ id: number; doi: string; title: string | null; year: number | null; container: string | null; creators_text: string | null }>(
+      for (const r of this.#r.all<{
+        id: number;
+        doi: string;
+        title: string | null;
+        year: number | null;
+        container: string | null;
+        creators_text: string | null;
+      }>(
         sql`SELECT id, doi, title, year, container, creators_text FROM items WHERE doi IN ${list} AND trashed_at IS NULL ORDER BY id DESC`,
       ))
         items.set(r.doi, r);
-      for (const d of this.#r.pluck<string>(sql`SELECT doi FROM service_notices WHERE doi IN ${list} AND retracted = 1`)) retracted.add(d);
+      for (const d of this.#r.pluck<string>(
+        sql`SELECT doi FROM service_notices WHERE doi IN ${list} AND retracted = 1`,
+      ))
+        retracted.add(d);
       for (const r of this.#r.all<FetchRow>(sql`SELECT * FROM graph_fetches WHERE doi IN ${list}`)) {
         const l = fetches.get(r.doi) ?? [];
         l.push(r);
@@ -354,7 +427,8 @@ export class GraphStore {
     const set = new Set(dois);
     const rows: StatementRow[] = [];
     inBatches(dois, (batch) => {
-      for (const r of this.#r.all<StatementRow>(sql`SELECT * FROM graph_statements WHERE source IN ${inList(batch)}`)) if (set.has(r.target)) rows.push(r);
+      for (const r of this.#r.all<StatementRow>(sql`SELECT * FROM graph_statements WHERE source IN ${inList(batch)}`))
+        if (set.has(r.target)) rows.push(r);
       return [];
     });
     return edgesFrom(rows);
@@ -363,17 +437,36 @@ export class GraphStore {
   #fetchState(doi: string, direction: GraphDirection): { state: FetchState; histogram: YearHistogram | null } | null {
     const r = this.#r.get<FetchRow>(sql`SELECT * FROM graph_fetches WHERE doi = ${doi} AND direction = ${direction}`);
     if (!r) return null;
-    return { state: { fetched: r.fetched, total: r.total, fetchedAt: r.fetched_at }, histogram: r.histogram ? (JSON.parse(r.histogram) as YearHistogram) : null };
+    return {
+      state: { fetched: r.fetched, total: r.total, fetchedAt: r.fetched_at },
+      histogram: r.histogram ? (JSON.parse(r.histogram) as YearHistogram) : null,
+    };
   }
 
   // ── Export ──
 
   /** The graph as GraphML or GEXF: the papers given and the stored edges among them that pass the filter. */
-  exportGraph(input: { dois: readonly string[]; format: 'graphml' | 'gexf'; filter?: GraphFilter | undefined; positions?: Record<string, { x: number; y: number }> | undefined; title?: string | undefined }): { content: string; nodes: number; edges: number } {
+  exportGraph(input: {
+    dois: readonly string[];
+    format: 'graphml' | 'gexf';
+    filter?: GraphFilter | undefined;
+    positions?: Record<string, { x: number; y: number }> | undefined;
+    title?: string | undefined;
+  }): { content: string; nodes: number; edges: number } {
     const data = this.graphData(input.dois);
     const edges = input.filter ? data.edges.filter((e) => edgePasses(e, input.filter!)) : data.edges;
-    const doc = { nodes: data.nodes, edges, positions: input.positions, title: input.title, now: new Date(this.#now()) };
-    return { content: input.format === 'graphml' ? toGraphml(doc) : toGexf(doc), nodes: data.nodes.length, edges: edges.length };
+    const doc = {
+      nodes: data.nodes,
+      edges,
+      positions: input.positions,
+      title: input.title,
+      now: new Date(this.#now()),
+    };
+    return {
+      content: input.format === 'graphml' ? toGraphml(doc) : toGexf(doc),
+      nodes: data.nodes.length,
+      edges: edges.length,
+    };
   }
 
   /**
@@ -395,7 +488,8 @@ export class GraphStore {
       const own = libraryItems.get(doi);
       if (own) return own;
       const cached = this.#library.getPaper(doi);
-      const item: CslItem = cached.state === 'found' ? paperToCsl(metadataOf(cached.paper as UiPaper)) : doiPlaceholder(doi as never);
+      const item: CslItem =
+        cached.state === 'found' ? paperToCsl(metadataOf(cached.paper as UiPaper)) : doiPlaceholder(doi as never);
       const key = uniqueCitationKey(citationKeyBase(item), (k) => taken.has(k.toLowerCase()));
       taken.add(key.toLowerCase());
       return { ...item, 'citation-key': key };
@@ -422,31 +516,44 @@ export class GraphStore {
     if (!name) throw new CoreError('INVALID_INPUT', 'A saved graph needs a name.');
     const dois = [...new Set(input.dois.map(mustDoi))];
     if (dois.length === 0) throw new CoreError('INVALID_INPUT', 'An empty graph cannot be saved.');
-    if (dois.length > MAX_GRAPH_NODES) throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
+    if (dois.length > MAX_GRAPH_NODES)
+      throw new CoreError('INVALID_INPUT', `A graph holds at most ${grouped(MAX_GRAPH_NODES)} papers.`);
     const seedDois = [...new Set(input.seedDois.map(mustDoi))];
-    const stored = JSON.stringify(input.positions ? { dois, positions: positionsOf(input.positions, new Set(dois)) } : dois);
+    const stored = JSON.stringify(
+      input.positions ? { dois, positions: positionsOf(input.positions, new Set(dois)) } : dois,
+    );
     const now = this.#now();
     return this.#w.transaction(() => {
       const existing = this.#w.get<{ id: number }>(sql`SELECT id FROM graphs WHERE name = ${name} COLLATE NOCASE`);
       // Another graph's name is never taken over silently.
       if (existing && existing.id !== input.id && !input.replace) {
-        throw new CoreError('CONFLICT', `A saved graph is already named “${name}”. Choose another name, or delete that graph first (it is under “Open saved graph…”).`, { field: 'name' });
+        throw new CoreError(
+          'CONFLICT',
+          `A saved graph is already named “${name}”. Choose another name, or delete that graph first (it is under “Open saved graph…”).`,
+          { field: 'name' },
+        );
       }
       if (existing) {
-        this.#w.run(sql`UPDATE graphs SET name = ${name}, seed = ${JSON.stringify(input.seed)}, seed_dois = ${JSON.stringify(seedDois)}, dois = ${stored},
+        this.#w
+          .run(sql`UPDATE graphs SET name = ${name}, seed = ${JSON.stringify(input.seed)}, seed_dois = ${JSON.stringify(seedDois)}, dois = ${stored},
           node_count = ${dois.length}, updated_at = ${now} WHERE id = ${existing.id}`);
         return this.#info(existing.id);
       }
       const id = Number(
         this.#w.run(sql`INSERT INTO graphs (name, seed, seed_dois, dois, node_count, created_at, updated_at)
-          VALUES (${name}, ${JSON.stringify(input.seed)}, ${JSON.stringify(seedDois)}, ${stored}, ${dois.length}, ${now}, ${now})`).lastInsertRowid,
+          VALUES (${name}, ${JSON.stringify(input.seed)}, ${JSON.stringify(seedDois)}, ${stored}, ${dois.length}, ${now}, ${now})`)
+          .lastInsertRowid,
       );
       return this.#info(id);
     });
   }
 
   listGraphs(): SavedGraphInfo[] {
-    return this.#r.all<GraphRow>(sql`SELECT id, name, seed, '[]' AS seed_dois, '[]' AS dois, node_count, created_at, updated_at FROM graphs ORDER BY updated_at DESC, id DESC`).map(info);
+    return this.#r
+      .all<GraphRow>(
+        sql`SELECT id, name, seed, '[]' AS seed_dois, '[]' AS dois, node_count, created_at, updated_at FROM graphs ORDER BY updated_at DESC, id DESC`,
+      )
+      .map(info);
   }
 
   getGraph(id: number): SavedGraph {
@@ -460,9 +567,13 @@ export class GraphStore {
     const name = rawName.trim();
     if (!name) throw new CoreError('INVALID_INPUT', 'A saved graph needs a name.');
     return this.#w.transaction(() => {
-      const clash = this.#w.get<{ id: number }>(sql`SELECT id FROM graphs WHERE name = ${name} COLLATE NOCASE AND id <> ${id}`);
+      const clash = this.#w.get<{ id: number }>(
+        sql`SELECT id FROM graphs WHERE name = ${name} COLLATE NOCASE AND id <> ${id}`,
+      );
       if (clash) throw new CoreError('CONFLICT', `A graph named “${name}” already exists.`);
-      const changed = this.#w.run(sql`UPDATE graphs SET name = ${name}, updated_at = ${this.#now()} WHERE id = ${id}`).changes;
+      const changed = this.#w.run(
+        sql`UPDATE graphs SET name = ${name}, updated_at = ${this.#now()} WHERE id = ${id}`,
+      ).changes;
       if (changed === 0) throw new CoreError('NOT_FOUND', `The saved graph ${id} does not exist.`);
       return this.#info(id);
     });

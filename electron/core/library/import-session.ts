@@ -21,7 +21,13 @@ const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
  * gets its keys in order too, but kept row by row it added 2 s to a 100,000-entry import (one more
  * B-tree's pages in a transaction that already fills the page cache); built at commit it takes 0.25 s.
  */
-const DEFERRED_INDEXES = ['items_by_title', 'items_by_creators', 'items_by_container', 'items_doi', 'items_filter'] as const;
+const DEFERRED_INDEXES = [
+  'items_by_title',
+  'items_by_creators',
+  'items_by_container',
+  'items_doi',
+  'items_filter',
+] as const;
 
 /**
  * One import inside one transaction. Prepared statements and an in-memory map of the keys given out
@@ -71,25 +77,44 @@ export class ImportSession {
     const raw = db.raw;
     if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
     this.#st = {
-      byDoi: raw.prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1').pluck(),
-      byTitle: raw.prepare(`SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
-        AND source IS ? ORDER BY id LIMIT 1`).pluck(),
+      byDoi: raw
+        .prepare('SELECT id FROM items WHERE doi = ? AND trashed_at IS NULL AND id <= ? ORDER BY id LIMIT 1')
+        .pluck(),
+      byTitle: raw
+        .prepare(
+          `SELECT id FROM items WHERE title_sort = ? AND trashed_at IS NULL AND id <= ? AND doi IS NULL AND type = ? AND year IS ? AND creators_sort IS ?
+        AND source IS ? ORDER BY id LIMIT 1`,
+        )
+        .pluck(),
       byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
         UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
       identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
-      keyTaken: raw.prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?').pluck(),
+      keyTaken: raw
+        .prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?')
+        .pluck(),
       // Tallies cached before the item existed (an item deleted and imported again) come with the insert.
       // (INSERT … SELECT with a join was measured to slow a large import down many times over.)
-      tallies: raw.prepare('SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1').raw(),
-      insert: raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
+      tallies: raw
+        .prepare(
+          'SELECT supporting, contrasting, mentioning, citing_publications FROM service_tallies WHERE doi = ? AND found = 1',
+        )
+        .raw(),
+      insert:
+        raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
         date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       // CAST: a record off the import port is UTF-8 bytes, stored as the text they are (a string stays as it is).
       csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, CAST(? AS TEXT))'),
       // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
-      creator: raw.prepare('INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      tag: raw.prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id').pluck(),
+      creator: raw.prepare(
+        'INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      tag: raw
+        .prepare('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = name RETURNING id')
+        .pluck(),
       itemTag: raw.prepare('INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (?, ?)'),
-      fts: raw.prepare('INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      fts: raw.prepare(
+        'INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
     };
     if (this.#own) {
       raw.exec('BEGIN IMMEDIATE');
@@ -97,12 +122,19 @@ export class ImportSession {
       // A bulk load into an empty library builds the sort indexes once at commit (sorted, in one pass)
       // instead of updating six B-trees per row. Inside the transaction: a rollback or a crash brings them
       // back untouched, and readers never see the library without them.
-      this.#anyTallies = raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
+      this.#anyTallies =
+        raw.prepare('SELECT EXISTS (SELECT 1 FROM service_tallies WHERE found = 1)').pluck().get() === 1;
       if (raw.prepare('SELECT NOT EXISTS (SELECT 1 FROM items) AS empty').pluck().get() === 1) {
         // Aliases belong to items (ON DELETE CASCADE): none are left in an empty library.
         this.#fresh = true;
         const present = new Map(
-          (raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
+          (
+            raw
+              .prepare(
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL",
+              )
+              .all() as { name: string; sql: string }[]
+          ).map((r) => [r.name, r.sql]),
         );
         if (DEFERRED_INDEXES.every((name) => present.has(name))) {
           this.#deferred = DEFERRED_INDEXES.map((name) => present.get(name)!);
@@ -122,16 +154,22 @@ export class ImportSession {
     this.#addAll(
       items,
       (it) => it.prepared,
-      (it, index) => (it.sourceKey === undefined ? { index, line: it.line } : { index, line: it.line, sourceKey: it.sourceKey }),
+      (it, index) =>
+        it.sourceKey === undefined ? { index, line: it.line } : { index, line: it.line, sourceKey: it.sourceKey },
     );
   }
 
-  #addAll<T>(items: readonly T[], prepare: (item: T) => PreparedItem, placeOf: (item: T, index: number) => EntryPlace): void {
+  #addAll<T>(
+    items: readonly T[],
+    prepare: (item: T) => PreparedItem,
+    placeOf: (item: T, index: number) => EntryPlace,
+  ): void {
     if (!this.#open) throw new Error('This import has already finished.');
     const total = items.length;
     for (let k = 0; k < items.length; k++) {
       if ((k & 511) === 0) {
-        if (this.#options.signal?.aborted) throw this.#options.signal.reason instanceof Error ? this.#options.signal.reason : abortError();
+        if (this.#options.signal?.aborted)
+          throw this.#options.signal.reason instanceof Error ? this.#options.signal.reason : abortError();
         if (k > 0) this.#options.onProgress?.(k, total);
       }
       const at = placeOf(items[k]!, this.#index++);
@@ -166,33 +204,64 @@ export class ImportSession {
     }
     if (d.doiProblem) this.#result.warnings.push({ ...at, reason: d.doiProblem });
     const requested = p.requestedKey;
-    const taken = (k: string): boolean => this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
+    const taken = (k: string): boolean =>
+      this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
     let key: string;
     if (requested && p.keyProblem === null) {
       key = uniqueCitationKey(requested, taken);
-      if (key !== requested) this.#result.warnings.push({ ...at, reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").` });
+      if (key !== requested)
+        this.#result.warnings.push({
+          ...at,
+          reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").`,
+        });
     } else {
       key = uniqueCitationKey(p.keyBase!, taken);
-      if (requested) this.#result.warnings.push({ ...at, reason: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").` });
+      if (requested)
+        this.#result.warnings.push({
+          ...at,
+          reason: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").`,
+        });
       else if (p.replacedId) {
-        this.#result.warnings.push({ ...at, reason: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").` });
+        this.#result.warnings.push({
+          ...at,
+          reason: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").`,
+        });
       }
     }
     if (keyed && d.doi && !force && !this.#fresh) {
       const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
       if (other !== undefined) {
-        this.#result.warnings.push({ ...at, reason: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.` });
+        this.#result.warnings.push({
+          ...at,
+          reason: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
+        });
       }
     }
-    const t = (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
+    const t =
+      (d.doi && this.#anyTallies ? (this.#st.tallies.get(d.doi) as SqlValue[] | undefined) : undefined) ?? NO_TALLIES;
     const id = Number(
-      this.#st.insert.run(p.type, key, d.title, d.titleSort, d.creatorsText, d.creatorsSort, d.year, d.container, d.containerSort, d.doi, this.#now, this.#now, this.#options.source ?? null, ...t)
-        .lastInsertRowid,
+      this.#st.insert.run(
+        p.type,
+        key,
+        d.title,
+        d.titleSort,
+        d.creatorsText,
+        d.creatorsSort,
+        d.year,
+        d.container,
+        d.containerSort,
+        d.doi,
+        this.#now,
+        this.#now,
+        this.#options.source ?? null,
+        ...t,
+      ).lastInsertRowid,
     );
     this.#st.csl.run(id, withKey(p, key));
     this.#seenKeys.set(key.toLowerCase(), id);
     const c = p.creators;
-    for (let j = 0; j < c.length; j += 6) this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
+    for (let j = 0; j < c.length; j += 6)
+      this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
     for (const tag of p.tags) {
       const lower = tag.toLowerCase();
       let tagId = this.#tagIds.get(lower);
@@ -211,7 +280,9 @@ export class ImportSession {
   /** The item this entry already is, by the rules an import skips entries by; null when none. */
   existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
     if (p.type === null) return null;
-    return p.requestedKey !== '' && p.keyProblem === null ? this.#sameKeyed(p.requestedKey, p.derived) : this.#sameKeyless(p);
+    return p.requestedKey !== '' && p.keyProblem === null
+      ? this.#sameKeyed(p.requestedKey, p.derived)
+      : this.#sameKeyless(p);
   }
 
   /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
@@ -219,7 +290,11 @@ export class ImportSession {
     const mine = this.#seenKeys.get(key.toLowerCase());
     type Identity = { id: number; title_sort: string | null; doi: string | null };
     const candidates: Identity[] =
-      mine !== undefined ? [this.#st.identityOf.get(mine) as Identity] : this.#fresh ? [] : (this.#st.byKey.all(key, key) as Identity[]);
+      mine !== undefined
+        ? [this.#st.identityOf.get(mine) as Identity]
+        : this.#fresh
+          ? []
+          : (this.#st.byKey.all(key, key) as Identity[]);
     for (const c of candidates) {
       if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
     }
@@ -235,7 +310,14 @@ export class ImportSession {
       return id === undefined ? null : { id, reason: 'doi' };
     }
     if (!d.titleSort) return null;
-    const id = this.#st.byTitle.get(d.titleSort, this.#before, p.type, d.year, d.creatorsSort, this.#options.source ?? null) as number | undefined;
+    const id = this.#st.byTitle.get(
+      d.titleSort,
+      this.#before,
+      p.type,
+      d.year,
+      d.creatorsSort,
+      this.#options.source ?? null,
+    ) as number | undefined;
     return id === undefined ? null : { id, reason: 'title' };
   }
 

@@ -42,7 +42,10 @@ export interface StartedParse {
  * posts up to a few chunks and then waits for the store to read them (flow control in the formats
  * worker), so a library slow to open holds back the parser, not memory.
  */
-export function startParse(source: WorkerSource, options: Omit<ImportSourceOptions, 'onProgress' | 'started'> = {}): StartedParse {
+export function startParse(
+  source: WorkerSource,
+  options: Omit<ImportSourceOptions, 'onProgress' | 'started'> = {},
+): StartedParse {
   const { port1, port2 } = new MessageChannel();
   const stop = new AbortController();
   const parsed = importInWorker(source, {
@@ -70,11 +73,18 @@ export function startParse(source: WorkerSource, options: Omit<ImportSourceOptio
  * the library untouched, as does cancelling. The parser posts its items straight to the library
  * worker, which writes them as they come (one transaction): this thread never holds them.
  */
-export async function importSource(client: LibraryClient, source: WorkerSource, options: ImportSourceOptions = {}): Promise<ImportReport> {
+export async function importSource(
+  client: LibraryClient,
+  source: WorkerSource,
+  options: ImportSourceOptions = {},
+): Promise<ImportReport> {
   const parse = options.started ?? startParse(source, options);
   let feed: Awaited<ReturnType<typeof client.importFromPort>>;
   try {
-    feed = await client.importFromPort({ port: parse.port, ...(options.fileName ? { source: basename(options.fileName) } : {}) });
+    feed = await client.importFromPort({
+      port: parse.port,
+      ...(options.fileName ? { source: basename(options.fileName) } : {}),
+    });
   } catch (err) {
     parse.abort();
     throw err;
@@ -95,7 +105,12 @@ export async function importSource(client: LibraryClient, source: WorkerSource, 
     entries: entriesIn(parsed),
     added: result.added,
     ids: result.ids,
-    duplicates: result.duplicates.map((d) => ({ line: d.line, ...(d.sourceKey ? { key: d.sourceKey } : {}), existingId: d.existingId, reason: d.reason })),
+    duplicates: result.duplicates.map((d) => ({
+      line: d.line,
+      ...(d.sourceKey ? { key: d.sourceKey } : {}),
+      existingId: d.existingId,
+      reason: d.reason,
+    })),
     errors: [...parsed.errors.map(reported), ...result.errors.map(reported)],
     warnings: [...parsed.warnings.map(reported), ...result.warnings.map(reported)],
     dois: (parsed.dois ?? []).map((d) => d.doi),
@@ -111,7 +126,9 @@ function reported({ line, reason, excerpt }: ImportIssue): ImportIssue {
 }
 
 /** The entries a source held: those read (items, or a DOI list's DOIs) and those that could not be. */
-export function entriesIn(parsed: Pick<Awaited<ReturnType<typeof importInWorker>>, 'count' | 'errors' | 'dois'>): number {
+export function entriesIn(
+  parsed: Pick<Awaited<ReturnType<typeof importInWorker>>, 'count' | 'errors' | 'dois'>,
+): number {
   return parsed.count + (parsed.dois?.length ?? 0) + parsed.errors.length;
 }
 
@@ -121,8 +138,15 @@ export function entriesIn(parsed: Pick<Awaited<ReturnType<typeof importInWorker>
  * entry to the library worker, which matches them against the library; only the sample and the counts
  * come back to this thread, however large the file.
  */
-export async function previewSource(client: LibraryClient, source: WorkerSource, options: Omit<ImportSourceOptions, 'onProgress'> & { sample: number }): Promise<ImportPreview> {
-  const { port, matches } = client.previewFromPort({ source: options.fileName ? basename(options.fileName) : undefined, sample: options.sample });
+export async function previewSource(
+  client: LibraryClient,
+  source: WorkerSource,
+  options: Omit<ImportSourceOptions, 'onProgress'> & { sample: number },
+): Promise<ImportPreview> {
+  const { port, matches } = client.previewFromPort({
+    source: options.fileName ? basename(options.fileName) : undefined,
+    sample: options.sample,
+  });
   // A failed parse closes the port, which rejects `matches` before the parse's own error arrives: that one is the news.
   matches.catch(() => undefined);
   let parsed: Awaited<ReturnType<typeof importInWorker>>;

@@ -8,7 +8,15 @@ import { prepareItem } from './derive';
 import { editedFields, recordUserEdits } from './edits';
 import { changedFields, editLabel } from './undo-labels';
 import { ImportSession } from './import-session';
-import { capturesOf, pendingTitleSearches, unsettledCaptures, type CaptureInput, type CaptureStored, type PendingTitleSearch, type TitleSearchOutcome } from './capture-store';
+import {
+  capturesOf,
+  pendingTitleSearches,
+  unsettledCaptures,
+  type CaptureInput,
+  type CaptureStored,
+  type PendingTitleSearch,
+  type TitleSearchOutcome,
+} from './capture-store';
 import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
 import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
@@ -19,11 +27,15 @@ export abstract class ItemsRoom extends Listing {
   // ── Items ──
 
   addItem(item: CslItem): ItemId {
-    return this.undoable((s) => `Add item ${s}`, [], () => {
-      const result = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(item, 0, true);
-      if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
-      return { value: result, created: [result] };
-    });
+    return this.undoable(
+      (s) => `Add item ${s}`,
+      [],
+      () => {
+        const result = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(item, 0, true);
+        if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
+        return { value: result, created: [result] };
+      },
+    );
   }
 
   getItem(id: ItemId): ItemDetail {
@@ -33,17 +45,28 @@ export abstract class ItemsRoom extends Listing {
   /** Replaces an item's metadata. The citation key stays unless `csl['citation-key']` names a new one. */
   updateItem(id: ItemId, csl: CslItem): void {
     const was = this.w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`);
-    const fields = was ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter((f) => f !== 'citation key' || typeof csl['citation-key'] === 'string') : [];
-    this.undoable((s) => editLabel(fields, s), [id], () => {
-      const current = this.rowOf(this.w, id);
-      const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
-      const key = requested.toLowerCase() === current.citation_key.toLowerCase() ? current.citation_key : this.#checkKey(requested, id);
-      if (key !== current.citation_key) this.#keyEdited(id);
-      // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
-      recordUserEdits(this.w, id, JSON.parse(current.csl) as CslItem, csl, this.now());
-      this.writeItem(id, { ...csl, 'citation-key': key }, key);
-      return { value: undefined };
-    });
+    const fields = was
+      ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter(
+          (f) => f !== 'citation key' || typeof csl['citation-key'] === 'string',
+        )
+      : [];
+    this.undoable(
+      (s) => editLabel(fields, s),
+      [id],
+      () => {
+        const current = this.rowOf(this.w, id);
+        const requested = typeof csl['citation-key'] === 'string' ? csl['citation-key'].trim() : current.citation_key;
+        const key =
+          requested.toLowerCase() === current.citation_key.toLowerCase()
+            ? current.citation_key
+            : this.#checkKey(requested, id);
+        if (key !== current.citation_key) this.#keyEdited(id);
+        // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
+        recordUserEdits(this.w, id, JSON.parse(current.csl) as CslItem, csl, this.now());
+        this.writeItem(id, { ...csl, 'citation-key': key }, key);
+        return { value: undefined };
+      },
+    );
   }
 
   /**
@@ -59,34 +82,47 @@ export abstract class ItemsRoom extends Listing {
       const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
       const lower = key.toLowerCase();
       const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
-      const userSet = this.w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
+      const userSet =
+        this.w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
       if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
-      for (const name of placeholder.tags) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
+      for (const name of placeholder.tags)
+        this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
     }
     this.writeItem(id, { ...csl, 'citation-key': key }, key);
   }
 
   /** Sets the citation key the user typed; CONFLICT if another item has it. */
   setCitationKey(id: ItemId, key: string): string {
-    return this.undoable((s) => `Change citation key of ${s}`, [id], () => {
-      const current = this.rowOf(this.w, id);
-      const checked = this.#checkKey(key.trim(), id);
-      const csl = JSON.parse(current.csl) as CslItem;
-      this.#keyEdited(id);
-      this.writeItem(id, { ...csl, 'citation-key': checked }, checked);
-      return { value: checked };
-    });
+    return this.undoable(
+      (s) => `Change citation key of ${s}`,
+      [id],
+      () => {
+        const current = this.rowOf(this.w, id);
+        const checked = this.#checkKey(key.trim(), id);
+        const csl = JSON.parse(current.csl) as CslItem;
+        this.#keyEdited(id);
+        this.writeItem(id, { ...csl, 'citation-key': checked }, checked);
+        return { value: checked };
+      },
+    );
   }
 
   /** Regenerates a key from the formula, only when the user asks. */
   regenerateCitationKey(id: ItemId): string {
-    return this.undoable((s) => `Regenerate citation key of ${s}`, [id], () => {
-      const current = this.rowOf(this.w, id);
-      const csl = JSON.parse(current.csl) as CslItem;
-      const key = uniqueCitationKey(citationKeyBase(csl), (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id));
-      this.writeItem(id, { ...csl, 'citation-key': key }, key);
-      return { value: key };
-    });
+    return this.undoable(
+      (s) => `Regenerate citation key of ${s}`,
+      [id],
+      () => {
+        const current = this.rowOf(this.w, id);
+        const csl = JSON.parse(current.csl) as CslItem;
+        const key = uniqueCitationKey(
+          citationKeyBase(csl),
+          (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id),
+        );
+        this.writeItem(id, { ...csl, 'citation-key': key }, key);
+        return { value: key };
+      },
+    );
   }
 
   findByCitationKey(key: string): ItemId | null {
@@ -99,83 +135,118 @@ export abstract class ItemsRoom extends Listing {
 
   addTags(ids: readonly ItemId[], tags: readonly string[]): void {
     const names = this.#tagNames(tags);
-    this.undoable((s) => `Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')} to ${s}`, ids, () => {
-      for (const name of names) {
-        const tagId = this.tagId(name);
-        for (const id of ids) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${tagId})`);
-      }
-      this.#touch(ids);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Add tag${names.length > 1 ? 's' : ''} ${names.join(', ')} to ${s}`,
+      ids,
+      () => {
+        for (const name of names) {
+          const tagId = this.tagId(name);
+          for (const id of ids)
+            this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${tagId})`);
+        }
+        this.#touch(ids);
+        return { value: undefined };
+      },
+    );
   }
 
   removeTags(ids: readonly ItemId[], tags: readonly string[]): void {
     const names = this.#tagNames(tags);
-    this.undoable((s) => `Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')} from ${s}`, ids, () => {
-      for (const name of names) {
-        for (const batch of chunk(ids)) {
-          this.w.run(sql`DELETE FROM item_tags WHERE tag_id = (SELECT id FROM tags WHERE name = ${name}) AND item_id IN ${inList(batch)}`);
+    this.undoable(
+      (s) => `Remove tag${names.length > 1 ? 's' : ''} ${names.join(', ')} from ${s}`,
+      ids,
+      () => {
+        for (const name of names) {
+          for (const batch of chunk(ids)) {
+            this.w.run(
+              sql`DELETE FROM item_tags WHERE tag_id = (SELECT id FROM tags WHERE name = ${name}) AND item_id IN ${inList(batch)}`,
+            );
+          }
         }
-      }
-      this.w.run(sql`DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM item_tags)`);
-      this.#touch(ids);
-      return { value: undefined };
-    });
+        this.w.run(sql`DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM item_tags)`);
+        this.#touch(ids);
+        return { value: undefined };
+      },
+    );
   }
 
   listTags(): { name: string; count: number }[] {
-    return this.r.all(sql`SELECT t.name, count(*) AS count FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id
+    return this.r
+      .all(sql`SELECT t.name, count(*) AS count FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id
       WHERE i.trashed_at IS NULL GROUP BY t.id ORDER BY t.name COLLATE NOCASE`);
   }
 
   // ── Notes ──
 
   addNote(itemId: ItemId, body: string): number {
-    return this.undoable((s) => `Add note to ${s}`, [itemId], () => {
-      this.rowOf(this.w, itemId);
-      const now = this.now();
-      const r = this.w.run(sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`);
-      this.#touch([itemId]);
-      return { value: Number(r.lastInsertRowid) };
-    });
+    return this.undoable(
+      (s) => `Add note to ${s}`,
+      [itemId],
+      () => {
+        this.rowOf(this.w, itemId);
+        const now = this.now();
+        const r = this.w.run(
+          sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`,
+        );
+        this.#touch([itemId]);
+        return { value: Number(r.lastInsertRowid) };
+      },
+    );
   }
 
   updateNote(noteId: number, body: string): void {
     const itemId = this.#noteItem(noteId);
-    this.undoable((s) => `Edit note of ${s}`, [itemId], () => {
-      this.w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.now()} WHERE id = ${noteId}`);
-      this.#touch([itemId]);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Edit note of ${s}`,
+      [itemId],
+      () => {
+        this.w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.now()} WHERE id = ${noteId}`);
+        this.#touch([itemId]);
+        return { value: undefined };
+      },
+    );
   }
 
   deleteNote(noteId: number): void {
     const itemId = this.#noteItem(noteId);
-    this.undoable((s) => `Delete note of ${s}`, [itemId], () => {
-      this.w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
-      this.#touch([itemId]);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Delete note of ${s}`,
+      [itemId],
+      () => {
+        this.w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
+        this.#touch([itemId]);
+        return { value: undefined };
+      },
+    );
   }
 
   // ── Attachments ──
 
-  addAttachment(itemId: ItemId, a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null }): number {
-    return this.undoable((s) => `Add attachment to ${s}`, [itemId], () => {
-      this.rowOf(this.w, itemId);
-      const r = this.w.run(
-        sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()}, ${basename(a.path)})`,
-      );
-      this.#touch([itemId]);
-      return { value: Number(r.lastInsertRowid) };
-    });
+  addAttachment(
+    itemId: ItemId,
+    a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null },
+  ): number {
+    return this.undoable(
+      (s) => `Add attachment to ${s}`,
+      [itemId],
+      () => {
+        this.rowOf(this.w, itemId);
+        const r = this.w.run(
+          sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()}, ${basename(a.path)})`,
+        );
+        this.#touch([itemId]);
+        return { value: Number(r.lastInsertRowid) };
+      },
+    );
   }
 
   // ── PDF capture (pdf/capture.ts reads and identifies the file; this stores it) ──
 
   /** The attachment with this content already in the library (live or trashed item), or null. */
   attachmentBySha256(sha256: string): { itemId: ItemId; attachmentId: number } | null {
-    const row = this.r.get<{ id: number; item_id: number }>(sql`SELECT id, item_id FROM attachments WHERE sha256 = ${sha256} ORDER BY id LIMIT 1`);
+    const row = this.r.get<{ id: number; item_id: number }>(
+      sql`SELECT id, item_id FROM attachments WHERE sha256 = ${sha256} ORDER BY id LIMIT 1`,
+    );
     return row ? { itemId: row.item_id, attachmentId: row.id } : null;
   }
 
@@ -190,15 +261,35 @@ export abstract class ItemsRoom extends Listing {
     const session = new ImportSession(this.w, { source: 'pdf' }, this.now(), false);
     const existing = session.existing(prepareItem(input.csl));
     if (existing) {
-      const captured = this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM pdf_captures WHERE item_id = ${existing.id}`);
-      if (existing.reason !== 'doi' || (captured?.n ?? 0) > 0) return { status: 'duplicate', itemId: existing.id, reason: existing.reason };
-      return this.undoable((s) => `Attach PDF to ${s}`, [existing.id], () => ({ value: { status: 'attached' as const, itemId: existing.id, attachmentId: this.#insertCapture(existing.id, input) } }));
+      const captured = this.r.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM pdf_captures WHERE item_id = ${existing.id}`,
+      );
+      if (existing.reason !== 'doi' || (captured?.n ?? 0) > 0)
+        return { status: 'duplicate', itemId: existing.id, reason: existing.reason };
+      return this.undoable(
+        (s) => `Attach PDF to ${s}`,
+        [existing.id],
+        () => ({
+          value: {
+            status: 'attached' as const,
+            itemId: existing.id,
+            attachmentId: this.#insertCapture(existing.id, input),
+          },
+        }),
+      );
     }
-    return this.undoable((s) => `Add PDF ${s}`, [], () => {
-      const added = session.addOne(input.csl, 0, true);
-      if (typeof added !== 'number') throw new CoreError('INVALID_INPUT', added ?? 'The item was not added.');
-      return { value: { status: 'added' as const, itemId: added, attachmentId: this.#insertCapture(added, input) }, created: [added] };
-    });
+    return this.undoable(
+      (s) => `Add PDF ${s}`,
+      [],
+      () => {
+        const added = session.addOne(input.csl, 0, true);
+        if (typeof added !== 'number') throw new CoreError('INVALID_INPUT', added ?? 'The item was not added.');
+        return {
+          value: { status: 'added' as const, itemId: added, attachmentId: this.#insertCapture(added, input) },
+          created: [added],
+        };
+      },
+    );
   }
 
   #insertCapture(itemId: ItemId, input: CaptureInput): number {
@@ -231,24 +322,38 @@ export abstract class ItemsRoom extends Listing {
    * and the capture is kept. One undo step; CONFLICT when it was settled already.
    */
   settleCapture(attachmentId: number, identified: { doi: string; csl: CslItem | null } | null): ItemId {
-    const row = this.w.get<{ item_id: number; state: string; candidates: string }>(sql`SELECT item_id, state, candidates FROM pdf_captures WHERE attachment_id = ${attachmentId}`);
+    const row = this.w.get<{ item_id: number; state: string; candidates: string }>(
+      sql`SELECT item_id, state, candidates FROM pdf_captures WHERE attachment_id = ${attachmentId}`,
+    );
     if (!row) throw notFound('The captured PDF');
-    if (row.state !== 'needs-review' && row.state !== 'pending') throw new CoreError('CONFLICT', 'This PDF has been settled already.');
-    const candidate = identified ? (JSON.parse(row.candidates) as { doi: string; score: number }[]).find((c) => c.doi.toLowerCase() === identified.doi.toLowerCase()) : undefined;
-    if (identified && !candidate) throw new CoreError('INVALID_INPUT', `${identified.doi} is not one of this PDF's candidates.`);
+    if (row.state !== 'needs-review' && row.state !== 'pending')
+      throw new CoreError('CONFLICT', 'This PDF has been settled already.');
+    const candidate = identified
+      ? (JSON.parse(row.candidates) as { doi: string; score: number }[]).find(
+          (c) => c.doi.toLowerCase() === identified.doi.toLowerCase(),
+        )
+      : undefined;
+    if (identified && !candidate)
+      throw new CoreError('INVALID_INPUT', `${identified.doi} is not one of this PDF's candidates.`);
     const id = row.item_id;
-    return this.undoable((s) => (identified ? `Identify the PDF of ${s}` : `Keep the PDF of ${s}`), [id], () => {
-      if (identified) {
-        const current = this.rowOf(this.w, id);
-        const was = JSON.parse(current.csl) as CslItem;
-        const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: candidate!.doi };
-        this.writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
-      }
-      // A person's decision: as sure as the library gets.
-      this.w.run(sql`UPDATE pdf_captures SET state = ${identified ? 'identified' : 'kept'}, confidence = ${identified ? 1 : 0} WHERE attachment_id = ${attachmentId}`);
-      this.#touch([id]);
-      return { value: id };
-    });
+    return this.undoable(
+      (s) => (identified ? `Identify the PDF of ${s}` : `Keep the PDF of ${s}`),
+      [id],
+      () => {
+        if (identified) {
+          const current = this.rowOf(this.w, id);
+          const was = JSON.parse(current.csl) as CslItem;
+          const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: candidate!.doi };
+          this.writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
+        }
+        // A person's decision: as sure as the library gets.
+        this.w.run(
+          sql`UPDATE pdf_captures SET state = ${identified ? 'identified' : 'kept'}, confidence = ${identified ? 1 : 0} WHERE attachment_id = ${attachmentId}`,
+        );
+        this.#touch([id]);
+        return { value: id };
+      },
+    );
   }
 
   /** The captures whose title search waits for the service (pdf/pending-captures.ts runs them). */
@@ -263,7 +368,10 @@ export abstract class ItemsRoom extends Listing {
    * the empty fields are filled, but no field the user edited meanwhile (fill.ts). Not a user change:
    * no undo entry. Null when the capture no longer waits (settled, removed, or its item in the trash).
    */
-  completePendingCapture(attachmentId: number, outcome: TitleSearchOutcome): { itemId: ItemId; state: CaptureState; enrich: boolean } | null {
+  completePendingCapture(
+    attachmentId: number,
+    outcome: TitleSearchOutcome,
+  ): { itemId: ItemId; state: CaptureState; enrich: boolean } | null {
     return this.w.transaction(() => {
       const row = this.w.get<{ item_id: number; state: string; doi: string | null; trashed_at: number | null }>(
         sql`SELECT c.item_id, c.state, i.doi, i.trashed_at FROM pdf_captures c JOIN items i ON i.id = c.item_id WHERE c.attachment_id = ${attachmentId}`,
@@ -271,7 +379,8 @@ export abstract class ItemsRoom extends Listing {
       if (!row || row.state !== 'pending' || row.trashed_at !== null) return null;
       const id = row.item_id;
       const settle = (o: Omit<TitleSearchOutcome, 'doi'>): void => {
-        this.w.run(sql`UPDATE pdf_captures SET state = ${o.state}, method = ${o.method}, confidence = ${o.confidence}, evidence = ${JSON.stringify(o.evidence)},
+        this.w
+          .run(sql`UPDATE pdf_captures SET state = ${o.state}, method = ${o.method}, confidence = ${o.confidence}, evidence = ${JSON.stringify(o.evidence)},
           candidates = ${JSON.stringify(o.candidates)} WHERE attachment_id = ${attachmentId}`);
       };
       const edited = new Set(editedFields(this.w, id));
@@ -284,19 +393,31 @@ export abstract class ItemsRoom extends Listing {
         settle(outcome);
         return { itemId: id, state: outcome.state, enrich: false };
       }
-      const other = this.w.get<{ title: string | null }>(sql`SELECT title FROM items WHERE doi = ${outcome.doi} AND id <> ${id} AND trashed_at IS NULL ORDER BY id LIMIT 1`);
+      const other = this.w.get<{ title: string | null }>(
+        sql`SELECT title FROM items WHERE doi = ${outcome.doi} AND id <> ${id} AND trashed_at IS NULL ORDER BY id LIMIT 1`,
+      );
       if (other) {
         // Online, the PDF would have gone to that item; this one exists already, so a person decides.
         const note = `the library already has an item with this DOI ("${other.title ?? 'untitled'}")`;
         const evidence = outcome.evidence.map((e) => ({ ...e, detail: e.detail ? `${e.detail}; ${note}` : note }));
-        settle({ method: outcome.method, state: 'needs-review', confidence: outcome.confidence, evidence, candidates: [{ doi: outcome.doi, score: outcome.confidence, evidence: evidence[0]! }] });
+        settle({
+          method: outcome.method,
+          state: 'needs-review',
+          confidence: outcome.confidence,
+          evidence,
+          candidates: [{ doi: outcome.doi, score: outcome.confidence, evidence: evidence[0]! }],
+        });
         return { itemId: id, state: 'needs-review' as const, enrich: false };
       }
       const csl = JSON.parse(this.rowOf(this.w, id).csl) as CslItem;
       const custom = (csl.custom ?? {}) as Record<string, unknown>;
       const citewise = (custom['citewise'] ?? {}) as Record<string, unknown>;
       const provisional = edited.has('title') ? [] : ['title'];
-      this.writeServiceFill(id, { ...csl, DOI: outcome.doi, custom: { ...custom, citewise: { ...citewise, pendingMetadata: true, provisional } } });
+      this.writeServiceFill(id, {
+        ...csl,
+        DOI: outcome.doi,
+        custom: { ...custom, citewise: { ...citewise, pendingMetadata: true, provisional } },
+      });
       settle(outcome);
       return { itemId: id, state: outcome.state, enrich: true };
     });
@@ -305,16 +426,21 @@ export abstract class ItemsRoom extends Listing {
   removeAttachment(attachmentId: number): void {
     const row = this.w.get<{ item_id: number }>(sql`SELECT item_id FROM attachments WHERE id = ${attachmentId}`);
     if (!row) throw notFound('The attachment');
-    this.undoable((s) => `Remove attachment from ${s}`, [row.item_id], () => {
-      this.w.run(sql`DELETE FROM attachments WHERE id = ${attachmentId}`);
-      this.#touch([row.item_id]);
-      return { value: undefined };
-    });
+    this.undoable(
+      (s) => `Remove attachment from ${s}`,
+      [row.item_id],
+      () => {
+        this.w.run(sql`DELETE FROM attachments WHERE id = ${attachmentId}`);
+        this.#touch([row.item_id]);
+        return { value: undefined };
+      },
+    );
   }
 
   #touch(ids: readonly ItemId[]): void {
     const now = this.now();
-    for (const batch of chunk(ids)) this.w.run(sql`UPDATE items SET date_modified = ${now} WHERE id IN ${inList(batch)}`);
+    for (const batch of chunk(ids))
+      this.w.run(sql`UPDATE items SET date_modified = ${now} WHERE id IN ${inList(batch)}`);
     this.reindex(ids);
   }
 
@@ -325,13 +451,16 @@ export abstract class ItemsRoom extends Listing {
   }
 
   #keyTaken(key: string, exceptId: ItemId): boolean {
-    return !!this.w.get(sql`SELECT 1 FROM items WHERE citation_key = ${key} AND id <> ${exceptId} UNION ALL SELECT 1 FROM key_aliases WHERE alias = ${key} AND item_id <> ${exceptId}`);
+    return !!this.w.get(
+      sql`SELECT 1 FROM items WHERE citation_key = ${key} AND id <> ${exceptId} UNION ALL SELECT 1 FROM key_aliases WHERE alias = ${key} AND item_id <> ${exceptId}`,
+    );
   }
 
   #checkKey(key: string, id: ItemId): string {
     const problem = citationKeyProblem(key);
     if (problem) throw new CoreError('INVALID_INPUT', problem);
-    if (this.#keyTaken(key, id)) throw new CoreError('CONFLICT', `The citation key "${key}" is already used by another item.`);
+    if (this.#keyTaken(key, id))
+      throw new CoreError('CONFLICT', `The citation key "${key}" is already used by another item.`);
     return key;
   }
 
@@ -348,7 +477,9 @@ export abstract class ItemsRoom extends Listing {
   }
 
   #detail(db: ReadDb, id: ItemId): ItemDetail {
-    const raw = db.get<RawRow & { csl: string; source: string | null }>(sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`);
+    const raw = db.get<RawRow & { csl: string; source: string | null }>(
+      sql`SELECT ${ROW_COLUMNS}, (SELECT csl FROM item_csl WHERE item_id = i.id) AS csl, i.source FROM items i ${ROW_JOINS} WHERE i.id = ${id}`,
+    );
     if (!raw) throw notFound(`Item ${id}`);
     const waiting = waitingOf(db, [id]).get(id);
     return {
@@ -356,11 +487,21 @@ export abstract class ItemsRoom extends Listing {
       ...(waiting ? { waiting } : {}),
       csl: JSON.parse(raw.csl) as CslItem,
       source: raw.source,
-      creatorsList: db.all<Creator>(sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`),
-      tags: db.pluck<string>(sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`),
-      notes: db.all<Note>(sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`),
-      collections: db.pluck<number>(sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`),
-      attachments: db.all<Attachment>(sql`SELECT id, path, sha256, size, mime, added_at AS addedAt, stored, original_name AS originalName FROM attachments WHERE item_id = ${id} ORDER BY id`),
+      creatorsList: db.all<Creator>(
+        sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`,
+      ),
+      tags: db.pluck<string>(
+        sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`,
+      ),
+      notes: db.all<Note>(
+        sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`,
+      ),
+      collections: db.pluck<number>(
+        sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`,
+      ),
+      attachments: db.all<Attachment>(
+        sql`SELECT id, path, sha256, size, mime, added_at AS addedAt, stored, original_name AS originalName FROM attachments WHERE item_id = ${id} ORDER BY id`,
+      ),
       keyAliases: db.pluck<string>(sql`SELECT alias FROM key_aliases WHERE item_id = ${id} ORDER BY alias`),
     };
   }

@@ -114,7 +114,10 @@ export function waitingOf(db: ReadDb, ids: readonly ItemId[]): Map<ItemId, Servi
           AND NOT EXISTS (SELECT 1 FROM service_papers p WHERE p.doi = i.doi AND p.found = 0)`);
     for (const r of rows) {
       if (r.value === null || out.has(r.id)) continue;
-      out.set(r.id, r.kind === 'metadata' ? { for: 'metadata', doi: r.value } : { for: 'title-search', title: r.value });
+      out.set(
+        r.id,
+        r.kind === 'metadata' ? { for: 'metadata', doi: r.value } : { for: 'title-search', title: r.value },
+      );
     }
   }
   return out;
@@ -122,7 +125,10 @@ export function waitingOf(db: ReadDb, ids: readonly ItemId[]): Map<ItemId, Servi
 
 /** The rows with what they wait for from the service (waitingOf). */
 export function withWaiting<R extends LibraryRow>(db: ReadDb, rows: R[]): R[] {
-  const waiting = waitingOf(db, rows.map((r) => r.id));
+  const waiting = waitingOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return waiting.size === 0 ? rows : rows.map((r) => (waiting.has(r.id) ? { ...r, waiting: waiting.get(r.id)! } : r));
 }
 
@@ -152,7 +158,9 @@ export abstract class LibraryBase {
 
   protected reindex(ids: readonly ItemId[]): void {
     const del = this.w.raw.prepare('DELETE FROM items_fts WHERE rowid = ?');
-    const ins = this.w.raw.prepare(`INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_SELECT}`);
+    const ins = this.w.raw.prepare(
+      `INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_SELECT}`,
+    );
     for (const id of ids) {
       del.run(id);
       ins.run(id);
@@ -160,20 +168,25 @@ export abstract class LibraryBase {
   }
 
   protected rowOf(db: ReadDb, id: ItemId): { id: number; citation_key: string; csl: string; date_added: number } {
-    const row = db.get<{ id: number; citation_key: string; csl: string; date_added: number }>(sql`SELECT i.id, i.citation_key, r.csl, i.date_added FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
+    const row = db.get<{ id: number; citation_key: string; csl: string; date_added: number }>(
+      sql`SELECT i.id, i.citation_key, r.csl, i.date_added FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`,
+    );
     if (!row) throw notFound(`Item ${id}`);
     return row;
   }
 
   protected writeItem(id: ItemId, csl: CslItem, key: string, now = this.now()): void {
     const d = derive(csl);
-    this.w.run(sql`UPDATE items SET type = ${csl.type}, citation_key = ${key}, title = ${d.title}, title_sort = ${d.titleSort}, creators_text = ${d.creatorsText},
+    this.w
+      .run(sql`UPDATE items SET type = ${csl.type}, citation_key = ${key}, title = ${d.title}, title_sort = ${d.titleSort}, creators_text = ${d.creatorsText},
       creators_sort = ${d.creatorsSort}, year = ${d.year}, container = ${d.container}, container_sort = ${d.containerSort}, doi = ${d.doi},
       date_modified = ${now} WHERE id = ${id}`);
     this.w.run(sql`UPDATE item_csl SET csl = ${JSON.stringify(csl)} WHERE item_id = ${id}`);
     this.w.run(sql`DELETE FROM creators WHERE item_id = ${id}`);
     for (const c of d.creators) {
-      this.w.run(sql`INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (${id}, ${c.role}, ${c.position}, ${c.family}, ${c.given}, ${c.literal}, ${c.familyNorm})`);
+      this.w.run(
+        sql`INSERT INTO creators (item_id, role, position, family, given, literal, family_norm) VALUES (${id}, ${c.role}, ${c.position}, ${c.family}, ${c.given}, ${c.literal}, ${c.familyNorm})`,
+      );
     }
     this.reindex([id]);
   }

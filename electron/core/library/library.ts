@@ -46,7 +46,12 @@ export class Library extends CollectionsRoom {
     this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
-    this.citeCache = new CiteCacheStore({ write: this.w, read: this.r, now: this.now, ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}) });
+    this.citeCache = new CiteCacheStore({
+      write: this.w,
+      read: this.r,
+      now: this.now,
+      ...(options.citeCacheLimits ? { limits: options.citeCacheLimits } : {}),
+    });
   }
 
   // ── Import ──
@@ -90,15 +95,27 @@ export class Library extends CollectionsRoom {
     const byDoi = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE doi IS NOT NULL AND trashed_at IS NULL GROUP BY doi HAVING count(*) > 1`,
     );
-    for (const g of byDoi) for (const ids of splitGroup(g.ids.split(',').map(Number).sort((a, b) => a - b), apart)) groups.push({ ids, reason: 'doi' });
+    for (const g of byDoi)
+      for (const ids of splitGroup(
+        g.ids
+          .split(',')
+          .map(Number)
+          .sort((a, b) => a - b),
+        apart,
+      ))
+        groups.push({ ids, reason: 'doi' });
     const byTitle = this.r.all<{ ids: string }>(
       sql`SELECT group_concat(id) AS ids FROM items WHERE title_sort IS NOT NULL AND trashed_at IS NULL GROUP BY title_sort HAVING count(*) > 1`,
     );
     for (const g of byTitle) {
       const ids = g.ids.split(',').map(Number);
       const info = ids.map((id) => {
-        const row = this.r.get<{ year: number | null; doi: string | null }>(sql`SELECT year, doi FROM items WHERE id = ${id}`)!;
-        const names = new Set(this.r.pluck<string>(sql`SELECT family_norm FROM creators WHERE item_id = ${id} AND family_norm <> ''`));
+        const row = this.r.get<{ year: number | null; doi: string | null }>(
+          sql`SELECT year, doi FROM items WHERE id = ${id}`,
+        )!;
+        const names = new Set(
+          this.r.pluck<string>(sql`SELECT family_norm FROM creators WHERE item_id = ${id} AND family_norm <> ''`),
+        );
         return { id, ...row, names };
       });
       const related = new Set(this.#relatedPairs(ids));
@@ -135,7 +152,8 @@ export class Library extends CollectionsRoom {
     const list = [...new Set(ids)];
     if (list.length < 2) throw new CoreError('INVALID_INPUT', 'Choose at least two items to mark as not duplicates.');
     this.w.transaction(() => {
-      for (const id of list) if (!this.w.get(sql`SELECT 1 AS x FROM items WHERE id = ${id}`)) throw notFound(`Item ${id}`);
+      for (const id of list)
+        if (!this.w.get(sql`SELECT 1 AS x FROM items WHERE id = ${id}`)) throw notFound(`Item ${id}`);
       markNotDuplicates(this.w.raw, list, mark);
     });
   }
@@ -160,11 +178,16 @@ export class Library extends CollectionsRoom {
         const otherCsl = JSON.parse(other.csl) as CslItem;
         for (const [k, v] of Object.entries(otherCsl)) {
           if (k === 'id' || k === 'citation-key') continue;
-          if (csl[k] === undefined || csl[k] === '' || (Array.isArray(csl[k]) && (csl[k] as unknown[]).length === 0)) csl = { ...csl, [k]: v };
+          if (csl[k] === undefined || csl[k] === '' || (Array.isArray(csl[k]) && (csl[k] as unknown[]).length === 0))
+            csl = { ...csl, [k]: v };
         }
-        this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT ${keepId}, tag_id FROM item_tags WHERE item_id = ${otherId}`);
+        this.w.run(
+          sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT ${keepId}, tag_id FROM item_tags WHERE item_id = ${otherId}`,
+        );
         this.w.run(sql`UPDATE notes SET item_id = ${keepId} WHERE item_id = ${otherId}`);
-        this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT collection_id, ${keepId}, added_at FROM collection_items WHERE item_id = ${otherId}`);
+        this.w.run(
+          sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT collection_id, ${keepId}, added_at FROM collection_items WHERE item_id = ${otherId}`,
+        );
         this.w.run(sql`UPDATE attachments SET item_id = ${keepId} WHERE item_id = ${otherId}`);
         this.w.run(sql`UPDATE key_aliases SET item_id = ${keepId} WHERE item_id = ${otherId}`);
         const earliest = Math.min(keep.date_added, other.date_added);
@@ -212,7 +235,8 @@ export class Library extends CollectionsRoom {
   }
 
   stats(): { items: number; trashed: number; collections: number; tags: number } {
-    return this.r.get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
+    return this.r
+      .get(sql`SELECT (SELECT count(*) FROM items WHERE trashed_at IS NULL) AS items, (SELECT count(*) FROM items WHERE trashed_at IS NOT NULL) AS trashed,
       (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM tags) AS tags`)!;
   }
 
@@ -228,7 +252,11 @@ export class Library extends CollectionsRoom {
    * the citation key. In the order given; ids that do not exist are left out.
    */
   cslOf(ids: readonly ItemId[]): CslItem[] {
-    const rows = inBatches(ids, (batch) => this.r.all<{ id: number; csl: string; citation_key: string }>(sql`SELECT i.id, r.csl, i.citation_key FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)}`));
+    const rows = inBatches(ids, (batch) =>
+      this.r.all<{ id: number; csl: string; citation_key: string }>(
+        sql`SELECT i.id, r.csl, i.citation_key FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)}`,
+      ),
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const out: CslItem[] = [];
     for (const id of ids) {
@@ -247,7 +275,8 @@ export class Library extends CollectionsRoom {
    */
   cslJsonOf(ids: readonly ItemId[]): string {
     if (ids.length === 0) return '[]';
-    const rows = this.r.pluck<string>(sql`SELECT json_set(r.csl, '$.id', i.citation_key, '$."citation-key"', i.citation_key)
+    const rows = this.r
+      .pluck<string>(sql`SELECT json_set(r.csl, '$.id', i.citation_key, '$."citation-key"', i.citation_key)
       FROM json_each(${JSON.stringify(ids)}) j JOIN items i ON i.id = j.value JOIN item_csl r ON r.item_id = i.id ORDER BY j.key`);
     return `[${rows.join(',')}]`;
   }
@@ -273,7 +302,10 @@ export class Library extends CollectionsRoom {
   idsByDoi(dois: readonly string[]): Record<string, ItemId> {
     const wanted = [...new Set(dois.map(normDoi).filter((d): d is string => d !== null))];
     const out: Record<string, ItemId> = {};
-    for (const r of inBatches(wanted, (batch) => this.r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`))) out[r.doi] ??= r.id;
+    for (const r of inBatches(wanted, (batch) =>
+      this.r.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE doi IN ${inList(batch)}`),
+    ))
+      out[r.doi] ??= r.id;
     return out;
   }
 
@@ -288,12 +320,18 @@ export class Library extends CollectionsRoom {
       const byKey = ref.key ? this.findByCitationKey(ref.key) : null;
       if (byKey !== null) return { id: byKey, by: 'key' };
       const doi = ref.doi ? normDoi(ref.doi) : null;
-      const byDoi = doi ? this.r.get<{ id: number }>(sql`SELECT id FROM items WHERE doi = ${doi} ORDER BY trashed_at IS NOT NULL, id LIMIT 1`)?.id : undefined;
+      const byDoi = doi
+        ? this.r.get<{ id: number }>(
+            sql`SELECT id FROM items WHERE doi = ${doi} ORDER BY trashed_at IS NOT NULL, id LIMIT 1`,
+          )?.id
+        : undefined;
       if (byDoi !== undefined) return { id: byDoi, by: 'doi' };
       if (!ref.title) return null;
       if (!byTitle) {
         byTitle = new Map();
-        for (const r of this.r.all<{ id: number; title: string }>(sql`SELECT id, title FROM items WHERE title IS NOT NULL ORDER BY trashed_at IS NOT NULL, id`)) {
+        for (const r of this.r.all<{ id: number; title: string }>(
+          sql`SELECT id, title FROM items WHERE title IS NOT NULL ORDER BY trashed_at IS NOT NULL, id`,
+        )) {
           const t = normaliseTitle(r.title);
           if (t && !byTitle.has(t)) byTitle.set(t, r.id);
         }
@@ -302,7 +340,11 @@ export class Library extends CollectionsRoom {
       return id === undefined ? null : { id, by: 'title' };
     });
     const ids = [...new Set(found.flatMap((f) => (f ? [f.id] : [])))];
-    const rows = new Map(inBatches(ids, (batch) => this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`)).map((r) => [r.id, toRow(r)]));
+    const rows = new Map(
+      inBatches(ids, (batch) =>
+        this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE i.id IN ${inList(batch)}`),
+      ).map((r) => [r.id, toRow(r)]),
+    );
     const facts = new Map<number, CitedItemFacts>();
     for (const [id, row] of rows) {
       // A preprint's published versions: its own publicationLinks, and papers that list it among their preprintLinks.
@@ -322,7 +364,15 @@ export class Library extends CollectionsRoom {
         trashed: row.trashedAt !== null,
         status: statusFromNotices(row.notices, row.retracted),
         notices: row.notices,
-        tallies: row.evidence.state === 'found' ? { supporting: row.evidence.supporting, contrasting: row.evidence.contrasting, mentioning: row.evidence.mentioning, total: row.evidence.total } : null,
+        tallies:
+          row.evidence.state === 'found'
+            ? {
+                supporting: row.evidence.supporting,
+                contrasting: row.evidence.contrasting,
+                mentioning: row.evidence.mentioning,
+                total: row.evidence.total,
+              }
+            : null,
         publishedVersions: published.map((p) => ({ doi: p.doi, citationKey: p.key })),
       });
     }
@@ -348,7 +398,10 @@ export class Library extends CollectionsRoom {
   }
 
   #relatedPairs(ids: number[]): string[] {
-    const rows = this.r.all<{ a: number; b: number }>(sql`SELECT x.id AS a, y.id AS b FROM items x JOIN service_paper_links l ON l.doi = x.doi JOIN items y ON y.doi = l.linked_doi
+    const rows = this.r.all<{
+      a: number;
+      b: number;
+    }>(sql`SELECT x.id AS a, y.id AS b FROM items x JOIN service_paper_links l ON l.doi = x.doi JOIN items y ON y.doi = l.linked_doi
       WHERE x.id IN ${inList(ids)} AND y.id IN ${inList(ids)}`);
     return rows.map((r) => `${r.a}:${r.b}`);
   }

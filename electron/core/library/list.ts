@@ -7,7 +7,15 @@ import { fulltextMatch } from './fulltext-match';
 import { compileQuery, type FulltextCondition } from './query-sql';
 import type { RankFunction } from './rank';
 import { ident, joinSql, sql, SqlFragment, type SqlValue } from './sql';
-import { SORT_COLUMNS, type ItemId, type ListOptions, type Page, type SavedSearch, type Sort, type SortColumn } from './types';
+import {
+  SORT_COLUMNS,
+  type ItemId,
+  type ListOptions,
+  type Page,
+  type SavedSearch,
+  type Sort,
+  type SortColumn,
+} from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, withWaiting } from './library-base';
 import { ServiceCache } from './service-cache';
 
@@ -59,7 +67,10 @@ function decodeCursor(text: string): Cursor {
 }
 
 /** The filters of a list or count besides the query: trash or not, a collection (with its subcollections), Unfiled. */
-function scopeFilters(options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled'>, where: SqlFragment): SqlFragment[] {
+function scopeFilters(
+  options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled'>,
+  where: SqlFragment,
+): SqlFragment[] {
   const filters = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, where];
   if (options.collectionId !== undefined) {
     filters.push(
@@ -89,7 +100,8 @@ function idListsAs(where: SqlFragment, as: '+i.id' | 'w.id'): SqlFragment {
  * The filters joined with the trash test (scopeFilters puts it first) last: it reads the item's row,
  * which an index-only test before it (an id list, the narrow filter index) saves for rows it rejects.
  */
-const trashLast = (filters: readonly SqlFragment[]): SqlFragment => joinSql([...filters.slice(1), filters[0]!], ' AND ');
+const trashLast = (filters: readonly SqlFragment[]): SqlFragment =>
+  joinSql([...filters.slice(1), filters[0]!], ' AND ');
 
 function sqlText(text: string): SqlFragment {
   return sql([text] as unknown as TemplateStringsArray);
@@ -121,13 +133,23 @@ export abstract class Listing extends ServiceCache {
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
     const compiled = compileQuery(this.#parse(options.query ?? ''), this.#fulltext);
     // Without words to rank by, relevance means newest first, which the date index serves.
-    let sort: Sort = options.sort ?? (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
+    let sort: Sort =
+      options.sort ??
+      (compiled.match ? { column: 'relevance', direction: 'desc' } : { column: 'dateAdded', direction: 'desc' });
     if (sort.column === 'relevance' && !compiled.match) sort = { column: 'dateAdded', direction: 'desc' };
     const filters = scopeFilters(options, compiled.where);
-    if (options.offset !== undefined && options.cursor) throw new CoreError('INVALID_INPUT', 'A page starts at a cursor or at an offset, not both.');
-    const cursor = options.cursor ? decodeCursor(options.cursor) : options.offset ? this.#cursorAt(options.offset, sort, filters, compiled.match) : null;
+    if (options.offset !== undefined && options.cursor)
+      throw new CoreError('INVALID_INPUT', 'A page starts at a cursor or at an offset, not both.');
+    const cursor = options.cursor
+      ? decodeCursor(options.cursor)
+      : options.offset
+        ? this.#cursorAt(options.offset, sort, filters, compiled.match)
+        : null;
     if (cursor && (cursor.s !== sort.column || cursor.d !== sort.direction)) {
-      throw new CoreError('INVALID_INPUT', 'The page cursor belongs to another sort order; start again from the first page.');
+      throw new CoreError(
+        'INVALID_INPUT',
+        'The page cursor belongs to another sort order; start again from the first page.',
+      );
     }
 
     if (sort.column === 'relevance') {
@@ -139,7 +161,8 @@ export abstract class Listing extends ServiceCache {
         // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
         // items still have index rows, so if one ranks anywhere up to the end of the page (it would shift
         // the page), the general query below runs instead.
-        const found = this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${compiled.match}
+        const found = this.r
+          .all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${compiled.match}
             ORDER BY score, rowid LIMIT ${offset + limit + 1}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.score, f.rowid`);
         if (found.every((r) => r.trashed_at === null)) rows = found.slice(offset);
       }
@@ -154,16 +177,21 @@ export abstract class Listing extends ServiceCache {
         : this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
             ORDER BY i.date_added DESC, i.id DESC LIMIT ${limit + 1} OFFSET ${offset}`);
       const more = rows.length > limit;
-      return { rows: rows.slice(0, limit).map(toRow), nextCursor: more ? encodeCursor({ s: 'relevance', d: sort.direction, o: offset + limit }) : null };
+      return {
+        rows: rows.slice(0, limit).map(toRow),
+        nextCursor: more ? encodeCursor({ s: 'relevance', d: sort.direction, o: offset + limit }) : null,
+      };
     }
 
-    if (!SORT_COLUMNS.includes(sort.column)) throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
+    if (!SORT_COLUMNS.includes(sort.column))
+      throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
     const spec = SORT_SQL[sort.column];
     const c = ident(spec.column, SORT_IDENTS);
     const desc = sort.direction === 'desc';
     const dir = sqlText(desc ? 'DESC' : 'ASC');
     const cmp = sqlText(desc ? '<' : '>');
-    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
+    if (compiled.match)
+      filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     const where = joinSql(filters, ' AND ');
     // SQLite's planner prefers an index on the filter and then sorts every match, which is slow when
     // the filter is broad (supporting:>10, tag:review). A probe for one page of matches tells narrow
@@ -171,7 +199,11 @@ export abstract class Listing extends ServiceCache {
     // window of the sort index and find their page early; when the window holds less than a page, the
     // planner's way runs after all.
     const filtered = filters.length > 2 || compiled.where.text !== '1';
-    const broad = filtered && this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${limit + 1})`)!.n > limit;
+    const broad =
+      filtered &&
+      this.r.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${limit + 1})`,
+      )!.n > limit;
     // A filter on the sort column itself (year:2015..2020 sorted by year): the index walk starts where
     // the range does, so it needs no window, and its matches come in sort order.
     const selfFiltered = filtered && new RegExp(`\\bi\\.${spec.column}\\b`).test(where.text);
@@ -180,7 +212,8 @@ export abstract class Listing extends ServiceCache {
     let nextCursor: string | null = null;
 
     if (phase === 0) {
-      const after = cursor && cursor.p === 0 ? sql` AND (i.${c}, i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
+      const after =
+        cursor && cursor.p === 0 ? sql` AND (i.${c}, i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
       const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
       let rows: (RawRow & { sort_value: SqlValue })[] = [];
       if (broad) {
@@ -222,7 +255,8 @@ export abstract class Listing extends ServiceCache {
         // then the index walk starts at the range and finds the page at once. "Has a value" is written
         // so that it cannot pick the sort index either.
         const plus = filtered && !selfFiltered;
-        const afterPlain = cursor && cursor.p === 0 ? sql` AND (+i.${c}, +i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
+        const afterPlain =
+          cursor && cursor.p === 0 ? sql` AND (+i.${c}, +i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
         const notNullPlain = spec.nullable ? sql` AND +i.${c} IS NOT NULL` : sql``;
         rows = this.r.all<RawRow & { sort_value: SqlValue }>(
           sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${plus ? notNullPlain : notNull}${plus ? afterPlain : after}
@@ -231,7 +265,10 @@ export abstract class Listing extends ServiceCache {
       }
       if (rows.length > limit) {
         const last = rows[limit - 1]!;
-        return { rows: rows.slice(0, limit).map(toRow), nextCursor: encodeCursor({ s: sort.column, d: sort.direction, p: 0, v: last.sort_value, id: last.id }) };
+        return {
+          rows: rows.slice(0, limit).map(toRow),
+          nextCursor: encodeCursor({ s: sort.column, d: sort.direction, p: 0, v: last.sort_value, id: last.id }),
+        };
       }
       out.push(...rows);
       if (!spec.nullable) return { rows: out.map(toRow), nextCursor: null };
@@ -247,7 +284,11 @@ export abstract class Listing extends ServiceCache {
     if (rows.length > want) {
       // want = 0: the previous phase filled the page; the next one starts at the first row without a value.
       const last = want > 0 ? rows[want - 1]!.id : undefined;
-      nextCursor = encodeCursor(last === undefined ? { s: sort.column, d: sort.direction, p: 1 } : { s: sort.column, d: sort.direction, p: 1, id: last });
+      nextCursor = encodeCursor(
+        last === undefined
+          ? { s: sort.column, d: sort.direction, p: 1 }
+          : { s: sort.column, d: sort.direction, p: 1, id: last },
+      );
     }
     return { rows: out.map(toRow), nextCursor };
   }
@@ -260,11 +301,14 @@ export abstract class Listing extends ServiceCache {
    */
   #cursorAt(offset: number, sort: Sort, filters: SqlFragment[], match: string | null | undefined): Cursor {
     if (sort.column === 'relevance') return { s: 'relevance', d: sort.direction, o: offset };
-    if (!SORT_COLUMNS.includes(sort.column)) throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
+    if (!SORT_COLUMNS.includes(sort.column))
+      throw new CoreError('INVALID_INPUT', `Cannot sort by "${String(sort.column)}".`);
     const spec = SORT_SQL[sort.column];
     const c = ident(spec.column, SORT_IDENTS);
     const dir = sqlText(sort.direction === 'desc' ? 'DESC' : 'ASC');
-    const all = match ? [...filters, sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})`] : filters;
+    const all = match
+      ? [...filters, sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})`]
+      : filters;
     const where = joinSql(all, ' AND ');
     const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
     const before = this.r.get<{ v: SqlValue; id: number }>(
@@ -274,7 +318,9 @@ export abstract class Listing extends ServiceCache {
     if (!spec.nullable) return this.#pastEnd(sort);
     // Among the rows without a value (the page's first row with one would have been found above).
     const valued = this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}${notNull}`)!.n;
-    const lastNull = this.r.get<{ id: number }>(sql`SELECT i.id AS id FROM items i WHERE ${where} AND i.${c} IS NULL ORDER BY i.id ${dir} LIMIT 1 OFFSET ${offset - 1 - valued}`);
+    const lastNull = this.r.get<{ id: number }>(
+      sql`SELECT i.id AS id FROM items i WHERE ${where} AND i.${c} IS NULL ORDER BY i.id ${dir} LIMIT 1 OFFSET ${offset - 1 - valued}`,
+    );
     return lastNull ? { s: sort.column, d: sort.direction, p: 1, id: lastNull.id } : this.#pastEnd(sort);
   }
 
@@ -293,7 +339,8 @@ export abstract class Listing extends ServiceCache {
   count(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): number {
     const compiled = compileQuery(this.#parse(options.query ?? ''), this.#fulltext);
     const filters = scopeFilters(options, compiled.where);
-    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
+    if (compiled.match)
+      filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
     return this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
   }
 
@@ -302,14 +349,20 @@ export abstract class Listing extends ServiceCache {
   saveSearch(name: string, query: string, sort: Sort | null = null): number {
     this.#parse(query);
     const now = this.now();
-    const r = this.w.run(sql`INSERT INTO saved_searches (name, query, sort, created_at, modified_at) VALUES (${name.trim()}, ${query}, ${sort ? JSON.stringify(sort) : null}, ${now}, ${now})
+    const r = this.w
+      .run(sql`INSERT INTO saved_searches (name, query, sort, created_at, modified_at) VALUES (${name.trim()}, ${query}, ${sort ? JSON.stringify(sort) : null}, ${now}, ${now})
       ON CONFLICT(name) DO UPDATE SET query = excluded.query, sort = excluded.sort, modified_at = excluded.modified_at`);
-    return Number(r.lastInsertRowid) || this.w.get<{ id: number }>(sql`SELECT id FROM saved_searches WHERE name = ${name.trim()}`)!.id;
+    return (
+      Number(r.lastInsertRowid) ||
+      this.w.get<{ id: number }>(sql`SELECT id FROM saved_searches WHERE name = ${name.trim()}`)!.id
+    );
   }
 
   listSavedSearches(): SavedSearch[] {
     return this.r
-      .all<{ id: number; name: string; query: string; sort: string | null }>(sql`SELECT id, name, query, sort FROM saved_searches ORDER BY name COLLATE NOCASE`)
+      .all<{ id: number; name: string; query: string; sort: string | null }>(
+        sql`SELECT id, name, query, sort FROM saved_searches ORDER BY name COLLATE NOCASE`,
+      )
       .map((s) => ({ id: s.id, name: s.name, query: s.query, sort: s.sort ? (JSON.parse(s.sort) as Sort) : null }));
   }
 
@@ -323,14 +376,18 @@ export abstract class Listing extends ServiceCache {
   idsOf(options: Omit<ListOptions, 'sort' | 'cursor' | 'limit'> = {}): ItemId[] {
     const compiled = compileQuery(this.#parse(options.query ?? ''));
     const filters = scopeFilters(options, compiled.where);
-    if (compiled.match) filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    return this.r.pluck<ItemId>(sql`SELECT i.id FROM items i WHERE ${joinSql(filters, ' AND ')} ORDER BY i.date_added ASC, i.id ASC`);
+    if (compiled.match)
+      filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
+    return this.r.pluck<ItemId>(
+      sql`SELECT i.id FROM items i WHERE ${joinSql(filters, ' AND ')} ORDER BY i.date_added ASC, i.id ASC`,
+    );
   }
 
   // ── Internals ──
 
   /** `fulltext:` terms test the item ids of the match, evaluated once for the list, its count and its pages. */
-  readonly #fulltext: FulltextCondition = (expr) => sql`i.id IN (SELECT value FROM json_each(${fulltextMatch(this.r, expr).itemIdsJson}))`;
+  readonly #fulltext: FulltextCondition = (expr) =>
+    sql`i.id IN (SELECT value FROM json_each(${fulltextMatch(this.r, expr).itemIdsJson}))`;
 
   /**
    * The ranking, as a direct call of the rank function the index is configured with (migration 0003
@@ -353,7 +410,8 @@ export abstract class Listing extends ServiceCache {
     try {
       return parseQuery(query);
     } catch (err) {
-      if (err instanceof QuerySyntaxError) throw new CoreError('INVALID_INPUT', err.message, { start: err.span.start, end: err.span.end });
+      if (err instanceof QuerySyntaxError)
+        throw new CoreError('INVALID_INPUT', err.message, { start: err.span.start, end: err.span.end });
       throw err;
     }
   }

@@ -77,9 +77,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   if (reason) check(reason);
   let migrationBackup: BackupInfo | null = null;
   const connect = (): { db: Db; reader: Database.Database } =>
-    openConnections(file, { nativeBinding: options.nativeBinding, maxPageCount: options.maxPageCount, durability: options.durability }, (d) => {
-      migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
-    });
+    openConnections(
+      file,
+      { nativeBinding: options.nativeBinding, maxPageCount: options.maxPageCount, durability: options.durability },
+      (d) => {
+        migrationBackup = backupDatabase(d, backupDir, 'pre-migration', backupOptions);
+      },
+    );
   let connections: { db: Db; reader: Database.Database };
   try {
     connections = connect();
@@ -111,7 +115,14 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   // as checked now. Skipped checks (tests) leave the record alone.
   if (!existed || integrityCheck) recordCheck(file, now(), plan.staleMarks);
   const unmark = markOpen(file);
-  const library = new Library({ write, read, rankFunction: rank.fn, ...(rank.reason ? { rankFallbackReason: rank.reason } : {}), ...(options.now ? { now: options.now } : {}), ...(options.paging ? { paging: options.paging } : {}) });
+  const library = new Library({
+    write,
+    read,
+    rankFunction: rank.fn,
+    ...(rank.reason ? { rankFallbackReason: rank.reason } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.paging ? { paging: options.paging } : {}),
+  });
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const fulltext = new FulltextStore({ write, read, ...(options.now ? { now: options.now } : {}) });

@@ -32,11 +32,19 @@ export type StoreName = keyof LibraryStores;
 
 /** A store's methods callable through the facade: all of them, except Library's callback-taking import entry points. */
 export type StoreMethod<S extends StoreName> = {
-  [K in keyof LibraryStores[S]]: LibraryStores[S][K] extends (...args: never[]) => unknown ? (S extends 'lib' ? (K extends 'importItems' | 'beginImport' ? never : K) : K) : never;
+  [K in keyof LibraryStores[S]]: LibraryStores[S][K] extends (...args: never[]) => unknown
+    ? S extends 'lib'
+      ? K extends 'importItems' | 'beginImport'
+        ? never
+        : K
+      : K
+    : never;
 }[keyof LibraryStores[S]];
 
 /** A call of one store's method, typed per store. */
-export type StoreCall = { [S in StoreName]: { id: number; op: 'call'; store: S; method: StoreMethod<S>; args: unknown[] } }[StoreName];
+export type StoreCall = {
+  [S in StoreName]: { id: number; op: 'call'; store: S; method: StoreMethod<S>; args: unknown[] };
+}[StoreName];
 
 export type LibraryMethod = StoreMethod<'lib'>;
 export type EnrichmentMethod = StoreMethod<'enrichment'>;
@@ -87,7 +95,13 @@ export interface ImportMatches {
 export type { WireError };
 
 export type Response =
-  | { type: 'ready'; recovery: Recovery | null; migrationBackup: BackupInfo | null; backupDir: string; searchIndexRepair: SearchIndexRepair | null }
+  | {
+      type: 'ready';
+      recovery: Recovery | null;
+      migrationBackup: BackupInfo | null;
+      backupDir: string;
+      searchIndexRepair: SearchIndexRepair | null;
+    }
   | { type: 'failed'; error: WireError }
   /** The answer to a request (worker-rpc.ts). */
   | Reply

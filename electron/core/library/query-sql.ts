@@ -13,7 +13,6 @@ const FTS_COLUMN: Record<string, string | null> = {
   note: 'notes',
 };
 
-
 export interface CompiledQuery {
   /** An FTS5 expression every result matches, driving the query and its ranking; null when none. */
   match: string | null;
@@ -89,7 +88,8 @@ function range(column: SqlFragment, r: Range): SqlFragment {
   return parts.length ? joinSql(parts, ' AND ') : sql`${column} IS NOT NULL`;
 }
 
-const col = (name: 'i.year' | 'i.supporting' | 'i.contrasting' | 'i.mentioning' | 'i.citing'): SqlFragment => new SqlFragment(name, []);
+const col = (name: 'i.year' | 'i.supporting' | 'i.contrasting' | 'i.mentioning' | 'i.citing'): SqlFragment =>
+  new SqlFragment(name, []);
 
 const NOTICE_KIND_TEXT: Record<string, string> = {
   retracted: '%,retracted,%',
@@ -101,7 +101,8 @@ const NOTICE_KIND_TEXT: Record<string, string> = {
 };
 
 /** `column` starts with `prefix`, as an index range (LIKE with ESCAPE would scan the whole table). */
-const prefixRange = (column: SqlFragment, prefix: string): SqlFragment => sql`(${column} >= ${prefix} AND ${column} < ${`${prefix}\u{10ffff}`})`;
+const prefixRange = (column: SqlFragment, prefix: string): SqlFragment =>
+  sql`(${column} >= ${prefix} AND ${column} < ${`${prefix}\u{10ffff}`})`;
 
 /**
  * The condition "the item has a PDF page matching this FTS5 expression over pdf_text_fts"; the Library
@@ -119,9 +120,15 @@ function predicate(node: QueryNode, fulltext: FulltextCondition): SqlFragment {
   if (fts !== undefined) return sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${fts})`;
   switch (node.kind) {
     case 'and':
-      return sql`(${joinSql(node.children.map((c) => predicate(c, fulltext)), ' AND ')})`;
+      return sql`(${joinSql(
+        node.children.map((c) => predicate(c, fulltext)),
+        ' AND ',
+      )})`;
     case 'or':
-      return sql`(${joinSql(node.children.map((c) => predicate(c, fulltext)), ' OR ')})`;
+      return sql`(${joinSql(
+        node.children.map((c) => predicate(c, fulltext)),
+        ' OR ',
+      )})`;
     case 'not':
       return sql`NOT (${predicate(node.child, fulltext)})`;
     case 'text':
@@ -158,12 +165,15 @@ function predicate(node: QueryNode, fulltext: FulltextCondition): SqlFragment {
         ? sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.retracted = 1)`
         : sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.retracted = 1)`;
     case 'notice':
-      if (node.value === 'any') return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
-      if (node.value === 'none') return sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
+      if (node.value === 'any')
+        return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
+      if (node.value === 'none')
+        return sql`i.id NOT IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.notice_count > 0)`;
       return sql`i.id IN (SELECT x.id FROM service_notices n CROSS JOIN items x ON x.doi = n.doi WHERE n.kinds LIKE ${NOTICE_KIND_TEXT[node.value]!})`;
     // A link counts from either side (versions.ts): the preprint's publicationLinks or the published paper's preprintLinks.
     case 'version': {
-      const [own, reverse] = node.value === 'published' ? (['publication', 'preprint'] as const) : (['preprint', 'publication'] as const);
+      const [own, reverse] =
+        node.value === 'published' ? (['publication', 'preprint'] as const) : (['preprint', 'publication'] as const);
       return sql`i.id IN (SELECT x.id FROM service_paper_links l CROSS JOIN items x ON x.doi = l.doi WHERE l.kind = ${own}
         UNION SELECT x.id FROM service_paper_links l CROSS JOIN items x ON x.doi = l.linked_doi WHERE l.kind = ${reverse})`;
     }
@@ -186,7 +196,12 @@ export function compileQuery(ast: QueryNode | null, fulltext: FulltextCondition 
   }
   return {
     match: matches.length ? matches.join(' AND ') : null,
-    where: rest.length ? joinSql(rest.map((c) => predicate(c, fulltext)), ' AND ') : sql`1`,
+    where: rest.length
+      ? joinSql(
+          rest.map((c) => predicate(c, fulltext)),
+          ' AND ',
+        )
+      : sql`1`,
   };
 }
 

@@ -37,7 +37,10 @@ export function findRankExtension(from: string = import.meta.url): string | null
  * Loads the extension into a connection. `path`: the file; undefined: look for it (findRankExtension);
  * null: do not use it. Returns the rank function the connection has, and why it is not cw_bm25.
  */
-export function loadRankFunction(db: Database.Database, path: string | null | undefined): { fn: RankFunction; reason?: string } {
+export function loadRankFunction(
+  db: Database.Database,
+  path: string | null | undefined,
+): { fn: RankFunction; reason?: string } {
   if (path === null) return { fn: 'bm25', reason: 'turned off' };
   const file = path ?? findRankExtension();
   if (!file) return { fn: 'bm25', reason: 'the extension was not built (npm run build needs a C compiler)' };

@@ -39,7 +39,9 @@ export function checkSearchIndex(db: Database.Database): SearchIndexState {
 export function rebuildSearchIndex(db: Database.Database): SearchIndexState {
   db.transaction(() => {
     db.exec("INSERT INTO items_fts (items_fts) VALUES ('delete-all')");
-    db.exec(`INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_ROWS}`);
+    db.exec(
+      `INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_ROWS}`,
+    );
   }).immediate();
   return checkSearchIndex(db);
 }
@@ -60,6 +62,9 @@ export function repairSearchIndexIfDrifted(db: Database.Database): SearchIndexRe
 /** One sentence for the user (CLI) or the log (app) about a start-up rebuild. */
 export function searchIndexRepairNote(repair: SearchIndexRepair): string {
   const { missing, extra } = repair.before;
-  const parts = [...(missing > 0 ? [`${missing} item${missing === 1 ? ' was' : 's were'} missing from it`] : []), ...(extra > 0 ? [`it had ${extra} row${extra === 1 ? '' : 's'} of deleted items`] : [])];
+  const parts = [
+    ...(missing > 0 ? [`${missing} item${missing === 1 ? ' was' : 's were'} missing from it`] : []),
+    ...(extra > 0 ? [`it had ${extra} row${extra === 1 ? '' : 's'} of deleted items`] : []),
+  ];
   return `The search index had drifted from the items (${parts.join('; ')}); it was rebuilt, and every item can be found again.`;
 }

@@ -35,11 +35,17 @@ export function normDoi(doi: string): string | null {
 function cacheState<K extends string>(
   row: unknown,
   key: K,
-): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | ({ state: 'found'; fetchedAt: number } & Record<K, never>) {
+):
+  | { state: 'not-fetched' }
+  | { state: 'unknown'; fetchedAt: number }
+  | ({ state: 'found'; fetchedAt: number } & Record<K, never>) {
   const r = row as { found: number; data: string | null; fetched_at: number } | undefined;
   if (!r) return { state: 'not-fetched' };
   if (r.found === 0) return { state: 'unknown', fetchedAt: r.fetched_at };
-  return { state: 'found', fetchedAt: r.fetched_at, [key]: JSON.parse(r.data ?? 'null') } as { state: 'found'; fetchedAt: number } & Record<K, never>;
+  return { state: 'found', fetchedAt: r.fetched_at, [key]: JSON.parse(r.data ?? 'null') } as {
+    state: 'found';
+    fetchedAt: number;
+  } & Record<K, never>;
 }
 
 export abstract class ServiceCache extends UndoLog {
@@ -51,16 +57,23 @@ export abstract class ServiceCache extends UndoLog {
       for (const [rawDoi, paper] of Object.entries(result.found)) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 1, ${JSON.stringify(paper)}, ${fetchedAt})
+        this.w
+          .run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 1, ${JSON.stringify(paper)}, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 1, data = excluded.data, fetched_at = excluded.fetched_at`);
         this.w.run(sql`DELETE FROM service_paper_links WHERE doi = ${doi}`);
         // The record is not validated on the way in: a malformed link is skipped, not a failed batch.
         const links = paperLinks(paper);
         for (const linked of links.preprints) {
-          if (linked !== doi) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`);
+          if (linked !== doi)
+            this.w.run(
+              sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`,
+            );
         }
         for (const linked of links.published) {
-          if (linked !== doi) this.w.run(sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`);
+          if (linked !== doi)
+            this.w.run(
+              sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`,
+            );
         }
         if (paper.editorialNotices !== undefined || paper.retracted !== undefined) {
           this.#putNotices(doi, paper.editorialNotices ?? [], paper.retracted, fetchedAt);
@@ -75,17 +88,29 @@ export abstract class ServiceCache extends UndoLog {
     });
   }
 
-  getPaper(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; paper: unknown } {
-    return cacheState(this.r.get(sql`SELECT found, data, fetched_at FROM service_papers WHERE doi = ${normDoi(doi) ?? ''}`), 'paper');
+  getPaper(
+    doi: string,
+  ):
+    | { state: 'not-fetched' }
+    | { state: 'unknown'; fetchedAt: number }
+    | { state: 'found'; fetchedAt: number; paper: unknown } {
+    return cacheState(
+      this.r.get(sql`SELECT found, data, fetched_at FROM service_papers WHERE doi = ${normDoi(doi) ?? ''}`),
+      'paper',
+    );
   }
 
   /** Stores tallies (zero is a count) and DOIs the service does not know (not the same as zero). */
-  putTallies(result: { found: Record<string, EvidenceCounts>; unknown?: readonly string[] }, fetchedAt = this.now()): void {
+  putTallies(
+    result: { found: Record<string, EvidenceCounts>; unknown?: readonly string[] },
+    fetchedAt = this.now(),
+  ): void {
     this.w.transaction(() => {
       for (const [rawDoi, t] of Object.entries(result.found)) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w.run(sql`INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, citing_publications, fetched_at)
+        this.w
+          .run(sql`INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, citing_publications, fetched_at)
           VALUES (${doi}, 1, ${t.total}, ${t.supporting}, ${t.contrasting}, ${t.mentioning}, ${t.unclassified}, ${t.citingPublications ?? null}, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 1, total = excluded.total, supporting = excluded.supporting, contrasting = excluded.contrasting,
             mentioning = excluded.mentioning, unclassified = excluded.unclassified, citing_publications = excluded.citing_publications, fetched_at = excluded.fetched_at`);
@@ -116,12 +141,21 @@ export abstract class ServiceCache extends UndoLog {
   putStatements(doi: string, statements: unknown[] | null, fetchedAt = this.now()): void {
     const d = normDoi(doi);
     if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
-    this.w.run(sql`INSERT INTO service_statements (doi, found, data, fetched_at) VALUES (${d}, ${statements ? 1 : 0}, ${statements ? JSON.stringify(statements) : null}, ${fetchedAt})
+    this.w
+      .run(sql`INSERT INTO service_statements (doi, found, data, fetched_at) VALUES (${d}, ${statements ? 1 : 0}, ${statements ? JSON.stringify(statements) : null}, ${fetchedAt})
       ON CONFLICT(doi) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
   }
 
-  getStatements(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; statements: unknown[] } {
-    return cacheState(this.r.get(sql`SELECT found, data, fetched_at FROM service_statements WHERE doi = ${normDoi(doi) ?? ''}`), 'statements');
+  getStatements(
+    doi: string,
+  ):
+    | { state: 'not-fetched' }
+    | { state: 'unknown'; fetchedAt: number }
+    | { state: 'found'; fetchedAt: number; statements: unknown[] } {
+    return cacheState(
+      this.r.get(sql`SELECT found, data, fetched_at FROM service_statements WHERE doi = ${normDoi(doi) ?? ''}`),
+      'statements',
+    );
   }
 
   /** Editorial notices of one DOI (null: unknown to the service) with its retraction status (undefined: not reported). */
@@ -129,32 +163,54 @@ export abstract class ServiceCache extends UndoLog {
     const d = normDoi(doi);
     if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
     if (notices === null) {
-      this.w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at) VALUES (${d}, 0, NULL, 0, ',', NULL, ${fetchedAt})
+      this.w
+        .run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at) VALUES (${d}, 0, NULL, 0, ',', NULL, ${fetchedAt})
         ON CONFLICT(doi) DO UPDATE SET found = 0, retracted = NULL, notice_count = 0, kinds = ',', data = NULL, fetched_at = excluded.fetched_at`);
       return;
     }
     this.#putNotices(d, notices, retracted, fetchedAt);
   }
 
-  getNotices(doi: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; notices: NoticeLike[]; retracted: boolean | null } {
+  getNotices(
+    doi: string,
+  ):
+    | { state: 'not-fetched' }
+    | { state: 'unknown'; fetchedAt: number }
+    | { state: 'found'; fetchedAt: number; notices: NoticeLike[]; retracted: boolean | null } {
     const row = this.r.get<{ found: number; data: string | null; retracted: number | null; fetched_at: number }>(
       sql`SELECT found, data, retracted, fetched_at FROM service_notices WHERE doi = ${normDoi(doi) ?? ''}`,
     );
     if (!row) return { state: 'not-fetched' };
     if (row.found === 0) return { state: 'unknown', fetchedAt: row.fetched_at };
-    return { state: 'found', fetchedAt: row.fetched_at, notices: JSON.parse(row.data ?? '[]') as NoticeLike[], retracted: row.retracted === null ? null : row.retracted === 1 };
+    return {
+      state: 'found',
+      fetchedAt: row.fetched_at,
+      notices: JSON.parse(row.data ?? '[]') as NoticeLike[],
+      retracted: row.retracted === null ? null : row.retracted === 1,
+    };
   }
 
   putJournalNotices(issn: string, data: unknown | null, fetchedAt = this.now()): void {
     const parsed = parseIssn(issn);
     if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
-    this.w.run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${data === null ? 0 : 1}, ${data === null ? null : JSON.stringify(data)}, ${fetchedAt})
+    this.w
+      .run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${data === null ? 0 : 1}, ${data === null ? null : JSON.stringify(data)}, ${fetchedAt})
       ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
   }
 
-  getJournalNotices(issn: string): { state: 'not-fetched' } | { state: 'unknown'; fetchedAt: number } | { state: 'found'; fetchedAt: number; notices: unknown } {
+  getJournalNotices(
+    issn: string,
+  ):
+    | { state: 'not-fetched' }
+    | { state: 'unknown'; fetchedAt: number }
+    | { state: 'found'; fetchedAt: number; notices: unknown } {
     const parsed = parseIssn(issn);
-    return cacheState(parsed.ok ? this.r.get(sql`SELECT found, data, fetched_at FROM service_journal_notices WHERE issn = ${parsed.issn}`) : undefined, 'notices');
+    return cacheState(
+      parsed.ok
+        ? this.r.get(sql`SELECT found, data, fetched_at FROM service_journal_notices WHERE issn = ${parsed.issn}`)
+        : undefined,
+      'notices',
+    );
   }
 
   /** DOIs of library items whose cached data of this kind is missing or older than `olderThan` (ms epoch): what a refresh should fetch. */
@@ -166,7 +222,8 @@ export abstract class ServiceCache extends UndoLog {
 
   #putNotices(doi: string, notices: NoticeLike[], retracted: boolean | undefined, fetchedAt: number): void {
     const kinds = [...new Set(notices.map((n) => String(n.status ?? '').toLowerCase()).filter(Boolean))];
-    const isRetracted = retracted === true || kinds.includes('retracted') ? 1 : retracted === false ? 0 : kinds.length ? 0 : null;
+    const isRetracted =
+      retracted === true || kinds.includes('retracted') ? 1 : retracted === false ? 0 : kinds.length ? 0 : null;
     this.w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at)
       VALUES (${doi}, 1, ${isRetracted}, ${notices.length}, ${`,${kinds.join(',')},`}, ${JSON.stringify(notices)}, ${fetchedAt})
       ON CONFLICT(doi) DO UPDATE SET found = 1, retracted = excluded.retracted, notice_count = excluded.notice_count, kinds = excluded.kinds,

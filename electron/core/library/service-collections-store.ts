@@ -2,7 +2,12 @@
 // side of the Collections and Journals panes: the DOIs of a selection or a library collection, which
 // DOIs the library already holds, and the journals its items appear in. Runs in the library worker.
 import { parseDoi, parseIssn } from '../../../shared/model/doi';
-import type { Cached, CollectionOrigin, ServiceCollectionRecord, ServiceCollectionSummary } from '../../../shared/model/service-collections';
+import type {
+  Cached,
+  CollectionOrigin,
+  ServiceCollectionRecord,
+  ServiceCollectionSummary,
+} from '../../../shared/model/service-collections';
 import type { Collection, EditorialNoticeCounts, JournalIndexRecord } from '../../../shared/service';
 import { CoreError } from '../errors';
 import { inBatches, inList, sql, type WriteDb } from './sql';
@@ -50,7 +55,11 @@ function summary(row: CollectionRow, collection: Collection): ServiceCollectionS
 
 /** The ISSNs written in a CSL ISSN field: one, several separated by commas or spaces, or an array. */
 export function issnsOf(value: unknown): string[] {
-  const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/[,;]|\s(?=\d{4}-?\d{3}[\dXx])/) : [];
+  const parts = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value.split(/[,;]|\s(?=\d{4}-?\d{3}[\dXx])/)
+      : [];
   const out: string[] = [];
   for (const p of parts) {
     const parsed = parseIssn(p);
@@ -73,7 +82,11 @@ export class ServiceCollectionsStore {
 
   /** Keeps the service's answer for a collection: a new copy, or the refreshed one (same slug). */
   save(collection: Collection, origin: CollectionOrigin, fetchedAt = this.#now()): ServiceCollectionRecord {
-    if (!collection.slug || typeof collection.slug !== 'string') throw new CoreError('SERVICE_ERROR', 'The service answered without the collection’s slug, so it could not be kept.');
+    if (!collection.slug || typeof collection.slug !== 'string')
+      throw new CoreError(
+        'SERVICE_ERROR',
+        'The service answered without the collection’s slug, so it could not be kept.',
+      );
     this.#db.run(sql`INSERT INTO service_collections (slug, name, origin, request, data, created_at, fetched_at)
       VALUES (${collection.slug}, ${collection.name || collection.slug}, ${origin.kind}, ${JSON.stringify(origin)}, ${JSON.stringify(collection)}, ${fetchedAt}, ${fetchedAt})
       ON CONFLICT(slug) DO UPDATE SET name = excluded.name, data = excluded.data, fetched_at = excluded.fetched_at`);
@@ -84,8 +97,14 @@ export class ServiceCollectionsStore {
   /** Replaces the kept answer of a collection already kept (a refresh). */
   update(id: number, collection: Collection, fetchedAt = this.#now()): ServiceCollectionRecord {
     const row = this.#row(id);
-    if (collection.slug && collection.slug !== row.slug) throw new CoreError('SERVICE_ERROR', `The service answered with another collection (${collection.slug}) than the one asked for (${row.slug}).`);
-    this.#db.run(sql`UPDATE service_collections SET name = ${collection.name || row.name}, data = ${JSON.stringify(collection)}, fetched_at = ${fetchedAt} WHERE id = ${id}`);
+    if (collection.slug && collection.slug !== row.slug)
+      throw new CoreError(
+        'SERVICE_ERROR',
+        `The service answered with another collection (${collection.slug}) than the one asked for (${row.slug}).`,
+      );
+    this.#db.run(
+      sql`UPDATE service_collections SET name = ${collection.name || row.name}, data = ${JSON.stringify(collection)}, fetched_at = ${fetchedAt} WHERE id = ${id}`,
+    );
     return this.get(id);
   }
 
@@ -117,7 +136,11 @@ export class ServiceCollectionsStore {
 
   /** The DOIs of these items (in the library, not in the Trash), in the order given, once each. */
   doisOfItems(ids: readonly number[]): string[] {
-    const rows = inBatches([...ids], (batch) => this.#db.all<{ id: number; doi: string }>(sql`SELECT id, doi FROM items WHERE id IN ${inList(batch)} AND doi IS NOT NULL AND trashed_at IS NULL`));
+    const rows = inBatches([...ids], (batch) =>
+      this.#db.all<{ id: number; doi: string }>(
+        sql`SELECT id, doi FROM items WHERE id IN ${inList(batch)} AND doi IS NOT NULL AND trashed_at IS NULL`,
+      ),
+    );
     const byId = new Map(rows.map((r) => [r.id, r.doi]));
     return [...new Set(ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])))];
   }
@@ -126,18 +149,26 @@ export class ServiceCollectionsStore {
   doisOfCollection(collectionId: number): { name: string; dois: string[]; items: number } {
     const name = this.#db.pluck<string>(sql`SELECT name FROM collections WHERE id = ${collectionId}`)[0];
     if (name === undefined) throw new CoreError('NOT_FOUND', `Collection ${collectionId} is not in the library.`);
-    const rows = this.#db.all<{ doi: string | null }>(sql`WITH RECURSIVE tree(id) AS (SELECT ${collectionId} UNION SELECT c.id FROM collections c JOIN tree t ON c.parent_id = t.id)
+    const rows = this.#db.all<{
+      doi: string | null;
+    }>(sql`WITH RECURSIVE tree(id) AS (SELECT ${collectionId} UNION SELECT c.id FROM collections c JOIN tree t ON c.parent_id = t.id)
       SELECT DISTINCT i.id, i.doi FROM items i JOIN collection_items ci ON ci.item_id = i.id WHERE ci.collection_id IN (SELECT id FROM tree) AND i.trashed_at IS NULL ORDER BY i.id`);
     return { name, dois: [...new Set(rows.flatMap((r) => (r.doi ? [r.doi] : [])))], items: rows.length };
   }
 
   /** Which of these DOIs are items in the library (not in the Trash), normalised. */
   doisInLibrary(dois: readonly string[]): string[] {
-    const normalised = [...new Set(dois.flatMap((d) => {
-      const p = parseDoi(d);
-      return p.ok ? [p.doi as string] : [];
-    }))];
-    return inBatches(normalised, (batch) => this.#db.pluck<string>(sql`SELECT DISTINCT doi FROM items WHERE doi IN ${inList(batch)} AND trashed_at IS NULL`));
+    const normalised = [
+      ...new Set(
+        dois.flatMap((d) => {
+          const p = parseDoi(d);
+          return p.ok ? [p.doi as string] : [];
+        }),
+      ),
+    ];
+    return inBatches(normalised, (batch) =>
+      this.#db.pluck<string>(sql`SELECT DISTINCT doi FROM items WHERE doi IN ${inList(batch)} AND trashed_at IS NULL`),
+    );
   }
 
   // ── journals ──
@@ -146,7 +177,8 @@ export class ServiceCollectionsStore {
     const parsed = parseIssn(issn);
     if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
     const found = records !== null && records.length > 0;
-    this.#db.run(sql`INSERT INTO service_journal_index (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${found ? 1 : 0}, ${found ? JSON.stringify(records) : null}, ${fetchedAt})
+    this.#db
+      .run(sql`INSERT INTO service_journal_index (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${found ? 1 : 0}, ${found ? JSON.stringify(records) : null}, ${fetchedAt})
       ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
   }
 
@@ -154,27 +186,58 @@ export class ServiceCollectionsStore {
   putJournalNotices(issn: string, notices: EditorialNoticeCounts | null, fetchedAt = this.#now()): void {
     const parsed = parseIssn(issn);
     if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
-    this.#db.run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${notices ? 1 : 0}, ${notices ? JSON.stringify(notices) : null}, ${fetchedAt})
+    this.#db
+      .run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${notices ? 1 : 0}, ${notices ? JSON.stringify(notices) : null}, ${fetchedAt})
       ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
   }
 
   /** Writes a batch of journal answers in one transaction. */
-  putJournals(batch: { index?: Record<string, JournalIndexRecord[] | null>; notices?: Record<string, EditorialNoticeCounts | null> }, fetchedAt = this.#now()): void {
+  putJournals(
+    batch: {
+      index?: Record<string, JournalIndexRecord[] | null>;
+      notices?: Record<string, EditorialNoticeCounts | null>;
+    },
+    fetchedAt = this.#now(),
+  ): void {
     this.#db.transaction(() => {
       for (const [issn, records] of Object.entries(batch.index ?? {})) this.putJournalIndex(issn, records, fetchedAt);
-      for (const [issn, notices] of Object.entries(batch.notices ?? {})) this.putJournalNotices(issn, notices, fetchedAt);
+      for (const [issn, notices] of Object.entries(batch.notices ?? {}))
+        this.putJournalNotices(issn, notices, fetchedAt);
     });
   }
 
   /** The cached index and notices of these ISSNs (normalised; invalid ones are left out). */
-  journalCache(issns: readonly string[]): Record<string, { index: Cached<JournalIndexRecord[]>; notices: Cached<EditorialNoticeCounts> }> {
-    const keys = [...new Set(issns.flatMap((i) => {
-      const p = parseIssn(i);
-      return p.ok ? [p.issn as string] : [];
-    }))];
-    const index = new Map(inBatches(keys, (b) => this.#db.all<CacheRow>(sql`SELECT issn, found, data, fetched_at FROM service_journal_index WHERE issn IN ${inList(b)}`)).map((r) => [r.issn, r]));
-    const notices = new Map(inBatches(keys, (b) => this.#db.all<CacheRow>(sql`SELECT issn, found, data, fetched_at FROM service_journal_notices WHERE issn IN ${inList(b)}`)).map((r) => [r.issn, r]));
-    return Object.fromEntries(keys.map((k) => [k, { index: cached<JournalIndexRecord[]>(index.get(k)), notices: cached<EditorialNoticeCounts>(notices.get(k)) }]));
+  journalCache(
+    issns: readonly string[],
+  ): Record<string, { index: Cached<JournalIndexRecord[]>; notices: Cached<EditorialNoticeCounts> }> {
+    const keys = [
+      ...new Set(
+        issns.flatMap((i) => {
+          const p = parseIssn(i);
+          return p.ok ? [p.issn as string] : [];
+        }),
+      ),
+    ];
+    const index = new Map(
+      inBatches(keys, (b) =>
+        this.#db.all<CacheRow>(
+          sql`SELECT issn, found, data, fetched_at FROM service_journal_index WHERE issn IN ${inList(b)}`,
+        ),
+      ).map((r) => [r.issn, r]),
+    );
+    const notices = new Map(
+      inBatches(keys, (b) =>
+        this.#db.all<CacheRow>(
+          sql`SELECT issn, found, data, fetched_at FROM service_journal_notices WHERE issn IN ${inList(b)}`,
+        ),
+      ).map((r) => [r.issn, r]),
+    );
+    return Object.fromEntries(
+      keys.map((k) => [
+        k,
+        { index: cached<JournalIndexRecord[]>(index.get(k)), notices: cached<EditorialNoticeCounts>(notices.get(k)) },
+      ]),
+    );
   }
 
   /**
@@ -201,7 +264,10 @@ export class ServiceCollectionsStore {
     let without = 0;
     for (const r of rows) {
       let issn: string | undefined;
-      if (r.issn !== null) issn = issnsOf(r.issn.startsWith('[') ? (JSON.parse(r.issn) as unknown) : r.issn.slice(0, Math.max(0, r.issn.indexOf('"'))))[0];
+      if (r.issn !== null)
+        issn = issnsOf(
+          r.issn.startsWith('[') ? (JSON.parse(r.issn) as unknown) : r.issn.slice(0, Math.max(0, r.issn.indexOf('"'))),
+        )[0];
       if (!issn && r.issns) issn = issnsOf(JSON.parse(r.issns) as unknown)[0];
       if (!issn) {
         without++;

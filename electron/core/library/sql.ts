@@ -27,7 +27,8 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An identifier (table, column, index): checked, then quoted, so it can never carry SQL. */
 export function ident(name: string, allowed?: readonly string[]): SqlIdentifier {
   if (!IDENT.test(name)) throw new Error(`Not a valid SQL identifier: ${JSON.stringify(name)}`);
-  if (allowed && !allowed.includes(name)) throw new Error(`Identifier ${JSON.stringify(name)} is not one of ${allowed.join(', ')}`);
+  if (allowed && !allowed.includes(name))
+    throw new Error(`Identifier ${JSON.stringify(name)} is not one of ${allowed.join(', ')}`);
   return new SqlIdentifier(name);
 }
 
@@ -118,13 +119,19 @@ function base(db: Database.Database) {
     raw: db,
     prepare,
     all<T>(q: SqlFragment): T[] {
-      return prepare(q.text).pluck(false).all(...q.params) as T[];
+      return prepare(q.text)
+        .pluck(false)
+        .all(...q.params) as T[];
     },
     get<T>(q: SqlFragment): T | undefined {
-      return prepare(q.text).pluck(false).get(...q.params) as T | undefined;
+      return prepare(q.text)
+        .pluck(false)
+        .get(...q.params) as T | undefined;
     },
     pluck<T>(q: SqlFragment): T[] {
-      return prepare(q.text).pluck(true).all(...q.params) as T[];
+      return prepare(q.text)
+        .pluck(true)
+        .all(...q.params) as T[];
     },
   };
 }

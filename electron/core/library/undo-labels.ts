@@ -6,7 +6,18 @@ import { grouped } from '../../../shared/model/numbers';
 /** Longest title quoted in a label, in characters; longer ones end with "…". */
 export const SUBJECT_MAX = 40;
 
-const CREATOR_KEYS = new Set(['author', 'editor', 'translator', 'container-author', 'collection-editor', 'composer', 'director', 'interviewer', 'recipient', 'reviewed-author']);
+const CREATOR_KEYS = new Set([
+  'author',
+  'editor',
+  'translator',
+  'container-author',
+  'collection-editor',
+  'composer',
+  'director',
+  'interviewer',
+  'recipient',
+  'reviewed-author',
+]);
 
 const FIELD_NAMES: Record<string, string> = {
   title: 'title',
@@ -38,7 +49,10 @@ const FIELD_NAMES: Record<string, string> = {
 
 /** A title as a label quotes it: CSL markup dropped, whitespace folded, cut at a word near SUBJECT_MAX. */
 export function quoteTitle(title: string): string {
-  const plain = title.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  const plain = title
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (plain.length <= SUBJECT_MAX) return `“${plain}”`;
   const cut = plain.slice(0, SUBJECT_MAX);
   const space = cut.lastIndexOf(' ');
@@ -46,20 +60,30 @@ export function quoteTitle(title: string): string {
 }
 
 /** What a label calls a set of items: the one item's title (its key when untitled), or "3 items". */
-export function subjectOf(items: readonly { title: string | null; citationKey: string }[], count = items.length): string {
+export function subjectOf(
+  items: readonly { title: string | null; citationKey: string }[],
+  count = items.length,
+): string {
   if (count === 1 && items[0]) return quoteTitle(items[0].title || items[0].citationKey);
   return `${grouped(count)} items`;
 }
 
 const fieldName = (key: string, type: string): string =>
-  CREATOR_KEYS.has(key) ? 'creators' : key === 'container-title' ? (type === 'article-journal' ? 'journal' : 'container title') : (FIELD_NAMES[key] ?? key.replace(/-/g, ' '));
+  CREATOR_KEYS.has(key)
+    ? 'creators'
+    : key === 'container-title'
+      ? type === 'article-journal'
+        ? 'journal'
+        : 'container title'
+      : (FIELD_NAMES[key] ?? key.replace(/-/g, ' '));
 
 /** The fields an edit changed, by name ("title", "creators"), each once, in the order of the record. */
 export function changedFields(before: CslItem, after: CslItem): string[] {
   const names = new Set<string>();
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (key === 'id') continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) names.add(fieldName(key, after.type ?? before.type));
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      names.add(fieldName(key, after.type ?? before.type));
   }
   return [...names];
 }

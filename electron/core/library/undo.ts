@@ -79,11 +79,19 @@ export abstract class UndoLog extends LibraryBase {
   #swap(from: 'undo' | 'redo', to: 'undo' | 'redo', expectId?: number): UndoOutcome | null {
     const verb = from === 'undo' ? 'undo' : 'redo';
     const result = this.w.transaction((): UndoOutcome | { refused: string } | null => {
-      const entry = this.w.get<{ id: number; label: string; payload: string; item_ids: string; fingerprint: string | null }>(
+      const entry = this.w.get<{
+        id: number;
+        label: string;
+        payload: string;
+        item_ids: string;
+        fingerprint: string | null;
+      }>(
         sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
       );
       if (expectId !== undefined && entry?.id !== expectId) {
-        const expected = this.w.get<{ label: string }>(sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`);
+        const expected = this.w.get<{ label: string }>(
+          sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`,
+        );
         return {
           refused: expected
             ? `Cannot ${verb} “${expected.label}”: it is no longer the last change${entry ? ` (${entry.label} is)` : ''}.`
@@ -93,10 +101,15 @@ export abstract class UndoLog extends LibraryBase {
       if (!entry) return null;
       const payload = JSON.parse(entry.payload) as UndoPayload;
       const listed = JSON.parse(entry.item_ids) as ItemId[];
-      const affected = listed.length > 0 ? listed : [...new Set([...payload.restore.map((snap) => snap.row.id as number), ...payload.remove])];
+      const affected =
+        listed.length > 0
+          ? listed
+          : [...new Set([...payload.restore.map((snap) => snap.row.id as number), ...payload.remove])];
       if (from === 'redo' && entry.fingerprint !== null && entry.fingerprint !== this.#fingerprint(affected)) {
         this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
-        return { refused: `Cannot redo ${entry.label}: ${affected.length === 1 ? 'the item has' : 'its items have'} changed since it was undone.` };
+        return {
+          refused: `Cannot redo ${entry.label}: ${affected.length === 1 ? 'the item has' : 'its items have'} changed since it was undone.`,
+        };
       }
       const inverse = this.#inverse(affected);
       const trashed: ItemId[] = [];
@@ -107,7 +120,8 @@ export abstract class UndoLog extends LibraryBase {
           continue;
         }
         // Undo never deletes: what the change created goes to the Trash, to be restored or emptied from there.
-        if (this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE id = ${id} AND trashed_at IS NULL`).changes > 0) trashed.push(id);
+        if (this.w.run(sql`UPDATE items SET trashed_at = ${now} WHERE id = ${id} AND trashed_at IS NULL`).changes > 0)
+          trashed.push(id);
       }
       for (const snap of payload.restore) this.#restore(snap);
       this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
@@ -123,15 +137,25 @@ export abstract class UndoLog extends LibraryBase {
 
   #entries(stack: 'undo' | 'redo', limit: number): UndoEntry[] {
     return this.r
-      .all<{ id: number; label: string; created_at: number; item_ids: string }>(sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`)
+      .all<{ id: number; label: string; created_at: number; item_ids: string }>(
+        sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`,
+      )
       .map((e) => {
         const ids = JSON.parse(e.item_ids) as ItemId[];
-        return { id: e.id, label: e.label, createdAt: e.created_at, itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS), itemCount: ids.length };
+        return {
+          id: e.id,
+          label: e.label,
+          createdAt: e.created_at,
+          itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS),
+          itemCount: ids.length,
+        };
       });
   }
 
   #trimStack(stack: 'undo' | 'redo'): void {
-    this.w.run(sql`DELETE FROM undo_log WHERE stack = ${stack} AND id <= (SELECT id FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`);
+    this.w.run(
+      sql`DELETE FROM undo_log WHERE stack = ${stack} AND id <= (SELECT id FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT 1 OFFSET ${this.#undoLimit})`,
+    );
   }
 
   /**
@@ -154,7 +178,9 @@ export abstract class UndoLog extends LibraryBase {
   /** What a label calls these items: the one item's title, or "3 items". */
   protected subject(ids: readonly ItemId[]): string {
     if (ids.length !== 1) return subjectOf([], ids.length);
-    const row = this.w.get<{ title: string | null; citation_key: string }>(sql`SELECT title, citation_key FROM items WHERE id = ${ids[0]!}`);
+    const row = this.w.get<{ title: string | null; citation_key: string }>(
+      sql`SELECT title, citation_key FROM items WHERE id = ${ids[0]!}`,
+    );
     return row ? subjectOf([{ title: row.title, citationKey: row.citation_key }]) : `item ${ids[0]}`;
   }
 
@@ -187,7 +213,11 @@ export abstract class UndoLog extends LibraryBase {
    * Runs a change in a transaction and records how to undo it, labelled with what it did to which
    * items (`label` gets their name: a title or "3 items"); drops the redo steps of those items.
    */
-  protected undoable<T>(label: string | ((subject: string) => string), ids: readonly ItemId[], fn: () => { value: T; created?: ItemId[] }): T {
+  protected undoable<T>(
+    label: string | ((subject: string) => string),
+    ids: readonly ItemId[],
+    fn: () => { value: T; created?: ItemId[] },
+  ): T {
     return this.w.transaction(() => {
       const touched = [...new Set(ids)];
       // Named before the change: a deletion leaves nothing to name afterwards.
@@ -198,14 +228,18 @@ export abstract class UndoLog extends LibraryBase {
       const text = typeof label === 'string' ? label : label(named ?? this.subject(all));
       const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
       this.#dropRedoTouching(all);
-      this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`);
+      this.w.run(
+        sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`,
+      );
       this.#trimStack('undo');
       return value;
     });
   }
 
   #snapshot(id: ItemId): ItemSnapshot | null {
-    const row = this.w.get<Record<string, SqlValue>>(sql`SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`);
+    const row = this.w.get<Record<string, SqlValue>>(
+      sql`SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = ${id}`,
+    );
     if (!row) return null;
     return {
       row,
@@ -222,7 +256,15 @@ export abstract class UndoLog extends LibraryBase {
   #insertRow(table: string, row: Record<string, SqlValue>): void {
     const cols = Object.keys(row).map((k) => ident(k));
     const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
-    this.w.run(sql`INSERT INTO ${t} (${joinSql(cols.map((c) => sql`${c}`), ', ')}) VALUES (${joinSql(Object.values(row).map((v) => sql`${v}`), ', ')})`);
+    this.w.run(
+      sql`INSERT INTO ${t} (${joinSql(
+        cols.map((c) => sql`${c}`),
+        ', ',
+      )}) VALUES (${joinSql(
+        Object.values(row).map((v) => sql`${v}`),
+        ', ',
+      )})`,
+    );
   }
 
   #restore(snap: ItemSnapshot): void {
@@ -234,7 +276,8 @@ export abstract class UndoLog extends LibraryBase {
     this.#insertRow('items', row);
     this.w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${id}, ${csl as string})`);
     for (const c of snap.creators) this.#insertRow('creators', c);
-    for (const name of snap.tags) this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
+    for (const name of snap.tags)
+      this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
     for (const n of snap.notes) {
       this.w.run(sql`DELETE FROM notes WHERE id = ${n.id as number}`);
       this.#insertRow('notes', n);
@@ -248,9 +291,12 @@ export abstract class UndoLog extends LibraryBase {
       this.#insertRow('pdf_captures', c);
     }
     for (const c of snap.collections) {
-      this.w.run(sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT ${c.collection_id}, ${id}, ${c.added_at} WHERE EXISTS (SELECT 1 FROM collections WHERE id = ${c.collection_id})`);
+      this.w.run(
+        sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) SELECT ${c.collection_id}, ${id}, ${c.added_at} WHERE EXISTS (SELECT 1 FROM collections WHERE id = ${c.collection_id})`,
+      );
     }
-    for (const alias of snap.aliases) this.w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
+    for (const alias of snap.aliases)
+      this.w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
     this.reindex([id]);
   }
 }

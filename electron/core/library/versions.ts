@@ -21,11 +21,13 @@ interface VersionRow {
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-const year = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 10_000 ? v : null);
+const year = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 10_000 ? v : null;
 
 function linked(r: ReadDb, doi: string, kind: 'published' | 'preprints'): PaperVersion[] {
   // published: this item's own publicationLinks, and papers that list it among their preprintLinks.
-  const [own, reverse] = kind === 'published' ? (['publication', 'preprint'] as const) : (['preprint', 'publication'] as const);
+  const [own, reverse] =
+    kind === 'published' ? (['publication', 'preprint'] as const) : (['preprint', 'publication'] as const);
   const rows = r.all<VersionRow>(sql`
     SELECT v.doi,
       (SELECT id FROM items WHERE doi = v.doi AND trashed_at IS NULL ORDER BY id LIMIT 1) AS item_id,

@@ -29,7 +29,17 @@ interface Row {
   seen_at: number;
 }
 
-const fromRow = (r: Row): WatchedFile => ({ path: r.path, folder: r.folder, size: r.size, mtimeMs: r.mtime_ms, sha256: r.sha256, outcome: r.outcome, itemId: r.item_id, message: r.message, seenAt: r.seen_at });
+const fromRow = (r: Row): WatchedFile => ({
+  path: r.path,
+  folder: r.folder,
+  size: r.size,
+  mtimeMs: r.mtime_ms,
+  sha256: r.sha256,
+  outcome: r.outcome,
+  itemId: r.item_id,
+  message: r.message,
+  seenAt: r.seen_at,
+});
 
 export function watchedFiles(db: ReadDb, folder: string): WatchedFile[] {
   return db.all<Row>(sql`SELECT * FROM pdf_watch_files WHERE folder = ${folder} ORDER BY path`).map(fromRow);

@@ -69,7 +69,13 @@ try {
 }
 const stores = storesOf(opened);
 const method = storeDispatch(stores);
-send({ type: 'ready', recovery: opened.recovery, migrationBackup: opened.migrationBackup, backupDir: opened.backupDir, searchIndexRepair: opened.searchIndexRepair });
+send({
+  type: 'ready',
+  recovery: opened.recovery,
+  migrationBackup: opened.migrationBackup,
+  backupDir: opened.backupDir,
+  searchIndexRepair: opened.searchIndexRepair,
+});
 
 /**
  * An import fed through a port by a parser in another thread: the items arrive here directly, each
@@ -279,7 +285,8 @@ function handle(req: Request): unknown {
     case 'inspect':
       return inspectBackup(req.file, init.nativeBinding);
     case 'search-index': {
-      if (sessions.size > 0) throw new CoreError('CONFLICT', 'An import is still running; check the search index when it has finished.');
+      if (sessions.size > 0)
+        throw new CoreError('CONFLICT', 'An import is still running; check the search index when it has finished.');
       const before = checkSearchIndex(opened.db);
       const rebuild = req.rebuild === 'always' || (req.rebuild === 'if-drifted' && searchIndexDrift(before));
       return { before, after: rebuild ? rebuildSearchIndex(opened.db) : null };
@@ -314,7 +321,17 @@ function attempt(req: Request, since: number): boolean {
     if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
     if (isBusy(err) && WAITS_FOR_LOCK.has(req.op)) {
       if (Date.now() - since < WAIT_LIMIT_MS) return false;
-      send(refused(req.id, wire(new CoreError('CONFLICT', `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`))));
+      send(
+        refused(
+          req.id,
+          wire(
+            new CoreError(
+              'CONFLICT',
+              `Another program kept the library locked for ${WAIT_LIMIT_MS / 60_000} minutes; this change was not saved. Try again when it has finished.`,
+            ),
+          ),
+        ),
+      );
       return true;
     }
     send(refused(req.id, wire(err)));
@@ -343,7 +360,10 @@ port.on('message', (req: Request) => {
   }
   if (req.op === 'close') {
     if (retryTimer) clearTimeout(retryTimer);
-    for (const w of waiting.splice(0)) send(refused(w.req.id, wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.'))));
+    for (const w of waiting.splice(0))
+      send(
+        refused(w.req.id, wire(new CoreError('CANCELLED', 'The library was closed before the change could be saved.'))),
+      );
     attempt(req, Date.now());
     port.close();
   }

@@ -39,7 +39,12 @@ const EXTENSIONS = Object.keys(MANUSCRIPT_EXTENSIONS)
 /** Text of a manuscript: refused when it is binary (a NUL byte) or not UTF-8, saying where. */
 function decodeText(name: string, bytes: Uint8Array, format: ManuscriptFormat): string {
   const nul = bytes.subarray(0, 65536).indexOf(0);
-  if (nul >= 0) throw new CoreError('INVALID_INPUT', `${name} is a binary file, not a ${format === 'latex' ? 'LaTeX' : format === 'typst' ? 'Typst' : 'Markdown'} manuscript (byte ${nul} is NUL).`, { file: name });
+  if (nul >= 0)
+    throw new CoreError(
+      'INVALID_INPUT',
+      `${name} is a binary file, not a ${format === 'latex' ? 'LaTeX' : format === 'typst' ? 'Typst' : 'Markdown'} manuscript (byte ${nul} is NUL).`,
+      { file: name },
+    );
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -58,22 +63,39 @@ function decodeText(name: string, bytes: Uint8Array, format: ManuscriptFormat): 
         start = i + 1;
       }
     }
-    throw new CoreError('INVALID_INPUT', `${name} is not UTF-8 text (line ${line} has bytes that are not UTF-8); save it as UTF-8.`, { file: name, line });
+    throw new CoreError(
+      'INVALID_INPUT',
+      `${name} is not UTF-8 text (line ${line} has bytes that are not UTF-8); save it as UTF-8.`,
+      { file: name, line },
+    );
   }
 }
 
 function unsupported(name: string): CoreError {
-  return new CoreError('INVALID_INPUT', `${name}: the manuscript check reads ${EXTENSIONS} files, not "${extname(name) || 'a file without an extension'}".`, { file: name });
+  return new CoreError(
+    'INVALID_INPUT',
+    `${name}: the manuscript check reads ${EXTENSIONS} files, not "${extname(name) || 'a file without an extension'}".`,
+    { file: name },
+  );
 }
 
 /**
  * Parses a manuscript given as bytes (a file read, or one the Assistant pane sends). `aux` is a LaTeX
  * file's .aux, when there is one: it lists what BibTeX or biber saw cited, \input files included.
  */
-export function parseManuscript(name: string, bytes: Uint8Array, aux?: { name: string; bytes: Uint8Array }): ParsedManuscript {
+export function parseManuscript(
+  name: string,
+  bytes: Uint8Array,
+  aux?: { name: string; bytes: Uint8Array },
+): ParsedManuscript {
   const format = manuscriptFormatOf(name);
   if (!format) throw unsupported(name);
-  if (bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${name} is ${grouped(bytes.length)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: name });
+  if (bytes.length > MAX_MANUSCRIPT_BYTES)
+    throw new CoreError(
+      'INVALID_INPUT',
+      `${name} is ${grouped(bytes.length)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`,
+      { file: name },
+    );
   if (bytes.length === 0) throw new CoreError('INVALID_INPUT', `${name} is empty.`, { file: name });
   const notes: string[] = [];
   let parsed: ParsedCitations;
@@ -92,14 +114,26 @@ export function parseManuscript(name: string, bytes: Uint8Array, aux?: { name: s
     else parsed = parseLatex(text);
   }
   if (aux) {
-    if (aux.bytes.length > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${aux.name} is larger than ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB.`, { file: aux.name });
+    if (aux.bytes.length > MAX_MANUSCRIPT_BYTES)
+      throw new CoreError('INVALID_INPUT', `${aux.name} is larger than ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB.`, {
+        file: aux.name,
+      });
     const fromAux = parseAux(decodeText(aux.name, aux.bytes, 'latex'));
     const inTex = new Set(parsed.citations.map((c) => c.key));
     const extra = fromAux.citations.filter((c) => !inTex.has(c.key));
-    if (extra.length > 0) notes.push(`${extra.length} of the keys come from ${aux.name} only (cited in an \\input or \\include file, or through a macro).`);
-    parsed = { citations: [...parsed.citations, ...extra.map((c) => ({ ...c, part: basename(aux.name) }))], citesAll: parsed.citesAll || fromAux.citesAll };
+    if (extra.length > 0)
+      notes.push(
+        `${extra.length} of the keys come from ${aux.name} only (cited in an \\input or \\include file, or through a macro).`,
+      );
+    parsed = {
+      citations: [...parsed.citations, ...extra.map((c) => ({ ...c, part: basename(aux.name) }))],
+      citesAll: parsed.citesAll || fromAux.citesAll,
+    };
   }
-  if (format === 'docx' && parsed.citations.length === 0) notes.push('No Zotero or Citewise citation fields were found (citations typed as plain text, or fields unlinked, are not read).');
+  if (format === 'docx' && parsed.citations.length === 0)
+    notes.push(
+      'No Zotero or Citewise citation fields were found (citations typed as plain text, or fields unlinked, are not read).',
+    );
   return { ...parsed, file: name, format, notes };
 }
 
@@ -108,19 +142,33 @@ export function readManuscript(path: string): ParsedManuscript {
   let size: number;
   try {
     const st = statSync(path);
-    if (st.isDirectory()) throw new CoreError('INVALID_INPUT', `${path} is a folder, not a manuscript file.`, { file: path });
+    if (st.isDirectory())
+      throw new CoreError('INVALID_INPUT', `${path} is a folder, not a manuscript file.`, { file: path });
     size = st.size;
   } catch (err) {
     if (err instanceof CoreError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CoreError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', code === 'ENOENT' ? `${path}: no such file.` : `${path} cannot be read (${code ?? String(err)}).`, { file: path });
+    throw new CoreError(
+      code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT',
+      code === 'ENOENT' ? `${path}: no such file.` : `${path} cannot be read (${code ?? String(err)}).`,
+      { file: path },
+    );
   }
-  if (size > MAX_MANUSCRIPT_BYTES) throw new CoreError('INVALID_INPUT', `${path} is ${grouped(size)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`, { file: path });
+  if (size > MAX_MANUSCRIPT_BYTES)
+    throw new CoreError(
+      'INVALID_INPUT',
+      `${path} is ${grouped(size)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`,
+      { file: path },
+    );
   const read = (p: string): Buffer => {
     try {
       return readFileSync(p);
     } catch (err) {
-      throw new CoreError('INVALID_INPUT', `${p} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`, { file: p });
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${p} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
+        { file: p },
+      );
     }
   };
   const auxPath = /\.(?:tex|ltx)$/i.test(path) ? path.replace(/\.[^.]+$/, '.aux') : null;
@@ -132,17 +180,33 @@ export function readManuscript(path: string): ParsedManuscript {
 export type CitedLookup = (refs: CitationLookup[]) => Promise<LookupResult[]>;
 
 /** The report of a parsed manuscript, from what the library holds. */
-export async function checkManuscript(parsed: ParsedManuscript, lookup: CitedLookup, options: { contrasting?: number } = {}): Promise<ManuscriptReport> {
+export async function checkManuscript(
+  parsed: ParsedManuscript,
+  lookup: CitedLookup,
+  options: { contrasting?: number } = {},
+): Promise<ManuscriptReport> {
   const threshold = options.contrasting ?? MANY_CONTRASTING;
   const groups = groupCitations(parsed.citations as FoundCitation[]);
   const results = groups.length > 0 ? await lookup(groups.map((g) => g.lookup)) : [];
   const cited = groups.map((g, i) => {
     const r = results[i] ?? null;
-    return { ref: g.ref, places: g.places, line: g.line, matchedBy: r?.matchedBy ?? null, item: r?.item ?? null, flags: flagsOf(r?.item ?? null, threshold) };
+    return {
+      ref: g.ref,
+      places: g.places,
+      line: g.line,
+      matchedBy: r?.matchedBy ?? null,
+      item: r?.item ?? null,
+      flags: flagsOf(r?.item ?? null, threshold),
+    };
   });
-  const counts = Object.fromEntries(MANUSCRIPT_FLAGS.map((f) => [f, cited.filter((e) => e.flags.includes(f)).length])) as Record<ManuscriptFlag, number>;
+  const counts = Object.fromEntries(
+    MANUSCRIPT_FLAGS.map((f) => [f, cited.filter((e) => e.flags.includes(f)).length]),
+  ) as Record<ManuscriptFlag, number>;
   const notes = [...parsed.notes];
-  if (cited.some((e) => e.item && e.item.tallies === null)) notes.push('Some cited items have no tallies in the library (not enriched yet, or unknown to the service): "citewise enrich" fetches them.');
+  if (cited.some((e) => e.item && e.item.tallies === null))
+    notes.push(
+      'Some cited items have no tallies in the library (not enriched yet, or unknown to the service): "citewise enrich" fetches them.',
+    );
   return {
     file: parsed.file,
     format: parsed.format,

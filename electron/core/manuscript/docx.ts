@@ -22,11 +22,14 @@ const MAX_PART_BYTES = 64 * 1024 * 1024;
 const FIELD = /^\s*ADDIN\s+(?:ZOTERO_ITEM\s+)?CSL_CITATION(?:\s+([\s\S]*?))?(?:\s+RND\w+)?\s*$/;
 
 function unescapeXml(s: string): string {
-  return s.replace(/&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g, (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    if (dec) return String.fromCodePoint(parseInt(dec, 10));
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[name as 'amp'];
-  });
+  return s.replace(
+    /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g,
+    (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+      if (hex) return String.fromCodePoint(parseInt(hex, 16));
+      if (dec) return String.fromCodePoint(parseInt(dec, 10));
+      return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[name as 'amp'];
+    },
+  );
 }
 
 /** The field instructions of one part, with the paragraph each begins in. */
@@ -35,7 +38,8 @@ export function fieldInstructions(xml: string): { instruction: string; paragraph
   // Open complex fields, innermost last; each collects its instruction until "separate" or "end".
   const stack: { text: string; collecting: boolean; paragraph: number }[] = [];
   let paragraph = 0;
-  const token = /<w:p[\s>]|<w:fldChar\b[^>]*w:fldCharType="(begin|separate|end)"[^>]*>|<w:instrText\b[^>]*>([\s\S]*?)<\/w:instrText>|<w:fldSimple\b[^>]*w:instr="([^"]*)"/g;
+  const token =
+    /<w:p[\s>]|<w:fldChar\b[^>]*w:fldCharType="(begin|separate|end)"[^>]*>|<w:instrText\b[^>]*>([\s\S]*?)<\/w:instrText>|<w:fldSimple\b[^>]*w:instr="([^"]*)"/g;
   for (const m of xml.matchAll(token)) {
     if (m[0].startsWith('<w:p') && !m[0].startsWith('<w:fld')) {
       paragraph++;
@@ -104,7 +108,8 @@ export function parseDocx(bytes: Buffer): ParsedCitations {
     if (err instanceof ZipError) throw new DocxError(`it is not a Word .docx file: ${err.message}`);
     throw err;
   }
-  if (!zip.has('word/document.xml')) throw new DocxError('it is a zip package but not a Word document (it has no word/document.xml)');
+  if (!zip.has('word/document.xml'))
+    throw new DocxError('it is a zip package but not a Word document (it has no word/document.xml)');
   const citations: FoundCitation[] = [];
   for (const [name, part] of PARTS) {
     let xml: Buffer | null;
@@ -123,7 +128,8 @@ export function parseDocx(bytes: Buffer): ParsedCitations {
         if (err instanceof DocxError) throw new DocxError(`${name}, paragraph ${f.paragraph}: ${err.message}`);
         throw err;
       }
-      for (const c of found ?? []) citations.push({ ...c, line: f.paragraph, part: part ? `${part} paragraph` : 'paragraph' });
+      for (const c of found ?? [])
+        citations.push({ ...c, line: f.paragraph, part: part ? `${part} paragraph` : 'paragraph' });
     }
   }
   return { citations, citesAll: false };

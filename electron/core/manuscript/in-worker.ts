@@ -7,7 +7,9 @@ import { locateWorker } from '../worker-entry';
 import type { ParsedManuscript } from './check';
 
 /** What the manuscript check reads: a path on disk (its .aux beside it is read too), or bytes the pane sent. */
-export type ManuscriptSource = { kind: 'path'; path: string } | { kind: 'bytes'; name: string; bytes: Uint8Array; aux?: { name: string; bytes: Uint8Array } | undefined };
+export type ManuscriptSource =
+  | { kind: 'path'; path: string }
+  | { kind: 'bytes'; name: string; bytes: Uint8Array; aux?: { name: string; bytes: Uint8Array } | undefined };
 
 /** The formats worker's request for a manuscript parse (its workerData). */
 export interface ManuscriptRequest {
@@ -16,14 +18,23 @@ export interface ManuscriptRequest {
 }
 
 /** What the formats worker answers a manuscript request with. */
-export type ManuscriptMessage = { type: 'parsed'; parsed: ParsedManuscript } | { type: 'failed'; error: { code: ErrorCode; message: string; details?: unknown } };
+export type ManuscriptMessage =
+  | { type: 'parsed'; parsed: ParsedManuscript }
+  | { type: 'failed'; error: { code: ErrorCode; message: string; details?: unknown } };
 
 /** Parses a manuscript in the formats worker: the same answer and errors (code, file, line) as readManuscript / parseManuscript. */
-export function parseManuscriptInWorker(source: ManuscriptSource, options: { workerUrl?: URL } = {}): Promise<ParsedManuscript> {
+export function parseManuscriptInWorker(
+  source: ManuscriptSource,
+  options: { workerUrl?: URL } = {},
+): Promise<ParsedManuscript> {
   const entry = options.workerUrl ? { script: options.workerUrl } : locateWorker('formats-worker');
   const request: ManuscriptRequest = { op: 'manuscript', source };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry.script, { workerData: request, eval: entry.eval ?? false, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    const worker = new Worker(entry.script, {
+      workerData: request,
+      eval: entry.eval ?? false,
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    });
     let settled = false;
     const settle = (fn: () => void): void => {
       if (settled) return;
@@ -36,6 +47,10 @@ export function parseManuscriptInWorker(source: ManuscriptSource, options: { wor
       else settle(() => reject(new CoreError(message.error.code, message.error.message, message.error.details)));
     });
     worker.on('error', (err) => settle(() => reject(err)));
-    worker.on('exit', (code) => settle(() => reject(new CoreError('INTERNAL', `The manuscript reader stopped unexpectedly (exit code ${code}).`))));
+    worker.on('exit', (code) =>
+      settle(() =>
+        reject(new CoreError('INTERNAL', `The manuscript reader stopped unexpectedly (exit code ${code}).`)),
+      ),
+    );
   });
 }

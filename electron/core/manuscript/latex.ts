@@ -8,11 +8,51 @@ import { lineFinder } from './lines';
 
 /** Commands whose mandatory argument is a list of keys. */
 const COMMANDS = new Set([
-  'cite', 'Cite', 'nocite', 'citep', 'citet', 'Citep', 'Citet', 'citealp', 'citealt', 'Citealp', 'Citealt', 'citeauthor', 'Citeauthor',
-  'citeyear', 'citeyearpar', 'citenum', 'citetitle', 'citedate', 'citeurl', 'parencite', 'Parencite', 'textcite', 'Textcite', 'autocite',
-  'Autocite', 'footcite', 'footcitetext', 'smartcite', 'Smartcite', 'supercite', 'fullcite', 'footfullcite', 'nptextcite',
+  'cite',
+  'Cite',
+  'nocite',
+  'citep',
+  'citet',
+  'Citep',
+  'Citet',
+  'citealp',
+  'citealt',
+  'Citealp',
+  'Citealt',
+  'citeauthor',
+  'Citeauthor',
+  'citeyear',
+  'citeyearpar',
+  'citenum',
+  'citetitle',
+  'citedate',
+  'citeurl',
+  'parencite',
+  'Parencite',
+  'textcite',
+  'Textcite',
+  'autocite',
+  'Autocite',
+  'footcite',
+  'footcitetext',
+  'smartcite',
+  'Smartcite',
+  'supercite',
+  'fullcite',
+  'footfullcite',
+  'nptextcite',
   // biblatex's multicite commands: (pre)(post) for the whole list, then [pre][post]{keys} per part.
-  'cites', 'Cites', 'parencites', 'Parencites', 'textcites', 'Textcites', 'autocites', 'Autocites', 'footcites', 'smartcites', 'supercites',
+  'cites',
+  'Cites',
+  'parencites',
+  'Parencites',
+  'textcites',
+  'Textcites',
+  'autocites',
+  'Autocites',
+  'footcites',
+  'smartcites',
+  'supercites',
 ]);
 
 /** Environments whose body is not LaTeX (the name repeated by \end, so nesting others cannot end them). */
@@ -20,7 +60,10 @@ const VERBATIM = /\\begin\{((?:verbatim|Verbatim|lstlisting|minted|comment|filec
 
 /** Blanks comments (`%` not escaped) and verbatim text, keeping every line and offset. */
 function prose(text: string): string {
-  let out = text.replace(/(?<!\\)((?:\\\\)*)%[^\n]*/g, (m, slashes: string) => slashes + ' '.repeat(m.length - slashes.length));
+  let out = text.replace(
+    /(?<!\\)((?:\\\\)*)%[^\n]*/g,
+    (m, slashes: string) => slashes + ' '.repeat(m.length - slashes.length),
+  );
   out = out.replace(VERBATIM, (m) => m.replace(/[^\n]/g, ' '));
   return out.replace(/\\verb\*?([^A-Za-z\s])[^\n]*?\1/g, (m) => ' '.repeat(m.length));
 }
@@ -97,12 +140,16 @@ export function parseLatex(text: string): ParsedCitations {
 export function auxKeys(text: string): string[] {
   const keys: string[] = [];
   for (const m of text.matchAll(/\\citation\{([^}]*)\}/g)) keys.push(...m[1]!.split(','));
-  for (const m of text.matchAll(/\\abx@aux@cite\{(?:[^}]*)\}\{([^}]*)\}|\\abx@aux@cite\{([^}{]*)\}(?!\{)/g)) keys.push((m[1] ?? m[2])!);
+  for (const m of text.matchAll(/\\abx@aux@cite\{(?:[^}]*)\}\{([^}]*)\}|\\abx@aux@cite\{([^}{]*)\}(?!\{)/g))
+    keys.push((m[1] ?? m[2])!);
   return [...new Set(keys.map((k) => k.trim()).filter((k) => k !== ''))];
 }
 
 /** The .aux as citations: `*` (from \nocite{*}) means every entry. */
 export function parseAux(text: string): ParsedCitations {
   const keys = auxKeys(text);
-  return { citations: keys.filter((k) => k !== '*').map((key) => ({ key, part: '.aux' })), citesAll: keys.includes('*') };
+  return {
+    citations: keys.filter((k) => k !== '*').map((key) => ({ key, part: '.aux' })),
+    citesAll: keys.includes('*'),
+  };
 }

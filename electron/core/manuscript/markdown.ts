@@ -16,7 +16,8 @@ const KEY = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_]|[:.#$%&\-+?<>~/](?=[\p{L}\p
 /** `@key`, `-@key` or `@{key}`, not after a word character, a backslash or another `@`. */
 const CITE = new RegExp(String.raw`(?<![\p{L}\p{N}_\\@.])-?@(?:\{([^{}\n]+)\}|(${KEY}))`, 'gu');
 /** Quarto's cross-reference prefixes (`@fig-x`), and pandoc-crossref's (`@fig:x`). */
-const CROSSREF = /^(?:fig|tbl|lst|tip|nte|wrn|imp|cau|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|eq|sec)-|^(?:fig|tbl|lst|eq|sec):/;
+const CROSSREF =
+  /^(?:fig|tbl|lst|tip|nte|wrn|imp|cau|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|eq|sec)-|^(?:fig|tbl|lst|eq|sec):/;
 /** URLs and autolinks: an `@` inside is a path or a user name, never a citation. */
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>)\]]*|<[^>\s]+@[^>\s]+>|\bmailto:[^\s)\]]+/gi;
 

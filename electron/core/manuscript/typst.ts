@@ -28,7 +28,8 @@ export function parseTypst(text: string): ParsedCitations {
   }
   const lineOf = lineFinder(s);
   const found: { key: string; at: number }[] = [];
-  for (const m of s.matchAll(new RegExp(String.raw`#cite\(\s*(?:<(${NAME})>|label\(\s*"([^"\n]+)"\s*\))`, 'gu'))) found.push({ key: (m[1] ?? m[2])!, at: m.index });
+  for (const m of s.matchAll(new RegExp(String.raw`#cite\(\s*(?:<(${NAME})>|label\(\s*"([^"\n]+)"\s*\))`, 'gu')))
+    found.push({ key: (m[1] ?? m[2])!, at: m.index });
   // Strings in code ("a@b.c") are not markup; they are blanked only for the @ references.
   const markup = s.replace(/"(?:[^"\\\n]|\\.)*"/g, blankOut);
   for (const m of markup.matchAll(new RegExp(String.raw`(?<![\p{L}\p{N}_\\])@(${NAME})`, 'gu'))) {

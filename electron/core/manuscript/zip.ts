@@ -42,10 +42,12 @@ export class ZipReader {
     if (count === 0xffff || cdOffset === 0xffffffff) throw new ZipError('it is a ZIP64 package, which is not read');
     if (buf.readUInt16LE(eocd + 4) !== 0) throw new ZipError('it is a split zip archive, which is not read');
     if (count > MAX_ENTRIES) throw new ZipError(`it lists ${count} entries, more than ${MAX_ENTRIES}`);
-    if (cdOffset + cdSize > eocd) throw new ZipError('its central directory lies outside the file (the file is truncated or damaged)');
+    if (cdOffset + cdSize > eocd)
+      throw new ZipError('its central directory lies outside the file (the file is truncated or damaged)');
     let p = cdOffset;
     for (let n = 0; n < count; n++) {
-      if (p + 46 > eocd || buf.readUInt32LE(p) !== CENTRAL) throw new ZipError(`its central directory is damaged at entry ${n + 1}`);
+      if (p + 46 > eocd || buf.readUInt32LE(p) !== CENTRAL)
+        throw new ZipError(`its central directory is damaged at entry ${n + 1}`);
       const nameLen = buf.readUInt16LE(p + 28);
       const extraLen = buf.readUInt16LE(p + 30);
       const commentLen = buf.readUInt16LE(p + 32);
@@ -74,7 +76,8 @@ export class ZipReader {
     if (e.size > maxBytes) throw new ZipError(`${name} unpacks to ${e.size} bytes, more than the ${maxBytes} allowed`);
     const b = this.#buf;
     const p = e.localOffset;
-    if (p + 30 > b.length || b.readUInt32LE(p) !== LOCAL) throw new ZipError(`${name}: its local header is missing (the file is damaged)`);
+    if (p + 30 > b.length || b.readUInt32LE(p) !== LOCAL)
+      throw new ZipError(`${name}: its local header is missing (the file is damaged)`);
     const start = p + 30 + b.readUInt16LE(p + 26) + b.readUInt16LE(p + 28);
     const end = start + e.compressedSize;
     if (end > b.length) throw new ZipError(`${name} runs past the end of the file (the file is truncated)`);

@@ -36,7 +36,17 @@ export function captureServiceOf(client: Pick<ServiceClient, 'papers' | 'search'
     papers: (dois, options) => client.papers(dois, options),
     async searchTitle(title, options) {
       for await (const page of client.search({ title, limit: 5 }, { ...options, pageSize: 5, maxResults: 5 })) {
-        return page.hits.flatMap((h) => (h.doi && h.title ? [{ doi: h.doi, title: h.title, authors: (h.authors ?? []).map((a) => a.authorName ?? '').filter((n) => n !== '') }] : []));
+        return page.hits.flatMap((h) =>
+          h.doi && h.title
+            ? [
+                {
+                  doi: h.doi,
+                  title: h.title,
+                  authors: (h.authors ?? []).map((a) => a.authorName ?? '').filter((n) => n !== ''),
+                },
+              ]
+            : [],
+        );
       }
       return [];
     },
@@ -125,7 +135,11 @@ function pdfItem(sha256: string, facts: PdfFacts, file: string): CslItem {
  */
 function waitingPlaceholder(doi: NormalizedDoi, plain: CslItem): CslItem {
   const base = doiPlaceholder(doi);
-  return { ...base, ...(plain.title ? { title: plain.title } : {}), custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } };
+  return {
+    ...base,
+    ...(plain.title ? { title: plain.title } : {}),
+    custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
+  };
 }
 
 interface Identified {
@@ -139,7 +153,12 @@ interface Identified {
 }
 
 /** Papers by DOI: the answer, or null when the service cannot be asked now (other failures throw). */
-async function papersOrNull(service: CaptureService | null, dois: readonly string[], deps: Pick<CaptureDeps, 'library'>, signal?: AbortSignal): Promise<BulkResult<UiPaper> | null> {
+async function papersOrNull(
+  service: CaptureService | null,
+  dois: readonly string[],
+  deps: Pick<CaptureDeps, 'library'>,
+  signal?: AbortSignal,
+): Promise<BulkResult<UiPaper> | null> {
   if (!service) return null;
   let result: BulkResult<UiPaper>;
   try {
@@ -153,7 +172,13 @@ async function papersOrNull(service: CaptureService | null, dois: readonly strin
   return result;
 }
 
-async function identify(facts: PdfFacts, sha256: string, file: string, deps: CaptureDeps, signal?: AbortSignal): Promise<Identified> {
+async function identify(
+  facts: PdfFacts,
+  sha256: string,
+  file: string,
+  deps: CaptureDeps,
+  signal?: AbortSignal,
+): Promise<Identified> {
   const { service } = deps;
   const byId = identifyById(facts);
   const plain = pdfItem(sha256, facts, file);
@@ -163,27 +188,77 @@ async function identify(facts: PdfFacts, sha256: string, file: string, deps: Cap
     // Unknown to the service: the DOI printed on the paper still stands, with the title read from it.
     if (!result) {
       // Offline: the DOI stands (as sure as it was found); enrichment completes the item when the service is back.
-      return { csl: waitingPlaceholder(byId.doi, plain), method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
+      return {
+        csl: waitingPlaceholder(byId.doi, plain),
+        method: byId.method,
+        state: 'identified',
+        confidence: byId.confidence,
+        evidence: [byId.evidence],
+        candidates: [],
+        doi: byId.doi,
+      };
     }
     const csl = paper ? paperToCsl(metadataOf(paper)) : { ...plain, DOI: byId.doi };
-    return { csl, method: byId.method, state: 'identified', confidence: byId.confidence, evidence: [byId.evidence], candidates: [], doi: byId.doi };
+    return {
+      csl,
+      method: byId.method,
+      state: 'identified',
+      confidence: byId.confidence,
+      evidence: [byId.evidence],
+      candidates: [],
+      doi: byId.doi,
+    };
   }
   if (byId.kind === 'ambiguous') {
-    const result = await papersOrNull(service, byId.candidates.map((c) => c.doi), deps, signal);
+    const result = await papersOrNull(
+      service,
+      byId.candidates.map((c) => c.doi),
+      deps,
+      signal,
+    );
     const candidates = byId.candidates.map((c) => {
       const title = result?.found[c.doi]?.title;
       return title ? { ...c, title } : c;
     });
-    return { csl: plain, method: byId.method, state: 'needs-review', confidence: 0.5, evidence: candidates.map((c) => c.evidence), candidates, doi: null };
+    return {
+      csl: plain,
+      method: byId.method,
+      state: 'needs-review',
+      confidence: 0.5,
+      evidence: candidates.map((c) => c.evidence),
+      candidates,
+      doi: null,
+    };
   }
   if (facts.title === null) {
-    return { csl: plain, method: 'none', state: 'needs-review', confidence: 0, evidence: [{ method: 'none', matched: '', detail: 'no identifier and no text on the first page (a scan?)' }], candidates: [], doi: null };
+    return {
+      csl: plain,
+      method: 'none',
+      state: 'needs-review',
+      confidence: 0,
+      evidence: [{ method: 'none', matched: '', detail: 'no identifier and no text on the first page (a scan?)' }],
+      candidates: [],
+      doi: null,
+    };
   }
   const decided = await searchByTitle(service, facts.title, facts.byline, signal);
   if (!decided) {
     // The byline is kept with the title: the search weighs it when it runs (pending-captures.ts).
-    const evidence: CaptureEvidence = { method: 'none', matched: facts.title, detail: PENDING_DETAIL, ...(facts.byline === null ? {} : { byline: facts.byline }) };
-    return { csl: plain, method: 'none', state: 'pending', confidence: 0, evidence: [evidence], candidates: [], doi: null };
+    const evidence: CaptureEvidence = {
+      method: 'none',
+      matched: facts.title,
+      detail: PENDING_DETAIL,
+      ...(facts.byline === null ? {} : { byline: facts.byline }),
+    };
+    return {
+      csl: plain,
+      method: 'none',
+      state: 'pending',
+      confidence: 0,
+      evidence: [evidence],
+      candidates: [],
+      doi: null,
+    };
   }
   if (decided.doi === null) return { csl: plain, ...decided };
   const result = await papersOrNull(service, [decided.doi], deps, signal);
@@ -202,7 +277,12 @@ export type TitleDecision = TitleSearchOutcome & { doi: NormalizedDoi | null };
  * search, judged (identify.ts). Null when the service cannot be asked now (the capture waits as
  * `pending` and pending-captures.ts runs this when it can); other failures throw.
  */
-export async function searchByTitle(service: CaptureService | null, title: string, byline: string | null, signal?: AbortSignal): Promise<TitleDecision | null> {
+export async function searchByTitle(
+  service: CaptureService | null,
+  title: string,
+  byline: string | null,
+  signal?: AbortSignal,
+): Promise<TitleDecision | null> {
   if (!service) return null;
   let hits: TitleHit[];
   try {
@@ -212,18 +292,44 @@ export async function searchByTitle(service: CaptureService | null, title: strin
     throw err;
   }
   const judged = judgeTitleHits(hits, title, byline);
-  if (judged.kind === 'none') return { method: 'none', state: 'needs-review', confidence: 0, evidence: [judged.evidence], candidates: [], doi: null };
+  if (judged.kind === 'none')
+    return {
+      method: 'none',
+      state: 'needs-review',
+      confidence: 0,
+      evidence: [judged.evidence],
+      candidates: [],
+      doi: null,
+    };
   if (judged.kind === 'unsure') {
-    return { method: 'title-search', state: 'needs-review', confidence: judged.candidates[0]!.score, evidence: judged.candidates.map((c) => c.evidence), candidates: judged.candidates, doi: null };
+    return {
+      method: 'title-search',
+      state: 'needs-review',
+      confidence: judged.candidates[0]!.score,
+      evidence: judged.candidates.map((c) => c.evidence),
+      candidates: judged.candidates,
+      doi: null,
+    };
   }
-  return { method: 'title-search', state: 'identified', confidence: judged.confidence, evidence: [judged.evidence], candidates: [], doi: judged.doi.toLowerCase() as NormalizedDoi };
+  return {
+    method: 'title-search',
+    state: 'identified',
+    confidence: judged.confidence,
+    evidence: [judged.evidence],
+    candidates: [],
+    doi: judged.doi.toLowerCase() as NormalizedDoi,
+  };
 }
 
 /**
  * A candidate's metadata as an item, from the service (cached like any added DOI): null when the
  * service does not know the DOI or cannot be asked now (enrichment completes the item later).
  */
-export async function candidateCsl(doi: string, deps: Pick<CaptureDeps, 'library' | 'service'>, signal?: AbortSignal): Promise<CslItem | null> {
+export async function candidateCsl(
+  doi: string,
+  deps: Pick<CaptureDeps, 'library' | 'service'>,
+  signal?: AbortSignal,
+): Promise<CslItem | null> {
   const key = doi.toLowerCase();
   const result = await papersOrNull(deps.service, [key], deps, signal);
   const paper = result?.found[key];
@@ -234,14 +340,30 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader }, options: CaptureOptions, limits: CaptureLimits): Promise<CaptureFileReport> {
+async function captureOne(
+  file: string,
+  deps: CaptureDeps & { reader: PdfReader },
+  options: CaptureOptions,
+  limits: CaptureLimits,
+): Promise<CaptureFileReport> {
   const path = resolve(file);
   const name = basename(path);
-  const fail = (code: Extract<CaptureFileReport, { status: 'failed' }>['code'], why: string): CaptureFileReport => ({ file: path, status: 'failed', code, message: `${name} was not added: ${why}.` });
+  const fail = (code: Extract<CaptureFileReport, { status: 'failed' }>['code'], why: string): CaptureFileReport => ({
+    file: path,
+    status: 'failed',
+    code,
+    message: `${name} was not added: ${why}.`,
+  });
   const info = await stat(path).catch((err: NodeJS.ErrnoException) => err);
-  if (info instanceof Error) return info.code === 'ENOENT' ? fail('NOT_FOUND', `there is no file at ${path}`) : info.code === 'EACCES' ? fail('FORBIDDEN', `Citewise is not allowed to read ${path}`) : fail('INVALID_INPUT', info.message);
+  if (info instanceof Error)
+    return info.code === 'ENOENT'
+      ? fail('NOT_FOUND', `there is no file at ${path}`)
+      : info.code === 'EACCES'
+        ? fail('FORBIDDEN', `Citewise is not allowed to read ${path}`)
+        : fail('INVALID_INPUT', info.message);
   if (!info.isFile()) return fail('INVALID_INPUT', `${path} is not a file`);
-  if (info.size > limits.maxBytes) return fail('INVALID_INPUT', `it is ${mb(info.size)}; PDFs larger than ${mb(limits.maxBytes)} are not captured`);
+  if (info.size > limits.maxBytes)
+    return fail('INVALID_INPUT', `it is ${mb(info.size)}; PDFs larger than ${mb(limits.maxBytes)} are not captured`);
   if (info.size === 0) return fail('INVALID_INPUT', 'it is empty');
   // Nothing here copies the file's bytes on this thread: read by libuv, hashed a slice at a time, moved
   // to the PDF worker, and copied into the library folder by the OS from the file itself. A copy of a
@@ -279,7 +401,13 @@ async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader 
   }
   const input: CaptureInput = {
     csl: found.csl,
-    attachment: { path: stored, sha256, size, stored: options.mode === 'copy' ? 'copied' : 'linked', originalName: name },
+    attachment: {
+      path: stored,
+      sha256,
+      size,
+      stored: options.mode === 'copy' ? 'copied' : 'linked',
+      originalName: name,
+    },
     method: found.method,
     state: found.state,
     confidence: found.confidence,
@@ -314,7 +442,11 @@ async function captureOne(file: string, deps: CaptureDeps & { reader: PdfReader 
 }
 
 /** Captures the files one after another; one report per file, in order. Throws only on cancel or a library failure. */
-export async function capturePdfs(files: readonly string[], deps: CaptureDeps, options: CaptureOptions): Promise<CaptureFileReport[]> {
+export async function capturePdfs(
+  files: readonly string[],
+  deps: CaptureDeps,
+  options: CaptureOptions,
+): Promise<CaptureFileReport[]> {
   const limits = { ...DEFAULT_CAPTURE_LIMITS, ...options.limits };
   const reader = deps.reader ?? new PdfReader({ timeLimitMs: limits.timeLimitMs });
   const reports: CaptureFileReport[] = [];

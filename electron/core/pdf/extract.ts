@@ -46,7 +46,8 @@ interface TextItemLike {
   hasEOL?: boolean;
 }
 
-const isText = (i: unknown): i is TextItemLike => typeof (i as TextItemLike).str === 'string' && Array.isArray((i as TextItemLike).transform);
+const isText = (i: unknown): i is TextItemLike =>
+  typeof (i as TextItemLike).str === 'string' && Array.isArray((i as TextItemLike).transform);
 
 function startsAsPdf(bytes: Uint8Array): boolean {
   // The header may follow some junk, but must be within the first kilobyte (ISO 32000-1, 7.5.2 note).
@@ -64,15 +65,31 @@ export function loadPdfJs(): Promise<PdfJs> {
 }
 
 export async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<PdfFacts> {
-  if (!startsAsPdf(bytes)) throw new PdfReadError({ code: 'not-pdf', message: 'it is not a PDF (it does not start with a PDF header)' });
+  if (!startsAsPdf(bytes))
+    throw new PdfReadError({ code: 'not-pdf', message: 'it is not a PDF (it does not start with a PDF header)' });
   const lib = await loadPdfJs();
   let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
   try {
-    doc = await lib.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, verbosity: 0 }).promise;
+    doc = await lib.getDocument({
+      data: bytes,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      stopAtErrors: false,
+      verbosity: 0,
+    }).promise;
   } catch (err) {
     const name = (err as { name?: string }).name;
-    if (name === 'PasswordException') throw new PdfReadError({ code: 'encrypted', message: 'it is encrypted with a password; open it in a PDF reader, save it without the password and add it again' });
-    throw new PdfReadError({ code: 'corrupt', message: `it is damaged and cannot be read (${(err as Error).message})` });
+    if (name === 'PasswordException')
+      throw new PdfReadError({
+        code: 'encrypted',
+        message:
+          'it is encrypted with a password; open it in a PDF reader, save it without the password and add it again',
+      });
+    throw new PdfReadError({
+      code: 'corrupt',
+      message: `it is damaged and cannot be read (${(err as Error).message})`,
+    });
   }
   try {
     const meta = await doc.getMetadata().catch(() => null);
@@ -98,10 +115,20 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Pr
       if (n === 1) ({ title, byline } = titleOf(items, page.view));
       page.cleanup();
     }
-    return { pageCount: doc.numPages, info, xmp: typeof xmp === 'string' && xmp !== '' ? xmp : null, pages, title, byline };
+    return {
+      pageCount: doc.numPages,
+      info,
+      xmp: typeof xmp === 'string' && xmp !== '' ? xmp : null,
+      pages,
+      title,
+      byline,
+    };
   } catch (err) {
     if (err instanceof PdfReadError) throw err;
-    throw new PdfReadError({ code: 'corrupt', message: `it is damaged and cannot be read (${(err as Error).message})` });
+    throw new PdfReadError({
+      code: 'corrupt',
+      message: `it is damaged and cannot be read (${(err as Error).message})`,
+    });
   } finally {
     await doc.destroy();
   }
@@ -126,13 +153,22 @@ function titleOf(items: readonly TextItemLike[], view: number[]): { title: strin
   if (upper.length === 0) return { title: null, byline: null };
   const largest = Math.max(...upper.map(sizeOf));
   const runs = upper.filter((i) => sizeOf(i) >= largest * 0.95);
-  const title = runs.map((i) => i.str.trim()).join(' ').replace(/\s+/g, ' ').trim();
+  const title = runs
+    .map((i) => i.str.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lowestTitleY = Math.min(...runs.map((i) => i.transform[5] ?? 0));
   const below = items.filter((i) => i.str.trim() !== '' && (i.transform[5] ?? 0) < lowestTitleY - 0.5);
   let byline: string | null = null;
   if (below.length > 0) {
     const y = Math.max(...below.map((i) => i.transform[5] ?? 0));
-    byline = below.filter((i) => Math.abs((i.transform[5] ?? 0) - y) < 1).map((i) => i.str.trim()).join(' ').trim() || null;
+    byline =
+      below
+        .filter((i) => Math.abs((i.transform[5] ?? 0) - y) < 1)
+        .map((i) => i.str.trim())
+        .join(' ')
+        .trim() || null;
   }
   return { title: title === '' ? null : title.slice(0, 500), byline: byline?.slice(0, 500) ?? null };
 }

@@ -18,7 +18,11 @@ export interface FulltextLimits {
   timeLimitMs: number;
 }
 
-export const DEFAULT_FULLTEXT_LIMITS: FulltextLimits = { maxBytes: 100 * 1024 * 1024, maxPages: 2000, timeLimitMs: 120_000 };
+export const DEFAULT_FULLTEXT_LIMITS: FulltextLimits = {
+  maxBytes: 100 * 1024 * 1024,
+  maxPages: 2000,
+  timeLimitMs: 120_000,
+};
 
 export interface FulltextFileReport {
   sha256: string;
@@ -51,26 +55,61 @@ const CANCELLED = 'The full-text indexing was cancelled; what was indexed is kep
 const pagesWord = (n: number): string => `${n} page${n === 1 ? '' : 's'}`;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-async function indexOne(pdf: FulltextPending, reader: PdfReader, limits: FulltextLimits, signal?: AbortSignal): Promise<FulltextOutcome | 'missing'> {
+async function indexOne(
+  pdf: FulltextPending,
+  reader: PdfReader,
+  limits: FulltextLimits,
+  signal?: AbortSignal,
+): Promise<FulltextOutcome | 'missing'> {
   const info = await stat(pdf.path).catch(() => null);
   if (!info || !info.isFile()) return 'missing';
   const base = { sha256: pdf.sha256, pages: [], pageCount: 0 };
-  if (info.size > limits.maxBytes) return { ...base, status: 'too-big', note: `not searchable: the file is ${mb(info.size)}; the full-text limit is ${mb(limits.maxBytes)}` };
+  if (info.size > limits.maxBytes)
+    return {
+      ...base,
+      status: 'too-big',
+      note: `not searchable: the file is ${mb(info.size)}; the full-text limit is ${mb(limits.maxBytes)}`,
+    };
   // Moved to the worker as read, not copied: a copy of a large PDF would stall the thread that answers the UI.
-  const read = await reader.read(await readFile(pdf.path), limits.maxPages, signal, { wholeOrNone: true, cancelMessage: CANCELLED, move: true });
+  const read = await reader.read(await readFile(pdf.path), limits.maxPages, signal, {
+    wholeOrNone: true,
+    cancelMessage: CANCELLED,
+    move: true,
+  });
   if (!read.ok) return { ...base, status: 'unreadable', note: `not searchable: ${read.failure.message}` };
   const { pageCount, pages } = read.facts;
-  if (pageCount > limits.maxPages) return { ...base, pageCount, status: 'too-big', note: `not searchable: it has ${pagesWord(pageCount)}; the full-text limit is ${limits.maxPages}` };
+  if (pageCount > limits.maxPages)
+    return {
+      ...base,
+      pageCount,
+      status: 'too-big',
+      note: `not searchable: it has ${pagesWord(pageCount)}; the full-text limit is ${limits.maxPages}`,
+    };
   const empty = pageCount - pages.filter((p) => p.text.trim() !== '').length;
-  if (pageCount > 0 && empty === pageCount) return { ...base, pageCount, status: 'no-text', note: `no text layer on ${pagesWord(empty)} (a scan?); it needs OCR to be searchable` };
-  return { sha256: pdf.sha256, pageCount, pages, status: 'indexed', note: empty > 0 ? `no text layer on ${pagesWord(empty)} (a scan?); those pages are not searchable` : null };
+  if (pageCount > 0 && empty === pageCount)
+    return {
+      ...base,
+      pageCount,
+      status: 'no-text',
+      note: `no text layer on ${pagesWord(empty)} (a scan?); it needs OCR to be searchable`,
+    };
+  return {
+    sha256: pdf.sha256,
+    pageCount,
+    pages,
+    status: 'indexed',
+    note: empty > 0 ? `no text layer on ${pagesWord(empty)} (a scan?); those pages are not searchable` : null,
+  };
 }
 
 /**
  * Indexes the attached PDFs not indexed yet, one after another. Throws CANCELLED on cancel (what was
  * recorded stays); a file that cannot be read is recorded with a note, not thrown.
  */
-export async function indexFulltext(store: Pick<AsyncFulltext, 'pending' | 'record' | 'clear' | 'summary'>, options: FulltextIndexOptions = {}): Promise<FulltextRunResult> {
+export async function indexFulltext(
+  store: Pick<AsyncFulltext, 'pending' | 'record' | 'clear' | 'summary'>,
+  options: FulltextIndexOptions = {},
+): Promise<FulltextRunResult> {
   const limits = { ...DEFAULT_FULLTEXT_LIMITS, ...options.limits };
   if (options.rebuild) await store.clear();
   const before = await store.summary();
@@ -82,10 +121,23 @@ export async function indexFulltext(store: Pick<AsyncFulltext, 'pending' | 'reco
       if (options.signal?.aborted) throw new CoreError('CANCELLED', CANCELLED);
       const outcome = await indexOne(pdf, reader, limits, options.signal);
       let report: FulltextFileReport;
-      if (outcome === 'missing') report = { sha256: pdf.sha256, path: pdf.path, status: 'missing', pages: 0, note: `the file is not at ${pdf.path}` };
+      if (outcome === 'missing')
+        report = {
+          sha256: pdf.sha256,
+          path: pdf.path,
+          status: 'missing',
+          pages: 0,
+          note: `the file is not at ${pdf.path}`,
+        };
       else {
         await store.record(outcome);
-        report = { sha256: pdf.sha256, path: pdf.path, status: outcome.status, pages: outcome.pageCount, note: outcome.note };
+        report = {
+          sha256: pdf.sha256,
+          path: pdf.path,
+          status: outcome.status,
+          pages: outcome.pageCount,
+          note: outcome.note,
+        };
       }
       files.push(report);
       options.onFile?.(report, files.length, pending.length);

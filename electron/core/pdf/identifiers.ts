@@ -5,7 +5,8 @@ import { DOI_IN_TEXT, trimDoi } from '../formats/doi-list/import';
 
 // New-style (2101.00001, with an optional version) and old-style (hep-th/9901001) arXiv ids, written
 // after "arXiv:" or in an arxiv.org link: a bare 2101.00001 is too often a page or a number.
-const ARXIV = /(?:\barxiv:\s*|arxiv\.org\/(?:abs|pdf)\/)((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[a-z]{2})?\/\d{7}))(?:v\d+)?/gi;
+const ARXIV =
+  /(?:\barxiv:\s*|arxiv\.org\/(?:abs|pdf)\/)((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[a-z]{2})?\/\d{7}))(?:v\d+)?/gi;
 
 /** The DOI arXiv registers for an id (DataCite, prefix 10.48550). */
 export function arxivDoi(id: string): NormalizedDoi {

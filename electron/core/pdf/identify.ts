@@ -20,9 +20,17 @@ export type IdStep =
   | { kind: 'none' };
 
 function fromFound(method: CaptureMethod, ids: readonly FoundId[], confidence: number, page?: number): IdStep {
-  const evidence = (id: FoundId): CaptureEvidence => ({ method, matched: id.written, ...(page === undefined ? {} : { page }) });
+  const evidence = (id: FoundId): CaptureEvidence => ({
+    method,
+    matched: id.written,
+    ...(page === undefined ? {} : { page }),
+  });
   if (ids.length === 1) return { kind: 'doi', method, doi: ids[0]!.doi, confidence, evidence: evidence(ids[0]!) };
-  return { kind: 'ambiguous', method, candidates: ids.map((id) => ({ doi: id.doi, score: 0.5, evidence: evidence(id) })) };
+  return {
+    kind: 'ambiguous',
+    method,
+    candidates: ids.map((id) => ({ doi: id.doi, score: 0.5, evidence: evidence(id) })),
+  };
 }
 
 export function identifyById(facts: PdfFacts): IdStep {
@@ -32,11 +40,16 @@ export function identifyById(facts: PdfFacts): IdStep {
   for (const id of info) if (!meta.some((m) => m.doi === id.doi)) meta.push({ ...id, method: 'info' });
   if (meta.length === 1) return fromFound(meta[0]!.method, meta, CONFIDENCE[meta[0]!.method as 'xmp' | 'info']);
   if (meta.length > 1) {
-    return { kind: 'ambiguous', method: meta[0]!.method, candidates: meta.map((id) => ({ doi: id.doi, score: 0.5, evidence: { method: id.method, matched: id.written } })) };
+    return {
+      kind: 'ambiguous',
+      method: meta[0]!.method,
+      candidates: meta.map((id) => ({ doi: id.doi, score: 0.5, evidence: { method: id.method, matched: id.written } })),
+    };
   }
   for (const page of facts.pages) {
     const ids = findIds(page.text);
-    if (ids.length > 0) return fromFound('text', ids, page.page === 1 ? CONFIDENCE.text : CONFIDENCE.textLater, page.page);
+    if (ids.length > 0)
+      return fromFound('text', ids, page.page === 1 ? CONFIDENCE.text : CONFIDENCE.textLater, page.page);
   }
   return { kind: 'none' };
 }
@@ -105,12 +118,35 @@ export function judgeTitleHits(hits: readonly TitleHit[], title: string, byline:
   const scored = hits
     .map((hit) => ({ hit, score: Math.round(titleMatchScore(hit, title, byline) * 1000) / 1000 }))
     .sort((a, b) => b.score - a.score);
-  const evidenceOf = (hit: TitleHit, score: number): CaptureEvidence => ({ method: 'title-search', matched: title, detail: `"${hit.title}" (score ${score.toFixed(2)})` });
+  const evidenceOf = (hit: TitleHit, score: number): CaptureEvidence => ({
+    method: 'title-search',
+    matched: title,
+    detail: `"${hit.title}" (score ${score.toFixed(2)})`,
+  });
   const best = scored[0];
   if (best && best.score >= TITLE_MATCH_ACCEPT && (scored[1]?.score ?? 0) < best.score) {
     return { kind: 'match', doi: best.hit.doi, confidence: best.score, evidence: evidenceOf(best.hit, best.score) };
   }
   const candidates = scored.filter((s) => s.score >= TITLE_MATCH_CANDIDATE).slice(0, 3);
-  if (candidates.length === 0) return { kind: 'none', evidence: { method: 'none', matched: title, detail: hits.length === 0 ? 'the paper search found nothing' : `no search hit matched well enough (best score ${best!.score.toFixed(2)})` } };
-  return { kind: 'unsure', candidates: candidates.map((s) => ({ doi: s.hit.doi, title: s.hit.title, score: s.score, evidence: evidenceOf(s.hit, s.score) })) };
+  if (candidates.length === 0)
+    return {
+      kind: 'none',
+      evidence: {
+        method: 'none',
+        matched: title,
+        detail:
+          hits.length === 0
+            ? 'the paper search found nothing'
+            : `no search hit matched well enough (best score ${best!.score.toFixed(2)})`,
+      },
+    };
+  return {
+    kind: 'unsure',
+    candidates: candidates.map((s) => ({
+      doi: s.hit.doi,
+      title: s.hit.title,
+      score: s.score,
+      evidence: evidenceOf(s.hit, s.score),
+    })),
+  };
 }

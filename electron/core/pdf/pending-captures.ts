@@ -102,7 +102,8 @@ export class PendingCaptures {
   async #runOnce(): Promise<PendingRun> {
     const waiting = await this.#o.library.lib.pendingTitleSearches();
     const service = this.#o.service();
-    if (waiting.length === 0 || !service || this.#lifetime.signal.aborted) return { settled: 0, identified: 0, waiting: waiting.length, failed: 0 };
+    if (waiting.length === 0 || !service || this.#lifetime.signal.aborted)
+      return { settled: 0, identified: 0, waiting: waiting.length, failed: 0 };
     const n = waiting.length;
     const run: PendingRun = { settled: 0, identified: 0, waiting: n, failed: 0 };
     /** Runs the searches; true when it stopped because the service could not be asked. */
@@ -146,13 +147,23 @@ export class PendingCaptures {
       await work(this.#lifetime.signal, () => {});
       return run;
     }
-    const job = this.#o.jobs.start('pdfs.pending', `Looking up ${n === 1 ? 'the title of 1 PDF' : `the titles of ${n} PDFs`} captured offline`, async (job) => {
-      job.progress(0, n);
-      const unreachable = await work(AbortSignal.any([job.signal, this.#lifetime.signal]), (done) => job.progress(done, n));
-      // Listed as a job that did not finish, with why, as a paused enrichment is.
-      if (unreachable) throw new CoreError('OFFLINE', `Waiting until the citation service can be reached: ${run.waiting + run.failed} of ${n} PDFs keep waiting for their title search.`);
-      return run;
-    });
+    const job = this.#o.jobs.start(
+      'pdfs.pending',
+      `Looking up ${n === 1 ? 'the title of 1 PDF' : `the titles of ${n} PDFs`} captured offline`,
+      async (job) => {
+        job.progress(0, n);
+        const unreachable = await work(AbortSignal.any([job.signal, this.#lifetime.signal]), (done) =>
+          job.progress(done, n),
+        );
+        // Listed as a job that did not finish, with why, as a paused enrichment is.
+        if (unreachable)
+          throw new CoreError(
+            'OFFLINE',
+            `Waiting until the citation service can be reached: ${run.waiting + run.failed} of ${n} PDFs keep waiting for their title search.`,
+          );
+        return run;
+      },
+    );
     return job.done.catch((err: unknown) => {
       if (err instanceof CoreError && (err.code === 'CANCELLED' || err.code === 'OFFLINE')) return run;
       throw err;

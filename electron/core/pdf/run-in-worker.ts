@@ -27,7 +27,9 @@ export interface PdfWorkerReady {
 /** How long a worker may take to start and load pdf.js (a slow disk, a busy machine) before it is given up. */
 const START_LIMIT_MS = 120_000;
 
-export type ReadOutcome = { ok: true; facts: PdfFacts; bytes?: Uint8Array } | { ok: false; failure: ExtractFailure | { code: 'timeout'; message: string } };
+export type ReadOutcome =
+  | { ok: true; facts: PdfFacts; bytes?: Uint8Array }
+  | { ok: false; failure: ExtractFailure | { code: 'timeout'; message: string } };
 
 export interface ReadOptions {
   wholeOrNone?: boolean;
@@ -43,7 +45,8 @@ export interface ReadOptions {
 }
 
 /** Whether `bytes` is the whole of its buffer, so moving the buffer moves nothing else. */
-const ownsBuffer = (bytes: Uint8Array): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+const ownsBuffer = (bytes: Uint8Array): boolean =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 
 export interface PdfReaderOptions {
   /** Per file; the worker is terminated when a file takes longer. */
@@ -63,7 +66,10 @@ export class PdfReader {
 
   #start(): Promise<WorkerRpc<PdfWorkerRequest>> {
     const entry = this.#options.entry ?? locateWorker('pdf-worker');
-    const worker = new Worker(entry.script, { eval: entry.eval ?? false, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const worker = new Worker(entry.script, {
+      eval: entry.eval ?? false,
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
     worker.unref();
     this.#worker = worker;
     const ready = new Promise<WorkerRpc<PdfWorkerRequest>>((resolve, reject) => {
@@ -77,8 +83,10 @@ export class PdfReader {
       const onMessage = (m: PdfWorkerReady): void => {
         if (m.ready) done(() => resolve(new WorkerRpc<PdfWorkerRequest>(worker, { what: 'PDF worker' })));
       };
-      const onError = (err: Error): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader could not start: ${err.message}`)));
-      const onExit = (code: number): void => done(() => reject(new CoreError('INTERNAL', `The PDF reader stopped while starting (exit code ${code}).`)));
+      const onError = (err: Error): void =>
+        done(() => reject(new CoreError('INTERNAL', `The PDF reader could not start: ${err.message}`)));
+      const onExit = (code: number): void =>
+        done(() => reject(new CoreError('INTERNAL', `The PDF reader stopped while starting (exit code ${code}).`)));
       const timer = setTimeout(() => {
         this.#discard(worker);
         done(() => reject(new CoreError('TIMEOUT', `The PDF reader did not start within ${START_LIMIT_MS / 1000} s.`)));
@@ -95,7 +103,12 @@ export class PdfReader {
   }
 
   /** Reads one PDF; `bytes` is copied to the worker (the caller keeps its own) unless `options.move`. */
-  async read(bytes: Uint8Array, maxPages: number, signal?: AbortSignal, options: ReadOptions = {}): Promise<ReadOutcome> {
+  async read(
+    bytes: Uint8Array,
+    maxPages: number,
+    signal?: AbortSignal,
+    options: ReadOptions = {},
+  ): Promise<ReadOutcome> {
     let rpc = await (this.#ready ?? this.#start());
     // A worker that stopped between two files is replaced.
     if (rpc.stopped) {
@@ -117,19 +130,57 @@ export class PdfReader {
         const failure = err instanceof WorkerStopped ? err.failure : null;
         if (!failure) return finish(true, () => reject(err instanceof Error ? err : new Error(String(err))));
         const oom = (failure as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        finish(true, () => resolve({ ok: false, failure: { code: 'corrupt', message: oom ? 'reading it needs more memory than a PDF may use' : `it cannot be read (${failure.message})` } }));
+        finish(true, () =>
+          resolve({
+            ok: false,
+            failure: {
+              code: 'corrupt',
+              message: oom
+                ? 'reading it needs more memory than a PDF may use'
+                : `it cannot be read (${failure.message})`,
+            },
+          }),
+        );
       };
-      const onAbort = (): void => finish(true, () => reject(new CoreError('CANCELLED', options.cancelMessage ?? 'The PDF capture was cancelled.')));
+      const onAbort = (): void =>
+        finish(true, () =>
+          reject(new CoreError('CANCELLED', options.cancelMessage ?? 'The PDF capture was cancelled.')),
+        );
       const limit = this.#options.timeLimitMs;
-      const timer = setTimeout(() => finish(true, () => resolve({ ok: false, failure: { code: 'timeout', message: `reading it took longer than ${limit / 1000} s and was stopped` } })), limit);
+      const timer = setTimeout(
+        () =>
+          finish(true, () =>
+            resolve({
+              ok: false,
+              failure: { code: 'timeout', message: `reading it took longer than ${limit / 1000} s and was stopped` },
+            }),
+          ),
+        limit,
+      );
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       // After a time-out or an abort the worker is terminated, and this call's rejection is ignored.
       const moved = options.move === true && ownsBuffer(bytes);
-      const request: PdfWorkerRequest = { id: 0, bytes, maxPages, ...(options.wholeOrNone ? { wholeOrNone: true } : {}), ...(options.move && options.returnBytes ? { returnBytes: true } : {}) };
+      const request: PdfWorkerRequest = {
+        id: 0,
+        bytes,
+        maxPages,
+        ...(options.wholeOrNone ? { wholeOrNone: true } : {}),
+        ...(options.move && options.returnBytes ? { returnBytes: true } : {}),
+      };
       rpc
         .call<PdfWorkerReply>(request, moved ? [bytes.buffer as ArrayBuffer] : [])
-        .then((reply) => finish(false, () => resolve(reply.ok ? { ok: true, facts: reply.facts, ...(reply.bytes ? { bytes: reply.bytes } : {}) } : { ok: false, failure: reply.failure })), onStopped);
+        .then(
+          (reply) =>
+            finish(false, () =>
+              resolve(
+                reply.ok
+                  ? { ok: true, facts: reply.facts, ...(reply.bytes ? { bytes: reply.bytes } : {}) }
+                  : { ok: false, failure: reply.failure },
+              ),
+            ),
+          onStopped,
+        );
     });
   }
 

@@ -14,10 +14,19 @@ parentPort!.on('message', (request: PdfWorkerRequest) => {
   extractPdf(data, { maxPages: request.maxPages, ...(request.wholeOrNone ? { wholeOrNone: true } : {}) }).then(
     (facts) =>
       request.returnBytes
-        ? parentPort!.postMessage(replied(request.id, { ok: true, facts, bytes: request.bytes } satisfies PdfWorkerReply), [request.bytes.buffer as ArrayBuffer])
+        ? parentPort!.postMessage(
+            replied(request.id, { ok: true, facts, bytes: request.bytes } satisfies PdfWorkerReply),
+            [request.bytes.buffer as ArrayBuffer],
+          )
         : parentPort!.postMessage(replied(request.id, { ok: true, facts } satisfies PdfWorkerReply)),
     (err: unknown) => {
-      const failure = err instanceof PdfReadError ? err.failure : { code: 'corrupt' as const, message: `it cannot be read (${err instanceof Error ? err.message : String(err)})` };
+      const failure =
+        err instanceof PdfReadError
+          ? err.failure
+          : {
+              code: 'corrupt' as const,
+              message: `it cannot be read (${err instanceof Error ? err.message : String(err)})`,
+            };
       parentPort!.postMessage(replied(request.id, { ok: false, failure } satisfies PdfWorkerReply));
     },
   );

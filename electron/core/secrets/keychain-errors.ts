@@ -29,10 +29,16 @@ export class KeychainTimeout extends Error {
 const PATTERNS: [KeychainFailure, RegExp][] = [
   // libsecret with no default collection and no prompter (headless), a dismissed prompt,
   // macOS errSecInteractionNotAllowed / errSecAuthFailed.
-  ['locked', /\block|unlock|prompt|dismiss|cancel|interaction is not allowed|passphrase|collection\/|no such (?:collection|object)|object does not exist/i],
+  [
+    'locked',
+    /\block|unlock|prompt|dismiss|cancel|interaction is not allowed|passphrase|collection\/|no such (?:collection|object)|object does not exist/i,
+  ],
   ['denied', /denied|not authori[sz]ed|not permitted|permission/i],
   // No session bus, or nothing on it that provides org.freedesktop.secrets.
-  ['no-service', /could not connect|cannot autolaunch|failed to connect|connection refused|no such file or directory|dbus_session_bus_address|serviceunknown|namehasnoowner|not provided by any \.service|noserver|disconnected|no reply/i],
+  [
+    'no-service',
+    /could not connect|cannot autolaunch|failed to connect|connection refused|no such file or directory|dbus_session_bus_address|serviceunknown|namehasnoowner|not provided by any \.service|noserver|disconnected|no reply/i,
+  ],
 ];
 
 export function classifyFailure(err: unknown): KeychainFailure {

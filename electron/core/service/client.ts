@@ -3,7 +3,15 @@
 // "contradicting" becomes "contrasting" here (shared/model/evidence), once.
 import PQueue from 'p-queue';
 import { normalizeDois, normalizeIssns, type InvalidEntry } from '../../../shared/model/doi';
-import { evidenceCountsFromApi, evidenceTallyFromApi, inUiWords, sumEvidenceCounts, type EvidenceCounts, type EvidenceTally, type InUiWords } from '../../../shared/model/evidence';
+import {
+  evidenceCountsFromApi,
+  evidenceTallyFromApi,
+  inUiWords,
+  sumEvidenceCounts,
+  type EvidenceCounts,
+  type EvidenceTally,
+  type InUiWords,
+} from '../../../shared/model/evidence';
 import {
   GUESSES,
   SERVICE_LIMITS,
@@ -36,7 +44,6 @@ export interface BulkOptions extends CallOptions {
   onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
-
 export interface GraphPagingOptions extends CallOptions {
   pageSize?: number | undefined;
   sourceDois?: readonly string[] | undefined;
@@ -64,9 +71,25 @@ export interface EvidenceQuery {
   direction?: 'asc' | 'desc' | undefined;
 }
 
-function mapTallies(tallies: Record<string, { doi: string; total: number; supporting: number; contradicting: number; mentioning: number; unclassified: number; citingPublications?: number }> | undefined): Record<string, EvidenceTally> {
+function mapTallies(
+  tallies:
+    | Record<
+        string,
+        {
+          doi: string;
+          total: number;
+          supporting: number;
+          contradicting: number;
+          mentioning: number;
+          unclassified: number;
+          citingPublications?: number;
+        }
+      >
+    | undefined,
+): Record<string, EvidenceTally> {
   const out: Record<string, EvidenceTally> = {};
-  for (const [doi, t] of Object.entries(tallies ?? {})) out[doi.toLowerCase()] = evidenceTallyFromApi(t, doi.toLowerCase());
+  for (const [doi, t] of Object.entries(tallies ?? {}))
+    out[doi.toLowerCase()] = evidenceTallyFromApi(t, doi.toLowerCase());
   return out;
 }
 
@@ -113,7 +136,13 @@ export class ServiceClient {
   // ── bulk ──
 
   /** Every bulk lookup: split to the service's limit, on the shared queue, merged with unknowns kept apart. */
-  #bulk<T>(ids: readonly string[], invalid: InvalidEntry[], size: number, options: BulkOptions, fetchChunk: BulkRun<T>['fetchChunk']): Promise<BulkResult<T>> {
+  #bulk<T>(
+    ids: readonly string[],
+    invalid: InvalidEntry[],
+    size: number,
+    options: BulkOptions,
+    fetchChunk: BulkRun<T>['fetchChunk'],
+  ): Promise<BulkResult<T>> {
     return runBulk({ ids, invalid, size, queue: this.#queue, options, onProgress: options.onProgress, fetchChunk });
   }
 
@@ -150,7 +179,8 @@ export class ServiceClient {
     return this.#bulk(ids, invalid, SERVICE_LIMITS.bulkMaxItems, options, async (chunk, o) => {
       const answer = await this.op.getJournalIndexBulk({ body: chunk }, o);
       const out = new Map<string, JournalIndexRecord[]>();
-      for (const [issn, records] of Object.entries(answer ?? {})) if (Array.isArray(records) && records.length > 0) out.set(issn.toUpperCase(), records);
+      for (const [issn, records] of Object.entries(answer ?? {}))
+        if (Array.isArray(records) && records.length > 0) out.set(issn.toUpperCase(), records);
       return out;
     });
   }
@@ -177,11 +207,19 @@ export class ServiceClient {
       const query: QueryParams<'getCitingCitations'> = { limit: pageSize, offset };
       if (options.papers) query.papers = true;
       if (options.tallies) query.tallies = true;
-      if (options.sourceDois?.length) (query as Record<string, unknown>)[GUESSES.citingSourceDoiParam] = [...options.sourceDois];
+      if (options.sourceDois?.length)
+        (query as Record<string, unknown>)[GUESSES.citingSourceDoiParam] = [...options.sourceDois];
       const answer = await this.op.getCitingCitations({ path: { doi: target }, query }, options);
       const total = answer.metadata.totalCitationCount ?? answer.citations.length;
       const citations = inUiWords(answer.citations);
-      yield { offset, total, citations, papers: inUiWords(answer.papers ?? {}), tallies: mapTallies((answer as { tallies?: Parameters<typeof mapTallies>[0] }).tallies), metadata: inUiWords(answer.metadata) };
+      yield {
+        offset,
+        total,
+        citations,
+        papers: inUiWords(answer.papers ?? {}),
+        tallies: mapTallies((answer as { tallies?: Parameters<typeof mapTallies>[0] }).tallies),
+        metadata: inUiWords(answer.metadata),
+      };
       offset += citations.length;
       if (citations.length === 0 || citations.length < pageSize || offset >= total) return;
     }
@@ -199,19 +237,31 @@ export class ServiceClient {
       if (options.sourceDois?.length) query['source_doi[]'] = [...options.sourceDois];
       const answer = await this.op.getReferencesTo({ path: { doi: target }, query }, options);
       const total = answer.metadata.totalReferenceCount;
-      yield { offset, total, references: answer.references, papers: inUiWords(answer.papers ?? {}), tallies: mapTallies(answer.tallies), metadata: answer.metadata };
+      yield {
+        offset,
+        total,
+        references: answer.references,
+        papers: inUiWords(answer.papers ?? {}),
+        tallies: mapTallies(answer.tallies),
+        metadata: answer.metadata,
+      };
       offset += answer.references.length;
       if (answer.references.length === 0 || answer.references.length < pageSize || offset >= total) return;
     }
   }
 
   /** An author's papers, following `nextPage`. Only its offset and limit are used: the link's host is not trusted with the key. */
-  async *authorPapers(slug: string, options: CallOptions & { pageSize?: number; offset?: number } = {}): AsyncGenerator<InUiWords<AuthorPapersResponse>, void, undefined> {
+  async *authorPapers(
+    slug: string,
+    options: CallOptions & { pageSize?: number; offset?: number } = {},
+  ): AsyncGenerator<InUiWords<AuthorPapersResponse>, void, undefined> {
     let offset = options.offset ?? 0;
     let limit = Math.min(options.pageSize ?? SERVICE_LIMITS.authorPapersMaxLimit, SERVICE_LIMITS.authorPapersMaxLimit);
     for (;;) {
       options.signal?.throwIfAborted();
-      const page = inUiWords(await this.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, options));
+      const page = inUiWords(
+        await this.op.getAuthorPapers({ path: { author_slug: slug }, query: { offset, limit } }, options),
+      );
       yield page;
       const next = nextPageParams(page.nextPage);
       if (!next || page.papers.length === 0 || next.offset <= offset) return;
@@ -221,13 +271,21 @@ export class ServiceClient {
   }
 
   /** Pages of an evidence dataset's search, from the first page until the results run out. */
-  async *evidenceSearch(dataset: EvidenceDataset, query: EvidenceQuery, options: CallOptions & { firstPage?: number; maxPages?: number } = {}): AsyncGenerator<EvidencePage, void, undefined> {
+  async *evidenceSearch(
+    dataset: EvidenceDataset,
+    query: EvidenceQuery,
+    options: CallOptions & { firstPage?: number; maxPages?: number } = {},
+  ): AsyncGenerator<EvidencePage, void, undefined> {
     const op = EVIDENCE_DATASETS[dataset].search;
     let page = options.firstPage ?? GUESSES.evidencePageBase;
     let seen = 0;
     for (let n = 0; n < (options.maxPages ?? Number.POSITIVE_INFINITY); n++) {
       options.signal?.throwIfAborted();
-      const answer = (await this.evidencePage(dataset, query, page, options)) as unknown as Record<string, unknown> & { totalResults: number; results: unknown[]; from?: number };
+      const answer = (await this.evidencePage(dataset, query, page, options)) as unknown as Record<string, unknown> & {
+        totalResults: number;
+        results: unknown[];
+        from?: number;
+      };
       yield { page, totalResults: answer.totalResults, results: answer.results, raw: answer };
       seen = (answer.from ?? seen) + answer.results.length;
       if (answer.results.length === 0 || seen >= answer.totalResults) return;
@@ -237,23 +295,37 @@ export class ServiceClient {
   }
 
   /** One page of an evidence search, with the guessed parameter names from the contract's guess table. */
-  evidencePage(dataset: EvidenceDataset, query: EvidenceQuery, page: number, options?: CallOptions): Promise<SuccessBody<(typeof EVIDENCE_DATASETS)[EvidenceDataset]['search']>> {
+  evidencePage(
+    dataset: EvidenceDataset,
+    query: EvidenceQuery,
+    page: number,
+    options?: CallOptions,
+  ): Promise<SuccessBody<(typeof EVIDENCE_DATASETS)[EvidenceDataset]['search']>> {
     const q: Record<string, string | number> = { [GUESSES.evidencePageParam]: page };
     if (query.q !== undefined) q.q = query.q;
     if (query.filter !== undefined) q[GUESSES.evidenceFilterParam] = query.filter;
     if (query.sort !== undefined) q.s = query.sort;
     if (query.direction !== undefined) q[GUESSES.evidenceSortDirectionParam] = query.direction;
-    const fn = this.op[EVIDENCE_DATASETS[dataset].search] as (args: { query: Record<string, unknown> }, o?: CallOptions) => Promise<never>;
+    const fn = this.op[EVIDENCE_DATASETS[dataset].search] as (
+      args: { query: Record<string, unknown> },
+      o?: CallOptions,
+    ) => Promise<never>;
     return fn({ query: q }, options);
   }
 
   evidenceSchema(dataset: EvidenceDataset, options?: CallOptions): Promise<SuccessBody<'getPatentsSchema'>> {
-    const fn = this.op[EVIDENCE_DATASETS[dataset].schema] as (args: object, o?: CallOptions) => Promise<SuccessBody<'getPatentsSchema'>>;
+    const fn = this.op[EVIDENCE_DATASETS[dataset].schema] as (
+      args: object,
+      o?: CallOptions,
+    ) => Promise<SuccessBody<'getPatentsSchema'>>;
     return fn({}, options);
   }
 
   /** Pages of the paper search; stops at the reported count or `maxResults` (the count may be approximate). */
-  async *search(query: QueryParams<'search'>, options: CallOptions & { pageSize?: number; maxResults?: number } = {}): AsyncGenerator<InUiWords<SearchResponse>, void, undefined> {
+  async *search(
+    query: QueryParams<'search'>,
+    options: CallOptions & { pageSize?: number; maxResults?: number } = {},
+  ): AsyncGenerator<InUiWords<SearchResponse>, void, undefined> {
     const pageSize = options.pageSize ?? query.limit ?? 20;
     const max = options.maxResults ?? 1000;
     let offset = query.offset ?? 0;
@@ -296,7 +368,10 @@ export class ServiceClient {
     return this.waitForAssistant(started.id, options);
   }
 
-  async startReferenceCheck(source: { fileUrl: string } | { file: { name: string; data: Blob } }, options?: CallOptions): Promise<string> {
+  async startReferenceCheck(
+    source: { fileUrl: string } | { file: { name: string; data: Blob } },
+    options?: CallOptions,
+  ): Promise<string> {
     const args = 'fileUrl' in source ? { query: { file_url: source.fileUrl } } : { query: {}, file: source.file };
     const scheduled = await this.op.submitReferenceCheck(args, options);
     return scheduled.id;

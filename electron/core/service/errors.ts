@@ -40,7 +40,12 @@ export class ServiceError extends CoreError {
   /** A failure to reach the service at all: what the circuit breaker counts. */
   readonly network: boolean;
 
-  constructor(code: ErrorCode, message: string, details: ServiceErrorDetails, flags: { transient?: boolean; retryAfterMs?: number; network?: boolean } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: ServiceErrorDetails,
+    flags: { transient?: boolean; retryAfterMs?: number; network?: boolean } = {},
+  ) {
     super(code, message, details);
     this.name = 'ServiceError';
     this.transient = flags.transient ?? false;
@@ -53,7 +58,8 @@ export function redact(text: string, secret: string | null | undefined): string 
   if (!secret) return text;
   let out = text.split(secret).join('[redacted]');
   // A service could also echo it encoded; the canary test checks these forms too.
-  for (const form of [encodeURIComponent(secret), Buffer.from(secret).toString('base64')]) out = out.split(form).join('[redacted]');
+  for (const form of [encodeURIComponent(secret), Buffer.from(secret).toString('base64')])
+    out = out.split(form).join('[redacted]');
   return out;
 }
 
@@ -65,7 +71,9 @@ export function describeDetail(detail: unknown): string {
       .slice(0, 5)
       .map((d) => {
         const item = d as { loc?: unknown[]; msg?: unknown };
-        const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path').join('.') : '';
+        const loc = Array.isArray(item.loc)
+          ? item.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path').join('.')
+          : '';
         const msg = typeof item.msg === 'string' ? item.msg : 'invalid';
         return loc ? `${loc}: ${msg}` : msg;
       })
@@ -126,11 +134,24 @@ export function errorFromStatus(f: HttpFailure): ServiceError {
       { ...base, scope },
     );
   }
-  if (s === 404 || s === 410) return new ServiceError('NOT_FOUND', `The service has no record of this.${sentence(detailText === 'Not Found' || detailText === 'Not found' ? '' : detailText)}`, base);
-  if (s === 408) return new ServiceError('TIMEOUT', 'The service took too long to answer. Try again in a moment.', base, { transient: true });
-  if (s === 409) return new ServiceError('CONFLICT', `The service refused this because of a conflict.${sentence(detailText)}`, base);
+  if (s === 404 || s === 410)
+    return new ServiceError(
+      'NOT_FOUND',
+      `The service has no record of this.${sentence(detailText === 'Not Found' || detailText === 'Not found' ? '' : detailText)}`,
+      base,
+    );
+  if (s === 408)
+    return new ServiceError('TIMEOUT', 'The service took too long to answer. Try again in a moment.', base, {
+      transient: true,
+    });
+  if (s === 409)
+    return new ServiceError('CONFLICT', `The service refused this because of a conflict.${sentence(detailText)}`, base);
   if (s === 400 || s === 413 || s === 415 || s === 422) {
-    return new ServiceError('VALIDATION', `The service rejected the request:${sentence(detailText || `HTTP ${s}`)}`, base);
+    return new ServiceError(
+      'VALIDATION',
+      `The service rejected the request:${sentence(detailText || `HTTP ${s}`)}`,
+      base,
+    );
   }
   if (s === 429) {
     const seconds = f.retryAfterMs === undefined ? undefined : Math.ceil(f.retryAfterMs / 1000);
@@ -149,10 +170,17 @@ export function errorFromStatus(f: HttpFailure): ServiceError {
         ? 'The citation service is temporarily unavailable. Citewise will try again; your library keeps working meanwhile.'
         : `The citation service had an internal problem (HTTP ${s}). Try again later; your library keeps working meanwhile.`,
       seconds === undefined ? base : { ...base, retryAfterSeconds: seconds },
-      { transient: s === 500 || s === 502 || s === 503 || s === 504, ...(f.retryAfterMs === undefined ? {} : { retryAfterMs: f.retryAfterMs }) },
+      {
+        transient: s === 500 || s === 502 || s === 503 || s === 504,
+        ...(f.retryAfterMs === undefined ? {} : { retryAfterMs: f.retryAfterMs }),
+      },
     );
   }
-  return new ServiceError('SERVICE_ERROR', `The service answered with an unexpected status (HTTP ${s}).${sentence(detailText)}`, base);
+  return new ServiceError(
+    'SERVICE_ERROR',
+    `The service answered with an unexpected status (HTTP ${s}).${sentence(detailText)}`,
+    base,
+  );
 }
 
 function redactDeep(value: unknown, key: string | null): unknown {
@@ -170,19 +198,37 @@ export function networkError(operationId: string, host: string): ServiceError {
 }
 
 export function attemptTimeoutError(operationId: string, ms: number): ServiceError {
-  return new ServiceError('TIMEOUT', `The citation service did not answer within ${Math.round(ms / 1000)} s.`, { operation: operationId }, { transient: true, network: true });
+  return new ServiceError(
+    'TIMEOUT',
+    `The citation service did not answer within ${Math.round(ms / 1000)} s.`,
+    { operation: operationId },
+    { transient: true, network: true },
+  );
 }
 
 export function deadlineError(operationId: string, ms: number): ServiceError {
-  return new ServiceError('TIMEOUT', `The request to the citation service did not complete within ${Math.round(ms / 1000)} s, retries included. Try again later.`, { operation: operationId });
+  return new ServiceError(
+    'TIMEOUT',
+    `The request to the citation service did not complete within ${Math.round(ms / 1000)} s, retries included. Try again later.`,
+    { operation: operationId },
+  );
 }
 
 export function malformedError(operationId: string, status: number): ServiceError {
-  return new ServiceError('SERVICE_ERROR', 'The citation service sent an answer Citewise could not read (incomplete or not JSON). Try again.', { operation: operationId, status }, { transient: true });
+  return new ServiceError(
+    'SERVICE_ERROR',
+    'The citation service sent an answer Citewise could not read (incomplete or not JSON). Try again.',
+    { operation: operationId, status },
+    { transient: true },
+  );
 }
 
 export function offlineError(reason: string): ServiceError {
-  return new ServiceError('OFFLINE', `Citewise is offline: ${reason} It checks the connection regularly and comes back online by itself.`, { operation: 'circuit-breaker' });
+  return new ServiceError(
+    'OFFLINE',
+    `Citewise is offline: ${reason} It checks the connection regularly and comes back online by itself.`,
+    { operation: 'circuit-breaker' },
+  );
 }
 
 export function cancelledError(operationId: string): ServiceError {

@@ -37,7 +37,12 @@ export type { KeyCheckResult, ScopeAccess };
 
 const GRANTING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NOT_FOUND', 'VALIDATION']);
 
-async function probe(transport: ServiceTransport, scope: ServiceScope, key: string, signal: AbortSignal | undefined): Promise<ScopeAccess> {
+async function probe(
+  transport: ServiceTransport,
+  scope: ServiceScope,
+  key: string,
+  signal: AbortSignal | undefined,
+): Promise<ScopeAccess> {
   const { operationId, args } = KEY_PROBES[scope];
   const label = SCOPE_DESCRIPTIONS[scope];
   try {
@@ -53,7 +58,11 @@ async function probe(transport: ServiceTransport, scope: ServiceScope, key: stri
   }
 }
 
-export async function checkKey(transport: ServiceTransport, key: string, signal?: AbortSignal): Promise<KeyCheckResult> {
+export async function checkKey(
+  transport: ServiceTransport,
+  key: string,
+  signal?: AbortSignal,
+): Promise<KeyCheckResult> {
   const first = await probe(transport, 'public', key, signal);
   if (first.note === 'key not accepted') {
     return {
@@ -62,7 +71,9 @@ export async function checkKey(transport: ServiceTransport, key: string, signal?
       access: SERVICE_SCOPES.map((scope) => ({ scope, label: SCOPE_DESCRIPTIONS[scope], granted: false })),
     };
   }
-  const rest = await Promise.all(SERVICE_SCOPES.filter((s) => s !== 'public').map((s) => probe(transport, s, key, signal)));
+  const rest = await Promise.all(
+    SERVICE_SCOPES.filter((s) => s !== 'public').map((s) => probe(transport, s, key, signal)),
+  );
   const access = [first, ...rest];
   const unknown = access.filter((a) => a.granted === null).length;
   const granted = access.filter((a) => a.granted === true).map((a) => a.label);

@@ -8,7 +8,11 @@ import { CoreError } from '../errors';
 import { accountFor, type SecretStatus, type SecretStore } from '../secrets';
 
 export function resolveServiceUrl(override: string | undefined, setting: string | null | undefined): ServiceConfig {
-  const pick = (serviceUrl: string, source: ServiceUrlSource): ServiceConfig => ({ serviceUrl: serviceUrl.replace(/\/+$/, ''), source, defaultUrl: DEFAULT_SERVICE_URL });
+  const pick = (serviceUrl: string, source: ServiceUrlSource): ServiceConfig => ({
+    serviceUrl: serviceUrl.replace(/\/+$/, ''),
+    source,
+    defaultUrl: DEFAULT_SERVICE_URL,
+  });
   if (override) return pick(override, 'command-line');
   if (setting) return pick(setting, 'setting');
   return pick(DEFAULT_SERVICE_URL, 'default');
@@ -20,7 +24,10 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
 function checkKeyShape(key: string, from: string): void {
   if (!KEY_SHAPE.test(key)) {
-    throw new CoreError('INVALID_INPUT', `The API key ${from} contains spaces or characters an API key never has; check that it was copied whole and alone.`);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The API key ${from} contains spaces or characters an API key never has; check that it was copied whole and alone.`,
+    );
   }
 }
 
@@ -73,7 +80,11 @@ export class ServiceKeys {
   }
 
   #describe(status: SecretStatus): ServiceKeyStatus {
-    const out: ServiceKeyStatus = { stored: status.stored, where: status.where, keychainAvailable: status.keychainAvailable };
+    const out: ServiceKeyStatus = {
+      stored: status.stored,
+      where: status.where,
+      keychainAvailable: status.keychainAvailable,
+    };
     if (status.reason !== undefined) out.reason = status.reason;
     // CITEWISE_API_KEY wins for this run; the stored key (if any) is untouched.
     if (this.#envKey) {

@@ -17,7 +17,8 @@ import type { CallOptions, QueryValue, RequestSpec, ServiceTransport } from './t
 /** `Then` when the contract gives the operation this part, nothing when it is `never`. */
 type IfPresent<T, Then> = [T] extends [never] ? object : Then;
 // Operations without a body give `unknown` here, multipart-only ones `never`: neither takes `body`.
-type JsonBodyArg<Op extends OperationId> = unknown extends RequestBody<Op> ? object : IfPresent<RequestBody<Op>, { body: RequestBody<Op> }>;
+type JsonBodyArg<Op extends OperationId> =
+  unknown extends RequestBody<Op> ? object : IfPresent<RequestBody<Op>, { body: RequestBody<Op> }>;
 
 /** What a call takes: `path`, `query` and `body` exactly where the contract has them. */
 export type OperationArgs<Op extends OperationId> = IfPresent<PathParams<Op>, { path: PathParams<Op> }> &
@@ -25,11 +26,19 @@ export type OperationArgs<Op extends OperationId> = IfPresent<PathParams<Op>, { 
   JsonBodyArg<Op> &
   (Op extends 'submitReferenceCheck' ? { file?: { name: string; data: Blob } } : object);
 
-export type OperationFunction<Op extends OperationId> = (args: OperationArgs<Op>, options?: CallOptions) => Promise<SuccessBody<Op>>;
+export type OperationFunction<Op extends OperationId> = (
+  args: OperationArgs<Op>,
+  options?: CallOptions,
+) => Promise<SuccessBody<Op>>;
 
 export type ServiceOperationFunctions = { readonly [Op in OperationId]: OperationFunction<Op> };
 
-const DOI_LIST_BODIES: ReadonlySet<OperationId> = new Set<OperationId>(['getPapers', 'getTallies', 'getTalliesViaGet', 'getAggregateTally']);
+const DOI_LIST_BODIES: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getPapers',
+  'getTallies',
+  'getTalliesViaGet',
+  'getAggregateTally',
+]);
 const DOI_LIST_QUERIES = new Set<string>([GUESSES.citingSourceDoiParam, 'source_doi[]']);
 
 /** Normalises, or fails with INVALID_INPUT naming the DOI and what is wrong with it. */
@@ -54,7 +63,8 @@ export function toRequestSpec(operationId: OperationId, args: Record<string, unk
     }
     spec.query = out;
   }
-  if ('body' in args) spec.body = DOI_LIST_BODIES.has(operationId) ? (args.body as string[]).map(doiOrInvalid) : args.body;
+  if ('body' in args)
+    spec.body = DOI_LIST_BODIES.has(operationId) ? (args.body as string[]).map(doiOrInvalid) : args.body;
   const file = args.file as { name: string; data: Blob } | undefined;
   if (file) {
     const form = new FormData();

@@ -2,7 +2,12 @@
 // task), then polled with growing intervals until a terminal status. Progress is reported whenever
 // it changes. A deadline ends the wait with TIMEOUT, because the service answers PENDING forever for
 // a task it does not know; cancelling (or the deadline) also asks the service to cancel the task.
-import { isTerminalTaskStatus, type AssistantTask, type ReferenceCheckTask, type TaskStatus } from '../../../shared/service';
+import {
+  isTerminalTaskStatus,
+  type AssistantTask,
+  type ReferenceCheckTask,
+  type TaskStatus,
+} from '../../../shared/service';
 import type { TaskKind, TaskProgress } from '../../../shared/model/service';
 import type { Clock } from '../clock';
 import { ServiceError } from './errors';
@@ -54,7 +59,10 @@ export interface PollSpec<T extends { status: TaskStatus }> {
 }
 
 /** Polls until a terminal status; returns the final task (SUCCESS, FAILURE, REVOKED or CANCELLED). */
-export async function waitForTask<T extends { status: TaskStatus }>(spec: PollSpec<T>, options: TaskWaitOptions = {}): Promise<T> {
+export async function waitForTask<T extends { status: TaskStatus }>(
+  spec: PollSpec<T>,
+  options: TaskWaitOptions = {},
+): Promise<T> {
   const { clock } = spec;
   const deadlineMs = options.deadlineMs ?? 600_000;
   const deadlineAt = clock.now() + deadlineMs;
@@ -95,7 +103,11 @@ export async function waitForTask<T extends { status: TaskStatus }>(spec: PollSp
   } catch (err) {
     if (options.signal?.aborted) {
       await cancelQuietly();
-      throw new ServiceError('CANCELLED', `The ${spec.kind === 'assistant' ? 'assistant request' : 'reference check'} was cancelled.`, { operation: spec.kind, detail: { taskId: spec.taskId } });
+      throw new ServiceError(
+        'CANCELLED',
+        `The ${spec.kind === 'assistant' ? 'assistant request' : 'reference check'} was cancelled.`,
+        { operation: spec.kind, detail: { taskId: spec.taskId } },
+      );
     }
     throw err;
   }

@@ -86,7 +86,13 @@ export interface TransportOptions {
 }
 
 /** POSTs that only read, so repeating them is harmless. Other POSTs create something. */
-const IDEMPOTENT_POSTS: ReadonlySet<OperationId> = new Set<OperationId>(['getPapers', 'getTallies', 'getAggregateTally', 'getJournalIndexBulk', 'getMaudeFacets']);
+const IDEMPOTENT_POSTS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getPapers',
+  'getTallies',
+  'getAggregateTally',
+  'getJournalIndexBulk',
+  'getMaudeFacets',
+]);
 
 export function isIdempotent(operationId: OperationId): boolean {
   return serviceOperations[operationId].method === 'get' || IDEMPOTENT_POSTS.has(operationId);
@@ -126,7 +132,11 @@ export class ServiceTransport {
     this.#o = options;
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.#clock = options.clock ?? systemClock;
-    this.#limiter = new SlidingWindowLimiter(options.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS, this.#clock, options.rateMarginMs ?? 25);
+    this.#limiter = new SlidingWindowLimiter(
+      options.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS,
+      this.#clock,
+      options.rateMarginMs ?? 25,
+    );
     this.#breaker = circuitBreaker(
       handleWhen((err) => err instanceof ServiceError && err.network),
       { halfOpenAfter: this.#probeAfter, breaker: new ConsecutiveBreaker(options.breakerFailures ?? 5) },
@@ -179,7 +189,11 @@ export class ServiceTransport {
       if (options.signal?.aborted) throw cancelledError(id);
       if (op.method === 'get' && (spec.body !== undefined || spec.form !== undefined)) {
         // The Fetch standard (and so undici) refuses a body on GET: getTalliesViaGet cannot be sent.
-        throw new ServiceError('INVALID_INPUT', `${id} sends a body with GET, which HTTP clients following the Fetch standard refuse; use the POST form (getTallies), which the service prefers.`, { operation: id });
+        throw new ServiceError(
+          'INVALID_INPUT',
+          `${id} sends a body with GET, which HTTP clients following the Fetch standard refuse; use the POST form (getTallies), which the service prefers.`,
+          { operation: id },
+        );
       }
       const key = options.key !== undefined ? options.key : await raceAbort(this.#o.getKey(), signal);
       for (let attempt = 1; ; attempt++) {
@@ -187,7 +201,14 @@ export class ServiceTransport {
           await this.#waitForPause(deadlineAt, signal);
           const release = !key && op.rateLimit === 'capped' ? await this.#limiter.acquire(signal) : undefined;
           try {
-            return await this.#throughBreaker<T>(id, op, spec, key, options.attemptTimeoutMs ?? this.#o.attemptTimeoutMs ?? 30_000, signal);
+            return await this.#throughBreaker<T>(
+              id,
+              op,
+              spec,
+              key,
+              options.attemptTimeoutMs ?? this.#o.attemptTimeoutMs ?? 30_000,
+              signal,
+            );
           } finally {
             release?.();
           }
@@ -199,7 +220,8 @@ export class ServiceTransport {
           if (!retryable || attempt >= maxAttempts) throw err;
           const now = this.#clock.now();
           if (err.retryAfterMs !== undefined) {
-            if (err.retryAfterMs > (this.#o.maxRetryAfterMs ?? 600_000) || now + err.retryAfterMs > deadlineAt) throw err;
+            if (err.retryAfterMs > (this.#o.maxRetryAfterMs ?? 600_000) || now + err.retryAfterMs > deadlineAt)
+              throw err;
             continue; // the shared pause, set when the answer came in, is waited for at the top
           }
           const [delay] = fullJitterGenerator(attempt - 1, {
@@ -221,14 +243,25 @@ export class ServiceTransport {
   }
 
   /** Turns whatever an attempt threw into a ServiceError, telling cancellation from deadline from timeout. */
-  #settle(thrown: unknown, id: OperationId, caller: AbortSignal | undefined, deadline: AbortSignal, deadlineMs: number): CoreError {
+  #settle(
+    thrown: unknown,
+    id: OperationId,
+    caller: AbortSignal | undefined,
+    deadline: AbortSignal,
+    deadlineMs: number,
+  ): CoreError {
     if (caller?.aborted || this.#lifetime.signal.aborted) return cancelledError(id);
     // ServiceErrors, and CoreErrors from the key's store, already say what happened in fixed words.
     if (thrown instanceof CoreError) return thrown;
     if (deadline.aborted) return deadlineError(id, deadlineMs);
-    if (thrown instanceof BrokenCircuitError || thrown instanceof IsolatedCircuitError) return offlineError(this.#offlineReason || 'the citation service cannot be reached.');
+    if (thrown instanceof BrokenCircuitError || thrown instanceof IsolatedCircuitError)
+      return offlineError(this.#offlineReason || 'the citation service cannot be reached.');
     this.#o.logger?.error(`${id}: unexpected failure`, thrown);
-    return new ServiceError('INTERNAL', 'Citewise hit an unexpected error talking to the service; details are in the log.', { operation: id });
+    return new ServiceError(
+      'INTERNAL',
+      'Citewise hit an unexpected error talking to the service; details are in the log.',
+      { operation: id },
+    );
   }
 
   async #waitForPause(deadlineAt: number, signal: AbortSignal): Promise<void> {
@@ -247,11 +280,25 @@ export class ServiceTransport {
     }
   }
 
-  #throughBreaker<T>(id: OperationId, op: ServiceOperation, spec: RequestSpec, key: string | null, attemptTimeoutMs: number, signal: AbortSignal): Promise<T> {
+  #throughBreaker<T>(
+    id: OperationId,
+    op: ServiceOperation,
+    spec: RequestSpec,
+    key: string | null,
+    attemptTimeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<T> {
     return this.#breaker.execute(() => this.#attempt<T>(id, op, spec, key, attemptTimeoutMs, signal), signal);
   }
 
-  async #attempt<T>(id: OperationId, op: ServiceOperation, spec: RequestSpec, key: string | null, attemptTimeoutMs: number, outer: AbortSignal): Promise<T> {
+  async #attempt<T>(
+    id: OperationId,
+    op: ServiceOperation,
+    spec: RequestSpec,
+    key: string | null,
+    attemptTimeoutMs: number,
+    outer: AbortSignal,
+  ): Promise<T> {
     const base = this.#o.baseUrl().replace(/\/+$/, '');
     const url = base + fillPath(op.path, spec.path ?? {}) + queryString(spec.query);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -269,7 +316,13 @@ export class ServiceTransport {
       let response: Response;
       let text: string;
       try {
-        response = await this.#fetch(url, { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' });
+        response = await this.#fetch(url, {
+          method: op.method.toUpperCase(),
+          headers,
+          body,
+          signal,
+          redirect: 'manual',
+        });
         text = await response.text();
       } catch (err) {
         if (outer.aborted) throw abortError(outer);
@@ -283,7 +336,10 @@ export class ServiceTransport {
       if ((response.status === 429 || response.status === 503) && retryAfterMs !== undefined) {
         // Retry-After speaks for the service, not for one request: every call waits.
         // Capped, so that a far-off HTTP date (a misconfigured proxy) cannot silence the app for days.
-        this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + Math.min(retryAfterMs, this.#o.maxRetryAfterMs ?? 600_000));
+        this.#pausedUntil = Math.max(
+          this.#pausedUntil,
+          this.#clock.now() + Math.min(retryAfterMs, this.#o.maxRetryAfterMs ?? 600_000),
+        );
         this.#o.logger?.info(`service asked to pause ${retryAfterMs} ms (HTTP ${response.status})`);
       }
       if (response.ok) {
@@ -300,7 +356,15 @@ export class ServiceTransport {
       } catch {
         detail = undefined;
       }
-      throw errorFromStatus({ operationId: id, op, status: response.status, detail, retryAfterMs, hasKey: key !== null, key });
+      throw errorFromStatus({
+        operationId: id,
+        op,
+        status: response.status,
+        detail,
+        retryAfterMs,
+        hasKey: key !== null,
+        key,
+      });
     } finally {
       timer.cancel();
     }
@@ -355,7 +419,8 @@ export function queryString(query: Readonly<Record<string, QueryValue>> | undefi
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const v of value as readonly (string | number | boolean)[]) params.append(name, String(v));
+    if (Array.isArray(value))
+      for (const v of value as readonly (string | number | boolean)[]) params.append(name, String(v));
     else params.append(name, String(value));
   }
   const text = params.toString();

@@ -48,7 +48,11 @@ export class SettingsStore {
 
   update(patch: Partial<Settings>): Settings {
     const db = this.#db;
-    if (!db) throw new CoreError('CONFLICT', 'The library is being restored from a backup; change the settings again in a moment.');
+    if (!db)
+      throw new CoreError(
+        'CONFLICT',
+        'The library is being restored from a backup; change the settings again in a moment.',
+      );
     const upsert = db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     );

@@ -20,7 +20,8 @@ export const SAFE_CLASSES = [
 ] as const;
 export type SafeClass = (typeof SAFE_CLASSES)[number];
 
-export type RenderNode = { kind: 'text'; text: string } | { kind: 'element'; tag: SafeTag; className?: SafeClass; children: RenderNode[] };
+export type RenderNode =
+  { kind: 'text'; text: string } | { kind: 'element'; tag: SafeTag; className?: SafeClass; children: RenderNode[] };
 
 /** The part of a DOM node the walk reads. */
 export interface MarkupNode {
@@ -41,7 +42,18 @@ export const MAX_DEPTH = 48;
 export const MAX_ELEMENTS = 5000;
 
 /** Elements whose content is code or metadata, not text: dropped whole. */
-const DROPPED = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'head']);
+const DROPPED = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'head',
+]);
 
 const SIMPLE: Record<string, SafeTag> = {
   i: 'i',
@@ -58,7 +70,14 @@ const SIMPLE: Record<string, SafeTag> = {
   br: 'br',
 };
 
-const CSL_DIV_CLASSES = new Set<SafeClass>(['csl-bib-body', 'csl-entry', 'csl-left-margin', 'csl-right-inline', 'csl-indent', 'csl-block']);
+const CSL_DIV_CLASSES = new Set<SafeClass>([
+  'csl-bib-body',
+  'csl-entry',
+  'csl-left-margin',
+  'csl-right-inline',
+  'csl-indent',
+  'csl-block',
+]);
 
 /** `jats:italic` → `italic`, `P` → `p`: the local name, lower case. */
 export function localName(nodeName: string): string {
@@ -121,7 +140,12 @@ export function toRenderTree(nodes: ArrayLike<MarkupNode>, options: ToRenderTree
   return normalise(out);
 }
 
-function walk(nodes: ArrayLike<MarkupNode>, depth: number, budget: { elements: number }, inline: boolean): RenderNode[] {
+function walk(
+  nodes: ArrayLike<MarkupNode>,
+  depth: number,
+  budget: { elements: number },
+  inline: boolean,
+): RenderNode[] {
   const out: RenderNode[] = [];
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
@@ -197,7 +221,8 @@ function normalise(nodes: RenderNode[]): RenderNode[] {
 /** The plain text of a render tree (for titles, aria labels and the clipboard's text/plain). */
 export function renderTreeText(nodes: readonly RenderNode[]): string {
   let text = '';
-  for (const node of nodes) text += node.kind === 'text' ? node.text : node.tag === 'br' ? '\n' : renderTreeText(node.children);
+  for (const node of nodes)
+    text += node.kind === 'text' ? node.text : node.tag === 'br' ? '\n' : renderTreeText(node.children);
   return text;
 }
 
@@ -213,16 +238,80 @@ export function looksLikeMarkup(text: string): boolean {
 // of a tag is skipped. Malformed input still yields a tree: unclosed elements close at the end, and
 // stray end tags are ignored.
 
-const VOID = new Set(['br', 'img', 'hr', 'input', 'meta', 'link', 'wbr', 'source', 'area', 'col', 'embed', 'param', 'track', 'base']);
+const VOID = new Set([
+  'br',
+  'img',
+  'hr',
+  'input',
+  'meta',
+  'link',
+  'wbr',
+  'source',
+  'area',
+  'col',
+  'embed',
+  'param',
+  'track',
+  'base',
+]);
 /** Elements whose content is raw text up to their end tag (so a "<" inside does not open a tag). */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ndash: '–', mdash: '—', hellip: '…', lsquo: '‘', rsquo: '’',
-  ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', reg: '®', trade: '™', deg: '°', plusmn: '±', times: '×', divide: '÷',
-  middot: '·', thinsp: '\u2009', ensp: '\u2002', emsp: '\u2003', minus: '−', le: '≤', ge: '≥', ne: '≠', asymp: '≈', micro: 'µ',
-  alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ε', kappa: 'κ', lambda: 'λ', mu: 'μ', pi: 'π', sigma: 'σ', tau: 'τ',
-  chi: 'χ', omega: 'ω', Delta: 'Δ', Sigma: 'Σ', Omega: 'Ω', eacute: 'é', egrave: 'è', uuml: 'ü', ouml: 'ö', auml: 'ä', szlig: 'ß',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  deg: '°',
+  plusmn: '±',
+  times: '×',
+  divide: '÷',
+  middot: '·',
+  thinsp: '\u2009',
+  ensp: '\u2002',
+  emsp: '\u2003',
+  minus: '−',
+  le: '≤',
+  ge: '≥',
+  ne: '≠',
+  asymp: '≈',
+  micro: 'µ',
+  alpha: 'α',
+  beta: 'β',
+  gamma: 'γ',
+  delta: 'δ',
+  epsilon: 'ε',
+  kappa: 'κ',
+  lambda: 'λ',
+  mu: 'μ',
+  pi: 'π',
+  sigma: 'σ',
+  tau: 'τ',
+  chi: 'χ',
+  omega: 'ω',
+  Delta: 'Δ',
+  Sigma: 'Σ',
+  Omega: 'Ω',
+  eacute: 'é',
+  egrave: 'è',
+  uuml: 'ü',
+  ouml: 'ö',
+  auml: 'ä',
+  szlig: 'ß',
 };
 
 export function decodeEntities(text: string): string {
@@ -246,7 +335,14 @@ function textNode(text: string): MarkupNode {
 }
 
 function elementNode(name: string, attrs: Record<string, string>): ParsedElement {
-  return { nodeType: ELEMENT_NODE, nodeName: name, nodeValue: null, childNodes: [], attrs, getAttribute: (n) => attrs[n.toLowerCase()] ?? null };
+  return {
+    nodeType: ELEMENT_NODE,
+    nodeName: name,
+    nodeValue: null,
+    childNodes: [],
+    attrs,
+    getAttribute: (n) => attrs[n.toLowerCase()] ?? null,
+  };
 }
 
 const TAG_NAME = /^[A-Za-z][\w:.-]*/;
@@ -279,7 +375,12 @@ export function parseMarkup(input: string): MarkupNode[] {
     if (input.startsWith('<![CDATA[', i)) {
       const end = input.indexOf(']]>', i + 9);
       flush();
-      top().childNodes.push({ nodeType: CDATA_NODE, nodeName: '#cdata-section', nodeValue: input.slice(i + 9, end === -1 ? input.length : end), childNodes: [] });
+      top().childNodes.push({
+        nodeType: CDATA_NODE,
+        nodeName: '#cdata-section',
+        nodeValue: input.slice(i + 9, end === -1 ? input.length : end),
+        childNodes: [],
+      });
       i = end === -1 ? input.length : end + 3;
       continue;
     }
@@ -306,7 +407,8 @@ export function parseMarkup(input: string): MarkupNode[] {
       const m = ATTRIBUTE.exec(rest);
       if (!m || m[0].length === 0) break;
       const attr = m[1]!.toLowerCase();
-      if (!closing && (attr === 'class' || attr === 'style') && !(attr in attrs)) attrs[attr] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+      if (!closing && (attr === 'class' || attr === 'style') && !(attr in attrs))
+        attrs[attr] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
       j += m[0].length;
     }
     const gt = input.indexOf('>', j);

@@ -5,7 +5,15 @@
 // primary:= "(" or ")" | field value | word | "phrase"
 import { CSL_ITEM_TYPES, type CslItemType } from '../csl';
 import { parseDoi } from '../doi';
-import { QuerySyntaxError, type CountField, type NoticeKind, type QueryNode, type Range, type Span, type TextField } from './ast';
+import {
+  QuerySyntaxError,
+  type CountField,
+  type NoticeKind,
+  type QueryNode,
+  type Range,
+  type Span,
+  type TextField,
+} from './ast';
 import { tokenize, type Token } from './tokenizer';
 
 const TEXT_FIELDS: Record<string, TextField> = {
@@ -52,7 +60,11 @@ const NOTICE_KINDS: Record<string, NoticeKind> = {
   comment: 'comment',
 };
 const OTHER_FIELDS = ['year', 'type', 'doi', 'key', 'tag', 'collection', 'retracted', 'notice', 'fulltext', 'version'];
-export const QUERY_FIELDS: readonly string[] = [...Object.keys(TEXT_FIELDS), ...Object.keys(COUNT_FIELDS), ...OTHER_FIELDS];
+export const QUERY_FIELDS: readonly string[] = [
+  ...Object.keys(TEXT_FIELDS),
+  ...Object.keys(COUNT_FIELDS),
+  ...OTHER_FIELDS,
+];
 
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
@@ -80,7 +92,8 @@ class Parser {
     const node = this.#or();
     const extra = this.#peek();
     if (extra) {
-      if (extra.type === 'rparen') throw new QuerySyntaxError(`")" at position ${extra.span.start + 1} has no matching "(".`, extra.span);
+      if (extra.type === 'rparen')
+        throw new QuerySyntaxError(`")" at position ${extra.span.start + 1} has no matching "(".`, extra.span);
       throw new QuerySyntaxError(`Unexpected text at position ${extra.span.start + 1}.`, extra.span);
     }
     return node;
@@ -98,10 +111,13 @@ class Parser {
     const children = [this.#and()];
     while (this.#peek()?.type === 'or') {
       const op = this.#tokens[this.#pos++]!;
-      if (!this.#startsTerm()) throw new QuerySyntaxError(`"OR" at position ${op.span.start + 1} needs a search term after it.`, op.span);
+      if (!this.#startsTerm())
+        throw new QuerySyntaxError(`"OR" at position ${op.span.start + 1} needs a search term after it.`, op.span);
       children.push(this.#and());
     }
-    return children.length === 1 ? children[0]! : { kind: 'or', children, span: cover(children[0]!.span, children.at(-1)!.span) };
+    return children.length === 1
+      ? children[0]!
+      : { kind: 'or', children, span: cover(children[0]!.span, children.at(-1)!.span) };
   }
 
   #startsTerm(): boolean {
@@ -112,7 +128,10 @@ class Parser {
   #and(): QueryNode {
     const first = this.#peek();
     if (first && (first.type === 'and' || first.type === 'or')) {
-      throw new QuerySyntaxError(`"${first.type.toUpperCase()}" at position ${first.span.start + 1} needs a search term before it.`, first.span);
+      throw new QuerySyntaxError(
+        `"${first.type.toUpperCase()}" at position ${first.span.start + 1} needs a search term before it.`,
+        first.span,
+      );
     }
     const children = [this.#unary()];
     for (;;) {
@@ -120,18 +139,25 @@ class Parser {
       if (!t || t.type === 'or' || t.type === 'rparen') break;
       if (t.type === 'and') {
         this.#pos++;
-        if (!this.#startsTerm()) throw new QuerySyntaxError(`"AND" at position ${t.span.start + 1} needs a search term after it.`, t.span);
+        if (!this.#startsTerm())
+          throw new QuerySyntaxError(`"AND" at position ${t.span.start + 1} needs a search term after it.`, t.span);
       }
       children.push(this.#unary());
     }
-    return children.length === 1 ? children[0]! : { kind: 'and', children, span: cover(children[0]!.span, children.at(-1)!.span) };
+    return children.length === 1
+      ? children[0]!
+      : { kind: 'and', children, span: cover(children[0]!.span, children.at(-1)!.span) };
   }
 
   #unary(): QueryNode {
     const t = this.#peek();
     if (t?.type === 'not') {
       this.#pos++;
-      if (!this.#startsTerm()) throw new QuerySyntaxError(`"${this.#input.slice(t.span.start, t.span.end)}" at position ${t.span.start + 1} needs a search term after it.`, t.span);
+      if (!this.#startsTerm())
+        throw new QuerySyntaxError(
+          `"${this.#input.slice(t.span.start, t.span.end)}" at position ${t.span.start + 1} needs a search term after it.`,
+          t.span,
+        );
       const child = this.#unary();
       return { kind: 'not', child, span: cover(t.span, child.span) };
     }
@@ -143,10 +169,15 @@ class Parser {
     if (!t) throw new QuerySyntaxError('The query ends where a search term was expected.', this.#end());
     switch (t.type) {
       case 'lparen': {
-        if (this.#peek()?.type === 'rparen') throw new QuerySyntaxError(`The parentheses at position ${t.span.start + 1} are empty.`, cover(t.span, this.#peek()!.span));
+        if (this.#peek()?.type === 'rparen')
+          throw new QuerySyntaxError(
+            `The parentheses at position ${t.span.start + 1} are empty.`,
+            cover(t.span, this.#peek()!.span),
+          );
         const inner = this.#or();
         const close = this.#tokens[this.#pos++];
-        if (close?.type !== 'rparen') throw new QuerySyntaxError(`The "(" at position ${t.span.start + 1} is never closed; add a ")".`, t.span);
+        if (close?.type !== 'rparen')
+          throw new QuerySyntaxError(`The "(" at position ${t.span.start + 1} is never closed; add a ")".`, t.span);
         return inner;
       }
       case 'word':
@@ -156,7 +187,10 @@ class Parser {
       case 'field':
         return this.#field(t);
       default:
-        throw new QuerySyntaxError(`Unexpected "${this.#input.slice(t.span.start, t.span.end)}" at position ${t.span.start + 1}.`, t.span);
+        throw new QuerySyntaxError(
+          `Unexpected "${this.#input.slice(t.span.start, t.span.end)}" at position ${t.span.start + 1}.`,
+          t.span,
+        );
     }
   }
 
@@ -165,12 +199,21 @@ class Parser {
     const known = name in TEXT_FIELDS || name in COUNT_FIELDS || OTHER_FIELDS.includes(name);
     if (!known) {
       const guess = QUERY_FIELDS.map((k) => [k, editDistance(name, k)] as const).sort((a, b) => a[1] - b[1])[0];
-      const hint = guess && guess[1] <= 2 ? ` Did you mean "${guess[0]}:"?` : ` Known fields: ${QUERY_FIELDS.map((k) => `${k}:`).join(' ')}.`;
-      throw new QuerySyntaxError(`Unknown field "${name}:" at position ${f.span.start + 1}.${hint} To search for the text itself, put it in quotes.`, f.span);
+      const hint =
+        guess && guess[1] <= 2
+          ? ` Did you mean "${guess[0]}:"?`
+          : ` Known fields: ${QUERY_FIELDS.map((k) => `${k}:`).join(' ')}.`;
+      throw new QuerySyntaxError(
+        `Unknown field "${name}:" at position ${f.span.start + 1}.${hint} To search for the text itself, put it in quotes.`,
+        f.span,
+      );
     }
     const v = this.#peek();
     if (!v || (v.type !== 'word' && v.type !== 'phrase') || v.span.start !== f.span.end) {
-      throw new QuerySyntaxError(`"${name}:" at position ${f.span.start + 1} needs a value right after the colon, as in ${example(name)}.`, f.span);
+      throw new QuerySyntaxError(
+        `"${name}:" at position ${f.span.start + 1} needs a value right after the colon, as in ${example(name)}.`,
+        f.span,
+      );
     }
     this.#pos++;
     const span = cover(f.span, v.span);
@@ -182,7 +225,8 @@ class Parser {
       throw new QuerySyntaxError(`${msg} (at position ${v.span.start + 1}), as in ${example(name)}.`, v.span);
     };
 
-    if (name in TEXT_FIELDS) return { kind: 'text', field: TEXT_FIELDS[name]!, value: value + (phrase && starred ? '*' : ''), phrase, span };
+    if (name in TEXT_FIELDS)
+      return { kind: 'text', field: TEXT_FIELDS[name]!, value: value + (phrase && starred ? '*' : ''), phrase, span };
     if (name in COUNT_FIELDS) {
       const range = parseRange(value);
       if (!range) return err(`"${name}:" needs a number, a comparison like >10 or a range like 5..20`);
@@ -197,7 +241,10 @@ class Parser {
       case 'type': {
         const t = value.toLowerCase();
         const type = (CSL_ITEM_TYPES as readonly string[]).includes(t) ? (t as CslItemType) : TYPE_ALIASES[t];
-        if (!type) return err(`"${value}" is not an item type; use a CSL type such as article-journal, book, chapter, paper-conference, thesis, report, dataset, webpage, patent or software`);
+        if (!type)
+          return err(
+            `"${value}" is not an item type; use a CSL type such as article-journal, book, chapter, paper-conference, thesis, report, dataset, webpage, patent or software`,
+          );
         return { kind: 'type', value: type, span };
       }
       case 'doi': {
@@ -222,12 +269,18 @@ class Parser {
       }
       case 'notice': {
         const kind = NOTICE_KINDS[value.toLowerCase()];
-        if (!kind) return err(`"notice:" takes any, none, retraction, correction, erratum, concern, withdrawn or comment, not "${value}"`);
+        if (!kind)
+          return err(
+            `"notice:" takes any, none, retraction, correction, erratum, concern, withdrawn or comment, not "${value}"`,
+          );
         return { kind: 'notice', value: kind, span };
       }
       case 'version': {
         const v = value.toLowerCase();
-        if (v !== 'published' && v !== 'preprint') return err(`"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "${value}"`);
+        if (v !== 'published' && v !== 'preprint')
+          return err(
+            `"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "${value}"`,
+          );
         return { kind: 'version', value: v, span };
       }
     }
@@ -299,14 +352,16 @@ export function parseQuery(input: string): QueryNode | null {
   return new Parser(input).parse();
 }
 
-export type QueryParse = { ok: true; ast: QueryNode | null } | { ok: false; error: { message: string; start: number; end: number } };
+export type QueryParse =
+  { ok: true; ast: QueryNode | null } | { ok: false; error: { message: string; start: number; end: number } };
 
 /** parseQuery without exceptions, for checking a query as it is typed. */
 export function checkQuery(input: string): QueryParse {
   try {
     return { ok: true, ast: parseQuery(input) };
   } catch (err) {
-    if (err instanceof QuerySyntaxError) return { ok: false, error: { message: err.message, start: err.span.start, end: err.span.end } };
+    if (err instanceof QuerySyntaxError)
+      return { ok: false, error: { message: err.message, start: err.span.start, end: err.span.end } };
     throw err;
   }
 }

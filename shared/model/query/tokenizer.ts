@@ -38,14 +38,22 @@ export function tokenize(input: string): Token[] {
         j++;
       }
       if (j >= input.length) {
-        throw new QuerySyntaxError(`The quote opened at position ${start + 1} is never closed; add a closing ".`, { start, end: input.length });
+        throw new QuerySyntaxError(`The quote opened at position ${start + 1} is never closed; add a closing ".`, {
+          start,
+          end: input.length,
+        });
       }
       const prefix = input[j + 1] === '*';
       tokens.push({ type: 'phrase', text, prefix, span: { start, end: j + 1 + (prefix ? 1 : 0) } });
       i = j + 1 + (prefix ? 1 : 0);
       continue;
     }
-    if (c === '-' && i + 1 < input.length && !isSpace(input[i + 1]!) && (i === 0 || isSpace(input[i - 1]!) || input[i - 1] === '(')) {
+    if (
+      c === '-' &&
+      i + 1 < input.length &&
+      !isSpace(input[i + 1]!) &&
+      (i === 0 || isSpace(input[i - 1]!) || input[i - 1] === '(')
+    ) {
       tokens.push({ type: 'not', span: { start: i, end: i + 1 } });
       i++;
       continue;

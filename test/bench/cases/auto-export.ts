@@ -18,7 +18,8 @@ function median(values: number[]): number {
 
 const bench: BenchCase = {
   name: 'auto-export',
-  description: 'auto-export of a 10,000-item library: full first write, incremental run after one edit, run with nothing changed',
+  description:
+    'auto-export of a 10,000-item library: full first write, incremental run after one edit, run with nothing changed',
   async run({ tmpDir, quick, log }) {
     const n = quick ? 2_000 : 10_000;
     const size = n.toLocaleString('en');
@@ -50,9 +51,12 @@ const bench: BenchCase = {
         const file = join(tmpDir, `library.${format === 'csljson' ? 'json' : 'bib'}`);
         const def = await client.autoExports.add({ path: file, format });
         const first = await timed(def.id);
-        if (first.run.status !== 'written' || first.run.rendered !== n) throw new Error(`first run: ${JSON.stringify(first.run)}`);
+        if (first.run.status !== 'written' || first.run.rendered !== n)
+          throw new Error(`first run: ${JSON.stringify(first.run)}`);
         const mb = statSync(file).size / 2 ** 20;
-        log(`${format}: first write of ${size} entries (${mb.toFixed(1)} MB) in ${first.ms.toFixed(0)} ms (inside the worker ${first.run.ms.toFixed(0)} ms)`);
+        log(
+          `${format}: first write of ${size} entries (${mb.toFixed(1)} MB) in ${first.ms.toFixed(0)} ms (inside the worker ${first.run.ms.toFixed(0)} ms)`,
+        );
 
         const edits: number[] = [];
         const inWorker: number[] = [];
@@ -61,29 +65,56 @@ const bench: BenchCase = {
           const item = await client.lib.getItem(id);
           await client.lib.updateItem(id, { ...item.csl, title: `${item.title ?? ''} (edited ${format} ${k})` });
           const r = await timed(def.id);
-          if (r.run.status !== 'written' || r.run.rendered !== 1 || r.run.reused !== n - 1) throw new Error(`incremental run: ${JSON.stringify(r.run)}`);
-          if (!readFileSync(file, 'utf8').includes(`(edited ${format} ${k})`)) throw new Error('the edit is not in the file');
+          if (r.run.status !== 'written' || r.run.rendered !== 1 || r.run.reused !== n - 1)
+            throw new Error(`incremental run: ${JSON.stringify(r.run)}`);
+          if (!readFileSync(file, 'utf8').includes(`(edited ${format} ${k})`))
+            throw new Error('the edit is not in the file');
           edits.push(r.ms);
           inWorker.push(r.run.ms);
         }
         const unchanged: number[] = [];
         for (let k = 0; k < (quick ? 3 : 7); k++) {
           const r = await timed(def.id);
-          if (r.run.status !== 'unchanged' || r.run.rendered !== 0) throw new Error(`unchanged run: ${JSON.stringify(r.run)}`);
+          if (r.run.status !== 'unchanged' || r.run.rendered !== 0)
+            throw new Error(`unchanged run: ${JSON.stringify(r.run)}`);
           unchanged.push(r.ms);
         }
-        log(`${format}: incremental after one edit median ${median(edits).toFixed(0)} ms (worker ${median(inWorker).toFixed(0)} ms); nothing changed median ${median(unchanged).toFixed(0)} ms`);
+        log(
+          `${format}: incremental after one edit median ${median(edits).toFixed(0)} ms (worker ${median(inWorker).toFixed(0)} ms); nothing changed median ${median(unchanged).toFixed(0)} ms`,
+        );
         metrics.push(
-          { metric: `${format}, ${size} items: first write (every entry rendered)`, value: first.ms, unit: 'ms', note: `${mb.toFixed(1)} MB file` },
-          { metric: `${format}, ${size} items: incremental run after editing one item (median of ${edits.length})`, value: median(edits), unit: 'ms', note: `1 entry rendered, ${(n - 1).toLocaleString('en')} from the cache, file replaced atomically; ${(first.ms / median(edits)).toFixed(1)}× faster than the first write` },
-          { metric: `${format}, ${size} items: run with nothing changed (median of ${unchanged.length})`, value: median(unchanged), unit: 'ms', note: 'file not rewritten' },
+          {
+            metric: `${format}, ${size} items: first write (every entry rendered)`,
+            value: first.ms,
+            unit: 'ms',
+            note: `${mb.toFixed(1)} MB file`,
+          },
+          {
+            metric: `${format}, ${size} items: incremental run after editing one item (median of ${edits.length})`,
+            value: median(edits),
+            unit: 'ms',
+            note: `1 entry rendered, ${(n - 1).toLocaleString('en')} from the cache, file replaced atomically; ${(first.ms / median(edits)).toFixed(1)}× faster than the first write`,
+          },
+          {
+            metric: `${format}, ${size} items: run with nothing changed (median of ${unchanged.length})`,
+            value: median(unchanged),
+            unit: 'ms',
+            note: 'file not rewritten',
+          },
         );
         await client.autoExports.remove(def.id);
       }
       clearInterval(beat);
       const load = loadavg()[0]!;
       log(`load average ${load.toFixed(1)} on ${cpus().length} cores at the end`);
-      metrics.push({ metric: 'longest stall of the calling thread during all runs', value: maxGap, unit: 'ms', target: '≤ 100 ms', pass: maxGap <= 100, note: `rendering and writing happen in the library worker; machine load average ${load.toFixed(1)} on ${cpus().length} cores at the end of the run` });
+      metrics.push({
+        metric: 'longest stall of the calling thread during all runs',
+        value: maxGap,
+        unit: 'ms',
+        target: '≤ 100 ms',
+        pass: maxGap <= 100,
+        note: `rendering and writing happen in the library worker; machine load average ${load.toFixed(1)} on ${cpus().length} cores at the end of the run`,
+      });
     } finally {
       await client.close();
     }

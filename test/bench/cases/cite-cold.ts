@@ -29,9 +29,11 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const bench: BenchCase = {
   name: 'cite-cold',
-  description: 'citewise export --format text --style apa (a fresh process; the library cache emptied, then warm) against pandoc --citeproc on the same items and style file, in one run',
+  description:
+    'citewise export --format text --style apa (a fresh process; the library cache emptied, then warm) against pandoc --citeproc on the same items and style file, in one run',
   async run({ root, tmpDir, quick, log }) {
-    if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
+    if (!existsSync(join(root, 'out/cli/index.js')))
+      throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
     const style = join(root, 'out/csl/styles/apa.csl');
     const hasPandoc = findPandoc(log);
     const sizes = quick ? [100] : [1_000, 10_000];
@@ -47,7 +49,9 @@ const bench: BenchCase = {
       execFileSync(process.execPath, [cli, 'import', source, '--data-dir', dataDir], { stdio: 'ignore' });
       // pandoc reads what the library holds, exported by Citewise, so both format the same records.
       const items = join(tmpDir, `library-${n}.json`);
-      execFileSync(process.execPath, [cli, 'export', '--format', 'csl-json', '--data-dir', dataDir, '-o', items], { stdio: 'ignore' });
+      execFileSync(process.execPath, [cli, 'export', '--format', 'csl-json', '--data-dir', dataDir, '-o', items], {
+        stdio: 'ignore',
+      });
       const doc = join(tmpDir, 'nocite.md');
       writeFileSync(doc, '---\nnocite: "@*"\n---\n');
       const uncached: number[] = [];
@@ -56,7 +60,18 @@ const bench: BenchCase = {
       // CPU time (user + system, every thread) of the same runs: on a loaded machine the fairer measure.
       const uncachedCpu: number[] = [];
       const theirsCpu: number[] = [];
-      const exportArgs = [cli, 'export', '--format', 'text', '--style', 'apa', '--data-dir', dataDir, '-o', join(tmpDir, 'out.txt')];
+      const exportArgs = [
+        cli,
+        'export',
+        '--format',
+        'text',
+        '--style',
+        'apa',
+        '--data-dir',
+        dataDir,
+        '-o',
+        join(tmpDir, 'out.txt'),
+      ];
       for (let i = 0; i < rounds; i++) {
         emptyCache(join(dataDir, LIBRARY_FILE));
         const ours = await timedCpu(process.execPath, exportArgs, root);
@@ -64,7 +79,22 @@ const bench: BenchCase = {
         if (ours.cpu !== undefined) uncachedCpu.push(ours.cpu);
         cached.push((await timedCpu(process.execPath, exportArgs, root)).wall);
         if (hasPandoc) {
-          const pandoc = await timedCpu('pandoc', [doc, '--citeproc', '--bibliography', items, '--csl', style, '-t', 'plain', '-o', join(tmpDir, 'pandoc.txt')], root);
+          const pandoc = await timedCpu(
+            'pandoc',
+            [
+              doc,
+              '--citeproc',
+              '--bibliography',
+              items,
+              '--csl',
+              style,
+              '-t',
+              'plain',
+              '-o',
+              join(tmpDir, 'pandoc.txt'),
+            ],
+            root,
+          );
           theirs.push(pandoc.wall);
           if (pandoc.cpu !== undefined) theirsCpu.push(pandoc.cpu);
         }
@@ -72,7 +102,9 @@ const bench: BenchCase = {
       const a = median(uncached);
       const c = median(cached);
       const runs = (xs: number[]): string => xs.map((t) => (t / 1000).toFixed(2)).join(', ');
-      log(`${size}: citewise uncached ${runs(uncached)} s; cached ${runs(cached)} s${hasPandoc ? `; pandoc ${runs(theirs)} s` : ''}`);
+      log(
+        `${size}: citewise uncached ${runs(uncached)} s; cached ${runs(cached)} s${hasPandoc ? `; pandoc ${runs(theirs)} s` : ''}`,
+      );
       const big = n === 10_000;
       metrics.push(
         {
@@ -95,17 +127,47 @@ const bench: BenchCase = {
         const b = median(theirs);
         const thousand = n === 1_000;
         metrics.push(
-          { metric: `pandoc --citeproc, the same ${size} items and apa.csl (median of ${rounds})`, value: b / 1000, unit: 's', note: `runs ${runs(theirs)} s` },
-          { metric: `citewise uncached / pandoc, ${size} items cold`, value: a / b, unit: 'ratio', ...(thousand ? { target: '≤ 1', pass: a <= b } : {}) },
-          { metric: `citewise cached / pandoc, ${size} items cold`, value: c / b, unit: 'ratio', ...(thousand ? { target: '≤ 1', pass: c <= b } : {}) },
+          {
+            metric: `pandoc --citeproc, the same ${size} items and apa.csl (median of ${rounds})`,
+            value: b / 1000,
+            unit: 's',
+            note: `runs ${runs(theirs)} s`,
+          },
+          {
+            metric: `citewise uncached / pandoc, ${size} items cold`,
+            value: a / b,
+            unit: 'ratio',
+            ...(thousand ? { target: '≤ 1', pass: a <= b } : {}),
+          },
+          {
+            metric: `citewise cached / pandoc, ${size} items cold`,
+            value: c / b,
+            unit: 'ratio',
+            ...(thousand ? { target: '≤ 1', pass: c <= b } : {}),
+          },
         );
         if (uncachedCpu.length === rounds && theirsCpu.length === rounds) {
           const ac = median(uncachedCpu);
           const bc = median(theirsCpu);
           metrics.push(
-            { metric: `citewise uncached CPU, ${size} items cold (median of ${rounds})`, value: ac / 1000, unit: 's', note: `user + system, every thread; runs ${runs(uncachedCpu)} s; load average ${loadavg()[0]!.toFixed(1)} at the end` },
-            { metric: `pandoc --citeproc CPU, the same ${size} items (median of ${rounds})`, value: bc / 1000, unit: 's', note: `runs ${runs(theirsCpu)} s` },
-            { metric: `citewise uncached / pandoc CPU, ${size} items cold`, value: ac / bc, unit: 'ratio', note: 'the fairer comparison when the machine is loaded' },
+            {
+              metric: `citewise uncached CPU, ${size} items cold (median of ${rounds})`,
+              value: ac / 1000,
+              unit: 's',
+              note: `user + system, every thread; runs ${runs(uncachedCpu)} s; load average ${loadavg()[0]!.toFixed(1)} at the end`,
+            },
+            {
+              metric: `pandoc --citeproc CPU, the same ${size} items (median of ${rounds})`,
+              value: bc / 1000,
+              unit: 's',
+              note: `runs ${runs(theirsCpu)} s`,
+            },
+            {
+              metric: `citewise uncached / pandoc CPU, ${size} items cold`,
+              value: ac / bc,
+              unit: 'ratio',
+              note: 'the fairer comparison when the machine is loaded',
+            },
           );
         }
       }

@@ -14,14 +14,18 @@ const DAY = 24 * 60 * 60_000;
 
 const bench: BenchCase = {
   name: 'enrich',
-  description: 'Enrichment: DOIs per second end to end with item filling, longest library write, and the stale-data query on a large library',
+  description:
+    'Enrichment: DOIs per second end to end with item filling, longest library write, and the stale-data query on a large library',
   async run({ quick, tmpDir, log }) {
     const metrics: BenchMetric[] = [];
 
     // 1. End to end on the default corpus: every paper as a bare item (a DOI and a title) to fill.
     const svc = await startService({ port: 0 });
     const key = svc.keys.find((k) => k.scopes.has('*'))!.token;
-    const dois = svc.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').pluck().all(quick ? 1000 : 3000) as string[];
+    const dois = svc.corpus.db
+      .prepare('SELECT doi FROM papers ORDER BY id LIMIT ?')
+      .pluck()
+      .all(quick ? 1000 : 3000) as string[];
     const lib = await LibraryClient.start({ file: join(tmpDir, 'e2e.sqlite') });
     const client = new ServiceClient({ baseUrl: () => svc.url, getKey: async () => key });
     try {
@@ -46,12 +50,26 @@ const bench: BenchCase = {
       const seconds = (performance.now() - t0) / 1000;
       log(`${dois.length} DOIs in ${seconds.toFixed(2)} s, ${outcome!.run.filled} items filled`);
       metrics.push(
-        { metric: `Enrich ${dois.length.toLocaleString('en')} bare items (papers + tallies + fill)`, value: Math.round(dois.length / seconds), unit: 'ops/s', note: 'DOIs per second, with a key' },
-        { metric: 'Longest library write during enrichment', value: Math.round(longest), unit: 'ms', note: 'one applyBatch: 100 DOIs per transaction' },
+        {
+          metric: `Enrich ${dois.length.toLocaleString('en')} bare items (papers + tallies + fill)`,
+          value: Math.round(dois.length / seconds),
+          unit: 'ops/s',
+          note: 'DOIs per second, with a key',
+        },
+        {
+          metric: 'Longest library write during enrichment',
+          value: Math.round(longest),
+          unit: 'ms',
+          note: 'one applyBatch: 100 DOIs per transaction',
+        },
       );
       const t1 = performance.now();
       await enricher.refreshStale();
-      metrics.push({ metric: `Stale check right after (${dois.length.toLocaleString('en')} items, nothing stale)`, value: Math.round(performance.now() - t1), unit: 'ms' });
+      metrics.push({
+        metric: `Stale check right after (${dois.length.toLocaleString('en')} items, nothing stale)`,
+        value: Math.round(performance.now() - t1),
+        unit: 'ms',
+      });
       await enricher.close();
     } finally {
       client.close();
@@ -78,7 +96,11 @@ const bench: BenchCase = {
       const found = opened.enrichment.enqueueStale(cutoffs, 2000);
       const ms = performance.now() - t2;
       log(`${n} items: ${found.run?.total ?? 0} stale DOIs queued in ${ms.toFixed(0)} ms`);
-      metrics.push({ metric: `Find and queue stale data (${n.toLocaleString('en')} items, 2% stale, limit 2,000)`, value: Math.round(ms), unit: 'ms' });
+      metrics.push({
+        metric: `Find and queue stale data (${n.toLocaleString('en')} items, 2% stale, limit 2,000)`,
+        value: Math.round(ms),
+        unit: 'ms',
+      });
     } finally {
       opened.close();
     }

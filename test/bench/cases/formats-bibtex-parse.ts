@@ -56,7 +56,15 @@ async function bundledWorker(root: string): Promise<string> {
   if (existsSync(built)) return built;
   const { build } = await import('esbuild');
   const outfile = join(root, 'node_modules/.cache/citewise-bench/formats-worker.js');
-  await build({ entryPoints: [join(root, 'electron/core/formats/worker.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, 'electron/core/formats/worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
@@ -78,7 +86,9 @@ async function child(file: string, mode: Mode, workerFile: string): Promise<void
     streamed += chunk.length;
   };
   const channel = mode === 'port' ? new MessageChannel() : null;
-  const reader = channel ? new Worker(PORT_READER, { eval: true, workerData: { port: channel.port1 }, transferList: [channel.port1] }) : null;
+  const reader = channel
+    ? new Worker(PORT_READER, { eval: true, workerData: { port: channel.port1 }, transferList: [channel.port1] })
+    : null;
   const read = reader
     ? new Promise<number>((resolve, reject) => {
         reader.once('message', resolve);
@@ -87,7 +97,11 @@ async function child(file: string, mode: Mode, workerFile: string): Promise<void
     : null;
   const result = await importInWorker(
     { kind: 'path', path: file },
-    mode === 'stream' ? { format: 'bibtex', workerUrl, onItems } : channel ? { format: 'bibtex', workerUrl, port: channel.port2 } : { format: 'bibtex', workerUrl },
+    mode === 'stream'
+      ? { format: 'bibtex', workerUrl, onItems }
+      : channel
+        ? { format: 'bibtex', workerUrl, port: channel.port2 }
+        : { format: 'bibtex', workerUrl },
   );
   if (read && reader) {
     streamed = await read;
@@ -110,7 +124,10 @@ async function child(file: string, mode: Mode, workerFile: string): Promise<void
 
 function runChild(root: string, file: string, mode: Mode, workerFile: string): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode, workerFile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode, workerFile], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.on('error', reject);
@@ -136,7 +153,8 @@ async function citationJsMs(text: string): Promise<number> {
 
 const bench: BenchCase = {
   name: 'formats-bibtex-parse',
-  description: 'BibTeX import of a generated 100,000-entry library in the import worker (parse only; the store writes are measured by the library benchmarks)',
+  description:
+    'BibTeX import of a generated 100,000-entry library in the import worker (parse only; the store writes are measured by the library benchmarks)',
   async run({ root, tmpDir, quick, log }) {
     const { generateBibtex } = await import('../../unit/formats/corpus');
     const entries = quick ? 5_000 : 100_000;
@@ -151,15 +169,22 @@ const bench: BenchCase = {
     const stream: ChildReport[] = [];
     for (let i = 0; i < runs; i++) {
       const r = await runChild(root, file, 'stream', workerFile);
-      if (r.count !== entries || r.errors !== 0) throw new Error(`expected ${entries} items and no errors, got ${r.count} and ${r.errors}`);
+      if (r.count !== entries || r.errors !== 0)
+        throw new Error(`expected ${entries} items and no errors, got ${r.count} and ${r.errors}`);
       stream.push(r);
-      log(`streamed: wall ${r.wallMs.toFixed(0)} ms (parse ${r.parseMs.toFixed(0)} ms in the worker, CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB, longest stall ${r.maxStallMs.toFixed(0)} ms`);
+      log(
+        `streamed: wall ${r.wallMs.toFixed(0)} ms (parse ${r.parseMs.toFixed(0)} ms in the worker, CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB, longest stall ${r.maxStallMs.toFixed(0)} ms`,
+      );
     }
     const collected = await runChild(root, file, 'collect', workerFile);
     const ported = await runChild(root, file, 'port', workerFile);
     if (ported.count !== entries) throw new Error(`expected ${entries} items on the port, got ${ported.count}`);
-    log(`posted on the import port (read in another thread): wall ${ported.wallMs.toFixed(0)} ms (parse ${ported.parseMs.toFixed(0)} ms, CPU ${ported.cpuMs.toFixed(0)} ms), peak RSS ${ported.peakRssMb.toFixed(0)} MB, longest stall ${ported.maxStallMs.toFixed(0)} ms`);
-    log(`collected in the caller: wall ${collected.wallMs.toFixed(0)} ms, peak RSS ${collected.peakRssMb.toFixed(0)} MB, longest stall ${collected.maxStallMs.toFixed(0)} ms`);
+    log(
+      `posted on the import port (read in another thread): wall ${ported.wallMs.toFixed(0)} ms (parse ${ported.parseMs.toFixed(0)} ms, CPU ${ported.cpuMs.toFixed(0)} ms), peak RSS ${ported.peakRssMb.toFixed(0)} MB, longest stall ${ported.maxStallMs.toFixed(0)} ms`,
+    );
+    log(
+      `collected in the caller: wall ${collected.wallMs.toFixed(0)} ms, peak RSS ${collected.peakRssMb.toFixed(0)} MB, longest stall ${collected.maxStallMs.toFixed(0)} ms`,
+    );
     const best = stream.reduce((a, b) => (a.wallMs <= b.wallMs ? a : b));
     const worstRss = Math.max(...stream.map((r) => r.peakRssMb));
     const worstStall = Math.max(...stream.map((r) => r.maxStallMs));
@@ -171,21 +196,67 @@ const bench: BenchCase = {
     writeFileSync(sampleFile, sampleText);
     const oursMs = (await runChild(root, sampleFile, 'collect', workerFile)).parseMs;
     const theirsMs = await citationJsMs(sampleText);
-    log(`${sample.toLocaleString('en')} entries: Citewise ${oursMs.toFixed(0)} ms (parse in the worker, cold), citation-js ${theirsMs.toFixed(0)} ms`);
+    log(
+      `${sample.toLocaleString('en')} entries: Citewise ${oursMs.toFixed(0)} ms (parse in the worker, cold), citation-js ${theirsMs.toFixed(0)} ms`,
+    );
 
     const n = quick ? '5k (quick)' : '100k';
     const metrics: BenchMetric[] = [
-      { metric: `import ${n} entries in the worker, wall (best of ${runs})`, value: best.wallMs / 1000, unit: 's', note: `parse ${(best.parseMs / 1000).toFixed(2)} s inside the worker; the rest is worker start-up and delivery. The parser's part of the whole import, which library-import measures against the 10 s target` },
-      { metric: `import ${n} entries in the worker, items on the import port, wall`, value: ported.wallMs / 1000, unit: 's', note: `as the app imports: items prepared in the worker and posted to a reader in another thread (the library worker's place), never to the caller; parse ${(ported.parseMs / 1000).toFixed(2)} s, peak RSS ${ported.peakRssMb.toFixed(0)} MB` },
-      { metric: `import ${n} entries, peak RSS, items streamed`, value: worstRss, unit: 'MB', target: quick ? undefined : '≤ 500 MB', pass: quick ? undefined : worstRss <= 500 },
-      { metric: `import ${n} entries, peak RSS, all items held by the caller`, value: collected.peakRssMb, unit: 'MB', note: 'what the store costs if it keeps every item before writing' },
-      { metric: `import ${n} entries, CPU time of the whole import (best run)`, value: Math.min(...stream.map((r) => r.cpuMs)) / 1000, unit: 's', note: 'worker, caller and GC threads together' },
-      { metric: `import ${n} entries, longest stall of the calling thread, items streamed`, value: worstStall, unit: 'ms', target: '≤ 100 ms', pass: worstStall <= 100 },
-      { metric: `import ${n} entries, longest stall of the calling thread, all items held`, value: collected.maxStallMs, unit: 'ms', note: 'garbage collection of a heap holding every item' },
+      {
+        metric: `import ${n} entries in the worker, wall (best of ${runs})`,
+        value: best.wallMs / 1000,
+        unit: 's',
+        note: `parse ${(best.parseMs / 1000).toFixed(2)} s inside the worker; the rest is worker start-up and delivery. The parser's part of the whole import, which library-import measures against the 10 s target`,
+      },
+      {
+        metric: `import ${n} entries in the worker, items on the import port, wall`,
+        value: ported.wallMs / 1000,
+        unit: 's',
+        note: `as the app imports: items prepared in the worker and posted to a reader in another thread (the library worker's place), never to the caller; parse ${(ported.parseMs / 1000).toFixed(2)} s, peak RSS ${ported.peakRssMb.toFixed(0)} MB`,
+      },
+      {
+        metric: `import ${n} entries, peak RSS, items streamed`,
+        value: worstRss,
+        unit: 'MB',
+        target: quick ? undefined : '≤ 500 MB',
+        pass: quick ? undefined : worstRss <= 500,
+      },
+      {
+        metric: `import ${n} entries, peak RSS, all items held by the caller`,
+        value: collected.peakRssMb,
+        unit: 'MB',
+        note: 'what the store costs if it keeps every item before writing',
+      },
+      {
+        metric: `import ${n} entries, CPU time of the whole import (best run)`,
+        value: Math.min(...stream.map((r) => r.cpuMs)) / 1000,
+        unit: 's',
+        note: 'worker, caller and GC threads together',
+      },
+      {
+        metric: `import ${n} entries, longest stall of the calling thread, items streamed`,
+        value: worstStall,
+        unit: 'ms',
+        target: '≤ 100 ms',
+        pass: worstStall <= 100,
+      },
+      {
+        metric: `import ${n} entries, longest stall of the calling thread, all items held`,
+        value: collected.maxStallMs,
+        unit: 'ms',
+        note: 'garbage collection of a heap holding every item',
+      },
       { metric: `${sample.toLocaleString('en')} entries: Citewise parse (worker, cold)`, value: oursMs, unit: 'ms' },
-      { metric: `${sample.toLocaleString('en')} entries: citation-js 0.8 parse`, value: theirsMs, unit: 'ms', note: `${(theirsMs / oursMs).toFixed(1)}× Citewise` },
+      {
+        metric: `${sample.toLocaleString('en')} entries: citation-js 0.8 parse`,
+        value: theirsMs,
+        unit: 'ms',
+        note: `${(theirsMs / oursMs).toFixed(1)}× Citewise`,
+      },
     ];
-    return metrics.map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as unknown as BenchMetric);
+    return metrics.map(
+      (m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as unknown as BenchMetric,
+    );
   },
 };
 

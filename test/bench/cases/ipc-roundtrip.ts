@@ -60,11 +60,23 @@ const bench: BenchCase = {
         { calls, size: MB10 },
       );
       metrics.push(
-        { metric: 'WebSocket (Chromium → host) small call p50', value: percentile(ws.times, 50), unit: 'ms', note: `${calls} sequential calls` },
+        {
+          metric: 'WebSocket (Chromium → host) small call p50',
+          value: percentile(ws.times, 50),
+          unit: 'ms',
+          note: `${calls} sequential calls`,
+        },
         { metric: 'WebSocket (Chromium → host) small call p99', value: percentile(ws.times, 99), unit: 'ms' },
-        { metric: 'WebSocket (Chromium → host) 10 MB payload round trip', value: percentile(ws.bigTimes, 50), unit: 'ms', note: 'median of 3' },
+        {
+          metric: 'WebSocket (Chromium → host) 10 MB payload round trip',
+          value: percentile(ws.bigTimes, 50),
+          unit: 'ms',
+          note: 'median of 3',
+        },
       );
-      log(`WebSocket: p50 ${percentile(ws.times, 50).toFixed(3)} ms, p99 ${percentile(ws.times, 99).toFixed(3)} ms, 10 MB ${percentile(ws.bigTimes, 50).toFixed(0)} ms`);
+      log(
+        `WebSocket: p50 ${percentile(ws.times, 50).toFixed(3)} ms, p99 ${percentile(ws.times, 99).toFixed(3)} ms, 10 MB ${percentile(ws.bigTimes, 50).toFixed(0)} ms`,
+      );
     } finally {
       await browser.close();
       await app.stop();
@@ -92,7 +104,12 @@ const bench: BenchCase = {
       metrics.push(
         { metric: 'Electron IPC path small call p50', value: percentile(times, 50), unit: 'ms', note },
         { metric: 'Electron IPC path small call p99', value: percentile(times, 99), unit: 'ms' },
-        { metric: 'Electron IPC path 10 MB payload round trip', value: percentile(bigTimes, 50), unit: 'ms', note: 'median of 3' },
+        {
+          metric: 'Electron IPC path 10 MB payload round trip',
+          value: percentile(bigTimes, 50),
+          unit: 'ms',
+          note: 'median of 3',
+        },
       );
       log(`Electron IPC path: p50 ${percentile(times, 50).toFixed(3)} ms, p99 ${percentile(times, 99).toFixed(3)} ms`);
     } finally {

@@ -40,11 +40,15 @@ function runImport(root: string, dataDir: string, file: string, probeOut: string
   const probe = pathToFileURL(join(root, 'test/bench/probes/stall-probe.mjs')).href;
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const p = spawn(process.execPath, ['--import', probe, join(root, 'bin/citewise.mjs'), 'import', file, '--data-dir', dataDir, '--json'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CITEWISE_PROBE_OUT: probeOut },
-    });
+    const p = spawn(
+      process.execPath,
+      ['--import', probe, join(root, 'bin/citewise.mjs'), 'import', file, '--data-dir', dataDir, '--json'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CITEWISE_PROBE_OUT: probeOut },
+      },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -83,7 +87,14 @@ interface Compared {
  * Writes a generated BibTeX file of `entries` and imports it `runs` times into empty libraries
  * (data-<entries>-<i>), with pandoc converting it after each of the first `pandocRuns` imports.
  */
-async function importAndCompare(root: string, tmpDir: string, entries: number, runs: number, pandocRuns: number, log: (line: string) => void): Promise<Compared> {
+async function importAndCompare(
+  root: string,
+  tmpDir: string,
+  entries: number,
+  runs: number,
+  pandocRuns: number,
+  log: (line: string) => void,
+): Promise<Compared> {
   const { generateBibtex } = await import('../../unit/formats/corpus');
   const file = join(tmpDir, `library-${entries}.bib`);
   const text = generateBibtex({ entries, seed: 1 });
@@ -93,10 +104,18 @@ async function importAndCompare(root: string, tmpDir: string, entries: number, r
   const fresh: Run[] = [];
   const theirs: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const r = await runImport(root, join(tmpDir, `data-${entries}-${i}`), file, join(tmpDir, `probe-${entries}-${i}.json`));
-    if (r.added !== entries || r.errors !== 0) throw new Error(`expected ${entries} added and no errors, got ${r.added} added, ${r.errors} errors`);
+    const r = await runImport(
+      root,
+      join(tmpDir, `data-${entries}-${i}`),
+      file,
+      join(tmpDir, `probe-${entries}-${i}.json`),
+    );
+    if (r.added !== entries || r.errors !== 0)
+      throw new Error(`expected ${entries} added and no errors, got ${r.added} added, ${r.errors} errors`);
     fresh.push(r);
-    log(`${size}, run ${i + 1}: command ${r.commandMs.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB, longest main-thread stall ${r.maxStallMs.toFixed(1)} ms (${r.maxStallFromStartMs.toFixed(1)} ms from process start)`);
+    log(
+      `${size}, run ${i + 1}: command ${r.commandMs.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB, longest main-thread stall ${r.maxStallMs.toFixed(1)} ms (${r.maxStallFromStartMs.toFixed(1)} ms from process start)`,
+    );
     if (i < pandocRuns) {
       theirs.push(await pandocConvert(root, file, join(tmpDir, `pandoc-${entries}.json`), entries));
       log(`${size}, pandoc -f bibtex -t csljson, run ${i + 1}: ${theirs.at(-1)!.toFixed(0)} ms`);
@@ -114,16 +133,29 @@ function versusPandoc(size: string, best: Run, theirs: number[], target: boolean
   const fastest = Math.min(...theirs);
   const how = theirs.length === 1 ? 'one run' : `best of ${theirs.length}`;
   return [
-    { metric: `pandoc -f bibtex -t csljson, the same ${size}-entry file (${how})`, value: fastest / 1000, unit: 's', note: `process start to exit, CSL-JSON written and read back (${size} items); runs ${seconds(theirs)} s, alternated with Citewise's` },
-    { metric: `citewise import / pandoc conversion, ${size} entries`, value: best.commandMs / fastest, unit: 'ratio', ...(target ? { target: '≤ 1', pass: best.commandMs <= fastest } : {}), note: `Citewise's best ${(best.commandMs / 1000).toFixed(2)} s (parse, insert into the library, commit) against pandoc's ${how} ${(fastest / 1000).toFixed(2)} s (parse, write JSON)` },
+    {
+      metric: `pandoc -f bibtex -t csljson, the same ${size}-entry file (${how})`,
+      value: fastest / 1000,
+      unit: 's',
+      note: `process start to exit, CSL-JSON written and read back (${size} items); runs ${seconds(theirs)} s, alternated with Citewise's`,
+    },
+    {
+      metric: `citewise import / pandoc conversion, ${size} entries`,
+      value: best.commandMs / fastest,
+      unit: 'ratio',
+      ...(target ? { target: '≤ 1', pass: best.commandMs <= fastest } : {}),
+      note: `Citewise's best ${(best.commandMs / 1000).toFixed(2)} s (parse, insert into the library, commit) against pandoc's ${how} ${(fastest / 1000).toFixed(2)} s (parse, write JSON)`,
+    },
   ];
 }
 
 const bench: BenchCase = {
   name: 'library-import',
-  description: 'citewise import of a generated 100,000-entry BibTeX file, end to end (formats worker parse → library worker insert → commit), built CLI, against pandoc -f bibtex -t csljson on the same file',
+  description:
+    'citewise import of a generated 100,000-entry BibTeX file, end to end (formats worker parse → library worker insert → commit), built CLI, against pandoc -f bibtex -t csljson on the same file',
   async run({ root, tmpDir, quick, log }) {
-    if (!existsSync(join(root, 'out/cli/index.js'))) throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
+    if (!existsSync(join(root, 'out/cli/index.js')))
+      throw new Error('out/cli is missing: run `npm run build` first (npm run bench does)');
     const hasPandoc = findPandoc(log);
     const entries = quick ? 10_000 : 100_000;
     const size = entries.toLocaleString('en');
@@ -133,7 +165,8 @@ const bench: BenchCase = {
     // The same file into the same library: every entry is a duplicate, nothing is added.
     const dataDir = join(tmpDir, `data-${entries}-0`);
     const again = await runImport(root, dataDir, file, join(tmpDir, 'probe-again.json'));
-    if (again.added !== 0 || again.duplicates !== entries) throw new Error(`the second import added ${again.added} and found ${again.duplicates} duplicates`);
+    if (again.added !== 0 || again.duplicates !== entries)
+      throw new Error(`the second import added ${again.added} and found ${again.duplicates} duplicates`);
     log(`same file again: ${again.commandMs.toFixed(0)} ms, ${again.duplicates} duplicates, nothing added`);
     const db = new Database(join(dataDir, 'citewise.sqlite'), { readonly: true });
     let integrity: string;
@@ -144,7 +177,8 @@ const bench: BenchCase = {
     } finally {
       db.close();
     }
-    if (integrity !== 'ok' || count !== entries) throw new Error(`after both imports: integrity ${integrity}, ${count} items`);
+    if (integrity !== 'ok' || count !== entries)
+      throw new Error(`after both imports: integrity ${integrity}, ${count} items`);
 
     const best = bestOf(fresh);
     const worstRss = Math.max(...fresh.map((r) => r.peakRssMb));
@@ -159,9 +193,26 @@ const bench: BenchCase = {
         ...(full ? { target: '≤ 10 s', pass: best.commandMs <= 10_000 } : {}),
         note: `process start to exit: parse, insert, commit; runs ${seconds(fresh.map((r) => r.commandMs))} s; CPU ${(best.cpuMs / 1000).toFixed(1)} s on all threads`,
       },
-      { metric: `citewise import of ${size} entries, peak RSS of the process (all threads, worst run)`, value: worstRss, unit: 'MB', ...(full ? { target: '≤ 500 MB', pass: worstRss <= 500 } : {}) },
-      { metric: `citewise import of ${size} entries, longest main-thread stall (worst run)`, value: worstStall, unit: 'ms', target: '≤ 100 ms', pass: worstStall <= 100, note: `monitorEventLoopDelay and a 10 ms heartbeat, from the start of the first worker thread to exit; ${worstFromStart.toFixed(0)} ms from process start (the command loads only what it needs: the formats worker, not the main thread, loads the parser)` },
-      { metric: `the same ${size}-entry file again (all duplicates, nothing added), wall`, value: again.commandMs / 1000, unit: 's', note: `integrity_check ${integrity} afterwards` },
+      {
+        metric: `citewise import of ${size} entries, peak RSS of the process (all threads, worst run)`,
+        value: worstRss,
+        unit: 'MB',
+        ...(full ? { target: '≤ 500 MB', pass: worstRss <= 500 } : {}),
+      },
+      {
+        metric: `citewise import of ${size} entries, longest main-thread stall (worst run)`,
+        value: worstStall,
+        unit: 'ms',
+        target: '≤ 100 ms',
+        pass: worstStall <= 100,
+        note: `monitorEventLoopDelay and a 10 ms heartbeat, from the start of the first worker thread to exit; ${worstFromStart.toFixed(0)} ms from process start (the command loads only what it needs: the formats worker, not the main thread, loads the parser)`,
+      },
+      {
+        metric: `the same ${size}-entry file again (all duplicates, nothing added), wall`,
+        value: again.commandMs / 1000,
+        unit: 's',
+        note: `integrity_check ${integrity} afterwards`,
+      },
       ...versusPandoc(size, best, theirs, full),
     ];
     if (full) {
@@ -169,7 +220,12 @@ const bench: BenchCase = {
       const small = await importAndCompare(root, tmpDir, 10_000, 3, hasPandoc ? 3 : 0, log);
       const smallBest = bestOf(small.fresh);
       metrics.push(
-        { metric: 'citewise import of 10,000 BibTeX entries into an empty library, wall (best of 3)', value: smallBest.commandMs / 1000, unit: 's', note: `runs ${seconds(small.fresh.map((r) => r.commandMs))} s, alternated with pandoc's` },
+        {
+          metric: 'citewise import of 10,000 BibTeX entries into an empty library, wall (best of 3)',
+          value: smallBest.commandMs / 1000,
+          unit: 's',
+          note: `runs ${seconds(small.fresh.map((r) => r.commandMs))} s, alternated with pandoc's`,
+        },
         ...versusPandoc('10,000', smallBest, small.theirs, true),
       );
     }

@@ -14,7 +14,8 @@ const bench: BenchCase = {
     // Kill moments spread over the whole import: its length is taken from the last import that got to
     // commit (the library grows, and the machine's load changes, so a first measurement goes stale).
     const full = await killDuringImport(file, n, 999, 3_600_000);
-    if (!full.committed || full.integrity !== 'ok' || full.importMs === null) throw new Error('the uninterrupted import failed');
+    if (!full.committed || full.integrity !== 'ok' || full.importMs === null)
+      throw new Error('the uninterrupted import failed');
     let importMs = full.importMs;
     log(`an uninterrupted import of ${n} items takes ${(importMs / 1000).toFixed(1)} s`);
     let ok = 0;
@@ -26,10 +27,19 @@ const bench: BenchCase = {
       const allOrNothing = o.itemsAfter === o.itemsBefore || o.itemsAfter === o.itemsBefore + n;
       if (o.integrity === 'ok' && allOrNothing) ok++;
       if (o.itemsAfter !== o.itemsBefore) committed++;
-      log(`run ${run + 1}: kill after ${killAfter} ms${o.committed ? ' (the import had committed)' : ''}, integrity ${o.integrity}, items ${o.itemsBefore} → ${o.itemsAfter}`);
+      log(
+        `run ${run + 1}: kill after ${killAfter} ms${o.committed ? ' (the import had committed)' : ''}, integrity ${o.integrity}, items ${o.itemsBefore} → ${o.itemsAfter}`,
+      );
     }
     return [
-      { metric: `kill -9 runs with integrity_check ok and all-or-nothing (${n.toLocaleString('en')}-item import)`, value: ok, unit: 'count', target: `${runs} of ${runs}`, pass: ok === runs, note: `${runs - committed} killed inside the transaction, ${committed} after it had committed` },
+      {
+        metric: `kill -9 runs with integrity_check ok and all-or-nothing (${n.toLocaleString('en')}-item import)`,
+        value: ok,
+        unit: 'count',
+        target: `${runs} of ${runs}`,
+        pass: ok === runs,
+        note: `${runs - committed} killed inside the transaction, ${committed} after it had committed`,
+      },
     ];
   },
 };

@@ -31,7 +31,8 @@ const ms = (x: number): string => x.toFixed(1);
 
 const bench: BenchCase = {
   name: 'pdf-capture',
-  description: 'capture of N ten-page PDFs (worker, checksum, store, library) against raw pdf.js extraction of the same pages, and the main-thread stalls of capturing as the app does',
+  description:
+    'capture of N ten-page PDFs (worker, checksum, store, library) against raw pdf.js extraction of the same pages, and the main-thread stalls of capturing as the app does',
   async run({ root, tmpDir, quick, log }) {
     const { makePdf, bodyLines } = await import('../../helpers/pdfs');
     const { extractPdf } = await import('../../../electron/core/pdf/extract');
@@ -44,31 +45,53 @@ const bench: BenchCase = {
     const size = n.toLocaleString('en');
     const bigN = quick ? 2 : 20;
     const bigMb = 20;
-    const load = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
+    const load = (): string =>
+      loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ');
     const loadBefore = load();
 
     const service = await spawnService(root, ['--db', join(tmpDir, 'corpus.sqlite'), '--quiet']);
     try {
       const corpus = new Database(join(tmpDir, 'corpus.sqlite'), { readonly: true });
-      const dois = corpus.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').pluck().all(n + bigN) as string[];
+      const dois = corpus
+        .prepare('SELECT doi FROM papers ORDER BY id LIMIT ?')
+        .pluck()
+        .all(n + bigN) as string[];
       corpus.close();
-      if (dois.length !== n + bigN) throw new Error(`the local service's corpus has ${dois.length} papers, not ${n + bigN}`);
+      if (dois.length !== n + bigN)
+        throw new Error(`the local service's corpus has ${dois.length} papers, not ${n + bigN}`);
       const folder = join(tmpDir, 'pdfs');
       const { mkdirSync } = await import('node:fs');
       mkdirSync(folder);
       const files: string[] = [];
       for (let i = 0; i < n; i++) {
-        const pages = Array.from({ length: 10 }, (_, p) => (p === 0 ? [`https://doi.org/${dois[i]!}`, ...bodyLines(i, 30)] : bodyLines(i * 10 + p, 40)));
+        const pages = Array.from({ length: 10 }, (_, p) =>
+          p === 0 ? [`https://doi.org/${dois[i]!}`, ...bodyLines(i, 30)] : bodyLines(i * 10 + p, 40),
+        );
         const file = join(folder, `paper-${i}.pdf`);
-        writeFileSync(file, await makePdf({ title: `Benchmark paper number ${i}`, byline: 'A. Author, B. Author', pages }));
+        writeFileSync(
+          file,
+          await makePdf({ title: `Benchmark paper number ${i}`, byline: 'A. Author, B. Author', pages }),
+        );
         files.push(file);
       }
       const bigFiles: string[] = [];
       mkdirSync(join(tmpDir, 'big'));
       for (let i = 0; i < bigN; i++) {
-        const pages = Array.from({ length: 10 }, (_, p) => (p === 0 ? [`https://doi.org/${dois[n + i]!}`, ...bodyLines(i, 30)] : bodyLines(i * 10 + p, 40)));
+        const pages = Array.from({ length: 10 }, (_, p) =>
+          p === 0 ? [`https://doi.org/${dois[n + i]!}`, ...bodyLines(i, 30)] : bodyLines(i * 10 + p, 40),
+        );
         const file = join(tmpDir, 'big', `figures-${i}.pdf`);
-        writeFileSync(file, await makePdf({ title: `Benchmark paper with figures ${i}`, byline: 'A. Author, B. Author', pages, figureBytes: (bigMb * 1024 * 1024) / 10 }));
+        writeFileSync(
+          file,
+          await makePdf({
+            title: `Benchmark paper with figures ${i}`,
+            byline: 'A. Author, B. Author',
+            pages,
+            figureBytes: (bigMb * 1024 * 1024) / 10,
+          }),
+        );
         bigFiles.push(file);
       }
 
@@ -87,10 +110,17 @@ const bench: BenchCase = {
         const lib = await LibraryClient.start({ file: join(tmpDir, 'lib.sqlite') });
         try {
           t = performance.now();
-          const reports = await capturePdfs(files, { library: lib, service: null, reader }, { mode: 'copy', storeDir: join(tmpDir, 'store') });
+          const reports = await capturePdfs(
+            files,
+            { library: lib, service: null, reader },
+            { mode: 'copy', storeDir: join(tmpDir, 'store') },
+          );
           c = performance.now() - t;
           const added = reports.filter((x) => x.status === 'added').length;
-          if (added !== n) throw new Error(`only ${added} of ${n} PDFs were captured: ${JSON.stringify(reports.find((x) => x.status !== 'added'))}`);
+          if (added !== n)
+            throw new Error(
+              `only ${added} of ${n} PDFs were captured: ${JSON.stringify(reports.find((x) => x.status !== 'added'))}`,
+            );
         } finally {
           await lib.close();
         }
@@ -100,32 +130,108 @@ const bench: BenchCase = {
       log(`${n} PDFs: capture ${(c / 1000).toFixed(1)} s, raw pdf.js ${(f / 1000).toFixed(1)} s`);
       const perThousand = (c / n) * 1000;
       const metrics: BenchMetric[] = [
-        { metric: `capture of ${size} ten-page PDFs (worker, SHA-256, copy, library)`, value: c / 1000, unit: 's', note: `${(c / n).toFixed(0)} ms per PDF; no service` },
+        {
+          metric: `capture of ${size} ten-page PDFs (worker, SHA-256, copy, library)`,
+          value: c / 1000,
+          unit: 's',
+          note: `${(c / n).toFixed(0)} ms per PDF; no service`,
+        },
         { metric: `raw pdf.js text of the same first 3 pages, in-process (floor)`, value: f / 1000, unit: 's' },
         { metric: 'capture / raw pdf.js', value: c / f, unit: 'ratio' },
-        { metric: 'capture of 1,000 ten-page PDFs (projected from this run)', value: perThousand / 1000, unit: 's', ...(quick ? {} : { target: '≤ 60 s', pass: perThousand <= 60_000 }) },
+        {
+          metric: 'capture of 1,000 ten-page PDFs (projected from this run)',
+          value: perThousand / 1000,
+          unit: 's',
+          ...(quick ? {} : { target: '≤ 60 s', pass: perThousand <= 60_000 }),
+        },
       ];
 
       // 2. As the app does it.
-      const app = await appCaptures(files, bigFiles, { tmpDir, serviceUrl: service.url, apiKey: service.token, idleMs: quick ? 2_000 : 10_000, log });
+      const app = await appCaptures(files, bigFiles, {
+        tmpDir,
+        serviceUrl: service.url,
+        apiKey: service.token,
+        idleMs: quick ? 2_000 : 10_000,
+        log,
+      });
       const stallNote = (s: StallFigures, idle: StallFigures): string =>
         `monitorEventLoopDelay at 1 ms and a 5 ms heartbeat; p99 ${ms(s.p99Ms)} ms, ${s.over50} gaps over 50 ms; idle: longest ${ms(idle.maxMs)} ms, p99 ${ms(idle.p99Ms)} ms`;
       metrics.push(
-        { metric: `main thread with a core started, idle ${app.idle.wallMs / 1000 | 0} s: longest stall (baseline)`, value: app.idle.maxMs, unit: 'ms', note: `p99 ${ms(app.idle.p99Ms)} ms; load average ${loadBefore} at the start of the case, ${load()} at its end, on 2 cores shared with other work` },
-        { metric: `Add → PDFs… of ${size} ten-page PDFs as the app does it, wall`, value: app.add.wallMs / 1000, unit: 's', note: `one pdfs.add per file in base64, PDF worker, library worker, full-text index, local service; ${(app.add.wallMs / n).toFixed(0)} ms per PDF` },
-        { metric: `Add → PDFs… of ${size} PDFs: longest main-thread stall`, value: app.add.stalls.maxMs, unit: 'ms', target: '≤ 100 ms', pass: app.add.stalls.maxMs <= 100, note: stallNote(app.add.stalls, app.idle) },
-        { metric: 'Add → PDFs…: longest main-thread stall / idle', value: app.add.stalls.maxMs / Math.max(app.idle.maxMs, 1), unit: 'ratio' },
-        { metric: `Add → PDFs… of ${bigN} ten-page PDFs of ${bigMb} MB (a figure a page): longest main-thread stall`, value: app.big.stalls.maxMs, unit: 'ms', target: '≤ 100 ms', pass: app.big.stalls.maxMs <= 100, note: `${(app.big.wallMs / bigN / 1000).toFixed(1)} s per PDF; the IPC message not cloned (next row); ${stallNote(app.big.stalls, app.idle)}` },
-        { metric: `IPC transport of one ${bigMb} MB PDF in base64: structured clone on this thread (median of 3)`, value: app.bigClone, unit: 'ms', note: 'what Electron IPC does with the message, in the renderer and in the main process; host mode parses its JSON instead' },
+        {
+          metric: `main thread with a core started, idle ${(app.idle.wallMs / 1000) | 0} s: longest stall (baseline)`,
+          value: app.idle.maxMs,
+          unit: 'ms',
+          note: `p99 ${ms(app.idle.p99Ms)} ms; load average ${loadBefore} at the start of the case, ${load()} at its end, on 2 cores shared with other work`,
+        },
+        {
+          metric: `Add → PDFs… of ${size} ten-page PDFs as the app does it, wall`,
+          value: app.add.wallMs / 1000,
+          unit: 's',
+          note: `one pdfs.add per file in base64, PDF worker, library worker, full-text index, local service; ${(app.add.wallMs / n).toFixed(0)} ms per PDF`,
+        },
+        {
+          metric: `Add → PDFs… of ${size} PDFs: longest main-thread stall`,
+          value: app.add.stalls.maxMs,
+          unit: 'ms',
+          target: '≤ 100 ms',
+          pass: app.add.stalls.maxMs <= 100,
+          note: stallNote(app.add.stalls, app.idle),
+        },
+        {
+          metric: 'Add → PDFs…: longest main-thread stall / idle',
+          value: app.add.stalls.maxMs / Math.max(app.idle.maxMs, 1),
+          unit: 'ratio',
+        },
+        {
+          metric: `Add → PDFs… of ${bigN} ten-page PDFs of ${bigMb} MB (a figure a page): longest main-thread stall`,
+          value: app.big.stalls.maxMs,
+          unit: 'ms',
+          target: '≤ 100 ms',
+          pass: app.big.stalls.maxMs <= 100,
+          note: `${(app.big.wallMs / bigN / 1000).toFixed(1)} s per PDF; the IPC message not cloned (next row); ${stallNote(app.big.stalls, app.idle)}`,
+        },
+        {
+          metric: `IPC transport of one ${bigMb} MB PDF in base64: structured clone on this thread (median of 3)`,
+          value: app.bigClone,
+          unit: 'ms',
+          note: 'what Electron IPC does with the message, in the renderer and in the main process; host mode parses its JSON instead',
+        },
         ...(['copy', 'link'] as const).map((mode) => {
           const run = app.chosen[mode];
-          const metric: BenchMetric = { metric: `Add → PDFs… in the desktop app (by path, ${mode === 'copy' ? 'copied' : 'linked'}) of the same ${bigN} PDFs of ${bigMb} MB: longest main-thread stall`, value: run.stalls.maxMs, unit: 'ms', target: '≤ 100 ms', pass: run.stalls.maxMs <= 100, note: `${(run.wallMs / bigN / 1000).toFixed(1)} s per PDF; no bytes over IPC, nothing paused; ${stallNote(run.stalls, app.idle)}` };
+          const metric: BenchMetric = {
+            metric: `Add → PDFs… in the desktop app (by path, ${mode === 'copy' ? 'copied' : 'linked'}) of the same ${bigN} PDFs of ${bigMb} MB: longest main-thread stall`,
+            value: run.stalls.maxMs,
+            unit: 'ms',
+            target: '≤ 100 ms',
+            pass: run.stalls.maxMs <= 100,
+            note: `${(run.wallMs / bigN / 1000).toFixed(1)} s per PDF; no bytes over IPC, nothing paused; ${stallNote(run.stalls, app.idle)}`,
+          };
           return metric;
         }),
-        { metric: `Add → PDFs… of ${bigMb} MB PDFs: longest stall by path (copied) / by upload`, value: app.chosen.copy.stalls.maxMs / Math.max(app.big.stalls.maxMs, 1), unit: 'ratio' },
-        { metric: `watched folder of ${size} ten-page PDFs, wall`, value: app.watch.wallMs / 1000, unit: 's', note: `from choosing the folder to the last one added (each waits 1.5 s to be sure it is complete); ${(app.watch.wallMs / n).toFixed(0)} ms per PDF` },
-        { metric: `watched folder of ${size} PDFs: longest main-thread stall`, value: app.watch.stalls.maxMs, unit: 'ms', target: '≤ 100 ms', pass: app.watch.stalls.maxMs <= 100, note: stallNote(app.watch.stalls, app.idle) },
-        { metric: 'watched folder: longest main-thread stall / idle', value: app.watch.stalls.maxMs / Math.max(app.idle.maxMs, 1), unit: 'ratio' },
+        {
+          metric: `Add → PDFs… of ${bigMb} MB PDFs: longest stall by path (copied) / by upload`,
+          value: app.chosen.copy.stalls.maxMs / Math.max(app.big.stalls.maxMs, 1),
+          unit: 'ratio',
+        },
+        {
+          metric: `watched folder of ${size} ten-page PDFs, wall`,
+          value: app.watch.wallMs / 1000,
+          unit: 's',
+          note: `from choosing the folder to the last one added (each waits 1.5 s to be sure it is complete); ${(app.watch.wallMs / n).toFixed(0)} ms per PDF`,
+        },
+        {
+          metric: `watched folder of ${size} PDFs: longest main-thread stall`,
+          value: app.watch.stalls.maxMs,
+          unit: 'ms',
+          target: '≤ 100 ms',
+          pass: app.watch.stalls.maxMs <= 100,
+          note: stallNote(app.watch.stalls, app.idle),
+        },
+        {
+          metric: 'watched folder: longest main-thread stall / idle',
+          value: app.watch.stalls.maxMs / Math.max(app.idle.maxMs, 1),
+          unit: 'ratio',
+        },
       );
       return metrics;
     } finally {
@@ -147,14 +253,29 @@ async function appCaptures(
   files: readonly string[],
   bigFiles: readonly string[],
   o: { tmpDir: string; serviceUrl: string; apiKey: string; idleMs: number; log: (m: string) => void },
-): Promise<{ idle: StallFigures; add: AppRun; big: AppRun; bigClone: number; chosen: Record<'copy' | 'link', AppRun>; watch: AppRun }> {
+): Promise<{
+  idle: StallFigures;
+  add: AppRun;
+  big: AppRun;
+  bigClone: number;
+  chosen: Record<'copy' | 'link', AppRun>;
+  watch: AppRun;
+}> {
   const { createCore } = await import('../../../electron/core');
   const { createInProcessApi } = await import('../../../electron/core/in-process');
   const { createSecretStore } = await import('../../../electron/core/secrets');
   const { silentLogger } = await import('../../../electron/core/log');
   const n = files.length;
   const open = async (name: string, desktop?: DesktopShell) => {
-    const core = await createCore({ dataDir: join(o.tmpDir, name), mode: desktop ? 'electron' : 'browser', logger: silentLogger, serviceUrl: o.serviceUrl, apiKey: o.apiKey, secrets: createSecretStore({ kind: 'memory' }), desktop });
+    const core = await createCore({
+      dataDir: join(o.tmpDir, name),
+      mode: desktop ? 'electron' : 'browser',
+      logger: silentLogger,
+      serviceUrl: o.serviceUrl,
+      apiKey: o.apiKey,
+      secrets: createSecretStore({ kind: 'memory' }),
+      desktop,
+    });
     // What the IPC bridge does with every event: serialise it for the window.
     const off = core.events.onAny((_name, payload) => void structuredClone(payload));
     return { core, api: createInProcessApi(core), close: async () => (off(), await core.close()) };
@@ -196,18 +317,27 @@ async function appCaptures(
       }
       paused.resume();
       const r = await a.core.invoke('pdfs.add', upload);
-      if (!r.ok || (r.value as { status: string }).status !== 'added') throw new Error(`${upload.name} was not added: ${JSON.stringify(r)}`);
+      if (!r.ok || (r.value as { status: string }).status !== 'added')
+        throw new Error(`${upload.name} was not added: ${JSON.stringify(r)}`);
     }
     big = { wallMs: performance.now() - t1, stalls: bigMonitor.stop() };
     bigClone = clones.sort((x, y) => x - y)[clones.length >> 1]!;
   } finally {
     await a.close();
   }
-  o.log(`Add → PDFs…: ${n} in ${(add.wallMs / 1000).toFixed(1)} s, longest stall ${ms(add.stalls.maxMs)} ms, p99 ${ms(add.stalls.p99Ms)} ms, ${add.stalls.over50} over 50 ms`);
-  o.log(`Add → PDFs… of ${bigFiles.length} large PDFs: ${(big.wallMs / 1000).toFixed(1)} s, longest stall ${ms(big.stalls.maxMs)} ms, p99 ${ms(big.stalls.p99Ms)} ms; clone of one message ${ms(bigClone)} ms`);
+  o.log(
+    `Add → PDFs…: ${n} in ${(add.wallMs / 1000).toFixed(1)} s, longest stall ${ms(add.stalls.maxMs)} ms, p99 ${ms(add.stalls.p99Ms)} ms, ${add.stalls.over50} over 50 ms`,
+  );
+  o.log(
+    `Add → PDFs… of ${bigFiles.length} large PDFs: ${(big.wallMs / 1000).toFixed(1)} s, longest stall ${ms(big.stalls.maxMs)} ms, p99 ${ms(big.stalls.p99Ms)} ms; clone of one message ${ms(bigClone)} ms`,
+  );
 
   // The desktop app: the open dialog (a stand-in answering with the paths) and one pdfs.addChosen per file.
-  const desktop: DesktopShell = { chooseSaveFile: async () => null, chooseOpenFiles: async () => [...bigFiles], openPath: async () => '' };
+  const desktop: DesktopShell = {
+    chooseSaveFile: async () => null,
+    chooseOpenFiles: async () => [...bigFiles],
+    openPath: async () => '',
+  };
   const chosen = {} as Record<'copy' | 'link', AppRun>;
   for (const mode of ['copy', 'link'] as const) {
     const d = await open(`data-chosen-${mode}`, desktop);
@@ -227,7 +357,9 @@ async function appCaptures(
     } finally {
       await d.close();
     }
-    o.log(`Add → PDFs… by path (${mode}) of ${bigFiles.length} large PDFs: ${(chosen[mode].wallMs / 1000).toFixed(1)} s, longest stall ${ms(chosen[mode].stalls.maxMs)} ms, p99 ${ms(chosen[mode].stalls.p99Ms)} ms`);
+    o.log(
+      `Add → PDFs… by path (${mode}) of ${bigFiles.length} large PDFs: ${(chosen[mode].wallMs / 1000).toFixed(1)} s, longest stall ${ms(chosen[mode].stalls.maxMs)} ms, p99 ${ms(chosen[mode].stalls.p99Ms)} ms`,
+    );
   }
 
   const w = await open('data-watch');
@@ -241,7 +373,8 @@ async function appCaptures(
     for (;;) {
       const s = await w.api.invoke('pdfWatch.status', {});
       if (!s.ok) throw new Error(s.error.message);
-      if (s.value.failed > 0) throw new Error(`the watched folder failed on a file: ${JSON.stringify(s.value.lastError)}`);
+      if (s.value.failed > 0)
+        throw new Error(`the watched folder failed on a file: ${JSON.stringify(s.value.lastError)}`);
       if (s.value.captured >= n && s.value.waiting === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -249,7 +382,9 @@ async function appCaptures(
   } finally {
     await w.close();
   }
-  o.log(`watched folder: ${n} in ${(watch.wallMs / 1000).toFixed(1)} s, longest stall ${ms(watch.stalls.maxMs)} ms, p99 ${ms(watch.stalls.p99Ms)} ms, ${watch.stalls.over50} over 50 ms`);
+  o.log(
+    `watched folder: ${n} in ${(watch.wallMs / 1000).toFixed(1)} s, longest stall ${ms(watch.stalls.maxMs)} ms, p99 ${ms(watch.stalls.p99Ms)} ms, ${watch.stalls.over50} over 50 ms`,
+  );
   return { idle, add, big, bigClone, chosen, watch };
 }
 

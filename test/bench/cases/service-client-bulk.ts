@@ -12,7 +12,8 @@ const MARGIN_MS = 25;
 
 const bench: BenchCase = {
   name: 'service-client-bulk',
-  description: 'Metadata and tallies for 10,000 DOIs (50 ms latency): requests and wall time against the rate-limit lower bound, without and with a key',
+  description:
+    'Metadata and tallies for 10,000 DOIs (50 ms latency): requests and wall time against the rate-limit lower bound, without and with a key',
   async run({ quick, log }) {
     const n = quick ? 1000 : 10_000;
     const metrics: BenchMetric[] = [];
@@ -20,7 +21,9 @@ const bench: BenchCase = {
       // A fresh service per run, so the anonymous per-minute budget starts full, as for a user's first lookup.
       const svc = await startService({ port: 0, papers: quick ? 5000 : 10_000, latencyMs: LATENCY_MS });
       try {
-        const dois = (svc.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').all(n) as { doi: string }[]).map((r) => r.doi);
+        const dois = (
+          svc.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').all(n) as { doi: string }[]
+        ).map((r) => r.doi);
         let requests = 0;
         const key = svc.keys.find((k) => k.scopes.has('*'))!.token;
         // Warm the service (JIT, SQLite page cache) with keyed calls, which do not touch the anonymous
@@ -45,8 +48,11 @@ const bench: BenchCase = {
         const [papers, tallies] = await Promise.all([client.papers(dois), client.tallies(dois)]);
         const seconds = (performance.now() - started) / 1000;
         client.close();
-        const accounted = Object.keys(papers.found).length + papers.unknown.length === n && Object.keys(tallies.found).length + tallies.unknown.length === n;
-        if (!accounted || papers.failed.length || tallies.failed.length) throw new Error('not every DOI was accounted for');
+        const accounted =
+          Object.keys(papers.found).length + papers.unknown.length === n &&
+          Object.keys(tallies.found).length + tallies.unknown.length === n;
+        if (!accounted || papers.failed.length || tallies.failed.length)
+          throw new Error('not every DOI was accounted for');
         const minimum = 2 * Math.ceil(n / BULK);
         // Without a key: at most 10 requests may arrive in any second (40/min is not reached by ≤ 40
         // requests), so request k (0-based) arrives no earlier than ⌊k/10⌋ s and the last answer comes
@@ -57,7 +63,13 @@ const bench: BenchCase = {
         const bound = (waits * 1000 + LATENCY_MS) / 1000;
         const label = withKey ? 'with a key' : 'without a key';
         metrics.push(
-          { metric: `requests for ${n.toLocaleString('en')} DOIs, ${label}`, value: requests, unit: 'requests', target: `${minimum} (the minimum)`, pass: requests === minimum },
+          {
+            metric: `requests for ${n.toLocaleString('en')} DOIs, ${label}`,
+            value: requests,
+            unit: 'requests',
+            target: `${minimum} (the minimum)`,
+            pass: requests === minimum,
+          },
           {
             metric: `wall time, ${label}`,
             value: seconds,

@@ -22,7 +22,10 @@ const bench: BenchCase = {
         const page = await context.newPage();
         try {
           await page.goto(app.url);
-          await page.locator('footer').getByText(/v\d+\.\d+\.\d+/).waitFor();
+          await page
+            .locator('footer')
+            .getByText(/v\d+\.\d+\.\d+/)
+            .waitFor();
           const tShell = Date.now();
           const fcp = await page.evaluate(() => {
             const entry = performance.getEntriesByName('first-contentful-paint')[0];
@@ -40,7 +43,11 @@ const bench: BenchCase = {
     } finally {
       await browser.close();
     }
-    const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+    const median = (xs: number[]) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
     return [
       { metric: 'spawn → server ready (median)', value: median(ready), unit: 'ms', note: `${runs} runs` },
       { metric: 'spawn → first contentful paint (median)', value: median(paint), unit: 'ms' },

@@ -82,12 +82,20 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Records a trace around `run`, which must set the user-timing marks `start` and `end` in the page. */
-export async function traceFrames(context: BrowserContext, page: Page, marks: { start: string; end: string }, run: () => Promise<void>): Promise<FrameStats> {
+export async function traceFrames(
+  context: BrowserContext,
+  page: Page,
+  marks: { start: string; end: string },
+  run: () => Promise<void>,
+): Promise<FrameStats> {
   const cdp = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
+    transferMode: 'ReportEvents',
+  });
   try {
     await run();
   } finally {
@@ -103,18 +111,31 @@ export function frameStats(events: readonly TraceEvent[], marks: { start: string
   const end = events.find((e) => e.name === marks.end && e.cat.includes('blink.user_timing'));
   if (!start || !end) throw new Error(`the trace lacks the marks ${marks.start} and ${marks.end}`);
   const pid = start.pid;
-  const mainTid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid ?? start.tid;
+  const mainTid =
+    events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')
+      ?.tid ?? start.tid;
   const inWindow = (e: TraceEvent): boolean => e.pid === pid && e.ts >= start.ts && e.ts <= end.ts;
   const windowMs = (end.ts - start.ts) / 1000;
 
-  const draws = events.filter((e) => e.name === 'DrawFrame' && inWindow(e)).map((e) => e.ts).sort((a, b) => a - b);
+  const draws = events
+    .filter((e) => e.name === 'DrawFrame' && inWindow(e))
+    .map((e) => e.ts)
+    .sort((a, b) => a - b);
   const offered = events.filter((e) => e.name === 'BeginFrame' && inWindow(e)).length;
   const dropped = events.filter((e) => e.name === 'DroppedFrame' && inWindow(e)).length;
-  const intervals = draws.slice(1).map((ts, i) => (ts - draws[i]!) / 1000).sort((a, b) => a - b);
+  const intervals = draws
+    .slice(1)
+    .map((ts, i) => (ts - draws[i]!) / 1000)
+    .sort((a, b) => a - b);
 
   // Main thread: complete events, nested by time; each slice of CPU time goes to the innermost
   // categorised event around it (a layout forced from script counts as layout).
-  const slices = events.filter((e) => e.ph === 'X' && e.pid === pid && e.tid === mainTid && e.ts >= start.ts && e.ts <= end.ts && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const slices = events
+    .filter(
+      (e) =>
+        e.ph === 'X' && e.pid === pid && e.tid === mainTid && e.ts >= start.ts && e.ts <= end.ts && e.dur !== undefined,
+    )
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const split: Record<Category, number> = { script: 0, style: 0, layout: 0, paint: 0, gc: 0, other: 0 };
   let mainCpu = 0;
   let mainWall = 0;
@@ -171,7 +192,12 @@ interface ProfileNode {
  * self time, as "12.3 ms set_text (index.js:3761)"; "(program)" is the browser's own work (style,
  * layout, paint), "(idle)" left out.
  */
-export async function profileTop(context: BrowserContext, page: Page, run: () => Promise<void>, top = 8): Promise<string[]> {
+export async function profileTop(
+  context: BrowserContext,
+  page: Page,
+  run: () => Promise<void>,
+  top = 8,
+): Promise<string[]> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 });

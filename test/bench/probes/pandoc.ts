@@ -28,7 +28,11 @@ export function childrenCpuMs(): number | undefined {
  * As timed, with the child's CPU time too (ms; undefined off Linux). On a loaded machine CPU time is
  * the fairer comparison: wall time mostly measures the other processes. Run one child at a time.
  */
-export function timedCpu(command: string, args: string[], cwd: string): Promise<{ wall: number; cpu: number | undefined }> {
+export function timedCpu(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ wall: number; cpu: number | undefined }> {
   return new Promise((resolve, reject) => {
     const cpuBefore = childrenCpuMs();
     const started = performance.now();
@@ -40,7 +44,8 @@ export function timedCpu(command: string, args: string[], cwd: string): Promise<
     p.on('exit', (code) => {
       const wall = performance.now() - started;
       const cpuAfter = childrenCpuMs();
-      if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${err.slice(0, 1000)}`));
+      if (code !== 0)
+        return reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${err.slice(0, 1000)}`));
       resolve({ wall, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore });
     });
   });

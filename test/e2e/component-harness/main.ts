@@ -36,13 +36,31 @@ const harness = {
     replace(() =>
       mount(ItemDetails, {
         target,
-        props: { api, selectedCount: 1, style: 'apa', onOpenGraph: (id: number) => calls.push(['graph', id]), onAsk: (id: number) => calls.push(['ask', id]), ...props },
+        props: {
+          api,
+          selectedCount: 1,
+          style: 'apa',
+          onOpenGraph: (id: number) => calls.push(['graph', id]),
+          onAsk: (id: number) => calls.push(['ask', id]),
+          ...props,
+        },
       }),
     );
   },
   exportDialog(props: Record<string, unknown>): void {
     target.className = '';
-    replace(() => mount(ExportDialog, { target, props: { api, scopeLabel: 'My Library', scope: { kind: 'library' }, onClose: () => calls.push(['close', null]), ...props } }));
+    replace(() =>
+      mount(ExportDialog, {
+        target,
+        props: {
+          api,
+          scopeLabel: 'My Library',
+          scope: { kind: 'library' },
+          onClose: () => calls.push(['close', null]),
+          ...props,
+        },
+      }),
+    );
   },
 };
 

@@ -7,7 +7,11 @@ import { followEditorSettings, type EditorApiStatus } from '../../../electron/ap
 import { send, startFixture, type Fixture } from './helpers';
 import { freePort } from '../../helpers/free-port';
 
-const probe = (port: number) => send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then((r) => r.body, (e: NodeJS.ErrnoException) => e.code);
+const probe = (port: number) =>
+  send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then(
+    (r) => r.body,
+    (e: NodeJS.ErrnoException) => e.code,
+  );
 
 describe('the editor API follows Settings → Editors', () => {
   let f: Fixture;
@@ -49,7 +53,12 @@ describe('the editor API follows Settings → Editors', () => {
         // The port offered is one that was free: the next one up, unless that is taken too.
         const status = editors.status() as { suggestedPort: number };
         expect(status.suggestedPort).toBeGreaterThan(taken);
-        expect(status).toEqual({ state: 'error', port: taken, suggestedPort: status.suggestedPort, message: `Port ${taken} is in use; run \`citewise api --port ${status.suggestedPort}\` or choose another port in Settings → Editors.` });
+        expect(status).toEqual({
+          state: 'error',
+          port: taken,
+          suggestedPort: status.suggestedPort,
+          message: `Port ${taken} is in use; run \`citewise api --port ${status.suggestedPort}\` or choose another port in Settings → Editors.`,
+        });
       } finally {
         blocker.close();
       }

@@ -12,7 +12,13 @@ import { BIB, send } from './helpers';
 const CURL = { 'User-Agent': 'curl/8.5.0' };
 const rpc = (port: number, body: unknown) => {
   const text = JSON.stringify(body);
-  return send(port, 'POST', '/better-bibtex/json-rpc', { ...CURL, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }, text);
+  return send(
+    port,
+    'POST',
+    '/better-bibtex/json-rpc',
+    { ...CURL, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) },
+    text,
+  );
 };
 
 describe('the editor API while the library opens', () => {
@@ -29,18 +35,33 @@ describe('the editor API while the library opens', () => {
     const api: ApiServer = await startApiServer({ core: starting, port: 0, openPicker: () => {} });
     cleanup.push(() => api.close());
 
-    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({ status: 200, body: 'ready' });
+    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({
+      status: 200,
+      body: 'ready',
+    });
     const ready = JSON.parse((await rpc(api.port, { jsonrpc: '2.0', id: 1, method: 'api.ready' })).body);
     expect(ready).toMatchObject({ jsonrpc: '2.0', id: 1, result: { citewise: expect.any(String) } });
     // A batch of api.ready calls is answered early too; one with anything else waits.
-    expect(JSON.parse((await rpc(api.port, [{ jsonrpc: '2.0', id: 1, method: 'api.ready' }, { jsonrpc: '2.0', id: 2, method: 'api.ready' }])).body)).toHaveLength(2);
+    expect(
+      JSON.parse(
+        (
+          await rpc(api.port, [
+            { jsonrpc: '2.0', id: 1, method: 'api.ready' },
+            { jsonrpc: '2.0', id: 2, method: 'api.ready' },
+          ])
+        ).body,
+      ),
+    ).toHaveLength(2);
 
     let searched = false;
     const search = rpc(api.port, { jsonrpc: '2.0', id: 3, method: 'item.search', params: ['adams'] }).then((r) => {
       searched = true;
       return r;
     });
-    const mixed = rpc(api.port, [{ jsonrpc: '2.0', id: 4, method: 'api.ready' }, { jsonrpc: '2.0', id: 5, method: 'item.citationkey', params: [['1:1']] }]);
+    const mixed = rpc(api.port, [
+      { jsonrpc: '2.0', id: 4, method: 'api.ready' },
+      { jsonrpc: '2.0', id: 5, method: 'item.citationkey', params: [['1:1']] },
+    ]);
     await new Promise((r) => setTimeout(r, 200));
     expect(searched).toBe(false);
 
@@ -54,7 +75,10 @@ describe('the editor API while the library opens', () => {
     expect(answers.map((a) => a.id)).toEqual([4, 5]);
     expect(answers[0]!.result).toMatchObject({ citewise: expect.any(String) });
     // Once open, everything goes through the library as before.
-    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({ status: 200, body: 'ready' });
+    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({
+      status: 200,
+      body: 'ready',
+    });
   });
 
   it('a library that cannot open: the waiting requests get a plain 503, the probe still answers', async () => {
@@ -66,8 +90,14 @@ describe('the editor API while the library opens', () => {
     const rpcWaiting = rpc(api.port, { jsonrpc: '2.0', id: 1, method: 'item.search', params: ['x'] });
     await new Promise((r) => setTimeout(r, 100));
     fail(new Error('The library file is locked by another program'));
-    expect(await waiting).toMatchObject({ status: 503, body: 'Citewise: the library could not be opened: The library file is locked by another program\n' });
+    expect(await waiting).toMatchObject({
+      status: 503,
+      body: 'Citewise: the library could not be opened: The library file is locked by another program\n',
+    });
     expect(await rpcWaiting).toMatchObject({ status: 503 });
-    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({ status: 200, body: 'ready' });
+    expect(await send(api.port, 'GET', '/better-bibtex/cayw?probe=1', CURL)).toMatchObject({
+      status: 200,
+      body: 'ready',
+    });
   });
 });

@@ -40,13 +40,32 @@ export interface Reply {
   body: string;
 }
 
-export function send(port: number, method: string, path: string, headers: Record<string, string | number>, body?: string): Promise<Reply> {
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string | number>,
+  body?: string,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers }, setHost: false, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: { Host: `127.0.0.1:${port}`, ...headers },
+        setHost: false,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -116,8 +135,18 @@ export async function startFixture(extra: Partial<ApiServerOptions> = {}): Promi
 
 /** What the picker page does: search, then send the picks (with the token from its URL fragment). */
 export async function answerPicker(port: number, session: PickSession, picks: unknown[] | null): Promise<Reply> {
-  const headers = { 'X-Citewise-Picker': session.token, 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0', Origin: `http://127.0.0.1:${port}` };
+  const headers = {
+    'X-Citewise-Picker': session.token,
+    'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0',
+    Origin: `http://127.0.0.1:${port}`,
+  };
   if (picks === null) return send(port, 'POST', `/citewise/picker/${session.id}/cancel`, headers);
   const body = JSON.stringify({ picks });
-  return send(port, 'POST', `/citewise/picker/${session.id}/done`, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, body);
+  return send(
+    port,
+    'POST',
+    `/citewise/picker/${session.id}/done`,
+    { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    body,
+  );
 }

@@ -12,7 +12,13 @@ describe('item.search', () => {
 
   const search = async (terms: string): Promise<string[]> => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'item.search', params: [terms] });
-    const r = await send(f.api.port, 'POST', '/better-bibtex/json-rpc', { 'User-Agent': 'curl/8', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, body);
+    const r = await send(
+      f.api.port,
+      'POST',
+      '/better-bibtex/json-rpc',
+      { 'User-Agent': 'curl/8', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      body,
+    );
     return (JSON.parse(r.body) as { result: { citekey: string }[] }).result.map((i) => i.citekey);
   };
 

@@ -36,7 +36,14 @@ async function until<T>(get: () => T | undefined | Promise<T | undefined>, ms = 
 beforeAll(async () => {
   svc = await service();
   dir = tempDir();
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: { ...silentLogger, error: (m: string, e?: unknown) => console.error(m, e) } as typeof silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: { ...silentLogger, error: (m: string, e?: unknown) => console.error(m, e) } as typeof silentLogger,
+    serviceUrl: svc.url,
+    apiKey: svc.fullKey,
+    secrets: createMemorySecretStore(),
+  });
   api = createInProcessApi(core);
   api.on('assistant.changed', (c) => changes.push(c));
   api.on('service.task.finished', (f) => finished.push(f));
@@ -52,13 +59,23 @@ describe('assistant over IPC', () => {
   let turnId = 0;
 
   it('asks a question, keeps the answer and its references in the library, and continues the conversation', async () => {
-    const asked = value(await api.invoke('assistant.ask', { sessionId: null, question: 'Does sleep deprivation impair working memory in older adults?', options: { numReferences: 5, answerLength: 'medium', citationStyle: 'vancouver', effort: 'high' } }));
+    const asked = value(
+      await api.invoke('assistant.ask', {
+        sessionId: null,
+        question: 'Does sleep deprivation impair working memory in older adults?',
+        options: { numReferences: 5, answerLength: 'medium', citationStyle: 'vancouver', effort: 'high' },
+      }),
+    );
     ({ sessionId, turnId } = asked);
     await until(() => changes.find((c) => c.turnId === turnId && c.kind === 'answered'));
     const session = value(await api.invoke('assistant.sessions.get', { id: sessionId }));
     expect(session.title).toBe('Does sleep deprivation impair working memory in older adults?');
     const [turn] = session.records;
-    expect(turn).toMatchObject({ status: 'answered', question: 'Does sleep deprivation impair working memory in older adults?', taskId: asked.task.taskId });
+    expect(turn).toMatchObject({
+      status: 'answered',
+      question: 'Does sleep deprivation impair working memory in older adults?',
+      taskId: asked.task.taskId,
+    });
     expect(turn!.references.length).toBeGreaterThanOrEqual(3);
     expect(turn!.answer!.content).toMatch(/\[1\]/);
     expect(turn!.usage!.max).toBeGreaterThan(0);
@@ -68,7 +85,9 @@ describe('assistant over IPC', () => {
     await until(() => changes.find((c) => c.turnId === follow.turnId && c.kind === 'answered'));
     const again = value(await api.invoke('assistant.sessions.get', { id: sessionId }));
     expect(again.records.map((r) => r.position)).toEqual([0, 1]);
-    expect(value(await api.invoke('assistant.sessions.list', {}))).toMatchObject([{ id: sessionId, turns: 2, lastStatus: 'answered' }]);
+    expect(value(await api.invoke('assistant.sessions.list', {}))).toMatchObject([
+      { id: sessionId, turns: 2, lastStatus: 'answered' },
+    ]);
   });
 
   it('builds a vancouver draft with numbered citations and a bibliography, and Markdown with Pandoc keys and their .bib', async () => {
@@ -92,11 +111,15 @@ describe('assistant over IPC', () => {
 
   it('adds chosen references to the library in one step, into a collection, and later drafts use their keys', async () => {
     const collection = value(await api.invoke('library.collections.create', { name: 'Sleep review' }));
-    const report = value(await api.invoke('assistant.references.add', { turnId, numbers: [1, 2, 3], collectionId: collection.id }));
+    const report = value(
+      await api.invoke('assistant.references.add', { turnId, numbers: [1, 2, 3], collectionId: collection.id }),
+    );
     expect(report.added).toHaveLength(3);
     expect(value(await api.invoke('library.count', { collectionId: collection.id }))).toBe(3);
     const draft = value(await api.invoke('assistant.draft', { turnId, style: 'apa', format: 'markdown' }));
-    for (const a of report.added) if (draft.markdown!.includes(a.citationKey)) expect(draft.notInLibrary).not.toContain(report.added.indexOf(a) + 1);
+    for (const a of report.added)
+      if (draft.markdown!.includes(a.citationKey))
+        expect(draft.notInLibrary).not.toContain(report.added.indexOf(a) + 1);
     expect(report.added.some((a) => draft.markdown!.includes(`@${a.citationKey}`))).toBe(true);
     const bad = await api.invoke('assistant.references.add', { turnId, numbers: [99] });
     expect(bad.ok).toBe(false);
@@ -104,14 +127,27 @@ describe('assistant over IPC', () => {
   });
 
   it('keeps feedback, renames and deletes conversations, and validates its inputs', async () => {
-    expect(value(await api.invoke('assistant.feedback', { turnId, value: 'negative', reason: 'Missed a key study' })).feedback).toEqual({ value: 'negative', reason: 'Missed a key study' });
-    expect(value(await api.invoke('assistant.sessions.rename', { id: sessionId, title: '  Sleep and memory ' })).title).toBe('Sleep and memory');
+    expect(
+      value(await api.invoke('assistant.feedback', { turnId, value: 'negative', reason: 'Missed a key study' }))
+        .feedback,
+    ).toEqual({ value: 'negative', reason: 'Missed a key study' });
+    expect(
+      value(await api.invoke('assistant.sessions.rename', { id: sessionId, title: '  Sleep and memory ' })).title,
+    ).toBe('Sleep and memory');
     const empty = await api.invoke('assistant.ask', { sessionId: null, question: '   ' });
     expect(empty.ok).toBe(false);
     if (!empty.ok) expect(empty.error.code).toBe('INVALID_INPUT');
-    const both = await api.invoke('assistant.ask', { sessionId: null, question: 'x', options: { abstractsOnly: true, fullTextsOnly: true } });
+    const both = await api.invoke('assistant.ask', {
+      sessionId: null,
+      question: 'x',
+      options: { abstractsOnly: true, fullTextsOnly: true },
+    });
     expect(both.ok).toBe(false);
-    const years = await api.invoke('assistant.ask', { sessionId: null, question: 'x', options: { yearFrom: '2020', yearTo: '2010' } });
+    const years = await api.invoke('assistant.ask', {
+      sessionId: null,
+      question: 'x',
+      options: { yearFrom: '2020', yearTo: '2010' },
+    });
     expect(years.ok).toBe(false);
     const extra = await api.invoke('assistant.ask', { sessionId: null, question: 'x', options: { bogus: 1 } as never });
     expect(extra.ok).toBe(false);
@@ -123,12 +159,22 @@ describe('assistant over IPC', () => {
 
   it('restricts an answer to a collection and says so when the collection has no DOIs', async () => {
     const emptyCollection = value(await api.invoke('library.collections.create', { name: 'Empty' }));
-    const none = await api.invoke('assistant.ask', { sessionId: null, question: 'anything', scope: { kind: 'collection', collectionId: emptyCollection.id } });
+    const none = await api.invoke('assistant.ask', {
+      sessionId: null,
+      question: 'anything',
+      scope: { kind: 'collection', collectionId: emptyCollection.id },
+    });
     expect(none.ok).toBe(false);
     if (!none.ok) expect(none.error.message).toMatch(/no items with a DOI/);
     const collections = value(await api.invoke('library.collections.list', {}));
     const sleep = collections.find((c) => c.name === 'Sleep review')!;
-    const asked = value(await api.invoke('assistant.ask', { sessionId: null, question: 'What do these papers find?', scope: { kind: 'collection', collectionId: sleep.id } }));
+    const asked = value(
+      await api.invoke('assistant.ask', {
+        sessionId: null,
+        question: 'What do these papers find?',
+        scope: { kind: 'collection', collectionId: sleep.id },
+      }),
+    );
     await until(() => changes.find((c) => c.turnId === asked.turnId && c.kind === 'answered'));
     const s = value(await api.invoke('assistant.sessions.get', { id: asked.sessionId }));
     expect(s.records[0]!.scopeLabel).toBe('collection “Sleep review”');
@@ -140,20 +186,33 @@ describe('assistant over IPC', () => {
   it('checks the references of a .bib file and flags the retracted paper', async () => {
     const [retracted] = svc.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 1 LIMIT 1').all() as PaperRow[];
     const bib = `@article{one,\n  title = {${retracted!.title}},\n  doi = {${retracted!.doi}},\n  year = {${retracted!.year}}\n}\n`;
-    const started = value(await api.invoke('assistant.referenceCheck.start', { source: { kind: 'file', name: 'refs.bib', base64: Buffer.from(bib).toString('base64') } }));
+    const started = value(
+      await api.invoke('assistant.referenceCheck.start', {
+        source: { kind: 'file', name: 'refs.bib', base64: Buffer.from(bib).toString('base64') },
+      }),
+    );
     const done = await until(() => finished.find((f) => f.taskId === started.taskId));
     expect(done.status).toBe('SUCCESS');
-    expect(done.referenceCheck!.papers![retracted!.doi]!.editorialNotices.some((n) => n.status === 'Retracted')).toBe(true);
-    const notPdf = await api.invoke('assistant.referenceCheck.start', { source: { kind: 'file', name: 'paper.pdf', base64: Buffer.from('hello').toString('base64') } });
+    expect(done.referenceCheck!.papers![retracted!.doi]!.editorialNotices.some((n) => n.status === 'Retracted')).toBe(
+      true,
+    );
+    const notPdf = await api.invoke('assistant.referenceCheck.start', {
+      source: { kind: 'file', name: 'paper.pdf', base64: Buffer.from('hello').toString('base64') },
+    });
     expect(notPdf.ok).toBe(false);
     if (!notPdf.ok) expect(notPdf.error.message).toMatch(/not a PDF/);
-    const exe = await api.invoke('assistant.referenceCheck.start', { source: { kind: 'file', name: 'virus.exe', base64: 'AAAA' } });
+    const exe = await api.invoke('assistant.referenceCheck.start', {
+      source: { kind: 'file', name: 'virus.exe', base64: 'AAAA' },
+    });
     expect(exe.ok).toBe(false);
   });
   it('keeps a question whose task failed, with the reason, and asks it again', async () => {
     const stopped = await svc.close().then(() => true);
     expect(stopped).toBe(true);
-    const r = await api.invoke('assistant.ask', { sessionId: null, question: 'Offline question about coral bleaching' });
+    const r = await api.invoke('assistant.ask', {
+      sessionId: null,
+      question: 'Offline question about coral bleaching',
+    });
     expect(r.ok).toBe(false);
     const list = value(await api.invoke('assistant.sessions.list', {}));
     const s = value(await api.invoke('assistant.sessions.get', { id: list[0]!.id }));
@@ -170,19 +229,34 @@ describe('assistant over IPC', () => {
     expect(after.records[0]!.question).toBe('Offline question about coral bleaching');
   });
 
-
   it('says when the assistant’s usage limit is reached, with the usage, and keeps the question', async () => {
     const small = await service({ usageMax: 1 });
     const dir2 = tempDir();
-    const core2 = await createCore({ dataDir: dir2.path, mode: 'test', logger: silentLogger, serviceUrl: small.url, apiKey: small.fullKey, secrets: createMemorySecretStore() });
+    const core2 = await createCore({
+      dataDir: dir2.path,
+      mode: 'test',
+      logger: silentLogger,
+      serviceUrl: small.url,
+      apiKey: small.fullKey,
+      secrets: createMemorySecretStore(),
+    });
     const api2 = createInProcessApi(core2);
     try {
       value(await api2.invoke('assistant.ask', { sessionId: null, question: 'first question about coral reefs' }));
-      const over = await api2.invoke('assistant.ask', { sessionId: null, question: 'second question about coral reefs' });
+      const over = await api2.invoke('assistant.ask', {
+        sessionId: null,
+        question: 'second question about coral reefs',
+      });
       expect(over.ok).toBe(false);
-      if (!over.ok) expect(over.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/usage limit is reached \(1 of 1 requests used\)/) });
+      if (!over.ok)
+        expect(over.error).toMatchObject({
+          code: 'FORBIDDEN',
+          message: expect.stringMatching(/usage limit is reached \(1 of 1 requests used\)/),
+        });
       const sessions = value(await api2.invoke('assistant.sessions.list', {}));
-      const failed = value(await api2.invoke('assistant.sessions.get', { id: sessions.find((x) => x.title.startsWith('second'))!.id }));
+      const failed = value(
+        await api2.invoke('assistant.sessions.get', { id: sessions.find((x) => x.title.startsWith('second'))!.id }),
+      );
       expect(failed.records[0]).toMatchObject({ status: 'failed', usage: { used: 1, max: 1 } });
     } finally {
       await core2.close();
@@ -196,21 +270,42 @@ describe('assistant over IPC', () => {
     const slow = await service({ assistantSteps: 'realistic', assistantStepMs: 3000 });
     const dirs = [tempDir(), tempDir()];
     const cores = await Promise.all(
-      [failing, slow].map((svc2, i) => createCore({ dataDir: dirs[i]!.path, mode: 'test', logger: silentLogger, serviceUrl: svc2.url, apiKey: svc2.fullKey, secrets: createMemorySecretStore() })),
+      [failing, slow].map((svc2, i) =>
+        createCore({
+          dataDir: dirs[i]!.path,
+          mode: 'test',
+          logger: silentLogger,
+          serviceUrl: svc2.url,
+          apiKey: svc2.fullKey,
+          secrets: createMemorySecretStore(),
+        }),
+      ),
     );
     try {
       const outcome = async (api2: CitewiseApi, question: string, deadlineMs?: number) => {
         const heard: AssistantChange[] = [];
         const off = api2.on('assistant.changed', (c) => heard.push(c));
-        const asked = value(await api2.invoke('assistant.ask', { sessionId: null, question, ...(deadlineMs ? { deadlineMs } : {}) }));
+        const asked = value(
+          await api2.invoke('assistant.ask', { sessionId: null, question, ...(deadlineMs ? { deadlineMs } : {}) }),
+        );
         await until(() => heard.find((c) => c.turnId === asked.turnId && c.kind === 'failed'), 30_000);
         off();
         return value(await api2.invoke('assistant.sessions.get', { id: asked.sessionId })).records[0]!;
       };
       const failed = await outcome(createInProcessApi(cores[0]!), 'Why do corals bleach?');
-      expect(failed).toMatchObject({ status: 'failed', question: 'Why do corals bleach?', error: { code: 'SERVICE_ERROR', message: expect.stringMatching(/^The assistant could not answer: .*injected fault/) } });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        question: 'Why do corals bleach?',
+        error: {
+          code: 'SERVICE_ERROR',
+          message: expect.stringMatching(/^The assistant could not answer: .*injected fault/),
+        },
+      });
       const late = await outcome(createInProcessApi(cores[1]!), 'Why do glaciers retreat?', 5000);
-      expect(late).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT', message: expect.stringMatching(/did not finish within 5 s/) } });
+      expect(late).toMatchObject({
+        status: 'failed',
+        error: { code: 'TIMEOUT', message: expect.stringMatching(/did not finish within 5 s/) },
+      });
     } finally {
       await Promise.all(cores.map((c) => c.close()));
       await failing.close();

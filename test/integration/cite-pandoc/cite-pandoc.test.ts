@@ -11,13 +11,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_CSL_STYLES, createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
+import {
+  BUILT_IN_CSL_STYLES,
+  createCiteFormatter,
+  directoryAssets,
+  type CiteFormatter,
+} from '../../../electron/core/formats/cite';
 import { buildCslDir, corpus } from '../../unit/formats/cite/helpers';
 import { compare, DEBIAN_STYLES, pandocEntries, pandocVersion, type Comparison } from './compare';
 import { EXPECTED_DIFFERENCES, EXPECTED_ORDER } from './expected-differences';
 
 const version = pandocVersion();
-if (!version) console.warn('cite-pandoc: SKIPPED — pandoc is not installed (apt-get install pandoc citation-style-language-styles); CI installs it.');
+if (!version)
+  console.warn(
+    'cite-pandoc: SKIPPED — pandoc is not installed (apt-get install pandoc citation-style-language-styles); CI installs it.',
+  );
 
 describe.skipIf(!version)('bibliographies agree with pandoc --citeproc', () => {
   const items = corpus();
@@ -33,9 +41,13 @@ describe.skipIf(!version)('bibliographies agree with pandoc --citeproc', () => {
   });
   afterAll(async () => {
     await f.close();
-    const row = (c: Comparison): string => `${c.style.padEnd(10)} ${String(c.identical).padStart(3)}/${c.total} identical${c.sameOrder ? '' : ' (order differs)'}`;
+    const row = (c: Comparison): string =>
+      `${c.style.padEnd(10)} ${String(c.identical).padStart(3)}/${c.total} identical${c.sameOrder ? '' : ' (order differs)'}`;
     if (debian.length) console.log(`cite-pandoc (${version}), Debian styles:\n${debian.map(row).join('\n')}`);
-    if (shipped.length) console.log(`cite-pandoc, the app's own style files through pandoc (diagnostic):\n${shipped.map(row).join('\n')}`);
+    if (shipped.length)
+      console.log(
+        `cite-pandoc, the app's own style files through pandoc (diagnostic):\n${shipped.map(row).join('\n')}`,
+      );
   });
 
   for (const [style, name] of Object.entries(BUILT_IN_CSL_STYLES)) {
@@ -46,8 +58,13 @@ describe.skipIf(!version)('bibliographies agree with pandoc --citeproc', () => {
       const unexplained = c.differences.filter((d) => !(d.id in expected));
       expect(unexplained, `unexplained differences in ${style}:\n${JSON.stringify(unexplained, null, 2)}`).toEqual([]);
       const gone = Object.keys(expected).filter((id) => !c.differences.some((d) => d.id === id));
-      expect(gone, `${style}: listed differences that no longer occur; remove them from expected-differences.ts`).toEqual([]);
-      expect(c.sameOrder, `${style}: the entry order differs: ${EXPECTED_ORDER[style] ?? 'unexplained'}`).toBe(!(style in EXPECTED_ORDER));
+      expect(
+        gone,
+        `${style}: listed differences that no longer occur; remove them from expected-differences.ts`,
+      ).toEqual([]);
+      expect(c.sameOrder, `${style}: the entry order differs: ${EXPECTED_ORDER[style] ?? 'unexplained'}`).toBe(
+        !(style in EXPECTED_ORDER),
+      );
       const shippedRun = await compare(f, style, items, pandocEntries(work, items, join(dir, `styles/${name}.csl`)));
       shipped.push(shippedRun);
     });

@@ -43,12 +43,27 @@ export function pandocEntries(workDir: string, items: readonly CslItem[], cslFil
   const doc = join(workDir, 'doc.md');
   writeFileSync(bib, JSON.stringify(items));
   writeFileSync(doc, '---\nnocite: "@*"\n---\n');
-  const out = execFileSync('pandoc', [doc, '--citeproc', '--bibliography', bib, '--csl', cslFile, '--to', 'plain', '--wrap=none'], { encoding: 'utf8' });
-  return out.split(/\n[ \t]*\n/).map(normalise).filter(Boolean);
+  const out = execFileSync(
+    'pandoc',
+    [doc, '--citeproc', '--bibliography', bib, '--csl', cslFile, '--to', 'plain', '--wrap=none'],
+    { encoding: 'utf8' },
+  );
+  return out
+    .split(/\n[ \t]*\n/)
+    .map(normalise)
+    .filter(Boolean);
 }
 
-export async function compare(formatter: CiteFormatter, style: StyleId, items: readonly CslItem[], pandoc: readonly string[]): Promise<Comparison> {
-  const ours = (await formatter.formatBibliography(items, { style, format: 'text' })).entries.map((e) => ({ id: e.id, text: normalise(e.value) }));
+export async function compare(
+  formatter: CiteFormatter,
+  style: StyleId,
+  items: readonly CslItem[],
+  pandoc: readonly string[],
+): Promise<Comparison> {
+  const ours = (await formatter.formatBibliography(items, { style, format: 'text' })).entries.map((e) => ({
+    id: e.id,
+    text: normalise(e.value),
+  }));
   // pandoc's entries carry no ids: each is matched to an item, by identical text first, then (for the
   // entries that differ) by the item's title, so the two orders can be compared item by item too.
   const owner: Array<string | undefined> = pandoc.map(() => undefined);
@@ -60,7 +75,10 @@ export async function compare(formatter: CiteFormatter, style: StyleId, items: r
   }
   const byId = new Map(items.map((i) => [i.id, i]));
   const differences = open.map((e): Difference => {
-    const title = String(byId.get(e.id)?.title ?? '').replace(/<[^>]+>/g, '').slice(0, 24).toLowerCase();
+    const title = String(byId.get(e.id)?.title ?? '')
+      .replace(/<[^>]+>/g, '')
+      .slice(0, 24)
+      .toLowerCase();
     const k = pandoc.findIndex((p, i) => owner[i] === undefined && p.toLowerCase().includes(title));
     if (k < 0) return { id: e.id, ours: e.text, pandoc: '(no entry for this item)' };
     owner[k] = e.id;

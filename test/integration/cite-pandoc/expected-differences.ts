@@ -11,7 +11,8 @@
 //   pandoc's citeproc 0.6 (2021) predates (the number label "No.", the per-type medium terms "[Video
 //   recording]", "[Online]"), plus a few known quirks on either side, named below.
 
-const STYLE = 'Style version: Debian’s 2023-02 style differs from the later official style the app ships; pandoc with the app’s style file prints what Citewise prints.';
+const STYLE =
+  'Style version: Debian’s 2023-02 style differs from the later official style the app ships; pandoc with the app’s style file prints what Citewise prints.';
 const TITLECASE_DOMAIN =
   'Processor: text-case="title" on the container title “CitationStyles.org”: citeproc-js capitalises the letter after the dot (“CitationStyles.Org”), pandoc leaves a word with inner capitals alone. Pandoc is right (CSL leaves mixed-case words as they are).';
 const TOWARD =
@@ -51,7 +52,8 @@ export const EXPECTED_DIFFERENCES: Record<string, Record<string, string>> = {
     'paper-conference': `${STYLE} The later IEEE style prints the publisher of the proceedings; Debian’s the event place.`,
     post: `${STYLE} The later IEEE style prints “[Online]. Available:” and no date for posts.`,
     'post-weblog': `${STYLE} As for post.`,
-    review: 'Processor: punctuation after a title ending in “?”: citeproc-js keeps the style’s comma inside the quotes (“Too many metrics?,”), pandoc drops it.',
+    review:
+      'Processor: punctuation after a title ending in “?”: citeproc-js keeps the style’s comma inside the quotes (“Too many metrics?,”), pandoc drops it.',
     software: `${STYLE} The later IEEE style formats software (title in italics, year in parentheses, “[Online]. Available:”); with the app’s file pandoc still omits “[Online].”, a CSL 1.0.2 term its citeproc 0.6 lacks.`,
     speech: `${STYLE} The later IEEE style omits the place of a speech given without an event name.`,
     standard: `${STYLE} The later IEEE style formats standards (number, place) differently.`,
@@ -77,7 +79,8 @@ export const EXPECTED_DIFFERENCES: Record<string, Record<string, string>> = {
   },
   harvard: {},
   vancouver: {
-    'paper-conference': 'Processor: page-range-format="minimal" on “1-10”: pandoc’s citeproc 0.6 prints “1–0”, dropping a digit; citeproc-js prints “1–10”, which is correct.',
+    'paper-conference':
+      'Processor: page-range-format="minimal" on “1-10”: pandoc’s citeproc 0.6 prints “1–0”, dropping a digit; citeproc-js prints “1–10”, which is correct.',
     'dis-a': 'Processor: as for paper-conference, “1-12” becomes “1–2” in pandoc and “1–12” in citeproc-js (correct).',
     webpage: `${STYLE} The later Vancouver style leads with the site (“CitationStyles.org [Internet]. 2022 …”); Debian’s with the page title. (With the app’s file pandoc also repeats the title with “[Internet]”, a processor difference on top.)`,
   },
@@ -85,8 +88,7 @@ export const EXPECTED_DIFFERENCES: Record<string, Record<string, string>> = {
 
 /** Styles whose bibliography order differs, with the reason. */
 export const EXPECTED_ORDER: Record<string, string> = {
-  apa:
-    'Style version: Debian’s APA sorts an author’s works by its older date-sort macros, which pandoc orders with full dates (2023-02-02) ahead of years alone (2015); with the app’s later style file pandoc orders the entries exactly as Citewise does. The treaty also moves, as the later style prints no title for it.',
+  apa: 'Style version: Debian’s APA sorts an author’s works by its older date-sort macros, which pandoc orders with full dates (2023-02-02) ahead of years alone (2015); with the app’s later style file pandoc orders the entries exactly as Citewise does. The treaty also moves, as the later style prints no title for it.',
   harvard:
     'Processor: demote-non-dropping-particle="sort-only": “van Beethoven” sorts under B in citeproc-js, as the style asks; pandoc’s citeproc 0.6 sorts it under “van”, last. Same with the app’s file.',
 };

@@ -24,7 +24,11 @@ function sink(): { stream: Writable; text: () => string } {
   };
 }
 
-function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${path}`, { headers }, (res) => {
       let body = '';
@@ -73,18 +77,27 @@ describe('citewise api', () => {
     const origin = await listening;
     expect(origin).toBe(`http://127.0.0.1:${port}`);
     expect((await get(origin, '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' })).body).toBe('ready');
-    const rpc = await get(origin, `/better-bibtex/json-rpc?${encodeURIComponent('{"jsonrpc":"2.0","id":1,"method":"item.search","params":["adams"]}')}`);
-    expect((JSON.parse(rpc.body) as { result: { citekey: string }[] }).result.map((r) => r.citekey)).toEqual(['adams2001']);
+    const rpc = await get(
+      origin,
+      `/better-bibtex/json-rpc?${encodeURIComponent('{"jsonrpc":"2.0","id":1,"method":"item.search","params":["adams"]}')}`,
+    );
+    expect((JSON.parse(rpc.body) as { result: { citekey: string }[] }).result.map((r) => r.citekey)).toEqual([
+      'adams2001',
+    ]);
     // A pick request opens the picker page in the browser; the user cancels there.
     const held = get(origin, '/better-bibtex/cayw?format=pandoc');
     await expect.poll(() => opened.length).toBe(1);
     expect(opened[0]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/citewise/picker/[\\w-]+#[\\w-]+$`));
     const [path, token] = opened[0]!.slice(origin.length).split('#') as [string, string];
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${origin}${path}/cancel`, { method: 'POST', headers: { 'X-Citewise-Picker': token } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
-      });
+      const req = request(
+        `${origin}${path}/cancel`,
+        { method: 'POST', headers: { 'X-Citewise-Picker': token } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -100,9 +113,16 @@ describe('citewise api', () => {
     const port = (blocker.address() as { port: number }).port;
     const err = sink();
     try {
-      const code = await runApiCommand(['api', '--port', String(port)], { coreOptions, stdout: sink().stream, stderr: err.stream, stopped: Promise.resolve() });
+      const code = await runApiCommand(['api', '--port', String(port)], {
+        coreOptions,
+        stdout: sink().stream,
+        stderr: err.stream,
+        stopped: Promise.resolve(),
+      });
       expect(code).toBe(1);
-      expect(err.text()).toBe(`citewise: Port ${port} is in use; run \`citewise api --port ${port + 1}\` or choose another port in Settings → Editors.\n`);
+      expect(err.text()).toBe(
+        `citewise: Port ${port} is in use; run \`citewise api --port ${port + 1}\` or choose another port in Settings → Editors.\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -110,7 +130,14 @@ describe('citewise api', () => {
 
   it('refuses a port that is not one', async () => {
     for (const bad of ['0', '70000', 'http']) {
-      await expect(runApiCommand(['api', '--port', bad], { coreOptions, stdout: sink().stream, stderr: sink().stream, stopped: Promise.resolve() })).rejects.toThrow(UsageError);
+      await expect(
+        runApiCommand(['api', '--port', bad], {
+          coreOptions,
+          stdout: sink().stream,
+          stderr: sink().stream,
+          stopped: Promise.resolve(),
+        }),
+      ).rejects.toThrow(UsageError);
     }
   });
 });

@@ -30,7 +30,9 @@ afterAll(() => dir.remove());
 function rows(): Array<{ style: string; format: string; items: number; created_at: number }> {
   const db = new Database(join(dir.path, LIBRARY_FILE), { readonly: true });
   try {
-    return db.prepare('SELECT style, format, items, created_at FROM cite_cache ORDER BY created_at, rowid').all() as never;
+    return db
+      .prepare('SELECT style, format, items, created_at FROM cite_cache ORDER BY created_at, rowid')
+      .all() as never;
   } finally {
     db.close();
   }
@@ -38,9 +40,20 @@ function rows(): Array<{ style: string; format: string; items: number; created_a
 
 /** One app session: a core opened on the data folder, one export, closed. */
 async function appExport(style: string): Promise<string> {
-  const core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, secrets: createMemorySecretStore() });
+  const core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    secrets: createMemorySecretStore(),
+  });
   try {
-    const out = value(await createInProcessApi(core).invoke('library.export', { scope: { kind: 'library' }, format: 'text', style: style as never }));
+    const out = value(
+      await createInProcessApi(core).invoke('library.export', {
+        scope: { kind: 'library' },
+        format: 'text',
+        style: style as never,
+      }),
+    );
     expect(out.items).toBeGreaterThan(10);
     return out.content;
   } finally {

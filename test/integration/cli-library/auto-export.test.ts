@@ -12,8 +12,13 @@ import { FIXTURES, run, tempDir, type RunResult } from './helpers';
 async function autoExport(dataDir: string, ...args: string[]): Promise<RunResult> {
   const out: string[] = [];
   const err: string[] = [];
-  const sink = (to: string[]) => new Writable({ write: (c: Buffer | string, _e, done) => (to.push(c.toString()), done()) });
-  const code = await runCommand(autoExportCommand, ['--data-dir', dataDir, 'auto-export', ...args], { dataDir, stdout: sink(out), stderr: sink(err) });
+  const sink = (to: string[]) =>
+    new Writable({ write: (c: Buffer | string, _e, done) => (to.push(c.toString()), done()) });
+  const code = await runCommand(autoExportCommand, ['--data-dir', dataDir, 'auto-export', ...args], {
+    dataDir,
+    stdout: sink(out),
+    stderr: sink(err),
+  });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -37,14 +42,21 @@ describe('citewise auto-export', () => {
     const file = join(files, 'refs.bib');
     const added = await autoExport(data.path, 'add', '--format', 'biblatex', '-o', file, '--json');
     expect(added.code).toBe(0);
-    const report = JSON.parse(added.stdout) as { autoExport: { id: number; format: string; status: string; path: string }; run: { status: string; itemCount: number } };
+    const report = JSON.parse(added.stdout) as {
+      autoExport: { id: number; format: string; status: string; path: string };
+      run: { status: string; itemCount: number };
+    };
     expect(report.autoExport).toMatchObject({ format: 'biblatex', status: 'written', path: file });
     expect(report.run).toMatchObject({ status: 'written', itemCount: 13 });
     const text = readFileSync(file, 'utf8');
     expect(text.match(/^@\w+\{/gm)).toHaveLength(13);
     // The same entries as `citewise export`, which writes them in the order they were added.
     const exported = await run(data.path, 'export', '--format', 'biblatex');
-    const entries = (t: string) => t.split(/\n(?=@)/).map((e) => e.trim()).sort();
+    const entries = (t: string) =>
+      t
+        .split(/\n(?=@)/)
+        .map((e) => e.trim())
+        .sort();
     expect(entries(text)).toEqual(entries(exported.stdout));
 
     const before = statSync(file);
@@ -54,12 +66,18 @@ describe('citewise auto-export', () => {
     expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
     expect(statSync(file).ino).toBe(before.ino);
 
-    const forced = JSON.parse((await autoExport(data.path, 'run', String(report.autoExport.id), '--force', '--json')).stdout) as { runs: { status: string; rendered: number }[] };
+    const forced = JSON.parse(
+      (await autoExport(data.path, 'run', String(report.autoExport.id), '--force', '--json')).stdout,
+    ) as { runs: { status: string; rendered: number }[] };
     expect(forced.runs).toMatchObject([{ status: 'written', rendered: 0 }]);
 
-    const list = JSON.parse((await autoExport(data.path, 'list', '--json')).stdout) as { autoExports: { id: number; scope: { kind: string }; itemCount: number }[] };
+    const list = JSON.parse((await autoExport(data.path, 'list', '--json')).stdout) as {
+      autoExports: { id: number; scope: { kind: string }; itemCount: number }[];
+    };
     expect(list.autoExports).toMatchObject([{ id: report.autoExport.id, scope: { kind: 'library' }, itemCount: 13 }]);
-    expect((await autoExport(data.path, 'list')).stdout).toContain(`${report.autoExport.id}\tbiblatex\tlibrary\t${file}`);
+    expect((await autoExport(data.path, 'list')).stdout).toContain(
+      `${report.autoExport.id}\tbiblatex\tlibrary\t${file}`,
+    );
 
     const removed = await autoExport(data.path, 'remove', String(report.autoExport.id));
     expect(removed.code).toBe(0);
@@ -78,11 +96,30 @@ describe('citewise auto-export', () => {
     } finally {
       await client.close();
     }
-    const all = await autoExport(data.path, 'add', '--format', 'csl-json', '--collection', 'thesis', '-o', join(files, 'thesis.json'));
+    const all = await autoExport(
+      data.path,
+      'add',
+      '--format',
+      'csl-json',
+      '--collection',
+      'thesis',
+      '-o',
+      join(files, 'thesis.json'),
+    );
     expect(all.code).toBe(0);
     expect(all.stdout).toContain('csl-json of the collection "Thesis" and subcollections');
     expect(JSON.parse(readFileSync(join(files, 'thesis.json'), 'utf8'))).toHaveLength(3);
-    const top = await autoExport(data.path, 'add', '--format', 'ris', '--collection', 'Thesis', '--no-subcollections', '-o', join(files, 'top.ris'));
+    const top = await autoExport(
+      data.path,
+      'add',
+      '--format',
+      'ris',
+      '--collection',
+      'Thesis',
+      '--no-subcollections',
+      '-o',
+      join(files, 'top.ris'),
+    );
     expect(top.code).toBe(0);
     expect(readFileSync(join(files, 'top.ris'), 'utf8').match(/^TY {2}- /gm)).toHaveLength(1);
 
@@ -109,11 +146,23 @@ describe('citewise auto-export', () => {
     rmSync(dir, { recursive: true });
     const failed = await autoExport(data.path, 'run');
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain(`citewise: auto-export 1: Could not write ${file}: the folder ${dir} does not exist`);
+    expect(failed.stderr).toContain(
+      `citewise: auto-export 1: Could not write ${file}: the folder ${dir} does not exist`,
+    );
     expect((await autoExport(data.path, 'list')).stdout).toContain('ERROR: Could not write');
 
     expect((await autoExport(data.path, 'run', '7')).stderr).toContain('no auto-export with id 7');
-    for (const args of [['add'], ['add', '--format', 'docx', '-o', 'x'], ['add', '--library', '--collection', 'A', '-o', 'x'], ['add', '--ascii', '--format', 'ris', '-o', 'x'], ['remove'], ['remove', 'one'], ['frob'], [], ['list', '--bogus']]) {
+    for (const args of [
+      ['add'],
+      ['add', '--format', 'docx', '-o', 'x'],
+      ['add', '--library', '--collection', 'A', '-o', 'x'],
+      ['add', '--ascii', '--format', 'ris', '-o', 'x'],
+      ['remove'],
+      ['remove', 'one'],
+      ['frob'],
+      [],
+      ['list', '--bogus'],
+    ]) {
       const r = await autoExport(data.path, ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^citewise: /);

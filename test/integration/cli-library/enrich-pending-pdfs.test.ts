@@ -47,25 +47,51 @@ interface TitleSearches {
   failed: number;
 }
 
-async function enrichJson(): Promise<{ code: number; report: { titleSearches: TitleSearches | null; paused: unknown }; stderr: string }> {
+async function enrichJson(): Promise<{
+  code: number;
+  report: { titleSearches: TitleSearches | null; paused: unknown };
+  stderr: string;
+}> {
   const r = await runWith({ openService }, data.path, 'enrich', '--json');
-  return { code: r.code, report: JSON.parse(r.stdout) as { titleSearches: TitleSearches | null; paused: unknown }, stderr: r.stderr };
+  return {
+    code: r.code,
+    report: JSON.parse(r.stdout) as { titleSearches: TitleSearches | null; paused: unknown },
+    stderr: r.stderr,
+  };
 }
 
 /** The item a captured PDF became, as `citewise search` lists it. */
 async function itemTitled(words: string): Promise<{ doi: string | null; evidence: unknown }> {
-  const found = JSON.parse((await run(data.path, 'search', `title:"${words}"`, '--json')).stdout) as { items: { doi: string | null; evidence: unknown }[] };
+  const found = JSON.parse((await run(data.path, 'search', `title:"${words}"`, '--json')).stdout) as {
+    items: { doi: string | null; evidence: unknown }[];
+  };
   expect(found.items).toHaveLength(1);
   return found.items[0]!;
 }
 
 describe('citewise enrich and the PDFs captured offline', () => {
   it('runs their title searches: still waiting while offline (exit 4), then completed or failed, and enriches what they identified', async () => {
-    const [one, two] = (svc.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 ORDER BY id LIMIT 2').all() as Parameters<typeof svc.corpus.paper>[0][]).map((r) => svc.corpus.paper(r));
+    const [one, two] = (
+      svc.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 ORDER BY id LIMIT 2').all() as Parameters<
+        typeof svc.corpus.paper
+      >[0][]
+    ).map((r) => svc.corpus.paper(r));
     const pdfs = {
-      known: await makePdf({ title: one!.title, byline: `A. ${one!.authors[0]?.family ?? 'Nobody'}`, pages: [['No identifier is printed on this paper.']] }),
-      refused: await makePdf({ title: two!.title, byline: `B. ${two!.authors[0]?.family ?? 'Nobody'}`, pages: [['Nor on this one.']] }),
-      unknown: await makePdf({ title: 'Quixotic zephyr vellum marmalade', byline: 'Q. Nobody', pages: [['No identifier here either.']] }),
+      known: await makePdf({
+        title: one!.title,
+        byline: `A. ${one!.authors[0]?.family ?? 'Nobody'}`,
+        pages: [['No identifier is printed on this paper.']],
+      }),
+      refused: await makePdf({
+        title: two!.title,
+        byline: `B. ${two!.authors[0]?.family ?? 'Nobody'}`,
+        pages: [['Nor on this one.']],
+      }),
+      unknown: await makePdf({
+        title: 'Quixotic zephyr vellum marmalade',
+        byline: 'Q. Nobody',
+        pages: [['No identifier here either.']],
+      }),
     };
     const files = Object.entries(pdfs).map(([name, bytes]) => {
       const file = join(data.path, `${name}.pdf`);
@@ -83,10 +109,15 @@ describe('citewise enrich and the PDFs captured offline', () => {
     // Back, but the service refuses the search of one title (a 422): that one failed, the others completed.
     proxy.offline = false;
     const refusedWord = two!.title.split(/\s+/).find((w) => w.length > 5)!;
-    proxy.refuse = (url) => (url.startsWith('/search') && decodeURIComponent(url.replace(/\+/g, ' ')).includes(refusedWord) ? 422 : null);
+    proxy.refuse = (url) =>
+      url.startsWith('/search') && decodeURIComponent(url.replace(/\+/g, ' ')).includes(refusedWord) ? 422 : null;
     const online = await runWith({ openService }, data.path, 'enrich');
-    expect(online.stdout).toContain('Title searches of 3 PDFs captured offline: 2 completed (1 identified), 0 still waiting, 1 failed\n');
-    expect(online.stderr).toContain('citewise: the title search of a PDF captured offline failed: The service rejected the request');
+    expect(online.stdout).toContain(
+      'Title searches of 3 PDFs captured offline: 2 completed (1 identified), 0 still waiting, 1 failed\n',
+    );
+    expect(online.stderr).toContain(
+      'citewise: the title search of a PDF captured offline failed: The service rejected the request',
+    );
     expect(online.code).toBe(1);
     // Identified and enriched in the same run: the service's DOI and its tallies.
     const known = await itemTitled(one!.title);
@@ -107,7 +138,10 @@ describe('citewise enrich and the PDFs captured offline', () => {
   }, 120_000);
 
   it('leaves them to library-wide runs: a DOI scope searches no title', async () => {
-    const [doi] = svc.corpus.db.prepare('SELECT doi FROM papers WHERE retracted = 0 ORDER BY id LIMIT 1 OFFSET 5').pluck().all() as string[];
+    const [doi] = svc.corpus.db
+      .prepare('SELECT doi FROM papers WHERE retracted = 0 ORDER BY id LIMIT 1 OFFSET 5')
+      .pluck()
+      .all() as string[];
     const r = await runWith({ openService }, data.path, 'enrich', doi!, '--json');
     expect((JSON.parse(r.stdout) as { titleSearches: unknown }).titleSearches).toBeNull();
   });

@@ -45,12 +45,20 @@ function openServiceAt(url: string): CommandContext['openService'] {
   };
 }
 
-const flaggedDoi = (): string => (svc.corpus.db.prepare('SELECT doi FROM papers WHERE retracted = 1 ORDER BY id LIMIT 1').pluck().get() as string);
-const cleanDois = (n: number): string[] => (svc.corpus.db.prepare('SELECT doi FROM papers WHERE notice_flags = 0 AND retracted = 0 ORDER BY id LIMIT ?').pluck().all(n) as string[]);
+const flaggedDoi = (): string =>
+  svc.corpus.db.prepare('SELECT doi FROM papers WHERE retracted = 1 ORDER BY id LIMIT 1').pluck().get() as string;
+const cleanDois = (n: number): string[] =>
+  svc.corpus.db
+    .prepare('SELECT doi FROM papers WHERE notice_flags = 0 AND retracted = 0 ORDER BY id LIMIT ?')
+    .pluck()
+    .all(n) as string[];
 
 async function importBare(dois: readonly string[], extra = '', prefix = 'bare'): Promise<void> {
   const file = `${data.path}/${prefix}.bib`;
-  writeFileSync(file, dois.map((d, i) => `@article{${prefix}${i}, title = {Bare ${prefix} ${i}}, doi = {${d}}}\n`).join('') + extra);
+  writeFileSync(
+    file,
+    dois.map((d, i) => `@article{${prefix}${i}, title = {Bare ${prefix} ${i}}, doi = {${d}}}\n`).join('') + extra,
+  );
   expect((await run(data.path, 'import', file)).code).toBe(0);
 }
 
@@ -60,7 +68,9 @@ describe('citewise add', () => {
     const r = flaggedDoi();
     const added = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'add', a, r, '--json');
     expect(added.code).toBe(0);
-    const found = JSON.parse((await run(data.path, 'search', `doi:${r}`, '--json')).stdout) as { items: { evidence: unknown; retracted: boolean | null }[] };
+    const found = JSON.parse((await run(data.path, 'search', `doi:${r}`, '--json')).stdout) as {
+      items: { evidence: unknown; retracted: boolean | null }[];
+    };
     expect(found.items[0]!.retracted).toBe(true);
     expect(found.items[0]!.evidence).toMatchObject({ supporting: expect.any(Number) });
     // Nothing left to fetch: enrich (missing or stale only) asks for nothing.
@@ -70,7 +80,10 @@ describe('citewise add', () => {
     // The retraction seen at add time is news for check, once.
     const check = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'check', '--json');
     expect(check.code).toBe(3);
-    expect(JSON.parse(check.stdout)).toMatchObject({ flagged: [{ doi: r, status: 'retracted' }], changes: [{ doi: r, previous: null, current: 'retracted' }] });
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      flagged: [{ doi: r, status: 'retracted' }],
+      changes: [{ doi: r, previous: null, current: 'retracted' }],
+    });
   });
 });
 
@@ -79,18 +92,28 @@ describe('citewise add while the service cannot be reached', () => {
     const [a, b] = cleanDois(2) as [string, string];
     const offline = await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'add', a, b, '--json');
     expect(offline.code).toBe(4);
-    const report = JSON.parse(offline.stdout) as { added: unknown[]; queued: { doi: string; id: number }[]; notAdded: unknown[]; paused: { code: string } | null };
+    const report = JSON.parse(offline.stdout) as {
+      added: unknown[];
+      queued: { doi: string; id: number }[];
+      notAdded: unknown[];
+      paused: { code: string } | null;
+    };
     expect(report.added).toEqual([]);
     expect(report.notAdded).toEqual([]);
     expect(report.queued.map((q) => q.doi)).toEqual([a, b]);
-    const before = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as { total: number; items: { title: string | null }[] };
+    const before = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as {
+      total: number;
+      items: { title: string | null }[];
+    };
     expect(before.total).toBe(1);
     const title = svc.corpus.db.prepare('SELECT title FROM papers WHERE doi = ?').pluck().get(a) as string;
     expect(before.items[0]!.title).not.toBe(title);
 
     const online = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--json');
     expect(online.code).toBe(0);
-    const after = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as { items: { title: string | null; evidence: unknown }[] };
+    const after = JSON.parse((await run(data.path, 'search', `doi:${a}`, '--json')).stdout) as {
+      items: { title: string | null; evidence: unknown }[];
+    };
     expect(after.items[0]!.title).toBe(title);
     expect(after.items[0]!.evidence).toMatchObject({ supporting: expect.any(Number) });
     // Adding them again now finds them in the library.
@@ -102,17 +125,29 @@ describe('citewise add while the service cannot be reached', () => {
 
 describe('placeholders become real entries', () => {
   it('says a placeholder was kept, then enrich gives it its type, a real key, its keywords as tags and clears the pending mark', async () => {
-    const withKeywords = svc.corpus.db.prepare("SELECT doi, type, keywords FROM papers WHERE keywords IS NOT NULL AND keywords <> '[]' AND retracted = 0 ORDER BY id LIMIT 1").get() as { doi: string; type: string; keywords: string };
+    const withKeywords = svc.corpus.db
+      .prepare(
+        "SELECT doi, type, keywords FROM papers WHERE keywords IS NOT NULL AND keywords <> '[]' AND retracted = 0 ORDER BY id LIMIT 1",
+      )
+      .get() as { doi: string; type: string; keywords: string };
     const [plain] = cleanDois(1) as [string];
     const offline = await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'add', withKeywords.doi, plain);
     expect(offline.code).toBe(4);
     expect(offline.stdout.split('\n')[0]).toBe('2 placeholders kept, completed when the service is reachable.');
     expect(offline.stdout).not.toContain('Added 0');
-    const keysBefore = (JSON.parse((await run(data.path, 'search', 'doi:10.*', '--json')).stdout) as { items: { citationKey: string }[] }).items.map((i) => i.citationKey);
+    const keysBefore = (
+      JSON.parse((await run(data.path, 'search', 'doi:10.*', '--json')).stdout) as { items: { citationKey: string }[] }
+    ).items.map((i) => i.citationKey);
     expect(keysBefore.sort()).toEqual(['anon', 'anona']);
 
     expect((await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich')).code).toBe(0);
-    const out = JSON.parse((await run(data.path, 'export', '--format', 'csl-json')).stdout) as { id: string; type: string; DOI: string; custom?: unknown; keyword?: string }[];
+    const out = JSON.parse((await run(data.path, 'export', '--format', 'csl-json')).stdout) as {
+      id: string;
+      type: string;
+      DOI: string;
+      custom?: unknown;
+      keyword?: string;
+    }[];
     expect(out).toHaveLength(2);
     for (const item of out) {
       expect(item.id).not.toMatch(/^anon[a-z]*$/);
@@ -121,7 +156,9 @@ describe('placeholders become real entries', () => {
     const completed = out.find((i) => i.DOI === withKeywords.doi)!;
     const keywords = JSON.parse(withKeywords.keywords) as string[];
     expect(completed.keyword).toBe(keywords.join(', '));
-    const tagged = JSON.parse((await run(data.path, 'search', `tag:"${keywords[0]}"`, '--json')).stdout) as { items: { citationKey: string; type: string }[] };
+    const tagged = JSON.parse((await run(data.path, 'search', `tag:"${keywords[0]}"`, '--json')).stdout) as {
+      items: { citationKey: string; type: string }[];
+    };
     expect(tagged.items.map((i) => i.citationKey)).toContain(completed.id);
     expect(completed.type).toBe(withKeywords.type === 'journal-article' ? 'article-journal' : completed.type);
   });
@@ -138,7 +175,10 @@ describe('citewise enrich', () => {
     const online = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--json');
     expect(online.code).toBe(0);
     expect(online.stderr).toMatch(/30 of 30 DOIs/);
-    const report = JSON.parse(online.stdout) as { runs: { state: string; done: number; total: number; filled: number }[]; paused: unknown };
+    const report = JSON.parse(online.stdout) as {
+      runs: { state: string; done: number; total: number; filled: number }[];
+      paused: unknown;
+    };
     // The interrupted run is continued; nothing else was missing.
     expect(report.runs).toEqual([expect.objectContaining({ state: 'done', done: 30, total: 30, filled: 30 })]);
     expect(report.paused).toBeNull();
@@ -155,12 +195,21 @@ describe('citewise enrich', () => {
     const one = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', dois[0]!, '--json');
     expect(one.code).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject({ runs: [{ total: 1, done: 1, state: 'done' }] });
-    const query = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--query', 'Bare', '--json');
+    const query = await runWith(
+      { openService: openServiceAt(svc.url) },
+      data.path,
+      'enrich',
+      '--query',
+      'Bare',
+      '--json',
+    );
     expect(JSON.parse(query.stdout)).toMatchObject({ runs: [{ total: 4, done: 4 }] });
     const all = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--all');
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/Enrich the library: 4 of 4 DOIs/);
-    expect((await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--all', '--query', 'x')).code).toBe(2);
+    expect(
+      (await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--all', '--query', 'x')).code,
+    ).toBe(2);
     expect((await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', 'not-a-doi')).code).toBe(2);
     const missing = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'enrich', '--collection', 'Nope');
     expect(missing.code).toBe(1);
@@ -181,7 +230,11 @@ describe('citewise check', () => {
     const first = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'check');
     expect(first.code).toBe(3);
     expect(first.stdout).toMatch(/Flagged items \(1\):\n {2}retracted +flagged0\t/);
-    expect(first.stdout).toMatch(new RegExp(`Changed since the last check \\(1\\):\\n  flagged0: first check → retracted \\(${r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `Changed since the last check \\(1\\):\\n  flagged0: first check → retracted \\(${r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`,
+      ),
+    );
     const second = await runWith({ openService: openServiceAt(svc.url) }, data.path, 'check', '--json');
     expect(second.code).toBe(3);
     expect(JSON.parse(second.stdout)).toMatchObject({ flagged: [{ doi: r }], changes: [], refreshed: null });
@@ -189,7 +242,9 @@ describe('citewise check', () => {
     // Offline, check answers from the library; with nothing flagged it says the answer may be old.
     const offline = await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'check', '--offline');
     expect(offline.code).toBe(3);
-    expect((await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'check', '--offline', 'extra')).code).toBe(2);
+    expect(
+      (await runWith({ openService: openServiceAt(deadUrl) }, data.path, 'check', '--offline', 'extra')).code,
+    ).toBe(2);
   });
 
   it('exits 4 when the notices could not be refreshed and nothing known is flagged', async () => {

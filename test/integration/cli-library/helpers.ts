@@ -30,12 +30,22 @@ export function run(dataDir: string, command: string, ...args: string[]): Promis
 }
 
 /** The same, with more of the context (the service, for add). */
-export async function runWith(extra: Pick<CommandContext, 'openService' | 'atomicFs'>, dataDir: string, command: string, ...args: string[]): Promise<RunResult> {
+export async function runWith(
+  extra: Pick<CommandContext, 'openService' | 'atomicFs'>,
+  dataDir: string,
+  command: string,
+  ...args: string[]
+): Promise<RunResult> {
   const out = collector();
   const err = collector();
   const spec = await loadCommand(command);
   if (!spec) throw new Error(`no command "${command}"`);
-  const code = await runCommand(spec, [command, ...args], { dataDir, stdout: out.stream, stderr: err.stream, ...extra });
+  const code = await runCommand(spec, [command, ...args], {
+    dataDir,
+    stdout: out.stream,
+    stderr: err.stream,
+    ...extra,
+  });
   return { code, stdout: out.text(), stderr: err.text() };
 }
 

@@ -17,14 +17,21 @@ describe('citewise import', () => {
   it('imports, and a second import of the same file adds nothing', async () => {
     const first = await run(data.path, 'import', BIB, '--json');
     expect(first.code).toBe(0);
-    const report = JSON.parse(first.stdout) as { added: number; duplicates: number; errors: number; files: { format: string }[] };
+    const report = JSON.parse(first.stdout) as {
+      added: number;
+      duplicates: number;
+      errors: number;
+      files: { format: string }[];
+    };
     expect(report.added).toBe(13);
     expect(report.files[0]!.format).toBe('bibtex');
 
     const again = await run(data.path, 'import', BIB);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('0 items added, 13 duplicates skipped');
-    expect(again.stdout).toMatch(/library\.bib:10: duplicate watson1953 \(same citation key and DOI or title as item 1\)/);
+    expect(again.stdout).toMatch(
+      /library\.bib:10: duplicate watson1953 \(same citation key and DOI or title as item 1\)/,
+    );
 
     const stats = JSON.parse((await run(data.path, 'stats', '--json')).stdout) as { items: number };
     expect(stats.items).toBe(13);
@@ -34,7 +41,14 @@ describe('citewise import', () => {
     const file = join(data.path, 'mixed.bib');
     writeFileSync(
       file,
-      ['@article{good1, title = {A good entry}, author = {Lovelace, Ada}, year = 1843}', '', '@article{broken, title = {Never closed', '', '@book{good2, title = {Another good one}, author = {Babbage, Charles}, year = 1864}', ''].join('\n'),
+      [
+        '@article{good1, title = {A good entry}, author = {Lovelace, Ada}, year = 1843}',
+        '',
+        '@article{broken, title = {Never closed',
+        '',
+        '@book{good2, title = {Another good one}, author = {Babbage, Charles}, year = 1864}',
+        '',
+      ].join('\n'),
     );
     const r = await run(data.path, 'import', file);
     expect(r.code).toBe(0);
@@ -65,7 +79,10 @@ describe('citewise search and export', () => {
   it('finds items with the fielded query language', async () => {
     const r = await run(data.path, 'search', 'author:watson', '--json');
     expect(r.code).toBe(0);
-    const result = JSON.parse(r.stdout) as { total: number; items: { citationKey: string; year: number; doi: string }[] };
+    const result = JSON.parse(r.stdout) as {
+      total: number;
+      items: { citationKey: string; year: number; doi: string }[];
+    };
     expect(result.total).toBe(1);
     expect(result.items[0]).toMatchObject({ citationKey: 'watson1953', year: 1953, doi: '10.1038/171737a0' });
     const text = await run(data.path, 'search', 'year:<1935');
@@ -104,7 +121,9 @@ describe('citewise search and export', () => {
     expect(rtf.stdout.startsWith('{\\rtf1')).toBe(true);
     const ris = await run(data.path, 'export', '--format', 'ris', '--query', 'author:watson');
     expect(ris.stdout).toMatch(/^TY {2}- JOUR/m);
-    const csl = JSON.parse((await run(data.path, 'export', '--format', 'csl-json', '--query', 'author:watson')).stdout) as { id: string }[];
+    const csl = JSON.parse(
+      (await run(data.path, 'export', '--format', 'csl-json', '--query', 'author:watson')).stdout,
+    ) as { id: string }[];
     expect(csl).toHaveLength(1);
     expect(csl[0]!.id).toBe('watson1953');
     const biblatex = await run(data.path, 'export', '--format', 'biblatex', '--query', 'author:watson');
@@ -119,7 +138,13 @@ describe('citewise search and export', () => {
   it('counts items in stats', async () => {
     const r = await run(data.path, 'stats', '--json');
     expect(r.code).toBe(0);
-    const stats = JSON.parse(r.stdout) as { items: number; byType: Record<string, number>; withDoi: number; withTallies: number; retracted: number };
+    const stats = JSON.parse(r.stdout) as {
+      items: number;
+      byType: Record<string, number>;
+      withDoi: number;
+      withTallies: number;
+      retracted: number;
+    };
     expect(stats.items).toBe(17);
     expect(Object.values(stats.byType).reduce((a, b) => a + b, 0)).toBe(17);
     expect(stats.byType['article-journal']).toBeGreaterThan(0);

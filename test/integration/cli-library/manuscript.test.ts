@@ -56,8 +56,16 @@ describe('citewise manuscript', () => {
     writeFileSync(join(work.path, 'library.bib'), BIB);
     expect((await run(data.path, 'import', join(work.path, 'library.bib'))).code).toBe(0);
     await withLibrary(data.path, async (client) => {
-      await client.lib.putNotices('10.1000/retracted', [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01', noticeDoi: '10.1000/notice' }], true);
-      await client.lib.putNotices('10.1000/concern', [{ doi: '10.1000/concern', status: 'Has expression of concern' }], false);
+      await client.lib.putNotices(
+        '10.1000/retracted',
+        [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01', noticeDoi: '10.1000/notice' }],
+        true,
+      );
+      await client.lib.putNotices(
+        '10.1000/concern',
+        [{ doi: '10.1000/concern', status: 'Has expression of concern' }],
+        false,
+      );
       await client.lib.putNotices('10.1000/fine', [], false);
       await client.lib.putTallies({
         found: {
@@ -67,7 +75,11 @@ describe('citewise manuscript', () => {
         },
       });
       // The service's paper record for the preprint links its published version.
-      await client.lib.putPapers({ found: { '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/PUBLISHED' }], preprintLinks: [] } } });
+      await client.lib.putPapers({
+        found: {
+          '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/PUBLISHED' }], preprintLinks: [] },
+        },
+      });
     });
   });
   afterEach(() => {
@@ -96,7 +108,15 @@ describe('citewise manuscript', () => {
     expect(report.format).toBe('markdown');
     expect(report.citations).toBe(8);
     const byRef = Object.fromEntries(report.cited.map((e) => [e.ref, e]));
-    expect(report.cited.map((e) => e.ref)).toEqual(['fine2019', 'retracted2015', 'concern2016', 'disputed2018', 'fewcontra2018', 'preprint2020', 'nobody1999']);
+    expect(report.cited.map((e) => e.ref)).toEqual([
+      'fine2019',
+      'retracted2015',
+      'concern2016',
+      'disputed2018',
+      'fewcontra2018',
+      'preprint2020',
+      'nobody1999',
+    ]);
     expect(byRef.fine2019!.places).toEqual(['line 5', 'line 8']);
     expect(byRef.fine2019!.flags).toEqual([]);
     expect(byRef.retracted2015!.flags).toEqual(['retracted']);
@@ -106,9 +126,17 @@ describe('citewise manuscript', () => {
     expect(byRef.disputed2018!.flags).toEqual(['contrasting']);
     expect(byRef.fewcontra2018!.flags).toEqual([]);
     expect(byRef.preprint2020!.flags).toEqual(['published-version']);
-    expect(byRef.preprint2020!.item!.publishedVersions).toEqual([{ doi: '10.1038/published', citationKey: 'published2021' }]);
+    expect(byRef.preprint2020!.item!.publishedVersions).toEqual([
+      { doi: '10.1038/published', citationKey: 'published2021' },
+    ]);
     expect(byRef.nobody1999).toMatchObject({ item: null, flags: ['missing'], line: 7 });
-    expect(report.counts).toMatchObject({ missing: 1, retracted: 1, 'expression-of-concern': 1, contrasting: 1, 'published-version': 1 });
+    expect(report.counts).toMatchObject({
+      missing: 1,
+      retracted: 1,
+      'expression-of-concern': 1,
+      contrasting: 1,
+      'published-version': 1,
+    });
 
     // The .bib holds the six cited items the library has, and nothing else: imported into an empty
     // library, it gives back exactly their keys.
@@ -117,7 +145,14 @@ describe('citewise manuscript', () => {
       expect((await run(fresh.path, 'import', out)).code).toBe(0);
       const exported = await run(fresh.path, 'export', '--format', 'csl-json');
       const keys = (JSON.parse(exported.stdout) as { 'citation-key': string }[]).map((i) => i['citation-key']).sort();
-      expect(keys).toEqual(['concern2016', 'disputed2018', 'fewcontra2018', 'fine2019', 'preprint2020', 'retracted2015']);
+      expect(keys).toEqual([
+        'concern2016',
+        'disputed2018',
+        'fewcontra2018',
+        'fine2019',
+        'preprint2020',
+        'retracted2015',
+      ]);
     } finally {
       fresh.remove();
     }
@@ -137,9 +172,15 @@ describe('citewise manuscript', () => {
 
   it('checks LaTeX with its .aux, and writes CSL-JSON of the cited items', async () => {
     const tex = join(work.path, 'paper.tex');
-    writeFileSync(tex, '\\documentclass{article}\n\\begin{document}\nAs \\citet[p.~2]{fine2019} and \\parencite{published2021}.\n\\input{chapter}\n\\end{document}\n');
+    writeFileSync(
+      tex,
+      '\\documentclass{article}\n\\begin{document}\nAs \\citet[p.~2]{fine2019} and \\parencite{published2021}.\n\\input{chapter}\n\\end{document}\n',
+    );
     // The chapter's citations are known from the .aux only.
-    writeFileSync(join(work.path, 'paper.aux'), '\\relax\n\\citation{fine2019}\n\\citation{published2021}\n\\citation{concern2016}\n');
+    writeFileSync(
+      join(work.path, 'paper.aux'),
+      '\\relax\n\\citation{fine2019}\n\\citation{published2021}\n\\citation{concern2016}\n',
+    );
     const out = join(work.path, 'cited.json');
     const r = await manuscript(data.path, tex, '--write-csljson', out);
     expect(r.code).toBe(3);
@@ -155,8 +196,23 @@ describe('citewise manuscript', () => {
     writeFileSync(
       file,
       docx([
-        paragraph('Text ', zoteroField([{ itemData: { type: 'article-journal', title: 'whatever', DOI: 'https://doi.org/10.1000/RETRACTED' } }], '(Wrong, 2015)', 60)),
-        paragraph(zoteroField([{ itemData: { type: 'article-journal', title: 'A fine paper.' } }, { itemData: { type: 'book', title: 'x', 'citation-key': 'uncited2000' } }], '(Fine, 2019; Nobody, 2000)')),
+        paragraph(
+          'Text ',
+          zoteroField(
+            [{ itemData: { type: 'article-journal', title: 'whatever', DOI: 'https://doi.org/10.1000/RETRACTED' } }],
+            '(Wrong, 2015)',
+            60,
+          ),
+        ),
+        paragraph(
+          zoteroField(
+            [
+              { itemData: { type: 'article-journal', title: 'A fine paper.' } },
+              { itemData: { type: 'book', title: 'x', 'citation-key': 'uncited2000' } },
+            ],
+            '(Fine, 2019; Nobody, 2000)',
+          ),
+        ),
         paragraph(zoteroField([{ itemData: { type: 'book', title: 'Not In This Library' } }], '(Who, 1990)')),
       ]),
     );
@@ -173,67 +229,86 @@ describe('citewise manuscript', () => {
 
   it('refuses bad input with what and where, writing nothing', async () => {
     const out = join(work.path, 'never.bib');
-    const missing = await manuscript(data.path, join(work.path, 'nope.md'), '--write-bib', out).catch((e: unknown) => e);
+    const missing = await manuscript(data.path, join(work.path, 'nope.md'), '--write-bib', out).catch(
+      (e: unknown) => e,
+    );
     expect(missing).toBeInstanceOf(CoreError);
     expect((missing as Error).message).toMatch(/nope\.md: no such file/);
 
     const binary = join(work.path, 'binary.md');
     writeFileSync(binary, Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]));
-    await expect(manuscript(data.path, binary, '--write-bib', out)).rejects.toThrow(/binary\.md is a binary file, not a Markdown manuscript \(byte 2 is NUL\)/);
+    await expect(manuscript(data.path, binary, '--write-bib', out)).rejects.toThrow(
+      /binary\.md is a binary file, not a Markdown manuscript \(byte 2 is NUL\)/,
+    );
 
     const latin1 = join(work.path, 'latin1.tex');
     writeFileSync(latin1, Buffer.concat([Buffer.from('ok\n\\cite{a}\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]));
-    await expect(manuscript(data.path, latin1)).rejects.toThrow(/latin1\.tex is not UTF-8 text \(line 3 has bytes that are not UTF-8\)/);
+    await expect(manuscript(data.path, latin1)).rejects.toThrow(
+      /latin1\.tex is not UTF-8 text \(line 3 has bytes that are not UTF-8\)/,
+    );
 
     const huge = join(work.path, 'huge.md');
     writeFileSync(huge, '');
     truncateSync(huge, 21 * 1024 * 1024);
-    await expect(manuscript(data.path, huge, '--write-bib', out)).rejects.toThrow(/huge\.md is 22,020,096 bytes, more than the 20 MB/);
+    await expect(manuscript(data.path, huge, '--write-bib', out)).rejects.toThrow(
+      /huge\.md is 22,020,096 bytes, more than the 20 MB/,
+    );
 
     const corrupt = join(work.path, 'corrupt.docx');
     writeFileSync(corrupt, docx([paragraph('x')]).subarray(0, 60));
-    await expect(manuscript(data.path, corrupt, '--write-bib', out)).rejects.toThrow(/corrupt\.docx: it is not a Word \.docx file: it is not a zip package/);
+    await expect(manuscript(data.path, corrupt, '--write-bib', out)).rejects.toThrow(
+      /corrupt\.docx: it is not a Word \.docx file: it is not a zip package/,
+    );
 
     writeFileSync(join(work.path, 'notes.pdf'), '%PDF-1.7');
-    await expect(manuscript(data.path, join(work.path, 'notes.pdf'))).rejects.toThrow(/notes\.pdf: the manuscript check reads \.md, .*\.docx files, not "\.pdf"/);
+    await expect(manuscript(data.path, join(work.path, 'notes.pdf'))).rejects.toThrow(
+      /notes\.pdf: the manuscript check reads \.md, .*\.docx files, not "\.pdf"/,
+    );
     expect(existsSync(out)).toBe(false);
 
     await expect(manuscript(data.path)).rejects.toThrow(UsageError);
-    await expect(manuscript(data.path, 'a.md', '--contrasting', '0')).rejects.toThrow(/--contrasting must be a whole number of at least 1/);
+    await expect(manuscript(data.path, 'a.md', '--contrasting', '0')).rejects.toThrow(
+      /--contrasting must be a whole number of at least 1/,
+    );
     await expect(manuscript(data.path, 'a.md', '--bogus')).rejects.toThrow(UsageError);
   });
 });
 
 const ROOT = join(__dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'citewise.mjs');
-const built = existsSync(join(ROOT, 'out', 'cli', 'index.js')) && execFileSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).includes('manuscript FILE');
+const built =
+  existsSync(join(ROOT, 'out', 'cli', 'index.js')) &&
+  execFileSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).includes('manuscript FILE');
 
-describe.skipIf(!built)(`the built citewise manuscript command${built ? '' : ' (skipped: run `npm run build`)'}`, () => {
-  it('exits 0 clean, 3 with problems, 1 on a file it cannot read, 2 on wrong usage', async () => {
-    const data = tempDir();
-    const work = tempDir('citewise-ms-');
-    try {
-      writeFileSync(join(work.path, 'library.bib'), BIB);
-      expect((await run(data.path, 'import', join(work.path, 'library.bib'))).code).toBe(0);
-      writeFileSync(join(work.path, 'ok.typ'), 'See @fine2019.\n');
-      writeFileSync(join(work.path, 'bad.typ'), 'See @fine2019 and @ghost2000.\n');
-      const exec = promisify(execFile);
-      const cw = (...args: string[]) =>
-        exec(process.execPath, [BIN, '--data-dir', data.path, 'manuscript', ...args], { timeout: 60_000 }).then(
-          (r) => ({ code: 0, ...r }),
-          (e: { code: number; stdout: string; stderr: string }) => e,
-        );
-      expect((await cw(join(work.path, 'ok.typ'))).code).toBe(0);
-      const bad = await cw(join(work.path, 'bad.typ'));
-      expect(bad.code).toBe(3);
-      expect(bad.stdout).toContain('✗ ghost2000 (line 1): not in the library');
-      const missing = await cw(join(work.path, 'gone.typ'));
-      expect(missing).toMatchObject({ code: 1 });
-      expect(missing.stderr).toMatch(/citewise: .*gone\.typ: no such file/);
-      expect((await cw()).code).toBe(2);
-    } finally {
-      data.remove();
-      work.remove();
-    }
-  });
-});
+describe.skipIf(!built)(
+  `the built citewise manuscript command${built ? '' : ' (skipped: run `npm run build`)'}`,
+  () => {
+    it('exits 0 clean, 3 with problems, 1 on a file it cannot read, 2 on wrong usage', async () => {
+      const data = tempDir();
+      const work = tempDir('citewise-ms-');
+      try {
+        writeFileSync(join(work.path, 'library.bib'), BIB);
+        expect((await run(data.path, 'import', join(work.path, 'library.bib'))).code).toBe(0);
+        writeFileSync(join(work.path, 'ok.typ'), 'See @fine2019.\n');
+        writeFileSync(join(work.path, 'bad.typ'), 'See @fine2019 and @ghost2000.\n');
+        const exec = promisify(execFile);
+        const cw = (...args: string[]) =>
+          exec(process.execPath, [BIN, '--data-dir', data.path, 'manuscript', ...args], { timeout: 60_000 }).then(
+            (r) => ({ code: 0, ...r }),
+            (e: { code: number; stdout: string; stderr: string }) => e,
+          );
+        expect((await cw(join(work.path, 'ok.typ'))).code).toBe(0);
+        const bad = await cw(join(work.path, 'bad.typ'));
+        expect(bad.code).toBe(3);
+        expect(bad.stdout).toContain('✗ ghost2000 (line 1): not in the library');
+        const missing = await cw(join(work.path, 'gone.typ'));
+        expect(missing).toMatchObject({ code: 1 });
+        expect(missing.stderr).toMatch(/citewise: .*gone\.typ: no such file/);
+        expect((await cw()).code).toBe(2);
+      } finally {
+        data.remove();
+        work.remove();
+      }
+    });
+  },
+);

@@ -19,8 +19,21 @@ describe('citewise styles', () => {
     const added = await run(data.path, 'styles', 'add', TINY_LAB);
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('added "Tiny Lab Style" as tiny-lab');
-    const list = JSON.parse((await run(data.path, 'styles', '--json')).stdout) as { styles: { id: string; builtIn: boolean }[]; skipped: unknown[] };
-    expect(list.styles.map((s) => s.id)).toEqual(['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex', 'tiny-lab']);
+    const list = JSON.parse((await run(data.path, 'styles', '--json')).stdout) as {
+      styles: { id: string; builtIn: boolean }[];
+      skipped: unknown[];
+    };
+    expect(list.styles.map((s) => s.id)).toEqual([
+      'apa',
+      'ieee',
+      'mla',
+      'ama',
+      'chicago',
+      'harvard',
+      'vancouver',
+      'bibtex',
+      'tiny-lab',
+    ]);
     expect(list.styles.at(-1)!.builtIn).toBe(false);
     expect(list.skipped).toEqual([]);
 

@@ -20,7 +20,10 @@ const client = await LibraryClient.start({ file: ${JSON.stringify(file)} });
 await client.lib.stats();
 process.stdout.write('open\\n');
 setInterval(() => void client.lib.stats(), 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.on('exit', () => res()));
@@ -47,26 +50,30 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 
 describe('the integrity check after an unclean shutdown, through the worker', () => {
-  it('runs at the first open after a kill -9, once, and not at an open after a clean close', { timeout: 120_000 }, async () => {
-    // A clean close, then an open: no check (the record is as the new library left it).
-    const created = lastCheck();
-    await new Promise((r) => setTimeout(r, 5));
-    expect((await run(dir.path, 'stats')).code).toBe(0);
-    expect(lastCheck()).toBe(created);
-    expect(marks()).toEqual([]);
+  it(
+    'runs at the first open after a kill -9, once, and not at an open after a clean close',
+    { timeout: 120_000 },
+    async () => {
+      // A clean close, then an open: no check (the record is as the new library left it).
+      const created = lastCheck();
+      await new Promise((r) => setTimeout(r, 5));
+      expect((await run(dir.path, 'stats')).code).toBe(0);
+      expect(lastCheck()).toBe(created);
+      expect(marks()).toEqual([]);
 
-    await killWhileOpen(file);
-    expect(marks()).toHaveLength(1);
-    const stats = await run(dir.path, 'stats');
-    expect(stats.code).toBe(0);
-    // The check ran and passed: a newer record, the dead process's mark gone.
-    expect(Number(lastCheck())).toBeGreaterThan(Number(created));
-    expect(marks()).toEqual([]);
+      await killWhileOpen(file);
+      expect(marks()).toHaveLength(1);
+      const stats = await run(dir.path, 'stats');
+      expect(stats.code).toBe(0);
+      // The check ran and passed: a newer record, the dead process's mark gone.
+      expect(Number(lastCheck())).toBeGreaterThan(Number(created));
+      expect(marks()).toEqual([]);
 
-    // And the open after that is an ordinary one again.
-    const checked = lastCheck();
-    await new Promise((r) => setTimeout(r, 5));
-    expect((await run(dir.path, 'stats')).code).toBe(0);
-    expect(lastCheck()).toBe(checked);
-  });
+      // And the open after that is an ordinary one again.
+      const checked = lastCheck();
+      await new Promise((r) => setTimeout(r, 5));
+      expect((await run(dir.path, 'stats')).code).toBe(0);
+      expect(lastCheck()).toBe(checked);
+    },
+  );
 });

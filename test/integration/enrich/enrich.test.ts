@@ -71,14 +71,25 @@ describe('enrichment', () => {
     expect(itemA.csl.volume).toBe(paper.volume);
     expect(itemA.creatorsList.length).toBe(paper.authors.length);
     expect((await lib.lib.getItem(idB!)).title).toBe('Imported title 1');
-    expect((await lib.lib.getItem(idC!)).csl).toEqual({ id: 'no-doi', type: 'book', title: 'A book without DOI', 'citation-key': expect.any(String) });
+    expect((await lib.lib.getItem(idC!)).csl).toEqual({
+      id: 'no-doi',
+      type: 'book',
+      title: 'A book without DOI',
+      'citation-key': expect.any(String),
+    });
     // Zero counts are counts: every known DOI has a found tally, as the service reports it.
     const tallies = await lib.lib.getTallies([a, b]);
-    expect(tallies[a]).toMatchObject({ state: 'found', supporting: paper.tally!.supporting, contrasting: paper.tally!.contradicting });
+    expect(tallies[a]).toMatchObject({
+      state: 'found',
+      supporting: paper.tally!.supporting,
+      contrasting: paper.tally!.contradicting,
+    });
     expect(await lib.lib.getNotices(a)).toMatchObject({ state: 'found', notices: paper.editorialNotices });
     expect(await lib.lib.getPaper(b)).toMatchObject({ state: 'found' });
     // Filling is not a user edit: no undo entry, no edit record.
-    expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual([`Edit title of ${quoteTitle(before.title!)}`]);
+    expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual([
+      `Edit title of ${quoteTitle(before.title!)}`,
+    ]);
     expect(await lib.enrichment.editedFields(idB!)).toEqual([]);
 
     // The user removes a filled field; enriching again must not put it back.
@@ -146,7 +157,10 @@ describe('enrichment', () => {
     const dois = sampleDois(svc, 600);
     await importDois(dois);
     const snapshots: { done: number; total: number | null; state: string }[] = [];
-    const jobs = new JobRegistry({ onChange: (list) => snapshots.push(...list.map((j) => ({ done: j.done, total: j.total, state: j.state }))), throttleMs: 0 });
+    const jobs = new JobRegistry({
+      onChange: (list) => snapshots.push(...list.map((j) => ({ done: j.done, total: j.total, state: j.state }))),
+      throttleMs: 0,
+    });
     const enricher = new Enricher({ library: lib.enrichment, service: client, jobs, policy: { batchSize: 100 } });
     let jobId = '';
     const off = enricher.onProgress((run) => {
@@ -188,7 +202,10 @@ describe('enrichment', () => {
     await importDois(dois);
     const enricher = new Enricher({ library: lib.enrichment, service: client, policy: { batchSize: 100 } });
     let closing: Promise<void> | null = null;
-    const run = enricher.enrich({ kind: 'library' }, { onProgress: (r) => void (r.done === 100 && (closing ??= enricher.close())) });
+    const run = enricher.enrich(
+      { kind: 'library' },
+      { onProgress: (r) => void (r.done === 100 && (closing ??= enricher.close())) },
+    );
     const { outcome } = await run;
     await closing;
     expect(outcome!.run).toMatchObject({ state: 'paused', done: 100, remaining: 200 });
@@ -200,7 +217,12 @@ describe('enrichment', () => {
     const dois = sampleDois(svc, 12);
     await importDois(dois);
     let now = Date.UTC(2026, 0, 1);
-    const enricher = new Enricher({ library: lib.enrichment, service: client, now: () => now, policy: { refreshLimit: 5 } });
+    const enricher = new Enricher({
+      library: lib.enrichment,
+      service: client,
+      now: () => now,
+      policy: { refreshLimit: 5 },
+    });
     // An interrupted run (offline), and nothing else fetched yet.
     proxy.offline = true;
     const { outcome } = await enricher.enrich({ kind: 'items', ids: [1, 2] });
@@ -209,7 +231,10 @@ describe('enrichment', () => {
     const finished: EnrichRun[] = [];
     enricher.onProgress((run) => run.state !== 'running' && finished.push(run));
     const stop = enricher.startBackground({ initialDelayMs: 1, intervalMs: 20 });
-    await vi.waitFor(() => expect(finished.filter((r) => r.reason === 'refresh' && r.state === 'done')).toHaveLength(2), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(finished.filter((r) => r.reason === 'refresh' && r.state === 'done')).toHaveLength(2),
+      { timeout: 10_000 },
+    );
     stop();
     const runs = finished.filter((r) => r.state === 'done');
     // The paused run went first; then never-fetched DOIs, at most five per tick.

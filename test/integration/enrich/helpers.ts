@@ -29,7 +29,11 @@ export interface ServiceProxy {
 }
 
 export async function serviceProxy(target: () => string): Promise<ServiceProxy> {
-  const state: { offline: boolean; delayMs: number; refuse: ServiceProxy['refuse'] } = { offline: false, delayMs: 0, refuse: null };
+  const state: { offline: boolean; delayMs: number; refuse: ServiceProxy['refuse'] } = {
+    offline: false,
+    delayMs: 0,
+    refuse: null,
+  };
   const bulk: BulkRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (state.offline) {
@@ -38,7 +42,9 @@ export async function serviceProxy(target: () => string): Promise<ServiceProxy> 
     }
     const refused = state.refuse?.(req.url ?? '') ?? null;
     if (refused !== null) {
-      res.writeHead(refused, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Refused by the test proxy' }));
+      res
+        .writeHead(refused, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: 'Refused by the test proxy' }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -48,11 +54,17 @@ export async function serviceProxy(target: () => string): Promise<ServiceProxy> 
         if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
         const path = (req.url ?? '').split('?')[0]!;
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
-        if (req.method === 'POST' && (path === '/papers' || path === '/tallies') && body) bulk.push({ path, dois: JSON.parse(body.toString()) as string[] });
+        if (req.method === 'POST' && (path === '/papers' || path === '/tallies') && body)
+          bulk.push({ path, dois: JSON.parse(body.toString()) as string[] });
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+        for (const [k, v] of Object.entries(req.headers))
+          if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
         try {
-          const answer = await fetch(target() + req.url, { method: req.method, headers, body: body && req.method !== 'GET' ? body : undefined });
+          const answer = await fetch(target() + req.url, {
+            method: req.method,
+            headers,
+            body: body && req.method !== 'GET' ? body : undefined,
+          });
           const text = Buffer.from(await answer.arrayBuffer());
           const out: Record<string, string> = {};
           answer.headers.forEach((v, k) => {
@@ -103,7 +115,15 @@ export async function serviceProxy(target: () => string): Promise<ServiceProxy> 
 
 /** A client that gives up quickly when the service cannot be reached (the tests go offline on purpose). */
 export function fastClient(url: () => string, key: string | null): ServiceClient {
-  return new ServiceClient({ baseUrl: url, getKey: async () => key, maxAttempts: 2, backoffInitialMs: 5, backoffMaxMs: 10, attemptTimeoutMs: 5000, breakerFailures: 1000 });
+  return new ServiceClient({
+    baseUrl: url,
+    getKey: async () => key,
+    maxAttempts: 2,
+    backoffInitialMs: 5,
+    backoffMaxMs: 10,
+    attemptTimeoutMs: 5000,
+    breakerFailures: 1000,
+  });
 }
 
 export interface TestLibraryDir {

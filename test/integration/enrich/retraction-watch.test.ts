@@ -30,15 +30,22 @@ afterAll(async () => {
 
 describe('retraction watch', () => {
   it('flags items with notices, and reports a status change once, when it happens', async () => {
-    const flaggedRow = svc.corpus.db.prepare('SELECT id, doi, retracted, notice_flags FROM papers WHERE notice_flags <> 0 ORDER BY id LIMIT 1').get() as { id: number; doi: string; notice_flags: number };
-    const clean = svc.corpus.db.prepare('SELECT id, doi FROM papers WHERE notice_flags = 0 AND retracted = 0 ORDER BY id LIMIT 1').get() as { id: number; doi: string };
+    const flaggedRow = svc.corpus.db
+      .prepare('SELECT id, doi, retracted, notice_flags FROM papers WHERE notice_flags <> 0 ORDER BY id LIMIT 1')
+      .get() as { id: number; doi: string; notice_flags: number };
+    const clean = svc.corpus.db
+      .prepare('SELECT id, doi FROM papers WHERE notice_flags = 0 AND retracted = 0 ORDER BY id LIMIT 1')
+      .get() as { id: number; doi: string };
     expect(flaggedRow).toBeDefined();
     const dir = libraryDir();
     let lib = await dir.open();
     let url = svc.url;
     const client = fastClient(() => url, null);
     try {
-      const [flaggedId, cleanId] = (await lib.importItems(bareItems([flaggedRow.doi, clean.doi]))).ids as [number, number];
+      const [flaggedId, cleanId] = (await lib.importItems(bareItems([flaggedRow.doi, clean.doi]))).ids as [
+        number,
+        number,
+      ];
       let now = Date.UTC(2026, 0, 1);
       const enricher = new Enricher({ library: lib.enrichment, service: client, now: () => now });
       const watch = new RetractionWatch({ library: lib.enrichment, enricher });
@@ -47,7 +54,9 @@ describe('retraction watch', () => {
 
       // First enrichment: the paper that already has notices is news; the clean one is not.
       const first = await enricher.enrich({ kind: 'library' });
-      expect(first.outcome!.changes.map((c) => [c.doi, c.previous, c.current])).toEqual([[flaggedRow.doi, null, expect.not.stringMatching(/^none$/)]]);
+      expect(first.outcome!.changes.map((c) => [c.doi, c.previous, c.current])).toEqual([
+        [flaggedRow.doi, null, expect.not.stringMatching(/^none$/)],
+      ]);
       expect(heard).toHaveLength(1);
       const flagged = await watch.flagged();
       expect(flagged.map((f) => f.id)).toEqual([flaggedId]);
@@ -58,7 +67,11 @@ describe('retraction watch', () => {
       // The service learns of a retraction (it is restarted on the changed corpus).
       await svc.close();
       const corpus = new Database(dbPath);
-      corpus.prepare("INSERT INTO notices (paper_id, status, date, notice_doi) VALUES (?, 'Retracted', '2026-01-05', '10.5555/retraction.notice.1')").run(clean.id);
+      corpus
+        .prepare(
+          "INSERT INTO notices (paper_id, status, date, notice_doi) VALUES (?, 'Retracted', '2026-01-05', '10.5555/retraction.notice.1')",
+        )
+        .run(clean.id);
       corpus.prepare('UPDATE papers SET retracted = 1, notice_flags = notice_flags | 8 WHERE id = ?').run(clean.id);
       corpus.close();
       svc = await startService({ port: 0, ...CORPUS, dbPath });
@@ -73,7 +86,14 @@ describe('retraction watch', () => {
       now += 2 * DAY;
       const result = await watch.check();
       expect(result.refreshed!.run).toMatchObject({ total: 2, done: 2, reason: 'refresh' });
-      expect(result.changes).toEqual([expect.objectContaining({ doi: clean.doi, previous: 'none', current: 'retracted', items: [expect.objectContaining({ id: cleanId })] })]);
+      expect(result.changes).toEqual([
+        expect.objectContaining({
+          doi: clean.doi,
+          previous: 'none',
+          current: 'retracted',
+          items: [expect.objectContaining({ id: cleanId })],
+        }),
+      ]);
       expect(heard).toHaveLength(2);
       expect(heard[1]!.map((c) => c.doi)).toEqual([clean.doi]);
       expect((await watch.flagged())[0]).toMatchObject({ id: cleanId, status: 'retracted', notices: ['retracted'] });
@@ -88,7 +108,10 @@ describe('retraction watch', () => {
       expect(heard).toHaveLength(2);
       expect(await watch.markSeen(again.changes.map((c) => c.id))).toBe(1);
       expect(await watch.changes()).toEqual([]);
-      expect((await watch.changes({ unseenOnly: false })).map((c) => c.current)).toEqual(['retracted', expect.any(String)]);
+      expect((await watch.changes({ unseenOnly: false })).map((c) => c.current)).toEqual([
+        'retracted',
+        expect.any(String),
+      ]);
 
       // The status survives a restart, and the list shows the item as retracted.
       off();
@@ -109,9 +132,16 @@ describe('retraction watch', () => {
     const limited = await startService({ port: 0, ...CORPUS, dbPath, faults: { rates: { '429': 1 } } });
     const dir = libraryDir();
     const lib = await dir.open();
-    const client = new ServiceClient({ baseUrl: () => limited.url, getKey: async () => null, maxAttempts: 1, maxRetryAfterMs: 0 });
+    const client = new ServiceClient({
+      baseUrl: () => limited.url,
+      getKey: async () => null,
+      maxAttempts: 1,
+      maxRetryAfterMs: 0,
+    });
     try {
-      const dois = (limited.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT 30').all() as { doi: string }[]).map((r) => r.doi);
+      const dois = (
+        limited.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT 30').all() as { doi: string }[]
+      ).map((r) => r.doi);
       await lib.importItems(bareItems(dois));
       const { outcome } = await new Enricher({ library: lib.enrichment, service: client }).enrich({ kind: 'library' });
       expect(outcome!.paused?.code).toBe('RATE_LIMITED');

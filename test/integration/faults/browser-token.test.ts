@@ -10,13 +10,20 @@ import { startHost, type Host } from '../../../electron/host/server';
 import { fakeRendererDir } from '../../helpers/transports';
 import { tempDir } from '../../helpers/tmp';
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -64,7 +71,13 @@ describe('browser mode launch token', { timeout: 60_000 }, () => {
   });
 
   it('redirects only to /, whatever path carried the token', async () => {
-    for (const path of ['/.//evil.example/', '//evil.example/', '/%2F%2Fevil.example/', '/\\\\evil.example/', '/library/../..//evil.example']) {
+    for (const path of [
+      '/.//evil.example/',
+      '//evil.example/',
+      '/%2F%2Fevil.example/',
+      '/\\\\evil.example/',
+      '/library/../..//evil.example',
+    ]) {
       await host.close();
       host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
       const r = await get(host.port, `${path}?token=${host.token}`);

@@ -80,7 +80,9 @@ export function smallDisk(sizeBytes = 4 * 1024 * 1024): SmallDisk {
 /** Files whose name says they are half-written (a backup's .partial, a restore's .tmp). */
 export function halfWritten(dir: string): string[] {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.partial') || f.endsWith('.tmp'));
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.partial') || f.endsWith('.tmp'),
+    );
   } catch {
     return [];
   }
@@ -90,7 +92,10 @@ export function bibtex(count: number, prefix: string, abstractBytes = 400): stri
   const words = 'reliability durability transaction journal checkpoint sector'.split(' ');
   let out = '';
   for (let i = 0; i < count; i++) {
-    const abstract = Array.from({ length: Math.ceil(abstractBytes / 10) }, (_, k) => words[(i + k) % words.length]).join(' ');
+    const abstract = Array.from(
+      { length: Math.ceil(abstractBytes / 10) },
+      (_, k) => words[(i + k) % words.length],
+    ).join(' ');
     out += `@article{${prefix}${i},\n  title = {${prefix} paper number ${i}},\n  author = {Writer, Ann and Other, Bob},\n  journal = {Journal of Faults},\n  year = {2020},\n  doi = {10.1234/${prefix}.${i}},\n  abstract = {${abstract}}\n}\n\n`;
   }
   return out;

@@ -55,7 +55,10 @@ describe('browser mode under hostile messages', { timeout: 240_000 }, () => {
     dir = tempDir();
     core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     host = await startHost({ core, rendererDir: fakeRendererDir(dir.path) });
-    ws = new WebSocket(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Authorization: `Bearer ${host.token}` }, maxPayload: 128 * 1024 * 1024 });
+    ws = new WebSocket(`ws://127.0.0.1:${host.port}/ipc`, {
+      headers: { Authorization: `Bearer ${host.token}` },
+      maxPayload: 128 * 1024 * 1024,
+    });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
@@ -118,12 +121,16 @@ describe('browser mode under hostile messages', { timeout: 240_000 }, () => {
       for (const [name, raw] of Object.entries(HEAVY)) {
         const r = await call(channel, raw, 60_000);
         expect(r.result.ok, `${channel} with ${name}`).toBe(false);
-        expect(['INVALID_INPUT'], `${channel} with ${name}: ${r.result.error?.message}`).toContain(r.result.error?.code);
+        expect(['INVALID_INPUT'], `${channel} with ${name}: ${r.result.error?.message}`).toContain(
+          r.result.error?.code,
+        );
         await stillAnswers();
       }
     }
     const deepEcho = await call('diag.echo', `{"payload":${deep(5000)}}`);
-    expect(deepEcho.result.error?.message).toBe(`Invalid input for diag.echo: the input nests deeper than ${MAX_INPUT_DEPTH} levels.`);
+    expect(deepEcho.result.error?.message).toBe(
+      `Invalid input for diag.echo: the input nests deeper than ${MAX_INPUT_DEPTH} levels.`,
+    );
     // Within the bound, the same echo goes through.
     const ok = await call('diag.echo', `{"payload":${deep(MAX_INPUT_DEPTH - 2)}}`);
     expect(ok.result.ok).toBe(true);

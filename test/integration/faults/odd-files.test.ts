@@ -57,29 +57,41 @@ describe('files that are not files', { timeout: 90_000 }, () => {
     ] as const) {
       const r = await run(dataDir, 'stats');
       expect(r.code, dataDir).toBe(1);
-      expect(r.stderr, dataDir).toBe(`citewise: The data folder ${dataDir} ${why}. Choose another with --data-dir or CITEWISE_DATA_DIR.\n`);
+      expect(r.stderr, dataDir).toBe(
+        `citewise: The data folder ${dataDir} ${why}. Choose another with --data-dir or CITEWISE_DATA_DIR.\n`,
+      );
     }
   });
 
   it('refuses a DOI containing %00 with a clear message', async () => {
     const r = await run(join(dir.path, 'data'), 'enrich', '10.1234/abc%00def');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('citewise: "10.1234/abc%00def" is not a DOI: The DOI contains a control character (such as %00); a DOI never does.\n');
+    expect(r.stderr).toBe(
+      'citewise: "10.1234/abc%00def" is not a DOI: The DOI contains a control character (such as %00); a DOI never does.\n',
+    );
     const core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
     try {
       // An existing item, so that only the DOI can be the reason for a refusal.
-      const imported = await core.invoke('library.import', { text: '@book{b1, title = {A book}, year = {2001}}', fileName: 'b.bib' });
+      const imported = await core.invoke('library.import', {
+        text: '@book{b1, title = {A book}, year = {2001}}',
+        fileName: 'b.bib',
+      });
       const id = imported.ok ? (imported.value as { ids: number[] }).ids[0]! : 0;
       expect(id).toBeGreaterThan(0);
       for (const DOI of ['10.1234/abc%00def', '10.1234/abc\u0000def', '10.1234/abc%1Fdef']) {
         const update = await core.invoke('library.item.update', { id, csl: { type: 'book', title: 'A book', DOI } });
         expect(update, DOI).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-        expect(!update.ok && update.error.message).toContain('csl.DOI: The DOI contains a control character (such as %00); a DOI never does');
+        expect(!update.ok && update.error.message).toContain(
+          'csl.DOI: The DOI contains a control character (such as %00); a DOI never does',
+        );
       }
       const kept = await core.invoke('library.item.get', { id });
       expect(kept.ok && (kept.value as { csl: { DOI?: string } }).csl.DOI).toBeFalsy();
       // The other side: a DOI with an ordinary percent sign or escape is the user's to keep.
-      const fine = await core.invoke('library.item.update', { id, csl: { type: 'book', title: 'A book', DOI: '10.1234/abc%2Fdef' } });
+      const fine = await core.invoke('library.item.update', {
+        id,
+        csl: { type: 'book', title: 'A book', DOI: '10.1234/abc%2Fdef' },
+      });
       expect(fine.ok).toBe(true);
     } finally {
       await core.close();

@@ -26,8 +26,12 @@ afterEach(() => dir.remove());
 /** What a library written by an import that went on after SQLITE_FULL looked like. */
 function drift(): void {
   const db = new Database(file);
-  db.prepare("DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE title LIKE 'drift paper number 1%')").run();
-  db.prepare("INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (9999, 'ghost', '', '', '', '', '', 'ghost')").run();
+  db.prepare(
+    "DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE title LIKE 'drift paper number 1%')",
+  ).run();
+  db.prepare(
+    "INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (9999, 'ghost', '', '', '', '', '', 'ghost')",
+  ).run();
   db.close();
 }
 
@@ -44,7 +48,9 @@ describe('search index drift', { timeout: 60_000 }, () => {
     expect(libraryState(file)).toMatchObject({ items: 50, indexed: 40, unindexed: 11 });
     const r = await run(dir.path, 'backup');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('citewise: The search index had drifted from the items (11 items were missing from it; it had 1 row of deleted items); it was rebuilt');
+    expect(r.stderr).toContain(
+      'citewise: The search index had drifted from the items (11 items were missing from it; it had 1 row of deleted items); it was rebuilt',
+    );
     expect(libraryState(file)).toMatchObject({ items: 50, indexed: 50, unindexed: 0 });
     expect((await run(dir.path, 'search', 'title:"number 12"')).stdout).toContain('drift paper number 12');
     // Once rebuilt, the next start has nothing to say.
@@ -58,7 +64,9 @@ describe('search index drift', { timeout: 60_000 }, () => {
     expect(ordinary.stderr).toBe('');
     expect(libraryState(file)).toMatchObject({ items: 50, indexed: 40, unindexed: 11 });
     const checked = await run(dir.path, 'check', '--offline');
-    expect(checked.stdout).toContain('Search index: 11 of 50 items were missing from it and 1 rows belonged to deleted items; it was rebuilt.');
+    expect(checked.stdout).toContain(
+      'Search index: 11 of 50 items were missing from it and 1 rows belonged to deleted items; it was rebuilt.',
+    );
     expect(libraryState(file)).toMatchObject({ items: 50, indexed: 50, unindexed: 0 });
   });
 
@@ -68,7 +76,9 @@ describe('search index drift', { timeout: 60_000 }, () => {
       uncleanShutdown();
       const r = await run(dir.path, args[0] as 'search', ...args.slice(1));
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain('citewise: The search index had drifted from the items (11 items were missing from it; it had 1 row of deleted items); it was rebuilt');
+      expect(r.stderr).toContain(
+        'citewise: The search index had drifted from the items (11 items were missing from it; it had 1 row of deleted items); it was rebuilt',
+      );
       expect(libraryState(file)).toMatchObject({ items: 50, indexed: 50, unindexed: 0 });
     });
   }

@@ -75,7 +75,8 @@ describe('a library shared by the app and the command line', { timeout: 240_000 
       // The all-saved notice is the worker's next message after the last result.
       await until('the app hears that everything was saved', () => waits.at(-1)?.waiting === false, 5_000);
       expect(waits).toHaveLength(2);
-      for (const [i, row] of rows.entries()) expect((await app.lib.getItem(row.id)).title).toBe(`Edited during the import ${i}`);
+      for (const [i, row] of rows.entries())
+        expect((await app.lib.getItem(row.id)).title).toBe(`Edited during the import ${i}`);
     } finally {
       await app.close();
     }
@@ -88,7 +89,10 @@ describe('a library shared by the app and the command line', { timeout: 240_000 
   it('lands two CLI imports at once, each whole', async () => {
     writeFileSync(join(dir.path, 'a.bib'), bibtex(15_000, 'a', 100));
     writeFileSync(join(dir.path, 'b.bib'), bibtex(15_000, 'b', 100));
-    const [a, b] = await Promise.all([run(dir.path, 'import', join(dir.path, 'a.bib')), run(dir.path, 'import', join(dir.path, 'b.bib'))]);
+    const [a, b] = await Promise.all([
+      run(dir.path, 'import', join(dir.path, 'a.bib')),
+      run(dir.path, 'import', join(dir.path, 'b.bib')),
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(libraryState(file)).toMatchObject({ items: 30_020, indexed: 30_020, unindexed: 0 });

@@ -62,13 +62,17 @@ describe.skipIf(!existsSync('/proc/self/task'))('a time limit really ends the wo
     const before = libraryState(file);
     const baseline = threads();
 
-    const stopped = await timed(importSource(client, { kind: 'path', path: big }, { fileName: 'slow.json', limits: { timeBudgetMs: LIMIT_MS } }));
+    const stopped = await timed(
+      importSource(client, { kind: 'path', path: big }, { fileName: 'slow.json', limits: { timeBudgetMs: LIMIT_MS } }),
+    );
     // The worker has ended by the time the caller hears of it: no thread left behind.
     expect(threads()).toBe(baseline);
     expect(stopped.error).toBeInstanceOf(CoreError);
     const err = stopped.error as CoreError;
     expect(err.code).toBe('TIMEOUT');
-    expect(err.message).toBe('Reading slow.json took longer than the import time limit of 300 ms and was stopped; nothing was imported. Split it into smaller files and import them one by one.');
+    expect(err.message).toBe(
+      'Reading slow.json took longer than the import time limit of 300 ms and was stopped; nothing was imported. Split it into smaller files and import them one by one.',
+    );
     expect(libraryState(file)).toEqual(before);
 
     // Under the limit (the default one) the same file goes in whole: the stop above was the limit's doing.
@@ -78,7 +82,10 @@ describe.skipIf(!existsSync('/proc/self/task'))('a time limit really ends the wo
     expect(libraryState(file).items).toBe(before.items + JSON_ITEMS);
     expect(threads()).toBe(baseline);
     // Measured side by side: the stopped import ended long before the whole parse would have.
-    expect(stopped.ms, `stopped after ${Math.round(stopped.ms)} ms, whole import ${Math.round(whole.ms)} ms`).toBeLessThan(whole.ms / 2);
+    expect(
+      stopped.ms,
+      `stopped after ${Math.round(stopped.ms)} ms, whole import ${Math.round(whole.ms)} ms`,
+    ).toBeLessThan(whole.ms / 2);
   });
 
   it('stops a BibTeX import the same way, whichever of its own check or the backstop ends it', async () => {
@@ -86,15 +93,23 @@ describe.skipIf(!existsSync('/proc/self/task'))('a time limit really ends the wo
     writeFileSync(big, bibtex(ITEMS, 'many'));
     const before = libraryState(file);
     const baseline = threads();
-    const stopped = await timed(importSource(client, { kind: 'path', path: big }, { fileName: 'many.bib', limits: { timeBudgetMs: LIMIT_MS } }));
+    const stopped = await timed(
+      importSource(client, { kind: 'path', path: big }, { fileName: 'many.bib', limits: { timeBudgetMs: LIMIT_MS } }),
+    );
     expect(threads()).toBe(baseline);
     const err = stopped.error as CoreError;
     expect(err).toBeInstanceOf(CoreError);
     expect(err.code).toBe('TIMEOUT');
-    expect(err.message).toMatch(/^Reading many\.bib took longer than the import time limit of 300 ms and was stopped; nothing was imported\./);
+    expect(err.message).toMatch(
+      /^Reading many\.bib took longer than the import time limit of 300 ms and was stopped; nothing was imported\./,
+    );
     expect(libraryState(file)).toEqual(before);
     // A limit the parse fits in: imported whole.
-    const whole = await importSource(client, { kind: 'path', path: big }, { fileName: 'many.bib', limits: { timeBudgetMs: 600_000 } });
+    const whole = await importSource(
+      client,
+      { kind: 'path', path: big },
+      { fileName: 'many.bib', limits: { timeBudgetMs: 600_000 } },
+    );
     expect(whole.added).toBe(ITEMS);
   });
 });

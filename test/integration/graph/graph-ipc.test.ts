@@ -26,7 +26,11 @@ function value<T>(r: Result<T>): T {
 /** The paper with the most statements toward it (a landmark: more than 3,000), and a well-cited, well-referenced one. */
 function corpusDois(): { landmark: string; landmarkCount: number; ordinary: string } {
   const db = svc.corpus.db;
-  const top = db.prepare('SELECT p.doi AS doi, count(*) AS n FROM citations c JOIN papers p ON p.id = c.target GROUP BY c.target ORDER BY n DESC LIMIT 1').get() as { doi: string; n: number };
+  const top = db
+    .prepare(
+      'SELECT p.doi AS doi, count(*) AS n FROM citations c JOIN papers p ON p.id = c.target GROUP BY c.target ORDER BY n DESC LIMIT 1',
+    )
+    .get() as { doi: string; n: number };
   const ordinary = db
     .prepare(
       `SELECT p.doi AS doi FROM papers p WHERE (SELECT count(*) FROM citations c WHERE c.target = p.id) BETWEEN 20 AND 200
@@ -102,7 +106,14 @@ describe('citation graph over IPC', () => {
 
     // Saved, then reopened with the service unreachable: the same papers and edges.
     const dois = [...new Set([...citing.data.nodes, ...refs.data.nodes].map((n) => n.doi))];
-    const saved = value(await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois }));
+    const saved = value(
+      await api.invoke('graph.save', {
+        name: 'Ordinary paper',
+        seed: { kind: 'items', ids: [id] },
+        seedDois: seed.seedDois,
+        dois,
+      }),
+    );
     expect(value(await api.invoke('graph.list', {})).map((g) => g.name)).toEqual(['Ordinary paper']);
     proxy.offline = true;
     try {
@@ -120,20 +131,60 @@ describe('citation graph over IPC', () => {
 
     // Saving the graph again updates it; another graph is refused that name unless it replaces it; a
     // blank name is refused at the boundary.
-    const again = value(await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 4), id: saved.id }));
+    const again = value(
+      await api.invoke('graph.save', {
+        name: 'Ordinary paper',
+        seed: { kind: 'items', ids: [id] },
+        seedDois: seed.seedDois,
+        dois: dois.slice(0, 4),
+        id: saved.id,
+      }),
+    );
     expect(again).toMatchObject({ id: saved.id, nodeCount: 4 });
-    const clash = await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3) });
+    const clash = await api.invoke('graph.save', {
+      name: 'ordinary PAPER',
+      seed: { kind: 'items', ids: [id] },
+      seedDois: seed.seedDois,
+      dois: dois.slice(0, 3),
+    });
     expect(clash.ok ? null : clash.error.code).toBe('CONFLICT');
     expect(value(await api.invoke('graph.open', { id: saved.id })).graph.dois).toHaveLength(4);
     // With its layout: the positions come back exactly; a position of a paper not in the graph is refused.
     const positions = Object.fromEntries(dois.slice(0, 4).map((d, i) => [d, { x: i * 10.123456789, y: 0.5 - i / 3 }]));
-    value(await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 4), positions, id: saved.id }));
+    value(
+      await api.invoke('graph.save', {
+        name: 'Ordinary paper',
+        seed: { kind: 'items', ids: [id] },
+        seedDois: seed.seedDois,
+        dois: dois.slice(0, 4),
+        positions,
+        id: saved.id,
+      }),
+    );
     const laidOut = value(await api.invoke('graph.open', { id: saved.id })).graph;
     expect(laidOut.positions).toEqual(positions);
     expect(laidOut.dois).toHaveLength(4);
-    const stray = await api.invoke('graph.save', { name: 'Ordinary paper', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3), positions, id: saved.id });
-    expect(stray.ok ? null : stray.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/not a paper of the graph/) });
-    const replaced = value(await api.invoke('graph.save', { name: 'ordinary PAPER', seed: { kind: 'items', ids: [id] }, seedDois: seed.seedDois, dois: dois.slice(0, 3), replace: true }));
+    const stray = await api.invoke('graph.save', {
+      name: 'Ordinary paper',
+      seed: { kind: 'items', ids: [id] },
+      seedDois: seed.seedDois,
+      dois: dois.slice(0, 3),
+      positions,
+      id: saved.id,
+    });
+    expect(stray.ok ? null : stray.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/not a paper of the graph/),
+    });
+    const replaced = value(
+      await api.invoke('graph.save', {
+        name: 'ordinary PAPER',
+        seed: { kind: 'items', ids: [id] },
+        seedDois: seed.seedDois,
+        dois: dois.slice(0, 3),
+        replace: true,
+      }),
+    );
     expect(replaced.id).toBe(saved.id);
     expect(replaced.nodeCount).toBe(3);
     const blank = await api.invoke('graph.save', { name: '  ', seed: { kind: 'library' }, seedDois: [], dois });
@@ -148,7 +199,9 @@ describe('citation graph over IPC', () => {
     expect(graphml.content).toMatch(/^<\?xml/);
     expect((graphml.content.match(/<node /g) ?? []).length).toBe(dois.length);
     expect((graphml.content.match(/<edge /g) ?? []).length).toBe(graphml.edges);
-    const contrastingOnly = value(await api.invoke('graph.export', { dois, format: 'gexf', filter: { ...DEFAULT_FILTER, types: ['contrasting'] } }));
+    const contrastingOnly = value(
+      await api.invoke('graph.export', { dois, format: 'gexf', filter: { ...DEFAULT_FILTER, types: ['contrasting'] } }),
+    );
     expect(contrastingOnly.edges).toBeLessThan(graphml.edges!);
     const bib = value(await api.invoke('graph.export', { dois: dois.slice(0, 5), format: 'bibtex' }));
     expect((bib.content.match(/^@\w+\{/gm) ?? []).length).toBe(5);
@@ -179,7 +232,9 @@ describe('citation graph over IPC', () => {
     // A page's edges carry every statement of their pair stored so far, so the count can exceed the page's.
     expect(statements).toBeGreaterThanOrEqual(landmarkCount);
     const all = value(await api.invoke('graph.data', { dois: [landmark, ...sources] }));
-    expect(all.edges.filter((e) => e.target === landmark.toLowerCase()).reduce((n, e) => n + e.statements.length, 0)).toBe(landmarkCount);
+    expect(
+      all.edges.filter((e) => e.target === landmark.toLowerCase()).reduce((n, e) => n + e.statements.length, 0),
+    ).toBe(landmarkCount);
   });
 
   it('refuses bad input at the boundary with what and where', async () => {

@@ -19,11 +19,14 @@ interface Reply {
 
 function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -72,7 +75,10 @@ describe('host mode security', () => {
   });
 
   it('refuses a request without the token, or with a wrong one, with 401', async () => {
-    for (const headers of [{}, { Cookie: `citewise_${host.port}=wrong` }, { Authorization: 'Bearer wrong' }] as Record<string, string>[]) {
+    for (const headers of [{}, { Cookie: `citewise_${host.port}=wrong` }, { Authorization: 'Bearer wrong' }] as Record<
+      string,
+      string
+    >[]) {
       const r = await get(host.port, '/', headers);
       expect(r.status).toBe(401);
       expect(r.body).toContain('needs the token');
@@ -85,7 +91,9 @@ describe('host mode security', () => {
     const r = firstVisit;
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe('/');
-    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^citewise_${host.port}=[\\w-]{40,}; HttpOnly; SameSite=Strict; Path=/`));
+    expect(String(r.headers['set-cookie'])).toMatch(
+      new RegExp(`^citewise_${host.port}=[\\w-]{40,}; HttpOnly; SameSite=Strict; Path=/`),
+    );
     expect(String(r.headers['set-cookie'])).not.toContain(host.token);
   });
 
@@ -126,14 +134,23 @@ describe('host mode security', () => {
   });
 
   it('refuses an off-origin WebSocket even when it carries the token', async () => {
-    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie }, origin: 'http://evil.example' })).toBe('refused 403');
-    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { origin: 'http://127.0.0.1:1' })).toBe('refused 403');
+    expect(
+      await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, {
+        headers: { Cookie: cookie },
+        origin: 'http://evil.example',
+      }),
+    ).toBe('refused 403');
+    expect(
+      await wsOutcome(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { origin: 'http://127.0.0.1:1' }),
+    ).toBe('refused 403');
     // A cookie alone, without an Origin, is not a page of ours either.
     expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie } })).toBe('refused 403');
   });
 
   it('accepts our own page’s WebSocket', async () => {
-    expect(await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie }, origin: host.origin })).toBe('open');
+    expect(
+      await wsOutcome(`ws://127.0.0.1:${host.port}/ipc`, { headers: { Cookie: cookie }, origin: host.origin }),
+    ).toBe('open');
   });
 
   it('closes a socket that sends garbage and answers a malformed request as INVALID_INPUT', async () => {
@@ -141,7 +158,11 @@ describe('host mode security', () => {
     await new Promise((r) => ws.once('open', r));
     const reply = new Promise<unknown>((r) => ws.once('message', (d) => r(JSON.parse(String(d)))));
     ws.send(JSON.stringify({ type: 'invoke', id: 5, channel: 42 }));
-    expect(await reply).toMatchObject({ type: 'result', id: 5, result: { ok: false, error: { code: 'INVALID_INPUT' } } });
+    expect(await reply).toMatchObject({
+      type: 'result',
+      id: 5,
+      result: { ok: false, error: { code: 'INVALID_INPUT' } },
+    });
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.send('{not json');
     expect(await closed).toBe(1007);

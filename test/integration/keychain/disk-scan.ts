@@ -75,6 +75,15 @@ export async function findLeaks(dirs: string[], secret: string): Promise<{ leaks
 
 /** The directories a key written "to disk" by this process would land in, as set up by scripts/test-keychain.sh. */
 export function sandboxDirs(): string[] {
-  const names = ['HOME', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'XDG_RUNTIME_DIR', 'TMPDIR', 'CITEWISE_DATA_DIR'];
+  const names = [
+    'HOME',
+    'XDG_DATA_HOME',
+    'XDG_CONFIG_HOME',
+    'XDG_CACHE_HOME',
+    'XDG_STATE_HOME',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+    'CITEWISE_DATA_DIR',
+  ];
   return [...new Set(names.map((n) => process.env[n]).filter((d): d is string => d !== undefined && d !== ''))];
 }

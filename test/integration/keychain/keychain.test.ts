@@ -2,7 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import keytar from 'keytar';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountFor, createKeytarSecretStore, createSecretStore, KEYCHAIN_SERVICE } from '../../../electron/core/secrets';
+import {
+  accountFor,
+  createKeytarSecretStore,
+  createSecretStore,
+  KEYCHAIN_SERVICE,
+} from '../../../electron/core/secrets';
 import { findLeaks, sandboxDirs } from './disk-scan';
 import { assertSandboxed, expected } from './expectation';
 
@@ -31,7 +36,9 @@ describe.runIf(expected === 'real')('SecretStore with a real OS keychain', () =>
     const second = `cw-real-${randomUUID()}`;
     await store.set(scite, second);
     expect(await store.get(scite)).toBe(second);
-    expect(await keytar.findCredentials(KEYCHAIN_SERVICE)).toEqual([{ account: 'https://api.example.test', password: second }]);
+    expect(await keytar.findCredentials(KEYCHAIN_SERVICE)).toEqual([
+      { account: 'https://api.example.test', password: second },
+    ]);
 
     expect(await store.clear(scite)).toEqual({ stored: false, where: 'none', keychainAvailable: true });
     expect(await store.get(scite)).toBeNull();

@@ -8,7 +8,8 @@ import { findLeaks, leakForms, sandboxDirs } from './disk-scan';
 import { assertSandboxed, expected } from './expectation';
 
 const scite = accountFor('https://api.example.test');
-const REASON = 'No OS keychain is available (no Secret Service is running); the key is kept for this session only and will be asked for again next time.';
+const REASON =
+  'No OS keychain is available (no Secret Service is running); the key is kept for this session only and will be asked for again next time.';
 
 describe.runIf(expected === 'none')('SecretStore with no OS keychain', () => {
   beforeAll(() => {
@@ -17,13 +18,23 @@ describe.runIf(expected === 'none')('SecretStore with no OS keychain', () => {
 
   it('says there is no keychain, and why, in words for the user', async () => {
     const store = createSecretStore();
-    expect(await store.status(scite)).toEqual({ stored: false, where: 'none', keychainAvailable: false, reason: REASON });
+    expect(await store.status(scite)).toEqual({
+      stored: false,
+      where: 'none',
+      keychainAvailable: false,
+      reason: REASON,
+    });
   });
 
   it('keeps the key for this session only', async () => {
     const store = createSecretStore();
     const key = `cw-session-${randomUUID()}`;
-    expect(await store.set(scite, key)).toEqual({ stored: true, where: 'session', keychainAvailable: false, reason: REASON });
+    expect(await store.set(scite, key)).toEqual({
+      stored: true,
+      where: 'session',
+      keychainAvailable: false,
+      reason: REASON,
+    });
     expect(await store.get(scite)).toBe(key);
     expect(await createSecretStore().get(scite)).toBeNull();
     expect(await store.clear(scite)).toMatchObject({ stored: false, where: 'none' });
@@ -50,7 +61,10 @@ describe.runIf(expected === 'none')('SecretStore with no OS keychain', () => {
     const dir = join(dataDir, 'scan-self-test');
     await mkdir(dir, { recursive: true });
     for (const [form, bytes] of forms) {
-      await writeFile(join(dir, form.replaceAll(/[^a-zA-Z0-9+-]/g, '_')), Buffer.concat([Buffer.from('x'.repeat(7)), bytes, Buffer.from('y')]));
+      await writeFile(
+        join(dir, form.replaceAll(/[^a-zA-Z0-9+-]/g, '_')),
+        Buffer.concat([Buffer.from('x'.repeat(7)), bytes, Buffer.from('y')]),
+      );
     }
     await writeFile(join(dir, 'base64-inside'), `prefix-${Buffer.from(`ab${canary}cd`).toString('base64')}-suffix`);
     const { leaks } = await findLeaks([dir], canary);

@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AutoExportStatusEvent, CitewiseApi, IpcError, LibraryChange, Result, Settings } from '../../../shared/ipc';
+import type {
+  AutoExportStatusEvent,
+  CitewiseApi,
+  IpcError,
+  LibraryChange,
+  Result,
+  Settings,
+} from '../../../shared/ipc';
 import { createCore, type Core } from '../../../electron/core';
 import type { DesktopShell, SaveDialogOptions } from '../../../electron/core/desktop';
 import { createInProcessApi } from '../../../electron/core/in-process';
@@ -41,7 +48,15 @@ function failure<T>(r: Result<T>): IpcError {
 }
 
 async function startCore(dataDir: string, desktop?: DesktopShell): Promise<Core> {
-  return createCore({ dataDir, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore(), desktop });
+  return createCore({
+    dataDir,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: svc.url,
+    apiKey: svc.fullKey,
+    secrets: createMemorySecretStore(),
+    desktop,
+  });
 }
 
 async function until<T>(get: () => T | undefined | Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
@@ -74,7 +89,8 @@ afterAll(async () => {
 
 describe('auto-export over IPC', () => {
   it('refuses target paths that cannot be kept in sync, saying what and where', async () => {
-    const add = (path: string, format: 'bibtex' | 'csljson' = 'bibtex') => api.invoke('autoExport.add', { path, format });
+    const add = (path: string, format: 'bibtex' | 'csljson' = 'bibtex') =>
+      api.invoke('autoExport.add', { path, format });
     let e = failure(await add('refs.bib'));
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.message).toContain('full path');
@@ -120,7 +136,10 @@ describe('auto-export over IPC', () => {
     const target = join(outside.path, 'refs.bib');
     const info = value(await api.invoke('autoExport.add', { path: target, format: 'bibtex' }));
     expect(info).toMatchObject({ path: target, format: 'bibtex', scope: { kind: 'library' }, collectionName: null });
-    const first = await until(() => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'), 'the first write');
+    const first = await until(
+      () => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'),
+      'the first write',
+    );
     expect(first.run!.itemCount).toBe(3);
     expect(readFileSync(target, 'utf8')).toContain('Alpha paper');
     const listed = value(await api.invoke('autoExport.list', {}));
@@ -149,13 +168,30 @@ describe('auto-export over IPC', () => {
     const ids = value(await api.invoke('library.list', { query: 'Beta' })).rows.map((r) => r.id);
     value(await api.invoke('library.collections.addItems', { collectionId, ids }));
     const target = join(outside.path, 'thesis.json');
-    const info = value(await api.invoke('autoExport.add', { path: target, format: 'csljson', scope: { kind: 'collection', collectionId } }));
+    const info = value(
+      await api.invoke('autoExport.add', {
+        path: target,
+        format: 'csljson',
+        scope: { kind: 'collection', collectionId },
+      }),
+    );
     expect(info.collectionName).toBe('Thesis');
     expect(info.scope).toEqual({ kind: 'collection', collectionId, subcollections: true });
-    await until(() => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'), 'the collection file');
+    await until(
+      () => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'),
+      'the collection file',
+    );
     const written = JSON.parse(readFileSync(target, 'utf8')) as { title: string }[];
     expect(written.map((w) => w.title)).toEqual(['Beta paper']);
-    expect(failure(await api.invoke('autoExport.add', { path: join(outside.path, 'none.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: 424_242 } })).code).toBe('NOT_FOUND');
+    expect(
+      failure(
+        await api.invoke('autoExport.add', {
+          path: join(outside.path, 'none.bib'),
+          format: 'bibtex',
+          scope: { kind: 'collection', collectionId: 424_242 },
+        }),
+      ).code,
+    ).toBe('NOT_FOUND');
     value(await api.invoke('autoExport.remove', { id: info.id }));
     expect(existsSync(target)).toBe(true);
     expect(value(await api.invoke('autoExport.list', {})).some((d) => d.id === info.id)).toBe(false);
@@ -167,22 +203,36 @@ describe('auto-export over IPC', () => {
     mkdirSync(folder);
     const target = join(folder, 'refs.ris');
     const info = value(await api.invoke('autoExport.add', { path: target, format: 'ris' }));
-    await until(() => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'), 'the first write');
+    await until(
+      () => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'written'),
+      'the first write',
+    );
     rmSync(folder, { recursive: true });
     const run = value(await api.invoke('autoExport.run', { id: info.id }));
     expect(run.status).toBe('error');
     expect(run.error).toContain(folder);
-    const heard = await until(() => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'error'), 'the failure event');
+    const heard = await until(
+      () => statuses.find((s) => s.definition.id === info.id && s.run?.status === 'error'),
+      'the failure event',
+    );
     expect(heard.definition.error).toContain('does not exist');
-    expect(value(await api.invoke('autoExport.list', {})).find((d) => d.id === info.id)).toMatchObject({ status: 'error' });
+    expect(value(await api.invoke('autoExport.list', {})).find((d) => d.id === info.id)).toMatchObject({
+      status: 'error',
+    });
     mkdirSync(folder);
     expect(value(await api.invoke('autoExport.run', { id: info.id })).status).toBe('written');
-    expect(value(await api.invoke('autoExport.list', {})).find((d) => d.id === info.id)).toMatchObject({ status: 'written', error: null });
+    expect(value(await api.invoke('autoExport.list', {})).find((d) => d.id === info.id)).toMatchObject({
+      status: 'written',
+      error: null,
+    });
     value(await api.invoke('autoExport.remove', { id: info.id }));
   });
 
   it('has no native save dialog in browser mode', async () => {
-    expect(value(await api.invoke('autoExport.chooseFile', { format: 'bibtex' }))).toEqual({ path: null, available: false });
+    expect(value(await api.invoke('autoExport.chooseFile', { format: 'bibtex' }))).toEqual({
+      path: null,
+      available: false,
+    });
   });
 });
 
@@ -202,7 +252,9 @@ describe('attachments over IPC', () => {
     e = failure(await api.invoke('library.attachments.add', { itemId, path: 'paper.pdf' }));
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.message).toContain('full path');
-    e = failure(await api.invoke('library.attachments.add', { itemId: 987_654, path: join(outside.path, 'missing.pdf') }));
+    e = failure(
+      await api.invoke('library.attachments.add', { itemId: 987_654, path: join(outside.path, 'missing.pdf') }),
+    );
     expect(e.code).toBe('NOT_FOUND');
   });
 
@@ -221,25 +273,44 @@ describe('attachments over IPC', () => {
     writeFileSync(pdf, bytes);
     const seen = changes.length;
     const a = value(await api.invoke('library.attachments.add', { itemId, path: pdf }));
-    expect(a).toMatchObject({ path: pdf, size: bytes.length, mime: 'application/pdf', sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(a).toMatchObject({
+      path: pdf,
+      size: bytes.length,
+      mime: 'application/pdf',
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     expect(changes.slice(seen)).toContainEqual({ kind: 'items', ids: [itemId] });
     expect(value(await api.invoke('library.item.get', { id: itemId })).attachments.map((x) => x.id)).toContain(a.id);
     expect(failure(await api.invoke('library.attachments.add', { itemId, path: pdf })).code).toBe('CONFLICT');
 
-    expect(value(await api.invoke('library.attachments.check', { itemId }))).toEqual([{ id: a.id, state: 'ok', message: expect.stringContaining('unchanged') }]);
+    expect(value(await api.invoke('library.attachments.check', { itemId }))).toEqual([
+      { id: a.id, state: 'ok', message: expect.stringContaining('unchanged') },
+    ]);
     // Same size, other content: only the hash can tell.
     writeFileSync(pdf, Buffer.from('%PDF-1.4\nGamma book FULL text\n'));
-    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({ state: 'changed', message: expect.stringContaining('content differs') });
+    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({
+      state: 'changed',
+      message: expect.stringContaining('content differs'),
+    });
     writeFileSync(pdf, 'shorter');
-    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({ state: 'changed', message: expect.stringContaining('size') });
+    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({
+      state: 'changed',
+      message: expect.stringContaining('size'),
+    });
     rmSync(pdf);
-    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({ state: 'missing', message: expect.stringContaining(pdf) });
+    expect(value(await api.invoke('library.attachments.check', { itemId }))[0]).toMatchObject({
+      state: 'missing',
+      message: expect.stringContaining(pdf),
+    });
 
     const open = failure(await api.invoke('library.attachments.open', { itemId, id: a.id }));
     expect(open.code).toBe('NOT_FOUND');
     writeFileSync(pdf, bytes);
     // Browser mode cannot open files: it answers the path for the user to copy.
-    expect(value(await api.invoke('library.attachments.open', { itemId, id: a.id }))).toEqual({ path: pdf, opened: false });
+    expect(value(await api.invoke('library.attachments.open', { itemId, id: a.id }))).toEqual({
+      path: pdf,
+      opened: false,
+    });
     expect(failure(await api.invoke('library.attachments.open', { itemId, id: a.id + 1000 })).code).toBe('NOT_FOUND');
   });
 
@@ -274,9 +345,17 @@ describe('the desktop shell (save dialog, open with the OS)', () => {
     const other = await startCore(desktopDir.path, desktop);
     try {
       const oapi = createInProcessApi(other);
-      expect(value(await oapi.invoke('autoExport.chooseFile', { format: 'biblatex', suggestedName: 'thesis' }))).toEqual({ path: join(outside.path, 'chosen.bib'), available: true });
-      expect(dialogs[0]).toMatchObject({ defaultPath: 'thesis.bib', filters: [{ name: 'BibLaTeX', extensions: ['bib'] }] });
-      expect(value(await oapi.invoke('autoExport.chooseFile', { format: 'csljson' }))).toEqual({ path: null, available: true });
+      expect(
+        value(await oapi.invoke('autoExport.chooseFile', { format: 'biblatex', suggestedName: 'thesis' })),
+      ).toEqual({ path: join(outside.path, 'chosen.bib'), available: true });
+      expect(dialogs[0]).toMatchObject({
+        defaultPath: 'thesis.bib',
+        filters: [{ name: 'BibLaTeX', extensions: ['bib'] }],
+      });
+      expect(value(await oapi.invoke('autoExport.chooseFile', { format: 'csljson' }))).toEqual({
+        path: null,
+        available: true,
+      });
       expect(dialogs[1]!.defaultPath).toBe('references.json');
 
       value(await oapi.invoke('library.import', { text: BIB, fileName: 'seed.bib' }));
@@ -284,7 +363,10 @@ describe('the desktop shell (save dialog, open with the OS)', () => {
       const file = join(outside.path, 'open-me.pdf');
       writeFileSync(file, '%PDF-1.4\n');
       const a = value(await oapi.invoke('library.attachments.add', { itemId: id, path: file }));
-      expect(value(await oapi.invoke('library.attachments.open', { itemId: id, id: a.id }))).toEqual({ path: file, opened: true });
+      expect(value(await oapi.invoke('library.attachments.open', { itemId: id, id: a.id }))).toEqual({
+        path: file,
+        opened: true,
+      });
       expect(opened).toEqual([file]);
       const e = failure(await oapi.invoke('library.attachments.open', { itemId: id, id: a.id }));
       expect(e.message).toContain('No application knows this file type');
@@ -318,7 +400,12 @@ describe('restore from a backup over IPC', () => {
   it('restores a backup: pre-restore copy kept, library swapped and reopened, the renderer told, and undoable', async () => {
     value(await api.invoke('settings.update', { citationStyle: 'apa' }));
     const backup = value(await api.invoke('library.backup', {}));
-    value(await api.invoke('library.import', { text: '@article{delta2022, title = {Delta paper}, year = 2022}', fileName: 'more.bib' }));
+    value(
+      await api.invoke('library.import', {
+        text: '@article{delta2022, title = {Delta paper}, year = 2022}',
+        fileName: 'more.bib',
+      }),
+    );
     value(await api.invoke('settings.update', { citationStyle: 'ieee' }));
     expect(value(await api.invoke('library.count', {}))).toBe(4);
     const seenChanges = changes.length;
@@ -334,7 +421,12 @@ describe('restore from a backup over IPC', () => {
     expect(settingsEvents.slice(seenSettings).at(-1)?.citationStyle).toBe('apa');
     expect(value(await api.invoke('settings.get', {})).citationStyle).toBe('apa');
     // Still a working library: writes go to the restored file, and backups continue.
-    value(await api.invoke('library.tags.add', { ids: [value(await api.invoke('library.list', {})).rows[0]!.id], tags: ['after-restore'] }));
+    value(
+      await api.invoke('library.tags.add', {
+        ids: [value(await api.invoke('library.list', {})).rows[0]!.id],
+        tags: ['after-restore'],
+      }),
+    );
     expect(value(await api.invoke('library.tags.list', {})).map((t) => t.name)).toContain('after-restore');
     expect(value(await api.invoke('library.backups', {})).some((b) => b.file === report.previous.file)).toBe(true);
 
@@ -347,9 +439,16 @@ describe('restore from a backup over IPC', () => {
 
   it('refuses to restore while an import is writing', async () => {
     const backup = value(await api.invoke('library.backups', {}))[0]!;
-    const big = Array.from({ length: 20_000 }, (_, i) => `@article{r${i}, title = {Restore race ${i}}, year = 2001}`).join('\n');
+    const big = Array.from(
+      { length: 20_000 },
+      (_, i) => `@article{r${i}, title = {Restore race ${i}}, year = 2001}`,
+    ).join('\n');
     const importing = api.invoke('library.import', { text: big, fileName: 'big.bib' });
-    await until(async () => value(await api.invoke('jobs.list', {})).find((j) => j.kind === 'library.import' && j.state === 'running'), 'the import to start');
+    await until(
+      async () =>
+        value(await api.invoke('jobs.list', {})).find((j) => j.kind === 'library.import' && j.state === 'running'),
+      'the import to start',
+    );
     const e = failure(await api.invoke('library.backups.restore', { file: backup.file }));
     expect(e.code).toBe('CONFLICT');
     expect(e.message).toContain('Importing big.bib');
@@ -372,7 +471,12 @@ describe('a restore that cannot open the backup', () => {
     expect(e.message).toContain('newer version of Citewise');
     expect(e.message).toContain('put back as it was');
     expect(value(await api.invoke('library.count', {}))).toBe(count);
-    value(await api.invoke('library.tags.add', { ids: [value(await api.invoke('library.list', {})).rows[0]!.id], tags: ['still-works'] }));
+    value(
+      await api.invoke('library.tags.add', {
+        ids: [value(await api.invoke('library.list', {})).rows[0]!.id],
+        tags: ['still-works'],
+      }),
+    );
     expect(value(await api.invoke('settings.get', {})).citationStyle).toBe('ieee');
     expect(value(await api.invoke('settings.update', { citationStyle: 'mla' })).citationStyle).toBe('mla');
   }, 60_000);

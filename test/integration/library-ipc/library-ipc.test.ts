@@ -29,7 +29,14 @@ function value<T>(r: Result<T>): T {
 beforeAll(async () => {
   svc = await service();
   dir = tempDir();
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: svc.url,
+    apiKey: svc.fullKey,
+    secrets: createMemorySecretStore(),
+  });
   api = createInProcessApi(core);
   api.on('library.changed', (c) => changes.push(c));
 }, 60_000);
@@ -53,23 +60,32 @@ describe('library over IPC', () => {
     expect(preview.errors).toHaveLength(1);
     expect(report.entries).toBe(preview.entries);
     expect(report.added).toBe(preview.entries - 1);
-    expect(report.added).toBe((LIBRARY_BIB.match(/^@\w+[{(]/gm) ?? []).filter((e) => !/^@(string|preamble|comment)[{(]/i.test(e)).length);
+    expect(report.added).toBe(
+      (LIBRARY_BIB.match(/^@\w+[{(]/gm) ?? []).filter((e) => !/^@(string|preamble|comment)[{(]/i.test(e)).length,
+    );
     const lastLine = text.split('\n').findIndex((l) => l.startsWith('@article{broken2020')) + 1;
     expect(report.errors.some((e) => e.line === lastLine)).toBe(true);
     expect(changes.some((c) => c.kind === 'items' && c.ids?.length === report.added)).toBe(true);
-    expect(value(await api.invoke('jobs.list', {})).some((j) => j.kind === 'library.import' && j.state === 'done')).toBe(true);
+    expect(
+      value(await api.invoke('jobs.list', {})).some((j) => j.kind === 'library.import' && j.state === 'done'),
+    ).toBe(true);
 
     const again = value(await api.invoke('library.import', { text: LIBRARY_BIB, fileName: 'library.bib' }));
     expect(again.added).toBe(0);
     expect(again.duplicates).toHaveLength(report.added);
     expect(again.duplicates[0]!.line).toBeGreaterThan(0);
     // The preview counts what the import skips: every entry, by key and DOI or title (not only those with a DOI).
-    expect(value(await api.invoke('library.import.preview', { text: LIBRARY_BIB, fileName: 'library.bib' })).duplicates).toBe(report.added);
+    expect(
+      value(await api.invoke('library.import.preview', { text: LIBRARY_BIB, fileName: 'library.bib' })).duplicates,
+    ).toBe(report.added);
   });
 
   it('cancels an import through jobs.cancel and keeps none of it', async () => {
     const before = value(await api.invoke('library.count', {}));
-    const big = Array.from({ length: 20_000 }, (_, i) => `@article{c${i}, title = {Cancelled entry ${i}}, author = {Doe, Jane}, year = 2001}`).join('\n');
+    const big = Array.from(
+      { length: 20_000 },
+      (_, i) => `@article{c${i}, title = {Cancelled entry ${i}}, author = {Doe, Jane}, year = 2001}`,
+    ).join('\n');
     const started = api.invoke('library.import', { text: big, fileName: 'big.bib' });
     let job;
     for (let i = 0; i < 200 && !job; i++) {
@@ -86,7 +102,10 @@ describe('library over IPC', () => {
 
   it('refuses an unreadable file as a whole and writes nothing', async () => {
     const before = value(await api.invoke('library.count', {}));
-    const r = await api.invoke('library.import', { text: '\u0000\u0001\u0002 binary garbage \u0000', fileName: 'x.bib' });
+    const r = await api.invoke('library.import', {
+      text: '\u0000\u0001\u0002 binary garbage \u0000',
+      fileName: 'x.bib',
+    });
     expect(r.ok).toBe(false);
     expect(value(await api.invoke('library.count', {}))).toBe(before);
   });
@@ -100,7 +119,9 @@ describe('library over IPC', () => {
     let seen = first.rows.length;
     let cursor = first.nextCursor;
     while (cursor) {
-      const page = value(await api.invoke('library.list', { sort: { column: 'year', direction: 'asc' }, limit: 5, cursor }));
+      const page = value(
+        await api.invoke('library.list', { sort: { column: 'year', direction: 'asc' }, limit: 5, cursor }),
+      );
       seen += page.rows.length;
       cursor = page.nextCursor;
     }
@@ -130,7 +151,9 @@ describe('library over IPC', () => {
       return found;
     };
     try {
-      const [x, y] = value(await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 })).rows;
+      const [x, y] = value(
+        await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 }),
+      ).rows;
       value(await api.invoke('library.tags.add', { ids: [x!.id], tags: ['offer'] }));
       const first = (await heard((t) => t.undo?.label === `Add tag offer to ${quoteTitle(x!.title!)}`)).undo!;
       expect(value(await api.invoke('library.undo.tops', {})).undo).toEqual(first);
@@ -140,9 +163,14 @@ describe('library over IPC', () => {
       const stale = await api.invoke('library.undo', { id: first.id });
       expect(stale.ok || stale.error.code).toBe('CONFLICT');
       expect(value(await api.invoke('library.item.get', { id: y!.id })).tags).toContain('later');
-      expect(value(await api.invoke('library.undo', {}))).toMatchObject({ label: 'Add tag later to 2 items', trashed: [] });
+      expect(value(await api.invoke('library.undo', {}))).toMatchObject({
+        label: 'Add tag later to 2 items',
+        trashed: [],
+      });
       await heard((t) => t.undo?.id === first.id && t.redo?.label === 'Add tag later to 2 items');
-      expect(value(await api.invoke('library.undo', { id: first.id })).label).toBe(`Add tag offer to ${quoteTitle(x!.title!)}`);
+      expect(value(await api.invoke('library.undo', { id: first.id })).label).toBe(
+        `Add tag offer to ${quoteTitle(x!.title!)}`,
+      );
       expect(value(await api.invoke('library.item.get', { id: x!.id })).tags).not.toContain('offer');
     } finally {
       off();
@@ -152,25 +180,37 @@ describe('library over IPC', () => {
   it('edits an item and undoes the edit; changes a citation key and refuses a taken one', async () => {
     const [row] = value(await api.invoke('library.list', { query: 'key:watson1953' })).rows;
     const item = value(await api.invoke('library.item.get', { id: row!.id }));
-    const edited = value(await api.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'A new title' } }));
+    const edited = value(
+      await api.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title: 'A new title' } }),
+    );
     expect(edited.title).toBe('A new title');
     const label = `Edit title of ${quoteTitle(item.title!)}`;
-    expect(value(await api.invoke('library.history', {})).undo[0]).toMatchObject({ label, itemIds: [item.id], itemCount: 1 });
+    expect(value(await api.invoke('library.history', {})).undo[0]).toMatchObject({
+      label,
+      itemIds: [item.id],
+      itemCount: 1,
+    });
     expect(value(await api.invoke('library.undo', {}))).toEqual({ label, itemIds: [item.id], trashed: [] });
     expect(value(await api.invoke('library.item.get', { id: item.id })).title).toBe(item.title);
 
-    const other = value(await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 })).rows.find((r) => r.id !== item.id)!;
+    const other = value(
+      await api.invoke('library.list', { sort: { column: 'citationKey', direction: 'asc' }, limit: 2 }),
+    ).rows.find((r) => r.id !== item.id)!;
     const taken = await api.invoke('library.item.setKey', { id: item.id, key: other.citationKey });
     expect(taken.ok).toBe(false);
     if (!taken.ok) expect(taken.error.code).toBe('CONFLICT');
-    expect(value(await api.invoke('library.item.setKey', { id: item.id, key: 'watsonCrick1953' })).citationKey).toBe('watsonCrick1953');
+    expect(value(await api.invoke('library.item.setKey', { id: item.id, key: 'watsonCrick1953' })).citationKey).toBe(
+      'watsonCrick1953',
+    );
   });
 
   it('tags, files into nested collections, trashes and restores', async () => {
     const rows = value(await api.invoke('library.list', { limit: 3 })).rows;
     const ids = rows.map((r) => r.id);
     value(await api.invoke('library.tags.add', { ids, tags: ['to-read', 'thesis'] }));
-    expect(value(await api.invoke('library.tags.list', {}))).toEqual(expect.arrayContaining([{ name: 'to-read', count: 3 }]));
+    expect(value(await api.invoke('library.tags.list', {}))).toEqual(
+      expect.arrayContaining([{ name: 'to-read', count: 3 }]),
+    );
     expect(value(await api.invoke('library.count', { query: 'tag:to-read' }))).toBe(3);
 
     const parent = value(await api.invoke('library.collections.create', { name: 'Thesis' })).id;
@@ -198,7 +238,13 @@ describe('library over IPC', () => {
     const group = groups.find((g) => g.ids.includes(row!.id));
     expect(group?.ids).toContain(imported.ids[0]);
     const keep = value(await api.invoke('library.item.get', { id: row!.id }));
-    const merged = value(await api.invoke('library.merge', { keepId: keep.id, otherIds: imported.ids, csl: { ...keep.csl, note: 'chosen note' } }));
+    const merged = value(
+      await api.invoke('library.merge', {
+        keepId: keep.id,
+        otherIds: imported.ids,
+        csl: { ...keep.csl, note: 'chosen note' },
+      }),
+    );
     expect(merged.tags).toContain('from-copy');
     expect(merged.csl.note).toBe('chosen note');
     expect((await api.invoke('library.item.get', { id: imported.ids[0]! })).ok).toBe(false);
@@ -213,20 +259,35 @@ describe('library over IPC', () => {
     expect(bib.extension).toBe('bib');
     // A preview formats only the first items, and says how many the export would hold.
     for (const format of ['bibtex', 'html'] as const) {
-      const preview = value(await api.invoke('library.export', { scope: { kind: 'library' }, format, style: 'ieee', limit: 3 }));
+      const preview = value(
+        await api.invoke('library.export', { scope: { kind: 'library' }, format, style: 'ieee', limit: 3 }),
+      );
       expect(preview).toMatchObject({ items: 3, total: n });
-      expect(format === 'bibtex' ? (preview.content.match(/^@\w+\{/gm) ?? []).length : (preview.content.match(/class="csl-entry"/g) ?? []).length).toBe(3);
+      expect(
+        format === 'bibtex'
+          ? (preview.content.match(/^@\w+\{/gm) ?? []).length
+          : (preview.content.match(/class="csl-entry"/g) ?? []).length,
+      ).toBe(3);
     }
-    expect((await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex', limit: 0 })).ok).toBe(false);
+    expect((await api.invoke('library.export', { scope: { kind: 'library' }, format: 'bibtex', limit: 0 })).ok).toBe(
+      false,
+    );
     // A view exports what the table shows: here Unfiled with a search.
     const where = { unfiled: true, query: 'year:1900..1960' };
     const view = value(await api.invoke('library.export', { scope: { kind: 'view', where }, format: 'csl-json' }));
     expect(view.items).toBe(value(await api.invoke('library.count', where)));
     expect(view.items).toBeGreaterThan(0);
     expect(view.items).toBeLessThan(n);
-    const json = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'key:watsonCrick1953' }, format: 'csl-json' }));
+    const json = value(
+      await api.invoke('library.export', {
+        scope: { kind: 'query', query: 'key:watsonCrick1953' },
+        format: 'csl-json',
+      }),
+    );
     expect(JSON.parse(json.content)).toHaveLength(1);
-    expect(value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'ris' })).content).toMatch(/^TY {2}- /m);
+    expect(value(await api.invoke('library.export', { scope: { kind: 'library' }, format: 'ris' })).content).toMatch(
+      /^TY {2}- /m,
+    );
 
     const [row] = value(await api.invoke('library.list', { query: 'key:watsonCrick1953' })).rows;
     const expectations: Record<string, RegExp> = {
@@ -240,7 +301,13 @@ describe('library over IPC', () => {
       bibtex: /@article\{watsonCrick1953,/,
     };
     for (const [style, pattern] of Object.entries(expectations)) {
-      const out = value(await api.invoke('library.export', { scope: { kind: 'items', ids: [row!.id] }, format: 'text', style: style as never }));
+      const out = value(
+        await api.invoke('library.export', {
+          scope: { kind: 'items', ids: [row!.id] },
+          format: 'text',
+          style: style as never,
+        }),
+      );
       expect(out.content, style).toMatch(pattern);
     }
     const cite = value(await api.invoke('library.cite', { ids: [row!.id], style: 'apa', kind: 'citation' }));
@@ -252,9 +319,29 @@ describe('library over IPC', () => {
 
   it('adds a citation style from a .csl file, exports with it, and removes it', async () => {
     const xml = readFileSync(new URL('../../fixtures/cite/tiny-lab.csl', import.meta.url), 'utf8');
-    expect(value(await api.invoke('library.styles.add', { xml }))).toEqual({ id: 'tiny-lab', title: 'Tiny Lab Style', builtIn: false });
-    expect(value(await api.invoke('library.styles.list', {})).map((s) => s.id)).toEqual(['apa', 'ieee', 'mla', 'ama', 'chicago', 'harvard', 'vancouver', 'bibtex', 'tiny-lab']);
-    const out = value(await api.invoke('library.export', { scope: { kind: 'query', query: 'author:watson' }, format: 'text', style: 'tiny-lab' }));
+    expect(value(await api.invoke('library.styles.add', { xml }))).toEqual({
+      id: 'tiny-lab',
+      title: 'Tiny Lab Style',
+      builtIn: false,
+    });
+    expect(value(await api.invoke('library.styles.list', {})).map((s) => s.id)).toEqual([
+      'apa',
+      'ieee',
+      'mla',
+      'ama',
+      'chicago',
+      'harvard',
+      'vancouver',
+      'bibtex',
+      'tiny-lab',
+    ]);
+    const out = value(
+      await api.invoke('library.export', {
+        scope: { kind: 'query', query: 'author:watson' },
+        format: 'text',
+        style: 'tiny-lab',
+      }),
+    );
     expect(out.content).toContain('MOLECULAR STRUCTURE OF NUCLEIC ACIDS');
     expect(readFileSync(`${dir.path}/styles/tiny-lab.csl`, 'utf8')).toBe(xml);
 
@@ -263,7 +350,11 @@ describe('library over IPC', () => {
     const badId = await api.invoke('library.export', { scope: { kind: 'library' }, format: 'text', style: '../x' });
     expect(!badId.ok && badId.error.code).toBe('INVALID_INPUT');
     value(await api.invoke('library.styles.remove', { id: 'tiny-lab' }));
-    const unknown = await api.invoke('library.export', { scope: { kind: 'library' }, format: 'text', style: 'tiny-lab' });
+    const unknown = await api.invoke('library.export', {
+      scope: { kind: 'library' },
+      format: 'text',
+      style: 'tiny-lab',
+    });
     expect(!unknown.ok && unknown.error.code).toBe('NOT_FOUND');
     const builtIn = await api.invoke('library.styles.remove', { id: 'apa' });
     expect(!builtIn.ok && builtIn.error.code).toBe('CONFLICT');
@@ -271,7 +362,9 @@ describe('library over IPC', () => {
 
   it('adds papers by DOI with their metadata and tallies from the service; reports what it could not add', async () => {
     const [a] = sampleDois(svc, 1) as [string];
-    const report = value(await api.invoke('library.addDois', { dois: [a, 'not a doi', '10.9999/unknown-to-the-service-xyz'] }));
+    const report = value(
+      await api.invoke('library.addDois', { dois: [a, 'not a doi', '10.9999/unknown-to-the-service-xyz'] }),
+    );
     expect(report.added.map((x) => x.doi)).toEqual([a]);
     expect(report.notAdded.map((x) => x.code).sort()).toEqual(['INVALID_INPUT', 'NOT_FOUND']);
     const [row] = value(await api.invoke('library.list', { query: `doi:${a}` })).rows;
@@ -290,7 +383,10 @@ describe('library over IPC', () => {
     const refreshed = value(await api.invoke('library.item.refresh', { id: row!.id }));
     expect(refreshed.problem).toBeUndefined();
     expect(refreshed.paper.state === 'found' && refreshed.paper.fetchedAt).toBeGreaterThan(before);
-    expect(value(await api.invoke('library.item.get', { id: row!.id })).evidence).toMatchObject({ state: 'found', fetchedAt: expect.any(Number) });
+    expect(value(await api.invoke('library.item.get', { id: row!.id })).evidence).toMatchObject({
+      state: 'found',
+      fetchedAt: expect.any(Number),
+    });
     expect(changes.slice(seen).some((c) => c.kind === 'cache')).toBe(true);
     expect((await api.invoke('library.item.refresh', { id: 999_999 })).ok).toBe(false);
   });
@@ -328,7 +424,12 @@ describe('enrichment after import', () => {
 describe('DOI lists', () => {
   it('imports a pasted DOI list with metadata from the service, reporting lines it could not read', async () => {
     const [a, b] = sampleDois(svc, 3).slice(1) as [string, string];
-    const report = value(await api.invoke('library.import', { text: `${a}\nnot-a-doi\nhttps://doi.org/${b.toUpperCase()}\n`, format: 'doi-list' }));
+    const report = value(
+      await api.invoke('library.import', {
+        text: `${a}\nnot-a-doi\nhttps://doi.org/${b.toUpperCase()}\n`,
+        format: 'doi-list',
+      }),
+    );
     expect(report.format).toBe('doi-list');
     expect(report.byDoi?.added.map((x) => x.doi).sort()).toEqual([a, b].sort());
     expect(report.errors.map((e) => e.line)).toEqual([2]);
@@ -340,19 +441,34 @@ describe('DOI lists', () => {
   it('keeps DOIs as placeholders when the service cannot be reached, so nothing pasted is lost', async () => {
     const offlineDir = tempDir();
     // A port nothing listens on: every lookup fails to connect.
-    const offline = await createCore({ dataDir: offlineDir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 } });
+    const offline = await createCore({
+      dataDir: offlineDir.path,
+      mode: 'test',
+      logger: silentLogger,
+      serviceUrl: 'http://127.0.0.1:9',
+      service: { maxAttempts: 1 },
+    });
     try {
       const offlineApi = createInProcessApi(offline);
-      const report = value(await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1', '10.1000/queued.2'] }));
+      const report = value(
+        await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1', '10.1000/queued.2'] }),
+      );
       expect(report.added).toEqual([]);
       expect(report.queued.map((q) => q.doi)).toEqual(['10.1000/queued.1', '10.1000/queued.2']);
       const item = value(await offlineApi.invoke('library.item.get', { id: report.queued[0]!.id }));
       expect(item.doi).toBe('10.1000/queued.1');
       expect(item.evidence.state).toBe('not-fetched');
-      expect(value(await offlineApi.invoke('library.item.service', { id: item.id }))).toEqual({ doi: '10.1000/queued.1', paper: { state: 'not-fetched' } });
+      expect(value(await offlineApi.invoke('library.item.service', { id: item.id }))).toEqual({
+        doi: '10.1000/queued.1',
+        paper: { state: 'not-fetched' },
+      });
       // A refresh says why it could not fetch, and keeps what the library has.
       const refreshed = value(await offlineApi.invoke('library.item.refresh', { id: item.id }));
-      expect(refreshed).toMatchObject({ doi: '10.1000/queued.1', paper: { state: 'not-fetched' }, problem: { code: 'OFFLINE' } });
+      expect(refreshed).toMatchObject({
+        doi: '10.1000/queued.1',
+        paper: { state: 'not-fetched' },
+        problem: { code: 'OFFLINE' },
+      });
       // Adding them again (still offline) finds the placeholders: no second copy.
       const again = value(await offlineApi.invoke('library.addDois', { dois: ['10.1000/queued.1'] }));
       expect(again.duplicates.map((d) => d.existingId)).toEqual([report.queued[0]!.id]);

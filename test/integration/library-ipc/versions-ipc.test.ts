@@ -27,10 +27,19 @@ function value<T>(r: Result<T>): T {
 beforeAll(async () => {
   svc = await service();
   pair = svc.corpus.db
-    .prepare(`SELECT p.doi, p.published_doi, q.title, q.year FROM papers p JOIN papers q ON q.doi = p.published_doi WHERE p.published_doi IS NOT NULL ORDER BY p.id LIMIT 1`)
+    .prepare(
+      `SELECT p.doi, p.published_doi, q.title, q.year FROM papers p JOIN papers q ON q.doi = p.published_doi WHERE p.published_doi IS NOT NULL ORDER BY p.id LIMIT 1`,
+    )
     .get() as typeof pair;
   dir = tempDir();
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: svc.url,
+    apiKey: svc.fullKey,
+    secrets: createMemorySecretStore(),
+  });
   api = createInProcessApi(core);
 }, 60_000);
 afterAll(async () => {
@@ -48,10 +57,26 @@ describe('library.item.versions', () => {
 
     // Offline by default: only what the cache holds (the preprint's record names the DOI, not the paper).
     const stored = value(await api.invoke('library.item.versions', { id: pre }));
-    expect(stored).toEqual({ doi: pair.doi, published: [{ doi: pair.published_doi, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false }], preprints: [] });
+    expect(stored).toEqual({
+      doi: pair.doi,
+      published: [
+        {
+          doi: pair.published_doi,
+          itemId: null,
+          citationKey: null,
+          title: null,
+          journal: null,
+          year: null,
+          trashed: false,
+        },
+      ],
+      preprints: [],
+    });
 
     const named = value(await api.invoke('library.item.versions', { id: pre, fetch: true }));
-    expect(named.published).toEqual([expect.objectContaining({ doi: pair.published_doi, itemId: null, title: pair.title, year: pair.year })]);
+    expect(named.published).toEqual([
+      expect.objectContaining({ doi: pair.published_doi, itemId: null, title: pair.title, year: pair.year }),
+    ]);
     expect(named.published[0]!.journal).toEqual(expect.any(String));
     // Named once, it is stored: the next offline answer has it too.
     expect(value(await api.invoke('library.item.versions', { id: pre }))).toEqual(named);
@@ -59,7 +84,9 @@ describe('library.item.versions', () => {
     const pub = value(await api.invoke('library.addDois', { dois: [pair.published_doi] })).added[0]!.id;
     const linked = value(await api.invoke('library.item.versions', { id: pre }));
     expect(linked.published[0]).toMatchObject({ doi: pair.published_doi, itemId: pub });
-    expect(value(await api.invoke('library.item.versions', { id: pub })).preprints).toEqual([expect.objectContaining({ doi: pair.doi, itemId: pre })]);
+    expect(value(await api.invoke('library.item.versions', { id: pub })).preprints).toEqual([
+      expect.objectContaining({ doi: pair.doi, itemId: pre }),
+    ]);
 
     const merged = value(await api.invoke('library.merge', { keepId: pub, otherIds: [pre] }));
     expect(merged.doi).toBe(pair.published_doi);
@@ -90,15 +117,45 @@ describe('library.item.versions with fetch, for a linked paper the service does 
     const unknownPub = '10.9999/never-published-here';
     try {
       await withLibrary(seeded.path, async (client) => {
-        await client.lib.addItem({ id: 'p', type: 'article', title: 'A lonely preprint', DOI: '10.1101/2022.03.03.000003' });
-        await client.lib.putPapers({ found: { '10.1101/2022.03.03.000003': { publicationLinks: [{ publishedDoi: unknownPub }], preprintLinks: [] } } });
+        await client.lib.addItem({
+          id: 'p',
+          type: 'article',
+          title: 'A lonely preprint',
+          DOI: '10.1101/2022.03.03.000003',
+        });
+        await client.lib.putPapers({
+          found: {
+            '10.1101/2022.03.03.000003': { publicationLinks: [{ publishedDoi: unknownPub }], preprintLinks: [] },
+          },
+        });
       });
-      const other = await createCore({ dataDir: seeded.path, mode: 'test', logger: silentLogger, serviceUrl: proxy.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+      const other = await createCore({
+        dataDir: seeded.path,
+        mode: 'test',
+        logger: silentLogger,
+        serviceUrl: proxy.url,
+        apiKey: svc.fullKey,
+        secrets: createMemorySecretStore(),
+      });
       try {
         const otherApi = createInProcessApi(other);
         const id = value(await otherApi.invoke('library.list', { limit: 1 })).rows[0]!.id;
         const asks = () => proxy.arrivals.filter((a) => a.path === '/papers').length;
-        const expected = { doi: '10.1101/2022.03.03.000003', published: [{ doi: unknownPub, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false }], preprints: [] };
+        const expected = {
+          doi: '10.1101/2022.03.03.000003',
+          published: [
+            {
+              doi: unknownPub,
+              itemId: null,
+              citationKey: null,
+              title: null,
+              journal: null,
+              year: null,
+              trashed: false,
+            },
+          ],
+          preprints: [],
+        };
         expect(value(await otherApi.invoke('library.item.versions', { id, fetch: true }))).toEqual(expected);
         expect(asks()).toBe(1);
         expect(value(await otherApi.invoke('library.item.versions', { id, fetch: true }))).toEqual(expected);
@@ -112,4 +169,3 @@ describe('library.item.versions with fetch, for a linked paper the service does 
     }
   });
 });
-

@@ -34,7 +34,11 @@ async function write(name: string, spec: Parameters<typeof makePdf>[0]): Promise
 
 /** Captures the files offline (no service) into the library, each becoming an item; their ids in order. */
 async function capture(lib: LibraryClient, paths: readonly string[], storeDir: string): Promise<number[]> {
-  const reports = await capturePdfs(paths, { library: { lib: lib.lib }, service: null, reader }, { mode: 'copy', storeDir });
+  const reports = await capturePdfs(
+    paths,
+    { library: { lib: lib.lib }, service: null, reader },
+    { mode: 'copy', storeDir },
+  );
   return reports.map((r) => {
     if (r.status !== 'added') throw new Error(`not added: ${JSON.stringify(r)}`);
     return r.itemId;
@@ -57,16 +61,30 @@ describe('the PDF full-text index', () => {
     const genes = await write('genes.pdf', {
       title: 'A study of yeast',
       byline: 'A. Author',
-      pages: [['The introduction says nothing special.'], ['Here we measured gene expression in budding yeast cells.', ...bodyLines(2, 5)], ['The ribosome profiles are in the supplement.']],
+      pages: [
+        ['The introduction says nothing special.'],
+        ['Here we measured gene expression in budding yeast cells.', ...bodyLines(2, 5)],
+        ['The ribosome profiles are in the supplement.'],
+      ],
     });
-    const other = await write('other.pdf', { title: 'Another paper', pages: [['A gene here and an expression there.'], ['Gene expression appears on page two too.']] });
+    const other = await write('other.pdf', {
+      title: 'Another paper',
+      pages: [['A gene here and an expression there.'], ['Gene expression appears on page two too.']],
+    });
     // Two pages of text and two scanned pages (no text layer at all).
-    const partScan = await write('part-scan.pdf', { title: 'Partly scanned', pages: [['Typed first page about hydrogenation.']], blankPages: 2 });
+    const partScan = await write('part-scan.pdf', {
+      title: 'Partly scanned',
+      pages: [['Typed first page about hydrogenation.']],
+      blankPages: 2,
+    });
     const scan = await write('scan.pdf', { blankPages: 3, pages: [[]] });
     const [g, o, p, s] = await capture(lib, [genes, other, partScan, scan], join(dir.dir, 'files'));
 
     const progress: string[] = [];
-    const run = await indexFulltext(lib.fulltext, { reader, onFile: (r, done, total) => progress.push(`${done}/${total} ${r.status}`) });
+    const run = await indexFulltext(lib.fulltext, {
+      reader,
+      onFile: (r, done, total) => progress.push(`${done}/${total} ${r.status}`),
+    });
     expect(progress).toEqual(['1/4 indexed', '2/4 indexed', '3/4 indexed', '4/4 no-text']);
     expect(byStatus(run.files)).toEqual([
       ['indexed', 3, null],
@@ -74,7 +92,12 @@ describe('the PDF full-text index', () => {
       ['indexed', 3, 'no text layer on 2 pages (a scan?); those pages are not searchable'],
       ['no-text', 4, 'no text layer on 4 pages (a scan?); it needs OCR to be searchable'],
     ]);
-    expect(await lib.fulltext.summary()).toEqual({ pdfs: 4, byStatus: { indexed: 3, 'no-text': 1, 'too-big': 0, unreadable: 0 }, pending: 0, pages: 6 });
+    expect(await lib.fulltext.summary()).toEqual({
+      pdfs: 4,
+      byStatus: { indexed: 3, 'no-text': 1, 'too-big': 0, unreadable: 0 },
+      pending: 0,
+      pages: 6,
+    });
     expect((await lib.fulltext.notes()).map((n) => [n.itemId, n.status])).toEqual([
       [p, 'indexed'],
       [s, 'no-text'],
@@ -86,7 +109,11 @@ describe('the PDF full-text index', () => {
     expect(await ids('fulltext:hydrogenation')).toEqual([p]);
     expect(await ids('fulltext:"budding yeast" title:yeast')).toEqual([g]);
     const hits = await lib.fulltext.hits('fulltext:"gene expression"', [g!, o!]);
-    expect(hits.find((h) => h.itemId === g)).toEqual({ itemId: g, page: 2, snippet: expect.stringContaining('Here we measured «gene expression» in budding yeast') });
+    expect(hits.find((h) => h.itemId === g)).toEqual({
+      itemId: g,
+      page: 2,
+      snippet: expect.stringContaining('Here we measured «gene expression» in budding yeast'),
+    });
     expect(hits.filter((h) => h.itemId === o).map((h) => h.page)).toEqual([2]);
 
     // Nothing new: a second run reads nothing; a rebuild reads all four again and finds the same.
@@ -116,17 +143,25 @@ describe('the PDF full-text index', () => {
     const at = await indexFulltext(lib.fulltext, { reader, rebuild: true, limits: { maxBytes: size } });
     expect(at.files.map((f) => f.status)).toEqual(['indexed', 'too-big']);
     const below = await indexFulltext(lib.fulltext, { reader, rebuild: true, limits: { maxBytes: size - 1 } });
-    expect(byStatus(below.files)[0]).toEqual(['too-big', 0, expect.stringMatching(/^not searchable: the file is 0\.0 MB; the full-text limit is 0\.0 MB$/)]);
+    expect(byStatus(below.files)[0]).toEqual([
+      'too-big',
+      0,
+      expect.stringMatching(/^not searchable: the file is 0\.0 MB; the full-text limit is 0\.0 MB$/),
+    ]);
     expect((await lib.lib.list({ query: 'fulltext:charlie' })).rows).toHaveLength(0);
   }, 120_000);
 
   it('stops on cancel keeping what was indexed, and the next run continues from there', async () => {
     dir = libraryDir();
     lib = await dir.open();
-    const paths = await Promise.all([0, 1, 2, 3].map((i) => write(`c${i}.pdf`, { title: `Cancel paper ${i}`, pages: [[`word${i} here`]] })));
+    const paths = await Promise.all(
+      [0, 1, 2, 3].map((i) => write(`c${i}.pdf`, { title: `Cancel paper ${i}`, pages: [[`word${i} here`]] })),
+    );
     await capture(lib, paths, join(dir.dir, 'files'));
     const stop = new AbortController();
-    await expect(indexFulltext(lib.fulltext, { reader, signal: stop.signal, onFile: (_r, done) => done === 2 && stop.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      indexFulltext(lib.fulltext, { reader, signal: stop.signal, onFile: (_r, done) => done === 2 && stop.abort() }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect((await lib.fulltext.summary()).pending).toBe(2);
     const rest = await indexFulltext(lib.fulltext, { reader });
     expect(rest.skipped).toBe(2);
@@ -145,11 +180,22 @@ describe('the PDF full-text index', () => {
     dir = libraryDir();
     lib = await dir.open();
     const n = 8;
-    const paths = await Promise.all(Array.from({ length: n }, (_, i) => write(`k${i}.pdf`, { title: `Killed run ${i}`, pages: [[`marker${i} on page one`], bodyLines(i, 30), bodyLines(i + 1, 30)] })));
+    const paths = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        write(`k${i}.pdf`, {
+          title: `Killed run ${i}`,
+          pages: [[`marker${i} on page one`], bodyLines(i, 30), bodyLines(i + 1, 30)],
+        }),
+      ),
+    );
     await capture(lib, paths, join(dir.dir, 'files'));
     await lib.close();
 
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'helpers', 'fulltext-child.ts'), dir.file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, '..', '..', 'helpers', 'fulltext-child.ts'), dir.file],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -159,7 +205,9 @@ describe('the PDF full-text index', () => {
           resolve();
         }
       });
-      child.on('exit', () => (/indexed 2\//.test(out) ? resolve() : reject(new Error(`the child ended early: ${out}`))));
+      child.on('exit', () =>
+        /indexed 2\//.test(out) ? resolve() : reject(new Error(`the child ended early: ${out}`)),
+      );
     });
     await new Promise((r) => child.once('exit', r).exitCode !== null && r(null));
     expect(out).not.toContain('finished');

@@ -38,18 +38,32 @@ function fakeDesktop(chosen: () => string[] | null): DesktopShell & { asked: Ope
   };
 }
 
-async function open(desktop?: DesktopShell, pdfWatch?: object): Promise<{ api: CitewiseApi; dataDir: string; files: string }> {
+async function open(
+  desktop?: DesktopShell,
+  pdfWatch?: object,
+): Promise<{ api: CitewiseApi; dataDir: string; files: string }> {
   const dir = tempDir('citewise-link-');
   const dataDir = join(dir.path, 'data');
   const files = join(dir.path, 'papers');
   mkdirSync(files);
-  const core = await createCore({ dataDir, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', apiKey: 'k', service: { maxAttempts: 1 }, desktop, ...(pdfWatch ? { watchFolder: true, pdfWatch } : {}) });
+  const core = await createCore({
+    dataDir,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: 'http://127.0.0.1:9',
+    apiKey: 'k',
+    service: { maxAttempts: 1 },
+    desktop,
+    ...(pdfWatch ? { watchFolder: true, pdfWatch } : {}),
+  });
   cleanup.push(() => dir.remove());
   cleanup.push(() => core.close());
   return { api: createInProcessApi(core), dataDir, files };
 }
 
-async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
+async function ok<T>(
+  p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
+): Promise<T> {
   const r = await p;
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value;
@@ -58,103 +72,164 @@ async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { c
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function attachmentOf(api: CitewiseApi, outcome: PdfAddOutcome): Promise<Attachment> {
-  if (outcome.status !== 'added' && outcome.status !== 'attached') throw new Error(`not stored: ${JSON.stringify(outcome)}`);
+  if (outcome.status !== 'added' && outcome.status !== 'attached')
+    throw new Error(`not stored: ${JSON.stringify(outcome)}`);
   const item = await ok(api.invoke('library.item.get', { id: outcome.itemId }));
   expect(item.attachments).toHaveLength(1);
   return item.attachments[0]!;
 }
 
 /** Every file under a folder (none when it does not exist). */
-const filesUnder = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+const filesUnder = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
-describe('Add → PDFs… in the desktop app: chosen by path, copied or linked as Settings → PDFs says', { timeout: 60_000 }, () => {
-  it('links where the files are: nothing copied, the checksum kept, the same file twice is one item, a file gone is missing with its name and place', async () => {
-    const withDoi = await makePdf({ title: 'Linked paper with a DOI', xmpDoi: '10.1000/linked' });
-    const titleOnly = await makePdf({ title: 'A linked preprint that names no identifier', byline: 'Ada Lovelace' });
-    let a = '';
-    let b = '';
-    let again = '';
-    // The same path chosen twice is one file to capture.
-    const desktop = fakeDesktop(() => [a, b, again, a]);
-    const { api, dataDir, files } = await open(desktop);
-    a = join(files, 'lovelace 2024.pdf');
-    b = join(files, 'preprint.pdf');
-    again = join(files, 'copy of lovelace.pdf');
-    writeFileSync(a, withDoi);
-    writeFileSync(b, titleOnly);
-    copyFileSync(a, again);
-    expect(await ok(api.invoke('settings.update', { pdfStorage: 'link' }))).toMatchObject({ pdfStorage: 'link' });
+describe(
+  'Add → PDFs… in the desktop app: chosen by path, copied or linked as Settings → PDFs says',
+  { timeout: 60_000 },
+  () => {
+    it('links where the files are: nothing copied, the checksum kept, the same file twice is one item, a file gone is missing with its name and place', async () => {
+      const withDoi = await makePdf({ title: 'Linked paper with a DOI', xmpDoi: '10.1000/linked' });
+      const titleOnly = await makePdf({ title: 'A linked preprint that names no identifier', byline: 'Ada Lovelace' });
+      let a = '';
+      let b = '';
+      let again = '';
+      // The same path chosen twice is one file to capture.
+      const desktop = fakeDesktop(() => [a, b, again, a]);
+      const { api, dataDir, files } = await open(desktop);
+      a = join(files, 'lovelace 2024.pdf');
+      b = join(files, 'preprint.pdf');
+      again = join(files, 'copy of lovelace.pdf');
+      writeFileSync(a, withDoi);
+      writeFileSync(b, titleOnly);
+      copyFileSync(a, again);
+      expect(await ok(api.invoke('settings.update', { pdfStorage: 'link' }))).toMatchObject({ pdfStorage: 'link' });
 
-    const chosen = (await ok(api.invoke('pdfs.choose', {})))!;
-    expect(desktop.asked).toEqual([{ title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], multiple: true }]);
-    // The renderer learns the names, never the paths.
-    expect(chosen.names).toEqual(['lovelace 2024.pdf', 'preprint.pdf', 'copy of lovelace.pdf']);
-    expect(JSON.stringify(chosen)).not.toContain(files);
-    const outcomes = [];
-    for (const index of [0, 1, 2]) outcomes.push(await ok(api.invoke('pdfs.addChosen', { selection: chosen.selection, index })));
-    expect(outcomes.map((o) => [o.name, o.status])).toEqual([
-      ['lovelace 2024.pdf', 'added'],
-      ['preprint.pdf', 'added'],
-      ['copy of lovelace.pdf', 'duplicate'],
-    ]);
-    expect(outcomes[2]).toMatchObject({ reason: 'checksum', itemId: outcomes[0]!.status === 'added' ? outcomes[0]!.itemId : -1 });
+      const chosen = (await ok(api.invoke('pdfs.choose', {})))!;
+      expect(desktop.asked).toEqual([
+        { title: 'Add PDFs', filters: [{ name: 'PDF documents', extensions: ['pdf'] }], multiple: true },
+      ]);
+      // The renderer learns the names, never the paths.
+      expect(chosen.names).toEqual(['lovelace 2024.pdf', 'preprint.pdf', 'copy of lovelace.pdf']);
+      expect(JSON.stringify(chosen)).not.toContain(files);
+      const outcomes = [];
+      for (const index of [0, 1, 2])
+        outcomes.push(await ok(api.invoke('pdfs.addChosen', { selection: chosen.selection, index })));
+      expect(outcomes.map((o) => [o.name, o.status])).toEqual([
+        ['lovelace 2024.pdf', 'added'],
+        ['preprint.pdf', 'added'],
+        ['copy of lovelace.pdf', 'duplicate'],
+      ]);
+      expect(outcomes[2]).toMatchObject({
+        reason: 'checksum',
+        itemId: outcomes[0]!.status === 'added' ? outcomes[0]!.itemId : -1,
+      });
 
-    const linked = await attachmentOf(api, outcomes[0]!);
-    expect(linked).toMatchObject({ path: a, stored: 'linked', originalName: 'lovelace 2024.pdf', sha256: sha256(withDoi), size: withDoi.byteLength });
-    expect(await attachmentOf(api, outcomes[1]!)).toMatchObject({ path: b, stored: 'linked', sha256: sha256(titleOnly) });
-    expect(filesUnder(join(dataDir, 'attachments'))).toEqual([]);
-    expect(readdirSync(files).sort()).toEqual(['copy of lovelace.pdf', 'lovelace 2024.pdf', 'preprint.pdf']);
+      const linked = await attachmentOf(api, outcomes[0]!);
+      expect(linked).toMatchObject({
+        path: a,
+        stored: 'linked',
+        originalName: 'lovelace 2024.pdf',
+        sha256: sha256(withDoi),
+        size: withDoi.byteLength,
+      });
+      expect(await attachmentOf(api, outcomes[1]!)).toMatchObject({
+        path: b,
+        stored: 'linked',
+        sha256: sha256(titleOnly),
+      });
+      expect(filesUnder(join(dataDir, 'attachments'))).toEqual([]);
+      expect(readdirSync(files).sort()).toEqual(['copy of lovelace.pdf', 'lovelace 2024.pdf', 'preprint.pdf']);
 
-    // Needs review lists the pending one by the file's name.
-    const review = await ok(api.invoke('pdfs.review', {}));
-    expect(review.map((r) => r.fileName)).toEqual(['preprint.pdf']);
+      // Needs review lists the pending one by the file's name.
+      const review = await ok(api.invoke('pdfs.review', {}));
+      expect(review.map((r) => r.fileName)).toEqual(['preprint.pdf']);
 
-    // The linked file is moved away: the details say missing, what and where; Open says the same.
-    rmSync(a);
-    const itemId = outcomes[0]!.status === 'added' ? outcomes[0]!.itemId : -1;
-    const [check] = await ok(api.invoke('library.attachments.check', { itemId }));
-    expect(check).toEqual({ id: linked.id, state: 'missing', message: `The linked file lovelace 2024.pdf is no longer at ${a} (moved, renamed or deleted?). Attach it again from where it is now.` });
-    const opened = await api.invoke('library.attachments.open', { itemId, id: linked.id });
-    expect(opened).toEqual({ ok: false, error: expect.objectContaining({ code: 'NOT_FOUND', message: check!.message }) });
-    // The item and its checksum stay: the copy that is still there is the same file, not a new item.
-    const third = (await ok(api.invoke('pdfs.choose', {})))!;
-    expect(await ok(api.invoke('pdfs.addChosen', { selection: third.selection, index: 2 }))).toMatchObject({ status: 'duplicate', reason: 'checksum', itemId });
-  });
+      // The linked file is moved away: the details say missing, what and where; Open says the same.
+      rmSync(a);
+      const itemId = outcomes[0]!.status === 'added' ? outcomes[0]!.itemId : -1;
+      const [check] = await ok(api.invoke('library.attachments.check', { itemId }));
+      expect(check).toEqual({
+        id: linked.id,
+        state: 'missing',
+        message: `The linked file lovelace 2024.pdf is no longer at ${a} (moved, renamed or deleted?). Attach it again from where it is now.`,
+      });
+      const opened = await api.invoke('library.attachments.open', { itemId, id: linked.id });
+      expect(opened).toEqual({
+        ok: false,
+        error: expect.objectContaining({ code: 'NOT_FOUND', message: check!.message }),
+      });
+      // The item and its checksum stay: the copy that is still there is the same file, not a new item.
+      const third = (await ok(api.invoke('pdfs.choose', {})))!;
+      expect(await ok(api.invoke('pdfs.addChosen', { selection: third.selection, index: 2 }))).toMatchObject({
+        status: 'duplicate',
+        reason: 'checksum',
+        itemId,
+      });
+    });
 
-  it('copies by default: into the library folder under the checksum, the file left where it was, its name kept for Needs review and a missing copy', async () => {
-    const titleOnly = await makePdf({ title: 'A copied preprint that names no identifier', byline: 'Grace Hopper' });
-    let file = '';
-    const { api, dataDir, files } = await open(fakeDesktop(() => [file]));
-    file = join(files, 'hopper-draft.pdf');
-    writeFileSync(file, titleOnly);
-    expect((await ok(api.invoke('settings.get', {}))).pdfStorage).toBe('copy');
+    it('copies by default: into the library folder under the checksum, the file left where it was, its name kept for Needs review and a missing copy', async () => {
+      const titleOnly = await makePdf({ title: 'A copied preprint that names no identifier', byline: 'Grace Hopper' });
+      let file = '';
+      const { api, dataDir, files } = await open(fakeDesktop(() => [file]));
+      file = join(files, 'hopper-draft.pdf');
+      writeFileSync(file, titleOnly);
+      expect((await ok(api.invoke('settings.get', {}))).pdfStorage).toBe('copy');
 
-    const chosen = (await ok(api.invoke('pdfs.choose', {})))!;
-    const outcome = await ok(api.invoke('pdfs.addChosen', { selection: chosen.selection, index: 0 }));
-    const sum = sha256(titleOnly);
-    const copy = await attachmentOf(api, outcome);
-    expect(copy).toMatchObject({ path: join(dataDir, 'attachments', sum.slice(0, 2), `${sum}.pdf`), stored: 'copied', originalName: 'hopper-draft.pdf', sha256: sum });
-    expect(existsSync(file)).toBe(true);
-    expect((await ok(api.invoke('pdfs.review', {}))).map((r) => r.fileName)).toEqual(['hopper-draft.pdf']);
+      const chosen = (await ok(api.invoke('pdfs.choose', {})))!;
+      const outcome = await ok(api.invoke('pdfs.addChosen', { selection: chosen.selection, index: 0 }));
+      const sum = sha256(titleOnly);
+      const copy = await attachmentOf(api, outcome);
+      expect(copy).toMatchObject({
+        path: join(dataDir, 'attachments', sum.slice(0, 2), `${sum}.pdf`),
+        stored: 'copied',
+        originalName: 'hopper-draft.pdf',
+        sha256: sum,
+      });
+      expect(existsSync(file)).toBe(true);
+      expect((await ok(api.invoke('pdfs.review', {}))).map((r) => r.fileName)).toEqual(['hopper-draft.pdf']);
 
-    rmSync(copy.path);
-    const itemId = outcome.status === 'added' ? outcome.itemId : -1;
-    expect(await ok(api.invoke('library.attachments.check', { itemId }))).toEqual([
-      { id: copy.id, state: 'missing', message: `The copy of hopper-draft.pdf that Citewise kept is no longer at ${copy.path} (deleted from the library folder?). Add the PDF again to restore it.` },
-    ]);
-  });
+      rmSync(copy.path);
+      const itemId = outcome.status === 'added' ? outcome.itemId : -1;
+      expect(await ok(api.invoke('library.attachments.check', { itemId }))).toEqual([
+        {
+          id: copy.id,
+          state: 'missing',
+          message: `The copy of hopper-draft.pdf that Citewise kept is no longer at ${copy.path} (deleted from the library folder?). Add the PDF again to restore it.`,
+        },
+      ]);
+    });
 
-  it('without a desktop (browser mode) there is no dialog to open; a cancelled dialog chooses nothing; an unknown selection is refused', async () => {
-    const browser = await open();
-    // The setting is checked in the core, like the others.
-    expect(await browser.api.invoke('settings.update', { pdfStorage: 'move' } as never)).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('must be "copy" (into the library folder) or "link"') }) });
-    expect(await browser.api.invoke('pdfs.choose', {})).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('in the browser, Add → PDFs… uploads them') }) });
+    it('without a desktop (browser mode) there is no dialog to open; a cancelled dialog chooses nothing; an unknown selection is refused', async () => {
+      const browser = await open();
+      // The setting is checked in the core, like the others.
+      expect(await browser.api.invoke('settings.update', { pdfStorage: 'move' } as never)).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining('must be "copy" (into the library folder) or "link"'),
+        }),
+      });
+      expect(await browser.api.invoke('pdfs.choose', {})).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining('in the browser, Add → PDFs… uploads them'),
+        }),
+      });
 
-    const desktop = await open(fakeDesktop(() => null));
-    expect(await ok<PdfSelection | null>(desktop.api.invoke('pdfs.choose', {}))).toBeNull();
-    expect(await desktop.api.invoke('pdfs.addChosen', { selection: 'not-a-selection', index: 0 })).toEqual({ ok: false, error: expect.objectContaining({ code: 'NOT_FOUND', message: expect.stringContaining('choose them again') }) });
-  });
-});
+      const desktop = await open(fakeDesktop(() => null));
+      expect(await ok<PdfSelection | null>(desktop.api.invoke('pdfs.choose', {}))).toBeNull();
+      expect(await desktop.api.invoke('pdfs.addChosen', { selection: 'not-a-selection', index: 0 })).toEqual({
+        ok: false,
+        error: expect.objectContaining({ code: 'NOT_FOUND', message: expect.stringContaining('choose them again') }),
+      });
+    });
+  },
+);
 
 describe('the watched folder honours Settings → PDFs', { timeout: 60_000 }, () => {
   it('links a PDF that appears in the folder where it is when the setting says link', async () => {
@@ -171,7 +246,9 @@ describe('the watched folder honours Settings → PDFs', { timeout: 60_000 }, ()
     }
     expect(captured).not.toBeNull();
     const item = await ok(api.invoke('library.item.get', { id: captured! }));
-    expect(item.attachments).toEqual([expect.objectContaining({ path: file, stored: 'linked', originalName: 'watched.pdf', sha256: sha256(bytes) })]);
+    expect(item.attachments).toEqual([
+      expect.objectContaining({ path: file, stored: 'linked', originalName: 'watched.pdf', sha256: sha256(bytes) }),
+    ]);
     expect(filesUnder(join(dataDir, 'attachments'))).toEqual([]);
   });
 });
@@ -204,8 +281,15 @@ describe('a copy is the file that was hashed', { timeout: 60_000 }, () => {
 
     touch = growing;
     const [refused] = await capturePdfs([growing], { library: lib, service: null, reader }, { mode: 'copy', storeDir });
-    expect(refused).toEqual({ file: growing, status: 'failed', code: 'INVALID_INPUT', message: 'growing.pdf was not added: it changed while it was being added; add it again once it is complete.' });
+    expect(refused).toEqual({
+      file: growing,
+      status: 'failed',
+      code: 'INVALID_INPUT',
+      message: 'growing.pdf was not added: it changed while it was being added; add it again once it is complete.',
+    });
     expect(filesUnder(storeDir)).toHaveLength(1);
-    expect(await lib.lib.list({ limit: 10 })).toMatchObject({ rows: [expect.objectContaining({ title: 'A file nobody touches' })] });
+    expect(await lib.lib.list({ limit: 10 })).toMatchObject({
+      rows: [expect.objectContaining({ title: 'A file nobody touches' })],
+    });
   });
 });

@@ -22,7 +22,11 @@ export async function value<T>(api: CitewiseApi, channel: string, input: unknown
 }
 
 /** A core on `dataDir` whose client fails once and probes every 200 ms; close it when done. */
-export async function quickProbeCore(dataDir: string, serviceUrl: string, apiKey: string): Promise<{ core: Core; api: CitewiseApi }> {
+export async function quickProbeCore(
+  dataDir: string,
+  serviceUrl: string,
+  apiKey: string,
+): Promise<{ core: Core; api: CitewiseApi }> {
   const core = await createCore({
     dataDir,
     mode: 'test',

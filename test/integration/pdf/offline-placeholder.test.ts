@@ -28,18 +28,36 @@ describe('a DOI found offline', () => {
     cleanup.push(() => dir.remove());
     const { core, api } = await quickProbeCore(dir.path, proxy.url, svc.fullKey);
     cleanup.push(() => core.close());
-    const row = svc.corpus.db.prepare('SELECT * FROM papers ORDER BY id LIMIT 1').get() as Parameters<typeof svc.corpus.paper>[0];
+    const row = svc.corpus.db.prepare('SELECT * FROM papers ORDER BY id LIMIT 1').get() as Parameters<
+      typeof svc.corpus.paper
+    >[0];
     const paper = svc.corpus.paper(row);
 
     proxy.offline = true;
     const withTitle = await makePdf({ title: 'What the first page says', pages: [[`doi:${paper.doi}`]] });
-    const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name: 'smith-2020.pdf', base64: Buffer.from(withTitle).toString('base64') });
-    expect(outcome).toMatchObject({ status: 'added', state: 'identified', doi: paper.doi.toLowerCase(), title: 'What the first page says' });
+    const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', {
+      name: 'smith-2020.pdf',
+      base64: Buffer.from(withTitle).toString('base64'),
+    });
+    expect(outcome).toMatchObject({
+      status: 'added',
+      state: 'identified',
+      doi: paper.doi.toLowerCase(),
+      title: 'What the first page says',
+    });
     if (outcome.status !== 'added') throw new Error('not added');
     const waiting = await core.library.lib.getItem(outcome.itemId);
-    expect(waiting.csl).toMatchObject({ title: 'What the first page says', DOI: paper.doi.toLowerCase(), custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } });
+    expect(waiting.csl).toMatchObject({
+      title: 'What the first page says',
+      DOI: paper.doi.toLowerCase(),
+      custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
+    });
     const [listed] = (await core.library.lib.list({ limit: 10 })).rows;
-    expect(listed).toMatchObject({ id: outcome.itemId, title: 'What the first page says', evidence: { state: 'not-fetched' } });
+    expect(listed).toMatchObject({
+      id: outcome.itemId,
+      title: 'What the first page says',
+      evidence: { state: 'not-fetched' },
+    });
 
     // Back online: nobody asks for anything; the probe notices, and the enrichment left queued runs.
     proxy.offline = false;
@@ -48,18 +66,36 @@ describe('a DOI found offline', () => {
     expect(done.csl.custom).toBeUndefined();
     expect(done.csl.author?.[0]?.family).toBe(paper.authors[0]?.family);
     expect(await value<PdfReviewEntry[]>(api, 'pdfs.review', {})).toEqual([]);
-    expect((await core.library.lib.list({ limit: 10 })).rows[0]).toMatchObject({ title: paper.title, evidence: { state: 'found' } });
+    expect((await core.library.lib.list({ limit: 10 })).rows[0]).toMatchObject({
+      title: paper.title,
+      evidence: { state: 'found' },
+    });
   }, 90_000);
 
   it('without a title on its first page, the file name stands in', async () => {
     const dir = tempDir('citewise-offline-pdf-');
     cleanup.push(() => dir.remove());
     // Nothing listens on the discard port: the service cannot be asked at all.
-    const core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', apiKey: 'k', service: { maxAttempts: 1 } });
+    const core = await createCore({
+      dataDir: dir.path,
+      mode: 'test',
+      logger: silentLogger,
+      serviceUrl: 'http://127.0.0.1:9',
+      apiKey: 'k',
+      service: { maxAttempts: 1 },
+    });
     cleanup.push(() => core.close());
     const api = createInProcessApi(core);
     const bytes = await makePdf({ xmpDoi: '10.5555/no-title.1', blankPages: 1 });
-    const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name: 'Jones 2019 survey.pdf', base64: Buffer.from(bytes).toString('base64') });
-    expect(outcome).toMatchObject({ status: 'added', state: 'identified', doi: '10.5555/no-title.1', title: 'Jones 2019 survey' });
+    const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', {
+      name: 'Jones 2019 survey.pdf',
+      base64: Buffer.from(bytes).toString('base64'),
+    });
+    expect(outcome).toMatchObject({
+      status: 'added',
+      state: 'identified',
+      doi: '10.5555/no-title.1',
+      title: 'Jones 2019 survey',
+    });
   }, 60_000);
 });

@@ -19,7 +19,11 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function add(api: CitewiseApi, name: string, bytes: Uint8Array): Promise<Extract<PdfAddOutcome, { status: 'added' | 'attached' }>> {
+async function add(
+  api: CitewiseApi,
+  name: string,
+  bytes: Uint8Array,
+): Promise<Extract<PdfAddOutcome, { status: 'added' | 'attached' }>> {
   const outcome = await value<PdfAddOutcome>(api, 'pdfs.add', { name, base64: Buffer.from(bytes).toString('base64') });
   if (outcome.status !== 'added') throw new Error(`${name} was not added: ${JSON.stringify(outcome)}`);
   return outcome;
@@ -56,13 +60,24 @@ describe('a PDF without an identifier, captured offline', () => {
     cleanup.push(() => offlineDir.remove());
     const onlineDir = tempDir('citewise-pending-title-online-');
     cleanup.push(() => onlineDir.remove());
-    const rows = svc.corpus.db.prepare('SELECT * FROM papers ORDER BY id LIMIT 2').all() as Parameters<typeof svc.corpus.paper>[0][];
+    const rows = svc.corpus.db.prepare('SELECT * FROM papers ORDER BY id LIMIT 2').all() as Parameters<
+      typeof svc.corpus.paper
+    >[0][];
     const [one, two] = rows.map((r) => svc.corpus.paper(r));
-    const pdf = (p: typeof one) => makePdf({ title: p!.title, byline: `A. ${p!.authors[0]?.family ?? 'Nobody'}, B. Nobody`, pages: [['Introduction. No identifier is printed on this paper.']] });
+    const pdf = (p: typeof one) =>
+      makePdf({
+        title: p!.title,
+        byline: `A. ${p!.authors[0]?.family ?? 'Nobody'}, B. Nobody`,
+        pages: [['Introduction. No identifier is printed on this paper.']],
+      });
     const files = {
       untouched: await pdf(one),
       edited: await pdf(two),
-      nothing: await makePdf({ title: 'Quixotic zephyr vellum marmalade', byline: 'Q. Nobody', pages: [['No identifier here either.']] }),
+      nothing: await makePdf({
+        title: 'Quixotic zephyr vellum marmalade',
+        byline: 'Q. Nobody',
+        pages: [['No identifier here either.']],
+      }),
     };
 
     const { core, api } = await startCore(proxy.url, svc.fullKey, offlineDir.path);
@@ -77,7 +92,11 @@ describe('a PDF without an identifier, captured offline', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(await core.pendingCaptures.resume()).toEqual({ settled: 0, identified: 0, waiting: 3, failed: 0 });
     expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending')).toMatchObject([
-      { state: 'failed', label: 'Looking up the titles of 3 PDFs captured offline', message: 'Waiting until the citation service can be reached: 3 of 3 PDFs keep waiting for their title search.' },
+      {
+        state: 'failed',
+        label: 'Looking up the titles of 3 PDFs captured offline',
+        message: 'Waiting until the citation service can be reached: 3 of 3 PDFs keep waiting for their title search.',
+      },
     ]);
     expect((await core.library.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending', 'pending', 'pending']);
     expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
@@ -88,7 +107,10 @@ describe('a PDF without an identifier, captured offline', () => {
 
     // Meanwhile the user edits one of them: its title, a tag, a note.
     const before = await core.library.lib.getItem(waiting.edited.itemId);
-    await value(api, 'library.item.update', { id: waiting.edited.itemId, csl: { ...before.csl, title: 'My own title for this one' } });
+    await value(api, 'library.item.update', {
+      id: waiting.edited.itemId,
+      csl: { ...before.csl, title: 'My own title for this one' },
+    });
     await value(api, 'library.tags.add', { ids: [waiting.edited.itemId], tags: ['to-read'] });
     await value(api, 'library.notes.add', { itemId: waiting.edited.itemId, body: 'Read section 3 first.' });
 
@@ -96,7 +118,9 @@ describe('a PDF without an identifier, captured offline', () => {
     proxy.offline = false;
     await until(async () => (await core.library.lib.unsettledCaptures()).every((c) => c.state !== 'pending'), 45_000);
     await until(async () => {
-      const items = await Promise.all([waiting.untouched, waiting.edited].map((w) => core.library.lib.getItem(w.itemId)));
+      const items = await Promise.all(
+        [waiting.untouched, waiting.edited].map((w) => core.library.lib.getItem(w.itemId)),
+      );
       return items.every((i) => i.csl.custom === undefined && i.evidence.state === 'found');
     }, 45_000);
 
@@ -107,7 +131,11 @@ describe('a PDF without an identifier, captured offline', () => {
       edited: await add(online.api, 'edited.pdf', files.edited),
       nothing: await add(online.api, 'nothing.pdf', files.nothing),
     };
-    expect(direct.untouched).toMatchObject({ state: 'identified', method: 'title-search', doi: one!.doi.toLowerCase() });
+    expect(direct.untouched).toMatchObject({
+      state: 'identified',
+      method: 'title-search',
+      doi: one!.doi.toLowerCase(),
+    });
     expect(direct.nothing).toMatchObject({ state: 'needs-review', method: 'none' });
 
     for (const k of ['untouched', 'edited', 'nothing'] as const) {
@@ -117,8 +145,18 @@ describe('a PDF without an identifier, captured offline', () => {
     expect(await entry(core, waiting.untouched.itemId)).toEqual(await entry(online.core, direct.untouched.itemId));
     // Not identified: the item stays as the page made it, in Needs review with the search's evidence.
     expect(await entry(core, waiting.nothing.itemId)).toEqual(await entry(online.core, direct.nothing.itemId));
-    const review = await value<{ itemId: number; state: string; evidence: { detail?: string }[] }[]>(api, 'pdfs.review', {});
-    expect(review).toMatchObject([{ itemId: waiting.nothing.itemId, state: 'needs-review', evidence: [{ detail: 'the paper search found nothing' }] }]);
+    const review = await value<{ itemId: number; state: string; evidence: { detail?: string }[] }[]>(
+      api,
+      'pdfs.review',
+      {},
+    );
+    expect(review).toMatchObject([
+      {
+        itemId: waiting.nothing.itemId,
+        state: 'needs-review',
+        evidence: [{ detail: 'the paper search found nothing' }],
+      },
+    ]);
 
     // Edited meanwhile: identified and filled, but the user's title, tag and note stand.
     const edited = await core.library.lib.getItem(waiting.edited.itemId);
@@ -129,8 +167,17 @@ describe('a PDF without an identifier, captured offline', () => {
     expect(edited.csl['container-title']).toEqual(reference.csl['container-title']);
     expect(edited.tags).toContain('to-read');
     expect(edited.notes.map((n) => n.body)).toEqual(['Read section 3 first.']);
-    expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending').at(-1)).toMatchObject({ state: 'done', done: 3, total: 3 });
+    expect(
+      core.jobs
+        .list()
+        .filter((j) => j.kind === 'pdfs.pending')
+        .at(-1),
+    ).toMatchObject({ state: 'done', done: 3, total: 3 });
     // The list no longer marks anything as waiting.
-    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([undefined, undefined, undefined]);
+    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   }, 120_000);
 });

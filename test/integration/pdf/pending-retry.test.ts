@@ -44,13 +44,24 @@ describe("the app's look for PDFs waiting for their title search", () => {
     });
     cleanup.push(() => core.close());
     const api = createInProcessApi(core);
-    const [one, two] = (svc.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 ORDER BY id LIMIT 2').all() as Parameters<typeof svc.corpus.paper>[0][]).map((r) => svc.corpus.paper(r));
+    const [one, two] = (
+      svc.corpus.db.prepare('SELECT * FROM papers WHERE retracted = 0 ORDER BY id LIMIT 2').all() as Parameters<
+        typeof svc.corpus.paper
+      >[0][]
+    ).map((r) => svc.corpus.paper(r));
 
     /** Captures a PDF of `paper` while the service cannot be reached; then the service is back. */
     const captureOffline = async (paper: typeof one, name: string): Promise<number> => {
       proxy.offline = true;
-      const bytes = await makePdf({ title: paper!.title, byline: `A. ${paper!.authors[0]?.family ?? 'Nobody'}`, pages: [['No identifier is printed on this paper.']] });
-      const added = await value<PdfAddOutcome>(api, 'pdfs.add', { name, base64: Buffer.from(bytes).toString('base64') });
+      const bytes = await makePdf({
+        title: paper!.title,
+        byline: `A. ${paper!.authors[0]?.family ?? 'Nobody'}`,
+        pages: [['No identifier is printed on this paper.']],
+      });
+      const added = await value<PdfAddOutcome>(api, 'pdfs.add', {
+        name,
+        base64: Buffer.from(bytes).toString('base64'),
+      });
       expect(added).toMatchObject({ status: 'added', state: 'pending' });
       proxy.offline = false;
       return (added as Extract<PdfAddOutcome, { status: 'added' | 'attached' }>).itemId;
@@ -77,6 +88,11 @@ describe("the app's look for PDFs waiting for their title search", () => {
       await until(async () => (await stateOf(itemId)) !== 'pending');
       expect(await stateOf(itemId), name).toBe('identified');
     }
-    expect(core.jobs.list().filter((j) => j.kind === 'pdfs.pending').map((j) => j.state)).toEqual(['done', 'done']);
+    expect(
+      core.jobs
+        .list()
+        .filter((j) => j.kind === 'pdfs.pending')
+        .map((j) => j.state),
+    ).toEqual(['done', 'done']);
   }, 120_000);
 });

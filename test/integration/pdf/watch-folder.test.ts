@@ -3,7 +3,17 @@
 // partial download, some removed before they could be read; a restart; the folder taken away and
 // brought back. The service is unreachable (nothing listens on the discard port): capture then keeps
 // the DOI as a placeholder, which is enough to see what was captured.
-import { closeSync, copyFileSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
@@ -39,7 +49,15 @@ interface Opened {
 }
 
 async function open(dataDir: string): Promise<Opened> {
-  const core = await createCore({ dataDir, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', apiKey: 'k', service: { maxAttempts: 1 }, pdfWatch: WATCH });
+  const core = await createCore({
+    dataDir,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: 'http://127.0.0.1:9',
+    apiKey: 'k',
+    service: { maxAttempts: 1 },
+    pdfWatch: WATCH,
+  });
   const api = createInProcessApi(core);
   const statuses: PdfWatchStatus[] = [];
   const off = api.on('pdfWatch.changed', (s) => statuses.push(s));
@@ -72,14 +90,29 @@ async function titles(core: Core): Promise<string[]> {
 function dirs() {
   const data = tempDir('citewise-watch-data-');
   const inbox = tempDir('citewise-watch-inbox-');
-  cleanup.push(() => data.remove(), () => inbox.remove());
+  cleanup.push(
+    () => data.remove(),
+    () => inbox.remove(),
+  );
   return { data: data.path, inbox: inbox.path };
 }
 
 describe('file names the watcher takes', () => {
   it('visible .pdf files only, not partial downloads or hidden files', () => {
     expect(['a.pdf', 'B.PDF', 'with space.Pdf'].every(isWatchedName)).toBe(true);
-    expect(['a.pdf.crdownload', 'a.pdf.part', 'a.pdf.tmp', 'a.pdf.download', '.a.pdf', '~$a.pdf', 'a.txt', 'a.pdfx', 'pdf'].some(isWatchedName)).toBe(false);
+    expect(
+      [
+        'a.pdf.crdownload',
+        'a.pdf.part',
+        'a.pdf.tmp',
+        'a.pdf.download',
+        '.a.pdf',
+        '~$a.pdf',
+        'a.txt',
+        'a.pdfx',
+        'pdf',
+      ].some(isWatchedName),
+    ).toBe(false);
   });
 });
 
@@ -93,15 +126,28 @@ describe('the watched folder', () => {
     await until(async () => (await titles(app.core)).length === 1, 'the file already there');
     expect(await titles(app.core)).toEqual(['Already there']);
 
-    writeFileSync(join(inbox, 'after.pdf'), await makePdf({ title: 'Dropped later', pages: [['no identifier on this one']] }));
+    writeFileSync(
+      join(inbox, 'after.pdf'),
+      await makePdf({ title: 'Dropped later', pages: [['no identifier on this one']] }),
+    );
     await until(async () => (await titles(app.core)).length === 2, 'the new file');
     expect(await titles(app.core)).toEqual(['Already there', 'Dropped later']);
     await until(async () => (await status(app.api)).captured === 2, 'the count');
-    expect(await status(app.api)).toMatchObject({ folder: inbox, state: 'watching', captured: 2, failed: 0, waiting: 0, lastError: null, lastCaptured: { file: join(inbox, 'after.pdf') } });
+    expect(await status(app.api)).toMatchObject({
+      folder: inbox,
+      state: 'watching',
+      captured: 2,
+      failed: 0,
+      waiting: 0,
+      lastError: null,
+      lastCaptured: { file: join(inbox, 'after.pdf') },
+    });
     expect(app.statuses.at(-1)).toMatchObject({ captured: 2 });
     // Copied into the library folder (no attachment choice exists in the app: copy).
     const item = (await app.core.library.lib.list({ limit: 10 })).rows.find((r) => r.title === 'Dropped later')!;
-    expect((await app.core.library.lib.getItem(item.id)).attachments[0]!.path.startsWith(join(data, 'attachments'))).toBe(true);
+    expect(
+      (await app.core.library.lib.getItem(item.id)).attachments[0]!.path.startsWith(join(data, 'attachments')),
+    ).toBe(true);
     await app.close();
 
     // Restart: the setting stands, both files are known, nothing is read again.
@@ -124,7 +170,10 @@ describe('the watched folder', () => {
     const { data, inbox } = dirs();
     const app = await open(data);
     await setFolder(app.api, inbox);
-    const bytes = await makePdf({ title: 'Written slowly', pages: [['doi:10.5555/slow.7'], ['page two'], ['page three']] });
+    const bytes = await makePdf({
+      title: 'Written slowly',
+      pages: [['doi:10.5555/slow.7'], ['page two'], ['page three']],
+    });
     const path = join(inbox, 'slow.pdf');
     const fd = openSync(path, 'w');
     const step = Math.ceil(bytes.byteLength / 5);
@@ -168,7 +217,15 @@ describe('the watched folder', () => {
     await until(async () => (await status(app.api)).failed === 1, 'the broken file');
     await sleep(WATCH.stableMs * 3);
     const s = await status(app.api);
-    expect(s).toMatchObject({ captured: 0, failed: 1, waiting: 0, lastError: { file: join(inbox, 'broken.pdf'), message: 'broken.pdf was not added: it is not a PDF (it does not start with a PDF header).' } });
+    expect(s).toMatchObject({
+      captured: 0,
+      failed: 1,
+      waiting: 0,
+      lastError: {
+        file: join(inbox, 'broken.pdf'),
+        message: 'broken.pdf was not added: it is not a PDF (it does not start with a PDF header).',
+      },
+    });
     expect(app.statuses.filter((x) => x.failed > 0).every((x) => x.failed === 1)).toBe(true);
     expect(await app.core.library.lib.count()).toBe(0);
     await app.close();
@@ -188,7 +245,10 @@ describe('the watched folder', () => {
     await until(async () => (await status(app.api)).state === 'watching', 'watching');
     rmSync(inbox, { recursive: true });
     await until(async () => (await status(app.api)).state === 'error', 'the folder to be missed');
-    expect((await status(app.api)).lastError).toMatchObject({ file: null, message: `The folder ${inbox} is not there any more (was it moved, deleted or unmounted?); watching resumes when it is back.` });
+    expect((await status(app.api)).lastError).toMatchObject({
+      file: null,
+      message: `The folder ${inbox} is not there any more (was it moved, deleted or unmounted?); watching resumes when it is back.`,
+    });
     mkdirSync(inbox);
     writeFileSync(join(inbox, 'back.pdf'), await makePdf({ title: 'After the return', xmpDoi: '10.5555/back.1' }));
     await until(async () => (await status(app.api)).captured === 1, 'the file in the returned folder');
@@ -203,11 +263,23 @@ describe('the watched folder', () => {
     const app = await open(data);
     const file = join(inbox, 'a-file.pdf');
     writeFileSync(file, 'x');
-    expect(await setFolder(app.api, join(inbox, 'missing'))).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: `The folder ${join(inbox, 'missing')} does not exist.` } });
-    expect(await setFolder(app.api, file)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: `${file} is a file, not a folder.` } });
-    expect(await setFolder(app.api, 'papers/inbox')).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/must be a full path/) } });
+    expect(await setFolder(app.api, join(inbox, 'missing'))).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: `The folder ${join(inbox, 'missing')} does not exist.` },
+    });
+    expect(await setFolder(app.api, file)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: `${file} is a file, not a folder.` },
+    });
+    expect(await setFolder(app.api, 'papers/inbox')).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringMatching(/must be a full path/) },
+    });
     mkdirSync(join(data, 'attachments'), { recursive: true });
-    expect(await setFolder(app.api, join(data, 'attachments'))).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/inside Citewise's own data folder/) } });
+    expect(await setFolder(app.api, join(data, 'attachments'))).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringMatching(/inside Citewise's own data folder/) },
+    });
     if (process.getuid?.() !== 0) {
       const locked = join(inbox, 'locked');
       mkdirSync(locked, { mode: 0o000 });

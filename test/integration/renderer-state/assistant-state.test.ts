@@ -28,7 +28,7 @@ async function askAndWait(question: string): Promise<void> {
 }
 
 describe('AssistantState against the test service', () => {
-  it('finds the form\'s problems without asking, at both ends of the reference count', async () => {
+  it("finds the form's problems without asking, at both ends of the reference count", async () => {
     expect(state.options.citationStyle).toBe('vancouver');
     state.question = '   ';
     await state.ask();
@@ -108,7 +108,9 @@ describe('AssistantState against the test service', () => {
       await s.ask();
       expect(s.asking).toBe(false);
       // Kept as a failed question with its reason and Ask again: no second message.
-      expect(s.current?.records.map((r) => [r.question, r.status, r.error?.code])).toEqual([['Will this be answered?', 'failed', 'FORBIDDEN']]);
+      expect(s.current?.records.map((r) => [r.question, r.status, r.error?.code])).toEqual([
+        ['Will this be answered?', 'failed', 'FORBIDDEN'],
+      ]);
       expect(s.error).toBeNull();
       expect(s.question).toBe('');
       off();

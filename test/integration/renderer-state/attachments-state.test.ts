@@ -16,7 +16,10 @@ let files: ReturnType<typeof tempDir>;
 const env = coreForTests(() => offlineCore('attachments'));
 
 beforeAll(async () => {
-  rows = await seed(env.t.api, '@article{a2020, title = {A}, year = 2020}\n@article{b2021, title = {B}, year = 2021}\n');
+  rows = await seed(
+    env.t.api,
+    '@article{a2020, title = {A}, year = 2020}\n@article{b2021, title = {B}, year = 2021}\n',
+  );
   files = tempDir('citewise-files-');
   writeFileSync(join(files.path, 'a.pdf'), '%PDF-1.4 first');
   writeFileSync(join(files.path, 'b.pdf'), '%PDF-1.4 second');
@@ -27,10 +30,11 @@ afterAll(async () => {
 });
 
 /** What a drop hands over: the parts of DataTransfer the state reads. */
-const drop = (data: Record<string, string>, types: string[] = Object.keys(data)): DataTransfer => ({ getData: (k: string) => data[k] ?? '', types }) as unknown as DataTransfer;
+const drop = (data: Record<string, string>, types: string[] = Object.keys(data)): DataTransfer =>
+  ({ getData: (k: string) => data[k] ?? '', types }) as unknown as DataTransfer;
 
 describe('AttachmentsState against the core', () => {
-  it('attaches a typed path, and keeps the path and the core\'s reason when the file is not there', async () => {
+  it("attaches a typed path, and keeps the path and the core's reason when the file is not there", async () => {
     const state = new AttachmentsState(env.t.api);
     state.path = join(files.path, 'missing.pdf');
     await state.add(rows.a2020!.id);
@@ -52,7 +56,10 @@ describe('AttachmentsState against the core', () => {
 
   it('attaches the dropped files up to the first the core refuses, and says both', async () => {
     const state = new AttachmentsState(env.t.api);
-    await state.drop(rows.b2021!.id, drop({ 'text/uri-list': `file://${join(files.path, 'b.pdf')}\nfile://${join(files.path, 'gone.pdf')}` }));
+    await state.drop(
+      rows.b2021!.id,
+      drop({ 'text/uri-list': `file://${join(files.path, 'b.pdf')}\nfile://${join(files.path, 'gone.pdf')}` }),
+    );
     expect(state.notice).toBe('Attached b.pdf.');
     expect(state.error).not.toBeNull();
     expect(state.adding).toBe(false);

@@ -43,8 +43,14 @@ describe('ReferenceCheckState', () => {
     const state = new ReferenceCheckState(env.t.api);
     const stop = state.start();
     try {
-      const papers = env.t.svc.corpus.db.prepare('SELECT doi, title, year FROM papers ORDER BY id LIMIT 3').all() as { doi: string; title: string; year: number }[];
-      const bib = papers.map((p, i) => `@article{r${i},\n  title = {${p.title}},\n  doi = {${p.doi}},\n  year = {${p.year}}\n}\n`).join('');
+      const papers = env.t.svc.corpus.db.prepare('SELECT doi, title, year FROM papers ORDER BY id LIMIT 3').all() as {
+        doi: string;
+        title: string;
+        year: number;
+      }[];
+      const bib = papers
+        .map((p, i) => `@article{r${i},\n  title = {${p.title}},\n  doi = {${p.doi}},\n  year = {${p.year}}\n}\n`)
+        .join('');
       await state.choose(new File([bib], 'refs.bib'));
       state.useStyle('vancouver', undefined);
       await state.run();
@@ -61,7 +67,7 @@ describe('ReferenceCheckState', () => {
     }
   });
 
-  it('fails with the service\'s refusal for a key without the scope', async () => {
+  it("fails with the service's refusal for a key without the scope", async () => {
     const pub = await onlineCore('checks-public', { key: (svc) => svc.publicKey });
     try {
       const state = new ReferenceCheckState(pub.api);
@@ -77,7 +83,7 @@ describe('ReferenceCheckState', () => {
 });
 
 describe('ManuscriptCheckState', () => {
-  it('refuses a file by its kind and above 20 MB, takes one of exactly 20 MB, and keeps a LaTeX file\'s .aux', async () => {
+  it("refuses a file by its kind and above 20 MB, takes one of exactly 20 MB, and keeps a LaTeX file's .aux", async () => {
     const state = new ManuscriptCheckState(env.t.api);
     await state.choose([new File(['x'], 'paper.pdf')]);
     expect(state.error?.message).toMatch(/^paper\.pdf cannot be checked: choose a /);

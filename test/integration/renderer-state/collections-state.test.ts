@@ -21,8 +21,13 @@ beforeAll(async () => {
 
 /** A long word of the first (or last) paper's title: a search term the corpus surely matches. */
 function term(order: 'ASC' | 'DESC' = 'ASC'): string {
-  const { title } = env.t.svc.corpus.db.prepare(`SELECT title FROM papers ORDER BY id ${order} LIMIT 1`).get() as { title: string };
-  return title.split(/\W+/).filter((w) => w.length > 5).at(order === 'ASC' ? 0 : -1)!;
+  const { title } = env.t.svc.corpus.db.prepare(`SELECT title FROM papers ORDER BY id ${order} LIMIT 1`).get() as {
+    title: string;
+  };
+  return title
+    .split(/\W+/)
+    .filter((w) => w.length > 5)
+    .at(order === 'ASC' ? 0 : -1)!;
 }
 
 describe('CollectionsState', () => {
@@ -79,7 +84,9 @@ describe('CollectionsState', () => {
     await state.importPapers(false);
     expect(state.error).toBeNull();
     expect(state.busy).toBeNull();
-    expect(state.report!.added.length + state.report!.duplicates.length + state.report!.queued.length).toBeGreaterThan(0);
+    expect(state.report!.added.length + state.report!.duplicates.length + state.report!.queued.length).toBeGreaterThan(
+      0,
+    );
     await enrichmentSettled(env.t.api);
 
     await state.refresh();
@@ -148,7 +155,10 @@ describe('PaperSearchState', () => {
     state.form.term = term('DESC');
     expect(state.form.term).not.toBe(term());
     await state.search();
-    const dois = state.results!.hits.map((h) => h.doi!).filter((d) => !state.inLibrary.has(d.toLowerCase())).slice(0, 2);
+    const dois = state
+      .results!.hits.map((h) => h.doi!)
+      .filter((d) => !state.inLibrary.has(d.toLowerCase()))
+      .slice(0, 2);
     expect(dois).toHaveLength(2);
     await state.add(dois);
     expect(state.error).toBeNull();

@@ -41,7 +41,9 @@ describe('EvidenceState against the test service', () => {
 
   it('refuses a filter on a field the schema does not list, a repeated one, and a broken filter string, changing nothing', async () => {
     const field = state.filterableFields[0]!;
-    expect(state.addFilter({ field: 'no_such_field', value: 'x' })).toBe('"no_such_field" is not one of this dataset\'s filterable fields.');
+    expect(state.addFilter({ field: 'no_such_field', value: 'x' })).toBe(
+      '"no_such_field" is not one of this dataset\'s filterable fields.',
+    );
     expect(state.addFilter({ field, value: '  x  ' })).toBeNull();
     expect(state.query.filters).toEqual([{ field, value: 'x' }]);
     expect(state.addFilter({ field, value: 'x' })).toBe(`${field}:"x" is already a filter.`);
@@ -61,7 +63,10 @@ describe('EvidenceState against the test service', () => {
     expect(state.facetFields).toHaveLength(MAX_FACETS);
     state.setFacetFields(fields.slice(0, MAX_FACETS + 1));
     expect(state.facetFields).toEqual(fields.slice(0, MAX_FACETS));
-    await until(() => !state.facetsLoading && Object.keys(state.facets?.fields ?? {}).length === MAX_FACETS, 'six charted fields');
+    await until(
+      () => !state.facetsLoading && Object.keys(state.facets?.fields ?? {}).length === MAX_FACETS,
+      'six charted fields',
+    );
 
     const [field, buckets] = Object.entries(state.facets!.fields).find(([, b]) => b.length > 0)!;
     await state.filterByFacet(field, buckets[0]!.key);
@@ -114,7 +119,7 @@ describe('EvidenceState against the test service', () => {
 });
 
 describe('EvidenceState without access', () => {
-  it('says a key without the dataset\'s scope is refused, and clears the spinner', async () => {
+  it("says a key without the dataset's scope is refused, and clears the spinner", async () => {
     const t = await onlineCore('evidence-public', { key: (svc) => svc.publicKey });
     try {
       const state = new EvidenceState(t.api);

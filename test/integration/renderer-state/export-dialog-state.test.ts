@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 describe('ExportDialogState against the core', () => {
-  it('keeps the scope\'s count while the preview of another format loads, so Save and Copy stay usable', async () => {
+  it("keeps the scope's count while the preview of another format loads, so Save and Copy stay usable", async () => {
     const dialog = new ExportDialogState(api, { kind: 'library' });
     expect(dialog.total).toBeNull();
     await dialog.refresh();

@@ -27,10 +27,21 @@ export async function offlineCore(prefix: string, options: Partial<CoreOptions> 
 }
 
 /** The local test service, and a core that uses it with the given key (the full-access one by default; none for undefined). */
-export async function onlineCore(prefix: string, options: { service?: Partial<ServiceOptions>; key?: (svc: Svc) => string | undefined; core?: Partial<CoreOptions> } = {}): Promise<TestCore & { svc: Svc }> {
+export async function onlineCore(
+  prefix: string,
+  options: {
+    service?: Partial<ServiceOptions>;
+    key?: (svc: Svc) => string | undefined;
+    core?: Partial<CoreOptions>;
+  } = {},
+): Promise<TestCore & { svc: Svc }> {
   const svc = await service(options.service);
   try {
-    const started = await startCore(prefix, { serviceUrl: svc.url, apiKey: options.key ? options.key(svc) : svc.fullKey, ...options.core });
+    const started = await startCore(prefix, {
+      serviceUrl: svc.url,
+      apiKey: options.key ? options.key(svc) : svc.fullKey,
+      ...options.core,
+    });
     return {
       ...started,
       svc,
@@ -48,7 +59,13 @@ export async function onlineCore(prefix: string, options: { service?: Partial<Se
 async function startCore(prefix: string, options: Partial<CoreOptions>): Promise<TestCore> {
   const dir = tempDir(`citewise-${prefix}-`);
   try {
-    const core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, secrets: createMemorySecretStore(), ...options });
+    const core = await createCore({
+      dataDir: dir.path,
+      mode: 'test',
+      logger: silentLogger,
+      secrets: createMemorySecretStore(),
+      ...options,
+    });
     return {
       core,
       api: createInProcessApi(core),
@@ -79,14 +96,27 @@ export async function seed(api: CitewiseApi, bib: string): Promise<Record<string
  */
 export async function enrichmentSettled(api: CitewiseApi, jobs = 1): Promise<void> {
   let settled = false;
-  await until(() => settled, 'the enrichment job to finish', 30_000, async () => {
-    const listed = await api.invoke('jobs.list', {});
-    settled = listed.ok && listed.value.filter((j) => j.kind === 'enrich').length >= jobs && listed.value.every((j) => j.state !== 'running');
-  });
+  await until(
+    () => settled,
+    'the enrichment job to finish',
+    30_000,
+    async () => {
+      const listed = await api.invoke('jobs.list', {});
+      settled =
+        listed.ok &&
+        listed.value.filter((j) => j.kind === 'enrich').length >= jobs &&
+        listed.value.every((j) => j.state !== 'running');
+    },
+  );
 }
 
 /** Waits for what the state's asynchronous loads settle to (`poll` reads what `check` looks at). */
-export async function until(check: () => boolean, what: string, ms = 15_000, poll?: () => Promise<void>): Promise<void> {
+export async function until(
+  check: () => boolean,
+  what: string,
+  ms = 15_000,
+  poll?: () => Promise<void>,
+): Promise<void> {
   const end = Date.now() + ms;
   while ((await poll?.(), !check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -96,7 +126,9 @@ export async function until(check: () => boolean, what: string, ms = 15_000, pol
 
 /** The corpus's DOIs, in order (the first `n`), optionally only those matching a SQL condition on `papers`. */
 export function corpusDois(svc: Svc, n: number, where = '1'): string[] {
-  return (svc.corpus.db.prepare(`SELECT doi FROM papers WHERE ${where} ORDER BY id LIMIT ?`).all(n) as { doi: string }[]).map((r) => r.doi);
+  return (
+    svc.corpus.db.prepare(`SELECT doi FROM papers WHERE ${where} ORDER BY id LIMIT ?`).all(n) as { doi: string }[]
+  ).map((r) => r.doi);
 }
 
 /**

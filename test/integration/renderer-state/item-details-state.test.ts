@@ -34,7 +34,9 @@ describe('ItemDetailsState, offline', () => {
     expect(state.doi).toBe('10.1234/alpha');
     expect(state.loading).toBe(false);
     await until(() => !state.serviceLoading && state.serviceError !== null, 'the refresh to fail');
-    expect(state.serviceError).toMatch(/^Offline: editorial notices and citation evidence will load when the citation service can be reached/);
+    expect(state.serviceError).toMatch(
+      /^Offline: editorial notices and citation evidence will load when the citation service can be reached/,
+    );
     await until(() => !state.statementsLoading && state.statementsError !== null, 'the statements to fail');
     expect(state.statementsError).toMatch(/^Offline: citation statements will load/);
     expect(state.error).toBeNull();
@@ -119,9 +121,15 @@ describe('ItemDetailsState, offline', () => {
 
 describe('serviceMessage', () => {
   it('names what needs a key, and what the service does not have', () => {
-    expect(serviceMessage({ code: 'FORBIDDEN', message: 'x' }, 'citation statements')).toBe('Citation statements need an API key with access to them (Settings → Citation service).');
-    expect(serviceMessage({ code: 'NOT_FOUND', message: 'x' }, 'citation statements')).toBe('The citation service has no citation statements for this DOI.');
-    expect(serviceMessage({ code: 'SERVICE_ERROR', message: 'HTTP 500' }, 'citation statements')).toBe('Could not load citation statements from the citation service (HTTP 500).');
+    expect(serviceMessage({ code: 'FORBIDDEN', message: 'x' }, 'citation statements')).toBe(
+      'Citation statements need an API key with access to them (Settings → Citation service).',
+    );
+    expect(serviceMessage({ code: 'NOT_FOUND', message: 'x' }, 'citation statements')).toBe(
+      'The citation service has no citation statements for this DOI.',
+    );
+    expect(serviceMessage({ code: 'SERVICE_ERROR', message: 'HTTP 500' }, 'citation statements')).toBe(
+      'Could not load citation statements from the citation service (HTTP 500).',
+    );
   });
 });
 
@@ -129,14 +137,23 @@ describe('ItemDetailsState, online', () => {
   it('fetches the paper into the library and pages its citation statements', async () => {
     const t = await onlineCore('details-online');
     try {
-      const doi = (t.svc.corpus.db.prepare('SELECT p.doi FROM papers p WHERE (SELECT count(*) FROM citations c WHERE c.target = p.id) > 12 ORDER BY p.id LIMIT 1').get() as { doi: string }).doi;
+      const doi = (
+        t.svc.corpus.db
+          .prepare(
+            'SELECT p.doi FROM papers p WHERE (SELECT count(*) FROM citations c WHERE c.target = p.id) > 12 ORDER BY p.id LIMIT 1',
+          )
+          .get() as { doi: string }
+      ).doi;
       const added = await t.api.invoke('library.addDois', { dois: [doi] });
       if (!added.ok) throw new Error(added.error.message);
       const state = new ItemDetailsState(t.api);
       const stop = state.start();
       try {
         await state.show(added.value.added[0]!.id);
-        await until(() => state.statements !== null && !state.serviceLoading && !state.statementsLoading, 'the statements');
+        await until(
+          () => state.statements !== null && !state.serviceLoading && !state.statementsLoading,
+          'the statements',
+        );
         expect(state.serviceError).toBeNull();
         expect(state.paper?.doi).toBe(doi);
         expect(state.statements!.citations.length).toBeGreaterThan(0);

@@ -9,7 +9,9 @@ const env = coreForTests(() => onlineCore('journals'));
 
 function busiestAuthor(): { slug: string; given: string; family: string; papers: number } {
   return env.t.svc.corpus.db
-    .prepare('SELECT a.slug, a.given, a.family, count(*) AS papers FROM authors a JOIN paper_authors pa ON pa.author_id = a.id GROUP BY a.id ORDER BY papers DESC, a.id LIMIT 1')
+    .prepare(
+      'SELECT a.slug, a.given, a.family, count(*) AS papers FROM authors a JOIN paper_authors pa ON pa.author_id = a.id GROUP BY a.id ORDER BY papers DESC, a.id LIMIT 1',
+    )
     .get() as { slug: string; given: string; family: string; papers: number };
 }
 
@@ -24,7 +26,11 @@ describe('JournalsState: journals', () => {
   });
 
   it('shows the journal asked for last when an earlier answer comes after it', async () => {
-    const [a, b] = (env.t.svc.corpus.db.prepare('SELECT issn_print FROM journals ORDER BY id LIMIT 2').all() as { issn_print: string }[]).map((j) => j.issn_print);
+    const [a, b] = (
+      env.t.svc.corpus.db.prepare('SELECT issn_print FROM journals ORDER BY id LIMIT 2').all() as {
+        issn_print: string;
+      }[]
+    ).map((j) => j.issn_print);
     const state = new JournalsState(env.net.api);
     const release = env.net.hold('journals.get');
     const first = state.openJournal(a!);
@@ -55,7 +61,9 @@ describe('JournalsState: authors', () => {
   });
 
   it('shows the author opened last when an earlier answer comes after it', async () => {
-    const [a, b] = (env.t.svc.corpus.db.prepare('SELECT slug FROM authors ORDER BY id LIMIT 2').all() as { slug: string }[]).map((x) => x.slug);
+    const [a, b] = (
+      env.t.svc.corpus.db.prepare('SELECT slug FROM authors ORDER BY id LIMIT 2').all() as { slug: string }[]
+    ).map((x) => x.slug);
     const state = new JournalsState(env.net.api);
     const release = env.net.hold('authors.page');
     const first = state.openAuthor(a!);
@@ -77,11 +85,14 @@ describe('JournalsState: authors', () => {
 
     // Looks like a slug, is none, and no paper has an author of that name either.
     await state.findAuthor('Zyxw-Qqqv');
-    expect(state.authorError).toEqual({ code: 'NOT_FOUND', message: 'No author named “Zyxw-Qqqv” on the service’s papers.' });
+    expect(state.authorError).toEqual({
+      code: 'NOT_FOUND',
+      message: 'No author named “Zyxw-Qqqv” on the service’s papers.',
+    });
     expect(state.authorLoading).toBe(false);
   });
 
-  it('adds an author\'s papers once, and says how many', async () => {
+  it("adds an author's papers once, and says how many", async () => {
     const state = new JournalsState(env.t.api);
     await state.openAuthor(busiestAuthor().slug);
     const dois = state.papers.slice(0, 3).map((p) => p.doi!);

@@ -26,13 +26,23 @@ let listFails = false;
 
 beforeAll(async () => {
   dir = tempDir('citewise-busy-');
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: 'http://127.0.0.1:9',
+    service: { maxAttempts: 1 },
+    secrets: createMemorySecretStore(),
+  });
   const direct = createInProcessApi(core);
   // The real core, its list answers arriving late (the transport is the only thing changed).
   api = {
     async invoke(channel, input) {
       if (channel === 'library.list' && listFails) {
-        return { ok: false, error: { code: 'INTERNAL', message: 'The library is busy (database is locked).' } } as Awaited<ReturnType<typeof direct.invoke>>;
+        return {
+          ok: false,
+          error: { code: 'INTERNAL', message: 'The library is busy (database is locked).' },
+        } as Awaited<ReturnType<typeof direct.invoke>>;
       }
       const result = await direct.invoke(channel, input);
       if (channel === 'library.list' && listDelayMs > 0) await new Promise((r) => setTimeout(r, listDelayMs));

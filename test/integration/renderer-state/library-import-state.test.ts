@@ -17,9 +17,20 @@ describe('ImportFlow against the core', () => {
   it('refuses a file over 64 MB before reading it, and an empty one', async () => {
     const flow = new ImportFlow(env.t.api);
     await flow.open(new File([new Uint8Array(MAX_IMPORT_CHARS + 1)], 'huge.bib'));
-    expect(flow.state).toEqual({ step: 'failed', fileName: 'huge.bib', error: { code: 'INVALID_INPUT', message: 'huge.bib is 64 MB; files up to 64 MB can be imported at once. Split it and import the parts.' } });
+    expect(flow.state).toEqual({
+      step: 'failed',
+      fileName: 'huge.bib',
+      error: {
+        code: 'INVALID_INPUT',
+        message: 'huge.bib is 64 MB; files up to 64 MB can be imported at once. Split it and import the parts.',
+      },
+    });
     await flow.open(new File(['  \n'], 'blank.bib'));
-    expect(flow.state).toEqual({ step: 'failed', fileName: 'blank.bib', error: { code: 'INVALID_INPUT', message: 'blank.bib is empty.' } });
+    expect(flow.state).toEqual({
+      step: 'failed',
+      fileName: 'blank.bib',
+      error: { code: 'INVALID_INPUT', message: 'blank.bib is empty.' },
+    });
   });
 
   it('previews, then imports the good entries in one go and reports the bad one by its line', async () => {
@@ -56,7 +67,11 @@ describe('ImportFlow against the core', () => {
   it('asks for DOIs when none are pasted, and queues them when the service cannot be reached', async () => {
     const flow = new ImportFlow(env.t.api);
     await flow.addDois(' ,\n ');
-    expect(flow.dois).toEqual({ busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } });
+    expect(flow.dois).toEqual({
+      busy: false,
+      report: null,
+      error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' },
+    });
     const adding = flow.addDois('10.1234/alpha, doi:10.5555/NEW.ONE');
     expect(flow.dois.busy).toBe(true);
     await adding;

@@ -72,7 +72,6 @@ describe('PanePrefs', () => {
 });
 
 describe('the layout kept in the library', () => {
-
   const env = coreForTests(() => offlineCore('layout'));
 
   it('is adopted by another window on the same library', async () => {
@@ -85,10 +84,15 @@ describe('the layout kept in the library', () => {
     const expected = DEFAULT_COLUMNS.filter((c) => c !== 'mentioning');
     stopFirst();
     let layout: LibraryLayout | undefined;
-    await until(() => JSON.stringify(layout?.columns) === JSON.stringify(expected) && layout?.panes?.details === 400, 'the layout in the settings', 15_000, async () => {
-      const s = await env.t.api.invoke('settings.get', {});
-      layout = s.ok ? s.value.libraryLayout : undefined;
-    });
+    await until(
+      () => JSON.stringify(layout?.columns) === JSON.stringify(expected) && layout?.panes?.details === 400,
+      'the layout in the settings',
+      15_000,
+      async () => {
+        const s = await env.t.api.invoke('settings.get', {});
+        layout = s.ok ? s.value.libraryLayout : undefined;
+      },
+    );
 
     const second = new LibraryState(env.t.api);
     const stopSecond = second.start();

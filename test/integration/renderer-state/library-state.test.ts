@@ -43,7 +43,7 @@ describe('RowCache against the core', () => {
     expect((await rows.allIds()).length).toBe(2);
   });
 
-  it('keeps the core\'s refusal of a where as its error', async () => {
+  it("keeps the core's refusal of a where as its error", async () => {
     const rows = new RowCache(api);
     rows.load({ collectionId: 999_999 }, { column: 'year', direction: 'asc' });
     await until(() => rows.error !== null || rows.counted, 'an answer');

@@ -100,8 +100,18 @@ describe('PdfAddFlow.drop', { timeout: 60_000 }, () => {
   function electronApi(pathOf: Map<unknown, string>) {
     const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
     const sent: string[] = [];
-    const ipcMain: IpcMainLike = { handle: (c, h) => void handlers.set(c, h), removeHandler: (c) => void handlers.delete(c) };
-    const dispose = bridgeIpc({ ipcMain, core, describeSender: () => ({ senderId: 1, frameUrl: 'app://citewise/index.html', isMainFrame: true }), trustedOrigins: ['app://citewise'], trustedSenderIds: () => [1], broadcast: () => {} });
+    const ipcMain: IpcMainLike = {
+      handle: (c, h) => void handlers.set(c, h),
+      removeHandler: (c) => void handlers.delete(c),
+    };
+    const dispose = bridgeIpc({
+      ipcMain,
+      core,
+      describeSender: () => ({ senderId: 1, frameUrl: 'app://citewise/index.html', isMainFrame: true }),
+      trustedOrigins: ['app://citewise'],
+      trustedSenderIds: () => [1],
+      broadcast: () => {},
+    });
     const ipcRenderer: IpcRendererLike = {
       invoke: async (channel, ...args) => {
         sent.push(channel === 'citewise:invoke' ? String(args[0]) : channel);
@@ -121,8 +131,17 @@ describe('PdfAddFlow.drop', { timeout: 60_000 }, () => {
     const where = join(dir.path, 'dropped.pdf');
     writeFileSync(where, bytes);
     const onDisk = new File([Buffer.from(bytes)], 'dropped.pdf', { type: 'application/pdf' });
-    const made = new File([Buffer.from(await makePdf({ title: 'Made in the page', xmpDoi: '10.5555/state.made' }))], 'made.pdf', { type: 'application/pdf' });
-    const e = electronApi(new Map<unknown, string>([[onDisk, where], [made, '']]));
+    const made = new File(
+      [Buffer.from(await makePdf({ title: 'Made in the page', xmpDoi: '10.5555/state.made' }))],
+      'made.pdf',
+      { type: 'application/pdf' },
+    );
+    const e = electronApi(
+      new Map<unknown, string>([
+        [onDisk, where],
+        [made, ''],
+      ]),
+    );
     try {
       const flow = new PdfAddFlow(e.api);
       await flow.drop([onDisk], true);
@@ -142,9 +161,21 @@ describe('PdfAddFlow.drop', { timeout: 60_000 }, () => {
   it('in browser mode uploads, and the core refuses a by-path drop it is asked for directly', async () => {
     calls.length = 0;
     const flow = new PdfAddFlow(api);
-    await flow.drop([new File([Buffer.from(await makePdf({ title: 'Uploaded from the browser', xmpDoi: '10.5555/state.browser' }))], 'browser.pdf', { type: 'application/pdf' })], false);
+    await flow.drop(
+      [
+        new File(
+          [Buffer.from(await makePdf({ title: 'Uploaded from the browser', xmpDoi: '10.5555/state.browser' }))],
+          'browser.pdf',
+          { type: 'application/pdf' },
+        ),
+      ],
+      false,
+    );
     expect(flow.state).toMatchObject({ step: 'summary', outcomes: [{ name: 'browser.pdf', status: 'added' }] });
     expect(calls.map((c) => c.channel)).toEqual(['pdfs.add']);
-    expect(await api.invoke('pdfs.chooseDropped', { files: [{}] })).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT' }) });
+    expect(await api.invoke('pdfs.chooseDropped', { files: [{}] })).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'INVALID_INPUT' }),
+    });
   });
 });

@@ -12,7 +12,20 @@ let pdf: (name: string, seed: number) => Promise<File>;
 const env = coreForTests(() => offlineCore('pdf-add'));
 
 beforeAll(async () => {
-  pdf = async (name, seed) => new File([new Uint8Array(await makePdf({ title: `A Study of Sleep Number ${seed}`, byline: 'Jane Doe', xmpDoi: `10.5555/sleep.${seed}` }))], name, { type: 'application/pdf' });
+  pdf = async (name, seed) =>
+    new File(
+      [
+        new Uint8Array(
+          await makePdf({
+            title: `A Study of Sleep Number ${seed}`,
+            byline: 'Jane Doe',
+            xmpDoi: `10.5555/sleep.${seed}`,
+          }),
+        ),
+      ],
+      name,
+      { type: 'application/pdf' },
+    );
 });
 
 describe('PdfAddFlow against the core', () => {
@@ -55,7 +68,10 @@ describe('PdfAddFlow against the core', () => {
     expect(flow.state.step === 'running' && flow.state.cancelling).toBe(true);
     release();
     await adding;
-    expect(flow.state.step === 'summary' && [flow.state.outcomes.map((o) => o.name), flow.state.cancelled]).toEqual([['one.pdf'], 2]);
+    expect(flow.state.step === 'summary' && [flow.state.outcomes.map((o) => o.name), flow.state.cancelled]).toEqual([
+      ['one.pdf'],
+      2,
+    ]);
     expect(flow.busy).toBe(false);
     await enrichmentSettled(env.t.api);
   });

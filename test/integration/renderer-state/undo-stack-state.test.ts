@@ -11,7 +11,10 @@ let rows: Record<string, LibraryRow>;
 const env = coreForTests(() => offlineCore('undo'));
 
 beforeAll(async () => {
-  rows = await seed(env.t.api, '@article{a2020, title = {A}, year = 2020}\n@article{b2021, title = {B}, year = 2021}\n');
+  rows = await seed(
+    env.t.api,
+    '@article{a2020, title = {A}, year = 2020}\n@article{b2021, title = {B}, year = 2021}\n',
+  );
 });
 
 const tag = async (id: number, name: string): Promise<void> => {

@@ -31,10 +31,35 @@ beforeAll(async () => {
   dir = tempDir('citewise-versions-');
   await withLibrary(dir.path, async (client) => {
     // As enrichment stores them: the preprint's record names two published versions, one of them known.
-    await client.lib.putPapers({ found: { [PRE]: { title: 'A Preprint on Dreams', publicationLinks: [{ publishedDoi: PUB }, { publishedDoi: OTHER_PUB }], preprintLinks: [] } } });
-    await client.lib.putPapers({ found: { [OTHER_PUB]: { title: 'Dreams <script>x()</script> Revisited', journal: 'Sleep', year: 2022, preprintLinks: [], publicationLinks: [] } } });
+    await client.lib.putPapers({
+      found: {
+        [PRE]: {
+          title: 'A Preprint on Dreams',
+          publicationLinks: [{ publishedDoi: PUB }, { publishedDoi: OTHER_PUB }],
+          preprintLinks: [],
+        },
+      },
+    });
+    await client.lib.putPapers({
+      found: {
+        [OTHER_PUB]: {
+          title: 'Dreams <script>x()</script> Revisited',
+          journal: 'Sleep',
+          year: 2022,
+          preprintLinks: [],
+          publicationLinks: [],
+        },
+      },
+    });
   });
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, serviceUrl: 'http://127.0.0.1:9', service: { maxAttempts: 1 }, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    serviceUrl: 'http://127.0.0.1:9',
+    service: { maxAttempts: 1 },
+    secrets: createMemorySecretStore(),
+  });
   api = createInProcessApi(core);
   const imported = await api.invoke('library.import', { text: BIB, fileName: 'seed.bib' });
   if (!imported.ok) throw new Error(imported.error.message);
@@ -98,9 +123,13 @@ describe('VersionsState, offline', () => {
 describe('addOutcome', () => {
   const empty = { added: [], duplicates: [], notAdded: [], queued: [] };
   it('says what add-by-DOI did with the DOI', () => {
-    expect(addOutcome({ ...empty, added: [{ doi: PUB, id: 1, citationKey: 'k' }] }, PUB)).toBe(`Added the published version (${PUB}) to the library.`);
+    expect(addOutcome({ ...empty, added: [{ doi: PUB, id: 1, citationKey: 'k' }] }, PUB)).toBe(
+      `Added the published version (${PUB}) to the library.`,
+    );
     expect(addOutcome({ ...empty, duplicates: [{ doi: PUB, existingId: 1 }] }, PUB)).toMatch(/already in the library/);
-    expect(addOutcome({ ...empty, notAdded: [{ doi: PUB, reason: 'the citation service does not know this DOI' }] }, PUB)).toBe(`Could not add ${PUB}: the citation service does not know this DOI.`);
+    expect(
+      addOutcome({ ...empty, notAdded: [{ doi: PUB, reason: 'the citation service does not know this DOI' }] }, PUB),
+    ).toBe(`Could not add ${PUB}: the citation service does not know this DOI.`);
     expect(addOutcome(empty, PUB)).toBe(`Could not add ${PUB}.`);
   });
 });
@@ -109,9 +138,20 @@ describe('VersionsState, online', () => {
   it('shows the names the service gave even when the item was read again while they were asked for', async () => {
     const svc = await service();
     const online = tempDir('citewise-versions-online-');
-    const onlineCore = await createCore({ dataDir: online.path, mode: 'test', logger: silentLogger, serviceUrl: svc.url, apiKey: svc.fullKey, secrets: createMemorySecretStore() });
+    const onlineCore = await createCore({
+      dataDir: online.path,
+      mode: 'test',
+      logger: silentLogger,
+      serviceUrl: svc.url,
+      apiKey: svc.fullKey,
+      secrets: createMemorySecretStore(),
+    });
     try {
-      const pair = svc.corpus.db.prepare('SELECT p.doi, p.published_doi, q.title FROM papers p JOIN papers q ON q.doi = p.published_doi ORDER BY p.id LIMIT 1').get() as { doi: string; published_doi: string; title: string };
+      const pair = svc.corpus.db
+        .prepare(
+          'SELECT p.doi, p.published_doi, q.title FROM papers p JOIN papers q ON q.doi = p.published_doi ORDER BY p.id LIMIT 1',
+        )
+        .get() as { doi: string; published_doi: string; title: string };
       const onlineApi = createInProcessApi(onlineCore);
       const added = await onlineApi.invoke('library.addDois', { dois: [pair.doi] });
       if (!added.ok) throw new Error(added.error.message);
@@ -131,4 +171,3 @@ describe('VersionsState, online', () => {
     }
   });
 });
-

@@ -11,7 +11,9 @@ import { coreForTests, enrichmentSettled, offlineCore, until } from './helpers';
 
 let folder: ReturnType<typeof tempDir>;
 
-const env = coreForTests(() => offlineCore('watch', { watchFolder: true, pdfWatch: { stableMs: 50, pollMs: 50, rescanMs: 200 } }));
+const env = coreForTests(() =>
+  offlineCore('watch', { watchFolder: true, pdfWatch: { stableMs: 50, pollMs: 50, rescanMs: 200 } }),
+);
 
 beforeAll(async () => {
   folder = tempDir('citewise-watched-');
@@ -43,7 +45,10 @@ describe('WatchFolderState against the core', () => {
       expect(state.path).toBe(folder.path);
       await until(() => state.status?.state === 'watching', 'the watcher');
 
-      writeFileSync(join(folder.path, 'dropped.pdf'), await makePdf({ title: 'A Paper Put in the Folder', byline: 'Al Alone', xmpDoi: '10.5555/watched.1' }));
+      writeFileSync(
+        join(folder.path, 'dropped.pdf'),
+        await makePdf({ title: 'A Paper Put in the Folder', byline: 'Al Alone', xmpDoi: '10.5555/watched.1' }),
+      );
       await until(() => state.status?.captured === 1, 'the PDF to be captured', 30_000);
       await enrichmentSettled(env.t.api);
 

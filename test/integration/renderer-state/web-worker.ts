@@ -11,7 +11,14 @@ import { Worker as NodeWorker, type TransferListItem } from 'node:worker_threads
 
 const require = createRequire(import.meta.url);
 const pkgFile = require.resolve('tsx/package.json');
-const tsxEsmApi = pathToFileURL(join(dirname(pkgFile), (JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default)).href;
+const tsxEsmApi = pathToFileURL(
+  join(
+    dirname(pkgFile),
+    (JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports[
+      './esm/api'
+    ]!.import.default,
+  ),
+).href;
 
 const bootstrap = (entry: string): string => `
 const { parentPort } = require('node:worker_threads');
@@ -31,8 +38,16 @@ export class NodeWebWorker extends EventTarget {
     this.#thread.on('error', (error) => this.dispatchEvent(Object.assign(new Event('error'), { error })));
   }
 
-  postMessage(data: unknown, transfer?: readonly TransferListItem[] | { transfer?: readonly TransferListItem[] }): void {
-    this.#thread.postMessage(data, Array.isArray(transfer) ? transfer : (transfer as { transfer?: readonly TransferListItem[] } | undefined)?.transfer);
+  postMessage(
+    data: unknown,
+    transfer?: readonly TransferListItem[] | { transfer?: readonly TransferListItem[] },
+  ): void {
+    this.#thread.postMessage(
+      data,
+      Array.isArray(transfer)
+        ? transfer
+        : (transfer as { transfer?: readonly TransferListItem[] } | undefined)?.transfer,
+    );
   }
 
   terminate(): void {

@@ -48,9 +48,17 @@ beforeAll(async () => {
     usageMax: 10_000,
   });
   dir = tempDir('citewise-canary-');
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger, serviceUrl: svc.url, service: { backoffInitialMs: 20 } });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger,
+    serviceUrl: svc.url,
+    service: { backoffInitialMs: 20 },
+  });
   host = await startHost({ core, rendererDir: fakeRendererDir(dir.path), logger });
-  socket = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { headers: { origin: `http://127.0.0.1:${host.port}` } });
+  socket = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, {
+    headers: { origin: `http://127.0.0.1:${host.port}` },
+  });
   socket.on('message', (data) => {
     const text = data.toString();
     frames.push(text);
@@ -98,7 +106,12 @@ describe('the API key never leaks', () => {
     while (done < 1000) {
       const batch: Promise<unknown>[] = [];
       for (let i = 0; i < 25 && done < 1000; i++, done++) {
-        const [channel, input] = done % 100 === 50 ? ['service.key.check', {}] : done % 250 === 100 ? ['service.assistant.start', { request: { userInput: 'sleep and memory' } }] : calls[done % calls.length]!;
+        const [channel, input] =
+          done % 100 === 50
+            ? ['service.key.check', {}]
+            : done % 250 === 100
+              ? ['service.assistant.start', { request: { userInput: 'sleep and memory' } }]
+              : calls[done % calls.length]!;
         batch.push(
           invoke(channel, input).then((r) => {
             const code = r.ok ? 'ok' : r.error!.code;
@@ -111,13 +124,17 @@ describe('the API key never leaks', () => {
     await invoke('service.key.clear', {});
     // Let running assistant jobs report.
     await new Promise((r) => setTimeout(r, 500));
-    console.info(`canary: 1,000 operations, outcomes ${JSON.stringify(Object.fromEntries(codes))}, ${frames.length} frames, ${logs.length} log lines`);
+    console.info(
+      `canary: 1,000 operations, outcomes ${JSON.stringify(Object.fromEntries(codes))}, ${frames.length} frames, ${logs.length} log lines`,
+    );
     expect(codes.get('ok')).toBeGreaterThan(500);
     expect(codes.get('FORBIDDEN')).toBeGreaterThan(0);
 
     // The renderer never receives it…
     const forms = leakForms(CANARY);
-    const inFrames = [...forms].filter(([, needle]) => frames.some((f) => Buffer.from(f, 'utf8').includes(needle) || f.includes(needle.toString('latin1'))));
+    const inFrames = [...forms].filter(([, needle]) =>
+      frames.some((f) => Buffer.from(f, 'utf8').includes(needle) || f.includes(needle.toString('latin1'))),
+    );
     expect(inFrames.map(([form]) => form)).toEqual([]);
     expect(frames.some((f) => f.includes('"type":"event"'))).toBe(true);
     // …no log line holds it…

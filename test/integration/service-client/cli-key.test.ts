@@ -37,7 +37,13 @@ async function run(args: string[], input = '') {
 beforeAll(async () => {
   svc = await service();
   dir = tempDir();
-  core = await createCore({ dataDir: dir.path, mode: 'cli', logger: silentLogger, serviceUrl: svc.url, secrets: createMemorySecretStore() });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'cli',
+    logger: silentLogger,
+    serviceUrl: svc.url,
+    secrets: createMemorySecretStore(),
+  });
 });
 
 afterAll(async () => {
@@ -50,7 +56,9 @@ describe('citewise key', () => {
   it('set reads the key from standard input, check prints its access, clear forgets it', async () => {
     const set = await run(['set'], `  ${svc.publicKey}\n`);
     expect(set.code).toBe(0);
-    expect(set.stdout).toContain(`API key stored in the OS keychain for ${svc.url} (from --service-url / CITEWISE_SERVICE_URL)`);
+    expect(set.stdout).toContain(
+      `API key stored in the OS keychain for ${svc.url} (from --service-url / CITEWISE_SERVICE_URL)`,
+    );
 
     const check = await run(['check']);
     expect(check.code).toBe(0);
@@ -86,14 +94,22 @@ describe('citewise key', () => {
   it('the citewise command: --service-url and CITEWISE_API_KEY for one run, nothing stored', async () => {
     const data = tempDir();
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'electron/cli/index.ts', '--service-url', svc.url, '--data-dir', data.path, 'key', 'check'], {
-        env: { ...process.env, CITEWISE_API_KEY: svc.fullKey, CITEWISE_SERVICE_URL: '' },
-        timeout: 60_000,
-      });
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'electron/cli/index.ts', '--service-url', svc.url, '--data-dir', data.path, 'key', 'check'],
+        {
+          env: { ...process.env, CITEWISE_API_KEY: svc.fullKey, CITEWISE_SERVICE_URL: '' },
+          timeout: 60_000,
+        },
+      );
       expect(stdout).toContain('Key: from CITEWISE_API_KEY (this run only, not stored)');
       expect(stdout).toMatch(/grants 11 of 11/);
       expect(stdout + stderr).not.toContain(svc.fullKey);
-      const bad = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'electron/cli/index.ts', '--service-url', 'ftp://nope', 'key', 'status'], { timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
+      const bad = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'electron/cli/index.ts', '--service-url', 'ftp://nope', 'key', 'status'],
+        { timeout: 60_000 },
+      ).catch((e: { code: number; stderr: string }) => e);
       expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--service-url') });
     } finally {
       data.remove();

@@ -32,9 +32,14 @@ export async function recordingProxy(target: string): Promise<Recorder> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      fetch(target + req.url, { method: req.method, headers, body: body && req.method !== 'GET' ? body : undefined }).then(
+      fetch(target + req.url, {
+        method: req.method,
+        headers,
+        body: body && req.method !== 'GET' ? body : undefined,
+      }).then(
         async (answer) => {
           const text = Buffer.from(await answer.arrayBuffer());
           arrivals.push({
@@ -49,13 +54,23 @@ export async function recordingProxy(target: string): Promise<Recorder> {
           });
           const out: Record<string, string> = {};
           answer.headers.forEach((v, k) => {
-            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'content-encoding' && k !== 'connection') out[k] = v;
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'content-encoding' && k !== 'connection')
+              out[k] = v;
           });
           res.writeHead(answer.status, out).end(text);
         },
         () => {
           // The service dropped the connection: drop ours too, as the client would have seen it.
-          arrivals.push({ at, done: performance.now(), method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, status: 0, retryAfter: null, injected: true, authorized: 'authorization' in headers });
+          arrivals.push({
+            at,
+            done: performance.now(),
+            method: req.method ?? '',
+            path: (req.url ?? '').split('?')[0]!,
+            status: 0,
+            retryAfter: null,
+            injected: true,
+            authorized: 'authorization' in headers,
+          });
           req.socket.destroy();
         },
       );
@@ -74,7 +89,9 @@ export async function recordingProxy(target: string): Promise<Recorder> {
   };
 }
 
-export async function service(options: Partial<ServiceOptions> = {}): Promise<RunningService & { fullKey: string; publicKey: string }> {
+export async function service(
+  options: Partial<ServiceOptions> = {},
+): Promise<RunningService & { fullKey: string; publicKey: string }> {
   const svc = await startService({ port: 0, assistantSteps: 'instant', referenceCheckMs: 0, ...options });
   const full = svc.keys.find((k) => k.scopes.has('*')) ?? svc.keys[0]!;
   const pub = svc.keys.find((k) => !k.scopes.has('*')) ?? full;
@@ -82,7 +99,9 @@ export async function service(options: Partial<ServiceOptions> = {}): Promise<Ru
 }
 
 export function sampleDois(svc: RunningService, n: number): string[] {
-  return (svc.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').all(n) as { doi: string }[]).map((r) => r.doi);
+  return (svc.corpus.db.prepare('SELECT doi FROM papers ORDER BY id LIMIT ?').all(n) as { doi: string }[]).map(
+    (r) => r.doi,
+  );
 }
 
 /** The maximum number of times that fall within any window of `ms`. */

@@ -11,7 +11,9 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function setUp(options: Parameters<typeof service>[0] = {}): Promise<{ svc: Awaited<ReturnType<typeof service>>; proxy: Recorder }> {
+async function setUp(
+  options: Parameters<typeof service>[0] = {},
+): Promise<{ svc: Awaited<ReturnType<typeof service>>; proxy: Recorder }> {
   const svc = await service(options);
   open.push(svc);
   const proxy = await recordingProxy(svc.url);
@@ -21,13 +23,24 @@ async function setUp(options: Parameters<typeof service>[0] = {}): Promise<{ svc
 
 describe('bulk fetch under faults', () => {
   it('accounts for every one of 10,000 DOIs with 20% 429/5xx answers and 5% dropped connections', async () => {
-    const { svc, proxy } = await setUp({ papers: 5000, faults: { rates: { '429': 0.07, '500': 0.07, '503': 0.06, drop: 0.05 } }, latencyMs: 5, keyedPerSecond: 1000, keyedPerMinute: 60_000 });
+    const { svc, proxy } = await setUp({
+      papers: 5000,
+      faults: { rates: { '429': 0.07, '500': 0.07, '503': 0.06, drop: 0.05 } },
+      latencyMs: 5,
+      keyedPerSecond: 1000,
+      keyedPerMinute: 60_000,
+    });
     const known = sampleDois(svc, 5000);
     const unknown = Array.from({ length: 5000 }, (_, i) => `10.9999/not-in-the-corpus.${i}`);
     // Mixed case and prefixes: the client normalises them once.
     const input = [...known.map((d, i) => (i % 3 === 0 ? `https://doi.org/${d.toUpperCase()}` : d)), ...unknown];
     // Ten attempts: with a quarter of all answers failing, a request failing ten times in a row has odds of 1e-6.
-    const client = new ServiceClient({ baseUrl: () => proxy.url, getKey: async () => svc.fullKey, maxAttempts: 10, breakerFailures: 8 });
+    const client = new ServiceClient({
+      baseUrl: () => proxy.url,
+      getKey: async () => svc.fullKey,
+      maxAttempts: 10,
+      breakerFailures: 8,
+    });
     open.push(client);
     const started = performance.now();
     const [papers, tallies] = await Promise.all([client.papers(input), client.tallies(input)]);
@@ -53,7 +66,9 @@ describe('bulk fetch under faults', () => {
     // 40 requests are the minimum (2 × 10,000 / 500); every extra one is a retry of an injected fault.
     expect(bulk.length - faults).toBe(40);
     expect(bulk.filter((a) => a.status === 429 && !a.injected)).toEqual([]);
-    console.info(`10,000 DOIs under faults: ${bulk.length} requests (${faults} faults injected), ${seconds.toFixed(1)} s`);
+    console.info(
+      `10,000 DOIs under faults: ${bulk.length} requests (${faults} faults injected), ${seconds.toFixed(1)} s`,
+    );
   });
 });
 
@@ -116,7 +131,9 @@ describe('anonymous rate limit', () => {
   it('never exceeds 10 requests per second at the service, so the service never limits it', async () => {
     // The service and the proxy that times arrivals run in their own process: timestamps taken on
     // the client's event loop would bunch up whenever the client (or vitest) is busy.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/service-client/service-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/service-client/service-process.ts'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     open.push({ close: () => child.kill('SIGTERM') });
     const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
     const { url, control } = JSON.parse(line) as { url: string; control: string };
@@ -140,7 +157,10 @@ describe('anonymous rate limit', () => {
       ...dois.slice(0, 20).map((d) => client.tally(d)),
     ]);
     const seconds = (performance.now() - started) / 1000;
-    const { arrivals, timeOrigin } = (await (await fetch(control)).json()) as { arrivals: { at: number; path: string; status: number }[]; timeOrigin: number };
+    const { arrivals, timeOrigin } = (await (await fetch(control)).json()) as {
+      arrivals: { at: number; path: string; status: number }[];
+      timeOrigin: number;
+    };
     const capped = arrivals.filter((a) => a.path === '/tallies');
     expect(capped).toHaveLength(35);
     // The service is the judge: it never had to refuse a request…
@@ -153,11 +173,21 @@ describe('anonymous rate limit', () => {
     }
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(10);
     // …nor in any sliding second, whatever the network delays (the client counts each request until its answer)…
-    expect(maxInWindow(capped.map((a) => a.at), 1000)).toBeLessThanOrEqual(10);
+    expect(
+      maxInWindow(
+        capped.map((a) => a.at),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(10);
     // …and the client never sent more than 10 within any second.
     expect(maxInWindow(sent, 1000)).toBeLessThanOrEqual(10);
     // It is not slower than it must be either: 35 requests at 10/s take a little over 3 s.
     expect(seconds).toBeLessThan(10);
-    console.info(`35 anonymous bulk requests: ${seconds.toFixed(2)} s; at the service at most ${Math.max(...perSecond.values())} per second and ${maxInWindow(capped.map((a) => a.at), 1000)} in any sliding second`);
+    console.info(
+      `35 anonymous bulk requests: ${seconds.toFixed(2)} s; at the service at most ${Math.max(...perSecond.values())} per second and ${maxInWindow(
+        capped.map((a) => a.at),
+        1000,
+      )} in any sliding second`,
+    );
   });
 });

@@ -20,17 +20,26 @@ function args(op: OperationId): { params: Record<string, string>; query: Record<
   const path = serviceOperations[op].path;
   const params: Record<string, string> = {};
   for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) params[name!] = name === 'doi' ? doi : 'x';
-  const query: Record<string, string> = op === 'getJournalIndex' || op === 'getIssnEditorialNotices' ? { issn: '0000-0000' } : {};
+  const query: Record<string, string> =
+    op === 'getJournalIndex' || op === 'getIssnEditorialNotices' ? { issn: '0000-0000' } : {};
   const bodies: Partial<Record<OperationId, unknown>> = {
-    getJournalIndexBulk: [], getPapers: [doi], getTallies: [doi], getTalliesViaGet: [doi], getAggregateTally: [doi],
-    createCollection: { name: 'x', dois: [doi] }, pollAssistant: { userInput: 'x' }, getMaudeFacets: { qs: 'pump' },
+    getJournalIndexBulk: [],
+    getPapers: [doi],
+    getTallies: [doi],
+    getTalliesViaGet: [doi],
+    getAggregateTally: [doi],
+    createCollection: { name: 'x', dois: [doi] },
+    pollAssistant: { userInput: 'x' },
+    getMaudeFacets: { qs: 'pump' },
   };
   return { params, query, body: bodies[op] };
 }
 
 describe('credentials and scopes', () => {
   it('every non-public operation answers 401 without a key and with an unknown key, with a detail', async () => {
-    for (const [id, op] of Object.entries(serviceOperations) as Array<[OperationId, (typeof serviceOperations)[OperationId]]>) {
+    for (const [id, op] of Object.entries(serviceOperations) as Array<
+      [OperationId, (typeof serviceOperations)[OperationId]]
+    >) {
       const a = args(id);
       const anon = await call<{ detail: string }>(service, id, { ...a, token: null });
       if (op.auth === 'required') {
@@ -47,7 +56,9 @@ describe('credentials and scopes', () => {
   });
 
   it('answers 403 naming the missing scope when the key lacks it', async () => {
-    for (const [id, op] of Object.entries(serviceOperations) as Array<[OperationId, (typeof serviceOperations)[OperationId]]>) {
+    for (const [id, op] of Object.entries(serviceOperations) as Array<
+      [OperationId, (typeof serviceOperations)[OperationId]]
+    >) {
       if (op.scope === 'public') continue;
       const res = await call<{ detail: string }>(service, id, { ...args(id), token: TOKENS.limited });
       expect(res.status, id).toBe(403);
@@ -59,7 +70,9 @@ describe('credentials and scopes', () => {
   });
 
   it('rejects a malformed authorization header with 401', async () => {
-    const res = await fetch(urlFor(service.url, 'getAuthorPapers', { params: { author_slug: 'x' } }), { headers: { authorization: 'Token abc' } });
+    const res = await fetch(urlFor(service.url, 'getAuthorPapers', { params: { author_slug: 'x' } }), {
+      headers: { authorization: 'Token abc' },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -90,7 +103,8 @@ describe('rate limits', () => {
       expect(Number(last429!.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(last429!.get('ratelimit-limit')).toBe('40');
       // Uncapped operations are not limited without a token.
-      for (let i = 0; i < 15; i++) expect((await call(limited, 'getPaper', { params: { doi }, token: null })).status).toBe(200);
+      for (let i = 0; i < 15; i++)
+        expect((await call(limited, 'getPaper', { params: { doi }, token: null })).status).toBe(200);
       // A token has its own, higher limit.
       expect((await call(limited, 'getTallies', { body, token: TOKENS.full })).status).toBe(200);
     } finally {
@@ -104,7 +118,10 @@ describe('rate limits', () => {
       const statuses: number[] = [];
       const details: string[] = [];
       for (let i = 0; i < 84; i++) {
-        const res = await call<{ detail?: string }>(limited, 'getJournalIndex', { query: { issn: '0000-0000' }, token: null });
+        const res = await call<{ detail?: string }>(limited, 'getJournalIndex', {
+          query: { issn: '0000-0000' },
+          token: null,
+        });
         statuses.push(res.status);
         if (res.status === 429) details.push(res.body.detail!);
       }
@@ -134,7 +151,10 @@ describe('rate limits', () => {
 
 describe('fault injection', () => {
   it('parses a fault spec and refuses nonsense', () => {
-    expect(parseFaults('429=0.1,500=0.05,drop=0.02,latency=50,task-failure=1')).toEqual({ rates: { '429': 0.1, '500': 0.05, drop: 0.02, 'task-failure': 1 }, latency: 50 });
+    expect(parseFaults('429=0.1,500=0.05,drop=0.02,latency=50,task-failure=1')).toEqual({
+      rates: { '429': 0.1, '500': 0.05, drop: 0.02, 'task-failure': 1 },
+      latency: 50,
+    });
     expect(() => parseFaults('boom=0.1')).toThrow(/unknown fault/);
     expect(() => parseFaults('500=2')).toThrow(/between 0 and 1/);
   });
@@ -154,7 +174,7 @@ describe('fault injection', () => {
     await expect(malformed.clone().json()).rejects.toThrow();
     const t0 = Date.now();
     const slow = await get('slow');
-    expect((await slow.json() as { doi: string }).doi).toBe(doi);
+    expect(((await slow.json()) as { doi: string }).doi).toBe(doi);
     expect(Date.now() - t0).toBeGreaterThan(500);
     await expect(get('drop')).rejects.toThrow();
   });
@@ -164,7 +184,8 @@ describe('fault injection', () => {
     try {
       const statuses: number[] = [];
       const t0 = Date.now();
-      for (let i = 0; i < 40; i++) statuses.push((await fetch(urlFor(faulty.url, 'getPaper', { params: { doi } }))).status);
+      for (let i = 0; i < 40; i++)
+        statuses.push((await fetch(urlFor(faulty.url, 'getPaper', { params: { doi } }))).status);
       const fails = statuses.filter((s) => s === 500).length;
       expect(fails).toBeGreaterThan(8);
       expect(fails).toBeLessThan(32);

@@ -30,14 +30,25 @@ const digest = (db: Database.Database, sql: string): string => JSON.stringify(db
 
 describe('corpus generation', () => {
   it('is deterministic for a seed and differs between seeds', () => {
-    for (const sql of ['SELECT * FROM papers ORDER BY id', 'SELECT * FROM citations ORDER BY target, id', 'SELECT * FROM authors ORDER BY id', 'SELECT dataset, id, doc FROM evidence ORDER BY rowid']) {
+    for (const sql of [
+      'SELECT * FROM papers ORDER BY id',
+      'SELECT * FROM citations ORDER BY target, id',
+      'SELECT * FROM authors ORDER BY id',
+      'SELECT dataset, id, doc FROM evidence ORDER BY rowid',
+    ]) {
       expect(digest(a, sql), sql).toBe(digest(b, sql));
     }
-    expect(digest(a, 'SELECT title FROM papers ORDER BY id LIMIT 50')).not.toBe(digest(c, 'SELECT title FROM papers ORDER BY id LIMIT 50'));
+    expect(digest(a, 'SELECT title FROM papers ORDER BY id LIMIT 50')).not.toBe(
+      digest(c, 'SELECT title FROM papers ORDER BY id LIMIT 50'),
+    );
   });
 
   it('gives journals valid ISSNs and slugs, and papers unique lowercase DOIs', () => {
-    const journals = a.prepare('SELECT issn_print, issn_e, slug FROM journals').all() as Array<{ issn_print: string; issn_e: string | null; slug: string }>;
+    const journals = a.prepare('SELECT issn_print, issn_e, slug FROM journals').all() as Array<{
+      issn_print: string;
+      issn_e: string | null;
+      slug: string;
+    }>;
     for (const j of journals) {
       expect(issnIsValid(j.issn_print)).toBe(true);
       if (j.issn_e) expect(issnIsValid(j.issn_e)).toBe(true);
@@ -49,7 +60,11 @@ describe('corpus generation', () => {
   });
 
   it('writes readable titles, abstracts for some papers and keywords for some', () => {
-    const rows = a.prepare('SELECT title, abstract, keywords FROM papers').all() as Array<{ title: string; abstract: string | null; keywords: string | null }>;
+    const rows = a.prepare('SELECT title, abstract, keywords FROM papers').all() as Array<{
+      title: string;
+      abstract: string | null;
+      keywords: string | null;
+    }>;
     const withAbstract = rows.filter((r) => r.abstract).length / rows.length;
     const withKeywords = rows.filter((r) => r.keywords).length / rows.length;
     expect(withAbstract).toBeGreaterThan(0.4);
@@ -64,7 +79,10 @@ describe('corpus generation', () => {
   });
 
   it('has a heavy-tailed citation graph with some papers above 3,000 statements', () => {
-    const counts = a.prepare('SELECT count(*) AS n FROM citations GROUP BY target ORDER BY n DESC').pluck().all() as number[];
+    const counts = a
+      .prepare('SELECT count(*) AS n FROM citations GROUP BY target ORDER BY n DESC')
+      .pluck()
+      .all() as number[];
     expect(counts[0]).toBeGreaterThan(3000);
     const median = counts[Math.floor(counts.length / 2)]!;
     expect(median).toBeLessThan(40);
@@ -73,20 +91,35 @@ describe('corpus generation', () => {
   });
 
   it('keeps tallies consistent with the statements and references', () => {
-    const mismatches = a.prepare(`
+    const mismatches = a
+      .prepare(
+        `
       SELECT count(*) FROM papers p
       WHERE p.t_sup + p.t_con + p.t_men + p.t_unc != (SELECT count(*) FROM citations c WHERE c.target = p.id)
          OR p.t_citing != (SELECT count(*) FROM refs r WHERE r.target = p.id)
-         OR p.c_cited != (SELECT count(*) FROM refs r WHERE r.source = p.id)`).pluck().get();
+         OR p.c_cited != (SELECT count(*) FROM refs r WHERE r.source = p.id)`,
+      )
+      .pluck()
+      .get();
     expect(mismatches).toBe(0);
-    const older = a.prepare('SELECT count(*) FROM refs r JOIN papers s ON s.id = r.source JOIN papers t ON t.id = r.target WHERE t.year > s.year').pluck().get();
+    const older = a
+      .prepare(
+        'SELECT count(*) FROM refs r JOIN papers s ON s.id = r.source JOIN papers t ON t.id = r.target WHERE t.year > s.year',
+      )
+      .pluck()
+      .get();
     expect(older).toBe(0);
   });
 
   it('marks self-citations only where authors are shared', () => {
     const corpus = new Corpus(join(dir, 'a.db'));
     try {
-      const rows = corpus.db.prepare('SELECT * FROM citations LIMIT 4000').all() as Array<{ target: number; id: number; source: number; kind: number }>;
+      const rows = corpus.db.prepare('SELECT * FROM citations LIMIT 4000').all() as Array<{
+        target: number;
+        id: number;
+        source: number;
+        kind: number;
+      }>;
       const papers = corpus.papersByIds(rows.flatMap((r) => [r.source, r.target]));
       let self = 0;
       for (const r of rows) {
@@ -103,7 +136,12 @@ describe('corpus generation', () => {
   it('gives every kind of editorial notice, with retracted papers flagged', () => {
     const statuses = a.prepare('SELECT DISTINCT status FROM notices ORDER BY status').pluck().all();
     expect(statuses).toEqual(['Has correction', 'Has erratum', 'Has expression of concern', 'Retracted', 'Withdrawn']);
-    const unflagged = a.prepare("SELECT count(*) FROM notices n JOIN papers p ON p.id = n.paper_id WHERE n.status = 'Retracted' AND p.retracted = 0").pluck().get();
+    const unflagged = a
+      .prepare(
+        "SELECT count(*) FROM notices n JOIN papers p ON p.id = n.paper_id WHERE n.status = 'Retracted' AND p.retracted = 0",
+      )
+      .pluck()
+      .get();
     expect(unflagged).toBe(0);
   });
 });

@@ -15,9 +15,14 @@ it('drives every operation of the contract to success', async () => {
   const doi = db.prepare('SELECT doi FROM papers WHERE t_citing > 0 AND c_cited > 0 LIMIT 1').pluck().get() as string;
   const issn = [...service.corpus.journals.values()][0]!.issn_print;
   const slug = db.prepare('SELECT slug FROM authors LIMIT 1').pluck().get() as string;
-  const evidenceId = (dataset: string) => db.prepare('SELECT id FROM evidence WHERE dataset = ? LIMIT 1').pluck().get(dataset) as string;
-  const collection = await call<{ slug: string }>(service, 'createCollection', { body: { name: 'Coverage', dois: [doi] } });
-  const assistant = await call<{ id: string }>(service, 'pollAssistant', { body: { userInput: 'coverage question about memory' } });
+  const evidenceId = (dataset: string) =>
+    db.prepare('SELECT id FROM evidence WHERE dataset = ? LIMIT 1').pluck().get(dataset) as string;
+  const collection = await call<{ slug: string }>(service, 'createCollection', {
+    body: { name: 'Coverage', dois: [doi] },
+  });
+  const assistant = await call<{ id: string }>(service, 'pollAssistant', {
+    body: { userInput: 'coverage question about memory' },
+  });
   await pollUntilDone(service, 'getAssistantTask', assistant.body.id);
   const form = new FormData();
   form.append('file', new Blob([`References\n1. doi:${doi}`]), 'refs.txt');
@@ -49,10 +54,20 @@ it('drives every operation of the contract to success', async () => {
     getMaudeFacets: { body: { qs: 'pump' } },
   };
   for (const id of Object.keys(serviceOperations) as OperationId[]) {
-    if (id === 'createCollection' || id === 'pollAssistant' || id === 'submitReferenceCheck' || id === 'getAssistantTask' || id === 'getReferenceCheckTask') continue;
+    if (
+      id === 'createCollection' ||
+      id === 'pollAssistant' ||
+      id === 'submitReferenceCheck' ||
+      id === 'getAssistantTask' ||
+      id === 'getReferenceCheckTask'
+    )
+      continue;
     const res = await call(service, id, args[id] ?? {});
     expect(res.status, id).toBe(200);
   }
-  const succeeded = [...seen.entries()].filter(([, statuses]) => statuses.has(200) || statuses.has(201)).map(([id]) => id).sort();
+  const succeeded = [...seen.entries()]
+    .filter(([, statuses]) => statuses.has(200) || statuses.has(201))
+    .map(([id]) => id)
+    .sort();
   expect(succeeded).toEqual(Object.keys(serviceOperations).sort());
 });

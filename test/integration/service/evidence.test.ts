@@ -1,7 +1,12 @@
 // Evidence datasets: the query language, filter strings, sorts, pages, highlighted values, schema
 // discovery, detail records and MAUDE facets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUESSES, type OperationId, type EvidenceSchemaResponse, type MaudeFacetsResponse } from '../../../shared/service/index';
+import {
+  GUESSES,
+  type OperationId,
+  type EvidenceSchemaResponse,
+  type MaudeFacetsResponse,
+} from '../../../shared/service/index';
 import type { RunningService } from '../../service/server';
 import { ftsQuery, parseFilter } from '../../service/routes/evidence';
 import { call, startTestService, TOKENS } from './helpers';
@@ -13,7 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-interface Envelope { totalResults: number; delay: number; resultsPerPage: number; from: number; results: Array<Record<string, unknown>> }
+interface Envelope {
+  totalResults: number;
+  delay: number;
+  resultsPerPage: number;
+  from: number;
+  results: Array<Record<string, unknown>>;
+}
 const F = GUESSES.evidenceFilterParam;
 const P = GUESSES.evidencePageParam;
 const O = GUESSES.evidenceSortDirectionParam;
@@ -27,13 +38,24 @@ describe('evidence query language', () => {
     expect(ftsQuery('NOT leak')).toMatchObject({ match: null, negate: '"leak"*' });
     expect(ftsQuery('(a OR b) AND c').match).toBe('( "a"* OR "b"* ) AND "c"*');
     expect(ftsQuery('AND OR').match).toBeNull();
-    expect(parseFilter('country:"US" agency:"National Science Foundation" phase:I')).toEqual([['country', 'US'], ['agency', 'National Science Foundation'], ['phase', 'I']]);
+    expect(parseFilter('country:"US" agency:"National Science Foundation" phase:I')).toEqual([
+      ['country', 'US'],
+      ['agency', 'National Science Foundation'],
+      ['phase', 'I'],
+    ]);
   });
 });
 
 describe('evidence searches', () => {
   it('every dataset answers the common envelope and pages from 1', async () => {
-    for (const op of ['searchPatents', 'searchClinicalTrials', 'searchGrants', 'searchDevice510kSummaries', 'searchFaers', 'searchMaude'] as const) {
+    for (const op of [
+      'searchPatents',
+      'searchClinicalTrials',
+      'searchGrants',
+      'searchDevice510kSummaries',
+      'searchFaers',
+      'searchMaude',
+    ] as const) {
       const one = await search(op, {});
       expect(one.status, op).toBe(200);
       expect(one.body.totalResults, op).toBeGreaterThan(100);
@@ -58,7 +80,8 @@ describe('evidence searches', () => {
     const all = await search('searchMaude', {});
     expect(allButPumps.body.totalResults + pump.body.totalResults).toBe(all.body.totalResults);
     const patents = await search('searchPatents', { q: 'method' });
-    const title = ((patents.body.results[0]!.patents as Array<Record<string, { highlighted: string; name: string }>>)[0]!).title!;
+    const title = (patents.body.results[0]!.patents as Array<Record<string, { highlighted: string; name: string }>>)[0]!
+      .title!;
     expect(title.highlighted).toContain('<strong class="highlight">');
     expect(title.name).not.toContain('<');
   });
@@ -74,13 +97,16 @@ describe('evidence searches', () => {
     expect(two.body.totalResults).toBe(us.body.totalResults);
     const or = await search('searchMaude', { [F]: 'event_type:"Death" event_type:"Injury"' });
     expect(or.body.results.every((r) => r.event_type === 'Death' || r.event_type === 'Injury')).toBe(true);
-    const bad = await call<{ detail: Array<{ loc: unknown[]; msg: string }> }>(service, 'searchGrants', { query: { [F]: 'colour:"red"' } });
+    const bad = await call<{ detail: Array<{ loc: unknown[]; msg: string }> }>(service, 'searchGrants', {
+      query: { [F]: 'colour:"red"' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]!.loc).toEqual(['query', F]);
   });
 
   it('sorts by a field in either direction; direction is ignored for _relevance', async () => {
-    const amounts = (e: Envelope) => e.results.map((r) => Number((r.grants as Array<Record<string, { name: string }>>)[0]!.awardAmount!.name));
+    const amounts = (e: Envelope) =>
+      e.results.map((r) => Number((r.grants as Array<Record<string, { name: string }>>)[0]!.awardAmount!.name));
     const desc = await search('searchGrants', { s: 'awardAmount', [O]: 'desc' });
     expect(amounts(desc.body)).toEqual([...amounts(desc.body)].sort((a, b) => b - a));
     const asc = await search('searchGrants', { s: 'awardAmount', [O]: 'asc' });
@@ -100,11 +126,16 @@ describe('evidence searches', () => {
 
   it('clinical trials carry reported events; 510(k) summaries carry attachments and pages', async () => {
     const trials = await search('searchClinicalTrials', { [F]: 'hasResults:"Yes"' });
-    const events = trials.body.results[0]!.reportedEvents as { groupList: unknown[]; events: Array<{ counts: unknown[] }> };
+    const events = trials.body.results[0]!.reportedEvents as {
+      groupList: unknown[];
+      events: Array<{ counts: unknown[] }>;
+    };
     expect(events.groupList.length).toBe(2);
     expect(events.events[0]!.counts.length).toBe(2);
     const k = await search('searchDevice510kSummaries', { q: 'biocompatibility' });
-    const att = (k.body.results[0]!.attachments as Array<{ pages: unknown[]; pagesTotal: number; attachment: { content: string } }>)[0]!;
+    const att = (
+      k.body.results[0]!.attachments as Array<{ pages: unknown[]; pagesTotal: number; attachment: { content: string } }>
+    )[0]!;
     expect(att.pages).toHaveLength(att.pagesTotal);
     expect(att.attachment.content).toMatch(/510\(k\) Summary/);
   });
@@ -117,7 +148,14 @@ describe('evidence searches', () => {
 
 describe('schema, detail and facets', () => {
   it('lists filterable and sortable fields per dataset', async () => {
-    for (const op of ['getPatentsSchema', 'getClinicalTrialsSchema', 'getGrantsSchema', 'getDevice510kSummariesSchema', 'getFaersSchema', 'getMaudeSchema'] as const) {
+    for (const op of [
+      'getPatentsSchema',
+      'getClinicalTrialsSchema',
+      'getGrantsSchema',
+      'getDevice510kSummariesSchema',
+      'getFaersSchema',
+      'getMaudeSchema',
+    ] as const) {
       const res = await call<EvidenceSchemaResponse>(service, op);
       expect(res.body.filterable.length, op).toBeGreaterThan(2);
       expect(res.body.sortable[0], op).toBe('_relevance');
@@ -127,21 +165,36 @@ describe('schema, detail and facets', () => {
   });
 
   it('answers grant, 510(k) and FAERS records by id, and 404 for unknown ids', async () => {
-    const grantId = service.corpus.db.prepare("SELECT id FROM evidence WHERE dataset = 'grants' LIMIT 1").pluck().get() as string;
+    const grantId = service.corpus.db
+      .prepare("SELECT id FROM evidence WHERE dataset = 'grants' LIMIT 1")
+      .pluck()
+      .get() as string;
     const grant = await call<Record<string, unknown>>(service, 'getGrant', { params: { grant_id: grantId } });
     expect(grant.body).toMatchObject({ id: grantId });
     expect(typeof grant.body.title).toBe('string');
-    const k = service.corpus.db.prepare("SELECT id FROM evidence WHERE dataset = 'device510k-summaries' LIMIT 1").pluck().get() as string;
-    expect((await call<Record<string, unknown>>(service, 'getDevice510k', { params: { device_id: k } })).body).toMatchObject({ id: k, kNumber: k });
-    const f = service.corpus.db.prepare("SELECT id FROM evidence WHERE dataset = 'faers' LIMIT 1").pluck().get() as string;
-    expect((await call<Record<string, unknown>>(service, 'getFaersReport', { params: { report_id: f } })).body).toMatchObject({ id: f });
+    const k = service.corpus.db
+      .prepare("SELECT id FROM evidence WHERE dataset = 'device510k-summaries' LIMIT 1")
+      .pluck()
+      .get() as string;
+    expect(
+      (await call<Record<string, unknown>>(service, 'getDevice510k', { params: { device_id: k } })).body,
+    ).toMatchObject({ id: k, kNumber: k });
+    const f = service.corpus.db
+      .prepare("SELECT id FROM evidence WHERE dataset = 'faers' LIMIT 1")
+      .pluck()
+      .get() as string;
+    expect(
+      (await call<Record<string, unknown>>(service, 'getFaersReport', { params: { report_id: f } })).body,
+    ).toMatchObject({ id: f });
     expect((await call(service, 'getGrant', { params: { grant_id: 'nope' } })).status).toBe(404);
     expect((await call(service, 'getDevice510k', { params: { device_id: 'nope' } })).status).toBe(404);
     expect((await call(service, 'getFaersReport', { params: { report_id: 'nope' } })).status).toBe(404);
   });
 
   it('counts MAUDE facets for a query and filter without records', async () => {
-    const res = await call<MaudeFacetsResponse>(service, 'getMaudeFacets', { body: { qs: 'pump', fs: 'event_type:"Malfunction"', whitelist: ['event_type', 'manufacturer_name'] } });
+    const res = await call<MaudeFacetsResponse>(service, 'getMaudeFacets', {
+      body: { qs: 'pump', fs: 'event_type:"Malfunction"', whitelist: ['event_type', 'manufacturer_name'] },
+    });
     expect(res.body.exact).toBe(true);
     const facets = res.body.facets as Record<string, Array<{ key: string; docCount: number }>>;
     expect(Object.keys(facets)).toEqual(['event_type', 'manufacturer_name']);

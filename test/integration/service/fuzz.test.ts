@@ -14,13 +14,35 @@ afterAll(() => service.close());
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.array(fc.constantFrom('AND', 'OR', 'NOT', '"', '(', ')', 'pump', 'infusion', '"infusion pump"', '*', ':', '-', 'é', 'NEAR'), { maxLength: 8 }).map((parts) => parts.join(' ')),
+  fc
+    .array(
+      fc.constantFrom(
+        'AND',
+        'OR',
+        'NOT',
+        '"',
+        '(',
+        ')',
+        'pump',
+        'infusion',
+        '"infusion pump"',
+        '*',
+        ':',
+        '-',
+        'é',
+        'NEAR',
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => parts.join(' ')),
 );
 
 it('answers every evidence query and filter string with 200 or 422, never 500', async () => {
   await fc.assert(
     fc.asyncProperty(text, fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), async (q, f) => {
-      const res = await call(service, 'searchMaude', { query: { q, ...(f === undefined ? {} : { [GUESSES.evidenceFilterParam]: f }) } });
+      const res = await call(service, 'searchMaude', {
+        query: { q, ...(f === undefined ? {} : { [GUESSES.evidenceFilterParam]: f }) },
+      });
       expect([200, 422]).toContain(res.status);
     }),
     { numRuns: 120 },

@@ -70,7 +70,11 @@ export function urlFor(base: string, operationId: OperationId, options: CallOpti
   return `${base}${path}${qs ? `?${qs}` : ''}`;
 }
 
-export async function call<T = Record<string, unknown>>(service: { url: string }, operationId: OperationId, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = Record<string, unknown>>(
+  service: { url: string },
+  operationId: OperationId,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const op = serviceOperations[operationId];
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   const token = options.token === undefined ? TOKENS.full : options.token;
@@ -85,7 +89,10 @@ export async function call<T = Record<string, unknown>>(service: { url: string }
   }
   const url = urlFor(service.url, operationId, options);
   // fetch refuses a GET with a body, which GET /tallies takes; node:http does not.
-  const res = op.method === 'get' && typeof body === 'string' ? await getWithBody(url, headers, body) : await fetch(url, { method: op.method.toUpperCase(), headers, body });
+  const res =
+    op.method === 'get' && typeof body === 'string'
+      ? await getWithBody(url, headers, body)
+      : await fetch(url, { method: op.method.toUpperCase(), headers, body });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -95,7 +102,9 @@ export async function call<T = Record<string, unknown>>(service: { url: string }
   }
   const validate = responseValidator(operationId, res.status);
   if (validate && !validate(parsed)) {
-    throw new Error(`${operationId} ${res.status} does not match the contract: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nbody: ${text.slice(0, 600)}`);
+    throw new Error(
+      `${operationId} ${res.status} does not match the contract: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nbody: ${text.slice(0, 600)}`,
+    );
   }
   const statuses = seen.get(operationId) ?? new Set<number>();
   statuses.add(res.status);
@@ -104,7 +113,13 @@ export async function call<T = Record<string, unknown>>(service: { url: string }
 }
 
 /** Polls a task operation until a terminal status (or a bound on polls). */
-export async function pollUntilDone<T extends { status: string }>(service: { url: string }, operationId: OperationId, taskId: string, max = 40, onEach?: (task: T) => void): Promise<T> {
+export async function pollUntilDone<T extends { status: string }>(
+  service: { url: string },
+  operationId: OperationId,
+  taskId: string,
+  max = 40,
+  onEach?: (task: T) => void,
+): Promise<T> {
   for (let i = 0; i < max; i++) {
     const res = await call<T>(service, operationId, { params: { task_id: taskId } });
     onEach?.(res.body);
@@ -115,15 +130,19 @@ export async function pollUntilDone<T extends { status: string }>(service: { url
 
 function getWithBody(url: string, headers: Record<string, string>, body: string): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'GET', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: 'GET', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

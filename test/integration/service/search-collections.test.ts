@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const search = (query: Record<string, string | number | boolean | string[]>) => call<SearchResponse>(service, 'search', { query, token: null });
+const search = (query: Record<string, string | number | boolean | string[]>) =>
+  call<SearchResponse>(service, 'search', { query, token: null });
 
 describe('GET /search', () => {
   it('finds papers by term with highlighted titles and abstracts, aggregations and matching statements', async () => {
@@ -48,7 +49,10 @@ describe('GET /search', () => {
 
   it('applies the filters', async () => {
     const retracted = await search({ has_retraction: true, limit: 50 });
-    const expected = service.corpus.db.prepare('SELECT count(*) FROM papers WHERE retracted = 1').pluck().get() as number;
+    const expected = service.corpus.db
+      .prepare('SELECT count(*) FROM papers WHERE retracted = 1')
+      .pluck()
+      .get() as number;
     expect(retracted.body.count).toBe(expected);
     expect(retracted.body.hits.every((h) => h.editorialNotices!.some((n) => n.status === 'Retracted'))).toBe(true);
     const dated = await search({ date_from: '2015', date_to: '2016-12-31', limit: 50 });
@@ -63,7 +67,12 @@ describe('GET /search', () => {
     const journal = [...service.corpus.journals.values()][2]!;
     const byJournal = await search({ journal: journal.name, limit: 5 });
     expect(byJournal.body.hits.every((h) => h.journal === journal.name)).toBe(true);
-    const author = service.corpus.db.prepare("SELECT given || ' ' || family FROM authors WHERE id = (SELECT author_id FROM paper_authors GROUP BY author_id ORDER BY count(*) DESC LIMIT 1)").pluck().get() as string;
+    const author = service.corpus.db
+      .prepare(
+        "SELECT given || ' ' || family FROM authors WHERE id = (SELECT author_id FROM paper_authors GROUP BY author_id ORDER BY count(*) DESC LIMIT 1)",
+      )
+      .pluck()
+      .get() as string;
     const byAuthor = await search({ author, limit: 5 });
     expect(byAuthor.body.hits.every((h) => h.authors!.some((a) => a.authorName!.includes(author)))).toBe(true);
     const reviews = await search({ paper_type: 'review', limit: 10 });
@@ -78,11 +87,26 @@ describe('GET /search', () => {
 describe('collections', () => {
   it('creates a collection from DOIs with matched and unmatched counts and a generated slug', async () => {
     const dois = service.corpus.db.prepare('SELECT doi FROM papers LIMIT 3').pluck().all() as string[];
-    const res = await call<Collection>(service, 'createCollection', { body: { name: 'Amygdala reading list', description: 'Methods chapter', isPublic: false, dois: [...dois, '10.9999/missing'] } });
+    const res = await call<Collection>(service, 'createCollection', {
+      body: {
+        name: 'Amygdala reading list',
+        description: 'Methods chapter',
+        isPublic: false,
+        dois: [...dois, '10.9999/missing'],
+      },
+    });
     expect(res.status).toBe(200);
     const c = res.body;
     expect(c.slug).toMatch(/^amygdala-reading-list-[A-Za-z0-9]{6}$/);
-    expect(c).toMatchObject({ name: 'Amygdala reading list', totalDoiCount: 4, matchedDoiCount: 3, unmatchedDoiCount: 1, unmatchedDois: ['10.9999/missing'], accessType: 'VIEWER', refreshStatus: '-' });
+    expect(c).toMatchObject({
+      name: 'Amygdala reading list',
+      totalDoiCount: 4,
+      matchedDoiCount: 3,
+      unmatchedDoiCount: 1,
+      unmatchedDois: ['10.9999/missing'],
+      accessType: 'VIEWER',
+      refreshStatus: '-',
+    });
     expect(c.doiQuery).toEqual({ query: { dois }, queryType: 'list' });
     expect(c.warning).toContain('could not be matched');
     const again = await call<Collection>(service, 'getCollection', { params: { collection_slug: c.slug } });
@@ -90,8 +114,17 @@ describe('collections', () => {
   });
 
   it('uses the query when both dois and query are given', async () => {
-    const res = await call<Collection>(service, 'createCollection', { body: { name: 'Retractions', dois: ['10.9999/x'], query: { hasRetraction: true, limit: 100, sort: 'total_supported' } } });
-    const expected = service.corpus.db.prepare('SELECT count(*) FROM papers WHERE retracted = 1').pluck().get() as number;
+    const res = await call<Collection>(service, 'createCollection', {
+      body: {
+        name: 'Retractions',
+        dois: ['10.9999/x'],
+        query: { hasRetraction: true, limit: 100, sort: 'total_supported' },
+      },
+    });
+    const expected = service.corpus.db
+      .prepare('SELECT count(*) FROM papers WHERE retracted = 1')
+      .pluck()
+      .get() as number;
     expect(res.body.matchedDoiCount).toBe(Math.min(100, expected));
     expect(res.body.unmatchedDoiCount).toBe(0);
     expect(res.body.doiQuery!.queryType).toBe('search');
@@ -101,7 +134,9 @@ describe('collections', () => {
     expect((await call(service, 'createCollection', { body: { dois: ['10.1/x'] } })).status).toBe(422);
     expect((await call(service, 'createCollection', { body: { name: 'x', colour: 'red' } })).status).toBe(422);
     expect((await call(service, 'createCollection', { body: { name: 'x' } })).status).toBe(422);
-    expect((await call(service, 'createCollection', { body: { name: 'x', dois: [] }, token: TOKENS.citations })).status).toBe(403);
+    expect(
+      (await call(service, 'createCollection', { body: { name: 'x', dois: [] }, token: TOKENS.citations })).status,
+    ).toBe(403);
     expect((await call(service, 'getCollection', { params: { collection_slug: 'nope' } })).status).toBe(404);
   });
 });

@@ -47,7 +47,8 @@ export function nodeResources(dir: string): string {
   mkdirSync(native, { recursive: true });
   copyFileSync(NODE_SQLITE, join(native, 'better_sqlite3.node'));
   for (const file of ['cw_rank.so', 'cw_rank.dylib', 'cw_rank.dll']) {
-    if (existsSync(join(ROOT, 'out', 'native', file))) copyFileSync(join(ROOT, 'out', 'native', file), join(native, file));
+    if (existsSync(join(ROOT, 'out', 'native', file)))
+      copyFileSync(join(ROOT, 'out', 'native', file), join(native, file));
   }
   return dir;
 }
@@ -76,7 +77,9 @@ export function launchShell(options: ShellOptions): Shell {
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let nextId = 1;
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   child.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: string }) => {
@@ -106,7 +109,8 @@ export function launchShell(options: ShellOptions): Shell {
     exited,
     output: () => out,
     send<T>(cmd: string, args: object = {}): Promise<T> {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.reject(new Error(`the app has exited:\n${out}`));
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.reject(new Error(`the app has exited:\n${out}`));
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -119,7 +123,9 @@ export function launchShell(options: ShellOptions): Shell {
         const found = records(kind)[0];
         if (found) return found;
         if (child.exitCode !== null || Date.now() > until) {
-          throw new Error(`no ${kind} ${child.exitCode !== null ? `(the app exited with ${child.exitCode})` : `within ${timeoutMs} ms`}:\n${out}`);
+          throw new Error(
+            `no ${kind} ${child.exitCode !== null ? `(the app exited with ${child.exitCode})` : `within ${timeoutMs} ms`}:\n${out}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 25));
       }

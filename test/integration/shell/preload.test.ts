@@ -32,7 +32,8 @@ function runPreload() {
     // Electron's: a File's path, '' for one made in JavaScript, and a TypeError for anything else.
     webUtils: {
       getPathForFile: (file: unknown) => {
-        if (!(file instanceof FakeFile)) throw new TypeError('Error processing argument at index 0, conversion failure');
+        if (!(file instanceof FakeFile))
+          throw new TypeError('Error processing argument at index 0, conversion failure');
         return file.path;
       },
     },
@@ -44,7 +45,11 @@ function runPreload() {
     throw new Error(`unexpected module ${name}`);
   };
   const module = { exports: {} };
-  runInNewContext(`(function (require, module, exports) {${readFileSync(PRELOAD, 'utf8')}\n})`, {}, { filename: PRELOAD })(sandboxRequire, module, module.exports);
+  runInNewContext(
+    `(function (require, module, exports) {${readFileSync(PRELOAD, 'utf8')}\n})`,
+    {},
+    { filename: PRELOAD },
+  )(sandboxRequire, module, module.exports);
   return { exposed, invoked, listeners, asked };
 }
 
@@ -53,7 +58,10 @@ describe.skipIf(!existsSync(PRELOAD))('the built preload in a sandbox', () => {
     const { exposed, invoked, listeners, asked } = runPreload();
     expect(asked).toEqual(['electron']);
     expect([...exposed.keys()]).toEqual(['citewise']);
-    const api = exposed.get('citewise') as { invoke(c: string, i: unknown): Promise<unknown>; on(n: string, l: (p: unknown) => void): () => void };
+    const api = exposed.get('citewise') as {
+      invoke(c: string, i: unknown): Promise<unknown>;
+      on(n: string, l: (p: unknown) => void): () => void;
+    };
     expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
     expect(await api.invoke('app.info', {})).toEqual({ ok: true, value: 'answer' });
     expect(invoked).toEqual([['citewise:invoke', 'app.info', {}]]);
@@ -68,10 +76,12 @@ describe.skipIf(!existsSync(PRELOAD))('the built preload in a sandbox', () => {
     expect(heard).toEqual([{ theme: 'dark' }]);
   });
 
-  it('answers pdfs.chooseDropped itself: the dropped files\' paths go to the main process on their own channel, or nothing when one has none', async () => {
+  it("answers pdfs.chooseDropped itself: the dropped files' paths go to the main process on their own channel, or nothing when one has none", async () => {
     const { exposed, invoked } = runPreload();
     const api = exposed.get('citewise') as { invoke(c: string, i: unknown): Promise<unknown> };
-    expect(await api.invoke('pdfs.chooseDropped', { files: [new FakeFile('/papers/a.pdf'), new FakeFile('/papers/b.pdf')] })).toEqual({ ok: true, value: 'answer' });
+    expect(
+      await api.invoke('pdfs.chooseDropped', { files: [new FakeFile('/papers/a.pdf'), new FakeFile('/papers/b.pdf')] }),
+    ).toEqual({ ok: true, value: 'answer' });
     expect(invoked).toEqual([['citewise:dropped-pdfs', ['/papers/a.pdf', '/papers/b.pdf']]]);
     // A File made by the page has no path, and a made-up object is no File: the page uploads the bytes.
     for (const files of [[new FakeFile('/papers/a.pdf'), new FakeFile('')], [{ path: '/etc/passwd' }], [], 'x']) {

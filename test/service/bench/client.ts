@@ -16,10 +16,25 @@ export interface ChildService {
 export function spawnService(root: string, args: string[], timeoutMs = 15 * 60_000): Promise<ChildService> {
   const token = 'bench-token';
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/service/main.ts'), '--port', '0', '--key', `${token}=*`, '--rate-limit-keyed', '1000000', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'test/service/main.ts'),
+      '--port',
+      '0',
+      '--key',
+      `${token}=*`,
+      '--rate-limit-keyed',
+      '1000000',
+      ...args,
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -56,14 +71,30 @@ export function spawnService(root: string, args: string[], timeoutMs = 15 * 60_0
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One request; resolves with the status and the elapsed milliseconds (body fully read). */
-export function timedRequest(url: string, method: 'GET' | 'POST', token: string, body?: string): Promise<{ status: number; ms: number; bytes: number }> {
+export function timedRequest(
+  url: string,
+  method: 'GET' | 'POST',
+  token: string,
+  body?: string,
+): Promise<{ status: number; ms: number; bytes: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, bytes }));
-    });
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, bytes }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -17,7 +17,12 @@ export function corpusMeta(path: string): { papers: number; seed: number } | nul
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+      const meta = new Map(
+        (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
       if (meta.get('schemaVersion') !== String(SCHEMA_VERSION)) return null;
       return { papers: Number(meta.get('papers')), seed: Number(meta.get('seed')) };
     } finally {
@@ -33,8 +38,17 @@ function matches(path: string, papers: number, seed: number): boolean {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
-      return meta.get('schemaVersion') === String(SCHEMA_VERSION) && meta.get('seed') === String(seed >>> 0) && meta.get('papers') === String(papers);
+      const meta = new Map(
+        (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+      return (
+        meta.get('schemaVersion') === String(SCHEMA_VERSION) &&
+        meta.get('seed') === String(seed >>> 0) &&
+        meta.get('papers') === String(papers)
+      );
     } finally {
       db.close();
     }
@@ -44,7 +58,10 @@ function matches(path: string, papers: number, seed: number): boolean {
 }
 
 /** The path of a ready corpus database, generating it when needed; says whether it was generated. */
-export function ensureCorpus(options: { papers: number; seed: number; dbPath?: string; log?: (m: string) => void }): { path: string; generated: boolean } {
+export function ensureCorpus(options: { papers: number; seed: number; dbPath?: string; log?: (m: string) => void }): {
+  path: string;
+  generated: boolean;
+} {
   const papers = Math.max(50, Math.floor(options.papers));
   const path = options.dbPath ?? defaultCachePath(papers, options.seed);
   if (matches(path, papers, options.seed)) return { path, generated: false };

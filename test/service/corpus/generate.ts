@@ -27,7 +27,13 @@ export const T_SUPPORTING = 1;
 export const T_CONTRADICTING = 2;
 export const T_UNCLASSIFIED = 3;
 
-export const NOTICE_STATUSES = ['Has correction', 'Has erratum', 'Has expression of concern', 'Retracted', 'Withdrawn'] as const;
+export const NOTICE_STATUSES = [
+  'Has correction',
+  'Has erratum',
+  'Has expression of concern',
+  'Retracted',
+  'Withdrawn',
+] as const;
 /** Per-paper rates, a little above the real ones so that a demo corpus shows each kind. */
 const NOTICE_RATES = [0.012, 0.006, 0.0015, 0.003, 0.0008];
 
@@ -74,24 +80,67 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
   createSchema(db);
 
   // ---- Journals ------------------------------------------------------------------------------
-  interface J { id: number; field: number; name: string; short: string; code: string; pub: (typeof PUBLISHERS)[number]; slug: string; issnPrint: string; issnE: string | null; firstYear: number; quality: number }
+  interface J {
+    id: number;
+    field: number;
+    name: string;
+    short: string;
+    code: string;
+    pub: (typeof PUBLISHERS)[number];
+    slug: string;
+    issnPrint: string;
+    issnE: string | null;
+    firstYear: number;
+    quality: number;
+  }
   const journals: J[] = [];
   const journalsByField: number[][] = FIELDS.map(() => []);
   const jr = rngFor(seed, KIND.journal, 0);
-  const codeOf = (name: string): string => name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]!.toLowerCase()).join('');
+  const codeOf = (name: string): string =>
+    name
+      .split(/\s+/)
+      .filter((w) => /^[A-Z]/.test(w))
+      .map((w) => w[0]!.toLowerCase())
+      .join('');
   FIELDS.forEach((field, fi) => {
     for (const [name, short] of field.journals) {
       const id = journals.length + 1;
       const pub = jr.pick(PUBLISHERS);
-      journals.push({ id, field: fi, name, short, code: codeOf(name), pub, slug: base62(jr, 5), issnPrint: issn(jr), issnE: jr.chance(0.8) ? issn(jr) : null, firstYear: jr.int(1960, 2005), quality: 0.3 + jr.next() * 2.5 });
+      journals.push({
+        id,
+        field: fi,
+        name,
+        short,
+        code: codeOf(name),
+        pub,
+        slug: base62(jr, 5),
+        issnPrint: issn(jr),
+        issnE: jr.chance(0.8) ? issn(jr) : null,
+        firstYear: jr.int(1960, 2005),
+        quality: 0.3 + jr.next() * 2.5,
+      });
       journalsByField[fi]!.push(id);
     }
   });
-  const preprintJournal: J = { id: journals.length + 1, field: -1, name: PREPRINT_SERVER[0], short: PREPRINT_SERVER[1], code: 'rs', pub: PUBLISHERS[1]!, slug: base62(jr, 5), issnPrint: issn(jr), issnE: null, firstYear: 2017, quality: 0.2 };
+  const preprintJournal: J = {
+    id: journals.length + 1,
+    field: -1,
+    name: PREPRINT_SERVER[0],
+    short: PREPRINT_SERVER[1],
+    code: 'rs',
+    pub: PUBLISHERS[1]!,
+    slug: base62(jr, 5),
+    issnPrint: issn(jr),
+    issnE: null,
+    firstYear: 2017,
+    quality: 0.2,
+  };
   journals.push(preprintJournal);
 
   // ---- Affiliations and authors -----------------------------------------------------------------
-  const affSlugs = AFFILIATIONS.map((name, i) => `${slugify(name, 10)}-${base62(rngFor(seed, KIND.author, -1 - i), 4)}`);
+  const affSlugs = AFFILIATIONS.map(
+    (name, i) => `${slugify(name, 10)}-${base62(rngFor(seed, KIND.author, -1 - i), 4)}`,
+  );
   const A = Math.max(60, Math.round(N * 0.45));
   const authorField = new Uint8Array(A + 1);
   const authorAff = new Int32Array(A + 1);
@@ -168,7 +217,9 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
     const cum = authorCum[f]!;
     const seen = new Set<number>();
     for (let k = 0; k < count * 3 && seen.size < count; k++) {
-      const a = rng.chance(0.85) ? list[lowerBound(cum, cum.length, rng.next() * cum[cum.length - 1]!)]! : rng.int(1, A);
+      const a = rng.chance(0.85)
+        ? list[lowerBound(cum, cum.length, rng.next() * cum[cum.length - 1]!)]!
+        : rng.int(1, A);
       if (!seen.has(a)) {
         seen.add(a);
         authorList.push(a);
@@ -212,7 +263,8 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
 
   const sharesAuthor = (x: number, y: number): boolean => {
     for (let a = authorStart[x]!; a < authorStart[x + 1]!; a++) {
-      for (let b = authorStart[y]!; b < authorStart[y + 1]!; b++) if (authorList.data[a] === authorList.data[b]) return true;
+      for (let b = authorStart[y]!; b < authorStart[y + 1]!; b++)
+        if (authorList.data[a] === authorList.data[b]) return true;
     }
     return false;
   };
@@ -278,7 +330,9 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
     fieldCount[f] = n + 1;
     for (let a = authorStart[i]!; a < authorStart[i + 1]!; a++) lastPaperOfAuthor[authorList.data[a]!] = i;
   }
-  log(`graph: ${N} papers, ${refSrc.length} references, ${stSrc.length} citation statements (${Date.now() - started} ms)`);
+  log(
+    `graph: ${N} papers, ${refSrc.length} references, ${stSrc.length} citation statements (${Date.now() - started} ms)`,
+  );
 
   // ---- Editorial notices -------------------------------------------------------------------------
   const noticeFlags = new Uint8Array(N);
@@ -286,7 +340,8 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
     const count = Math.max(2, Math.round(N * rate));
     for (let k = 0; k < count; k++) {
       let idx = rng.int(0, N - 1);
-      for (let tries = 0; tries < 10 && (isPreprint[idx] || years[idx]! > LAST_YEAR - 1); tries++) idx = rng.int(0, N - 1);
+      for (let tries = 0; tries < 10 && (isPreprint[idx] || years[idx]! > LAST_YEAR - 1); tries++)
+        idx = rng.int(0, N - 1);
       noticeFlags[idx]! |= 1 << kind;
     }
   });
@@ -300,7 +355,8 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
     const y = years[i]!;
     if (j === preprintJournal) return `${j.pub.prefix}/rs.${y}.${(i + 1).toString(36)}`;
     // Older Wiley-style SICI DOIs contain characters that must be escaped in URLs.
-    if (j.pub.memberId === 311 && y < 2000) return `${j.pub.prefix}/(sici)${j.issnPrint}(${y}01)${(i % 90) + 1}:1<${(i % 97) + 1}::aid-${j.code}${i + 1}>3.0.co;2-${String.fromCharCode(97 + (i % 26))}`;
+    if (j.pub.memberId === 311 && y < 2000)
+      return `${j.pub.prefix}/(sici)${j.issnPrint}(${y}01)${(i % 90) + 1}:1<${(i % 97) + 1}::aid-${j.code}${i + 1}>3.0.co;2-${String.fromCharCode(97 + (i % 26))}`;
     return `${j.pub.prefix}/${j.code}.${y}.${String(i + 1).padStart(6, '0')}`;
   };
 
@@ -310,7 +366,22 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
   const insAuthor = db.prepare('INSERT INTO authors VALUES (?,?,?,?,?,?,?,?)');
   const authorCompact: string[] = new Array<string>(A + 1);
   db.transaction(() => {
-    for (const j of journals) insJournal.run(j.id, j.name, j.short, j.slug, j.code, j.pub.name, j.pub.memberId, j.pub.prefix, j.issnPrint, j.issnE, j.field, j.firstYear, j.quality);
+    for (const j of journals)
+      insJournal.run(
+        j.id,
+        j.name,
+        j.short,
+        j.slug,
+        j.code,
+        j.pub.name,
+        j.pub.memberId,
+        j.pub.prefix,
+        j.issnPrint,
+        j.issnE,
+        j.field,
+        j.firstYear,
+        j.quality,
+      );
     AFFILIATIONS.forEach((name, i) => insAff.run(i + 1, name, affSlugs[i]!));
     for (let a = 1; a <= A; a++) {
       const r = rngFor(seed, KIND.author, a);
@@ -320,11 +391,22 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
       const slug = `${slugify(`${given} ${family}`, 6)}-${base62(r, 6)}`;
       const id = r.chance(0.35) ? orcid(r) : null;
       authorCompact[a] = [given, family, slug, id ?? '', authorAff[a] ? String(authorAff[a]) : ''].join('\u001f');
-      insAuthor.run(a, given, family, slug, id, authorAff[a] || null, authorField[a]!, `20${String(r.int(15, 22))}-0${r.int(1, 9)}-1${r.int(0, 9)}T0${r.int(0, 9)}:1${r.int(0, 9)}:00Z`);
+      insAuthor.run(
+        a,
+        given,
+        family,
+        slug,
+        id,
+        authorAff[a] || null,
+        authorField[a]!,
+        `20${String(r.int(15, 22))}-0${r.int(1, 9)}-1${r.int(0, 9)}T0${r.int(0, 9)}:1${r.int(0, 9)}:00Z`,
+      );
     }
   })();
 
-  const insPaper = db.prepare('INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insPaper = db.prepare(
+    'INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+  );
   const insPA = db.prepare('INSERT INTO paper_authors VALUES (?,?)');
   const insNotice = db.prepare('INSERT INTO notices VALUES (?,?,?,?)');
   const BATCH = 20000;
@@ -363,13 +445,21 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
           ntypes = ['letter'];
         }
         if (FIELDS[f]!.stats === 'clinical' || FIELDS[f]!.stats === 'biomedical') {
-          pmType = ntypes.includes('review') ? 'Review' : ntypes[0] === 'article' && pr.chance(0.3) ? 'Randomized Controlled Trial' : 'Journal Article';
+          pmType = ntypes.includes('review')
+            ? 'Review'
+            : ntypes[0] === 'article' && pr.chance(0.3)
+              ? 'Randomized Controlled Trial'
+              : 'Journal Article';
           if (pmType === 'Randomized Controlled Trial') ntypes = ['article', 'clinical trial'];
         }
         const volume = String(Math.max(1, y - j.firstYear + 1));
         const issue = isPreprint[i] || pr.chance(0.12) ? null : String(pr.int(1, 12));
         const first = pr.int(1, 2400);
-        const page = isPreprint[i] ? `rs.${id}` : f === 4 || pr.chance(0.15) ? String(pr.int(100000, 999999)) : `${first}-${first + pr.int(4, 22)}`;
+        const page = isPreprint[i]
+          ? `rs.${id}`
+          : f === 4 || pr.chance(0.15)
+            ? String(pr.int(100000, 999999))
+            : `${first}-${first + pr.int(4, 22)}`;
         const aIds: number[] = [];
         const affIds: string[] = [];
         for (let k = authorStart[i]!; k < authorStart[i + 1]!; k++) {
@@ -382,13 +472,40 @@ export function generateCorpus(path: string, options: GenerateOptions): void {
         const flags = noticeFlags[i]!;
         const t = i * 5;
         insPaper.run(
-          id, doiOf(i), `${slugify(title, 7)}-${base62(pr, 6)}`, title, abstract, keywords,
-          y, pr.int(1, 12), pr.int(1, 28), j.id, volume, issue, page, type, JSON.stringify(ntypes), pmType,
-          f, flags & (1 << 3) ? 1 : 0, flags,
-          preprintOf[i]! >= 0 ? doiOf(preprintOf[i]!) : null, publishedOf[i]! >= 0 ? doiOf(publishedOf[i]!) : null,
-          aIds.join(','), affIds.join(','), aIds.map((a) => authorCompact[a]!).join('\u001e'),
-          tally[t + 1], tally[t + 2], tally[t], tally[t + 3], tally[t + 4],
-          citingTally[t + 1], citingTally[t + 2], citingTally[t], citingTally[t + 3], citingTally[t + 4],
+          id,
+          doiOf(i),
+          `${slugify(title, 7)}-${base62(pr, 6)}`,
+          title,
+          abstract,
+          keywords,
+          y,
+          pr.int(1, 12),
+          pr.int(1, 28),
+          j.id,
+          volume,
+          issue,
+          page,
+          type,
+          JSON.stringify(ntypes),
+          pmType,
+          f,
+          flags & (1 << 3) ? 1 : 0,
+          flags,
+          preprintOf[i]! >= 0 ? doiOf(preprintOf[i]!) : null,
+          publishedOf[i]! >= 0 ? doiOf(publishedOf[i]!) : null,
+          aIds.join(','),
+          affIds.join(','),
+          aIds.map((a) => authorCompact[a]!).join('\u001e'),
+          tally[t + 1],
+          tally[t + 2],
+          tally[t],
+          tally[t + 3],
+          tally[t + 4],
+          citingTally[t + 1],
+          citingTally[t + 2],
+          citingTally[t],
+          citingTally[t + 3],
+          citingTally[t + 4],
         );
         if (flags) {
           for (let kind = 0; kind < NOTICE_STATUSES.length; kind++) {

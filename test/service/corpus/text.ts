@@ -4,7 +4,17 @@
 import { type Rng, rngFor } from './rng';
 import { FIELDS, type Field, type StatStyle } from './vocab';
 
-export const KIND = { paper: 1, topic: 2, abstract: 3, snippet: 4, author: 5, journal: 6, evidence: 7, assistant: 8, notice: 9 } as const;
+export const KIND = {
+  paper: 1,
+  topic: 2,
+  abstract: 3,
+  snippet: 4,
+  author: 5,
+  journal: 6,
+  evidence: 7,
+  assistant: 8,
+  notice: 9,
+} as const;
 
 export interface Topic {
   field: Field;
@@ -42,7 +52,15 @@ const cap = (s: string): string => (s.length === 0 ? s : s[0]!.toUpperCase() + s
 const titleCase = (s: string): string =>
   s
     .split(' ')
-    .map((w, i) => (i > 0 && /^(of|and|in|on|for|the|a|an|to|with|by|via|at|from|as|or|under)$/.test(w) ? w : w.includes('-') && /^[a-z]/.test(w) ? w.split('-').map(cap).join('-') : /^[a-z]/.test(w) ? cap(w) : w))
+    .map((w, i) =>
+      i > 0 && /^(of|and|in|on|for|the|a|an|to|with|by|via|at|from|as|or|under)$/.test(w)
+        ? w
+        : w.includes('-') && /^[a-z]/.test(w)
+          ? w.split('-').map(cap).join('-')
+          : /^[a-z]/.test(w)
+            ? cap(w)
+            : w,
+    )
     .join(' ');
 
 export function titleFor(seed: number, paperId: number, t: Topic): string {

@@ -3,9 +3,19 @@
 // (abstract sentences and citation statements), with [n] markers matching its references.
 import { randomUUID } from 'node:crypto';
 import {
-  ASSISTANT_STEPS, GUESSES,
-  type AssistantPollRequest, type AssistantTask, type AssistantTurn, type AssistantReference, type AssistantSession, type AssistantStep,
-  type AssistantPaper, type CitationStatement, type CitationStyle, type OperationId, type TaskStatus,
+  ASSISTANT_STEPS,
+  GUESSES,
+  type AssistantPollRequest,
+  type AssistantTask,
+  type AssistantTurn,
+  type AssistantReference,
+  type AssistantSession,
+  type AssistantStep,
+  type AssistantPaper,
+  type CitationStatement,
+  type CitationStyle,
+  type OperationId,
+  type TaskStatus,
 } from '../../../shared/service/index';
 import { HttpError, ok, type Context, type Handler } from '../http';
 import { FIELDS } from '../corpus/vocab';
@@ -13,7 +23,10 @@ import { formatReference } from '../cite';
 import { hit, words } from './search';
 import { normalizeDoi, type CitationRow, type Corpus, type PaperRow } from '../store';
 
-export interface SessionState { session: AssistantSession; token: string }
+export interface SessionState {
+  session: AssistantSession;
+  token: string;
+}
 
 export interface AssistantTaskState {
   id: string;
@@ -27,10 +40,25 @@ export interface AssistantTaskState {
   session: AssistantSession;
 }
 
-interface Passage { paper: PaperRow; text: string; kind: 'abstract' | 'citation_statement'; score: number; statement?: CitationStatement }
-interface Plan { searches: string[]; consulted: string[]; used: string[]; content: string }
+interface Passage {
+  paper: PaperRow;
+  text: string;
+  kind: 'abstract' | 'citation_statement';
+  score: number;
+  statement?: CitationStatement;
+}
+interface Plan {
+  searches: string[];
+  consulted: string[];
+  used: string[];
+  content: string;
+}
 
-const STOP = new Set('a an and are as at be by can do does for from has have how in into is it its of on or that the their there these this to was were what when which who why will with about between among than more less does did any all our we you your effect effects role evidence studies study'.split(' '));
+const STOP = new Set(
+  'a an and are as at be by can do does for from has have how in into is it its of on or that the their there these this to was were what when which who why will with about between among than more less does did any all our we you your effect effects role evidence studies study'.split(
+    ' ',
+  ),
+);
 
 function contentWords(text: string): string[] {
   return [...new Set(words(text).filter((w) => w.length > 2 && !STOP.has(w)))];
@@ -56,11 +84,19 @@ function candidates(corpus: Corpus, body: AssistantPollRequest, terms: readonly 
     params.push(...dois);
   }
   if (body.journals?.length) {
-    const ids = [...corpus.journals.values()].filter((j) => body.journals!.some((n) => `${j.name} ${j.short} ${j.issn_print} ${j.issn_e ?? ''}`.toLowerCase().includes(n.toLowerCase()))).map((j) => j.id);
+    const ids = [...corpus.journals.values()]
+      .filter((j) =>
+        body.journals!.some((n) =>
+          `${j.name} ${j.short} ${j.issn_print} ${j.issn_e ?? ''}`.toLowerCase().includes(n.toLowerCase()),
+        ),
+      )
+      .map((j) => j.id);
     where.push(ids.length ? `p.journal_id IN (${ids.join(',')})` : '0');
   }
   if (body.topics?.length) {
-    const ids = FIELDS.flatMap((f, i) => (body.topics!.some((t) => f.topic.toLowerCase().includes(t.toLowerCase()) || f.key === t.toLowerCase()) ? [i] : []));
+    const ids = FIELDS.flatMap((f, i) =>
+      body.topics!.some((t) => f.topic.toLowerCase().includes(t.toLowerCase()) || f.key === t.toLowerCase()) ? [i] : [],
+    );
     where.push(ids.length ? `p.field IN (${ids.join(',')})` : '0');
   }
   if (body.publicationTypes?.length) {
@@ -70,22 +106,36 @@ function candidates(corpus: Corpus, body: AssistantPollRequest, terms: readonly 
   if (body.abstractsOnly) where.push('p.abstract IS NOT NULL');
   const extra = where.length ? ` AND ${where.join(' AND ')}` : '';
   if (terms.length === 0 || body.dois?.length) {
-    return corpus.db.prepare(`SELECT p.* FROM papers p WHERE 1 ${extra} ORDER BY p.t_citing DESC LIMIT 200`).all(...params) as PaperRow[];
+    return corpus.db
+      .prepare(`SELECT p.* FROM papers p WHERE 1 ${extra} ORDER BY p.t_citing DESC LIMIT 200`)
+      .all(...params) as PaperRow[];
   }
   const match = terms.map((t) => `"${t}"*`).join(' OR ');
-  return corpus.db.prepare(`SELECT p.* FROM papers_fts JOIN papers p ON p.id = papers_fts.rowid WHERE papers_fts MATCH ? ${extra} ORDER BY papers_fts.rank LIMIT 200`).all(match, ...params) as PaperRow[];
+  return corpus.db
+    .prepare(
+      `SELECT p.* FROM papers_fts JOIN papers p ON p.id = papers_fts.rowid WHERE papers_fts MATCH ? ${extra} ORDER BY papers_fts.rank LIMIT 200`,
+    )
+    .all(match, ...params) as PaperRow[];
 }
 
-function passages(corpus: Corpus, rows: readonly PaperRow[], terms: readonly string[], body: AssistantPollRequest): Passage[] {
+function passages(
+  corpus: Corpus,
+  rows: readonly PaperRow[],
+  terms: readonly string[],
+  body: AssistantPollRequest,
+): Passage[] {
   const out: Passage[] = [];
   const sections = body.citationSections?.map((s) => s.toLowerCase());
   for (const paper of rows) {
     const titleBoost = overlap(paper.title, terms) * 0.5;
     if (paper.abstract) {
-      for (const s of sentences(paper.abstract)) out.push({ paper, text: s, kind: 'abstract', score: overlap(s, terms) + titleBoost });
+      for (const s of sentences(paper.abstract))
+        out.push({ paper, text: s, kind: 'abstract', score: overlap(s, terms) + titleBoost });
     }
     if (body.abstractsOnly) continue;
-    const stmts = corpus.db.prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id LIMIT 40').all(paper.id) as CitationRow[];
+    const stmts = corpus.db
+      .prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id LIMIT 40')
+      .all(paper.id) as CitationRow[];
     const sources = corpus.papersByIds(stmts.map((c) => c.source));
     for (const c of stmts) {
       const src = sources.get(c.source)!;
@@ -94,7 +144,13 @@ function passages(corpus: Corpus, rows: readonly PaperRow[], terms: readonly str
       const text = corpus.snippet(c, src, paper);
       // Supporting and contrasting statements say more than mentions.
       const weight = citation.type === 'supporting' || citation.type === 'contradicting' ? 0.15 : 0;
-      out.push({ paper, text, kind: 'citation_statement', score: overlap(text, terms) + titleBoost + weight, statement: { ...citation, snippet: text, snippetHidden: false, lang: 'en', langConfidence: 0.99 } });
+      out.push({
+        paper,
+        text,
+        kind: 'citation_statement',
+        score: overlap(text, terms) + titleBoost + weight,
+        statement: { ...citation, snippet: text, snippetHidden: false, lang: 'en', langConfidence: 0.99 },
+      });
     }
   }
   return out.filter((p) => p.score > 0);
@@ -118,19 +174,33 @@ function rankPapers(corpus: Corpus, best: Map<number, Passage[]>, rankBy: string
       const pa = a[1][0]!.paper;
       const pb = b[1][0]!.paper;
       if (k) return k(pb) - k(pa) || rel(b[0]) - rel(a[0]);
-      if (rankBy === 'all') return rel(b[0]) + Math.log1p(pb.t_citing) * 0.05 - (rel(a[0]) + Math.log1p(pa.t_citing) * 0.05);
+      if (rankBy === 'all')
+        return rel(b[0]) + Math.log1p(pb.t_citing) * 0.05 - (rel(a[0]) + Math.log1p(pa.t_citing) * 0.05);
       return rel(b[0]) - rel(a[0]) || pb.t_citing - pa.t_citing;
     })
     .map(([id]) => id);
 }
 
-const LEADS = ['', 'For example, ', 'Similarly, ', 'Moreover, ', 'In addition, ', 'Related work reports that ', 'Another study notes that '];
+const LEADS = [
+  '',
+  'For example, ',
+  'Similarly, ',
+  'Moreover, ',
+  'In addition, ',
+  'Related work reports that ',
+  'Another study notes that ',
+];
 
 function sentenceFrom(p: Passage, i: number): string {
-  let text = p.text.replace(/\s*\[\d+\]/g, '').replace(/\s*\([^()]*et al\.,? \d{4}\)/g, '').trim();
+  let text = p.text
+    .replace(/\s*\[\d+\]/g, '')
+    .replace(/\s*\([^()]*et al\.,? \d{4}\)/g, '')
+    .trim();
   if (!/[.!?]$/.test(text)) text += '.';
-  if (p.statement?.type === 'contradicting') return `However, not all findings agree: ${text[0]!.toLowerCase()}${text.slice(1)}`;
-  const lead = i === 0 || /^(a )?similar|^consistent|^in line|^unlike|^in contrast/i.test(text) ? '' : LEADS[i % LEADS.length]!;
+  if (p.statement?.type === 'contradicting')
+    return `However, not all findings agree: ${text[0]!.toLowerCase()}${text.slice(1)}`;
+  const lead =
+    i === 0 || /^(a )?similar|^consistent|^in line|^unlike|^in contrast/i.test(text) ? '' : LEADS[i % LEADS.length]!;
   return lead ? `${lead}${text[0]!.toLowerCase()}${text.slice(1)}` : text;
 }
 
@@ -148,7 +218,12 @@ function assistantPaper(corpus: Corpus, row: PaperRow, used: Passage[], score: n
 
 const ANSWER_SENTENCES = { short: 3, medium: 6, long: 10 } as const;
 
-function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly AssistantTurn[], baseUrl: string): { turn: AssistantTurn; plan: Plan } {
+function compose(
+  corpus: Corpus,
+  body: AssistantPollRequest,
+  prior: readonly AssistantTurn[],
+  baseUrl: string,
+): { turn: AssistantTurn; plan: Plan } {
   const question = body.userInput;
   let terms = contentWords(question);
   // A short follow-up borrows the subject of the previous question.
@@ -156,7 +231,12 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
   if (lastUser && terms.length < 4) terms = [...new Set([...terms, ...contentWords(lastUser.content)])];
   const effort = (body as Record<string, unknown>)[GUESSES.assistantEffortField] as string | undefined;
   const searchCount = { minimal: 1, low: 2, medium: 3, high: 4 }[effort ?? 'low'] ?? 2;
-  const searches = [terms.slice(0, 6).join(' '), terms.slice(0, 3).join(' '), terms.slice(2, 6).join(' '), terms.slice(-3).join(' ')]
+  const searches = [
+    terms.slice(0, 6).join(' '),
+    terms.slice(0, 3).join(' '),
+    terms.slice(2, 6).join(' '),
+    terms.slice(-3).join(' '),
+  ]
     .filter((s, i, all) => s && all.indexOf(s) === i)
     .slice(0, searchCount);
   if (body.searches?.length) searches.unshift(...body.searches);
@@ -178,14 +258,18 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
   const body_: string[] = [];
   const topic = terms.slice(0, 4).join(', ');
   if (order.length === 0) {
-    body_.push(never
-      ? `Without consulting references: questions about ${topic || 'this topic'} are usually answered by weighing primary studies, reviews and the way later work cites them.`
-      : `I could not find publications in the corpus that address ${topic || 'this question'}${body.yearFrom || body.yearTo ? ' within the requested years' : ''}. Try broader terms or fewer filters.`);
+    body_.push(
+      never
+        ? `Without consulting references: questions about ${topic || 'this topic'} are usually answered by weighing primary studies, reviews and the way later work cites them.`
+        : `I could not find publications in the corpus that address ${topic || 'this question'}${body.yearFrom || body.yearTo ? ' within the requested years' : ''}. Try broader terms or fewer filters.`,
+    );
   } else {
     const years = order.map((id) => byPaper.get(id)![0]!.paper.year);
     const [min, max] = [Math.min(...years), Math.max(...years)];
     const span = min === max ? `in ${min}` : `between ${min} and ${max}`;
-    body_.push(`Evidence on this question comes from ${order.length === 1 ? 'one study' : `${order.length} studies`} published ${span}${order.length > 3 ? '; it is broadly consistent, with some disagreement' : ''}.`);
+    body_.push(
+      `Evidence on this question comes from ${order.length === 1 ? 'one study' : `${order.length} studies`} published ${span}${order.length > 3 ? '; it is broadly consistent, with some disagreement' : ''}.`,
+    );
   }
   const perSentence = Math.max(1, Math.ceil(order.length / Math.max(1, maxSentences - 2)));
   for (let i = 0; i < order.length; i += perSentence) {
@@ -217,7 +301,10 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
     const more = byPaper.get(group[0]!)![1];
     if (length === 'long' && more) body_.push(`${sentenceFrom(more, i + 1).replace(/\.$/, '')} [${i + 1}].`);
   }
-  if (order.length > 1 && length !== 'short') body_.push(`Overall, the evidence should be read with the design and population of each study in mind [1]${order.length > 1 ? `[${Math.min(2, order.length)}]` : ''}.`);
+  if (order.length > 1 && length !== 'short')
+    body_.push(
+      `Overall, the evidence should be read with the design and population of each study in mind [1]${order.length > 1 ? `[${Math.min(2, order.length)}]` : ''}.`,
+    );
   let content = body_.join(' ');
   if (references.length) {
     const rowsById = new Map(order.map((id) => [id, byPaper.get(id)![0]!.paper]));
@@ -228,13 +315,24 @@ function compose(corpus: Corpus, body: AssistantPollRequest, prior: readonly Ass
     role: 'assistant',
     content,
     sections: references.length ? ['Answer', 'References'] : ['Answer'],
-    structuredResponse: body.useStructuredResponse ? references.map((r, i) => ({ reference: i + 1, doi: r.doi, claim: r.answer })) : null,
+    structuredResponse: body.useStructuredResponse
+      ? references.map((r, i) => ({ reference: i + 1, doi: r.doi, claim: r.answer }))
+      : null,
     references,
     searchStrategy: searches,
     warning: order.length === 0 && !never ? 'No matching publications were found' : null,
     model: body.model ?? 'citewise-local-extractive',
-    settings: { rankBy: body.rankBy ?? 'relevance', yearFrom: body.yearFrom ?? null, yearTo: body.yearTo ?? null, citationStyle: style, answerLength: body.answerLength ?? 'medium' } as unknown as AssistantTurn['settings'],
-    publicationsConsulted: consulted.map((doi) => ({ doi, included: references.some((r) => r.doi === doi) })) as unknown as AssistantTurn['publicationsConsulted'],
+    settings: {
+      rankBy: body.rankBy ?? 'relevance',
+      yearFrom: body.yearFrom ?? null,
+      yearTo: body.yearTo ?? null,
+      citationStyle: style,
+      answerLength: body.answerLength ?? 'medium',
+    } as unknown as AssistantTurn['settings'],
+    publicationsConsulted: consulted.map((doi) => ({
+      doi,
+      included: references.some((r) => r.doi === doi),
+    })) as unknown as AssistantTurn['publicationsConsulted'],
     columns: [],
   };
   return { turn, plan: { searches, consulted, used: references.map((r) => r.doi!), content } };
@@ -251,7 +349,8 @@ function info(task: AssistantTaskState, stepIndex: number): AssistantTask['info'
     response: words_.slice(0, Math.floor(words_.length * progress)).join(' '),
     structuredResponse: [],
     searches: at('EXECUTING_SEARCHES') ? task.plan.searches : [],
-    currentSearch: step === 'EXECUTING_SEARCHES' ? task.plan.searches[task.polls % task.plan.searches.length] ?? '' : '',
+    currentSearch:
+      step === 'EXECUTING_SEARCHES' ? (task.plan.searches[task.polls % task.plan.searches.length] ?? '') : '',
     publicationsConsulting: at('RETRIEVING_PRIMARY_SOURCES') ? task.plan.consulted.slice(0, 20) : [],
     publicationsUsed: at('COMPOSING_RESPONSE') ? task.plan.used : [],
     dois: at('RETRIEVING_PRIMARY_SOURCES') ? task.plan.consulted.slice(0, 20) : [],
@@ -265,9 +364,17 @@ function view(task: AssistantTaskState, ctx: Context): AssistantTask {
   const base = { id: task.id, usage };
   if (task.cancelled) return { ...base, status: 'CANCELLED' };
   // stage 0 is PENDING, stages 1..n the steps, n+1 the end.
-  const stage = ctx.options.assistantSteps === 'instant' ? task.polls : Math.floor((Date.now() - task.createdAt) / ctx.options.assistantStepMs);
+  const stage =
+    ctx.options.assistantSteps === 'instant'
+      ? task.polls
+      : Math.floor((Date.now() - task.createdAt) / ctx.options.assistantStepMs);
   const failAt = task.steps.indexOf('EXECUTING_SEARCHES') + 2;
-  if (task.fail && stage >= failAt) return { ...base, status: 'FAILURE', error: 'The assistant failed while executing searches (injected fault); please retry' };
+  if (task.fail && stage >= failAt)
+    return {
+      ...base,
+      status: 'FAILURE',
+      error: 'The assistant failed while executing searches (injected fault); please retry',
+    };
   if (stage <= 0) return { ...base, status: 'PENDING' };
   if (stage <= task.steps.length) return { ...base, status: 'STARTED', info: info(task, stage - 1) };
   return { ...base, status: 'SUCCESS', result: task.session };
@@ -278,10 +385,12 @@ export const assistantHandlers = {
     const body = req.body as AssistantPollRequest;
     const token = req.key!.token;
     const used = ctx.state.usage.get(token) ?? 0;
-    if (used >= ctx.options.usageMax) throw new HttpError(403, `Assistant usage limit reached: ${used} of ${ctx.options.usageMax} requests used`);
+    if (used >= ctx.options.usageMax)
+      throw new HttpError(403, `Assistant usage limit reached: ${used} of ${ctx.options.usageMax} requests used`);
     ctx.state.usage.set(token, used + 1);
     const saved = body.sessionId !== undefined ? ctx.state.sessions.get(body.sessionId) : undefined;
-    if (body.sessionId !== undefined && saved && saved.token !== token) throw new HttpError(403, 'This session belongs to another token');
+    if (body.sessionId !== undefined && saved && saved.token !== token)
+      throw new HttpError(403, 'This session belongs to another token');
     let prior: AssistantTurn[] = saved ? saved.session.turns : (body.turns ?? []);
     if (body.reprocessTurnIdx !== undefined) prior = prior.slice(0, Math.max(0, body.reprocessTurnIdx));
     const { turn, plan } = compose(ctx.corpus, body, prior, req.baseUrl);
@@ -289,7 +398,11 @@ export const assistantHandlers = {
     const sessionId = saved ? body.sessionId! : ++ctx.state.sessionSeq;
     const turns = [...prior, { role: 'user' as const, content: body.userInput }, turn];
     const session: AssistantSession = {
-      slug: `${body.userInput.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)}-${sessionId}`,
+      slug: `${body.userInput
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60)}-${sessionId}`,
       title: body.userInput.length > 80 ? `${body.userInput.slice(0, 77)}...` : body.userInput,
       sessionId,
       turns,
@@ -302,7 +415,9 @@ export const assistantHandlers = {
       tooManySessions: false,
     };
     if (body.saveSession) ctx.state.sessions.set(sessionId, { session, token });
-    const steps = ASSISTANT_STEPS.filter((s) => s !== 'RETRIEVING_UPLOADED_DOCUMENTS' || (body.referenceChecks?.length ?? 0) > 0);
+    const steps = ASSISTANT_STEPS.filter(
+      (s) => s !== 'RETRIEVING_UPLOADED_DOCUMENTS' || (body.referenceChecks?.length ?? 0) > 0,
+    );
     const forced = req.raw.headers['x-citewise-fault'];
     const task: AssistantTaskState = {
       id: randomUUID(),

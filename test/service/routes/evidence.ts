@@ -1,6 +1,11 @@
 // Evidence datasets: search (q with AND/OR/NOT/"phrases", a field:"value" filter string, sort and
 // direction, pages), schema discovery, detail records and MAUDE facets.
-import { GUESSES, type OperationId, type HighlightedValue, type MaudeFacetsRequest } from '../../../shared/service/index';
+import {
+  GUESSES,
+  type OperationId,
+  type HighlightedValue,
+  type MaudeFacetsRequest,
+} from '../../../shared/service/index';
 import { SORT_COLUMNS, type Dataset } from '../corpus/evidence';
 import { slugify } from '../corpus/rng';
 import { HttpError, notFound, ok, unprocessable, type ApiRequest, type Handler } from '../http';
@@ -25,7 +30,11 @@ export function ftsQuery(q: string): { match: string | null; negate: string | nu
     if (raw === '(' || raw === ')') {
       term = raw;
     } else if (raw.startsWith('"')) {
-      const words = raw.slice(1, -1).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const words =
+        raw
+          .slice(1, -1)
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? [];
       if (words.length === 0) continue;
       terms.push(...words);
       term = `"${words.join(' ')}"`;
@@ -36,7 +45,8 @@ export function ftsQuery(q: string): { match: string | null; negate: string | nu
       term = words.length === 1 ? `"${words[0]}"*` : `"${words.join(' ')}"`;
     }
     const last = out[out.length - 1];
-    if (term !== ')' && last !== undefined && last !== '(' && !['AND', 'OR', 'NOT'].includes(last)) out.push(pendingOp ?? 'AND');
+    if (term !== ')' && last !== undefined && last !== '(' && !['AND', 'OR', 'NOT'].includes(last))
+      out.push(pendingOp ?? 'AND');
     else if (pendingOp === 'NOT' && term !== ')') out.push('NOT');
     out.push(term);
     pendingOp = null;
@@ -53,11 +63,20 @@ export function ftsQuery(q: string): { match: string | null; negate: string | nu
   while (depth-- > 0) balanced.push(')');
   // Drop empty groups and operators with nothing on one side, until nothing changes.
   const isOp = (t: string | undefined): boolean => t === 'AND' || t === 'OR' || t === 'NOT';
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let i = 0; i < balanced.length; i++) {
       const [t, next] = [balanced[i], balanced[i + 1]];
-      const drop = (t === '(' && next === ')') ? 2 : (t === '(' && (next === 'AND' || next === 'OR')) ? -1 : (isOp(t) && (next === ')' || next === undefined || isOp(next))) ? 1 : (isOp(t) && t !== 'NOT' && (i === 0 || balanced[i - 1] === '(')) ? 1 : 0;
+      const drop =
+        t === '(' && next === ')'
+          ? 2
+          : t === '(' && (next === 'AND' || next === 'OR')
+            ? -1
+            : isOp(t) && (next === ')' || next === undefined || isOp(next))
+              ? 1
+              : isOp(t) && t !== 'NOT' && (i === 0 || balanced[i - 1] === '(')
+                ? 1
+                : 0;
       if (drop === 0) continue;
       if (drop === -1) balanced.splice(i + 1, 1);
       else balanced.splice(i, drop);
@@ -77,16 +96,30 @@ export function ftsQuery(q: string): { match: string | null; negate: string | nu
 
 export function parseFilter(f: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const m of f.matchAll(/([\w.\-[\]]+):(?:"((?:[^"\\]|\\.)*)"|(\S+))/g)) out.push([m[1]!, (m[2] ?? m[3]!).replace(/\\"/g, '"')]);
+  for (const m of f.matchAll(/([\w.\-[\]]+):(?:"((?:[^"\\]|\\.)*)"|(\S+))/g))
+    out.push([m[1]!, (m[2] ?? m[3]!).replace(/\\"/g, '"')]);
   return out;
 }
 
 function filterable(corpus: Corpus, dataset: Dataset): string[] {
-  return corpus.db.prepare('SELECT DISTINCT field FROM evidence_fields WHERE dataset = ? ORDER BY field').pluck().all(dataset) as string[];
+  return corpus.db
+    .prepare('SELECT DISTINCT field FROM evidence_fields WHERE dataset = ? ORDER BY field')
+    .pluck()
+    .all(dataset) as string[];
 }
 
 /** The rowids matching q and f, ranked or sorted, with the total. */
-function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: string | undefined, sort: string | undefined, dir: string | undefined, page: number, pageSize: number | null, where: 'query' | 'body' = 'query'): { total: number; rows: Array<{ rowid: number; doc: string }>; terms: string[]; rids: string; params: unknown[] } {
+function searchRows(
+  corpus: Corpus,
+  dataset: Dataset,
+  q: string | undefined,
+  f: string | undefined,
+  sort: string | undefined,
+  dir: string | undefined,
+  page: number,
+  pageSize: number | null,
+  where: 'query' | 'body' = 'query',
+): { total: number; rows: Array<{ rowid: number; doc: string }>; terms: string[]; rids: string; params: unknown[] } {
   const clauses: string[] = ['e.dataset = ?'];
   const params: unknown[] = [dataset];
   const parsed = q ? ftsQuery(q) : { match: null, negate: null, terms: [] };
@@ -105,28 +138,55 @@ function searchRows(corpus: Corpus, dataset: Dataset, q: string | undefined, f: 
     const known = new Set(filterable(corpus, dataset));
     const byField = new Map<string, string[]>();
     for (const [field, value] of pairs) {
-      if (!known.has(field)) throw unprocessable([where, where === 'query' ? GUESSES.evidenceFilterParam : 'fs'], `unknown filter field "${field}"; filterable fields: ${[...known].join(', ')}`, 'value_error.filter_field');
+      if (!known.has(field))
+        throw unprocessable(
+          [where, where === 'query' ? GUESSES.evidenceFilterParam : 'fs'],
+          `unknown filter field "${field}"; filterable fields: ${[...known].join(', ')}`,
+          'value_error.filter_field',
+        );
       byField.set(field, [...(byField.get(field) ?? []), value.toLowerCase()]);
     }
     for (const [field, values] of byField) {
-      clauses.push(`e.rowid IN (SELECT rid FROM evidence_fields WHERE dataset = ? AND field = ? AND value IN (${values.map(() => '?').join(',')}))`);
+      clauses.push(
+        `e.rowid IN (SELECT rid FROM evidence_fields WHERE dataset = ? AND field = ? AND value IN (${values.map(() => '?').join(',')}))`,
+      );
       params.push(dataset, field, ...values);
     }
   }
   let order = parsed.match ? 'evidence_fts.rank' : 'e.seq';
   if (sort && sort !== '_relevance') {
     const index = SORT_COLUMNS[dataset].indexOf(sort);
-    if (index < 0) throw unprocessable([where, 's'], `value is not a valid sort field; permitted: '_relevance', ${SORT_COLUMNS[dataset].map((s) => `'${s}'`).join(', ')}`, 'type_error.enum');
+    if (index < 0)
+      throw unprocessable(
+        [where, 's'],
+        `value is not a valid sort field; permitted: '_relevance', ${SORT_COLUMNS[dataset].map((s) => `'${s}'`).join(', ')}`,
+        'type_error.enum',
+      );
     const col = `e.sort${index + 1}`;
     order = `${col} IS NULL, ${col} ${dir === 'asc' ? 'ASC' : 'DESC'}, e.seq`;
   }
   const whereSql = clauses.join(' AND ');
   try {
-    const total = corpus.db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(...params) as number;
-    const rows = pageSize === null ? [] : (corpus.db.prepare(`SELECT e.rowid AS rowid, e.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, pageSize, (page - 1) * pageSize) as Array<{ rowid: number; doc: string }>);
+    const total = corpus.db
+      .prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`)
+      .pluck()
+      .get(...params) as number;
+    const rows =
+      pageSize === null
+        ? []
+        : (corpus.db
+            .prepare(
+              `SELECT e.rowid AS rowid, e.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+            )
+            .all(...params, pageSize, (page - 1) * pageSize) as Array<{ rowid: number; doc: string }>);
     return { total, rows, terms: parsed.terms, rids: `SELECT e.rowid FROM ${from} WHERE ${whereSql}`, params };
   } catch (e) {
-    if (/fts5|syntax/i.test((e as Error).message)) throw unprocessable([where, where === 'query' ? 'q' : 'qs'], `the query could not be parsed: ${(e as Error).message}`, 'value_error.query');
+    if (/fts5|syntax/i.test((e as Error).message))
+      throw unprocessable(
+        [where, where === 'query' ? 'q' : 'qs'],
+        `the query could not be parsed: ${(e as Error).message}`,
+        'value_error.query',
+      );
     throw e;
   }
 }
@@ -135,7 +195,8 @@ const hv = (value: unknown, terms: readonly string[]): HighlightedValue => {
   const name = String(value);
   return { id: slugify(name, 12) || name, name, highlighted: highlight(name, terms) };
 };
-const hvs = (values: unknown, terms: readonly string[]): HighlightedValue[] => (Array.isArray(values) ? values.map((v) => hv(v, terms)) : []);
+const hvs = (values: unknown, terms: readonly string[]): HighlightedValue[] =>
+  Array.isArray(values) ? values.map((v) => hv(v, terms)) : [];
 
 function render(dataset: Dataset, doc: Doc, terms: readonly string[]): Doc {
   switch (dataset) {
@@ -146,25 +207,63 @@ function render(dataset: Dataset, doc: Doc, terms: readonly string[]): Doc {
         abstract: hv(p.abstract, terms),
         filingStatus: hv(p.filingStatus, terms),
         tags: hvs(p.tags, terms),
-        publications: (p.publications as Doc[]).map((pub) => ({ ...pub, filingStatus: hv(pub.filingStatus, terms), usptoPath: pub.usptoPath ?? undefined })),
+        publications: (p.publications as Doc[]).map((pub) => ({
+          ...pub,
+          filingStatus: hv(pub.filingStatus, terms),
+          usptoPath: pub.usptoPath ?? undefined,
+        })),
       }));
-      return { ...doc, patents, uid: hv(doc.uid, terms), forwardCitationCount: hv(doc.forwardCitationCount, terms), familySize: hv(doc.familySize, terms) };
+      return {
+        ...doc,
+        patents,
+        uid: hv(doc.uid, terms),
+        forwardCitationCount: hv(doc.forwardCitationCount, terms),
+        familySize: hv(doc.familySize, terms),
+      };
     }
     case 'clinical-trials':
       return {
         ...doc,
-        id: hv(doc.id, terms), title: hv(doc.title, terms), uid: hv(doc.uid, terms), dataSource: hv(doc.dataSource, terms), registry: hv(doc.registry, terms), hasResults: hv(doc.hasResults, terms),
+        id: hv(doc.id, terms),
+        title: hv(doc.title, terms),
+        uid: hv(doc.uid, terms),
+        dataSource: hv(doc.dataSource, terms),
+        registry: hv(doc.registry, terms),
+        hasResults: hv(doc.hasResults, terms),
         briefDescription: doc.briefDescription === null ? null : hv(doc.briefDescription, terms),
         description: doc.description === null ? null : hv(doc.description, terms),
-        sponsors: hvs(doc.sponsors, terms), conditions: hvs(doc.conditions, terms), interventions: hvs(doc.interventions, terms), tags: hvs(doc.tags, terms),
+        sponsors: hvs(doc.sponsors, terms),
+        conditions: hvs(doc.conditions, terms),
+        interventions: hvs(doc.interventions, terms),
+        tags: hvs(doc.tags, terms),
         reportedEvents: doc.reportedEvents ?? undefined,
       };
     case 'grants':
       return {
         ...doc,
         grants: (doc.grants as Doc[]).map((g) => {
-          const out: Doc = { awardStartDate: g.awardStartDate, awardCloseDate: g.awardCloseDate, awardNoticeDate: g.awardNoticeDate, externalLink: g.externalLink };
-          for (const k of ['id', 'slug', 'title', 'organization', 'country', 'state', 'piName', 'awardAmount', 'agency', 'branch', 'dataSource', 'phase', 'program']) if (g[k] !== null && g[k] !== undefined) out[k] = hv(g[k], terms);
+          const out: Doc = {
+            awardStartDate: g.awardStartDate,
+            awardCloseDate: g.awardCloseDate,
+            awardNoticeDate: g.awardNoticeDate,
+            externalLink: g.externalLink,
+          };
+          for (const k of [
+            'id',
+            'slug',
+            'title',
+            'organization',
+            'country',
+            'state',
+            'piName',
+            'awardAmount',
+            'agency',
+            'branch',
+            'dataSource',
+            'phase',
+            'program',
+          ])
+            if (g[k] !== null && g[k] !== undefined) out[k] = hv(g[k], terms);
           out.abstract = g.abstract === null ? null : hv(g.abstract, terms);
           out.researchKeywords = hvs(g.researchKeywords, terms);
           out.tags = hvs(g.tags, terms);
@@ -177,7 +276,16 @@ function render(dataset: Dataset, doc: Doc, terms: readonly string[]): Doc {
         ...rest,
         attachments: (doc.attachments as Doc[]).map((a) => {
           const file = a.file as Doc;
-          return { ...a, file: { ...file, filename: hv(file.filename, terms), fileSize: hv(file.fileSize, terms), mimeType: hv(file.mimeType, terms), isDuplicate: hv(file.isDuplicate, terms) } };
+          return {
+            ...a,
+            file: {
+              ...file,
+              filename: hv(file.filename, terms),
+              fileSize: hv(file.fileSize, terms),
+              mimeType: hv(file.mimeType, terms),
+              isDuplicate: hv(file.isDuplicate, terms),
+            },
+          };
         }),
       };
     }
@@ -190,7 +298,16 @@ function search(dataset: Dataset): Handler {
   return (req: ApiRequest, { corpus }) => {
     const started = Date.now();
     const page = (req.query[GUESSES.evidencePageParam] as number | undefined) ?? GUESSES.evidencePageBase;
-    const { total, rows, terms } = searchRows(corpus, dataset, req.query.q as string | undefined, req.query[GUESSES.evidenceFilterParam] as string | undefined, req.query.s as string | undefined, req.query[GUESSES.evidenceSortDirectionParam] as string | undefined, page, PAGE_SIZE);
+    const { total, rows, terms } = searchRows(
+      corpus,
+      dataset,
+      req.query.q as string | undefined,
+      req.query[GUESSES.evidenceFilterParam] as string | undefined,
+      req.query.s as string | undefined,
+      req.query[GUESSES.evidenceSortDirectionParam] as string | undefined,
+      page,
+      PAGE_SIZE,
+    );
     return ok({
       totalResults: total,
       delay: Date.now() - started,
@@ -204,8 +321,17 @@ function search(dataset: Dataset): Handler {
 function schema(dataset: Dataset): Handler {
   return (_req, { corpus }) => {
     const fields = filterable(corpus, dataset).map((name) => {
-      const values = corpus.db.prepare('SELECT display, count(*) AS n FROM evidence_fields WHERE dataset = ? AND field = ? GROUP BY value ORDER BY n DESC LIMIT 51').all(dataset, name) as Array<{ display: string; n: number }>;
-      return { name, type: 'keyword', description: `Exact match on ${name} (case-insensitive)`, ...(values.length <= 50 ? { values: values.map((v) => v.display) } : {}) };
+      const values = corpus.db
+        .prepare(
+          'SELECT display, count(*) AS n FROM evidence_fields WHERE dataset = ? AND field = ? GROUP BY value ORDER BY n DESC LIMIT 51',
+        )
+        .all(dataset, name) as Array<{ display: string; n: number }>;
+      return {
+        name,
+        type: 'keyword',
+        description: `Exact match on ${name} (case-insensitive)`,
+        ...(values.length <= 50 ? { values: values.map((v) => v.display) } : {}),
+      };
     });
     return ok({ dataset, filterable: fields, sortable: ['_relevance', ...SORT_COLUMNS[dataset]] });
   };
@@ -214,7 +340,8 @@ function schema(dataset: Dataset): Handler {
 function detail(dataset: Dataset, param: string, flatten: (doc: Doc) => Doc): Handler {
   return (req, { corpus }) => {
     const id = req.params[param]!;
-    const row = corpus.db.prepare('SELECT doc FROM evidence WHERE dataset = ? AND id = ?').pluck().get(dataset, id) as string | undefined;
+    const row = corpus.db.prepare('SELECT doc FROM evidence WHERE dataset = ? AND id = ?').pluck().get(dataset, id) as
+      string | undefined;
     if (!row) throw notFound(`No ${dataset} record with id ${id}`);
     return ok(flatten(JSON.parse(row) as Doc));
   };
@@ -233,7 +360,13 @@ export const evidenceHandlers = {
   getDevice510k: detail('device510k-summaries', 'device_id', (doc) => {
     const device = doc.device as Doc;
     const attachment = (doc.attachments as Doc[])[0]!;
-    return { id: doc.id, ...device, summaryFilename: doc.filename, summaryPages: attachment.pagesTotal, summaryUrl: `https://www.accessdata.fda.gov/cdrh_docs/pdf/${String(doc.filename)}` };
+    return {
+      id: doc.id,
+      ...device,
+      summaryFilename: doc.filename,
+      summaryPages: attachment.pagesTotal,
+      summaryUrl: `https://www.accessdata.fda.gov/cdrh_docs/pdf/${String(doc.filename)}`,
+    };
   }),
   searchFaers: search('faers'),
   getFaersSchema: schema('faers'),
@@ -242,13 +375,35 @@ export const evidenceHandlers = {
   getMaudeSchema: schema('maude'),
   getMaudeFacets: (req, { corpus }) => {
     const body = req.body as MaudeFacetsRequest;
-    const { total, rids, params } = searchRows(corpus, 'maude', body.qs, body.fs, undefined, undefined, 1, null, 'body');
+    const { total, rids, params } = searchRows(
+      corpus,
+      'maude',
+      body.qs,
+      body.fs,
+      undefined,
+      undefined,
+      1,
+      null,
+      'body',
+    );
     const known = filterable(corpus, 'maude');
     const fields = body.whitelist?.length ? body.whitelist : known;
-    for (const f of fields) if (!known.includes(f)) throw new HttpError(422, [{ loc: ['body', 'whitelist'], msg: `unknown facet field "${f}"; fields: ${known.join(', ')}`, type: 'value_error.facet_field' }]);
+    for (const f of fields)
+      if (!known.includes(f))
+        throw new HttpError(422, [
+          {
+            loc: ['body', 'whitelist'],
+            msg: `unknown facet field "${f}"; fields: ${known.join(', ')}`,
+            type: 'value_error.facet_field',
+          },
+        ]);
     const facets: Record<string, Array<{ key: string; docCount: number }>> = {};
     for (const field of fields) {
-      facets[field] = (corpus.db.prepare(`SELECT display AS key, count(*) AS docCount FROM evidence_fields WHERE dataset = 'maude' AND field = ? AND rid IN (${rids}) GROUP BY value ORDER BY docCount DESC, key LIMIT 50`).all(field, ...params) as Array<{ key: string; docCount: number }>);
+      facets[field] = corpus.db
+        .prepare(
+          `SELECT display AS key, count(*) AS docCount FROM evidence_fields WHERE dataset = 'maude' AND field = ? AND rid IN (${rids}) GROUP BY value ORDER BY docCount DESC, key LIMIT 50`,
+        )
+        .all(field, ...params) as Array<{ key: string; docCount: number }>;
     }
     return ok({ exact: true, facets, totalResults: total });
   },

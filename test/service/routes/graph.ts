@@ -1,6 +1,14 @@
 // The citation graph: citing (statements toward a DOI, paged), cited_by (statements made by a DOI),
 // references_to and references_from (distinct citing relations).
-import type { Citation, CitedByCitation, Paper, Reference, Tally, OperationId, CitingResponse } from '../../../shared/service/index';
+import type {
+  Citation,
+  CitedByCitation,
+  Paper,
+  Reference,
+  Tally,
+  OperationId,
+  CitingResponse,
+} from '../../../shared/service/index';
 import { GUESSES } from '../../../shared/service/index';
 import { SECTIONS } from '../corpus/text';
 import { HttpError, bool, notFound, ok, type ApiRequest, type Handler } from '../http';
@@ -30,11 +38,22 @@ function sourceFilter(corpus: Corpus, req: ApiRequest, param: string): Set<numbe
 function page(req: ApiRequest): { limit: number; offset: number } {
   const limit = req.query.limit as number | null | undefined;
   const offset = (req.query.offset as number | null | undefined) ?? 0;
-  if (limit !== undefined && limit !== null && limit > MAX_PAGE) throw new HttpError(422, [{ loc: ['query', 'limit'], msg: `ensure this value is less than or equal to ${MAX_PAGE}`, type: 'value_error.number.not_le' }]);
+  if (limit !== undefined && limit !== null && limit > MAX_PAGE)
+    throw new HttpError(422, [
+      {
+        loc: ['query', 'limit'],
+        msg: `ensure this value is less than or equal to ${MAX_PAGE}`,
+        type: 'value_error.number.not_le',
+      },
+    ]);
   return { limit: limit ?? DEFAULT_PAGE, offset };
 }
 
-function extras(corpus: Corpus, req: ApiRequest, iterable: Iterable<PaperRow>): { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } {
+function extras(
+  corpus: Corpus,
+  req: ApiRequest,
+  iterable: Iterable<PaperRow>,
+): { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } {
   const rows = [...iterable];
   const out: { papers?: Record<string, Paper>; tallies?: Record<string, Tally> } = {};
   if (bool(req.query.papers)) {
@@ -48,7 +67,10 @@ function extras(corpus: Corpus, req: ApiRequest, iterable: Iterable<PaperRow>): 
   return out;
 }
 
-interface CitingSummary { counts: CitingCounts; restricted: number }
+interface CitingSummary {
+  counts: CitingCounts;
+  restricted: number;
+}
 const countsCache = new WeakMap<Corpus, Map<number, CitingSummary>>();
 
 /**
@@ -90,9 +112,21 @@ function citingSummary(corpus: Corpus, target: PaperRow, rows: readonly Citation
       }
     }
   }
-  const top = (m: Map<string, number>, n: number): Record<string, number> => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n));
-  const counts: CitingCounts = { authors: top(authors, 25), dateHistogram, journals: top(journals, 25), pubTypes: top(pubTypes, 25), relationships, sections, total: rows.length };
-  const restricted = rows.reduce((n, c) => n + (RESTRICTED_MEMBERS.has(corpus.journal(sources.get(c.source)!).member_id) ? 1 : 0), 0);
+  const top = (m: Map<string, number>, n: number): Record<string, number> =>
+    Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n));
+  const counts: CitingCounts = {
+    authors: top(authors, 25),
+    dateHistogram,
+    journals: top(journals, 25),
+    pubTypes: top(pubTypes, 25),
+    relationships,
+    sections,
+    total: rows.length,
+  };
+  const restricted = rows.reduce(
+    (n, c) => n + (RESTRICTED_MEMBERS.has(corpus.journal(sources.get(c.source)!).member_id) ? 1 : 0),
+    0,
+  );
   const summary = { counts, restricted };
   if (cache.size > 2000) cache.delete(cache.keys().next().value as number);
   cache.set(target.id, summary);
@@ -104,7 +138,9 @@ export const graphHandlers = {
     const target = targetRow(corpus, req);
     const filter = sourceFilter(corpus, req, GUESSES.citingSourceDoiParam);
     const { limit, offset } = page(req);
-    const all = corpus.db.prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id').all(target.id) as CitationRow[];
+    const all = corpus.db
+      .prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id')
+      .all(target.id) as CitationRow[];
     const { counts, restricted } = citingSummary(corpus, target, all);
     const matching = filter ? all.filter((c) => filter.has(c.source)) : all;
     const slice = matching.slice(offset, offset + limit);
@@ -112,46 +148,87 @@ export const graphHandlers = {
     const citations: Citation[] = slice.map((c) => corpus.citation(c, sources.get(c.source)!, target));
     return ok({
       citations,
-      metadata: { totalCitationCount: filter ? matching.length : all.length, restrictedCitationCount: restricted, citingCounts: filter ? { ...counts, total: matching.length } : counts },
+      metadata: {
+        totalCitationCount: filter ? matching.length : all.length,
+        restrictedCitationCount: restricted,
+        citingCounts: filter ? { ...counts, total: matching.length } : counts,
+      },
       ...extras(corpus, req, sources.values()),
     });
   },
   getCitedByCitations: (req, { corpus }) => {
     const source = targetRow(corpus, req);
-    const rows = corpus.db.prepare('SELECT target, id, source, kind FROM citations WHERE source = ? ORDER BY target, id').all(source.id) as CitationRow[];
+    const rows = corpus.db
+      .prepare('SELECT target, id, source, kind FROM citations WHERE source = ? ORDER BY target, id')
+      .all(source.id) as CitationRow[];
     const targets = corpus.papersByIds(rows.map((c) => c.target));
     const citations: CitedByCitation[] = rows.map((c) => {
       const full = corpus.citation(c, source, targets.get(c.target)!);
-      const out: CitedByCitation = { source: full.source, target: full.target, section: full.section, typeConfidence: full.typeConfidence, selfCites: full.selfCites };
+      const out: CitedByCitation = {
+        source: full.source,
+        target: full.target,
+        section: full.section,
+        typeConfidence: full.typeConfidence,
+        selfCites: full.selfCites,
+      };
       if (full.type) out.type = full.type;
       return out;
     });
-    return ok({ citations, metadata: { totalCitationCount: citations.length }, ...extras(corpus, req, targets.values()) });
+    return ok({
+      citations,
+      metadata: { totalCitationCount: citations.length },
+      ...extras(corpus, req, targets.values()),
+    });
   },
   getReferencesTo: (req, { corpus }) => {
     const target = targetRow(corpus, req);
     const filter = sourceFilter(corpus, req, 'source_doi[]');
     const { limit, offset } = page(req);
-    const all = corpus.db.prepare('SELECT source FROM refs WHERE target = ? ORDER BY source').pluck().all(target.id) as number[];
+    const all = corpus.db
+      .prepare('SELECT source FROM refs WHERE target = ? ORDER BY source')
+      .pluck()
+      .all(target.id) as number[];
     const matching = filter ? all.filter((s) => filter.has(s)) : all;
     const slice = matching.slice(offset, offset + limit);
     const sources = corpus.papersByIds(slice);
     const references: Reference[] = slice.map((s) => {
       const src = sources.get(s)!;
-      return { source: src.doi, target: target.doi, dataSource: 'CR', selfCites: corpus.selfCites(src, target), createdAt: `${src.year}-${String(src.month).padStart(2, '0')}-${String(src.day).padStart(2, '0')}T00:00:00Z` };
+      return {
+        source: src.doi,
+        target: target.doi,
+        dataSource: 'CR',
+        selfCites: corpus.selfCites(src, target),
+        createdAt: `${src.year}-${String(src.month).padStart(2, '0')}-${String(src.day).padStart(2, '0')}T00:00:00Z`,
+      };
     });
     const restricted = [...sources.values()].filter((s) => RESTRICTED_MEMBERS.has(corpus.journal(s).member_id)).length;
     return ok({
-      metadata: { totalReferenceCount: matching.length, distinctSourceCount: matching.length, restrictedReferenceCount: restricted },
+      metadata: {
+        totalReferenceCount: matching.length,
+        distinctSourceCount: matching.length,
+        restrictedReferenceCount: restricted,
+      },
       references,
       ...extras(corpus, req, sources.values()),
     });
   },
   getReferencesFrom: (req, { corpus }) => {
     const source = targetRow(corpus, req);
-    const ids = corpus.db.prepare('SELECT target FROM refs WHERE source = ? ORDER BY target').pluck().all(source.id) as number[];
+    const ids = corpus.db
+      .prepare('SELECT target FROM refs WHERE source = ? ORDER BY target')
+      .pluck()
+      .all(source.id) as number[];
     const targets = corpus.papersByIds(ids);
-    const references: Reference[] = ids.map((t) => ({ source: source.doi, target: targets.get(t)!.doi, dataSource: 'CR', selfCites: corpus.selfCites(source, targets.get(t)!) }));
-    return ok({ metadata: { totalReferenceCount: references.length, distinctSourceCount: 1, restrictedReferenceCount: 0 }, references, ...extras(corpus, req, targets.values()) });
+    const references: Reference[] = ids.map((t) => ({
+      source: source.doi,
+      target: targets.get(t)!.doi,
+      dataSource: 'CR',
+      selfCites: corpus.selfCites(source, targets.get(t)!),
+    }));
+    return ok({
+      metadata: { totalReferenceCount: references.length, distinctSourceCount: 1, restrictedReferenceCount: 0 },
+      references,
+      ...extras(corpus, req, targets.values()),
+    });
   },
 } satisfies Partial<Record<OperationId, Handler>>;

@@ -1,5 +1,13 @@
 // Papers, tallies, journals and authors.
-import type { Paper, Tally, TallyCounts, JournalIndexRecord, IssnEditorialNotices, AuthorRecord, OperationId } from '../../../shared/service/index';
+import type {
+  Paper,
+  Tally,
+  TallyCounts,
+  JournalIndexRecord,
+  IssnEditorialNotices,
+  AuthorRecord,
+  OperationId,
+} from '../../../shared/service/index';
 import { rngFor } from '../corpus/rng';
 import { KIND } from '../corpus/text';
 import { LAST_YEAR } from '../corpus/generate';
@@ -37,7 +45,11 @@ function journalNotices(corpus: Corpus, j: JournalRow): NonNullable<IssnEditoria
   if (!cache) noticeCache.set(corpus, (cache = new Map()));
   const hit = cache.get(j.id);
   if (hit) return hit;
-  const rows = corpus.db.prepare('SELECT n.status AS status, count(*) AS n FROM notices n JOIN papers p ON p.id = n.paper_id WHERE p.journal_id = ? GROUP BY n.status').all(j.id) as Array<{ status: string; n: number }>;
+  const rows = corpus.db
+    .prepare(
+      'SELECT n.status AS status, count(*) AS n FROM notices n JOIN papers p ON p.id = n.paper_id WHERE p.journal_id = ? GROUP BY n.status',
+    )
+    .all(j.id) as Array<{ status: string; n: number }>;
   const count = (s: string): number => rows.find((r) => r.status === s)?.n ?? 0;
   const notices = {
     totalCorrections: count('Has correction'),
@@ -75,17 +87,23 @@ function authorRecord(corpus: Corpus, authorId: number, rows: readonly PaperRow[
   const newest = rows.reduce((m, r) => Math.max(m, r.year), 0);
   const record: AuthorRecord = {
     id: a.id,
-    normalizedName: name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9 ]/g, ''),
+    normalizedName: name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]/g, ''),
     displayName: name,
     nameSlug: a.slug,
     sourceId: `A${5000000000 + a.id}`,
     source: 'openalex',
     createdAt: a.created_at,
     lastUpdated: `${Math.max(newest, 2023)}-11-0${(a.id % 9) + 1}T00:00:00Z`,
-    affiliations: [...counts.entries()].sort((x, y) => y[1] - x[1]).map(([id, count]) => {
-      const aff = corpus.affiliations.get(id)!;
-      return { affiliation: aff.name, affiliationSlug: aff.slug, affiliationId: aff.id, count };
-    }),
+    affiliations: [...counts.entries()]
+      .sort((x, y) => y[1] - x[1])
+      .map(([id, count]) => {
+        const aff = corpus.affiliations.get(id)!;
+        return { affiliation: aff.name, affiliationSlug: aff.slug, affiliationId: aff.id, count };
+      }),
   };
   if (a.affiliation_id) record.lastKnownAffiliationId = a.affiliation_id;
   return record;
@@ -106,13 +124,21 @@ export const papersHandlers = {
   getTallies: (req, { corpus }) => ok({ tallies: talliesByDoi(corpus, req.body as string[]) }),
   getTalliesViaGet: (req, { corpus }) => ok({ tallies: talliesByDoi(corpus, req.body as string[]) }),
   getAggregateTally: (req, { corpus }) => {
-    const sum: TallyCounts = { total: 0, supporting: 0, contradicting: 0, mentioning: 0, unclassified: 0, citingPublications: 0 };
+    const sum: TallyCounts = {
+      total: 0,
+      supporting: 0,
+      contradicting: 0,
+      mentioning: 0,
+      unclassified: 0,
+      citingPublications: 0,
+    };
     for (const row of corpus.papersByDois(req.body as string[])) Corpus.addTally(sum, corpus.tallyCounts(row));
     return ok(sum);
   },
   getJournalIndex: (req, { corpus }) => {
     const j = corpus.journalsByIssn.get(String(req.query.issn).trim().toUpperCase());
-    const years = typeof req.query.year === 'string' && req.query.year.trim() !== '' ? req.query.year.split(',').map(Number) : null;
+    const years =
+      typeof req.query.year === 'string' && req.query.year.trim() !== '' ? req.query.year.split(',').map(Number) : null;
     return ok(j ? journalIndex(corpus, j, years) : []);
   },
   getJournalIndexBulk: (req, { corpus }) => {
@@ -124,12 +150,18 @@ export const papersHandlers = {
     return ok(out);
   },
   getIssnEditorialNotices: (req, { corpus }) => {
-    const issns = String(req.query.issn).split(',').map((s) => s.trim()).filter(Boolean);
-    if (issns.length > 500) throw unprocessable(['query', 'issn'], 'ensure this value has at most 500 items', 'value_error.list.max_items');
-    return ok(issns.map((issn): IssnEditorialNotices => {
-      const j = corpus.journalsByIssn.get(issn.toUpperCase());
-      return j ? { issn, notices: journalNotices(corpus, j) } : { issn };
-    }));
+    const issns = String(req.query.issn)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (issns.length > 500)
+      throw unprocessable(['query', 'issn'], 'ensure this value has at most 500 items', 'value_error.list.max_items');
+    return ok(
+      issns.map((issn): IssnEditorialNotices => {
+        const j = corpus.journalsByIssn.get(issn.toUpperCase());
+        return j ? { issn, notices: journalNotices(corpus, j) } : { issn };
+      }),
+    );
   },
   getAuthorPapers: (req, { corpus }) => {
     const slug = req.params.author_slug!;
@@ -137,15 +169,22 @@ export const papersHandlers = {
     if (!author) throw notFound(`No author with slug ${slug}`);
     const offset = (req.query.offset as number | undefined) ?? 0;
     const limit = (req.query.limit as number | undefined) ?? DEFAULT_AUTHOR_LIMIT;
-    const ids = corpus.db.prepare('SELECT paper_id FROM paper_authors WHERE author_id = ?').pluck().all(author.id) as number[];
-    const rows = [...corpus.papersByIds(ids).values()].sort((x, y) => y.year - x.year || y.month - x.month || y.id - x.id);
+    const ids = corpus.db
+      .prepare('SELECT paper_id FROM paper_authors WHERE author_id = ?')
+      .pluck()
+      .all(author.id) as number[];
+    const rows = [...corpus.papersByIds(ids).values()].sort(
+      (x, y) => y.year - x.year || y.month - x.month || y.id - x.id,
+    );
     const page = rows.slice(offset, offset + limit);
     const more = offset + limit < rows.length;
     return ok({
       author: authorRecord(corpus, author.id, rows),
       papers: corpus.papers(page),
       totalPapers: rows.length,
-      nextPage: more ? `${req.baseUrl}/authors/${encodeURIComponent(slug)}/papers?offset=${offset + limit}&limit=${limit}` : null,
+      nextPage: more
+        ? `${req.baseUrl}/authors/${encodeURIComponent(slug)}/papers?offset=${offset + limit}&limit=${limit}`
+        : null,
     });
   },
 } satisfies Partial<Record<OperationId, Handler>>;

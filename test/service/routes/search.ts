@@ -1,5 +1,13 @@
 // GET /search over the corpus (SQLite FTS5 with bm25), and collections built from DOIs or a search.
-import type { Collection, CollectionCreateRequest, CollectionQuery, SearchHit, SearchResponse, CitationStatement, OperationId } from '../../../shared/service/index';
+import type {
+  Collection,
+  CollectionCreateRequest,
+  CollectionQuery,
+  SearchHit,
+  SearchResponse,
+  CitationStatement,
+  OperationId,
+} from '../../../shared/service/index';
 import { GUESSES } from '../../../shared/service/index';
 import { base62, Rng, slugify } from '../corpus/rng';
 import { FIELDS } from '../corpus/vocab';
@@ -10,14 +18,48 @@ import { normalizeDoi, NOTICE_BITS, type CitationRow, type Corpus, type PaperRow
 
 /** The search filters in one (camelCase) form; GET /search's snake_case parameters map onto it. */
 export interface SearchQuery {
-  term?: string; mode?: string; limit?: number; offset?: number; sort?: string; sortOrder?: 'asc' | 'desc';
-  title?: string; abstract?: string; doi?: string; dois?: string[]; dateFrom?: string; dateTo?: string;
-  citationTypes?: string[]; hasRetraction?: boolean; hasConcern?: boolean; hasCorrection?: boolean; hasErratum?: boolean; hasWithdrawn?: boolean; hasTally?: boolean;
-  supportingFrom?: number; supportingTo?: number; mentioningFrom?: number; mentioningTo?: number; contrastingFrom?: number; contrastingTo?: number;
-  citingPublicationsFrom?: number; citingPublicationsTo?: number;
-  author?: string; journal?: string; publisher?: string; section?: string; paperType?: string; affiliation?: string; topic?: string;
-  authors?: string[]; journals?: string[]; sections?: string[]; paperTypes?: string[]; affiliations?: string[]; topics?: string[];
-  substances?: string[]; meshType?: string[];
+  term?: string;
+  mode?: string;
+  limit?: number;
+  offset?: number;
+  sort?: string;
+  sortOrder?: 'asc' | 'desc';
+  title?: string;
+  abstract?: string;
+  doi?: string;
+  dois?: string[];
+  dateFrom?: string;
+  dateTo?: string;
+  citationTypes?: string[];
+  hasRetraction?: boolean;
+  hasConcern?: boolean;
+  hasCorrection?: boolean;
+  hasErratum?: boolean;
+  hasWithdrawn?: boolean;
+  hasTally?: boolean;
+  supportingFrom?: number;
+  supportingTo?: number;
+  mentioningFrom?: number;
+  mentioningTo?: number;
+  contrastingFrom?: number;
+  contrastingTo?: number;
+  citingPublicationsFrom?: number;
+  citingPublicationsTo?: number;
+  author?: string;
+  journal?: string;
+  publisher?: string;
+  section?: string;
+  paperType?: string;
+  affiliation?: string;
+  topic?: string;
+  authors?: string[];
+  journals?: string[];
+  sections?: string[];
+  paperTypes?: string[];
+  affiliations?: string[];
+  topics?: string[];
+  substances?: string[];
+  meshType?: string[];
 }
 
 const TOTAL = '(p.t_sup + p.t_con + p.t_men + p.t_unc)';
@@ -32,7 +74,13 @@ const SORTS: Record<string, string> = {
 };
 
 export function words(text: string | undefined): string[] {
-  return (text ?? '').toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z0-9]+/g) ?? [];
+  return (
+    (text ?? '')
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[a-z0-9]+/g) ?? []
+  );
 }
 
 const ftsTerms = (ws: readonly string[]): string => ws.map((w) => `"${w}"*`).join(' ');
@@ -42,7 +90,13 @@ function dateKey(value: string, end: boolean): number {
   return (y ?? 0) * 10000 + (m ?? (end ? 12 : 1)) * 100 + (d ?? (end ? 31 : 1));
 }
 
-interface Built { from: string; where: string[]; params: unknown[]; ranked: boolean; empty: boolean }
+interface Built {
+  from: string;
+  where: string[];
+  params: unknown[];
+  ranked: boolean;
+  empty: boolean;
+}
 
 function build(corpus: Corpus, q: SearchQuery): Built {
   const where: string[] = [];
@@ -74,7 +128,12 @@ function build(corpus: Corpus, q: SearchQuery): Built {
     params.push(dateKey(q.dateTo, true));
   }
   if (q.citationTypes?.length) {
-    const cols: Record<string, string> = { supporting: 'p.t_sup', contrasting: 'p.t_con', contradicting: 'p.t_con', mentioning: 'p.t_men' };
+    const cols: Record<string, string> = {
+      supporting: 'p.t_sup',
+      contrasting: 'p.t_con',
+      contradicting: 'p.t_con',
+      mentioning: 'p.t_men',
+    };
     where.push(`(${q.citationTypes.map((t) => `${cols[t] ?? '0'} > 0`).join(' OR ')})`);
   }
   const flag = (value: boolean | undefined, bit: number): void => {
@@ -95,31 +154,55 @@ function build(corpus: Corpus, q: SearchQuery): Built {
   range('p.t_con', q.contrastingFrom, q.contrastingTo);
   range('p.t_citing', q.citingPublicationsFrom, q.citingPublicationsTo);
   const journalsMatching = (names: string[], by: 'name' | 'publisher'): number[] =>
-    [...corpus.journals.values()].filter((j) => names.some((n) => (by === 'name' ? `${j.name} ${j.short}` : j.publisher).toLowerCase().includes(n.toLowerCase()))).map((j) => j.id);
+    [...corpus.journals.values()]
+      .filter((j) =>
+        names.some((n) =>
+          (by === 'name' ? `${j.name} ${j.short}` : j.publisher).toLowerCase().includes(n.toLowerCase()),
+        ),
+      )
+      .map((j) => j.id);
   const journals = [...(q.journals ?? []), ...(q.journal ? [q.journal] : [])];
   if (journals.length) inList('p.journal_id', journalsMatching(journals, 'name'));
   if (q.publisher) inList('p.journal_id', journalsMatching([q.publisher], 'publisher'));
   const topics = [...(q.topics ?? []), ...(q.topic ? [q.topic] : [])];
-  if (topics.length) inList('p.field', FIELDS.flatMap((f, i) => (topics.some((t) => f.topic.toLowerCase().includes(t.toLowerCase()) || f.key === t.toLowerCase()) ? [i] : [])));
+  if (topics.length)
+    inList(
+      'p.field',
+      FIELDS.flatMap((f, i) =>
+        topics.some((t) => f.topic.toLowerCase().includes(t.toLowerCase()) || f.key === t.toLowerCase()) ? [i] : [],
+      ),
+    );
   const authors = [...(q.authors ?? []), ...(q.author ? [q.author] : [])];
   if (authors.length) {
     const ids: number[] = [];
     for (const a of authors) {
-      ids.push(...(corpus.db.prepare("SELECT id FROM authors WHERE lower(given || ' ' || family) LIKE ? OR slug = ? LIMIT 5000").pluck().all(like(a), a) as number[]));
+      ids.push(
+        ...(corpus.db
+          .prepare("SELECT id FROM authors WHERE lower(given || ' ' || family) LIKE ? OR slug = ? LIMIT 5000")
+          .pluck()
+          .all(like(a), a) as number[]),
+      );
     }
     if (ids.length === 0) empty = true;
     else where.push(`p.id IN (SELECT paper_id FROM paper_authors WHERE author_id IN (${ids.join(',')}))`);
   }
   const affiliations = [...(q.affiliations ?? []), ...(q.affiliation ? [q.affiliation] : [])];
   if (affiliations.length) {
-    const ids = [...corpus.affiliations.values()].filter((a) => affiliations.some((x) => a.name.toLowerCase().includes(x.toLowerCase()) || a.slug === x)).map((a) => a.id);
+    const ids = [...corpus.affiliations.values()]
+      .filter((a) => affiliations.some((x) => a.name.toLowerCase().includes(x.toLowerCase()) || a.slug === x))
+      .map((a) => a.id);
     if (ids.length === 0) empty = true;
     else where.push(`(${ids.map((id) => `(',' || p.aff_ids || ',') LIKE '%,${id},%'`).join(' OR ')})`);
   }
-  const sections = [...(q.sections ?? []), ...(q.section ? [q.section] : [])].map((s) => SECTIONS.indexOf(s.toLowerCase() as (typeof SECTIONS)[number])).filter((i) => i >= 0);
+  const sections = [...(q.sections ?? []), ...(q.section ? [q.section] : [])]
+    .map((s) => SECTIONS.indexOf(s.toLowerCase() as (typeof SECTIONS)[number]))
+    .filter((i) => i >= 0);
   if (q.section !== undefined || q.sections?.length) {
     if (sections.length === 0) empty = true;
-    else where.push(`EXISTS (SELECT 1 FROM citations c WHERE c.target = p.id AND ((c.kind >> 2) & 7) IN (${sections.join(',')}))`);
+    else
+      where.push(
+        `EXISTS (SELECT 1 FROM citations c WHERE c.target = p.id AND ((c.kind >> 2) & 7) IN (${sections.join(',')}))`,
+      );
   }
   const types = [...(q.paperTypes ?? []), ...(q.paperType ? [q.paperType] : [])];
   if (types.length) {
@@ -136,19 +219,37 @@ function build(corpus: Corpus, q: SearchQuery): Built {
   return { from: 'papers p', where, params, ranked: false, empty };
 }
 
-export interface SearchResult { count: number; rows: PaperRow[]; sample: PaperRow[] }
+export interface SearchResult {
+  count: number;
+  rows: PaperRow[];
+  sample: PaperRow[];
+}
 
 export function runSearch(corpus: Corpus, q: SearchQuery, aggregate: boolean): SearchResult {
   const b = build(corpus, q);
   if (b.empty) return { count: 0, rows: [], sample: [] };
   const whereSql = b.where.length ? `WHERE ${b.where.join(' AND ')}` : '';
   const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const order = q.sort && SORTS[q.sort] ? SORTS[q.sort]!.replace(/%d/g, dir) : b.ranked ? 'papers_fts.rank' : 'p.t_citing DESC, p.id DESC';
-  const count = corpus.db.prepare(`SELECT count(*) FROM ${b.from} ${whereSql}`).pluck().get(...b.params) as number;
+  const order =
+    q.sort && SORTS[q.sort]
+      ? SORTS[q.sort]!.replace(/%d/g, dir)
+      : b.ranked
+        ? 'papers_fts.rank'
+        : 'p.t_citing DESC, p.id DESC';
+  const count = corpus.db
+    .prepare(`SELECT count(*) FROM ${b.from} ${whereSql}`)
+    .pluck()
+    .get(...b.params) as number;
   const limit = q.limit ?? 10;
   const offset = q.offset ?? 0;
-  const rows = corpus.db.prepare(`SELECT p.* FROM ${b.from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...b.params, limit, offset) as PaperRow[];
-  const sample = aggregate ? (corpus.db.prepare(`SELECT p.* FROM ${b.from} ${whereSql} ORDER BY ${order} LIMIT 2000`).all(...b.params) as PaperRow[]) : [];
+  const rows = corpus.db
+    .prepare(`SELECT p.* FROM ${b.from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...b.params, limit, offset) as PaperRow[];
+  const sample = aggregate
+    ? (corpus.db
+        .prepare(`SELECT p.* FROM ${b.from} ${whereSql} ORDER BY ${order} LIMIT 2000`)
+        .all(...b.params) as PaperRow[])
+    : [];
   return { count, rows, sample };
 }
 
@@ -161,7 +262,9 @@ export function highlight(text: string, terms: readonly string[]): string {
 }
 
 function statements(corpus: Corpus, target: PaperRow, terms: readonly string[], max: number): CitationStatement[] {
-  const rows = corpus.db.prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id LIMIT 80').all(target.id) as CitationRow[];
+  const rows = corpus.db
+    .prepare('SELECT target, id, source, kind FROM citations WHERE target = ? ORDER BY id LIMIT 80')
+    .all(target.id) as CitationRow[];
   if (rows.length === 0) return [];
   const sources = corpus.papersByIds(rows.map((r) => r.source));
   const out: CitationStatement[] = [];
@@ -170,7 +273,13 @@ function statements(corpus: Corpus, target: PaperRow, terms: readonly string[], 
     const snippet = corpus.snippet(r, src, target);
     const lower = snippet.toLowerCase();
     if (terms.length && !terms.some((t) => lower.includes(t))) continue;
-    out.push({ ...corpus.citation(r, src, target), snippet: highlight(snippet, terms), snippetHidden: false, lang: 'en', langConfidence: 0.99 });
+    out.push({
+      ...corpus.citation(r, src, target),
+      snippet: highlight(snippet, terms),
+      snippetHidden: false,
+      lang: 'en',
+      langConfidence: 0.99,
+    });
     if (out.length >= max) break;
   }
   return out;
@@ -185,7 +294,12 @@ export function hit(corpus: Corpus, row: PaperRow, terms: readonly string[], wit
     doi: row.doi,
     title: highlight(row.title, terms),
     slug: row.slug,
-    authors: corpus.paperAuthors(row).map((a) => ({ authorName: a.authorName, authorSlug: a.authorSlug, authorSequenceNumber: String(a.authorSequenceNumber), ...(a.affiliation ? { affiliation: a.affiliation, affiliationSlug: a.affiliationSlug } : {}) })),
+    authors: corpus.paperAuthors(row).map((a) => ({
+      authorName: a.authorName,
+      authorSlug: a.authorSlug,
+      authorSequenceNumber: String(a.authorSequenceNumber),
+      ...(a.affiliation ? { affiliation: a.affiliation, affiliationSlug: a.affiliationSlug } : {}),
+    })),
     journal: j.name,
     shortJournal: j.short,
     publisher: j.publisher,
@@ -207,7 +321,9 @@ export function hit(corpus: Corpus, row: PaperRow, terms: readonly string[], wit
   };
   if (row.abstract) out.abstract = highlight(row.abstract, terms);
   if (row.issue) out.issue = row.issue;
-  out.highlightedFields = (['title', 'abstract'] as const).filter((k) => typeof out[k] === 'string' && out[k]!.includes('class="highlight"'));
+  out.highlightedFields = (['title', 'abstract'] as const).filter(
+    (k) => typeof out[k] === 'string' && out[k]!.includes('class="highlight"'),
+  );
   return out;
 }
 
@@ -219,17 +335,35 @@ function aggregations(corpus: Corpus, sample: readonly PaperRow[]): NonNullable<
   const authors = new Map<string, number>();
   const affs = new Map<string, number>();
   const notices = new Map<string, number>();
-  const years = new Map<string, { docCount: number; total: number; supporting: number; contradicting: number; mentioning: number; unclassified: number }>();
+  const years = new Map<
+    string,
+    {
+      docCount: number;
+      total: number;
+      supporting: number;
+      contradicting: number;
+      mentioning: number;
+      unclassified: number;
+    }
+  >();
   for (const row of sample) {
     tally(types, (JSON.parse(row.ntypes) as string[])[0] ?? 'article');
     tally(journals, corpus.journal(row).name);
     tally(topics, corpus.fieldTopic(row));
     for (const a of corpus.authorsOf(row).slice(0, 3)) tally(authors, `${a.given} ${a.family}`);
-    for (const aff of new Set(row.aff_ids.split(',').filter(Boolean))) tally(affs, corpus.affiliations.get(Number(aff))!.name);
+    for (const aff of new Set(row.aff_ids.split(',').filter(Boolean)))
+      tally(affs, corpus.affiliations.get(Number(aff))!.name);
     NOTICE_STATUSES.forEach((s, bit) => {
       if (row.notice_flags & (1 << bit)) tally(notices, s);
     });
-    const y = years.get(String(row.year)) ?? { docCount: 0, total: 0, supporting: 0, contradicting: 0, mentioning: 0, unclassified: 0 };
+    const y = years.get(String(row.year)) ?? {
+      docCount: 0,
+      total: 0,
+      supporting: 0,
+      contradicting: 0,
+      mentioning: 0,
+      unclassified: 0,
+    };
     y.docCount++;
     y.supporting += row.t_sup;
     y.contradicting += row.t_con;
@@ -238,7 +372,11 @@ function aggregations(corpus: Corpus, sample: readonly PaperRow[]): NonNullable<
     y.total += row.t_sup + row.t_con + row.t_men + row.t_unc;
     years.set(String(row.year), y);
   }
-  const buckets = (m: Map<string, number>, n = 20) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([key, docCount]) => ({ key, docCount }));
+  const buckets = (m: Map<string, number>, n = 20) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, n)
+      .map(([key, docCount]) => ({ key, docCount }));
   const hist = [...years.entries()].sort((a, b) => a[0].localeCompare(b[0]));
   return {
     paperTypes: buckets(types),
@@ -256,7 +394,8 @@ function aggregations(corpus: Corpus, sample: readonly PaperRow[]): NonNullable<
 }
 
 function fromQueryString(query: Record<string, unknown>): SearchQuery {
-  const s = (k: string): string | undefined => (typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : undefined);
+  const s = (k: string): string | undefined =>
+    typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : undefined;
   const n = (k: string): number | undefined => (typeof query[k] === 'number' ? (query[k] as number) : undefined);
   const b = (k: string): boolean | undefined => (typeof query[k] === 'boolean' ? (query[k] as boolean) : undefined);
   const list = (k: string): string[] | undefined => {
@@ -265,13 +404,40 @@ function fromQueryString(query: Record<string, unknown>): SearchQuery {
     return (Array.isArray(v) ? v : [v]).map(String);
   };
   return {
-    term: s('term'), mode: s('mode'), limit: n('limit'), offset: n('offset'), sort: s('sort'), sortOrder: s('sort_order') as 'asc' | 'desc' | undefined,
-    title: s('title'), abstract: s('abstract'), dateFrom: s('date_from'), dateTo: s('date_to'), citationTypes: list(GUESSES.searchCitationTypesParam),
-    hasRetraction: b('has_retraction'), hasConcern: b('has_concern'), hasCorrection: b('has_correction'), hasErratum: b('has_erratum'), hasWithdrawn: b('has_withdrawn'), hasTally: b('has_tally'),
-    supportingFrom: n('supporting_from'), supportingTo: n('supporting_to'), mentioningFrom: n('mentioning_from'), mentioningTo: n('mentioning_to'),
-    contrastingFrom: n('contrasting_from'), contrastingTo: n('contrasting_to'), citingPublicationsFrom: n('citing_publications_from'), citingPublicationsTo: n('citing_publications_to'),
-    author: s('author'), journal: s('journal'), publisher: s('publisher'), section: s('section'), paperType: s('paper_type'), affiliation: s('affiliation'), topic: s('topic'),
-    substances: list('substances'), meshType: s('mesh_type') ? [s('mesh_type')!] : undefined,
+    term: s('term'),
+    mode: s('mode'),
+    limit: n('limit'),
+    offset: n('offset'),
+    sort: s('sort'),
+    sortOrder: s('sort_order') as 'asc' | 'desc' | undefined,
+    title: s('title'),
+    abstract: s('abstract'),
+    dateFrom: s('date_from'),
+    dateTo: s('date_to'),
+    citationTypes: list(GUESSES.searchCitationTypesParam),
+    hasRetraction: b('has_retraction'),
+    hasConcern: b('has_concern'),
+    hasCorrection: b('has_correction'),
+    hasErratum: b('has_erratum'),
+    hasWithdrawn: b('has_withdrawn'),
+    hasTally: b('has_tally'),
+    supportingFrom: n('supporting_from'),
+    supportingTo: n('supporting_to'),
+    mentioningFrom: n('mentioning_from'),
+    mentioningTo: n('mentioning_to'),
+    contrastingFrom: n('contrasting_from'),
+    contrastingTo: n('contrasting_to'),
+    citingPublicationsFrom: n('citing_publications_from'),
+    citingPublicationsTo: n('citing_publications_to'),
+    author: s('author'),
+    journal: s('journal'),
+    publisher: s('publisher'),
+    section: s('section'),
+    paperType: s('paper_type'),
+    affiliation: s('affiliation'),
+    topic: s('topic'),
+    substances: list('substances'),
+    meshType: s('mesh_type') ? [s('mesh_type')!] : undefined,
   };
 }
 
@@ -287,7 +453,8 @@ export const searchHandlers = {
     const q = fromQueryString(req.query);
     const result = runSearch(corpus, q, true);
     const terms = words([q.term, q.title, q.abstract].filter(Boolean).join(' '));
-    const withStatements = q.mode === undefined || q.mode === 'all' || q.mode === 'citations' || q.mode === 'question-answering';
+    const withStatements =
+      q.mode === undefined || q.mode === 'all' || q.mode === 'citations' || q.mode === 'question-answering';
     const body: SearchResponse = {
       count: result.count,
       countIsApproximate: false,
@@ -304,14 +471,20 @@ export const searchHandlers = {
     if (body.query) {
       queryType = 'search';
       const q = collectionQuery(body.query);
-      matched = runSearch(corpus, { ...q, limit: Math.min(q.limit ?? COLLECTION_LIMIT, COLLECTION_LIMIT), offset: q.offset ?? 0 }, false).rows.map((r) => r.doi);
+      matched = runSearch(
+        corpus,
+        { ...q, limit: Math.min(q.limit ?? COLLECTION_LIMIT, COLLECTION_LIMIT), offset: q.offset ?? 0 },
+        false,
+      ).rows.map((r) => r.doi);
     } else if (body.dois) {
       const found = new Set(corpus.papersByDois(body.dois).map((r) => r.doi));
       const requested = [...new Set(body.dois.map(normalizeDoi))];
       matched = requested.filter((d) => found.has(d));
       unmatched = requested.filter((d) => !found.has(d));
     } else {
-      throw new HttpError(422, [{ loc: ['body', 'dois'], msg: 'either dois or query is required', type: 'value_error.missing' }]);
+      throw new HttpError(422, [
+        { loc: ['body', 'dois'], msg: 'either dois or query is required', type: 'value_error.missing' },
+      ]);
     }
     const now = new Date().toISOString();
     const id = 9000 + ++state.collectionSeq;
@@ -324,7 +497,13 @@ export const searchHandlers = {
       dashboardType: 'collection',
       organizationSlug: 'personal',
       componentLayout: [
-        { _id: 1, components: [{ _id: 1, name: 'tallies', width: 6 }, { _id: 2, name: 'citationsOverTime', width: 6 }] },
+        {
+          _id: 1,
+          components: [
+            { _id: 1, name: 'tallies', width: 6 },
+            { _id: 2, name: 'citationsOverTime', width: 6 },
+          ],
+        },
         { _id: 2, components: [{ _id: 3, name: 'papers', width: 12 }] },
       ],
       doiQuery: { query: { dois: matched }, queryType },
@@ -339,8 +518,12 @@ export const searchHandlers = {
       unmatchedDoiCount: unmatched.length,
       unmatchedDois: unmatched,
     };
-    if (unmatched.length) collection.warning = `${unmatched.length} of ${matched.length + unmatched.length} DOIs could not be matched`;
-    if (body.dois && body.query) collection.warning = [collection.warning, 'Both dois and query were given; the query was used'].filter(Boolean).join('. ');
+    if (unmatched.length)
+      collection.warning = `${unmatched.length} of ${matched.length + unmatched.length} DOIs could not be matched`;
+    if (body.dois && body.query)
+      collection.warning = [collection.warning, 'Both dois and query were given; the query was used']
+        .filter(Boolean)
+        .join('. ');
     state.collections.set(slug, collection);
     return ok(collection);
   },
@@ -350,4 +533,3 @@ export const searchHandlers = {
     return ok(c);
   },
 } satisfies Partial<Record<OperationId, Handler>>;
-

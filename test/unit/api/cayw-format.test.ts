@@ -9,7 +9,8 @@ const located: Pick = { citationKey: 'adams2001', locator: '12-14', label: 'page
 
 describe('CAYW formats', () => {
   it('answers nothing for an empty pick, in every format', () => {
-    for (const f of ['pandoc', 'latex', 'biblatex', 'mmd', 'typst', 'asciidoctor-bibtex'] as const) expect(formatPicks(f, [])).toBe('');
+    for (const f of ['pandoc', 'latex', 'biblatex', 'mmd', 'typst', 'asciidoctor-bibtex'] as const)
+      expect(formatPicks(f, [])).toBe('');
   });
 
   it('mmd: the documented [#adams2001][][#brigge2002][]', () => {
@@ -27,7 +28,9 @@ describe('CAYW formats', () => {
     expect(formatPicks('pandoc', [{ ...a, locator: '7' }])).toBe('@adams2001, p. 7');
     // ?page= in the query drops the page label; ?chapter=chap. renames one.
     expect(formatPicks('pandoc', [{ ...a, locator: '7' }], { labels: { page: '' } })).toBe('@adams2001, 7');
-    expect(formatPicks('pandoc', [{ ...a, locator: '3', label: 'chapter' }], { labels: { chapter: 'chap.' } })).toBe('@adams2001, chap. 3');
+    expect(formatPicks('pandoc', [{ ...a, locator: '3', label: 'chapter' }], { labels: { chapter: 'chap.' } })).toBe(
+      '@adams2001, chap. 3',
+    );
   });
 
   it('latex (natbib): one command for plain keys, one per key as soon as one has notes', () => {
@@ -36,7 +39,12 @@ describe('CAYW formats', () => {
     expect(formatPicks('latex', [a, b], { command: 'citep' })).toBe('\\citep{adams2001,brigge2002}');
     expect(formatPicks('citep', [a, b])).toBe('\\citep{adams2001,brigge2002}');
     expect(formatPicks('citet', [a])).toBe('\\citet{adams2001}');
-    expect(formatPicks('natbib', [{ ...a, suppressAuthor: true }, { ...b, suppressAuthor: true }])).toBe('\\citeyear{adams2001,brigge2002}');
+    expect(
+      formatPicks('natbib', [
+        { ...a, suppressAuthor: true },
+        { ...b, suppressAuthor: true },
+      ]),
+    ).toBe('\\citeyear{adams2001,brigge2002}');
     // Suppressing one author only: each key on its own.
     expect(formatPicks('latex', [{ ...a, suppressAuthor: true }, b])).toBe('\\citeyear{adams2001}\\cite{brigge2002}');
     // A page needs no "p." in LaTeX; other labels keep their abbreviation.
@@ -50,11 +58,17 @@ describe('CAYW formats', () => {
     expect(formatPicks('biblatex', [a])).toBe('\\autocite{adams2001}');
     expect(formatPicks('biblatex', [a, b])).toBe('\\autocite{adams2001,brigge2002}');
     expect(formatPicks('biblatex', [{ ...a, suppressAuthor: true }])).toBe('\\autocite*{adams2001}');
-    expect(formatPicks('biblatex', [{ ...a, suppressAuthor: true }], { command: 'parencite' })).toBe('\\parencite*{adams2001}');
+    expect(formatPicks('biblatex', [{ ...a, suppressAuthor: true }], { command: 'parencite' })).toBe(
+      '\\parencite*{adams2001}',
+    );
     // textcite has no starred form that hides the author.
-    expect(formatPicks('biblatex', [{ ...a, suppressAuthor: true }], { command: 'textcite' })).toBe('\\textcite{adams2001}');
+    expect(formatPicks('biblatex', [{ ...a, suppressAuthor: true }], { command: 'textcite' })).toBe(
+      '\\textcite{adams2001}',
+    );
     expect(formatPicks('biblatex', [located, b])).toBe('\\autocites[see][12-14, for more]{adams2001}{brigge2002}');
-    expect(formatPicks('biblatex', [located, b], { command: 'parencites' })).toBe('\\parencites[see][12-14, for more]{adams2001}{brigge2002}');
+    expect(formatPicks('biblatex', [located, b], { command: 'parencites' })).toBe(
+      '\\parencites[see][12-14, for more]{adams2001}{brigge2002}',
+    );
   });
 
   it('asciidoctor-bibtex and typst', () => {
@@ -62,8 +76,12 @@ describe('CAYW formats', () => {
     expect(formatPicks('asciidoctor-bibtex', [a], { cite: 'citenp' })).toBe('citenp:[adams2001]');
     // The answer Better BibTeX 9 gives (vscode-zotero's recorded fixture).
     expect(formatPicks('typst', [{ citationKey: 'Author:2026-test' }])).toBe('#cite(<Author:2026-test>)');
-    expect(formatPicks('typst', [located, { ...b, suppressAuthor: true }])).toBe('#cite(<adams2001>, supplement: [p. 12\\-14, for more]) #cite(<brigge2002>, form: "year")');
-    expect(formatPicks('typst', [{ citationKey: 'DBLP:books/lib/Knuth86a' }])).toBe('#cite(label("DBLP:books/lib/Knuth86a"))');
+    expect(formatPicks('typst', [located, { ...b, suppressAuthor: true }])).toBe(
+      '#cite(<adams2001>, supplement: [p. 12\\-14, for more]) #cite(<brigge2002>, form: "year")',
+    );
+    expect(formatPicks('typst', [{ citationKey: 'DBLP:books/lib/Knuth86a' }])).toBe(
+      '#cite(label("DBLP:books/lib/Knuth86a"))',
+    );
   });
 
   it('scannable cite', () => {

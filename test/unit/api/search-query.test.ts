@@ -19,6 +19,7 @@ describe('freeTextQuery', () => {
   });
 
   it('gives queries the library parses', () => {
-    for (const terms of ['s', 'J Smith 2019', 'Adams:2001-x', 'a b c']) expect(() => parseQuery(freeTextQuery(terms)), terms).not.toThrow();
+    for (const terms of ['s', 'J Smith 2019', 'Adams:2001-x', 'a b c'])
+      expect(() => parseQuery(freeTextQuery(terms)), terms).not.toThrow();
   });
 });

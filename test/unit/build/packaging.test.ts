@@ -50,14 +50,19 @@ describe('packaging configuration', () => {
 
 describe('native builds', () => {
   it('reports the ABI of each build, and the Node build matches this Node', () => {
-    const report = JSON.parse(execFileSync(process.execPath, ['scripts/native-abi.mjs', '--json'], { encoding: 'utf8' })) as {
+    const report = JSON.parse(
+      execFileSync(process.execPath, ['scripts/native-abi.mjs', '--json'], { encoding: 'utf8' }),
+    ) as {
       nodeAbi: number;
       electron: { abi: number };
       builds: { build: string; found: string; verdict: string }[];
     };
     expect(report.nodeAbi).toBe(Number(process.versions.modules));
     const byName = Object.fromEntries(report.builds.map((b) => [b.build, b]));
-    expect(byName['better-sqlite3 for Node']).toMatchObject({ found: `ABI ${process.versions.modules}`, verdict: 'ok' });
+    expect(byName['better-sqlite3 for Node']).toMatchObject({
+      found: `ABI ${process.versions.modules}`,
+      verdict: 'ok',
+    });
     expect(byName.keytar).toMatchObject({ found: expect.stringContaining('N-API'), verdict: 'ok' });
     expect(report.electron.abi).toBeGreaterThan(Number(process.versions.modules));
   });
@@ -112,11 +117,16 @@ describe('native files for the target platform and CPU', () => {
     expect(describeBinary(file('c.node', elf(183, true)))).toEqual({ format: 'ELF', archs: ['arm64'] });
     expect(describeBinary(file('d.node', macho(0x01000007)))).toEqual({ format: 'Mach-O', archs: ['x64'] });
     expect(describeBinary(file('e.node', macho(0x0100000c)))).toEqual({ format: 'Mach-O', archs: ['arm64'] });
-    expect(describeBinary(file('f.node', fat(0x01000007, 0x0100000c)))).toEqual({ format: 'Mach-O', archs: ['x64', 'arm64'] });
+    expect(describeBinary(file('f.node', fat(0x01000007, 0x0100000c)))).toEqual({
+      format: 'Mach-O',
+      archs: ['x64', 'arm64'],
+    });
     expect(describeBinary(file('g.node', pe(0x8664)))).toEqual({ format: 'PE', archs: ['x64'] });
     expect(describeBinary(file('h.node', pe(0xaa64)))).toEqual({ format: 'PE', archs: ['arm64'] });
     expect(describeBinary(file('i.node', elf(0x1234)))).toEqual({ format: 'ELF', archs: ['machine 0x1234'] });
-    expect(describeBinary(file('j.dll', 'MZ but no PE header here, only text padding it out to some length.'))).toEqual({ format: 'unknown', archs: [] });
+    expect(describeBinary(file('j.dll', 'MZ but no PE header here, only text padding it out to some length.'))).toEqual(
+      { format: 'unknown', archs: [] },
+    );
     expect(describeBinary(file('k.node', 'not a library'))).toEqual({ format: 'unknown', archs: [] });
     expect(describeBinary(join(dir.path, 'missing.node'))).toEqual({ format: 'missing', archs: [] });
     // The real builds of this machine.
@@ -139,30 +149,56 @@ describe('native files for the target platform and CPU', () => {
       { name: 'keytar', file: kinds.keytar!, required: true },
       { name: 'the search-ranking extension', file: kinds.rank!, required: false },
     ];
-    const linux = files({ sqlite: file('s.node', elf(62)), keytar: file('k.node', elf(62)), rank: file('r.so', elf(62)) });
+    const linux = files({
+      sqlite: file('s.node', elf(62)),
+      keytar: file('k.node', elf(62)),
+      rank: file('r.so', elf(62)),
+    });
     expect(checkNativeTargets([{ platform: 'linux', arch: 'x64' }], linux)).toEqual({ problems: [], warnings: [] });
     const arm = checkNativeTargets([{ platform: 'linux', arch: 'arm64' }], linux);
-    expect(arm.problems).toEqual([expect.stringMatching(/^Linux arm64 needs better-sqlite3 for Electron as ELF arm64, but .*s\.node is ELF x64$/), expect.stringMatching(/keytar as ELF arm64/)]);
+    expect(arm.problems).toEqual([
+      expect.stringMatching(/^Linux arm64 needs better-sqlite3 for Electron as ELF arm64, but .*s\.node is ELF x64$/),
+      expect.stringMatching(/keytar as ELF arm64/),
+    ]);
     expect(arm.warnings).toEqual([expect.stringMatching(/search-ranking extension as ELF arm64/)]);
     expect(checkNativeTargets([{ platform: 'mac', arch: 'x64' }], linux).problems).toHaveLength(2);
     expect(checkNativeTargets([{ platform: 'win', arch: 'x64' }], linux).problems).toHaveLength(2);
 
-    const mac = files({ sqlite: file('ms.node', fat(0x01000007, 0x0100000c)), keytar: file('mk.node', macho(0x0100000c)), rank: join(dir.path, 'none.dylib') });
-    expect(checkNativeTargets([{ platform: 'mac', arch: 'arm64' }], mac)).toEqual({ problems: [], warnings: [expect.stringContaining('is not built')] });
+    const mac = files({
+      sqlite: file('ms.node', fat(0x01000007, 0x0100000c)),
+      keytar: file('mk.node', macho(0x0100000c)),
+      rank: join(dir.path, 'none.dylib'),
+    });
+    expect(checkNativeTargets([{ platform: 'mac', arch: 'arm64' }], mac)).toEqual({
+      problems: [],
+      warnings: [expect.stringContaining('is not built')],
+    });
     // A universal package needs both CPUs in each file: keytar here has one.
-    expect(checkNativeTargets([{ platform: 'mac', arch: 'universal' }], mac).problems).toEqual([expect.stringMatching(/keytar as Mach-O universal, but .* is Mach-O arm64$/)]);
-    const win = files({ sqlite: file('ws.node', pe(0x8664)), keytar: file('wk.node', pe(0x8664)), rank: file('wr.dll', pe(0x8664)) });
+    expect(checkNativeTargets([{ platform: 'mac', arch: 'universal' }], mac).problems).toEqual([
+      expect.stringMatching(/keytar as Mach-O universal, but .* is Mach-O arm64$/),
+    ]);
+    const win = files({
+      sqlite: file('ws.node', pe(0x8664)),
+      keytar: file('wk.node', pe(0x8664)),
+      rank: file('wr.dll', pe(0x8664)),
+    });
     expect(checkNativeTargets([{ platform: 'win', arch: 'x64' }], win)).toEqual({ problems: [], warnings: [] });
     expect(checkNativeTargets([{ platform: 'win', arch: 'arm64' }], win).problems).toHaveLength(2);
   });
 
-  it.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run package refuses another platform or CPU at once, before building anything', () => {
-    for (const args of [['--win'], ['--mac'], ['--linux', '--arm64'], ['-mwl']]) {
-      const result = spawnSync(process.execPath, ['scripts/package.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
-      expect(result.status, args.join(' ')).toBe(1);
-      expect(result.stderr).toContain('Packaging stopped: the native builds do not fit the target.');
-      expect(result.stderr).toMatch(/keytar as (PE|Mach-O|ELF) (x64|arm64), but .*keytar\.node is ELF x64/);
-      expect(result.stdout).toBe('');
-    }
-  });
+  it.runIf(process.platform === 'linux' && process.arch === 'x64')(
+    'npm run package refuses another platform or CPU at once, before building anything',
+    () => {
+      for (const args of [['--win'], ['--mac'], ['--linux', '--arm64'], ['-mwl']]) {
+        const result = spawnSync(process.execPath, ['scripts/package.mjs', ...args], {
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        expect(result.status, args.join(' ')).toBe(1);
+        expect(result.stderr).toContain('Packaging stopped: the native builds do not fit the target.');
+        expect(result.stderr).toMatch(/keytar as (PE|Mach-O|ELF) (x64|arm64), but .*keytar\.node is ELF x64/);
+        expect(result.stdout).toBe('');
+      }
+    },
+  );
 });

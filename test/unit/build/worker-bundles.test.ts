@@ -17,8 +17,12 @@ describe('the worker-bundles build plugin', () => {
     dir = tempDir('citewise-worker-bundles-');
     // The entry loads the locating code lazily, so it lands in a chunk of its own under assets/.
     writeFileSync(join(dir.path, 'entry.js'), "export const load = () => import('./locate.js');\n");
-    writeFileSync(join(dir.path, 'locate.js'), "export const ROOT = '__CITEWISE_BUNDLE_ROOT__/';\nexport const HERE = import.meta.url;\n");
-    for (const name of NAMES) writeFileSync(join(dir.path, `${name}.js`), `export const name = ${JSON.stringify(name)};\n`);
+    writeFileSync(
+      join(dir.path, 'locate.js'),
+      "export const ROOT = '__CITEWISE_BUNDLE_ROOT__/';\nexport const HERE = import.meta.url;\n",
+    );
+    for (const name of NAMES)
+      writeFileSync(join(dir.path, `${name}.js`), `export const name = ${JSON.stringify(name)};\n`);
   });
   afterEach(() => dir.remove());
 
@@ -40,7 +44,9 @@ describe('the worker-bundles build plugin', () => {
 
   it('writes the way from the chunk to the output root, beside which every worker is emitted', async () => {
     const out = (await run(['entry', ...NAMES])) as { output: { fileName: string; type: string; code?: string }[] };
-    const chunk = out.output.find((o) => o.type === 'chunk' && o.code?.includes('import.meta.url') && o.fileName.startsWith('assets/'));
+    const chunk = out.output.find(
+      (o) => o.type === 'chunk' && o.code?.includes('import.meta.url') && o.fileName.startsWith('assets/'),
+    );
     expect(chunk, out.output.map((o) => o.fileName).join(', ')).toBeDefined();
     const code = readFileSync(join(dir.path, 'out', chunk!.fileName), 'utf8');
     expect(code).toMatch(/ROOT = "\.\.\/"/);
@@ -49,6 +55,8 @@ describe('the worker-bundles build plugin', () => {
   });
 
   it('fails the build when a worker is not an entry', async () => {
-    await expect(run(['entry', ...NAMES.filter((n) => n !== 'cite-worker')])).rejects.toThrow(/does not emit cite-worker\.js/);
+    await expect(run(['entry', ...NAMES.filter((n) => n !== 'cite-worker')])).rejects.toThrow(
+      /does not emit cite-worker\.js/,
+    );
   });
 });

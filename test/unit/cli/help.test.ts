@@ -1,7 +1,13 @@
 // The help is made from the commands' declarations: every declared command is in it with its usage
 // and options, and a new declaration appears without any help text being edited.
 import { describe, expect, it } from 'vitest';
-import { commandHelp, programHelp, singleCommandHelp, UsageError, type CommandSpec } from '../../../electron/cli/command';
+import {
+  commandHelp,
+  programHelp,
+  singleCommandHelp,
+  UsageError,
+  type CommandSpec,
+} from '../../../electron/cli/command';
 import { COMMAND_NAMES, loadCommand, loadCommands } from '../../../electron/cli/commands';
 
 const frobnicate: CommandSpec = {
@@ -20,7 +26,23 @@ describe('citewise --help', () => {
       for (const entry of spec.help) expect(help).toContain(`\n  ${entry.usage}`);
       for (const [name, o] of Object.entries(spec.options)) if (o.help) expect(help).toContain(`--${name}`);
     }
-    for (const name of ['serve', 'key', 'import', 'add', 'enrich', 'check', 'export', 'search', 'stats', 'backup', 'restore', 'styles', 'auto-export', 'api', 'manuscript']) {
+    for (const name of [
+      'serve',
+      'key',
+      'import',
+      'add',
+      'enrich',
+      'check',
+      'export',
+      'search',
+      'stats',
+      'backup',
+      'restore',
+      'styles',
+      'auto-export',
+      'api',
+      'manuscript',
+    ]) {
       expect(COMMAND_NAMES).toContain(name);
     }
   });
@@ -36,8 +58,14 @@ describe('citewise --help', () => {
   });
 
   it('puts a long usage or option on a line of its own, its text under it', () => {
-    const long: CommandSpec = { ...frobnicate, help: [{ usage: 'frobnicate VERY-LONG-THING', text: 'Text' }], options: { 'a-long-option-name': { type: 'string', arg: 'F', help: 'Its text' } } };
-    expect(commandHelp(long)).toBe('  frobnicate VERY-LONG-THING\n                   Text\n    --a-long-option-name F\n                   Its text');
+    const long: CommandSpec = {
+      ...frobnicate,
+      help: [{ usage: 'frobnicate VERY-LONG-THING', text: 'Text' }],
+      options: { 'a-long-option-name': { type: 'string', arg: 'F', help: 'Its text' } },
+    };
+    expect(commandHelp(long)).toBe(
+      '  frobnicate VERY-LONG-THING\n                   Text\n    --a-long-option-name F\n                   Its text',
+    );
     // Up to one space short of the text's column: on the same line; one more letter: a line of its own.
     const fits: CommandSpec = { ...frobnicate, help: [{ usage: 'x'.repeat(16), text: 'Text' }], options: {} };
     expect(commandHelp(fits)).toBe(`  ${'x'.repeat(16)} Text`);

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { journalView, libraryJournals, JOURNAL_STALE_MS, type JournalsLibrary } from '../../../electron/core/journals/journals';
+import {
+  journalView,
+  libraryJournals,
+  JOURNAL_STALE_MS,
+  type JournalsLibrary,
+} from '../../../electron/core/journals/journals';
 import type { Library } from '../../../electron/core/library/library';
 import type { ServiceClient } from '../../../electron/core/service';
 import type { CslItem } from '../../../shared/model/csl';
@@ -40,13 +45,55 @@ function source(c: ServiceClient) {
 function answer(req: SeenRequest): Response {
   if (req.url.pathname === '/issn-editorial-notices') {
     const list = req.url.searchParams.get('issn')!.split(',');
-    return json(list.map((issn) => (!issn.endsWith('5') ? { issn, notices: { totalCorrections: 1, totalErrata: 0, totalExpressionOfConcerns: 0, totalRetractions: 2, totalWithdrawals: 0 } } : { issn })));
+    return json(
+      list.map((issn) =>
+        !issn.endsWith('5')
+          ? {
+              issn,
+              notices: {
+                totalCorrections: 1,
+                totalErrata: 0,
+                totalExpressionOfConcerns: 0,
+                totalRetractions: 2,
+                totalWithdrawals: 0,
+              },
+            }
+          : { issn },
+      ),
+    );
   }
   if (req.url.pathname === '/issn-sji-bulk') {
     const list = req.body as string[];
-    return json(Object.fromEntries(list.map((issn) => [issn, [{ issns: [issn], journal: `Journal ${issn}`, journalSlug: issn, relativeYear: '2021', sjiAllYears: 1.5 }, { issns: [issn], journal: `Journal ${issn}`, journalSlug: issn, relativeYear: '2023', sjiAllYears: 2.5, sjiFiveYears: 2, sjiTwoYears: 3 }]])));
+    return json(
+      Object.fromEntries(
+        list.map((issn) => [
+          issn,
+          [
+            { issns: [issn], journal: `Journal ${issn}`, journalSlug: issn, relativeYear: '2021', sjiAllYears: 1.5 },
+            {
+              issns: [issn],
+              journal: `Journal ${issn}`,
+              journalSlug: issn,
+              relativeYear: '2023',
+              sjiAllYears: 2.5,
+              sjiFiveYears: 2,
+              sjiTwoYears: 3,
+            },
+          ],
+        ]),
+      ),
+    );
   }
-  if (req.url.pathname === '/issn-sji') return json([{ issns: [req.url.searchParams.get('issn')], journal: 'One journal', journalSlug: 'one', relativeYear: '2022', sjiAllYears: 1 }]);
+  if (req.url.pathname === '/issn-sji')
+    return json([
+      {
+        issns: [req.url.searchParams.get('issn')],
+        journal: 'One journal',
+        journalSlug: 'one',
+        relativeYear: '2022',
+        sjiAllYears: 1,
+      },
+    ]);
   return json({ detail: 'not here' }, 404);
 }
 
@@ -61,8 +108,13 @@ describe('journals', () => {
 
   it('builds the library’s journal table with one editorial-notices request and one bulk index request per 500 ISSNs, then answers from the cache', async () => {
     const list = issns(1201);
-    const items: CslItem[] = list.map((issn, i) => article(`Paper ${i}`, 'Author', 2020, { ISSN: issn, 'container-title': `Container ${i}` }));
-    items.push(article('Twice', 'Author', 2021, { ISSN: list[0]!, 'container-title': 'Container 0' }), article('No ISSN', 'Author', 2021));
+    const items: CslItem[] = list.map((issn, i) =>
+      article(`Paper ${i}`, 'Author', 2020, { ISSN: issn, 'container-title': `Container ${i}` }),
+    );
+    items.push(
+      article('Twice', 'Author', 2021, { ISSN: list[0]!, 'container-title': 'Container 0' }),
+      article('No ISSN', 'Author', 2021),
+    );
     t.library.importItems(items);
     const { fetch, seen } = fakeFetch(answer);
     const svc = source(client(fetch));
@@ -81,7 +133,17 @@ describe('journals', () => {
       issn: list[0],
       title: `Journal ${list[0]}`,
       items: 2,
-      notices: { state: 'found', fetchedAt: now, value: { totalCorrections: 1, totalErrata: 0, totalExpressionOfConcerns: 0, totalRetractions: 2, totalWithdrawals: 0 } },
+      notices: {
+        state: 'found',
+        fetchedAt: now,
+        value: {
+          totalCorrections: 1,
+          totalErrata: 0,
+          totalExpressionOfConcerns: 0,
+          totalRetractions: 2,
+          totalWithdrawals: 0,
+        },
+      },
       latestIndex: { year: '2023', sjiAllYears: 2.5, sjiFiveYears: 2, sjiTwoYears: 3 },
     });
     // An ISSN without notices is "unknown", not zero notices.
@@ -94,7 +156,10 @@ describe('journals', () => {
     expect(again.journals).toEqual(result.journals);
     expect(again.requests).toBeUndefined();
     const offline = fakeFetch(() => networkFailure());
-    const refreshed = await libraryJournals(asyncLib(t.library), source(client(offline.fetch, { maxAttempts: 1 })), { refresh: true, now: now + 1 });
+    const refreshed = await libraryJournals(asyncLib(t.library), source(client(offline.fetch, { maxAttempts: 1 })), {
+      refresh: true,
+      now: now + 1,
+    });
     expect(refreshed.problem?.code).toBe('OFFLINE');
     expect(refreshed.failed?.issns).toBe(1201);
     expect(refreshed.journals).toEqual(result.journals);
@@ -106,15 +171,31 @@ describe('journals', () => {
     const { fetch, seen } = fakeFetch(answer);
     const svc = source(client(fetch));
     const first = await journalView(asyncLib(t.library), svc, { issn: issn.replace('-', ''), refresh: false, now });
-    expect(first).toMatchObject({ issn, title: 'One journal', libraryItems: 1, index: { state: 'found', fetchedAt: now }, notices: { state: 'found', fetchedAt: now } });
+    expect(first).toMatchObject({
+      issn,
+      title: 'One journal',
+      libraryItems: 1,
+      index: { state: 'found', fetchedAt: now },
+      notices: { state: 'found', fetchedAt: now },
+    });
     expect(first.problem).toBeUndefined();
     expect(seen.map((r) => r.url.pathname).sort()).toEqual(['/issn-editorial-notices', '/issn-sji']);
     await journalView(asyncLib(t.library), svc, { issn, refresh: false, now: now + 1000 });
     expect(seen).toHaveLength(2);
     const offline = fakeFetch(() => networkFailure());
-    const stale = await journalView(asyncLib(t.library), source(client(offline.fetch, { maxAttempts: 1 })), { issn, refresh: false, now: now + JOURNAL_STALE_MS + 1 });
+    const stale = await journalView(asyncLib(t.library), source(client(offline.fetch, { maxAttempts: 1 })), {
+      issn,
+      refresh: false,
+      now: now + JOURNAL_STALE_MS + 1,
+    });
     expect(offline.seen.length).toBeGreaterThan(0);
-    expect(stale).toMatchObject({ title: 'One journal', index: { state: 'found', fetchedAt: now }, problem: { code: 'OFFLINE' } });
-    await expect(journalView(asyncLib(t.library), svc, { issn: '1234-5678', refresh: false, now })).rejects.toThrow(/not an ISSN/);
+    expect(stale).toMatchObject({
+      title: 'One journal',
+      index: { state: 'found', fetchedAt: now },
+      problem: { code: 'OFFLINE' },
+    });
+    await expect(journalView(asyncLib(t.library), svc, { issn: '1234-5678', refresh: false, now })).rejects.toThrow(
+      /not an ISSN/,
+    );
   });
 });

@@ -26,15 +26,47 @@ describe('the service collections store', () => {
 
   it('keeps a collection, lists it newest first, refreshes it in place, and forgets it', () => {
     const lib = t.library;
-    const a = lib.serviceCollections.save(collection('reefs-a', ['10.1000/a', '10.1000/b']), { kind: 'items', dois: 3 }, 100);
-    const b = lib.serviceCollections.save(collection('reefs-b', ['10.1000/c'], { name: 'Corals' }), { kind: 'query', query: { term: 'coral' } }, 200);
-    expect(lib.serviceCollections.list().map((c) => [c.slug, c.name, c.matched, c.unmatched, c.total, c.warning])).toEqual([
+    const a = lib.serviceCollections.save(
+      collection('reefs-a', ['10.1000/a', '10.1000/b']),
+      { kind: 'items', dois: 3 },
+      100,
+    );
+    const b = lib.serviceCollections.save(
+      collection('reefs-b', ['10.1000/c'], { name: 'Corals' }),
+      { kind: 'query', query: { term: 'coral' } },
+      200,
+    );
+    expect(
+      lib.serviceCollections.list().map((c) => [c.slug, c.name, c.matched, c.unmatched, c.total, c.warning]),
+    ).toEqual([
       ['reefs-b', 'Corals', 1, 1, 2, '1 of 3 DOIs could not be matched'],
       ['reefs-a', 'Reefs', 2, 1, 3, '1 of 3 DOIs could not be matched'],
     ]);
-    const refreshed = lib.serviceCollections.update(a.id, collection('reefs-a', ['10.1000/a', '10.1000/b', '10.1000/d'], { warning: '', unmatchedDoiCount: 0, unmatchedDois: [], totalDoiCount: 3 }), 300);
-    expect(refreshed).toMatchObject({ id: a.id, matched: 3, unmatched: 0, total: 3, warning: null, createdAt: 100, fetchedAt: 300, origin: { kind: 'items', dois: 3 } });
-    expect(lib.serviceCollections.get(a.id).collection.doiQuery?.query?.dois).toEqual(['10.1000/a', '10.1000/b', '10.1000/d']);
+    const refreshed = lib.serviceCollections.update(
+      a.id,
+      collection('reefs-a', ['10.1000/a', '10.1000/b', '10.1000/d'], {
+        warning: '',
+        unmatchedDoiCount: 0,
+        unmatchedDois: [],
+        totalDoiCount: 3,
+      }),
+      300,
+    );
+    expect(refreshed).toMatchObject({
+      id: a.id,
+      matched: 3,
+      unmatched: 0,
+      total: 3,
+      warning: null,
+      createdAt: 100,
+      fetchedAt: 300,
+      origin: { kind: 'items', dois: 3 },
+    });
+    expect(lib.serviceCollections.get(a.id).collection.doiQuery?.query?.dois).toEqual([
+      '10.1000/a',
+      '10.1000/b',
+      '10.1000/d',
+    ]);
     expect(() => lib.serviceCollections.update(a.id, collection('other', []))).toThrow(/another collection/);
     lib.serviceCollections.remove(b.id);
     expect(lib.serviceCollections.list().map((c) => c.slug)).toEqual(['reefs-a']);
@@ -43,7 +75,12 @@ describe('the service collections store', () => {
 
   it('reads the DOIs of a selection and of a collection with its subcollections, leaving out items without a DOI and trashed ones', () => {
     const lib = t.library;
-    const { ids } = lib.importItems([article('A', 'X', 2001, { DOI: '10.1000/A' }), article('B', 'Y', 2002), article('C', 'Z', 2003, { DOI: '10.1000/c' }), article('D', 'W', 2004, { DOI: '10.1000/d' })]);
+    const { ids } = lib.importItems([
+      article('A', 'X', 2001, { DOI: '10.1000/A' }),
+      article('B', 'Y', 2002),
+      article('C', 'Z', 2003, { DOI: '10.1000/c' }),
+      article('D', 'W', 2004, { DOI: '10.1000/d' }),
+    ]);
     const [a, b, c, d] = ids as [number, number, number, number];
     lib.trashItems([d]);
     expect(lib.serviceCollections.doisOfItems([c, b, a, d, a])).toEqual(['10.1000/c', '10.1000/a']);
@@ -51,8 +88,14 @@ describe('the service collections store', () => {
     const sub = lib.createCollection('Sub', top);
     lib.addToCollection(top, [a, b]);
     lib.addToCollection(sub, [c, d]);
-    expect(lib.serviceCollections.doisOfCollection(top)).toEqual({ name: 'Top', dois: ['10.1000/a', '10.1000/c'], items: 3 });
-    expect(lib.serviceCollections.doisInLibrary(['https://doi.org/10.1000/A', '10.1000/d', '10.1000/zzz', 'nonsense'])).toEqual(['10.1000/a']);
+    expect(lib.serviceCollections.doisOfCollection(top)).toEqual({
+      name: 'Top',
+      dois: ['10.1000/a', '10.1000/c'],
+      items: 3,
+    });
+    expect(
+      lib.serviceCollections.doisInLibrary(['https://doi.org/10.1000/A', '10.1000/d', '10.1000/zzz', 'nonsense']),
+    ).toEqual(['10.1000/a']);
   });
 
   it('groups the library by journal: the ISSN field first, else the service’s paper, each item once', () => {
@@ -64,7 +107,10 @@ describe('the service collections store', () => {
       article('D', 'X', 2001, { DOI: '10.1000/d', 'container-title': 'Science' }),
       article('E', 'X', 2001, { ISSN: 'not an issn' }),
     ]);
-    lib.putPapers({ found: { '10.1000/d': { doi: '10.1000/d', issns: ['0036-8075'], title: 'D' } as never }, unknown: [] });
+    lib.putPapers({
+      found: { '10.1000/d': { doi: '10.1000/d', issns: ['0036-8075'], title: 'D' } as never },
+      unknown: [],
+    });
     expect(lib.serviceCollections.libraryJournals()).toEqual({
       journals: [
         { issn: '0028-0836', title: 'Nature', items: 3 },
@@ -74,7 +120,9 @@ describe('the service collections store', () => {
     });
     expect(lib.serviceCollections.journalInLibrary('0036-8075')).toEqual({ items: 1, title: 'Science' });
     // Remembered only until the library changes: a new item (its ISSN as an array) counts at once.
-    lib.importItems([article('F', 'X', 2002, { ISSN: ['1476-4687', '0028-0836'] as never, 'container-title': 'Nature' })]);
+    lib.importItems([
+      article('F', 'X', 2002, { ISSN: ['1476-4687', '0028-0836'] as never, 'container-title': 'Nature' }),
+    ]);
     expect(lib.serviceCollections.libraryJournals().journals).toEqual([
       { issn: '0028-0836', title: 'Nature', items: 3 },
       { issn: '0036-8075', title: 'Science', items: 1 },

@@ -5,7 +5,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFileAtomicAsync, nodeAtomicFsAsync, writeFileAtomicAsync, type AtomicWriteFsAsync } from '../../../electron/core/fs/atomic-write';
+import {
+  copyFileAtomicAsync,
+  nodeAtomicFsAsync,
+  writeFileAtomicAsync,
+  type AtomicWriteFsAsync,
+} from '../../../electron/core/fs/atomic-write';
 
 let dir: string;
 beforeEach(() => {
@@ -35,7 +40,8 @@ function recordingFs(options: { failRename?: boolean; holdSync?: boolean } = {})
     },
     async rename(from, to) {
       calls.push('rename');
-      if (options.failRename) throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
+      if (options.failRename)
+        throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
       return nodeAtomicFsAsync.rename(from, to);
     },
   };
@@ -90,7 +96,9 @@ describe('copyFileAtomicAsync', () => {
   });
 
   it('leaves nothing behind when the source cannot be read', async () => {
-    await expect(copyFileAtomicAsync(join(dir, 'gone.pdf'), join(dir, 'copy.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(copyFileAtomicAsync(join(dir, 'gone.pdf'), join(dir, 'copy.pdf'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
     expect(readdirSync(dir)).toEqual([]);
   });
 });

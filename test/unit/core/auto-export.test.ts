@@ -25,12 +25,20 @@ describe('AutoExporter', () => {
   beforeEach(async () => {
     dir = tempDir('citewise-autoexport-');
     client = await LibraryClient.start({ file: join(dir.path, 'citewise.sqlite') });
-    ids = (await client.importItems(Array.from({ length: 8 }, (_, i) => article(`Title ${i}`, `Author${i}`, 2000 + i)))).ids;
+    ids = (await client.importItems(Array.from({ length: 8 }, (_, i) => article(`Title ${i}`, `Author${i}`, 2000 + i))))
+      .ids;
     clock = manualClock();
     jobLists = [];
     jobs = new JobRegistry({ onChange: (l) => jobLists.push(l), throttleMs: 0 });
     events = [];
-    exporter = new AutoExporter({ library: client, jobs, clock, debounceMs: 1000, maxWaitMs: 5000, onStatus: (s) => events.push(s) });
+    exporter = new AutoExporter({
+      library: client,
+      jobs,
+      clock,
+      debounceMs: 1000,
+      maxWaitMs: 5000,
+      onStatus: (s) => events.push(s),
+    });
   });
   afterEach(async () => {
     await exporter.close();
@@ -45,16 +53,31 @@ describe('AutoExporter', () => {
     await exporter.idle();
     expect(readFileSync(file, 'utf8').match(/^@article\{/gm)).toHaveLength(8);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ definition: { id: def.id, status: 'written', itemCount: 8 }, run: { status: 'written', rendered: 8 } });
-    expect(jobs.list()).toMatchObject([{ kind: 'auto-export', label: 'Auto-export to lib.bib', state: 'done', done: 8, total: 8 }]);
+    expect(events[0]).toMatchObject({
+      definition: { id: def.id, status: 'written', itemCount: 8 },
+      run: { status: 'written', rendered: 8 },
+    });
+    expect(jobs.list()).toMatchObject([
+      { kind: 'auto-export', label: 'Auto-export to lib.bib', state: 'done', done: 8, total: 8 },
+    ]);
   });
 
   it('debounces a burst of changes into one run of each affected file', async () => {
     const col = await client.lib.createCollection('Reading');
     await client.lib.addToCollection(col, [ids[0]!, ids[1]!]);
-    const quiet = new AutoExporter({ library: client, jobs, clock, runOnChange: false, onStatus: (s) => events.push(s) });
+    const quiet = new AutoExporter({
+      library: client,
+      jobs,
+      clock,
+      runOnChange: false,
+      onStatus: (s) => events.push(s),
+    });
     const all = await quiet.add({ path: join(dir.path, 'all.bib'), format: 'bibtex' });
-    const reading = await quiet.add({ path: join(dir.path, 'reading.json'), format: 'csljson', scope: { kind: 'collection', collectionId: col, subcollections: true } });
+    const reading = await quiet.add({
+      path: join(dir.path, 'reading.json'),
+      format: 'csljson',
+      scope: { kind: 'collection', collectionId: col, subcollections: true },
+    });
     await quiet.runNow(all.id);
     await quiet.runNow(reading.id);
     events.length = 0;
@@ -162,7 +185,11 @@ describe('AutoExporter', () => {
     const broken = new AutoExporter({ library: { autoExports }, jobs, clock, onStatus: (s) => heard.push(s) });
     await expect(broken.runNow(def.id)).rejects.toThrow('exporter bug');
     expect(heard).toMatchObject([{ definition: { id: def.id }, run: null }]);
-    expect(jobs.list().at(-1)).toMatchObject({ kind: 'auto-export', state: 'failed', message: 'Auto-export to u.bib failed: exporter bug.' });
+    expect(jobs.list().at(-1)).toMatchObject({
+      kind: 'auto-export',
+      state: 'failed',
+      message: 'Auto-export to u.bib failed: exporter bug.',
+    });
     await broken.close();
   });
 

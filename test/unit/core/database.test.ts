@@ -54,9 +54,15 @@ describe('library database', () => {
 
   it('refuses a list with a duplicate or out-of-order version before running any of it', () => {
     const db = new Database(join(dir.path, 'order.sqlite'));
-    const make = (version: number, name: string) => ({ version, name, up: (d: Database.Database) => d.exec(`CREATE TABLE ${name} (x INTEGER) STRICT`) });
+    const make = (version: number, name: string) => ({
+      version,
+      name,
+      up: (d: Database.Database) => d.exec(`CREATE TABLE ${name} (x INTEGER) STRICT`),
+    });
     expect(() => migrate(db, [make(1, 'a'), make(2, 'b'), make(2, 'c')])).toThrow(/"b" and "c" both have version 2/);
-    expect(() => migrate(db, [make(1, 'a'), make(3, 'b'), make(2, 'c')])).toThrow(/"c" \(version 2\) comes after "b" \(version 3\)/);
+    expect(() => migrate(db, [make(1, 'a'), make(3, 'b'), make(2, 'c')])).toThrow(
+      /"c" \(version 2\) comes after "b" \(version 3\)/,
+    );
     expect(() => migrate(db, [make(0, 'a')])).toThrow(/whole numbers from 1/);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get()).toBe(0);
     expect(db.pragma('user_version', { simple: true })).toBe(0);
@@ -73,7 +79,11 @@ describe('library database', () => {
     const db = new Database(join(dir.path, 'fail.sqlite'));
     const broken = [
       ...migrations,
-      { version: 99, name: 'broken', up: (d: Database.Database) => d.exec('CREATE TABLE half (x INTEGER) STRICT; SELECT * FROM missing_table;') },
+      {
+        version: 99,
+        name: 'broken',
+        up: (d: Database.Database) => d.exec('CREATE TABLE half (x INTEGER) STRICT; SELECT * FROM missing_table;'),
+      },
     ];
     migrate(db, migrations);
     expect(() => migrate(db, broken)).toThrow(/missing_table/);
@@ -88,7 +98,9 @@ describe('library database', () => {
     const store = new SettingsStore(db);
     expect(store.get()).toEqual(DEFAULT_SETTINGS);
     store.update({ theme: 'dark' });
-    expect(() => db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('n', Buffer.from([1]))).toThrow(/cannot store BLOB value in TEXT column/);
+    expect(() => db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('n', Buffer.from([1]))).toThrow(
+      /cannot store BLOB value in TEXT column/,
+    );
     db.close();
     const again = openDatabase(file);
     expect(new SettingsStore(again).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark' });

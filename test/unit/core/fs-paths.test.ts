@@ -17,7 +17,10 @@ beforeEach(() => {
 afterEach(() => root.remove());
 
 async function refusal(p: Promise<unknown>): Promise<CoreError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CoreError);
   return err as CoreError;
 }
@@ -26,19 +29,25 @@ const bib = { extensions: ['bib'], formatLabel: 'BibTeX' };
 
 describe('checkWritableTarget', () => {
   it('accepts a new or existing file in a writable folder, any case of the extension, normalised', async () => {
-    expect(await checkWritableTarget(`${root.path}/x/../refs.BIB`, { ...bib, forbiddenDir: dataDir })).toBe(join(root.path, 'refs.BIB'));
+    expect(await checkWritableTarget(`${root.path}/x/../refs.BIB`, { ...bib, forbiddenDir: dataDir })).toBe(
+      join(root.path, 'refs.BIB'),
+    );
     writeFileSync(join(root.path, 'old.bib'), 'x');
     expect(await checkWritableTarget(`  ${join(root.path, 'old.bib')} `, bib)).toBe(join(root.path, 'old.bib'));
   });
 
   it('refuses the data folder also through a symbolic link to it', async () => {
     symlinkSync(dataDir, join(root.path, 'link'));
-    const err = await refusal(checkWritableTarget(join(root.path, 'link', 'backups', 'refs.bib'), { ...bib, forbiddenDir: dataDir }));
+    const err = await refusal(
+      checkWritableTarget(join(root.path, 'link', 'backups', 'refs.bib'), { ...bib, forbiddenDir: dataDir }),
+    );
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.message).toContain('data folder');
     // A sibling whose name starts like the data folder is not inside it.
     mkdirSync(join(root.path, 'data-papers'));
-    expect(await checkWritableTarget(join(root.path, 'data-papers', 'refs.bib'), { ...bib, forbiddenDir: dataDir })).toBe(join(root.path, 'data-papers', 'refs.bib'));
+    expect(
+      await checkWritableTarget(join(root.path, 'data-papers', 'refs.bib'), { ...bib, forbiddenDir: dataDir }),
+    ).toBe(join(root.path, 'data-papers', 'refs.bib'));
   });
 
   it('says what is wrong: relative, NUL, extension, missing folder, a file as folder', async () => {
@@ -48,7 +57,9 @@ describe('checkWritableTarget', () => {
     const missing = await refusal(checkWritableTarget(join(root.path, 'nope', 'refs.bib'), bib));
     expect(missing.code).toBe('NOT_FOUND');
     writeFileSync(join(root.path, 'plain'), 'x');
-    expect((await refusal(checkWritableTarget(join(root.path, 'plain', 'refs.bib'), bib))).message).toContain('is a file, not a folder');
+    expect((await refusal(checkWritableTarget(join(root.path, 'plain', 'refs.bib'), bib))).message).toContain(
+      'is a file, not a folder',
+    );
   });
 });
 
@@ -58,7 +69,11 @@ describe('hashFile', () => {
     const file = join(root.path, 'big.pdf');
     writeFileSync(file, bytes);
     const out = await hashFile(file);
-    expect(out).toMatchObject({ path: file, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(out).toMatchObject({
+      path: file,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
   });
 
   it('refuses what is not a regular file', async () => {

@@ -29,7 +29,11 @@ describe('JobRegistry', () => {
 
   it('cancels through the signal and reports the job as cancelled', async () => {
     const jobs = new JobRegistry({ onChange: () => {} });
-    const { id, done } = jobs.start('import', 'Importing', (job) => new Promise((_, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')))));
+    const { id, done } = jobs.start(
+      'import',
+      'Importing',
+      (job) => new Promise((_, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+    );
     jobs.cancel(id);
     await expect(done).rejects.toThrow();
     expect(jobs.list()[0]).toMatchObject({ state: 'cancelled', message: 'Cancelled' });

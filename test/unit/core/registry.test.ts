@@ -8,7 +8,9 @@ describe('HandlerRegistry', () => {
   it('throws on a channel registered twice', () => {
     const registry = new HandlerRegistry(() => {});
     registry.register({ 'diag.echo': ({ payload }: { payload: unknown }) => ({ payload }) });
-    expect(() => registry.register({ 'diag.echo': () => ({ payload: 1 }) })).toThrow(/Duplicate handler for IPC channel "diag.echo"/);
+    expect(() => registry.register({ 'diag.echo': () => ({ payload: 1 }) })).toThrow(
+      /Duplicate handler for IPC channel "diag.echo"/,
+    );
   });
 
   it('throws on a handler for a channel the contract does not declare', () => {
@@ -39,7 +41,10 @@ describe('HandlerRegistry', () => {
       error: { code: 'CONFLICT', message: 'already finished', details: { id: 'x' } },
     });
     const internal = await registry.invoke('jobs.list', {}, ctx);
-    expect(internal).toEqual({ ok: false, error: { code: 'INTERNAL', message: expect.not.stringContaining('sk-123') } });
+    expect(internal).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: expect.not.stringContaining('sk-123') },
+    });
     expect(report).toHaveBeenCalledOnce();
   });
 

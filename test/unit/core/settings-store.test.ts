@@ -31,24 +31,38 @@ describe('settings store: citation style and locale', () => {
     store.update({ locale: 'en-GB', theme: 'dark' });
     db.close();
     const again = openDatabase(file);
-    expect(new SettingsStore(again).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', citationStyle: 'vancouver', locale: 'en-GB' });
+    expect(new SettingsStore(again).get()).toEqual({
+      ...DEFAULT_SETTINGS,
+      theme: 'dark',
+      citationStyle: 'vancouver',
+      locale: 'en-GB',
+    });
     again.close();
   });
 
   it('falls back to the default of one bad stored value without resetting the others', () => {
     const db = openDatabase(join(dir.path, 'c.sqlite'));
-    db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)').run('citationStyle', '"Not a style!"', 'locale', '"en-GB"', 'theme', '"dark"');
+    db.prepare('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)').run(
+      'citationStyle',
+      '"Not a style!"',
+      'locale',
+      '"en-GB"',
+      'theme',
+      '"dark"',
+    );
     expect(new SettingsStore(db).get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', locale: 'en-GB' });
     db.close();
   });
 
   it('accepts every style id export accepts (built in or added from a .csl file) and locale, and nothing else', () => {
-    for (const citationStyle of CITATION_STYLE_IDS) expect(settingsPatch.safeParse({ citationStyle }).success).toBe(true);
+    for (const citationStyle of CITATION_STYLE_IDS)
+      expect(settingsPatch.safeParse({ citationStyle }).success).toBe(true);
     for (const locale of CITATION_LOCALES) expect(settingsPatch.safeParse({ locale }).success).toBe(true);
     expect([...CITATION_LOCALES]).toEqual([...EXPORT_LOCALES]);
     // An added style's id is a style id too; whether it exists is the formatter's to say.
     expect(settingsPatch.safeParse({ citationStyle: 'chicago-fullnote' }).success).toBe(true);
-    for (const citationStyle of ['../x', 'APA', '', 'a b']) expect(settingsPatch.safeParse({ citationStyle }).success).toBe(false);
+    for (const citationStyle of ['../x', 'APA', '', 'a b'])
+      expect(settingsPatch.safeParse({ citationStyle }).success).toBe(false);
     expect(settingsPatch.safeParse({ locale: 'de-DE' }).success).toBe(false);
   });
 
@@ -74,7 +88,11 @@ describe('settings store: the Library layout', () => {
   it('keeps the columns, their widths and the panes across opens (browser mode forgets them with its port)', () => {
     const file = join(dir.path, 'layout.sqlite');
     const db = openDatabase(file);
-    const layout = { columns: ['title', 'container', 'year'], columnWidths: { creators: 200, year: 44 }, panes: { sidebar: 260, details: 600 } };
+    const layout = {
+      columns: ['title', 'container', 'year'],
+      columnWidths: { creators: 200, year: 44 },
+      panes: { sidebar: 260, details: 600 },
+    };
     new SettingsStore(db).update({ libraryLayout: layout });
     db.close();
     const again = openDatabase(file);
@@ -86,10 +104,14 @@ describe('settings store: the Library layout', () => {
     const widths = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, 10]));
     expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: widths(40) } }).success).toBe(true);
     expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: widths(41) } }).success).toBe(false);
-    expect(settingsPatch.safeParse({ libraryLayout: { columns: Array.from({ length: 41 }, () => 'title') } }).success).toBe(false);
+    expect(
+      settingsPatch.safeParse({ libraryLayout: { columns: Array.from({ length: 41 }, () => 'title') } }).success,
+    ).toBe(false);
     expect(settingsPatch.safeParse({ libraryLayout: { columnWidths: { title: 'wide' } } }).success).toBe(false);
     expect(settingsPatch.safeParse({ libraryLayout: { rows: [] } }).success).toBe(false);
-    expect(settingsPatch.safeParse({ libraryLayout: { panes: { sidebar: Number.POSITIVE_INFINITY } } }).success).toBe(false);
+    expect(settingsPatch.safeParse({ libraryLayout: { panes: { sidebar: Number.POSITIVE_INFINITY } } }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -116,7 +138,10 @@ describe('settings store: what adding PDFs does with the file', () => {
     for (const pdfStorage of ['move', 'Copy', '', null, true]) {
       const parsed = settingsPatch.safeParse({ pdfStorage });
       expect(parsed.success, String(pdfStorage)).toBe(false);
-      expect(parsed.error?.issues[0]).toMatchObject({ path: ['pdfStorage'], message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' });
+      expect(parsed.error?.issues[0]).toMatchObject({
+        path: ['pdfStorage'],
+        message: 'must be "copy" (into the library folder) or "link" (to the file where it is)',
+      });
     }
   });
 });

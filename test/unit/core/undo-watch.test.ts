@@ -13,7 +13,13 @@ describe('watchUndo', () => {
     let reads = 0;
     const heard: UndoTops[] = [];
     events.on('library.undoChanged', (t) => heard.push(t));
-    const dispose = watchUndo(events, async () => (reads++, tops), (err) => { throw err; });
+    const dispose = watchUndo(
+      events,
+      async () => (reads++, tops),
+      (err) => {
+        throw err;
+      },
+    );
 
     events.emit('library.changed', { kind: 'items', ids: [1] });
     await settle();
@@ -48,11 +54,17 @@ describe('watchUndo', () => {
     let release: (() => void) | null = null;
     const heard: number[] = [];
     events.on('library.undoChanged', (t) => heard.push(t.undo!.id));
-    watchUndo(events, async () => {
-      const seen = current;
-      if (seen === 1) await new Promise<void>((r) => (release = r));
-      return { undo: entry(seen), redo: null };
-    }, (err) => { throw err; });
+    watchUndo(
+      events,
+      async () => {
+        const seen = current;
+        if (seen === 1) await new Promise<void>((r) => (release = r));
+        return { undo: entry(seen), redo: null };
+      },
+      (err) => {
+        throw err;
+      },
+    );
     events.emit('library.changed', { kind: 'items' });
     current = 2;
     events.emit('library.changed', { kind: 'items' });

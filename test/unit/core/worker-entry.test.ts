@@ -14,7 +14,14 @@ const NAMES = Object.keys(WORKER_SOURCES) as WorkerName[];
 
 function recorder() {
   const lines: string[] = [];
-  return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) } };
+  return {
+    lines,
+    log: {
+      info: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      error: (m: string) => lines.push(m),
+    },
+  };
 }
 
 describe('locateWorker', () => {
@@ -56,7 +63,10 @@ describe('locateWorker', () => {
     mkdirSync(join(out, chunk, '..'), { recursive: true });
     for (const name of NAMES) writeFileSync(join(out, `${name}.js`), '');
     const from = pathToFileURL(join(out, chunk)).href;
-    for (const name of NAMES) expect(locateWorker(name, { from, bundleRoot: rootFrom(chunk) }).script).toEqual(pathToFileURL(join(out, `${name}.js`)));
+    for (const name of NAMES)
+      expect(locateWorker(name, { from, bundleRoot: rootFrom(chunk) }).script).toEqual(
+        pathToFileURL(join(out, `${name}.js`)),
+      );
   });
 
   it('says what to do when a worker is missing, and logs the path instead of showing it', () => {
@@ -81,7 +91,9 @@ describe('locateWorker', () => {
   it('refuses a bundle built without the worker-bundles plugin (the marker was never replaced)', () => {
     const { lines, log } = recorder();
     const from = pathToFileURL(join(dir.path, 'out', 'main', 'index.js')).href;
-    expect(() => locateWorker('library-worker', { from, bundleRoot: '__CITEWISE_BUNDLE_ROOT__/', log })).toThrow(/library worker.*missing/);
+    expect(() => locateWorker('library-worker', { from, bundleRoot: '__CITEWISE_BUNDLE_ROOT__/', log })).toThrow(
+      /library worker.*missing/,
+    );
     expect(lines.join('\n')).toContain('bundled without scripts/worker-bundles.ts');
   });
 

@@ -50,7 +50,11 @@ afterEach(async () => {
 function killOn(match: (message: Record<string, unknown>) => boolean): void {
   const post = Worker.prototype.postMessage;
   let done = false;
-  vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly TransferListItem[]) {
+  vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+    this: Worker,
+    message: unknown,
+    transfer?: readonly TransferListItem[],
+  ) {
     if (!done && typeof message === 'object' && message !== null && match(message as Record<string, unknown>)) {
       done = true;
       void this.terminate();
@@ -64,7 +68,10 @@ describe('WorkerRpc', () => {
     const notices: unknown[] = [];
     const rpc = echo((m) => notices.push(m));
     const hang = rpc.call({ id: 0, op: 'hang' });
-    const [a, b] = await Promise.all([rpc.call({ id: 0, op: 'echo', value: { x: [1, 2] } }), rpc.call({ id: 0, op: 'echo', value: 'two' })]);
+    const [a, b] = await Promise.all([
+      rpc.call({ id: 0, op: 'echo', value: { x: [1, 2] } }),
+      rpc.call({ id: 0, op: 'echo', value: 'two' }),
+    ]);
     expect([a, b]).toEqual([{ x: [1, 2] }, 'two']);
     // A notice is no reply: the call that asked for it stays pending.
     const noticed = rpc.call({ id: 0, op: 'notice' });
@@ -84,10 +91,18 @@ describe('WorkerRpc', () => {
 
   it('brings errors back as the class and message they were thrown with', async () => {
     const rpc = echo();
-    const coded = await rpc.call({ id: 0, op: 'refuse', error: { name: 'CoreError', message: 'No such item.', code: 'NOT_FOUND', details: { id: 9 } } }).catch((e: unknown) => e);
+    const coded = await rpc
+      .call({
+        id: 0,
+        op: 'refuse',
+        error: { name: 'CoreError', message: 'No such item.', code: 'NOT_FOUND', details: { id: 9 } },
+      })
+      .catch((e: unknown) => e);
     expect(coded).toBeInstanceOf(CoreError);
     expect(coded).toMatchObject({ code: 'NOT_FOUND', message: 'No such item.', details: { id: 9 } });
-    const plain = await rpc.call({ id: 0, op: 'refuse', error: { name: 'RangeError', message: 'too far' } }).catch((e: unknown) => e);
+    const plain = await rpc
+      .call({ id: 0, op: 'refuse', error: { name: 'RangeError', message: 'too far' } })
+      .catch((e: unknown) => e);
     expect(plain).not.toBeInstanceOf(CoreError);
     expect(plain).toMatchObject({ name: 'RangeError', message: 'too far' });
   });
@@ -133,7 +148,9 @@ describe('each worker kind killed mid-call', () => {
     const pool = new WorkerPool(1);
     try {
       killOn((m) => m.kind === 'stats');
-      await expect(pool.run(0, () => ({ kind: 'stats' }))).rejects.toThrow(/^The citation worker stopped \(exit code \d+\)\.$/);
+      await expect(pool.run(0, () => ({ kind: 'stats' }))).rejects.toThrow(
+        /^The citation worker stopped \(exit code \d+\)\.$/,
+      );
       vi.restoreAllMocks();
       expect(await pool.run(0, () => ({ kind: 'stats' }))).toMatchObject({ kind: 'stats', value: expect.any(Object) });
     } finally {
@@ -157,13 +174,19 @@ describe('each worker kind killed mid-call', () => {
   it('import worker: the import rejects naming it (its one request is its workerData)', async () => {
     const on = Worker.prototype.on;
     let killed = false;
-    vi.spyOn(Worker.prototype, 'on').mockImplementation(function (this: Worker, event: string | symbol, listener: (...args: unknown[]) => void) {
+    vi.spyOn(Worker.prototype, 'on').mockImplementation(function (
+      this: Worker,
+      event: string | symbol,
+      listener: (...args: unknown[]) => void,
+    ) {
       if (!killed && event === 'exit') {
         killed = true;
         void this.terminate();
       }
       return on.call(this, event, listener);
     });
-    await expect(importInWorker({ kind: 'text', text: '@article{a, title={T}}' }, { fileName: 'x.bib' })).rejects.toThrow(/The import worker stopped unexpectedly \(exit code \d+\)\./);
+    await expect(
+      importInWorker({ kind: 'text', text: '@article{a, title={T}}' }, { fileName: 'x.bib' }),
+    ).rejects.toThrow(/The import worker stopped unexpectedly \(exit code \d+\)\./);
   });
 });

@@ -2,7 +2,14 @@
 // (highlighted values with markup, plain detail records), and how the citation styles then print them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
-import { cslDate, evidenceToCsl, EvidenceRecordError, marked, personName, plain } from '../../../shared/model/evidence-records';
+import {
+  cslDate,
+  evidenceToCsl,
+  EvidenceRecordError,
+  marked,
+  personName,
+  plain,
+} from '../../../shared/model/evidence-records';
 import { buildCslDir } from '../formats/cite/helpers';
 import { DEVICE_DETAIL, FAERS, GRANT_DETAIL, hv, MAUDE, PATENT_FAMILY, TRIAL } from './fixtures';
 
@@ -43,14 +50,21 @@ describe('records as CSL items', () => {
       authority: 'U.S.',
       publisher: 'U.S. Patent and Trademark Office',
       jurisdiction: 'US',
-      author: [{ family: 'Okafor', given: 'Ngozi' }, { family: 'van der Berg', given: 'Jan' }],
+      author: [
+        { family: 'Okafor', given: 'Ngozi' },
+        { family: 'van der Berg', given: 'Jan' },
+      ],
       issued: { 'date-parts': [[2019, 3, 5]] },
       submitted: { 'date-parts': [[2016, 5, 4]] },
       URL: 'https://patents.example.org/patent/US10234567B2',
       keyword: 'G01N33/24, A01G25/16',
-      custom: { evidence: { dataset: 'patents', id: 'US10234567B2', familyId: '60000123', assignees: ['Acme Agritech'] } },
+      custom: {
+        evidence: { dataset: 'patents', id: 'US10234567B2', familyId: '60000123', assignees: ['Acme Agritech'] },
+      },
     });
-    expect(item.note).toBe('Publication: US10234567B2\nAssignee: Acme Agritech\nPatent family: 60000123\nStatus: granted');
+    expect(item.note).toBe(
+      'Publication: US10234567B2\nAssignee: Acme Agritech\nPatent family: 60000123\nStatus: granted',
+    );
     expect(JSON.stringify(item)).not.toContain('<strong');
   });
 
@@ -66,27 +80,76 @@ describe('records as CSL items', () => {
       URL: 'https://clinicaltrials.gov/study/NCT01000037',
       abstract: 'Aspirin for stroke prevention in adults over 70.',
       keyword: 'Stroke, Atrial fibrillation',
-      custom: { evidence: { dataset: 'clinical-trials', id: 'NCT01000037', sponsors: ['Riverside University Hospital'] } },
+      custom: {
+        evidence: { dataset: 'clinical-trials', id: 'NCT01000037', sponsors: ['Riverside University Hospital'] },
+      },
     });
   });
 
   it('a grant (detail record or search result) becomes a "report" with award number, PI and agency', () => {
     const fromDetail = evidenceToCsl('grants', GRANT_DETAIL);
-    expect(fromDetail).toMatchObject({ type: 'report', genre: 'Grant', number: 'NIH-2000013', author: [{ family: 'Lovelace', given: 'Ada' }], publisher: 'National Institutes of Health', authority: 'NIMH', issued: { 'date-parts': [[2019, 1, 2]] } });
-    expect(fromDetail.note).toBe('Awarded to: Lagos University\nProgram: R01\nAward amount: 250000\nProject end: 2023-01-02');
-    const wrapped = { slug: 's', dataset: 'grants', uid: 'NIH-2000013', grantsTotal: 1, grants: [Object.fromEntries(Object.entries(GRANT_DETAIL).map(([k, v]) => [k, typeof v === 'string' ? hv(v) : v]))] };
+    expect(fromDetail).toMatchObject({
+      type: 'report',
+      genre: 'Grant',
+      number: 'NIH-2000013',
+      author: [{ family: 'Lovelace', given: 'Ada' }],
+      publisher: 'National Institutes of Health',
+      authority: 'NIMH',
+      issued: { 'date-parts': [[2019, 1, 2]] },
+    });
+    expect(fromDetail.note).toBe(
+      'Awarded to: Lagos University\nProgram: R01\nAward amount: 250000\nProject end: 2023-01-02',
+    );
+    const wrapped = {
+      slug: 's',
+      dataset: 'grants',
+      uid: 'NIH-2000013',
+      grantsTotal: 1,
+      grants: [
+        Object.fromEntries(Object.entries(GRANT_DETAIL).map(([k, v]) => [k, typeof v === 'string' ? hv(v) : v])),
+      ],
+    };
     expect(evidenceToCsl('grants', wrapped)).toEqual(fromDetail);
   });
 
   it('a 510(k) device, a FAERS and a MAUDE report become "report"s published by the FDA', () => {
-    expect(evidenceToCsl('device510k-summaries', DEVICE_DETAIL)).toMatchObject({ type: 'report', genre: '510(k) premarket notification', number: 'K100017', title: 'Acme Infusion pump: 510(k) premarket notification', author: [{ literal: 'Acme Medical' }], publisher: 'U.S. Food and Drug Administration', issued: { 'date-parts': [[2019, 2, 2]] }, URL: DEVICE_DETAIL.summaryUrl });
-    expect(evidenceToCsl('faers', FAERS)).toMatchObject({ type: 'report', number: '10000031', title: 'Adverse event report 10000031: WARFARIN, ASPIRIN and Haemorrhage', author: [{ literal: 'U.S. Food and Drug Administration' }], issued: { 'date-parts': [[2019, 2, 2]] }, keyword: 'WARFARIN, ASPIRIN, Haemorrhage' });
-    expect(evidenceToCsl('maude', MAUDE)).toMatchObject({ type: 'report', number: '15000023', title: 'Medical device report 15000023: Acme Infusion pump (malfunction)', abstract: MAUDE.narrative, issued: { 'date-parts': [[2020, 1, 1]] } });
+    expect(evidenceToCsl('device510k-summaries', DEVICE_DETAIL)).toMatchObject({
+      type: 'report',
+      genre: '510(k) premarket notification',
+      number: 'K100017',
+      title: 'Acme Infusion pump: 510(k) premarket notification',
+      author: [{ literal: 'Acme Medical' }],
+      publisher: 'U.S. Food and Drug Administration',
+      issued: { 'date-parts': [[2019, 2, 2]] },
+      URL: DEVICE_DETAIL.summaryUrl,
+    });
+    expect(evidenceToCsl('faers', FAERS)).toMatchObject({
+      type: 'report',
+      number: '10000031',
+      title: 'Adverse event report 10000031: WARFARIN, ASPIRIN and Haemorrhage',
+      author: [{ literal: 'U.S. Food and Drug Administration' }],
+      issued: { 'date-parts': [[2019, 2, 2]] },
+      keyword: 'WARFARIN, ASPIRIN, Haemorrhage',
+    });
+    expect(evidenceToCsl('maude', MAUDE)).toMatchObject({
+      type: 'report',
+      number: '15000023',
+      title: 'Medical device report 15000023: Acme Infusion pump (malfunction)',
+      abstract: MAUDE.narrative,
+      issued: { 'date-parts': [[2020, 1, 1]] },
+    });
   });
 
   it('leaves out what a record does not have instead of writing empty fields', () => {
     const item = evidenceToCsl('clinical-trials', { uid: 'NCT1', title: 'Bare trial' });
-    expect(item).toEqual({ id: 'trial-NCT1', type: 'report', genre: 'Clinical trial registration', title: 'Bare trial', number: 'NCT1', custom: { evidence: { dataset: 'clinical-trials', id: 'NCT1', sponsors: [] } } });
+    expect(item).toEqual({
+      id: 'trial-NCT1',
+      type: 'report',
+      genre: 'Clinical trial registration',
+      title: 'Bare trial',
+      number: 'NCT1',
+      custom: { evidence: { dataset: 'clinical-trials', id: 'NCT1', sponsors: [] } },
+    });
   });
 
   it.each([
@@ -97,10 +160,13 @@ describe('records as CSL items', () => {
     ['device510k-summaries', { id: 'K1' }, /510\(k\) device record has no device name \(deviceName\)/],
     ['faers', { drugs: [] }, /FAERS report record has no report number/],
     ['maude', {}, /MAUDE report record has no report key/],
-  ] as const)('refuses a %s record without what a citation needs, saying what and where', (dataset, record, message) => {
-    expect(() => evidenceToCsl(dataset, record)).toThrow(EvidenceRecordError);
-    expect(() => evidenceToCsl(dataset, record)).toThrow(message);
-  });
+  ] as const)(
+    'refuses a %s record without what a citation needs, saying what and where',
+    (dataset, record, message) => {
+      expect(() => evidenceToCsl(dataset, record)).toThrow(EvidenceRecordError);
+      expect(() => evidenceToCsl(dataset, record)).toThrow(message);
+    },
+  );
 
   it('refuses a record that is not an object', () => {
     expect(() => evidenceToCsl('grants', [1, 2])).toThrow(/not an object/);
@@ -118,7 +184,12 @@ describe('as the citation styles print them', () => {
 
   // Titles are printed as the registries write them (citeproc does not sentence-case).
   it('apa: "U.S. Patent No.", the trial registration number, the grant number, the FDA as publisher', async () => {
-    const items = [evidenceToCsl('patents', PATENT_FAMILY), evidenceToCsl('clinical-trials', TRIAL), evidenceToCsl('grants', GRANT_DETAIL), evidenceToCsl('device510k-summaries', DEVICE_DETAIL)];
+    const items = [
+      evidenceToCsl('patents', PATENT_FAMILY),
+      evidenceToCsl('clinical-trials', TRIAL),
+      evidenceToCsl('grants', GRANT_DETAIL),
+      evidenceToCsl('device510k-summaries', DEVICE_DETAIL),
+    ];
     const bib = await f.formatBibliography(items, { style: 'apa' });
     expect(bib.entries.map((e) => e.value)).toEqual([
       'Acme Medical. (2019). Acme Infusion pump: 510(k) premarket notification (510(k) Premarket Notification No. K100017). U.S. Food and Drug Administration. https://www.accessdata.fda.gov/cdrh_docs/pdf/K100017.pdf',

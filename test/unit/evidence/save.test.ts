@@ -13,7 +13,12 @@ let core: Core;
 
 beforeEach(async () => {
   dir = tempDir();
-  core = await createCore({ dataDir: dir.path, mode: 'test', logger: silentLogger, fetch: async () => new Response('{}', { status: 500 }) });
+  core = await createCore({
+    dataDir: dir.path,
+    mode: 'test',
+    logger: silentLogger,
+    fetch: async () => new Response('{}', { status: 500 }),
+  });
 });
 
 afterEach(async () => {
@@ -30,12 +35,21 @@ async function ok<C extends Channel>(channel: C, input: InputOf<C>): Promise<Res
 describe('evidence.save', () => {
   it('adds a trial and a patent as citable items with keys, searchable, and undoable one at a time', async () => {
     const trial = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
-    expect(trial).toMatchObject({ type: 'report', title: 'Effect of Daily Aspirin on Stroke in Older Adults', citationKey: expect.stringMatching(/^riverside\w*2015$/) });
+    expect(trial).toMatchObject({
+      type: 'report',
+      title: 'Effect of Daily Aspirin on Stroke in Older Adults',
+      citationKey: expect.stringMatching(/^riverside\w*2015$/),
+    });
     const patent = await ok('evidence.save', { dataset: 'patents', record: PATENT_FAMILY });
     expect(patent).toMatchObject({ type: 'patent', citationKey: expect.stringMatching(/^okafor\w*2019$/) });
 
     const detail = await ok('library.item.get', { id: patent.id });
-    expect(detail.csl).toMatchObject({ type: 'patent', number: '10,234,567', authority: 'U.S.', custom: { evidence: { id: 'US10234567B2' } } });
+    expect(detail.csl).toMatchObject({
+      type: 'patent',
+      number: '10,234,567',
+      authority: 'U.S.',
+      custom: { evidence: { id: 'US10234567B2' } },
+    });
     expect(detail.tags).toEqual(expect.arrayContaining(['G01N33/24']));
 
     const found = await ok('library.list', { query: 'aspirin stroke' });
@@ -44,7 +58,11 @@ describe('evidence.save', () => {
     expect(byWord.rows.map((r) => r.id)).toEqual([patent.id]);
 
     // The patent was saved last: undo names it and puts it in the Trash (issue 17), not away.
-    expect(await ok('library.undo', {})).toEqual({ label: `Add item ${quoteTitle(detail.title!)}`, itemIds: [patent.id], trashed: [patent.id] });
+    expect(await ok('library.undo', {})).toEqual({
+      label: `Add item ${quoteTitle(detail.title!)}`,
+      itemIds: [patent.id],
+      trashed: [patent.id],
+    });
     expect((await ok('library.list', {})).rows.map((r) => r.id)).toEqual([trial.id]);
     expect((await ok('library.list', { trash: true })).rows.map((r) => r.id)).toEqual([patent.id]);
   });
@@ -52,23 +70,40 @@ describe('evidence.save', () => {
   it('answers a record saved before with its item instead of adding it twice; after the trash, adds it again', async () => {
     const first = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
     expect(first.alreadySaved).toBe(false);
-    expect(await ok('evidence.saved', { dataset: 'clinical-trials', record: TRIAL })).toEqual({ ...first, alreadySaved: true });
+    expect(await ok('evidence.saved', { dataset: 'clinical-trials', record: TRIAL })).toEqual({
+      ...first,
+      alreadySaved: true,
+    });
     expect(await ok('evidence.saved', { dataset: 'patents', record: PATENT_FAMILY })).toBeNull();
     const again = await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL });
     expect(again).toEqual({ ...first, alreadySaved: true });
     // Another record with the same title is another item.
-    const other = await ok('evidence.save', { dataset: 'clinical-trials', record: { ...TRIAL, uid: 'NCT09999999', id: 'NCT09999999' } });
+    const other = await ok('evidence.save', {
+      dataset: 'clinical-trials',
+      record: { ...TRIAL, uid: 'NCT09999999', id: 'NCT09999999' },
+    });
     expect(other).toMatchObject({ alreadySaved: false });
     expect(other.id).not.toBe(first.id);
     expect(await ok('library.count', {})).toBe(2);
     await ok('library.trash', { ids: [first.id] });
     expect(await ok('evidence.saved', { dataset: 'clinical-trials', record: TRIAL })).toBeNull();
-    expect(await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL })).toMatchObject({ alreadySaved: false });
+    expect(await ok('evidence.save', { dataset: 'clinical-trials', record: TRIAL })).toMatchObject({
+      alreadySaved: false,
+    });
   });
 
   it('refuses a record it cannot cite, saying what is missing, and adds nothing', async () => {
-    const r = await core.invoke('evidence.save', { dataset: 'clinical-trials', record: { title: 'No registry number' } });
-    expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('clinical trial record has no registry number (uid)') } });
+    const r = await core.invoke('evidence.save', {
+      dataset: 'clinical-trials',
+      record: { title: 'No registry number' },
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('clinical trial record has no registry number (uid)'),
+      },
+    });
     expect(await ok('library.count', {})).toBe(0);
   });
 
@@ -76,7 +111,11 @@ describe('evidence.save', () => {
     ['an unknown dataset', { dataset: 'horoscopes', record: TRIAL }, 'dataset'],
     ['a record that is a list', { dataset: 'patents', record: [1, 2] }, 'record'],
     ['an unknown key', { dataset: 'patents', record: PATENT_FAMILY, extra: 1 }, 'extra'],
-    ['an oversized record', { dataset: 'patents', record: { blob: 'x'.repeat(MAX_EVIDENCE_RECORD_CHARS) } }, 'larger than'],
+    [
+      'an oversized record',
+      { dataset: 'patents', record: { blob: 'x'.repeat(MAX_EVIDENCE_RECORD_CHARS) } },
+      'larger than',
+    ],
   ])('refuses %s at the boundary (naming %s)', async (_what, input, what) => {
     const r = await core.invoke('evidence.save', input as never);
     expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining(what) } });

@@ -48,12 +48,20 @@ describe('BibTeX import: the realistic library', () => {
     // An English Title Case title is stored in sentence case; the field as written is kept for export.
     const title = 'Molecular Structure of Nucleic Acids: A Structure for Deoxyribose Nucleic Acid';
     expect(w.title).toBe('Molecular structure of nucleic acids: A structure for deoxyribose nucleic acid');
-    expect(w.custom).toEqual({ bibtex: { type: 'article', fields: { owner: 'lab', timestamp: '2021.03.04' }, kept: { title: { as: w.title, fields: { title } } } } });
+    expect(w.custom).toEqual({
+      bibtex: {
+        type: 'article',
+        fields: { owner: 'lab', timestamp: '2021.03.04' },
+        kept: { title: { as: w.title, fields: { title } } },
+      },
+    });
   });
 
   it('decodes accents and keeps case-protected words as CSL nocase spans', () => {
     const g = byKey(result.items, 'Goedel1931');
-    expect(g.title).toBe('Über formal unentscheidbare Sätze der <span class="nocase">Principia Mathematica</span> und verwandter Systeme <span class="nocase">I</span>');
+    expect(g.title).toBe(
+      'Über formal unentscheidbare Sätze der <span class="nocase">Principia Mathematica</span> und verwandter Systeme <span class="nocase">I</span>',
+    );
     expect(g['container-title']).toBe('Monatshefte für Mathematik und Physik');
     expect(g.author).toEqual([{ family: 'Gödel', given: 'Kurt' }]);
   });
@@ -86,14 +94,25 @@ describe('BibTeX import: the realistic library', () => {
   });
 
   it('maps thesis and report types, keeping the source type for export', () => {
-    expect(byKey(result.items, 'curie1903')).toMatchObject({ type: 'thesis', genre: 'PhD thesis', publisher: 'Faculté des sciences de Paris' });
+    expect(byKey(result.items, 'curie1903')).toMatchObject({
+      type: 'thesis',
+      genre: 'PhD thesis',
+      publisher: 'Faculté des sciences de Paris',
+    });
     expect(byKey(result.items, 'shannon1940')).toMatchObject({ type: 'thesis', genre: 'MSc thesis' });
-    expect(byKey(result.items, 'cern2012')).toMatchObject({ type: 'report', number: 'CMS-HIG-12-028', author: [{ literal: 'The CMS Collaboration' }], note: 'Submitted to Phys.\u00a0Lett.\u00a0B' });
+    expect(byKey(result.items, 'cern2012')).toMatchObject({
+      type: 'report',
+      number: 'CMS-HIG-12-028',
+      author: [{ literal: 'The CMS Collaboration' }],
+      note: 'Submitted to Phys.\u00a0Lett.\u00a0B',
+    });
   });
 
   it('decodes minimal math, percent signs, \\ss and dashes', () => {
     expect(byKey(result.items, 'draft2024').title).toBe('The α-helix in H<sub>2</sub>O: 10% faster folding at 37°C');
-    expect(byKey(result.items, 'einstein1905').abstract).toMatch(/^Es ist bekannt, daß die Elektrodynamik Maxwells – wie/);
+    expect(byKey(result.items, 'einstein1905').abstract).toMatch(
+      /^Es ist bekannt, daß die Elektrodynamik Maxwells – wie/,
+    );
   });
 
   it('reads entries delimited by parentheses and quoted values with braced quotes', () => {
@@ -111,20 +130,45 @@ describe('BibLaTeX import', () => {
 
   it('imports every entry (xdata entries are not items)', () => {
     expect(result.errors).toEqual([]);
-    expect(result.items.map((i) => i.sourceKey)).toEqual(['lecun2015', 'wikipedia-bibtex', 'numpy', 'gbif2020', 'nyt2020', 'patent1', 'ipcc2021', 'thesis-bl', 'inbook1']);
+    expect(result.items.map((i) => i.sourceKey)).toEqual([
+      'lecun2015',
+      'wikipedia-bibtex',
+      'numpy',
+      'gbif2020',
+      'nyt2020',
+      'patent1',
+      'ipcc2021',
+      'thesis-bl',
+      'inbook1',
+    ]);
   });
 
   it('reads ISO dates, ranges and circa, urldate, journaltitle, location', () => {
-    expect(byKey(result.items, 'lecun2015')).toMatchObject({ issued: { 'date-parts': [[2015, 5, 28]] }, 'container-title': 'Nature', 'container-title-short': 'Nature' });
-    expect(byKey(result.items, 'wikipedia-bibtex')).toMatchObject({ type: 'webpage', accessed: { 'date-parts': [[2024, 1, 15]] } });
+    expect(byKey(result.items, 'lecun2015')).toMatchObject({
+      issued: { 'date-parts': [[2015, 5, 28]] },
+      'container-title': 'Nature',
+      'container-title-short': 'Nature',
+    });
+    expect(byKey(result.items, 'wikipedia-bibtex')).toMatchObject({
+      type: 'webpage',
+      accessed: { 'date-parts': [[2024, 1, 15]] },
+    });
     expect(byKey(result.items, 'ipcc2021').issued).toEqual({ 'date-parts': [[2021], [2022]] });
     expect(byKey(result.items, 'thesis-bl').issued).toEqual({ 'date-parts': [[1855]], circa: true });
   });
 
   it('maps the BibLaTeX types: software, dataset, newspaper articles, patents, inbook', () => {
-    expect(byKey(result.items, 'numpy')).toMatchObject({ type: 'software', version: '1.26.4', publisher: 'ACM', 'publisher-place': 'New York, NY, USA' });
+    expect(byKey(result.items, 'numpy')).toMatchObject({
+      type: 'software',
+      version: '1.26.4',
+      publisher: 'ACM',
+      'publisher-place': 'New York, NY, USA',
+    });
     expect(byKey(result.items, 'gbif2020')).toMatchObject({ type: 'dataset', DOI: '10.15468/dl.abcd12' });
-    expect(byKey(result.items, 'nyt2020')).toMatchObject({ type: 'article-newspaper', 'container-title': 'The New York Times' });
+    expect(byKey(result.items, 'nyt2020')).toMatchObject({
+      type: 'article-newspaper',
+      'container-title': 'The New York Times',
+    });
     expect(byKey(result.items, 'patent1')).toMatchObject({ type: 'patent', number: 'US 9,876,543 B2' });
     expect(byKey(result.items, 'inbook1')).toMatchObject({
       type: 'chapter',
@@ -138,7 +182,18 @@ describe('BibLaTeX import', () => {
 
 describe('BibTeX syntax', () => {
   it('reports each broken entry with its line and reason, and keeps the entries around it', () => {
-    const text = ['@article{good1, title = {One}, year = 2001}', '', '@article{bad1, title = {Unclosed,', '  year = 2002', '}', '', '@book{good2, title = {Two}}', '@misc{bad2, title = "x" year = 3}', '@misc{good3, title = {Three}}', '@misc{cut, title = {The end'].join('\n');
+    const text = [
+      '@article{good1, title = {One}, year = 2001}',
+      '',
+      '@article{bad1, title = {Unclosed,',
+      '  year = 2002',
+      '}',
+      '',
+      '@book{good2, title = {Two}}',
+      '@misc{bad2, title = "x" year = 3}',
+      '@misc{good3, title = {Three}}',
+      '@misc{cut, title = {The end',
+    ].join('\n');
     const r = bib(text);
     expect(r.items.map((i) => i.sourceKey)).toEqual(['good1', 'good2', 'good3']);
     expect(r.errors.map((e) => e.line)).toEqual([3, 8, 10]);
@@ -146,11 +201,17 @@ describe('BibTeX syntax', () => {
     expect(r.errors[1]!.reason).toMatch(/Expected "," or "}" after the field "title"/);
     expect(r.errors[2]!.reason).toMatch(/never closed: the file ends inside it/);
     // Each excerpt is the entry's own first line, not the lines after it.
-    expect(r.errors.map((e) => e.excerpt)).toEqual(['@article{bad1, title = {Unclosed,', '@misc{bad2, title = "x" year = 3}', '@misc{cut, title = {The end']);
+    expect(r.errors.map((e) => e.excerpt)).toEqual([
+      '@article{bad1, title = {Unclosed,',
+      '@misc{bad2, title = "x" year = 3}',
+      '@misc{cut, title = {The end',
+    ]);
   });
 
   it('treats @comment, free text and stray @ as comments, and keeps @preamble', () => {
-    const r = bib('Some notes, mail me @ home.\n@comment{ignored = {x}}\n@preamble{"\\def\\x{y}"}\n@misc{a, title={T}}');
+    const r = bib(
+      'Some notes, mail me @ home.\n@comment{ignored = {x}}\n@preamble{"\\def\\x{y}"}\n@misc{a, title={T}}',
+    );
     expect(r.errors).toEqual([]);
     expect(r.count).toBe(1);
     expect(r.preambles).toEqual(['\\def\\x{y}']);
@@ -171,12 +232,22 @@ describe('BibTeX syntax', () => {
     const r = bib('@misc{title = {No key}}\n@weirdtype{k, title = {W}}');
     expect(r.items.map((i) => i.item.type)).toEqual(['document', 'document']);
     expect(r.items[0]!.item.id).toBe('entry-line-1');
-    expect(r.warnings.map((w) => w.reason)).toEqual([expect.stringMatching(/no citation key/), expect.stringMatching(/@weirdtype is not a BibTeX or BibLaTeX type/)]);
+    expect(r.warnings.map((w) => w.reason)).toEqual([
+      expect.stringMatching(/no citation key/),
+      expect.stringMatching(/@weirdtype is not a BibTeX or BibLaTeX type/),
+    ]);
   });
 
   it('reads month as macro, number, abbreviation or name; a non-numeric year is a literal date', () => {
-    const r = bib('@misc{a, year=2020, month=sep}\n@misc{b, year=2020, month={9}}\n@misc{c, year=2020, month={Sept.}}\n@misc{d, year={in press}}');
-    expect(r.items.map((i) => i.item.issued)).toEqual([{ 'date-parts': [[2020, 9]] }, { 'date-parts': [[2020, 9]] }, { 'date-parts': [[2020, 9]] }, { literal: 'in press' }]);
+    const r = bib(
+      '@misc{a, year=2020, month=sep}\n@misc{b, year=2020, month={9}}\n@misc{c, year=2020, month={Sept.}}\n@misc{d, year={in press}}',
+    );
+    expect(r.items.map((i) => i.item.issued)).toEqual([
+      { 'date-parts': [[2020, 9]] },
+      { 'date-parts': [[2020, 9]] },
+      { 'date-parts': [[2020, 9]] },
+      { literal: 'in press' },
+    ]);
   });
 });
 
@@ -209,7 +280,7 @@ describe('LaTeX decoding', () => {
     ['a~b', 'a\u00a0b'],
     ['1--2', '1–2'],
     ['a---b', 'a—b'],
-    ['``quoted\'\'', '\u201cquoted\u201d'],
+    ["``quoted''", '\u201cquoted\u201d'],
     ['\\textendash', '–'],
     ['$\\alpha$ and $\\beta$', 'α and β'],
     ['\\url{http://x.org/a_b}', 'http://x.org/a_b'],
@@ -245,7 +316,10 @@ describe('BibTeX names', () => {
     ['Knuth, Donald E.', { family: 'Knuth', given: 'Donald E.' }],
     ['Ludwig van Beethoven', { given: 'Ludwig', 'non-dropping-particle': 'van', family: 'Beethoven' }],
     ['van Beethoven, Ludwig', { 'non-dropping-particle': 'van', family: 'Beethoven', given: 'Ludwig' }],
-    ['Charles Louis Xavier Joseph de la Vall{\\\'e}e Poussin', { given: 'Charles Louis Xavier Joseph', 'non-dropping-particle': 'de la', family: 'Vallée Poussin' }],
+    [
+      "Charles Louis Xavier Joseph de la Vall{\\'e}e Poussin",
+      { given: 'Charles Louis Xavier Joseph', 'non-dropping-particle': 'de la', family: 'Vallée Poussin' },
+    ],
     ['Ford, Jr., Henry', { family: 'Ford', suffix: 'Jr.', given: 'Henry' }],
     ['{Barnes and Noble, Inc.}', { literal: 'Barnes and Noble, Inc.' }],
     ['{\\"U}nal, Ay{\\c s}e', { family: 'Ünal', given: 'Ayşe' }],

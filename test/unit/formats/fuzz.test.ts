@@ -5,25 +5,79 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormatError, importBytes, importText, type ImportFormat, type ParseResult } from '../../../electron/core/formats';
+import {
+  FormatError,
+  importBytes,
+  importText,
+  type ImportFormat,
+  type ParseResult,
+} from '../../../electron/core/formats';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const SEEDS: Record<ImportFormat, string> = {
   bibtex: readFileSync(join(FIXTURES, 'library.bib'), 'utf8') + readFileSync(join(FIXTURES, 'biblatex.bib'), 'utf8'),
   ris: readFileSync(join(FIXTURES, 'sample.ris'), 'utf8'),
   csljson: readFileSync(join(FIXTURES, 'sample.json'), 'utf8'),
-  'doi-list': readFileSync(join(FIXTURES, 'dois.txt'), 'utf8') + 'See https://doi.org/10.1126/science.169.3946.635 (1970).\n',
+  'doi-list':
+    readFileSync(join(FIXTURES, 'dois.txt'), 'utf8') + 'See https://doi.org/10.1126/science.169.3946.635 (1970).\n',
 };
 const RUNS = 2000;
 
 // The characters that matter to the parsers, plus some that should not.
-const SYNTAX = fc.constantFrom('{', '}', '@', ',', '=', '"', '#', '\\', '\n', '\r\n', '%', '$', '~', '(', ')', '[', ']', ':', 'TY  - ', 'ER  - ', 'AU  - ', '10.', '/', ' and ', 'é', '\u0301', '\ufeff', '\t', '\u2028', 'others', '@string{', '@comment{', 'crossref = {', '\\"', "\\'", '--', '``');
-type Mutation = { kind: 'insert' | 'delete' | 'duplicate' | 'truncate' | 'replace'; at: number; len: number; text: string };
+const SYNTAX = fc.constantFrom(
+  '{',
+  '}',
+  '@',
+  ',',
+  '=',
+  '"',
+  '#',
+  '\\',
+  '\n',
+  '\r\n',
+  '%',
+  '$',
+  '~',
+  '(',
+  ')',
+  '[',
+  ']',
+  ':',
+  'TY  - ',
+  'ER  - ',
+  'AU  - ',
+  '10.',
+  '/',
+  ' and ',
+  'é',
+  '\u0301',
+  '\ufeff',
+  '\t',
+  '\u2028',
+  'others',
+  '@string{',
+  '@comment{',
+  'crossref = {',
+  '\\"',
+  "\\'",
+  '--',
+  '``',
+);
+type Mutation = {
+  kind: 'insert' | 'delete' | 'duplicate' | 'truncate' | 'replace';
+  at: number;
+  len: number;
+  text: string;
+};
 const mutation: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom('insert', 'delete', 'duplicate', 'truncate', 'replace'),
   at: fc.nat(),
   len: fc.nat({ max: 200 }),
-  text: fc.oneof(SYNTAX, fc.string({ maxLength: 8 }), fc.array(SYNTAX, { maxLength: 6 }).map((a) => a.join(''))),
+  text: fc.oneof(
+    SYNTAX,
+    fc.string({ maxLength: 8 }),
+    fc.array(SYNTAX, { maxLength: 6 }).map((a) => a.join('')),
+  ),
 });
 
 function mutate(seed: string, mutations: Mutation[]): string {
@@ -69,10 +123,14 @@ function checkImport(run: () => ParseResult, text: string): void {
     expect(performance.now() - started).toBeLessThan(2000);
   }
   for (const issue of result.errors) {
-    expect(Number.isInteger(issue.line) && issue.line >= 1 && issue.line <= lines, `error line ${issue.line}: ${issue.reason}`).toBe(true);
+    expect(
+      Number.isInteger(issue.line) && issue.line >= 1 && issue.line <= lines,
+      `error line ${issue.line}: ${issue.reason}`,
+    ).toBe(true);
     expect(issue.reason).not.toBe('');
   }
-  for (const issue of result.warnings) expect(issue.line >= 0 && issue.line <= lines, `warning line ${issue.line}`).toBe(true);
+  for (const issue of result.warnings)
+    expect(issue.line >= 0 && issue.line <= lines, `warning line ${issue.line}`).toBe(true);
   for (const { item, line } of result.items) {
     expect(line >= 1 && line <= lines).toBe(true);
     expect(typeof item.id).toBe('string');
@@ -98,21 +156,30 @@ describe('fuzz: mutated inputs through every importer', () => {
   it(`auto-detection and decoding: ${RUNS} mutated byte streams`, () => {
     const seeds = Object.values(SEEDS).map((s) => Buffer.from(s, 'utf8'));
     fc.assert(
-      fc.property(fc.nat({ max: seeds.length - 1 }), fc.array(fc.record({ at: fc.nat(), byte: fc.nat({ max: 255 }) }), { maxLength: 20 }), fc.nat(), (which, flips, cut) => {
-        const bytes = Buffer.from(seeds[which]!);
-        for (const f of flips) bytes[f.at % bytes.length] = f.byte;
-        const slice = bytes.subarray(0, cut % (bytes.length + 1));
-        checkImport(() => importBytes(slice), slice.toString('latin1'));
-      }),
+      fc.property(
+        fc.nat({ max: seeds.length - 1 }),
+        fc.array(fc.record({ at: fc.nat(), byte: fc.nat({ max: 255 }) }), { maxLength: 20 }),
+        fc.nat(),
+        (which, flips, cut) => {
+          const bytes = Buffer.from(seeds[which]!);
+          for (const f of flips) bytes[f.at % bytes.length] = f.byte;
+          const slice = bytes.subarray(0, cut % (bytes.length + 1));
+          checkImport(() => importBytes(slice), slice.toString('latin1'));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('arbitrary strings never break any importer', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom<ImportFormat>('bibtex', 'ris', 'csljson', 'doi-list'), (text, format) => {
-        checkImport(() => importText(text, { format }), text);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.constantFrom<ImportFormat>('bibtex', 'ris', 'csljson', 'doi-list'),
+        (text, format) => {
+          checkImport(() => importText(text, { format }), text);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -1,14 +1,39 @@
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { decodePortItems, encodePortItems, type PortChunk, type PortItem } from '../../../electron/core/formats/import-port';
+import {
+  decodePortItems,
+  encodePortItems,
+  type PortChunk,
+  type PortItem,
+} from '../../../electron/core/formats/import-port';
 import { cslText, prepareItem, withKey } from '../../../electron/core/library/derive';
 import type { CslItem } from '../../../shared/model/csl';
 import { article } from '../library/helpers/lib';
 
 const items: PortItem[] = [
-  { prepared: prepareItem(article('Protein 𝛼-helices', 'Müller', 2020, { 'citation-key': 'muller2020', keyword: 'a; b', abstract: 'Ünïcödé and 😀 and\u0000nul' })), line: 3, sourceKey: 'muller2020' },
-  { prepared: prepareItem(article('Plain', 'Smith', 1999, { editor: [{ literal: 'Org' }], DOI: 'not a doi' })), line: 9 },
-  { prepared: prepareItem({ id: 'x y', type: 'book', title: 'A  book' } as CslItem, { id: 'x y', reason: 'it has spaces' }), line: 12, sourceKey: 'x y' },
+  {
+    prepared: prepareItem(
+      article('Protein 𝛼-helices', 'Müller', 2020, {
+        'citation-key': 'muller2020',
+        keyword: 'a; b',
+        abstract: 'Ünïcödé and 😀 and\u0000nul',
+      }),
+    ),
+    line: 3,
+    sourceKey: 'muller2020',
+  },
+  {
+    prepared: prepareItem(article('Plain', 'Smith', 1999, { editor: [{ literal: 'Org' }], DOI: 'not a doi' })),
+    line: 9,
+  },
+  {
+    prepared: prepareItem({ id: 'x y', type: 'book', title: 'A  book' } as CslItem, {
+      id: 'x y',
+      reason: 'it has spaces',
+    }),
+    line: 12,
+    sourceKey: 'x y',
+  },
   { prepared: prepareItem({} as CslItem), line: 20 },
 ];
 
@@ -32,7 +57,10 @@ describe('the import port packs a chunk of prepared items', () => {
       expect(cslText(csl)).toBe(sent);
       expect(Buffer.from(csl as Uint8Array).equals(Buffer.from(sent as string, 'utf8'))).toBe(true);
       expect(rest).toEqual(expected);
-      expect({ line: it.line, sourceKey: it.sourceKey }).toEqual({ line: items[n]!.line, sourceKey: items[n]!.sourceKey });
+      expect({ line: it.line, sourceKey: it.sourceKey }).toEqual({
+        line: items[n]!.line,
+        sourceKey: items[n]!.sourceKey,
+      });
       // The key the store gives: the bytes as they are when the entry keeps its own, else text.
       expect(cslText(withKey(it.prepared, 'k2'))).toBe(cslText(withKey(items[n]!.prepared, 'k2')));
     });

@@ -11,12 +11,17 @@ import { generateBibtex } from './corpus';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 // Without crossref and xdata, which need the whole file (tested below).
-const SEED = (readFileSync(join(FIXTURES, 'library.bib'), 'utf8') + readFileSync(join(FIXTURES, 'biblatex.bib'), 'utf8')).replace(/crossref|xdata/gi, 'note');
+const SEED = (
+  readFileSync(join(FIXTURES, 'library.bib'), 'utf8') + readFileSync(join(FIXTURES, 'biblatex.bib'), 'utf8')
+).replace(/crossref|xdata/gi, 'note');
 const dir = mkdtempSync(join(tmpdir(), 'citewise-pieces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-function both(text: string | Uint8Array, pieceBytes: number): { whole: ParseResult | string; pieces: ParseResult | string } {
+function both(
+  text: string | Uint8Array,
+  pieceBytes: number,
+): { whole: ParseResult | string; pieces: ParseResult | string } {
   const file = join(dir, `f${n++}.bib`);
   writeFileSync(file, text);
   const run = (bytes: number): ParseResult | string => {
@@ -42,10 +47,41 @@ describe('BibTeX files read in pieces', () => {
   });
 
   it('gives the whole-file result for broken files (mutated fixtures), cut anywhere', () => {
-    const SYNTAX = fc.constantFrom('{', '}', '@', ',', '=', '"', '#', '\\', '\n', '\n@article{', '\n@string{', '\n@comment{', '\r\n', '%', 'é', '😀', '\ufeff', '\t', '@preamble{', ' and ');
+    const SYNTAX = fc.constantFrom(
+      '{',
+      '}',
+      '@',
+      ',',
+      '=',
+      '"',
+      '#',
+      '\\',
+      '\n',
+      '\n@article{',
+      '\n@string{',
+      '\n@comment{',
+      '\r\n',
+      '%',
+      'é',
+      '😀',
+      '\ufeff',
+      '\t',
+      '@preamble{',
+      ' and ',
+    );
     fc.assert(
       fc.property(
-        fc.array(fc.record({ at: fc.nat(), len: fc.nat({ max: 120 }), text: fc.oneof(SYNTAX, fc.array(SYNTAX, { maxLength: 5 }).map((a) => a.join(''))) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            at: fc.nat(),
+            len: fc.nat({ max: 120 }),
+            text: fc.oneof(
+              SYNTAX,
+              fc.array(SYNTAX, { maxLength: 5 }).map((a) => a.join('')),
+            ),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.integer({ min: 40, max: 3000 }),
         (mutations, size) => {
           let s = SEED;
@@ -70,7 +106,10 @@ describe('BibTeX files read in pieces', () => {
     const r2 = both(latin1, 100);
     expect(r2.pieces).toEqual(r2.whole);
     expect((r2.pieces as ParseResult).encoding).toBe('windows-1252');
-    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(40))]);
+    const bom = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(40)),
+    ]);
     const r3 = both(bom, 100);
     expect(r3.pieces).toEqual(r3.whole);
     expect((r3.pieces as ParseResult).count).toBe(40);
@@ -104,7 +143,8 @@ describe('BibTeX files read in pieces', () => {
             if (chunks++ > 0) return;
             // After the first pass and the first window: the rest of the file is no longer what was checked.
             const bytes = Buffer.from(text);
-            if (change === 'garbled') writeFileSync(file, Buffer.concat([bytes.subarray(0, 2000), Buffer.alloc(bytes.length - 2000, 0xff)]));
+            if (change === 'garbled')
+              writeFileSync(file, Buffer.concat([bytes.subarray(0, 2000), Buffer.alloc(bytes.length - 2000, 0xff)]));
             else writeFileSync(file, bytes.subarray(0, 1500));
           },
         });
@@ -113,7 +153,8 @@ describe('BibTeX files read in pieces', () => {
   });
 
   it('drops the byte-order marks the whole-file path drops, and keeps a U+FEFF further on', () => {
-    const body = '@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(30) + '\ufeff@article{late, title = {After a BOM}}\n';
+    const body =
+      '@article{k, title = {Gr\u00fc\u00dfe}}\n'.repeat(30) + '\ufeff@article{late, title = {After a BOM}}\n';
     for (const marks of [1, 2, 3, 4]) {
       const bytes = Buffer.concat([Buffer.from('\ufeff'.repeat(marks)), Buffer.from(body)]);
       for (const size of [4, 5, 40, 100]) {

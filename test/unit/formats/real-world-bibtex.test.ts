@@ -12,7 +12,6 @@ import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../
 import { testLibrary, type TestLibrary } from '../library/helpers/lib';
 import { buildCslDir } from './cite/helpers';
 
-
 const REAL_WORLD = join(import.meta.dirname, '../../fixtures/real-world');
 const bibFixtures = readdirSync(REAL_WORLD)
   .filter((f) => f.endsWith('.bib'))
@@ -48,7 +47,14 @@ function withoutAliases(item: CslItem): CslItem {
 
 describe('the real-world fixtures survive import → export → import', () => {
   it('has fixtures of every source shape', () => {
-    expect(bibFixtures).toEqual(['bbt-export.bib', 'biblatex-multivolume.bib', 'google-scholar.bib', 'jabref-biblatex.bib', 'mendeley-export.bib', 'thesis-handwritten.bib']);
+    expect(bibFixtures).toEqual([
+      'bbt-export.bib',
+      'biblatex-multivolume.bib',
+      'google-scholar.bib',
+      'jabref-biblatex.bib',
+      'mendeley-export.bib',
+      'thesis-handwritten.bib',
+    ]);
   });
 
   for (const file of bibFixtures) {
@@ -68,7 +74,9 @@ describe('the real-world fixtures survive import → export → import', () => {
   it('JabRef (biblatex): comments, @string, crossref, an apostrophe key, subtitles, lists, particles', () => {
     const list = items(fixture('jabref-biblatex.bib'));
     const ohara = byKey(list, "O'Hara_1999");
-    expect(ohara.title).toBe('Market microstructure and the role of <span class="nocase">NASDAQ</span> dealers: Evidence from quote revisions');
+    expect(ohara.title).toBe(
+      'Market microstructure and the role of <span class="nocase">NASDAQ</span> dealers: Evidence from quote revisions',
+    );
     expect(ohara.DOI).toBe('10.1016/S1386-4181(98)00018-2');
     expect(ohara.author).toEqual([
       { family: "O'Hara", given: 'Maureen' },
@@ -79,23 +87,37 @@ describe('the real-world fixtures survive import → export → import', () => {
     expect(proc['container-title']).toBeUndefined();
     expect(proc).toMatchObject({ 'publisher-place': 'Montréal; Québec', publisher: 'IEEE; ACM' });
     const paper = byKey(list, 'Smith2019:icse');
-    expect(paper).toMatchObject({ 'container-title': 'Proceedings of the 41st International Conference on Software Engineering', title: 'Mining fix patterns for <span class="nocase">FindBugs</span> violations' });
+    expect(paper).toMatchObject({
+      'container-title': 'Proceedings of the 41st International Conference on Software Engineering',
+      title: 'Mining fix patterns for <span class="nocase">FindBugs</span> violations',
+    });
     expect(paper.author![1]).toEqual({ family: 'Nguyễn', given: 'Văn' });
     expect(paper.keyword).toBeUndefined(); // commented out
     expect(byKey(list, 'PythonDocs')['container-title']).toBe('Python Software Foundation');
     const handbuch = byKey(list, 'Mueller2020');
-    expect(handbuch).toMatchObject({ title: 'Handbuch der Wissenschaftstheorie: Methoden und Begriffe', 'publisher-place': 'München; Berlin' });
+    expect(handbuch).toMatchObject({
+      title: 'Handbuch der Wissenschaftstheorie: Methoden und Begriffe',
+      'publisher-place': 'München; Berlin',
+    });
   });
 
   it('Better BibTeX: double-braced words, extended names, howpublished URL, organization', () => {
     const list = items(fixture('bbt-export.bib'));
     const zhang = byKey(list, 'zhangDeepLearningDNA2021');
-    expect(zhang.title).toBe('Deep <span class="nocase">Learning</span> for <span class="nocase">DNA Sequencing</span>: <span class="nocase">A Review</span>');
+    expect(zhang.title).toBe(
+      'Deep <span class="nocase">Learning</span> for <span class="nocase">DNA Sequencing</span>: <span class="nocase">A Review</span>',
+    );
     expect(zhang.DOI).toBe('10.1038/S41592-021-01143-2');
     expect(zhang.author![1]).toEqual({ 'non-dropping-particle': 'van', family: 'Beethoven', given: 'Ludwig' });
     // No lower-case function word ("of", "for"…) to tell Title Case from a name: left as written.
-    expect(byKey(list, 'wickhamTidyverseStyleGuide2019')).toMatchObject({ 'container-title': 'RStudio', title: 'The Tidyverse Style Guide' });
-    expect(byKey(list, 'rcoreteamLanguageEnvironmentStatistical2023')).toMatchObject({ URL: 'https://www.R-project.org/', publisher: 'R Foundation for Statistical Computing' });
+    expect(byKey(list, 'wickhamTidyverseStyleGuide2019')).toMatchObject({
+      'container-title': 'RStudio',
+      title: 'The Tidyverse Style Guide',
+    });
+    expect(byKey(list, 'rcoreteamLanguageEnvironmentStatistical2023')).toMatchObject({
+      URL: 'https://www.R-project.org/',
+      publisher: 'R Foundation for Statistical Computing',
+    });
     expect(byKey(list, 'garciaygassetRebelionMasas1930').title).toBe('La Rebelión de Las Masas'); // Spanish: not converted
     expect(byKey(list, 'tranHocMayUng2022').author).toEqual([{ family: 'Trần', given: 'Thị Hương' }]);
   });
@@ -104,8 +126,15 @@ describe('the real-world fixtures survive import → export → import', () => {
     const r = bib(fixture('thesis-handwritten.bib'));
     expect(r.preambles).toEqual(['\\newcommand{\\noopsort}[1]{}']);
     const list = r.items.map((i) => i.item);
-    expect(byKey(list, 'batchelor67')).toMatchObject({ title: 'An introduction to fluid dynamics', 'container-title': 'Journal of Fluid Mechanics', note: 'Reprinted 2000' });
-    expect(byKey(list, 'landau-lifshitz')).toMatchObject({ publisher: 'Cambridge University Press (reprint)', 'publisher-place': 'Oxford and New York' });
+    expect(byKey(list, 'batchelor67')).toMatchObject({
+      title: 'An introduction to fluid dynamics',
+      'container-title': 'Journal of Fluid Mechanics',
+      note: 'Reprinted 2000',
+    });
+    expect(byKey(list, 'landau-lifshitz')).toMatchObject({
+      publisher: 'Cambridge University Press (reprint)',
+      'publisher-place': 'Oxford and New York',
+    });
     expect(byKey(list, 'Dupont:2015').title).toBe('Écoulements turbulents en conduite');
     expect(byKey(list, 'webpage-cfd').URL).toBe('https://www.grc.nasa.gov/www/k-12/airplane/nseqs.html');
     expect(byKey(list, 'Huynh:TR-07').author).toEqual([
@@ -119,7 +148,11 @@ describe('the real-world fixtures survive import → export → import', () => {
     expect(byKey(scholar, 'he2016deep').title).toBe('Deep residual learning for image recognition');
     expect(byKey(scholar, 'van2008visualizing').author![0]).toEqual({ family: 'Van der Maaten', given: 'Laurens' });
     const mendeley = items(fixture('mendeley-export.bib'));
-    expect(byKey(mendeley, 'Watson1953')).toMatchObject({ DOI: '10.1038/171737A0', title: '<span class="nocase">Molecular Structure of Nucleic Acids: A Structure for Deoxyribose Nucleic Acid</span>' });
+    expect(byKey(mendeley, 'Watson1953')).toMatchObject({
+      DOI: '10.1038/171737A0',
+      title:
+        '<span class="nocase">Molecular Structure of Nucleic Acids: A Structure for Deoxyribose Nucleic Acid</span>',
+    });
     expect(byKey(mendeley, 'Vaswani2017').title).toBe('Attention Is All You Need'); // no function word: left as written
   });
 });
@@ -140,12 +173,15 @@ describe('1. keys are the user’s', () => {
   });
 
   it('still refuses what cannot work, and the report says old → new', () => {
-    for (const bad of ['a b', 'a,b', 'a{b', 'a}b', 'a(b', 'a)b', 'a"b', 'a#b', 'a%b', 'a~b', 'a=b', 'a\\b']) expect(citationKeyProblem(bad), bad).not.toBeNull();
+    for (const bad of ['a b', 'a,b', 'a{b', 'a}b', 'a(b', 'a)b', 'a"b', 'a#b', 'a%b', 'a~b', 'a=b', 'a\\b'])
+      expect(citationKeyProblem(bad), bad).not.toBeNull();
     const item = one('@article{smith~2020, author = {Smith, Ann}, title = {Quick Brown Fox}, year = 2020}');
     const r = t.library.importItems([item]);
     const key = t.library.getItem(r.ids[0]!).citationKey;
     expect(key).toBe('smithQuickBrownFox2020');
-    expect(r.warnings).toEqual([{ index: 0, line: 0, reason: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') }]);
+    expect(r.warnings).toEqual([
+      { index: 0, line: 0, reason: expect.stringContaining('"smith~2020" → "smithQuickBrownFox2020"') },
+    ]);
   });
 });
 
@@ -158,7 +194,11 @@ describe('2. read leniently, as Better BibTeX and pandoc do', () => {
   %
   year = 2001
 }`);
-    expect(item).toMatchObject({ title: 'Kept', issued: { 'date-parts': [[2001]] }, author: [{ family: 'Doe', given: 'Jane' }] });
+    expect(item).toMatchObject({
+      title: 'Kept',
+      issued: { 'date-parts': [[2001]] },
+      author: [{ family: 'Doe', given: 'Jane' }],
+    });
     expect(item.note).toBeUndefined();
   });
 
@@ -174,7 +214,9 @@ describe('2. read leniently, as Better BibTeX and pandoc do', () => {
   });
 
   it('still reports "@article" without a body', () => {
-    expect(bib('@article no body here\n@book{b, title = {T}}\n').errors).toEqual([expect.objectContaining({ line: 1, reason: expect.stringMatching(/no body/) })]);
+    expect(bib('@article no body here\n@book{b, title = {T}}\n').errors).toEqual([
+      expect.objectContaining({ line: 1, reason: expect.stringMatching(/no body/) }),
+    ]);
   });
 });
 
@@ -205,33 +247,61 @@ describe('3. fields are not lost', () => {
   year = 2020
 }`;
     const { first, exported, second } = roundTrip(source);
-    expect(first[0]).toMatchObject({ title: 'Deep Learning: A Review. Extended Version', 'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and Practice' });
+    expect(first[0]).toMatchObject({
+      title: 'Deep Learning: A Review. Extended Version',
+      'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and Practice',
+    });
     expect(second).toEqual(first);
-    expect(exported).toContain('  title = {Deep Learning},\n  subtitle = {A Review},\n  titleaddon = {Extended Version},');
+    expect(exported).toContain(
+      '  title = {Deep Learning},\n  subtitle = {A Review},\n  titleaddon = {Extended Version},',
+    );
     expect(exported).toContain('  booktitle = {Handbook of {AI}},\n  booksubtitle = {Methods and Practice},');
   });
 
   it('maintitle: a volume of a multi-volume work and a chapter in one read as pandoc reads them, and export gives maintitle back', () => {
     const { first, exported, second } = roundTrip(fixture('biblatex-multivolume.bib'), true);
     // @book with maintitle: the work is the title, the volume's own title is volume-title (sentence case as for any title: no function word in "Fundamental Algorithms", so left as written).
-    expect(byKey(first, 'knuth:taocp:1')).toMatchObject({ type: 'book', title: 'The art of computer programming', 'volume-title': 'Fundamental Algorithms', volume: '1' });
+    expect(byKey(first, 'knuth:taocp:1')).toMatchObject({
+      type: 'book',
+      title: 'The art of computer programming',
+      'volume-title': 'Fundamental Algorithms',
+      volume: '1',
+    });
     expect(byKey(first, 'knuth:taocp:1')['container-title']).toBeUndefined();
     // maintitle: mainsubtitle. maintitleaddon, as pandoc and biblatex punctuate it; German stays as written.
-    expect(byKey(first, 'goethe:werke:3')).toMatchObject({ title: 'Werke: Hamburger Ausgabe. In vierzehn Bänden', 'volume-title': 'Dramatische Dichtungen: Erster Teil' });
+    expect(byKey(first, 'goethe:werke:3')).toMatchObject({
+      title: 'Werke: Hamburger Ausgabe. In vierzehn Bänden',
+      'volume-title': 'Dramatische Dichtungen: Erster Teil',
+    });
     // A chapter: the multi-volume work is the container, booktitle (+ booksubtitle) the volume.
     expect(byKey(first, 'weber:cambridge:2')).toMatchObject({
       type: 'chapter',
       'container-title': 'The Collected Works in Sociology: A Critical Edition',
       'volume-title': 'Economy and Society: An Outline of Interpretive Sociology',
     });
-    expect(byKey(first, 'kant:kritik')).toMatchObject({ 'container-title': 'Gesammelte Schriften', 'volume-title': 'Kritik der reinen Vernunft' });
+    expect(byKey(first, 'kant:kritik')).toMatchObject({
+      'container-title': 'Gesammelte Schriften',
+      'volume-title': 'Kritik der reinen Vernunft',
+    });
     // A volume that takes the rest from its @mvbook by crossref: the @mvbook's title is its maintitle (biblatex appendix B).
-    expect(byKey(first, 'shakespeare:works:2')).toMatchObject({ title: 'The Complete Works: Original-Spelling Edition', 'volume-title': 'The Comedies', volume: '2', publisher: 'Clarendon Press' });
-    expect(byKey(first, 'shakespeare:works')).toMatchObject({ title: 'The Complete Works: Original-Spelling Edition', 'number-of-volumes': '4' });
+    expect(byKey(first, 'shakespeare:works:2')).toMatchObject({
+      title: 'The Complete Works: Original-Spelling Edition',
+      'volume-title': 'The Comedies',
+      volume: '2',
+      publisher: 'Clarendon Press',
+    });
+    expect(byKey(first, 'shakespeare:works')).toMatchObject({
+      title: 'The Complete Works: Original-Spelling Edition',
+      'number-of-volumes': '4',
+    });
     for (const item of first) expect(item.custom?.['bibtex']).not.toHaveProperty('fields.maintitle');
     // Back to biblatex: maintitle, mainsubtitle and maintitleaddon as written, and the same items again.
-    expect(exported).toContain('  maintitle = {Werke},\n  mainsubtitle = {Hamburger Ausgabe},\n  maintitleaddon = {In vierzehn Bänden},\n  title = {Dramatische Dichtungen},\n  subtitle = {Erster Teil},');
-    expect(exported).toContain('  maintitle = {The Collected Works in Sociology},\n  mainsubtitle = {A Critical Edition},\n  booktitle = {Economy and Society},');
+    expect(exported).toContain(
+      '  maintitle = {Werke},\n  mainsubtitle = {Hamburger Ausgabe},\n  maintitleaddon = {In vierzehn Bänden},\n  title = {Dramatische Dichtungen},\n  subtitle = {Erster Teil},',
+    );
+    expect(exported).toContain(
+      '  maintitle = {The Collected Works in Sociology},\n  mainsubtitle = {A Critical Edition},\n  booktitle = {Economy and Society},',
+    );
     expect(exported.match(/^ {2}maintitle = /gm)).toHaveLength(5);
     expect(second).toEqual(first);
   });
@@ -247,7 +317,14 @@ describe('3. fields are not lost', () => {
   it('maintitle: a CSL-JSON volume (container-title + volume-title, as pandoc writes it) goes to biblatex as maintitle', () => {
     const csl = importText(
       JSON.stringify([
-        { id: 'c', type: 'chapter', title: 'A chapter', 'container-title': 'Main work', 'volume-title': 'Volume title', volume: '2' },
+        {
+          id: 'c',
+          type: 'chapter',
+          title: 'A chapter',
+          'container-title': 'Main work',
+          'volume-title': 'Volume title',
+          volume: '2',
+        },
         { id: 'b', type: 'book', title: 'Main work', 'volume-title': 'Volume title', volume: '2' },
         { id: 'v', type: 'chapter', title: 'A chapter', 'volume-title': 'Volume title' },
       ]),
@@ -257,20 +334,25 @@ describe('3. fields are not lost', () => {
     expect(out.match(/^ {2}maintitle = \{Main work\}/gm)).toHaveLength(2);
     expect(out).toContain('  booktitle = {Volume title}');
     const back = items(out);
-    for (const [i, item] of csl.entries()) for (const v of ['title', 'container-title', 'volume-title']) expect(back[i]![v], `${item.id} ${v}`).toBe(item[v]);
+    for (const [i, item] of csl.entries())
+      for (const v of ['title', 'container-title', 'volume-title'])
+        expect(back[i]![v], `${item.id} ${v}`).toBe(item[v]);
     // BibTeX has no maintitle: there the variables keep their plain names.
     expect(toBibtex(csl)).not.toContain('maintitle');
   });
 
   it.skipIf(!hasPandoc())('maintitle: the same titles as pandoc -f biblatex -t csljson, case aside', () => {
     const text = fixture('biblatex-multivolume.bib');
-    const theirs = JSON.parse(execFileSync('pandoc', ['-f', 'biblatex', '-t', 'csljson'], { input: text, encoding: 'utf8' })) as CslItem[];
+    const theirs = JSON.parse(
+      execFileSync('pandoc', ['-f', 'biblatex', '-t', 'csljson'], { input: text, encoding: 'utf8' }),
+    ) as CslItem[];
     const ours = items(text);
     const plain = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').toLowerCase() : v);
     expect(theirs).toHaveLength(ours.length);
     for (const p of theirs) {
       const mine = byKey(ours, String(p.id));
-      for (const v of ['title', 'container-title', 'volume-title', 'volume']) expect(plain(mine[v]), `${p.id} ${v}`).toBe(plain(p[v]));
+      for (const v of ['title', 'container-title', 'volume-title', 'volume'])
+        expect(plain(mine[v]), `${p.id} ${v}`).toBe(plain(p[v]));
     }
   });
 
@@ -286,22 +368,33 @@ describe('3. fields are not lost', () => {
   });
 
   it('takes the URL out of howpublished = {\\url{…}} and gives it back there', () => {
-    const { first, exported, second } = roundTrip('@misc{k, title = {Page}, howpublished = {\\url{https://example.org/a_b?x=1}}, year = 2021}');
+    const { first, exported, second } = roundTrip(
+      '@misc{k, title = {Page}, howpublished = {\\url{https://example.org/a_b?x=1}}, year = 2021}',
+    );
     expect(first[0]!.URL).toBe('https://example.org/a_b?x=1');
     expect(exported).toContain('howpublished = {\\url{https://example.org/a_b?x=1}}');
     expect(exported).not.toMatch(/\burl = /);
     expect(second).toEqual(first);
-    expect(one('@misc{k, title = {Page}, howpublished = {Privately printed}}')).toMatchObject({ custom: { bibtex: { fields: { howpublished: 'Privately printed' } } } });
+    expect(one('@misc{k, title = {Page}, howpublished = {Privately printed}}')).toMatchObject({
+      custom: { bibtex: { fields: { howpublished: 'Privately printed' } } },
+    });
   });
 
   it('keeps organization: the site of an @online page, the publisher of anything else', () => {
-    const web = one('@online{w, title = {Docs}, organization = {Python Software Foundation}, url = {https://docs.python.org}}');
+    const web = one(
+      '@online{w, title = {Docs}, organization = {Python Software Foundation}, url = {https://docs.python.org}}',
+    );
     expect(web['container-title']).toBe('Python Software Foundation');
     const manual = one('@manual{m, title = {R: A Language}, organization = {R Core Team}, year = 2023}');
     expect(manual.publisher).toBe('R Core Team');
     // with a publisher already there it stays a field of its own
-    expect(one('@inproceedings{p, title = {T}, booktitle = {B}, organization = {IEEE}, publisher = {Springer}}')).toMatchObject({ publisher: 'Springer', custom: { bibtex: { fields: { organization: 'IEEE' } } } });
-    for (const text of ['@online{w, title = {Docs}, organization = {PSF}}', '@manual{m, title = {R}, organization = {R Core Team}}']) {
+    expect(
+      one('@inproceedings{p, title = {T}, booktitle = {B}, organization = {IEEE}, publisher = {Springer}}'),
+    ).toMatchObject({ publisher: 'Springer', custom: { bibtex: { fields: { organization: 'IEEE' } } } });
+    for (const text of [
+      '@online{w, title = {Docs}, organization = {PSF}}',
+      '@manual{m, title = {R}, organization = {R Core Team}}',
+    ]) {
       const { exported, second, first } = roundTrip(text);
       expect(exported).toContain('organization = {');
       expect(second).toEqual(first);
@@ -309,25 +402,36 @@ describe('3. fields are not lost', () => {
   });
 
   it('a @proceedings or @book whose booktitle repeats its title is not its own container', () => {
-    const proc = one('@proceedings{p, title = {Proceedings of the 12th Conference on X}, booktitle = {Proceedings of the 12th Conference on {X}.}, year = 2019}');
+    const proc = one(
+      '@proceedings{p, title = {Proceedings of the 12th Conference on X}, booktitle = {Proceedings of the 12th Conference on {X}.}, year = 2019}',
+    );
     expect(proc['container-title']).toBeUndefined();
     expect(one('@book{b, title = {Same}, booktitle = {Same}}')['container-title']).toBeUndefined();
     // a different booktitle stays the container; an @inproceedings always has one
-    expect(one('@book{b, title = {Volume 2}, booktitle = {Collected Works}}')['container-title']).toBe('Collected Works');
+    expect(one('@book{b, title = {Volume 2}, booktitle = {Collected Works}}')['container-title']).toBe(
+      'Collected Works',
+    );
     expect(one('@inproceedings{i, title = {Same}, booktitle = {Same}}')['container-title']).toBe('Same');
-    const { exported, first, second } = roundTrip('@proceedings{p, title = {Proc X}, booktitle = {Proc X}, year = 2019}');
+    const { exported, first, second } = roundTrip(
+      '@proceedings{p, title = {Proc X}, booktitle = {Proc X}, year = 2019}',
+    );
     expect(exported).toContain('booktitle = {Proc X}');
     expect(second).toEqual(first);
   });
 
   it('reads biblatex lists as "A; B": location always, publisher in a biblatex entry', () => {
-    const { first, exported, second } = roundTrip('@book{b, title = {T}, location = {München and Berlin}, publisher = {Springer and {Taylor and Francis}}, date = {2020}}', true);
+    const { first, exported, second } = roundTrip(
+      '@book{b, title = {T}, location = {München and Berlin}, publisher = {Springer and {Taylor and Francis}}, date = {2020}}',
+      true,
+    );
     expect(first[0]).toMatchObject({ 'publisher-place': 'München; Berlin', publisher: 'Springer; Taylor and Francis' });
     expect(exported).toContain('location = {München and Berlin}');
     expect(exported).toContain('publisher = {Springer and {Taylor and Francis}}');
     expect(second).toEqual(first);
     // In a plain BibTeX entry "and" in publisher or address is part of the name.
-    expect(one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}')).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
+    expect(
+      one('@book{b, title = {T}, publisher = {Taylor and Francis}, address = {London and New York}, year = 2020}'),
+    ).toMatchObject({ publisher: 'Taylor and Francis', 'publisher-place': 'London and New York' });
   });
 });
 
@@ -343,31 +447,45 @@ describe('4. English Title Case titles are stored in sentence case', () => {
   });
 
   it('converts, protecting braced words, acronyms and words with inner capitals; export gives the title back exactly', () => {
-    const source = '@article{k, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}, journal = {Nature Methods}, year = 2020}';
+    const source =
+      '@article{k, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}, journal = {Nature Methods}, year = 2020}';
     const { first, exported, second } = roundTrip(source);
-    expect(first[0]!.title).toBe('Deep learning for <span class="nocase">DNA</span> sequencing with <span class="nocase">GPUs</span> and iPhone apps');
+    expect(first[0]!.title).toBe(
+      'Deep learning for <span class="nocase">DNA</span> sequencing with <span class="nocase">GPUs</span> and iPhone apps',
+    );
     expect(first[0]!['container-title']).toBe('Nature Methods');
     expect(exported).toContain('title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}');
     expect(second).toEqual(first);
-    expect(one('@article{k, title = {Deep Learning for DNA Sequencing: A Review of the Field}}').title).toBe('Deep learning for DNA sequencing: A review of the field');
+    expect(one('@article{k, title = {Deep Learning for DNA Sequencing: A Review of the Field}}').title).toBe(
+      'Deep learning for DNA sequencing: A review of the field',
+    );
   });
 
   it('only for English or unmarked entries (langid, then language), as Better BibTeX does', () => {
     const title = 'Deep Learning for Protein Folding';
     expect(one(`@article{k, title = {${title}}, langid = {english}}`).title).toBe('Deep learning for protein folding');
-    expect(one(`@article{k, title = {${title}}, language = {British}}`).title).toBe('Deep learning for protein folding');
+    expect(one(`@article{k, title = {${title}}, language = {British}}`).title).toBe(
+      'Deep learning for protein folding',
+    );
     expect(one(`@article{k, title = {${title}}, langid = {en-US}}`).title).toBe('Deep learning for protein folding');
     expect(one(`@article{k, title = {${title}}, langid = {ngerman}}`).title).toBe(title);
     expect(one(`@article{k, title = {${title}}, language = {French}}`).title).toBe(title);
   });
 
   it('leaves titles that are not Title Case alone', () => {
-    for (const title of ['The role of Darwin in modern biology', 'Gödel and Ångström', 'Ångström, Gödel, Dvořák, Straße', 'DNA', 'Deep Residual Learning'])
+    for (const title of [
+      'The role of Darwin in modern biology',
+      'Gödel and Ångström',
+      'Ångström, Gödel, Dvořák, Straße',
+      'DNA',
+      'Deep Residual Learning',
+    ])
       expect(one(`@article{k, title = {${title}}}`).title).toBe(title);
   });
 
   it('APA, AMA and Vancouver print the sentence-case title, with the subtitle and without a repeated booktitle', async () => {
-    const list = items(`@article{dl, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing}, subtitle = {A Review of the Methods}, journal = {Nature Methods}, volume = 17, pages = {1--10}, year = 2020, doi = {10.1038/S41592-020-0001-X}}
+    const list =
+      items(`@article{dl, author = {Doe, Jane}, title = {Deep Learning for {DNA} Sequencing}, subtitle = {A Review of the Methods}, journal = {Nature Methods}, volume = 17, pages = {1--10}, year = 2020, doi = {10.1038/S41592-020-0001-X}}
 @proceedings{pr, editor = {Roe, Richard}, title = {Proceedings of the Tenth Workshop on Parsing}, booktitle = {Proceedings of the Tenth Workshop on Parsing}, publisher = {ACL}, year = 2019}`);
     for (const style of ['apa', 'ama', 'vancouver'] as const) {
       const bib = await f.formatBibliography(list, { style, format: 'text' });
@@ -402,7 +520,9 @@ describe('5. DOIs keep their case', () => {
 
 describe('6. names', () => {
   it('reads particles as CSL non-dropping particles', () => {
-    expect(one('@book{b, author = {van der Berg, Jan and Ludwig van Beethoven and de la Fontaine, Jean}}').author).toEqual([
+    expect(
+      one('@book{b, author = {van der Berg, Jan and Ludwig van Beethoven and de la Fontaine, Jean}}').author,
+    ).toEqual([
       { 'non-dropping-particle': 'van der', family: 'Berg', given: 'Jan' },
       { given: 'Ludwig', 'non-dropping-particle': 'van', family: 'Beethoven' },
       { 'non-dropping-particle': 'de la', family: 'Fontaine', given: 'Jean' },
@@ -410,7 +530,9 @@ describe('6. names', () => {
   });
 
   it('reads a compound family name in "Family, Given" form as one family name, and writes it back the same', () => {
-    const { first, second } = roundTrip("@book{b, author = {L{\\'o}pez de Molina, Ana and Garc{\\'i}a y Gasset, J. and Ortega y Gasset, Jos{\\'e}}}");
+    const { first, second } = roundTrip(
+      "@book{b, author = {L{\\'o}pez de Molina, Ana and Garc{\\'i}a y Gasset, J. and Ortega y Gasset, Jos{\\'e}}}",
+    );
     expect(first[0]!.author).toEqual([
       { family: 'López de Molina', given: 'Ana' },
       { family: 'García y Gasset', given: 'J.' },
@@ -420,7 +542,9 @@ describe('6. names', () => {
   });
 
   it('stacks accents in the order written and leaves no brace behind', () => {
-    const item = one('@book{b, author = {Nguy{\\~\\^e}n, {\\d U}y and Hu{\\d u}nh, Th{\\d{i}} and Tr\\`{\\^a}n, V\\u{a}n and Ph{\\h u}, A}, title = {{\\d{D}}{\\~\\^e} {\\h{o}}}}');
+    const item = one(
+      '@book{b, author = {Nguy{\\~\\^e}n, {\\d U}y and Hu{\\d u}nh, Th{\\d{i}} and Tr\\`{\\^a}n, V\\u{a}n and Ph{\\h u}, A}, title = {{\\d{D}}{\\~\\^e} {\\h{o}}}}',
+    );
     expect(item.author).toEqual([
       { family: 'Nguyễn', given: 'Ụy' },
       { family: 'Huụnh', given: 'Thị' },
@@ -428,7 +552,8 @@ describe('6. names', () => {
       { family: 'Phủ', given: 'A' },
     ]);
     expect(item.title).toBe('Ḍễ ỏ');
-    for (const text of [item.title, ...item.author!.flatMap((n) => Object.values(n))]) expect(String(text)).not.toMatch(/[{}\\]/);
+    for (const text of [item.title, ...item.author!.flatMap((n) => Object.values(n))])
+      expect(String(text)).not.toMatch(/[{}\\]/);
     for (const ascii of [false, true]) expect(items(toBibtex([item], { ascii }))).toEqual([item]);
   });
 });

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importBytes, importFile, importText, itemFingerprint, paperToCsl, toCslJson, toRis } from '../../../electron/core/formats';
+import {
+  importBytes,
+  importFile,
+  importText,
+  itemFingerprint,
+  paperToCsl,
+  toCslJson,
+  toRis,
+} from '../../../electron/core/formats';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -40,36 +48,84 @@ describe('RIS import', () => {
   });
 
   it('tells ISBN from ISSN, reads A2 as the book editor and names without a comma as organisations', () => {
-    expect(result.items[1]!.item).toMatchObject({ ISBN: '0-201-13447-0', publisher: 'Addison-Wesley', 'publisher-place': 'Reading, MA' });
-    expect(result.items[2]!.item).toMatchObject({ editor: [{ family: 'Dietterich', given: 'T. G.' }], 'container-title': 'Advances in Neural Information Processing Systems 14', page: '841-848' });
-    expect(result.items[4]!.item).toMatchObject({ author: [{ literal: 'World Health Organization' }], accessed: { 'date-parts': [[2024, 1, 15]] } });
+    expect(result.items[1]!.item).toMatchObject({
+      ISBN: '0-201-13447-0',
+      publisher: 'Addison-Wesley',
+      'publisher-place': 'Reading, MA',
+    });
+    expect(result.items[2]!.item).toMatchObject({
+      editor: [{ family: 'Dietterich', given: 'T. G.' }],
+      'container-title': 'Advances in Neural Information Processing Systems 14',
+      page: '841-848',
+    });
+    expect(result.items[4]!.item).toMatchObject({
+      author: [{ literal: 'World Health Organization' }],
+      accessed: { 'date-parts': [[2024, 1, 15]] },
+    });
   });
 
   it('reports records with their line: a tag outside a record, a record without ER, an unknown type', () => {
-    const r = importText('AU  - Stray, Line\nTY  - JOUR\nTI  - Good\nER  - \nTY  - XXXX\nTI  - Odd type\nER  - \nTY  - BOOK\nTI  - No ER', { format: 'ris' });
+    const r = importText(
+      'AU  - Stray, Line\nTY  - JOUR\nTI  - Good\nER  - \nTY  - XXXX\nTI  - Odd type\nER  - \nTY  - BOOK\nTI  - No ER',
+      { format: 'ris' },
+    );
     // The last record without ER is kept, with a warning (as Zotero, EndNote and JabRef read it).
     expect(r.items.map((i) => i.item.title)).toEqual(['Good', 'Odd type', 'No ER']);
     expect(r.errors.map((e) => [e.line, e.reason.slice(0, 24)])).toEqual([[1, 'The AU line is outside a']]);
     expect(r.warnings).toEqual([
       { line: 5, reason: expect.stringMatching(/"XXXX" is not an RIS reference type/) },
-      { line: 8, reason: 'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).' },
+      {
+        line: 8,
+        reason:
+          'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).',
+      },
     ]);
     // A TY line and nothing else is no record.
     const cut = importText('TY  - JOUR\nTI  - Good\nER  - \nTY  - BOOK\n', { format: 'ris' });
-    expect(cut.errors.map((e) => [e.line, e.reason])).toEqual([[4, 'The record is cut off: the file ends right after its "TY  - " line.']]);
+    expect(cut.errors.map((e) => [e.line, e.reason])).toEqual([
+      [4, 'The record is cut off: the file ends right after its "TY  - " line.'],
+    ]);
   });
 
   it('reads a record whose TY line is repeated, without ER, as one item', () => {
-    const r = importText(['TY  - JOUR', 'TY  - JOUR', 'TY  - JOUR', 'TY  - JOUR', 'AU  - Catarina Barata', 'TI  - One record', 'PY  - 2015', ''].join('\n'), { format: 'ris' });
+    const r = importText(
+      [
+        'TY  - JOUR',
+        'TY  - JOUR',
+        'TY  - JOUR',
+        'TY  - JOUR',
+        'AU  - Catarina Barata',
+        'TI  - One record',
+        'PY  - 2015',
+        '',
+      ].join('\n'),
+      { format: 'ris' },
+    );
     expect(r.errors).toEqual([]);
-    expect(r.items.map((i) => [i.line, i.item.title, i.item.author])).toEqual([[1, 'One record', [{ family: 'Barata', given: 'Catarina' }]]]);
+    expect(r.items.map((i) => [i.line, i.item.title, i.item.author])).toEqual([
+      [1, 'One record', [{ family: 'Barata', given: 'Catarina' }]],
+    ]);
     const typed = importText('TY  - \nTY  - BOOK\nTY  - CHAP\nTI  - Typed late\nER  - \n', { format: 'ris' });
     expect(typed.items.map((i) => i.item.type)).toEqual(['book']);
-    expect(typed.warnings).toEqual([{ line: 3, reason: 'The record\'s type is given twice ("BOOK", then "CHAP"); the first was used.' }]);
+    expect(typed.warnings).toEqual([
+      { line: 3, reason: 'The record\'s type is given twice ("BOOK", then "CHAP"); the first was used.' },
+    ]);
   });
 
   it('reads names without a comma as given + family, PubMed initials, particles and organisations', () => {
-    const names = ['Catarina Barata', 'J. D. Watson', 'Barata C', 'Watson JD', 'Hopfield J J', 'Ludwig van Beethoven', 'Martin Luther King Jr.', 'World Health Organization', 'ATLAS Collaboration', 'Plato', 'Smith, John'];
+    const names = [
+      'Catarina Barata',
+      'J. D. Watson',
+      'Barata C',
+      'Watson JD',
+      'Hopfield J J',
+      'Ludwig van Beethoven',
+      'Martin Luther King Jr.',
+      'World Health Organization',
+      'ATLAS Collaboration',
+      'Plato',
+      'Smith, John',
+    ];
     const r = importText(`TY  - JOUR\n${names.map((n) => `AU  - ${n}`).join('\n')}\nER  - \n`, { format: 'ris' });
     expect(r.items[0]!.item.author).toEqual([
       { family: 'Barata', given: 'Catarina' },
@@ -121,7 +177,10 @@ describe('RIS import', () => {
   });
 
   it('does not take a record number for a citation key, and keeps it as the ID tag', () => {
-    const r = importText('TY  - JOUR\nID  - 123\nTI  - EndNote\nER  - \nTY  - JOUR\nID  - smith2020\nTI  - Keyed\nER  - \n', { format: 'ris' });
+    const r = importText(
+      'TY  - JOUR\nID  - 123\nTI  - EndNote\nER  - \nTY  - JOUR\nID  - smith2020\nTI  - Keyed\nER  - \n',
+      { format: 'ris' },
+    );
     expect(r.items.map((i) => [i.item['citation-key'], i.replacedId?.id, i.sourceKey])).toEqual([
       [undefined, '123', undefined],
       ['smith2020', undefined, 'smith2020'],
@@ -130,8 +189,20 @@ describe('RIS import', () => {
   });
 
   it('exports every CSL item as a record ending in ER', () => {
-    const text = toRis([{ id: 'a', type: 'paper-conference', title: 'T', author: [{ family: 'A', given: 'B', suffix: 'Jr.' }, { literal: 'Org' }], page: '1-9', issued: { 'date-parts': [[2020, 5]] }, 'citation-key': 'k' }]);
-    expect(text).toBe('TY  - CPAPER\nAU  - A, B, Jr.\nAU  - Org\nTI  - T\nPY  - 2020\nDA  - 2020/05//\nSP  - 1\nEP  - 9\nID  - k\nER  - \n\n');
+    const text = toRis([
+      {
+        id: 'a',
+        type: 'paper-conference',
+        title: 'T',
+        author: [{ family: 'A', given: 'B', suffix: 'Jr.' }, { literal: 'Org' }],
+        page: '1-9',
+        issued: { 'date-parts': [[2020, 5]] },
+        'citation-key': 'k',
+      },
+    ]);
+    expect(text).toBe(
+      'TY  - CPAPER\nAU  - A, B, Jr.\nAU  - Org\nTI  - T\nPY  - 2020\nDA  - 2020/05//\nSP  - 1\nEP  - 9\nID  - k\nER  - \n\n',
+    );
   });
 });
 
@@ -168,7 +239,13 @@ describe('CSL-JSON import', () => {
       ['who2020', 28],
       ['odd-type', 36],
     ]);
-    expect(result.errors).toEqual([{ line: 22, reason: 'Item 3 ("bad-names"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); this is an object.' }]);
+    expect(result.errors).toEqual([
+      {
+        line: 22,
+        reason:
+          'Item 3 ("bad-names"): "author" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); this is an object.',
+      },
+    ]);
     // The resolver prefix goes; the case written in the file stays (lookups compare lower-cased).
     expect(result.items[0]!.item.DOI).toBe('10.1038/171737A0');
     expect(result.items[1]!.item.issued).toEqual({ 'date-parts': [[1984]] });
@@ -179,18 +256,27 @@ describe('CSL-JSON import', () => {
 
   it('accepts a single item, an {items: […]} wrapper and names as strings', () => {
     expect(importText('{"id": "a", "type": "book", "title": "One"}', { format: 'csljson' }).items).toHaveLength(1);
-    const wrapped = importText('{"meta": {"x": [1]},\n "items": [\n {"id": "a", "type": "book"},\n {"id": "b", "type": "book", "author": ["Plato"]}\n]}', { format: 'csljson' });
+    const wrapped = importText(
+      '{"meta": {"x": [1]},\n "items": [\n {"id": "a", "type": "book"},\n {"id": "b", "type": "book", "author": ["Plato"]}\n]}',
+      { format: 'csljson' },
+    );
     expect(wrapped.items.map((i) => i.line)).toEqual([3, 4]);
     expect(wrapped.items[1]!.item.author).toEqual([{ literal: 'Plato' }]);
   });
 
   it('rejects JSON that is not JSON, or not items, with a line', () => {
     expect(() => importText('[{"id": "a",\n "type": "book",\n}]', { format: 'csljson' })).toThrow(/not valid JSON/);
-    expect(() => importText('[{"id": "a", "title": "x\n"}]', { format: 'csljson' })).toThrow(/Line 1: .*string is not closed/);
+    expect(() => importText('[{"id": "a", "title": "x\n"}]', { format: 'csljson' })).toThrow(
+      /Line 1: .*string is not closed/,
+    );
     expect(() => importText('42', { format: 'csljson' })).toThrow(/array of items/);
     const r = importText('[1, "x", null, {"id": "ok", "type": "book"}]', { format: 'csljson' });
     expect(r.items).toHaveLength(1);
-    expect(r.errors.map((e) => e.reason)).toEqual(['Item 1: an item must be a JSON object, not number.', 'Item 2: an item must be a JSON object, not string.', 'Item 3: an item must be a JSON object, not null.']);
+    expect(r.errors.map((e) => e.reason)).toEqual([
+      'Item 1: an item must be a JSON object, not number.',
+      'Item 2: an item must be a JSON object, not string.',
+      'Item 3: an item must be a JSON object, not null.',
+    ]);
   });
 
   it('exports JSON that reads back the same', () => {
@@ -214,7 +300,8 @@ describe('DOI lists', () => {
   });
 
   it('finds DOIs in running text, trimming sentence punctuation and unmatched brackets', () => {
-    const text = 'See Watson & Crick (https://doi.org/10.1038/171737a0), and also doi:10.1000/xyz(123).\nLater work [10.1126/science.1234567].';
+    const text =
+      'See Watson & Crick (https://doi.org/10.1038/171737a0), and also doi:10.1000/xyz(123).\nLater work [10.1126/science.1234567].';
     expect(importText(text, { format: 'doi-list' }).dois).toEqual([
       { doi: '10.1038/171737a0', line: 1 },
       { doi: '10.1000/xyz(123)', line: 1 },
@@ -223,7 +310,9 @@ describe('DOI lists', () => {
   });
 
   it('says so when there is no DOI at all', () => {
-    expect(importText('hello world\nnothing here', { format: 'doi-list' }).errors).toEqual([{ line: 1, reason: expect.stringMatching(/No DOI was found/) }]);
+    expect(importText('hello world\nnothing here', { format: 'doi-list' }).errors).toEqual([
+      { line: 1, reason: expect.stringMatching(/No DOI was found/) },
+    ]);
   });
 });
 
@@ -243,14 +332,19 @@ describe('detection and encodings', () => {
     ['UTF-8', Buffer.from(bib, 'utf8'), 'utf-8'],
     ['UTF-8 with BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(bib, 'utf8')]), 'utf-8'],
     ['UTF-16 LE with BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bib, 'utf16le')]), 'utf-16le'],
-    ['UTF-16 BE with BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(bib, 'utf16le').swap16()]), 'utf-16be'],
+    [
+      'UTF-16 BE with BOM',
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(bib, 'utf16le').swap16()]),
+      'utf-16be',
+    ],
     ['UTF-16 LE without BOM', Buffer.from(bib, 'utf16le'), 'utf-16le'],
     ['Latin-1', Buffer.from(bib, 'latin1'), 'windows-1252'],
   ])('reads %s', (_name, bytes, encoding) => {
     const r = importBytes(bytes, { fileName: 'lib.bib' });
     expect(r.encoding).toBe(encoding);
     expect(r.items[0]!.item.title).toBe('Gödel and Ångström');
-    if (encoding === 'windows-1252') expect(r.warnings[0]!.reason).toMatch(/not valid UTF-8; it was read as Windows-1252/);
+    if (encoding === 'windows-1252')
+      expect(r.warnings[0]!.reason).toMatch(/not valid UTF-8; it was read as Windows-1252/);
   });
 
   it('imports a file from disk', () => {
@@ -268,9 +362,30 @@ describe('service papers and fingerprints', () => {
       title: 'Deep learning',
       slug: 'deep-learning',
       authors: [
-        { authorName: 'Geoffrey Hinton', family: 'Hinton', given: 'Geoffrey', authorID: 'c', authorSlug: 'c', authorSequenceNumber: 3 },
-        { authorName: 'Yann LeCun', family: 'LeCun', given: 'Yann', authorID: 'a', authorSlug: 'a', authorSequenceNumber: 1 },
-        { authorName: 'Some Consortium', family: '', given: '', authorID: 'b', authorSlug: 'b', authorSequenceNumber: 2 },
+        {
+          authorName: 'Geoffrey Hinton',
+          family: 'Hinton',
+          given: 'Geoffrey',
+          authorID: 'c',
+          authorSlug: 'c',
+          authorSequenceNumber: 3,
+        },
+        {
+          authorName: 'Yann LeCun',
+          family: 'LeCun',
+          given: 'Yann',
+          authorID: 'a',
+          authorSlug: 'a',
+          authorSequenceNumber: 1,
+        },
+        {
+          authorName: 'Some Consortium',
+          family: '',
+          given: '',
+          authorID: 'b',
+          authorSlug: 'b',
+          authorSequenceNumber: 2,
+        },
       ],
       journal: 'Nature',
       journalSlug: 'nature',
@@ -291,7 +406,11 @@ describe('service papers and fingerprints', () => {
       id: '10.1038/nature14539',
       type: 'article-journal',
       title: 'Deep learning',
-      author: [{ family: 'LeCun', given: 'Yann' }, { literal: 'Some Consortium' }, { family: 'Hinton', given: 'Geoffrey' }],
+      author: [
+        { family: 'LeCun', given: 'Yann' },
+        { literal: 'Some Consortium' },
+        { family: 'Hinton', given: 'Geoffrey' },
+      ],
       'container-title': 'Nature',
       publisher: 'Springer Nature',
       ISSN: '0028-0836',
@@ -312,8 +431,11 @@ describe('service papers and fingerprints', () => {
   });
 
   it('matches items across formats and spellings', () => {
-    const fromBib = importText('@article{x, author={G{\\"o}del, Kurt}, title={{\\"U}ber {DNA}}, year=1931}').items[0]!.item;
-    const fromJson = importText('[{"id":"y","type":"article-journal","author":[{"family":"Godel","given":"K."}],"title":"Uber DNA","issued":{"date-parts":[[1931]]}}]').items[0]!.item;
+    const fromBib = importText('@article{x, author={G{\\"o}del, Kurt}, title={{\\"U}ber {DNA}}, year=1931}').items[0]!
+      .item;
+    const fromJson = importText(
+      '[{"id":"y","type":"article-journal","author":[{"family":"Godel","given":"K."}],"title":"Uber DNA","issued":{"date-parts":[[1931]]}}]',
+    ).items[0]!.item;
     expect(itemFingerprint(fromBib)).toBe(itemFingerprint(fromJson));
   });
 });

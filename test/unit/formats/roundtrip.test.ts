@@ -12,7 +12,8 @@ import { generateBibtex } from './corpus';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
-const items = (text: string, format: 'bibtex' | 'ris' | 'csljson') => importText(text, { format }).items.map((i) => i.item);
+const items = (text: string, format: 'bibtex' | 'ris' | 'csljson') =>
+  importText(text, { format }).items.map((i) => i.item);
 
 /** Field names per entry key, as the raw parser sees them. */
 function fieldNames(text: string): Map<string, Set<string>> {
@@ -54,12 +55,19 @@ describe('BibTeX → library → BibTeX keeps every field', () => {
   });
 
   it('writes BibLaTeX names for BibTeX sources and back (journal ↔ journaltitle, address ↔ location, year/month ↔ date)', () => {
-    const [item] = items('@article{k, author={A, B}, title={T}, journal={J}, address={P}, year=2020, month=may}', 'bibtex');
+    const [item] = items(
+      '@article{k, author={A, B}, title={T}, journal={J}, address={P}, year=2020, month=may}',
+      'bibtex',
+    );
     const bl = toBibtex([item!], { biblatex: true });
     expect(bl).toContain('journaltitle = {J}');
     expect(bl).toContain('location = {P}');
     expect(bl).toContain('date = {2020-05}');
-    expect(items(bl, 'bibtex')[0]).toMatchObject({ 'container-title': 'J', 'publisher-place': 'P', issued: { 'date-parts': [[2020, 5]] } });
+    expect(items(bl, 'bibtex')[0]).toMatchObject({
+      'container-title': 'J',
+      'publisher-place': 'P',
+      issued: { 'date-parts': [[2020, 5]] },
+    });
     expect(toBibtex(items(bl, 'bibtex'))).toContain('journaltitle = {J}'); // the item keeps the names it came with…
     const bt = toBibtex(items(bl, 'bibtex'), { strict: true }); // …unless strict
     expect(bt).toContain('journal = {J}');
@@ -74,7 +82,11 @@ describe('BibTeX export from items of any source', () => {
       type: 'article-journal',
       'citation-key': 'smith 2020,{bad}',
       title: 'Cost of 5% & $10 in <i>E. coli</i> with <span class="nocase">DNA</span> -- {braces} #1 _x_ ~ ^',
-      author: [{ family: 'de la Fontaine', given: 'Jean' }, { literal: 'Barnes and Noble' }, { family: 'Van Gogh', 'non-dropping-particle': 'Van', given: 'V.' } as CslName],
+      author: [
+        { family: 'de la Fontaine', given: 'Jean' },
+        { literal: 'Barnes and Noble' },
+        { family: 'Van Gogh', 'non-dropping-particle': 'Van', given: 'V.' } as CslName,
+      ],
       page: '10–20',
       URL: 'https://example.org/a_b?c=1&d=%20',
       issued: { 'date-parts': [[2020, 5, 17]] },
@@ -82,26 +94,56 @@ describe('BibTeX export from items of any source', () => {
     };
     const text = toBibtex([item]);
     expect(text).toMatch(/^@article\{smith_2020__bad_,/);
-    expect(text).toContain('title = {Cost of 5\\% \\& \\$10 in \\textit{E. coli} with {DNA} -{}- \\{braces\\} \\#1 \\_x\\_ \\textasciitilde{} \\textasciicircum{}}');
+    expect(text).toContain(
+      'title = {Cost of 5\\% \\& \\$10 in \\textit{E. coli} with {DNA} -{}- \\{braces\\} \\#1 \\_x\\_ \\textasciitilde{} \\textasciicircum{}}',
+    );
     expect(text).toContain('author = {{de la Fontaine}, Jean and {Barnes and Noble} and {Van Van Gogh}, V.}');
     expect(text).toContain('pages = {10--20}');
     expect(text).toContain('url = {https://example.org/a_b?c=1&d=%20}');
     expect(text).toContain('archive = {Some archive}');
     const [back] = items(text, 'bibtex');
-    expect(back).toMatchObject({ title: item.title, page: '10-20', URL: item.URL, issued: item.issued, archive: 'Some archive' });
-    expect(back!.author).toEqual([{ family: 'de la Fontaine', given: 'Jean' }, { literal: 'Barnes and Noble' }, { family: 'Van Van Gogh', given: 'V.' }]);
+    expect(back).toMatchObject({
+      title: item.title,
+      page: '10-20',
+      URL: item.URL,
+      issued: item.issued,
+      archive: 'Some archive',
+    });
+    expect(back!.author).toEqual([
+      { family: 'de la Fontaine', given: 'Jean' },
+      { literal: 'Barnes and Noble' },
+      { family: 'Van Van Gogh', given: 'V.' },
+    ]);
   });
 
   it('writes ASCII-only BibTeX on request', () => {
-    const text = toBibtex([{ id: 'a', type: 'book', title: 'Ångström, Gödel, Dvořák, Straße, Łódź', author: [{ family: 'Müller', given: 'Zoë' }] }], { ascii: true });
+    const text = toBibtex(
+      [
+        {
+          id: 'a',
+          type: 'book',
+          title: 'Ångström, Gödel, Dvořák, Straße, Łódź',
+          author: [{ family: 'Müller', given: 'Zoë' }],
+        },
+      ],
+      { ascii: true },
+    );
     expect(text).toContain('{\\AA}ngstr{\\"o}m');
     expect(text).toMatch(/^[\x20-\x7e\n]*$/);
-    expect(items(text, 'bibtex')[0]).toMatchObject({ title: 'Ångström, Gödel, Dvořák, Straße, Łódź', author: [{ family: 'Müller', given: 'Zoë' }] });
+    expect(items(text, 'bibtex')[0]).toMatchObject({
+      title: 'Ångström, Gödel, Dvořák, Straße, Łódź',
+      author: [{ family: 'Müller', given: 'Zoë' }],
+    });
   });
 
   it('writes @preamble back', () => {
-    const r = importText('@preamble{"\\newcommand{\\noopsort}[1]{}"}\n@misc{a, title={{\\noopsort{b}}Title}}', { format: 'bibtex' });
-    const text = toBibtex(r.items.map((i) => i.item), { preambles: r.preambles ?? [] });
+    const r = importText('@preamble{"\\newcommand{\\noopsort}[1]{}"}\n@misc{a, title={{\\noopsort{b}}Title}}', {
+      format: 'bibtex',
+    });
+    const text = toBibtex(
+      r.items.map((i) => i.item),
+      { preambles: r.preambles ?? [] },
+    );
     expect(text.startsWith('@preamble{{\\newcommand{\\noopsort}[1]{}}}\n')).toBe(true);
     expect(importText(text, { format: 'bibtex' }).preambles).toEqual(r.preambles);
   });
@@ -146,7 +188,12 @@ describe('BibTeX export from items of any source', () => {
     const word = fc.stringMatching(/^[A-ZÄÖÜÉ][a-zäöüéß]{1,8}$/);
     const lower = fc.constantFrom('van', 'de la', 'von', 'di', 'van der');
     const name = fc.record(
-      { family: fc.array(word, { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')), given: fc.array(word, { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')), 'non-dropping-particle': lower, suffix: fc.constantFrom('Jr.', 'III') },
+      {
+        family: fc.array(word, { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')),
+        given: fc.array(word, { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')),
+        'non-dropping-particle': lower,
+        suffix: fc.constantFrom('Jr.', 'III'),
+      },
       { requiredKeys: ['family'] },
     );
     fc.assert(

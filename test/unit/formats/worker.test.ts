@@ -33,7 +33,10 @@ describe('importInWorker', () => {
       last = now;
     }, 5);
     try {
-      const result = await importInWorker({ kind: 'bytes', bytes: new TextEncoder().encode(text) }, { format: 'bibtex', chunkSize: 500, onItems: (c) => chunks.push(c.length) });
+      const result = await importInWorker(
+        { kind: 'bytes', bytes: new TextEncoder().encode(text) },
+        { format: 'bibtex', chunkSize: 500, onItems: (c) => chunks.push(c.length) },
+      );
       expect(result.items).toEqual([]);
       expect(result.count).toBe(5000);
       expect(result.encoding).toBe('utf-8');
@@ -47,13 +50,21 @@ describe('importInWorker', () => {
   });
 
   it('reports whole-file problems as errors with codes', async () => {
-    await expect(importInWorker({ kind: 'text', text: '\u0000\u0001\u0002 binary' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/binary/) });
-    await expect(importInWorker({ kind: 'path', path: join(FIXTURES, 'missing.bib') })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(importInWorker({ kind: 'text', text: '\u0000\u0001\u0002 binary' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/binary/),
+    });
+    await expect(importInWorker({ kind: 'path', path: join(FIXTURES, 'missing.bib') })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const dir = tempDir('citewise-formats-');
     try {
       const big = join(dir.path, 'big.bib');
       writeFileSync(big, generateBibtex({ entries: 100 }));
-      await expect(importInWorker({ kind: 'path', path: big }, { limits: { maxBytes: 1000 } })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/import limit/) });
+      await expect(importInWorker({ kind: 'path', path: big }, { limits: { maxBytes: 1000 } })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/import limit/),
+      });
     } finally {
       dir.remove();
     }
@@ -61,7 +72,10 @@ describe('importInWorker', () => {
 
   it('can be cancelled', async () => {
     const controller = new AbortController();
-    const pending = importInWorker({ kind: 'text', text: generateBibtex({ entries: 2000 }) }, { signal: controller.signal });
+    const pending = importInWorker(
+      { kind: 'text', text: generateBibtex({ entries: 2000 }) },
+      { signal: controller.signal },
+    );
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
   });

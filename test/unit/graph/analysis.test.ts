@@ -15,12 +15,32 @@ import {
   type GraphStatement,
 } from '../../../shared/model/graph';
 
-const st = (key: string, type: GraphStatement['type'], extra: Partial<GraphStatement> = {}): GraphStatement => ({ key, type, section: 'introduction', selfCite: false, snippet: null, ...extra });
-const e = (source: string, target: string, statements: GraphStatement[] = [st(`${source}${target}`, 'mentioning')]): GraphEdge => ({ source, target, statements });
+const st = (key: string, type: GraphStatement['type'], extra: Partial<GraphStatement> = {}): GraphStatement => ({
+  key,
+  type,
+  section: 'introduction',
+  selfCite: false,
+  snippet: null,
+  ...extra,
+});
+const e = (
+  source: string,
+  target: string,
+  statements: GraphStatement[] = [st(`${source}${target}`, 'mentioning')],
+): GraphEdge => ({ source, target, statements });
 
 describe('co-citation and bibliographic coupling', () => {
   // a and b each cite x and y; c cites x, y and z. x and y are co-cited three times; a, b, c are coupled through x and y.
-  const edges = [e('a', 'x'), e('a', 'y'), e('b', 'x'), e('b', 'y'), e('c', 'x'), e('c', 'y'), e('c', 'z'), e('d', 'w')];
+  const edges = [
+    e('a', 'x'),
+    e('a', 'y'),
+    e('b', 'x'),
+    e('b', 'y'),
+    e('c', 'x'),
+    e('c', 'y'),
+    e('c', 'z'),
+    e('d', 'w'),
+  ];
 
   it('ranks the papers cited together most often first', () => {
     expect(coCitationStrength(edges, 'x', 'y')).toBe(3);
@@ -57,7 +77,11 @@ describe('co-citation and bibliographic coupling', () => {
 });
 
 describe('edges by type and the filters', () => {
-  const mixed = e('a', 'x', [st('1', 'mentioning'), st('2', 'contrasting', { section: 'results' }), st('3', 'supporting', { selfCite: true })]);
+  const mixed = e('a', 'x', [
+    st('1', 'mentioning'),
+    st('2', 'contrasting', { section: 'results' }),
+    st('3', 'supporting', { selfCite: true }),
+  ]);
   const mentioning = e('b', 'x', [st('4', 'mentioning'), st('5', null)]);
 
   it('draws contrasting over supporting over mentioning', () => {
@@ -78,7 +102,12 @@ describe('edges by type and the filters', () => {
   });
 
   it('lists the papers contrasting one, with their statements, most first', () => {
-    const edges = [mixed, mentioning, e('c', 'x', [st('6', 'contrasting'), st('7', 'contrasting')]), e('c', 'y', [st('8', 'contrasting')])];
+    const edges = [
+      mixed,
+      mentioning,
+      e('c', 'x', [st('6', 'contrasting'), st('7', 'contrasting')]),
+      e('c', 'y', [st('8', 'contrasting')]),
+    ];
     expect(contrastingStatements(edges, 'x').map((c) => [c.source, c.statements.map((s) => s.key)])).toEqual([
       ['c', ['6', '7']],
       ['a', ['2']],
@@ -89,8 +118,14 @@ describe('edges by type and the filters', () => {
 describe('helpers', () => {
   it('adds histograms year by year', () => {
     const a = { '2020': { supporting: 1, contrasting: 0, mentioning: 2, total: 3 } };
-    const b = { '2020': { supporting: 1, contrasting: 1, mentioning: 0, total: 2 }, '2021': { supporting: 0, contrasting: 0, mentioning: 1, total: 1 } };
-    expect(mergeHistograms(a, b)).toEqual({ '2020': { supporting: 2, contrasting: 1, mentioning: 2, total: 5 }, '2021': b['2021'] });
+    const b = {
+      '2020': { supporting: 1, contrasting: 1, mentioning: 0, total: 2 },
+      '2021': { supporting: 0, contrasting: 0, mentioning: 1, total: 1 },
+    };
+    expect(mergeHistograms(a, b)).toEqual({
+      '2020': { supporting: 2, contrasting: 1, mentioning: 2, total: 5 },
+      '2021': b['2021'],
+    });
     expect(mergeHistograms(null, b)).toBe(b);
   });
 

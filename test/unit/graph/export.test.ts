@@ -23,7 +23,10 @@ const node = (doi: string, extra: Partial<GraphNode> = {}): GraphNode => ({
 });
 
 const nasty = 'A <b>bold</b> "quoted" & \'single\' title\u0001 with a bell\u0007 and a lone \uD800 surrogate 😀';
-const nodes = [node('10.1000/a<b>', { title: nasty, journal: 'J & K', retracted: true, itemId: 4 }), node('10.1000/c', { year: null })];
+const nodes = [
+  node('10.1000/a<b>', { title: nasty, journal: 'J & K', retracted: true, itemId: 4 }),
+  node('10.1000/c', { year: null }),
+];
 const edges: GraphEdge[] = [
   {
     source: '10.1000/c',
@@ -46,7 +49,8 @@ function assertWellFormed(xml: string): void {
     const text = body.slice(last, m.index);
     expect(text).not.toMatch(/[<>]/);
     expect(text.replace(/&(amp|lt|gt|quot|apos);/g, '')).not.toContain('&');
-    for (const [, v] of m[3]!.matchAll(/="([^"]*)"/g)) expect(v!.replace(/&(amp|lt|gt|quot|apos);/g, '')).not.toMatch(/[&<>]/);
+    for (const [, v] of m[3]!.matchAll(/="([^"]*)"/g))
+      expect(v!.replace(/&(amp|lt|gt|quot|apos);/g, '')).not.toMatch(/[&<>]/);
     if (m[1]) expect(stack.pop()).toBe(m[2]);
     else if (!m[4]) stack.push(m[2]!);
     last = m.index + m[0].length;
@@ -71,7 +75,9 @@ describe('graph exports', () => {
     expect((xml.match(/<node /g) ?? []).length).toBe(2);
     expect((xml.match(/<edge /g) ?? []).length).toBe(1);
     expect(xml).toContain('<node id="10.1000/a&lt;b&gt;">');
-    expect(xml).toContain('<data key="n_label">A bold &quot;quoted&quot; &amp; &apos;single&apos; title with a bell and a lone  surrogate 😀</data>');
+    expect(xml).toContain(
+      '<data key="n_label">A bold &quot;quoted&quot; &amp; &apos;single&apos; title with a bell and a lone  surrogate 😀</data>',
+    );
     expect(xml).toContain('<data key="n_retracted">true</data>');
     expect(xml).toContain('<data key="n_inLibrary">true</data>');
     expect(xml).toContain('<data key="e_type">contrasting</data>');
@@ -84,7 +90,12 @@ describe('graph exports', () => {
   });
 
   it('writes well-formed GEXF 1.3 with attributes and positions', () => {
-    const xml = toGexf({ nodes, edges, positions: { '10.1000/a<b>': { x: 3, y: 4 } }, now: new Date('2026-01-02T00:00:00Z') });
+    const xml = toGexf({
+      nodes,
+      edges,
+      positions: { '10.1000/a<b>': { x: 3, y: 4 } },
+      now: new Date('2026-01-02T00:00:00Z'),
+    });
     assertWellFormed(xml);
     expect(xml).toContain('<gexf xmlns="http://gexf.net/1.3"');
     expect(xml).toContain('lastmodifieddate="2026-01-02"');

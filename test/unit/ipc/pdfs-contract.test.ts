@@ -18,10 +18,18 @@ describe('pdfs.add input', () => {
   });
 
   it('refuses names that are paths or hold control characters, and text that is not base64', () => {
-    expect(problem({ name: '../../etc/passwd', base64: 'JVBERi0=' })).toBe('name: The file name may not hold a path or control characters');
-    expect(problem({ name: 'C:\\papers\\a.pdf', base64: 'JVBERi0=' })).toBe('name: The file name may not hold a path or control characters');
-    expect(problem({ name: '..', base64: 'JVBERi0=' })).toBe('name: The file name may not hold a path or control characters');
-    expect(problem({ name: 'a\u0000.pdf', base64: 'JVBERi0=' })).toBe('name: The file name may not hold a path or control characters');
+    expect(problem({ name: '../../etc/passwd', base64: 'JVBERi0=' })).toBe(
+      'name: The file name may not hold a path or control characters',
+    );
+    expect(problem({ name: 'C:\\papers\\a.pdf', base64: 'JVBERi0=' })).toBe(
+      'name: The file name may not hold a path or control characters',
+    );
+    expect(problem({ name: '..', base64: 'JVBERi0=' })).toBe(
+      'name: The file name may not hold a path or control characters',
+    );
+    expect(problem({ name: 'a\u0000.pdf', base64: 'JVBERi0=' })).toBe(
+      'name: The file name may not hold a path or control characters',
+    );
     expect(problem({ name: 'a.pdf', base64: '%PDF-1.7 raw bytes' })).toBe('base64: The file is not base64');
     expect(problem({ name: 'a.pdf', base64: '' })).toBe('base64: The file is empty');
     expect(problem({ name: 'a.pdf', base64: 'JVBERi0=', path: '/etc/passwd' })).toMatch(/Unrecognized key/);
@@ -33,6 +41,7 @@ describe('pdfs.add input', () => {
     expect(uploadName('a/b\\c\u0007.pdf')).toBe('a_b_c_.pdf');
     expect(uploadName('..')).toBe('unnamed.pdf');
     expect(uploadName('x'.repeat(300))).toHaveLength(255);
-    for (const n of ['paper.pdf', 'a/b\\c\u0007.pdf', '..', '', 'x'.repeat(300)]) expect(problem({ name: uploadName(n), base64: 'JVBERi0=' })).toBeNull();
+    for (const n of ['paper.pdf', 'a/b\\c\u0007.pdf', '..', '', 'x'.repeat(300)])
+      expect(problem({ name: uploadName(n), base64: 'JVBERi0=' })).toBeNull();
   });
 });

@@ -1,7 +1,13 @@
 // One suite, every transport: what the renderer sees must not depend on how it reaches the core.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/ipc';
-import { electronIpc, inProcess, webSocket, type TransportFactory, type TransportFixture } from '../../helpers/transports';
+import {
+  electronIpc,
+  inProcess,
+  webSocket,
+  type TransportFactory,
+  type TransportFixture,
+} from '../../helpers/transports';
 
 const transports: [string, TransportFactory][] = [
   ['in-process', inProcess],
@@ -40,7 +46,10 @@ describe.each(transports)('IPC over %s', (_name, factory) => {
 
   it('carries errors as data with a code from the closed set', async () => {
     const result = await t.api.invoke('jobs.cancel', { id: 'no-such-job' });
-    expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('no-such-job') } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('no-such-job') },
+    });
   });
 
   it('rejects an invalid payload with INVALID_INPUT naming the field', async () => {

@@ -1,6 +1,16 @@
 // Auto-export runs against a real library in a temporary directory: what is re-rendered, when the
 // file is rewritten, and that an incremental file is byte for byte a full export of the same items.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
@@ -13,7 +23,11 @@ import type { Library } from '../../../electron/core/library/library';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
 
 /** What `citewise export` writes for these items: getItem, the key as id, sorted by key, exportItems. */
-function fullExport(lib: Library, format: AutoExportFormat, options: { collectionId?: number; includeSubcollections?: boolean } = {}): string {
+function fullExport(
+  lib: Library,
+  format: AutoExportFormat,
+  options: { collectionId?: number; includeSubcollections?: boolean } = {},
+): string {
   const rows = lib.list({ ...options, limit: 1000 }).rows;
   const items: CslItem[] = rows.map((r) => {
     const d = lib.getItem(r.id);
@@ -25,11 +39,16 @@ function fullExport(lib: Library, format: AutoExportFormat, options: { collectio
 
 function seed(lib: Library, n: number): number[] {
   const items = Array.from({ length: n }, (_, i) =>
-    article(`Paper number ${i} on Ürban “ecology”`, ['Smith', 'Łukasiewicz', 'Ng', 'O’Brien'][i % 4]!, 1990 + (i % 30), {
-      abstract: `Abstract ${i} with {braces} & 100% of it.`,
-      DOI: `10.1000/${i}`,
-      'container-title': 'Journal of Tests',
-    }),
+    article(
+      `Paper number ${i} on Ürban “ecology”`,
+      ['Smith', 'Łukasiewicz', 'Ng', 'O’Brien'][i % 4]!,
+      1990 + (i % 30),
+      {
+        abstract: `Abstract ${i} with {braces} & 100% of it.`,
+        DOI: `10.1000/${i}`,
+        'container-title': 'Journal of Tests',
+      },
+    ),
   );
   return lib.importItems(items).ids;
 }
@@ -109,12 +128,24 @@ describe('auto-export', () => {
     t.library.addToCollection(thesis, ids.slice(0, 3));
     t.library.addToCollection(chapter, ids.slice(3, 6));
     t.library.addToCollection(other, ids.slice(6, 9));
-    const withSubs = store.add({ path: join(out, 'thesis.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: thesis, subcollections: true } });
-    const topOnly = store.add({ path: join(out, 'thesis-top.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: thesis, subcollections: false } });
+    const withSubs = store.add({
+      path: join(out, 'thesis.bib'),
+      format: 'bibtex',
+      scope: { kind: 'collection', collectionId: thesis, subcollections: true },
+    });
+    const topOnly = store.add({
+      path: join(out, 'thesis-top.bib'),
+      format: 'bibtex',
+      scope: { kind: 'collection', collectionId: thesis, subcollections: false },
+    });
     expect(store.run(withSubs.id).itemCount).toBe(6);
     expect(store.run(topOnly.id).itemCount).toBe(3);
-    expect(readFileSync(join(out, 'thesis.bib'), 'utf8')).toBe(fullExport(t.library, 'bibtex', { collectionId: thesis }));
-    expect(readFileSync(join(out, 'thesis-top.bib'), 'utf8')).toBe(fullExport(t.library, 'bibtex', { collectionId: thesis, includeSubcollections: false }));
+    expect(readFileSync(join(out, 'thesis.bib'), 'utf8')).toBe(
+      fullExport(t.library, 'bibtex', { collectionId: thesis }),
+    );
+    expect(readFileSync(join(out, 'thesis-top.bib'), 'utf8')).toBe(
+      fullExport(t.library, 'bibtex', { collectionId: thesis, includeSubcollections: false }),
+    );
 
     // Which definitions a change can affect: the one holding the item, or whose collection now holds it.
     const lib = store.add({ path: join(out, 'all.bib'), format: 'bibtex' });
@@ -163,7 +194,9 @@ describe('auto-export', () => {
     rendered = [];
     t.library.addNote(ids[3]!, 'Another note');
     expect(store.run(def.id)).toMatchObject({ rendered: 1 });
-    expect((JSON.parse(readFileSync(file, 'utf8')) as CslItem[]).find((i) => i.DOI === '10.1000/3')?.note).toBe('Another note');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as CslItem[]).find((i) => i.DOI === '10.1000/3')?.note).toBe(
+      'Another note',
+    );
   });
 
   it('after undo, the file is again what it was', () => {
@@ -186,7 +219,11 @@ describe('auto-export', () => {
     const col = t.library.createCollection('Mixed');
     const sub = t.library.createCollection('Sub', col);
     const file = join(out, 'mixed.bib');
-    const def = store.add({ path: file, format: 'bibtex', scope: { kind: 'collection', collectionId: col, subcollections: true } });
+    const def = store.add({
+      path: file,
+      format: 'bibtex',
+      scope: { kind: 'collection', collectionId: col, subcollections: true },
+    });
     let seedValue = 7;
     const rand = (n: number) => {
       seedValue = (seedValue * 1103515245 + 12345) % 2 ** 31;
@@ -232,7 +269,10 @@ describe('auto-export', () => {
       const def = fstore.add({ path: file, format: 'bibtex' });
       fstore.run(def.id);
       // Same clock reading: the modification time cannot tell the edit apart, the revision does.
-      frozen.library.updateItem(ids[1]!, { ...frozen.library.getItem(ids[1]!).csl, title: 'Edited at the same instant' });
+      frozen.library.updateItem(ids[1]!, {
+        ...frozen.library.getItem(ids[1]!).csl,
+        title: 'Edited at the same instant',
+      });
       expect(fstore.run(def.id)).toMatchObject({ status: 'written', rendered: 1 });
       expect(readFileSync(file, 'utf8')).toBe(fullExport(frozen.library, 'bibtex'));
 
@@ -340,14 +380,17 @@ describe('auto-export', () => {
     const denied: AtomicWriteFs = {
       ...nodeAtomicFs,
       openSync(path, flags, mode) {
-        if (flags === 'wx') throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+        if (flags === 'wx')
+          throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
         return nodeAtomicFs.openSync(path, flags, mode);
       },
     };
     t.library.addItem(article('One more', 'Doe', 2001));
     const r = new AutoExportStore({ db: writeHandle(t.db), now: Date.now, fs: denied }).run(def.id);
     expect(r).toMatchObject({ status: 'error', errorCode: 'FORBIDDEN' });
-    expect(r.error).toBe(`Could not write ${file}: Citewise is not allowed to write in ${dir}. The previous file, if there is one, was left as it was.`);
+    expect(r.error).toBe(
+      `Could not write ${file}: Citewise is not allowed to write in ${dir}. The previous file, if there is one, was left as it was.`,
+    );
     expect(readFileSync(file, 'utf8')).toBe(old);
     expect(readdirSync(dir)).toEqual(['refs.bib']);
 
@@ -409,7 +452,10 @@ describe('auto-export', () => {
     });
     t.library.updateItem(ids[0]!, { ...t.library.getItem(ids[0]!).csl, title: 'Changed' });
     expect(() => broken.run(def.id)).toThrow(`Auto-export to ${file} failed: exporter bug.`);
-    expect(store.get(def.id)).toMatchObject({ status: 'error', error: expect.stringContaining('exporter bug') as string });
+    expect(store.get(def.id)).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('exporter bug') as string,
+    });
     expect(readFileSync(file, 'utf8')).toBe(old);
     expect(store.run(def.id)).toMatchObject({ status: 'written', rendered: 1 });
   });
@@ -419,7 +465,11 @@ describe('auto-export', () => {
     const col = t.library.createCollection('Gone soon');
     t.library.addToCollection(col, ids);
     const file = join(out, 'gone.bib');
-    const def = store.add({ path: file, format: 'bibtex', scope: { kind: 'collection', collectionId: col, subcollections: true } });
+    const def = store.add({
+      path: file,
+      format: 'bibtex',
+      scope: { kind: 'collection', collectionId: col, subcollections: true },
+    });
     store.run(def.id);
     const old = readFileSync(file, 'utf8');
     t.library.deleteCollection(col);
@@ -432,10 +482,23 @@ describe('auto-export', () => {
   it('validates definitions and forgets a removed one with its cache', () => {
     expect(() => store.add({ path: 'relative.bib', format: 'bibtex' })).toThrow(/absolute/);
     expect(() => store.add({ path: join(out, 'x.bib'), format: 'docx' as AutoExportFormat })).toThrow(/format/);
-    expect(() => store.add({ path: join(out, 'x.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: 99, subcollections: true } })).toThrow(/no collection/);
-    expect(() => store.add({ path: join(out, 'x.bib'), format: 'bibtex', options: { colour: true } as never })).toThrow(/Unknown auto-export option/);
+    expect(() =>
+      store.add({
+        path: join(out, 'x.bib'),
+        format: 'bibtex',
+        scope: { kind: 'collection', collectionId: 99, subcollections: true },
+      }),
+    ).toThrow(/no collection/);
+    expect(() => store.add({ path: join(out, 'x.bib'), format: 'bibtex', options: { colour: true } as never })).toThrow(
+      /Unknown auto-export option/,
+    );
     const def = store.add({ path: join(out, 'x.bib'), format: 'bibtex' });
-    expect(def).toMatchObject({ status: 'pending', lastRunAt: null, scope: { kind: 'library' }, options: { abstracts: true, notes: false, ascii: false } });
+    expect(def).toMatchObject({
+      status: 'pending',
+      lastRunAt: null,
+      scope: { kind: 'library' },
+      options: { abstracts: true, notes: false, ascii: false },
+    });
     expect(() => store.add({ path: join(out, 'x.bib'), format: 'ris' })).toThrow(/already writes/);
     seed(t.library, 2);
     store.run(def.id);

@@ -69,7 +69,10 @@ describe('backups and recovery', () => {
     writeFileSync(join(stateDir(file), 'open-999999999-dead'), '');
 
     const recovered = openLibrary(file);
-    expect(recovered.recovery).toMatchObject({ restoredFrom: expect.stringContaining('scheduled'), setAside: expect.stringContaining('.damaged-') });
+    expect(recovered.recovery).toMatchObject({
+      restoredFrom: expect.stringContaining('scheduled'),
+      setAside: expect.stringContaining('.damaged-'),
+    });
     expect(existsSync(recovered.recovery!.setAside)).toBe(true);
     expect(recovered.library.list().rows.map((r) => r.title)).toEqual(['Safe']);
     recovered.close();

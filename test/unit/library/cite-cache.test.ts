@@ -9,7 +9,8 @@ let lib: TestLibrary;
 afterEach(() => lib.dispose());
 
 const key = (n: number): string => `key-${String(n).padStart(20, '0')}`;
-const entries = (n: number, size = 10): Array<{ id: string; value: string }> => Array.from({ length: n }, (_, i) => ({ id: `e${i}`, value: 'x'.repeat(size) }));
+const entries = (n: number, size = 10): Array<{ id: string; value: string }> =>
+  Array.from({ length: n }, (_, i) => ({ id: `e${i}`, value: 'x'.repeat(size) }));
 
 function store(limits: { rows?: number; bytes?: number }): CiteCacheStore {
   lib = testLibrary();
@@ -19,8 +20,14 @@ function store(limits: { rows?: number; bytes?: number }): CiteCacheStore {
 describe('cite cache store', () => {
   it('returns what was kept, in order, and null for a key it never saw', () => {
     const s = store({});
-    s.put(key(1), { style: 'apa', format: 'text' }, [{ id: 'b', value: 'B entry' }, { id: 'a', value: 'A “entry”' }]);
-    expect(s.get(key(1))).toEqual([{ id: 'b', value: 'B entry' }, { id: 'a', value: 'A “entry”' }]);
+    s.put(key(1), { style: 'apa', format: 'text' }, [
+      { id: 'b', value: 'B entry' },
+      { id: 'a', value: 'A “entry”' },
+    ]);
+    expect(s.get(key(1))).toEqual([
+      { id: 'b', value: 'B entry' },
+      { id: 'a', value: 'A “entry”' },
+    ]);
     expect(s.get(key(2))).toBeNull();
   });
 

@@ -36,13 +36,22 @@ describe('library counts', () => {
       { id: 'report', type: 'report', title: 'Only one, then trashed' },
     ]).ids;
     t.library.trashItems([ids[6]!, ids[7]!]);
-    t.library.putTallies({ found: { '10.1000/b': TALLY, '10.1000/gone': TALLY, '10.1000/nowhere': TALLY }, unknown: ['10.1000/a'] });
+    t.library.putTallies({
+      found: { '10.1000/b': TALLY, '10.1000/gone': TALLY, '10.1000/nowhere': TALLY },
+      unknown: ['10.1000/a'],
+    });
     t.library.putNotices('10.1000/b', [{ status: 'Retracted' }], true);
     t.library.putNotices('10.1000/book', [{ status: 'Has correction' }], false);
     t.library.putNotices('10.1000/gone', [{ status: 'Retracted' }], true);
 
     const counts = t.library.counts();
-    expect(counts).toEqual({ items: 6, byType: { 'article-journal': 4, book: 1, chapter: 1 }, withDoi: 4, withTallies: 2, retracted: 2 });
+    expect(counts).toEqual({
+      items: 6,
+      byType: { 'article-journal': 4, book: 1, chapter: 1 },
+      withDoi: 4,
+      withTallies: 2,
+      retracted: 2,
+    });
     // The order of byType: most first, then by name.
     expect(Object.keys(counts.byType)).toEqual(['article-journal', 'book', 'chapter']);
 

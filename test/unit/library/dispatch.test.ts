@@ -12,11 +12,19 @@ const PROTOCOL = join(__dirname, '..', '..', '..', 'electron', 'core', 'library'
 
 /** The methods LibraryClient's proxies offer per store: StoreCall of protocol.ts, as the type checker resolves it. */
 function clientMethods(): Record<string, string[]> {
-  const program = ts.createProgram([PROTOCOL], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: ['node'], noEmit: true });
+  const program = ts.createProgram([PROTOCOL], {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: ['node'],
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(PROTOCOL)!)!);
   const call = checker.getDeclaredTypeOfSymbol(exports.find((s) => s.name === 'StoreCall')!);
-  const literals = (t: ts.Type): string[] => (t.isUnion() ? t.types : [t]).map((x) => (x.isStringLiteral() ? x.value : `<${checker.typeToString(x)}>`));
+  const literals = (t: ts.Type): string[] =>
+    (t.isUnion() ? t.types : [t]).map((x) => (x.isStringLiteral() ? x.value : `<${checker.typeToString(x)}>`));
   const out: Record<string, string[]> = {};
   for (const member of call.isUnion() ? call.types : [call]) {
     const field = (name: string): ts.Type => checker.getTypeOfSymbol(member.getProperty(name)!);
@@ -73,7 +81,9 @@ describe('library worker dispatch', () => {
     // Auto-export is its own store now, not Library pass-throughs.
     expect(() => dispatch('lib', 'listAutoExports')).toThrow('Unknown library method lib.listAutoExports');
     expect(dispatch('serviceCollections', 'list')([])).toEqual([]);
-    expect(() => dispatch('lib', 'listServiceCollections')).toThrow('Unknown library method lib.listServiceCollections');
+    expect(() => dispatch('lib', 'listServiceCollections')).toThrow(
+      'Unknown library method lib.listServiceCollections',
+    );
   });
 
   it('allows every method the client offers for each store', () => {
@@ -82,7 +92,10 @@ describe('library worker dispatch', () => {
     for (const [store, methods] of Object.entries(offered)) {
       expect(methods.length).toBeGreaterThan(3);
       const allowed = declaredMethods(stores[store as keyof LibraryStores]);
-      expect(methods.filter((m) => !allowed.has(m)), store).toEqual([]);
+      expect(
+        methods.filter((m) => !allowed.has(m)),
+        store,
+      ).toEqual([]);
     }
   }, 120_000);
 
@@ -91,7 +104,8 @@ describe('library worker dispatch', () => {
     const client = await LibraryClient.start({ file: join(wdir.path, 'citewise.sqlite') });
     try {
       const lib = client.lib as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-      for (const name of ['toString', 'hasOwnProperty', 'assistant']) await expect(lib[name]!('x')).rejects.toThrow(`Unknown library method lib.${name}`);
+      for (const name of ['toString', 'hasOwnProperty', 'assistant'])
+        await expect(lib[name]!('x')).rejects.toThrow(`Unknown library method lib.${name}`);
       expect(await client.lib.count()).toBe(0);
     } finally {
       await client.close();

@@ -68,7 +68,10 @@ describe('duplicates and merge', () => {
   });
 
   it('refuses fewer than two items, and an item that is not in the library, writing nothing', () => {
-    const r = t.library.importItems([article('One', 'Smith', 2020, { DOI: '10.1000/q' }), article('Two', 'Smith', 2020, { DOI: '10.1000/q' })]);
+    const r = t.library.importItems([
+      article('One', 'Smith', 2020, { DOI: '10.1000/q' }),
+      article('Two', 'Smith', 2020, { DOI: '10.1000/q' }),
+    ]);
     const [a, b] = r.ids as [number, number];
     expect(() => t.library.markNotDuplicates([a])).toThrow(/at least two items/);
     expect(() => t.library.markNotDuplicates([a, 999_999])).toThrow(/Item 999999 is not in the library/);
@@ -81,7 +84,9 @@ describe('duplicates and merge', () => {
       article('Same study', 'Smith', 2021, { DOI: '10.1000/pub' }),
     ]);
     const [pre, pub] = r.ids as [number, number];
-    t.library.putPapers({ found: { '10.1000/pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.01.01.1' }], publicationLinks: [] } } });
+    t.library.putPapers({
+      found: { '10.1000/pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.01.01.1' }], publicationLinks: [] } },
+    });
     expect(t.library.findDuplicates()).toEqual([]);
     expect(t.library.relatedItems(pub)).toEqual([{ id: pre, relation: 'preprint' }]);
     expect(t.library.relatedItems(pre)).toEqual([{ id: pub, relation: 'publication' }]);
@@ -115,7 +120,9 @@ describe('duplicates and merge', () => {
     expect(() => t.library.getItem(other)).toThrow(/not in the library/);
     expect(t.library.findDuplicates()).toEqual([]);
     // The merged-away key stays reserved: a new item never takes it.
-    expect(t.library.addItem(article('Deep learning', 'Smith', 2020, { 'citation-key': otherKey, DOI: '10.1000/z' }))).toBeGreaterThan(0);
+    expect(
+      t.library.addItem(article('Deep learning', 'Smith', 2020, { 'citation-key': otherKey, DOI: '10.1000/z' })),
+    ).toBeGreaterThan(0);
     expect(t.library.list({ query: 'doi:10.1000/z' }).rows[0]!.citationKey).toBe(`${otherKey}a`);
 
     // Undo brings both back as they were.

@@ -15,7 +15,16 @@ afterEach(() => t?.dispose());
 describe('fill rules', () => {
   it('fills only empty fields the user did not edit, never identity fields', () => {
     const current = { id: 'x', type: 'article-journal' as const, title: 'Mine', volume: '', DOI: '10.1000/a' };
-    const service = { id: 'y', type: 'book' as const, title: 'Theirs', volume: '7', issue: '2', page: '1-9', DOI: '10.1000/A', 'citation-key': 'zzz' };
+    const service = {
+      id: 'y',
+      type: 'book' as const,
+      title: 'Theirs',
+      volume: '7',
+      issue: '2',
+      page: '1-9',
+      DOI: '10.1000/A',
+      'citation-key': 'zzz',
+    };
     expect(fillMissing(current, service, new Set(['issue']))).toEqual({
       csl: { id: 'x', type: 'article-journal', title: 'Mine', volume: '7', page: '1-9', DOI: '10.1000/a' },
       filled: ['page', 'volume'],
@@ -23,8 +32,22 @@ describe('fill rules', () => {
   });
 
   it("replaces a placeholder's provisional title with the service's, unless the user edited it; other fields it had stay", () => {
-    const placeholder = { id: 'p', type: 'article-journal' as const, DOI: '10.1000/a', title: 'smith-2020', note: 'mine', custom: { citewise: { pendingMetadata: true, provisional: ['title'] } } };
-    const service = { id: 's', type: 'paper-conference' as const, title: 'The real title', note: 'theirs', volume: '7', DOI: '10.1000/a' };
+    const placeholder = {
+      id: 'p',
+      type: 'article-journal' as const,
+      DOI: '10.1000/a',
+      title: 'smith-2020',
+      note: 'mine',
+      custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
+    };
+    const service = {
+      id: 's',
+      type: 'paper-conference' as const,
+      title: 'The real title',
+      note: 'theirs',
+      volume: '7',
+      DOI: '10.1000/a',
+    };
     expect(fillMissing(placeholder, service, new Set())).toEqual({
       csl: { id: 'p', type: 'paper-conference', DOI: '10.1000/a', title: 'The real title', note: 'mine', volume: '7' },
       filled: ['title', 'type', 'volume'],
@@ -67,7 +90,11 @@ describe('EnrichmentStore', () => {
 
   it('completes a placeholder: the service type, a key from the formula, keywords as tags, no pending mark', () => {
     t = testLibrary();
-    const r = t.library.importItems([doiPlaceholder('10.1000/p1' as never), doiPlaceholder('10.1000/p2' as never), doiPlaceholder('10.1000/p3' as never)]);
+    const r = t.library.importItems([
+      doiPlaceholder('10.1000/p1' as never),
+      doiPlaceholder('10.1000/p2' as never),
+      doiPlaceholder('10.1000/p3' as never),
+    ]);
     const [p1, p2, p3] = r.ids as [number, number, number];
     expect(r.ids.map((id) => t.library.getItem(id).citationKey)).toEqual(['anon', 'anona', 'anonb']);
     // A key the user chose stays, even one that looks generated.
@@ -75,7 +102,15 @@ describe('EnrichmentStore', () => {
     t.library.setCitationKey(p3, 'anonc');
     const run = t.enrichment.enqueue({ kind: 'library' }).run!;
     const paper = (doi: string, title: string, type: string, keywords?: string[]) =>
-      ({ doi, title, type, authors: [{ family: 'Okafor', given: 'N.', authorName: 'N. Okafor', authorSequenceNumber: 1 }], year: 2019, issns: [], ...(keywords ? { keywords } : {}) }) as unknown as UiPaper;
+      ({
+        doi,
+        title,
+        type,
+        authors: [{ family: 'Okafor', given: 'N.', authorName: 'N. Okafor', authorSequenceNumber: 1 }],
+        year: 2019,
+        issns: [],
+        ...(keywords ? { keywords } : {}),
+      }) as unknown as UiPaper;
     const outcome = t.enrichment.applyBatch(run.id, {
       fetchedAt: 1,
       failed: [],
@@ -90,7 +125,11 @@ describe('EnrichmentStore', () => {
     });
     expect(outcome.filled.map((f) => f.id)).toEqual([p1, p2, p3]);
     const one = t.library.getItem(p1);
-    expect(one).toMatchObject({ type: 'chapter', citationKey: 'okaforSoilCarbonDrought2019', tags: ['drought', 'soil carbon'] });
+    expect(one).toMatchObject({
+      type: 'chapter',
+      citationKey: 'okaforSoilCarbonDrought2019',
+      tags: ['drought', 'soil carbon'],
+    });
     expect(one.csl).not.toHaveProperty('custom');
     expect(outcome.filled[0]!.fields).toContain('type');
     expect([t.library.getItem(p2).citationKey, t.library.getItem(p3).citationKey]).toEqual(['mine2024', 'anonc']);
@@ -98,7 +137,11 @@ describe('EnrichmentStore', () => {
     // An item that was never a placeholder keeps its type and key.
     const own = t.library.addItem({ id: 'x', type: 'report', DOI: '10.1000/own' });
     const run2 = t.enrichment.enqueue({ kind: 'items', ids: [own] }).run!;
-    t.enrichment.applyBatch(run2.id, { fetchedAt: 2, failed: [], papers: { found: { '10.1000/own': paper('10.1000/own', 'Own', 'journal-article', ['x']) }, unknown: [] } });
+    t.enrichment.applyBatch(run2.id, {
+      fetchedAt: 2,
+      failed: [],
+      papers: { found: { '10.1000/own': paper('10.1000/own', 'Own', 'journal-article', ['x']) }, unknown: [] },
+    });
     expect(t.library.getItem(own)).toMatchObject({ type: 'report', citationKey: 'anon', tags: [] });
   });
 
@@ -133,7 +176,12 @@ describe('EnrichmentStore', () => {
       });
     }
     expect(t.enrichment.run(run.id)).toMatchObject({ failed: 1, done: 0, remaining: 1, state: 'running' });
-    const done = t.enrichment.applyBatch(run.id, { fetchedAt: 2, tallies: { found: {}, unknown: ['10.1000/b'] }, papers: { found: {}, unknown: ['10.1000/b'] }, failed: [] });
+    const done = t.enrichment.applyBatch(run.id, {
+      fetchedAt: 2,
+      tallies: { found: {}, unknown: ['10.1000/b'] },
+      papers: { found: {}, unknown: ['10.1000/b'] },
+      failed: [],
+    });
     expect(done.run).toMatchObject({ done: 1, failed: 1, remaining: 0, state: 'done' });
     expect(t.library.getTallies(['10.1000/b'])['10.1000/b']).toEqual({ state: 'unknown', fetchedAt: 2 });
   });

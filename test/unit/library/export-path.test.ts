@@ -46,10 +46,21 @@ describe('export path', () => {
     lib = testLibrary();
     const { ids } = lib.library.importItems(generateItems(2_500, 7));
     const c = lib.library.createCollection('Half');
-    lib.library.addToCollection(c, ids.filter((_, i) => i % 2 === 0));
+    lib.library.addToCollection(
+      c,
+      ids.filter((_, i) => i % 2 === 0),
+    );
     lib.library.trashItems(ids.slice(0, 40));
     const { library, reads } = counted(lib);
-    for (const scope of [{}, { collectionId: c }, { query: 'type:article-journal' }, { query: 'learning' }, { trash: true }, { unfiled: true }, { collectionId: c, query: 'learning' }]) {
+    for (const scope of [
+      {},
+      { collectionId: c },
+      { query: 'type:article-journal' },
+      { query: 'learning' },
+      { trash: true },
+      { unfiled: true },
+      { collectionId: c, query: 'learning' },
+    ]) {
       const expected = pagedIds(library, scope);
       const before = reads();
       const got = library.idsOf(scope);
@@ -64,9 +75,27 @@ describe('export path', () => {
     lib = testLibrary();
     const odd: CslItem[] = [
       // An id the record carries keeps its place; the key replaces its value.
-      { id: 'given-id', type: 'book', title: 'First “quoted” \u2028 line\\sep', author: [{ family: 'Ñandú', given: 'Ä' }], issued: { 'date-parts': [[2020, 1, 2]] } },
-      { type: 'article-journal', title: 'No id, a number 1.5e3 and 12345678901234567890', volume: '1.50', note: 'tab\there "q" </script>', custom: { nested: [1, 2.25, null, true] } } as unknown as CslItem,
-      { id: 'third', 'citation-key': 'chosenKey2001', type: 'report', title: '😀 emoji', issued: { 'date-parts': [[2001]] } },
+      {
+        id: 'given-id',
+        type: 'book',
+        title: 'First “quoted” \u2028 line\\sep',
+        author: [{ family: 'Ñandú', given: 'Ä' }],
+        issued: { 'date-parts': [[2020, 1, 2]] },
+      },
+      {
+        type: 'article-journal',
+        title: 'No id, a number 1.5e3 and 12345678901234567890',
+        volume: '1.50',
+        note: 'tab\there "q" </script>',
+        custom: { nested: [1, 2.25, null, true] },
+      } as unknown as CslItem,
+      {
+        id: 'third',
+        'citation-key': 'chosenKey2001',
+        type: 'report',
+        title: '😀 emoji',
+        issued: { 'date-parts': [[2001]] },
+      },
     ];
     const { ids } = lib.library.importItems([...odd, ...generateItems(30, 3)]);
     const { library, reads } = counted(lib);
@@ -97,9 +126,15 @@ describe('export path', () => {
   it('serves a kept bibliography from its stored text, and null for an unknown key', async () => {
     lib = testLibrary();
     const key = 'k'.repeat(43);
-    const entries = [{ id: 'b', value: 'B “entry”' }, { id: 'a', value: 'A\u2028entry' }];
+    const entries = [
+      { id: 'b', value: 'B “entry”' },
+      { id: 'a', value: 'A\u2028entry' },
+    ];
     lib.library.citeCache.put(key, { style: 'apa', format: 'text' }, entries);
-    expect(JSON.parse(lib.library.citeCache.getText(key)!)).toEqual([['b', 'B “entry”'], ['a', 'A\u2028entry']]);
+    expect(JSON.parse(lib.library.citeCache.getText(key)!)).toEqual([
+      ['b', 'B “entry”'],
+      ['a', 'A\u2028entry'],
+    ]);
     const store = libraryBibliographyStore(lib.library.citeCache);
     expect(await store.get(key)).toEqual(entries);
     expect(await store.get('z'.repeat(43))).toBeNull();

@@ -8,12 +8,20 @@ import { tempDir } from '../../helpers/tmp';
 
 describe('fulltextMatch (one evaluation per search)', () => {
   const cleanup: (() => void)[] = [];
-  afterEach(() => cleanup.splice(0).reverse().forEach((f) => f()));
+  afterEach(() =>
+    cleanup
+      .splice(0)
+      .reverse()
+      .forEach((f) => f()),
+  );
 
   function library() {
     const dir = tempDir('citewise-ftmatch-');
     const opened = openLibrary(join(dir.path, 'lib.sqlite'), { skipIntegrityCheck: true });
-    cleanup.push(() => dir.remove(), () => opened.close());
+    cleanup.push(
+      () => dir.remove(),
+      () => opened.close(),
+    );
     const add = (n: number, text: string): number => {
       const sha = String(n).repeat(64).slice(0, 64);
       const stored = opened.library.capturePdf({
@@ -25,7 +33,16 @@ describe('fulltextMatch (one evaluation per search)', () => {
         evidence: [],
         candidates: [],
       });
-      opened.fulltext.record({ sha256: sha, status: 'indexed', pageCount: 2, pages: [{ page: 1, text: 'front matter' }, { page: 2, text }], note: null });
+      opened.fulltext.record({
+        sha256: sha,
+        status: 'indexed',
+        pageCount: 2,
+        pages: [
+          { page: 1, text: 'front matter' },
+          { page: 2, text },
+        ],
+        note: null,
+      });
       return stored.itemId;
     };
     return { opened, add, file: join(dir.path, 'lib.sqlite') };

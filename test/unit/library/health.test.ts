@@ -7,7 +7,13 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../../electron/core/library/backup';
-import { CHECK_INTERVAL_MS, flagDamage, openMarkName, planCheck, stateDir } from '../../../electron/core/library/health';
+import {
+  CHECK_INTERVAL_MS,
+  flagDamage,
+  openMarkName,
+  planCheck,
+  stateDir,
+} from '../../../electron/core/library/health';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
 import { article } from './helpers/lib';
@@ -20,7 +26,10 @@ async function killWhileOpen(file: string): Promise<void> {
 const o = openLibrary(${JSON.stringify(file)}, { rankExtension: null });
 process.stdout.write('open\\n');
 setInterval(() => o.library.stats(), 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.on('exit', () => res()));
@@ -38,11 +47,15 @@ describe('the start-up integrity check', () => {
   let dir: ReturnType<typeof tempDir>;
   let file: string;
   let now: number;
-  const open = (extra: Parameters<typeof openLibrary>[1] = {}) => openLibrary(file, { rankExtension: null, now: () => now, ...extra });
+  const open = (extra: Parameters<typeof openLibrary>[1] = {}) =>
+    openLibrary(file, { rankExtension: null, now: () => now, ...extra });
   const missingFromIndex = (): number => {
     const db = new Database(file, { readonly: true });
     try {
-      return db.prepare('SELECT count(*) FROM items WHERE id NOT IN (SELECT rowid FROM items_fts)').pluck().get() as number;
+      return db
+        .prepare('SELECT count(*) FROM items WHERE id NOT IN (SELECT rowid FROM items_fts)')
+        .pluck()
+        .get() as number;
     } finally {
       db.close();
     }
@@ -80,18 +93,22 @@ describe('the start-up integrity check', () => {
     expect(readdirSync(stateDir(file)).filter((n) => n.startsWith('open-'))).toHaveLength(0);
   });
 
-  it('runs after a process died with the library open (kill -9), and then clears its mark', { timeout: 60_000 }, async () => {
-    open().close();
-    await killWhileOpen(file);
-    expect(readdirSync(stateDir(file)).filter((n) => n.startsWith('open-'))).toHaveLength(1);
-    let o = open();
-    expect(o.integrityCheck).toMatchObject({ reason: 'unclean-shutdown' });
-    o.close();
-    expect(readdirSync(stateDir(file)).filter((n) => n.startsWith('open-'))).toHaveLength(0);
-    o = open();
-    expect(o.integrityCheck).toBeNull();
-    o.close();
-  });
+  it(
+    'runs after a process died with the library open (kill -9), and then clears its mark',
+    { timeout: 60_000 },
+    async () => {
+      open().close();
+      await killWhileOpen(file);
+      expect(readdirSync(stateDir(file)).filter((n) => n.startsWith('open-'))).toHaveLength(1);
+      let o = open();
+      expect(o.integrityCheck).toMatchObject({ reason: 'unclean-shutdown' });
+      o.close();
+      expect(readdirSync(stateDir(file)).filter((n) => n.startsWith('open-'))).toHaveLength(0);
+      o = open();
+      expect(o.integrityCheck).toBeNull();
+      o.close();
+    },
+  );
 
   it('does not run because another live process has the library open', () => {
     open().close();
@@ -193,4 +210,3 @@ describe('the start-up integrity check', () => {
     o.close();
   });
 });
-

@@ -4,7 +4,11 @@ import { generateItems } from './helpers/generate-items';
 import { testLibrary, type TestLibrary } from './helpers/lib';
 
 const indexes = (l: TestLibrary): { name: string; sql: string }[] =>
-  l.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").all() as { name: string; sql: string }[];
+  l.db
+    .prepare(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name",
+    )
+    .all() as { name: string; sql: string }[];
 
 describe('bulk import into an empty library (sort indexes built at commit)', () => {
   let lib: TestLibrary;
@@ -68,20 +72,46 @@ describe('an import into an empty library stores what an import into a non-empty
   /** Everything an import stores, by citation key (ids differ: the non-empty library has one item more). */
   function content(l: TestLibrary, skipKey: string) {
     const db = l.db;
-    const keyOf = new Map((db.prepare('SELECT id, citation_key FROM items').all() as { id: number; citation_key: string }[]).map((r) => [r.id, r.citation_key]));
-    const rows = db.prepare('SELECT * FROM items WHERE citation_key != ? ORDER BY citation_key').all(skipKey) as Record<string, unknown>[];
+    const keyOf = new Map(
+      (db.prepare('SELECT id, citation_key FROM items').all() as { id: number; citation_key: string }[]).map((r) => [
+        r.id,
+        r.citation_key,
+      ]),
+    );
+    const rows = db.prepare('SELECT * FROM items WHERE citation_key != ? ORDER BY citation_key').all(skipKey) as Record<
+      string,
+      unknown
+    >[];
     return {
       keyOf,
       items: rows.map(({ id: _id, ...rest }) => rest),
-      creators: db.prepare('SELECT i.citation_key, c.role, c.position, c.family, c.given, c.literal, c.family_norm FROM creators c JOIN items i ON i.id = c.item_id ORDER BY 1, 2, 3').all(),
-      tags: db.prepare('SELECT i.citation_key, t.name FROM item_tags it JOIN items i ON i.id = it.item_id JOIN tags t ON t.id = it.tag_id ORDER BY 1, 2').all(),
+      creators: db
+        .prepare(
+          'SELECT i.citation_key, c.role, c.position, c.family, c.given, c.literal, c.family_norm FROM creators c JOIN items i ON i.id = c.item_id ORDER BY 1, 2, 3',
+        )
+        .all(),
+      tags: db
+        .prepare(
+          'SELECT i.citation_key, t.name FROM item_tags it JOIN items i ON i.id = it.item_id JOIN tags t ON t.id = it.tag_id ORDER BY 1, 2',
+        )
+        .all(),
       fts: ['learning', 'protein OR climate', 'müller', 'review', 'same*'].map((q) =>
-        (db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q) as number[]).map((id) => keyOf.get(id)).filter((k) => k !== skipKey),
+        (db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q) as number[])
+          .map((id) => keyOf.get(id))
+          .filter((k) => k !== skipKey),
       ),
       lists: ['title', 'creators', 'year', 'container', 'type', 'citationKey'].map((column) =>
-        l.library.list({ sort: { column: column as 'title', direction: 'asc' }, limit: 1000 }).rows.map((r) => r.citationKey).filter((k) => k !== skipKey),
+        l.library
+          .list({ sort: { column: column as 'title', direction: 'asc' }, limit: 1000 })
+          .rows.map((r) => r.citationKey)
+          .filter((k) => k !== skipKey),
       ),
-      search: ['learning', 'author:müller', 'tag:review', 'title:protein year:>2000'].map((query) => l.library.list({ query, limit: 1000 }).rows.map((r) => r.citationKey).filter((k) => k !== skipKey)),
+      search: ['learning', 'author:müller', 'tag:review', 'title:protein year:>2000'].map((query) =>
+        l.library
+          .list({ query, limit: 1000 })
+          .rows.map((r) => r.citationKey)
+          .filter((k) => k !== skipKey),
+      ),
       indexes: indexes(l),
       integrity: l.db.pragma('integrity_check', { simple: true }),
     };
@@ -92,7 +122,9 @@ describe('an import into an empty library stores what an import into a non-empty
     const empty = testLibrary({ now });
     const used = testLibrary({ now });
     libs.push(empty, used);
-    used.library.importItems([{ id: 'placeholder', type: 'book', title: 'Placeholder zzz', 'citation-key': 'zz-placeholder' }]);
+    used.library.importItems([
+      { id: 'placeholder', type: 'book', title: 'Placeholder zzz', 'citation-key': 'zz-placeholder' },
+    ]);
     const a = empty.library.importItems(items(), { source: 'refs.bib' });
     const b = used.library.importItems(items(), { source: 'refs.bib' });
     const ca = content(empty, 'zz-placeholder');

@@ -21,7 +21,8 @@ function dump(file: string) {
   try {
     const all = (q: string, ...args: unknown[]) => db.prepare(q).all(...args);
     const items = all('SELECT * FROM items ORDER BY id') as Record<string, unknown>[];
-    const ids = (q: string) => db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q);
+    const ids = (q: string) =>
+      db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q);
     return {
       items: items.map(({ date_added: _a, date_modified: _m, ...rest }) => rest),
       dates: new Set(items.flatMap((r) => [r.date_added, r.date_modified])).size,
@@ -30,7 +31,17 @@ function dump(file: string) {
       tags: all('SELECT * FROM tags ORDER BY id'),
       itemTags: all('SELECT * FROM item_tags ORDER BY item_id, tag_id'),
       aliases: all('SELECT * FROM key_aliases ORDER BY alias'),
-      fts: ['learning', 'protein OR climate', 'müller', 'network NOT protein', 'trans*', 'title:memory', 'creators:garcia', '"machine learning"', 'erdos'].map(ids),
+      fts: [
+        'learning',
+        'protein OR climate',
+        'müller',
+        'network NOT protein',
+        'trans*',
+        'title:memory',
+        'creators:garcia',
+        '"machine learning"',
+        'erdos',
+      ].map(ids),
       ftsRows: db.prepare('SELECT count(*) FROM items_fts_docsize').pluck().get(),
       indexes: all("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"),
       integrity: db.pragma('integrity_check', { simple: true }),

@@ -29,10 +29,16 @@ describe('import preview', () => {
   it('shows the first entries and counts of a 20,000-entry file without its items reaching this thread', async () => {
     const text = generateBibtex({ entries: 20_000, seed: 7 });
     // Some of them in the library already: the preview counts all of those, not only the sample's.
-    const stored = await importSource(client, { kind: 'text', text: firstEntries(text, 300) }, { fileName: 'refs.bib' });
+    const stored = await importSource(
+      client,
+      { kind: 'text', text: firstEntries(text, 300) },
+      { fileName: 'refs.bib' },
+    );
     expect(stored.added).toBe(300);
 
-    const { value: preview, messages } = await observeWorkerMessages(() => previewSource(client, { kind: 'text', text }, { fileName: 'refs.bib', sample: 8 }));
+    const { value: preview, messages } = await observeWorkerMessages(() =>
+      previewSource(client, { kind: 'text', text }, { fileName: 'refs.bib', sample: 8 }),
+    );
     const chars = messages.reduce<number>((n, m) => n + (JSON.stringify(m)?.length ?? 0), 0);
     expect(preview.entries).toBe(20_000);
     expect(preview.sample).toHaveLength(8);
@@ -57,7 +63,9 @@ describe('import preview', () => {
 
   it('fails as the parse fails, and leaves the library worker ready for the next call', async () => {
     const bad = '@article{a, title = {Fine}, year = 2020}\n'.repeat(30);
-    await expect(previewSource(client, { kind: 'text', text: bad }, { fileName: 'x.bib', sample: 8, limits: { maxEntries: 10 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(
+      previewSource(client, { kind: 'text', text: bad }, { fileName: 'x.bib', sample: 8, limits: { maxEntries: 10 } }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     const ok = await previewSource(client, { kind: 'text', text: bad.slice(0, 200) }, { fileName: 'x.bib', sample: 8 });
     expect(ok.entries).toBeGreaterThan(0);
   });

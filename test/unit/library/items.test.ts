@@ -8,7 +8,19 @@ describe('library items', () => {
   afterEach(() => t.dispose());
 
   it('keeps the complete CSL-JSON of every item type beside its typed columns', () => {
-    const types = ['article-journal', 'book', 'chapter', 'paper-conference', 'thesis', 'report', 'dataset', 'article', 'webpage', 'patent', 'software'] as const;
+    const types = [
+      'article-journal',
+      'book',
+      'chapter',
+      'paper-conference',
+      'thesis',
+      'report',
+      'dataset',
+      'article',
+      'webpage',
+      'patent',
+      'software',
+    ] as const;
     const items = types.map((type, i) => ({
       id: `x${i}`,
       type,
@@ -39,7 +51,12 @@ describe('library items', () => {
   });
 
   it('keeps creators in order', () => {
-    const id = t.library.addItem({ id: 'a', type: 'book', title: 'T', author: ['Zed', 'Alpha', 'Mid'].map((family) => ({ family })) });
+    const id = t.library.addItem({
+      id: 'a',
+      type: 'book',
+      title: 'T',
+      author: ['Zed', 'Alpha', 'Mid'].map((family) => ({ family })),
+    });
     expect(t.library.getItem(id).creatorsList.map((c) => c.family)).toEqual(['Zed', 'Alpha', 'Mid']);
     expect(t.library.getItem(id).creators).toBe('Zed; Alpha; Mid');
   });
@@ -53,8 +70,16 @@ describe('library items', () => {
       article('Other 2', 'Jones', 2019, { 'citation-key': 'myownkey' }),
     ]);
     const keys = r.ids.map((id) => t.library.getItem(id).citationKey);
-    expect(keys).toEqual(['smithDeepLearningCats2020', 'smithDeepLearningCats2020a', 'smithDeepLearningCats2020b', 'MyOwnKey', 'myownkeya']);
-    expect(r.warnings).toEqual([{ index: 4, line: 0, reason: expect.stringMatching(/"myownkey" is already used; this entry got "myownkeya"/) }]);
+    expect(keys).toEqual([
+      'smithDeepLearningCats2020',
+      'smithDeepLearningCats2020a',
+      'smithDeepLearningCats2020b',
+      'MyOwnKey',
+      'myownkeya',
+    ]);
+    expect(r.warnings).toEqual([
+      { index: 4, line: 0, reason: expect.stringMatching(/"myownkey" is already used; this entry got "myownkeya"/) },
+    ]);
   });
 
   it('never changes a key silently: edits keep it, the user can change or regenerate it', () => {
@@ -93,7 +118,11 @@ describe('library items', () => {
   });
 
   it('reports bad entries and invalid DOIs without losing the good ones', () => {
-    const r = t.library.importItems([article('Good', 'A', 2000), { id: 'bad' } as never, article('Bad DOI', 'B', 2001, { DOI: 'not-a-doi' })]);
+    const r = t.library.importItems([
+      article('Good', 'A', 2000),
+      { id: 'bad' } as never,
+      article('Bad DOI', 'B', 2001, { DOI: 'not-a-doi' }),
+    ]);
     expect(r.added).toBe(2);
     expect(r.errors).toEqual([{ index: 1, line: 0, reason: 'The entry has no item type.' }]);
     expect(r.warnings[0]).toMatchObject({ index: 2, reason: expect.stringMatching(/not valid/) });
@@ -117,7 +146,10 @@ describe('library items', () => {
   });
 
   it('turns CSL keywords into tags; adds and removes tags', () => {
-    const [a, b] = t.library.importItems([article('A', 'X', 2000, { keyword: 'ML, review; ML' }), article('B', 'Y', 2001)]).ids as [number, number];
+    const [a, b] = t.library.importItems([
+      article('A', 'X', 2000, { keyword: 'ML, review; ML' }),
+      article('B', 'Y', 2001),
+    ]).ids as [number, number];
     expect(t.library.getItem(a).tags).toEqual(['ML', 'review']);
     t.library.addTags([a, b], ['to read', 'ml']);
     expect(t.library.getItem(b).tags).toEqual(['ML', 'to read']);
@@ -136,10 +168,26 @@ describe('library items', () => {
     t.library.updateNote(n, 'Better thought');
     const n2 = t.library.addNote(id, 'Second');
     t.library.deleteNote(n2);
-    const att = t.library.addAttachment(id, { path: '/papers/a.pdf', sha256: 'ab'.repeat(32), size: 1234, mime: 'application/pdf' });
+    const att = t.library.addAttachment(id, {
+      path: '/papers/a.pdf',
+      sha256: 'ab'.repeat(32),
+      size: 1234,
+      mime: 'application/pdf',
+    });
     const d = t.library.getItem(id);
     expect(d.notes.map((x) => x.body)).toEqual(['Better thought']);
-    expect(d.attachments).toEqual([{ id: att, path: '/papers/a.pdf', sha256: 'ab'.repeat(32), size: 1234, mime: 'application/pdf', addedAt: expect.any(Number), stored: 'linked', originalName: 'a.pdf' }]);
+    expect(d.attachments).toEqual([
+      {
+        id: att,
+        path: '/papers/a.pdf',
+        sha256: 'ab'.repeat(32),
+        size: 1234,
+        mime: 'application/pdf',
+        addedAt: expect.any(Number),
+        stored: 'linked',
+        originalName: 'a.pdf',
+      },
+    ]);
     t.library.removeAttachment(att);
     expect(t.library.getItem(id).attachments).toEqual([]);
   });
@@ -165,11 +213,17 @@ describe('library items', () => {
   });
 
   it('lists Unfiled as the items in no collection at all, whatever the collections are called', () => {
-    const [a, b, c] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001), article('C', 'Z', 2002)]).ids as [number, number, number];
+    const [a, b, c] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001), article('C', 'Z', 2002)])
+      .ids as [number, number, number];
     const quoted = t.library.createCollection('My "best" papers');
     const sub = t.library.createCollection('Sub \\ folder', quoted);
     t.library.addToCollection(sub, [a]);
-    expect(t.library.list({ unfiled: true }).rows.map((r) => r.id).sort()).toEqual([b, c]);
+    expect(
+      t.library
+        .list({ unfiled: true })
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual([b, c]);
     expect(t.library.count({ unfiled: true })).toBe(2);
     expect(t.library.count({ unfiled: true, query: 'author:Z' })).toBe(1);
     t.library.trashItems([c]);

@@ -7,7 +7,10 @@ const withKey = (p: PreparedItem, key: string): string => cslText(stored(p, key)
 
 describe('items prepared for the store (in the parser thread)', () => {
   it('stores the item exactly as given when it keeps the key it asked for', () => {
-    const item = article('Deep learning', 'Müller', 2020, { 'citation-key': 'muller2020', keyword: 'review; methods, review' });
+    const item = article('Deep learning', 'Müller', 2020, {
+      'citation-key': 'muller2020',
+      keyword: 'review; methods, review',
+    });
     const p = prepareItem(item);
     expect(p.tags).toEqual(['review', 'methods']);
     expect(p.keyBase).toBeNull();
@@ -21,7 +24,10 @@ describe('items prepared for the store (in the parser thread)', () => {
     const p = prepareItem(item);
     expect(p.keyBase).toMatch(/^smith.*2020$/);
     expect(JSON.parse(withKey(p, 'smith2020'))).toEqual({ ...item, 'citation-key': 'smith2020' });
-    expect(JSON.parse(withKey(prepareItem({ type: 'book' } as CslItem), 'k'))).toEqual({ type: 'book', 'citation-key': 'k' });
+    expect(JSON.parse(withKey(prepareItem({ type: 'book' } as CslItem), 'k'))).toEqual({
+      type: 'book',
+      'citation-key': 'k',
+    });
   });
 
   it('trims a padded key, and replaces an unusable one', () => {
@@ -54,7 +60,10 @@ describe('import into an empty library (duplicates found in memory)', () => {
     expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
     expect(lib.library.getItem(r.ids[2]!).citationKey).toBe('KEYa');
     // The same first item again, now through the queries of a non-empty library: a duplicate.
-    const again = lib.library.importItems([article('One', 'A', 2000, { DOI: '10.1000/x', 'citation-key': 'Key' }), article('One', 'A', 2000, { 'citation-key': 'KEY' })]);
+    const again = lib.library.importItems([
+      article('One', 'A', 2000, { DOI: '10.1000/x', 'citation-key': 'Key' }),
+      article('One', 'A', 2000, { 'citation-key': 'KEY' }),
+    ]);
     expect(again.added).toBe(0);
     expect(again.duplicates.map((d) => d.reason)).toEqual(['key-title', 'key-title']);
   });

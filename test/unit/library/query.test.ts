@@ -26,7 +26,9 @@ describe('query language parser', () => {
     });
     expect(strip(parseQuery('fulltext:"gene exp"*'))).toEqual({ kind: 'fulltext', value: 'gene exp*', phrase: true });
     expect(() => parseQuery('fulltxt:gene')).toThrow(/Did you mean "fulltext:"/);
-    expect(() => parseQuery('fulltext: gene')).toThrow(/needs a value right after the colon, as in fulltext:"gene expression"/);
+    expect(() => parseQuery('fulltext: gene')).toThrow(
+      /needs a value right after the colon, as in fulltext:"gene expression"/,
+    );
   });
 
   it('reads a backslash in quotes as taking the next character literally', () => {
@@ -44,17 +46,36 @@ describe('query language parser', () => {
     expect(strip(parseQuery('a b OR c'))).toEqual({
       kind: 'or',
       children: [
-        { kind: 'and', children: [{ kind: 'text', field: 'any', value: 'a', phrase: false }, { kind: 'text', field: 'any', value: 'b', phrase: false }] },
+        {
+          kind: 'and',
+          children: [
+            { kind: 'text', field: 'any', value: 'a', phrase: false },
+            { kind: 'text', field: 'any', value: 'b', phrase: false },
+          ],
+        },
         { kind: 'text', field: 'any', value: 'c', phrase: false },
       ],
     });
     expect(strip(parseQuery('a AND (b OR c) NOT d -e'))).toMatchObject({
       kind: 'and',
-      children: [{ kind: 'text' }, { kind: 'or' }, { kind: 'not', child: { value: 'd' } }, { kind: 'not', child: { value: 'e' } }],
+      children: [
+        { kind: 'text' },
+        { kind: 'or' },
+        { kind: 'not', child: { value: 'd' } },
+        { kind: 'not', child: { value: 'e' } },
+      ],
     });
     // Lower-case "and"/"or" are words, and a hyphen inside a word is not a negation.
-    expect(strip(parseQuery('rock and roll'))).toMatchObject({ kind: 'and', children: [{ value: 'rock' }, { value: 'and' }, { value: 'roll' }] });
-    expect(strip(parseQuery('meta-analysis'))).toEqual({ kind: 'text', field: 'any', value: 'meta-analysis', phrase: false });
+    expect(strip(parseQuery('rock and roll'))).toMatchObject({
+      kind: 'and',
+      children: [{ value: 'rock' }, { value: 'and' }, { value: 'roll' }],
+    });
+    expect(strip(parseQuery('meta-analysis'))).toEqual({
+      kind: 'text',
+      field: 'any',
+      value: 'meta-analysis',
+      phrase: false,
+    });
   });
 
   it('parses every structured field', () => {
@@ -62,17 +83,30 @@ describe('query language parser', () => {
     expect(strip(parseQuery('year:>2015'))).toEqual({ kind: 'year', range: { min: 2016 } });
     expect(strip(parseQuery('supporting:>10'))).toEqual({ kind: 'count', field: 'supporting', range: { min: 11 } });
     expect(strip(parseQuery('contrasting:>0'))).toEqual({ kind: 'count', field: 'contrasting', range: { min: 1 } });
-    expect(strip(parseQuery('mentioning:5'))).toEqual({ kind: 'count', field: 'mentioning', range: { min: 5, max: 5 } });
+    expect(strip(parseQuery('mentioning:5'))).toEqual({
+      kind: 'count',
+      field: 'mentioning',
+      range: { min: 5, max: 5 },
+    });
     expect(strip(parseQuery('type:book'))).toEqual({ kind: 'type', value: 'book' });
     expect(strip(parseQuery('type:preprint'))).toEqual({ kind: 'type', value: 'article' });
-    expect(strip(parseQuery('doi:https://doi.org/10.1000/ABC(1)x'))).toEqual({ kind: 'doi', value: '10.1000/abc(1)x', prefix: false });
+    expect(strip(parseQuery('doi:https://doi.org/10.1000/ABC(1)x'))).toEqual({
+      kind: 'doi',
+      value: '10.1000/abc(1)x',
+      prefix: false,
+    });
     expect(strip(parseQuery('(doi:10.1000/abc)'))).toEqual({ kind: 'doi', value: '10.1000/abc', prefix: false });
     expect(strip(parseQuery('key:smith*'))).toEqual({ kind: 'key', value: 'smith', prefix: true });
     expect(strip(parseQuery('tag:"to read"'))).toEqual({ kind: 'tag', value: 'to read', prefix: false });
     expect(strip(parseQuery('collection:Thesis'))).toEqual({ kind: 'collection', value: 'Thesis' });
     expect(strip(parseQuery('retracted:yes'))).toEqual({ kind: 'retracted', value: true });
     expect(strip(parseQuery('notice:any'))).toEqual({ kind: 'notice', value: 'any' });
-    expect(strip(parseQuery('journal:nature'))).toEqual({ kind: 'text', field: 'container', value: 'nature', phrase: false });
+    expect(strip(parseQuery('journal:nature'))).toEqual({
+      kind: 'text',
+      field: 'container',
+      value: 'nature',
+      phrase: false,
+    });
   });
 
   it('treats an empty query as "everything"', () => {

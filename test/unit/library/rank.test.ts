@@ -8,7 +8,20 @@ import { tempDir } from '../../helpers/tmp';
 import { generateItems } from './helpers/generate-items';
 import { article, clock } from './helpers/lib';
 
-const QUERIES = ['learning', 'prot', 'neural net', 'climate OR ocean', 'cancer -therapy', 'author:müller', '(author:wang OR author:li) quantum', 'title:protein year:>2015', 'bayesian inference NOT type:book', 'author:smith year:2010..2020', '"climate change"', 'tag:review learning'];
+const QUERIES = [
+  'learning',
+  'prot',
+  'neural net',
+  'climate OR ocean',
+  'cancer -therapy',
+  'author:müller',
+  '(author:wang OR author:li) quantum',
+  'title:protein year:>2015',
+  'bayesian inference NOT type:book',
+  'author:smith year:2010..2020',
+  '"climate change"',
+  'tag:review learning',
+];
 
 describe('search ranking with cw_bm25', () => {
   const open: OpenedLibrary[] = [];
@@ -28,10 +41,14 @@ describe('search ranking with cw_bm25', () => {
     return { fast, plain };
   }
 
-  const page = (o: OpenedLibrary, query: string): number[] => o.library.list({ query, limit: 100 }).rows.map((r) => r.id);
+  const page = (o: OpenedLibrary, query: string): number[] =>
+    o.library.list({ query, limit: 100 }).rows.map((r) => r.id);
 
   it('is built, found and used', () => {
-    expect(findRankExtension(), 'the ranking extension is missing: run `npm run build` (it needs a C compiler)').not.toBeNull();
+    expect(
+      findRankExtension(),
+      'the ranking extension is missing: run `npm run build` (it needs a C compiler)',
+    ).not.toBeNull();
     const { fast, plain } = pair();
     expect(fast.library.searchRanking()).toEqual({ fn: 'cw_bm25' });
     expect(plain.library.searchRanking()).toEqual({ fn: 'bm25', reason: 'turned off' });
@@ -42,11 +59,16 @@ describe('search ranking with cw_bm25', () => {
     fast.library.importItems(generateItems(1500, 3));
     for (const query of QUERIES) expect(page(fast, query), query).toEqual(page(plain, query));
     // Every match, not just the first page: the scores themselves, bit for bit.
-    const scores = fast.db.prepare('SELECT rowid, bm25(items_fts, 10, 2, 5, 3, 4, 1, 5) AS a, cw_bm25(items_fts, 10, 2, 5, 3, 4, 1, 5) AS b FROM items_fts WHERE items_fts MATCH ?');
+    const scores = fast.db.prepare(
+      'SELECT rowid, bm25(items_fts, 10, 2, 5, 3, 4, 1, 5) AS a, cw_bm25(items_fts, 10, 2, 5, 3, 4, 1, 5) AS b FROM items_fts WHERE items_fts MATCH ?',
+    );
     for (const match of ['"learning"*', '"prot"* OR "climate"*', '{creators} : "smith"*', '"neural"* NOT "network"*']) {
       const rows = scores.all(match) as { a: number; b: number }[];
       expect(rows.length, match).toBeGreaterThan(0);
-      expect(rows.filter((r) => r.a !== r.b), match).toEqual([]);
+      expect(
+        rows.filter((r) => r.a !== r.b),
+        match,
+      ).toEqual([]);
     }
   });
 
@@ -73,9 +95,15 @@ describe('search ranking with cw_bm25', () => {
 
   it('falls back to bm25 when the extension cannot be loaded, and still searches', () => {
     dir = tempDir('citewise-rank-');
-    const o = openLibrary(join(dir.path, 'citewise.sqlite'), { now: clock(), rankExtension: join(dir.path, 'missing.so') });
+    const o = openLibrary(join(dir.path, 'citewise.sqlite'), {
+      now: clock(),
+      rankExtension: join(dir.path, 'missing.so'),
+    });
     open.push(o);
-    expect(o.library.searchRanking()).toMatchObject({ fn: 'bm25', reason: expect.stringContaining('missing.so could not be loaded') });
+    expect(o.library.searchRanking()).toMatchObject({
+      fn: 'bm25',
+      reason: expect.stringContaining('missing.so could not be loaded'),
+    });
     const [id] = o.library.importItems([article('Graphene sensors', 'Short', 2020)]).ids;
     expect(page(o, 'graphene')).toEqual([id]);
   });

@@ -46,7 +46,12 @@ describe('LibraryClient.replaceFile', () => {
     await started;
     // Asked while no worker is running: waits, then reads the restored file.
     const during = client.lib.count();
-    await expect(client.replaceFile(() => undefined, () => undefined)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      client.replaceFile(
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     release();
     await swap;
     expect(await during).toBe(5);
@@ -62,10 +67,15 @@ describe('LibraryClient.replaceFile', () => {
     db.pragma('user_version = 9999');
     db.close();
     expect(inspectBackup(newer.file).problem).toBeNull();
-    const failed = await client.replaceFile(() => replaceLibraryFile(newer.file, file), () => replaceLibraryFile(previous.file, file)).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const failed = await client
+      .replaceFile(
+        () => replaceLibraryFile(newer.file, file),
+        () => replaceLibraryFile(previous.file, file),
+      )
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(failed).toBeInstanceOf(CoreError);
     expect((failed as CoreError).message).toContain('newer version of Citewise');
     expect(await client.lib.count()).toBe(4);
@@ -73,7 +83,12 @@ describe('LibraryClient.replaceFile', () => {
 
   it('leaves the library as it was when the swap itself fails', async () => {
     await client.importItems(generateItems(3, 5));
-    await expect(client.replaceFile(() => replaceLibraryFile(join(dir.path, 'no-such-backup.sqlite'), file), () => undefined)).rejects.toThrow(/ENOENT/);
+    await expect(
+      client.replaceFile(
+        () => replaceLibraryFile(join(dir.path, 'no-such-backup.sqlite'), file),
+        () => undefined,
+      ),
+    ).rejects.toThrow(/ENOENT/);
     expect(await client.lib.count()).toBe(3);
   });
 

@@ -8,10 +8,21 @@ describe('library search', () => {
   beforeEach(() => {
     t = testLibrary();
     const r = t.library.importItems([
-      article('Deep learning for protein folding', 'Müller', 2018, { DOI: '10.1000/a', abstract: 'We fold proteins.', 'container-title': 'Nature', keyword: 'ml' }),
+      article('Deep learning for protein folding', 'Müller', 2018, {
+        DOI: '10.1000/a',
+        abstract: 'We fold proteins.',
+        'container-title': 'Nature',
+        keyword: 'ml',
+      }),
       article('Protein structure prediction', 'Muller', 2012, { DOI: '10.1000/b', 'container-title': 'Science' }),
       article('Climate change and oceans', 'García', 2021, { DOI: '10.1000/c', abstract: 'Learning from ocean data.' }),
-      { id: 'book', type: 'book', title: 'A history of neural networks', author: [{ family: 'Smith' }], issued: { 'date-parts': [[1999]] } },
+      {
+        id: 'book',
+        type: 'book',
+        title: 'A history of neural networks',
+        author: [{ family: 'Smith' }],
+        issued: { 'date-parts': [[1999]] },
+      },
       article('Résumé of café culture', 'Dupont', 2005),
     ]);
     const [a, b, c, d, e] = r.ids as [number, number, number, number, number];
@@ -19,7 +30,11 @@ describe('library search', () => {
   });
   afterEach(() => t.dispose());
 
-  const find = (query: string): number[] => t.library.list({ query, limit: 100 }).rows.map((r) => r.id).sort((x, y) => x - y);
+  const find = (query: string): number[] =>
+    t.library
+      .list({ query, limit: 100 })
+      .rows.map((r) => r.id)
+      .sort((x, y) => x - y);
 
   it('matches words as prefixes across title, abstract, creators, container, tags, notes and key', () => {
     expect(find('prot')).toEqual([ids.a, ids.b]);
@@ -69,7 +84,13 @@ describe('library search', () => {
     const sub = t.library.createCollection('Methods', top);
     t.library.addToCollection(sub, [ids.b!]);
     expect(find('collection:thesis')).toEqual([ids.b]);
-    t.library.putTallies({ found: { '10.1000/a': { total: 20, supporting: 12, contrasting: 1, mentioning: 7, unclassified: 0 }, '10.1000/b': { total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0 } }, unknown: ['10.1000/c'] });
+    t.library.putTallies({
+      found: {
+        '10.1000/a': { total: 20, supporting: 12, contrasting: 1, mentioning: 7, unclassified: 0 },
+        '10.1000/b': { total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0 },
+      },
+      unknown: ['10.1000/c'],
+    });
     expect(find('supporting:>10')).toEqual([ids.a]);
     expect(find('contrasting:>0')).toEqual([ids.a]);
     expect(find('mentioning:0')).toEqual([ids.b]);
@@ -87,7 +108,11 @@ describe('library search', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(CoreError);
-      expect(err).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/never closed/), details: { start: 6 } });
+      expect(err).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/never closed/),
+        details: { start: 6 },
+      });
     }
     expect(() => t.library.count({ query: 'year:soon' })).toThrow(/needs a year/);
   });
@@ -99,7 +124,9 @@ describe('library search', () => {
 
   it('saves searches, validating them', () => {
     const id = t.library.saveSearch('Proteins', 'title:protein', { column: 'year', direction: 'desc' });
-    expect(t.library.listSavedSearches()).toEqual([{ id, name: 'Proteins', query: 'title:protein', sort: { column: 'year', direction: 'desc' } }]);
+    expect(t.library.listSavedSearches()).toEqual([
+      { id, name: 'Proteins', query: 'title:protein', sort: { column: 'year', direction: 'desc' } },
+    ]);
     expect(t.library.saveSearch('proteins', 'protein year:>2000')).toBe(id);
     expect(() => t.library.saveSearch('Bad', 'year:')).toThrow(CoreError);
     t.library.deleteSavedSearch(id);
@@ -115,14 +142,21 @@ describe('relevance order', () => {
     t = testLibrary();
     const words = ['learning', 'protein', 'ocean', 'climate', 'network', 'model'];
     const items = Array.from({ length: 120 }, (_, i) =>
-      article(`${words[i % 6]} ${words[(i * 7) % 6]} study ${i % 3 === 0 ? 'learning learning' : ''}`, i % 4 === 0 ? 'Learning' : 'Other', 1990 + (i % 30), {
-        abstract: i % 5 === 0 ? 'learning about learning' : 'an abstract',
-      }),
+      article(
+        `${words[i % 6]} ${words[(i * 7) % 6]} study ${i % 3 === 0 ? 'learning learning' : ''}`,
+        i % 4 === 0 ? 'Learning' : 'Other',
+        1990 + (i % 30),
+        {
+          abstract: i % 5 === 0 ? 'learning about learning' : 'an abstract',
+        },
+      ),
     );
     t.library.importItems(items);
     const byRank = (match: string, where = '1'): number[] =>
       t.db
-        .prepare(`SELECT f.rowid FROM items_fts f JOIN items i ON i.id = f.rowid WHERE items_fts MATCH ? AND ${where} ORDER BY f.rank, f.rowid`)
+        .prepare(
+          `SELECT f.rowid FROM items_fts f JOIN items i ON i.id = f.rowid WHERE items_fts MATCH ? AND ${where} ORDER BY f.rank, f.rowid`,
+        )
         .pluck()
         .all(match) as number[];
     const pages = (query: string): number[] => {
@@ -141,7 +175,9 @@ describe('relevance order', () => {
 
   it('pages a search whose best matches are in the trash without skipping or repeating items, and keeps Unfiled to unfiled items', () => {
     const t = testLibrary();
-    const items = Array.from({ length: 30 }, (_, i) => article(`Learning ${'learning '.repeat(i % 5)}study ${i}`, `Author${i}`, 2000 + i));
+    const items = Array.from({ length: 30 }, (_, i) =>
+      article(`Learning ${'learning '.repeat(i % 5)}study ${i}`, `Author${i}`, 2000 + i),
+    );
     const added = t.library.importItems(items).ids;
     // The best-ranked matches go to the trash; later pages must still count only what is listed.
     const best = t.library.list({ query: 'learning', limit: 6 }).rows.map((r) => r.id);

@@ -12,8 +12,26 @@ function seed(t: TestLibrary): void {
     }),
   );
   t.library.importItems(items);
-  const found: Record<string, { total: number; supporting: number; contrasting: number; mentioning: number; unclassified: number; citingPublications?: number }> = {};
-  for (let i = 0; i < 57; i += 6) found[`10.1000/${i}`] = { total: i, supporting: i % 4, contrasting: 0, mentioning: i % 2, unclassified: 0, citingPublications: i % 3 };
+  const found: Record<
+    string,
+    {
+      total: number;
+      supporting: number;
+      contrasting: number;
+      mentioning: number;
+      unclassified: number;
+      citingPublications?: number;
+    }
+  > = {};
+  for (let i = 0; i < 57; i += 6)
+    found[`10.1000/${i}`] = {
+      total: i,
+      supporting: i % 4,
+      contrasting: 0,
+      mentioning: i % 2,
+      unclassified: 0,
+      citingPublications: i % 3,
+    };
   t.library.putTallies({ found, unknown: ['10.1000/3'] });
 }
 
@@ -52,7 +70,9 @@ describe('sorting and keyset paging', () => {
           cursor = page.nextCursor;
           expect(++pages).toBeLessThan(20);
         } while (cursor);
-        expect(seen.map((r) => r.id).sort((a, b) => a - b)).toEqual([...new Set(seen.map((r) => r.id))].sort((a, b) => a - b));
+        expect(seen.map((r) => r.id).sort((a, b) => a - b)).toEqual(
+          [...new Set(seen.map((r) => r.id))].sort((a, b) => a - b),
+        );
         expect(seen).toHaveLength(57);
         const values = seen.map((r) => value(r, column));
         const firstNull = values.indexOf(null);
@@ -62,7 +82,8 @@ describe('sorting and keyset paging', () => {
         expect(present).toEqual(direction === 'asc' ? sorted : sorted.reverse());
         // Ties are broken by id in the sort direction.
         for (let i = 1; i < seen.length; i++) {
-          if (values[i] === values[i - 1]) expect(direction === 'asc' ? seen[i]!.id > seen[i - 1]!.id : seen[i]!.id < seen[i - 1]!.id).toBe(true);
+          if (values[i] === values[i - 1])
+            expect(direction === 'asc' ? seen[i]!.id > seen[i - 1]!.id : seen[i]!.id < seen[i - 1]!.id).toBe(true);
         }
       });
     }
@@ -108,14 +129,24 @@ describe('sorting and keyset paging', () => {
   it('sorts search results and a collection by a column, keyset-paged', () => {
     const page = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 5 });
     expect(page.rows.every((r) => r.type === 'book')).toBe(true);
-    const next = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 50, cursor: page.nextCursor });
+    const next = t.library.list({
+      query: 'type:book',
+      sort: { column: 'year', direction: 'desc' },
+      limit: 50,
+      cursor: page.nextCursor,
+    });
     expect(page.rows.length + next.rows.length).toBe(19);
-    expect(() => t.library.list({ sort: { column: 'title', direction: 'asc' }, cursor: page.nextCursor })).toThrow(/another sort order/);
+    expect(() => t.library.list({ sort: { column: 'title', direction: 'asc' }, cursor: page.nextCursor })).toThrow(
+      /another sort order/,
+    );
     expect(() => t.library.list({ cursor: 'garbage' })).toThrow(/not valid/);
   });
 
   it('starts a page at any offset, in the keyset order, and pages on from there (a jump far down the table)', () => {
-    const all = (options: { query?: string; sort: { column: SortColumn | 'relevance'; direction: 'asc' | 'desc' } }): number[] => {
+    const all = (options: {
+      query?: string;
+      sort: { column: SortColumn | 'relevance'; direction: 'asc' | 'desc' };
+    }): number[] => {
       const ids: number[] = [];
       let cursor: string | null = null;
       do {
@@ -126,7 +157,9 @@ describe('sorting and keyset paging', () => {
       return ids;
     };
     const cases = [
-      ...SORT_COLUMNS.flatMap((column) => (['asc', 'desc'] as const).map((direction) => ({ sort: { column, direction } }))),
+      ...SORT_COLUMNS.flatMap((column) =>
+        (['asc', 'desc'] as const).map((direction) => ({ sort: { column, direction } })),
+      ),
       { query: 'type:book', sort: { column: 'year' as const, direction: 'desc' as const } },
       { query: 'title', sort: { column: 'container' as const, direction: 'asc' as const } },
       { query: 'title', sort: { column: 'relevance' as const, direction: 'desc' as const } },
@@ -136,7 +169,10 @@ describe('sorting and keyset paging', () => {
       // Every offset: in the rows with a value, at the first without one, among those, at and past the end.
       for (let offset = 0; offset <= expected.length + 2; offset++) {
         const page = t.library.list({ ...options, limit: 5, offset });
-        expect(page.rows.map((r) => r.id), `${JSON.stringify(options)} at ${offset}`).toEqual(expected.slice(offset, offset + 5));
+        expect(
+          page.rows.map((r) => r.id),
+          `${JSON.stringify(options)} at ${offset}`,
+        ).toEqual(expected.slice(offset, offset + 5));
         expect(page.nextCursor === null, `${JSON.stringify(options)} at ${offset}`).toBe(offset + 5 >= expected.length);
         if (offset % 9 === 4 && page.nextCursor) {
           const rest = t.library.list({ ...options, limit: 1000, cursor: page.nextCursor });
@@ -144,7 +180,9 @@ describe('sorting and keyset paging', () => {
         }
       }
     }
-    expect(() => t.library.list({ offset: 3, cursor: t.library.list({ limit: 2 }).nextCursor })).toThrow(/cursor or at an offset/);
+    expect(() => t.library.list({ offset: 3, cursor: t.library.list({ limit: 2 }).nextCursor })).toThrow(
+      /cursor or at an offset/,
+    );
   });
 
   it('pages by relevance with an offset cursor', () => {

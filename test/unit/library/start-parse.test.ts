@@ -37,7 +37,9 @@ describe('a parse started before the library is open', () => {
     const running = await client.importFromPort({ source: 'other' });
     const text = generateBibtex({ entries: 3000, seed: 4 });
     const refused = startParse({ kind: 'text', text });
-    await expect(importSource(client, { kind: 'text', text }, { started: refused })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(importSource(client, { kind: 'text', text }, { started: refused })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await expect(refused.parsed).rejects.toMatchObject({ code: 'CANCELLED' });
     await running.abort();
     const unused = startParse({ kind: 'text', text });

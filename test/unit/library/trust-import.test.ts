@@ -36,18 +36,56 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
   const lib = libraryAndClient();
 
   const file = [
-    { id: 'smith2020deep', type: 'article-journal', title: 'Deep things', author: [{ family: 'Smith', given: 'A.' }], issued: { 'date-parts': [[2020]] } },
+    {
+      id: 'smith2020deep',
+      type: 'article-journal',
+      title: 'Deep things',
+      author: [{ family: 'Smith', given: 'A.' }],
+      issued: { 'date-parts': [[2020]] },
+    },
     { id: 'jones:2019', type: 'book', title: 'A book', author: [{ family: 'Jones' }] },
-    { id: 'bbt-id', 'citation-key': 'lee2018better', type: 'book', title: 'Better BibTeX keys', author: [{ family: 'Lee' }] },
-    { id: 1234, type: 'book', title: 'Zotero numbers', author: [{ family: 'Kim' }], issued: { 'date-parts': [[2001]] } },
-    { id: 'http://zotero.org/users/1/items/ABCD1234', type: 'book', title: 'Zotero URIs', author: [{ family: 'Park' }], issued: { 'date-parts': [[2002]] } },
-    { id: '7654321/ABCDEFGH', type: 'book', title: 'Zotero ids', author: [{ family: 'Cho' }], issued: { 'date-parts': [[2003]] } },
+    {
+      id: 'bbt-id',
+      'citation-key': 'lee2018better',
+      type: 'book',
+      title: 'Better BibTeX keys',
+      author: [{ family: 'Lee' }],
+    },
+    {
+      id: 1234,
+      type: 'book',
+      title: 'Zotero numbers',
+      author: [{ family: 'Kim' }],
+      issued: { 'date-parts': [[2001]] },
+    },
+    {
+      id: 'http://zotero.org/users/1/items/ABCD1234',
+      type: 'book',
+      title: 'Zotero URIs',
+      author: [{ family: 'Park' }],
+      issued: { 'date-parts': [[2002]] },
+    },
+    {
+      id: '7654321/ABCDEFGH',
+      type: 'book',
+      title: 'Zotero ids',
+      author: [{ family: 'Cho' }],
+      issued: { 'date-parts': [[2003]] },
+    },
     { id: 'has space', type: 'book', title: 'Spaces', author: [{ family: 'Roe' }], issued: { 'date-parts': [[2004]] } },
   ];
 
   it('keeps a usable id as the key and exports it as the id again', async () => {
     const parsed = csl(file);
-    expect(parsed.items.map((i) => i.item['citation-key'])).toEqual(['smith2020deep', 'jones:2019', 'lee2018better', undefined, undefined, undefined, undefined]);
+    expect(parsed.items.map((i) => i.item['citation-key'])).toEqual([
+      'smith2020deep',
+      'jones:2019',
+      'lee2018better',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const r = await store(lib.client(), cslText(file));
     const out = lib.t().library.cslOf(r.ids);
     expect(out.slice(0, 3).map((i) => [i.id, i['citation-key']])).toEqual([
@@ -66,12 +104,29 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
       'a citation key cannot contain spaces',
     ]);
     const r = await store(lib.client(), cslText(file));
-    expect(lib.t().library.cslOf(r.ids.slice(3)).map((i) => i.id)).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
+    expect(
+      lib
+        .t()
+        .library.cslOf(r.ids.slice(3))
+        .map((i) => i.id),
+    ).toEqual(['kimZoteroNumbers2001', 'parkZoteroUris2002', 'choZoteroIds2003', 'roeSpaces2004']);
     expect(r.warnings.map((w) => [w.index, w.reason])).toEqual([
-      [3, 'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); it became "kimZoteroNumbers2001" ("1234" → "kimZoteroNumbers2001").'],
-      [4, 'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); it became "parkZoteroUris2002" ("http://zotero.org/users/1/items/ABCD1234" → "parkZoteroUris2002").'],
-      [5, 'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); it became "choZoteroIds2003" ("7654321/ABCDEFGH" → "choZoteroIds2003").'],
-      [6, 'The id "has space" cannot be a citation key (a citation key cannot contain spaces); it became "roeSpaces2004" ("has space" → "roeSpaces2004").'],
+      [
+        3,
+        'The id "1234" cannot be a citation key (it is a number, as Zotero, Mendeley and EndNote number their records); it became "kimZoteroNumbers2001" ("1234" → "kimZoteroNumbers2001").',
+      ],
+      [
+        4,
+        'The id "http://zotero.org/users/1/items/ABCD1234" cannot be a citation key (it is a URL); it became "parkZoteroUris2002" ("http://zotero.org/users/1/items/ABCD1234" → "parkZoteroUris2002").',
+      ],
+      [
+        5,
+        'The id "7654321/ABCDEFGH" cannot be a citation key (it is a Zotero item id); it became "choZoteroIds2003" ("7654321/ABCDEFGH" → "choZoteroIds2003").',
+      ],
+      [
+        6,
+        'The id "has space" cannot be a citation key (a citation key cannot contain spaces); it became "roeSpaces2004" ("has space" → "roeSpaces2004").',
+      ],
     ]);
   });
 
@@ -82,7 +137,12 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     const r = await store(lib.client(), cslText(three));
     expect(r.added).toBe(2);
     expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
-    expect(lib.t().library.cslOf(r.ids).map((i) => i.id)).toEqual(['smith2020deep', 'smith2020deepa']);
+    expect(
+      lib
+        .t()
+        .library.cslOf(r.ids)
+        .map((i) => i.id),
+    ).toEqual(['smith2020deep', 'smith2020deepa']);
   });
 });
 
@@ -90,8 +150,23 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
   const lib = libraryAndClient();
 
   const bookAndChapter = [
-    { id: 'doe2010book', type: 'book', title: 'The handbook', editor: [{ family: 'Doe' }], DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
-    { id: 'roe2010chapter', type: 'chapter', title: 'A chapter', author: [{ family: 'Roe' }], 'container-title': 'The handbook', DOI: '10.1000/book', issued: { 'date-parts': [[2010]] } },
+    {
+      id: 'doe2010book',
+      type: 'book',
+      title: 'The handbook',
+      editor: [{ family: 'Doe' }],
+      DOI: '10.1000/book',
+      issued: { 'date-parts': [[2010]] },
+    },
+    {
+      id: 'roe2010chapter',
+      type: 'chapter',
+      title: 'A chapter',
+      author: [{ family: 'Roe' }],
+      'container-title': 'The handbook',
+      DOI: '10.1000/book',
+      issued: { 'date-parts': [[2010]] },
+    },
   ];
 
   it('imports a book and a chapter of it that share a DOI, and nothing on the second import', async () => {
@@ -111,13 +186,21 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     const first = await store(lib.client(), cslText([bookAndChapter[0]]));
     const other = await store(lib.client(), cslText([{ ...bookAndChapter[0], id: 'handbook2010' }]));
     expect(other.added).toBe(1);
-    expect(other.warnings.map((w) => w.reason)).toEqual([`Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`]);
+    expect(other.warnings.map((w) => w.reason)).toEqual([
+      `Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
+    ]);
     expect(lib.t().library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
   });
 
   it('matches a keyed entry by key and DOI even when its title was edited since, and by key and title without a DOI', async () => {
     await store(lib.client(), cslText([bookAndChapter[0], { id: 'nodoi', type: 'book', title: 'No DOI here' }]));
-    const again = await store(lib.client(), cslText([{ ...bookAndChapter[0], title: 'The Handbook, 2nd printing' }, { id: 'nodoi', type: 'book', title: 'No DOI here.' }]));
+    const again = await store(
+      lib.client(),
+      cslText([
+        { ...bookAndChapter[0], title: 'The Handbook, 2nd printing' },
+        { id: 'nodoi', type: 'book', title: 'No DOI here.' },
+      ]),
+    );
     expect(again.added).toBe(0);
     // The same key for a different work is another entry: kept with a suffixed key.
     const clash = await store(lib.client(), cslText([{ id: 'nodoi', type: 'book', title: 'Something else' }]));
@@ -126,7 +209,8 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
   });
 
   it('matches entries without keys by DOI, or by source, title, creators, year and type, on re-import', async () => {
-    const ris = 'TY  - BOOK\nTI  - Keyless book\nAU  - Poe, E.\nPY  - 1999\nER  - \n\nTY  - CHAP\nTI  - Keyless chapter\nDO  - 10.1000/ch\nER  - \n\nTY  - CHAP\nTI  - Its sibling\nDO  - 10.1000/ch\nER  - \n';
+    const ris =
+      'TY  - BOOK\nTI  - Keyless book\nAU  - Poe, E.\nPY  - 1999\nER  - \n\nTY  - CHAP\nTI  - Keyless chapter\nDO  - 10.1000/ch\nER  - \n\nTY  - CHAP\nTI  - Its sibling\nDO  - 10.1000/ch\nER  - \n';
     const first = await store(lib.client(), { text: ris, format: 'ris' });
     expect(first.added).toBe(3);
     const again = await store(lib.client(), { text: ris, format: 'ris' });
@@ -138,7 +222,10 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     // The same work without a DOI from another file is a likely duplicate: kept, for the Duplicates view.
     const elsewhere = await store(lib.client(), { text: ris, format: 'ris' }, 'other.ris');
     expect(elsewhere.added).toBe(1);
-    expect(lib.t().library.findDuplicates()).toContainEqual({ ids: [first.ids[0], elsewhere.ids[0]], reason: 'title-creator-year' });
+    expect(lib.t().library.findDuplicates()).toContainEqual({
+      ids: [first.ids[0], elsewhere.ids[0]],
+      reason: 'title-creator-year',
+    });
   });
 
   it('finds an entry merged into another item by its key alias', async () => {
@@ -155,7 +242,13 @@ describe('a CSL-JSON date that cannot be read is kept', () => {
     const r = csl([
       { id: 'a', type: 'book', title: 'Empty parts', issued: { 'date-parts': [[]] } },
       { id: 'b', type: 'book', title: 'Words', issued: { 'date-parts': [['Spring', '2015']] } },
-      { id: 'c', type: 'book', title: 'Text part', issued: { 'date-parts': [['2015-10-12']] }, accessed: { 'date-parts': [[2020, 'x']] } },
+      {
+        id: 'c',
+        type: 'book',
+        title: 'Text part',
+        issued: { 'date-parts': [['2015-10-12']] },
+        accessed: { 'date-parts': [[2020, 'x']] },
+      },
       { id: 'd', type: 'book', title: 'Raw', issued: { 'date-parts': [[2015, true]], raw: 'late 2015' } },
     ]);
     expect(r.errors).toEqual([]);
@@ -167,10 +260,22 @@ describe('a CSL-JSON date that cannot be read is kept', () => {
     ]);
     expect(r.warnings.map((w) => [w.line, w.reason])).toEqual([
       [2, 'Item 1 ("a"): "issued" holds no date ({"date-parts":[[]]}); it was left out.'],
-      [12, 'Item 2 ("b"): "issued" is not a CSL date ({"date-parts":[["Spring","2015"]]}); it was kept as the literal date "Spring-2015".'],
-      [25, 'Item 3 ("c"): "issued" is not a CSL date ({"date-parts":[["2015-10-12"]]}); it was read as {"date-parts":[[2015,10,12]]}.'],
-      [25, 'Item 3 ("c"): "accessed" is not a CSL date ({"date-parts":[[2020,"x"]]}); it was kept as the literal date "2020-x".'],
-      [45, 'Item 4 ("d"): "issued" is not a CSL date ({"date-parts":[[2015,true]],"raw":"late 2015"}); it was kept as the literal date "late 2015".'],
+      [
+        12,
+        'Item 2 ("b"): "issued" is not a CSL date ({"date-parts":[["Spring","2015"]]}); it was kept as the literal date "Spring-2015".',
+      ],
+      [
+        25,
+        'Item 3 ("c"): "issued" is not a CSL date ({"date-parts":[["2015-10-12"]]}); it was read as {"date-parts":[[2015,10,12]]}.',
+      ],
+      [
+        25,
+        'Item 3 ("c"): "accessed" is not a CSL date ({"date-parts":[[2020,"x"]]}); it was kept as the literal date "2020-x".',
+      ],
+      [
+        45,
+        'Item 4 ("d"): "issued" is not a CSL date ({"date-parts":[[2015,true]],"raw":"late 2015"}); it was kept as the literal date "late 2015".',
+      ],
     ]);
   });
 

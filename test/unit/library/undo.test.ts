@@ -7,7 +7,8 @@ describe('undo and redo', () => {
   let b: number;
   beforeEach(() => {
     t = testLibrary();
-    [a, b] = t.library.importItems([article('Alpha paper', 'Smith', 2000), article('Beta paper', 'Jones', 2001)]).ids as [number, number];
+    [a, b] = t.library.importItems([article('Alpha paper', 'Smith', 2000), article('Beta paper', 'Jones', 2001)])
+      .ids as [number, number];
   });
   afterEach(() => t.dispose());
 
@@ -80,7 +81,11 @@ describe('undo and redo', () => {
       t.library.undo(); // the tag
       t.library.undo(); // the note
       const outcome = t.library.undoStep();
-      expect(outcome).toEqual({ label: 'Add item “Deep learning for protein structure …”', itemIds: [id], trashed: [id] });
+      expect(outcome).toEqual({
+        label: 'Add item “Deep learning for protein structure …”',
+        itemIds: [id],
+        trashed: [id],
+      });
       const trashed = t.library.getItem(id);
       expect(trashed.trashedAt).not.toBeNull();
       expect(trashed.title).toBe('Deep learning for protein structure prediction at scale');
@@ -118,14 +123,25 @@ describe('undo and redo', () => {
         'Edit 3 fields of “Alpha paper”',
         'Edit journal and pages of “Alpha paper”',
       ]);
-      expect(t.library.undoTops().undo).toMatchObject({ label: 'Add 2 items to “Reading”', itemIds: [a, b], itemCount: 2 });
+      expect(t.library.undoTops().undo).toMatchObject({
+        label: 'Add 2 items to “Reading”',
+        itemIds: [a, b],
+        itemCount: 2,
+      });
       t.library.mergeItems(a, [b]);
       expect(t.library.undo()).toBe('Merge 2 items into “Alpha paper”');
     });
 
     it('quotes an untitled item by its citation key', () => {
-      const id = t.library.addItem({ id: 'x', type: 'book', author: [{ family: 'Nobody' }], issued: { 'date-parts': [[1999]] } });
-      expect(t.library.undo()).toBe(`Add item “${t.db.prepare('SELECT citation_key FROM items WHERE id = ?').pluck().get(id) as string}”`);
+      const id = t.library.addItem({
+        id: 'x',
+        type: 'book',
+        author: [{ family: 'Nobody' }],
+        issued: { 'date-parts': [[1999]] },
+      });
+      expect(t.library.undo()).toBe(
+        `Add item “${t.db.prepare('SELECT citation_key FROM items WHERE id = ?').pluck().get(id) as string}”`,
+      );
     });
   });
 
@@ -175,7 +191,9 @@ describe('undo and redo', () => {
       t.db.prepare("UPDATE items SET doi = '10.1000/x' WHERE id = ?").run(a);
       t.library.addTags([a], ['x']);
       t.library.undo();
-      t.library.putTallies({ found: { '10.1000/x': { total: 3, supporting: 1, contrasting: 0, mentioning: 2, unclassified: 0 } } });
+      t.library.putTallies({
+        found: { '10.1000/x': { total: 3, supporting: 1, contrasting: 0, mentioning: 2, unclassified: 0 } },
+      });
       expect(t.library.redo()).toBe('Add tag x to “Alpha paper”');
     });
 

@@ -17,31 +17,88 @@ describe('paper versions', () => {
     const pre = t.library.addItem(article('A Preprint on Dreams', 'Early', 2020, { DOI: PRE, type: 'article' }));
     expect(t.library.paperVersions(pre)).toEqual({ doi: PRE, published: [], preprints: [] });
 
-    t.library.putPapers({ found: { [PRE]: { title: 'A Preprint on Dreams', publicationLinks: [{ publishedDoi: '10.1038/PUBLISHED' }], preprintLinks: [] } } });
-    expect(t.library.paperVersions(pre).published).toEqual([{ doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false }]);
+    t.library.putPapers({
+      found: {
+        [PRE]: {
+          title: 'A Preprint on Dreams',
+          publicationLinks: [{ publishedDoi: '10.1038/PUBLISHED' }],
+          preprintLinks: [],
+        },
+      },
+    });
+    expect(t.library.paperVersions(pre).published).toEqual([
+      { doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false },
+    ]);
 
     // The published paper's own record (fetched to name it) fills in what it is.
-    t.library.putPapers({ found: { [PUB]: { title: 'Dreams, <i>Published</i>', journal: 'Nature', year: 2021, preprintLinks: [{ preprintDoi: PRE }], publicationLinks: [] } } });
-    expect(t.library.paperVersions(pre).published).toEqual([{ doi: PUB, itemId: null, citationKey: null, title: 'Dreams, <i>Published</i>', journal: 'Nature', year: 2021, trashed: false }]);
+    t.library.putPapers({
+      found: {
+        [PUB]: {
+          title: 'Dreams, <i>Published</i>',
+          journal: 'Nature',
+          year: 2021,
+          preprintLinks: [{ preprintDoi: PRE }],
+          publicationLinks: [],
+        },
+      },
+    });
+    expect(t.library.paperVersions(pre).published).toEqual([
+      {
+        doi: PUB,
+        itemId: null,
+        citationKey: null,
+        title: 'Dreams, <i>Published</i>',
+        journal: 'Nature',
+        year: 2021,
+        trashed: false,
+      },
+    ]);
 
-    const pub = t.library.addItem(article('Dreams, Published', 'Early', 2022, { DOI: PUB, 'container-title': 'Nature (London)' }));
+    const pub = t.library.addItem(
+      article('Dreams, Published', 'Early', 2022, { DOI: PUB, 'container-title': 'Nature (London)' }),
+    );
     const key = t.library.getItem(pub).citationKey;
-    expect(t.library.paperVersions(pre).published).toEqual([{ doi: PUB, itemId: pub, citationKey: key, title: 'Dreams, Published', journal: 'Nature (London)', year: 2022, trashed: false }]);
+    expect(t.library.paperVersions(pre).published).toEqual([
+      {
+        doi: PUB,
+        itemId: pub,
+        citationKey: key,
+        title: 'Dreams, Published',
+        journal: 'Nature (London)',
+        year: 2022,
+        trashed: false,
+      },
+    ]);
     // The other way round: the published item names its preprint.
     expect(t.library.paperVersions(pub)).toEqual({
       doi: PUB,
       published: [],
-      preprints: [{ doi: PRE, itemId: pre, citationKey: t.library.getItem(pre).citationKey, title: 'A Preprint on Dreams', journal: null, year: 2020, trashed: false }],
+      preprints: [
+        {
+          doi: PRE,
+          itemId: pre,
+          citationKey: t.library.getItem(pre).citationKey,
+          title: 'A Preprint on Dreams',
+          journal: null,
+          year: 2020,
+          trashed: false,
+        },
+      ],
     });
   });
 
   it('finds the link from the published side alone, and says when the other version is only in the Trash', () => {
-    const [pre, pub] = t.library.importItems([article('Preprint', 'A', 2020, { DOI: PRE }), article('Published', 'A', 2021, { DOI: PUB })]).ids as [number, number];
+    const [pre, pub] = t.library.importItems([
+      article('Preprint', 'A', 2020, { DOI: PRE }),
+      article('Published', 'A', 2021, { DOI: PUB }),
+    ]).ids as [number, number];
     t.library.putPapers({ found: { [PUB]: { preprintLinks: [{ preprintDoi: PRE }], publicationLinks: [] } } });
     expect(t.library.paperVersions(pre).published.map((v) => [v.doi, v.itemId])).toEqual([[PUB, pub]]);
     expect(t.library.paperVersions(pub).preprints.map((v) => [v.doi, v.itemId])).toEqual([[PRE, pre]]);
     t.library.trashItems([pub]);
-    expect(t.library.paperVersions(pre).published).toEqual([{ doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: true }]);
+    expect(t.library.paperVersions(pre).published).toEqual([
+      { doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: true },
+    ]);
   });
 
   it('has nothing to say for an item without a DOI or without links, and NOT_FOUND for no such item', () => {
@@ -55,8 +112,15 @@ describe('paper versions', () => {
 
   it('ignores a cached record whose fields are not what a paper has when naming a version', () => {
     const pre = t.library.addItem(article('Preprint', 'A', 2020, { DOI: PRE }));
-    t.library.putPapers({ found: { [PRE]: { publicationLinks: [{ publishedDoi: PUB }] }, [PUB]: { title: { text: 'x' }, journal: 42, year: '2021' } } });
-    expect(t.library.paperVersions(pre).published).toEqual([{ doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false }]);
+    t.library.putPapers({
+      found: {
+        [PRE]: { publicationLinks: [{ publishedDoi: PUB }] },
+        [PUB]: { title: { text: 'x' }, journal: 42, year: '2021' },
+      },
+    });
+    expect(t.library.paperVersions(pre).published).toEqual([
+      { doi: PUB, itemId: null, citationKey: null, title: null, journal: null, year: null, trashed: false },
+    ]);
   });
 
   it('stores a batch whose records carry malformed links: the good links and the rest of the batch are kept', () => {
@@ -64,7 +128,17 @@ describe('paper versions', () => {
     const other = t.library.addItem(article('Other', 'B', 2019, { DOI: '10.1000/other' }));
     const batch = {
       found: {
-        [PRE]: { publicationLinks: [null, { publishedDoi: 17 }, {}, { publishedDoi: 'junk' }, { publishedDoi: PUB }, { publishedDoi: PRE }], preprintLinks: 'none' },
+        [PRE]: {
+          publicationLinks: [
+            null,
+            { publishedDoi: 17 },
+            {},
+            { publishedDoi: 'junk' },
+            { publishedDoi: PUB },
+            { publishedDoi: PRE },
+          ],
+          preprintLinks: 'none',
+        },
         '10.1000/other': { preprintLinks: { preprintDoi: PRE }, publicationLinks: 5, retracted: true },
       },
     } as unknown as Parameters<typeof t.library.putPapers>[0];
@@ -82,10 +156,19 @@ describe('paper versions', () => {
       article('Second preprint', 'B', 2020, { DOI: '10.1101/2020.02.02.000002' }),
       article('Plain', 'C', 2019, { DOI: '10.1000/plain' }),
     ]).ids as [number, number, number, number];
-    const found = (query: string) => t.library.list({ query }).rows.map((r) => r.id).sort((a, b) => a - b);
+    const found = (query: string) =>
+      t.library
+        .list({ query })
+        .rows.map((r) => r.id)
+        .sort((a, b) => a - b);
     expect(found('version:published')).toEqual([]);
     // The first pair linked from the preprint's record, the second from its published paper's (not in the library).
-    t.library.putPapers({ found: { [PRE]: { publicationLinks: [{ publishedDoi: PUB }] }, '10.1000/other-pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.02.02.000002' }] } } });
+    t.library.putPapers({
+      found: {
+        [PRE]: { publicationLinks: [{ publishedDoi: PUB }] },
+        '10.1000/other-pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.02.02.000002' }] },
+      },
+    });
     expect(found('version:published')).toEqual([pre, pre2]);
     expect(found('version:PREPRINT')).toEqual([pub]);
     expect(found('-version:published')).toEqual([pub, plain]);
@@ -95,6 +178,8 @@ describe('paper versions', () => {
   });
 
   it('refuses any other version: value, saying which ones it takes', () => {
-    expect(() => parseQuery('version:draft')).toThrow('"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "draft" (at position 9), as in version:published.');
+    expect(() => parseQuery('version:draft')).toThrow(
+      '"version:" takes published (preprints with a published version) or preprint (papers with a preprint), not "draft" (at position 9), as in version:published.',
+    );
   });
 });

@@ -62,19 +62,27 @@ describe('library worker facade', () => {
       '@book{third, title = {A book}, author = {Wang, Li}, year = 2001, keywords = {review, methods}}',
     ].join('\n');
     const feed = await client.importFromPort({ source: 'refs.bib' });
-    const parsed = await importInWorker({ kind: 'text', text: bib }, { format: 'bibtex', port: feed.port, chunkSize: 2 });
+    const parsed = await importInWorker(
+      { kind: 'text', text: bib },
+      { format: 'bibtex', port: feed.port, chunkSize: 2 },
+    );
     expect(parsed.count).toBe(4);
     const result = await feed.commit();
     // Every entry of the file arrives: another key with the same DOI too (the Duplicates view lists them).
     expect(result.added).toBe(4);
     expect(result.duplicates).toEqual([]);
-    expect(result.warnings).toEqual([expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', reason: expect.stringMatching(/already used/) })]);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', reason: expect.stringMatching(/already used/) }),
+    ]);
     const page = await client.lib.list({ query: 'tag:review', limit: 10 });
     expect(page.rows.map((r) => r.citationKey)).toEqual(['third']);
     // Importing the same entries again adds nothing. (The entry whose key the file gave twice is left
     // out: duplicates by key need the same title under that key, and the library renamed this one's key.)
     const again = await client.importFromPort({ source: 'refs.bib' });
-    await importInWorker({ kind: 'text', text: bib.replace(/^@article\{first, title = \{Another.*$/m, '') }, { format: 'bibtex', port: again.port });
+    await importInWorker(
+      { kind: 'text', text: bib.replace(/^@article\{first, title = \{Another.*$/m, '') },
+      { format: 'bibtex', port: again.port },
+    );
     const second = await again.commit();
     expect(second.added).toBe(0);
     expect(second.duplicates.map((d) => [d.line, d.reason])).toEqual([
@@ -86,15 +94,33 @@ describe('library worker facade', () => {
 
   it('reports which key replaced a CSL-JSON id that cannot be one, through the port', async () => {
     const json = JSON.stringify([
-      { id: 'smith2020deep', type: 'book', title: 'Deep things', author: [{ family: 'Smith' }], issued: { 'date-parts': [[2020]] } },
-      { id: 1234, type: 'book', title: 'Zotero numbers', author: [{ family: 'Kim' }], issued: { 'date-parts': [[2001]] } },
+      {
+        id: 'smith2020deep',
+        type: 'book',
+        title: 'Deep things',
+        author: [{ family: 'Smith' }],
+        issued: { 'date-parts': [[2020]] },
+      },
+      {
+        id: 1234,
+        type: 'book',
+        title: 'Zotero numbers',
+        author: [{ family: 'Kim' }],
+        issued: { 'date-parts': [[2001]] },
+      },
     ]);
     const feed = await client.importFromPort({ source: 'zotero.json' });
     await importInWorker({ kind: 'text', text: json }, { format: 'csljson', port: feed.port });
     const result = await feed.commit();
     expect((await client.lib.cslOf(result.ids)).map((i) => i.id)).toEqual(['smith2020deep', 'kimZoteroNumbers2001']);
     expect(result.warnings).toEqual([
-      expect.objectContaining({ index: 1, sourceKey: '1234', reason: expect.stringMatching(/^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/) }),
+      expect.objectContaining({
+        index: 1,
+        sourceKey: '1234',
+        reason: expect.stringMatching(
+          /^The id "1234" cannot be a citation key \(it is a number.*\); it became "kimZoteroNumbers2001" \("1234" → "kimZoteroNumbers2001"\)\.$/,
+        ),
+      }),
     ]);
   });
 
@@ -110,7 +136,12 @@ describe('library worker facade', () => {
     expect(await client.lib.count()).toBe(13);
     // A parse that fails part-way (over the entry limit after 2,000 were posted) leaves nothing, as importSource does.
     const failing = await client.importFromPort({ source: 'big.bib' });
-    await expect(importInWorker({ kind: 'text', text: generateBibtex({ entries: 3000 }) }, { port: failing.port, limits: { maxEntries: 2000 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(
+      importInWorker(
+        { kind: 'text', text: generateBibtex({ entries: 3000 }) },
+        { port: failing.port, limits: { maxEntries: 2000 } },
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await failing.abort();
     expect(await client.lib.count()).toBe(13);
   });
@@ -128,7 +159,11 @@ describe('library worker facade', () => {
   it('takes scheduled backups only when the library changed', async () => {
     const file = join(dir.path, 'scheduled.sqlite');
     const seen: string[] = [];
-    const scheduled = await LibraryClient.start({ file, backupIntervalMs: 40, onBackup: (info) => seen.push(info?.reason ?? 'failed') });
+    const scheduled = await LibraryClient.start({
+      file,
+      backupIntervalMs: 40,
+      onBackup: (info) => seen.push(info?.reason ?? 'failed'),
+    });
     try {
       await new Promise((r) => setTimeout(r, 150));
       expect(seen).toEqual([]);

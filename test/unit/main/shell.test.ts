@@ -69,11 +69,27 @@ describe('IPC sender validation', () => {
       const dropped = handlers.get('citewise:dropped-pdfs')!;
       expect(await dropped(evil, ['/papers/a.pdf'])).toEqual(forbidden);
       expect(select).not.toHaveBeenCalled();
-      expect(await dropped(ours, ['/papers/a.pdf', '/papers/b.pdf'])).toEqual({ ok: true, value: { selection: expect.any(String), names: ['a.pdf', 'b.pdf'] } });
-      for (const bad of [['relative/a.pdf'], [42], 'not a list', Array.from({ length: 1001 }, (_, i) => `/p/${i}.pdf`)]) {
-        expect(await dropped(ours, bad), JSON.stringify(bad).slice(0, 40)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+      expect(await dropped(ours, ['/papers/a.pdf', '/papers/b.pdf'])).toEqual({
+        ok: true,
+        value: { selection: expect.any(String), names: ['a.pdf', 'b.pdf'] },
+      });
+      for (const bad of [
+        ['relative/a.pdf'],
+        [42],
+        'not a list',
+        Array.from({ length: 1001 }, (_, i) => `/p/${i}.pdf`),
+      ]) {
+        expect(await dropped(ours, bad), JSON.stringify(bad).slice(0, 40)).toMatchObject({
+          ok: false,
+          error: { code: 'INVALID_INPUT' },
+        });
       }
-      expect(await dropped(ours, Array.from({ length: 1000 }, (_, i) => `/p/${i}.pdf`))).toMatchObject({ ok: true });
+      expect(
+        await dropped(
+          ours,
+          Array.from({ length: 1000 }, (_, i) => `/p/${i}.pdf`),
+        ),
+      ).toMatchObject({ ok: true });
       expect(await dropped(ours, [])).toEqual({ ok: true, value: null });
     });
 
@@ -89,7 +105,14 @@ describe('IPC sender validation', () => {
         trustedSenderIds: () => [3],
         broadcast: (...args) => sent.push(args),
       });
-      const dark = { theme: 'dark', citationStyle: 'apa', locale: 'en-US', editorApi: true, editorApiPort: 23119, pdfStorage: 'copy' } as const;
+      const dark = {
+        theme: 'dark',
+        citationStyle: 'apa',
+        locale: 'en-US',
+        editorApi: true,
+        editorApiPort: 23119,
+        pdfStorage: 'copy',
+      } as const;
       core.events.emit('settings.changed', dark);
       expect(sent).toEqual([['citewise:event', 'settings.changed', dark]]);
       dispose();
@@ -183,7 +206,12 @@ describe('the app:// protocol', () => {
 
 describe('the permission policy', () => {
   const trusted = ['app://citewise'];
-  const ours = { permission: 'clipboard-sanitized-write', ourWindow: true, isMainFrame: true, url: 'app://citewise/index.html' };
+  const ours = {
+    permission: 'clipboard-sanitized-write',
+    ourWindow: true,
+    isMainFrame: true,
+    url: 'app://citewise/index.html',
+  };
 
   it('grants a clipboard write to our window top frame', () => {
     expect(allowPermission(ours, trusted)).toBe(true);
@@ -234,7 +262,10 @@ describe('quitting', () => {
     const { exit, onError, handler, event } = setup(() => Promise.reject(new Error('disk gone')));
     handler(event);
     await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(1));
-    expect(onError).toHaveBeenCalledWith('closing the library failed', expect.objectContaining({ message: 'disk gone' }));
+    expect(onError).toHaveBeenCalledWith(
+      'closing the library failed',
+      expect.objectContaining({ message: 'disk gone' }),
+    );
   });
 
   it('exits with 1 when closing never ends, at the time limit and not before', async () => {

@@ -16,18 +16,26 @@ export function zoteroField(cites: ZoteroCite[], rendered: string, runChars = 25
   const json = JSON.stringify({
     citationID: id,
     properties: { formattedCitation: rendered, plainCitation: rendered, noteIndex: 0 },
-    citationItems: cites.map((c, i) => ({ id: 1000 + i, uris: [`http://zotero.org/users/9287589/items/ITEM${1000 + i}`], itemData: { id: 1000 + i, ...c.itemData }, ...(c.locator ? { locator: c.locator, label: 'page' } : {}) })),
+    citationItems: cites.map((c, i) => ({
+      id: 1000 + i,
+      uris: [`http://zotero.org/users/9287589/items/ITEM${1000 + i}`],
+      itemData: { id: 1000 + i, ...c.itemData },
+      ...(c.locator ? { locator: c.locator, label: 'page' } : {}),
+    })),
     schema: 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json',
   });
   const instruction = ` ADDIN ZOTERO_ITEM CSL_CITATION ${json} `;
   const runs: string[] = [];
   for (let i = 0; i < instruction.length; i += runChars) {
-    runs.push(`<w:r><w:rPr><w:rFonts w:ascii="Calibri"/></w:rPr><w:instrText xml:space="preserve">${escapeXml(instruction.slice(i, i + runChars))}</w:instrText></w:r>`);
+    runs.push(
+      `<w:r><w:rPr><w:rFonts w:ascii="Calibri"/></w:rPr><w:instrText xml:space="preserve">${escapeXml(instruction.slice(i, i + runChars))}</w:instrText></w:r>`,
+    );
   }
   return `<w:r><w:fldChar w:fldCharType="begin"/></w:r>${runs.join('')}<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:rPr><w:noProof/></w:rPr><w:t>${escapeXml(rendered)}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`;
 }
 
-export const paragraph = (...parts: string[]): string => `<w:p><w:pPr><w:pStyle w:val="Normal"/></w:pPr>${parts.map((p) => (p.startsWith('<') ? p : `<w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r>`)).join('')}</w:p>`;
+export const paragraph = (...parts: string[]): string =>
+  `<w:p><w:pPr><w:pStyle w:val="Normal"/></w:pPr>${parts.map((p) => (p.startsWith('<') ? p : `<w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r>`)).join('')}</w:p>`;
 
 export function documentXml(paragraphs: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.join('')}<w:sectPr/></w:body></w:document>`;
@@ -78,10 +86,14 @@ export function zip(entries: Record<string, string | Buffer>): Buffer {
 /** A Word document with these body paragraphs (and footnotes, when given). */
 export function docx(body: string[], footnotes?: string[]): Buffer {
   const entries: Record<string, string> = {
-    '[Content_Types].xml': '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-    '_rels/.rels': '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>',
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>',
     'word/document.xml': documentXml(body),
   };
-  if (footnotes) entries['word/footnotes.xml'] = `<?xml version="1.0" encoding="UTF-8"?><w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${footnotes.map((f, i) => `<w:footnote w:id="${i + 1}">${f}</w:footnote>`).join('')}</w:footnotes>`;
+  if (footnotes)
+    entries['word/footnotes.xml'] =
+      `<?xml version="1.0" encoding="UTF-8"?><w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${footnotes.map((f, i) => `<w:footnote w:id="${i + 1}">${f}</w:footnote>`).join('')}</w:footnotes>`;
   return zip(entries);
 }

@@ -3,8 +3,19 @@ import { citationsOfField, DocxError, fieldInstructions, parseDocx } from '../..
 import { ZipError, ZipReader } from '../../../electron/core/manuscript/zip';
 import { docx, paragraph, zip, zoteroField } from './docx-fixture';
 
-const walker = { type: 'article-journal', title: 'Why We Sleep: <i>a</i> review & more', DOI: '10.1000/WALKER.2017', author: [{ family: 'Walker', given: 'Matthew' }], issued: { 'date-parts': [['2017']] } };
-const rasch = { type: 'article-journal', title: 'About sleep’s role in memory', 'citation-key': 'rasch2013', issued: { 'date-parts': [[2013]] } };
+const walker = {
+  type: 'article-journal',
+  title: 'Why We Sleep: <i>a</i> review & more',
+  DOI: '10.1000/WALKER.2017',
+  author: [{ family: 'Walker', given: 'Matthew' }],
+  issued: { 'date-parts': [['2017']] },
+};
+const rasch = {
+  type: 'article-journal',
+  title: 'About sleep’s role in memory',
+  'citation-key': 'rasch2013',
+  issued: { 'date-parts': [[2013]] },
+};
 const noDoi = { type: 'book', title: 'A Book Without Identifiers', note: 'Citation Key: booky2001\nother: x' };
 
 describe('parseDocx (Zotero fields)', () => {
@@ -12,21 +23,45 @@ describe('parseDocx (Zotero fields)', () => {
     const file = docx(
       [
         paragraph('Introduction'),
-        paragraph('Sleep consolidates memory ', zoteroField([{ itemData: walker }, { itemData: rasch, locator: '12' }], '(Walker, 2017; Rasch & Born, 2013)', 40), '.'),
+        paragraph(
+          'Sleep consolidates memory ',
+          zoteroField(
+            [{ itemData: walker }, { itemData: rasch, locator: '12' }],
+            '(Walker, 2017; Rasch & Born, 2013)',
+            40,
+          ),
+          '.',
+        ),
         paragraph('See ', zoteroField([{ itemData: noDoi }], '(A Book, 2001)', 255, 'zz')),
         // Another field (a page reference) is not a citation.
-        paragraph('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGEREF _Toc1 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'),
+        paragraph(
+          '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGEREF _Toc1 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>',
+        ),
         // Zotero's bibliography field is not a citation either.
-        paragraph('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ADDIN ZOTERO_BIBL {"uncited":[],"omitted":[],"custom":[]} CSL_BIBLIOGRAPHY </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'),
+        paragraph(
+          '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ADDIN ZOTERO_BIBL {"uncited":[],"omitted":[],"custom":[]} CSL_BIBLIOGRAPHY </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>',
+        ),
       ],
       [paragraph(zoteroField([{ itemData: walker }], 'Walker, 2017', 100))],
     );
     const r = parseDocx(file);
     expect(r.citations).toEqual([
-      { key: undefined, doi: '10.1000/WALKER.2017', title: 'Why We Sleep: <i>a</i> review & more', line: 2, part: 'paragraph' },
+      {
+        key: undefined,
+        doi: '10.1000/WALKER.2017',
+        title: 'Why We Sleep: <i>a</i> review & more',
+        line: 2,
+        part: 'paragraph',
+      },
       { key: 'rasch2013', doi: undefined, title: 'About sleep’s role in memory', line: 2, part: 'paragraph' },
       { key: 'booky2001', doi: undefined, title: 'A Book Without Identifiers', line: 3, part: 'paragraph' },
-      { key: undefined, doi: '10.1000/WALKER.2017', title: 'Why We Sleep: <i>a</i> review & more', line: 1, part: 'footnotes paragraph' },
+      {
+        key: undefined,
+        doi: '10.1000/WALKER.2017',
+        title: 'Why We Sleep: <i>a</i> review & more',
+        line: 1,
+        part: 'footnotes paragraph',
+      },
     ]);
   });
 
@@ -37,8 +72,15 @@ describe('parseDocx (Zotero fields)', () => {
   });
 
   it('reads Mendeley-style ADDIN CSL_CITATION too, and says which paragraph has broken JSON', () => {
-    expect(citationsOfField(' ADDIN CSL_CITATION {"citationItems":[{"itemData":{"DOI":"10.1/x"}}]} ')).toEqual([{ key: undefined, doi: '10.1/x', title: undefined }]);
-    const broken = docx([paragraph('x'), paragraph('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> ADDIN ZOTERO_ITEM CSL_CITATION {"citationItems":[ </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>')]);
+    expect(citationsOfField(' ADDIN CSL_CITATION {"citationItems":[{"itemData":{"DOI":"10.1/x"}}]} ')).toEqual([
+      { key: undefined, doi: '10.1/x', title: undefined },
+    ]);
+    const broken = docx([
+      paragraph('x'),
+      paragraph(
+        '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> ADDIN ZOTERO_ITEM CSL_CITATION {"citationItems":[ </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>',
+      ),
+    ]);
     expect(() => parseDocx(broken)).toThrow(/word\/document\.xml, paragraph 2: a citation field's JSON cannot be read/);
   });
 

@@ -9,12 +9,22 @@ import { parseManuscriptInWorker } from '../../../electron/core/manuscript/in-wo
 import { tempDir } from '../../helpers/tmp';
 import { observeWorkerMessages } from '../../helpers/worker-messages';
 
-const TEX = ['\\documentclass{article}', '\\begin{document}', 'As shown \\cite{smith2020,jones2019}.', '', 'Again \\citep{smith2020}.', '\\end{document}', ''].join('\n');
+const TEX = [
+  '\\documentclass{article}',
+  '\\begin{document}',
+  'As shown \\cite{smith2020,jones2019}.',
+  '',
+  'Again \\citep{smith2020}.',
+  '\\end{document}',
+  '',
+].join('\n');
 
 describe('manuscript parse in the formats worker', () => {
   it('answers what the parse in this thread answers, for bytes and for a path with its .aux', async () => {
     const bytes = Buffer.from(TEX, 'utf8');
-    expect(await parseManuscriptInWorker({ kind: 'bytes', name: 'paper.tex', bytes })).toEqual(parseManuscript('paper.tex', bytes));
+    expect(await parseManuscriptInWorker({ kind: 'bytes', name: 'paper.tex', bytes })).toEqual(
+      parseManuscript('paper.tex', bytes),
+    );
     const dir = tempDir('citewise-manuscript-');
     try {
       const path = join(dir.path, 'paper.tex');
@@ -40,10 +50,18 @@ describe('manuscript parse in the formats worker', () => {
         }
       })();
       expect(here).toMatchObject({ code: 'INVALID_INPUT', details: { file: 'bad.tex', line: 3 } });
-      await expect(parseManuscriptInWorker({ kind: 'bytes', name: 'bad.tex', bytes: notUtf8 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: (here as Error).message, details: { file: 'bad.tex', line: 3 } });
-      await expect(parseManuscriptInWorker({ kind: 'path', path: join(dir.path, 'missing.tex') })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(parseManuscriptInWorker({ kind: 'bytes', name: 'bad.tex', bytes: notUtf8 })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: (here as Error).message,
+        details: { file: 'bad.tex', line: 3 },
+      });
+      await expect(
+        parseManuscriptInWorker({ kind: 'path', path: join(dir.path, 'missing.tex') }),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
       mkdirSync(join(dir.path, 'folder.tex'));
-      await expect(parseManuscriptInWorker({ kind: 'path', path: join(dir.path, 'folder.tex') })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: /is a folder/ });
+      await expect(parseManuscriptInWorker({ kind: 'path', path: join(dir.path, 'folder.tex') })).rejects.toMatchObject(
+        { code: 'INVALID_INPUT', message: /is a folder/ },
+      );
     } finally {
       dir.remove();
     }
@@ -61,7 +79,9 @@ describe('manuscript parse in the formats worker', () => {
         },
       },
     });
-    const { value: report, messages } = await observeWorkerMessages(() => handlers['manuscript.check']({ source: { kind: 'text', name: 'paper.tex', text: TEX }, contrasting: 10 }));
+    const { value: report, messages } = await observeWorkerMessages(() =>
+      handlers['manuscript.check']({ source: { kind: 'text', name: 'paper.tex', text: TEX }, contrasting: 10 }),
+    );
     expect(messages.map((m) => (m as { type?: unknown }).type)).toContain('parsed');
     expect(report.citations).toBe(3);
     expect(looked).toEqual([['smith2020', 'jones2019']]);

@@ -29,13 +29,21 @@ describe('flagsOf', () => {
     expect(flagsOf(null, 5)).toEqual(['missing']);
     expect(flagsOf(item({ status: 'withdrawn' }), 5)).toEqual(['withdrawn']);
     expect(flagsOf(item({ status: 'correction' }), 5)).toEqual(['corrected']);
-    expect(flagsOf(item({ publishedVersions: [{ doi: '10.1/y', citationKey: null }] }), 5)).toEqual(['published-version']);
+    expect(flagsOf(item({ publishedVersions: [{ doi: '10.1/y', citationKey: null }] }), 5)).toEqual([
+      'published-version',
+    ]);
   });
 });
 
 describe('groupCitations', () => {
   it('gives one entry per reference, with every place it is cited', () => {
-    const g = groupCitations([{ key: 'a', line: 3 }, { doi: '10.1/X', line: 2, part: 'paragraph' }, { key: 'a', line: 9 }, { key: 'a', line: 9 }, { doi: '10.1/x', line: 4, part: 'footnotes paragraph' }]);
+    const g = groupCitations([
+      { key: 'a', line: 3 },
+      { doi: '10.1/X', line: 2, part: 'paragraph' },
+      { key: 'a', line: 9 },
+      { key: 'a', line: 9 },
+      { doi: '10.1/x', line: 4, part: 'footnotes paragraph' },
+    ]);
     expect(g.map((e) => [e.ref, e.places, e.line])).toEqual([
       ['a', ['line 3', 'line 9'], 3],
       ['10.1/X', ['paragraph 2', 'footnotes paragraph 4'], 2],
@@ -51,6 +59,8 @@ describe('manuscript.check input', () => {
     const bad = schema.safeParse({ source: { kind: 'file', name: 'a.pdf', base64: 'UEsDBA==' } });
     expect(bad.success).toBe(false);
     expect(JSON.stringify(bad.error?.issues)).toContain('The file must be .md');
-    expect(schema.safeParse({ source: { kind: 'text', name: 'a.md', text: '@a' }, contrasting: 0 }).success).toBe(false);
+    expect(schema.safeParse({ source: { kind: 'text', name: 'a.md', text: '@a' }, contrasting: 0 }).success).toBe(
+      false,
+    );
   });
 });

@@ -22,13 +22,20 @@ References
 
 describe('answer markers', () => {
   it('drops the reference list the service appends, and keeps a "References" line that is part of the text', () => {
-    expect(answerBody(ANSWER)).toBe('Sleep loss impairs working memory [1][2]. Older adults recover more slowly [3].\n\nNot all studies agree [2, 4]; see also [5-6].');
+    expect(answerBody(ANSWER)).toBe(
+      'Sleep loss impairs working memory [1][2]. Older adults recover more slowly [3].\n\nNot all studies agree [2, 4]; see also [5-6].',
+    );
     expect(answerBody('References\nare discussed below [1].')).toBe('References\nare discussed below [1].');
   });
 
   it('finds clusters of markers, expands lists and ranges, and leaves markers that name no reference as text', () => {
     const parts = answerParts(answerBody(ANSWER), 6);
-    expect(parts.filter((p) => p.kind === 'cite').map((p) => (p.kind === 'cite' ? p.numbers : []))).toEqual([[1, 2], [3], [2, 4], [5, 6]]);
+    expect(parts.filter((p) => p.kind === 'cite').map((p) => (p.kind === 'cite' ? p.numbers : []))).toEqual([
+      [1, 2],
+      [3],
+      [2, 4],
+      [5, 6],
+    ]);
     expect(citedOrder(parts)).toEqual([1, 2, 3, 4, 5, 6]);
     // [7] does not exist; [0] never does; a huge range is not a citation.
     const odd = answerParts('A [7]. B [0]. C [1-99999]. D [2].', 3);
@@ -44,7 +51,14 @@ describe('answer markers', () => {
 
 describe('Markdown drafts', () => {
   it('turns markers into Pandoc citations with the references’ keys', () => {
-    const keys: Record<number, string> = { 1: 'parkWorking2005', 2: 'larsenBdnf2016', 3: 'smith:2020', 4: 'a', 5: 'b', 6: 'c' };
+    const keys: Record<number, string> = {
+      1: 'parkWorking2005',
+      2: 'larsenBdnf2016',
+      3: 'smith:2020',
+      4: 'a',
+      5: 'b',
+      6: 'c',
+    };
     const md = markdownDraft(answerParts(answerBody(ANSWER), 6), (n) => keys[n]!);
     expect(md).toBe(
       'Sleep loss impairs working memory [@parkWorking2005; @larsenBdnf2016]. Older adults recover more slowly [@smith:2020].\n\nNot all studies agree [@larsenBdnf2016; @a]; see also [@b; @c].\n',
@@ -52,7 +66,10 @@ describe('Markdown drafts', () => {
   });
 
   it('keeps the service’s text as text: no raw HTML, no stray citations', () => {
-    const md = markdownDraft(answerParts('See <img src=x onerror=alert(1)> and @smith2020 or [9] \\ok [1].', 1), () => 'k');
+    const md = markdownDraft(
+      answerParts('See <img src=x onerror=alert(1)> and @smith2020 or [9] \\ok [1].', 1),
+      () => 'k',
+    );
     expect(md).toBe('See \\<img src=x onerror=alert(1)\\> and \\@smith2020 or \\[9\\] \\\\ok [@k].\n');
   });
 

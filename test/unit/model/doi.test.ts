@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidDoiError, normalizeDoi, normalizeDois, normalizeIssns, parseDoi, parseIssn, writtenDoi } from '../../../shared/model/doi';
+import {
+  InvalidDoiError,
+  normalizeDoi,
+  normalizeDois,
+  normalizeIssns,
+  parseDoi,
+  parseIssn,
+  writtenDoi,
+} from '../../../shared/model/doi';
 import { importText } from '../../../electron/core/formats';
 
 describe('normalizeDoi', () => {
@@ -13,7 +21,10 @@ describe('normalizeDoi', () => {
     ['http://dx.doi.org/10.1000/xyz', '10.1000/xyz'],
     ['doi.org/10.1000/xyz', '10.1000/xyz'],
     ['https://doi.org/10.1000%2Fxyz', '10.1000/xyz'],
-    ['10.5002/(SICI)2512-9163(198501)13:1<13::AID-CCI13>3.0.CO;2-M', '10.5002/(sici)2512-9163(198501)13:1<13::aid-cci13>3.0.co;2-m'],
+    [
+      '10.5002/(SICI)2512-9163(198501)13:1<13::AID-CCI13>3.0.CO;2-M',
+      '10.5002/(sici)2512-9163(198501)13:1<13::aid-cci13>3.0.co;2-m',
+    ],
     ['10.1000.5/sub.registrant', '10.1000.5/sub.registrant'],
   ])('normalises %j to %j', (input, expected) => {
     expect(normalizeDoi(input)).toBe(expected);
@@ -70,14 +81,19 @@ describe('ISSNs', () => {
   });
 
   it('normalises lists', () => {
-    expect(normalizeIssns(['0028-0836', '00280836', 'x'])).toEqual({ issns: ['0028-0836'], invalid: [{ input: 'x', reason: expect.any(String) }] });
+    expect(normalizeIssns(['0028-0836', '00280836', 'x'])).toEqual({
+      issns: ['0028-0836'],
+      invalid: [{ input: 'x', reason: expect.any(String) }],
+    });
   });
 });
 
 describe('writtenDoi', () => {
   it('keeps the case the user wrote, without resolver prefixes or escapes, and refuses what parseDoi refuses', () => {
     expect(writtenDoi('10.1038/NATURE12373')).toBe('10.1038/NATURE12373');
-    expect(writtenDoi(' https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F ')).toBe('10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F');
+    expect(writtenDoi(' https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F ')).toBe(
+      '10.1002/(SICI)1097-4636(199706)35:4<479::AID-JBM8>3.0.CO;2-F',
+    );
     expect(writtenDoi('doi:10.1000%2FABC')).toBe('10.1000/ABC');
     expect(writtenDoi('10.1000')).toBeNull();
     expect(writtenDoi('doi:')).toBeNull();
@@ -85,11 +101,15 @@ describe('writtenDoi', () => {
 
   it('is the normalised DOI once lower-cased, for any valid DOI', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^10\.\d{4,6}\/[A-Za-z0-9.;()<>:_-]{1,20}$/), fc.constantFrom('', 'doi:', 'https://doi.org/', 'http://dx.doi.org/'), (doi, prefix) => {
-        const parsed = parseDoi(prefix + doi);
-        expect(parsed.ok).toBe(true);
-        expect(writtenDoi(prefix + doi)!.toLowerCase()).toBe(parsed.ok ? parsed.doi : '');
-      }),
+      fc.property(
+        fc.stringMatching(/^10\.\d{4,6}\/[A-Za-z0-9.;()<>:_-]{1,20}$/),
+        fc.constantFrom('', 'doi:', 'https://doi.org/', 'http://dx.doi.org/'),
+        (doi, prefix) => {
+          const parsed = parseDoi(prefix + doi);
+          expect(parsed.ok).toBe(true);
+          expect(writtenDoi(prefix + doi)!.toLowerCase()).toBe(parsed.ok ? parsed.doi : '');
+        },
+      ),
     );
   });
 });
@@ -104,7 +124,10 @@ describe('every importer keeps the DOI as written', () => {
     ];
     for (const text of texts) {
       const result = importText(text);
-      expect(result.items.map((i) => i.item.DOI), text.slice(0, 20)).toEqual([doi]);
+      expect(
+        result.items.map((i) => i.item.DOI),
+        text.slice(0, 20),
+      ).toEqual([doi]);
     }
   });
 });

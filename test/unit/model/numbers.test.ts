@@ -3,8 +3,28 @@ import { grouped } from '../../../shared/model/numbers';
 
 describe('grouped', () => {
   it('groups integers by thousands exactly as toLocaleString("en") does, on both sides of each group', () => {
-    const cases = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 9999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 1_234_567, 40_000_000, Number.MAX_SAFE_INTEGER];
-    for (const n of [...cases, ...cases.filter((c) => c !== 0).map((c) => -c)]) expect(grouped(n), String(n)).toBe(n.toLocaleString('en'));
+    const cases = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      999,
+      1000,
+      1001,
+      9999,
+      10_000,
+      99_999,
+      100_000,
+      999_999,
+      1_000_000,
+      1_234_567,
+      40_000_000,
+      Number.MAX_SAFE_INTEGER,
+    ];
+    for (const n of [...cases, ...cases.filter((c) => c !== 0).map((c) => -c)])
+      expect(grouped(n), String(n)).toBe(n.toLocaleString('en'));
   });
 
   it('writes what is not a safe integer as String() does, rather than rounding it', () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { paperQuerySchema } from '../../../shared/ipc/collections';
-import { buildPaperQuery, dateProblem, describePaperQuery, emptyPaperQueryForm, toCollectionQuery, toSearchParams, type PaperQueryForm } from '../../../shared/model/paper-query';
+import {
+  buildPaperQuery,
+  dateProblem,
+  describePaperQuery,
+  emptyPaperQueryForm,
+  toCollectionQuery,
+  toSearchParams,
+  type PaperQueryForm,
+} from '../../../shared/model/paper-query';
 
 function form(patch: (f: PaperQueryForm) => void): PaperQueryForm {
   const f = emptyPaperQueryForm();
@@ -128,13 +136,19 @@ describe('the paper query builder', () => {
     });
     expect(buildPaperQuery(form((f) => (f.sort = 'date')))).toEqual({
       ok: false,
-      problems: [{ field: 'term', message: 'Give a search term or at least one filter: a query without any would match the whole literature.' }],
+      problems: [
+        {
+          field: 'term',
+          message: 'Give a search term or at least one filter: a query without any would match the whole literature.',
+        },
+      ],
     });
   });
 
   it('accepts the date forms the service takes and nothing else', () => {
     for (const ok of ['2019', '2019-03', '2019-03-14', '2024-02-29']) expect(dateProblem(ok)).toBeNull();
-    for (const bad of ['2019-3', '2019/03/14', '2023-02-29', '2019-13', '1200', 'yesterday']) expect(dateProblem(bad)).not.toBeNull();
+    for (const bad of ['2019-3', '2019/03/14', '2023-02-29', '2019-13', '1200', 'yesterday'])
+      expect(dateProblem(bad)).not.toBeNull();
   });
 
   it('is enforced at the IPC boundary too: unknown fields, wrong types and the same problems are refused', () => {
@@ -143,7 +157,10 @@ describe('the paper query builder', () => {
     expect(paperQuerySchema.safeParse({ term: 'x', citationTypes: ['contradicting'] }).success).toBe(false);
     const reversed = paperQuerySchema.safeParse({ term: 'x', supportingFrom: 5, supportingTo: 1 });
     expect(reversed.success).toBe(false);
-    expect(reversed.error?.issues[0]).toMatchObject({ path: ['ranges', 'supporting'], message: 'Supporting: the lower bound (5) is above the upper bound (1).' });
+    expect(reversed.error?.issues[0]).toMatchObject({
+      path: ['ranges', 'supporting'],
+      message: 'Supporting: the lower bound (5) is above the upper bound (1).',
+    });
     expect(paperQuerySchema.safeParse({}).success).toBe(false);
   });
 });

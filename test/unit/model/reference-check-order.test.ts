@@ -36,7 +36,9 @@ describe('reference check order', () => {
   it('keeps only the problems when asked; one contrasting statement is a problem, none is not', () => {
     expect(orderReferenceRows(rows, true).map((r) => r.index)).toEqual([6, 4, 3, 7, 2]);
     expect(referenceProblem(row(9, { tally: { supporting: 5, contrasting: 0, mentioning: 0, total: 5 } }))).toBeNull();
-    expect(referenceProblem(row(9, { tally: { supporting: 5, contrasting: 1, mentioning: 0, total: 6 } }))).toBe('contrasting');
+    expect(referenceProblem(row(9, { tally: { supporting: 5, contrasting: 1, mentioning: 0, total: 6 } }))).toBe(
+      'contrasting',
+    );
     // A mere notice (an erratum) is not one of the four problems.
     expect(referenceProblem(row(9, { severity: 'notice' }))).toBeNull();
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { referenceCheckRows, referenceCheckSummary, type ReferenceCheckTaskUi } from '../../../shared/model/reference-check';
+import {
+  referenceCheckRows,
+  referenceCheckSummary,
+  type ReferenceCheckTaskUi,
+} from '../../../shared/model/reference-check';
 
 const paper = (doi: string, title: string, statuses: string[]) => ({
   doi,
@@ -7,7 +11,13 @@ const paper = (doi: string, title: string, statuses: string[]) => ({
   year: 2001,
   journal: 'J',
   authors: [{ authorName: 'A One' }, { authorName: 'B Two' }, { authorName: 'C Three' }, { authorName: 'D Four' }],
-  editorialNotices: statuses.map((status) => ({ doi, status, date: '2010-01-02', noticeDoi: `${doi}.notice`, urls: [] })),
+  editorialNotices: statuses.map((status) => ({
+    doi,
+    status,
+    date: '2010-01-02',
+    noticeDoi: `${doi}.notice`,
+    urls: [],
+  })),
 });
 
 describe('reference check rows', () => {
@@ -23,7 +33,10 @@ describe('reference check rows', () => {
           { target: '10.1/a', snippet: 'z' },
         ],
       },
-      papers: { '10.1/a': paper('10.1/a', 'Retracted one', ['Retracted', 'Retracted']), '10.1/b': paper('10.1/b', 'Fine', ['Has erratum']) },
+      papers: {
+        '10.1/a': paper('10.1/a', 'Retracted one', ['Retracted', 'Retracted']),
+        '10.1/b': paper('10.1/b', 'Fine', ['Has erratum']),
+      },
       tallies: { '10.1/a': { doi: '10.1/a', total: 5, supporting: 1, contrasting: 1, mentioning: 3, unclassified: 0 } },
     } as unknown as ReferenceCheckTaskUi;
     const rows = referenceCheckRows(task);

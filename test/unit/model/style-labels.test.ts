@@ -6,7 +6,8 @@ describe('built-in styles and locales, said once', () => {
   it('names every built-in style and locale, and nothing else', () => {
     expect(Object.keys(STYLE_LABELS)).toEqual([...CITATION_STYLE_IDS]);
     expect(Object.keys(LOCALE_LABELS)).toEqual([...CITATION_LOCALES]);
-    for (const label of [...Object.values(STYLE_LABELS), ...Object.values(LOCALE_LABELS)]) expect(label.trim()).not.toBe('');
+    for (const label of [...Object.values(STYLE_LABELS), ...Object.values(LOCALE_LABELS)])
+      expect(label.trim()).not.toBe('');
   });
 
   it('tells a built-in id from a user style id', () => {

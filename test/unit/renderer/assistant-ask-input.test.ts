@@ -4,12 +4,29 @@ import { askInput, DEFAULT_OPTIONS, optionsFrom } from '../../../renderer/src/pa
 
 describe('the question form', () => {
   it('builds the assistant.ask input, which the contract accepts', () => {
-    const built = askInput(7, '  Does it work? ', { ...DEFAULT_OPTIONS, yearFrom: '2010', sources: 'abstracts', topics: 'a, b;c', scope: 'collection:3', openAccessOnly: true });
+    const built = askInput(7, '  Does it work? ', {
+      ...DEFAULT_OPTIONS,
+      yearFrom: '2010',
+      sources: 'abstracts',
+      topics: 'a, b;c',
+      scope: 'collection:3',
+      openAccessOnly: true,
+    });
     expect(built).toEqual({
       input: {
         sessionId: 7,
         question: 'Does it work?',
-        options: { answerLength: 'medium', numReferences: 10, rankBy: 'relevance', citationStyle: 'apa', effort: 'low', yearFrom: '2010', abstractsOnly: true, openAccessOnly: true, topics: ['a', 'b', 'c'] },
+        options: {
+          answerLength: 'medium',
+          numReferences: 10,
+          rankBy: 'relevance',
+          citationStyle: 'apa',
+          effort: 'low',
+          yearFrom: '2010',
+          abstractsOnly: true,
+          openAccessOnly: true,
+          topics: ['a', 'b', 'c'],
+        },
         scope: { kind: 'collection', collectionId: 3 },
       },
     });
@@ -19,13 +36,31 @@ describe('the question form', () => {
   it('says what is wrong and where before asking', () => {
     expect(askInput(null, '  ', DEFAULT_OPTIONS)).toEqual({ problem: 'Write a question first.', field: 'question' });
     expect(askInput(null, 'q', { ...DEFAULT_OPTIONS, yearTo: '20x' })).toMatchObject({ field: 'yearTo' });
-    expect(askInput(null, 'q', { ...DEFAULT_OPTIONS, yearFrom: '2020', yearTo: '2010' })).toMatchObject({ problem: 'The year range ends before it starts.' });
+    expect(askInput(null, 'q', { ...DEFAULT_OPTIONS, yearFrom: '2020', yearTo: '2010' })).toMatchObject({
+      problem: 'The year range ends before it starts.',
+    });
     expect(askInput(null, 'q', { ...DEFAULT_OPTIONS, numReferences: 1001 })).toMatchObject({ field: 'numReferences' });
   });
 
   it('starts a follow-up from the options of the conversation’s last question', () => {
-    const form = optionsFrom({ answerLength: 'long', fullTextsOnly: true, journals: ['Nature', 'Science'], citationStyle: 'ieee', dois: ['10.1000/x'] }, { ...DEFAULT_OPTIONS, scope: 'library' });
-    expect(form).toMatchObject({ answerLength: 'long', sources: 'fulltexts', journals: 'Nature, Science', citationStyle: 'ieee', scope: 'any', numReferences: 10 });
+    const form = optionsFrom(
+      {
+        answerLength: 'long',
+        fullTextsOnly: true,
+        journals: ['Nature', 'Science'],
+        citationStyle: 'ieee',
+        dois: ['10.1000/x'],
+      },
+      { ...DEFAULT_OPTIONS, scope: 'library' },
+    );
+    expect(form).toMatchObject({
+      answerLength: 'long',
+      sources: 'fulltexts',
+      journals: 'Nature, Science',
+      citationStyle: 'ieee',
+      scope: 'any',
+      numReferences: 10,
+    });
   });
 });
 
@@ -40,11 +75,21 @@ describe('the contract refuses bad assistant input with where it is wrong', () =
     expect(issue({ sessionId: null, question: 'ok' })).toBeNull();
     expect(issue({ sessionId: null, question: '   ' })).toMatch(/^question: The question is empty/);
     expect(issue({ sessionId: null, question: 'x'.repeat(20_001) })).toMatch(/^question:/);
-    expect(issue({ sessionId: null, question: 'q', options: { abstractsOnly: true, fullTextsOnly: true } })).toMatch(/options.fullTextsOnly: Choose abstracts only or full texts only/);
-    expect(issue({ sessionId: null, question: 'q', options: { yearFrom: '2020', yearTo: '2019' } })).toMatch(/options.yearTo: The year range ends before it starts/);
-    expect(issue({ sessionId: null, question: 'q', options: { yearFrom: '20' } })).toMatch(/options.yearFrom: a four-digit year/);
-    expect(issue({ sessionId: null, question: 'q', options: { numReferences: 1001 } })).toMatch(/options.numReferences/);
-    expect(issue({ sessionId: null, question: 'q', options: { citationStyle: 'turabian' } })).toMatch(/options.citationStyle/);
+    expect(issue({ sessionId: null, question: 'q', options: { abstractsOnly: true, fullTextsOnly: true } })).toMatch(
+      /options.fullTextsOnly: Choose abstracts only or full texts only/,
+    );
+    expect(issue({ sessionId: null, question: 'q', options: { yearFrom: '2020', yearTo: '2019' } })).toMatch(
+      /options.yearTo: The year range ends before it starts/,
+    );
+    expect(issue({ sessionId: null, question: 'q', options: { yearFrom: '20' } })).toMatch(
+      /options.yearFrom: a four-digit year/,
+    );
+    expect(issue({ sessionId: null, question: 'q', options: { numReferences: 1001 } })).toMatch(
+      /options.numReferences/,
+    );
+    expect(issue({ sessionId: null, question: 'q', options: { citationStyle: 'turabian' } })).toMatch(
+      /options.citationStyle/,
+    );
     expect(issue({ sessionId: null, question: 'q', options: { unknown: true } })).toMatch(/options/);
     expect(issue({ sessionId: null, question: 'q', scope: { kind: 'collection' } })).toMatch(/scope.collectionId/);
     expect(issue({ sessionId: null, question: 'q', scope: { kind: 'dois', dois: [] } })).toMatch(/scope.dois/);
@@ -60,7 +105,9 @@ describe('the contract refuses bad assistant input with where it is wrong', () =
     expect(file('refs.bib', 'not base64!').success).toBe(false);
     expect(file('refs.bib', '').success).toBe(false);
     expect(start.safeParse({ source: { kind: 'collection', collectionId: -1 } }).success).toBe(false);
-    expect(requests['assistant.draft'].input.safeParse({ turnId: 1, style: 'vancouver', format: 'pdf' }).success).toBe(false);
+    expect(requests['assistant.draft'].input.safeParse({ turnId: 1, style: 'vancouver', format: 'pdf' }).success).toBe(
+      false,
+    );
     expect(requests['assistant.feedback'].input.safeParse({ turnId: 1, value: 'meh' }).success).toBe(false);
   });
 });

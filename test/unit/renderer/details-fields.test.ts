@@ -73,8 +73,15 @@ describe('details fields', () => {
     ]);
     const reordered = moveItem(rows, 1, 0);
     reordered[2] = { ...reordered[2]!, role: 'author' };
-    const next = applyCreators(article, [...reordered, { role: 'author', single: false, family: ' ', given: '', literal: '', rest: {} }]);
-    expect(next.author).toEqual([{ literal: 'WHO Consortium' }, { 'non-dropping-particle': 'van', family: 'Beethoven', given: 'Ludwig' }, { family: 'Doe', given: 'Jane' }]);
+    const next = applyCreators(article, [
+      ...reordered,
+      { role: 'author', single: false, family: ' ', given: '', literal: '', rest: {} },
+    ]);
+    expect(next.author).toEqual([
+      { literal: 'WHO Consortium' },
+      { 'non-dropping-particle': 'van', family: 'Beethoven', given: 'Ludwig' },
+      { family: 'Doe', given: 'Jane' },
+    ]);
     expect(next.editor).toBeUndefined();
     expect(next.translator).toEqual([{ family: 'Kept', given: 'As is' }]);
     expect(moveItem([1, 2, 3], 0, -1)).toEqual([1, 2, 3]);
@@ -83,10 +90,34 @@ describe('details fields', () => {
   it('tells apart no DOI, not fetched, unknown and a real zero, with the age', () => {
     const now = Date.UTC(2026, 0, 10);
     expect(tallyView(null, { state: 'not-fetched' }, now).kind).toBe('no-doi');
-    expect(tallyView('10.1/x', { state: 'not-fetched' }, now)).toEqual({ kind: 'not-fetched', message: 'Citation evidence not fetched yet.' });
-    expect(tallyView('10.1/x', { state: 'unknown', fetchedAt: now - 3 * 86400_000 }, now)).toMatchObject({ kind: 'unknown', age: '3 days ago' });
-    const zero = tallyView('10.1/x', { state: 'found', fetchedAt: now - 90_000, total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0, citingPublications: null }, now);
-    expect(zero).toMatchObject({ kind: 'found', total: 0, message: 'No citation statements yet.', age: '1 minute ago' });
+    expect(tallyView('10.1/x', { state: 'not-fetched' }, now)).toEqual({
+      kind: 'not-fetched',
+      message: 'Citation evidence not fetched yet.',
+    });
+    expect(tallyView('10.1/x', { state: 'unknown', fetchedAt: now - 3 * 86400_000 }, now)).toMatchObject({
+      kind: 'unknown',
+      age: '3 days ago',
+    });
+    const zero = tallyView(
+      '10.1/x',
+      {
+        state: 'found',
+        fetchedAt: now - 90_000,
+        total: 0,
+        supporting: 0,
+        contrasting: 0,
+        mentioning: 0,
+        unclassified: 0,
+        citingPublications: null,
+      },
+      now,
+    );
+    expect(zero).toMatchObject({
+      kind: 'found',
+      total: 0,
+      message: 'No citation statements yet.',
+      age: '1 minute ago',
+    });
     expect(ageText(now - 2 * 3600_000, now)).toBe('2 hours ago');
     expect(ageText(now + 5000, now)).toBe('just now');
   });
@@ -94,9 +125,20 @@ describe('details fields', () => {
   it('puts a retraction above a withdrawal above an expression of concern, and ignores corrections', () => {
     expect(noticeBanner([{ status: 'Has erratum' }, { status: 'Has correction' }], false)).toBeNull();
     expect(noticeBanner([{ status: 'Has expression of concern', date: '2020-1-2' }], null)?.severity).toBe('concern');
-    expect(noticeBanner([{ status: 'Has expression of concern' }, { status: 'Withdrawn' }], null)?.severity).toBe('withdrawn');
-    expect(noticeBanner([{ status: 'Withdrawn' }, { status: 'Retracted', date: '2021-2-1' }], null)).toMatchObject({ severity: 'retracted', text: expect.stringContaining('of 1 February 2021') });
-    expect([noticeDate('1986-9-8'), noticeDate('2001-04'), noticeDate('2003'), noticeDate('2021-2-30'), noticeDate('soon')]).toEqual(['8 September 1986', 'April 2001', '2003', '2021-2-30', 'soon']);
+    expect(noticeBanner([{ status: 'Has expression of concern' }, { status: 'Withdrawn' }], null)?.severity).toBe(
+      'withdrawn',
+    );
+    expect(noticeBanner([{ status: 'Withdrawn' }, { status: 'Retracted', date: '2021-2-1' }], null)).toMatchObject({
+      severity: 'retracted',
+      text: expect.stringContaining('of 1 February 2021'),
+    });
+    expect([
+      noticeDate('1986-9-8'),
+      noticeDate('2001-04'),
+      noticeDate('2003'),
+      noticeDate('2021-2-30'),
+      noticeDate('soon'),
+    ]).toEqual(['8 September 1986', 'April 2001', '2003', '2021-2-30', 'soon']);
     expect(noticeBanner([], true)?.severity).toBe('retracted');
   });
 

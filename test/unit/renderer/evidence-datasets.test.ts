@@ -9,19 +9,36 @@ describe('result summaries', () => {
   it('patents: the highlighted title and abstract as markup, the facts as text', () => {
     const s = summarize('patents', PATENT_FAMILY);
     expect(s.title).toBe('Method and system for measuring <strong class="highlight">soil</strong> moisture');
-    expect(s.facts).toEqual(['US10234567B2', 'Acme Agritech', 'Published 2019-03-05', 'granted', 'Family of 3', '12 forward citations']);
+    expect(s.facts).toEqual([
+      'US10234567B2',
+      'Acme Agritech',
+      'Published 2019-03-05',
+      'granted',
+      'Family of 3',
+      '12 forward citations',
+    ]);
     expect(s.snippet).toEqual({ kind: 'markup', value: 'A method is disclosed.' });
     expect(recordId('patents', PATENT_FAMILY)).toBe('60000123');
   });
 
   it('trials: registry number, status, phase, sponsor and start as facts', () => {
     const s = summarize('clinical-trials', TRIAL);
-    expect(s.facts).toEqual(['NCT01000037', 'Completed', 'Phase 3', 'Riverside University Hospital', 'Started 2015-04-02', 'Has results']);
+    expect(s.facts).toEqual([
+      'NCT01000037',
+      'Completed',
+      'Phase 3',
+      'Riverside University Hospital',
+      'Started 2015-04-02',
+      'Has results',
+    ]);
     expect(recordId('clinical-trials', TRIAL)).toBe('NCT01000037');
   });
 
   it('grants: the award number comes from the grant inside the result', () => {
-    const record = { uid: 'G-1', grants: [{ id: hv('G-1'), title: hv('T'), awardAmount: hv('250000'), agency: hv('NIH') }] };
+    const record = {
+      uid: 'G-1',
+      grants: [{ id: hv('G-1'), title: hv('T'), awardAmount: hv('250000'), agency: hv('NIH') }],
+    };
     expect(recordId('grants', record)).toBe('G-1');
     expect(summarize('grants', record).facts).toEqual(['G-1', 'NIH', '$250,000']);
   });
@@ -31,7 +48,9 @@ describe('result summaries', () => {
     expect(faers.title).toBe(`${HOSTILE}: Haemorrhage`);
     const maude = summarize('maude', { ...MAUDE, narrative: HOSTILE });
     expect(maude.snippet).toEqual({ kind: 'text', value: HOSTILE });
-    expect(summarize('device510k-summaries', { id: 'K1', attachments: [{ attachment: { content: HOSTILE } }] }).snippet).toEqual({ kind: 'text', value: HOSTILE });
+    expect(
+      summarize('device510k-summaries', { id: 'K1', attachments: [{ attachment: { content: HOSTILE } }] }).snippet,
+    ).toEqual({ kind: 'text', value: HOSTILE });
     expect(recordId('faers', FAERS)).toBe('10000031');
     expect(recordId('maude', MAUDE)).toBe('15000023');
   });

@@ -1,7 +1,16 @@
 // The graph pane's pure parts: the colour and size scales the view, the legend and the picture share,
 // and the SVG picture (escaped text, fitted positions).
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_COLOURS, OTHER_COLOUR, UNKNOWN_YEAR_COLOUR, YEAR_SCALE, journalColour, nodeSize, yearColour, yearSteps } from '../../../renderer/src/panes/graph/encoding';
+import {
+  JOURNAL_COLOURS,
+  OTHER_COLOUR,
+  UNKNOWN_YEAR_COLOUR,
+  YEAR_SCALE,
+  journalColour,
+  nodeSize,
+  yearColour,
+  yearSteps,
+} from '../../../renderer/src/panes/graph/encoding';
 import { escapeXml, legendHeight, toSvg } from '../../../renderer/src/panes/graph/svg-export';
 
 describe('graph encodings', () => {
@@ -53,7 +62,13 @@ describe('the SVG picture', () => {
 describe('the SVG picture with its legend', () => {
   const nodes = [{ id: 'a', x: 0, y: 0, size: 4, colour: '#000', label: null, ring: null }];
   const base = { width: 1000, height: 600, background: '#fff', labelColour: '#000', title: 'T' };
-  const legend = { items: [{ colour: '#0a0', text: 'Supporting', line: true }, { colour: '#c00', text: 'Retracted <b>', line: false }], notes: ['Labels: papers in your library'] };
+  const legend = {
+    items: [
+      { colour: '#0a0', text: 'Supporting', line: true },
+      { colour: '#c00', text: 'Retracted <b>', line: false },
+    ],
+    notes: ['Labels: papers in your library'],
+  };
 
   it('adds a band below the graph with the swatches and notes, escaped', () => {
     const band = legendHeight(legend, 1000);
@@ -66,7 +81,10 @@ describe('the SVG picture with its legend', () => {
   });
 
   it('wraps the swatches into rows by the width, and adds nothing without a legend', () => {
-    const many = { items: Array.from({ length: 9 }, (_, i) => ({ colour: '#000', text: `item ${i}`, line: false })), notes: [] };
+    const many = {
+      items: Array.from({ length: 9 }, (_, i) => ({ colour: '#000', text: `item ${i}`, line: false })),
+      notes: [],
+    };
     // 960 px hold four columns of 220 px: 9 items take 3 rows; 1,200 px hold five: 2 rows.
     expect(legendHeight(many, 1000)).toBe(24 + 3 * 20);
     expect(legendHeight(many, 1200)).toBe(24 + 2 * 20);

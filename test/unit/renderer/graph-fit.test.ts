@@ -27,9 +27,19 @@ describe('freeRect', () => {
   });
 
   it('is the padded view without overlays, and when the overlays would leave less than a quarter', () => {
-    expect(freeRect(VIEW, [])).toEqual({ x0: FIT_PAD, y0: FIT_PAD, x1: VIEW.width - FIT_PAD, y1: VIEW.height - FIT_PAD });
+    expect(freeRect(VIEW, [])).toEqual({
+      x0: FIT_PAD,
+      y0: FIT_PAD,
+      x1: VIEW.width - FIT_PAD,
+      y1: VIEW.height - FIT_PAD,
+    });
     const big: Box = { x0: 0, y0: 0, x1: 900, y1: 600 };
-    expect(freeRect(VIEW, [big])).toEqual({ x0: FIT_PAD, y0: FIT_PAD, x1: VIEW.width - FIT_PAD, y1: VIEW.height - FIT_PAD });
+    expect(freeRect(VIEW, [big])).toEqual({
+      x0: FIT_PAD,
+      y0: FIT_PAD,
+      x1: VIEW.width - FIT_PAD,
+      y1: VIEW.height - FIT_PAD,
+    });
   });
 });
 
@@ -49,7 +59,8 @@ describe('fitCamera', () => {
       expect(p.x + radius).toBeLessThanOrEqual(free.x1 + 1e-6);
       expect(p.y - radius).toBeGreaterThanOrEqual(free.y0 - 1e-6);
       expect(p.y + radius).toBeLessThanOrEqual(free.y1 + 1e-6);
-      for (const o of [TOOLBAR, LEGEND, STATUS]) expect(meets({ x0: p.x - radius, y0: p.y - radius, x1: p.x + radius, y1: p.y + radius }, o)).toBe(false);
+      for (const o of [TOOLBAR, LEGEND, STATUS])
+        expect(meets({ x0: p.x - radius, y0: p.y - radius, x1: p.x + radius, y1: p.y + radius }, o)).toBe(false);
     }
     // The tighter axis is filled: the papers span the free height less twice the radius.
     const top = toViewport(cam, ux, uy, 0, 1).y;
@@ -79,6 +90,8 @@ describe('fitCamera', () => {
   });
 
   it('answers sigma’s home camera for no papers', () => {
-    expect(fitCamera({ xy: new Float32Array(0), view: VIEW, free: freeRect(VIEW, []), ux, uy, radiusAt: () => 5 })).toEqual({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+    expect(
+      fitCamera({ xy: new Float32Array(0), view: VIEW, free: freeRect(VIEW, []), ux, uy, radiusAt: () => 5 }),
+    ).toEqual({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
   });
 });

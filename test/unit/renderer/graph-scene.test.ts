@@ -24,7 +24,12 @@ function sample(): Graph<At> {
 }
 
 const byAttributes = (hide: Set<string> = new Set(['hidden']), top = 'a') => ({
-  node: (key: string, a: At) => ({ ...a, color: key === 'a' ? '#ff0000' : '#00f', zIndex: key === top ? 3 : 0, visibility: hide.has(key) ? ('hidden' as const) : ('visible' as const) }),
+  node: (key: string, a: At) => ({
+    ...a,
+    color: key === 'a' ? '#ff0000' : '#00f',
+    zIndex: key === top ? 3 : 0,
+    visibility: hide.has(key) ? ('hidden' as const) : ('visible' as const),
+  }),
   edge: (_key: string, a: unknown) => ({ ...(a as object), color: '#123456', opacity: 0.5 }),
 });
 
@@ -87,7 +92,11 @@ describe('labels', () => {
   const g = new Graph<At>();
   for (let i = 0; i < 100; i++) g.addNode(`n${i}`, { x: (i % 10) * 10, y: Math.floor(i / 10) * 10, size: 100 - i });
   g.addNode('small', { x: 45, y: 45, size: 1 });
-  const s = buildScene(g, (_k, a) => a, () => ({}));
+  const s = buildScene(
+    g,
+    (_k, a) => a,
+    () => ({}),
+  );
   const view = { width: 1000, height: 1000 };
   // The framed extent inside the view, with room around it for labels.
   const toViewport = (x: number, y: number) => ({ x: 40 + x * 600, y: 40 + y * 900 });
@@ -102,7 +111,10 @@ describe('labels', () => {
     for (const a of labels)
       for (const b of labels) {
         if (a === b) continue;
-        const apart = a.x + a.text.length * 6.6 + 2 <= b.x - 2 || b.x + b.text.length * 6.6 + 2 <= a.x - 2 || Math.abs(a.y - b.y) >= 16;
+        const apart =
+          a.x + a.text.length * 6.6 + 2 <= b.x - 2 ||
+          b.x + b.text.length * 6.6 + 2 <= a.x - 2 ||
+          Math.abs(a.y - b.y) >= 16;
         expect(apart).toBe(true);
       }
     expect(labels.some((l) => l.id === 'small')).toBe(false);
@@ -110,7 +122,12 @@ describe('labels', () => {
 
   it('always labels the papers that must be, even small or overlapping', () => {
     const labels = chooseLabels(s, view, toViewport, radius, text, new Set(['small', 'n1']));
-    expect(labels.slice(0, 2).map((l) => l.id).sort()).toEqual(['n1', 'small']);
+    expect(
+      labels
+        .slice(0, 2)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual(['n1', 'small']);
     expect(labels.filter((l) => l.forced)).toHaveLength(2);
   });
 
@@ -127,15 +144,21 @@ describe('labels and the edges of the view', () => {
   g.addNode('corner', { x: 0, y: 100, size: 80 });
   g.addNode('bottom', { x: 50, y: 0, size: 70 });
   g.addNode('middle', { x: 50, y: 30, size: 60 });
-  const s = buildScene(g, (_k, a) => a, () => ({}));
+  const s = buildScene(
+    g,
+    (_k, a) => a,
+    () => ({}),
+  );
   const view = { width: 1000, height: 600 };
   const radius = (size: number) => size / 5;
   // The framed extent fills the view, less 10 pixels on each side.
   const toViewport = (x: number, y: number) => ({ x: 10 + x * 980, y: 10 + (1 - y) * 580 });
   const text = (id: string) => `A rather long title of the paper ${id}`;
   const toolbar = { x0: 0, y0: 0, x1: 400, y1: 50 };
-  const inside = (b: { x0: number; y0: number; x1: number; y1: number }) => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height;
-  const meets = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof toolbar) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+  const inside = (b: { x0: number; y0: number; x1: number; y1: number }) =>
+    b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height;
+  const meets = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof toolbar) =>
+    a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
   const pos = (id: string) => {
     const j = s.nodeIds.indexOf(id);
     return toViewport(s.nodeXY[j * 2]!, s.nodeXY[j * 2 + 1]!);
@@ -178,14 +201,21 @@ describe('labels of papers at the edge of the view', () => {
   const g = new Graph<At>();
   g.addNode('out', { x: 0, y: 50, size: 80 });
   g.addNode('in', { x: 100, y: 0, size: 80 });
-  const s = buildScene(g, (_k, a) => a, () => ({}));
+  const s = buildScene(
+    g,
+    (_k, a) => a,
+    () => ({}),
+  );
   const radius = (size: number) => size / 5;
   const text = (id: string) => `Paper ${id}`;
   const view = { width: 500, height: 500 };
 
   it('labels no paper lying wholly outside the view, and one partly in it', () => {
     // 'out' lies 17 pixels left of the view with a radius of 16: outside. Then 15 pixels: partly in.
-    for (const [offset, shown] of [[-17, false], [-15, true]] as const) {
+    for (const [offset, shown] of [
+      [-17, false],
+      [-15, true],
+    ] as const) {
       const toViewport = (x: number, y: number) => ({ x: offset + x * 300, y: 100 + y * 300 });
       const ids = chooseLabels(s, view, toViewport, radius, text, new Set()).map((l) => l.id);
       expect(ids.includes('out'), `offset ${offset}`).toBe(shown);

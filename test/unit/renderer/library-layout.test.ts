@@ -16,9 +16,21 @@ import {
   sanitizePanes,
   sanitizeWidths,
 } from '../../../renderer/src/lib/library/layout';
-import { MAX_COPY_ITEMS, MAX_GRAPH_ITEMS, commandLimit, filterPicker, pickerEntries, selectionCommands } from '../../../renderer/src/lib/library/selection-commands';
+import {
+  MAX_COPY_ITEMS,
+  MAX_GRAPH_ITEMS,
+  commandLimit,
+  filterPicker,
+  pickerEntries,
+  selectionCommands,
+} from '../../../renderer/src/lib/library/selection-commands';
 
-const col = (id: number, name: string, parentId: number | null = null, itemCount = 0): Collection => ({ id, name, parentId, itemCount });
+const col = (id: number, name: string, parentId: number | null = null, itemCount = 0): Collection => ({
+  id,
+  name,
+  parentId,
+  itemCount,
+});
 
 describe('column widths', () => {
   it('clamps to each column’s bounds, on both sides of each', () => {
@@ -36,15 +48,28 @@ describe('column widths', () => {
     expect(sanitizeWidths(null)).toEqual({});
     expect(sanitizeWidths([1, 2])).toEqual({});
     expect(sanitizeWidths('{"year":80}')).toEqual({});
-    expect(sanitizeWidths({ year: 80, creators: 'wide', bogus: 100, title: 5, container: Number.NaN, __proto__: { type: 90 } })).toEqual({ year: 80, title: MIN_TITLE_PX });
+    expect(
+      sanitizeWidths({
+        year: 80,
+        creators: 'wide',
+        bogus: 100,
+        title: 5,
+        container: Number.NaN,
+        __proto__: { type: 90 },
+      }),
+    ).toEqual({ year: 80, title: MIN_TITLE_PX });
   });
 
   it('gives fixed columns their pixels and shares the spare room 4:1:1 among title, creators and container', () => {
     expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(120px, 4fr) 90px 66px');
     expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 4fr)');
-    expect(columnTemplate(['title', 'creators', 'container'], {})).toBe('minmax(120px, 4fr) minmax(72px, 1fr) minmax(64px, 1fr)');
+    expect(columnTemplate(['title', 'creators', 'container'], {})).toBe(
+      'minmax(120px, 4fr) minmax(72px, 1fr) minmax(64px, 1fr)',
+    );
     // A width the user set applies: creators fixed at it; the title, resized, stays flexible from it.
-    expect(columnTemplate(['title', 'creators', 'container'], { title: 200, creators: 150 })).toBe('minmax(200px, 4fr) 150px minmax(64px, 1fr)');
+    expect(columnTemplate(['title', 'creators', 'container'], { title: 200, creators: 150 })).toBe(
+      'minmax(200px, 4fr) 150px minmax(64px, 1fr)',
+    );
     // Creators alone still reach the edge; without any flexible column an empty last track takes the spare room.
     expect(columnTemplate(['year', 'creators'], {})).toBe('52px minmax(72px, 1fr)');
     expect(columnTemplate(['year', 'creators'], { creators: 110 })).toBe('52px 110px minmax(0, 1fr)');
@@ -66,7 +91,10 @@ describe('side panes', () => {
     expect(clampPane('details', details.max - 1)).toBe(details.max - 1);
     expect(sanitizePanes(null)).toEqual({ sidebar: sidebar.default, details: details.default });
     expect(sanitizePanes({ sidebar: 300, details: 'x' })).toEqual({ sidebar: 300, details: details.default });
-    expect(sanitizePanes({ sidebar: 10_000, details: Number.POSITIVE_INFINITY })).toEqual({ sidebar: sidebar.max, details: details.default });
+    expect(sanitizePanes({ sidebar: 10_000, details: Number.POSITIVE_INFINITY })).toEqual({
+      sidebar: sidebar.max,
+      details: details.default,
+    });
   });
 });
 
@@ -77,7 +105,10 @@ describe('selection commands', () => {
     expect(selectionCommands({ kind: 'trash' }, 2, 'Ctrl').map((c) => c.id)).toEqual(['restore', 'deleteForGood']);
     const ids = selectionCommands({ kind: 'collection', id: 4 }, 4, 'Ctrl').map((c) => c.id);
     expect(ids).toEqual(['collection', 'tags', 'copy', 'export', 'refresh', 'graph', 'trash']);
-    expect(selectionCommands({ kind: 'library' }, 1, 'Cmd')[0]).toMatchObject({ label: 'Add to collection…', shortcut: 'Cmd+Shift+L' });
+    expect(selectionCommands({ kind: 'library' }, 1, 'Cmd')[0]).toMatchObject({
+      label: 'Add to collection…',
+      shortcut: 'Cmd+Shift+L',
+    });
   });
 
   it('refuses copying and the graph past what one request takes, on both sides of each limit', () => {
@@ -90,10 +121,22 @@ describe('selection commands', () => {
 });
 
 describe('collection picker', () => {
-  const collections = [col(1, 'Thesis'), col(2, 'Methods', 1, 3), col(3, 'Méthodes anciennes'), col(4, 'Reading', null, 7), col(5, 'Methods', 4)];
+  const collections = [
+    col(1, 'Thesis'),
+    col(2, 'Methods', 1, 3),
+    col(3, 'Méthodes anciennes'),
+    col(4, 'Reading', null, 7),
+    col(5, 'Methods', 4),
+  ];
 
   it('lists every collection in tree order with its path', () => {
-    expect(pickerEntries(collections).map((e) => e.path)).toEqual(['Méthodes anciennes', 'Reading', 'Reading / Methods', 'Thesis', 'Thesis / Methods']);
+    expect(pickerEntries(collections).map((e) => e.path)).toEqual([
+      'Méthodes anciennes',
+      'Reading',
+      'Reading / Methods',
+      'Thesis',
+      'Thesis / Methods',
+    ]);
     expect(pickerEntries(collections).find((e) => e.id === 2)).toMatchObject({ depth: 1, itemCount: 3 });
   });
 

@@ -3,15 +3,33 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { checkQuery, parseQuery } from '../../../shared/model/query';
 import type { Collection, TallyState } from '../../../shared/model/library';
-import { cellText, EVIDENCE_MARKS, evidenceCell, evidenceTitle, plainTitle } from '../../../renderer/src/lib/library/cells';
+import {
+  cellText,
+  EVIDENCE_MARKS,
+  evidenceCell,
+  evidenceTitle,
+  plainTitle,
+} from '../../../renderer/src/lib/library/cells';
 import type { LibraryRow } from '../../../shared/model/library';
 import { noticeBadges } from '../../../renderer/src/lib/library/notices';
 import { sanitizeColumns, DEFAULT_COLUMNS } from '../../../renderer/src/lib/library/columns';
-import { collectionTree, combine, isWithin, tagTerms, whereOf, type Where } from '../../../renderer/src/lib/library/views';
+import {
+  collectionTree,
+  combine,
+  isWithin,
+  tagTerms,
+  whereOf,
+  type Where,
+} from '../../../renderer/src/lib/library/views';
 import { libraryWhere, type InputOf, type LibraryWhere } from '../../../shared/ipc';
 
 const strip = (n: unknown): unknown => JSON.parse(JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v)));
-const col = (id: number, name: string, parentId: number | null = null): Collection => ({ id, name, parentId, itemCount: 0 });
+const col = (id: number, name: string, parentId: number | null = null): Collection => ({
+  id,
+  name,
+  parentId,
+  itemCount: 0,
+});
 
 describe('library views as queries', () => {
   it('ANDs the parts, each in parentheses so an OR cannot leak', () => {
@@ -25,7 +43,14 @@ describe('library views as queries', () => {
   });
 
   it('builds a valid query for every view, with search and tags', () => {
-    const views = [{ kind: 'library' }, { kind: 'collection', id: 1 }, { kind: 'unfiled' }, { kind: 'notices' }, { kind: 'recent' }, { kind: 'trash' }] as const;
+    const views = [
+      { kind: 'library' },
+      { kind: 'collection', id: 1 },
+      { kind: 'unfiled' },
+      { kind: 'notices' },
+      { kind: 'recent' },
+      { kind: 'trash' },
+    ] as const;
     for (const view of views) {
       const where = whereOf(view, 'author:smith OR year:2020', ['review', 'a b']);
       expect(checkQuery(where.query ?? '').ok, `${view.kind}: ${where.query}`).toBe(true);
@@ -39,9 +64,19 @@ describe('library views as queries', () => {
     // The pane's Where is the contract's (a second declaration drifted: it lacked includeSubcollections).
     expectTypeOf<Where>().toEqualTypeOf<LibraryWhere>();
     expectTypeOf<Where>().toEqualTypeOf<InputOf<'library.count'>>();
-    const views = [{ kind: 'library' }, { kind: 'collection', id: 7 }, { kind: 'unfiled' }, { kind: 'notices' }, { kind: 'recent' }, { kind: 'trash' }] as const;
+    const views = [
+      { kind: 'library' },
+      { kind: 'collection', id: 7 },
+      { kind: 'unfiled' },
+      { kind: 'notices' },
+      { kind: 'recent' },
+      { kind: 'trash' },
+    ] as const;
     for (const view of views) {
-      for (const [search, tags] of [['', []], ['x OR y', ['t']]] as const) {
+      for (const [search, tags] of [
+        ['', []],
+        ['x OR y', ['t']],
+      ] as const) {
         const where = whereOf(view, search, tags);
         expect(libraryWhere.safeParse(where).success, `${view.kind} ${JSON.stringify(where)}`).toBe(true);
       }
@@ -77,14 +112,35 @@ describe('library views as queries', () => {
 
 describe('titles in the table', () => {
   it('drops CSL rich-text markup and keeps any other angle brackets as text', () => {
-    expect(plainTitle('Growth of <i>Escherichia coli</i> at 10<sup>5</sup> cells in H<sub>2</sub>O')).toBe('Growth of Escherichia coli at 105 cells in H2O');
-    expect(plainTitle('The <span class="nocase">mRNA</span> of <span style="font-variant:small-caps;">Smith</span>')).toBe('The mRNA of Smith');
-    expect(plainTitle('Payload <img src=x onerror="window.__pwned=1"> in a <i>title</i>')).toBe('Payload <img src=x onerror="window.__pwned=1"> in a title');
+    expect(plainTitle('Growth of <i>Escherichia coli</i> at 10<sup>5</sup> cells in H<sub>2</sub>O')).toBe(
+      'Growth of Escherichia coli at 105 cells in H2O',
+    );
+    expect(
+      plainTitle('The <span class="nocase">mRNA</span> of <span style="font-variant:small-caps;">Smith</span>'),
+    ).toBe('The mRNA of Smith');
+    expect(plainTitle('Payload <img src=x onerror="window.__pwned=1"> in a <i>title</i>')).toBe(
+      'Payload <img src=x onerror="window.__pwned=1"> in a title',
+    );
     expect(plainTitle('a < b and c > d')).toBe('a < b and c > d');
   });
 
   it('shows the container (a journal or book title with braced words) without its markup too', () => {
-    const row: LibraryRow = { id: 1, type: 'chapter', citationKey: 'k', title: 'T', creators: null, year: null, container: 'Handbook of <span class="nocase">AI</span> and <i>E. coli</i>', doi: null, dateAdded: 0, dateModified: 0, trashedAt: null, evidence: { state: 'not-fetched' }, retracted: null, notices: [] };
+    const row: LibraryRow = {
+      id: 1,
+      type: 'chapter',
+      citationKey: 'k',
+      title: 'T',
+      creators: null,
+      year: null,
+      container: 'Handbook of <span class="nocase">AI</span> and <i>E. coli</i>',
+      doi: null,
+      dateAdded: 0,
+      dateModified: 0,
+      trashedAt: null,
+      evidence: { state: 'not-fetched' },
+      retracted: null,
+      notices: [],
+    };
     expect(cellText(row, 'container')).toBe('Handbook of AI and E. coli');
     expect(cellText({ ...row, container: null }, 'container')).toBe('');
     expect(cellText({ ...row, container: 'a < b' }, 'container')).toBe('a < b');
@@ -93,7 +149,16 @@ describe('titles in the table', () => {
 
 describe('evidence cells', () => {
   const now = Date.UTC(2026, 0, 10);
-  const found: TallyState = { state: 'found', fetchedAt: now - 3 * 86_400_000, total: 12, supporting: 0, contrasting: 2, mentioning: 1_234, unclassified: 0, citingPublications: null };
+  const found: TallyState = {
+    state: 'found',
+    fetchedAt: now - 3 * 86_400_000,
+    total: 12,
+    supporting: 0,
+    contrasting: 2,
+    mentioning: 1_234,
+    unclassified: 0,
+    citingPublications: null,
+  };
 
   it('keeps no DOI, not fetched, unknown and zero apart', () => {
     expect(evidenceCell({ state: 'not-fetched' }, 'supporting', false)).toEqual({ text: '—', state: 'no-doi' });
@@ -104,18 +169,31 @@ describe('evidence cells', () => {
     expect(evidenceCell(found, 'citing')).toEqual({ text: '?', state: 'unknown' });
   });
 
-  it('tells the data\'s age in the tooltip', () => {
+  it("tells the data's age in the tooltip", () => {
     expect(evidenceTitle(found, 'contrasting', now)).toBe('2 contrasting citation statements (fetched 3 days ago)');
-    expect(evidenceTitle({ state: 'unknown', fetchedAt: now - 7_200_000 }, 'citing', now)).toBe('Unknown to the citation service: it has no citation data for this DOI (checked 2 hours ago)');
+    expect(evidenceTitle({ state: 'unknown', fetchedAt: now - 7_200_000 }, 'citing', now)).toBe(
+      'Unknown to the citation service: it has no citation data for this DOI (checked 2 hours ago)',
+    );
     expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now)).toBe('Not fetched from the citation service yet');
-    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now, false)).toBe('No DOI: the citation service can only be asked about items with a DOI');
+    expect(evidenceTitle({ state: 'not-fetched' }, 'citing', now, false)).toBe(
+      'No DOI: the citation service can only be asked about items with a DOI',
+    );
   });
 
   it('explains every mark a cell can show in the legend', () => {
     const marks = new Set<string>(EVIDENCE_MARKS.map((m) => m.mark));
-    const cells = [evidenceCell({ state: 'not-fetched' }, 'citing', false), evidenceCell({ state: 'not-fetched' }, 'citing'), evidenceCell({ state: 'unknown', fetchedAt: now }, 'citing'), evidenceCell(found, 'citing')];
+    const cells = [
+      evidenceCell({ state: 'not-fetched' }, 'citing', false),
+      evidenceCell({ state: 'not-fetched' }, 'citing'),
+      evidenceCell({ state: 'unknown', fetchedAt: now }, 'citing'),
+      evidenceCell(found, 'citing'),
+    ];
     for (const c of cells) expect(marks.has(c.text), c.text).toBe(true);
-    expect(EVIDENCE_MARKS.map((m) => `${m.mark} ${m.meaning}`)).toEqual(['? not known to the citation service', '— no DOI', '… not fetched yet']);
+    expect(EVIDENCE_MARKS.map((m) => `${m.mark} ${m.meaning}`)).toEqual([
+      '? not known to the citation service',
+      '— no DOI',
+      '… not fetched yet',
+    ]);
   });
 });
 
@@ -123,19 +201,23 @@ describe('notice badges', () => {
   const row = (notices: string[], retracted: boolean | null = null) => ({ notices, retracted });
 
   it('gives each kind of notice its own badge beside Retracted, most severe first, with a tooltip naming the notice', () => {
-    const badges = noticeBadges(row(['has erratum', 'has expression of concern', 'retracted', 'has correction', 'withdrawn'], true));
+    const badges = noticeBadges(
+      row(['has erratum', 'has expression of concern', 'retracted', 'has correction', 'withdrawn'], true),
+    );
     expect(badges.map((b) => b.label)).toEqual(['Retracted', 'Withdrawn', 'Concern', 'Corrected', 'Erratum']);
     expect(badges.map((b) => b.tone)).toEqual(['danger', 'danger', 'warning', 'info', 'info']);
     expect(badges[2]!.title).toMatch(/^Expression of concern: /);
     expect(badges[3]!.title).toMatch(/^Correction notice: /);
   });
 
-  it('flags the paper\'s own retracted flag without a notice, nothing for comments or no notices, and names an unknown kind', () => {
+  it("flags the paper's own retracted flag without a notice, nothing for comments or no notices, and names an unknown kind", () => {
     expect(noticeBadges(row([], true)).map((b) => b.label)).toEqual(['Retracted']);
     expect(noticeBadges(row([], false))).toEqual([]);
     expect(noticeBadges(row(['comment']))).toEqual([]);
     expect(noticeBadges(row(['Has Expression of Concern'])).map((b) => b.label)).toEqual(['Concern']);
-    expect(noticeBadges(row(['has addendum']))).toEqual([{ kind: 'has addendum', label: 'Notice', title: 'Editorial notice: has addendum', tone: 'info' }]);
+    expect(noticeBadges(row(['has addendum']))).toEqual([
+      { kind: 'has addendum', label: 'Notice', title: 'Editorial notice: has addendum', tone: 'info' },
+    ]);
   });
 });
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { CATCH_UP_ROWS, FAST_ROWS_PER_SECOND, JUMP_ROWS, LOOKAHEAD, loadPlan, MoveSpeed, nextRows, PAGE_SIZE, ScrollPace, SETTLE_MS } from '../../../renderer/src/lib/library/load-pace';
+import {
+  CATCH_UP_ROWS,
+  FAST_ROWS_PER_SECOND,
+  JUMP_ROWS,
+  LOOKAHEAD,
+  loadPlan,
+  MoveSpeed,
+  nextRows,
+  PAGE_SIZE,
+  ScrollPace,
+  SETTLE_MS,
+} from '../../../renderer/src/lib/library/load-pace';
 
 /** The pace after the table's last row moved `step` rows every `ms` for `frames` moves. */
 function paceOf(step: number, ms: number, frames: number): number {
@@ -59,14 +70,22 @@ describe('the item table’s loading pace', () => {
 
 describe('which rows the item table asks for next', () => {
   const plan = { ...loadPlan(0), fast: false, landed: false };
-  const loadedUpTo = (n: number, also: (i: number) => boolean = () => false) => (i: number) => i < n || also(i);
+  const loadedUpTo =
+    (n: number, also: (i: number) => boolean = () => false) =>
+    (i: number) =>
+      i < n || also(i);
 
   it('grows the loaded run while the table shows rows near it, as far as the lookahead', () => {
     // Rows 0 … 299 loaded, rows 10 … 54 shown: the run grows to 54 + 400.
-    expect(nextRows({ ...plan, first: 10, last: 54 }, 300, 100_000, loadedUpTo(300))).toEqual({ at: 300, limit: PAGE_SIZE });
+    expect(nextRows({ ...plan, first: 10, last: 54 }, 300, 100_000, loadedUpTo(300))).toEqual({
+      at: 300,
+      limit: PAGE_SIZE,
+    });
     expect(nextRows({ ...plan, first: 10, last: 54 }, 455, 100_000, loadedUpTo(455))).toBeNull();
     // Just within reach of the run (JUMP_ROWS past it): still the run, in catch-up requests.
-    expect(nextRows({ ...plan, first: 300 + JUMP_ROWS, last: 345 + JUMP_ROWS }, 300, 100_000, loadedUpTo(300))).toEqual({ at: 300, limit: CATCH_UP_ROWS });
+    expect(nextRows({ ...plan, first: 300 + JUMP_ROWS, last: 345 + JUMP_ROWS }, 300, 100_000, loadedUpTo(300))).toEqual(
+      { at: 300, limit: CATCH_UP_ROWS },
+    );
     // The end of the list.
     expect(nextRows({ ...plan, first: 10, last: 54 }, 300, 300, loadedUpTo(300))).toBeNull();
   });
@@ -75,24 +94,64 @@ describe('which rows the item table asks for next', () => {
     const far = { ...plan, first: 301 + JUMP_ROWS, last: 345 + JUMP_ROWS };
     expect(nextRows(far, 300, 100_000, loadedUpTo(300))).toEqual({ at: far.first, limit: 45 + LOOKAHEAD });
     // At the end of the list: only the rows that exist.
-    expect(nextRows({ ...plan, first: 99_955, last: 99_999 }, 300, 100_000, loadedUpTo(300))).toEqual({ at: 99_955, limit: 45 });
+    expect(nextRows({ ...plan, first: 99_955, last: 99_999 }, 300, 100_000, loadedUpTo(300))).toEqual({
+      at: 99_955,
+      limit: 45,
+    });
     // Some of them already there: from the first missing one; none missing: nothing.
-    expect(nextRows({ ...plan, first: 99_955, last: 99_999 }, 300, 100_000, loadedUpTo(300, (i) => i >= 99_955 && i < 99_970))).toEqual({ at: 99_970, limit: 30 });
-    expect(nextRows({ ...plan, first: 99_955, last: 99_999 }, 300, 100_000, loadedUpTo(300, (i) => i >= 99_955))).toBeNull();
+    expect(
+      nextRows(
+        { ...plan, first: 99_955, last: 99_999 },
+        300,
+        100_000,
+        loadedUpTo(300, (i) => i >= 99_955 && i < 99_970),
+      ),
+    ).toEqual({ at: 99_970, limit: 30 });
+    expect(
+      nextRows(
+        { ...plan, first: 99_955, last: 99_999 },
+        300,
+        100_000,
+        loadedUpTo(300, (i) => i >= 99_955),
+      ),
+    ).toBeNull();
     // A large lookahead is asked in requests of at most CATCH_UP_ROWS.
-    expect(nextRows({ ...far, ...loadPlan(5000) }, 300, 100_000, loadedUpTo(300))).toEqual({ at: far.first, limit: CATCH_UP_ROWS });
+    expect(nextRows({ ...far, ...loadPlan(5000) }, 300, 100_000, loadedUpTo(300))).toEqual({
+      at: far.first,
+      limit: CATCH_UP_ROWS,
+    });
   });
 
   it('asks a page at a time as the table reads on far away, only the rows in view on landing, and upwards the page above', () => {
     const island = (i: number) => i >= 50_000 && i < 50_445;
     // Reading down from rows loaded far away: when the lookahead passes their end, a page, not the few rows moved.
-    expect(nextRows({ ...plan, first: 50_004, last: 50_048 }, 300, 100_000, loadedUpTo(300, island))).toEqual({ at: 50_445, limit: PAGE_SIZE });
+    expect(nextRows({ ...plan, first: 50_004, last: 50_048 }, 300, 100_000, loadedUpTo(300, island))).toEqual({
+      at: 50_445,
+      limit: PAGE_SIZE,
+    });
     expect(nextRows({ ...plan, first: 50_000, last: 50_044 }, 300, 100_000, loadedUpTo(300, island))).toBeNull();
     // Landed after a fast drag: the rows in view only (the pace says 1,000-row pages, none is read yet).
-    expect(nextRows({ ...plan, ...loadPlan(20_000), first: 70_000, last: 70_044, landed: true }, 300, 100_000, loadedUpTo(300))).toEqual({ at: 70_000, limit: 45 });
+    expect(
+      nextRows(
+        { ...plan, ...loadPlan(20_000), first: 70_000, last: 70_044, landed: true },
+        300,
+        100_000,
+        loadedUpTo(300),
+      ),
+    ).toEqual({ at: 70_000, limit: 45 });
     // Moving up into missing rows: the page that ends just above the loaded ones.
-    expect(nextRows({ ...plan, first: 49_998, last: 50_042 }, 300, 100_000, loadedUpTo(300, island))).toEqual({ at: 50_000 - PAGE_SIZE, limit: PAGE_SIZE });
-    expect(nextRows({ ...plan, first: 100 + JUMP_ROWS + 300, last: 144 + JUMP_ROWS + 300 }, 0 + 300, 100_000, loadedUpTo(300, (i) => i >= 102 + JUMP_ROWS + 300))).toEqual({
+    expect(nextRows({ ...plan, first: 49_998, last: 50_042 }, 300, 100_000, loadedUpTo(300, island))).toEqual({
+      at: 50_000 - PAGE_SIZE,
+      limit: PAGE_SIZE,
+    });
+    expect(
+      nextRows(
+        { ...plan, first: 100 + JUMP_ROWS + 300, last: 144 + JUMP_ROWS + 300 },
+        0 + 300,
+        100_000,
+        loadedUpTo(300, (i) => i >= 102 + JUMP_ROWS + 300),
+      ),
+    ).toEqual({
       at: 102 + JUMP_ROWS + 300 - PAGE_SIZE,
       limit: PAGE_SIZE,
     });
@@ -101,7 +160,10 @@ describe('which rows the item table asks for next', () => {
   it('asks for nothing far away while the table moves too fast for an answer to be seen', () => {
     expect(nextRows({ ...plan, first: 50_000, last: 50_044, fast: true }, 300, 100_000, loadedUpTo(300))).toBeNull();
     // Near the loaded run the run still grows (a fast drag that starts at the top).
-    expect(nextRows({ ...plan, first: 10, last: 54, fast: true }, 300, 100_000, loadedUpTo(300))).toEqual({ at: 300, limit: PAGE_SIZE });
+    expect(nextRows({ ...plan, first: 10, last: 54, fast: true }, 300, 100_000, loadedUpTo(300))).toEqual({
+      at: 300,
+      limit: PAGE_SIZE,
+    });
   });
 
   it('tells a fast move from a slow one either way, and a stop from a move', () => {

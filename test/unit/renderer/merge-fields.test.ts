@@ -10,13 +10,17 @@ const a: CslItem = {
   issued: { 'date-parts': [[2019, 3]] },
   'container-title': 'Journal of Tests',
   volume: '12',
-  abstract: '<jats:sec><jats:title>Aims</jats:title><jats:p>Carbon <jats:italic>sinks</jats:italic>.</jats:p></jats:sec>',
+  abstract:
+    '<jats:sec><jats:title>Aims</jats:title><jats:p>Carbon <jats:italic>sinks</jats:italic>.</jats:p></jats:sec>',
 };
 const b: CslItem = {
   id: 'b',
   type: 'article-journal',
   title: 'Ocean carbon uptake',
-  author: [{ family: 'Smith', given: 'A.' }, { family: 'Doe', given: 'Jamie' }],
+  author: [
+    { family: 'Smith', given: 'A.' },
+    { family: 'Doe', given: 'Jamie' },
+  ],
   issued: { 'date-parts': [[2019]] },
   'container-title': 'Journal of Tests',
   page: '100-110',
@@ -36,8 +40,18 @@ describe('merge field chooser', () => {
     const fields = differingFields([a, b]);
     const page = fields.find((f) => f.key === 'page')!;
     expect(defaultChoice(page, 0)).toBe(1);
-    expect(defaultChoice(fields.find((f) => f.key === 'volume')!, 0)).toBe(0);
-    expect(defaultChoice(fields.find((f) => f.key === 'volume')!, 1)).toBe(0);
+    expect(
+      defaultChoice(
+        fields.find((f) => f.key === 'volume')!,
+        0,
+      ),
+    ).toBe(0);
+    expect(
+      defaultChoice(
+        fields.find((f) => f.key === 'volume')!,
+        1,
+      ),
+    ).toBe(0);
   });
 
   it("builds the kept item's metadata from the choice, names of every role from one side, stored values kept", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OVERSCAN_AHEAD, OVERSCAN_BEHIND, rowWindow, slotIndex } from '../../../renderer/src/lib/library/row-window';
 
-const shown = (first: number, size: number): number[] => Array.from({ length: size }, (_, k) => slotIndex(k, first, size)).sort((a, b) => a - b);
+const shown = (first: number, size: number): number[] =>
+  Array.from({ length: size }, (_, k) => slotIndex(k, first, size)).sort((a, b) => a - b);
 
 describe('the item table’s row window', () => {
   it('covers the rows in view and the spare ones, mostly ahead of the scroll', () => {
@@ -24,12 +25,19 @@ describe('the item table’s row window', () => {
   });
 
   it('gives every row of the window to exactly one element', () => {
-    for (const first of [0, 1, 7, 32, 33, 34, 99_967]) expect(shown(first, 33)).toEqual(Array.from({ length: 33 }, (_, i) => first + i));
+    for (const first of [0, 1, 7, 32, 33, 34, 99_967])
+      expect(shown(first, 33)).toEqual(Array.from({ length: 33 }, (_, i) => first + i));
   });
 
   it('moves only as many elements as the window moves rows', () => {
     const size = 33;
-    for (const [from, to] of [[100, 101], [100, 107], [100, 120], [120, 100], [100, 200]] as const) {
+    for (const [from, to] of [
+      [100, 101],
+      [100, 107],
+      [100, 120],
+      [120, 100],
+      [100, 200],
+    ] as const) {
       let changed = 0;
       for (let k = 0; k < size; k++) if (slotIndex(k, from, size) !== slotIndex(k, to, size)) changed++;
       expect(changed).toBe(Math.min(size, Math.abs(to - from)));

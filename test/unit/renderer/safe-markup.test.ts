@@ -2,7 +2,16 @@
 // Strings go through SafeMarkup's own tokenizer; hand-built trees cover the mapping on its own. The
 // e2e tests repeat the canary in Chromium under the app's CSP.
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, MAX_DEPTH, parseMarkup, renderTreeText, SAFE_CLASSES, toRenderTree, type MarkupNode, type RenderNode } from '../../../renderer/src/components/safe-markup';
+import {
+  decodeEntities,
+  MAX_DEPTH,
+  parseMarkup,
+  renderTreeText,
+  SAFE_CLASSES,
+  toRenderTree,
+  type MarkupNode,
+  type RenderNode,
+} from '../../../renderer/src/components/safe-markup';
 
 function parse(markup: string, inline = false): RenderNode[] {
   return toRenderTree(parseMarkup(markup), { inline });
@@ -13,7 +22,9 @@ function el(name: string, attrs: Record<string, string>, ...children: (MarkupNod
     nodeType: 1,
     nodeName: name.toUpperCase(),
     nodeValue: null,
-    childNodes: children.map((c) => (typeof c === 'string' ? { nodeType: 3, nodeName: '#text', nodeValue: c, childNodes: [] } : c)),
+    childNodes: children.map((c) =>
+      typeof c === 'string' ? { nodeType: 3, nodeName: '#text', nodeValue: c, childNodes: [] } : c,
+    ),
     getAttribute: (n) => attrs[n] ?? null,
   };
 }
@@ -28,14 +39,18 @@ const ALLOWED_TAGS = new Set(['p', 'div', 'i', 'b', 'em', 'strong', 'sup', 'sub'
 function expectSafe(tree: RenderNode[]): void {
   for (const e of elements(tree)) {
     expect(ALLOWED_TAGS.has(e.tag)).toBe(true);
-    expect(Object.keys(e).sort()).toEqual(e.className ? ['children', 'className', 'kind', 'tag'] : ['children', 'kind', 'tag']);
+    expect(Object.keys(e).sort()).toEqual(
+      e.className ? ['children', 'className', 'kind', 'tag'] : ['children', 'kind', 'tag'],
+    );
     if (e.className) expect(SAFE_CLASSES).toContain(e.className);
   }
 }
 
 describe('SafeMarkup allowlist', () => {
   it('maps JATS abstracts to paragraphs and inline formatting', () => {
-    const tree = parse('<jats:sec><jats:title>Background</jats:title><jats:p>H<jats:sub>2</jats:sub>O at 10<jats:sup>3</jats:sup> K is <jats:italic>not</jats:italic> <jats:bold>hot</jats:bold>.</jats:p></jats:sec>');
+    const tree = parse(
+      '<jats:sec><jats:title>Background</jats:title><jats:p>H<jats:sub>2</jats:sub>O at 10<jats:sup>3</jats:sup> K is <jats:italic>not</jats:italic> <jats:bold>hot</jats:bold>.</jats:p></jats:sec>',
+    );
     expectSafe(tree);
     expect(tree).toEqual([
       {
@@ -68,16 +83,30 @@ describe('SafeMarkup allowlist', () => {
       el(
         'div',
         { class: 'csl-bib-body' },
-        el('div', { class: 'csl-entry' }, 'Doe, J. (2020). ', el('span', { style: 'font-style:italic;' }, 'Title'), '. ', el('span', { style: 'font-variant:small-caps;' }, 'Journal')),
+        el(
+          'div',
+          { class: 'csl-entry' },
+          'Doe, J. (2020). ',
+          el('span', { style: 'font-style:italic;' }, 'Title'),
+          '. ',
+          el('span', { style: 'font-variant:small-caps;' }, 'Journal'),
+        ),
       ),
     ]);
     expectSafe(tree);
     const entry = elements(tree).find((e) => e.className === 'csl-entry')!;
-    expect(entry.children.map((c) => (c.kind === 'element' ? `${c.tag}.${c.className ?? ''}` : 'text'))).toEqual(['text', 'i.', 'text', 'span.small-caps']);
+    expect(entry.children.map((c) => (c.kind === 'element' ? `${c.tag}.${c.className ?? ''}` : 'text'))).toEqual([
+      'text',
+      'i.',
+      'text',
+      'span.small-caps',
+    ]);
   });
 
   it('turns service highlights into <mark> and a <cite> into its text', () => {
-    const tree = parse('As shown <cite data-doi="10.1/x">[3]</cite>, <strong class="highlight">aspirin</strong> works.');
+    const tree = parse(
+      'As shown <cite data-doi="10.1/x">[3]</cite>, <strong class="highlight">aspirin</strong> works.',
+    );
     expectSafe(tree);
     expect(elements(tree).map((e) => e.tag)).toEqual(['mark']);
     expect(renderTreeText(tree)).toBe('As shown [3], aspirin works.');
@@ -119,7 +148,13 @@ describe('SafeMarkup allowlist', () => {
 
   it('drops script and style content given as browser-parsed nodes, and unknown attributes', () => {
     const tree = toRenderTree([
-      el('p', { onclick: 'x()', id: 'p1', class: 'csl-entry' }, el('script', {}, 'window.__pwned=1'), 'ok', el('a', { href: 'javascript:1' }, ' link')),
+      el(
+        'p',
+        { onclick: 'x()', id: 'p1', class: 'csl-entry' },
+        el('script', {}, 'window.__pwned=1'),
+        'ok',
+        el('a', { href: 'javascript:1' }, ' link'),
+      ),
       el('style', {}, 'body{}'),
     ]);
     expectSafe(tree);
@@ -142,13 +177,17 @@ describe('SafeMarkup allowlist', () => {
   });
 
   it('decodes entities as text, never as markup', () => {
-    expect(decodeEntities('&lt;i&gt; &amp;amp; &#x3C;b&#62; &alpha;&nbsp;&unknown; &#0; &#xD800;')).toBe('<i> &amp; <b> α\u00a0&unknown; \ufffd \ufffd');
+    expect(decodeEntities('&lt;i&gt; &amp;amp; &#x3C;b&#62; &alpha;&nbsp;&unknown; &#0; &#xD800;')).toBe(
+      '<i> &amp; <b> α\u00a0&unknown; \ufffd \ufffd',
+    );
     const tree = parse('&lt;img src=x onerror=alert(1)&gt;');
     expect(tree).toEqual([{ kind: 'text', text: '<img src=x onerror=alert(1)>' }]);
   });
 
   it('keeps only class and style of a tag, whatever its quoting', () => {
-    const [p] = parseMarkup(`<span onclick=x STYLE='font-variant: small-caps' class="a" class="b" data-x="1">t</span>`) as (MarkupNode & { attrs: Record<string, string> })[];
+    const [p] = parseMarkup(
+      `<span onclick=x STYLE='font-variant: small-caps' class="a" class="b" data-x="1">t</span>`,
+    ) as (MarkupNode & { attrs: Record<string, string> })[];
     expect(p!.attrs).toEqual({ style: 'font-variant: small-caps', class: 'a' });
   });
 

@@ -19,15 +19,22 @@ describe('accountFor', () => {
   });
 
   it('keeps different services apart', () => {
-    const accounts = ['https://api.scite.ai', 'http://api.scite.ai', 'https://api.scite.ai:8443', 'https://api.scite.ai/v2', 'http://127.0.0.1:8787'].map(
-      accountFor,
-    );
+    const accounts = [
+      'https://api.scite.ai',
+      'http://api.scite.ai',
+      'https://api.scite.ai:8443',
+      'https://api.scite.ai/v2',
+      'http://127.0.0.1:8787',
+    ].map(accountFor);
     expect(new Set(accounts).size).toBe(accounts.length);
   });
 
-  it.each([['not a url'], [''], ['ftp://example.org'], ['file:///etc/passwd'], ['javascript:alert(1)']])('refuses %j', (url) => {
-    expect(() => accountFor(url)).toThrow(SecretStoreError);
-  });
+  it.each([['not a url'], [''], ['ftp://example.org'], ['file:///etc/passwd'], ['javascript:alert(1)']])(
+    'refuses %j',
+    (url) => {
+      expect(() => accountFor(url)).toThrow(SecretStoreError);
+    },
+  );
 
   it('refuses user info, without quoting the URL that carries it', () => {
     const err = (() => {

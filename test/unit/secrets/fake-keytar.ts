@@ -27,7 +27,10 @@ export class FakeKeytar implements KeytarLike {
 
   /** Rejects, but only after the store has stopped waiting: a late failure must not go unhandled. */
   failLate(op: Op, afterMs: number): this {
-    this.failures.set(op, () => new Promise<never>((_, reject) => setTimeout(() => reject(new Error('late failure')), afterMs)));
+    this.failures.set(
+      op,
+      () => new Promise<never>((_, reject) => setTimeout(() => reject(new Error('late failure')), afterMs)),
+    );
     return this;
   }
 

@@ -1,12 +1,19 @@
 // The keychain store against a fake keytar: the happy path, and every way of failing closed.
 import { describe, expect, it } from 'vitest';
-import { accountFor, createKeytarSecretStore, createSecretStore, type KeytarStoreOptions, SecretStoreError } from '../../../electron/core/secrets';
+import {
+  accountFor,
+  createKeytarSecretStore,
+  createSecretStore,
+  type KeytarStoreOptions,
+  SecretStoreError,
+} from '../../../electron/core/secrets';
 import { expectNoSecret, FakeKeytar, thrown } from './fake-keytar';
 
 const scite = accountFor('https://api.scite.ai/');
 const local = accountFor('http://127.0.0.1:8787');
 const KEY = 'sk-live-4b1d9e7c0a';
-const SESSION_ONLY = /^No OS keychain is available \((.+)\); the key is kept for this session only and will be asked for again next time\.$/;
+const SESSION_ONLY =
+  /^No OS keychain is available \((.+)\); the key is kept for this session only and will be asked for again next time\.$/;
 
 function storeWith(keytar: FakeKeytar, options: KeytarStoreOptions = {}) {
   const fallbacks: string[] = [];
@@ -79,21 +86,23 @@ describe('keytar SecretStore with a working keychain', () => {
 });
 
 describe('keytar SecretStore failing closed', () => {
-  it.each([
-    ['keytar cannot load (libsecret missing)', 'the keychain library could not be loaded'],
-  ])('when %s, keeps keys for this session and says why', async (_case, expected) => {
-    const fallbacks: string[] = [];
-    const store = createKeytarSecretStore({
-      loadKeytar: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file: No such file or directory')),
-      onFallback: (r) => fallbacks.push(r),
-    });
-    const status = await store.status(scite);
-    expect(status).toMatchObject({ stored: false, where: 'none', keychainAvailable: false });
-    expect(why(status.reason)).toBe(expected);
-    expect(await store.set(scite, KEY)).toMatchObject({ stored: true, where: 'session', keychainAvailable: false });
-    expect(await store.get(scite)).toBe(KEY);
-    expect(fallbacks).toEqual([status.reason]);
-  });
+  it.each([['keytar cannot load (libsecret missing)', 'the keychain library could not be loaded']])(
+    'when %s, keeps keys for this session and says why',
+    async (_case, expected) => {
+      const fallbacks: string[] = [];
+      const store = createKeytarSecretStore({
+        loadKeytar: () =>
+          Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file: No such file or directory')),
+        onFallback: (r) => fallbacks.push(r),
+      });
+      const status = await store.status(scite);
+      expect(status).toMatchObject({ stored: false, where: 'none', keychainAvailable: false });
+      expect(why(status.reason)).toBe(expected);
+      expect(await store.set(scite, KEY)).toMatchObject({ stored: true, where: 'session', keychainAvailable: false });
+      expect(await store.get(scite)).toBe(KEY);
+      expect(fallbacks).toEqual([status.reason]);
+    },
+  );
 
   it.each([
     ['there is no D-Bus session bus', 'Could not connect: No such file or directory', 'no Secret Service is running'],
@@ -111,11 +120,21 @@ describe('keytar SecretStore failing closed', () => {
     const keytar = new FakeKeytar().failWith('getPassword', message);
     const { store, fallbacks } = storeWith(keytar);
     const status = await store.status(scite);
-    expect(status).toEqual({ stored: false, where: 'none', keychainAvailable: false, reason: expect.stringMatching(SESSION_ONLY) });
+    expect(status).toEqual({
+      stored: false,
+      where: 'none',
+      keychainAvailable: false,
+      reason: expect.stringMatching(SESSION_ONLY),
+    });
     expect(why(status.reason)).toBe(expected);
     expect(status.reason).not.toContain(message);
 
-    expect(await store.set(scite, KEY)).toEqual({ stored: true, where: 'session', keychainAvailable: false, reason: status.reason });
+    expect(await store.set(scite, KEY)).toEqual({
+      stored: true,
+      where: 'session',
+      keychainAvailable: false,
+      reason: status.reason,
+    });
     expect(await store.get(scite)).toBe(KEY);
     expect(keytar.calls.filter((c) => c.startsWith('set'))).toEqual([]);
     expect(keytar.items.size).toBe(0);
@@ -148,7 +167,10 @@ describe('keytar SecretStore failing closed', () => {
   });
 
   it('when the keychain refuses a key, keeps it for this session without echoing the refusal', async () => {
-    const keytar = new FakeKeytar().failWith('setPassword', 'Cannot create an item in a locked collection: "$password"');
+    const keytar = new FakeKeytar().failWith(
+      'setPassword',
+      'Cannot create an item in a locked collection: "$password"',
+    );
     const { store, fallbacks } = storeWith(keytar);
     expect(await store.status(scite)).toMatchObject({ keychainAvailable: true });
 
@@ -186,10 +208,15 @@ describe('keytar SecretStore failing closed', () => {
     const keytar = new FakeKeytar();
     const { store } = storeWith(keytar);
     await store.set(scite, KEY);
-    keytar.failWith('deletePassword', `GDBus.Error: access denied for item with secret ${KEY} at /home/alice/.local/share/keyrings`);
+    keytar.failWith(
+      'deletePassword',
+      `GDBus.Error: access denied for item with secret ${KEY} at /home/alice/.local/share/keyrings`,
+    );
     const err = await thrown(() => store.clear(scite));
     expect(err).toBeInstanceOf(SecretStoreError);
-    expect(err.message).toBe('The API key could not be removed from the OS keychain (access to the keychain was denied); it may still be stored there.');
+    expect(err.message).toBe(
+      'The API key could not be removed from the OS keychain (access to the keychain was denied); it may still be stored there.',
+    );
     expectNoSecret(err, KEY);
     expectNoSecret(err, '/home/alice');
     expect(err.cause).toBeUndefined();

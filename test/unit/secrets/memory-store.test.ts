@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { accountFor, createMemorySecretStore, createSecretStore, SecretStoreError } from '../../../electron/core/secrets';
+import {
+  accountFor,
+  createMemorySecretStore,
+  createSecretStore,
+  SecretStoreError,
+} from '../../../electron/core/secrets';
 import { expectNoSecret, thrown } from './fake-keytar';
 
 const scite = accountFor('https://api.scite.ai');
@@ -33,7 +38,8 @@ describe('memory SecretStore', () => {
 
   it('as the session fallback, says the keychain is not used and why', async () => {
     const store = createMemorySecretStore({ as: 'session', why: 'no Secret Service is running' });
-    const reason = 'No OS keychain is available (no Secret Service is running); the key is kept for this session only and will be asked for again next time.';
+    const reason =
+      'No OS keychain is available (no Secret Service is running); the key is kept for this session only and will be asked for again next time.';
     expect(await store.status(scite)).toEqual({ stored: false, where: 'none', keychainAvailable: false, reason });
     expect(await store.set(scite, KEY)).toEqual({ stored: true, where: 'session', keychainAvailable: false, reason });
   });

@@ -139,7 +139,10 @@ function rewriteRefs(node: Json): Json {
   if (!isObject(node)) return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', '#/$defs/') : rewriteRefs(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string'
+        ? value.replace('#/components/schemas/', '#/$defs/')
+        : rewriteRefs(value);
   }
   return out;
 }
@@ -174,7 +177,9 @@ export function createSchemaValidator(doc: JsonObject): SchemaValidator {
     },
     compileInline(schema) {
       inline += 1;
-      const rewritten = JSON.parse(JSON.stringify(rewriteRefs(schema)).replaceAll('"#/$defs/', `"${SCHEMA_BASE}#/$defs/`)) as object;
+      const rewritten = JSON.parse(
+        JSON.stringify(rewriteRefs(schema)).replaceAll('"#/$defs/', `"${SCHEMA_BASE}#/$defs/`),
+      ) as object;
       return ajv.compile({ $id: `${SCHEMA_BASE}/inline/${inline}`, ...rewritten });
     },
   };

@@ -10,7 +10,16 @@ import {
   SERVICE_SCOPES,
   TASK_STATUSES,
 } from '../../../shared/service/index';
-import { collectRefs, deref, isObject, listOperations, loadContract, resolvePointer, type Json, type JsonObject } from './contract';
+import {
+  collectRefs,
+  deref,
+  isObject,
+  listOperations,
+  loadContract,
+  resolvePointer,
+  type Json,
+  type JsonObject,
+} from './contract';
 
 const doc = loadContract();
 const operations = listOperations(doc);
@@ -141,9 +150,22 @@ describe('service contract document', () => {
 
   it('makes the token optional exactly on the public data operations and required elsewhere', () => {
     expect(doc.security).toEqual(TOKEN_SECURITY);
-    const optional = ['getJournalIndex', 'getJournalIndexBulk', 'getIssnEditorialNotices', 'getPaper', 'getPapers', 'getTally', 'getTallies', 'getTalliesViaGet', 'getAggregateTally', 'search'];
+    const optional = [
+      'getJournalIndex',
+      'getJournalIndexBulk',
+      'getIssnEditorialNotices',
+      'getPaper',
+      'getPapers',
+      'getTally',
+      'getTallies',
+      'getTalliesViaGet',
+      'getAggregateTally',
+      'search',
+    ];
     for (const { operationId, op } of operations) {
-      expect(effectiveSecurity(op), operationId).toEqual(optional.includes(operationId) ? PUBLIC_SECURITY : TOKEN_SECURITY);
+      expect(effectiveSecurity(op), operationId).toEqual(
+        optional.includes(operationId) ? PUBLIC_SECURITY : TOKEN_SECURITY,
+      );
     }
     const schemes = (doc.components as JsonObject).securitySchemes;
     expect(schemes).toEqual({ bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
@@ -174,7 +196,10 @@ describe('service contract document', () => {
   it('uses the FastAPI error shapes and sends Retry-After with 429', () => {
     const responses = (doc.components as JsonObject).responses as JsonObject;
     for (const name of ['Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests', 'InternalServerError']) {
-      expect(jsonSchemaOf(responses[name]), name).toMatchObject({ required: ['detail'], properties: { detail: { type: 'string' } } });
+      expect(jsonSchemaOf(responses[name]), name).toMatchObject({
+        required: ['detail'],
+        properties: { detail: { type: 'string' } },
+      });
     }
     expect(jsonSchemaOf(responses.ValidationFailed)).toMatchObject({
       properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationErrorDetail' } } },
@@ -189,7 +214,11 @@ describe('service contract document', () => {
       return jsonSchemaOf(op?.requestBody);
     };
     for (const id of ['getPapers', 'getTallies', 'getTalliesViaGet', 'getJournalIndexBulk']) {
-      expect(bodyOf(id), id).toMatchObject({ type: 'array', maxItems: SERVICE_LIMITS.bulkMaxItems, items: expect.anything() });
+      expect(bodyOf(id), id).toMatchObject({
+        type: 'array',
+        maxItems: SERVICE_LIMITS.bulkMaxItems,
+        items: expect.anything(),
+      });
     }
     expect(bodyOf('getAggregateTally')).toMatchObject({ type: 'array', maxItems: SERVICE_LIMITS.aggregateMaxItems });
   });
@@ -211,11 +240,29 @@ describe('service contract document', () => {
     expect(enumOf('CitationType')).toEqual([...CITATION_TYPES]);
     expect(enumOf('AssistantEffort')).toEqual(['minimal', 'low', 'medium', 'high']);
     expect(enumOf('AssistantAnswerLength')).toEqual(['short', 'medium', 'long']);
-    expect(enumOf('AssistantRankBy')).toEqual(['all', 'relevance', 'date', 'citations', 'supporting-citations', 'contrasting-citations', 'journal-rank']);
-    expect(enumOf('SearchSort')).toEqual(['date', 'total_cited', 'total_supported', 'total_contrasted', 'total_mentioned', 'total_citing_publications']);
+    expect(enumOf('AssistantRankBy')).toEqual([
+      'all',
+      'relevance',
+      'date',
+      'citations',
+      'supporting-citations',
+      'contrasting-citations',
+      'journal-rank',
+    ]);
+    expect(enumOf('SearchSort')).toEqual([
+      'date',
+      'total_cited',
+      'total_supported',
+      'total_contrasted',
+      'total_mentioned',
+      'total_citing_publications',
+    ]);
     expect(enumOf('SortDirection')).toEqual(['asc', 'desc']);
     const poll = schemas.AssistantPollRequest as JsonObject;
-    expect((poll.properties as JsonObject).numReferences).toMatchObject({ minimum: 0, maximum: SERVICE_LIMITS.assistantMaxReferences });
+    expect((poll.properties as JsonObject).numReferences).toMatchObject({
+      minimum: 0,
+      maximum: SERVICE_LIMITS.assistantMaxReferences,
+    });
   });
 
   it('names the Paper count objects and links as the real service does', () => {
@@ -223,8 +270,19 @@ describe('service contract document', () => {
     const props = paper.properties as JsonObject;
     expect(props.tally).toEqual({ $ref: '#/components/schemas/Tally' });
     expect(props.citingTally).toEqual({ $ref: '#/components/schemas/CitingTally' });
-    for (const name of ['pmPublicationType', 'preprintLinks', 'publicationLinks', 'editorialNotices', 'retracted']) expect(props[name], name).toBeDefined();
-    const optional = ['abstract', 'shortJournal', 'keywords', 'issue', 'page', 'tally', 'citingTally', 'pmPublicationType', 'retracted'];
+    for (const name of ['pmPublicationType', 'preprintLinks', 'publicationLinks', 'editorialNotices', 'retracted'])
+      expect(props[name], name).toBeDefined();
+    const optional = [
+      'abstract',
+      'shortJournal',
+      'keywords',
+      'issue',
+      'page',
+      'tally',
+      'citingTally',
+      'pmPublicationType',
+      'retracted',
+    ];
     for (const name of optional) expect(paper.required as string[]).not.toContain(name);
   });
 });

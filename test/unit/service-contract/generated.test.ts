@@ -26,8 +26,19 @@ describe('generated service types', () => {
       const entry = serviceOperations[o.operationId as OperationId];
       expect(entry).toMatchObject({ method: o.method, path: o.path, scope: o.op['x-citewise-scope'] });
     }
-    expect(serviceOperations.getPaper).toEqual({ method: 'get', path: '/papers/{doi}', scope: 'public', auth: 'optional', rateLimit: 'uncapped', tag: 'Papers' });
+    expect(serviceOperations.getPaper).toEqual({
+      method: 'get',
+      path: '/papers/{doi}',
+      scope: 'public',
+      auth: 'optional',
+      rateLimit: 'uncapped',
+      tag: 'Papers',
+    });
     expect(serviceOperations.getAuthorPapers.auth).toBe('required');
-    expect(serviceOperations.getCitingCitations).toMatchObject({ auth: 'required', rateLimit: 'capped', scope: 'citations' });
+    expect(serviceOperations.getCitingCitations).toMatchObject({
+      auth: 'required',
+      rateLimit: 'capped',
+      scope: 'citations',
+    });
   });
 });

@@ -4,7 +4,17 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GUESSES, type GuessId } from '../../../shared/service/guesses';
 import { evidenceSchemaPath } from '../../../shared/service/index';
-import { collectGuessMarkers, deref, guessTableIds, isObject, listOperations, loadContract, guessesTableFile, type GuessMarker, type JsonObject } from './contract';
+import {
+  collectGuessMarkers,
+  deref,
+  guessTableIds,
+  isObject,
+  listOperations,
+  loadContract,
+  guessesTableFile,
+  type GuessMarker,
+  type JsonObject,
+} from './contract';
 
 const doc = loadContract();
 const markers = collectGuessMarkers(doc);
@@ -29,14 +39,16 @@ function operationAt(marker: GuessMarker): { path: string; method: string } {
 /** The marked node is a parameter: the parameter. */
 function parameterAt(marker: GuessMarker): JsonObject {
   const node = marker.node;
-  if (typeof node.name !== 'string' || typeof node.in !== 'string') throw new Error(`${marker.ids.join(',')} is not on a parameter: ${marker.at.join('/')}`);
+  if (typeof node.name !== 'string' || typeof node.in !== 'string')
+    throw new Error(`${marker.ids.join(',')} is not on a parameter: ${marker.at.join('/')}`);
   return node;
 }
 
 /** The marked node is a property schema: the property's name. */
 function propertyNameAt(marker: GuessMarker): string {
   const at = marker.at;
-  if (at[at.length - 2] !== 'properties') throw new Error(`${marker.ids.join(',')} is not on a property: ${at.join('/')}`);
+  if (at[at.length - 2] !== 'properties')
+    throw new Error(`${marker.ids.join(',')} is not on a property: ${at.join('/')}`);
   return at[at.length - 1] ?? '';
 }
 
@@ -67,14 +79,21 @@ const CHECKS: Record<GuessId, (marker: GuessMarker) => void> = {
   },
   evidenceFilterParam: parameterNameIs('evidenceFilterParam'),
   evidencePageParam: parameterNameIs('evidencePageParam'),
-  evidencePageBase: (m) => expect(parameterAt(m).schema).toMatchObject({ minimum: GUESSES.evidencePageBase, default: GUESSES.evidencePageBase }),
+  evidencePageBase: (m) =>
+    expect(parameterAt(m).schema).toMatchObject({
+      minimum: GUESSES.evidencePageBase,
+      default: GUESSES.evidencePageBase,
+    }),
   evidenceSortDirectionParam: parameterNameIs('evidenceSortDirectionParam'),
   evidenceSchemaPath: (m) => {
     const { path } = operationAt(m);
     const dataset = path.split('/').at(-2) ?? '';
     expect(path).toBe(evidenceSchemaPath(dataset));
     // The dataset segment is that of a search operation.
-    expect(operations.some((o) => o.method === 'get' && o.path === `/api_partner/evidence/${dataset}`), path).toBe(true);
+    expect(
+      operations.some((o) => o.method === 'get' && o.path === `/api_partner/evidence/${dataset}`),
+      path,
+    ).toBe(true);
   },
   evidenceSchemaShape: isDescribed('evidenceSchemaShape'),
   evidenceSchemaFilterableField: propertyNameIs('evidenceSchemaFilterableField'),
@@ -118,7 +137,9 @@ describe('guessed names', () => {
   });
 
   it('puts every evidence dataset schema endpoint where evidenceSchemaPath() says', () => {
-    const searches = operations.filter((o) => o.operationId.startsWith('search') && o.path.startsWith('/api_partner/evidence/'));
+    const searches = operations.filter(
+      (o) => o.operationId.startsWith('search') && o.path.startsWith('/api_partner/evidence/'),
+    );
     expect(searches).toHaveLength(6);
     for (const search of searches) {
       const dataset = search.path.split('/').at(-1) ?? '';
@@ -129,8 +150,16 @@ describe('guessed names', () => {
   });
 
   it('uses the guessed evidence parameters on every evidence search', () => {
-    const names = [GUESSES.evidenceFilterParam, GUESSES.evidencePageParam, GUESSES.evidenceSortDirectionParam, 'q', 's'];
-    for (const o of operations.filter((op) => op.operationId.startsWith('search') && op.path.startsWith('/api_partner/evidence/'))) {
+    const names = [
+      GUESSES.evidenceFilterParam,
+      GUESSES.evidencePageParam,
+      GUESSES.evidenceSortDirectionParam,
+      'q',
+      's',
+    ];
+    for (const o of operations.filter(
+      (op) => op.operationId.startsWith('search') && op.path.startsWith('/api_partner/evidence/'),
+    )) {
       const params = (o.op.parameters as JsonObject[]).map((p) => deref(doc, p)).filter(isObject);
       expect(params.map((p) => p.name).sort(), o.operationId).toEqual([...names].sort());
     }

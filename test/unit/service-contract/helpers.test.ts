@@ -23,14 +23,20 @@ import {
 describe('service contract helpers', () => {
   it('keeps DOI slashes literal and encodes the rest', () => {
     expect(encodeDoiForPath('10.1000/abc/def')).toBe('10.1000/abc/def');
-    expect(encodeDoiForPath('10.1002/(SICI)1097-4636<1::AID>3.0.CO;2-#')).toBe('10.1002/(SICI)1097-4636%3C1%3A%3AAID%3E3.0.CO%3B2-%23');
+    expect(encodeDoiForPath('10.1002/(SICI)1097-4636<1::AID>3.0.CO;2-#')).toBe(
+      '10.1002/(SICI)1097-4636%3C1%3A%3AAID%3E3.0.CO%3B2-%23',
+    );
     expect(encodeDoiForPath('10.1/a b?c')).toBe('10.1/a%20b%3Fc');
   });
 
   it('fills path templates from the operation table', () => {
     expect(fillPath(serviceOperations.getPaper.path, { doi: '10.1000/x.1' })).toBe('/papers/10.1000/x.1');
-    expect(fillPath(serviceOperations.getAssistantTask.path, { task_id: 'a/b' })).toBe('/api_partner/assistant/tasks/a%2Fb');
-    expect(fillPath(serviceOperations.cancelAssistantTask.path, { task_id: 't1' })).toBe(GUESSES.assistantCancelPath.replace('{task_id}', 't1'));
+    expect(fillPath(serviceOperations.getAssistantTask.path, { task_id: 'a/b' })).toBe(
+      '/api_partner/assistant/tasks/a%2Fb',
+    );
+    expect(fillPath(serviceOperations.cancelAssistantTask.path, { task_id: 't1' })).toBe(
+      GUESSES.assistantCancelPath.replace('{task_id}', 't1'),
+    );
     expect(() => fillPath('/papers/{doi}', {})).toThrow(/doi/);
   });
 

@@ -15,14 +15,22 @@ describe('circuit breaker', () => {
     let up = false;
     const { fetch, seen } = fakeFetch(() => (up ? json({ detail: 'Not found' }, 404) : networkFailure()));
     const states: [string, string][] = [];
-    const c = client(fetch, { maxAttempts: 1, breakerFailures: 3, probeAfterMs: 5000, onConnectivity: (s, r) => states.push([s, r]) });
+    const c = client(fetch, {
+      maxAttempts: 1,
+      breakerFailures: 3,
+      probeAfterMs: 5000,
+      onConnectivity: (s, r) => states.push([s, r]),
+    });
     for (let i = 0; i < 3; i++) await expect(c.paper('10.1000/a')).rejects.toMatchObject({ code: 'OFFLINE' });
     expect(c.transport.circuit).toBe('open');
     expect(states.at(-1)![0]).toBe('offline');
     expect(states.at(-1)![1]).toMatch(/cannot reach/);
 
     const before = seen.length;
-    await expect(c.paper('10.1000/a')).rejects.toMatchObject({ code: 'OFFLINE', message: expect.stringMatching(/offline.*comes back online by itself/s) });
+    await expect(c.paper('10.1000/a')).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: expect.stringMatching(/offline.*comes back online by itself/s),
+    });
     expect(seen.length).toBe(before); // failed fast, nothing sent
 
     // The first probe still fails: the circuit stays open and another probe follows.

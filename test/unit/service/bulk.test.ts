@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { client, fakeFetch, json, KEY } from './fakes';
 
 const dois = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => `10.1000/${prefix}${i}`);
-const tally = (doi: string, n: number) => ({ doi, total: n, supporting: n, contradicting: 0, mentioning: 0, unclassified: 0, citingPublications: n });
+const tally = (doi: string, n: number) => ({
+  doi,
+  total: n,
+  supporting: n,
+  contradicting: 0,
+  mentioning: 0,
+  unclassified: 0,
+  citingPublications: n,
+});
 
 describe('bulk helpers', () => {
   it('splits into requests of at most 500, merges, and reports unknown DOIs as unknown', async () => {
@@ -32,7 +40,15 @@ describe('bulk helpers', () => {
     expect(result.failed).toEqual([]);
     // Zeros stay zeros, in the UI's words.
     const zero = result.found['10.1000/a0']!;
-    expect(zero).toEqual({ doi: '10.1000/a0', total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0, citingPublications: 0 });
+    expect(zero).toEqual({
+      doi: '10.1000/a0',
+      total: 0,
+      supporting: 0,
+      contrasting: 0,
+      mentioning: 0,
+      unclassified: 0,
+      citingPublications: 0,
+    });
     expect(zero).not.toHaveProperty('contradicting');
   });
 
@@ -62,7 +78,10 @@ describe('bulk helpers', () => {
 
   it('looks up journals and editorial notices 500 ISSNs at a time; an ISSN without data is unknown', async () => {
     const issns = Array.from({ length: 600 }, (_, i) => {
-      const digits = String(1000000 + i).slice(0, 7).split('').map(Number);
+      const digits = String(1000000 + i)
+        .slice(0, 7)
+        .split('')
+        .map(Number);
       const sum = digits.reduce((a, d, k) => a + d * (8 - k), 0);
       const check = (11 - (sum % 11)) % 11;
       const s = digits.join('') + (check === 10 ? 'X' : String(check));
@@ -70,7 +89,22 @@ describe('bulk helpers', () => {
     });
     const { fetch, seen } = fakeFetch((req) => {
       const asked = req.url.searchParams.get('issn')!.split(',');
-      return json(asked.map((issn, i) => (i % 2 ? { issn } : { issn, notices: { totalCorrections: 0, totalErrata: 0, totalExpressionOfConcerns: 0, totalRetractions: 1, totalWithdrawals: 0 } })));
+      return json(
+        asked.map((issn, i) =>
+          i % 2
+            ? { issn }
+            : {
+                issn,
+                notices: {
+                  totalCorrections: 0,
+                  totalErrata: 0,
+                  totalExpressionOfConcerns: 0,
+                  totalRetractions: 1,
+                  totalWithdrawals: 0,
+                },
+              },
+        ),
+      );
     });
     const result = await client(fetch).editorialNotices(issns);
     expect(seen.map((r) => r.url.searchParams.get('issn')!.split(',').length)).toEqual([500, 100]);

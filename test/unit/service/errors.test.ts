@@ -34,9 +34,14 @@ const cases: [number, ErrorCode, RegExp][] = [
 
 describe('error mapping', () => {
   it.each(cases)('HTTP %i becomes %s with a readable message', async (status, code, message) => {
-    const detail = status === 422 ? [{ loc: ['query', 'limit'], msg: 'ensure this value is less than or equal to 50', type: 'value_error' }] : 'nope';
+    const detail =
+      status === 422
+        ? [{ loc: ['query', 'limit'], msg: 'ensure this value is less than or equal to 50', type: 'value_error' }]
+        : 'nope';
     const { fetch } = fakeFetch(() => json({ detail }, status));
-    const err = await failure(client(fetch, { maxAttempts: 1 }).op.getAuthorPapers({ path: { author_slug: 'a-b-c' }, query: { limit: 60 } }));
+    const err = await failure(
+      client(fetch, { maxAttempts: 1 }).op.getAuthorPapers({ path: { author_slug: 'a-b-c' }, query: { limit: 60 } }),
+    );
     expect(err.code).toBe(code);
     expect(err.message).toMatch(message);
     expect(err.details).toMatchObject({ operation: 'getAuthorPapers', status });
@@ -48,16 +53,22 @@ describe('error mapping', () => {
     const none = await failure(client(fetch).op.getCollection({ path: { collection_slug: 'x' } }));
     expect(none.code).toBe('UNAUTHORIZED');
     expect(none.message).toMatch(/needs an API key with access to Collections/);
-    const refused = await failure(client(fetch, { getKey: async () => KEY }).op.getCollection({ path: { collection_slug: 'x' } }));
+    const refused = await failure(
+      client(fetch, { getKey: async () => KEY }).op.getCollection({ path: { collection_slug: 'x' } }),
+    );
     expect(refused.message).toMatch(/did not accept your API key/);
   });
 
   it('FORBIDDEN names the access the key lacks', async () => {
     const { fetch } = fakeFetch(() => json({ detail: 'forbidden' }, 403));
     const c = client(fetch, { getKey: async () => KEY });
-    expect((await failure(c.op.getCitingCitations({ path: { doi: '10.1000/a' } }))).message).toMatch(/does not include access to the citation graph/);
+    expect((await failure(c.op.getCitingCitations({ path: { doi: '10.1000/a' } }))).message).toMatch(
+      /does not include access to the citation graph/,
+    );
     expect((await failure(c.op.searchGrants({}))).message).toMatch(/the grants evidence dataset/);
-    expect((await failure(c.op.getReferenceCheckTask({ path: { task_id: 't' } }))).details.scope).toBe('reference-check');
+    expect((await failure(c.op.getReferenceCheckTask({ path: { task_id: 't' } }))).details.scope).toBe(
+      'reference-check',
+    );
   });
 
   it('a network failure is OFFLINE and names the host, not the URL', async () => {
@@ -77,15 +88,22 @@ describe('error mapping', () => {
 
   it('an invalid DOI is INVALID_INPUT before anything is sent', async () => {
     const { fetch, seen } = fakeFetch(() => json({}));
-    await expect(client(fetch).paper('not-a-doi')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('"not-a-doi" is not a valid DOI') });
+    await expect(client(fetch).paper('not-a-doi')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('"not-a-doi" is not a valid DOI'),
+    });
     expect(seen).toHaveLength(0);
   });
 
   it('never carries the key, even when the service echoes it back', async () => {
     const echo = `token ${KEY} / ${encodeURIComponent(KEY)} / ${Buffer.from(KEY).toString('base64')} is invalid`;
     for (const status of [401, 403, 422, 500]) {
-      const { fetch } = fakeFetch(() => json({ detail: status === 422 ? [{ loc: ['body'], msg: echo, type: 'x' }] : echo }, status));
-      const err = await failure(client(fetch, { getKey: async () => KEY, maxAttempts: 1 }).op.getPapers({ body: ['10.1000/a'] }));
+      const { fetch } = fakeFetch(() =>
+        json({ detail: status === 422 ? [{ loc: ['body'], msg: echo, type: 'x' }] : echo }, status),
+      );
+      const err = await failure(
+        client(fetch, { getKey: async () => KEY, maxAttempts: 1 }).op.getPapers({ body: ['10.1000/a'] }),
+      );
       const text = JSON.stringify({ message: err.message, details: err.details, stack: err.stack });
       expect(text).not.toContain(KEY);
       expect(text).not.toContain(Buffer.from(KEY).toString('base64'));

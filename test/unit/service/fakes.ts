@@ -23,7 +23,13 @@ export function fakeFetch(script: Script, clock?: Clock): { fetch: FetchLike; se
     new Headers(init.headers).forEach((v, k) => (headers[k] = v));
     let body: unknown = init.body;
     if (typeof body === 'string') body = JSON.parse(body);
-    const req: SeenRequest = { url: new URL(url), method: init.method ?? 'GET', headers, body, at: clock ? clock.now() : Date.now() };
+    const req: SeenRequest = {
+      url: new URL(url),
+      method: init.method ?? 'GET',
+      headers,
+      body,
+      at: clock ? clock.now() : Date.now(),
+    };
     seen.push(req);
     init.signal?.throwIfAborted();
     const answer = script(req);
@@ -38,7 +44,9 @@ export function fakeFetch(script: Script, clock?: Clock): { fetch: FetchLike; se
 }
 
 export function networkFailure(): never {
-  throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+  throw new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+  });
 }
 
 /** Time that moves only when something sleeps: sleeps are recorded and return at once. */

@@ -40,20 +40,29 @@ describe('service feature inputs', () => {
     ['service.config.set', { serviceUrl: '' }, 'serviceUrl'],
   ])('%s rejects %j naming %s', async (channel, input, field) => {
     const result = await core.invoke(channel, input);
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining(field) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining(field) },
+    });
     expect(sent).toBe(0);
   });
 
   it('rejects an invalid DOI with the reason, before sending', async () => {
     const result = await core.invoke('service.tally', { doi: 'https://example.org/article/12' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/is not a valid DOI\. A DOI starts with "10\."/) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringMatching(/is not a valid DOI\. A DOI starts with "10\."/) },
+    });
     expect(sent).toBe(0);
   });
 
   it('reports invalid DOIs of a bulk lookup one by one and looks up the rest', async () => {
     const result = await core.invoke('service.tallies', { dois: ['nope', '10.1000/A', 'doi:10.1000/a'] });
     // The one valid DOI was sent (and failed with the fake's 500s); the invalid one is listed with its reason.
-    expect(result).toMatchObject({ ok: true, value: { invalid: [{ input: 'nope' }], failed: [{ ids: ['10.1000/a'], error: { code: 'SERVICE_ERROR' } }] } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { invalid: [{ input: 'nope' }], failed: [{ ids: ['10.1000/a'], error: { code: 'SERVICE_ERROR' } }] },
+    });
     expect(sent).toBeGreaterThan(0);
   });
 });

@@ -21,7 +21,16 @@ describe('key check', () => {
     const result = await client(fetch, { maxAttempts: 1 }).checkKey(KEY);
     const byScope = Object.fromEntries(result.access.map((a) => [a.scope, a.granted]));
     expect(result.valid).toBe(true);
-    expect(byScope).toMatchObject({ public: true, citations: false, collections: true, assistant: true, 'reference-check': true, 'evidence-grants': false, 'evidence-faers': null, 'evidence-patents': true });
+    expect(byScope).toMatchObject({
+      public: true,
+      citations: false,
+      collections: true,
+      assistant: true,
+      'reference-check': true,
+      'evidence-grants': false,
+      'evidence-faers': null,
+      'evidence-patents': true,
+    });
     expect(result.summary).toMatch(/grants 8 of 11/);
     expect(seen).toHaveLength(11);
     expect(seen.every((r) => r.method === 'GET' && r.headers.authorization === `Bearer ${KEY}`)).toBe(true);

@@ -17,7 +17,14 @@ function maxInWindow(times: number[], ms: number): number {
 describe('anonymous rate limit', () => {
   it('the limiter never lets more than the limit into any window', async () => {
     const clock = new VirtualClock();
-    const limiter = new SlidingWindowLimiter([{ limit: 10, ms: 1000 }, { limit: 40, ms: 60_000 }], clock, 0);
+    const limiter = new SlidingWindowLimiter(
+      [
+        { limit: 10, ms: 1000 },
+        { limit: 40, ms: 60_000 },
+      ],
+      clock,
+      0,
+    );
     const times: number[] = [];
     for (let i = 0; i < 130; i++) {
       const release = await limiter.acquire();
@@ -66,7 +73,20 @@ describe('anonymous rate limit', () => {
 
   it('holds back capped operations without a key, and nothing else', async () => {
     const clock = new VirtualClock();
-    const { fetch, seen } = fakeFetch(() => json({ papers: {}, tallies: {}, doi: '10.1000/a', total: 0, supporting: 0, contradicting: 0, mentioning: 0, unclassified: 0 }), clock);
+    const { fetch, seen } = fakeFetch(
+      () =>
+        json({
+          papers: {},
+          tallies: {},
+          doi: '10.1000/a',
+          total: 0,
+          supporting: 0,
+          contradicting: 0,
+          mentioning: 0,
+          unclassified: 0,
+        }),
+      clock,
+    );
     const anonymous = client(fetch, { clock });
     for (let i = 0; i < 25; i++) await anonymous.op.getPapers({ body: ['10.1000/a'] });
     const capped = seen.map((r) => r.at);

@@ -32,7 +32,10 @@ describe('retries', () => {
     for (const [op, call] of [
       ['createCollection', (c: ReturnType<typeof client>) => c.op.createCollection({ body: { name: 'x' } })],
       ['pollAssistant', (c: ReturnType<typeof client>) => c.op.pollAssistant({ body: { userInput: 'q' } })],
-      ['submitReferenceCheck', (c: ReturnType<typeof client>) => c.op.submitReferenceCheck({ query: { file_url: 'https://x.test/a.pdf' } })],
+      [
+        'submitReferenceCheck',
+        (c: ReturnType<typeof client>) => c.op.submitReferenceCheck({ query: { file_url: 'https://x.test/a.pdf' } }),
+      ],
     ] as const) {
       const clock = new VirtualClock();
       const { fetch, seen } = fakeFetch(failing(500, 5), clock);
@@ -58,7 +61,9 @@ describe('retries', () => {
   it('gives up after maxAttempts with the last error', async () => {
     const clock = new VirtualClock();
     const { fetch, seen } = fakeFetch(failing(503, 100), clock);
-    await expect(client(fetch, { clock, maxAttempts: 5 }).op.getPapers({ body: ['10.1000/a'] })).rejects.toMatchObject({ code: 'SERVICE_ERROR' });
+    await expect(client(fetch, { clock, maxAttempts: 5 }).op.getPapers({ body: ['10.1000/a'] })).rejects.toMatchObject({
+      code: 'SERVICE_ERROR',
+    });
     expect(seen).toHaveLength(5);
   });
 
@@ -67,7 +72,11 @@ describe('retries', () => {
       vi.spyOn(Math, 'random').mockReturnValue(r);
       const clock = new VirtualClock();
       const { fetch } = fakeFetch(failing(500, 100), clock);
-      await expect(client(fetch, { clock, maxAttempts: 8, backoffInitialMs: 100, backoffMaxMs: 3000 }).op.getPapers({ body: ['10.1000/a'] })).rejects.toThrow();
+      await expect(
+        client(fetch, { clock, maxAttempts: 8, backoffInitialMs: 100, backoffMaxMs: 3000 }).op.getPapers({
+          body: ['10.1000/a'],
+        }),
+      ).rejects.toThrow();
       expect(clock.sleeps).toHaveLength(7);
       clock.sleeps.forEach((ms, n) => {
         const cap = Math.min(3000, 100 * 2 ** n);
@@ -120,7 +129,10 @@ describe('Retry-After', () => {
       return json({ papers: {}, tallies: {} });
     }, clock);
     const c = client(fetch, { clock, maxAttempts: 1 });
-    await expect(c.op.getPapers({ body: ['10.1000/a'] })).rejects.toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 5 } });
+    await expect(c.op.getPapers({ body: ['10.1000/a'] })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 5 },
+    });
     const told = seen[0]!.at;
     expect(c.transport.pausedUntil).toBe(told + 5000);
     // Another operation, another call: it still waits for the pause before sending anything.
@@ -133,7 +145,10 @@ describe('Retry-After', () => {
     const { fetch, seen } = fakeFetch(failing(429, 5, { 'retry-after': '120' }), clock);
     const err = await client(fetch, { clock, deadlineMs: 10_000 })
       .op.getPapers({ body: ['10.1000/a'] })
-      .then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e as ServiceError);
+      .then(
+        () => Promise.reject(new Error('expected a failure')),
+        (e: unknown) => e as ServiceError,
+      );
     expect(err).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 120 } });
     expect(err.message).toMatch(/wait 120 s/);
     expect(seen).toHaveLength(1);
@@ -144,7 +159,11 @@ describe('Retry-After', () => {
     const clock = new VirtualClock();
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
     const { fetch, seen } = fakeFetch(failing(500, 100), clock);
-    await expect(client(fetch, { clock, deadlineMs: 1000, maxAttempts: 20, backoffInitialMs: 400 }).op.getPapers({ body: ['10.1000/a'] })).rejects.toMatchObject({ code: 'SERVICE_ERROR' });
+    await expect(
+      client(fetch, { clock, deadlineMs: 1000, maxAttempts: 20, backoffInitialMs: 400 }).op.getPapers({
+        body: ['10.1000/a'],
+      }),
+    ).rejects.toMatchObject({ code: 'SERVICE_ERROR' });
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1000);
     expect(seen.length).toBeLessThan(20);
   });
@@ -155,7 +174,10 @@ describe('timeouts and cancellation', () => {
     const { fetch, seen } = fakeFetch(() => new Promise<Response>(() => undefined));
     const err = await client(fetch, { attemptTimeoutMs: 30, maxAttempts: 2, backoffInitialMs: 1 })
       .op.getPaper({ path: { doi: '10.1000/a' } })
-      .then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e as ServiceError);
+      .then(
+        () => Promise.reject(new Error('expected a failure')),
+        (e: unknown) => e as ServiceError,
+      );
     expect(err.code).toBe('TIMEOUT');
     expect(err.message).toMatch(/did not answer within/);
     expect(seen).toHaveLength(2);
@@ -166,7 +188,10 @@ describe('timeouts and cancellation', () => {
     const started = Date.now();
     const err = await client(fetch, { attemptTimeoutMs: 60_000, deadlineMs: 80 })
       .op.getPaper({ path: { doi: '10.1000/a' } })
-      .then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e as ServiceError);
+      .then(
+        () => Promise.reject(new Error('expected a failure')),
+        (e: unknown) => e as ServiceError,
+      );
     expect(err.code).toBe('TIMEOUT');
     expect(err.message).toMatch(/retries included/);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -190,7 +215,9 @@ describe('timeouts and cancellation', () => {
 
   it('refuses at once when the signal is already aborted', async () => {
     const { fetch, seen } = fakeFetch(() => json({}));
-    await expect(client(fetch).op.getPaper({ path: { doi: '10.1000/a' } }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      client(fetch).op.getPaper({ path: { doi: '10.1000/a' } }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(seen).toHaveLength(0);
   });
 });

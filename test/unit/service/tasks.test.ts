@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { TaskProgress } from '../../../electron/core/service';
 import { client, fakeFetch, json, KEY, VirtualClock } from './fakes';
 
-const STEPS = ['SCHEDULING_ASSISTANT', 'GENERATING_SEARCH_STRATEGY', 'EXECUTING_SEARCHES', 'RETRIEVING_PRIMARY_SOURCES', 'COMPOSING_RESPONSE', 'GENERATING_RESPONSE'];
+const STEPS = [
+  'SCHEDULING_ASSISTANT',
+  'GENERATING_SEARCH_STRATEGY',
+  'EXECUTING_SEARCHES',
+  'RETRIEVING_PRIMARY_SOURCES',
+  'COMPOSING_RESPONSE',
+  'GENERATING_RESPONSE',
+];
 
 function assistantService(final: 'SUCCESS' | 'FAILURE' | 'never') {
   let polls = 0;
@@ -24,9 +31,24 @@ function assistantService(final: 'SUCCESS' | 'FAILURE' | 'never') {
       const i = polls++;
       if (final === 'never' || i < STEPS.length) {
         const step = STEPS[Math.min(i, STEPS.length - 1)]!;
-        return json({ id: 't1', status: final === 'never' ? 'PENDING' : 'STARTED', info: final === 'never' ? {} : { step, stepNumber: i + 1, response: 'partial '.repeat(i), searches: ['q1'], publicationsConsulting: ['10.1/a'] } });
+        return json({
+          id: 't1',
+          status: final === 'never' ? 'PENDING' : 'STARTED',
+          info:
+            final === 'never'
+              ? {}
+              : {
+                  step,
+                  stepNumber: i + 1,
+                  response: 'partial '.repeat(i),
+                  searches: ['q1'],
+                  publicationsConsulting: ['10.1/a'],
+                },
+        });
       }
-      return final === 'SUCCESS' ? json({ id: 't1', status: 'SUCCESS', result: { turns: [] } }) : json({ id: 't1', status: 'FAILURE', error: 'model overloaded' });
+      return final === 'SUCCESS'
+        ? json({ id: 't1', status: 'SUCCESS', result: { turns: [] } })
+        : json({ id: 't1', status: 'FAILURE', error: 'model overloaded' });
     },
   };
 }
@@ -37,10 +59,21 @@ describe('tasks', () => {
     const svc = assistantService('SUCCESS');
     const { fetch } = fakeFetch(svc.script, clock);
     const progress: TaskProgress[] = [];
-    const task = await client(fetch, { clock, getKey: async () => KEY }).runAssistant({ userInput: 'q' }, { onProgress: (p) => progress.push(p) });
+    const task = await client(fetch, { clock, getKey: async () => KEY }).runAssistant(
+      { userInput: 'q' },
+      { onProgress: (p) => progress.push(p) },
+    );
     expect(task.status).toBe('SUCCESS');
     expect(progress.map((p) => p.step).filter(Boolean)).toEqual(STEPS);
-    expect(progress[2]).toMatchObject({ taskId: 't1', kind: 'assistant', status: 'STARTED', stepNumber: 3, response: 'partial partial ', searches: ['q1'], publicationsConsulting: ['10.1/a'] });
+    expect(progress[2]).toMatchObject({
+      taskId: 't1',
+      kind: 'assistant',
+      status: 'STARTED',
+      stepNumber: 3,
+      response: 'partial partial ',
+      searches: ['q1'],
+      publicationsConsulting: ['10.1/a'],
+    });
     expect(progress.at(-1)!.status).toBe('SUCCESS');
   });
 
@@ -57,7 +90,10 @@ describe('tasks', () => {
     const { fetch, seen } = fakeFetch(svc.script, clock);
     const err = await client(fetch, { clock, getKey: async () => KEY })
       .runAssistant({ userInput: 'q' }, { deadlineMs: 60_000, pollInitialMs: 500, pollMaxMs: 5000 })
-      .then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e as { code: string; message: string });
+      .then(
+        () => Promise.reject(new Error('expected a failure')),
+        (e: unknown) => e as { code: string; message: string },
+      );
     expect(err.code).toBe('TIMEOUT');
     expect(err.message).toMatch(/did not finish within 60 s \(last status PENDING\)/);
     expect(svc.cancelled).toBe(true);
@@ -71,7 +107,10 @@ describe('tasks', () => {
     const svc = assistantService('never');
     const { fetch } = fakeFetch(svc.script);
     const a = new AbortController();
-    const p = client(fetch, { getKey: async () => KEY }).runAssistant({ userInput: 'q' }, { signal: a.signal, pollInitialMs: 5 });
+    const p = client(fetch, { getKey: async () => KEY }).runAssistant(
+      { userInput: 'q' },
+      { signal: a.signal, pollInitialMs: 5 },
+    );
     setTimeout(() => a.abort(), 30);
     await expect(p).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(svc.cancelled).toBe(true);
@@ -82,7 +121,9 @@ describe('tasks', () => {
     let polls = 0;
     const { fetch, seen } = fakeFetch((req) => {
       if (req.method === 'POST') return json({ id: 'rc1' }, 201);
-      return polls++ < 2 ? json({ status: 'STARTED', info: { description: 'Extracting references', step: polls, totalSteps: 5 } }) : json({ status: 'SUCCESS', result: { metadata: {}, filetype: 'pdf', citations: [] } });
+      return polls++ < 2
+        ? json({ status: 'STARTED', info: { description: 'Extracting references', step: polls, totalSteps: 5 } })
+        : json({ status: 'SUCCESS', result: { metadata: {}, filetype: 'pdf', citations: [] } });
     }, clock);
     const c = client(fetch, { clock, getKey: async () => KEY });
     const id = await c.startReferenceCheck({ fileUrl: 'https://example.org/paper.pdf' });
@@ -90,7 +131,12 @@ describe('tasks', () => {
     const task = await c.waitForReferenceCheck(id, { onProgress: (p) => progress.push(p) });
     expect(task.status).toBe('SUCCESS');
     expect(seen[0]!.url.searchParams.get('file_url')).toBe('https://example.org/paper.pdf');
-    expect(progress[0]).toMatchObject({ kind: 'reference-check', description: 'Extracting references', stepNumber: 1, totalSteps: 5 });
+    expect(progress[0]).toMatchObject({
+      kind: 'reference-check',
+      description: 'Extracting references',
+      stepNumber: 1,
+      totalSteps: 5,
+    });
   });
 });
 

@@ -58,8 +58,12 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   };
   // A volume of a multi-volume work that did not come from a .bib file (pandoc's CSL-JSON writes
   // volume-title so): biblatex gets maintitle and the volume's title, which the importer reads back.
-  const main = flavor === 'biblatex' && typeof item['volume-title'] === 'string' && source.aliases?.['volume-title'] === undefined ? maintitleTarget(type) : undefined;
-  const volumeShape = main !== undefined && typeof item[main] === 'string' && source.aliases?.[main] === undefined ? main : undefined;
+  const main =
+    flavor === 'biblatex' && typeof item['volume-title'] === 'string' && source.aliases?.['volume-title'] === undefined
+      ? maintitleTarget(type)
+      : undefined;
+  const volumeShape =
+    main !== undefined && typeof item[main] === 'string' && source.aliases?.[main] === undefined ? main : undefined;
   const nameFor = (csl: string): string => {
     const alias = source.aliases?.[csl];
     if (alias !== undefined && (!options.strict || aliasUsable(alias, flavor))) return alias;
@@ -114,20 +118,32 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   if (fromCsl.size > 0) {
     const biblatex = readsAsBiblatex(type, (name) => taken.has(name));
     for (const field of fields) {
-      if (fromCsl.has(field[0]) && isListField(field[0], biblatex) && /\sand\s/i.test(field[1])) field[1] = `{${field[1]}}`;
+      if (fromCsl.has(field[0]) && isListField(field[0], biblatex) && /\sand\s/i.test(field[1]))
+        field[1] = `{${field[1]}}`;
     }
   }
   const body = fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n');
   return body === '' ? `@${type}{${key}\n}\n` : `@${type}{${key},\n${body}\n}\n`;
 }
 
-const RICH = new Set(['title', 'title-short', 'container-title', 'collection-title', 'event-title', 'original-title', 'reviewed-title', 'volume-title', 'part-title']);
+const RICH = new Set([
+  'title',
+  'title-short',
+  'container-title',
+  'collection-title',
+  'event-title',
+  'original-title',
+  'reviewed-title',
+  'volume-title',
+  'part-title',
+]);
 
 function encodeValue(csl: string, text: string, options: EncodeOptions): string {
   if (RICH.has(csl)) return encodeRich(text, options);
   if (csl === 'page') return encodePages(text);
   // URLs and DOIs are read verbatim; only braces and backslashes would break the file.
-  if (csl === 'URL' || csl === 'DOI') return text.replace(/[{}\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (csl === 'URL' || csl === 'DOI')
+    return text.replace(/[{}\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return encodeText(text, options);
 }
 
@@ -137,7 +153,8 @@ function addIssued(issued: CslDate, flavor: Flavor, add: (name: string, value: s
   if (flavor === 'bibtex' && first && !issued.circa) {
     const [y, m, d] = first;
     add('year', `{${y}}`);
-    if (m !== undefined && m !== null && Number(m) >= 1 && Number(m) <= 12) add('month', MONTH_MACRO_NAMES[Number(m) - 1]!);
+    if (m !== undefined && m !== null && Number(m) >= 1 && Number(m) <= 12)
+      add('month', MONTH_MACRO_NAMES[Number(m) - 1]!);
     if (m !== undefined && m !== null && d !== undefined && d !== null) add('day', `{${d}}`);
     return;
   }
@@ -155,5 +172,7 @@ function isName(v: unknown): v is CslName {
 }
 
 function isDate(v: unknown): v is CslDate {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && ('date-parts' in v || 'literal' in v || 'raw' in v);
+  return (
+    v !== null && typeof v === 'object' && !Array.isArray(v) && ('date-parts' in v || 'literal' in v || 'raw' in v)
+  );
 }

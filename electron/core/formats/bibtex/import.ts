@@ -48,7 +48,11 @@ export function needsWholeFileBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
-export function importBibtex(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
+export function importBibtex(
+  text: string,
+  limits: ImportLimits,
+  out: ItemCollector = new ItemCollector(),
+): ParseResult {
   return mapEntries(limits, out, (take, warnings) => {
     if (!needsWholeFile(text)) {
       const raw = parseBibtex(text, limits, take);
@@ -82,7 +86,11 @@ export type NextWindow = (carry: string) => string | null;
  * (needsWholeFile on all of it is false): entries are mapped as they are read. The result is what
  * importBibtex gives for the whole text.
  */
-export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
+export function importBibtexWindows(
+  windows: NextWindow,
+  limits: ImportLimits,
+  out: ItemCollector = new ItemCollector(),
+): ParseResult {
   return mapEntries(limits, out, (take, warnings) => {
     const parser = new BibParser(limits, take);
     let text = '';
@@ -108,10 +116,21 @@ export function importBibtexWindows(windows: NextWindow, limits: ImportLimits, o
  * Maps the entries a parse hands to `take` (as it reads them) into items, with the file's warnings and
  * errors. `parse` adds the parser's warnings to `warnings` where they belong among the mapping's.
  */
-function mapEntries(limits: ImportLimits, out: ItemCollector, parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography): ParseResult {
+function mapEntries(
+  limits: ImportLimits,
+  out: ItemCollector,
+  parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography,
+): ParseResult {
   const warnings: ImportIssue[] = [];
   const unknown = new Set<string>();
-  const ctx: MapContext = { unknown, rich: { rich: true, unknown }, plain: { rich: false, unknown }, unknownCommands: new Map(), unknownTypes: new Map(), warnings };
+  const ctx: MapContext = {
+    unknown,
+    rich: { rich: true, unknown },
+    plain: { rich: false, unknown },
+    unknownCommands: new Map(),
+    unknownTypes: new Map(),
+    warnings,
+  };
   const ids = new Map<string, number>();
   const deadline = new Deadline(limits.timeBudgetMs);
   const errors: ImportIssue[] = [];
@@ -124,21 +143,37 @@ function mapEntries(limits: ImportLimits, out: ItemCollector, parse: (take: (ent
       const base = entry.key || `entry-line-${entry.line}`;
       const seen = ids.get(base);
       ids.set(seen === undefined ? detached(base) : base, (seen ?? 0) + 1);
-      if (seen !== undefined && entry.key) warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
+      if (seen !== undefined && entry.key)
+        warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
       item.id = seen === undefined ? base : `${base}#${seen + 1}`;
       out.push(entry.key ? { item, line: entry.line, sourceKey: entry.key } : { item, line: entry.line });
     } catch (err) {
-      errors.push({ line: entry.line, reason: `The entry "${entry.key}" could not be read: ${err instanceof Error ? err.message : String(err)}` });
+      errors.push({
+        line: entry.line,
+        reason: `The entry "${entry.key}" could not be read: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   };
   const raw = parse(take, warnings);
   errors.push(...raw.errors);
-  for (const [name, line] of ctx.unknownTypes) warnings.push({ line, reason: `The entry type @${name} is not a BibTeX or BibLaTeX type; it was imported as a document and its type kept for export.` });
-  for (const [name, line] of ctx.unknownCommands) warnings.push({ line, reason: `The LaTeX command \\${name} is unknown; its argument was kept as text.` });
+  for (const [name, line] of ctx.unknownTypes)
+    warnings.push({
+      line,
+      reason: `The entry type @${name} is not a BibTeX or BibLaTeX type; it was imported as a document and its type kept for export.`,
+    });
+  for (const [name, line] of ctx.unknownCommands)
+    warnings.push({ line, reason: `The LaTeX command \\${name} is unknown; its argument was kept as text.` });
   errors.sort((a, b) => a.line - b.line);
   warnings.sort((a, b) => a.line - b.line);
   out.flush();
-  return { format: 'bibtex', items: out.items, count: out.count, errors, warnings, ...(raw.preambles.length > 0 ? { preambles: raw.preambles } : {}) };
+  return {
+    format: 'bibtex',
+    items: out.items,
+    count: out.count,
+    errors,
+    warnings,
+    ...(raw.preambles.length > 0 ? { preambles: raw.preambles } : {}),
+  };
 }
 
 interface MapContext {
@@ -172,7 +207,8 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
   const unknown = ctx.unknown;
   const unknownBefore = unknown.size;
 
-  if (fields.has('year') || fields.has('date') || fields.has('month') || fields.has('day')) mapIssued(fields, item, custom);
+  if (fields.has('year') || fields.has('date') || fields.has('month') || fields.has('day'))
+    mapIssued(fields, item, custom);
 
   for (const [name, value] of fields) {
     if (DATE_GROUP.has(name)) continue;
@@ -207,7 +243,8 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
       custom.derived = ['genre'];
     }
   }
-  if (unknown.size > unknownBefore) for (const name of unknown) if (!ctx.unknownCommands.has(name)) ctx.unknownCommands.set(name, entry.line);
+  if (unknown.size > unknownBefore)
+    for (const name of unknown) if (!ctx.unknownCommands.has(name)) ctx.unknownCommands.set(name, entry.line);
   item.custom = { bibtex: custom };
   return item;
 }
@@ -242,7 +279,10 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
       // the user wrote (10.1038/NATURE12373), without a resolver prefix, for every style to print.
       if (parsed.ok) return writtenDoi(text) ?? parsed.doi;
-      ctx.warnings.push({ line: entry.line, reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.` });
+      ctx.warnings.push({
+        line: entry.line,
+        reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.`,
+      });
       return text;
     }
   }
@@ -287,4 +327,3 @@ function mapIssued(fields: Map<string, string>, item: CslItem, custom: BibtexCus
   }
   item.issued = issued;
 }
-

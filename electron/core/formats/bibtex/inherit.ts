@@ -3,9 +3,46 @@
 import type { ImportIssue } from '../result';
 import type { RawEntry } from './parser';
 
-const NOT_INHERITED = new Set(['ids', 'crossref', 'xref', 'xdata', 'entryset', 'entrysubtype', 'execute', 'label', 'options', 'presort', 'related', 'relatedoptions', 'relatedstring', 'relatedtype', 'shorthand', 'shorthandintro', 'sortkey', 'key']);
-const CONTAINED = new Set(['inbook', 'bookinbook', 'suppbook', 'incollection', 'suppcollection', 'inproceedings', 'conference', 'inreference']);
-const CONTAINERS = new Set(['book', 'mvbook', 'collection', 'mvcollection', 'proceedings', 'mvproceedings', 'reference', 'mvreference']);
+const NOT_INHERITED = new Set([
+  'ids',
+  'crossref',
+  'xref',
+  'xdata',
+  'entryset',
+  'entrysubtype',
+  'execute',
+  'label',
+  'options',
+  'presort',
+  'related',
+  'relatedoptions',
+  'relatedstring',
+  'relatedtype',
+  'shorthand',
+  'shorthandintro',
+  'sortkey',
+  'key',
+]);
+const CONTAINED = new Set([
+  'inbook',
+  'bookinbook',
+  'suppbook',
+  'incollection',
+  'suppcollection',
+  'inproceedings',
+  'conference',
+  'inreference',
+]);
+const CONTAINERS = new Set([
+  'book',
+  'mvbook',
+  'collection',
+  'mvcollection',
+  'proceedings',
+  'mvproceedings',
+  'reference',
+  'mvreference',
+]);
 const MULTI_VOLUME = new Set(['mvbook', 'mvcollection', 'mvproceedings', 'mvreference']);
 const VOLUMES = new Set(['book', 'collection', 'proceedings', 'reference']);
 const MAX_CHAIN = 8;
@@ -30,18 +67,28 @@ export function resolveInheritance(entries: RawEntry[], warnings: ImportIssue[])
     xdataDone.add(e);
     const refs = e.fields.get('xdata');
     if (refs === undefined) return;
-    for (const ref of refs.split(',').map((r) => r.trim()).filter((r) => r !== '')) {
+    for (const ref of refs
+      .split(',')
+      .map((r) => r.trim())
+      .filter((r) => r !== '')) {
       const parent = byKey.get(ref.toLowerCase());
       if (!parent) {
-        warnings.push({ line: e.line, reason: `"${e.key}" takes data from "${ref}" (xdata), which is not in the file.` });
+        warnings.push({
+          line: e.line,
+          reason: `"${e.key}" takes data from "${ref}" (xdata), which is not in the file.`,
+        });
         continue;
       }
       if (depth >= MAX_CHAIN) {
-        warnings.push({ line: e.line, reason: `The xdata chain from "${e.key}" is longer than ${MAX_CHAIN} links or loops; it was cut there.` });
+        warnings.push({
+          line: e.line,
+          reason: `The xdata chain from "${e.key}" is longer than ${MAX_CHAIN} links or loops; it was cut there.`,
+        });
         continue;
       }
       resolveXdata(parent, depth + 1);
-      for (const [name, value] of parent.fields) if (!NOT_INHERITED.has(name) && !e.fields.has(name)) e.fields.set(name, value);
+      for (const [name, value] of parent.fields)
+        if (!NOT_INHERITED.has(name) && !e.fields.has(name)) e.fields.set(name, value);
     }
   };
   for (const e of entries) resolveXdata(e, 0);
@@ -54,11 +101,17 @@ export function resolveInheritance(entries: RawEntry[], warnings: ImportIssue[])
     if (!ref) return;
     const parent = byKey.get(ref.toLowerCase());
     if (!parent) {
-      warnings.push({ line: e.line, reason: `"${e.key}" refers to "${ref}" (crossref), which is not in the file; it was imported without the inherited fields.` });
+      warnings.push({
+        line: e.line,
+        reason: `"${e.key}" refers to "${ref}" (crossref), which is not in the file; it was imported without the inherited fields.`,
+      });
       return;
     }
     if (depth >= MAX_CHAIN || parent === e) {
-      warnings.push({ line: e.line, reason: `The crossref chain from "${e.key}" is longer than ${MAX_CHAIN} links or loops; it was cut there.` });
+      warnings.push({
+        line: e.line,
+        reason: `The crossref chain from "${e.key}" is longer than ${MAX_CHAIN} links or loops; it was cut there.`,
+      });
       return;
     }
     resolveCrossref(parent, depth + 1);
@@ -73,7 +126,8 @@ export function resolveInheritance(entries: RawEntry[], warnings: ImportIssue[])
       if (contained) {
         if (name === 'title' || name === 'subtitle' || name === 'titleaddon') target = prefix + name;
         else if (name === 'shorttitle') continue;
-        else if (name === 'author' && (e.type === 'inbook' || e.type === 'bookinbook' || e.type === 'suppbook')) target = 'bookauthor';
+        else if (name === 'author' && (e.type === 'inbook' || e.type === 'bookinbook' || e.type === 'suppbook'))
+          target = 'bookauthor';
       }
       if (!e.fields.has(target)) e.fields.set(target, value);
     }

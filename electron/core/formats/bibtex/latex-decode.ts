@@ -3,15 +3,18 @@
 // The symbol tables are citation-js's (MIT), vendored in latex-tables.ts.
 import { LATEX_TABLES } from './latex-tables';
 
-
 const tables = LATEX_TABLES;
 
 // Plus the marks Vietnamese and transliterations need that the table lacks: \h (hook above, vntex),
 // \G (double grave), \f (inverted breve), \textsubdot.
-const DIACRITICS = new Map(Object.entries({ ...tables.diacritics, h: '\u0309', G: '\u030f', f: '\u0311', textsubdot: '\u0323' }));
+const DIACRITICS = new Map(
+  Object.entries({ ...tables.diacritics, h: '\u0309', G: '\u030f', f: '\u0311', textsubdot: '\u0323' }),
+);
 const SYMBOLS = new Map<string, string>(
   Object.entries({
-    ...Object.fromEntries(Object.entries(tables.commands).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    ...Object.fromEntries(
+      Object.entries(tables.commands).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ),
     aa: 'å',
     AA: 'Å',
     LaTeX: 'LaTeX',
@@ -170,7 +173,23 @@ const FORMAT_COMMANDS = new Map<string, Markup>(
   }) as [string, Markup][],
 );
 const FORMAT_SWITCHES = new Map<string, Markup>(
-  Object.entries({ em: 'italic', it: 'italic', itshape: 'italic', sl: 'italic', slshape: 'italic', bf: 'bold', bfseries: 'bold', sc: 'smallcaps', scshape: 'smallcaps', rm: 'plain', sf: 'plain', tt: 'plain', normalfont: 'plain', upshape: 'plain', mdseries: 'plain' }) as [string, Markup][],
+  Object.entries({
+    em: 'italic',
+    it: 'italic',
+    itshape: 'italic',
+    sl: 'italic',
+    slshape: 'italic',
+    bf: 'bold',
+    bfseries: 'bold',
+    sc: 'smallcaps',
+    scshape: 'smallcaps',
+    rm: 'plain',
+    sf: 'plain',
+    tt: 'plain',
+    normalfont: 'plain',
+    upshape: 'plain',
+    mdseries: 'plain',
+  }) as [string, Markup][],
 );
 
 export interface DecodeOptions {
@@ -286,7 +305,8 @@ class Decoder {
       while (j < n) {
         const code = src.charCodeAt(j);
         if (!isSpecial(code)) j++;
-        else if ((code === 45 || code === 96 || code === 39) && src.charCodeAt(j + 1) !== code) j++; // a lone - ` ' is plain text
+        else if ((code === 45 || code === 96 || code === 39) && src.charCodeAt(j + 1) !== code)
+          j++; // a lone - ` ' is plain text
         else break;
       }
       if (j > this.i) {
@@ -306,7 +326,10 @@ class Decoder {
         const inner = this.group(depth + 1, true);
         // BibTeX protects case with braces at the field's top level, except "special characters" {\'e}.
         // A group without letters ({"}, {2020}) has no case to protect.
-        out += depth === 0 && this.opts.rich && !special && HAS_LETTER.test(inner) ? `<span class="nocase">${inner}</span>` : inner;
+        out +=
+          depth === 0 && this.opts.rich && !special && HAS_LETTER.test(inner)
+            ? `<span class="nocase">${inner}</span>`
+            : inner;
         continue;
       }
       if (c === '\\') {
@@ -480,7 +503,8 @@ class Decoder {
       if (c === '^' || c === '_') {
         this.i++;
         const arg = this.mathGroup();
-        if (c === '^' && (arg === '\u2218' || arg === 'o')) out += '\u00b0'; // 37^\circ → 37°
+        if (c === '^' && (arg === '\u2218' || arg === 'o'))
+          out += '\u00b0'; // 37^\circ → 37°
         else {
           const [open, close] = this.opts.rich ? TAGS[c === '^' ? 'sup' : 'sub'] : ['', ''];
           out += open + arg + close;

@@ -6,10 +6,12 @@ import { LATEX_TABLES } from './latex-tables';
 const tables = LATEX_TABLES;
 
 const MARK_TO_ACCENT = new Map<string, string>();
-for (const [cmd, mark] of Object.entries(tables.diacritics)) if (!MARK_TO_ACCENT.has(mark)) MARK_TO_ACCENT.set(mark, cmd);
+for (const [cmd, mark] of Object.entries(tables.diacritics))
+  if (!MARK_TO_ACCENT.has(mark)) MARK_TO_ACCENT.set(mark, cmd);
 const CHAR_TO_COMMAND = new Map<string, string>();
 for (const [cmd, ch] of Object.entries(tables.commands)) {
-  if (typeof ch === 'string' && ch.length === 1 && ch.charCodeAt(0) > 127 && !CHAR_TO_COMMAND.has(ch)) CHAR_TO_COMMAND.set(ch, cmd);
+  if (typeof ch === 'string' && ch.length === 1 && ch.charCodeAt(0) > 127 && !CHAR_TO_COMMAND.has(ch))
+    CHAR_TO_COMMAND.set(ch, cmd);
 }
 CHAR_TO_COMMAND.set('å', 'aa');
 CHAR_TO_COMMAND.set('Å', 'AA');
@@ -42,7 +44,10 @@ export interface EncodeOptions {
 export function encodeText(text: string, options: EncodeOptions = {}): string {
   let out = SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]!) : text;
   // "--", "``" and "''" are ligatures in TeX (en dash, quotes); an empty group keeps them two characters.
-  if (LIGATURE.test(out)) out = out.replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`).replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`);
+  if (LIGATURE.test(out))
+    out = out
+      .replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`)
+      .replace(LIGATURE_ALL, (pair) => `${pair[0]}{}${pair[1]}`);
   if (options.ascii && /[^ -~\t\n\r]/.test(out)) out = toAscii(out);
   return out;
 }
@@ -77,7 +82,12 @@ function toAscii(text: string): string {
 }
 
 const TAG = /<(\/?)(i|b|sup|sub|span)(\s+[^>]*)?>/g;
-const OPEN: Record<string, string> = { i: '\\textit{', b: '\\textbf{', sup: '\\textsuperscript{', sub: '\\textsubscript{' };
+const OPEN: Record<string, string> = {
+  i: '\\textit{',
+  b: '\\textbf{',
+  sup: '\\textsuperscript{',
+  sub: '\\textsubscript{',
+};
 
 /** CSL rich text (titles) → LaTeX: <i> → \textit{…}, <span class="nocase"> → {…}, small caps → \textsc{…}. */
 export function encodeRich(text: string, options: EncodeOptions = {}): string {

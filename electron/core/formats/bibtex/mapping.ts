@@ -110,10 +110,16 @@ export function cslTypeOf(bibType: string, entrysubtype?: string): CslItemType |
  * The entry type to write. The type the entry came with wins when it still means the item's CSL type
  * (so @phdthesis stays @phdthesis, @online stays @online); otherwise the flavour's usual type.
  */
-export function exportTypeOf(cslType: CslItemType, flavor: Flavor, sourceType: string | undefined, genre: string | undefined): string {
+export function exportTypeOf(
+  cslType: CslItemType,
+  flavor: Flavor,
+  sourceType: string | undefined,
+  genre: string | undefined,
+): string {
   if (sourceType && TYPE_TO_CSL[sourceType] === cslType) return sourceType;
   const pair = CSL_TO_TYPE[cslType];
-  if (cslType === 'thesis' && flavor === 'bibtex' && genre && /master|m\.?\s?sc|m\.?a\.|diplom/i.test(genre)) return 'mastersthesis';
+  if (cslType === 'thesis' && flavor === 'bibtex' && genre && /master|m\.?\s?sc|m\.?a\.|diplom/i.test(genre))
+    return 'mastersthesis';
   if (!pair) return 'misc';
   return flavor === 'bibtex' ? pair[0] : pair[1];
 }
@@ -126,8 +132,31 @@ export function impliedGenre(bibType: string): string | undefined {
   return undefined;
 }
 
-const PERIODICAL_TYPES = new Set<CslItemType>(['article', 'article-journal', 'article-magazine', 'article-newspaper', 'periodical', 'review', 'review-book']);
-const NUMBERED_TYPES = new Set<CslItemType>(['report', 'patent', 'standard', 'legislation', 'bill', 'regulation', 'document', 'legal_case', 'treaty', 'dataset', 'software', 'webpage', 'manuscript', 'pamphlet']);
+const PERIODICAL_TYPES = new Set<CslItemType>([
+  'article',
+  'article-journal',
+  'article-magazine',
+  'article-newspaper',
+  'periodical',
+  'review',
+  'review-book',
+]);
+const NUMBERED_TYPES = new Set<CslItemType>([
+  'report',
+  'patent',
+  'standard',
+  'legislation',
+  'bill',
+  'regulation',
+  'document',
+  'legal_case',
+  'treaty',
+  'dataset',
+  'software',
+  'webpage',
+  'manuscript',
+  'pamphlet',
+]);
 
 export interface FieldRule {
   csl: string;
@@ -184,11 +213,48 @@ const FIELDS = new Map(Object.entries(FIELD_TABLE));
 
 /** CSL variables written under their own name when BibTeX has none; read back the same way. */
 const CSL_TEXT_VARIABLES = new Set([
-  'archive', 'archive_collection', 'archive_location', 'archive-place', 'authority', 'call-number', 'citation-label', 'collection-number',
-  'dimensions', 'division', 'event-title', 'genre', 'jurisdiction', 'medium', 'number', 'original-publisher', 'original-publisher-place',
-  'original-title', 'part-number', 'part-title', 'printing-number', 'references', 'reviewed-genre', 'reviewed-title', 'scale', 'section',
-  'source', 'status', 'supplement-number', 'volume-title', 'year-suffix', 'chapter-number', 'citation-number', 'first-reference-note-number',
-  'locator', 'number-of-volumes', 'number-of-pages', 'container-title-short', 'title-short', 'publisher-place', 'event-place', 'collection-title',
+  'archive',
+  'archive_collection',
+  'archive_location',
+  'archive-place',
+  'authority',
+  'call-number',
+  'citation-label',
+  'collection-number',
+  'dimensions',
+  'division',
+  'event-title',
+  'genre',
+  'jurisdiction',
+  'medium',
+  'number',
+  'original-publisher',
+  'original-publisher-place',
+  'original-title',
+  'part-number',
+  'part-title',
+  'printing-number',
+  'references',
+  'reviewed-genre',
+  'reviewed-title',
+  'scale',
+  'section',
+  'source',
+  'status',
+  'supplement-number',
+  'volume-title',
+  'year-suffix',
+  'chapter-number',
+  'citation-number',
+  'first-reference-note-number',
+  'locator',
+  'number-of-volumes',
+  'number-of-pages',
+  'container-title-short',
+  'title-short',
+  'publisher-place',
+  'event-place',
+  'collection-title',
 ]);
 const CSL_NAMES = new Set<string>(CSL_NAME_FIELDS);
 const CSL_DATES = new Set<string>(CSL_DATE_FIELDS);
@@ -199,7 +265,8 @@ const NUMBER: FieldRule = { csl: 'number', kind: 'text' };
 const COLLECTION_NUMBER: FieldRule = { csl: 'collection-number', kind: 'text' };
 
 export function fieldRule(name: string, cslType: CslItemType): FieldRule | undefined {
-  if (name === 'number') return PERIODICAL_TYPES.has(cslType) ? ISSUE : NUMBERED_TYPES.has(cslType) ? NUMBER : COLLECTION_NUMBER;
+  if (name === 'number')
+    return PERIODICAL_TYPES.has(cslType) ? ISSUE : NUMBERED_TYPES.has(cslType) ? NUMBER : COLLECTION_NUMBER;
   if (name === 'eid') return PERIODICAL_TYPES.has(cslType) ? NUMBER : undefined;
   const rule = FIELDS.get(name);
   if (rule) return rule;

@@ -26,7 +26,12 @@ export function splitNameList(source: string): string[] {
     else if (depth === 0 && isBlank(c) && i + 4 < n) {
       // " and " in any case, blanks on both sides
       const a = source.charCodeAt(i + 1) | 32;
-      if (a === 97 && (source.charCodeAt(i + 2) | 32) === 110 && (source.charCodeAt(i + 3) | 32) === 100 && isBlank(source.charCodeAt(i + 4))) {
+      if (
+        a === 97 &&
+        (source.charCodeAt(i + 2) | 32) === 110 &&
+        (source.charCodeAt(i + 3) | 32) === 100 &&
+        isBlank(source.charCodeAt(i + 4))
+      ) {
         out.push(source.slice(start, i));
         i += 4;
         start = i + 1;
@@ -144,7 +149,8 @@ function parseName(source: string, decode: Omit<DecodeOptions, 'rich'>): CslName
     return { literal: decodeLatex(trimmed.slice(1, -1), { ...decode, rich: false }) };
   }
   const parts = tokenize(trimmed);
-  if (parts.length > 1 && trimmed.includes('=') && parts.some((p) => p.some((t) => /^[a-z-]+=/i.test(t.text)))) return parseExtended(trimmed, decode);
+  if (parts.length > 1 && trimmed.includes('=') && parts.some((p) => p.some((t) => /^[a-z-]+=/i.test(t.text))))
+    return parseExtended(trimmed, decode);
   const name: CslName = {};
   const set = (field: NamePart, tokens: Token[]) => setPart(name, field, tokens, decode);
   if (parts.length === 1) {
@@ -261,7 +267,10 @@ export function formatName(name: CslName, options: EncodeOptions = {}): string {
   const givenTex = given === '' ? '' : /,|\band\b/i.test(given) ? `{${enc(given)}}` : enc(given);
   if (name.suffix) return `${particleTex}${familyTex}, ${enc(name.suffix)}, ${givenTex}`;
   // "Family," keeps a several-word family name without a given name from reading as "First Last".
-  if (givenTex === '') return /\s/.test(fullFamily) && !familyTex.startsWith('{') ? `${particleTex}${familyTex},` : `${particleTex}${familyTex}`;
+  if (givenTex === '')
+    return /\s/.test(fullFamily) && !familyTex.startsWith('{')
+      ? `${particleTex}${familyTex},`
+      : `${particleTex}${familyTex}`;
   return `${particleTex}${familyTex}, ${givenTex}`;
 }
 

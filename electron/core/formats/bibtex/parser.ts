@@ -61,12 +61,34 @@ function isIdentChar(c: number): boolean {
   if (c >= 65 && c <= 90) return true; // A-Z
   if (c >= 48 && c <= 57) return true; // 0-9
   if (c <= SPACE || c === 127) return false;
-  return !(c === LBRACE || c === RBRACE || c === LPAREN || c === RPAREN || c === QUOTE || c === HASH || c === COMMA || c === EQUALS || c === 37 || c === 39 || c === AT);
+  return !(
+    c === LBRACE ||
+    c === RBRACE ||
+    c === LPAREN ||
+    c === RPAREN ||
+    c === QUOTE ||
+    c === HASH ||
+    c === COMMA ||
+    c === EQUALS ||
+    c === 37 ||
+    c === 39 ||
+    c === AT
+  );
 }
 
 // Keys may hold more than identifiers (colons, slashes, plus) but never these.
 function isKeyChar(c: number): boolean {
-  return !(c <= SPACE || c === COMMA || c === RBRACE || c === RPAREN || c === LBRACE || c === QUOTE || c === HASH || c === EQUALS || c === 127);
+  return !(
+    c <= SPACE ||
+    c === COMMA ||
+    c === RBRACE ||
+    c === RPAREN ||
+    c === LBRACE ||
+    c === QUOTE ||
+    c === HASH ||
+    c === EQUALS ||
+    c === 127
+  );
 }
 
 /**
@@ -100,7 +122,8 @@ export function lastEntryLine(text: string, after: number, tail = 256): number {
   const last = text.length - tail;
   for (let at = last < 0 ? -1 : text.lastIndexOf('@', last); at > after; at = text.lastIndexOf('@', at - 1)) {
     let lineStart = at;
-    while (lineStart > 0 && (text.charCodeAt(lineStart - 1) === SPACE || text.charCodeAt(lineStart - 1) === TAB)) lineStart--;
+    while (lineStart > 0 && (text.charCodeAt(lineStart - 1) === SPACE || text.charCodeAt(lineStart - 1) === TAB))
+      lineStart--;
     if (lineStart <= after || text.charCodeAt(lineStart - 1) !== LF) continue;
     if (entryHeaderEnd(text, lineStart, text.length) > 0) return lineStart;
   }
@@ -193,7 +216,10 @@ export class BibParser {
         return windowEnd(at);
       }
       if (this.entryCount > this.limits.maxEntries) {
-        throw new FormatError(`The file has more than ${grouped(this.limits.maxEntries)} entries, the import limit.`, this.entryLine);
+        throw new FormatError(
+          `The file has more than ${grouped(this.limits.maxEntries)} entries, the import limit.`,
+          this.entryLine,
+        );
       }
     }
     if (stopAt !== null) throw new Error('A window must end with an entry line (lastEntryLine).');
@@ -217,7 +243,12 @@ export class BibParser {
       if (type === 'comment') return;
       // "@article" without a body: in BibTeX free text this is a comment, but if it starts a line it
       // was almost certainly meant as an entry.
-      if (this.startsLine(at)) this.errors.push({ line: this.lineAt(at), reason: `"@${type}" is not followed by "{" or "(": the entry has no body.`, excerpt: excerptOf(text, at) });
+      if (this.startsLine(at))
+        this.errors.push({
+          line: this.lineAt(at),
+          reason: `"@${type}" is not followed by "{" or "(": the entry has no body.`,
+          excerpt: excerptOf(text, at),
+        });
       return;
     }
     const close = open === LBRACE ? RBRACE : RPAREN;
@@ -253,18 +284,30 @@ export class BibParser {
       // "@misc{title = …": no key at all; what we read was the first field name.
       this.pos = keyStart;
       key = '';
-      this.warnings.push({ line: this.entryLine, reason: `The @${type} entry has no citation key; one will be generated.` });
+      this.warnings.push({
+        line: this.entryLine,
+        reason: `The @${type} entry has no citation key; one will be generated.`,
+      });
     } else if (c === COMMA) {
       this.pos++;
     } else if (c !== close) {
-      if (this.pos >= this.n) throw new EntryError(`The @${type} entry "${key}" is cut off: the file ends inside it.`, this.pos);
+      if (this.pos >= this.n)
+        throw new EntryError(`The @${type} entry "${key}" is cut off: the file ends inside it.`, this.pos);
       throw new EntryError(`Expected "," after the citation key "${key}" but found "${text[this.pos]}".`, this.pos);
     }
-    if (key === '' && c !== EQUALS) this.warnings.push({ line: this.entryLine, reason: `The @${type} entry has no citation key; one will be generated.` });
+    if (key === '' && c !== EQUALS)
+      this.warnings.push({
+        line: this.entryLine,
+        reason: `The @${type} entry has no citation key; one will be generated.`,
+      });
     const fields = new Map<string, string>();
     for (;;) {
       this.skipBlank();
-      if (this.pos >= this.n) throw new EntryError(`The @${type} entry "${key}" is cut off: the file ends before its closing "${String.fromCharCode(close)}".`, this.pos);
+      if (this.pos >= this.n)
+        throw new EntryError(
+          `The @${type} entry "${key}" is cut off: the file ends before its closing "${String.fromCharCode(close)}".`,
+          this.pos,
+        );
       c = text.charCodeAt(this.pos);
       if (c === close) {
         this.pos++;
@@ -277,8 +320,12 @@ export class BibParser {
       const nameStart = this.pos;
       while (this.pos < this.n && isIdentChar(text.charCodeAt(this.pos))) this.pos++;
       if (this.pos === nameStart) {
-        if (c === AT) throw new EntryError(`The @${type} entry "${key}" is not closed before the next entry starts.`, this.pos);
-        throw new EntryError(`Expected a field name in the @${type} entry "${key}" but found "${text[this.pos]}".`, this.pos);
+        if (c === AT)
+          throw new EntryError(`The @${type} entry "${key}" is not closed before the next entry starts.`, this.pos);
+        throw new EntryError(
+          `Expected a field name in the @${type} entry "${key}" but found "${text[this.pos]}".`,
+          this.pos,
+        );
       }
       const name = this.intern(text.slice(nameStart, this.pos));
       this.skipBlank();
@@ -288,7 +335,10 @@ export class BibParser {
       this.pos++;
       const value = this.parseValue(close, name);
       if (fields.has(name)) {
-        this.warnings.push({ line: this.lineAt(nameStart), reason: `The field "${name}" appears twice in "${key}"; the first value is kept.` });
+        this.warnings.push({
+          line: this.lineAt(nameStart),
+          reason: `The field "${name}" appears twice in "${key}"; the first value is kept.`,
+        });
       } else {
         fields.set(name, value);
       }
@@ -299,11 +349,20 @@ export class BibParser {
         this.pos++;
         break;
       } else if (this.pos >= this.n) {
-        throw new EntryError(`The @${type} entry "${key}" is cut off: the file ends before its closing "${String.fromCharCode(close)}".`, this.pos);
+        throw new EntryError(
+          `The @${type} entry "${key}" is cut off: the file ends before its closing "${String.fromCharCode(close)}".`,
+          this.pos,
+        );
       } else if (c === AT) {
-        throw new EntryError(`The @${type} entry "${key}" is not closed before the next entry; a brace is probably missing.`, this.pos);
+        throw new EntryError(
+          `The @${type} entry "${key}" is not closed before the next entry; a brace is probably missing.`,
+          this.pos,
+        );
       } else {
-        throw new EntryError(`Expected "," or "${String.fromCharCode(close)}" after the field "${name}" in "${key}" but found "${text[this.pos]}".`, this.pos);
+        throw new EntryError(
+          `Expected "," or "${String.fromCharCode(close)}" after the field "${name}" in "${key}" but found "${text[this.pos]}".`,
+          this.pos,
+        );
       }
     }
     this.entryCount++;
@@ -329,7 +388,8 @@ export class BibParser {
       if (this.pos === nameStart) throw new EntryError('Expected a macro name in @string.', this.pos);
       const name = this.text.slice(nameStart, this.pos).toLowerCase();
       this.skipBlank();
-      if (this.text.charCodeAt(this.pos) !== EQUALS) throw new EntryError(`Expected "=" after the @string name "${name}".`, this.pos);
+      if (this.text.charCodeAt(this.pos) !== EQUALS)
+        throw new EntryError(`Expected "=" after the @string name "${name}".`, this.pos);
       this.pos++;
       this.macros.set(name, this.parseValue(close, name));
     }
@@ -364,7 +424,10 @@ export class BibParser {
         const name = text.slice(start, this.pos);
         const expansion = this.macros.get(name.toLowerCase());
         if (expansion === undefined) {
-          this.warnings.push({ line: this.lineAt(start), reason: `The macro "${name}" in the field "${field}" is not defined by any @string; its name is kept as the value.` });
+          this.warnings.push({
+            line: this.lineAt(start),
+            reason: `The macro "${name}" in the field "${field}" is not defined by any @string; its name is kept as the value.`,
+          });
           value += name;
         } else value += expansion;
       } else if (this.pos >= this.n) {
@@ -375,7 +438,10 @@ export class BibParser {
         throw new EntryError(`Unexpected "${text[this.pos]}" in the value of "${field}".`, this.pos);
       }
       if (value.length > this.limits.maxFieldLength) {
-        throw new EntryError(`The field "${field}" is ${grouped(value.length)} characters long; the limit is ${grouped(this.limits.maxFieldLength)}.`, this.pos);
+        throw new EntryError(
+          `The field "${field}" is ${grouped(value.length)} characters long; the limit is ${grouped(this.limits.maxFieldLength)}.`,
+          this.pos,
+        );
       }
       this.skipBlank();
       if (text.charCodeAt(this.pos) !== HASH) return value;
@@ -400,7 +466,8 @@ export class BibParser {
       // Letters, digits and blanks are most of any value: decide them first.
       if ((c >= 97 && c <= 122) || c === SPACE || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c > 125) continue;
       if (c === LBRACE) {
-        if (++depth > maxDepth) throw new EntryError(`Braces in the field "${field}" are nested more than ${maxDepth} levels deep.`, i);
+        if (++depth > maxDepth)
+          throw new EntryError(`Braces in the field "${field}" are nested more than ${maxDepth} levels deep.`, i);
       } else if (c === RBRACE) {
         if (depth === 0) {
           if (end === RBRACE) break;
@@ -413,16 +480,25 @@ export class BibParser {
         i++; // \{ \} \" are characters, not delimiters
       } else if (c === LF) {
         if (this.entryStartsAt(i + 1)) {
-          throw new EntryError(`The "${end === RBRACE ? '{' : '"'}" opening the field "${field}" on line ${this.lineAt(openAt)} is not closed before the next entry.`, openAt);
+          throw new EntryError(
+            `The "${end === RBRACE ? '{' : '"'}" opening the field "${field}" on line ${this.lineAt(openAt)} is not closed before the next entry.`,
+            openAt,
+          );
         }
       }
     }
     if (i >= n) this.hitEnd = true;
     if (i - openAt > maxLen) {
-      throw new EntryError(`The field "${field}" is ${grouped(i - openAt - 1)} characters long; the limit is ${grouped(maxLen)}.`, openAt);
+      throw new EntryError(
+        `The field "${field}" is ${grouped(i - openAt - 1)} characters long; the limit is ${grouped(maxLen)}.`,
+        openAt,
+      );
     }
     if (i >= n) {
-      throw new EntryError(`The "${end === RBRACE ? '{' : '"'}" opening the field "${field}" on line ${this.lineAt(openAt)} is never closed: the file ends inside it.`, openAt);
+      throw new EntryError(
+        `The "${end === RBRACE ? '{' : '"'}" opening the field "${field}" on line ${this.lineAt(openAt)} is never closed: the file ends inside it.`,
+        openAt,
+      );
     }
     this.pos = i + 1;
     return text.slice(openAt + 1, i);
@@ -443,7 +519,10 @@ export class BibParser {
         if (c === RBRACE) depth--;
       }
       if (c === LF && this.entryStartsAt(i + 1)) {
-        this.warnings.push({ line: this.entryLine, reason: 'An @comment is not closed before the next entry; it was ended there.' });
+        this.warnings.push({
+          line: this.entryLine,
+          reason: 'An @comment is not closed before the next entry; it was ended there.',
+        });
         this.pos = i + 1;
         return;
       }

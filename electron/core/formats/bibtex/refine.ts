@@ -43,7 +43,16 @@ const TITLE_PARTS: Readonly<Record<string, readonly (readonly [field: string, se
 // work is the container and the booktitle names the volume; in a volume of a multi-volume book the
 // work is the title and the entry's own title names the volume. pandoc also does the latter for
 // @article and the rest, where biblatex itself ignores maintitle; there it stays a field of its own.
-const PART_OF_VOLUME = new Set(['inbook', 'bookinbook', 'suppbook', 'incollection', 'suppcollection', 'inproceedings', 'conference', 'inreference']);
+const PART_OF_VOLUME = new Set([
+  'inbook',
+  'bookinbook',
+  'suppbook',
+  'incollection',
+  'suppcollection',
+  'inproceedings',
+  'conference',
+  'inreference',
+]);
 const VOLUME = new Set(['book', 'collection', 'proceedings', 'reference']);
 
 /** The CSL variable maintitle fills in an entry of this type (see takeMaintitle), if any. */
@@ -52,8 +61,54 @@ export function maintitleTarget(type: string): 'container-title' | 'title' | und
 }
 
 // Entry types and fields only biblatex has: an entry with one of them is read with biblatex's rules.
-const BIBLATEX_TYPES = new Set(['online', 'mvbook', 'bookinbook', 'suppbook', 'collection', 'mvcollection', 'suppcollection', 'dataset', 'software', 'mvproceedings', 'reference', 'mvreference', 'inreference', 'report', 'thesis', 'patent', 'periodical', 'suppperiodical', 'set', 'xdata', 'artwork', 'audio', 'image', 'music', 'video', 'movie', 'performance', 'letter', 'review', 'jurisdiction', 'legislation', 'legal', 'standard', 'commentary']);
-const BIBLATEX_FIELDS = ['location', 'date', 'journaltitle', 'langid', 'origlocation', 'eventdate', 'urldate', 'subtitle', 'titleaddon', 'booksubtitle'];
+const BIBLATEX_TYPES = new Set([
+  'online',
+  'mvbook',
+  'bookinbook',
+  'suppbook',
+  'collection',
+  'mvcollection',
+  'suppcollection',
+  'dataset',
+  'software',
+  'mvproceedings',
+  'reference',
+  'mvreference',
+  'inreference',
+  'report',
+  'thesis',
+  'patent',
+  'periodical',
+  'suppperiodical',
+  'set',
+  'xdata',
+  'artwork',
+  'audio',
+  'image',
+  'music',
+  'video',
+  'movie',
+  'performance',
+  'letter',
+  'review',
+  'jurisdiction',
+  'legislation',
+  'legal',
+  'standard',
+  'commentary',
+]);
+const BIBLATEX_FIELDS = [
+  'location',
+  'date',
+  'journaltitle',
+  'langid',
+  'origlocation',
+  'eventdate',
+  'urldate',
+  'subtitle',
+  'titleaddon',
+  'booksubtitle',
+];
 /** biblatex's literal lists ("München and Berlin"); location is one in any file. */
 const LIST_FIELDS = new Set(['location', 'publisher', 'institution', 'organization']);
 
@@ -98,7 +153,12 @@ function keep(custom: BibtexCustom, csl: string, as: string, fields: Record<stri
 function takeOrganization(item: CslItem, custom: BibtexCustom, source: string, options: RefineOptions): void {
   const text = decodeLatex(source, options.plain);
   if (text === '') return;
-  const csl = WEB_TYPES.has(item.type) && item['container-title'] === undefined ? 'container-title' : item.publisher === undefined ? 'publisher' : undefined;
+  const csl =
+    WEB_TYPES.has(item.type) && item['container-title'] === undefined
+      ? 'container-title'
+      : item.publisher === undefined
+        ? 'publisher'
+        : undefined;
   if (csl === undefined) return;
   item[csl] = text;
   (custom.aliases ??= {})[csl] = 'organization';
@@ -133,7 +193,8 @@ function sameText(a: string, b: string): boolean {
  */
 function dropRepeatedBooktitle(entry: RawEntry, item: CslItem, custom: BibtexCustom): void {
   if (item.type !== 'book' || typeof item.title !== 'string' || typeof item['container-title'] !== 'string') return;
-  if (sourceName('container-title', item, custom) !== 'booktitle' || !sameText(item.title, item['container-title'])) return;
+  if (sourceName('container-title', item, custom) !== 'booktitle' || !sameText(item.title, item['container-title']))
+    return;
   delete item['container-title'];
   if (custom.aliases) {
     delete custom.aliases['container-title'];

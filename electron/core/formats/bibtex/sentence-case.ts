@@ -10,13 +10,20 @@ const NOCASE_OPEN = '<span class="nocase">';
 /** Capitalised, the rest lower-case: the only shape that is lowered. */
 const CAPITALISED = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
 // The words Title Case leaves lower-case (Chicago, APA): a sign that a title is in Title Case.
-const FUNCTION_WORDS = new Set('a an and as at but by for from in into nor of on onto or per the to upon via vs with within without'.split(' '));
+const FUNCTION_WORDS = new Set(
+  'a an and as at but by for from in into nor of on onto or per the to upon via vs with within without'.split(' '),
+);
 
 /** English, or no language given: the titles Better BibTeX converts (langid, then language). */
 export function isEnglish(language: string | undefined): boolean {
   if (language === undefined) return true;
   const l = language.trim().toLowerCase().replace(/[{}]/g, '');
-  return l === '' || /^(?:en(?:[-_][a-z]+)?|english|american|british|canadian|australian|newzealand|usenglish|ukenglish|us english|uk english)$/.test(l);
+  return (
+    l === '' ||
+    /^(?:en(?:[-_][a-z]+)?|english|american|british|canadian|australian|newzealand|usenglish|ukenglish|us english|uk english)$/.test(
+      l,
+    )
+  );
 }
 
 /** The text of a title outside tags and nocase spans, piece by piece, with whether case may change. */

@@ -56,13 +56,19 @@ export function bibtexDocument(format: OutputFormat, values: readonly string[], 
 }
 
 /** \cite{a,b}; a single cited item keeps its locator as the optional argument (\cite[p.~12]{a}). */
-export function bibtexCitation(cluster: CitationCluster, items: ReadonlyMap<string, CslItem>, format: OutputFormat): string {
+export function bibtexCitation(
+  cluster: CitationCluster,
+  items: ReadonlyMap<string, CslItem>,
+  format: OutputFormat,
+): string {
   const keys = cluster.map((ref) => {
     const item = items.get(ref.id);
     return item ? bibtexKey(item) : ref.id;
   });
   const only = cluster.length === 1 ? cluster[0] : undefined;
-  const note = only?.locator ? `[${only.label && only.label !== 'page' ? `${only.label}~` : 'p.~'}${only.locator}]` : '';
+  const note = only?.locator
+    ? `[${only.label && only.label !== 'page' ? `${only.label}~` : 'p.~'}${only.locator}]`
+    : '';
   const text = `\\cite${note}{${keys.join(',')}}`;
   return format === 'html' ? escapeHtml(text) : format === 'rtf' ? escapeRtf(text) : text;
 }

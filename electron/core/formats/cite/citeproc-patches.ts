@@ -43,7 +43,8 @@ export function patchCiteproc<T extends object>(csl: T): T {
     ['toLocaleLowerCase', internals.toLocaleLowerCase],
     ['toLocaleUpperCase', internals.toLocaleUpperCase],
   ] as const) {
-    if (typeof fn !== 'function') throw new Error(`citeproc-js has no ${what}: the patches in citeproc-patches.ts need review for this version`);
+    if (typeof fn !== 'function')
+      throw new Error(`citeproc-js has no ${what}: the patches in citeproc-patches.ts need review for this version`);
   }
 
   // subsequent-author-substitute ("———" for a repeated author list, MLA and others) compares the
@@ -62,10 +63,27 @@ export function patchCiteproc<T extends object>(csl: T): T {
   // With initialize-with-hyphen="false" (Vancouver, AMA) each part of a compound given name is an
   // initial: Min-jun → MJ, as Ji-Woo → JW. citeproc-js takes a lower-case part after a hyphen for
   // a particle and leaves it whole ("Zhang M jun"). Initialising, the part is capitalised first.
-  const initializeWith = names.initializeWith as (state: NameState, name: unknown, terminator: unknown, normalizeOnly: unknown) => unknown;
-  names.initializeWith = function (this: unknown, state: NameState, name: unknown, terminator: unknown, normalizeOnly: unknown) {
-    const compound = !normalizeOnly && state?.opt?.['initialize-with-hyphen'] === false && typeof name === 'string' && name.includes('-');
-    const given = compound ? (name as string).replace(/-(\p{Ll})/gu, (_m, c: string) => `-${c.toLocaleUpperCase()}`) : name;
+  const initializeWith = names.initializeWith as (
+    state: NameState,
+    name: unknown,
+    terminator: unknown,
+    normalizeOnly: unknown,
+  ) => unknown;
+  names.initializeWith = function (
+    this: unknown,
+    state: NameState,
+    name: unknown,
+    terminator: unknown,
+    normalizeOnly: unknown,
+  ) {
+    const compound =
+      !normalizeOnly &&
+      state?.opt?.['initialize-with-hyphen'] === false &&
+      typeof name === 'string' &&
+      name.includes('-');
+    const given = compound
+      ? (name as string).replace(/-(\p{Ll})/gu, (_m, c: string) => `-${c.toLocaleUpperCase()}`)
+      : name;
     return initializeWith.call(this, state, given, terminator, normalizeOnly);
   };
 
@@ -94,8 +112,13 @@ export function patchCiteproc<T extends object>(csl: T): T {
   }
   internals.getSortCompare = function (this: CaseState, defaultLocale?: string) {
     if (internals.stringCompare) return internals.stringCompare;
-    const collator = new Intl.Collator(defaultLocale || 'en-US', { sensitivity: 'base', ignorePunctuation: true, numeric: true });
-    const strcmp = (a: string, b: string): number => collator.compare(internals.toLocaleLowerCase.call(this, a), internals.toLocaleLowerCase.call(this, b));
+    const collator = new Intl.Collator(defaultLocale || 'en-US', {
+      sensitivity: 'base',
+      ignorePunctuation: true,
+      numeric: true,
+    });
+    const strcmp = (a: string, b: string): number =>
+      collator.compare(internals.toLocaleLowerCase.call(this, a), internals.toLocaleLowerCase.call(this, b));
     const stripPunct = (str: string): string => str.replace(/^[[\]'"]*/g, '');
     // As citeproc-js: brackets are ignored in sorting when the collator does not ignore them itself.
     if (!strcmp('[x', 'x')) return strcmp;

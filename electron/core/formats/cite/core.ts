@@ -83,7 +83,8 @@ export function bibliographyDocument(format: OutputFormat, values: readonly stri
 export function bibliographyStyle(xml: string): CslXmlNode {
   const root = citeproc().parseXml(xml);
   for (const node of root.children) {
-    if (typeof node === 'object' && node.name === 'citation') node.children = node.children.filter((c) => typeof c !== 'object' || c.name !== 'sort');
+    if (typeof node === 'object' && node.name === 'citation')
+      node.children = node.children.filter((c) => typeof c !== 'object' || c.name !== 'sort');
   }
   return root;
 }
@@ -105,7 +106,12 @@ export class CiteCore {
   }
 
   stats(): CoreStats {
-    return { engines: this.#engines.size, cachedEntries: this.#entries.size, rendered: this.#rendered, reused: this.#reused };
+    return {
+      engines: this.#engines.size,
+      cachedEntries: this.#entries.size,
+      rendered: this.#rendered,
+      reused: this.#reused,
+    };
   }
 
   clear(): void {
@@ -148,7 +154,13 @@ export class CiteCore {
     this.#rendered += missing.length;
     this.#reused += sorted.length - missing.length;
     const entries = sorted.filter((id) => values.has(id)).map((id) => ({ id, value: values.get(id)! }));
-    return { entries, document: bibliographyDocument(format, entries.map((e) => e.value)) };
+    return {
+      entries,
+      document: bibliographyDocument(
+        format,
+        entries.map((e) => e.value),
+      ),
+    };
   }
 
   /**
@@ -160,14 +172,20 @@ export class CiteCore {
   }
 
   /** In-text citations, one per cluster, in the context of `items` (for disambiguation and numbers). */
-  citations(req: CoreRequest, items: readonly CslItem[], keys: readonly string[], clusters: readonly CitationCluster[]): string[] {
+  citations(
+    req: CoreRequest,
+    items: readonly CslItem[],
+    keys: readonly string[],
+    clusters: readonly CitationCluster[],
+  ): string[] {
     const state = this.#state(req, 'citations');
     this.#register(state, items, keys);
     state.engine.setOutputFormat(req.format);
     return clusters.map((cluster) => {
       if (cluster.length === 0) throw new CoreError('INVALID_INPUT', 'A citation needs at least one item.');
       for (const ref of cluster) {
-        if (!state.items.has(ref.id)) throw new CoreError('INVALID_INPUT', `The citation cites "${ref.id}", which is not among the items.`);
+        if (!state.items.has(ref.id))
+          throw new CoreError('INVALID_INPUT', `The citation cites "${ref.id}", which is not among the items.`);
       }
       const value = state.engine.makeCitationCluster(cluster.map((ref) => ({ ...ref })));
       return req.format === 'html' ? assertSafeHtml(value) : value;
@@ -212,13 +230,16 @@ export class CiteCore {
   /** Brings the engine's registry to exactly these items, in this order; a no-op when nothing changed. */
   #register(state: EngineState, items: readonly CslItem[], keys: readonly string[]): void {
     const ids = items.map((item) => item.id);
-    const unchanged = ids.length === state.order.length && ids.every((id, i) => id === state.order[i] && keys[i] === state.keys.get(id));
+    const unchanged =
+      ids.length === state.order.length &&
+      ids.every((id, i) => id === state.order[i] && keys[i] === state.keys.get(id));
     if (unchanged) return;
     const seen = new Set<string>();
     const next = new Map<string, string>();
     const changed = new Set<string>();
     items.forEach((item, i) => {
-      if (typeof item?.id !== 'string' || item.id === '') throw new CoreError('INVALID_INPUT', `Item ${i + 1} has no id.`);
+      if (typeof item?.id !== 'string' || item.id === '')
+        throw new CoreError('INVALID_INPUT', `Item ${i + 1} has no id.`);
       if (seen.has(item.id)) throw new CoreError('INVALID_INPUT', `Two items have the id "${item.id}".`);
       seen.add(item.id);
       const key = keys[i]!;
@@ -235,7 +256,12 @@ export class CiteCore {
     state.keys = next;
   }
 
-  #render(state: EngineState, req: CoreRequest, sorted: readonly string[], missing: readonly string[]): Map<string, string> {
+  #render(
+    state: EngineState,
+    req: CoreRequest,
+    sorted: readonly string[],
+    missing: readonly string[],
+  ): Map<string, string> {
     const { engine } = state;
     engine.setOutputFormat(req.format);
     const wanted = new Set(missing);

@@ -87,7 +87,16 @@ export class CiteFormatter {
    */
   async warmUp(options: Pick<FormatOptions, 'style' | 'locale'>): Promise<void> {
     const sample: CslItem[] = [
-      { id: 'warm-up-1', type: 'article-journal', title: 'Warm-up', author: [{ family: 'Citewise', given: 'A.' }], 'container-title': 'Journal', issued: { 'date-parts': [[2020]] }, volume: '1', page: '1-2' },
+      {
+        id: 'warm-up-1',
+        type: 'article-journal',
+        title: 'Warm-up',
+        author: [{ family: 'Citewise', given: 'A.' }],
+        'container-title': 'Journal',
+        issued: { 'date-parts': [[2020]] },
+        volume: '1',
+        page: '1-2',
+      },
     ];
     await this.#bibliography(sample, { ...options, format: 'text' }, true);
   }
@@ -114,15 +123,29 @@ export class CiteFormatter {
     if (style === 'bibtex' || !this.#pool) return;
     const req: CoreRequest = { style, locale, forceLocale, format };
     this.#prepared.add(this.#engineKey(req));
-    const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'prepare', ...this.#job(req, holds, [], []) }));
-    if (result.kind !== 'prepare') throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
+    const result = await this.#pool.run(this.#slot(req), (holds) => ({
+      kind: 'prepare',
+      ...this.#job(req, holds, [], []),
+    }));
+    if (result.kind !== 'prepare')
+      throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
   }
 
   async #bibliography(items: readonly CslItem[], options: FormatOptions, pooled: boolean): Promise<Bibliography> {
     const { style, format, locale, forceLocale } = this.#resolve(items, options);
     if (style === 'bibtex') {
       const entries = items.map((item) => bibtexEntry(item, format));
-      return { style: options.style, locale, format, entries, document: bibtexDocument(format, entries.map((e) => e.value), RTF_HEADER) };
+      return {
+        style: options.style,
+        locale,
+        format,
+        entries,
+        document: bibtexDocument(
+          format,
+          entries.map((e) => e.value),
+          RTF_HEADER,
+        ),
+      };
     }
     const req: CoreRequest = { style, locale, forceLocale, format };
     const store = pooled ? undefined : options.store;
@@ -131,7 +154,16 @@ export class CiteFormatter {
       const kept = await store.get(key);
       if (kept) {
         this.#persisted.hits++;
-        return { style: options.style, locale, format, entries: kept, document: bibliographyDocument(format, kept.map((e) => e.value)) };
+        return {
+          style: options.style,
+          locale,
+          format,
+          entries: kept,
+          document: bibliographyDocument(
+            format,
+            kept.map((e) => e.value),
+          ),
+        };
       }
       this.#persisted.misses++;
     }
@@ -141,19 +173,35 @@ export class CiteFormatter {
     return { style: options.style, locale, format, ...value };
   }
 
-  async #render(req: CoreRequest, items: readonly CslItem[], options: FormatOptions, pooled: boolean): Promise<{ entries: BibliographyEntry[]; document: string }> {
+  async #render(
+    req: CoreRequest,
+    items: readonly CslItem[],
+    options: FormatOptions,
+    pooled: boolean,
+  ): Promise<{ entries: BibliographyEntry[]; document: string }> {
     const versions = items.map((item) => options.versionOf?.(item));
     if (this.#pool && (pooled || items.length >= this.#threshold || this.#prepared.has(this.#engineKey(req)))) {
-      const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'bibliography', ...this.#job(req, holds, items, versions) }));
+      const result = await this.#pool.run(this.#slot(req), (holds) => ({
+        kind: 'bibliography',
+        ...this.#job(req, holds, items, versions),
+      }));
       if (result.kind === 'bibliography') return result.value;
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
     }
-    return this.#core.bibliography(req, items, items.map((item, i) => itemKey(item, versions[i])));
+    return this.#core.bibliography(
+      req,
+      items,
+      items.map((item, i) => itemKey(item, versions[i])),
+    );
   }
 
   /** The XML of the locales an engine for this request may read, in a fixed order. */
   #localeXml(req: CoreRequest): string[] {
-    const tags = new Set(['en-US', req.locale, ...(req.style.defaultLocale ? [req.style.defaultLocale] : [])].map((l) => resolveLocale(l, this.#assets.manifest.locales) ?? l));
+    const tags = new Set(
+      ['en-US', req.locale, ...(req.style.defaultLocale ? [req.style.defaultLocale] : [])].map(
+        (l) => resolveLocale(l, this.#assets.manifest.locales) ?? l,
+      ),
+    );
     return [...tags].sort().map((tag) => this.#assets.localeXml(tag) ?? '');
   }
 
@@ -162,29 +210,47 @@ export class CiteFormatter {
    * context, normally every item of the document's bibliography: disambiguation (2020a, initials) and
    * citation numbers depend on it, and numbers follow its order.
    */
-  async formatCitation(items: readonly CslItem[], cite: string | CiteRef | CitationCluster, options: FormatOptions): Promise<Citation> {
-    const cluster: CitationCluster = typeof cite === 'string' ? [{ id: cite }] : Array.isArray(cite) ? (cite as CitationCluster) : [cite as CiteRef];
+  async formatCitation(
+    items: readonly CslItem[],
+    cite: string | CiteRef | CitationCluster,
+    options: FormatOptions,
+  ): Promise<Citation> {
+    const cluster: CitationCluster =
+      typeof cite === 'string' ? [{ id: cite }] : Array.isArray(cite) ? (cite as CitationCluster) : [cite as CiteRef];
     const [one] = await this.formatCitations(items, [cluster], options);
     return one!;
   }
 
   /** Several citations in the same context, one result per cluster. */
-  async formatCitations(items: readonly CslItem[], clusters: readonly CitationCluster[], options: FormatOptions): Promise<Citation[]> {
+  async formatCitations(
+    items: readonly CslItem[],
+    clusters: readonly CitationCluster[],
+    options: FormatOptions,
+  ): Promise<Citation[]> {
     const { style, format, locale, forceLocale } = this.#resolve(items, options);
-    if (!Array.isArray(clusters) || clusters.some((c) => !Array.isArray(c) || c.some((r) => typeof r?.id !== 'string'))) {
+    if (
+      !Array.isArray(clusters) ||
+      clusters.some((c) => !Array.isArray(c) || c.some((r) => typeof r?.id !== 'string'))
+    ) {
       throw new CoreError('INVALID_INPUT', 'A citation is a list of { id } references.');
     }
     if (style === 'bibtex') {
       const byId = new Map(items.map((item) => [item.id, item]));
       return clusters.map((cluster) => {
-        for (const ref of cluster) if (!byId.has(ref.id)) throw new CoreError('INVALID_INPUT', `The citation cites "${ref.id}", which is not among the items.`);
+        for (const ref of cluster)
+          if (!byId.has(ref.id))
+            throw new CoreError('INVALID_INPUT', `The citation cites "${ref.id}", which is not among the items.`);
         return { value: bibtexCitation(cluster, byId, format) };
       });
     }
     const req: CoreRequest = { style, locale, forceLocale, format };
     const versions = items.map((item) => options.versionOf?.(item));
     if (this.#pool && items.length >= this.#threshold) {
-      const result = await this.#pool.run(this.#slot(req), (holds) => ({ kind: 'citations', clusters: clusters.map((c) => [...c]), ...this.#job(req, holds, items, versions) }));
+      const result = await this.#pool.run(this.#slot(req), (holds) => ({
+        kind: 'citations',
+        clusters: clusters.map((c) => [...c]),
+        ...this.#job(req, holds, items, versions),
+      }));
       if (result.kind === 'citations') return result.value.map((value) => ({ value }));
       throw new CoreError('INTERNAL', 'The citation worker answered with the wrong result.');
     }
@@ -207,16 +273,27 @@ export class CiteFormatter {
     await this.#pool?.close();
   }
 
-  #resolve(items: readonly CslItem[], options: FormatOptions): { style: CslStyleDef | 'bibtex'; format: OutputFormat; locale: string; forceLocale: boolean } {
+  #resolve(
+    items: readonly CslItem[],
+    options: FormatOptions,
+  ): { style: CslStyleDef | 'bibtex'; format: OutputFormat; locale: string; forceLocale: boolean } {
     if (!Array.isArray(items)) throw new CoreError('INVALID_INPUT', 'Items must be a list of CSL-JSON items.');
-    if (items.length > MAX_ITEMS) throw new CoreError('INVALID_INPUT', `At most ${MAX_ITEMS} items can be formatted at once.`);
+    if (items.length > MAX_ITEMS)
+      throw new CoreError('INVALID_INPUT', `At most ${MAX_ITEMS} items can be formatted at once.`);
     for (const [i, item] of items.entries()) {
-      if (typeof item !== 'object' || item === null || typeof item.id !== 'string' || item.id === '' || typeof item.type !== 'string') {
+      if (
+        typeof item !== 'object' ||
+        item === null ||
+        typeof item.id !== 'string' ||
+        item.id === '' ||
+        typeof item.type !== 'string'
+      ) {
         throw new CoreError('INVALID_INPUT', `Item ${i + 1} is not a CSL-JSON item with an id and a type.`);
       }
     }
     const format = options.format ?? 'text';
-    if (!OUTPUT_FORMATS.includes(format)) throw new CoreError('INVALID_INPUT', `Unknown output format "${String(format)}".`);
+    if (!OUTPUT_FORMATS.includes(format))
+      throw new CoreError('INVALID_INPUT', `Unknown output format "${String(format)}".`);
     const style = this.#registry.get(options.style);
     const wanted = options.locale ?? (style === 'bibtex' ? undefined : style.defaultLocale) ?? 'en-US';
     const locale = resolveLocale(wanted, this.#assets.manifest.locales);
@@ -233,7 +310,12 @@ export class CiteFormatter {
   }
 
   /** A job's common part, with only the style and locale XML the worker does not hold yet. */
-  #job(req: CoreRequest, holds: Holds, items: readonly CslItem[], versions: Array<string | number | undefined>): Omit<JobBase, 'id'> {
+  #job(
+    req: CoreRequest,
+    holds: Holds,
+    items: readonly CslItem[],
+    versions: Array<string | number | undefined>,
+  ): Omit<JobBase, 'id'> {
     const locales: Record<string, string> = {};
     for (const lang of new Set(['en-US', req.locale, ...(req.style.defaultLocale ? [req.style.defaultLocale] : [])])) {
       const tag = resolveLocale(lang, this.#assets.manifest.locales);
@@ -246,7 +328,15 @@ export class CiteFormatter {
     }
     const style = holds.styles.has(req.style.version) ? { version: req.style.version } : req.style;
     holds.styles.add(req.style.version);
-    return { style, locale: req.locale, forceLocale: req.forceLocale, format: req.format, locales, items: [...items], versions };
+    return {
+      style,
+      locale: req.locale,
+      forceLocale: req.forceLocale,
+      format: req.format,
+      locales,
+      items: [...items],
+      versions,
+    };
   }
 }
 

@@ -19,7 +19,11 @@ export const PERSISTED_BIBLIOGRAPHY_VERSION = 1;
 
 export interface BibliographyStore {
   get(key: string): Promise<BibliographyEntry[] | null> | BibliographyEntry[] | null;
-  put(key: string, meta: { style: string; format: string }, entries: readonly BibliographyEntry[]): Promise<unknown> | unknown;
+  put(
+    key: string,
+    meta: { style: string; format: string },
+    entries: readonly BibliographyEntry[],
+  ): Promise<unknown> | unknown;
 }
 
 export interface PersistKeyInput {

@@ -25,7 +25,12 @@ export interface Holds {
 export type PoolJob = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
 /** Node's flags that take their value as the next argument when not written `--flag=value`. */
-const PROFILER_VALUE_FLAGS = new Set(['--cpu-prof-dir', '--cpu-prof-interval', '--heap-prof-dir', '--heap-prof-interval']);
+const PROFILER_VALUE_FLAGS = new Set([
+  '--cpu-prof-dir',
+  '--cpu-prof-interval',
+  '--heap-prof-dir',
+  '--heap-prof-interval',
+]);
 
 /**
  * The CPU and heap profiler flags among a process's execArgv (`node --cpu-prof --cpu-prof-dir=D …`),
@@ -52,7 +57,11 @@ export class WorkerPool {
   /** `entry`: the worker script; found by locateWorker('cite-worker') when the first worker starts. */
   constructor(size = 2, entry: WorkerEntry | (() => WorkerEntry) = () => locateWorker('cite-worker')) {
     this.#entry = entry;
-    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ rpc: undefined, styles: new Set(), locales: new Set() }));
+    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({
+      rpc: undefined,
+      styles: new Set(),
+      locales: new Set(),
+    }));
   }
 
   get size(): number {

@@ -37,13 +37,19 @@ function child(node: CslXmlNode, name: string): CslXmlNode | undefined {
 }
 
 function text(node: CslXmlNode | undefined): string {
-  return node ? node.children.filter((c): c is string => typeof c === 'string').join('').trim() : '';
+  return node
+    ? node.children
+        .filter((c): c is string => typeof c === 'string')
+        .join('')
+        .trim()
+    : '';
 }
 
 /** Reads a CSL style's XML and checks that it is an independent CSL 1.0 style a processor can run. */
 export function inspectStyle(xml: string): { tree: CslXmlNode; title: string; cslId: string; defaultLocale?: string } {
   if (typeof xml !== 'string' || xml.length === 0) throw new CoreError('INVALID_INPUT', 'The style file is empty.');
-  if (xml.length > MAX_STYLE_BYTES) throw new CoreError('INVALID_INPUT', 'The style file is too large to be a CSL style.');
+  if (xml.length > MAX_STYLE_BYTES)
+    throw new CoreError('INVALID_INPUT', 'The style file is too large to be a CSL style.');
   if (!/<style[\s>]/.test(xml) || !xml.includes('http://purl.org/net/xbiblio/csl')) {
     throw new CoreError('INVALID_INPUT', 'This is not a CSL style: there is no <style> element in the CSL namespace.');
   }
@@ -51,21 +57,36 @@ export function inspectStyle(xml: string): { tree: CslXmlNode; title: string; cs
   try {
     tree = citeproc().parseXml(xml);
   } catch (err) {
-    throw new CoreError('INVALID_INPUT', `The style file is not well-formed XML: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The style file is not well-formed XML: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  if (tree?.name !== 'style') throw new CoreError('INVALID_INPUT', 'This is not a CSL style: the root element is not <style>.');
-  if (!/^1\.0/.test(tree.attrs.version ?? '')) throw new CoreError('INVALID_INPUT', 'Only CSL 1.0 styles are supported (version="1.0").');
-  if (!['in-text', 'note'].includes(tree.attrs.class ?? '')) throw new CoreError('INVALID_INPUT', 'The style has no class="in-text" or class="note".');
+  if (tree?.name !== 'style')
+    throw new CoreError('INVALID_INPUT', 'This is not a CSL style: the root element is not <style>.');
+  if (!/^1\.0/.test(tree.attrs.version ?? ''))
+    throw new CoreError('INVALID_INPUT', 'Only CSL 1.0 styles are supported (version="1.0").');
+  if (!['in-text', 'note'].includes(tree.attrs.class ?? ''))
+    throw new CoreError('INVALID_INPUT', 'The style has no class="in-text" or class="note".');
   const info = child(tree, 'info');
-  const parent = info?.children.find((c): c is CslXmlNode => typeof c !== 'string' && c.name === 'link' && c.attrs.rel === 'independent-parent');
+  const parent = info?.children.find(
+    (c): c is CslXmlNode => typeof c !== 'string' && c.name === 'link' && c.attrs.rel === 'independent-parent',
+  );
   if (!child(tree, 'citation')) {
     throw new CoreError(
       'INVALID_INPUT',
-      parent ? `This is a dependent style; add its parent style instead (${parent.attrs.href ?? 'see its independent-parent link'}).` : 'The style has no <citation> element.',
+      parent
+        ? `This is a dependent style; add its parent style instead (${parent.attrs.href ?? 'see its independent-parent link'}).`
+        : 'The style has no <citation> element.',
     );
   }
   const defaultLocale = tree.attrs['default-locale'];
-  return { tree, title: text(info && child(info, 'title')), cslId: text(info && child(info, 'id')), ...(defaultLocale ? { defaultLocale } : {}) };
+  return {
+    tree,
+    title: text(info && child(info, 'title')),
+    cslId: text(info && child(info, 'id')),
+    ...(defaultLocale ? { defaultLocale } : {}),
+  };
 }
 
 /** The attributes of the first start tag named `name` in a style's XML (a shipped style: see builtInFacts). */
@@ -73,7 +94,8 @@ function startTagAttrs(xml: string, name: string): Record<string, string> | unde
   const open = new RegExp(`<${name}(?=[\\s/>])([^>]*)>`).exec(xml);
   if (!open) return undefined;
   const attrs: Record<string, string> = {};
-  for (const m of open[1]!.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[m[1]!] = m[2] ?? m[3] ?? '';
+  for (const m of open[1]!.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    attrs[m[1]!] = m[2] ?? m[3] ?? '';
   return attrs;
 }
 
@@ -85,18 +107,40 @@ function startTagAttrs(xml: string, name: string): Record<string, string> | unde
  */
 export function builtInFacts(xml: string): { defaultLocale?: string; substitutesAuthor: boolean } | undefined {
   const style = startTagAttrs(xml, 'style');
-  if (!style || !xml.includes('http://purl.org/net/xbiblio/csl') || !/^1\.0/.test(style.version ?? '')) return undefined;
+  if (!style || !xml.includes('http://purl.org/net/xbiblio/csl') || !/^1\.0/.test(style.version ?? ''))
+    return undefined;
   const bibliography = startTagAttrs(xml, 'bibliography');
   const defaultLocale = style['default-locale'];
-  return { ...(defaultLocale ? { defaultLocale } : {}), substitutesAuthor: bibliography?.['subsequent-author-substitute'] !== undefined };
+  return {
+    ...(defaultLocale ? { defaultLocale } : {}),
+    substitutesAuthor: bibliography?.['subsequent-author-substitute'] !== undefined,
+  };
 }
 
-function describe(id: StyleId, name: string, title: string, xml: string, builtIn: boolean, tree: CslXmlNode, defaultLocale?: string): CslStyleDef {
+function describe(
+  id: StyleId,
+  name: string,
+  title: string,
+  xml: string,
+  builtIn: boolean,
+  tree: CslXmlNode,
+  defaultLocale?: string,
+): CslStyleDef {
   const bibliography = child(tree, 'bibliography');
-  return describeFacts(id, name, title, xml, builtIn, { ...(defaultLocale ? { defaultLocale } : {}), substitutesAuthor: bibliography?.attrs['subsequent-author-substitute'] !== undefined });
+  return describeFacts(id, name, title, xml, builtIn, {
+    ...(defaultLocale ? { defaultLocale } : {}),
+    substitutesAuthor: bibliography?.attrs['subsequent-author-substitute'] !== undefined,
+  });
 }
 
-function describeFacts(id: StyleId, name: string, title: string, xml: string, builtIn: boolean, facts: { defaultLocale?: string; substitutesAuthor: boolean }): CslStyleDef {
+function describeFacts(
+  id: StyleId,
+  name: string,
+  title: string,
+  xml: string,
+  builtIn: boolean,
+  facts: { defaultLocale?: string; substitutesAuthor: boolean },
+): CslStyleDef {
   const { defaultLocale, substitutesAuthor } = facts;
   return {
     id,
@@ -151,13 +195,25 @@ export class StyleRegistry {
   register(xml: string, options: { id?: string } = {}): StyleInfo {
     const { tree, title, cslId, defaultLocale } = inspectStyle(xml);
     const id = (options.id ?? cslId.split('/').filter(Boolean).pop() ?? '').toLowerCase();
-    if (!USER_STYLE_ID.test(id) || id.includes('..')) throw new CoreError('INVALID_INPUT', `"${id}" is not a usable style id (letters, digits, ".", "_" and "-").`);
-    if ((CITATION_STYLE_IDS as readonly string[]).includes(id)) throw new CoreError('CONFLICT', `"${id}" is a built-in style; give the new style another id.`);
+    if (!USER_STYLE_ID.test(id) || id.includes('..'))
+      throw new CoreError('INVALID_INPUT', `"${id}" is not a usable style id (letters, digits, ".", "_" and "-").`);
+    if ((CITATION_STYLE_IDS as readonly string[]).includes(id))
+      throw new CoreError('CONFLICT', `"${id}" is a built-in style; give the new style another id.`);
     // Prove the processor accepts it before anyone relies on it.
     try {
-      new (citeproc().Engine)({ retrieveItem: () => ({ id: 'x', type: 'book' }), retrieveLocale: (l) => this.#assets.localeXml(l) ?? this.#assets.localeXml('en-US') }, tree, defaultLocale ?? 'en-US');
+      new (citeproc().Engine)(
+        {
+          retrieveItem: () => ({ id: 'x', type: 'book' }),
+          retrieveLocale: (l) => this.#assets.localeXml(l) ?? this.#assets.localeXml('en-US'),
+        },
+        tree,
+        defaultLocale ?? 'en-US',
+      );
     } catch (err) {
-      throw new CoreError('INVALID_INPUT', `The CSL processor rejects this style: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CoreError(
+        'INVALID_INPUT',
+        `The CSL processor rejects this style: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const def = describe(id, id, title, xml, false, tree, defaultLocale);
     this.#user.set(id, def);
@@ -177,6 +233,13 @@ export class StyleRegistry {
   }
 
   #info(def: CslStyleDef): StyleInfo {
-    return { id: def.id, title: def.title, name: def.name, builtIn: def.builtIn, kind: 'csl', ...(def.defaultLocale ? { defaultLocale: def.defaultLocale } : {}) };
+    return {
+      id: def.id,
+      title: def.title,
+      name: def.name,
+      builtIn: def.builtIn,
+      kind: 'csl',
+      ...(def.defaultLocale ? { defaultLocale: def.defaultLocale } : {}),
+    };
   }
 }

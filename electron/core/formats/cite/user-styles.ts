@@ -33,7 +33,9 @@ export class UserStyles {
   loadInto(host: StyleHost): { file: string; problem: string }[] {
     if (!existsSync(this.dir)) return [];
     const problems: { file: string; problem: string }[] = [];
-    for (const file of readdirSync(this.dir).filter((f) => f.endsWith(EXT)).sort()) {
+    for (const file of readdirSync(this.dir)
+      .filter((f) => f.endsWith(EXT))
+      .sort()) {
       try {
         host.registerStyle(readFileSync(join(this.dir, file), 'utf8'), { id: file.slice(0, -EXT.length) });
       } catch (err) {
@@ -60,13 +62,17 @@ export class UserStyles {
       // Not saved: take the registration back too (or restore the style it replaced).
       host.unregisterStyle(info.id);
       if (previous !== null) host.registerStyle(previous, { id: info.id });
-      throw new CoreError('INTERNAL', `The style could not be saved in ${this.dir}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CoreError(
+        'INTERNAL',
+        `The style could not be saved in ${this.dir}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return info;
   }
 
   remove(host: StyleHost, id: string): void {
-    if ((CITATION_STYLE_IDS as readonly string[]).includes(id)) throw new CoreError('CONFLICT', `"${id}" is a built-in style and cannot be removed.`);
+    if ((CITATION_STYLE_IDS as readonly string[]).includes(id))
+      throw new CoreError('CONFLICT', `"${id}" is a built-in style and cannot be removed.`);
     const file = this.#file(id);
     const known = host.styles().some((s) => s.id === id && !s.builtIn);
     if (!known && !existsSync(file)) throw new CoreError('NOT_FOUND', `No added style is called "${id}".`);
@@ -84,7 +90,8 @@ export class UserStyles {
 
   #file(id: string): string {
     // Letters, digits, ".", "_", "-" and no separator, so the file stays in dir.
-    if (!USER_STYLE_ID.test(id) || id.includes('..')) throw new CoreError('INVALID_INPUT', `"${id}" is not a style id.`);
+    if (!USER_STYLE_ID.test(id) || id.includes('..'))
+      throw new CoreError('INVALID_INPUT', `"${id}" is not a style id.`);
     return join(this.dir, `${id}${EXT}`);
   }
 }

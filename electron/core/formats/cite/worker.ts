@@ -33,6 +33,13 @@ parentPort?.on('message', (job: Job) => {
     parentPort?.postMessage(replied(job.id, run(job)));
   } catch (err) {
     // Whatever is not a CoreError reaches the caller as one with code INTERNAL and its message.
-    parentPort?.postMessage(refused(job.id, toWire(err instanceof CoreError ? err : new CoreError('INTERNAL', err instanceof Error ? err.message : String(err)))));
+    parentPort?.postMessage(
+      refused(
+        job.id,
+        toWire(
+          err instanceof CoreError ? err : new CoreError('INTERNAL', err instanceof Error ? err.message : String(err)),
+        ),
+      ),
+    );
   }
 });

@@ -4,7 +4,15 @@
 // string, a year given as a number), strict where guessing would corrupt data.
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
-import { CSL_DATE_FIELDS, CSL_ITEM_TYPES, CSL_NAME_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from '../../../../shared/model/csl';
+import {
+  CSL_DATE_FIELDS,
+  CSL_ITEM_TYPES,
+  CSL_NAME_FIELDS,
+  type CslDate,
+  type CslItem,
+  type CslItemType,
+  type CslName,
+} from '../../../../shared/model/csl';
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
@@ -40,7 +48,13 @@ function makeSchemas() {
       'parse-names': z.union([z.boolean(), z.string(), z.number()]).optional(),
     }),
   ]);
-  const DatePartSchema = z.union([z.number(), z.string().regex(/^-?\d+$/, 'a date part must be a number').transform(Number)]);
+  const DatePartSchema = z.union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+$/, 'a date part must be a number')
+      .transform(Number),
+  ]);
   const DateSchema = z.union([
     z.number().transform((y): CslDate => ({ 'date-parts': [[y]] })),
     z.string().transform((s): CslDate => parseDate(s)),
@@ -55,7 +69,11 @@ function makeSchemas() {
   return { names: z.array(NameSchema), date: DateSchema };
 }
 
-export function importCslJson(text: string, limits: ImportLimits, out: ItemCollector = new ItemCollector()): ParseResult {
+export function importCslJson(
+  text: string,
+  limits: ImportLimits,
+  out: ItemCollector = new ItemCollector(),
+): ParseResult {
   const scan = scanJson(text, limits.maxDepth);
   if (scan.error) throw new FormatError(`This is not valid JSON: ${scan.error.reason}`, scan.error.line);
   let root: unknown;
@@ -64,7 +82,10 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const at = /position (\d+)/.exec(message);
-    throw new FormatError(`This is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}.`, at ? lineAt(text, Number(at[1])) : 0);
+    throw new FormatError(
+      `This is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}.`,
+      at ? lineAt(text, Number(at[1])) : 0,
+    );
   }
   let list: unknown[];
   let lines: number[];
@@ -80,7 +101,8 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
   } else {
     throw new FormatError('CSL-JSON is an array of items (objects) or a single item; this JSON is neither.', 1);
   }
-  if (list.length > limits.maxEntries) throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} items, the import limit.`);
+  if (list.length > limits.maxEntries)
+    throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} items, the import limit.`);
   const errors: ImportIssue[] = [];
   const warnings: ImportIssue[] = [];
   const ids = new Set<string>();
@@ -92,7 +114,10 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
       return;
     }
     const givenId = givenIdOf(raw);
-    const givenKey = typeof result['citation-key'] === 'string' && result['citation-key'].trim() !== '' ? result['citation-key'] : undefined;
+    const givenKey =
+      typeof result['citation-key'] === 'string' && result['citation-key'].trim() !== ''
+        ? result['citation-key']
+        : undefined;
     // pandoc, citeproc and Better BibTeX cite an item by its id when it has no citation-key: the id
     // is the key a Pandoc or Quarto document's [@id] refers to, so it stays the key here.
     const idProblem = givenKey === undefined && givenId !== undefined ? idKeyProblem(givenId) : undefined;
@@ -100,13 +125,17 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
     if (ids.has(result.id) && (givenKey !== undefined || idProblem !== null)) {
       // The key is what identifies an item in the library; a repeated id that is a key is handled
       // there (a repeat of the same entry, or another entry given the key with a suffix).
-      warnings.push({ line, reason: `Item ${index + 1}: the id "${result.id}" is used by an earlier item too; it was renamed.` });
+      warnings.push({
+        line,
+        reason: `Item ${index + 1}: the id "${result.id}" is used by an earlier item too; it was renamed.`,
+      });
       result.id = `${result.id}#${index + 1}`;
     }
     ids.add(result.id);
     const key = typeof result['citation-key'] === 'string' ? result['citation-key'] : undefined;
     const imported: ImportedItem = { item: result, line, sourceKey: key ?? result.id };
-    if (key === undefined && givenId !== undefined && idProblem) imported.replacedId = { id: givenId, reason: idProblem };
+    if (key === undefined && givenId !== undefined && idProblem)
+      imported.replacedId = { id: givenId, reason: idProblem };
     out.push(imported);
   });
   out.flush();
@@ -114,15 +143,26 @@ export function importCslJson(text: string, limits: ImportLimits, out: ItemColle
 }
 
 /** The normalised item, or the reason it cannot be imported. */
-export function normalizeItem(raw: unknown, index: number, line: number, limits: Pick<ImportLimits, 'maxFieldLength'>, warnings: ImportIssue[]): CslItem | string {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return `an item must be a JSON object, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}.`;
+export function normalizeItem(
+  raw: unknown,
+  index: number,
+  line: number,
+  limits: Pick<ImportLimits, 'maxFieldLength'>,
+  warnings: ImportIssue[],
+): CslItem | string {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return `an item must be a JSON object, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}.`;
   const source = raw as Record<string, unknown>;
   const item: CslItem = { id: '', type: 'document' };
   const rawType = source['type'];
   if (typeof rawType === 'string' && TYPES.has(rawType)) item.type = rawType as CslItemType;
-  else if (rawType === undefined) warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has no "type"; it was imported as a document.` });
+  else if (rawType === undefined)
+    warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has no "type"; it was imported as a document.` });
   else {
-    warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has the type ${JSON.stringify(rawType)}, which is not a CSL type; it was imported as a document.` });
+    warnings.push({
+      line,
+      reason: `Item ${index + 1}${nameOf(raw)} has the type ${JSON.stringify(rawType)}, which is not a CSL type; it was imported as a document.`,
+    });
   }
   const rawId = source['id'];
   if (typeof rawId === 'string' && rawId !== '') item.id = rawId;
@@ -132,7 +172,8 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
     if (key === 'id' || key === 'type' || value === undefined || value === null) continue;
     if (NAME_FIELDS.has(key)) {
       const names = schemas().names.safeParse(value);
-      if (!names.success) return `"${key}" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); ${nameProblem(value)}.`;
+      if (!names.success)
+        return `"${key}" must be a list of names ([{"family": …, "given": …}] or [{"literal": …}]); ${nameProblem(value)}.`;
       item[key] = names.data.map(cleanName);
     } else if (DATE_FIELDS.has(key)) {
       const date = schemas().date.safeParse(value);
@@ -159,7 +200,8 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
       if (typeof value !== 'object' || Array.isArray(value)) return '"custom" must be an object.';
       item.custom = value as Record<string, unknown>;
     } else if (typeof value === 'string') {
-      if (value.length > limits.maxFieldLength) return `"${key}" is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
+      if (value.length > limits.maxFieldLength)
+        return `"${key}" is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
       item[key] = value;
     } else if (typeof value === 'number' || typeof value === 'boolean') {
       item[key] = value;
@@ -167,7 +209,8 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
       // Not a CSL variable shape (an object or list under a text variable): kept, since other tools put
       // their own data there, but only if it is small.
       const size = JSON.stringify(value).length;
-      if (size > limits.maxFieldLength) return `"${key}" holds ${grouped(size)} characters of data; the limit is ${grouped(limits.maxFieldLength)}.`;
+      if (size > limits.maxFieldLength)
+        return `"${key}" holds ${grouped(size)} characters of data; the limit is ${grouped(limits.maxFieldLength)}.`;
       item[key] = value;
     }
   }
@@ -175,7 +218,11 @@ export function normalizeItem(raw: unknown, index: number, line: number, limits:
   if (typeof item.DOI === 'string') {
     const doi = parseDoi(item.DOI);
     if (doi.ok) item.DOI = writtenDoi(item.DOI) ?? doi.doi;
-    else warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.` });
+    else
+      warnings.push({
+        line,
+        reason: `Item ${index + 1}${nameOf(raw)}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.`,
+      });
   }
   return item;
 }
@@ -208,9 +255,13 @@ function nameProblem(value: unknown): string {
     if (name === null || typeof name !== 'object' || Array.isArray(name)) return `name ${i + 1} is ${kindOf(name)}`;
     for (const [part, v] of Object.entries(name as Record<string, unknown>)) {
       if (['comma-suffix', 'static-ordering', 'parse-names'].includes(part)) {
-        if (v !== undefined && !['boolean', 'string', 'number'].includes(typeof v)) return `name ${i + 1} has "${part}" as ${kindOf(v)}, not true or false`;
-      } else if (['family', 'given', 'dropping-particle', 'non-dropping-particle', 'suffix', 'literal'].includes(part)) {
-        if (v !== undefined && typeof v !== 'string' && typeof v !== 'number') return `name ${i + 1} has "${part}" as ${kindOf(v)}, not text`;
+        if (v !== undefined && !['boolean', 'string', 'number'].includes(typeof v))
+          return `name ${i + 1} has "${part}" as ${kindOf(v)}, not true or false`;
+      } else if (
+        ['family', 'given', 'dropping-particle', 'non-dropping-particle', 'suffix', 'literal'].includes(part)
+      ) {
+        if (v !== undefined && typeof v !== 'string' && typeof v !== 'number')
+          return `name ${i + 1} has "${part}" as ${kindOf(v)}, not text`;
       }
     }
   }
@@ -229,13 +280,23 @@ function kindOf(v: unknown): string {
 function dateText(value: unknown): string {
   if (typeof value === 'boolean') return '';
   if (value === null || typeof value !== 'object') return String(value).trim();
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '')).filter(Boolean).join('-');
+  if (Array.isArray(value))
+    return value
+      .map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : ''))
+      .filter(Boolean)
+      .join('-');
   const v = value as Record<string, unknown>;
-  for (const field of ['literal', 'raw']) if (typeof v[field] === 'string' && v[field].trim() !== '') return v[field].trim();
+  for (const field of ['literal', 'raw'])
+    if (typeof v[field] === 'string' && v[field].trim() !== '') return v[field].trim();
   const parts = v['date-parts'];
   const text = Array.isArray(parts)
     ? parts
-        .map((p) => (Array.isArray(p) ? p : [p]).map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x).trim() : '')).filter(Boolean).join('-'))
+        .map((p) =>
+          (Array.isArray(p) ? p : [p])
+            .map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x).trim() : ''))
+            .filter(Boolean)
+            .join('-'),
+        )
         .filter(Boolean)
         .join('/')
     : '';

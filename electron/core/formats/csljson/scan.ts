@@ -45,14 +45,27 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
         const d = text.charCodeAt(i);
         if (d === 92) i++;
         else if (d === 34) break;
-        else if (d === 10) return { elementLines, itemsLines, rootLine, error: { line, reason: 'a string is not closed before the end of the line.' } };
+        else if (d === 10)
+          return {
+            elementLines,
+            itemsLines,
+            rootLine,
+            error: { line, reason: 'a string is not closed before the end of the line.' },
+          };
       }
-      if (i >= n) return { elementLines, itemsLines, rootLine, error: { line, reason: 'the file ends inside a string.' } };
+      if (i >= n)
+        return { elementLines, itemsLines, rootLine, error: { line, reason: 'the file ends inside a string.' } };
       if (depth === 1 && kinds[0] === 123) lastKey = text.slice(start, i);
       continue;
     }
     if (c === 91 || c === 123) {
-      if (++depth > maxDepth) return { elementLines, itemsLines, rootLine, error: { line, reason: `arrays and objects are nested more than ${maxDepth} levels deep.` } };
+      if (++depth > maxDepth)
+        return {
+          elementLines,
+          itemsLines,
+          rootLine,
+          error: { line, reason: `arrays and objects are nested more than ${maxDepth} levels deep.` },
+        };
       kinds.push(c);
       if (c === 91) {
         expectElement = true;
@@ -62,13 +75,28 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
     }
     if (c === 93 || c === 125) {
       const open = kinds.pop();
-      if (open === undefined || (c === 93) !== (open === 91)) return { elementLines, itemsLines, rootLine, error: { line, reason: `"${String.fromCharCode(c)}" does not match any opening bracket.` } };
+      if (open === undefined || (c === 93) !== (open === 91))
+        return {
+          elementLines,
+          itemsLines,
+          rootLine,
+          error: { line, reason: `"${String.fromCharCode(c)}" does not match any opening bracket.` },
+        };
       if (depth === itemsDepth && c === 93) itemsDepth = -2; // the items array is done
       depth--;
       continue;
     }
     if (c === 44 && kinds[kinds.length - 1] === 91) expectElement = true;
   }
-  if (depth > 0) return { elementLines, itemsLines, rootLine, error: { line, reason: `the file ends before ${depth} bracket${depth > 1 ? 's are' : ' is'} closed (it may be cut off).` } };
+  if (depth > 0)
+    return {
+      elementLines,
+      itemsLines,
+      rootLine,
+      error: {
+        line,
+        reason: `the file ends before ${depth} bracket${depth > 1 ? 's are' : ' is'} closed (it may be cut off).`,
+      },
+    };
   return { elementLines, itemsLines, rootLine };
 }

@@ -28,7 +28,11 @@ const CROSSREF_TYPES: Readonly<Record<string, CslItemType>> = {
 
 export function paperToCsl(paper: Paper): CslItem {
   const doi = parseDoi(paper.doi);
-  const item: CslItem = { id: doi.ok ? doi.doi : `paper-${paper.id}`, type: CROSSREF_TYPES[paper.type] ?? 'article-journal', title: paper.title };
+  const item: CslItem = {
+    id: doi.ok ? doi.doi : `paper-${paper.id}`,
+    type: CROSSREF_TYPES[paper.type] ?? 'article-journal',
+    title: paper.title,
+  };
   const authors = [...paper.authors].sort((a, b) => a.authorSequenceNumber - b.authorSequenceNumber).map(authorName);
   if (authors.length > 0) item.author = authors;
   if (paper.journal) item['container-title'] = paper.journal;

@@ -37,7 +37,10 @@ export function importDoiList(text: string, limits: ImportLimits): ParseResult {
     if ((i & 4095) === 4095) deadline.check(i + 1);
     const line = lines[i]!;
     if (line.length > limits.maxFieldLength) {
-      errors.push({ line: i + 1, reason: `The line is ${grouped(line.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.` });
+      errors.push({
+        line: i + 1,
+        reason: `The line is ${grouped(line.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`,
+      });
       continue;
     }
     const trimmed = line.trim();
@@ -57,7 +60,10 @@ export function importDoiList(text: string, limits: ImportLimits): ParseResult {
   }
   if (dois.length > limits.maxEntries) dois.length = limits.maxEntries;
   if (dois.length === 0 && errors.length === 0 && text.trim() !== '') {
-    errors.push({ line: 1, reason: 'No DOI was found. A DOI looks like 10.1000/xyz123, alone on a line or inside text.' });
+    errors.push({
+      line: 1,
+      reason: 'No DOI was found. A DOI looks like 10.1000/xyz123, alone on a line or inside text.',
+    });
   }
   return { format: 'doi-list', items: [], count: 0, dois, errors, warnings };
 }

@@ -52,7 +52,12 @@ function recordText(item: CslItem): string {
   if (typeof item.keyword === 'string' && item.keyword !== '') {
     // An RIS record's single KW line ("dermoscopy; melanoma") goes back as one line, as it came.
     const fromOneLine = source.type !== undefined && source.keywords === undefined;
-    const list = source.keywords && source.keywords.join(', ') === item.keyword ? source.keywords : fromOneLine ? [item.keyword] : item.keyword.split(/\s*[,;]\s*/);
+    const list =
+      source.keywords && source.keywords.join(', ') === item.keyword
+        ? source.keywords
+        : fromOneLine
+          ? [item.keyword]
+          : item.keyword.split(/\s*[,;]\s*/);
     for (const k of list) add('KW', k);
   }
   if (typeof item['citation-key'] === 'string') add('ID', item['citation-key']);

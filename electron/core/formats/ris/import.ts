@@ -43,7 +43,8 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
         errors.push({ line: r.line, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    if (out.count + errors.length > limits.maxEntries) throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} records, the import limit.`, r.line);
+    if (out.count + errors.length > limits.maxEntries)
+      throw new FormatError(`The file has more than ${grouped(limits.maxEntries)} records, the import limit.`, r.line);
     tooLong = undefined;
   };
   while (start <= text.length) {
@@ -63,43 +64,69 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
           // it): one item, not one empty item per TY line. A type given only by a later line counts.
           if (record.tags[0]![1] === '') record.tags[0]![1] = value;
           else if (value !== '' && value !== record.tags[0]![1]) {
-            warnings.push({ line: lineNo, reason: `The record's type is given twice ("${record.tags[0]![1]}", then "${value}"); the first was used.` });
+            warnings.push({
+              line: lineNo,
+              reason: `The record's type is given twice ("${record.tags[0]![1]}", then "${value}"); the first was used.`,
+            });
           }
           continue;
         }
         if (record) {
-          warnings.push({ line: record.line, reason: 'The record is not closed with "ER  - " before the next "TY  - "; it was ended there.' });
+          warnings.push({
+            line: record.line,
+            reason: 'The record is not closed with "ER  - " before the next "TY  - "; it was ended there.',
+          });
           finish(record);
         }
         record = { line: lineNo, tags: [['TY', value, lineNo]] };
         stray = -1;
       } else if (tag === 'ER') {
         if (record) finish(record);
-        else if (stray < 0) errors.push({ line: lineNo, reason: '"ER  - " ends a record that was never started with "TY  - ".' });
+        else if (stray < 0)
+          errors.push({ line: lineNo, reason: '"ER  - " ends a record that was never started with "TY  - ".' });
         record = undefined;
       } else if (record) {
         record.tags.push([tag, value, lineNo]);
-        if (value.length > limits.maxFieldLength) tooLong = `The ${tag} field on line ${lineNo} is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
+        if (value.length > limits.maxFieldLength)
+          tooLong = `The ${tag} field on line ${lineNo} is ${grouped(value.length)} characters long; the limit is ${grouped(limits.maxFieldLength)}.`;
       } else if (stray < 0) {
         stray = lineNo;
-        errors.push({ line: lineNo, reason: `The ${tag} line is outside any record: a record starts with "TY  - ".`, excerpt: excerptOf(line) });
+        errors.push({
+          line: lineNo,
+          reason: `The ${tag} line is outside any record: a record starts with "TY  - ".`,
+          excerpt: excerptOf(line),
+        });
       }
     } else if (record && line.trim() !== '') {
       const last = record.tags[record.tags.length - 1]!;
       last[1] = last[1] === '' ? line.trim() : `${last[1]} ${line.trim()}`;
-      if (last[1].length > limits.maxFieldLength) tooLong = `The ${last[0]} field starting on line ${last[2]} is longer than ${grouped(limits.maxFieldLength)} characters, the limit.`;
+      if (last[1].length > limits.maxFieldLength)
+        tooLong = `The ${last[0]} field starting on line ${last[2]} is longer than ${grouped(limits.maxFieldLength)} characters, the limit.`;
     }
   }
   if (record) {
     // The last record without ER (Zotero, EndNote and JabRef import it too): kept when it has fields,
     // with a warning, since a file cut off in transfer also ends this way.
     if (record.tags.length > 1) {
-      warnings.push({ line: record.line, reason: 'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).' });
+      warnings.push({
+        line: record.line,
+        reason:
+          'The file ends before this record\'s "ER  - " line; it was imported as it stands (check that it is complete).',
+      });
       finish(record);
-    } else errors.push({ line: record.line, reason: 'The record is cut off: the file ends right after its "TY  - " line.', excerpt: excerptOf(`TY  - ${record.tags[0]![1]}`) });
+    } else
+      errors.push({
+        line: record.line,
+        reason: 'The record is cut off: the file ends right after its "TY  - " line.',
+        excerpt: excerptOf(`TY  - ${record.tags[0]![1]}`),
+      });
   }
   if (out.count === 0 && errors.length === 0 && text.trim() !== '') {
-    errors.push({ line: 1, reason: 'No RIS records were found: a record starts with a line "TY  - JOUR" (or another type) and ends with "ER  - ".' });
+    errors.push({
+      line: 1,
+      reason:
+        'No RIS records were found: a record starts with a line "TY  - JOUR" (or another type) and ends with "ER  - ".',
+    });
   }
   out.flush();
   return { format: 'ris', items: out.items, count: out.count, errors, warnings };
@@ -109,7 +136,10 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
   const risType = record.tags[0]![1].toUpperCase();
   let type = RIS_TYPE_TO_CSL[risType];
   if (!type) {
-    warnings.push({ line: record.line, reason: `"${risType}" is not an RIS reference type; the record was imported as a document.` });
+    warnings.push({
+      line: record.line,
+      reason: `"${risType}" is not an RIS reference type; the record was imported as a document.`,
+    });
     type = 'document';
   }
   const item: CslItem = { id: '', type };
@@ -179,7 +209,10 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
         if (parsed.ok) item.DOI = writtenDoi(value) ?? parsed.doi;
         else {
           item.DOI = value;
-          warnings.push({ line, reason: `The DOI "${value}" is not valid (${parsed.reason}); it was kept as written.` });
+          warnings.push({
+            line,
+            reason: `The DOI "${value}" is not valid (${parsed.reason}); it was kept as written.`,
+          });
         }
         break;
       }
@@ -191,11 +224,13 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
   for (const [csl, list] of Object.entries(partial)) {
     for (const p of list) {
       const parts = (item[csl] as CslDate | undefined)?.['date-parts']?.[0];
-      if (parts && parts.length === 1) (item[csl] as CslDate)['date-parts'] = [p.day ? [parts[0]!, p.month, p.day] : [parts[0]!, p.month]];
+      if (parts && parts.length === 1)
+        (item[csl] as CslDate)['date-parts'] = [p.day ? [parts[0]!, p.month, p.day] : [parts[0]!, p.month]];
       else keep(p.tag, p.value);
     }
   }
-  if (startPage !== undefined) item.page = endPage !== undefined && endPage !== startPage ? `${startPage}-${endPage}` : startPage;
+  if (startPage !== undefined)
+    item.page = endPage !== undefined && endPage !== startPage ? `${startPage}-${endPage}` : startPage;
   else if (endPage !== undefined) keep('EP', endPage);
   if (keywords.length > 0) {
     item.keyword = keywords.join(', ');
@@ -235,7 +270,29 @@ export function parseRisName(value: string): CslName {
 
 const ORGANISATION =
   /\b(?:organi[sz]ation|institut\w*|universit\w*|association|society|council|committee|group|consortium|collaboration|agency|department|ministry|foundation|cent(?:er|re)|office|board|team|network|project|inc|ltd|llc|gmbh|corporation|company|commission|bureau|federation|union|academy|alliance|trust|services?|authority|programme|program|initiative|panel|assembly|congress|parliament|government|nations|bank|fund|laborator(?:y|ies)|hospital|school|college|press|library|museum|registry|survey|investigators|writing|working)\b|[&\d]|\b(?:of|for|and|the|on)\b/i;
-const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'al', 'el', 'zu', 'op']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'dos',
+  'das',
+  'du',
+  'la',
+  'le',
+  'ten',
+  'ter',
+  'bin',
+  'al',
+  'el',
+  'zu',
+  'op',
+]);
 const SUFFIX = /^(?:Jr|Sr|II|III|IV)\.?$/;
 
 function nameWithoutComma(text: string): CslName {
@@ -260,8 +317,30 @@ function nameWithoutComma(text: string): CslName {
 }
 
 const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
 
 function monthOf(text: string): number | undefined {
@@ -312,7 +391,12 @@ export function parseRisDate(value: string): CslDate {
   const year = words.filter((w) => /^\d{4}$/.test(w));
   const months = words.map((w) => (/^\d/.test(w) ? undefined : monthOf(w))).filter((m) => m !== undefined);
   const days = words.filter((w) => /^\d{1,2}$/.test(w));
-  if (year.length === 1 && months.length <= 1 && days.length <= (months.length === 1 ? 1 : 0) && year.length + months.length + days.length === words.length) {
+  if (
+    year.length === 1 &&
+    months.length <= 1 &&
+    days.length <= (months.length === 1 ? 1 : 0) &&
+    year.length + months.length + days.length === words.length
+  ) {
     const parts: CslDateParts = [Number(year[0])];
     if (months.length === 1) {
       parts.push(months[0]!);
@@ -326,7 +410,10 @@ export function parseRisDate(value: string): CslDate {
 
 /** A month with perhaps a day and no year ("OCT", "OCT 12", "12 Oct"): what Web of Science puts in DA. */
 function risMonthDay(value: string): { month: number; day?: number } | null {
-  const words = value.trim().split(/[\s,/]+/).filter(Boolean);
+  const words = value
+    .trim()
+    .split(/[\s,/]+/)
+    .filter(Boolean);
   if (words.length === 0 || words.length > 2) return null;
   const monthWord = words.find((w) => !/^\d/.test(w));
   const month = monthWord === undefined ? undefined : monthOf(monthWord);

@@ -168,10 +168,12 @@ const TAGS: Readonly<Record<string, { csl: string; kind: RisKind }>> = {
 
 export function risRule(tag: string, cslType: CslItemType): { csl: string; kind: RisKind } | undefined {
   // A2 is the editor of a chapter or paper's book, the series editor of a book, the journal of an article in some exports.
-  if (tag === 'A2') return cslType === 'book' ? { csl: 'collection-editor', kind: 'name' } : { csl: 'editor', kind: 'name' };
+  if (tag === 'A2')
+    return cslType === 'book' ? { csl: 'collection-editor', kind: 'name' } : { csl: 'editor', kind: 'name' };
   if (tag === 'M1') return { csl: 'number', kind: 'text' };
   if (tag === 'M2') return undefined;
-  if (tag === 'BT' && (cslType === 'book' || cslType === 'thesis' || cslType === 'report')) return { csl: 'title', kind: 'text' };
+  if (tag === 'BT' && (cslType === 'book' || cslType === 'thesis' || cslType === 'report'))
+    return { csl: 'title', kind: 'text' };
   if (tag === 'T3' && cslType === 'paper-conference') return { csl: 'collection-title', kind: 'text' };
   return TAGS[tag];
 }

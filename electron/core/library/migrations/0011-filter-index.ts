@@ -9,6 +9,8 @@ export const m0011FilterIndex: Migration = {
   version: 11,
   name: 'filter-index',
   up(db) {
-    db.exec(`CREATE INDEX items_filter ON items(id, trashed_at, year, type, supporting, contrasting, mentioning, citing)`);
+    db.exec(
+      `CREATE INDEX items_filter ON items(id, trashed_at, year, type, supporting, contrasting, mentioning, citing)`,
+    );
   },
 };

@@ -9,6 +9,8 @@ export const m0020PendingMetadataIndex: Migration = {
   version: 20,
   name: 'pending-metadata-index',
   up(db) {
-    db.exec(`CREATE INDEX item_csl_pending_metadata ON item_csl(item_id) WHERE json_extract(csl, '$.custom.citewise.pendingMetadata') = 1;`);
+    db.exec(
+      `CREATE INDEX item_csl_pending_metadata ON item_csl(item_id) WHERE json_extract(csl, '$.custom.citewise.pendingMetadata') = 1;`,
+    );
   },
 };

@@ -28,5 +28,26 @@ export interface Migration {
 }
 
 /** Every migration, one file each; a test migrates a populated database through each of them. */
-export const migrations: readonly Migration[] = [m0001Settings, m0002Items, m0003Search, m0004ServiceCache, m0005Undo, m0006Enrichment, m0007AutoExport, m0008CitationGraph, m0009Assistant, m0010ServiceCollections, m0011FilterIndex, m0012ItemCsl, m0013SearchHash, m0014UndoItems, m0015CiteCache, m0016PdfCapture, m0017PdfFulltext, m0018PdfTextPages,
-  m0019PdfWatch, m0020PendingMetadataIndex, m0021AttachmentNames];
+export const migrations: readonly Migration[] = [
+  m0001Settings,
+  m0002Items,
+  m0003Search,
+  m0004ServiceCache,
+  m0005Undo,
+  m0006Enrichment,
+  m0007AutoExport,
+  m0008CitationGraph,
+  m0009Assistant,
+  m0010ServiceCollections,
+  m0011FilterIndex,
+  m0012ItemCsl,
+  m0013SearchHash,
+  m0014UndoItems,
+  m0015CiteCache,
+  m0016PdfCapture,
+  m0017PdfFulltext,
+  m0018PdfTextPages,
+  m0019PdfWatch,
+  m0020PendingMetadataIndex,
+  m0021AttachmentNames,
+];

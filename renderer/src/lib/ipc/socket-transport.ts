@@ -28,7 +28,11 @@ export function socketUrlFor(location: { protocol: string; host: string }): stri
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}`;
 }
 
-export function createSocketTransport(options: { url: string; WebSocketImpl?: SocketCtor; reconnect?: boolean }): SocketTransport {
+export function createSocketTransport(options: {
+  url: string;
+  WebSocketImpl?: SocketCtor;
+  reconnect?: boolean;
+}): SocketTransport {
   const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as SocketCtor);
   const listeners = new ListenerSet();
   const stateListeners = new Set<(state: ConnectionState) => void>();
@@ -71,7 +75,10 @@ export function createSocketTransport(options: { url: string; WebSocketImpl?: So
       // Requests in flight cannot be known to have run or not: report them, do not replay them.
       for (const [id, resolve] of pending) {
         pending.delete(id);
-        resolve({ ok: false, error: { code: 'INTERNAL', message: 'The connection to Citewise was lost before it answered.' } });
+        resolve({
+          ok: false,
+          error: { code: 'INTERNAL', message: 'The connection to Citewise was lost before it answered.' },
+        });
       }
       setState('closed');
       if (!closedByUs && options.reconnect !== false) {

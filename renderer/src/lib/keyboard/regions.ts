@@ -2,7 +2,8 @@
 // details), as in Zotero, Outlook and the browsers. A region is an element with `data-region`; F6
 // returns to the element last focused in it, or else its first tab stop.
 
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
 
 const lastFocused = new WeakMap<HTMLElement, HTMLElement>();
 
@@ -36,7 +37,12 @@ export function cycleRegion(direction: 1 | -1, root: ParentNode = document): str
   const active = document.activeElement;
   const at = all.findIndex((r) => r.contains(active));
   for (let step = 1; step <= all.length; step++) {
-    const index = at === -1 ? (direction === 1 ? step - 1 : all.length - step) : (at + direction * step + all.length * 2) % all.length;
+    const index =
+      at === -1
+        ? direction === 1
+          ? step - 1
+          : all.length - step
+        : (at + direction * step + all.length * 2) % all.length;
     const region = all[index]!;
     const target = targetIn(region);
     if (target) {

@@ -13,7 +13,8 @@ export function roving(selector: string): (container: HTMLElement) => () => void
 
     function sync(): void {
       const all = items();
-      if (!current || !all.includes(current)) current = all.find((el) => el.matches('[aria-current="page"], [aria-pressed="true"]')) ?? all[0] ?? null;
+      if (!current || !all.includes(current))
+        current = all.find((el) => el.matches('[aria-current="page"], [aria-pressed="true"]')) ?? all[0] ?? null;
       for (const el of all) {
         const want = el === current ? '0' : '-1';
         if (el.getAttribute('tabindex') !== want) el.setAttribute('tabindex', want);
@@ -35,7 +36,12 @@ export function roving(selector: string): (container: HTMLElement) => () => void
       if (!command) return;
       const all = items();
       const at = all.indexOf(el);
-      const next = { 'list-next': all[Math.min(at + 1, all.length - 1)], 'list-previous': all[Math.max(at - 1, 0)], 'list-first': all[0], 'list-last': all[all.length - 1] }[command];
+      const next = {
+        'list-next': all[Math.min(at + 1, all.length - 1)],
+        'list-previous': all[Math.max(at - 1, 0)],
+        'list-first': all[0],
+        'list-last': all[all.length - 1],
+      }[command];
       if (!next) return;
       event.preventDefault();
       current = next;
@@ -46,7 +52,12 @@ export function roving(selector: string): (container: HTMLElement) => () => void
     sync();
     // Items come and go (tags filtered, collections created): the tab stop follows.
     const observer = new MutationObserver(sync);
-    observer.observe(container, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-current', 'aria-pressed'] });
+    observer.observe(container, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['aria-current', 'aria-pressed'],
+    });
     container.addEventListener('focusin', onfocusin);
     container.addEventListener('keydown', onkeydown);
     return () => {

@@ -34,13 +34,18 @@ export interface EvidenceCell {
 
 /** What the marks in the evidence columns mean: the table's legend and its tooltips say the same. */
 export const EVIDENCE_MARKS = [
-  { mark: '?', meaning: 'not known to the citation service', title: 'Unknown to the citation service: it has no citation data for this DOI' },
+  {
+    mark: '?',
+    meaning: 'not known to the citation service',
+    title: 'Unknown to the citation service: it has no citation data for this DOI',
+  },
   { mark: '—', meaning: 'no DOI', title: 'No DOI: the citation service can only be asked about items with a DOI' },
   { mark: '…', meaning: 'not fetched yet', title: 'Not fetched from the citation service yet' },
 ] as const;
 
 export function evidenceCell(tally: TallyState, column: EvidenceColumn, hasDoi = true): EvidenceCell {
-  if (tally.state === 'not-fetched') return hasDoi ? { text: '…', state: 'not-fetched' } : { text: '—', state: 'no-doi' };
+  if (tally.state === 'not-fetched')
+    return hasDoi ? { text: '…', state: 'not-fetched' } : { text: '—', state: 'no-doi' };
   if (tally.state === 'unknown') return { text: '?', state: 'unknown' };
   const value = column === 'citing' ? tally.citingPublications : tally[column];
   if (value === null) return { text: '?', state: 'unknown' };
@@ -120,7 +125,8 @@ export function rowCells(row: LibraryRow): RowCells {
   return cells;
 }
 
-export const isEvidenceColumn = (id: ColumnId): id is EvidenceColumn => id === 'supporting' || id === 'contrasting' || id === 'mentioning' || id === 'citing';
+export const isEvidenceColumn = (id: ColumnId): id is EvidenceColumn =>
+  id === 'supporting' || id === 'contrasting' || id === 'mentioning' || id === 'citing';
 
 /** The plain text of a non-evidence cell. */
 export function cellText(row: LibraryRow, id: ColumnId): string {

@@ -42,7 +42,16 @@ export const COLUMNS: readonly ColumnDef[] = [
   { id: 'citing', label: 'Citing publications', short: 'Cit', px: 66, numeric: true, firstDirection: 'desc' },
 ];
 
-export const DEFAULT_COLUMNS: readonly ColumnId[] = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'];
+export const DEFAULT_COLUMNS: readonly ColumnId[] = [
+  'title',
+  'creators',
+  'year',
+  'container',
+  'supporting',
+  'contrasting',
+  'mentioning',
+  'citing',
+];
 
 export function columnDef(id: ColumnId): ColumnDef {
   return COLUMNS.find((c) => c.id === id)!;

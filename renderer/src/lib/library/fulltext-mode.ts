@@ -36,5 +36,7 @@ const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</
  * highlight (the service's form, `<em class="highlight">`, which the allowlist renders as <mark>).
  */
 export function snippetMarkup(snippet: string): string {
-  return escape(snippet).replace(/«([^«»]*)»/g, '<em class="highlight">$1</em>').replace(/[«»]/g, '');
+  return escape(snippet)
+    .replace(/«([^«»]*)»/g, '<em class="highlight">$1</em>')
+    .replace(/[«»]/g, '');
 }

@@ -57,7 +57,8 @@ export class ScrollPace {
     const dt = now - this.#at;
     const rows = lastIndex - this.#last;
     if (this.#last < 0 || dt > PAUSE_MS || rows < 0) this.#pace = 0;
-    else if (dt > 0 && rows > 0) this.#pace = this.#pace === 0 ? (rows * 1000) / dt : 0.7 * this.#pace + (0.3 * rows * 1000) / dt;
+    else if (dt > 0 && rows > 0)
+      this.#pace = this.#pace === 0 ? (rows * 1000) / dt : 0.7 * this.#pace + (0.3 * rows * 1000) / dt;
     this.#last = lastIndex;
     this.#at = now;
     return this.#pace;
@@ -84,7 +85,12 @@ export interface Wanted {
  * page from there (only the rows in view when the table has just landed after a fast move), or the
  * page that ends with it when the rows below it are there (the table moves up into missing rows).
  */
-export function nextRows(wanted: Wanted, loadedRun: number, count: number, isLoaded: (index: number) => boolean): { at: number; limit: number } | null {
+export function nextRows(
+  wanted: Wanted,
+  loadedRun: number,
+  count: number,
+  isLoaded: (index: number) => boolean,
+): { at: number; limit: number } | null {
   const { first, last, lookahead, pageSize } = wanted;
   if (first - loadedRun <= JUMP_ROWS) {
     if (loadedRun >= count || loadedRun > last + lookahead) return null;

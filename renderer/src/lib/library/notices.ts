@@ -16,10 +16,25 @@ export interface NoticeBadge {
 }
 
 const KNOWN: readonly NoticeBadge[] = [
-  { kind: 'retracted', label: 'Retracted', title: 'Retraction notice: this paper has been retracted; its findings should not be relied on', tone: 'danger' },
+  {
+    kind: 'retracted',
+    label: 'Retracted',
+    title: 'Retraction notice: this paper has been retracted; its findings should not be relied on',
+    tone: 'danger',
+  },
   { kind: 'withdrawn', label: 'Withdrawn', title: 'Withdrawal notice: this paper has been withdrawn', tone: 'danger' },
-  { kind: 'has expression of concern', label: 'Concern', title: 'Expression of concern: the publisher has raised a concern about this paper', tone: 'warning' },
-  { kind: 'has correction', label: 'Corrected', title: 'Correction notice: this paper has been corrected', tone: 'info' },
+  {
+    kind: 'has expression of concern',
+    label: 'Concern',
+    title: 'Expression of concern: the publisher has raised a concern about this paper',
+    tone: 'warning',
+  },
+  {
+    kind: 'has correction',
+    label: 'Corrected',
+    title: 'Correction notice: this paper has been corrected',
+    tone: 'info',
+  },
   { kind: 'has erratum', label: 'Erratum', title: 'Erratum: an error in this paper has been corrected', tone: 'info' },
 ];
 const UNFLAGGED = new Set(['comment']);

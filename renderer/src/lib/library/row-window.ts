@@ -11,7 +11,12 @@ export const OVERSCAN_BEHIND = 3;
  * few or no results does not destroy elements the next one has to create again; the elements for
  * rows past the end (`last` is the last real row) are hidden.
  */
-export function rowWindow(scrollTop: number, height: number, count: number, down: boolean): { first: number; size: number; last: number } {
+export function rowWindow(
+  scrollTop: number,
+  height: number,
+  count: number,
+  down: boolean,
+): { first: number; size: number; last: number } {
   const size = Math.ceil(Math.max(0, height) / ROW_HEIGHT) + 1 + OVERSCAN_AHEAD + OVERSCAN_BEHIND;
   const top = Math.floor(Math.max(0, scrollTop) / ROW_HEIGHT);
   const first = Math.max(0, Math.min(top - (down ? OVERSCAN_BEHIND : OVERSCAN_AHEAD), count - size));

@@ -4,7 +4,8 @@ import type { Collection } from '../../../../shared/model/library';
 import type { View } from './views';
 import { collectionTree, type CollectionNode } from './views';
 
-export type SelectionCommandId = 'collection' | 'tags' | 'copy' | 'export' | 'refresh' | 'graph' | 'trash' | 'restore' | 'deleteForGood';
+export type SelectionCommandId =
+  'collection' | 'tags' | 'copy' | 'export' | 'refresh' | 'graph' | 'trash' | 'restore' | 'deleteForGood';
 
 export interface SelectionCommand {
   id: SelectionCommandId;
@@ -41,8 +42,10 @@ export function selectionCommands(view: View, count: number, mod: string): Selec
 
 /** Why a command cannot run for `count` items, or null when it can. */
 export function commandLimit(id: SelectionCommandId, count: number): string | null {
-  if (id === 'copy' && count > MAX_COPY_ITEMS) return `Copying takes at most ${MAX_COPY_ITEMS.toLocaleString('en')} items at once; export the selection instead.`;
-  if (id === 'graph' && count > MAX_GRAPH_ITEMS) return `A citation graph starts from at most ${MAX_GRAPH_ITEMS.toLocaleString('en')} items; choose fewer.`;
+  if (id === 'copy' && count > MAX_COPY_ITEMS)
+    return `Copying takes at most ${MAX_COPY_ITEMS.toLocaleString('en')} items at once; export the selection instead.`;
+  if (id === 'graph' && count > MAX_GRAPH_ITEMS)
+    return `A citation graph starts from at most ${MAX_GRAPH_ITEMS.toLocaleString('en')} items; choose fewer.`;
   return null;
 }
 
@@ -60,7 +63,13 @@ export function pickerEntries(collections: readonly Collection[]): PickerEntry[]
   const out: PickerEntry[] = [];
   const walk = (nodes: CollectionNode[], above: string[]): void => {
     for (const n of nodes) {
-      out.push({ id: n.collection.id, name: n.collection.name, path: [...above, n.collection.name].join(' / '), depth: n.depth, itemCount: n.collection.itemCount });
+      out.push({
+        id: n.collection.id,
+        name: n.collection.name,
+        path: [...above, n.collection.name].join(' / '),
+        depth: n.depth,
+        itemCount: n.collection.itemCount,
+      });
       walk(n.children, [...above, n.collection.name]);
     }
   };

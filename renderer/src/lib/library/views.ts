@@ -85,7 +85,11 @@ export function collectionTree(collections: readonly Collection[]): CollectionNo
 /** Whether `id` is `ancestor` or lies under it (a collection cannot be moved into its own subtree). */
 export function isWithin(collections: readonly Collection[], id: number, ancestor: number): boolean {
   const parent = new Map(collections.map((c) => [c.id, c.parentId]));
-  for (let cur: number | null | undefined = id, hops = 0; cur != null && hops <= collections.length; cur = parent.get(cur), hops++) {
+  for (
+    let cur: number | null | undefined = id, hops = 0;
+    cur != null && hops <= collections.length;
+    cur = parent.get(cur), hops++
+  ) {
     if (cur === ancestor) return true;
   }
   return false;

@@ -18,10 +18,14 @@ export function waitingTitle(w: ServiceWait): string {
 /** The details column's sentence: what happens when the service can be reached again. */
 export function waitingDetail(w: ServiceWait): { lead: string; quoted: string; rest: string } {
   if (w.for === 'metadata') {
-    return { lead: 'Its metadata and citation evidence for DOI ', quoted: w.doi, rest: ' are fetched when the service can be reached. Fields you edit meanwhile are kept.' };
+    return {
+      lead: 'Its metadata and citation evidence for DOI ',
+      quoted: w.doi,
+      rest: ' are fetched when the service can be reached. Fields you edit meanwhile are kept.',
+    };
   }
   return {
-    lead: "The title read from its PDF, ",
+    lead: 'The title read from its PDF, ',
     quoted: w.title,
     rest: ", is looked up in the service's paper search when the service can be reached; the PDF is then identified or sent to Needs review. Fields you edit meanwhile are kept.",
   };

@@ -22,15 +22,33 @@ export class AppState {
     this.api = api;
   }
 
-  get pane() { return this.#pane; }
-  get info() { return this.#info; }
-  get settings() { return this.#settings; }
-  get connectivity() { return this.#connectivity; }
-  get jobs() { return this.#jobs; }
-  get runningJobs() { return this.#running; }
-  get connection() { return this.#connection; }
-  get error() { return this.#error; }
-  get saving() { return this.#saving; }
+  get pane() {
+    return this.#pane;
+  }
+  get info() {
+    return this.#info;
+  }
+  get settings() {
+    return this.#settings;
+  }
+  get connectivity() {
+    return this.#connectivity;
+  }
+  get jobs() {
+    return this.#jobs;
+  }
+  get runningJobs() {
+    return this.#running;
+  }
+  get connection() {
+    return this.#connection;
+  }
+  get error() {
+    return this.#error;
+  }
+  get saving() {
+    return this.#saving;
+  }
 
   set connection(state: ConnectionState) {
     this.#connection = state;

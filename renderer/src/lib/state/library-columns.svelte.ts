@@ -32,13 +32,23 @@ export class ColumnPrefs {
     if (layout.columnWidths) this.#widths = sanitizeWidths(layout.columnWidths);
   }
 
-  get ids(): readonly ColumnId[] { return this.#ids; }
-  get visible(): readonly ColumnDef[] { return this.#defs; }
+  get ids(): readonly ColumnId[] {
+    return this.#ids;
+  }
+  get visible(): readonly ColumnDef[] {
+    return this.#defs;
+  }
   /** The CSS grid template shared by the header and every row. */
-  get template() { return this.#template; }
-  get all() { return COLUMNS; }
+  get template() {
+    return this.#template;
+  }
+  get all() {
+    return COLUMNS;
+  }
   /** The least width of a row in pixels (wider than the pane, the table scrolls sideways). */
-  get minWidth() { return this.#minWidth; }
+  get minWidth() {
+    return this.#minWidth;
+  }
 
   width(id: ColumnId): number {
     return widthOf(id, this.#widths);

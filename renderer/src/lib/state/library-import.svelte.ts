@@ -23,19 +23,34 @@ export class ImportFlow {
   readonly #api: CitewiseApi;
   #state = $state<ImportStep>({ step: 'idle' });
   #text: string | null = null;
-  #dois = $state<{ busy: boolean; report: AddDoisReport | null; error: IpcError | null }>({ busy: false, report: null, error: null });
+  #dois = $state<{ busy: boolean; report: AddDoisReport | null; error: IpcError | null }>({
+    busy: false,
+    report: null,
+    error: null,
+  });
 
   constructor(api: CitewiseApi) {
     this.#api = api;
   }
 
-  get state() { return this.#state; }
-  get dois() { return this.#dois; }
+  get state() {
+    return this.#state;
+  }
+  get dois() {
+    return this.#dois;
+  }
 
   async open(file: File): Promise<void> {
     const fileName = file.name;
     if (file.size > MAX_IMPORT_CHARS) {
-      this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is ${(file.size / 1048576).toFixed(0)} MB; files up to 64 MB can be imported at once. Split it and import the parts.` } };
+      this.#state = {
+        step: 'failed',
+        fileName,
+        error: {
+          code: 'INVALID_INPUT',
+          message: `${fileName} is ${(file.size / 1048576).toFixed(0)} MB; files up to 64 MB can be imported at once. Split it and import the parts.`,
+        },
+      };
       return;
     }
     this.#state = { step: 'reading', fileName };
@@ -53,7 +68,9 @@ export class ImportFlow {
     this.#state = { step: 'reading', fileName };
     const result = await this.#api.invoke('library.import.preview', { text, fileName, sample: 8 });
     if (this.#state.step !== 'reading') return;
-    this.#state = result.ok ? { step: 'preview', fileName, preview: result.value } : { step: 'failed', fileName, error: result.error };
+    this.#state = result.ok
+      ? { step: 'preview', fileName, preview: result.value }
+      : { step: 'failed', fileName, error: result.error };
   }
 
   async confirm(): Promise<void> {
@@ -62,7 +79,9 @@ export class ImportFlow {
     this.#state = { step: 'importing', fileName, entries: importable(preview) };
     const result = await this.#api.invoke('library.import', { text: this.#text, fileName });
     this.#text = null;
-    this.#state = result.ok ? { step: 'report', fileName, report: result.value } : { step: 'failed', fileName, error: result.error };
+    this.#state = result.ok
+      ? { step: 'report', fileName, report: result.value }
+      : { step: 'failed', fileName, error: result.error };
   }
 
   close(): void {
@@ -74,12 +93,18 @@ export class ImportFlow {
   async addDois(text: string): Promise<void> {
     const dois = splitDoiInput(text);
     if (dois.length === 0) {
-      this.#dois = { busy: false, report: null, error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' } };
+      this.#dois = {
+        busy: false,
+        report: null,
+        error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' },
+      };
       return;
     }
     this.#dois = { busy: true, report: null, error: null };
     const result = await this.#api.invoke('library.addDois', { dois: dois.slice(0, 5000) });
-    this.#dois = result.ok ? { busy: false, report: result.value, error: null } : { busy: false, report: null, error: result.error };
+    this.#dois = result.ok
+      ? { busy: false, report: result.value, error: null }
+      : { busy: false, report: null, error: result.error };
   }
 
   resetDois(): void {

@@ -18,8 +18,12 @@ export class PanePrefs {
     if (layout.panes) this.#sizes = sanitizePanes(layout.panes);
   }
 
-  get sidebar() { return this.#sizes.sidebar; }
-  get details() { return this.#sizes.details; }
+  get sidebar() {
+    return this.#sizes.sidebar;
+  }
+  get details() {
+    return this.#sizes.details;
+  }
 
   /** Sets a pane's width (clamped); `save` false while a drag is still going on. */
   resize(which: keyof PaneSizes, px: number, save = true): void {

@@ -82,12 +82,22 @@ export class RowCache {
   }
 
   /** How many rows the view has (0 until counted). */
-  get count() { return this.#count; }
-  get counted() { return this.#counted; }
-  get error() { return this.#error; }
+  get count() {
+    return this.#count;
+  }
+  get counted() {
+    return this.#counted;
+  }
+  get error() {
+    return this.#error;
+  }
   /** Changes whenever rows arrive; read it to re-render with them. */
-  get version() { return this.#version; }
-  get generation() { return this.#generation; }
+  get version() {
+    return this.#version;
+  }
+  get generation() {
+    return this.#generation;
+  }
 
   row(index: number): LibraryRow | undefined {
     void this.#version;
@@ -107,7 +117,8 @@ export class RowCache {
     // starts before the previous one got its first rows must not drop them).
     if (keep === 'none') this.#stale = [];
     else {
-      const stale = this.#rows.length >= this.#stale.length ? this.#rows : [...this.#rows, ...this.#stale.slice(this.#rows.length)];
+      const stale =
+        this.#rows.length >= this.#stale.length ? this.#rows : [...this.#rows, ...this.#stale.slice(this.#rows.length)];
       for (const [index, row] of this.#far) stale[index] ??= row;
       this.#stale = stale;
     }
@@ -192,7 +203,12 @@ export class RowCache {
       let changed = false;
       while (at <= last) {
         const start: { cursor: string } | { offset: number } = cursor ? { cursor } : { offset: at };
-        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: Math.min(1000, last + 1 - at), ...start });
+        const result = await this.#api.invoke('library.list', {
+          ...where,
+          sort: this.#sort,
+          limit: Math.min(1000, last + 1 - at),
+          ...start,
+        });
         if (!result.ok) return null;
         if (generation !== this.#generation) {
           changed = true;
@@ -231,7 +247,13 @@ export class RowCache {
 
   #nextRows(next: number): { at: number; limit: number } | null {
     const now = performance.now();
-    const wanted = { first: this.#first, last: this.#last, ...this.#plan, fast: this.#speed.fast(now), landed: this.#speed.landed(now) };
+    const wanted = {
+      first: this.#first,
+      last: this.#last,
+      ...this.#plan,
+      fast: this.#speed.fast(now),
+      landed: this.#speed.landed(now),
+    };
     return nextRows(wanted, next, this.#count, (i) => i < next || this.#far.has(i));
   }
 
@@ -274,14 +296,17 @@ export class RowCache {
         const next = this.#rows.length;
         if (!where || this.#ended || this.#error) break;
         if (next > 0 && !this.#counted) break;
-        const ask =
-          next === 0
-            ? { at: 0, limit: FIRST_ROWS }
-            : this.#nextRows(next);
+        const ask = next === 0 ? { at: 0, limit: FIRST_ROWS } : this.#nextRows(next);
         if (!ask) break;
         const farCursor = this.#farCursors.get(ask.at);
-        const from = ask.at === next ? { cursor: this.#cursor } : farCursor ? { cursor: farCursor } : { offset: ask.at };
-        const result = await this.#api.invoke('library.list', { ...where, sort: this.#sort, limit: ask.limit, ...from });
+        const from =
+          ask.at === next ? { cursor: this.#cursor } : farCursor ? { cursor: farCursor } : { offset: ask.at };
+        const result = await this.#api.invoke('library.list', {
+          ...where,
+          sort: this.#sort,
+          limit: ask.limit,
+          ...from,
+        });
         if (generation !== this.#generation) continue;
         if (!result.ok) {
           this.#error = result.error;

@@ -9,10 +9,18 @@ export class Selection {
   #anchor = $state<number | null>(null);
   #focus = $state(0);
 
-  get ids(): ReadonlySet<number> { return this.#ids; }
-  get all() { return this.#all; }
-  get focus() { return this.#focus; }
-  get anchor() { return this.#anchor; }
+  get ids(): ReadonlySet<number> {
+    return this.#ids;
+  }
+  get all() {
+    return this.#all;
+  }
+  get focus() {
+    return this.#focus;
+  }
+  get anchor() {
+    return this.#anchor;
+  }
 
   has(id: number): boolean {
     return this.#all || this.#ids.has(id);
@@ -29,7 +37,12 @@ export class Selection {
   }
 
   /** A click (or Space) on a row; `between` reads the ids of a range of rows. */
-  pick(index: number, id: number, mode: { range: boolean; toggle: boolean }, between: (a: number, b: number) => number[]): void {
+  pick(
+    index: number,
+    id: number,
+    mode: { range: boolean; toggle: boolean },
+    between: (a: number, b: number) => number[],
+  ): void {
     this.#focus = index;
     if (mode.range && this.#anchor !== null) {
       const range = between(this.#anchor, index);

@@ -84,33 +84,71 @@ export class LibraryState {
     };
   }
 
-  get view() { return this.#view; }
-  get search() { return this.#search; }
-  get appliedSearch() { return this.#applied; }
-  get queryError() { return this.#queryError; }
-  get tags() { return this.#tags; }
-  get sort() { return this.#sort; }
-  get collections() { return this.#collections; }
-  get tagList() { return this.#tagList; }
-  get searches() { return this.#searches; }
-  get duplicates() { return this.#duplicates; }
+  get view() {
+    return this.#view;
+  }
+  get search() {
+    return this.#search;
+  }
+  get appliedSearch() {
+    return this.#applied;
+  }
+  get queryError() {
+    return this.#queryError;
+  }
+  get tags() {
+    return this.#tags;
+  }
+  get sort() {
+    return this.#sort;
+  }
+  get collections() {
+    return this.#collections;
+  }
+  get tagList() {
+    return this.#tagList;
+  }
+  get searches() {
+    return this.#searches;
+  }
+  get duplicates() {
+    return this.#duplicates;
+  }
   /** Items in the library (not in the trash), null until known. */
-  get total() { return this.#total; }
-  get trashed() { return this.#trashed; }
-  get searching() { return this.#searching; }
-  get toast() { return this.#toast; }
+  get total() {
+    return this.#total;
+  }
+  get trashed() {
+    return this.#trashed;
+  }
+  get searching() {
+    return this.#searching;
+  }
+  get toast() {
+    return this.#toast;
+  }
   /** The toast's offer while it still reverts its step (it disappears once another change comes after it, or it was undone). */
   get toastOffer() {
     const offer = this.#toast?.offer ?? null;
     return this.undoStack.current(offer) ? offer : null;
   }
-  get error() { return this.#error; }
-  get selectedCount() { return this.#selectedCount; }
+  get error() {
+    return this.#error;
+  }
+  get selectedCount() {
+    return this.#selectedCount;
+  }
   /** Changes when the table should go back to its first row (a new view, search, filter or sort). */
-  get toTop() { return this.#toTop; }
+  get toTop() {
+    return this.#toTop;
+  }
   /** The query the table shows now, tags included (what "Save search" saves). */
-  get effectiveQuery() { return combine(this.#applied, tagTerms(this.#tags)); }
-  get firstRun() { return this.#total === 0 && this.#trashed === 0; }
+  get effectiveQuery() {
+    return combine(this.#applied, tagTerms(this.#tags));
+  }
+  get firstRun() {
+    return this.#total === 0 && this.#trashed === 0;
+  }
 
   rowsCount(): number {
     return this.rows.count;
@@ -193,7 +231,12 @@ export class LibraryState {
   }
 
   sortBy(column: SortColumn): void {
-    const direction = this.#sort.column === column ? (this.#sort.direction === 'asc' ? 'desc' : 'asc') : columnDef(column).firstDirection;
+    const direction =
+      this.#sort.column === column
+        ? this.#sort.direction === 'asc'
+          ? 'desc'
+          : 'asc'
+        : columnDef(column).firstDirection;
     this.#sort = { column, direction };
     this.selection.reset();
     this.#reload('none');
@@ -261,7 +304,12 @@ export class LibraryState {
     }
     if (result.value.label === null) return this.notify('Nothing to undo', null);
     const { label, trashed, itemIds } = result.value;
-    const where = trashed.length === 0 ? '' : trashed.length === itemIds.length ? ' (moved to the Trash)' : ` (${plural(trashed.length, 'item')} moved to the Trash)`;
+    const where =
+      trashed.length === 0
+        ? ''
+        : trashed.length === itemIds.length
+          ? ' (moved to the Trash)'
+          : ` (${plural(trashed.length, 'item')} moved to the Trash)`;
     this.notify(`Undid: ${label}${where}`, await this.undoStack.offerFor(itemIds, 'redo'));
   }
 
@@ -325,16 +373,27 @@ export class LibraryState {
     const ids = await this.selectedIds();
     const names = tags.map((t) => t.trim()).filter((t, i, all) => t !== '' && all.indexOf(t) === i);
     if (ids.length === 0 || names.length === 0) return false;
-    const ok = await this.#call(this.api.invoke(remove ? 'library.tags.remove' : 'library.tags.add', { ids, tags: names }));
+    const ok = await this.#call(
+      this.api.invoke(remove ? 'library.tags.remove' : 'library.tags.add', { ids, tags: names }),
+    );
     if (ok) {
       const what = names.length === 1 ? `tag ${names[0]}` : plural(names.length, 'tag');
-      this.notify(remove ? `Removed ${what} from ${plural(ids.length, 'item')}` : `Added ${what} to ${plural(ids.length, 'item')}`, await this.undoStack.offerFor(ids));
+      this.notify(
+        remove
+          ? `Removed ${what} from ${plural(ids.length, 'item')}`
+          : `Added ${what} to ${plural(ids.length, 'item')}`,
+        await this.undoStack.offerFor(ids),
+      );
     }
     return ok;
   }
 
   /** Formats the selection (a bibliography, or one in-text citation of all of it) for the clipboard. */
-  async citeSelected(style: string, locale: CitationLocale, kind: 'bibliography' | 'citation'): Promise<{ text: string; html: string } | null> {
+  async citeSelected(
+    style: string,
+    locale: CitationLocale,
+    kind: 'bibliography' | 'citation',
+  ): Promise<{ text: string; html: string } | null> {
     const ids = await this.selectedIds();
     if (ids.length === 0) return null;
     const result = await this.api.invoke('library.cite', { ids, style, locale, kind });
@@ -351,7 +410,13 @@ export class LibraryState {
     if (ids.length === 0) return;
     const result = await this.api.invoke('library.enrich', { scope: { kind: 'items', ids } });
     if (!result.ok) this.#error = result.error;
-    else this.notify(result.value.jobId ? `Refreshing ${plural(ids.length, 'item')} from the service` : 'Nothing to refresh: the selected items have no DOI', null);
+    else
+      this.notify(
+        result.value.jobId
+          ? `Refreshing ${plural(ids.length, 'item')} from the service`
+          : 'Nothing to refresh: the selected items have no DOI',
+        null,
+      );
   }
 
   async saveSearch(name: string): Promise<void> {
@@ -392,7 +457,9 @@ export class LibraryState {
     const keepId = choice?.keepId ?? group.ids[0];
     const otherIds = group.ids.filter((id) => id !== keepId);
     if (keepId === undefined || otherIds.length === 0) return;
-    if (await this.#call(this.api.invoke('library.merge', { keepId, otherIds, ...(choice ? { csl: choice.csl } : {}) }))) {
+    if (
+      await this.#call(this.api.invoke('library.merge', { keepId, otherIds, ...(choice ? { csl: choice.csl } : {}) }))
+    ) {
       this.notify(`Merged ${plural(group.ids.length, 'item')} into one`, await this.undoStack.offerFor(group.ids));
     }
   }

@@ -1,5 +1,11 @@
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
-import { isFlagged, ITEM_STATUSES, STATUS_LABELS, type ItemStatus, type StatusChange } from '../../../../shared/model/item-status';
+import {
+  isFlagged,
+  ITEM_STATUSES,
+  STATUS_LABELS,
+  type ItemStatus,
+  type StatusChange,
+} from '../../../../shared/model/item-status';
 
 /**
  * Items whose editorial status changed (retracted, withdrawn, corrected, under an expression of
@@ -11,20 +17,29 @@ export class NoticesState {
   readonly #api: CitewiseApi;
   #changes = $state.raw<StatusChange[]>([]);
   #error = $state<IpcError | null>(null);
-  #items = $derived(this.#changes.flatMap((c) => c.items.map((i) => i.id)).filter((id, i, all) => all.indexOf(id) === i).length);
+  #items = $derived(
+    this.#changes.flatMap((c) => c.items.map((i) => i.id)).filter((id, i, all) => all.indexOf(id) === i).length,
+  );
 
   constructor(api: CitewiseApi) {
     this.#api = api;
   }
 
-  get changes() { return this.#changes; }
-  get error() { return this.#error; }
+  get changes() {
+    return this.#changes;
+  }
+  get error() {
+    return this.#error;
+  }
   /** How many library items the changes concern. */
-  get itemCount() { return this.#items; }
+  get itemCount() {
+    return this.#items;
+  }
 
   /** In words: "2 items in your library have been retracted", or by status when they differ. */
   get message(): string {
-    const count = (status: ItemStatus): number => this.#changes.filter((c) => c.current === status).reduce((n, c) => n + c.items.length, 0);
+    const count = (status: ItemStatus): number =>
+      this.#changes.filter((c) => c.current === status).reduce((n, c) => n + c.items.length, 0);
     // Most severe first.
     const present = [...ITEM_STATUSES].reverse().filter((status) => count(status) > 0);
     const n = this.#items;
@@ -53,7 +68,9 @@ export class NoticesState {
 
   #add(changes: readonly StatusChange[]): void {
     const known = this.#changes.map((c) => c.id);
-    const fresh = changes.filter((c) => isFlagged(c.current) && c.items.length > 0 && !known.includes(c.id) && c.seenAt === null);
+    const fresh = changes.filter(
+      (c) => isFlagged(c.current) && c.items.length > 0 && !known.includes(c.id) && c.seenAt === null,
+    );
     if (fresh.length > 0) this.#changes = [...this.#changes, ...fresh];
   }
 }

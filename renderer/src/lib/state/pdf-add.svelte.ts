@@ -30,7 +30,8 @@ export function summarise(outcomes: readonly PdfAddOutcome[]): PdfAddSummary {
 }
 
 /** Whether a chosen or dropped file is meant as a PDF (its type, or its name when the type is unknown). */
-export const isPdfFile = (f: Pick<File, 'name' | 'type'>): boolean => f.type === 'application/pdf' || /\.pdf$/i.test(f.name);
+export const isPdfFile = (f: Pick<File, 'name' | 'type'>): boolean =>
+  f.type === 'application/pdf' || /\.pdf$/i.test(f.name);
 
 /**
  * Adding PDFs as Zotero does on a drop: each file becomes an item with the PDF attached, one after
@@ -77,14 +78,24 @@ export class PdfAddFlow {
       this.#choosing = false;
     }
     if (!chosen.ok) {
-      this.#state = { step: 'summary', total: 1, outcomes: [{ name: 'Add → PDFs…', status: 'failed', code: chosen.error.code, message: chosen.error.message }], cancelled: 0 };
+      this.#state = {
+        step: 'summary',
+        total: 1,
+        outcomes: [{ name: 'Add → PDFs…', status: 'failed', code: chosen.error.code, message: chosen.error.message }],
+        cancelled: 0,
+      };
       return;
     }
     if (chosen.value !== null) await this.#addChosen(chosen.value);
   }
 
   #addChosen(selection: PdfSelection): Promise<void> {
-    return this.#run(selection.names, (index) => this.#outcome(selection.names[index]!, this.#api.invoke('pdfs.addChosen', { selection: selection.selection, index })));
+    return this.#run(selection.names, (index) =>
+      this.#outcome(
+        selection.names[index]!,
+        this.#api.invoke('pdfs.addChosen', { selection: selection.selection, index }),
+      ),
+    );
   }
 
   /**
@@ -133,7 +144,9 @@ export class PdfAddFlow {
     const fail = (message: string): PdfAddOutcome => ({ name, status: 'failed', code: 'INVALID_INPUT', message });
     if (file.size === 0) return fail(`${name} was not added: it is empty.`);
     if (file.size > MAX_PDF_UPLOAD_BYTES) {
-      return fail(`${name} was not added: it is ${(file.size / 1048576).toFixed(1)} MB; the app takes PDFs up to ${MAX_PDF_UPLOAD_BYTES / 1048576} MB (larger ones: citewise import on the command line).`);
+      return fail(
+        `${name} was not added: it is ${(file.size / 1048576).toFixed(1)} MB; the app takes PDFs up to ${MAX_PDF_UPLOAD_BYTES / 1048576} MB (larger ones: citewise import on the command line).`,
+      );
     }
     let base64: string;
     try {

@@ -14,11 +14,21 @@ export class ServiceSettingsState {
     this.#api = api;
   }
 
-  get config() { return this.#config; }
-  get key() { return this.#key; }
-  get check() { return this.#check; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
+  get config() {
+    return this.#config;
+  }
+  get key() {
+    return this.#key;
+  }
+  get check() {
+    return this.#check;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
 
   /** Loads and follows changes (another window, the CLI's key commands); returns the disposer. */
   start(): () => void {
@@ -31,7 +41,10 @@ export class ServiceSettingsState {
       this.#check = null;
     });
     void this.#run('', async () => {
-      const [config, key] = await Promise.all([this.#api.invoke('service.config.get', {}), this.#api.invoke('service.key.status', {})]);
+      const [config, key] = await Promise.all([
+        this.#api.invoke('service.config.get', {}),
+        this.#api.invoke('service.key.status', {}),
+      ]);
       if (config.ok) this.#config = config.value;
       if (key.ok) this.#key = key.value;
       return config.ok ? key : config;
@@ -93,7 +106,10 @@ export class ServiceSettingsState {
     this.#error = null;
   }
 
-  async #run(busy: ServiceSettingsState['busy'], work: () => Promise<{ ok: true } | { ok: false; error: IpcError }>): Promise<boolean> {
+  async #run(
+    busy: ServiceSettingsState['busy'],
+    work: () => Promise<{ ok: true } | { ok: false; error: IpcError }>,
+  ): Promise<boolean> {
     this.#busy = busy;
     this.#error = null;
     try {

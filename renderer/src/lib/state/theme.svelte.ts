@@ -4,7 +4,9 @@ import type { ThemePreference } from '../../../../shared/ipc';
 export class ThemeState {
   #preference = $state<ThemePreference>('system');
   #osDark = $state(false);
-  #resolved = $derived<'light' | 'dark'>(this.#preference === 'system' ? (this.#osDark ? 'dark' : 'light') : this.#preference);
+  #resolved = $derived<'light' | 'dark'>(
+    this.#preference === 'system' ? (this.#osDark ? 'dark' : 'light') : this.#preference,
+  );
 
   get preference(): ThemePreference {
     return this.#preference;

@@ -24,8 +24,12 @@ export class UndoStack {
   }
 
   /** The step undo would revert, null when there is none. */
-  get undo() { return this.#undo; }
-  get redo() { return this.#redo; }
+  get undo() {
+    return this.#undo;
+  }
+  get redo() {
+    return this.#redo;
+  }
 
   /** Follows the stack; returns the disposer. */
   start(): () => void {

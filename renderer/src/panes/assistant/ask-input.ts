@@ -9,7 +9,8 @@ export type ScopeChoice = 'any' | 'library' | `collection:${number}`;
 export interface OptionsForm {
   answerLength: 'short' | 'medium' | 'long';
   numReferences: number;
-  rankBy: 'all' | 'relevance' | 'date' | 'citations' | 'supporting-citations' | 'contrasting-citations' | 'journal-rank';
+  rankBy:
+    'all' | 'relevance' | 'date' | 'citations' | 'supporting-citations' | 'contrasting-citations' | 'journal-rank';
   yearFrom: string;
   yearTo: string;
   sources: 'any' | 'abstracts' | 'fulltexts';
@@ -43,13 +44,23 @@ const list = (text: string): string[] =>
     .filter(Boolean);
 
 /** The form as the assist.ask input; problems the core would refuse are found here first, with where. */
-export function askInput(sessionId: number | null, question: string, o: OptionsForm): { input: InputOf<'assistant.ask'> } | { problem: string; field: string } {
+export function askInput(
+  sessionId: number | null,
+  question: string,
+  o: OptionsForm,
+): { input: InputOf<'assistant.ask'> } | { problem: string; field: string } {
   if (!question.trim()) return { problem: 'Write a question first.', field: 'question' };
-  for (const [field, v] of [['yearFrom', o.yearFrom], ['yearTo', o.yearTo]] as const) {
-    if (v.trim() && !/^\d{4}$/.test(v.trim())) return { problem: `The year range takes four-digit years (“${v}” is not one).`, field };
+  for (const [field, v] of [
+    ['yearFrom', o.yearFrom],
+    ['yearTo', o.yearTo],
+  ] as const) {
+    if (v.trim() && !/^\d{4}$/.test(v.trim()))
+      return { problem: `The year range takes four-digit years (“${v}” is not one).`, field };
   }
-  if (o.yearFrom.trim() && o.yearTo.trim() && o.yearFrom.trim() > o.yearTo.trim()) return { problem: 'The year range ends before it starts.', field: 'yearTo' };
-  if (!Number.isInteger(o.numReferences) || o.numReferences < 0 || o.numReferences > 1000) return { problem: 'The number of references is a whole number from 0 to 1000.', field: 'numReferences' };
+  if (o.yearFrom.trim() && o.yearTo.trim() && o.yearFrom.trim() > o.yearTo.trim())
+    return { problem: 'The year range ends before it starts.', field: 'yearTo' };
+  if (!Number.isInteger(o.numReferences) || o.numReferences < 0 || o.numReferences > 1000)
+    return { problem: 'The number of references is a whole number from 0 to 1000.', field: 'numReferences' };
   const options: InputOf<'assistant.ask'>['options'] = {
     answerLength: o.answerLength,
     numReferences: o.numReferences,
@@ -64,7 +75,11 @@ export function askInput(sessionId: number | null, question: string, o: OptionsF
     ...(list(o.journals).length ? { journals: list(o.journals) } : {}),
   };
   const scope: InputOf<'assistant.ask'>['scope'] =
-    o.scope === 'any' ? { kind: 'any' } : o.scope === 'library' ? { kind: 'library' } : { kind: 'collection', collectionId: Number(o.scope.slice('collection:'.length)) };
+    o.scope === 'any'
+      ? { kind: 'any' }
+      : o.scope === 'library'
+        ? { kind: 'library' }
+        : { kind: 'collection', collectionId: Number(o.scope.slice('collection:'.length)) };
   return { input: { sessionId, question: question.trim(), options, scope } };
 }
 

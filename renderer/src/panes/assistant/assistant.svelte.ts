@@ -3,7 +3,11 @@
 // are read back from the library after assistant.changed, so what is shown is what was stored.
 import type { AddReferencesReport, AssistantDraft, CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { TaskProgress } from '../../../../shared/model/service';
-import type { AssistantSessionDetail, AssistantSessionSummary, AssistantTurnRecord } from '../../../../shared/model/assistant';
+import type {
+  AssistantSessionDetail,
+  AssistantSessionSummary,
+  AssistantTurnRecord,
+} from '../../../../shared/model/assistant';
 import type { Collection } from '../../../../shared/model/library';
 import { isBuiltInStyle } from '../../../../shared/model/csl';
 import { parseDoi } from '../../../../shared/model/doi';
@@ -35,14 +39,30 @@ export class AssistantState {
     this.#api = api;
   }
 
-  get api() { return this.#api; }
-  get sessions() { return this.#sessions; }
-  get current() { return this.#current; }
-  get collections() { return this.#collections; }
-  get error() { return this.#error; }
-  get formProblem() { return this.#formProblem; }
-  get asking() { return this.#asking; }
-  get cancelling() { return this.#cancelling; }
+  get api() {
+    return this.#api;
+  }
+  get sessions() {
+    return this.#sessions;
+  }
+  get current() {
+    return this.#current;
+  }
+  get collections() {
+    return this.#collections;
+  }
+  get error() {
+    return this.#error;
+  }
+  get formProblem() {
+    return this.#formProblem;
+  }
+  get asking() {
+    return this.#asking;
+  }
+  get cancelling() {
+    return this.#cancelling;
+  }
   /** The question of the shown conversation that is waiting for its answer. */
   get pending(): AssistantTurnRecord | null {
     return this.#current?.records.find((r) => r.status === 'pending') ?? null;
@@ -85,7 +105,8 @@ export class AssistantState {
     const offLibrary = this.#api.on('library.changed', (c) => {
       // Items added to a collection by the Assistant come as an 'items' change, and trashing items changes
       // the counts too: the reference check's collection choices show their counts, so they follow.
-      if (c.kind === 'collections' || c.kind === 'items' || c.kind === 'trash' || c.kind === 'all') void this.#loadCollections();
+      if (c.kind === 'collections' || c.kind === 'items' || c.kind === 'trash' || c.kind === 'all')
+        void this.#loadCollections();
       if (c.kind === 'items' || c.kind === 'trash' || c.kind === 'all') void this.#loadInLibrary();
     });
     return () => {
@@ -165,7 +186,9 @@ export class AssistantState {
         const sessions = await this.#api.invoke('assistant.sessions.list', {});
         if (sessions.ok) {
           this.#sessions = sessions.value;
-          const target = built.input.sessionId ?? (r.error.code === 'INVALID_INPUT' || r.error.code === 'NOT_FOUND' ? null : sessions.value[0]?.id ?? null);
+          const target =
+            built.input.sessionId ??
+            (r.error.code === 'INVALID_INPUT' || r.error.code === 'NOT_FOUND' ? null : (sessions.value[0]?.id ?? null));
           if (target !== null) {
             await this.open(target, false);
             // The question is shown with its reason and "Ask again": one message is enough.
@@ -216,8 +239,16 @@ export class AssistantState {
     if (!r.ok) this.#error = r.error;
   }
 
-  async addReferences(turnId: number, numbers: number[] | null, collectionId: number | null): Promise<AddReferencesReport | null> {
-    const r = await this.#api.invoke('assistant.references.add', { turnId, ...(numbers ? { numbers } : {}), collectionId });
+  async addReferences(
+    turnId: number,
+    numbers: number[] | null,
+    collectionId: number | null,
+  ): Promise<AddReferencesReport | null> {
+    const r = await this.#api.invoke('assistant.references.add', {
+      turnId,
+      ...(numbers ? { numbers } : {}),
+      collectionId,
+    });
     if (!r.ok) {
       this.#error = r.error;
       return null;
@@ -225,7 +256,12 @@ export class AssistantState {
     return r.value;
   }
 
-  async draft(turnId: number, style: CitationStyle, format: 'document' | 'markdown', numbers: number[] | null): Promise<AssistantDraft | null> {
+  async draft(
+    turnId: number,
+    style: CitationStyle,
+    format: 'document' | 'markdown',
+    numbers: number[] | null,
+  ): Promise<AssistantDraft | null> {
     const r = await this.#api.invoke('assistant.draft', { turnId, style, format, ...(numbers ? { numbers } : {}) });
     if (!r.ok) {
       this.#error = r.error;

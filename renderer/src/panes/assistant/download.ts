@@ -13,5 +13,12 @@ export function download(name: string, content: string, mime: string): void {
 
 /** A file name from a conversation's title: letters, digits, spaces and dashes, at most 60 characters. */
 export function fileStem(title: string): string {
-  return title.replace(/[^\p{L}\p{N} _-]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'draft';
+  return (
+    title
+      .replace(/[^\p{L}\p{N} _-]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 60)
+      .trim() || 'draft'
+  );
 }

@@ -3,7 +3,13 @@
 // as text (shared/model/manuscript.ts).
 import type { CitewiseApi, IpcError } from '../../../../shared/ipc';
 import { toBase64 } from './reference-check.svelte';
-import { manuscriptFormatOf, MANUSCRIPT_EXTENSIONS, MAX_MANUSCRIPT_BYTES, reportText, type ManuscriptReport } from '../../../../shared/model/manuscript';
+import {
+  manuscriptFormatOf,
+  MANUSCRIPT_EXTENSIONS,
+  MAX_MANUSCRIPT_BYTES,
+  reportText,
+  type ManuscriptReport,
+} from '../../../../shared/model/manuscript';
 
 export const PASTE_FORMATS = [
   { name: 'pasted.md', label: 'Markdown / Quarto' },
@@ -34,13 +40,27 @@ export class ManuscriptCheckState {
     this.#api = api;
   }
 
-  get file() { return this.#file; }
-  get aux() { return this.#aux; }
-  get report() { return this.#report; }
-  get error() { return this.#error; }
-  get running() { return this.#running; }
-  get text() { return this.#report ? reportText(this.#report) : ''; }
-  get ready() { return this.mode === 'file' ? this.#file !== null : this.pasted.trim() !== ''; }
+  get file() {
+    return this.#file;
+  }
+  get aux() {
+    return this.#aux;
+  }
+  get report() {
+    return this.#report;
+  }
+  get error() {
+    return this.#error;
+  }
+  get running() {
+    return this.#running;
+  }
+  get text() {
+    return this.#report ? reportText(this.#report) : '';
+  }
+  get ready() {
+    return this.mode === 'file' ? this.#file !== null : this.pasted.trim() !== '';
+  }
 
   /** The manuscript, and an .aux among the files chosen with it. */
   async choose(files: readonly File[]): Promise<void> {
@@ -49,11 +69,17 @@ export class ManuscriptCheckState {
     let aux: Picked | null = null;
     for (const f of files) {
       if (!manuscriptFormatOf(f.name)) {
-        this.#error = { code: 'INVALID_INPUT', message: `${f.name} cannot be checked: choose a ${MANUSCRIPT_ACCEPT.split(',').join(', ')} file.` };
+        this.#error = {
+          code: 'INVALID_INPUT',
+          message: `${f.name} cannot be checked: choose a ${MANUSCRIPT_ACCEPT.split(',').join(', ')} file.`,
+        };
         return;
       }
       if (f.size > MAX_MANUSCRIPT_BYTES) {
-        this.#error = { code: 'INVALID_INPUT', message: `${f.name} is ${(f.size / 1024 / 1024).toFixed(1)} MB; the largest manuscript the check takes is ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB.` };
+        this.#error = {
+          code: 'INVALID_INPUT',
+          message: `${f.name} is ${(f.size / 1024 / 1024).toFixed(1)} MB; the largest manuscript the check takes is ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB.`,
+        };
         return;
       }
       const picked = { name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) };
@@ -71,7 +97,12 @@ export class ManuscriptCheckState {
     try {
       const source =
         this.mode === 'file'
-          ? { kind: 'file' as const, name: this.#file!.name, base64: this.#file!.base64, ...(this.#aux && /\.(tex|ltx)$/i.test(this.#file!.name) ? { aux: this.#aux } : {}) }
+          ? {
+              kind: 'file' as const,
+              name: this.#file!.name,
+              base64: this.#file!.base64,
+              ...(this.#aux && /\.(tex|ltx)$/i.test(this.#file!.name) ? { aux: this.#aux } : {}),
+            }
           : { kind: 'text' as const, name: this.pasteAs, text: this.pasted };
       const r = await this.#api.invoke('manuscript.check', { source });
       if (r.ok) this.#report = r.value;

@@ -8,7 +8,8 @@ import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/mode
 import { referenceCheckRows, type ReferenceCheckRow } from '../../../../shared/model/reference-check';
 import { safeUrl } from '../library/details/fields';
 
-export type RefCheckSource = { kind: 'file'; name: string; size: number; base64: string } | { kind: 'collection'; collectionId: number };
+export type RefCheckSource =
+  { kind: 'file'; name: string; size: number; base64: string } | { kind: 'collection'; collectionId: number };
 
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -39,14 +40,30 @@ export class ReferenceCheckState {
     this.#api = api;
   }
 
-  get file() { return this.#file; }
-  get progress() { return this.#progress; }
-  get rows() { return this.#rows; }
-  get title() { return this.#title; }
-  get status() { return this.#status; }
-  get error() { return this.#error; }
-  get taskId() { return this.#taskId; }
-  get citations() { return this.#citations; }
+  get file() {
+    return this.#file;
+  }
+  get progress() {
+    return this.#progress;
+  }
+  get rows() {
+    return this.#rows;
+  }
+  get title() {
+    return this.#title;
+  }
+  get status() {
+    return this.#status;
+  }
+  get error() {
+    return this.#error;
+  }
+  get taskId() {
+    return this.#taskId;
+  }
+  get citations() {
+    return this.#citations;
+  }
 
   /** The style and locale the references are formatted in (the user's defaults); reformats shown rows. */
   useStyle(style: string | undefined, locale: CitationLocale | undefined): void {
@@ -62,11 +79,17 @@ export class ReferenceCheckState {
     const rows = (this.#rows ?? []).filter((r) => r.csl);
     if (rows.length === 0) return;
     const asked = this.#rows;
-    const r = await this.#api.invoke('library.citeRecords', { records: rows.slice(0, 1000).map((x) => ({ ...x.csl! })), style: this.#style, locale: this.#locale });
+    const r = await this.#api.invoke('library.citeRecords', {
+      records: rows.slice(0, 1000).map((x) => ({ ...x.csl! })),
+      style: this.#style,
+      locale: this.#locale,
+    });
     if (asked !== this.#rows || !r.ok) return;
     this.#citations = Object.fromEntries(rows.slice(0, 1000).map((x, i) => [x.index, r.value[i]!]));
   }
-  get running() { return this.#status === 'starting' || this.#status === 'running'; }
+  get running() {
+    return this.#status === 'starting' || this.#status === 'running';
+  }
 
   start(): () => void {
     const offProgress = this.#api.on('service.task.progress', (p) => {
@@ -101,12 +124,18 @@ export class ReferenceCheckState {
     const ext = file.name.toLowerCase().split('.').pop() ?? '';
     if (!(REFCHECK_EXTENSIONS as readonly string[]).includes(ext)) {
       this.#file = null;
-      this.#error = { code: 'INVALID_INPUT', message: `${file.name} cannot be checked: choose a ${REFCHECK_EXTENSIONS.map((e) => `.${e}`).join(', ')} file.` };
+      this.#error = {
+        code: 'INVALID_INPUT',
+        message: `${file.name} cannot be checked: choose a ${REFCHECK_EXTENSIONS.map((e) => `.${e}`).join(', ')} file.`,
+      };
       return;
     }
     if (file.size > MAX_REFCHECK_BYTES) {
       this.#file = null;
-      this.#error = { code: 'INVALID_INPUT', message: `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; the largest file a check takes is ${MAX_REFCHECK_BYTES / 1024 / 1024} MB.` };
+      this.#error = {
+        code: 'INVALID_INPUT',
+        message: `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; the largest file a check takes is ${MAX_REFCHECK_BYTES / 1024 / 1024} MB.`,
+      };
       return;
     }
     if (file.size === 0) {
@@ -130,7 +159,10 @@ export class ReferenceCheckState {
       // The browser refuses to read a file changed on disk since it was chosen: choosing it again reads it.
       this.#chosen = null;
       this.#file = null;
-      this.#error = { code: 'INVALID_INPUT', message: `${file.name} changed since it was chosen: choose it again to check it as it is now.` };
+      this.#error = {
+        code: 'INVALID_INPUT',
+        message: `${file.name} changed since it was chosen: choose it again to check it as it is now.`,
+      };
       return null;
     }
   }
@@ -182,7 +214,10 @@ export class ReferenceCheckState {
     // it hands the link to the OS browser).
     const url = safeUrl(r.value.reportUrl);
     if (!url) {
-      this.#error = { code: 'SERVICE_ERROR', message: 'The service gave a report address that is not a web page; it was not opened.' };
+      this.#error = {
+        code: 'SERVICE_ERROR',
+        message: 'The service gave a report address that is not a web page; it was not opened.',
+      };
       return;
     }
     window.open(url, '_blank', 'noopener,noreferrer');

@@ -1,8 +1,20 @@
 // The Collections tab: the service collections kept in the library, the one open, and creating one
 // from the Library's selection, a library collection or a paper query. Everything shown comes from the
 // local copy first; the service is asked on create, refresh and import.
-import type { CitewiseApi, CollectionImportReport, InputOf, IpcError, ServiceCollectionSummary, ServiceCollectionView } from '../../../../shared/ipc';
-import { buildPaperQuery, emptyPaperQueryForm, type PaperQueryForm, type QueryProblem } from '../../../../shared/model/paper-query';
+import type {
+  CitewiseApi,
+  CollectionImportReport,
+  InputOf,
+  IpcError,
+  ServiceCollectionSummary,
+  ServiceCollectionView,
+} from '../../../../shared/ipc';
+import {
+  buildPaperQuery,
+  emptyPaperQueryForm,
+  type PaperQueryForm,
+  type QueryProblem,
+} from '../../../../shared/model/paper-query';
 
 export type CreateSource = 'selection' | 'collection' | 'query';
 
@@ -18,7 +30,8 @@ export function explainError(error: IpcError, what: string): { title: string; te
   if (error.code === 'UNAUTHORIZED') {
     return { title: `${what} need an API key`, text: `${error.message}`, access: true };
   }
-  if (error.code === 'OFFLINE' || error.code === 'TIMEOUT') return { title: 'The citation service could not be reached', text: error.message, access: false };
+  if (error.code === 'OFFLINE' || error.code === 'TIMEOUT')
+    return { title: 'The citation service could not be reached', text: error.message, access: false };
   return { title: 'That did not work', text: error.message, access: false };
 }
 
@@ -45,14 +58,30 @@ export class CollectionsState {
     this.api = api;
   }
 
-  get list() { return this.#list; }
-  get current() { return this.#current; }
-  get loaded() { return this.#loaded; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
-  get report() { return this.#report; }
-  get creating() { return this.#creating; }
-  get problems() { return this.#problems; }
+  get list() {
+    return this.#list;
+  }
+  get current() {
+    return this.#current;
+  }
+  get loaded() {
+    return this.#loaded;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
+  get report() {
+    return this.#report;
+  }
+  get creating() {
+    return this.#creating;
+  }
+  get problems() {
+    return this.#problems;
+  }
 
   async load(): Promise<void> {
     const r = await this.api.invoke('collections.list', {});
@@ -100,18 +129,27 @@ export class CollectionsState {
       if (built.ok) source = { kind: 'query', query: built.query };
       else problems.push(...built.problems);
     } else if (this.source === 'collection') {
-      if (this.libraryCollectionId === null) problems.push({ field: 'libraryCollection', message: 'Choose a collection of your library.' });
+      if (this.libraryCollectionId === null)
+        problems.push({ field: 'libraryCollection', message: 'Choose a collection of your library.' });
       else source = { kind: 'collection', id: this.libraryCollectionId };
     } else {
       const ids = await selectedIds();
-      if (ids.length === 0) problems.push({ field: 'selection', message: 'Nothing is selected in the Library. Select items there first, or choose another source.' });
+      if (ids.length === 0)
+        problems.push({
+          field: 'selection',
+          message: 'Nothing is selected in the Library. Select items there first, or choose another source.',
+        });
       else source = { kind: 'items', ids };
     }
     this.#problems = problems;
     if (problems.length > 0 || !source) return;
     this.#busy = 'create';
     try {
-      const r = await this.api.invoke('collections.create', { name: this.name.trim(), ...(this.description.trim() ? { description: this.description.trim() } : {}), source });
+      const r = await this.api.invoke('collections.create', {
+        name: this.name.trim(),
+        ...(this.description.trim() ? { description: this.description.trim() } : {}),
+        source,
+      });
       if (!r.ok) {
         this.#error = r.error;
         return;

@@ -9,7 +9,9 @@ export interface PaperRowData {
   authors: string[];
   journal: string | undefined;
   year: number | undefined;
-  tally: { supporting: number; contrasting: number; mentioning: number; citingPublications?: number | undefined } | undefined;
+  tally:
+    | { supporting: number; contrasting: number; mentioning: number; citingPublications?: number | undefined }
+    | undefined;
   /** Editorial notice statuses, each once ("Retracted", "Has correction"…). */
   notices: string[];
 }
@@ -27,7 +29,14 @@ export function hitRow(hit: InUiWords<SearchHit>): PaperRowData {
     authors: (hit.authors ?? []).map((a) => a.authorName ?? '').filter(Boolean),
     journal: hit.journal,
     year: hit.year,
-    tally: hit.tally ? { supporting: hit.tally.supporting, contrasting: hit.tally.contrasting, mentioning: hit.tally.mentioning, citingPublications: hit.tally.citingPublications } : undefined,
+    tally: hit.tally
+      ? {
+          supporting: hit.tally.supporting,
+          contrasting: hit.tally.contrasting,
+          mentioning: hit.tally.mentioning,
+          citingPublications: hit.tally.citingPublications,
+        }
+      : undefined,
     notices: statuses(hit.editorialNotices),
   };
 }
@@ -37,10 +46,19 @@ export function paperRow(paper: UiPaper): PaperRowData {
   return {
     doi: paper.doi,
     title: paper.title,
-    authors: (paper.authors ?? []).map((a) => a.authorName ?? [a.given, a.family].filter(Boolean).join(' ')).filter(Boolean),
+    authors: (paper.authors ?? [])
+      .map((a) => a.authorName ?? [a.given, a.family].filter(Boolean).join(' '))
+      .filter(Boolean),
     journal: paper.journal,
     year: paper.year,
-    tally: t ? { supporting: t.supporting, contrasting: t.contrasting, mentioning: t.mentioning, citingPublications: t.citingPublications } : undefined,
+    tally: t
+      ? {
+          supporting: t.supporting,
+          contrasting: t.contrasting,
+          mentioning: t.mentioning,
+          citingPublications: t.citingPublications,
+        }
+      : undefined,
     notices: statuses(paper.editorialNotices, paper.retracted),
   };
 }

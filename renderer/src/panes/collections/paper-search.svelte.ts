@@ -3,7 +3,14 @@
 // library by DOI (library.addDois: metadata, then enrichment).
 import type { AddDoisReport, CitewiseApi, IpcError } from '../../../../shared/ipc';
 import type { InUiWords } from '../../../../shared/model/evidence';
-import { buildPaperQuery, emptyPaperQueryForm, toSearchParams, type PaperQuery, type PaperQueryForm, type QueryProblem } from '../../../../shared/model/paper-query';
+import {
+  buildPaperQuery,
+  emptyPaperQueryForm,
+  toSearchParams,
+  type PaperQuery,
+  type PaperQueryForm,
+  type QueryProblem,
+} from '../../../../shared/model/paper-query';
 import type { SearchResponse } from '../../../../shared/service';
 import { setOf, without } from './paper-row';
 
@@ -30,17 +37,39 @@ export class PaperSearchState {
     this.api = api;
   }
 
-  get problems() { return this.#problems; }
-  get results() { return this.#results; }
+  get problems() {
+    return this.#problems;
+  }
+  get results() {
+    return this.#results;
+  }
   /** The query of the results shown. */
-  get query() { return this.#shownQuery; }
-  get offset() { return this.#offset; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
-  get inLibrary() { return this.#inLibrary; }
-  get adding() { return this.#adding; }
-  get report() { return this.#report; }
-  get hasNext() { return !!this.#results && this.#offset + this.#results.hits.length < this.#results.count && this.#results.hits.length > 0; }
+  get query() {
+    return this.#shownQuery;
+  }
+  get offset() {
+    return this.#offset;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
+  get inLibrary() {
+    return this.#inLibrary;
+  }
+  get adding() {
+    return this.#adding;
+  }
+  get report() {
+    return this.#report;
+  }
+  get hasNext() {
+    return (
+      !!this.#results && this.#offset + this.#results.hits.length < this.#results.count && this.#results.hits.length > 0
+    );
+  }
 
   /** Checks the form and runs the search from its first page. */
   async search(): Promise<void> {

@@ -1,6 +1,11 @@
 // Arrow keys, Home and End move between the tabs of a tablist (the ARIA tabs pattern), selecting as
 // they go; each tab's element id is `tab-<name>`.
-export function onTabKeydown<T extends string>(event: KeyboardEvent, tabs: readonly T[], current: T, select: (tab: T) => void): void {
+export function onTabKeydown<T extends string>(
+  event: KeyboardEvent,
+  tabs: readonly T[],
+  current: T,
+  select: (tab: T) => void,
+): void {
   const i = tabs.indexOf(current);
   let next: number;
   if (event.key === 'ArrowRight') next = (i + 1) % tabs.length;

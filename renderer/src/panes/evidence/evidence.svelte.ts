@@ -21,7 +21,11 @@ export interface QueryState {
 export type DetailKind = 'grant' | 'device510k' | 'faers';
 
 /** Datasets whose records have a detail endpoint, and its kind. */
-export const DETAIL_KIND: Partial<Record<DatasetId, DetailKind>> = { grants: 'grant', 'device510k-summaries': 'device510k', faers: 'faers' };
+export const DETAIL_KIND: Partial<Record<DatasetId, DetailKind>> = {
+  grants: 'grant',
+  'device510k-summaries': 'device510k',
+  faers: 'faers',
+};
 
 /** The MAUDE fields charted until the user picks others (those the schema lists among them). */
 export const DEFAULT_FACETS = ['event_type', 'device_class', 'product_problems', 'manufacturer_name'];
@@ -32,7 +36,9 @@ const emptyQuery = (): QueryState => ({ q: '', filters: [], sort: '_relevance', 
 export class EvidenceState {
   readonly #api: CitewiseApi;
   #dataset = $state<DatasetId>('patents');
-  #queries = $state<Record<DatasetId, QueryState>>(Object.fromEntries(DATASETS.map((d) => [d.id, emptyQuery()])) as Record<DatasetId, QueryState>);
+  #queries = $state<Record<DatasetId, QueryState>>(
+    Object.fromEntries(DATASETS.map((d) => [d.id, emptyQuery()])) as Record<DatasetId, QueryState>,
+  );
   #schemas = $state<Partial<Record<DatasetId, EvidenceSchemaResponse>>>({});
   #schemaErrors = $state<Partial<Record<DatasetId, IpcError>>>({});
   #results = $state.raw<Partial<Record<DatasetId, EvidencePage>>>({});
@@ -68,27 +74,67 @@ export class EvidenceState {
     return this.#stack.start();
   }
 
-  get dataset() { return this.#dataset; }
-  get info() { return datasetInfo(this.#dataset); }
-  get query() { return this.#queries[this.#dataset]; }
-  get schema() { return this.#schemas[this.#dataset] ?? null; }
-  get schemaError() { return this.#schemaErrors[this.#dataset] ?? null; }
-  get results() { return this.#results[this.#dataset] ?? null; }
+  get dataset() {
+    return this.#dataset;
+  }
+  get info() {
+    return datasetInfo(this.#dataset);
+  }
+  get query() {
+    return this.#queries[this.#dataset];
+  }
+  get schema() {
+    return this.#schemas[this.#dataset] ?? null;
+  }
+  get schemaError() {
+    return this.#schemaErrors[this.#dataset] ?? null;
+  }
+  get results() {
+    return this.#results[this.#dataset] ?? null;
+  }
   /** The page of results shown, counted from 1. */
-  get page() { return this.searched?.page ?? 1; }
-  get searched() { return this.#searched[this.#dataset] ?? null; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
-  get selected() { return this.#selected?.dataset === this.#dataset ? this.#selected : null; }
-  get detail() { return this.#detail; }
-  get detailLoading() { return this.#detailLoading; }
-  get detailError() { return this.#detailError; }
-  get facets() { return this.#facets; }
-  get facetsLoading() { return this.#facetsLoading; }
-  get facetsError() { return this.#facetsError; }
-  get saving() { return this.#saving; }
-  get saveError() { return this.#saveError; }
-  get undone() { return this.#undone; }
+  get page() {
+    return this.searched?.page ?? 1;
+  }
+  get searched() {
+    return this.#searched[this.#dataset] ?? null;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
+  get selected() {
+    return this.#selected?.dataset === this.#dataset ? this.#selected : null;
+  }
+  get detail() {
+    return this.#detail;
+  }
+  get detailLoading() {
+    return this.#detailLoading;
+  }
+  get detailError() {
+    return this.#detailError;
+  }
+  get facets() {
+    return this.#facets;
+  }
+  get facetsLoading() {
+    return this.#facetsLoading;
+  }
+  get facetsError() {
+    return this.#facetsError;
+  }
+  get saving() {
+    return this.#saving;
+  }
+  get saveError() {
+    return this.#saveError;
+  }
+  get undone() {
+    return this.#undone;
+  }
 
   /** Whether the open record's save can be taken back: its step is still the one undo would revert. */
   get canUndoSave(): boolean {
@@ -106,7 +152,9 @@ export class EvidenceState {
   get sortOptions(): string[] {
     const listed = this.schema?.sortable ?? [];
     const all = listed.length ? listed : [...this.info.sorts];
-    return all.includes('_relevance') ? ['_relevance', ...all.filter((s) => s !== '_relevance')] : ['_relevance', ...all];
+    return all.includes('_relevance')
+      ? ['_relevance', ...all.filter((s) => s !== '_relevance')]
+      : ['_relevance', ...all];
   }
 
   /** The filter string of the current pairs. */
@@ -143,7 +191,8 @@ export class EvidenceState {
     const clean = { field: pair.field, value: pair.value.trim() };
     const problem = pairProblem(clean, this.filterableFields.length ? this.filterableFields : undefined);
     if (problem) return problem;
-    if (this.query.filters.some((f) => f.field === clean.field && f.value === clean.value)) return `${clean.field}:"${clean.value}" is already a filter.`;
+    if (this.query.filters.some((f) => f.field === clean.field && f.value === clean.value))
+      return `${clean.field}:"${clean.value}" is already a filter.`;
     this.setQuery({ filters: [...this.query.filters, clean], page: 1 });
     return null;
   }
@@ -265,7 +314,8 @@ export class EvidenceState {
   #recordToSave(): Record<string, unknown> | null {
     const sel = this.selected;
     if (!sel) return null;
-    if (sel.dataset === 'device510k-summaries' && this.#detail) return { ...this.#detail, id: recordId(sel.dataset, sel.record) };
+    if (sel.dataset === 'device510k-summaries' && this.#detail)
+      return { ...this.#detail, id: recordId(sel.dataset, sel.record) };
     if (sel.dataset === 'grants' && this.#detail) return this.#detail;
     if (sel.dataset === 'faers' && this.#detail) return this.#detail;
     return sel.record;
@@ -331,7 +381,11 @@ export class EvidenceState {
     const seq = ++this.#facetSeq;
     this.#facetsLoading = true;
     this.#facetsError = null;
-    const result = await this.#api.invoke('service.evidence.maudeFacets', { qs: searched.q, ...(searched.filter ? { fs: searched.filter } : {}), whitelist: fields });
+    const result = await this.#api.invoke('service.evidence.maudeFacets', {
+      qs: searched.q,
+      ...(searched.filter ? { fs: searched.filter } : {}),
+      whitelist: fields,
+    });
     if (seq !== this.#facetSeq) return;
     this.#facetsLoading = false;
     if (!result.ok) {
@@ -339,7 +393,11 @@ export class EvidenceState {
       return;
     }
     const raw = (result.value.facets ?? {}) as Record<string, unknown>;
-    this.#facets = { total: result.value.totalResults, exact: result.value.exact, fields: Object.fromEntries(fields.map((f) => [f, facetBuckets(raw[f])])) };
+    this.#facets = {
+      total: result.value.totalResults,
+      exact: result.value.exact,
+      fields: Object.fromEntries(fields.map((f) => [f, facetBuckets(raw[f])])),
+    };
   }
 
   /** Adds a facet value as a filter and searches again (clicking a bar). */

@@ -16,10 +16,12 @@ export function facetBuckets(raw: unknown): FacetBucket[] {
       const o = b as Record<string, unknown>;
       const key = o.key ?? o.value ?? o.name;
       const count = o.docCount ?? o.doc_count ?? o.count;
-      if ((typeof key === 'string' || typeof key === 'number') && typeof count === 'number' && Number.isFinite(count)) out.push({ key: String(key), count });
+      if ((typeof key === 'string' || typeof key === 'number') && typeof count === 'number' && Number.isFinite(count))
+        out.push({ key: String(key), count });
     }
   } else if (typeof raw === 'object' && raw !== null) {
-    for (const [key, count] of Object.entries(raw)) if (typeof count === 'number' && Number.isFinite(count)) out.push({ key, count });
+    for (const [key, count] of Object.entries(raw))
+      if (typeof count === 'number' && Number.isFinite(count)) out.push({ key, count });
   }
   out = out.filter((b) => b.count >= 0).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
   return out;

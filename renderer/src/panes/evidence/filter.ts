@@ -17,7 +17,8 @@ export function pairProblem(pair: FilterPair, known?: readonly string[]): string
   if (!FIELD.test(pair.field)) return `"${pair.field}" is not a field name (letters, digits, _ . - and [] only).`;
   if (known && !known.includes(pair.field)) return `"${pair.field}" is not one of this dataset's filterable fields.`;
   if (pair.value.trim() === '') return `Give a value for ${pair.field}.`;
-  if (pair.value.length > MAX_FILTER_VALUE) return `The value for ${pair.field} is longer than ${MAX_FILTER_VALUE} characters.`;
+  if (pair.value.length > MAX_FILTER_VALUE)
+    return `The value for ${pair.field} is longer than ${MAX_FILTER_VALUE} characters.`;
   return null;
 }
 
@@ -48,7 +49,8 @@ export function parseFilter(text: string): { pairs: FilterPair[]; problem: strin
     const start = i;
     while (i < n && text[i] !== ':' && !/\s/.test(text[i]!)) i++;
     const field = text.slice(start, i);
-    if (text[i] !== ':' || !FIELD.test(field)) return { pairs, problem: `Expected field:"value" at character ${start + 1}.` };
+    if (text[i] !== ':' || !FIELD.test(field))
+      return { pairs, problem: `Expected field:"value" at character ${start + 1}.` };
     i++;
     let value = '';
     if (text[i] === '"') {

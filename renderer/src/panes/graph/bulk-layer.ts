@@ -135,9 +135,17 @@ interface Target {
   drawn: number;
 }
 
-function compile(gl: WebGL2RenderingContext, vs: string, fs: string, uniforms: string[]): { program: WebGLProgram; uniforms: Record<string, WebGLUniformLocation | null> } {
+function compile(
+  gl: WebGL2RenderingContext,
+  vs: string,
+  fs: string,
+  uniforms: string[],
+): { program: WebGLProgram; uniforms: Record<string, WebGLUniformLocation | null> } {
   const program = gl.createProgram();
-  for (const [type, source] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]] as const) {
+  for (const [type, source] of [
+    [gl.VERTEX_SHADER, vs],
+    [gl.FRAGMENT_SHADER, fs],
+  ] as const) {
     const shader = gl.createShader(type)!;
     gl.shaderSource(shader, source);
     gl.compileShader(shader);
@@ -145,14 +153,17 @@ function compile(gl: WebGL2RenderingContext, vs: string, fs: string, uniforms: s
     gl.deleteShader(shader);
   }
   gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`bulk layer: ${gl.getProgramInfoLog(program) ?? 'link failed'}`);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS))
+    throw new Error(`bulk layer: ${gl.getProgramInfoLog(program) ?? 'link failed'}`);
   return { program, uniforms: Object.fromEntries(uniforms.map((u) => [u, gl.getUniformLocation(program, u)])) };
 }
 
 /** a · b for sigma's 3×3 column-major matrices. */
 function multiply(a: Float32Array, b: Float32Array): Float32Array {
   const out = new Float32Array(9);
-  for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) out[c * 3 + r] = a[r]! * b[c * 3]! + a[3 + r]! * b[c * 3 + 1]! + a[6 + r]! * b[c * 3 + 2]!;
+  for (let c = 0; c < 3; c++)
+    for (let r = 0; r < 3; r++)
+      out[c * 3 + r] = a[r]! * b[c * 3]! + a[3 + r]! * b[c * 3 + 1]! + a[6 + r]! * b[c * 3 + 2]!;
   return out;
 }
 
@@ -168,7 +179,17 @@ function invert(m: Float32Array): Float32Array {
   const C = d! * h! - e! * g!;
   const det = a! * A + b! * B + c! * C;
   const k = det === 0 ? 0 : 1 / det;
-  return new Float32Array([A * k, -(b! * i! - c! * h!) * k, (b! * f! - c! * e!) * k, B * k, (a! * i! - c! * g!) * k, -(a! * f! - c! * d!) * k, C * k, -(a! * h! - b! * g!) * k, (a! * e! - b! * d!) * k]);
+  return new Float32Array([
+    A * k,
+    -(b! * i! - c! * h!) * k,
+    (b! * f! - c! * e!) * k,
+    B * k,
+    (a! * i! - c! * g!) * k,
+    -(a! * f! - c! * d!) * k,
+    C * k,
+    -(a! * h! - b! * g!) * k,
+    (a! * e! - b! * d!) * k,
+  ]);
 }
 
 const IDENTITY = new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
@@ -209,13 +230,22 @@ export class BulkLayer {
     const n = compile(gl, NODE_VS, NODE_FS, ['u_matrix', 'u_radiusScale', 'u_maxPoint']);
     const nodeVao = gl.createVertexArray();
     gl.bindVertexArray(nodeVao);
-    this.#nodeBuffers = [this.#attribute(n.program, 'a_xy', 2, gl.FLOAT, false, 0), this.#attribute(n.program, 'a_size', 1, gl.FLOAT, false, 0), this.#attribute(n.program, 'a_colour', 4, gl.UNSIGNED_BYTE, true, 0)];
+    this.#nodeBuffers = [
+      this.#attribute(n.program, 'a_xy', 2, gl.FLOAT, false, 0),
+      this.#attribute(n.program, 'a_size', 1, gl.FLOAT, false, 0),
+      this.#attribute(n.program, 'a_colour', 4, gl.UNSIGNED_BYTE, true, 0),
+    ];
     this.#nodes = { ...n, vao: nodeVao };
 
     const e = compile(gl, EDGE_VS, EDGE_FS, ['u_matrix', 'u_half', 'u_pixelRatio']);
     const edgeVao = gl.createVertexArray();
     gl.bindVertexArray(edgeVao);
-    this.#edgeBuffers = [this.#attribute(e.program, 'a_ends', 4, gl.FLOAT, false, 0), this.#attribute(e.program, 'a_corner', 2, gl.FLOAT, false, 0), this.#attribute(e.program, 'a_width', 1, gl.FLOAT, false, 0), this.#attribute(e.program, 'a_colour', 4, gl.UNSIGNED_BYTE, true, 0)];
+    this.#edgeBuffers = [
+      this.#attribute(e.program, 'a_ends', 4, gl.FLOAT, false, 0),
+      this.#attribute(e.program, 'a_corner', 2, gl.FLOAT, false, 0),
+      this.#attribute(e.program, 'a_width', 1, gl.FLOAT, false, 0),
+      this.#attribute(e.program, 'a_colour', 4, gl.UNSIGNED_BYTE, true, 0),
+    ];
     this.#edges = { ...e, vao: edgeVao };
 
     const b = compile(gl, BLIT_VS, BLIT_FS, ['u_transform', 'u_texture']);
@@ -237,17 +267,51 @@ export class BulkLayer {
    */
   #warmUp(): void {
     const gl = this.#gl;
-    this.setScene({ nodeIds: ['·'], nodeXY: new Float32Array(2), nodeSize: new Float32Array(1), nodeColour: new Uint8Array(4), edgeIds: ['·'], edgeXY: new Float32Array(4), edgeWidth: new Float32Array(1), edgeColour: new Uint8Array(4), extent: { x: [0, 1], y: [0, 1] } });
+    this.setScene({
+      nodeIds: ['·'],
+      nodeXY: new Float32Array(2),
+      nodeSize: new Float32Array(1),
+      nodeColour: new Uint8Array(4),
+      edgeIds: ['·'],
+      edgeXY: new Float32Array(4),
+      edgeWidth: new Float32Array(1),
+      edgeColour: new Uint8Array(4),
+      extent: { x: [0, 1], y: [0, 1] },
+    });
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-    const params = { matrix: IDENTITY, width: 1, height: 1, pixelRatio: 1, correctionRatio: 1, sizeRatio: 1 } as RenderParams;
+    const params = {
+      matrix: IDENTITY,
+      width: 1,
+      height: 1,
+      pixelRatio: 1,
+      correctionRatio: 1,
+      sizeRatio: 1,
+    } as RenderParams;
     this.#drawEdges(params, 0, 1);
     this.#drawNodes(params);
     gl.bindVertexArray(null);
-    this.setScene({ nodeIds: [], nodeXY: new Float32Array(0), nodeSize: new Float32Array(0), nodeColour: new Uint8Array(0), edgeIds: [], edgeXY: new Float32Array(0), edgeWidth: new Float32Array(0), edgeColour: new Uint8Array(0), extent: { x: [0, 1], y: [0, 1] } });
+    this.setScene({
+      nodeIds: [],
+      nodeXY: new Float32Array(0),
+      nodeSize: new Float32Array(0),
+      nodeColour: new Uint8Array(0),
+      edgeIds: [],
+      edgeXY: new Float32Array(0),
+      edgeWidth: new Float32Array(0),
+      edgeColour: new Uint8Array(0),
+      extent: { x: [0, 1], y: [0, 1] },
+    });
   }
 
-  #attribute(program: WebGLProgram, name: string, size: number, type: number, normalised: boolean, divisor: number): WebGLBuffer {
+  #attribute(
+    program: WebGLProgram,
+    name: string,
+    size: number,
+    type: number,
+    normalised: boolean,
+    divisor: number,
+  ): WebGLBuffer {
     const gl = this.#gl;
     const buffer = gl.createBuffer();
     const location = gl.getAttribLocation(program, name);
@@ -267,7 +331,11 @@ export class BulkLayer {
     this.#nodeCount = scene.nodeIds.length;
     this.#edgeCount = scene.edgeIds.length;
     const [xy, size, colour] = this.#nodeBuffers;
-    for (const [buffer, data] of [[xy, scene.nodeXY], [size, scene.nodeSize], [colour, scene.nodeColour]] as const) {
+    for (const [buffer, data] of [
+      [xy, scene.nodeXY],
+      [size, scene.nodeSize],
+      [colour, scene.nodeColour],
+    ] as const) {
       gl.bindBuffer(gl.ARRAY_BUFFER, buffer!);
       gl.bufferData(gl.ARRAY_BUFFER, data, gl.DYNAMIC_DRAW);
     }
@@ -299,7 +367,12 @@ export class BulkLayer {
       }
     }
     const [eEnds, eCorners, eWidths, eColours] = this.#edgeBuffers;
-    for (const [buffer, data] of [[eEnds, ends], [eCorners, corners], [eWidths, widths], [eColours, colours]] as const) {
+    for (const [buffer, data] of [
+      [eEnds, ends],
+      [eCorners, corners],
+      [eWidths, widths],
+      [eColours, colours],
+    ] as const) {
       gl.bindBuffer(gl.ARRAY_BUFFER, buffer!);
       gl.bufferData(gl.ARRAY_BUFFER, data, gl.DYNAMIC_DRAW);
     }
@@ -356,7 +429,10 @@ export class BulkLayer {
     // sigma's node shader: radius (framed units) = size × correctionRatio / sizeRatio × 2, then the
     // matrix's scale and half the viewport in pixels.
     const scale = Math.hypot(matrix[0]!, matrix[3]!);
-    gl.uniform1f(p.uniforms.u_radiusScale!, ((params.correctionRatio / params.sizeRatio) * 2 * scale * params.width * params.pixelRatio) / 2);
+    gl.uniform1f(
+      p.uniforms.u_radiusScale!,
+      ((params.correctionRatio / params.sizeRatio) * 2 * scale * params.width * params.pixelRatio) / 2,
+    );
     gl.uniform1f(p.uniforms.u_maxPoint!, this.#maxPoint);
     gl.drawArrays(gl.POINTS, 0, this.#nodeCount);
   }
@@ -403,7 +479,13 @@ export class BulkLayer {
     }
     const gl = this.#gl;
     let target = this.#drawing;
-    if (!target || target.version !== this.#version || target.width !== width || target.height !== height || !same(target.matrix, params.matrix)) {
+    if (
+      !target ||
+      target.version !== this.#version ||
+      target.width !== width ||
+      target.height !== height ||
+      !same(target.matrix, params.matrix)
+    ) {
       target = this.#target(target && target !== shown ? target : null, width, height);
       target.matrix = new Float32Array(params.matrix);
       target.version = this.#version;

@@ -22,8 +22,24 @@ export interface Palette {
   match: string;
 }
 
-export const LIGHT: Palette = { supporting: '#2e9d5b', contrasting: '#d9822b', mentioning: '#b8bec7', label: '#1b1f24', background: '#ffffff', selected: '#1f5fbf', match: '#e11d74' };
-export const DARK: Palette = { supporting: '#4cc27e', contrasting: '#eda15a', mentioning: '#4a515c', label: '#e6e9ee', background: '#17191d', selected: '#5b9cf5', match: '#ff5ca8' };
+export const LIGHT: Palette = {
+  supporting: '#2e9d5b',
+  contrasting: '#d9822b',
+  mentioning: '#b8bec7',
+  label: '#1b1f24',
+  background: '#ffffff',
+  selected: '#1f5fbf',
+  match: '#e11d74',
+};
+export const DARK: Palette = {
+  supporting: '#4cc27e',
+  contrasting: '#eda15a',
+  mentioning: '#4a515c',
+  label: '#e6e9ee',
+  background: '#17191d',
+  selected: '#5b9cf5',
+  match: '#ff5ca8',
+};
 
 export function yearColour(year: number | null, range: { min: number; max: number } | null): string {
   if (year === null || !range) return UNKNOWN_YEAR_COLOUR;

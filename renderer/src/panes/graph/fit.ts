@@ -53,7 +53,12 @@ export interface FitInput {
 }
 
 /** The camera state that puts every paper (with its radius) inside `free`, centred in it. */
-export function fitCamera({ xy, view, free, ux, uy, radiusAt }: FitInput): { x: number; y: number; ratio: number; angle: 0 } {
+export function fitCamera({ xy, view, free, ux, uy, radiusAt }: FitInput): {
+  x: number;
+  y: number;
+  ratio: number;
+  angle: 0;
+} {
   let x0 = Infinity;
   let x1 = -Infinity;
   let y0 = Infinity;
@@ -72,7 +77,14 @@ export function fitCamera({ xy, view, free, ux, uy, radiusAt }: FitInput): { x: 
   // The radius depends on the zoom, the zoom on the room the radius leaves: a few rounds settle it.
   // (Zooming out shrinks the radius; the larger of the last two rounds leaves room for both.)
   const ratioFor = (r: number): number =>
-    Math.min(FIT_MAX_RATIO, Math.max(FIT_MIN_RATIO, (Math.abs(ux) * (x1 - x0)) / Math.max(1, w - 2 * r), (Math.abs(uy) * (y1 - y0)) / Math.max(1, h - 2 * r)));
+    Math.min(
+      FIT_MAX_RATIO,
+      Math.max(
+        FIT_MIN_RATIO,
+        (Math.abs(ux) * (x1 - x0)) / Math.max(1, w - 2 * r),
+        (Math.abs(uy) * (y1 - y0)) / Math.max(1, h - 2 * r),
+      ),
+    );
   let ratio = ratioFor(radiusAt(1));
   for (let round = 0; round < 3; round++) {
     const next = ratioFor(radiusAt(ratio));
@@ -80,5 +92,10 @@ export function fitCamera({ xy, view, free, ux, uy, radiusAt }: FitInput): { x: 
   }
   const fx = (free.x0 + free.x1) / 2;
   const fy = (free.y0 + free.y1) / 2;
-  return { x: (x0 + x1) / 2 - ((fx - view.width / 2) * ratio) / ux, y: (y0 + y1) / 2 - ((fy - view.height / 2) * ratio) / uy, ratio, angle: 0 };
+  return {
+    x: (x0 + x1) / 2 - ((fx - view.width / 2) * ratio) / ux,
+    y: (y0 + y1) / 2 - ((fy - view.height / 2) * ratio) / uy,
+    ratio,
+    angle: 0,
+  };
 }

@@ -135,7 +135,13 @@ export class GraphState {
   #savedName = $state('');
   /** The saved graph this one was opened from or last saved as: saving again updates it. */
   #savedId: number | null = null;
-  #layoutInfo = $state.raw<{ running: boolean; iteration: number; elapsedMs: number; nodes: number; edges: number }>({ running: false, iteration: 0, elapsedMs: 0, nodes: 0, edges: 0 });
+  #layoutInfo = $state.raw<{ running: boolean; iteration: number; elapsedMs: number; nodes: number; edges: number }>({
+    running: false,
+    iteration: 0,
+    elapsedMs: 0,
+    nodes: 0,
+    edges: 0,
+  });
   #loadingAll = $state<string | null>(null);
   /** Bumped when the graph is replaced (a new seed, a saved graph opened), so slices in flight stop. */
   #generation = 0;
@@ -152,27 +158,69 @@ export class GraphState {
   }
 
   // ── Reading ──
-  get graph(): Graph<NodeAttributes, EdgeAttributes> { return this.#graph; }
-  get revision() { return this.#revision; }
-  get look() { return this.#look; }
-  get seed() { return this.#seed; }
-  get seedDois() { return this.#seedDois; }
-  get selected() { return this.#selected; }
-  get hovered() { return this.#hovered; }
-  get filter() { return this.#filter; }
-  get sizeBy() { return this.#sizeBy; }
-  get colorBy() { return this.#colorBy; }
-  get layoutMode() { return this.#layoutMode; }
-  get search() { return this.#search; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
-  get notice() { return this.#notice; }
-  get paging() { return this.#paging; }
-  get saved() { return this.#saved; }
-  get savedName() { return this.#savedName; }
-  get layoutInfo() { return this.#layoutInfo; }
-  get loadingAll() { return this.#loadingAll; }
-  get isEmpty() { return this.#revision >= 0 && this.#nodes.size === 0; }
+  get graph(): Graph<NodeAttributes, EdgeAttributes> {
+    return this.#graph;
+  }
+  get revision() {
+    return this.#revision;
+  }
+  get look() {
+    return this.#look;
+  }
+  get seed() {
+    return this.#seed;
+  }
+  get seedDois() {
+    return this.#seedDois;
+  }
+  get selected() {
+    return this.#selected;
+  }
+  get hovered() {
+    return this.#hovered;
+  }
+  get filter() {
+    return this.#filter;
+  }
+  get sizeBy() {
+    return this.#sizeBy;
+  }
+  get colorBy() {
+    return this.#colorBy;
+  }
+  get layoutMode() {
+    return this.#layoutMode;
+  }
+  get search() {
+    return this.#search;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
+  get notice() {
+    return this.#notice;
+  }
+  get paging() {
+    return this.#paging;
+  }
+  get saved() {
+    return this.#saved;
+  }
+  get savedName() {
+    return this.#savedName;
+  }
+  get layoutInfo() {
+    return this.#layoutInfo;
+  }
+  get loadingAll() {
+    return this.#loadingAll;
+  }
+  get isEmpty() {
+    return this.#revision >= 0 && this.#nodes.size === 0;
+  }
 
   node(doi: string): GraphNode | undefined {
     void this.#revision;
@@ -284,7 +332,8 @@ export class GraphState {
     this.matches = new Set();
     if (q.length > 0) {
       for (const n of this.#nodes.values()) {
-        const hay = `${plainTitle(n.title)} ${n.authors ?? ''} ${n.journal ?? ''} ${n.doi} ${n.year ?? ''}`.toLowerCase();
+        const hay =
+          `${plainTitle(n.title)} ${n.authors ?? ''} ${n.journal ?? ''} ${n.doi} ${n.year ?? ''}`.toLowerCase();
         if (hay.includes(q)) this.matches.add(n.doi);
       }
     }
@@ -292,7 +341,10 @@ export class GraphState {
   }
   select(doi: string | null, additive = false): void {
     if (doi === null) this.#selected = [];
-    else if (additive) this.#selected = this.#selected.includes(doi) ? this.#selected.filter((d) => d !== doi) : [...this.#selected, doi];
+    else if (additive)
+      this.#selected = this.#selected.includes(doi)
+        ? this.#selected.filter((d) => d !== doi)
+        : [...this.#selected, doi];
     else this.#selected = [doi];
     this.#look++;
   }
@@ -320,11 +372,12 @@ export class GraphState {
       this.#seed = seed;
       this.#seedDois = r.value.seedDois;
       this.#savedName = '';
-    this.#savedId = null;
+      this.#savedId = null;
       this.#merge(r.value.data, null);
       const notes: string[] = [];
       if (r.value.withoutDoi > 0) notes.push(`${r.value.withoutDoi} of the seed items have no DOI and are left out`);
-      if (r.value.truncated) notes.push(`the graph starts with the first ${r.value.seedDois.length.toLocaleString('en')} papers`);
+      if (r.value.truncated)
+        notes.push(`the graph starts with the first ${r.value.seedDois.length.toLocaleString('en')} papers`);
       if (notes.length) this.#notice = `${notes.join('; ')}.`;
       if (r.value.seedDois.length === 1) this.#selected = [r.value.seedDois[0]!];
       this.#relayout(FULL_LAYOUT);
@@ -377,8 +430,13 @@ export class GraphState {
 
   async #applyPage(page: ExpandPage): Promise<void> {
     const key = `${page.direction}:${page.doi}`;
-    const fetched = page.fromStore ? page.data.edges.reduce((n, e) => n + e.statements.length, 0) : (page.nextOffset ?? page.total);
-    this.#paging = { ...this.#paging, [key]: { fetched: Math.min(fetched, page.total), total: page.total, nextOffset: page.nextOffset } };
+    const fetched = page.fromStore
+      ? page.data.edges.reduce((n, e) => n + e.statements.length, 0)
+      : (page.nextOffset ?? page.total);
+    this.#paging = {
+      ...this.#paging,
+      [key]: { fetched: Math.min(fetched, page.total), total: page.total, nextOffset: page.nextOffset },
+    };
     if (page.histogram) this.#histograms.set(page.doi, page.histogram);
     if (page.fromStore) {
       const age = new Date(page.fetchedAt).toLocaleString();
@@ -416,7 +474,11 @@ export class GraphState {
    * Adds papers and edges; new papers start near the paper they were reached from, or where `placed`
    * puts them (a saved graph's layout).
    */
-  #merge(data: GraphData, around: string | null, placed: Readonly<Record<string, { x: number; y: number }>> | null = null): void {
+  #merge(
+    data: GraphData,
+    around: string | null,
+    placed: Readonly<Record<string, { x: number; y: number }>> | null = null,
+  ): void {
     const bulk = data.nodes.length + data.edges.length > BULK_ITEMS;
     const g = bulk ? this.#graph.copy() : this.#graph;
     const origin = around && g.hasNode(around) ? g.getNodeAttributes(around) : { x: 0, y: 0 };
@@ -447,16 +509,20 @@ export class GraphState {
     // Visibility first, so the view's reducers know the new items when it processes them.
     this.#recompute(false);
     if (bulk) this.#graph = g;
-    else for (const key of fresh) {
-      const e = this.#edges.get(key)!;
-      g.addDirectedEdgeWithKey(key, e.source, e.target, this.#edgeAttrs(e));
-    }
+    else
+      for (const key of fresh) {
+        const e = this.#edges.get(key)!;
+        g.addDirectedEdgeWithKey(key, e.source, e.target, this.#edgeAttrs(e));
+      }
     this.#revision++;
   }
 
   #nodeAttrs(n: GraphNode): Omit<NodeAttributes, 'x' | 'y'> {
     return {
-      label: shorten(`${n.retracted ? 'RETRACTED · ' : ''}${n.authors ? `${n.authors}${n.year ? ` ${n.year}` : ''}: ` : ''}${plainTitle(n.title) || n.doi}`, 56),
+      label: shorten(
+        `${n.retracted ? 'RETRACTED · ' : ''}${n.authors ? `${n.authors}${n.year ? ` ${n.year}` : ''}: ` : ''}${plainTitle(n.title) || n.doi}`,
+        56,
+      ),
       size: 4,
       color: '#888',
       year: n.year,
@@ -469,7 +535,11 @@ export class GraphState {
   }
 
   #edgeAttrs(e: GraphEdge): EdgeAttributes {
-    return { size: Math.min(4, 0.6 + Math.log1p(e.statements.length) * 0.6), color: '#999', kind: edgeType(e) ?? 'mentioning' };
+    return {
+      size: Math.min(4, 0.6 + Math.log1p(e.statements.length) * 0.6),
+      color: '#999',
+      kind: edgeType(e) ?? 'mentioning',
+    };
   }
 
   /**
@@ -540,9 +610,15 @@ export class GraphState {
       edges[j++] = index.get(t)!;
     });
     this.#layoutInfo = { running: true, iteration: 0, elapsedMs: 0, nodes: ids.length, edges: this.graph.size };
-    this.#layout.start({ ids, positions, masses, edges, iterations: iterationsFor(ids.length, iterations), budgetMs: LAYOUT_BUDGET_MS });
+    this.#layout.start({
+      ids,
+      positions,
+      masses,
+      edges,
+      iterations: iterationsFor(ids.length, iterations),
+      budgetMs: LAYOUT_BUDGET_MS,
+    });
   }
-
 
   /**
    * Positions from the worker. A small graph takes every slice (a smooth animation); a big one only
@@ -551,7 +627,14 @@ export class GraphState {
    */
   #onLayout(tick: LayoutTick): void {
     if (tick.done || this.graph.size <= BIG_LAYOUT_EDGES) this.#applyTick(tick);
-    else this.#layoutInfo = { running: true, iteration: tick.iteration, elapsedMs: tick.elapsedMs, nodes: tick.ids.length, edges: this.graph.size };
+    else
+      this.#layoutInfo = {
+        running: true,
+        iteration: tick.iteration,
+        elapsedMs: tick.elapsedMs,
+        nodes: tick.ids.length,
+        edges: this.graph.size,
+      };
   }
 
   #applyTick(tick: LayoutTick): void {
@@ -568,7 +651,13 @@ export class GraphState {
       },
       { attributes: ['x', 'y'] },
     );
-    this.#layoutInfo = { running: !tick.done, iteration: tick.iteration, elapsedMs: tick.elapsedMs, nodes: tick.ids.length, edges: this.graph.size };
+    this.#layoutInfo = {
+      running: !tick.done,
+      iteration: tick.iteration,
+      elapsedMs: tick.elapsedMs,
+      nodes: tick.ids.length,
+      edges: this.graph.size,
+    };
   }
 
   /** Runs the layout again from the current positions. */
@@ -588,7 +677,10 @@ export class GraphState {
       if (!r.ok) return this.#fail(r.error);
       const { added, duplicates, notAdded, queued } = r.value;
       const parts: string[] = [];
-      if (added.length) parts.push(`Added ${added.length === 1 ? `“${added[0]!.citationKey}”` : `${added.length} papers`} to the library`);
+      if (added.length)
+        parts.push(
+          `Added ${added.length === 1 ? `“${added[0]!.citationKey}”` : `${added.length} papers`} to the library`,
+        );
       if (queued.length) parts.push(`${queued.length} queued until the service answers`);
       if (duplicates.length) parts.push(`${duplicates.length} already in the library`);
       if (notAdded.length) parts.push(`${notAdded.length} not added (${notAdded[0]!.reason})`);
@@ -653,15 +745,32 @@ export class GraphState {
       this.#merge(data, null, graph.positions);
       const paging: Record<string, Paging> = {};
       for (const n of data.nodes) {
-        if (n.citing) paging[`citing:${n.doi}`] = { fetched: n.citing.fetched, total: n.citing.total, nextOffset: n.citing.fetched < n.citing.total ? n.citing.fetched : null };
-        if (n.references) paging[`references:${n.doi}`] = { fetched: n.references.fetched, total: n.references.total, nextOffset: null };
+        if (n.citing)
+          paging[`citing:${n.doi}`] = {
+            fetched: n.citing.fetched,
+            total: n.citing.total,
+            nextOffset: n.citing.fetched < n.citing.total ? n.citing.fetched : null,
+          };
+        if (n.references)
+          paging[`references:${n.doi}`] = {
+            fetched: n.references.fetched,
+            total: n.references.total,
+            nextOffset: null,
+          };
       }
       this.#paging = paging;
       this.#notice = `Opened “${graph.name}”: ${data.nodes.length.toLocaleString('en')} papers and ${data.edges.length.toLocaleString('en')} citation links, from the library.`;
       // Saved with its layout: shown as it was. Otherwise (saved before layouts were kept, or papers
       // without a position) the layout runs.
       const placed = graph.positions;
-      if (placed && data.nodes.every((n) => placed[n.doi])) this.#layoutInfo = { running: false, iteration: 0, elapsedMs: 0, nodes: data.nodes.length, edges: this.graph.size };
+      if (placed && data.nodes.every((n) => placed[n.doi]))
+        this.#layoutInfo = {
+          running: false,
+          iteration: 0,
+          elapsedMs: 0,
+          nodes: data.nodes.length,
+          edges: this.graph.size,
+        };
       else this.#relayout(FULL_LAYOUT);
     } finally {
       this.#busy = '';
@@ -683,9 +792,16 @@ export class GraphState {
     const positions: Record<string, { x: number; y: number }> = {};
     for (const d of dois) {
       const a = this.graph.getNodeAttributes(d);
-      if (Number.isFinite(a.x) && Number.isFinite(a.y)) positions[d] = { x: Math.round(a.x * 100) / 100, y: Math.round(a.y * 100) / 100 };
+      if (Number.isFinite(a.x) && Number.isFinite(a.y))
+        positions[d] = { x: Math.round(a.x * 100) / 100, y: Math.round(a.y * 100) / 100 };
     }
-    const r: Result<GraphExportOutput> = await this.api.invoke('graph.export', { dois, format, filter: this.#filter, positions, title: this.#savedName || 'Citation graph' });
+    const r: Result<GraphExportOutput> = await this.api.invoke('graph.export', {
+      dois,
+      format,
+      filter: this.#filter,
+      positions,
+      title: this.#savedName || 'Citation graph',
+    });
     if (!r.ok) {
       this.#fail(r.error);
       return null;

@@ -51,7 +51,8 @@ export function chooseLabels(
   const out: PlacedLabel[] = [];
   const meets = (b: Box, p: Box): boolean => b.x0 < p.x1 && b.x1 > p.x0 && b.y0 < p.y1 && b.y1 > p.y0;
   const overlaps = (b: Box): boolean => placed.some((p) => meets(b, p));
-  const inView = (b: Box): boolean => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height && !keepOut.some((k) => meets(b, k));
+  const inView = (b: Box): boolean =>
+    b.x0 >= 0 && b.y0 >= 0 && b.x1 <= view.width && b.y1 <= view.height && !keepOut.some((k) => meets(b, k));
   // At most this many characters fit across the view.
   const fits = Math.max(1, Math.floor((view.width - 4) / charWidth));
   const candidates: { j: number; r: number; x: number; y: number; must: boolean }[] = [];

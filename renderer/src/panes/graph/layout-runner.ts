@@ -31,11 +31,20 @@ export class LayoutRunner {
 
   #ensure(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module', name: 'citewise-graph-layout' });
+    const worker = new Worker(new URL('./layout.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'citewise-graph-layout',
+    });
     worker.addEventListener('message', (event: MessageEvent<LayoutMessage>) => {
       const msg = event.data;
       if (msg.run !== this.#run) return;
-      this.#onTick({ ids: this.#ids, positions: msg.positions, iteration: msg.iteration, done: msg.done, elapsedMs: msg.elapsedMs });
+      this.#onTick({
+        ids: this.#ids,
+        positions: msg.positions,
+        iteration: msg.iteration,
+        done: msg.done,
+        elapsedMs: msg.elapsedMs,
+      });
     });
     this.#worker = worker;
     return worker;
@@ -45,7 +54,15 @@ export class LayoutRunner {
     const worker = this.#ensure();
     this.#run++;
     this.#ids = input.ids;
-    const msg: LayoutRequest = { type: 'start', run: this.#run, positions: input.positions, masses: input.masses, edges: input.edges, iterations: input.iterations, budgetMs: input.budgetMs };
+    const msg: LayoutRequest = {
+      type: 'start',
+      run: this.#run,
+      positions: input.positions,
+      masses: input.masses,
+      edges: input.edges,
+      iterations: input.iterations,
+      budgetMs: input.budgetMs,
+    };
     worker.postMessage(msg, [input.positions.buffer, input.masses.buffer, input.edges.buffer]);
     return this.#run;
   }

@@ -66,7 +66,14 @@ function run(msg: LayoutStart): void {
       out[i * 2 + 1] = nodes[i * PPN + 1]!;
     }
     const finished = done >= msg.iterations || performance.now() - started >= msg.budgetMs;
-    const progress: LayoutMessage = { type: 'positions', run: msg.run, positions: out, iteration: done, done: finished, elapsedMs: performance.now() - started };
+    const progress: LayoutMessage = {
+      type: 'positions',
+      run: msg.run,
+      positions: out,
+      iteration: done,
+      done: finished,
+      elapsedMs: performance.now() - started,
+    };
     postMessage(progress, { transfer: [out.buffer] });
     if (!finished) setTimeout(slice, 0);
   };

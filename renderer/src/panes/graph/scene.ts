@@ -71,7 +71,11 @@ function rgb(colour: string | undefined): [number, number, number] {
  * The scene of a graph under the current reducers. Hidden items are left out; the order within each
  * kind follows zIndex (stable), so highlighted papers and edges are drawn over the rest.
  */
-export function buildScene<N extends { x: number; y: number }, E>(graph: SceneSource<N, E>, nodeStyle: (key: string, attributes: N) => Partial<NodeDisplayData>, edgeStyle: (key: string, attributes: E) => Partial<EdgeDisplayData>): Scene {
+export function buildScene<N extends { x: number; y: number }, E>(
+  graph: SceneSource<N, E>,
+  nodeStyle: (key: string, attributes: N) => Partial<NodeDisplayData>,
+  edgeStyle: (key: string, attributes: E) => Partial<EdgeDisplayData>,
+): Scene {
   const ids: string[] = [];
   const styles: Partial<NodeDisplayData>[] = [];
   const raw: number[] = [];
@@ -156,7 +160,13 @@ function zOrder(z: number[]): number[] {
  * The paper under a point (framed graph coordinates), the topmost when several overlap: `toFramed`
  * converts a size to framed units at the current zoom, `pad` is extra reach in framed units.
  */
-export function nodeAt(scene: Scene, x: number, y: number, toFramed: (size: number) => number, pad: number): string | null {
+export function nodeAt(
+  scene: Scene,
+  x: number,
+  y: number,
+  toFramed: (size: number) => number,
+  pad: number,
+): string | null {
   for (let j = scene.nodeIds.length - 1; j >= 0; j--) {
     const dx = scene.nodeXY[j * 2]! - x;
     const dy = scene.nodeXY[j * 2 + 1]! - y;
@@ -177,7 +187,13 @@ export function edgeAt(scene: Scene, x: number, y: number, reach: number): strin
     const x1 = xy[j * 4 + 2]!;
     const y1 = xy[j * 4 + 3]!;
     // Cheap rejection by the segment's box before the exact distance.
-    if (x < Math.min(x0, x1) - reach || x > Math.max(x0, x1) + reach || y < Math.min(y0, y1) - reach || y > Math.max(y0, y1) + reach) continue;
+    if (
+      x < Math.min(x0, x1) - reach ||
+      x > Math.max(x0, x1) + reach ||
+      y < Math.min(y0, y1) - reach ||
+      y > Math.max(y0, y1) + reach
+    )
+      continue;
     const dx = x1 - x0;
     const dy = y1 - y0;
     const len2 = dx * dx + dy * dy;

@@ -44,7 +44,13 @@ export function legendHeight(legend: SvgLegend | null | undefined, width: number
 const XML_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 
 export function escapeXml(text: string): string {
-  return text.replace(XML_CONTROL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(XML_CONTROL, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /**
@@ -54,7 +60,14 @@ export function escapeXml(text: string): string {
 export function toSvg(
   nodes: readonly SvgNode[],
   edges: readonly SvgEdge[],
-  options: { width: number; height: number; background: string; labelColour: string; title: string; legend?: SvgLegend | null },
+  options: {
+    width: number;
+    height: number;
+    background: string;
+    labelColour: string;
+    title: string;
+    legend?: SvgLegend | null;
+  },
 ): string {
   const { width, height } = options;
   const band = legendHeight(options.legend, width);
@@ -70,41 +83,65 @@ export function toSvg(
     maxY = Math.max(maxY, n.y);
   }
   if (!Number.isFinite(minX)) minX = maxX = minY = maxY = 0;
-  const scale = Math.min((width - 2 * pad) / Math.max(1e-9, maxX - minX), (height - 2 * pad) / Math.max(1e-9, maxY - minY));
+  const scale = Math.min(
+    (width - 2 * pad) / Math.max(1e-9, maxX - minX),
+    (height - 2 * pad) / Math.max(1e-9, maxY - minY),
+  );
   const s = Number.isFinite(scale) && scale > 0 ? scale : 1;
   const ox = (width - (maxX - minX) * s) / 2;
   const oy = (height - (maxY - minY) * s) / 2;
   const px = (x: number) => (ox + (x - minX) * s).toFixed(1);
   const py = (y: number) => (height - oy - (y - minY) * s).toFixed(1);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + band}" viewBox="0 0 ${width} ${height + band}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + band}" viewBox="0 0 ${width} ${height + band}">`,
+  );
   out.push(`<title>${escapeXml(options.title)}</title>`);
   out.push(`<rect width="100%" height="100%" fill="${escapeXml(options.background)}"/>`);
   out.push('<g stroke-linecap="round" stroke-opacity="0.7">');
-  for (const e of edges) out.push(`<line x1="${px(e.x1)}" y1="${py(e.y1)}" x2="${px(e.x2)}" y2="${py(e.y2)}" stroke="${escapeXml(e.colour)}" stroke-width="${e.width.toFixed(2)}"/>`);
+  for (const e of edges)
+    out.push(
+      `<line x1="${px(e.x1)}" y1="${py(e.y1)}" x2="${px(e.x2)}" y2="${py(e.y2)}" stroke="${escapeXml(e.colour)}" stroke-width="${e.width.toFixed(2)}"/>`,
+    );
   out.push('</g><g>');
   for (const n of nodes) {
     const ring = n.ring ? ` stroke="${escapeXml(n.ring)}" stroke-width="2"` : '';
-    out.push(`<circle cx="${px(n.x)}" cy="${py(n.y)}" r="${n.size.toFixed(1)}" fill="${escapeXml(n.colour)}"${ring}><title>${escapeXml(n.label ?? n.id)}</title></circle>`);
+    out.push(
+      `<circle cx="${px(n.x)}" cy="${py(n.y)}" r="${n.size.toFixed(1)}" fill="${escapeXml(n.colour)}"${ring}><title>${escapeXml(n.label ?? n.id)}</title></circle>`,
+    );
   }
   out.push(`</g><g font-family="system-ui, sans-serif" font-size="11" fill="${escapeXml(options.labelColour)}">`);
-  for (const n of nodes) if (n.label) out.push(`<text x="${(Number(px(n.x)) + n.size + 3).toFixed(1)}" y="${(Number(py(n.y)) + 4).toFixed(1)}">${escapeXml(n.label)}</text>`);
+  for (const n of nodes)
+    if (n.label)
+      out.push(
+        `<text x="${(Number(px(n.x)) + n.size + 3).toFixed(1)}" y="${(Number(py(n.y)) + 4).toFixed(1)}">${escapeXml(n.label)}</text>`,
+      );
   out.push('</g>');
   if (options.legend && band > 0) {
     const { items, notes } = options.legend;
     const columns = legendColumns(width);
     const top = height + 12;
-    out.push(`<g font-family="system-ui, sans-serif" font-size="13" fill="${escapeXml(options.labelColour)}" data-legend="">`);
-    out.push(`<line x1="20" y1="${height}" x2="${width - 20}" y2="${height}" stroke="${escapeXml(options.labelColour)}" stroke-opacity="0.25"/>`);
+    out.push(
+      `<g font-family="system-ui, sans-serif" font-size="13" fill="${escapeXml(options.labelColour)}" data-legend="">`,
+    );
+    out.push(
+      `<line x1="20" y1="${height}" x2="${width - 20}" y2="${height}" stroke="${escapeXml(options.labelColour)}" stroke-opacity="0.25"/>`,
+    );
     items.forEach((item, i) => {
       const x = 20 + (i % columns) * LEGEND_ITEM_WIDTH;
       const y = top + Math.floor(i / columns) * LEGEND_ROW + LEGEND_ROW / 2;
       const colour = escapeXml(item.colour);
-      out.push(item.line ? `<rect x="${x}" y="${y - 2}" width="16" height="4" rx="2" fill="${colour}"/>` : `<circle cx="${x + 8}" cy="${y}" r="6" fill="${colour}"/>`);
+      out.push(
+        item.line
+          ? `<rect x="${x}" y="${y - 2}" width="16" height="4" rx="2" fill="${colour}"/>`
+          : `<circle cx="${x + 8}" cy="${y}" r="6" fill="${colour}"/>`,
+      );
       out.push(`<text x="${x + 24}" y="${y + 4}">${escapeXml(item.text)}</text>`);
     });
     const notesTop = top + Math.ceil(items.length / columns) * LEGEND_ROW;
-    notes.forEach((note, i) => out.push(`<text x="20" y="${notesTop + i * LEGEND_ROW + 14}" fill-opacity="0.8">${escapeXml(note)}</text>`));
+    notes.forEach((note, i) =>
+      out.push(`<text x="20" y="${notesTop + i * LEGEND_ROW + 14}" fill-opacity="0.8">${escapeXml(note)}</text>`),
+    );
     out.push('</g>');
   }
   out.push('</svg>');
@@ -125,7 +162,9 @@ export async function svgToPng(svg: string, width: number, height: number, scale
     if (!ctx) throw new Error('This browser cannot draw the picture (no 2D canvas).');
     ctx.scale(scale, scale);
     ctx.drawImage(img, 0, 0, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The PNG could not be written.'))), 'image/png'));
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The PNG could not be written.'))), 'image/png'),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -45,21 +45,51 @@ export class JournalsState {
     this.api = api;
   }
 
-  get journal() { return this.#journal; }
-  get journalLoading() { return this.#journalLoading; }
-  get journalError() { return this.#journalError; }
-  get library() { return this.#library; }
-  get libraryLoading() { return this.#libraryLoading; }
-  get libraryError() { return this.#libraryError; }
-  get author() { return this.#author; }
-  get papers() { return this.#papers; }
-  get inLibrary() { return this.#inLibrary; }
-  get adding() { return this.#adding; }
-  get authorLoading() { return this.#authorLoading; }
-  get authorError() { return this.#authorError; }
-  get candidates() { return this.#candidates; }
-  get addMessage() { return this.#addMessage; }
-  get hasMorePapers() { return !!this.#author?.next; }
+  get journal() {
+    return this.#journal;
+  }
+  get journalLoading() {
+    return this.#journalLoading;
+  }
+  get journalError() {
+    return this.#journalError;
+  }
+  get library() {
+    return this.#library;
+  }
+  get libraryLoading() {
+    return this.#libraryLoading;
+  }
+  get libraryError() {
+    return this.#libraryError;
+  }
+  get author() {
+    return this.#author;
+  }
+  get papers() {
+    return this.#papers;
+  }
+  get inLibrary() {
+    return this.#inLibrary;
+  }
+  get adding() {
+    return this.#adding;
+  }
+  get authorLoading() {
+    return this.#authorLoading;
+  }
+  get authorError() {
+    return this.#authorError;
+  }
+  get candidates() {
+    return this.#candidates;
+  }
+  get addMessage() {
+    return this.#addMessage;
+  }
+  get hasMorePapers() {
+    return !!this.#author?.next;
+  }
 
   /** Shows a journal (from the cache unless stale); `refresh` asks the service again. */
   async openJournal(issn: string, refresh = false): Promise<void> {
@@ -116,12 +146,15 @@ export class JournalsState {
       const named = r.value.hits.flatMap((hit) =>
         (hit.authors ?? []).flatMap((a): AuthorCandidate[] => {
           const name = a.authorName ?? '';
-          return a.authorSlug && words.every((w) => name.toLowerCase().includes(w)) ? [{ name, slug: a.authorSlug, affiliation: a.affiliation }] : [];
+          return a.authorSlug && words.every((w) => name.toLowerCase().includes(w))
+            ? [{ name, slug: a.authorSlug, affiliation: a.affiliation }]
+            : [];
         }),
       );
       this.#candidates = uniqueBy(named, (c) => c.slug);
       if (this.#candidates.length === 1) await this.openAuthor(this.#candidates[0]!.slug);
-      else if (this.#candidates.length === 0) this.#authorError = { code: 'NOT_FOUND', message: `No author named “${text}” on the service’s papers.` };
+      else if (this.#candidates.length === 0)
+        this.#authorError = { code: 'NOT_FOUND', message: `No author named “${text}” on the service’s papers.` };
     } finally {
       this.#authorLoading = false;
     }
@@ -138,7 +171,8 @@ export class JournalsState {
       const r = await this.api.invoke('authors.page', { slug, offset: 0, limit: AUTHOR_PAGE });
       if (seq !== this.#authorSeq) return true;
       if (!r.ok) {
-        this.#authorError = r.error.code === 'NOT_FOUND' ? { ...r.error, message: `The service has no author “${slug}”.` } : r.error;
+        this.#authorError =
+          r.error.code === 'NOT_FOUND' ? { ...r.error, message: `The service has no author “${slug}”.` } : r.error;
         return false;
       }
       this.#author = r.value;
@@ -159,7 +193,11 @@ export class JournalsState {
     this.#authorLoading = true;
     const seq = ++this.#authorSeq;
     try {
-      const r = await this.api.invoke('authors.page', { slug: a.author.nameSlug, offset: a.next.offset, limit: Math.min(a.next.limit ?? AUTHOR_PAGE, 50) });
+      const r = await this.api.invoke('authors.page', {
+        slug: a.author.nameSlug,
+        offset: a.next.offset,
+        limit: Math.min(a.next.limit ?? AUTHOR_PAGE, 50),
+      });
       if (seq !== this.#authorSeq) return;
       if (!r.ok) {
         this.#authorError = r.error;
@@ -185,7 +223,10 @@ export class JournalsState {
           return;
         }
         const added = [...r.value.added, ...r.value.queued, ...r.value.duplicates.map((d) => ({ doi: d.doi }))];
-        this.#inLibrary = setOf(this.#inLibrary, added.map((x) => x.doi.toLowerCase()));
+        this.#inLibrary = setOf(
+          this.#inLibrary,
+          added.map((x) => x.doi.toLowerCase()),
+        );
         const n = r.value.added.length + r.value.queued.length;
         this.#addMessage = `Added ${n} ${n === 1 ? 'paper' : 'papers'} to your library${r.value.duplicates.length ? `, ${r.value.duplicates.length} already there` : ''}${r.value.notAdded.length ? `, ${r.value.notAdded.length} not added` : ''}.`;
       }

@@ -16,7 +16,11 @@ const ABSTRACT_FIELD = 'abstract';
 
 function creatorsText(csl: CslItem): string {
   return creatorsFromCsl(csl)
-    .map((c) => (c.single ? c.literal : [c.family, c.given].filter(Boolean).join(', ')) + (c.role === 'author' ? '' : ` (${c.role})`))
+    .map(
+      (c) =>
+        (c.single ? c.literal : [c.family, c.given].filter(Boolean).join(', ')) +
+        (c.role === 'author' ? '' : ` (${c.role})`),
+    )
     .join('; ');
 }
 
@@ -24,7 +28,11 @@ function creatorsText(csl: CslItem): string {
 function abstractText(csl: CslItem): string {
   const raw = typeof csl.abstract === 'string' ? csl.abstract : '';
   // Paragraphs and headings end with a space; inline markup (italics, sub- and superscripts) leaves none.
-  const text = raw.replace(/<\/(?:jats:)?(?:p|title|sec)>/g, ' ').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  const text = raw
+    .replace(/<\/(?:jats:)?(?:p|title|sec)>/g, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 220 ? `${text.slice(0, 219)}…` : text;
 }
 
@@ -70,7 +78,12 @@ export function defaultChoice(field: MergeField, keepIndex: number): number {
  * The kept item's metadata after the merge: its own fields, with each differing field taken from
  * the item the user chose (its stored value, not the text shown, so dates and names lose nothing).
  */
-export function mergedCsl(items: readonly CslItem[], keepIndex: number, fields: readonly MergeField[], choice: Readonly<Record<string, number>>): CslItem {
+export function mergedCsl(
+  items: readonly CslItem[],
+  keepIndex: number,
+  fields: readonly MergeField[],
+  choice: Readonly<Record<string, number>>,
+): CslItem {
   const next: Record<string, unknown> = { ...items[keepIndex]! };
   for (const field of fields) {
     const from = items[choice[field.key] ?? defaultChoice(field, keepIndex)] ?? items[keepIndex]!;

@@ -29,12 +29,24 @@ export class AutoExportSettingsState {
     this.#api = api;
   }
 
-  get list() { return this.#list; }
-  get collections() { return this.#collections; }
-  get error() { return this.#error; }
-  get formError() { return this.#formError; }
-  get busy() { return this.#busy; }
-  get dialogAvailable() { return this.#dialogAvailable; }
+  get list() {
+    return this.#list;
+  }
+  get collections() {
+    return this.#collections;
+  }
+  get error() {
+    return this.#error;
+  }
+  get formError() {
+    return this.#formError;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get dialogAvailable() {
+    return this.#dialogAvailable;
+  }
   isRunning(id: number): boolean {
     return this.#running[id] === true;
   }
@@ -53,7 +65,10 @@ export class AutoExportSettingsState {
   }
 
   async load(): Promise<void> {
-    const [list, collections] = await Promise.all([this.#api.invoke('autoExport.list', {}), this.#api.invoke('library.collections.list', {})]);
+    const [list, collections] = await Promise.all([
+      this.#api.invoke('autoExport.list', {}),
+      this.#api.invoke('library.collections.list', {}),
+    ]);
     if (list.ok) this.#list = list.value;
     else this.#error = list.error;
     if (collections.ok) this.#collections = collections.value;
@@ -62,7 +77,10 @@ export class AutoExportSettingsState {
   /** The desktop app's save dialog; in browser mode it says the path is to be typed. */
   async choose(): Promise<void> {
     const name = this.path.trim().split(/[\\/]/).pop() || undefined;
-    const result = await this.#api.invoke('autoExport.chooseFile', { format: this.format, ...(name ? { suggestedName: name } : {}) });
+    const result = await this.#api.invoke('autoExport.chooseFile', {
+      format: this.format,
+      ...(name ? { suggestedName: name } : {}),
+    });
     if (!result.ok) {
       this.#formError = result.error;
       return;
@@ -76,7 +94,10 @@ export class AutoExportSettingsState {
     this.#formError = null;
     this.#busy = true;
     try {
-      const scope = this.scope === 'library' ? { kind: 'library' as const } : { kind: 'collection' as const, collectionId: Number(this.scope), subcollections: this.subcollections };
+      const scope =
+        this.scope === 'library'
+          ? { kind: 'library' as const }
+          : { kind: 'collection' as const, collectionId: Number(this.scope), subcollections: this.subcollections };
       const options = { abstracts: this.abstracts, notes: this.notes, ascii: this.ascii && this.bib };
       const result = await this.#api.invoke('autoExport.add', { path: this.path, format: this.format, scope, options });
       if (!result.ok) {

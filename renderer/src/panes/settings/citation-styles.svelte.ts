@@ -3,20 +3,29 @@
 import type { CitationStyleInfo, CitewiseApi, IpcError } from '../../../../shared/ipc';
 import { CITATION_STYLE_IDS, isBuiltInStyle, STYLE_LABELS } from '../../../../shared/model/csl';
 
-const label = (s: CitationStyleInfo): CitationStyleInfo => (s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s);
+const label = (s: CitationStyleInfo): CitationStyleInfo =>
+  s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s;
 
 export class CitationStylesState {
   readonly #api: CitewiseApi;
-  #styles = $state.raw<CitationStyleInfo[]>(CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })));
+  #styles = $state.raw<CitationStyleInfo[]>(
+    CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })),
+  );
   #error = $state<IpcError | null>(null);
 
   constructor(api: CitewiseApi) {
     this.#api = api;
   }
 
-  get styles() { return this.#styles; }
-  get added() { return this.#styles.filter((s) => !s.builtIn); }
-  get error() { return this.#error; }
+  get styles() {
+    return this.#styles;
+  }
+  get added() {
+    return this.#styles.filter((s) => !s.builtIn);
+  }
+  get error() {
+    return this.#error;
+  }
 
   async load(): Promise<void> {
     const result = await this.#api.invoke('library.styles.list', {});

@@ -20,14 +20,30 @@ export class LibrarySettingsState {
     this.#api = api;
   }
 
-  get status() { return this.#status; }
-  get backups() { return this.#backups; }
-  get busy() { return this.#busy; }
-  get error() { return this.#error; }
-  get lastBackup() { return this.#lastBackup; }
-  get sample() { return this.#sample; }
-  get restoring() { return this.#restoring; }
-  get lastRestore() { return this.#lastRestore; }
+  get status() {
+    return this.#status;
+  }
+  get backups() {
+    return this.#backups;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get error() {
+    return this.#error;
+  }
+  get lastBackup() {
+    return this.#lastBackup;
+  }
+  get sample() {
+    return this.#sample;
+  }
+  get restoring() {
+    return this.#restoring;
+  }
+  get lastRestore() {
+    return this.#lastRestore;
+  }
 
   /** Loads and follows changes to the library (an import elsewhere changes its counts); returns the disposer. */
   start(): () => void {

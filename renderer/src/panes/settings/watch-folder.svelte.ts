@@ -15,9 +15,15 @@ export class WatchFolderState {
     this.#api = api;
   }
 
-  get status() { return this.#status; }
-  get error() { return this.#error; }
-  get busy() { return this.#busy; }
+  get status() {
+    return this.#status;
+  }
+  get error() {
+    return this.#error;
+  }
+  get busy() {
+    return this.#busy;
+  }
 
   /** Loads the status and follows it; returns the disposer. */
   start(): () => void {

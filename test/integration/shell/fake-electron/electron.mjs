@@ -14,7 +14,17 @@
 // so it survives app.exit()). A test drives the app through Node's IPC channel (child_process.fork):
 // { id, cmd, ...args } → { id, ok, result | error }; see the `commands` table at the end.
 import { EventEmitter } from 'node:events';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -363,7 +373,15 @@ export const protocol = {
   },
 };
 
-const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
+const MIME = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
 
 export const net = {
   async fetch(input, init) {
@@ -377,10 +395,18 @@ export const net = {
       throw new Error('net::ERR_FILE_NOT_FOUND');
     }
     if (stats.isDirectory()) {
-      const listing = readdirSync(file).map((name) => `<a href="${name}">${name}</a>`).join('\n');
-      return new Response(`<!doctype html><title>Index of ${file}</title>${listing}`, { status: 200, headers: { 'content-type': 'text/html' } });
+      const listing = readdirSync(file)
+        .map((name) => `<a href="${name}">${name}</a>`)
+        .join('\n');
+      return new Response(`<!doctype html><title>Index of ${file}</title>${listing}`, {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+      });
     }
-    return new Response(readFileSync(file), { status: 200, headers: { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' } });
+    return new Response(readFileSync(file), {
+      status: 200,
+      headers: { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' },
+    });
   },
 };
 
@@ -442,7 +468,14 @@ export const ipcMain = new IpcMain();
 
 export const screen = {
   getAllDisplays() {
-    return [{ id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1040 }, scaleFactor: 1 }];
+    return [
+      {
+        id: 1,
+        bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+        workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+        scaleFactor: 1,
+      },
+    ];
   },
   getPrimaryDisplay() {
     return screen.getAllDisplays()[0];
@@ -512,7 +545,21 @@ export const ipcRenderer = {
   },
 };
 
-export default { app, BrowserWindow, protocol, net, session, ipcMain, screen, dialog, shell, clipboard, Menu, contextBridge, ipcRenderer };
+export default {
+  app,
+  BrowserWindow,
+  protocol,
+  net,
+  session,
+  ipcMain,
+  screen,
+  dialog,
+  shell,
+  clipboard,
+  Menu,
+  contextBridge,
+  ipcRenderer,
+};
 
 // ------------------------------------------------------------------------------- the test's driver
 
@@ -525,7 +572,13 @@ function contentsFor(which) {
 
 const commands = {
   privilegedSchemes: () => privileged,
-  windows: () => BrowserWindow.getAllWindows().map((w) => ({ webContentsId: w.webContents.id, url: w.webContents.getURL(), bounds: w.getNormalBounds(), maximized: w.isMaximized() })),
+  windows: () =>
+    BrowserWindow.getAllWindows().map((w) => ({
+      webContentsId: w.webContents.id,
+      url: w.webContents.getURL(),
+      bounds: w.getNormalBounds(),
+      maximized: w.isMaximized(),
+    })),
   async request({ url, method = 'GET' }) {
     const scheme = new URL(url).protocol.slice(0, -1);
     const handler = handlers.get(scheme);
@@ -547,20 +600,38 @@ const commands = {
   windowOpen({ url, window }) {
     const contents = contentsFor(window);
     if (!contents.windowOpenHandler) return { handler: false };
-    return { handler: true, ...contents.windowOpenHandler({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: '', policy: 'default' } }) };
+    return {
+      handler: true,
+      ...contents.windowOpenHandler({
+        url,
+        frameName: '',
+        features: '',
+        disposition: 'new-window',
+        referrer: { url: '', policy: 'default' },
+      }),
+    };
   },
   async permissionRequest({ permission, window, requestingUrl, isMainFrame }) {
     const handler = defaultSession.permissionRequestHandler;
     if (!handler) return { granted: true, handler: false };
     const contents = contentsFor(window);
-    const granted = await new Promise((resolve) => handler(contents, permission, resolve, { requestingUrl, isMainFrame }));
+    const granted = await new Promise((resolve) =>
+      handler(contents, permission, resolve, { requestingUrl, isMainFrame }),
+    );
     return { granted, handler: true };
   },
   permissionCheck({ permission, window, requestingOrigin, requestingUrl, isMainFrame }) {
     const handler = defaultSession.permissionCheckHandler;
     if (!handler) return { granted: true, handler: false };
     const contents = window === null ? null : contentsFor(window);
-    return { granted: handler(contents, permission, requestingOrigin, { requestingUrl, isMainFrame, embeddingOrigin: requestingOrigin }), handler: true };
+    return {
+      granted: handler(contents, permission, requestingOrigin, {
+        requestingUrl,
+        isMainFrame,
+        embeddingOrigin: requestingOrigin,
+      }),
+      handler: true,
+    };
   },
   async invoke({ channel, args, window, frame = 'main', frameUrl }) {
     const handler = ipcMain.handlers.get(channel);
@@ -596,7 +667,9 @@ const commands = {
   },
   devHeaders({ url }) {
     if (!defaultSession.headersReceived) return { handler: false };
-    return new Promise((resolve) => defaultSession.headersReceived({ url, responseHeaders: {} }, (result) => resolve({ handler: true, ...result })));
+    return new Promise((resolve) =>
+      defaultSession.headersReceived({ url, responseHeaders: {} }, (result) => resolve({ handler: true, ...result })),
+    );
   },
 };
 

@@ -12,8 +12,20 @@ interface MacroExpander {
 }
 
 const items: CslItem[] = [
-  { id: 'zeta', type: 'book', title: 'Last by name', author: [{ family: 'Zeta', given: 'Ana' }], issued: { 'date-parts': [[2021]] } },
-  { id: 'alpha', type: 'book', title: 'First by name', author: [{ family: 'Alpha', given: 'Ben' }], issued: { 'date-parts': [[2020]] } },
+  {
+    id: 'zeta',
+    type: 'book',
+    title: 'Last by name',
+    author: [{ family: 'Zeta', given: 'Ana' }],
+    issued: { 'date-parts': [[2021]] },
+  },
+  {
+    id: 'alpha',
+    type: 'book',
+    title: 'First by name',
+    author: [{ family: 'Alpha', given: 'Ben' }],
+    issued: { 'date-parts': [[2020]] },
+  },
 ];
 
 let f: CiteFormatter;

@@ -2,7 +2,12 @@
 // incremental result equals what a fresh formatter produces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, type CiteFormatter, type StyleId } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  type CiteFormatter,
+  type StyleId,
+} from '../../../../electron/core/formats/cite';
 import { buildCslDir, corpus } from './helpers';
 
 let dir: string;
@@ -26,7 +31,8 @@ async function fresh(items: CslItem[], style: StyleId, format: 'text' | 'html' |
   }
 }
 
-const edit = (items: CslItem[], id: string, change: Partial<CslItem>): CslItem[] => items.map((i) => (i.id === id ? { ...i, ...change } : i));
+const edit = (items: CslItem[], id: string, change: Partial<CslItem>): CslItem[] =>
+  items.map((i) => (i.id === id ? { ...i, ...change } : i));
 
 describe('entry cache', () => {
   it('reuses every entry when nothing changed, without calling the engine', async () => {
@@ -59,8 +65,23 @@ describe('entry cache', () => {
   // Each step changes context other entries depend on: year suffixes, numbers, the repeated-author dash.
   const steps: Array<[string, (items: CslItem[]) => CslItem[]]> = [
     ['a year change removes a year suffix', (items) => edit(items, 'dis-b', { issued: { 'date-parts': [[2019]] } })],
-    ['a new item at the front renumbers', (items) => [{ id: 'new', type: 'book', title: 'Aardvarks', author: [{ family: 'Aalto', given: 'A.' }], issued: { 'date-parts': [[2020]] } }, ...items]],
-    ['an author change makes a dash appear', (items) => edit(items, 'thesis', { author: [{ family: 'Smith', given: 'John' }] })],
+    [
+      'a new item at the front renumbers',
+      (items) => [
+        {
+          id: 'new',
+          type: 'book',
+          title: 'Aardvarks',
+          author: [{ family: 'Aalto', given: 'A.' }],
+          issued: { 'date-parts': [[2020]] },
+        },
+        ...items,
+      ],
+    ],
+    [
+      'an author change makes a dash appear',
+      (items) => edit(items, 'thesis', { author: [{ family: 'Smith', given: 'John' }] }),
+    ],
     ['a removal renumbers and removes a dash', (items) => items.filter((i) => i.id !== 'dis-a')],
     ['a reorder renumbers', (items) => [...items].reverse()],
   ];
@@ -84,7 +105,10 @@ describe('entry cache', () => {
       for (const style of ['apa', 'ieee'] as const) {
         const a = await pooled.formatBibliography(base, { style, format: 'rtf' });
         expect(a.document).toBe(await fresh(base, style, 'rtf'));
-        const again = await pooled.formatBibliography(edit(base, 'book', { title: 'Pooled' }), { style, format: 'rtf' });
+        const again = await pooled.formatBibliography(edit(base, 'book', { title: 'Pooled' }), {
+          style,
+          format: 'rtf',
+        });
         expect(again.document).toBe(await fresh(edit(base, 'book', { title: 'Pooled' }), style, 'rtf'));
       }
       const cite = await pooled.formatCitation(base, [{ id: 'dis-a' }, { id: 'dis-b' }], { style: 'apa' });

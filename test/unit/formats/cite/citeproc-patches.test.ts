@@ -18,7 +18,14 @@ afterAll(async () => {
 });
 
 const name = (family: string, given: string) => ({ family, given });
-const book = (id: string, title: string, author: { family: string; given: string }[], year: number): CslItem => ({ id, type: 'book', title, author, publisher: 'Press', issued: { 'date-parts': [[year]] } });
+const book = (id: string, title: string, author: { family: string; given: string }[], year: number): CslItem => ({
+  id,
+  type: 'book',
+  title,
+  author,
+  publisher: 'Press',
+  issued: { 'date-parts': [[year]] },
+});
 
 describe('subsequent-author-substitute replaces only the same whole list, et al. included', () => {
   const items = [
@@ -96,23 +103,58 @@ describe('casing and sorting ask ICU once, not at every call (speed only)', () =
     getSortCompare(this: unknown, locale?: string): (a: string, b: string) => number;
     toLocaleLowerCase(this: unknown, s: string): string;
   };
-  const words = ['Émile', 'emile', '[Bracketed] title', 'bracketed', 'Zoë', 'zoe', 'Item 10', 'Item 9', 'İstanbul', 'ISTANBUL', "'Quoted'", 'quoted', 'Ölçek', 'olcek', 'Straße', 'STRASSE', 'ab', 'a b', 'a-b'];
+  const words = [
+    'Émile',
+    'emile',
+    '[Bracketed] title',
+    'bracketed',
+    'Zoë',
+    'zoe',
+    'Item 10',
+    'Item 9',
+    'İstanbul',
+    'ISTANBUL',
+    "'Quoted'",
+    'quoted',
+    'Ölçek',
+    'olcek',
+    'Straße',
+    'STRASSE',
+    'ab',
+    'a b',
+    'a-b',
+  ];
 
   it('sorts as lower-casing and String.prototype.localeCompare with the same options do', async () => {
     const { citeproc } = await import('../../../../electron/core/formats/cite/citeproc');
     const csl = citeproc() as unknown as Internals;
-    for (const [locale, langs] of [['en-US', ['en-US', 'en']], ['tr-TR', ['tr-TR', 'tr']], ['de-DE', ['de-DE', 'de']], [undefined, ['en-US']]] as const) {
+    for (const [locale, langs] of [
+      ['en-US', ['en-US', 'en']],
+      ['tr-TR', ['tr-TR', 'tr']],
+      ['de-DE', ['de-DE', 'de']],
+      [undefined, ['en-US']],
+    ] as const) {
       const state = { tmp: { lang_array: [...langs] } };
       const compare = csl.getSortCompare.call(state, locale);
       const opts = { sensitivity: 'base', ignorePunctuation: true, numeric: true } as const;
-      const reference = (a: string, b: string): number => a.toLocaleLowerCase([...langs]).localeCompare(b.toLocaleLowerCase([...langs]), locale ?? 'en-US', opts);
-      for (const a of words) for (const b of words) expect(Math.sign(compare(a, b)), `${locale}: ${a} / ${b}`).toBe(Math.sign(reference(a, b)));
+      const reference = (a: string, b: string): number =>
+        a.toLocaleLowerCase([...langs]).localeCompare(b.toLocaleLowerCase([...langs]), locale ?? 'en-US', opts);
+      for (const a of words)
+        for (const b of words)
+          expect(Math.sign(compare(a, b)), `${locale}: ${a} / ${b}`).toBe(Math.sign(reference(a, b)));
       for (const w of words) expect(csl.toLocaleLowerCase.call(state, w)).toBe(w.toLocaleLowerCase([...langs]));
     }
   });
 
   it('a bibliography of 300 items calls localeCompare and toLocaleLowerCase a bounded number of times', async () => {
-    const items = Array.from({ length: 300 }, (_, i) => book(`s${i}`, `Study ${i} of ${['reading', 'Writing', 'counting'][i % 3]}`, [name(['Smith', 'Émile', 'Lee', 'Zoë', 'Ng'][i % 5]!, ['Ann', 'Bo'][i % 2]!)], 2000 + (i % 7)));
+    const items = Array.from({ length: 300 }, (_, i) =>
+      book(
+        `s${i}`,
+        `Study ${i} of ${['reading', 'Writing', 'counting'][i % 3]}`,
+        [name(['Smith', 'Émile', 'Lee', 'Zoë', 'Ng'][i % 5]!, ['Ann', 'Bo'][i % 2]!)],
+        2000 + (i % 7),
+      ),
+    );
     const counts = { compare: 0, lower: 0 };
     const { localeCompare, toLocaleLowerCase } = String.prototype;
     String.prototype.localeCompare = function (this: string, ...args: Parameters<typeof localeCompare>) {

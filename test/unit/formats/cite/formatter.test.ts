@@ -45,10 +45,12 @@ describe('bibliographies', () => {
       for (const format of ['text', 'html', 'rtf'] as const) {
         const bib = await f.formatBibliography(items, { style, format });
         expect(bib.entries.map((e) => e.id).sort()).toEqual(items.map((i) => i.id).sort());
-        for (const e of bib.entries) expect(e.value.replace(/<[^>]+>/g, '').trim(), `${style} ${format} ${e.id}`).not.toBe('');
+        for (const e of bib.entries)
+          expect(e.value.replace(/<[^>]+>/g, '').trim(), `${style} ${format} ${e.id}`).not.toBe('');
         if (format === 'html') expect(bib.document).toMatch(/^<div class="(csl-bib-body|bibtex)">/);
         // No entry fell back to escaped text: all of citeproc's markup is in the allowlist (html.ts).
-        if (format === 'html' && style !== 'bibtex') for (const e of bib.entries) expect(e.value, e.id).toMatch(/^<div class="csl-entry">[^]*<\/div>$/);
+        if (format === 'html' && style !== 'bibtex')
+          for (const e of bib.entries) expect(e.value, e.id).toMatch(/^<div class="csl-entry">[^]*<\/div>$/);
         if (format === 'rtf') expect(bib.document).toMatch(/^\{\\rtf1\\ansi/);
         if (format === 'rtf') expect(bib.document.endsWith('}')).toBe(true);
       }
@@ -65,11 +67,16 @@ describe('bibliographies', () => {
     const ieee = await f.formatBibliography(book, { style: 'ieee' });
     expect(ieee.entries.map((e) => e.value.slice(0, 4))).toEqual(['[1] ', '[2] ']);
     const html = await f.formatBibliography(book, { style: 'apa', format: 'html' });
-    expect(html.entries[0]!.value).toBe('<div class="csl-entry">Dubois, C. (2018). <i>Reading the scientific record</i> (2nd ed.). Oxford University Press.</div>');
+    expect(html.entries[0]!.value).toBe(
+      '<div class="csl-entry">Dubois, C. (2018). <i>Reading the scientific record</i> (2nd ed.). Oxford University Press.</div>',
+    );
   });
 
   it('disambiguates the same author and year with a suffix', async () => {
-    const bib = await f.formatBibliography(items.filter((i) => i.id.startsWith('dis-')), { style: 'apa' });
+    const bib = await f.formatBibliography(
+      items.filter((i) => i.id.startsWith('dis-')),
+      { style: 'apa' },
+    );
     expect(bib.entries.map((e) => e.value.slice(0, 18))).toEqual(['Smith, J. (2020a).', 'Smith, J. (2020b).']);
   });
 
@@ -83,21 +90,29 @@ describe('bibliographies', () => {
     expect(gb.document).toContain('3 November');
     // A bare language resolves to its primary dialect; an unknown one is refused.
     expect((await f.formatBibliography(post, { style: 'apa', locale: 'de' })).locale).toBe('de-DE');
-    await expect(f.formatBibliography(post, { style: 'apa', locale: 'xx-YY' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(f.formatBibliography(post, { style: 'apa', locale: 'xx-YY' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     // Harvard (Cite Them Right) is a British style: its default locale is en-GB.
     expect((await f.formatBibliography(post, { style: 'harvard' })).locale).toBe('en-GB');
   });
 
   it('refuses unknown styles, formats and malformed items with coded errors', async () => {
     await expect(f.formatBibliography(items, { style: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(f.formatBibliography(items, { style: 'apa', format: 'pdf' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(f.formatBibliography([{ title: 'x' } as unknown as CslItem], { style: 'apa' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(f.formatBibliography(items, { style: 'apa', format: 'pdf' as never })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(f.formatBibliography([{ title: 'x' } as unknown as CslItem], { style: 'apa' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     const dup = [items[0]!, { ...items[1]!, id: items[0]!.id }];
     await expect(f.formatBibliography(dup, { style: 'apa' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('writes BibTeX for the bibtex style, keyed by citation key', async () => {
-    const bib = await f.formatBibliography([{ ...items.find((i) => i.id === 'book')!, 'citation-key': 'dubois2018' }], { style: 'bibtex' });
+    const bib = await f.formatBibliography([{ ...items.find((i) => i.id === 'book')!, 'citation-key': 'dubois2018' }], {
+      style: 'bibtex',
+    });
     expect(bib.document).toMatch(/^@book\{dubois2018,/);
     expect(bib.document).toContain('title = {Reading the scientific record}');
   });
@@ -123,9 +138,13 @@ describe('bibliographies', () => {
 describe('in-text citations', () => {
   it('formats a single citation with a locator and a grouped one', async () => {
     const context = items.filter((i) => ['book', 'chapter', 'dis-a', 'dis-b'].includes(i.id));
-    expect((await f.formatCitation(context, { id: 'book', locator: '12', label: 'page' }, { style: 'apa' })).value).toBe('(Dubois, 2018, p. 12)');
+    expect(
+      (await f.formatCitation(context, { id: 'book', locator: '12', label: 'page' }, { style: 'apa' })).value,
+    ).toBe('(Dubois, 2018, p. 12)');
     expect((await f.formatCitation(context, 'book', { style: 'apa' })).value).toBe('(Dubois, 2018)');
-    const grouped = await f.formatCitation(context, [{ id: 'dis-a' }, { id: 'dis-b' }, { id: 'book' }], { style: 'apa' });
+    const grouped = await f.formatCitation(context, [{ id: 'dis-a' }, { id: 'dis-b' }, { id: 'book' }], {
+      style: 'apa',
+    });
     expect(grouped.value).toBe('(Dubois, 2018; Smith, 2020a, 2020b)');
     // The whole corpus is the context: Dubois directed a 2018 film too, so the book becomes 2018b.
     expect((await f.formatCitation(items, 'book', { style: 'apa' })).value).toBe('(Dubois, 2018b)');
@@ -133,9 +152,17 @@ describe('in-text citations', () => {
 
   it('numbers citations as the bibliography does, and collapses ranges in numeric styles', async () => {
     const three = items.slice(0, 4);
-    const ieee = await f.formatCitations(three, [[{ id: three[0]!.id }], [{ id: three[1]!.id }, { id: three[2]!.id }, { id: three[3]!.id }]], { style: 'ieee' });
+    const ieee = await f.formatCitations(
+      three,
+      [[{ id: three[0]!.id }], [{ id: three[1]!.id }, { id: three[2]!.id }, { id: three[3]!.id }]],
+      { style: 'ieee' },
+    );
     expect(ieee.map((c) => c.value)).toEqual(['[1]', '[2], [3], [4]']);
-    const vancouver = await f.formatCitation(three, [{ id: three[1]!.id }, { id: three[2]!.id }, { id: three[3]!.id }], { style: 'vancouver' });
+    const vancouver = await f.formatCitation(
+      three,
+      [{ id: three[1]!.id }, { id: three[2]!.id }, { id: three[3]!.id }],
+      { style: 'vancouver' },
+    );
     expect(vancouver.value).toBe('(2–4)');
   });
 
@@ -146,11 +173,15 @@ describe('in-text citations', () => {
         expect(c.value.length, `${style} ${format}`).toBeGreaterThan(2);
       }
     }
-    expect((await f.formatCitation(items, [{ id: 'book' }, { id: 'chapter' }], { style: 'bibtex' })).value).toBe('\\cite{book,chapter}');
+    expect((await f.formatCitation(items, [{ id: 'book' }, { id: 'chapter' }], { style: 'bibtex' })).value).toBe(
+      '\\cite{book,chapter}',
+    );
   });
 
   it('refuses a citation of an item outside the context', async () => {
-    await expect(f.formatCitation(items.slice(0, 2), 'book', { style: 'apa' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(f.formatCitation(items.slice(0, 2), 'book', { style: 'apa' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(f.formatCitation(items, [], { style: 'apa' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

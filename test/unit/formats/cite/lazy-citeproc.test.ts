@@ -31,7 +31,12 @@ function ambiguousSet(): CslItem[] {
 }
 
 /** Formats `items` in a new Node process through the library at `file`; what it printed and whether it loaded citeproc-js. */
-function inNewProcess(cslDir: string, file: string, items: CslItem[], style: string): { text: string; citeprocLoaded: boolean; hits: number; rendered: number } {
+function inNewProcess(
+  cslDir: string,
+  file: string,
+  items: CslItem[],
+  style: string,
+): { text: string; citeprocLoaded: boolean; hits: number; rendered: number } {
   const at = (p: string): string => JSON.stringify(join(ROOT, p));
   const code = `import { readFileSync } from 'node:fs';
 import { createCiteFormatter, directoryAssets } from ${at('electron/core/formats/cite/index.ts')};
@@ -45,7 +50,11 @@ const bib = await f.formatBibliography(items, { style: process.argv[3], format: 
 process.stdout.write(JSON.stringify({ text: bib.document, citeprocLoaded: citeprocLoaded(), hits: f.persistedStats().hits, rendered: f.stats().rendered }));
 await f.close();
 o.close();`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, file, cslDir, style], { cwd: ROOT, input: JSON.stringify(items), encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', code, file, cslDir, style],
+    { cwd: ROOT, input: JSON.stringify(items), encoding: 'utf8' },
+  );
   return JSON.parse(out) as { text: string; citeprocLoaded: boolean; hits: number; rendered: number };
 }
 
@@ -88,7 +97,11 @@ describe('a cold process and the library cache', { timeout: 120_000 }, () => {
     const items = ambiguousSet();
     const f = createCiteFormatter({ assets, workers: 0 });
     try {
-      const bib = await f.formatBibliography(items, { style: 'apa', format: 'text', store: libraryBibliographyStore(lib.library.citeCache) });
+      const bib = await f.formatBibliography(items, {
+        style: 'apa',
+        format: 'text',
+        store: libraryBibliographyStore(lib.library.citeCache),
+      });
       expect(f.persistedStats().hits).toBe(1);
       const fresh = createCiteFormatter({ assets, workers: 0 });
       expect(bib.document).toBe((await fresh.formatBibliography(items, { style: 'apa', format: 'text' })).document);
@@ -109,7 +122,8 @@ describe('built-in styles without parsing them', () => {
       const bibliography = full.tree.children.find((c) => typeof c !== 'string' && c.name === 'bibliography');
       const expected = {
         ...(full.defaultLocale ? { defaultLocale: full.defaultLocale } : {}),
-        substitutesAuthor: typeof bibliography !== 'string' && bibliography?.attrs['subsequent-author-substitute'] !== undefined,
+        substitutesAuthor:
+          typeof bibliography !== 'string' && bibliography?.attrs['subsequent-author-substitute'] !== undefined,
       };
       expect(builtInFacts(xml), id).toEqual(expected);
     }
@@ -119,10 +133,16 @@ describe('built-in styles without parsing them', () => {
   });
 
   it('reads attributes of the start tags only, in either quote, and refuses what is not CSL 1.0', () => {
-    const csl = (style: string, bib = '<bibliography>'): string => `<?xml version="1.0"?>\n<style ${style}><info/><citation><layout/></citation>${bib}</bibliography></style>`;
+    const csl = (style: string, bib = '<bibliography>'): string =>
+      `<?xml version="1.0"?>\n<style ${style}><info/><citation><layout/></citation>${bib}</bibliography></style>`;
     const ns = 'xmlns="http://purl.org/net/xbiblio/csl"';
-    expect(builtInFacts(csl(`${ns} version='1.0' default-locale="de-DE"`))).toEqual({ defaultLocale: 'de-DE', substitutesAuthor: false });
-    expect(builtInFacts(csl(`${ns} version="1.0"`, '<bibliography subsequent-author-substitute="---">'))).toEqual({ substitutesAuthor: true });
+    expect(builtInFacts(csl(`${ns} version='1.0' default-locale="de-DE"`))).toEqual({
+      defaultLocale: 'de-DE',
+      substitutesAuthor: false,
+    });
+    expect(builtInFacts(csl(`${ns} version="1.0"`, '<bibliography subsequent-author-substitute="---">'))).toEqual({
+      substitutesAuthor: true,
+    });
     expect(builtInFacts(csl(`${ns} version="0.8"`))).toBeUndefined();
     expect(builtInFacts(csl('version="1.0"'))).toBeUndefined();
   });

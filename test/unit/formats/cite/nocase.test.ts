@@ -2,7 +2,12 @@
 // the word (case kept) and never the markup. BibTeX output gives the braces back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, OUTPUT_FORMATS, type CiteFormatter } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  OUTPUT_FORMATS,
+  type CiteFormatter,
+} from '../../../../electron/core/formats/cite';
 import { CITATION_STYLE_IDS } from '../../../../shared/model/csl';
 import { buildCslDir } from './helpers';
 
@@ -14,8 +19,28 @@ afterAll(() => f.close());
 
 const nc = (w: string) => `<span class="nocase">${w}</span>`;
 const items: CslItem[] = [
-  { id: 'p', type: 'paper-conference', title: `On ${nc('DNA')} repair in ${nc('iPhone')} users`, 'title-short': `${nc('DNA')} repair`, 'container-title': `Proceedings of ${nc('ACM')} ${nc('SIGMOD')}`, 'collection-title': `Lecture Notes in ${nc('CS')}`, 'event-title': `${nc('SIGMOD')} 2020`, author: [{ family: 'Lee', given: 'Alice' }], issued: { 'date-parts': [[2020]] }, publisher: 'ACM', page: '1-2' },
-  { id: 'q', type: 'chapter', title: `${nc('RNA')} folding`, 'container-title': `Handbook of ${nc('RNA')}`, author: [{ family: 'Lee', given: 'Alice' }], issued: { 'date-parts': [[2021]] }, publisher: 'Press' },
+  {
+    id: 'p',
+    type: 'paper-conference',
+    title: `On ${nc('DNA')} repair in ${nc('iPhone')} users`,
+    'title-short': `${nc('DNA')} repair`,
+    'container-title': `Proceedings of ${nc('ACM')} ${nc('SIGMOD')}`,
+    'collection-title': `Lecture Notes in ${nc('CS')}`,
+    'event-title': `${nc('SIGMOD')} 2020`,
+    author: [{ family: 'Lee', given: 'Alice' }],
+    issued: { 'date-parts': [[2020]] },
+    publisher: 'ACM',
+    page: '1-2',
+  },
+  {
+    id: 'q',
+    type: 'chapter',
+    title: `${nc('RNA')} folding`,
+    'container-title': `Handbook of ${nc('RNA')}`,
+    author: [{ family: 'Lee', given: 'Alice' }],
+    issued: { 'date-parts': [[2021]] },
+    publisher: 'Press',
+  },
 ];
 
 describe('nocase markup in formatted output', () => {

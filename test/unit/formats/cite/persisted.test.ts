@@ -7,7 +7,13 @@
 // formatter without any cache after every step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, type CiteFormatter, type OutputFormat, type StyleId } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  type CiteFormatter,
+  type OutputFormat,
+  type StyleId,
+} from '../../../../electron/core/formats/cite';
 import { libraryBibliographyStore } from '../../../../electron/core/library/cite-cache';
 import { testLibrary, type TestLibrary } from '../../library/helpers/lib';
 import { buildCslDir } from './helpers';
@@ -34,7 +40,11 @@ function rng(seed: number): () => number {
 }
 
 let serial = 0;
-function item(random: () => number, author = AUTHORS[Math.floor(random() * AUTHORS.length)]!, year = 2019 + Math.floor(random() * 3)): CslItem {
+function item(
+  random: () => number,
+  author = AUTHORS[Math.floor(random() * AUTHORS.length)]!,
+  year = 2019 + Math.floor(random() * 3),
+): CslItem {
   const n = ++serial;
   return {
     id: `item${n}`,
@@ -69,13 +79,20 @@ function nextStep(random: () => number, set: CslItem[], history: CslItem[][]): S
   if (r < 0.4) {
     const a = pick();
     const other = AUTHORS[Math.floor(random() * AUTHORS.length)]!;
-    return { op: `item ${a} gets author ${other.given} ${other.family}`, set: set.map((x, i) => (i === a ? { ...x, author: [{ ...other }] } : x)) };
+    return {
+      op: `item ${a} gets author ${other.given} ${other.family}`,
+      set: set.map((x, i) => (i === a ? { ...x, author: [{ ...other }] } : x)),
+    };
   }
   if (r < 0.55 && set.length > 3) {
     const a = pick();
     return { op: `item ${a} is dropped`, set: set.filter((_, i) => i !== a) };
   }
-  if (r < 0.7) return { op: 'an item by a present author is added', set: [...set, item(random, set[pick()]!.author![0] as (typeof AUTHORS)[number])] };
+  if (r < 0.7)
+    return {
+      op: 'an item by a present author is added',
+      set: [...set, item(random, set[pick()]!.author![0] as (typeof AUTHORS)[number])],
+    };
   if (r < 0.85 && history.length > 1) {
     const back = history[Math.floor(random() * (history.length - 1))]!;
     return { op: 'an earlier set again', set: back };
@@ -107,42 +124,49 @@ async function fresh(items: CslItem[], style: StyleId, format: OutputFormat): Pr
 }
 
 describe('bibliographies kept in the library', { timeout: 240_000 }, () => {
-  it.each(STYLES.map((style, i) => [style, 1000 + i] as const))('%s: cached and fresh renders agree over randomized edits (seed %i)', async (style, seed) => {
-    const random = rng(seed);
-    const store = libraryBibliographyStore(lib.library.citeCache);
-    const long: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
-    const reader: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
-    try {
-      let set = startSet(random);
-      const history: CslItem[][] = [];
-      let revisits = 0;
-      for (let step = 0; step < 7; step++) {
-        const { op, set: next } = step === 0 ? { op: 'the first set', set } : nextStep(random, set, history);
-        set = next;
-        history.push(set);
-        const format: OutputFormat = step % 3 === 2 ? 'html' : 'text';
-        const expected = await fresh(set, style, format);
-        const got = (await long.formatBibliography(set, { style, format, store })).entries.map((e) => `${e.id}\t${e.value}`);
-        expect(got, `${style}, seed ${seed}, step ${step} (${op})`).toEqual(expected);
-        if (op === 'an earlier set again' || step === 6) {
-          revisits++;
-          const hitsBefore = reader.persistedStats().hits;
-          const kept = (await reader.formatBibliography(set, { style, format, store })).entries.map((e) => `${e.id}\t${e.value}`);
-          expect(kept, `${style}, seed ${seed}, step ${step}: from the library (${op})`).toEqual(expected);
-          if (style !== 'bibtex') expect(reader.persistedStats().hits).toBe(hitsBefore + 1);
+  it.each(STYLES.map((style, i) => [style, 1000 + i] as const))(
+    '%s: cached and fresh renders agree over randomized edits (seed %i)',
+    async (style, seed) => {
+      const random = rng(seed);
+      const store = libraryBibliographyStore(lib.library.citeCache);
+      const long: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
+      const reader: CiteFormatter = createCiteFormatter({ assets: directoryAssets(dir), workers: 0 });
+      try {
+        let set = startSet(random);
+        const history: CslItem[][] = [];
+        let revisits = 0;
+        for (let step = 0; step < 7; step++) {
+          const { op, set: next } = step === 0 ? { op: 'the first set', set } : nextStep(random, set, history);
+          set = next;
+          history.push(set);
+          const format: OutputFormat = step % 3 === 2 ? 'html' : 'text';
+          const expected = await fresh(set, style, format);
+          const got = (await long.formatBibliography(set, { style, format, store })).entries.map(
+            (e) => `${e.id}\t${e.value}`,
+          );
+          expect(got, `${style}, seed ${seed}, step ${step} (${op})`).toEqual(expected);
+          if (op === 'an earlier set again' || step === 6) {
+            revisits++;
+            const hitsBefore = reader.persistedStats().hits;
+            const kept = (await reader.formatBibliography(set, { style, format, store })).entries.map(
+              (e) => `${e.id}\t${e.value}`,
+            );
+            expect(kept, `${style}, seed ${seed}, step ${step}: from the library (${op})`).toEqual(expected);
+            if (style !== 'bibtex') expect(reader.persistedStats().hits).toBe(hitsBefore + 1);
+          }
         }
+        expect(revisits).toBeGreaterThan(0);
+        if (style !== 'bibtex') {
+          // The reader never rendered: every set it was asked for came from the library.
+          expect(reader.stats().rendered).toBe(0);
+          expect(long.persistedStats().misses).toBeGreaterThan(0);
+        }
+      } finally {
+        await long.close();
+        await reader.close();
       }
-      expect(revisits).toBeGreaterThan(0);
-      if (style !== 'bibtex') {
-        // The reader never rendered: every set it was asked for came from the library.
-        expect(reader.stats().rendered).toBe(0);
-        expect(long.persistedStats().misses).toBeGreaterThan(0);
-      }
-    } finally {
-      await long.close();
-      await reader.close();
-    }
-  });
+    },
+  );
 
   it('the generator really makes entries depend on their neighbours (2020a/2020b appear in apa)', async () => {
     const random = rng(7);
@@ -169,7 +193,10 @@ describe('bibliographies kept in the library', { timeout: 240_000 }, () => {
       await f.formatBibliography(set, { style: 'vancouver', store, locale: 'en-GB' });
       await f.formatBibliography(set, { style: 'vancouver', store, format: 'rtf' });
       await f.formatBibliography([...set].reverse(), { style: 'vancouver', store });
-      await f.formatBibliography(set.map((x, i) => (i === 0 ? { ...x, title: `${x.title} (revised)` } : x)), { style: 'vancouver', store });
+      await f.formatBibliography(
+        set.map((x, i) => (i === 0 ? { ...x, title: `${x.title} (revised)` } : x)),
+        { style: 'vancouver', store },
+      );
       expect(count()).toBe(rows + 4);
       expect(f.persistedStats()).toEqual({ hits: 1, misses: 5 });
     } finally {

@@ -11,7 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, type CiteFormatter, type CslAssets } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  type CiteFormatter,
+  type CslAssets,
+} from '../../../../electron/core/formats/cite';
 import type { OutputFormat } from '../../../../electron/core/formats/cite/types';
 import { buildCslDir, ROOT } from './helpers';
 

@@ -11,7 +11,17 @@ import { buildCslDir, ROOT } from './helpers';
 
 describe('profilerFlags', () => {
   it('keeps the CPU and heap profiler flags, in both spellings of a value', () => {
-    expect(profilerFlags(['--cpu-prof', '--cpu-prof-dir=/tmp/p', '--cpu-prof-interval', '500', '--heap-prof', '--heap-prof-dir', '/tmp/h'])).toEqual([
+    expect(
+      profilerFlags([
+        '--cpu-prof',
+        '--cpu-prof-dir=/tmp/p',
+        '--cpu-prof-interval',
+        '500',
+        '--heap-prof',
+        '--heap-prof-dir',
+        '/tmp/h',
+      ]),
+    ).toEqual([
       '--cpu-prof',
       '--cpu-prof-dir=/tmp/p',
       '--cpu-prof-interval',
@@ -23,7 +33,17 @@ describe('profilerFlags', () => {
   });
 
   it('leaves out everything else: loaders, conditions, memory limits, and a profile name two workers would share', () => {
-    expect(profilerFlags(['--import', 'tsx', '--conditions=development', '--max-old-space-size=4096', '--cpu-prof-name', 'x.cpuprofile', '--inspect'])).toEqual([]);
+    expect(
+      profilerFlags([
+        '--import',
+        'tsx',
+        '--conditions=development',
+        '--max-old-space-size=4096',
+        '--cpu-prof-name',
+        'x.cpuprofile',
+        '--inspect',
+      ]),
+    ).toEqual([]);
     expect(profilerFlags([])).toEqual([]);
   });
 });
@@ -42,9 +62,14 @@ await f.formatBibliography([{ id: 'a', type: 'book', title: 'Profiled', author: 
 await f.close();
 `,
     );
-    execFileSync(process.execPath, ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${profiles}`, script], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
     const withCiteproc = readdirSync(profiles).filter((name) => {
-      const profile = JSON.parse(readFileSync(join(profiles, name), 'utf8')) as { nodes: Array<{ callFrame: { url: string } }> };
+      const profile = JSON.parse(readFileSync(join(profiles, name), 'utf8')) as {
+        nodes: Array<{ callFrame: { url: string } }>;
+      };
       return profile.nodes.some((n) => n.callFrame.url.includes('citeproc_commonjs'));
     });
     // This thread never loads citeproc-js (the job went to the worker), so the profile with it is the worker's.

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, isSafeHtml, type CiteFormatter } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  isSafeHtml,
+  type CiteFormatter,
+} from '../../../../electron/core/formats/cite';
 import { buildCslDir, corpus } from './helpers';
 
 let dir: string;
@@ -19,7 +24,8 @@ afterAll(async () => {
 const hostile: CslItem = {
   id: 'x',
   type: 'article-journal',
-  title: '<img src=x onerror=alert(1)> <script>alert(2)</script> <i>Kept italics</i> <a href="javascript:alert(3)">link</a> {\\rtf} é',
+  title:
+    '<img src=x onerror=alert(1)> <script>alert(2)</script> <i>Kept italics</i> <a href="javascript:alert(3)">link</a> {\\rtf} é',
   author: [{ family: '<b onclick=alert(4)>Evil', given: '"quoted" & <svg/onload=alert(5)>' }],
   'container-title': 'J <iframe src=//evil>',
   issued: { 'date-parts': [[2020]] },
@@ -43,7 +49,9 @@ describe('HTML output', () => {
   }
 
   it('recognises markup outside citeproc’s vocabulary', () => {
-    expect(isSafeHtml('<div class="csl-entry">A &#38; B <i>t</i> <span style="font-variant:small-caps;">x</span></div>')).toBe(true);
+    expect(
+      isSafeHtml('<div class="csl-entry">A &#38; B <i>t</i> <span style="font-variant:small-caps;">x</span></div>'),
+    ).toBe(true);
     expect(isSafeHtml('<div class="csl-entry"><img src=x></div>')).toBe(false);
     expect(isSafeHtml('<span style="background:url(x)">x</span>')).toBe(false);
     expect(isSafeHtml('<div class="csl-entry" onclick="x">')).toBe(false);
@@ -72,15 +80,21 @@ describe('user styles from a .csl file', () => {
     const items = corpus().filter((i) => i.id === 'book' || i.id === 'thesis');
     const bib = await f.formatBibliography(items, { style: 'tiny-lab' });
     expect(bib.document).toBe('CITATION CONTEXT ANALYSIS (2019)\nREADING THE SCIENTIFIC RECORD (2018)');
-    expect((await f.formatCitation(items, [{ id: 'book' }, { id: 'thesis' }], { style: 'tiny-lab' })).value).toBe('<Dubois 2018; Kowalski 2019>');
+    expect((await f.formatCitation(items, [{ id: 'book' }, { id: 'thesis' }], { style: 'tiny-lab' })).value).toBe(
+      '<Dubois 2018; Kowalski 2019>',
+    );
   });
 
   it('re-registering an id replaces the style and never serves its old cached entries', async () => {
     f.registerStyle(custom.replace('text-case="uppercase"', 'text-case="lowercase"'), { id: 'mine' });
     const items = corpus().filter((i) => i.id === 'book');
-    expect((await f.formatBibliography(items, { style: 'mine' })).document).toBe('reading the scientific record (2018)');
+    expect((await f.formatBibliography(items, { style: 'mine' })).document).toBe(
+      'reading the scientific record (2018)',
+    );
     f.registerStyle(custom, { id: 'mine' });
-    expect((await f.formatBibliography(items, { style: 'mine' })).document).toBe('READING THE SCIENTIFIC RECORD (2018)');
+    expect((await f.formatBibliography(items, { style: 'mine' })).document).toBe(
+      'READING THE SCIENTIFIC RECORD (2018)',
+    );
     expect(f.unregisterStyle('mine')).toBe(true);
     await expect(f.formatBibliography(items, { style: 'mine' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -91,11 +105,15 @@ describe('user styles from a .csl file', () => {
   });
 
   it('refuses what is not an independent CSL style, and built-in ids', () => {
-    expect(() => f.registerStyle('<html><body>hi</body></html>')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => f.registerStyle('<html><body>hi</body></html>')).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => f.registerStyle('')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     const dependent = `<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0"><info><title>Dep</title><id>http://example.org/styles/dep</id><link href="http://www.zotero.org/styles/apa" rel="independent-parent"/></info></style>`;
     expect(() => f.registerStyle(dependent)).toThrow(/dependent style/);
-    expect(() => f.registerStyle(custom.replace('class="in-text" version="1.0"', 'class="in-text" version="0.8"'))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() =>
+      f.registerStyle(custom.replace('class="in-text" version="1.0"', 'class="in-text" version="0.8"')),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => f.registerStyle(custom, { id: 'apa' })).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
     expect(() => f.registerStyle(custom, { id: '../etc' })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });

@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../../shared/model/csl';
-import { createCiteFormatter, directoryAssets, inspectStyle, type CiteFormatter, type CslAssets } from '../../../../electron/core/formats/cite';
+import {
+  createCiteFormatter,
+  directoryAssets,
+  inspectStyle,
+  type CiteFormatter,
+  type CslAssets,
+} from '../../../../electron/core/formats/cite';
 import { CiteCore, itemKey } from '../../../../electron/core/formats/cite/core';
 import { StyleRegistry, type CslStyleDef } from '../../../../electron/core/formats/cite/styles';
 import { bibliographyProblems, manyItems } from '../../../helpers/many-items';
@@ -32,24 +38,34 @@ describe('the worker threshold: from 100 items a job goes to the citation worker
     [100, 'the worker'],
     [101, 'the worker'],
   ] as const) {
-    it(`formats a bibliography of ${count} items in ${where}, as the one-thread formatter does`, { timeout: 120_000 }, async () => {
-      const items = manyItems(count);
-      for (const style of ['apa', 'vancouver'] as const) {
-        const before = pooled.stats().rendered;
-        const bib = await pooled.formatBibliography(items, { style });
-        expect(pooled.stats().rendered - before).toBe(where === 'this thread' ? count : 0);
-        expect(bibliographyProblems(bib.document, count, style)).toEqual([]);
-        expect(bib.document).toBe((await local.formatBibliography(items, { style })).document);
-      }
-    });
+    it(
+      `formats a bibliography of ${count} items in ${where}, as the one-thread formatter does`,
+      { timeout: 120_000 },
+      async () => {
+        const items = manyItems(count);
+        for (const style of ['apa', 'vancouver'] as const) {
+          const before = pooled.stats().rendered;
+          const bib = await pooled.formatBibliography(items, { style });
+          expect(pooled.stats().rendered - before).toBe(where === 'this thread' ? count : 0);
+          expect(bibliographyProblems(bib.document, count, style)).toEqual([]);
+          expect(bib.document).toBe((await local.formatBibliography(items, { style })).document);
+        }
+      },
+    );
 
     it(`formats citations among ${count} items in ${where}`, { timeout: 120_000 }, async () => {
       const items = manyItems(count);
       const fresh = createCiteFormatter({ assets, workers: 1 });
       try {
-        const cites = await fresh.formatCitations(items, [[{ id: 'item0' }], [{ id: `item${count - 1}` }]], { style: 'ieee' });
+        const cites = await fresh.formatCitations(items, [[{ id: 'item0' }], [{ id: `item${count - 1}` }]], {
+          style: 'ieee',
+        });
         expect(fresh.stats().engines).toBe(where === 'this thread' ? 1 : 0);
-        expect(cites.map((c) => c.value)).toEqual((await local.formatCitations(items, [[{ id: 'item0' }], [{ id: `item${count - 1}` }]], { style: 'ieee' })).map((c) => c.value));
+        expect(cites.map((c) => c.value)).toEqual(
+          (
+            await local.formatCitations(items, [[{ id: 'item0' }], [{ id: `item${count - 1}` }]], { style: 'ieee' })
+          ).map((c) => c.value),
+        );
       } finally {
         await fresh.close();
       }
@@ -58,13 +74,17 @@ describe('the worker threshold: from 100 items a job goes to the citation worker
 });
 
 describe('the most items per job: 100,000', () => {
-  const items = (n: number): CslItem[] => Array.from({ length: n }, (_, i) => ({ id: `i${i}`, type: 'book', title: `Book ${i}` }));
+  const items = (n: number): CslItem[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `i${i}`, type: 'book', title: `Book ${i}` }));
   it('takes 100,000 items', async () => {
     const [cite] = await local.formatCitations(items(100_000), [[{ id: 'i99999' }]], { style: 'bibtex' });
     expect(cite!.value).toMatch(/^\\cite\{.+\}$/);
   });
   it('refuses 100,001 with a message that says so', async () => {
-    await expect(local.formatCitations(items(100_001), [[{ id: 'i0' }]], { style: 'bibtex' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'At most 100000 items can be formatted at once.' });
+    await expect(local.formatCitations(items(100_001), [[{ id: 'i0' }]], { style: 'bibtex' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'At most 100000 items can be formatted at once.',
+    });
   });
 });
 
@@ -107,7 +127,11 @@ describe('the caches of a thread: engines and entries', () => {
     const core = new CiteCore(en, { maxEntries: 3 });
     core.bibliography({ style: style('apa'), locale: 'en-US', forceLocale: false, format: 'text' }, items, keys);
     expect(core.stats().cachedEntries).toBe(3);
-    core.bibliography({ style: style('apa'), locale: 'en-US', forceLocale: false, format: 'html' }, items.slice(0, 1), keys.slice(0, 1));
+    core.bibliography(
+      { style: style('apa'), locale: 'en-US', forceLocale: false, format: 'html' },
+      items.slice(0, 1),
+      keys.slice(0, 1),
+    );
     expect(core.stats().cachedEntries).toBe(3);
   });
 });

@@ -23,13 +23,100 @@ class Rng {
 }
 
 const FAMILIES = [
-  'Smith', 'Müller', 'Muller', 'García', 'Nguyen', 'Kowalski', 'Øster', 'Dubois', 'Rossi', 'Tanaka', 'Ivanov', 'Schäfer', 'Łukasz', 'Andersson',
-  'Brown', 'Wang', 'Li', 'Zhang', 'Kim', 'Patel', 'Singh', 'Johnson', 'Williams', 'Jones', 'Lopez', 'Martínez', 'Hernández', 'Silva', 'Santos',
-  'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Hoffmann', 'Koch', 'Richter', 'Klein', 'Wolf', 'Neumann', 'Schwarz', 'Zimmermann', 'Krüger',
-  'Hartmann', 'Lange', 'Werner', 'Lehmann', 'Köhler', 'Maier', 'Dupont', 'Lefèvre', 'Moreau', 'Laurent', 'Fournier', 'Girard', 'Bonnet', 'Ødegaard',
-  'Virtanen', 'Korhonen', 'Nieminen', 'Mäkinen', 'Hämäläinen', 'Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Novák', 'Dvořák', 'Černý', 'Procházka',
+  'Smith',
+  'Müller',
+  'Muller',
+  'García',
+  'Nguyen',
+  'Kowalski',
+  'Øster',
+  'Dubois',
+  'Rossi',
+  'Tanaka',
+  'Ivanov',
+  'Schäfer',
+  'Łukasz',
+  'Andersson',
+  'Brown',
+  'Wang',
+  'Li',
+  'Zhang',
+  'Kim',
+  'Patel',
+  'Singh',
+  'Johnson',
+  'Williams',
+  'Jones',
+  'Lopez',
+  'Martínez',
+  'Hernández',
+  'Silva',
+  'Santos',
+  'Fischer',
+  'Weber',
+  'Meyer',
+  'Wagner',
+  'Becker',
+  'Hoffmann',
+  'Koch',
+  'Richter',
+  'Klein',
+  'Wolf',
+  'Neumann',
+  'Schwarz',
+  'Zimmermann',
+  'Krüger',
+  'Hartmann',
+  'Lange',
+  'Werner',
+  'Lehmann',
+  'Köhler',
+  'Maier',
+  'Dupont',
+  'Lefèvre',
+  'Moreau',
+  'Laurent',
+  'Fournier',
+  'Girard',
+  'Bonnet',
+  'Ødegaard',
+  'Virtanen',
+  'Korhonen',
+  'Nieminen',
+  'Mäkinen',
+  'Hämäläinen',
+  'Yılmaz',
+  'Kaya',
+  'Demir',
+  'Şahin',
+  'Çelik',
+  'Novák',
+  'Dvořák',
+  'Černý',
+  'Procházka',
 ];
-const GIVEN = ['Anna', 'José', 'Zoë', 'Björn', 'Chloé', 'Jürgen', 'Ana', 'Wei', 'Hiroshi', 'Olga', 'Pierre', 'Maria', 'John', 'Sofia', 'Amir', 'Priya', 'Lars', 'Inés', 'Tomás', 'Élodie'];
+const GIVEN = [
+  'Anna',
+  'José',
+  'Zoë',
+  'Björn',
+  'Chloé',
+  'Jürgen',
+  'Ana',
+  'Wei',
+  'Hiroshi',
+  'Olga',
+  'Pierre',
+  'Maria',
+  'John',
+  'Sofia',
+  'Amir',
+  'Priya',
+  'Lars',
+  'Inés',
+  'Tomás',
+  'Élodie',
+];
 const WORDS = (
   'learning neural network deep model analysis data climate change protein structure gene expression cell signalling cancer therapy ' +
   'quantum computing algorithm optimisation graph theory bayesian inference causal effect randomized trial cohort study meta-analysis ' +
@@ -39,15 +126,50 @@ const WORDS = (
   'education outcome social network behaviour cognition memory attention brain imaging'
 ).split(' ');
 const JOURNALS = [
-  'Nature', 'Science', 'Cell', 'The Lancet', 'PLOS ONE', 'Physical Review Letters', 'Journal of Machine Learning Research', 'Nature Communications',
-  'Proceedings of the National Academy of Sciences', 'Ecology Letters', 'Journal of Economic Perspectives', 'NeuroImage', 'Bioinformatics',
-  'Annals of Statistics', 'Zeitschrift für Naturforschung', 'Revue française de sociologie', 'Journal of Chemical Physics', 'Psychological Science',
+  'Nature',
+  'Science',
+  'Cell',
+  'The Lancet',
+  'PLOS ONE',
+  'Physical Review Letters',
+  'Journal of Machine Learning Research',
+  'Nature Communications',
+  'Proceedings of the National Academy of Sciences',
+  'Ecology Letters',
+  'Journal of Economic Perspectives',
+  'NeuroImage',
+  'Bioinformatics',
+  'Annals of Statistics',
+  'Zeitschrift für Naturforschung',
+  'Revue française de sociologie',
+  'Journal of Chemical Physics',
+  'Psychological Science',
 ];
 const TYPES: [CslItemType, number][] = [
-  ['article-journal', 60], ['book', 6], ['chapter', 7], ['paper-conference', 10], ['thesis', 3], ['report', 4], ['dataset', 2], ['article', 4],
-  ['webpage', 2], ['patent', 1], ['software', 1],
+  ['article-journal', 60],
+  ['book', 6],
+  ['chapter', 7],
+  ['paper-conference', 10],
+  ['thesis', 3],
+  ['report', 4],
+  ['dataset', 2],
+  ['article', 4],
+  ['webpage', 2],
+  ['patent', 1],
+  ['software', 1],
 ];
-const TAGS = ['review', 'to-read', 'important', 'methods', 'theory', 'replication', 'dataset', 'teaching', 'grant', 'thesis-ch2'];
+const TAGS = [
+  'review',
+  'to-read',
+  'important',
+  'methods',
+  'theory',
+  'replication',
+  'dataset',
+  'teaching',
+  'grant',
+  'thesis-ch2',
+];
 
 function weightedType(rng: Rng): CslItemType {
   let r = rng.int(1, 100);
@@ -59,13 +181,18 @@ function weightedType(rng: Rng): CslItemType {
 
 // A research vocabulary has thousands of words with a Zipf-like spread: a few very common, most rare.
 // The topical words above are the common end; syllable-built words make up the long tail.
-const SYLLABLES = 'ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu za ze zi zo'.split(' ');
+const SYLLABLES =
+  'ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu za ze zi zo'.split(
+    ' ',
+  );
 const TAIL: string[] = [];
 {
   const r = new Rng(4242);
   const seen = new Set<string>();
   while (TAIL.length < 6000) {
-    const w = Array.from({ length: r.int(2, 4) }, () => r.pick(SYLLABLES)).join('') + r.pick(['', 'tion', 'ic', 'al', 'ism', 'ase', 'ide', 'ogy']);
+    const w =
+      Array.from({ length: r.int(2, 4) }, () => r.pick(SYLLABLES)).join('') +
+      r.pick(['', 'tion', 'ic', 'al', 'ism', 'ase', 'ide', 'ogy']);
     if (!seen.has(w)) {
       seen.add(w);
       TAIL.push(w);
@@ -104,7 +231,10 @@ export function generateItems(count: number, seed = 1, offset = 0): CslItem[] {
   const out: CslItem[] = [];
   for (let i = offset; i < offset + count; i++) {
     const type = weightedType(rng);
-    const authors = Array.from({ length: rng.int(1, 6) }, () => ({ family: rng.pick(FAMILIES), given: rng.pick(GIVEN) }));
+    const authors = Array.from({ length: rng.int(1, 6) }, () => ({
+      family: rng.pick(FAMILIES),
+      given: rng.pick(GIVEN),
+    }));
     const item: CslItem = {
       id: `gen-${seed}-${i}`,
       type,
@@ -113,12 +243,16 @@ export function generateItems(count: number, seed = 1, offset = 0): CslItem[] {
       issued: { 'date-parts': [[rng.int(1950, 2025), rng.int(1, 12)]] },
     };
     if (type === 'article-journal' || type === 'paper-conference' || type === 'article') {
-      item['container-title'] = type === 'paper-conference' ? `Proceedings of the ${rng.int(1, 40)}th Conference on ${title(rng.pick(WORDS))}` : rng.pick(JOURNALS);
+      item['container-title'] =
+        type === 'paper-conference'
+          ? `Proceedings of the ${rng.int(1, 40)}th Conference on ${title(rng.pick(WORDS))}`
+          : rng.pick(JOURNALS);
       item.volume = String(rng.int(1, 300));
       item.issue = String(rng.int(1, 12));
       item.page = `${rng.int(1, 900)}-${rng.int(901, 1200)}`;
     }
-    if (type === 'book' || type === 'chapter' || type === 'report' || type === 'thesis') item.publisher = `${rng.pick(FAMILIES)} Press`;
+    if (type === 'book' || type === 'chapter' || type === 'report' || type === 'thesis')
+      item.publisher = `${rng.pick(FAMILIES)} Press`;
     if (type === 'chapter') {
       item['container-title'] = title(sentence(rng, 3, 6));
       item.editor = [{ family: rng.pick(FAMILIES), given: rng.pick(GIVEN) }];

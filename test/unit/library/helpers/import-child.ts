@@ -11,7 +11,8 @@ const seed = Number(seedText);
 const opened = openLibrary(file!);
 const session = opened.library.beginImport({ source: `kill-test-${seed}` });
 process.stdout.write('importing\n');
-for (let offset = 0; offset < count; offset += 5000) session.add(generateItems(Math.min(5000, count - offset), seed, offset));
+for (let offset = 0; offset < count; offset += 5000)
+  session.add(generateItems(Math.min(5000, count - offset), seed, offset));
 const result = session.commit();
 process.stdout.write(`committed ${result.added}\n`);
 opened.close();

@@ -22,15 +22,25 @@ export interface KillOutcome {
 export function countItems(file: string): number {
   const db = new Database(file);
   try {
-    return (db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items'").pluck().get() as number) ? (db.prepare('SELECT count(*) FROM items').pluck().get() as number) : 0;
+    return (db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items'").pluck().get() as number)
+      ? (db.prepare('SELECT count(*) FROM items').pluck().get() as number)
+      : 0;
   } finally {
     db.close();
   }
 }
 
-export async function killDuringImport(file: string, count: number, seed: number, killAfterMs: number): Promise<KillOutcome> {
+export async function killDuringImport(
+  file: string,
+  count: number,
+  seed: number,
+  killAfterMs: number,
+): Promise<KillOutcome> {
   const itemsBefore = existsSync(file) ? countItems(file) : 0;
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(count), String(seed)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(count), String(seed)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -59,7 +69,14 @@ export async function killDuringImport(file: string, count: number, seed: number
   try {
     const integrity = (db.pragma('integrity_check', { simple: true }) as string) ?? 'no answer';
     const itemsAfter = db.prepare('SELECT count(*) FROM items').pluck().get() as number;
-    return { killed: !out.includes('committed'), committed: out.includes('committed'), integrity, itemsBefore, itemsAfter, importMs };
+    return {
+      killed: !out.includes('committed'),
+      committed: out.includes('committed'),
+      integrity,
+      itemsBefore,
+      itemsAfter,
+      importMs,
+    };
   } finally {
     db.close();
   }

@@ -18,7 +18,11 @@ export interface TestLibrary extends OpenedLibrary {
 export function testLibrary(options: { now?: () => number; paging?: { window?: number } } = {}): TestLibrary {
   const dir = tempDir('citewise-lib-');
   const file = join(dir.path, 'citewise.sqlite');
-  const opened = openLibrary(file, { now: options.now ?? clock(), durability: 'off', ...(options.paging ? { paging: options.paging } : {}) });
+  const opened = openLibrary(file, {
+    now: options.now ?? clock(),
+    durability: 'off',
+    ...(options.paging ? { paging: options.paging } : {}),
+  });
   return {
     ...opened,
     dir: dir.path,
@@ -37,5 +41,12 @@ export function clock(start = Date.UTC(2025, 0, 1)): () => number {
 }
 
 export function article(title: string, family: string, year: number, extra: Partial<CslItem> = {}): CslItem {
-  return { id: title, type: 'article-journal', title, author: [{ family, given: 'A.' }], issued: { 'date-parts': [[year]] }, ...extra };
+  return {
+    id: title,
+    type: 'article-journal',
+    title,
+    author: [{ family, given: 'A.' }],
+    issued: { 'date-parts': [[year]] },
+    ...extra,
+  };
 }

@@ -5,7 +5,11 @@ import { importInWorker, type ImportFormat, type WorkerSource } from '../../../.
 import type { LibraryClient } from '../../../../electron/core/library/client';
 import type { ImportResult } from '../../../../electron/core/library/types';
 
-export async function importThroughPort(client: LibraryClient, source: WorkerSource, options: { format?: ImportFormat; source?: string } = {}): Promise<ImportResult> {
+export async function importThroughPort(
+  client: LibraryClient,
+  source: WorkerSource,
+  options: { format?: ImportFormat; source?: string } = {},
+): Promise<ImportResult> {
   const feed = await client.importFromPort(options.source === undefined ? {} : { source: options.source });
   try {
     await importInWorker(source, { port: feed.port, ...(options.format ? { format: options.format } : {}) });

@@ -11,8 +11,20 @@ describe('migration 0002 items', () => {
     migrateTo(h.db, 2);
     expect(h.db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get('theme')).toBe('"dark"');
     populateV2(h.db);
-    expect(() => h.db.prepare("INSERT INTO items (type, citation_key, date_added, date_modified, csl) VALUES ('book', 'k', 'soon', 1, '{}')").run()).toThrow(/cannot store TEXT value in INTEGER/);
-    expect(() => h.db.prepare("INSERT INTO items (type, citation_key, date_added, date_modified, csl) VALUES ('book', 'MULLERDEEP2020', 1, 1, '{}')").run()).toThrow(/UNIQUE/);
+    expect(() =>
+      h.db
+        .prepare(
+          "INSERT INTO items (type, citation_key, date_added, date_modified, csl) VALUES ('book', 'k', 'soon', 1, '{}')",
+        )
+        .run(),
+    ).toThrow(/cannot store TEXT value in INTEGER/);
+    expect(() =>
+      h.db
+        .prepare(
+          "INSERT INTO items (type, citation_key, date_added, date_modified, csl) VALUES ('book', 'MULLERDEEP2020', 1, 1, '{}')",
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
     // Deleting an item takes its creators, tags, notes, memberships and attachments with it.
     h.db.prepare('DELETE FROM items WHERE id = 1').run();
     for (const table of ['creators', 'item_tags', 'collection_items', 'attachments']) {

@@ -9,7 +9,8 @@ describe('migration 0003 search', () => {
     h = databaseAt(2);
     populateV2(h.db);
     migrateTo(h.db, 3);
-    const match = (q: string): number[] => h.db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q) as number[];
+    const match = (q: string): number[] =>
+      h.db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid').pluck().all(q) as number[];
     expect(match('muller')).toEqual([1]); // creators, diacritics folded
     expect(match('jorg')).toEqual([1]);
     expect(match('neural')).toEqual([1]); // abstract from the CSL

@@ -10,13 +10,22 @@ describe('migration 0005 undo', () => {
     h = databaseAt(2);
     populateV2(h.db);
     migrateTo(h.db, 4);
-    h.db.prepare("INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, fetched_at) VALUES ('10.1000/a', 1, 1, 1, 0, 0, 0, 5)").run();
+    h.db
+      .prepare(
+        "INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, fetched_at) VALUES ('10.1000/a', 1, 1, 1, 0, 0, 0, 5)",
+      )
+      .run();
     migrateTo(h.db, 5);
     h.db.close();
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
       const lib = opened.library;
-      expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020', tags: ['ml'], collections: [2], evidence: { state: 'found', supporting: 1 } });
+      expect(lib.getItem(1)).toMatchObject({
+        citationKey: 'mullerDeep2020',
+        tags: ['ml'],
+        collections: [2],
+        evidence: { state: 'found', supporting: 1 },
+      });
       lib.addTags([2], ['classic']);
       expect(lib.undo()).toMatch(/Add tag/);
       expect(lib.getItem(2).tags).toEqual([]);

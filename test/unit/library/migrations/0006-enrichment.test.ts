@@ -22,7 +22,13 @@ describe('migration 0006 enrichment', () => {
       { doi: '10.1000/b', status: 'correction' },
     ]);
     expect(h.db.prepare('SELECT count(*) FROM status_changes').pluck().get()).toBe(0);
-    expect(() => h.db.prepare("INSERT INTO enrich_runs (label, reason, state, created_at, updated_at) VALUES ('x', 'demand', 'bogus', 1, 1)").run()).toThrow(/CHECK/);
+    expect(() =>
+      h.db
+        .prepare(
+          "INSERT INTO enrich_runs (label, reason, state, created_at, updated_at) VALUES ('x', 'demand', 'bogus', 1, 1)",
+        )
+        .run(),
+    ).toThrow(/CHECK/);
     h.db.prepare('INSERT INTO item_edits (item_id, field, edited_at) VALUES (1, ?, 1)').run('title');
     h.db.prepare('DELETE FROM items WHERE id = 1').run();
     expect(h.db.prepare('SELECT count(*) FROM item_edits').pluck().get()).toBe(0);
@@ -30,7 +36,10 @@ describe('migration 0006 enrichment', () => {
 
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
-      expect(opened.library.getItem(2)).toMatchObject({ citationKey: 'smithBook1999', notes: [{ body: 'A seminal note' }] });
+      expect(opened.library.getItem(2)).toMatchObject({
+        citationKey: 'smithBook1999',
+        notes: [{ body: 'A seminal note' }],
+      });
       expect(opened.library.undoHistory().undo).toHaveLength(1);
       // The previous baseline makes a re-check with the same notices report nothing new.
       expect(opened.enrichment.reconcileStatuses()).toEqual([]);

@@ -13,10 +13,16 @@ describe('migration 0007 auto-export', () => {
     h = databaseAt(2);
     populateV2(h.db);
     migrateTo(h.db, 5);
-    h.db.prepare("INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', 'Edit item', 9, '{\"restore\":[],\"remove\":[]}')").run();
+    h.db
+      .prepare(
+        "INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', 'Edit item', 9, '{\"restore\":[],\"remove\":[]}')",
+      )
+      .run();
     migrateTo(h.db, 7);
     expect(h.db.prepare('SELECT count(*) FROM auto_exports').pluck().get()).toBe(0);
-    expect(() => h.db.prepare("INSERT INTO auto_exports (path, format, created_at) VALUES ('/x.docx', 'docx', 1)").run()).toThrow(/CHECK/);
+    expect(() =>
+      h.db.prepare("INSERT INTO auto_exports (path, format, created_at) VALUES ('/x.docx', 'docx', 1)").run(),
+    ).toThrow(/CHECK/);
     h.db.close();
 
     const out = mkdtempSync(join(tmpdir(), 'citewise-mig8-'));
@@ -26,7 +32,11 @@ describe('migration 0007 auto-export', () => {
       expect(lib.getItem(1)).toMatchObject({ citationKey: 'mullerDeep2020', collections: [2] });
       expect(lib.undoHistory().undo.map((e) => e.label)).toEqual(['Edit item']);
       // Collection "Thesis" (1) holds item 1 through its subcollection "Chapter" (2).
-      const def = lib.autoExports.add({ path: join(out, 'thesis.bib'), format: 'bibtex', scope: { kind: 'collection', collectionId: 1, subcollections: true } });
+      const def = lib.autoExports.add({
+        path: join(out, 'thesis.bib'),
+        format: 'bibtex',
+        scope: { kind: 'collection', collectionId: 1, subcollections: true },
+      });
       expect(lib.autoExports.run(def.id)).toMatchObject({ status: 'written', itemCount: 1 });
       expect(readFileSync(join(out, 'thesis.bib'), 'utf8')).toContain('@article{mullerDeep2020,');
       expect(lib.autoExports.list()).toMatchObject([{ id: def.id, status: 'written', itemCount: 1 }]);

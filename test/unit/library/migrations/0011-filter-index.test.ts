@@ -11,7 +11,11 @@ describe('migration 0011 filter index', () => {
     populateV2(h.db);
     migrateTo(h.db, 10);
     // Version 10's own data (a kept service collection) comes through untouched.
-    h.db.prepare("INSERT INTO service_collections (slug, name, origin, request, data, created_at, fetched_at) VALUES ('s', 'n', 'items', '{}', '{}', 1, 1)").run();
+    h.db
+      .prepare(
+        "INSERT INTO service_collections (slug, name, origin, request, data, created_at, fetched_at) VALUES ('s', 'n', 'items', '{}', '{}', 1, 1)",
+      )
+      .run();
     migrateTo(h.db, 11);
     expect(h.db.prepare('SELECT slug FROM service_collections').pluck().all()).toEqual(['s']);
     const index = h.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'items_filter'").pluck().get() as string;
@@ -27,7 +31,9 @@ describe('migration 0011 filter index', () => {
       expect(lib.list({ query: 'a -type:article-journal' }).rows.map((r) => r.citationKey)).toEqual(['smithBook1999']);
       lib.trashItems([1]);
       expect(lib.list({ query: 'deep year:2020' }).rows).toEqual([]);
-      expect(lib.list({ query: 'deep year:2020', trash: true }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
+      expect(lib.list({ query: 'deep year:2020', trash: true }).rows.map((r) => r.citationKey)).toEqual([
+        'mullerDeep2020',
+      ]);
     } finally {
       opened.close();
     }

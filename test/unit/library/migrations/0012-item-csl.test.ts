@@ -13,8 +13,18 @@ describe('migration 0012 item CSL table', () => {
     const records = h.db.prepare('SELECT id, csl FROM items ORDER BY id').raw().all() as [number, string][];
     // An undo entry written at version 11: its snapshot has the record inside the items row.
     const row = h.db.prepare('SELECT * FROM items WHERE id = 1').get();
-    const snapshot = { row, creators: h.db.prepare('SELECT * FROM creators WHERE item_id = 1').all(), tags: ['ml'], notes: [], collections: [{ collection_id: 2, added_at: 1 }], attachments: h.db.prepare('SELECT * FROM attachments WHERE item_id = 1').all(), aliases: [] };
-    h.db.prepare("INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', 'Edit item', 9, ?)").run(JSON.stringify({ restore: [snapshot], remove: [] }));
+    const snapshot = {
+      row,
+      creators: h.db.prepare('SELECT * FROM creators WHERE item_id = 1').all(),
+      tags: ['ml'],
+      notes: [],
+      collections: [{ collection_id: 2, added_at: 1 }],
+      attachments: h.db.prepare('SELECT * FROM attachments WHERE item_id = 1').all(),
+      aliases: [],
+    };
+    h.db
+      .prepare("INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', 'Edit item', 9, ?)")
+      .run(JSON.stringify({ restore: [snapshot], remove: [] }));
     migrateTo(h.db, 12);
 
     expect(h.db.prepare("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'csl'").pluck().get()).toBe(0);
@@ -22,7 +32,11 @@ describe('migration 0012 item CSL table', () => {
     expect(h.db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(h.db.pragma('foreign_key_check')).toEqual([]);
     // The revision trigger follows the record and the key (auto-export relies on it, migration 0007).
-    const revision = () => h.db.prepare('SELECT coalesce((SELECT revision FROM item_revisions WHERE item_id = 2), 0)').pluck().get() as number;
+    const revision = () =>
+      h.db
+        .prepare('SELECT coalesce((SELECT revision FROM item_revisions WHERE item_id = 2), 0)')
+        .pluck()
+        .get() as number;
     const r0 = revision();
     h.db.prepare(`UPDATE item_csl SET csl = json_set(csl, '$.title', 'B') WHERE item_id = 2`).run();
     expect(revision()).toBe(r0 + 1);
@@ -44,7 +58,10 @@ describe('migration 0012 item CSL table', () => {
       const id = lib.addItem({ id: 'x', type: 'book', title: 'A New Book', abstract: 'On migrations' });
       expect(lib.list({ query: 'migrations' }).rows.map((r) => r.id)).toEqual([id]);
       lib.updateItem(id, { ...lib.getItem(id).csl, title: 'A Renamed Book' });
-      expect(lib.cslOf([id, 2])).toMatchObject([{ title: 'A Renamed Book' }, { title: 'A Book', 'citation-key': 'smithBook1999' }]);
+      expect(lib.cslOf([id, 2])).toMatchObject([
+        { title: 'A Renamed Book' },
+        { title: 'A Book', 'citation-key': 'smithBook1999' },
+      ]);
       lib.trashItems([id]);
       lib.emptyTrash();
       expect(opened.db.prepare('SELECT count(*) FROM item_csl WHERE item_id = ?').pluck().get(id)).toBe(0);

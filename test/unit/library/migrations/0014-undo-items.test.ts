@@ -11,7 +11,15 @@ describe('migration 0014 undo items', () => {
     populateV2(h.db);
     migrateTo(h.db, 13);
     const row = h.db.prepare('SELECT i.*, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id = 1').get();
-    const snapshot = { row, creators: h.db.prepare('SELECT * FROM creators WHERE item_id = 1').all(), tags: ['ml'], notes: [], collections: [], attachments: [], aliases: [] };
+    const snapshot = {
+      row,
+      creators: h.db.prepare('SELECT * FROM creators WHERE item_id = 1').all(),
+      tags: ['ml'],
+      notes: [],
+      collections: [],
+      attachments: [],
+      aliases: [],
+    };
     const insert = h.db.prepare("INSERT INTO undo_log (stack, label, created_at, payload) VALUES ('undo', ?, 9, ?)");
     insert.run('Edit item', JSON.stringify({ restore: [snapshot], remove: [] }));
     insert.run('Add item', JSON.stringify({ restore: [], remove: [2] }));

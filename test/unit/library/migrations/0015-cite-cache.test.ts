@@ -20,8 +20,14 @@ describe('migration 0015 cite cache', () => {
     try {
       const key = 'k'.repeat(43);
       expect(opened.library.citeCache.get(key)).toBeNull();
-      expect(opened.library.citeCache.put(key, { style: 'apa', format: 'text' }, [{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }])).toBe(true);
-      expect(opened.library.citeCache.get(key)).toEqual([{ id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' }]);
+      expect(
+        opened.library.citeCache.put(key, { style: 'apa', format: 'text' }, [
+          { id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' },
+        ]),
+      ).toBe(true);
+      expect(opened.library.citeCache.get(key)).toEqual([
+        { id: 'mullerDeep2020', value: 'Müller, J. (2020). Deep learning.' },
+      ]);
     } finally {
       opened.close();
     }

@@ -11,9 +11,13 @@ describe('migration 0016 pdf capture', () => {
     populateV2(h.db);
     migrateTo(h.db, 15);
     migrateTo(h.db, 16);
-    expect(h.db.prepare('SELECT item_id, path, stored FROM attachments').raw().all()).toEqual([[1, '/a.pdf', 'linked']]);
+    expect(h.db.prepare('SELECT item_id, path, stored FROM attachments').raw().all()).toEqual([
+      [1, '/a.pdf', 'linked'],
+    ]);
     expect(() => h.db.prepare("UPDATE attachments SET stored = 'moved'").run()).toThrow(/CHECK/);
-    expect(() => h.db.prepare("INSERT INTO pdf_captures VALUES (1, 1, 'text', 'identified', 1.5, '[]', '[]', 1)").run()).toThrow(/CHECK/);
+    expect(() =>
+      h.db.prepare("INSERT INTO pdf_captures VALUES (1, 1, 'text', 'identified', 1.5, '[]', '[]', 1)").run(),
+    ).toThrow(/CHECK/);
     h.db.close();
 
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
@@ -30,10 +34,22 @@ describe('migration 0016 pdf capture', () => {
       });
       expect(stored.status).toBe('added');
       const itemId = (stored as { itemId: number }).itemId;
-      expect(lib.capturesOf(itemId)).toMatchObject([{ method: 'text', state: 'identified', confidence: 0.9, evidence: [{ matched: '10.1234/cap.1', page: 1 }] }]);
+      expect(lib.capturesOf(itemId)).toMatchObject([
+        { method: 'text', state: 'identified', confidence: 0.9, evidence: [{ matched: '10.1234/cap.1', page: 1 }] },
+      ]);
       expect(lib.attachmentBySha256('abc')).toMatchObject({ itemId });
       // The same content again is the same PDF.
-      expect(lib.capturePdf({ csl: { id: 'y', type: 'article-journal', title: 'Other' }, attachment: { path: '/elsewhere.pdf', sha256: 'abc', size: 3, stored: 'linked' }, method: 'none', state: 'needs-review', confidence: 0, evidence: [], candidates: [] })).toEqual({
+      expect(
+        lib.capturePdf({
+          csl: { id: 'y', type: 'article-journal', title: 'Other' },
+          attachment: { path: '/elsewhere.pdf', sha256: 'abc', size: 3, stored: 'linked' },
+          method: 'none',
+          state: 'needs-review',
+          confidence: 0,
+          evidence: [],
+          candidates: [],
+        }),
+      ).toEqual({
         status: 'duplicate',
         itemId,
         reason: 'checksum',

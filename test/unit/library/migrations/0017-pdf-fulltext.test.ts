@@ -13,8 +13,12 @@ describe('migration 0017 pdf full text', () => {
     h.db.prepare("UPDATE attachments SET sha256 = 'aaa', size = 10").run();
     migrateTo(h.db, 17);
     expect(h.db.prepare('SELECT count(*) FROM pdf_text_fts').pluck().get()).toBe(0);
-    expect(() => h.db.prepare("INSERT INTO pdf_text_state VALUES ('x', 'maybe', 1, 1, NULL, 1)").run()).toThrow(/CHECK/);
-    expect(() => h.db.prepare("INSERT INTO pdf_text_state VALUES ('x', 'indexed', -1, 1, NULL, 1)").run()).toThrow(/CHECK/);
+    expect(() => h.db.prepare("INSERT INTO pdf_text_state VALUES ('x', 'maybe', 1, 1, NULL, 1)").run()).toThrow(
+      /CHECK/,
+    );
+    expect(() => h.db.prepare("INSERT INTO pdf_text_state VALUES ('x', 'indexed', -1, 1, NULL, 1)").run()).toThrow(
+      /CHECK/,
+    );
     h.db.close();
 
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
@@ -35,9 +39,16 @@ describe('migration 0017 pdf full text', () => {
       });
       expect(ft.pending()).toEqual([]);
       // A second record of the same checksum is refused and leaves nothing behind.
-      expect(() => ft.record({ sha256: 'aaa', status: 'indexed', pageCount: 1, pages: [{ page: 1, text: 'more' }], note: null })).toThrow(/already indexed/);
+      expect(() =>
+        ft.record({ sha256: 'aaa', status: 'indexed', pageCount: 1, pages: [{ page: 1, text: 'more' }], note: null }),
+      ).toThrow(/already indexed/);
       expect(opened.db.prepare('SELECT count(*) FROM pdf_text_fts').pluck().get()).toBe(2);
-      expect(ft.summary()).toEqual({ pdfs: 1, byStatus: { indexed: 1, 'no-text': 0, 'too-big': 0, unreadable: 0 }, pending: 0, pages: 2 });
+      expect(ft.summary()).toEqual({
+        pdfs: 1,
+        byStatus: { indexed: 1, 'no-text': 0, 'too-big': 0, unreadable: 0 },
+        pending: 0,
+        pages: 2,
+      });
       expect(ft.notes()).toEqual([{ itemId: 1, sha256: 'aaa', status: 'indexed', note: 'no text layer on 1 page' }]);
 
       // fulltext: searches the pages, not the items' fields, and the other way round.
@@ -52,7 +63,9 @@ describe('migration 0017 pdf full text', () => {
       expect(ids('-fulltext:yeast')).toEqual([2]);
       expect(opened.library.count({ query: 'fulltext:yeast' })).toBe(1);
 
-      expect(ft.hits('fulltext:"gene expression"', [1, 2])).toEqual([{ itemId: 1, page: 2, snippet: 'Here we measured «gene expression» in yeast; the «gene expression» changed.' }]);
+      expect(ft.hits('fulltext:"gene expression"', [1, 2])).toEqual([
+        { itemId: 1, page: 2, snippet: 'Here we measured «gene expression» in yeast; the «gene expression» changed.' },
+      ]);
       expect(ft.hits('author:müller', [1])).toEqual([]);
 
       ft.clear();

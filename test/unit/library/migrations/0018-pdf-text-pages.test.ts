@@ -55,14 +55,27 @@ interface Results {
 
 /** The evaluation before 0018 (the list's filter, the pages and snippets of FulltextStore.hits then). */
 function before(db: Database.Database, query: string): Results {
-  const compiled = compileQuery(parseQuery(query), (expr) => sql`i.id IN (SELECT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT sha256 FROM pdf_text_fts WHERE pdf_text_fts MATCH ${expr}))`);
+  const compiled = compileQuery(
+    parseQuery(query),
+    (expr) =>
+      sql`i.id IN (SELECT a.item_id FROM attachments a WHERE a.sha256 IN (SELECT sha256 FROM pdf_text_fts WHERE pdf_text_fts MATCH ${expr}))`,
+  );
   const where = compiled.where;
-  const ids = db.prepare(`SELECT i.id FROM items i WHERE i.trashed_at IS NULL AND ${where.text} ORDER BY i.date_added DESC, i.id DESC`).pluck().all(...where.params) as number[];
+  const ids = db
+    .prepare(
+      `SELECT i.id FROM items i WHERE i.trashed_at IS NULL AND ${where.text} ORDER BY i.date_added DESC, i.id DESC`,
+    )
+    .pluck()
+    .all(...where.params) as number[];
   const match = fulltextMatchOf(parseQuery(query));
   let hits: Results['hits'] = [];
   if (match !== null && ids.length) {
-    const rows = db.prepare(`SELECT f.rowid AS rid, a.item_id AS itemId, f.page AS page FROM pdf_text_fts f CROSS JOIN attachments a ON a.sha256 = f.sha256
-      WHERE pdf_text_fts MATCH ? AND a.item_id IN (${ids.join(',')})`).all(match) as { rid: number; itemId: number; page: number }[];
+    const rows = db
+      .prepare(
+        `SELECT f.rowid AS rid, a.item_id AS itemId, f.page AS page FROM pdf_text_fts f CROSS JOIN attachments a ON a.sha256 = f.sha256
+      WHERE pdf_text_fts MATCH ? AND a.item_id IN (${ids.join(',')})`,
+      )
+      .all(match) as { rid: number; itemId: number; page: number }[];
     rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page);
     const taken = new Map<number, number>();
     const seen = new Set<string>();
@@ -75,7 +88,13 @@ function before(db: Database.Database, query: string): Results {
       return true;
     });
     const snippets = new Map(
-      (db.prepare(`SELECT rowid AS rid, snippet(pdf_text_fts, 2, '«', '»', '…', 12) AS s FROM pdf_text_fts WHERE pdf_text_fts MATCH ? AND rowid IN (${chosen.map((r) => r.rid).join(',')})`).all(match) as { rid: number; s: string }[]).map((r) => [r.rid, r.s]),
+      (
+        db
+          .prepare(
+            `SELECT rowid AS rid, snippet(pdf_text_fts, 2, '«', '»', '…', 12) AS s FROM pdf_text_fts WHERE pdf_text_fts MATCH ? AND rowid IN (${chosen.map((r) => r.rid).join(',')})`,
+          )
+          .all(match) as { rid: number; s: string }[]
+      ).map((r) => [r.rid, r.s]),
     );
     hits = chosen.map((r) => ({ itemId: r.itemId, page: r.page, snippet: snippets.get(r.rid)! }));
   }
@@ -89,14 +108,17 @@ describe('migration 0018 pdf text pages', () => {
   function v17WithPages(): Map<string, Results> {
     h = databaseAt(2);
     populateV2(h.db);
-    h.db.exec(`INSERT INTO items (id, type, citation_key, title, title_sort, year, date_added, date_modified, csl) VALUES
+    h.db
+      .exec(`INSERT INTO items (id, type, citation_key, title, title_sort, year, date_added, date_modified, csl) VALUES
       (3, 'book', 'k3', 'Three', 'three', 2001, 3, 3, '{"id":"3","type":"book","title":"Three"}'),
       (4, 'book', 'k4', 'Four', 'four', 1990, 4, 4, '{"id":"4","type":"book","title":"Four"}'),
       (5, 'book', 'k5', 'Five', 'five', 2005, 5, 5, '{"id":"5","type":"book","title":"Five"}')`);
     migrateTo(h.db, 17);
     h.db.prepare('UPDATE items SET trashed_at = 9 WHERE id = 5').run();
     h.db.prepare('DELETE FROM attachments').run();
-    const attach = h.db.prepare("INSERT INTO attachments (item_id, path, sha256, size, added_at, stored) VALUES (?, '/x.pdf', ?, 1, 1, 'copied')");
+    const attach = h.db.prepare(
+      "INSERT INTO attachments (item_id, path, sha256, size, added_at, stored) VALUES (?, '/x.pdf', ?, 1, 1, 'copied')",
+    );
     for (const [item, sha] of ATTACH) attach.run(item, sha);
     const page = h.db.prepare('INSERT INTO pdf_text_fts (text, sha256, page) VALUES (?, ?, ?)');
     const state = h.db.prepare("INSERT INTO pdf_text_state VALUES (?, 'indexed', 6, 6, NULL, 1)");
@@ -122,7 +144,14 @@ describe('migration 0018 pdf text pages', () => {
     expect(h.db.prepare('SELECT count(*) FROM pdf_text_fts').pluck().get()).toBe(30);
     expect(h.db.prepare('SELECT count(*) FROM pdf_text_pages').pluck().get()).toBe(30);
     expect(h.db.prepare('SELECT count(*) FROM pdf_text_state').pluck().get()).toBe(5);
-    expect(h.db.prepare('SELECT count(*) FROM pdf_text_fts f JOIN pdf_text_pages p ON p.id = f.rowid AND p.sha256 = f.sha256 AND p.page = f.page').pluck().get()).toBe(30);
+    expect(
+      h.db
+        .prepare(
+          'SELECT count(*) FROM pdf_text_fts f JOIN pdf_text_pages p ON p.id = f.rowid AND p.sha256 = f.sha256 AND p.page = f.page',
+        )
+        .pluck()
+        .get(),
+    ).toBe(30);
     h.db.close();
 
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
@@ -143,9 +172,15 @@ describe('migration 0018 pdf text pages', () => {
     h.db.close();
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
-      const pagesOf = (sha: string) => opened.db.prepare('SELECT count(*) FROM pdf_text_fts WHERE sha256 = ?').pluck().get(sha);
-      const stateOf = (sha: string) => opened.db.prepare('SELECT count(*) FROM pdf_text_state WHERE sha256 = ?').pluck().get(sha);
-      const attachmentOf = (item: number, sha: string) => opened.db.prepare('SELECT id FROM attachments WHERE item_id = ? AND sha256 = ?').pluck().get(item, sha) as number;
+      const pagesOf = (sha: string) =>
+        opened.db.prepare('SELECT count(*) FROM pdf_text_fts WHERE sha256 = ?').pluck().get(sha);
+      const stateOf = (sha: string) =>
+        opened.db.prepare('SELECT count(*) FROM pdf_text_state WHERE sha256 = ?').pluck().get(sha);
+      const attachmentOf = (item: number, sha: string) =>
+        opened.db
+          .prepare('SELECT id FROM attachments WHERE item_id = ? AND sha256 = ?')
+          .pluck()
+          .get(item, sha) as number;
       const ids = (q: string) => opened.library.list({ query: q }).rows.map((r) => r.id);
       expect(ids('fulltext:cell')).toEqual([4, 3, 2, 1]);
 
@@ -163,7 +198,12 @@ describe('migration 0018 pdf text pages', () => {
       expect(pagesOf(FILES[5]!)).toBe(6);
       expect(opened.library.emptyTrash()).toBe(1);
       expect([pagesOf(FILES[5]!), stateOf(FILES[5]!)]).toEqual([0, 0]);
-      expect(opened.fulltext.summary()).toEqual({ pdfs: 3, byStatus: { indexed: 3, 'no-text': 0, 'too-big': 0, unreadable: 0 }, pending: 0, pages: 18 });
+      expect(opened.fulltext.summary()).toEqual({
+        pdfs: 3,
+        byStatus: { indexed: 3, 'no-text': 0, 'too-big': 0, unreadable: 0 },
+        pending: 0,
+        pages: 18,
+      });
 
       // Attached again (after the undo of the removal), the file waits to be read again.
       opened.library.undo();

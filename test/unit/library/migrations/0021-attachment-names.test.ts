@@ -17,9 +17,14 @@ describe('migration 0021 attachment names', () => {
         (3, 1, '/data/attachments/de/def.pdf', 'def', 3, 'application/pdf', 3, 'copied');
       INSERT INTO pdf_watch_files VALUES ('/inbox/Watson and Crick 1953.pdf', '/inbox', 3, 1, 'abc', 'added', 2, NULL, 1);
     `);
-    const before = h.db.prepare('SELECT id, item_id, path, sha256, size, stored FROM attachments ORDER BY id').raw().all();
+    const before = h.db
+      .prepare('SELECT id, item_id, path, sha256, size, stored FROM attachments ORDER BY id')
+      .raw()
+      .all();
     migrateTo(h.db, 21);
-    expect(h.db.prepare('SELECT id, item_id, path, sha256, size, stored FROM attachments ORDER BY id').raw().all()).toEqual(before);
+    expect(
+      h.db.prepare('SELECT id, item_id, path, sha256, size, stored FROM attachments ORDER BY id').raw().all(),
+    ).toEqual(before);
     expect(h.db.prepare('SELECT id, original_name FROM attachments ORDER BY id').raw().all()).toEqual([
       [1, 'a.pdf'],
       [2, 'Watson and Crick 1953.pdf'],
@@ -33,7 +38,13 @@ describe('migration 0021 attachment names', () => {
       const lib = opened.library;
       const stored = lib.capturePdf({
         csl: { id: 'x', type: 'article-journal', title: 'A captured paper' },
-        attachment: { path: '/data/attachments/12/123.pdf', sha256: '123', size: 3, stored: 'copied', originalName: 'franklin-photo51.pdf' },
+        attachment: {
+          path: '/data/attachments/12/123.pdf',
+          sha256: '123',
+          size: 3,
+          stored: 'copied',
+          originalName: 'franklin-photo51.pdf',
+        },
         method: 'none',
         state: 'needs-review',
         confidence: 0,
@@ -41,13 +52,22 @@ describe('migration 0021 attachment names', () => {
         candidates: [],
       });
       const itemId = (stored as { itemId: number }).itemId;
-      expect(lib.getItem(itemId).attachments).toEqual([expect.objectContaining({ path: '/data/attachments/12/123.pdf', stored: 'copied', originalName: 'franklin-photo51.pdf' })]);
+      expect(lib.getItem(itemId).attachments).toEqual([
+        expect.objectContaining({
+          path: '/data/attachments/12/123.pdf',
+          stored: 'copied',
+          originalName: 'franklin-photo51.pdf',
+        }),
+      ]);
       expect(lib.getItem(1).attachments).toEqual([
         expect.objectContaining({ id: 1, stored: 'linked', originalName: 'a.pdf' }),
         expect.objectContaining({ id: 3, stored: 'copied', originalName: null }),
       ]);
       const linked = lib.addAttachment(2, { path: '/papers/Smith 1999.pdf' });
-      expect(lib.getItem(2).attachments.find((a) => a.id === linked)).toMatchObject({ stored: 'linked', originalName: 'Smith 1999.pdf' });
+      expect(lib.getItem(2).attachments.find((a) => a.id === linked)).toMatchObject({
+        stored: 'linked',
+        originalName: 'Smith 1999.pdf',
+      });
     } finally {
       opened.close();
     }

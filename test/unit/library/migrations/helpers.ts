@@ -11,7 +11,10 @@ export function databaseAt(version: number): { db: Database.Database; file: stri
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
-  migrate(db, migrations.filter((m) => m.version <= version));
+  migrate(
+    db,
+    migrations.filter((m) => m.version <= version),
+  );
   return {
     db,
     file,
@@ -23,7 +26,10 @@ export function databaseAt(version: number): { db: Database.Database; file: stri
 }
 
 export function migrateTo(db: Database.Database, version: number): void {
-  migrate(db, migrations.filter((m) => m.version <= version));
+  migrate(
+    db,
+    migrations.filter((m) => m.version <= version),
+  );
   if (db.pragma('user_version', { simple: true }) !== version) throw new Error('migration did not reach its version');
 }
 

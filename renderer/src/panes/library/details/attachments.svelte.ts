@@ -21,10 +21,18 @@ export class AttachmentsState {
     this.#api = api;
   }
 
-  get error() { return this.#error; }
-  get notice() { return this.#notice; }
-  get adding() { return this.#adding; }
-  get revealed() { return this.#revealed; }
+  get error() {
+    return this.#error;
+  }
+  get notice() {
+    return this.#notice;
+  }
+  get adding() {
+    return this.#adding;
+  }
+  get revealed() {
+    return this.#revealed;
+  }
   check(id: number): AttachmentCheck | undefined {
     return this.#checks[id];
   }

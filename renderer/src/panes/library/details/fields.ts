@@ -26,14 +26,118 @@ const PUBLISHER = F('publisher', 'Publisher');
 const PLACE = F('publisher-place', 'Place');
 const ACCESSED = F('accessed', 'Accessed', 'date');
 
-const ARTICLE = [TITLE, SHORT, F('container-title', 'Journal'), F('container-title-short', 'Journal abbreviation'), ISSUED, F('volume', 'Volume'), F('issue', 'Issue'), F('page', 'Pages'), DOI, F('ISSN', 'ISSN'), F('PMID', 'PMID'), URL_, PUBLISHER, LANGUAGE, NOTE];
-const BOOK = [TITLE, SHORT, ISSUED, PUBLISHER, PLACE, F('edition', 'Edition'), F('volume', 'Volume'), F('number-of-pages', 'Pages'), F('collection-title', 'Series'), F('ISBN', 'ISBN'), DOI, URL_, LANGUAGE, NOTE];
-const CHAPTER = [TITLE, SHORT, F('container-title', 'Book title'), ISSUED, PUBLISHER, PLACE, F('edition', 'Edition'), F('page', 'Pages'), F('collection-title', 'Series'), F('ISBN', 'ISBN'), DOI, URL_, LANGUAGE, NOTE];
-const CONFERENCE = [TITLE, SHORT, F('container-title', 'Proceedings'), F('event-title', 'Conference'), F('event-place', 'Conference place'), ISSUED, F('page', 'Pages'), PUBLISHER, PLACE, DOI, F('ISBN', 'ISBN'), URL_, LANGUAGE, NOTE];
-const THESIS = [TITLE, SHORT, F('genre', 'Thesis type'), PUBLISHER, PLACE, ISSUED, F('number-of-pages', 'Pages'), DOI, URL_, LANGUAGE, NOTE];
-const REPORT = [TITLE, SHORT, F('genre', 'Report type'), F('number', 'Report number'), F('collection-title', 'Series'), PUBLISHER, PLACE, ISSUED, F('page', 'Pages'), DOI, URL_, LANGUAGE, NOTE];
+const ARTICLE = [
+  TITLE,
+  SHORT,
+  F('container-title', 'Journal'),
+  F('container-title-short', 'Journal abbreviation'),
+  ISSUED,
+  F('volume', 'Volume'),
+  F('issue', 'Issue'),
+  F('page', 'Pages'),
+  DOI,
+  F('ISSN', 'ISSN'),
+  F('PMID', 'PMID'),
+  URL_,
+  PUBLISHER,
+  LANGUAGE,
+  NOTE,
+];
+const BOOK = [
+  TITLE,
+  SHORT,
+  ISSUED,
+  PUBLISHER,
+  PLACE,
+  F('edition', 'Edition'),
+  F('volume', 'Volume'),
+  F('number-of-pages', 'Pages'),
+  F('collection-title', 'Series'),
+  F('ISBN', 'ISBN'),
+  DOI,
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
+const CHAPTER = [
+  TITLE,
+  SHORT,
+  F('container-title', 'Book title'),
+  ISSUED,
+  PUBLISHER,
+  PLACE,
+  F('edition', 'Edition'),
+  F('page', 'Pages'),
+  F('collection-title', 'Series'),
+  F('ISBN', 'ISBN'),
+  DOI,
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
+const CONFERENCE = [
+  TITLE,
+  SHORT,
+  F('container-title', 'Proceedings'),
+  F('event-title', 'Conference'),
+  F('event-place', 'Conference place'),
+  ISSUED,
+  F('page', 'Pages'),
+  PUBLISHER,
+  PLACE,
+  DOI,
+  F('ISBN', 'ISBN'),
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
+const THESIS = [
+  TITLE,
+  SHORT,
+  F('genre', 'Thesis type'),
+  PUBLISHER,
+  PLACE,
+  ISSUED,
+  F('number-of-pages', 'Pages'),
+  DOI,
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
+const REPORT = [
+  TITLE,
+  SHORT,
+  F('genre', 'Report type'),
+  F('number', 'Report number'),
+  F('collection-title', 'Series'),
+  PUBLISHER,
+  PLACE,
+  ISSUED,
+  F('page', 'Pages'),
+  DOI,
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
 const WEB = [TITLE, SHORT, F('container-title', 'Website'), ISSUED, URL_, ACCESSED, LANGUAGE, NOTE];
-const GENERIC = [TITLE, SHORT, F('container-title', 'Container'), ISSUED, F('volume', 'Volume'), F('issue', 'Issue'), F('page', 'Pages'), F('number', 'Number'), PUBLISHER, PLACE, F('genre', 'Genre'), DOI, F('ISBN', 'ISBN'), URL_, LANGUAGE, NOTE];
+const GENERIC = [
+  TITLE,
+  SHORT,
+  F('container-title', 'Container'),
+  ISSUED,
+  F('volume', 'Volume'),
+  F('issue', 'Issue'),
+  F('page', 'Pages'),
+  F('number', 'Number'),
+  PUBLISHER,
+  PLACE,
+  F('genre', 'Genre'),
+  DOI,
+  F('ISBN', 'ISBN'),
+  URL_,
+  LANGUAGE,
+  NOTE,
+];
 
 const BY_TYPE: Partial<Record<CslItemType, FieldSpec[]>> = {
   'article-journal': ARTICLE,
@@ -100,7 +204,9 @@ export function dateText(date: CslDate | undefined): string {
   const parts = date['date-parts']?.[0];
   if (parts && parts.length > 0 && typeof parts[0] === 'number') {
     const [y, m, d] = parts;
-    return [String(y), m ? String(m).padStart(2, '0') : null, m && d ? String(d).padStart(2, '0') : null].filter(Boolean).join('-');
+    return [String(y), m ? String(m).padStart(2, '0') : null, m && d ? String(d).padStart(2, '0') : null]
+      .filter(Boolean)
+      .join('-');
   }
   return date.literal ?? date.raw ?? '';
 }
@@ -230,7 +336,17 @@ export type TallyView =
   | { kind: 'no-doi'; message: string }
   | { kind: 'not-fetched'; message: string }
   | { kind: 'unknown'; message: string; age: string }
-  | { kind: 'found'; supporting: number; contrasting: number; mentioning: number; unclassified: number; total: number; citingPublications: number | null; age: string; message: string };
+  | {
+      kind: 'found';
+      supporting: number;
+      contrasting: number;
+      mentioning: number;
+      unclassified: number;
+      total: number;
+      citingPublications: number | null;
+      age: string;
+      message: string;
+    };
 
 /** The tally bar's three distinct empty states (no DOI, never fetched, unknown to the service) and its counts. */
 export function tallyView(doi: string | null, tally: TallyState, now: number): TallyView {
@@ -239,11 +355,28 @@ export function tallyView(doi: string | null, tally: TallyState, now: number): T
     case 'not-fetched':
       return { kind: 'not-fetched', message: 'Citation evidence not fetched yet.' };
     case 'unknown':
-      return { kind: 'unknown', message: 'The citation service has no evidence for this DOI.', age: ageText(tally.fetchedAt, now) };
+      return {
+        kind: 'unknown',
+        message: 'The citation service has no evidence for this DOI.',
+        age: ageText(tally.fetchedAt, now),
+      };
     case 'found': {
       const { supporting, contrasting, mentioning, unclassified, total, citingPublications } = tally;
-      const message = total === 0 ? 'No citation statements yet.' : `${supporting} supporting, ${contrasting} contrasting, ${mentioning} mentioning`;
-      return { kind: 'found', supporting, contrasting, mentioning, unclassified, total, citingPublications, age: ageText(tally.fetchedAt, now), message };
+      const message =
+        total === 0
+          ? 'No citation statements yet.'
+          : `${supporting} supporting, ${contrasting} contrasting, ${mentioning} mentioning`;
+      return {
+        kind: 'found',
+        supporting,
+        contrasting,
+        mentioning,
+        unclassified,
+        total,
+        citingPublications,
+        age: ageText(tally.fetchedAt, now),
+        message,
+      };
     }
   }
 }
@@ -262,7 +395,12 @@ export interface NoticeBanner {
 }
 
 /** The banner for the gravest editorial notice, if any: retraction, withdrawal, then expression of concern. */
-const NOTICE_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const NOTICE_DATE = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** A notice's date as the service sends it ("1986-9-8", "2001-04", "2003") in words; anything else as it came. */
 export function noticeDate(text: string): string {
@@ -270,21 +408,41 @@ export function noticeDate(text: string): string {
   if (!m) return text;
   const [year, month, day] = [Number(m[1]), m[2] ? Number(m[2]) : null, m[3] ? Number(m[3]) : null];
   if (month === null || month < 1 || month > 12) return String(year);
-  if (day === null || day < 1 || day > 31) return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, 1));
+  if (day === null || day < 1 || day > 31)
+    return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      Date.UTC(year, month - 1, 1),
+    );
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCDate() === day ? NOTICE_DATE.format(date) : text;
 }
 
-export function noticeBanner(notices: readonly NoticeLike[], retracted: boolean | null | undefined): NoticeBanner | null {
+export function noticeBanner(
+  notices: readonly NoticeLike[],
+  retracted: boolean | null | undefined,
+): NoticeBanner | null {
   const has = (status: string) => notices.find((n) => n.status === status);
   const r = has('Retracted');
   if (r || retracted === true) {
-    return { severity: 'retracted', title: 'This paper has been retracted', text: `A retraction notice${r?.date ? ` of ${noticeDate(r.date)}` : ''} says its findings should not be relied on. Check the notice before citing it.` };
+    return {
+      severity: 'retracted',
+      title: 'This paper has been retracted',
+      text: `A retraction notice${r?.date ? ` of ${noticeDate(r.date)}` : ''} says its findings should not be relied on. Check the notice before citing it.`,
+    };
   }
   const w = has('Withdrawn');
-  if (w) return { severity: 'withdrawn', title: 'This paper has been withdrawn', text: `It was withdrawn${w.date ? ` on ${noticeDate(w.date)}` : ''}. Check the notice before citing it.` };
+  if (w)
+    return {
+      severity: 'withdrawn',
+      title: 'This paper has been withdrawn',
+      text: `It was withdrawn${w.date ? ` on ${noticeDate(w.date)}` : ''}. Check the notice before citing it.`,
+    };
   const c = has('Has expression of concern');
-  if (c) return { severity: 'concern', title: 'Expression of concern', text: `The publisher raised a concern about this paper${c.date ? ` on ${noticeDate(c.date)}` : ''}. Read the notice before relying on it.` };
+  if (c)
+    return {
+      severity: 'concern',
+      title: 'Expression of concern',
+      text: `The publisher raised a concern about this paper${c.date ? ` on ${noticeDate(c.date)}` : ''}. Read the notice before relying on it.`,
+    };
   return null;
 }
 

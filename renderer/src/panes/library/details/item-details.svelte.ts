@@ -67,24 +67,55 @@ export class ItemDetailsState {
     this.#stack = undoStackFor(api);
   }
 
-  get id() { return this.#id; }
-  get item() { return this.#item; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
-  get saving() { return this.#saving; }
+  get id() {
+    return this.#id;
+  }
+  get item() {
+    return this.#item;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
+  get saving() {
+    return this.#saving;
+  }
   /** What the offered Undo would revert ("Edit title of “…”"), null when there is no offer or it went stale. */
-  get undoLabel() { return this.#stack.current(this.#undoOffer) ? this.#undoOffer!.label : null; }
-  get keyError() { return this.#keyError; }
-  get notice() { return this.#notice; }
-  get doi() { return this.#doi; }
-  get paper() { return this.#paper; }
-  get tally() { return this.#tally; }
-  get serviceError() { return this.#serviceError; }
-  get serviceLoading() { return this.#serviceLoading; }
-  get statements() { return this.#statements; }
-  get statementsError() { return this.#statementsError; }
-  get statementsLoading() { return this.#statementsLoading; }
-
+  get undoLabel() {
+    return this.#stack.current(this.#undoOffer) ? this.#undoOffer!.label : null;
+  }
+  get keyError() {
+    return this.#keyError;
+  }
+  get notice() {
+    return this.#notice;
+  }
+  get doi() {
+    return this.#doi;
+  }
+  get paper() {
+    return this.#paper;
+  }
+  get tally() {
+    return this.#tally;
+  }
+  get serviceError() {
+    return this.#serviceError;
+  }
+  get serviceLoading() {
+    return this.#serviceLoading;
+  }
+  get statements() {
+    return this.#statements;
+  }
+  get statementsError() {
+    return this.#statementsError;
+  }
+  get statementsLoading() {
+    return this.#statementsLoading;
+  }
 
   /** Shows an item (null: none); follows library changes to it. Returns the disposer. */
   start(): () => void {
@@ -92,7 +123,14 @@ export class ItemDetailsState {
     const off = this.#api.on('library.changed', (change) => {
       if (this.#id === null) return;
       if (change.kind === 'all' || !change.ids || change.ids.includes(this.#id)) {
-        if (change.kind === 'items' || change.kind === 'tags' || change.kind === 'cache' || change.kind === 'all' || change.kind === 'trash') void this.reload();
+        if (
+          change.kind === 'items' ||
+          change.kind === 'tags' ||
+          change.kind === 'cache' ||
+          change.kind === 'all' ||
+          change.kind === 'trash'
+        )
+          void this.reload();
       }
     });
     return () => {
@@ -129,7 +167,8 @@ export class ItemDetailsState {
     if (gen !== this.#generation) return;
     const fetchedAt = cached.ok && cached.value.paper.state !== 'not-fetched' ? cached.value.paper.fetchedAt : null;
     if (cached.ok && cached.value.paper.state === 'found') this.#paper = cached.value.paper.paper;
-    if (fetchedAt === null || Date.now() - fetchedAt > SERVICE_DATA_MAX_AGE_MS) void this.refreshService({ statements: true });
+    if (fetchedAt === null || Date.now() - fetchedAt > SERVICE_DATA_MAX_AGE_MS)
+      void this.refreshService({ statements: true });
     else void this.loadStatements(0);
   }
 
@@ -157,7 +196,11 @@ export class ItemDetailsState {
     const result = await this.#api.invoke('library.item.refresh', { id });
     if (gen !== this.#generation) return;
     this.#serviceLoading = false;
-    const failed: IpcError | null = !result.ok ? result.error : result.value.problem ? { code: result.value.problem.code as IpcError['code'], message: result.value.problem.message } : null;
+    const failed: IpcError | null = !result.ok
+      ? result.error
+      : result.value.problem
+        ? { code: result.value.problem.code as IpcError['code'], message: result.value.problem.message }
+        : null;
     const saved = result.ok && result.value.paper.state !== 'not-fetched';
     this.#serviceError = !failed
       ? null
@@ -174,7 +217,12 @@ export class ItemDetailsState {
     if (!doi) return;
     const gen = this.#generation;
     this.#statementsLoading = true;
-    const page = await this.#api.invoke('service.citing.page', { doi, offset: Math.max(0, offset), limit: STATEMENTS_PAGE, papers: true });
+    const page = await this.#api.invoke('service.citing.page', {
+      doi,
+      offset: Math.max(0, offset),
+      limit: STATEMENTS_PAGE,
+      papers: true,
+    });
     if (gen !== this.#generation) return;
     this.#statementsLoading = false;
     if (page.ok) {
@@ -222,7 +270,8 @@ export class ItemDetailsState {
     this.#keyError = null;
     const result = await this.#api.invoke('library.item.setKey', { id: item.id, key });
     if (!result.ok) {
-      this.#keyError = result.error.code === 'CONFLICT' ? `“${key.trim()}” is already the key of another item.` : result.error.message;
+      this.#keyError =
+        result.error.code === 'CONFLICT' ? `“${key.trim()}” is already the key of another item.` : result.error.message;
       return false;
     }
     this.#undoOffer = await this.#stack.offerFor([item.id]);

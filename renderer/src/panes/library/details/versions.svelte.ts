@@ -8,8 +8,10 @@ import type { PaperVersions } from '../../../../../shared/model/paper-versions';
 /** One sentence for what add-by-DOI did with the published version's DOI. */
 export function addOutcome(report: AddDoisReport, doi: string): string {
   if (report.added.some((a) => a.doi === doi)) return `Added the published version (${doi}) to the library.`;
-  if (report.queued.some((q) => q.doi === doi)) return `The citation service could not be reached: ${doi} was added as a placeholder, completed when the service is back.`;
-  if (report.duplicates.some((d) => d.doi === doi)) return `${doi} is already in the library (look in the Trash if it is not listed).`;
+  if (report.queued.some((q) => q.doi === doi))
+    return `The citation service could not be reached: ${doi} was added as a placeholder, completed when the service is back.`;
+  if (report.duplicates.some((d) => d.doi === doi))
+    return `${doi} is already in the library (look in the Trash if it is not listed).`;
   const refused = report.notAdded.find((n) => n.doi === doi);
   return refused ? `Could not add ${doi}: ${refused.reason}.` : `Could not add ${doi}.`;
 }
@@ -31,10 +33,18 @@ export class VersionsState {
     this.#api = api;
   }
 
-  get versions() { return this.#versions; }
-  get busy() { return this.#busy; }
-  get message() { return this.#message; }
-  get error() { return this.#error; }
+  get versions() {
+    return this.#versions;
+  }
+  get busy() {
+    return this.#busy;
+  }
+  get message() {
+    return this.#message;
+  }
+  get error() {
+    return this.#error;
+  }
 
   /** Loads the item's versions from the library (null: none shown); names unnamed ones from the service once. */
   async load(id: number | null): Promise<void> {
@@ -55,7 +65,9 @@ export class VersionsState {
       return;
     }
     this.#versions = stored.value;
-    const unnamed = [...stored.value.published, ...stored.value.preprints].some((v) => v.itemId === null && v.title === null);
+    const unnamed = [...stored.value.published, ...stored.value.preprints].some(
+      (v) => v.itemId === null && v.title === null,
+    );
     if (!unnamed || this.#asked.has(id)) return;
     this.#asked.add(id);
     const named = await this.#api.invoke('library.item.versions', { id, fetch: true });

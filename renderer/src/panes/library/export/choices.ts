@@ -31,6 +31,12 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f]+/g;
 
 /** A file name for a download: the scope in words, made safe for every file system. */
 export function fileName(label: string, extension: string): string {
-  const base = label.replace(CONTROL_CHARACTERS, ' ').replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'bibliography';
+  const base =
+    label
+      .replace(CONTROL_CHARACTERS, ' ')
+      .replace(/[\\/:*?"<>|]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'bibliography';
   return `${base}.${extension.replace(/^\./, '')}`;
 }

@@ -17,7 +17,9 @@ export class ExportDialogState {
   #format = $state<ExportFormat>('bibtex');
   /** A built-in style id or the id of a style added from a .csl file. */
   #style = $state<string>('apa');
-  #styles = $state.raw<CitationStyleInfo[]>(CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })));
+  #styles = $state.raw<CitationStyleInfo[]>(
+    CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })),
+  );
   #styleError = $state('');
   #locale = $state<CitationLocale>('en-US');
   #preview = $state<ExportOutput | null>(null);
@@ -39,34 +41,74 @@ export class ExportDialogState {
     if (defaults.locale) this.#locale = defaults.locale;
   }
 
-  get format() { return this.#format; }
-  set format(value: ExportFormat) { this.#format = value; }
-  get style() { return this.#style; }
-  set style(value: string) { this.#style = value; }
+  get format() {
+    return this.#format;
+  }
+  set format(value: ExportFormat) {
+    this.#format = value;
+  }
+  get style() {
+    return this.#style;
+  }
+  set style(value: string) {
+    this.#style = value;
+  }
   /** The built-in styles (with their labels), then those added from .csl files. */
-  get styles() { return this.#styles; }
-  get styleError() { return this.#styleError; }
-  get locale() { return this.#locale; }
-  set locale(value: CitationLocale) { this.#locale = value; }
-  get preview() { return this.#preview; }
+  get styles() {
+    return this.#styles;
+  }
+  get styleError() {
+    return this.#styleError;
+  }
+  get locale() {
+    return this.#locale;
+  }
+  set locale(value: CitationLocale) {
+    this.#locale = value;
+  }
+  get preview() {
+    return this.#preview;
+  }
   /**
    * The scope's item count once a preview has answered, kept while the next preview loads: Save and
    * Copy export on their own, so they stay usable (not flickering off) when the format changes.
    */
-  get total() { return this.#total; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
-  get message() { return this.#message; }
-  get busy() { return this.#busy; }
+  get total() {
+    return this.#total;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
+  get message() {
+    return this.#message;
+  }
+  get busy() {
+    return this.#busy;
+  }
   /** Whether style and locale apply (a bibliography rather than a data file). */
-  get bibliography() { return this.#bibliography; }
+  get bibliography() {
+    return this.#bibliography;
+  }
   /** The preview shows part of what will be exported. */
-  get truncated() { return (this.#preview?.content.length ?? 0) > PREVIEW_CHARS || (this.#preview !== null && this.#preview.items < this.#preview.total); }
-  get previewText() { return this.#preview?.content.slice(0, PREVIEW_CHARS) ?? ''; }
+  get truncated() {
+    return (
+      (this.#preview?.content.length ?? 0) > PREVIEW_CHARS ||
+      (this.#preview !== null && this.#preview.items < this.#preview.total)
+    );
+  }
+  get previewText() {
+    return this.#preview?.content.slice(0, PREVIEW_CHARS) ?? '';
+  }
 
   async loadStyles(): Promise<void> {
     const result = await this.#api.invoke('library.styles.list', {});
-    if (result.ok) this.#styles = result.value.map((s) => (s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s));
+    if (result.ok)
+      this.#styles = result.value.map((s) =>
+        s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s,
+      );
   }
 
   /** Adds a style from a .csl file's text and chooses it; says why when the file is not a usable style. */
@@ -124,7 +166,8 @@ export class ExportDialogState {
           return;
         }
         const how = await copyRich(html.value.content, text.value.content);
-        this.#message = how === 'rich' ? 'Bibliography copied (formatted and plain text).' : 'Bibliography copied as plain text.';
+        this.#message =
+          how === 'rich' ? 'Bibliography copied (formatted and plain text).' : 'Bibliography copied as plain text.';
       } else {
         const out = await this.output();
         if (!out) return;
@@ -147,6 +190,12 @@ export class ExportDialogState {
   }
 
   #export(format: ExportFormat, limit?: number) {
-    return this.#api.invoke('library.export', { scope: this.#scope, format, style: this.#style, locale: this.#locale, ...(limit ? { limit } : {}) });
+    return this.#api.invoke('library.export', {
+      scope: this.#scope,
+      format,
+      style: this.#style,
+      locale: this.#locale,
+      ...(limit ? { limit } : {}),
+    });
   }
 }
