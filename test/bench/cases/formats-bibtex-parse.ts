@@ -29,19 +29,25 @@ const SELF = fileURLToPath(import.meta.url);
 /** stream: items posted to the caller in chunks; collect: the caller keeps them all; port: posted on the import port, as the app imports. */
 type Mode = 'stream' | 'collect' | 'port';
 
-// The import port's reader in a thread of its own, where the app has the library worker: it counts the
-// items (instead of writing them) and acknowledges each chunk, as the store does (FLOW).
+// The import port's reader in a thread of its own, where the app has the library worker: it marks the
+// port as read and acknowledges each packed chunk, as the store does (FLOW), without writing anything.
+// The chunks are packed (import-port.ts), so the count is the parser's own at `end`; that every
+// item arrives whole is checked by the import-port tests, not here.
 const PORT_READER = `const { parentPort, workerData } = require('node:worker_threads');
 const port = workerData.port;
 let flow = null;
-let n = 0;
+let chunks = 0;
+let bytes = 0;
 port.on('message', (m) => {
-  if (m.type === 'flow') flow = new Int32Array(m.counters);
-  else if (m.type === 'items') {
-    n += m.items.length;
+  if (m.type === 'flow') {
+    flow = new Int32Array(m.counters);
+    Atomics.store(flow, ${FLOW.reading}, 1);
+  } else if (m.type === 'items') {
+    chunks++;
+    bytes += m.text.byteLength;
     if (flow) { Atomics.add(flow, ${FLOW.written}, 1); Atomics.notify(flow, ${FLOW.written}); }
   } else {
-    parentPort.postMessage(n);
+    parentPort.postMessage(chunks > 0 && bytes > 0 ? m.count : 0);
     port.close();
   }
 });`;
