@@ -179,17 +179,18 @@ export class Enricher {
       if (outcome.paused) throw new CoreError(outcome.paused.code, pauseText(outcome));
       return outcome;
     });
-    return {
-      jobId: job.id,
-      queued,
-      done: job.done.then(
-        (o) => o,
-        (err: unknown) => {
-          if (outcome) return outcome;
-          throw err;
-        },
-      ),
-    };
+    const done = job.done.then(
+      (o) => o,
+      (err: unknown) => {
+        if (outcome) return outcome;
+        throw err;
+      },
+    );
+    // Callers that only start the job (an import's enrichment) drop `done`; a run that fails, or is
+    // stopped by the core closing, is already reported in the job list and must not also surface as
+    // an unhandled rejection, which ends a Node process. Whoever awaits `done` still sees the error.
+    done.catch(() => {});
+    return { jobId: job.id, queued, done };
   }
 
   /** Processes one queued run; aborting the signal cancels it (its queued DOIs are dropped). */

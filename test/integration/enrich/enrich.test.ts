@@ -197,6 +197,31 @@ describe('enrichment', () => {
     expect(proxy.counts('/papers').size).toBe(1100);
   });
 
+  it('a job whose library closes mid-run fails in the job list, not as an unhandled rejection', async () => {
+    const dois = sampleDois(svc, 600);
+    await importDois(dois);
+    const jobs = new JobRegistry({ onChange: () => {}, throttleMs: 0 });
+    const enricher = new Enricher({ library: lib.enrichment, service: client, jobs, policy: { batchSize: 100 } });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const off = enricher.onProgress((run) => void (run.done >= 200 && lib.close()));
+      // As the core's onAdded does: start the job and drop `done`.
+      const started = await enricher.startJob({ kind: 'library' }, { reason: 'import' });
+      await vi.waitFor(() => expect(jobs.list()[0]?.state).toBe('failed'), { timeout: 10_000 });
+      off();
+      // Unhandled rejections are reported after the microtask queue drains.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      expect(jobs.list()[0]?.message).toMatch(/closed|stopped/);
+      await expect(started.done).rejects.toThrow(/closed|stopped/);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      lib = await dir.open();
+    }
+  });
+
   it('closing the Enricher mid-run leaves the run queued for the next start', async () => {
     const dois = sampleDois(svc, 300);
     await importDois(dois);
