@@ -196,8 +196,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     jobs,
     report: (err) => logger.error('enrichment failed', err),
   });
-  const watch = new RetractionWatch({ library: library.enrichment, enricher });
-  const autoExport = new AutoExporter({ library, jobs });
+  const watch = new RetractionWatch({
+    library: library.enrichment,
+    enricher,
+    report: (err) => logger.error('a retraction-watch listener failed', err),
+  });
+  const autoExport = new AutoExporter({
+    library,
+    jobs,
+    report: (err) => logger.error('an auto-export listener failed', err),
+  });
   const disposers = [
     watchUndo(
       events,

@@ -55,3 +55,41 @@ export class ListenerSet {
     }
   }
 }
+
+/**
+ * Listeners of one kind of news (a job's progress, a connection's state): the same rule as ListenerSet,
+ * one throwing listener is reported and the others still run, so a failing subscriber can neither
+ * silence the rest nor fail the work that emits.
+ */
+export class Listeners<T> {
+  readonly #set = new Set<(value: T) => void>();
+  readonly #report: (err: unknown) => void;
+
+  constructor(report: (err: unknown) => void = (err) => console.error('A listener failed', err)) {
+    this.#report = report;
+  }
+
+  /** Adds a listener; returns its disposer. */
+  add(listener: (value: T) => void): () => void {
+    this.#set.add(listener);
+    return () => void this.#set.delete(listener);
+  }
+
+  emit(value: T): void {
+    for (const listener of [...this.#set]) {
+      try {
+        listener(value);
+      } catch (err) {
+        this.#report(err);
+      }
+    }
+  }
+
+  clear(): void {
+    this.#set.clear();
+  }
+
+  get size(): number {
+    return this.#set.size;
+  }
+}

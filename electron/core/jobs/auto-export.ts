@@ -11,6 +11,7 @@ import type { ItemId } from '../library/types';
 import type { AutoExportStatusEvent } from '../../../shared/ipc/auto-export';
 import { systemClock, type Clock } from '../clock';
 import type { JobRegistry } from './registry';
+import { Listeners } from '../../../shared/ipc/listeners';
 
 export type { AutoExport, AutoExportInput, AutoExportPatch, AutoExportRun } from '../library/auto-export-store';
 
@@ -31,6 +32,8 @@ export interface AutoExporterOptions {
   onStatus?: (status: AutoExportStatusEvent) => void;
   /** Write the file as soon as a definition is added or changed. Default true. */
   runOnChange?: boolean;
+  /** Told when a status listener throws (the queue goes on). */
+  report?: (err: unknown) => void;
 }
 
 export class AutoExporter {
@@ -40,7 +43,7 @@ export class AutoExporter {
   readonly #debounceMs: number;
   readonly #maxWaitMs: number;
   readonly #runOnChange: boolean;
-  readonly #listeners = new Set<(status: AutoExportStatusEvent) => void>();
+  readonly #listeners: Listeners<AutoExportStatusEvent>;
   /** Runs waiting for their turn, by definition: a second request for one joins the first. */
   readonly #queued = new Map<number, { force: boolean; promise: Promise<AutoExportRun> }>();
   #chain: Promise<unknown> = Promise.resolve();
@@ -60,15 +63,13 @@ export class AutoExporter {
     this.#debounceMs = options.debounceMs ?? 1000;
     this.#maxWaitMs = options.maxWaitMs ?? 10_000;
     this.#runOnChange = options.runOnChange ?? true;
+    this.#listeners = new Listeners(options.report ?? (() => {}));
     if (options.onStatus) this.#listeners.add(options.onStatus);
   }
 
   /** Listens to run results; returns the disposer. */
   onStatus(listener: (status: AutoExportStatusEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#listeners.add(listener);
   }
 
   list(): Promise<AutoExport[]> {
@@ -218,13 +219,7 @@ export class AutoExporter {
     const finished = run as AutoExportRun | null;
     const definition = await this.#store.get(id).catch(() => null);
     if (definition) {
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener({ definition, run: finished });
-        } catch {
-          // A listener's failure must not stop the queue.
-        }
-      }
+      this.#listeners.emit({ definition, run: finished });
     }
     if (finished === null) throw failure ?? new CoreError('INTERNAL', 'The auto-export did not run.');
     return finished;

@@ -22,6 +22,7 @@ import {
 import type { ItemId } from '../library/types';
 import type { JobRegistry } from './registry';
 import { grouped } from '../../../shared/model/numbers';
+import { Listeners } from '../../../shared/ipc/listeners';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -100,8 +101,8 @@ export class Enricher {
   readonly #jobs: JobRegistry | undefined;
   readonly #now: () => number;
   readonly #report: (err: unknown) => void;
-  readonly #progress = new Set<Listener<EnrichRun>>();
-  readonly #statusChange = new Set<Listener<StatusChange[]>>();
+  readonly #progress: Listeners<EnrichRun>;
+  readonly #statusChange: Listeners<StatusChange[]>;
   /** Aborted by close(): runs stop but stay queued, to continue at the next start. */
   readonly #lifetime = new AbortController();
   /** Runs go one at a time, so two never fetch the same queue. */
@@ -125,18 +126,19 @@ export class Enricher {
     this.#jobs = options.jobs;
     this.#now = options.now ?? Date.now;
     this.#report = options.report ?? (() => {});
+    // A listener that throws (a closed window's forwarder) is reported; the run goes on.
+    this.#progress = new Listeners(this.#report);
+    this.#statusChange = new Listeners(this.#report);
   }
 
   /** Progress of every run (after each batch and when it stops); returns the disposer. */
   onProgress(listener: Listener<EnrichRun>): () => void {
-    this.#progress.add(listener);
-    return () => this.#progress.delete(listener);
+    return this.#progress.add(listener);
   }
 
   /** Items whose editorial status changed (retracted, withdrawn, corrected, concern…); returns the disposer. */
   onStatusChange(listener: Listener<StatusChange[]>): () => void {
-    this.#statusChange.add(listener);
-    return () => this.#statusChange.delete(listener);
+    return this.#statusChange.add(listener);
   }
 
   /** Queues the items in scope as a run without starting it. */
@@ -327,7 +329,7 @@ export class Enricher {
         filled.push(...outcome.filled);
         if (outcome.changes.length > 0) {
           changes.push(...outcome.changes);
-          for (const l of this.#statusChange) l(outcome.changes);
+          this.#statusChange.emit(outcome.changes);
         }
         this.#emitProgress(run, options, last);
       }
@@ -357,7 +359,7 @@ export class Enricher {
       last.value = key;
     }
     options.onProgress?.(run);
-    for (const l of this.#progress) l(run);
+    this.#progress.emit(run);
   }
 }
 

@@ -6,6 +6,7 @@
 import type { AsyncEnrichment } from '../library/client';
 import type { FlaggedItem, StatusChange } from '../library/enrichment-store';
 import type { EnrichOutcome, Enricher, RunOptions } from './enrich';
+import { Listeners } from '../../../shared/ipc/listeners';
 
 export interface CheckResult {
   /** The notice refresh; null when nothing was stale or refresh was off. */
@@ -18,19 +19,19 @@ export interface CheckResult {
 export class RetractionWatch {
   readonly #lib: AsyncEnrichment;
   readonly #enricher: Enricher;
-  readonly #listeners = new Set<(changes: StatusChange[]) => void>();
+  readonly #listeners: Listeners<StatusChange[]>;
   readonly #unsubscribe: () => void;
 
-  constructor(options: { library: AsyncEnrichment; enricher: Enricher }) {
+  constructor(options: { library: AsyncEnrichment; enricher: Enricher; report?: (err: unknown) => void }) {
     this.#lib = options.library;
+    this.#listeners = new Listeners(options.report);
     this.#enricher = options.enricher;
     this.#unsubscribe = this.#enricher.onStatusChange((changes) => this.#emit(changes));
   }
 
   /** Told whenever an item's status changes, by a check or by any enrichment run; returns the disposer. */
   onStatusChange(listener: (changes: StatusChange[]) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /**
@@ -75,6 +76,6 @@ export class RetractionWatch {
   }
 
   #emit(changes: StatusChange[]): void {
-    for (const l of this.#listeners) l(changes);
+    this.#listeners.emit(changes);
   }
 }

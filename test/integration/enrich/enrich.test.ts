@@ -197,6 +197,31 @@ describe('enrichment', () => {
     expect(proxy.counts('/papers').size).toBe(1100);
   });
 
+  it('a progress or status listener that throws is reported, and the run still finishes', async () => {
+    const dois = sampleDois(svc, 300);
+    await importDois(dois);
+    const reported: unknown[] = [];
+    const enricher = new Enricher({
+      library: lib.enrichment,
+      service: client,
+      policy: { batchSize: 100 },
+      report: (err) => reported.push(err),
+    });
+    const heard: number[] = [];
+    enricher.onProgress(() => {
+      throw new Error('a closed window');
+    });
+    enricher.onProgress((run) => heard.push(run.done));
+    enricher.onStatusChange(() => {
+      throw new Error('a closed window');
+    });
+    const { outcome } = await enricher.enrich({ kind: 'library' });
+    expect(outcome?.run).toMatchObject({ state: 'done', done: 300, failed: 0 });
+    expect(heard.at(-1)).toBe(300);
+    expect(reported.length).toBeGreaterThanOrEqual(heard.length);
+    expect(reported.every((e) => (e as Error).message === 'a closed window')).toBe(true);
+  });
+
   it('a job whose library closes mid-run fails in the job list, not as an unhandled rejection', async () => {
     const dois = sampleDois(svc, 600);
     await importDois(dois);

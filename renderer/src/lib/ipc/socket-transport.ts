@@ -1,7 +1,7 @@
 // The WebSocket client of host mode: the same CitewiseApi the preload gives the Electron renderer.
 import type { CitewiseApi, Result, ServerMessage } from '../../../../shared/ipc';
 import { WS_PATH } from '../../../../shared/ipc/wire';
-import { ListenerSet } from '../../../../shared/ipc/listeners';
+import { ListenerSet, Listeners } from '../../../../shared/ipc/listeners';
 
 /** The subset of the WebSocket API used here, so Node tests can pass the `ws` package's class. */
 interface SocketLike {
@@ -35,7 +35,7 @@ export function createSocketTransport(options: {
 }): SocketTransport {
   const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as SocketCtor);
   const listeners = new ListenerSet();
-  const stateListeners = new Set<(state: ConnectionState) => void>();
+  const stateListeners = new Listeners<ConnectionState>();
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const queue: string[] = [];
   let nextId = 1;
@@ -46,7 +46,7 @@ export function createSocketTransport(options: {
 
   const setState = (s: ConnectionState) => {
     state = s;
-    for (const l of [...stateListeners]) l(s);
+    stateListeners.emit(s);
   };
 
   const connect = () => {
@@ -111,8 +111,7 @@ export function createSocketTransport(options: {
       return listeners.add(name, listener);
     },
     onState(listener) {
-      stateListeners.add(listener);
-      return () => void stateListeners.delete(listener);
+      return stateListeners.add(listener);
     },
     listenerCount: () => listeners.count(),
     close() {
