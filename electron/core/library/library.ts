@@ -20,7 +20,7 @@ import { libraryCounts, type LibraryCounts } from './counts';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql } from './sql';
-import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem } from './types';
+import type { DuplicateGroup, ImportOptions, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { normDoi } from './service-cache';
 import { paperVersions } from './versions';
@@ -55,18 +55,6 @@ export class Library extends CollectionsRoom {
   }
 
   // ── Import ──
-
-  /** Adds items in one transaction: all of them (minus duplicates and bad entries) or, on error or abort, none. */
-  importItems(items: readonly CslItem[], options: ImportOptions = {}): ImportResult {
-    const session = this.beginImport(options);
-    try {
-      session.add(items);
-      return session.commit();
-    } catch (err) {
-      session.rollback();
-      throw err;
-    }
-  }
 
   /**
    * An import fed in chunks (so a large file never has to cross a thread boundary whole) inside one

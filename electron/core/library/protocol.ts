@@ -30,11 +30,14 @@ export interface LibraryStores {
 }
 export type StoreName = keyof LibraryStores;
 
-/** A store's methods callable through the facade: all of them, except Library's callback-taking import entry points. */
+/**
+ * A store's methods callable through the facade: all of them, except Library.beginImport, whose session
+ * holds a transaction open in the worker (the import.* requests drive it).
+ */
 export type StoreMethod<S extends StoreName> = {
   [K in keyof LibraryStores[S]]: LibraryStores[S][K] extends (...args: never[]) => unknown
     ? S extends 'lib'
-      ? K extends 'importItems' | 'beginImport'
+      ? K extends 'beginImport'
         ? never
         : K
       : K

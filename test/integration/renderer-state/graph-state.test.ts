@@ -1,7 +1,8 @@
 // The citation graph's state (renderer/src/panes/graph/graph-state.svelte.ts) in Node against a real
 // in-process core and the local test service, with its real layout worker in a thread: a seed laid
 // out, a page of citations, a page answered after the graph was replaced (dropped), filters, search
-// and selection, adding to the library, saving and opening with the layout kept, and export.
+// and selection, adding to the library, saving and opening with the layout kept, export, and busy
+// kept until the last of two overlapping requests has answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GraphState } from '../../../renderer/src/panes/graph/graph-state.svelte';
 import { coreForTests, corpusDois, enrichmentSettled, offlineCore, onlineCore, until } from './helpers';
@@ -126,6 +127,39 @@ describe('GraphState against the test service', () => {
     expect(await late).toBe(false);
     expect(state.nodeCount()).toBe(shown);
     expect(state.seedDois).toEqual([otherDoi]);
+  });
+
+  it('stays busy until the last of two overlapping requests has answered', async () => {
+    const graph = new GraphState(env.net.api);
+    try {
+      await graph.start({ kind: 'dois', dois: [seedDoi] });
+      const releasePage = env.net.hold('graph.expand');
+      const page = graph.expand(seedDoi, 'citing');
+      expect(graph.busy).toBe(`citing:${seedDoi}`);
+      const releaseSeed = env.net.hold('graph.seed');
+      const starting = graph.start({ kind: 'dois', dois: [otherDoi] });
+      expect(graph.busy).toBe('seed');
+      releasePage();
+      await page;
+      // The page is in, the new seed's graph is not: still busy with it.
+      expect(graph.seedDois).toEqual([seedDoi]);
+      expect(graph.busy).toBe('seed');
+      releaseSeed();
+      await starting;
+      expect(graph.seedDois).toEqual([otherDoi]);
+      expect(graph.busy).toBe('');
+
+      // The other way round: the seed answers first, the page it outlived is still on its way.
+      const releaseLate = env.net.hold('graph.expand');
+      const late = graph.expand(otherDoi, 'citing');
+      await graph.start({ kind: 'dois', dois: [seedDoi] });
+      expect(graph.busy).toBe(`citing:${otherDoi}`);
+      releaseLate();
+      expect(await late).toBe(false);
+      expect(graph.busy).toBe('');
+    } finally {
+      graph.dispose();
+    }
   });
 });
 

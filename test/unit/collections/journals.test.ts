@@ -8,7 +8,7 @@ import {
 import type { Library } from '../../../electron/core/library/library';
 import type { ServiceClient } from '../../../electron/core/service';
 import type { CslItem } from '../../../shared/model/csl';
-import { article, testLibrary, type TestLibrary } from '../library/helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from '../library/helpers/lib';
 import { client, fakeFetch, json, networkFailure, type SeenRequest } from '../service/fakes';
 
 /** Valid ISSNs, as many as asked: 7 digits and their check digit. */
@@ -115,7 +115,7 @@ describe('journals', () => {
       article('Twice', 'Author', 2021, { ISSN: list[0]!, 'container-title': 'Container 0' }),
       article('No ISSN', 'Author', 2021),
     );
-    t.library.importItems(items);
+    importItems(t.library, items);
     const { fetch, seen } = fakeFetch(answer);
     const svc = source(client(fetch));
     const result = await libraryJournals(asyncLib(t.library), svc, { refresh: false, now });
@@ -167,7 +167,7 @@ describe('journals', () => {
 
   it('opens one journal from the cache, fetching it when missing or stale, and keeps the copy when the service cannot be reached', async () => {
     const [issn] = issns(1) as [string];
-    t.library.importItems([article('A', 'X', 2020, { ISSN: issn, 'container-title': 'Local name' })]);
+    importItems(t.library, [article('A', 'X', 2020, { ISSN: issn, 'container-title': 'Local name' })]);
     const { fetch, seen } = fakeFetch(answer);
     const svc = source(client(fetch));
     const first = await journalView(asyncLib(t.library), svc, { issn: issn.replace('-', ''), refresh: false, now });

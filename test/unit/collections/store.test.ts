@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { issnsOf } from '../../../electron/core/library/service-collections-store';
 import type { Collection } from '../../../shared/service';
-import { article, testLibrary, type TestLibrary } from '../library/helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from '../library/helpers/lib';
 
 const collection = (slug: string, dois: string[], extra: Partial<Collection> = {}): Collection => ({
   id: 9001,
@@ -75,7 +75,7 @@ describe('the service collections store', () => {
 
   it('reads the DOIs of a selection and of a collection with its subcollections, leaving out items without a DOI and trashed ones', () => {
     const lib = t.library;
-    const { ids } = lib.importItems([
+    const { ids } = importItems(lib, [
       article('A', 'X', 2001, { DOI: '10.1000/A' }),
       article('B', 'Y', 2002),
       article('C', 'Z', 2003, { DOI: '10.1000/c' }),
@@ -100,7 +100,7 @@ describe('the service collections store', () => {
 
   it('groups the library by journal: the ISSN field first, else the service’s paper, each item once', () => {
     const lib = t.library;
-    lib.importItems([
+    importItems(lib, [
       article('A', 'X', 2001, { ISSN: '0028-0836, 1476-4687', 'container-title': 'Nature' }),
       article('B', 'X', 2001, { ISSN: '00280836', 'container-title': 'Nature (London)' }),
       article('C', 'X', 2001, { ISSN: '0028-0836', 'container-title': 'Nature' }),
@@ -120,7 +120,7 @@ describe('the service collections store', () => {
     });
     expect(lib.serviceCollections.journalInLibrary('0036-8075')).toEqual({ items: 1, title: 'Science' });
     // Remembered only until the library changes: a new item (its ISSN as an array) counts at once.
-    lib.importItems([
+    importItems(lib, [
       article('F', 'X', 2002, { ISSN: ['1476-4687', '0028-0836'] as never, 'container-title': 'Nature' }),
     ]);
     expect(lib.serviceCollections.libraryJournals().journals).toEqual([

@@ -9,7 +9,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { citationKeyProblem } from '../../../shared/model/citekey';
 import { importText, toBibtex } from '../../../electron/core/formats';
 import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
-import { testLibrary, type TestLibrary } from '../library/helpers/lib';
+import { testLibrary, type TestLibrary, importItems } from '../library/helpers/lib';
 import { buildCslDir } from './cite/helpers';
 
 const REAL_WORLD = join(import.meta.dirname, '../../fixtures/real-world');
@@ -166,7 +166,7 @@ describe('1. keys are the user’s', () => {
     expect(citationKeyProblem("O'Hara_1999")).toBeNull();
     const item = one("@article{O'Hara_1999, author = {O'Hara, Maureen}, title = {Tides}, year = 1999}");
     expect(item['citation-key']).toBe("O'Hara_1999");
-    const r = t.library.importItems([item]);
+    const r = importItems(t.library, [item]);
     expect(r.warnings).toEqual([]);
     expect(t.library.getItem(r.ids[0]!).citationKey).toBe("O'Hara_1999");
     expect(toBibtex([t.library.getItem(r.ids[0]!).csl])).toMatch(/^@article\{O'Hara_1999,/);
@@ -176,7 +176,7 @@ describe('1. keys are the user’s', () => {
     for (const bad of ['a b', 'a,b', 'a{b', 'a}b', 'a(b', 'a)b', 'a"b', 'a#b', 'a%b', 'a~b', 'a=b', 'a\\b'])
       expect(citationKeyProblem(bad), bad).not.toBeNull();
     const item = one('@article{smith~2020, author = {Smith, Ann}, title = {Quick Brown Fox}, year = 2020}');
-    const r = t.library.importItems([item]);
+    const r = importItems(t.library, [item]);
     const key = t.library.getItem(r.ids[0]!).citationKey;
     expect(key).toBe('smithQuickBrownFox2020');
     expect(r.warnings).toEqual([
@@ -507,10 +507,10 @@ describe('5. DOIs keep their case', () => {
     const item = one('@article{k, title = {T}, doi = {https://doi.org/10.1038/NATURE12373}}');
     expect(item.DOI).toBe('10.1038/NATURE12373');
     expect(toBibtex([item])).toContain('doi = {10.1038/NATURE12373}');
-    const r = t.library.importItems([item]);
+    const r = importItems(t.library, [item]);
     expect(r.added).toBe(1);
     // The same entry again, its DOI in another case: the same DOI, so nothing is added.
-    const again = t.library.importItems([one('@article{k, title = {T}, doi = {10.1038/nature12373}}')]);
+    const again = importItems(t.library, [one('@article{k, title = {T}, doi = {10.1038/nature12373}}')]);
     expect(again.added).toBe(0);
     expect(again.duplicates).toHaveLength(1);
     expect(t.library.getItem(r.ids[0]!).doi).toBe('10.1038/nature12373');

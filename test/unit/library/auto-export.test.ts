@@ -20,7 +20,7 @@ import { nodeAtomicFs, type AtomicWriteFs } from '../../../electron/core/fs/atom
 import { AutoExportStore, type AutoExportFormat } from '../../../electron/core/library/auto-export-store';
 import { writeHandle } from '../../../electron/core/library/sql';
 import type { Library } from '../../../electron/core/library/library';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 /** What `citewise export` writes for these items: getItem, the key as id, sorted by key, exportItems. */
 function fullExport(
@@ -50,7 +50,7 @@ function seed(lib: Library, n: number): number[] {
       },
     ),
   );
-  return lib.importItems(items).ids;
+  return importItems(lib, items).ids;
 }
 
 describe('auto-export', () => {

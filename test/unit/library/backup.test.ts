@@ -7,7 +7,7 @@ import { stateDir } from '../../../electron/core/library/health';
 import { migrations } from '../../../electron/core/library/migrations';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
-import { article } from './helpers/lib';
+import { article, importItems } from './helpers/lib';
 
 describe('backups and recovery', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -22,7 +22,7 @@ describe('backups and recovery', () => {
 
   it('writes verified backups through SQLite and rotates them per reason', () => {
     const opened = openLibrary(file);
-    opened.library.importItems([article('Kept in the backup', 'A', 2000)]);
+    importItems(opened.library, [article('Kept in the backup', 'A', 2000)]);
     let now = Date.UTC(2025, 0, 1);
     for (let i = 0; i < 9; i++) backupDatabase(opened.db, backups, 'scheduled', { now: () => (now += 1000) });
     backupDatabase(opened.db, backups, 'manual', { now: () => (now += 1000) });
@@ -56,9 +56,9 @@ describe('backups and recovery', () => {
 
   it('sets a damaged library aside and restores the last good backup, saying so (at the check after a crash)', () => {
     const opened = openLibrary(file);
-    opened.library.importItems([article('Safe', 'A', 2000)]);
+    importItems(opened.library, [article('Safe', 'A', 2000)]);
     backupDatabase(opened.db, backups, 'scheduled');
-    opened.library.importItems([article('Lost after the backup', 'B', 2001)]);
+    importItems(opened.library, [article('Lost after the backup', 'B', 2001)]);
     opened.close();
     // Damage the file: overwrite pages in the middle.
     const bytes = readFileSync(file);

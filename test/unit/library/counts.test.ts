@@ -2,7 +2,7 @@
 // old way: every row of the library read and counted in JavaScript.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryRow } from '../../../shared/model/library';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 const TALLY = { total: 1, supporting: 1, contrasting: 0, mentioning: 0, unclassified: 0 };
 
@@ -23,7 +23,7 @@ describe('library counts', () => {
   afterEach(() => t.dispose());
 
   it('counts the items outside the trash by type, with a DOI, with tallies and retracted, as their rows say', () => {
-    const ids = t.library.importItems([
+    const ids = importItems(t.library, [
       article('A', 'A', 2000, { DOI: '10.1000/a' }),
       article('B', 'B', 2001, { DOI: '10.1000/b' }),
       // Two items with one DOI: each counts, as each is a row.

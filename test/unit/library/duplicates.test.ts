@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../../electron/core/library/open';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 describe('duplicates and merge', () => {
   let t: TestLibrary;
@@ -8,7 +8,7 @@ describe('duplicates and merge', () => {
   afterEach(() => t.dispose());
 
   it('detects same DOI, and same normalised title + a shared creator + year within one', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x' }),
       article('Deep learning.', 'Smith', 2021), // same work, no DOI
       article('DEEP LEARNING', 'Jones', 2020), // no shared creator
@@ -24,7 +24,7 @@ describe('duplicates and merge', () => {
   });
 
   it('stops offering a group marked "Not duplicates", after a reopen too, and offers it again when unmarked', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x' }),
       article('Deep learning.', 'Smith', 2021),
       article('Other work', 'Lee', 2001, { DOI: '10.1000/y' }),
@@ -54,7 +54,7 @@ describe('duplicates and merge', () => {
   });
 
   it('keeps the rest of a group together when one pair of it is marked "Not duplicates"', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Same paper', 'Smith', 2020, { DOI: '10.1000/z' }),
       article('Same paper (copy)', 'Smith', 2020, { DOI: '10.1000/z' }),
       article('Same paper (third)', 'Smith', 2020, { DOI: '10.1000/z' }),
@@ -68,7 +68,7 @@ describe('duplicates and merge', () => {
   });
 
   it('refuses fewer than two items, and an item that is not in the library, writing nothing', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('One', 'Smith', 2020, { DOI: '10.1000/q' }),
       article('Two', 'Smith', 2020, { DOI: '10.1000/q' }),
     ]);
@@ -79,7 +79,7 @@ describe('duplicates and merge', () => {
   });
 
   it('recognises a preprint and its published version as related, not duplicates', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Same study', 'Smith', 2020, { DOI: '10.1101/2020.01.01.1', type: 'article', genre: 'preprint' }),
       article('Same study', 'Smith', 2021, { DOI: '10.1000/pub' }),
     ]);
@@ -93,7 +93,7 @@ describe('duplicates and merge', () => {
   });
 
   it('merges keeping every tag, note, collection membership, attachment and key of both', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x', keyword: 'ml' }),
       article('Deep learning', 'Smith', 2020, { abstract: 'Only here.', keyword: 'review', volume: '3' }),
     ]);
@@ -138,7 +138,7 @@ describe('duplicates and merge', () => {
     expect(t.library.findByCitationKey(otherKey)).toBe(other);
   });
   it('applies the fields the user chose in the same undo step as the merge, and remembers them as edits', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep Learning', 'Smith', 2020, { DOI: '10.1000/x', volume: '3', keyword: 'ml' }),
       article('Deep learning: a review', 'Smith', 2020, { volume: '4', page: '1-9', keyword: 'review' }),
     ]);

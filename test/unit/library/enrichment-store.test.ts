@@ -7,7 +7,7 @@ import { NEED_PAPER, NEED_TALLIES } from '../../../electron/core/library/enrichm
 import { doiPlaceholder } from '../../../electron/core/formats';
 import type { UiPaper } from '../../../shared/model/service';
 import { statusFromNotices } from '../../../shared/model/item-status';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 let t: TestLibrary;
 afterEach(() => t?.dispose());
@@ -90,7 +90,7 @@ describe('EnrichmentStore', () => {
 
   it('completes a placeholder: the service type, a key from the formula, keywords as tags, no pending mark', () => {
     t = testLibrary();
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       doiPlaceholder('10.1000/p1' as never),
       doiPlaceholder('10.1000/p2' as never),
       doiPlaceholder('10.1000/p3' as never),

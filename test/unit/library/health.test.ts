@@ -16,7 +16,7 @@ import {
 } from '../../../electron/core/library/health';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
-import { article } from './helpers/lib';
+import { article, importItems } from './helpers/lib';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -71,7 +71,7 @@ describe('the start-up integrity check', () => {
   it('does not run on a new library or after a clean close, and runs once for a library without a record', () => {
     let o = open();
     expect(o.integrityCheck).toBeNull();
-    o.library.importItems([article('One', 'A', 2000)]);
+    importItems(o.library, [article('One', 'A', 2000)]);
     o.close();
     o = open();
     expect(o.integrityCheck).toBeNull();
@@ -145,7 +145,7 @@ describe('the start-up integrity check', () => {
 
   it('finds damage made while the library was closed when SQLite meets it at open, and restores the last good backup', () => {
     const o = open();
-    o.library.importItems([article('Safe', 'A', 2000)]);
+    importItems(o.library, [article('Safe', 'A', 2000)]);
     backupDatabase(o.db, join(dir.path, 'backups'), 'scheduled');
     o.close();
     // Not a database any more: no check is due, but the first read fails.
@@ -160,7 +160,7 @@ describe('the start-up integrity check', () => {
 
   it('compares the search index with the items when it runs, and not at an ordinary open', () => {
     let o = open();
-    o.library.importItems([article('One', 'A', 2000), article('Two', 'B', 2001)]);
+    importItems(o.library, [article('One', 'A', 2000), article('Two', 'B', 2001)]);
     o.close();
     const unindex = (): void => {
       const db = new Database(file);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
 import { generateItems } from './helpers/generate-items';
-import { testLibrary, type TestLibrary } from './helpers/lib';
+import { testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 const indexes = (l: TestLibrary): { name: string; sql: string }[] =>
   l.db
@@ -38,7 +38,7 @@ describe('bulk import into an empty library (sort indexes built at commit)', () 
     s.rollback();
     expect(indexes(lib)).toEqual(before);
     expect(lib.library.count()).toBe(0);
-    lib.library.importItems(generateItems(20, 5));
+    importItems(lib.library, generateItems(20, 5));
     const second = lib.library.beginImport();
     expect(indexes(lib)).toEqual(before);
     second.add(generateItems(20, 6, 100));
@@ -122,11 +122,11 @@ describe('an import into an empty library stores what an import into a non-empty
     const empty = testLibrary({ now });
     const used = testLibrary({ now });
     libs.push(empty, used);
-    used.library.importItems([
+    importItems(used.library, [
       { id: 'placeholder', type: 'book', title: 'Placeholder zzz', 'citation-key': 'zz-placeholder' },
     ]);
-    const a = empty.library.importItems(items(), { source: 'refs.bib' });
-    const b = used.library.importItems(items(), { source: 'refs.bib' });
+    const a = importItems(empty.library, items(), { source: 'refs.bib' });
+    const b = importItems(used.library, items(), { source: 'refs.bib' });
     const ca = content(empty, 'zz-placeholder');
     const cb = content(used, 'zz-placeholder');
     const report = (r: typeof a, keyOf: Map<number, string>) => ({

@@ -1,9 +1,10 @@
 // What a file import stores, whichever way the entries travel: through the formats worker and the
 // import port into the library worker (the way `citewise import` and the app import a file, the file
 // read in windows, indexes deferred to the commit, items prepared in the parser's thread), or parsed
-// here and written by Library.importItems in this thread. The dump covers every table an import writes
-// and what search and sorted lists answer, so a change to the import's speed (batching, transfer,
-// deferred indexes, pragmas) that changes a byte of the result fails here.
+// here and written in this thread through the same import session (Library.beginImport). The dump
+// covers every table an import writes and what search and sorted lists answer, so a change to the
+// import's speed (batching, transfer, deferred indexes, pragmas) that changes a byte of the result
+// fails here.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,6 +15,7 @@ import { LibraryClient } from '../../../electron/core/library/client';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
 import { generateBibtex } from '../formats/corpus';
+import { importItems } from './helpers/lib';
 
 /** Everything an import writes, in id order, without the clock's columns (the two imports run at different times). */
 function dump(file: string) {
@@ -86,7 +88,7 @@ describe('a file import stores the same through the import port as in one thread
     const items: CslItem[] = importFile(bib).items.map((it) => it.item);
     const opened = openLibrary(inThread, { durability: 'off' });
     try {
-      expect(opened.library.importItems(items, { source: 'refs.bib' }).added).toBe(added);
+      expect(importItems(opened.library, items, { source: 'refs.bib' }).added).toBe(added);
     } finally {
       opened.close();
     }

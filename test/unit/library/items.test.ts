@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CoreError } from '../../../electron/core/errors';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 describe('library items', () => {
   let t: TestLibrary;
@@ -35,7 +35,7 @@ describe('library items', () => {
       custom: { bibtexType: 'misc', arbitrary: [1, 2] },
       'original-date': { 'date-parts': [[1900]] },
     }));
-    const r = t.library.importItems(items);
+    const r = importItems(t.library, items);
     expect(r.added).toBe(types.length);
     types.forEach((type, i) => {
       const d = t.library.getItem(r.ids[i]!);
@@ -62,7 +62,7 @@ describe('library items', () => {
   });
 
   it('generates unique citation keys with suffixes and keeps imported ones', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep Learning for Cats', 'Smith', 2020),
       article('Deep Learning for Cats', 'Smith', 2020, { DOI: '10.1000/b' }),
       article('Deep learning for cats!', 'Smith', 2020, { DOI: '10.1000/c' }),
@@ -106,11 +106,11 @@ describe('library items', () => {
       article('With DOI again in the same file', 'C', 2003, { DOI: 'doi:10.1000/xyz' }),
     ];
     // Every entry of a file arrives, two sharing a DOI included (they go to the Duplicates view).
-    const first = t.library.importItems(file, { source: 'refs.bib' });
+    const first = importItems(t.library, file, { source: 'refs.bib' });
     expect(first.added).toBe(3);
     expect(first.duplicates).toEqual([]);
     expect(t.library.findDuplicates()).toEqual([{ ids: [first.ids[0], first.ids[2]], reason: 'doi' }]);
-    const second = t.library.importItems(file, { source: 'refs.bib' });
+    const second = importItems(t.library, file, { source: 'refs.bib' });
     expect(second.added).toBe(0);
     expect(second.duplicates.map((d) => d.reason)).toEqual(['doi', 'key-title', 'doi']);
     expect(t.library.stats().items).toBe(3);
@@ -118,7 +118,7 @@ describe('library items', () => {
   });
 
   it('reports bad entries and invalid DOIs without losing the good ones', () => {
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Good', 'A', 2000),
       { id: 'bad' } as never,
       article('Bad DOI', 'B', 2001, { DOI: 'not-a-doi' }),
@@ -134,7 +134,7 @@ describe('library items', () => {
     const items = Array.from({ length: 1500 }, (_, i) => article(`Item ${i}`, 'A', 2000));
     let calls = 0;
     expect(() =>
-      t.library.importItems(items, {
+      importItems(t.library, items, {
         signal: controller.signal,
         onProgress: () => {
           if (++calls === 1) controller.abort();
@@ -142,11 +142,11 @@ describe('library items', () => {
       }),
     ).toThrow(/cancel|abort/i);
     expect(t.library.stats().items).toBe(0);
-    expect(t.library.importItems(items.slice(0, 3)).added).toBe(3);
+    expect(importItems(t.library, items.slice(0, 3)).added).toBe(3);
   });
 
   it('turns CSL keywords into tags; adds and removes tags', () => {
-    const [a, b] = t.library.importItems([
+    const [a, b] = importItems(t.library, [
       article('A', 'X', 2000, { keyword: 'ML, review; ML' }),
       article('B', 'Y', 2001),
     ]).ids as [number, number];
@@ -193,7 +193,7 @@ describe('library items', () => {
   });
 
   it('has nested collections; an item may be in several', () => {
-    const [a, b] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
+    const [a, b] = importItems(t.library, [article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
     const thesis = t.library.createCollection('Thesis');
     const ch1 = t.library.createCollection('Chapter 1', thesis);
     const reading = t.library.createCollection('Reading');
@@ -213,8 +213,11 @@ describe('library items', () => {
   });
 
   it('lists Unfiled as the items in no collection at all, whatever the collections are called', () => {
-    const [a, b, c] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001), article('C', 'Z', 2002)])
-      .ids as [number, number, number];
+    const [a, b, c] = importItems(t.library, [
+      article('A', 'X', 2000),
+      article('B', 'Y', 2001),
+      article('C', 'Z', 2002),
+    ]).ids as [number, number, number];
     const quoted = t.library.createCollection('My "best" papers');
     const sub = t.library.createCollection('Sub \\ folder', quoted);
     t.library.addToCollection(sub, [a]);
@@ -232,7 +235,7 @@ describe('library items', () => {
   });
 
   it('moves items to the trash and restores them', () => {
-    const [a, b] = t.library.importItems([article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
+    const [a, b] = importItems(t.library, [article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
     t.library.trashItems([a]);
     expect(t.library.list().rows.map((r) => r.id)).toEqual([b]);
     expect(t.library.list({ trash: true }).rows.map((r) => r.id)).toEqual([a]);

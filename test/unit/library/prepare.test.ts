@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
 import { cslText, prepareItem, withKey as stored, type PreparedItem } from '../../../electron/core/library/derive';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 const withKey = (p: PreparedItem, key: string): string => cslText(stored(p, key));
 
@@ -50,7 +50,7 @@ describe('import into an empty library (duplicates found in memory)', () => {
 
   it('finds repeats within the import by key and title (not by DOI alone), and keeps keys unique case-insensitively', () => {
     lib = testLibrary();
-    const r = lib.library.importItems([
+    const r = importItems(lib.library, [
       article('One', 'A', 2000, { DOI: '10.1000/x', 'citation-key': 'Key' }),
       article('Two', 'B', 2001, { DOI: 'https://doi.org/10.1000/X' }),
       article('One', 'C', 2002, { 'citation-key': 'key' }),
@@ -60,7 +60,7 @@ describe('import into an empty library (duplicates found in memory)', () => {
     expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
     expect(lib.library.getItem(r.ids[2]!).citationKey).toBe('KEYa');
     // The same first item again, now through the queries of a non-empty library: a duplicate.
-    const again = lib.library.importItems([
+    const again = importItems(lib.library, [
       article('One', 'A', 2000, { DOI: '10.1000/x', 'citation-key': 'Key' }),
       article('One', 'A', 2000, { 'citation-key': 'KEY' }),
     ]);

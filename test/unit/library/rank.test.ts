@@ -6,7 +6,7 @@ import { openLibrary, type OpenedLibrary } from '../../../electron/core/library/
 import { findRankExtension } from '../../../electron/core/library/rank';
 import { tempDir } from '../../helpers/tmp';
 import { generateItems } from './helpers/generate-items';
-import { article, clock } from './helpers/lib';
+import { article, clock, importItems } from './helpers/lib';
 
 const QUERIES = [
   'learning',
@@ -56,7 +56,7 @@ describe('search ranking with cw_bm25', () => {
 
   it('gives the same score as bm25 for every match, and the same pages', () => {
     const { fast, plain } = pair();
-    fast.library.importItems(generateItems(1500, 3));
+    importItems(fast.library, generateItems(1500, 3));
     for (const query of QUERIES) expect(page(fast, query), query).toEqual(page(plain, query));
     // Every match, not just the first page: the scores themselves, bit for bit.
     const scores = fast.db.prepare(
@@ -74,7 +74,7 @@ describe('search ranking with cw_bm25', () => {
 
   it('uses no row length read before the library changed', () => {
     const { fast, plain } = pair();
-    const [short, long] = fast.library.importItems([
+    const [short, long] = importItems(fast.library, [
       article('Graphene sensors', 'Short', 2020, { abstract: 'Brief.' }),
       article('Graphene sensors', 'Long', 2020, { abstract: 'word '.repeat(400) }),
     ]).ids as [number, number];
@@ -104,7 +104,7 @@ describe('search ranking with cw_bm25', () => {
       fn: 'bm25',
       reason: expect.stringContaining('missing.so could not be loaded'),
     });
-    const [id] = o.library.importItems([article('Graphene sensors', 'Short', 2020)]).ids;
+    const [id] = importItems(o.library, [article('Graphene sensors', 'Short', 2020)]).ids;
     expect(page(o, 'graphene')).toEqual([id]);
   });
 });

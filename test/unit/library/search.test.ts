@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CoreError } from '../../../electron/core/errors';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 describe('library search', () => {
   let t: TestLibrary;
   let ids: Record<string, number>;
   beforeEach(() => {
     t = testLibrary();
-    const r = t.library.importItems([
+    const r = importItems(t.library, [
       article('Deep learning for protein folding', 'Müller', 2018, {
         DOI: '10.1000/a',
         abstract: 'We fold proteins.',
@@ -55,7 +55,7 @@ describe('library search', () => {
   });
 
   it('ranks title hits above abstract hits (bm25)', () => {
-    t.library.importItems([article('Learning theory', 'Zed', 2000)]);
+    importItems(t.library, [article('Learning theory', 'Zed', 2000)]);
     const rows = t.library.list({ query: 'learning' }).rows;
     expect(rows[0]!.title).toBe('Learning theory');
     expect(rows.map((r) => r.id)).toContain(ids.c);
@@ -151,7 +151,7 @@ describe('relevance order', () => {
         },
       ),
     );
-    t.library.importItems(items);
+    importItems(t.library, items);
     const byRank = (match: string, where = '1'): number[] =>
       t.db
         .prepare(
@@ -178,7 +178,7 @@ describe('relevance order', () => {
     const items = Array.from({ length: 30 }, (_, i) =>
       article(`Learning ${'learning '.repeat(i % 5)}study ${i}`, `Author${i}`, 2000 + i),
     );
-    const added = t.library.importItems(items).ids;
+    const added = importItems(t.library, items).ids;
     // The best-ranked matches go to the trash; later pages must still count only what is listed.
     const best = t.library.list({ query: 'learning', limit: 6 }).rows.map((r) => r.id);
     t.library.trashItems(best);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 describe('cached service data', () => {
   let t: TestLibrary;
@@ -114,7 +114,7 @@ describe('cached service data', () => {
   });
 
   it('lists DOIs whose cache is missing or stale, for a refresh that never fetches everything at once', () => {
-    t.library.importItems([
+    importItems(t.library, [
       article('A', 'A', 2000, { DOI: '10.1000/a' }),
       article('B', 'B', 2000, { DOI: '10.1000/b' }),
       article('C', 'C', 2000),

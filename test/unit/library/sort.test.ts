@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SORT_COLUMNS, type LibraryRow, type SortColumn } from '../../../electron/core/library/types';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 // A small library full of ties and missing values: the hard cases for keyset paging.
 function seed(t: TestLibrary): void {
@@ -11,7 +11,7 @@ function seed(t: TestLibrary): void {
       ...(i % 3 === 0 ? { DOI: `10.1000/${i}`, type: 'book' } : {}),
     }),
   );
-  t.library.importItems(items);
+  importItems(t.library, items);
   const found: Record<
     string,
     {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 describe('undo and redo', () => {
   let t: TestLibrary;
@@ -7,7 +7,7 @@ describe('undo and redo', () => {
   let b: number;
   beforeEach(() => {
     t = testLibrary();
-    [a, b] = t.library.importItems([article('Alpha paper', 'Smith', 2000), article('Beta paper', 'Jones', 2001)])
+    [a, b] = importItems(t.library, [article('Alpha paper', 'Smith', 2000), article('Beta paper', 'Jones', 2001)])
       .ids as [number, number];
   });
   afterEach(() => t.dispose());
@@ -198,7 +198,10 @@ describe('undo and redo', () => {
     });
 
     it('keeps the redo stack bounded too', () => {
-      const ids = t.library.importItems(Array.from({ length: 205 }, (_, i) => article(`Paper ${i}`, 'X', 2000))).ids;
+      const ids = importItems(
+        t.library,
+        Array.from({ length: 205 }, (_, i) => article(`Paper ${i}`, 'X', 2000)),
+      ).ids;
       for (const id of ids) {
         t.library.addTags([id], ['x']);
         t.library.undo();

@@ -3,7 +3,7 @@
 // links are malformed (stored without them, never a failed batch).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../shared/model/query';
-import { article, testLibrary, type TestLibrary } from './helpers/lib';
+import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
 
 const PRE = '10.1101/2020.01.01.000001';
 const PUB = '10.1038/published';
@@ -88,7 +88,7 @@ describe('paper versions', () => {
   });
 
   it('finds the link from the published side alone, and says when the other version is only in the Trash', () => {
-    const [pre, pub] = t.library.importItems([
+    const [pre, pub] = importItems(t.library, [
       article('Preprint', 'A', 2020, { DOI: PRE }),
       article('Published', 'A', 2021, { DOI: PUB }),
     ]).ids as [number, number];
@@ -150,7 +150,7 @@ describe('paper versions', () => {
   });
 
   it('finds preprints with a published version (version:published) and papers with a preprint (version:preprint), from either side of the link', () => {
-    const [pre, pub, pre2, plain] = t.library.importItems([
+    const [pre, pub, pre2, plain] = importItems(t.library, [
       article('Preprint', 'A', 2020, { DOI: PRE }),
       article('Published', 'A', 2021, { DOI: PUB }),
       article('Second preprint', 'B', 2020, { DOI: '10.1101/2020.02.02.000002' }),

@@ -127,7 +127,12 @@ export class GraphState {
   #colorBy = $state<ColorBy>('year');
   #layoutMode = $state<LayoutMode>('force');
   #search = $state('');
-  #busy = $state('');
+  /**
+   * The requests in flight, oldest first: a seed, a page, an add or an open, and two can overlap (a
+   * page still on its way when a new seed starts). `busy` names the latest and ends with the last of
+   * them; one flag that each request cleared as it ended went off while the other was still running.
+   */
+  #running = $state.raw<string[]>([]);
   #error = $state<string | null>(null);
   #notice = $state<string | null>(null);
   #paging = $state.raw<Record<string, Paging>>({});
@@ -194,8 +199,8 @@ export class GraphState {
   get search() {
     return this.#search;
   }
-  get busy() {
-    return this.#busy;
+  get busy(): string {
+    return this.#running.at(-1) ?? '';
   }
   get error() {
     return this.#error;
@@ -359,10 +364,19 @@ export class GraphState {
     this.#notice = null;
   }
 
+  /** Marks a request as running (see #running) until the function it answers is called. */
+  #begin(what: string): () => void {
+    this.#running = [...this.#running, what];
+    return () => {
+      const i = this.#running.lastIndexOf(what);
+      this.#running = this.#running.filter((_, j) => j !== i);
+    };
+  }
+
   // ── Seeds and expansion ──
 
   async start(seed: GraphSeed): Promise<void> {
-    this.#busy = 'seed';
+    const done = this.#begin('seed');
     this.#error = null;
     this.#notice = null;
     try {
@@ -382,7 +396,7 @@ export class GraphState {
       if (r.value.seedDois.length === 1) this.#selected = [r.value.seedDois[0]!];
       this.#relayout(FULL_LAYOUT);
     } finally {
-      this.#busy = '';
+      done();
     }
   }
 
@@ -391,7 +405,7 @@ export class GraphState {
     const key = `${direction}:${doi}`;
     const paging = this.#paging[key];
     const offset = direction === 'citing' ? (paging?.nextOffset ?? 0) : 0;
-    this.#busy = key;
+    const done = this.#begin(key);
     this.#error = null;
     const generation = this.#generation;
     try {
@@ -405,7 +419,7 @@ export class GraphState {
       await this.#applyPage(r.value);
       return true;
     } finally {
-      this.#busy = '';
+      done();
     }
   }
 
@@ -670,7 +684,7 @@ export class GraphState {
   /** Adds papers to the library (metadata from the service, enriched, with citation keys). */
   async addToLibrary(dois: readonly string[]): Promise<void> {
     if (dois.length === 0) return;
-    this.#busy = 'add';
+    const done = this.#begin('add');
     this.#error = null;
     try {
       const r = await this.api.invoke('library.addDois', { dois: [...dois] });
@@ -687,7 +701,7 @@ export class GraphState {
       this.#notice = `${parts.join('; ')}.`;
       await this.refreshNodes(dois);
     } finally {
-      this.#busy = '';
+      done();
     }
   }
 
@@ -731,7 +745,7 @@ export class GraphState {
   }
 
   async open(id: number): Promise<void> {
-    this.#busy = 'open';
+    const done = this.#begin('open');
     this.#error = null;
     try {
       const r = await this.api.invoke('graph.open', { id });
@@ -773,7 +787,7 @@ export class GraphState {
         };
       else this.#relayout(FULL_LAYOUT);
     } finally {
-      this.#busy = '';
+      done();
     }
   }
 

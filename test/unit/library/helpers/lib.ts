@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { CslItem } from '../../../../shared/model/csl';
+import type { Library } from '../../../../electron/core/library/library';
 import { openLibrary, type OpenedLibrary } from '../../../../electron/core/library/open';
+import type { ImportOptions, ImportResult } from '../../../../electron/core/library/types';
 import { tempDir } from '../../../helpers/tmp';
 
 export interface TestLibrary extends OpenedLibrary {
@@ -32,6 +34,23 @@ export function testLibrary(options: { now?: () => number; paging?: { window?: n
       dir.remove();
     },
   };
+}
+
+/**
+ * Imports items into a library opened in this thread, through the import session the library worker
+ * drives for every import of the app (Library.beginImport, one transaction): all of them (minus
+ * duplicates and bad entries) or, on an error or abort, none. The app itself imports through
+ * LibraryClient.importItems or the import port, never in the thread that answers the UI.
+ */
+export function importItems(library: Library, items: readonly CslItem[], options: ImportOptions = {}): ImportResult {
+  const session = library.beginImport(options);
+  try {
+    session.add(items);
+    return session.commit();
+  } catch (err) {
+    session.rollback();
+    throw err;
+  }
 }
 
 /** A clock that moves 1 ms per reading, so date order is deterministic. */

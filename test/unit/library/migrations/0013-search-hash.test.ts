@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../../../electron/core/library/open';
 import { databaseAt, migrateTo, populateV2 } from './helpers';
+import { importItems } from '../helpers/lib';
 
 describe('migration 0013 search index hash size', () => {
   let h: ReturnType<typeof databaseAt>;
@@ -25,7 +26,8 @@ describe('migration 0013 search index hash size', () => {
     try {
       const lib = opened.library;
       expect(lib.list({ query: 'neural' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
-      const added = lib.importItems(
+      const added = importItems(
+        lib,
         Array.from({ length: 300 }, (_, i) => ({
           id: `g${i}`,
           type: 'article-journal' as const,
