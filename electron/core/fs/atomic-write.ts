@@ -72,7 +72,18 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, fs: Ato
   syncDirectory(dirname(target), fs);
 }
 
-function syncDirectory(dir: string, fs: AtomicWriteFs): void {
+/** Flushes a file that was written by other means (SQLite's VACUUM INTO, a copy) to the disk. */
+export function syncFile(path: string, fs: AtomicWriteFs = nodeAtomicFs): void {
+  const fd = fs.openSync(path, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Makes a rename or a new file in `dir` durable; best effort where folders cannot be opened. */
+export function syncDirectory(dir: string, fs: AtomicWriteFs = nodeAtomicFs): void {
   // Not supported everywhere (Windows cannot open a directory); the data is already durable there.
   let fd: number | null = null;
   try {

@@ -1,21 +1,11 @@
 // Backups of the library file: VACUUM INTO a new file (a consistent, compacted copy taken through
 // SQLite, never a copy of the live file), verified with integrity_check, rotated. Also the start-up
 // check that sets a damaged library aside and restores the newest good backup.
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { asStorageFault } from './faults';
+import { syncDirectory, syncFile } from '../fs/atomic-write';
 
 import type { BackupInfo, BackupReason, Recovery } from '../../../shared/model/library';
 
@@ -85,8 +75,11 @@ export function backupDatabase(
     db.prepare('VACUUM INTO ?').run(partial);
     const check = checkIntegrity(partial, options.nativeBinding);
     if (check !== 'ok') throw new Error(`The backup failed its integrity check: ${check}`);
-    // Renamed only once verified, so a backup file under its final name is always a good one.
+    // Renamed only once verified and on the disk, so a backup file under its final name is always a
+    // good one, also after a power cut (VACUUM INTO does not sync the file it writes).
+    syncFile(partial);
     renameSync(partial, file);
+    syncDirectory(dir);
   } catch (err) {
     // A half-written copy (the disk filled up during VACUUM INTO) would only take more of the space.
     rmSync(partial, { force: true });
@@ -118,7 +111,8 @@ export function recoverIfDamaged(file: string, backupDir: string, options: Backu
   for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, setAside + suffix);
   for (const b of listBackups(backupDir)) {
     if (checkIntegrity(b.file, options.nativeBinding) !== 'ok') continue;
-    copyFileSync(b.file, file);
+    // A copy beside the library, synced, then renamed: a crash during it leaves no half library.
+    replaceLibraryFile(b.file, file);
     return { setAside, problem, restoredFrom: b.file };
   }
   return { setAside, problem, restoredFrom: null };
@@ -157,26 +151,12 @@ export function replaceLibraryFile(source: string, file: string): void {
   const temp = `${file}.restore-${process.pid}-${Date.now()}.tmp`;
   try {
     copyFileSync(source, temp);
-    const fd = openSync(temp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    syncFile(temp);
     for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
     renameSync(temp, file);
   } catch (err) {
     rmSync(temp, { force: true });
     throw asStorageFault(err, dirname(file));
   }
-  try {
-    const dir = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
-  } catch {
-    // Folders cannot be opened for fsync on every platform (Windows); the rename is done regardless.
-  }
+  syncDirectory(dirname(file));
 }

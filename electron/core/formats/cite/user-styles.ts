@@ -1,10 +1,11 @@
 // Styles a user added from a .csl file, kept as files in <data dir>/styles so they outlive the process
 // and reach every formatter (the app's and the CLI's). A file is written only after the style passed
 // the registry's checks (well-formed CSL 1.0, independent, accepted by citeproc-js), and atomically.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CITATION_STYLE_IDS } from '../../../../shared/model/csl';
 import { CoreError } from '../../errors';
+import { writeFileAtomic } from '../../fs/atomic-write';
 import { USER_STYLE_ID } from './styles';
 import type { StyleInfo } from './types';
 
@@ -54,10 +55,8 @@ export class UserStyles {
     const previous = this.#read(info.id);
     try {
       mkdirSync(this.dir, { recursive: true });
-      const target = this.#file(info.id);
-      const tmp = `${target}.${process.pid}.tmp`;
-      writeFileSync(tmp, xml, 'utf8');
-      renameSync(tmp, target);
+      // Synced before and after the rename, and no temporary file is left if any step fails.
+      writeFileAtomic(this.#file(info.id), xml);
     } catch (err) {
       // Not saved: take the registration back too (or restore the style it replaced).
       host.unregisterStyle(info.id);
