@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INPUT_DEPTH, requests } from '../../../shared/ipc';
+import { MAX_IMPORT_CHARS, MAX_INPUT_DEPTH, requests } from '../../../shared/ipc';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { startHost, type Host } from '../../../electron/host/server';
@@ -113,6 +113,20 @@ describe('browser mode under hostile messages', { timeout: 240_000 }, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(outcomes.get('nested 5,000 deep')).toBe(channels.length);
+  });
+
+  it('an import text within the bound is answered, and one over it refused, however long its JSON', async () => {
+    // Quotes take two bytes each in JSON: 40 Mi of them made an 80 MiB message, over the old 64 MiB
+    // socket bound, and the socket was closed ("connection lost") instead of the text being read.
+    const within = JSON.stringify(`@misc{q, note = {${'"'.repeat(40 * 1024 * 1024)}}}`);
+    const read = await call('library.import.preview', `{"text":${within},"fileName":"q.bib","sample":8}`, 120_000);
+    expect(read.result.ok, read.result.error?.message).toBe(true);
+    await stillAnswers();
+    const over = JSON.stringify('"'.repeat(MAX_IMPORT_CHARS + 1));
+    const refused = await call('library.import.preview', `{"text":${over},"fileName":"q.bib"}`, 120_000);
+    expect(refused.result.error?.code).toBe('INVALID_INPUT');
+    expect(refused.result.error?.message).toMatch(/text/);
+    await stillAnswers();
   });
 
   it('refuses deep, huge and many-valued inputs before a handler sees them', async () => {

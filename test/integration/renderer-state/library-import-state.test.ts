@@ -14,17 +14,26 @@ const GOOD_AND_BAD = `@article{doe2020, title = {Alpha paper}, author = {Doe, Ja
 `;
 
 describe('ImportFlow against the core', () => {
-  it('refuses a file over 64 MB before reading it, and an empty one', async () => {
+  it('refuses a file over the text bound, read or unread, and an empty one', async () => {
     const flow = new ImportFlow(env.t.api);
-    await flow.open(new File([new Uint8Array(MAX_IMPORT_CHARS + 1)], 'huge.bib'));
-    expect(flow.state).toEqual({
+    const tooLarge = (fileName: string) => ({
       step: 'failed',
-      fileName: 'huge.bib',
+      fileName,
       error: {
         code: 'INVALID_INPUT',
-        message: 'huge.bib is 64 MB; files up to 64 MB can be imported at once. Split it and import the parts.',
+        message: `${fileName} holds more than the 64 MB of text the app imports at once. Split it and import the parts, or import it with citewise import.`,
       },
     });
+    // Over 3 bytes a character: over the bound whatever it holds, refused before it is read.
+    await flow.open(new File([new Uint8Array(3 * MAX_IMPORT_CHARS + 1)], 'huge.bib'));
+    expect(flow.state).toEqual(tooLarge('huge.bib'));
+    // One character a byte: read, then refused by its length.
+    await flow.open(new File([new Uint8Array(MAX_IMPORT_CHARS + 1)], 'ascii.bib'));
+    expect(flow.state).toEqual(tooLarge('ascii.bib'));
+    // More bytes than the bound but fewer characters (two bytes each): the core reads it.
+    await flow.open(new File(['é'.repeat(MAX_IMPORT_CHARS / 2 + 1)], 'accents.bib'));
+    expect(flow.state.step).not.toBe('reading');
+    expect(flow.state).not.toEqual(tooLarge('accents.bib'));
     await flow.open(new File(['  \n'], 'blank.bib'));
     expect(flow.state).toEqual({
       step: 'failed',

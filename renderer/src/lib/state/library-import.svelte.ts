@@ -19,6 +19,14 @@ export type ImportStep =
  * Importing a file as researchers expect from Zotero/JabRef: read it, show what it holds (a dry run),
  * then import it in one transaction and report what was skipped and why, line by line.
  */
+function tooLarge(fileName: string): { code: 'INVALID_INPUT'; message: string } {
+  const mb = MAX_IMPORT_CHARS / (1024 * 1024);
+  return {
+    code: 'INVALID_INPUT',
+    message: `${fileName} holds more than the ${mb} MB of text the app imports at once. Split it and import the parts, or import it with citewise import.`,
+  };
+}
+
 export class ImportFlow {
   readonly #api: CitewiseApi;
   #state = $state<ImportStep>({ step: 'idle' });
@@ -42,15 +50,10 @@ export class ImportFlow {
 
   async open(file: File): Promise<void> {
     const fileName = file.name;
-    if (file.size > MAX_IMPORT_CHARS) {
-      this.#state = {
-        step: 'failed',
-        fileName,
-        error: {
-          code: 'INVALID_INPUT',
-          message: `${fileName} is ${(file.size / 1048576).toFixed(0)} MB; files up to 64 MB can be imported at once. Split it and import the parts.`,
-        },
-      };
+    // The bound is on characters; UTF-8 takes at most 3 bytes for one (a pair of them for 4), so a
+    // file over 3 × the bound in bytes is over it in characters too, and is refused unread.
+    if (file.size > 3 * MAX_IMPORT_CHARS) {
+      this.#state = { step: 'failed', fileName, error: tooLarge(fileName) };
       return;
     }
     this.#state = { step: 'reading', fileName };
@@ -60,6 +63,10 @@ export class ImportFlow {
   }
 
   async openText(text: string, fileName: string): Promise<void> {
+    if (text.length > MAX_IMPORT_CHARS) {
+      this.#state = { step: 'failed', fileName, error: tooLarge(fileName) };
+      return;
+    }
     if (!text.trim()) {
       this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is empty.` } };
       return;
