@@ -9,20 +9,23 @@ import type { Collection, ItemDetail, LibraryRow } from '../../shared/model/libr
 import type { Core } from '../core';
 import type { ExportFormat } from '../core/formats';
 import { RpcError, INVALID_PARAMS, INTERNAL_ERROR } from './json-rpc';
+// The JSON, not styles.ts, which loads citeproc-js: the editor API starts without it.
+import BUILT_IN_CSL_STYLES from '../core/formats/cite/built-in-styles.json';
+import { CITATION_LOCALES, type CitationLocale } from '../../shared/model/settings';
 
 export type ApiCore = Pick<Core, 'invoke' | 'library'>;
 
-/** Citewise's built-in styles by the CSL style ids Zotero and Better BibTeX clients send. */
+/**
+ * Citewise's built-in styles by the CSL style ids Zotero and Better BibTeX clients send: each style's
+ * own CSL id (the file it is built from), and the older or shorter names clients still send.
+ */
 const STYLE_ALIASES: Readonly<Record<string, string>> = {
-  'modern-language-association': 'mla',
-  'american-medical-association': 'ama',
-  'chicago-author-date': 'chicago',
+  ...Object.fromEntries(Object.entries(BUILT_IN_CSL_STYLES).map(([id, csl]) => [csl, id])),
   'chicago-note-bibliography': 'chicago',
-  'harvard-cite-them-right': 'harvard',
   'apa-7th-edition': 'apa',
   apa7: 'apa',
 };
-const LOCALES = new Set(['en-US', 'en-GB']);
+const LOCALES: ReadonlySet<string> = new Set(CITATION_LOCALES);
 
 /** How long the picker reuses the list of items with notices (a scan of the status table). */
 const FLAGGED_TTL_MS = 10_000;
@@ -115,18 +118,18 @@ export class EditorLibrary {
     return id;
   }
 
-  async localeOf(requested: string | undefined): Promise<'en-US' | 'en-GB'> {
+  async localeOf(requested: string | undefined): Promise<CitationLocale> {
     if (requested === undefined || requested === '') return (await this.call('settings.get', {})).locale;
     if (!LOCALES.has(requested))
       throw new RpcError(
         INVALID_PARAMS,
-        `locale "${requested}" is not available; Citewise formats citations in en-US and en-GB`,
+        `locale "${requested}" is not available; Citewise formats citations in ${CITATION_LOCALES.join(' and ')}`,
       );
-    return requested as 'en-US' | 'en-GB';
+    return requested as CitationLocale;
   }
 
   /** A formatted bibliography or one in-text citation of the items, as text and allowlisted HTML. */
-  cite(ids: readonly number[], style: string, locale: 'en-US' | 'en-GB', kind: 'bibliography' | 'citation') {
+  cite(ids: readonly number[], style: string, locale: CitationLocale, kind: 'bibliography' | 'citation') {
     return this.call('library.cite', { ids: [...ids], style, locale, kind });
   }
 

@@ -11,6 +11,7 @@ import {
   type AssistantTurnRecord,
 } from '../model/assistant';
 import { parseDoi } from '../model/doi';
+import { DEFAULT_CITATION_STYLE } from '../model/settings';
 import { CITATION_STYLES } from '../service';
 import { event, feature, request } from './define';
 import type { AddDoisReport } from './library';
@@ -157,7 +158,7 @@ export const assistantFeature = feature({
       z
         .object({
           turnId: id,
-          style: z.enum(CITATION_STYLES).default('apa'),
+          style: z.enum(CITATION_STYLES).default(DEFAULT_CITATION_STYLE),
           format: z.enum(['document', 'markdown']).default('document'),
           numbers: z.array(z.number().int().min(1).max(1000)).min(1).max(1000).optional(),
         })

@@ -2,7 +2,7 @@
 // saved searches, trash, duplicates, undo, import, export and citations, backups. The core runs all
 // of it in the library worker; inputs are bounded here so no payload can make it do unbounded work.
 import { z } from 'zod';
-import { CITATION_LOCALES } from '../model/settings';
+import { CITATION_LOCALES, DEFAULT_CITATION_STYLE } from '../model/settings';
 import { MAX_IMPORT_CHARS } from './wire';
 import { STYLE_ID_PATTERN } from '../model/csl';
 import { hasControlCharacter } from '../model/doi';
@@ -319,7 +319,7 @@ export const libraryFeature = feature({
         .object({
           scope: exportScope,
           format: z.enum([...EXPORT_FILE_FORMATS, ...EXPORT_CITE_FORMATS]),
-          style: styleRef.default('apa'),
+          style: styleRef.default(DEFAULT_CITATION_STYLE),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
           /** A preview: only the first `limit` items of the scope (in library order) are exported. */
           limit: z.number().int().min(1).max(1000).optional(),
@@ -331,7 +331,7 @@ export const libraryFeature = feature({
       z
         .object({
           ids: z.array(itemId).min(1).max(5000),
-          style: styleRef.default('apa'),
+          style: styleRef.default(DEFAULT_CITATION_STYLE),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
           kind: z.enum(['bibliography', 'citation']).default('bibliography'),
         })
@@ -355,7 +355,7 @@ export const libraryFeature = feature({
             )
             .min(1)
             .max(1000),
-          style: styleRef.default('apa'),
+          style: styleRef.default(DEFAULT_CITATION_STYLE),
           locale: z.enum(CITATION_LOCALES).default('en-US'),
         })
         .strict(),

@@ -172,6 +172,13 @@ export const STYLE_LABELS: Record<CitationStyleId, string> = {
 export function isBuiltInStyle(id: string): id is CitationStyleId {
   return (CITATION_STYLES as readonly string[]).includes(id);
 }
+/** A style as the pickers show it: a built-in one under its label here, one added from a .csl file under its own title. */
+export function labelledStyle<S extends { id: string; title: string; builtIn: boolean }>(style: S): S {
+  return style.builtIn && isBuiltInStyle(style.id) ? { ...style, title: STYLE_LABELS[style.id] } : style;
+}
+/** The built-in styles as a picker lists them before the core has answered with the added ones. */
+export const BUILT_IN_STYLE_CHOICES: readonly { id: CitationStyleId; title: string; builtIn: true }[] =
+  CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true }));
 /** What a style id may be: a built-in id or the id of a style added from a .csl file. */
 export const STYLE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 

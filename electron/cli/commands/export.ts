@@ -5,6 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { ExportScope } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
+import { DEFAULT_CITATION_STYLE } from '../../../shared/model/settings';
 import { CoreError } from '../../core/errors';
 import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
@@ -32,7 +33,6 @@ const FILE_FORMATS: Record<string, ExportFormat> = {
 };
 const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
 const FORMAT_NAMES = [...Object.keys(FILE_FORMATS).filter((f) => f !== 'csljson'), ...CITE_FORMATS];
-const DEFAULT_STYLE = 'apa';
 
 export const command = defineCommand({
   name: 'export',
@@ -46,7 +46,7 @@ export const command = defineCommand({
     style: {
       type: 'string',
       arg: 'S',
-      help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_STYLE})`,
+      help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_CITATION_STYLE})`,
     },
     collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
     query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
@@ -96,7 +96,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
   // A set formatted before in this style comes from the library's cache without starting an engine.
   const formatter = citeFormat ? createCiteFormatter({ workers: 1 }) : undefined;
-  const styleId = style ?? DEFAULT_STYLE;
+  const styleId = style ?? DEFAULT_CITATION_STYLE;
   let exported: { items: CslItem[]; text: string };
   try {
     if (formatter && !isBuiltInStyle(styleId)) {
@@ -151,7 +151,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     printJson(ctx.stdout, {
       file: target,
       format,
-      ...(citeFormat ? { style: style ?? DEFAULT_STYLE } : {}),
+      ...(citeFormat ? { style: style ?? DEFAULT_CITATION_STYLE } : {}),
       items: items.length,
     });
   else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);

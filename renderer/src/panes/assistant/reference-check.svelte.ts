@@ -2,7 +2,11 @@
 // and the references it found with their matches, tallies and notices. The report page's address
 // carries a token, so it is asked for only when the user opens it.
 import type { Citation, CitewiseApi, IpcError, TaskFinished } from '../../../../shared/ipc';
-import { DEFAULT_CITATION_LOCALE, type CitationLocale } from '../../../../shared/model/settings';
+import {
+  DEFAULT_CITATION_LOCALE,
+  DEFAULT_CITATION_STYLE,
+  type CitationLocale,
+} from '../../../../shared/model/settings';
 import type { TaskProgress } from '../../../../shared/model/service';
 import { MAX_REFCHECK_BYTES, REFCHECK_EXTENSIONS } from '../../../../shared/model/assistant';
 import { referenceCheckRows, type ReferenceCheckRow } from '../../../../shared/model/reference-check';
@@ -31,7 +35,7 @@ export class ReferenceCheckState {
   source = $state<'file' | string>('file');
   /** Each matched reference formatted in the user's default style, by row index. */
   #citations = $state.raw<Readonly<Record<number, Citation>>>({});
-  #style = 'apa';
+  #style: string = DEFAULT_CITATION_STYLE;
   #locale: CitationLocale = DEFAULT_CITATION_LOCALE;
   /** Finished checks heard before their start answered (a fast check can end first). */
   #early: Record<string, TaskFinished> = {};
@@ -67,7 +71,7 @@ export class ReferenceCheckState {
 
   /** The style and locale the references are formatted in (the user's defaults); reformats shown rows. */
   useStyle(style: string | undefined, locale: CitationLocale | undefined): void {
-    const next = { style: style ?? 'apa', locale: locale ?? DEFAULT_CITATION_LOCALE };
+    const next = { style: style ?? DEFAULT_CITATION_STYLE, locale: locale ?? DEFAULT_CITATION_LOCALE };
     if (next.style === this.#style && next.locale === this.#locale) return;
     this.#style = next.style;
     this.#locale = next.locale;

@@ -1,16 +1,11 @@
 // The citation styles Settings offers as the default: the eight built in (with their labels) and those
 // added from .csl files, which can be removed here.
 import type { CitationStyleInfo, CitewiseApi, IpcError } from '../../../../shared/ipc';
-import { CITATION_STYLE_IDS, isBuiltInStyle, STYLE_LABELS } from '../../../../shared/model/csl';
-
-const label = (s: CitationStyleInfo): CitationStyleInfo =>
-  s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s;
+import { BUILT_IN_STYLE_CHOICES, labelledStyle } from '../../../../shared/model/csl';
 
 export class CitationStylesState {
   readonly #api: CitewiseApi;
-  #styles = $state.raw<CitationStyleInfo[]>(
-    CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })),
-  );
+  #styles = $state.raw<CitationStyleInfo[]>([...BUILT_IN_STYLE_CHOICES]);
   #error = $state<IpcError | null>(null);
 
   constructor(api: CitewiseApi) {
@@ -29,7 +24,7 @@ export class CitationStylesState {
 
   async load(): Promise<void> {
     const result = await this.#api.invoke('library.styles.list', {});
-    if (result.ok) this.#styles = result.value.map(label);
+    if (result.ok) this.#styles = result.value.map(labelledStyle);
     else this.#error = result.error;
   }
 

@@ -1,7 +1,8 @@
 // The export dialog's state: the chosen format, style and locale, a live preview that follows them
 // (stale answers dropped), and saving or copying the result.
 import type { CitationStyleInfo, CitewiseApi, ExportOutput, ExportScope, IpcError } from '../../../../../shared/ipc';
-import { CITATION_STYLE_IDS, isBuiltInStyle, STYLE_LABELS } from '../../../../../shared/model/csl';
+import { BUILT_IN_STYLE_CHOICES, labelledStyle } from '../../../../../shared/model/csl';
+import { DEFAULT_CITATION_STYLE } from '../../../../../shared/model/settings';
 import type { CitationLocale } from '../../../../../shared/model/settings';
 import { isBibliography, type ExportFormat } from './choices';
 import { copyRich, copyText } from './clipboard';
@@ -16,10 +17,8 @@ export class ExportDialogState {
   readonly #scope: ExportScope;
   #format = $state<ExportFormat>('bibtex');
   /** A built-in style id or the id of a style added from a .csl file. */
-  #style = $state<string>('apa');
-  #styles = $state.raw<CitationStyleInfo[]>(
-    CITATION_STYLE_IDS.map((id) => ({ id, title: STYLE_LABELS[id], builtIn: true })),
-  );
+  #style = $state<string>(DEFAULT_CITATION_STYLE);
+  #styles = $state.raw<CitationStyleInfo[]>([...BUILT_IN_STYLE_CHOICES]);
   #styleError = $state('');
   #locale = $state<CitationLocale>('en-US');
   #preview = $state<ExportOutput | null>(null);
@@ -105,10 +104,7 @@ export class ExportDialogState {
 
   async loadStyles(): Promise<void> {
     const result = await this.#api.invoke('library.styles.list', {});
-    if (result.ok)
-      this.#styles = result.value.map((s) =>
-        s.builtIn && isBuiltInStyle(s.id) ? { ...s, title: STYLE_LABELS[s.id] } : s,
-      );
+    if (result.ok) this.#styles = result.value.map(labelledStyle);
   }
 
   /** Adds a style from a .csl file's text and chooses it; says why when the file is not a usable style. */
