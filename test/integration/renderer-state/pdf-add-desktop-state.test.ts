@@ -5,10 +5,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../electron/core';
-import { createInProcessApi } from '../../../electron/core/in-process';
-import { silentLogger } from '../../../electron/core/log';
-import { createMemorySecretStore } from '../../../electron/core/secrets';
 import type { CitewiseApi } from '../../../shared/ipc';
 import { bridgeIpc, type IpcMainLike } from '../../../electron/main/ipc-bridge';
 import { createPreloadApi, type IpcRendererLike } from '../../../electron/preload/api';
@@ -16,25 +12,23 @@ import { PdfAddFlow } from '../../../renderer/src/lib/state/pdf-add.svelte';
 import { AttachmentsState } from '../../../renderer/src/panes/library/details/attachments.svelte';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
+import { coreForTests, offlineCore } from './helpers';
 
-let core: Core;
-let dir: ReturnType<typeof tempDir>;
 let chosen: string[] | null = null;
 const calls: { channel: string; input: unknown }[] = [];
-let api: CitewiseApi;
-
-beforeAll(async () => {
-  dir = tempDir('citewise-pdf-add-state-');
-  core = await createCore({
-    dataDir: join(dir.path, 'data'),
-    mode: 'test',
-    logger: silentLogger,
-    serviceUrl: 'http://127.0.0.1:9',
-    service: { maxAttempts: 1 },
-    secrets: createMemorySecretStore(),
+const env = coreForTests(() =>
+  offlineCore('pdf-add-state', {
     desktop: { chooseSaveFile: async () => null, chooseOpenFiles: async () => chosen, openPath: async () => '' },
-  });
-  const inner = createInProcessApi(core);
+  }),
+);
+/** The in-process api, recording what the renderer sends. */
+let api: CitewiseApi;
+/** Where the user's PDFs are, outside the data folder. */
+let dir: ReturnType<typeof tempDir>;
+
+beforeAll(() => {
+  dir = tempDir('citewise-pdf-add-files-');
+  const inner = env.t.api;
   api = {
     invoke: ((channel: string, input: unknown) => {
       calls.push({ channel, input });
@@ -44,8 +38,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await core?.close();
+afterAll(() => {
   dir?.remove();
 });
 
@@ -106,7 +99,7 @@ describe('PdfAddFlow.drop', { timeout: 60_000 }, () => {
     };
     const dispose = bridgeIpc({
       ipcMain,
-      core,
+      core: env.t.core,
       describeSender: () => ({ senderId: 1, frameUrl: 'app://citewise/index.html', isMainFrame: true }),
       trustedOrigins: ['app://citewise'],
       trustedSenderIds: () => [1],
