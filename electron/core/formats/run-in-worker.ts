@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../errors';
+import { fromWire } from '../worker-rpc';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import type { ImportOptions } from './index';
 import { resolveLimits, timeLimitMessage } from './limits';
@@ -114,16 +115,9 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         if (message.sample) items.push(...message.sample);
         resolve({ ...message.result, items, parseMs: message.parseMs });
       } else {
-        const { code, message: text, line } = message.error;
-        fail(
-          code === 'TIMEOUT'
-            ? overTime(line)
-            : new CoreError(
-                code === 'INVALID_INPUT' || code === 'NOT_FOUND' ? code : 'INTERNAL',
-                text,
-                line > 0 ? { line } : undefined,
-              ),
-        );
+        const err = fromWire(message.error);
+        const line = (message.error.details as { line?: number } | undefined)?.line ?? 0;
+        fail(err instanceof CoreError && err.code === 'TIMEOUT' ? overTime(line) : err);
       }
     });
     worker.on('error', (err) =>

@@ -4,6 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ImportOptions } from './index';
 import type { ImportedItem, ParseResult } from './result';
+import type { WireError } from '../worker-rpc';
 
 export type WorkerSource =
   { kind: 'path'; path: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'text'; text: string };
@@ -21,4 +22,4 @@ export interface WorkerRequest {
 export type WorkerMessage =
   | { type: 'items'; items: ImportedItem[] }
   | { type: 'done'; result: Omit<ParseResult, 'items'>; parseMs: number; sample?: ImportedItem[] }
-  | { type: 'failed'; error: { message: string; line: number; code: string } };
+  | { type: 'failed'; error: WireError };

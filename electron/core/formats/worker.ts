@@ -7,21 +7,24 @@ import { prepareItem } from '../library/derive';
 import { parseManuscript, readManuscript } from '../manuscript/check';
 import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
-import { FormatError, TimeLimitError } from './limits';
+import { TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
 import { encodePortItems, FLOW, type PortMessage } from './import-port';
+import { toWire, type WireError } from '../worker-rpc';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
 }
 
-function failure(err: unknown): Extract<WorkerMessage, { type: 'failed' }>['error'] {
-  if (err instanceof TimeLimitError) return { message: err.message, line: err.line, code: 'TIMEOUT' };
-  if (err instanceof FormatError) return { message: err.message, line: err.line, code: err.code };
+/** Why a parse failed, as it crosses to the caller: always a CoreError's code, the line in its details. */
+function failure(err: unknown): WireError {
+  // In one thread a parse over its budget is INVALID_INPUT; across it is TIMEOUT, which the caller words with the file's name.
+  if (err instanceof TimeLimitError) return toWire(new CoreError('TIMEOUT', err.message, err.details));
+  if (err instanceof CoreError) return toWire(err);
   if (err instanceof Error && 'code' in err && err.code === 'ENOENT')
-    return { message: 'The file does not exist.', line: 0, code: 'NOT_FOUND' };
-  return { message: err instanceof Error ? err.message : String(err), line: 0, code: 'INTERNAL' };
+    return toWire(new CoreError('NOT_FOUND', 'The file does not exist.'));
+  return toWire(new CoreError('INTERNAL', err instanceof Error ? err.message : String(err)));
 }
 
 /** Chunks the store may have waiting, unread, before the parser waits for it. */
@@ -117,13 +120,7 @@ function runManuscript(request: ManuscriptRequest): void {
       source.kind === 'path' ? readManuscript(source.path) : parseManuscript(source.name, source.bytes, source.aux);
     message = { type: 'parsed', parsed };
   } catch (err) {
-    message = {
-      type: 'failed',
-      error:
-        err instanceof CoreError
-          ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }
-          : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
-    };
+    message = { type: 'failed', error: failure(err) };
   }
   parentPort!.postMessage(message);
 }

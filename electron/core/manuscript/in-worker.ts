@@ -1,9 +1,9 @@
 // The manuscript check's parse, in the formats worker: a 20 MB .docx or .tex is unzipped, decoded and
 // scanned there, never on the thread that answers the UI. One worker per check, as for an import.
 import { Worker } from 'node:worker_threads';
-import type { ErrorCode } from '../../../shared/ipc';
 import { CoreError } from '../errors';
 import { locateWorker } from '../worker-entry';
+import { fromWire, type WireError } from '../worker-rpc';
 import type { ParsedManuscript } from './check';
 
 /** What the manuscript check reads: a path on disk (its .aux beside it is read too), or bytes the pane sent. */
@@ -18,9 +18,7 @@ export interface ManuscriptRequest {
 }
 
 /** What the formats worker answers a manuscript request with. */
-export type ManuscriptMessage =
-  | { type: 'parsed'; parsed: ParsedManuscript }
-  | { type: 'failed'; error: { code: ErrorCode; message: string; details?: unknown } };
+export type ManuscriptMessage = { type: 'parsed'; parsed: ParsedManuscript } | { type: 'failed'; error: WireError };
 
 /** Parses a manuscript in the formats worker: the same answer and errors (code, file, line) as readManuscript / parseManuscript. */
 export function parseManuscriptInWorker(
@@ -44,7 +42,7 @@ export function parseManuscriptInWorker(
     };
     worker.on('message', (message: ManuscriptMessage) => {
       if (message.type === 'parsed') settle(() => resolve(message.parsed));
-      else settle(() => reject(new CoreError(message.error.code, message.error.message, message.error.details)));
+      else settle(() => reject(fromWire(message.error)));
     });
     worker.on('error', (err) => settle(() => reject(err)));
     worker.on('exit', (code) =>
