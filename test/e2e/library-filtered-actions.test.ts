@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-// Acting on the library while the table is filtered (issue 21's area): a merge of duplicates with a
-// search typed and with a tag filter on, its undo, Move to Trash and its undo, a title edited so it no
-// longer matches, an import, and a restore from the Trash. After each, the table refreshes to what the
+// Acting on the library while the table is filtered (issue 21's area): Duplicates and Needs review,
+// which list groups and PDFs and offer no search box; a merge of duplicates after a search and with a
+// tag filter on, its undo, Move to Trash and its undo, a title edited so it no longer matches, an
+// import, and a restore from the Trash. After each, the table refreshes to what the
 // search or filter matches now, with the right count: the merged item stays when it matches, and
 // "No items match" shows only when nothing does.
 import type { Page } from 'playwright-core';
@@ -61,12 +62,33 @@ describe('acting on the library while a search or a tag filter is on', () => {
   const SOIL = 'Drought and soil microbiomes';
   const PEAT = 'Peatland carbon budgets after rewetting';
 
-  it('merges duplicates with a search typed in the Duplicates view; the merged item matches it afterwards, and undo brings both back', async () => {
+  it('offers no search box in Duplicates and Needs review, where a query would filter nothing, and says why', async () => {
+    const note = () => page.getByTestId('no-search');
+    await search().fill('peat');
+    await shows([PEAT]);
+    for (const [view, says] of [
+      ['view-duplicates', 'Duplicates lists every group'],
+      ['view-review', 'Needs review lists every PDF'],
+    ] as const) {
+      await page.getByTestId(view).click();
+      await page.locator('[data-testid="no-search"]', { hasText: says }).waitFor({ timeout: 10_000 });
+      expect(await note().textContent()).toContain('Search and the tag filter apply to the item lists');
+      expect(await search().count(), `a search box in ${view}`).toBe(0);
+    }
+    // The pair that the typed "peat" would have hidden is listed: the search did not follow into the view.
+    await page.getByTestId('view-duplicates').click();
+    await expect.poll(() => dups().textContent()).toContain('1 group');
+    await page.getByTestId('view-library').click();
+    await search().waitFor();
+    expect(await note().count()).toBe(0);
+    await shows([SOIL, SOIL, PEAT]);
+  });
+
+  it('merges duplicates found after a search; the merged item matches the search afterwards, and undo brings both back', async () => {
     await search().fill('soil');
     await shows([SOIL, SOIL]);
     await page.getByTestId('view-duplicates').click();
     await expect.poll(() => dups().textContent()).toContain('1 group');
-    await search().fill('soil');
     await dups().getByRole('button', { name: 'Merge into the first' }).click();
     await expect.poll(toast).toContain('Merged 2 items into one');
     await expect.poll(() => dups().textContent()).toContain('No duplicates');

@@ -75,8 +75,9 @@ describe('Settings: citations, library file and backups', () => {
     expect(await page.getByTestId('restore-note').textContent()).toContain('citewise restore');
   });
 
-  // The app-wide button style (app.css .button): a ring a keyboard user sees, and a dimmed disabled state.
-  it('shows a 2px ring in the focus colour on every Settings button reached with Tab', async () => {
+  // The app-wide button and field styles (app.css .button, .input): a ring a keyboard user sees, and a
+  // dimmed disabled state. A field's ring is drawn inside its border, where no scrolling box clips it.
+  it('shows a 2px ring in the focus colour on every Settings button and text field reached with Tab', async () => {
     const focus = await page.evaluate(() => {
       const probe = document.createElement('span');
       probe.style.color = 'var(--focus)';
@@ -86,23 +87,32 @@ describe('Settings: citations, library file and backups', () => {
       return c;
     });
     await page.getByRole('heading', { name: 'Settings', exact: true }).click();
-    const seen: { text: string; ring: string }[] = [];
+    const seen: { field: boolean; text: string; ring: string }[] = [];
     for (let i = 0; i < 60; i++) {
       await page.keyboard.press('Tab');
       const f = await page.evaluate(() => {
         const el = document.activeElement;
-        if (!(el instanceof HTMLButtonElement) || !el.closest('.settings-section')) return null;
+        const field =
+          el instanceof HTMLSelectElement ||
+          el instanceof HTMLTextAreaElement ||
+          (el instanceof HTMLInputElement && !['checkbox', 'radio', 'file'].includes(el.type));
+        if (!(el instanceof HTMLButtonElement || field) || !el.closest('.settings-section')) return null;
         const s = getComputedStyle(el);
         return {
-          text: el.textContent?.trim() ?? '',
+          field,
+          text: field
+            ? (el.getAttribute('data-testid') ?? el.getAttribute('aria-label') ?? el.tagName)
+            : (el.textContent?.trim() ?? ''),
           ring: `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} offset ${s.outlineOffset}`,
         };
       });
       if (f) seen.push(f);
     }
-    // Back up now, Export library…, Change…, Remove… : the walk reaches several.
-    expect(seen.length).toBeGreaterThanOrEqual(3);
-    for (const f of seen) expect(f.ring, f.text).toBe(`2px solid ${focus} offset 1px`);
+    // Back up now, Export library…, Change…, Remove… : the walk reaches several; and the default
+    // style, its language, the auto-export path, format and scope, the watched folder.
+    expect(seen.filter((f) => !f.field).length).toBeGreaterThanOrEqual(3);
+    expect(seen.filter((f) => f.field).length).toBeGreaterThanOrEqual(3);
+    for (const f of seen) expect(f.ring, f.text).toBe(`2px solid ${focus} offset ${f.field ? -2 : 1}px`);
   });
 
   it('dims a disabled button, and not an enabled one', async () => {
