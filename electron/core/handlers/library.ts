@@ -119,7 +119,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const unnamed: string[] = [];
       for (const v of [...versions.published, ...versions.preprints]) {
         if (v.itemId !== null || v.title !== null) continue;
-        const cached = await lib.getPaper(v.doi);
+        const cached = await library.serviceCache.getPaper(v.doi);
         if (
           cached.state === 'not-fetched' ||
           (cached.state === 'unknown' && Date.now() - cached.fetchedAt > UNKNOWN_PAPER_RETRY_MS)

@@ -150,6 +150,8 @@ export class LibraryClient {
   readonly serviceCollections: AsyncStore<'serviceCollections'>;
   /** Every CiteCacheStore method (formatted bibliographies by key), async (the exports' BibliographyStore). */
   readonly citeCache: AsyncStore<'citeCache'>;
+  /** Every ServiceCacheStore method (papers, tallies, notices by DOI), async (enrichment, add-by-DOI). */
+  readonly serviceCache: AsyncStore<'serviceCache'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -177,6 +179,7 @@ export class LibraryClient {
     this.autoExports = this.#store('autoExports');
     this.serviceCollections = this.#store('serviceCollections');
     this.citeCache = this.#store('citeCache');
+    this.serviceCache = this.#store('serviceCache');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

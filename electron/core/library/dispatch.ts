@@ -35,6 +35,7 @@ export function storesOf(opened: OpenedLibrary): LibraryStores {
     autoExports: library.autoExports,
     serviceCollections: library.serviceCollections,
     citeCache: library.citeCache,
+    serviceCache: library.serviceCache,
   };
 }
 

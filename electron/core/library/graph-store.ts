@@ -279,8 +279,8 @@ export class GraphStore {
         const n = norm(d);
         if (n) dois.add(n);
       }
-      if (Object.keys(input.papers).length > 0) this.#library.putPapers({ found: input.papers }, at);
-      if (Object.keys(input.tallies).length > 0) this.#library.putTallies({ found: input.tallies }, at);
+      if (Object.keys(input.papers).length > 0) this.#library.serviceCache.putPapers({ found: input.papers }, at);
+      if (Object.keys(input.tallies).length > 0) this.#library.serviceCache.putTallies({ found: input.tallies }, at);
       const fetched = input.offset + input.statements.length;
       const prev =
         input.offset === 0
@@ -487,7 +487,7 @@ export class GraphStore {
     const items: CslItem[] = dois.map((doi) => {
       const own = libraryItems.get(doi);
       if (own) return own;
-      const cached = this.#library.getPaper(doi);
+      const cached = this.#library.serviceCache.getPaper(doi);
       const item: CslItem =
         cached.state === 'found' ? paperToCsl(metadataOf(cached.paper as UiPaper)) : doiPlaceholder(doi as never);
       const key = uniqueCitationKey(citationKeyBase(item), (k) => taken.has(k.toLowerCase()));

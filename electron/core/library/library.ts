@@ -22,7 +22,7 @@ import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql } from './sql';
 import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
-import { normDoi } from './service-cache';
+import { normDoi, ServiceCacheStore } from './service-cache';
 import { paperVersions } from './versions';
 import type { PaperVersions } from '../../../shared/model/paper-versions';
 import { CollectionsRoom } from './collections';
@@ -40,12 +40,15 @@ export class Library extends CollectionsRoom {
   readonly serviceCollections: ServiceCollectionsStore;
   /** Formatted bibliographies kept by key (cite-cache.ts); LibraryClient.citeCache in the app. */
   readonly citeCache: CiteCacheStore;
+  /** Papers, tallies and notices from the service by DOI (service-cache.ts); LibraryClient.serviceCache in the app. */
+  readonly serviceCache: ServiceCacheStore;
 
   constructor(options: LibraryOptions) {
     super(options);
     this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
+    this.serviceCache = new ServiceCacheStore({ write: this.w, read: this.r, now: this.now });
     this.citeCache = new CiteCacheStore({
       write: this.w,
       read: this.r,

@@ -17,7 +17,7 @@ import {
   type SortColumn,
 } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, withWaiting } from './library-base';
-import { ServiceCache } from './service-cache';
+import { UndoLog } from './undo';
 
 const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
   title: { column: 'title_sort', index: 'items_by_title', nullable: true },
@@ -107,7 +107,7 @@ function sqlText(text: string): SqlFragment {
   return sql([text] as unknown as TemplateStringsArray);
 }
 
-export abstract class Listing extends ServiceCache {
+export abstract class Listing extends UndoLog {
   readonly #window: number;
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;

@@ -8,6 +8,7 @@ import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { FulltextStore } from './fulltext-store';
+import type { ServiceCacheStore } from './service-cache';
 import type { ServiceCollectionsStore } from './service-collections-store';
 import type { Library } from './library';
 import type { SearchIndexRepair } from './search-index';
@@ -27,6 +28,7 @@ export interface LibraryStores {
   autoExports: AutoExportStore;
   serviceCollections: ServiceCollectionsStore;
   citeCache: CiteCacheStore;
+  serviceCache: ServiceCacheStore;
 }
 export type StoreName = keyof LibraryStores;
 

@@ -126,9 +126,9 @@ const bench: BenchCase = {
           unclassified: 0,
           citingPublications: i % 11,
         };
-      await client.lib.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
+      await client.serviceCache.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
       for (let i = 0; i < 200; i += 1)
-        await client.lib.putNotices(`10.5555/gen.1.${i * 97}`, [
+        await client.serviceCache.putNotices(`10.5555/gen.1.${i * 97}`, [
           { status: i % 4 === 0 ? 'Retracted' : 'Has correction' },
         ]);
       const thesis = await client.lib.createCollection('Thesis');

@@ -34,11 +34,7 @@ async function write(name: string, spec: Parameters<typeof makePdf>[0]): Promise
 
 /** Captures the files offline (no service) into the library, each becoming an item; their ids in order. */
 async function capture(lib: LibraryClient, paths: readonly string[], storeDir: string): Promise<number[]> {
-  const reports = await capturePdfs(
-    paths,
-    { library: { lib: lib.lib }, service: null, reader },
-    { mode: 'copy', storeDir },
-  );
+  const reports = await capturePdfs(paths, { library: lib, service: null, reader }, { mode: 'copy', storeDir });
   return reports.map((r) => {
     if (r.status !== 'added') throw new Error(`not added: ${JSON.stringify(r)}`);
     return r.itemId;

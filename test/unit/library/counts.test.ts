@@ -36,13 +36,13 @@ describe('library counts', () => {
       { id: 'report', type: 'report', title: 'Only one, then trashed' },
     ]).ids;
     t.library.trashItems([ids[6]!, ids[7]!]);
-    t.library.putTallies({
+    t.library.serviceCache.putTallies({
       found: { '10.1000/b': TALLY, '10.1000/gone': TALLY, '10.1000/nowhere': TALLY },
       unknown: ['10.1000/a'],
     });
-    t.library.putNotices('10.1000/b', [{ status: 'Retracted' }], true);
-    t.library.putNotices('10.1000/book', [{ status: 'Has correction' }], false);
-    t.library.putNotices('10.1000/gone', [{ status: 'Retracted' }], true);
+    t.library.serviceCache.putNotices('10.1000/b', [{ status: 'Retracted' }], true);
+    t.library.serviceCache.putNotices('10.1000/book', [{ status: 'Has correction' }], false);
+    t.library.serviceCache.putNotices('10.1000/gone', [{ status: 'Retracted' }], true);
 
     const counts = t.library.counts();
     expect(counts).toEqual({

@@ -84,7 +84,7 @@ describe('duplicates and merge', () => {
       article('Same study', 'Smith', 2021, { DOI: '10.1000/pub' }),
     ]);
     const [pre, pub] = r.ids as [number, number];
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: { '10.1000/pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.01.01.1' }], publicationLinks: [] } },
     });
     expect(t.library.findDuplicates()).toEqual([]);

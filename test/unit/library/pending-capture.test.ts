@@ -130,7 +130,7 @@ describe('completing a pending capture', () => {
     t.library.completePendingCapture(attachmentId, match('10.5555/found.1'));
     expect(waitingIn()).toEqual({ [itemId]: { for: 'metadata', doi: '10.5555/found.1' }, [other]: null });
     // The service does not know the DOI: nothing more to wait for.
-    t.library.putPapers({ found: {}, unknown: ['10.5555/found.1'] });
+    t.library.serviceCache.putPapers({ found: {}, unknown: ['10.5555/found.1'] });
     expect(waitingIn()).toEqual({ [itemId]: null, [other]: null });
     expect(t.library.getItem(itemId).waiting).toBeUndefined();
   });

@@ -84,7 +84,7 @@ describe('library search', () => {
     const sub = t.library.createCollection('Methods', top);
     t.library.addToCollection(sub, [ids.b!]);
     expect(find('collection:thesis')).toEqual([ids.b]);
-    t.library.putTallies({
+    t.library.serviceCache.putTallies({
       found: {
         '10.1000/a': { total: 20, supporting: 12, contrasting: 1, mentioning: 7, unclassified: 0 },
         '10.1000/b': { total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0 },
@@ -94,8 +94,8 @@ describe('library search', () => {
     expect(find('supporting:>10')).toEqual([ids.a]);
     expect(find('contrasting:>0')).toEqual([ids.a]);
     expect(find('mentioning:0')).toEqual([ids.b]);
-    t.library.putNotices('10.1000/b', [{ status: 'Retracted', date: '2020-1-1' }]);
-    t.library.putNotices('10.1000/c', [{ status: 'Has correction' }], false);
+    t.library.serviceCache.putNotices('10.1000/b', [{ status: 'Retracted', date: '2020-1-1' }]);
+    t.library.serviceCache.putNotices('10.1000/c', [{ status: 'Has correction' }], false);
     expect(find('retracted:yes')).toEqual([ids.b]);
     expect(find('notice:any')).toEqual([ids.b, ids.c]);
     expect(find('notice:correction')).toEqual([ids.c]);

@@ -7,7 +7,7 @@ describe('cached service data', () => {
   afterEach(() => t.dispose());
 
   it('keeps tallies keyed by normalised DOI with fetch time, telling unknown from zero from not fetched', () => {
-    t.library.putTallies(
+    t.library.serviceCache.putTallies(
       {
         found: {
           'HTTPS://DOI.ORG/10.1000/A': { total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0 },
@@ -16,7 +16,7 @@ describe('cached service data', () => {
       },
       1000,
     );
-    expect(t.library.getTallies(['10.1000/a', 'doi:10.1000/U', '10.1000/none', 'junk'])).toEqual({
+    expect(t.library.serviceCache.getTallies(['10.1000/a', 'doi:10.1000/U', '10.1000/none', 'junk'])).toEqual({
       '10.1000/a': {
         state: 'found',
         fetchedAt: 1000,
@@ -32,7 +32,7 @@ describe('cached service data', () => {
       junk: { state: 'not-fetched' },
     });
     // A later fetch replaces the row: unknown → found.
-    t.library.putTallies(
+    t.library.serviceCache.putTallies(
       {
         found: {
           '10.1000/u': {
@@ -47,7 +47,7 @@ describe('cached service data', () => {
       },
       2000,
     );
-    expect(t.library.getTallies(['10.1000/u'])['10.1000/u']).toMatchObject({
+    expect(t.library.serviceCache.getTallies(['10.1000/u'])['10.1000/u']).toMatchObject({
       state: 'found',
       fetchedAt: 2000,
       citingPublications: 2,
@@ -56,7 +56,7 @@ describe('cached service data', () => {
 
   it('copies tallies onto items for sorting, whenever the item or the tally comes first', () => {
     const before = t.library.addItem(article('Before', 'A', 2000, { DOI: '10.1000/b' }));
-    t.library.putTallies({
+    t.library.serviceCache.putTallies({
       found: {
         '10.1000/b': { total: 5, supporting: 5, contrasting: 0, mentioning: 0, unclassified: 0 },
         '10.1000/c': { total: 9, supporting: 9, contrasting: 0, mentioning: 0, unclassified: 0 },
@@ -72,7 +72,7 @@ describe('cached service data', () => {
   });
 
   it('stores papers (with preprint links and notices), statements and journal notices with their states', () => {
-    t.library.putPapers(
+    t.library.serviceCache.putPapers(
       {
         found: {
           '10.1000/p': {
@@ -87,30 +87,34 @@ describe('cached service data', () => {
       },
       5,
     );
-    expect(t.library.getPaper('10.1000/P')).toMatchObject({ state: 'found', fetchedAt: 5, paper: { title: 'P' } });
-    expect(t.library.getPaper('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 5 });
-    expect(t.library.getPaper('10.1000/r')).toEqual({ state: 'not-fetched' });
-    expect(t.library.getNotices('10.1000/p')).toMatchObject({
+    expect(t.library.serviceCache.getPaper('10.1000/P')).toMatchObject({
+      state: 'found',
+      fetchedAt: 5,
+      paper: { title: 'P' },
+    });
+    expect(t.library.serviceCache.getPaper('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 5 });
+    expect(t.library.serviceCache.getPaper('10.1000/r')).toEqual({ state: 'not-fetched' });
+    expect(t.library.serviceCache.getNotices('10.1000/p')).toMatchObject({
       state: 'found',
       retracted: true,
       notices: [{ status: 'Retracted' }],
     });
-    t.library.putNotices('10.1000/q', null, undefined, 6);
-    expect(t.library.getNotices('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 6 });
+    t.library.serviceCache.putNotices('10.1000/q', null, undefined, 6);
+    expect(t.library.serviceCache.getNotices('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 6 });
 
-    t.library.putStatements('10.1000/p', [{ text: 'supports', type: 'supporting' }], 7);
-    expect(t.library.getStatements('10.1000/p')).toEqual({
+    t.library.serviceCache.putStatements('10.1000/p', [{ text: 'supports', type: 'supporting' }], 7);
+    expect(t.library.serviceCache.getStatements('10.1000/p')).toEqual({
       state: 'found',
       fetchedAt: 7,
       statements: [{ text: 'supports', type: 'supporting' }],
     });
-    t.library.putJournalNotices('0028-0836', { totalRetractions: 2 }, 8);
-    expect(t.library.getJournalNotices('00280836')).toEqual({
+    t.library.serviceCache.putJournalNotices('0028-0836', { totalRetractions: 2 }, 8);
+    expect(t.library.serviceCache.getJournalNotices('00280836')).toEqual({
       state: 'found',
       fetchedAt: 8,
       notices: { totalRetractions: 2 },
     });
-    expect(() => t.library.putJournalNotices('1234-5678', {})).toThrow(/check digit/);
+    expect(() => t.library.serviceCache.putJournalNotices('1234-5678', {})).toThrow(/check digit/);
   });
 
   it('lists DOIs whose cache is missing or stale, for a refresh that never fetches everything at once', () => {
@@ -119,11 +123,11 @@ describe('cached service data', () => {
       article('B', 'B', 2000, { DOI: '10.1000/b' }),
       article('C', 'C', 2000),
     ]);
-    t.library.putTallies(
+    t.library.serviceCache.putTallies(
       { found: { '10.1000/a': { total: 1, supporting: 1, contrasting: 0, mentioning: 0, unclassified: 0 } } },
       100,
     );
-    expect(t.library.staleDois('tallies', 50).sort()).toEqual(['10.1000/b']);
-    expect(t.library.staleDois('tallies', 200).sort()).toEqual(['10.1000/a', '10.1000/b']);
+    expect(t.library.serviceCache.staleDois('tallies', 50).sort()).toEqual(['10.1000/b']);
+    expect(t.library.serviceCache.staleDois('tallies', 200).sort()).toEqual(['10.1000/a', '10.1000/b']);
   });
 });

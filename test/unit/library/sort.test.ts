@@ -32,7 +32,7 @@ function seed(t: TestLibrary): void {
       unclassified: 0,
       citingPublications: i % 3,
     };
-  t.library.putTallies({ found, unknown: ['10.1000/3'] });
+  t.library.serviceCache.putTallies({ found, unknown: ['10.1000/3'] });
 }
 
 const value = (r: LibraryRow, c: SortColumn): unknown =>

@@ -191,7 +191,7 @@ describe('undo and redo', () => {
       t.db.prepare("UPDATE items SET doi = '10.1000/x' WHERE id = ?").run(a);
       t.library.addTags([a], ['x']);
       t.library.undo();
-      t.library.putTallies({
+      t.library.serviceCache.putTallies({
         found: { '10.1000/x': { total: 3, supporting: 1, contrasting: 0, mentioning: 2, unclassified: 0 } },
       });
       expect(t.library.redo()).toBe('Add tag x to “Alpha paper”');
