@@ -152,6 +152,8 @@ export class LibraryClient {
   readonly citeCache: AsyncStore<'citeCache'>;
   /** Every ServiceCacheStore method (papers, tallies, notices by DOI), async (enrichment, add-by-DOI). */
   readonly serviceCache: AsyncStore<'serviceCache'>;
+  /** Every ListingStore method (sorted pages, search, counts, saved searches, idsOf), async. */
+  readonly listing: AsyncStore<'listing'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -180,6 +182,7 @@ export class LibraryClient {
     this.serviceCollections = this.#store('serviceCollections');
     this.citeCache = this.#store('citeCache');
     this.serviceCache = this.#store('serviceCache');
+    this.listing = this.#store('listing');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

@@ -36,6 +36,7 @@ export function storesOf(opened: OpenedLibrary): LibraryStores {
     serviceCollections: library.serviceCollections,
     citeCache: library.citeCache,
     serviceCache: library.serviceCache,
+    listing: library.listing,
   };
 }
 

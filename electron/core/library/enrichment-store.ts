@@ -440,7 +440,7 @@ export class EnrichmentStore {
         rows = [];
         let cursor: string | null = null;
         do {
-          const page = this.#library.list({
+          const page = this.#library.listing.list({
             ...(scope.kind === 'collection'
               ? { collectionId: scope.id, includeSubcollections: true }
               : { query: scope.query }),

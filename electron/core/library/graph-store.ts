@@ -215,7 +215,7 @@ export class GraphStore {
       case 'collection': {
         const exists = this.#r.get(sql`SELECT 1 FROM collections WHERE id = ${seed.collectionId}`);
         if (!exists) throw new CoreError('NOT_FOUND', `The collection ${seed.collectionId} does not exist.`);
-        const ids = this.#library.idsOf({ collectionId: seed.collectionId });
+        const ids = this.#library.listing.idsOf({ collectionId: seed.collectionId });
         rows = inBatches(ids, (batch) =>
           this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} ORDER BY id`),
         );

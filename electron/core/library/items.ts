@@ -21,9 +21,9 @@ import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
 import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
-import { Listing } from './list';
+import { UndoLog } from './undo';
 
-export abstract class ItemsRoom extends Listing {
+export abstract class ItemsRoom extends UndoLog {
   // ── Items ──
 
   addItem(item: CslItem): ItemId {

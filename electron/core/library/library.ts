@@ -22,6 +22,7 @@ import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql } from './sql';
 import type { DuplicateGroup, ImportOptions, ImportResult, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
+import { ListingStore } from './list';
 import { normDoi, ServiceCacheStore } from './service-cache';
 import { paperVersions } from './versions';
 import type { PaperVersions } from '../../../shared/model/paper-versions';
@@ -42,6 +43,8 @@ export class Library extends CollectionsRoom {
   readonly citeCache: CiteCacheStore;
   /** Papers, tallies and notices from the service by DOI (service-cache.ts); LibraryClient.serviceCache in the app. */
   readonly serviceCache: ServiceCacheStore;
+  /** Sorted pages, search, counts and saved searches (list.ts); LibraryClient.listing in the app. */
+  readonly listing: ListingStore;
 
   constructor(options: LibraryOptions) {
     super(options);
@@ -49,6 +52,7 @@ export class Library extends CollectionsRoom {
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
     this.serviceCache = new ServiceCacheStore({ write: this.w, read: this.r, now: this.now });
+    this.listing = new ListingStore({ ...options, write: this.w, read: this.r, now: this.now });
     this.citeCache = new CiteCacheStore({
       write: this.w,
       read: this.r,
@@ -290,7 +294,9 @@ export class Library extends CollectionsRoom {
    * instead of three (search, key lookup, records).
    */
   searchCsl(query: string, limit: number, key?: string): CslItem[] {
-    const ids = this.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).rows.map((r) => r.id);
+    const ids = this.listing
+      .list({ query, sort: { column: 'relevance', direction: 'desc' }, limit })
+      .rows.map((r) => r.id);
     const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
     return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
   }

@@ -11,6 +11,7 @@ import type { FulltextStore } from './fulltext-store';
 import type { ServiceCacheStore } from './service-cache';
 import type { ServiceCollectionsStore } from './service-collections-store';
 import type { Library } from './library';
+import type { ListingStore } from './list';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 import type { Reply, WireError } from '../worker-rpc';
@@ -29,6 +30,7 @@ export interface LibraryStores {
   serviceCollections: ServiceCollectionsStore;
   citeCache: CiteCacheStore;
   serviceCache: ServiceCacheStore;
+  listing: ListingStore;
 }
 export type StoreName = keyof LibraryStores;
 

@@ -120,7 +120,7 @@ describe('retraction watch', () => {
       watch.dispose();
       await lib.close();
       lib = await dir.open();
-      const row = (await lib.lib.list({ query: `doi:${clean.doi}` })).rows[0]!;
+      const row = (await lib.listing.list({ query: `doi:${clean.doi}` })).rows[0]!;
       expect(row.retracted).toBe(true);
       expect((await lib.enrichment.flaggedItems()).map((f) => f.id)).toContain(cleanId);
     } finally {

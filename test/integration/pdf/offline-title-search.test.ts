@@ -99,7 +99,7 @@ describe('a PDF without an identifier, captured offline', () => {
       },
     ]);
     expect((await core.library.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending', 'pending', 'pending']);
-    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+    expect((await core.library.listing.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
       { for: 'title-search', title: 'Quixotic zephyr vellum marmalade' },
       { for: 'title-search', title: two!.title },
       { for: 'title-search', title: one!.title },
@@ -174,7 +174,7 @@ describe('a PDF without an identifier, captured offline', () => {
         .at(-1),
     ).toMatchObject({ state: 'done', done: 3, total: 3 });
     // The list no longer marks anything as waiting.
-    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+    expect((await core.library.listing.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
       undefined,
       undefined,
       undefined,

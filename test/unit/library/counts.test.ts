@@ -10,7 +10,7 @@ function rowsOf(t: TestLibrary): LibraryRow[] {
   const rows: LibraryRow[] = [];
   let cursor: string | null = null;
   do {
-    const page = t.library.list({ sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
+    const page = t.library.listing.list({ sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
     rows.push(...page.rows);
     cursor = page.nextCursor;
   } while (cursor);

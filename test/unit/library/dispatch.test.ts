@@ -72,10 +72,15 @@ describe('library worker dispatch', () => {
 
   it('allows methods declared by the store class and by the rooms it is built from, bound to the store', () => {
     const dispatch = storeDispatch(stores);
-    // counts is Library's own; listCollections a room's (collections.ts); list is further down the chain.
+    // counts is Library's own; listCollections a room's (collections.ts); undoTops is further down the chain.
     expect(dispatch('lib', 'counts')([])).toMatchObject({ items: 0 });
     expect(dispatch('lib', 'listCollections')([])).toEqual([]);
-    expect(dispatch('lib', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
+    expect(dispatch('lib', 'undoTops')([])).toEqual({ undo: null, redo: null });
+    // Listing and the service cache are stores of their own now, not rooms of the chain.
+    expect(dispatch('listing', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
+    expect(() => dispatch('lib', 'list')).toThrow('Unknown library method lib.list');
+    expect(dispatch('serviceCache', 'getTallies')([['10.1000/a']])).toEqual({ '10.1000/a': { state: 'not-fetched' } });
+    expect(() => dispatch('lib', 'putPapers')).toThrow('Unknown library method lib.putPapers');
     expect(dispatch('fulltext', 'summary')([])).toMatchObject({ pages: 0 });
     expect(dispatch('autoExports', 'list')([])).toEqual([]);
     // Auto-export is its own store now, not Library pass-throughs.
@@ -106,7 +111,7 @@ describe('library worker dispatch', () => {
       const lib = client.lib as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
       for (const name of ['toString', 'hasOwnProperty', 'assistant'])
         await expect(lib[name]!('x')).rejects.toThrow(`Unknown library method lib.${name}`);
-      expect(await client.lib.count()).toBe(0);
+      expect(await client.listing.count()).toBe(0);
     } finally {
       await client.close();
       wdir.remove();

@@ -124,7 +124,7 @@ describe('completing a pending capture', () => {
   it('the table and the details say what the item waits for, until the service has answered', () => {
     const other = t.library.addItem({ id: 'plain', type: 'article-journal', title: 'Waits for nothing' });
     const waitingIn = () =>
-      Object.fromEntries(t.library.list({ limit: 10 }).rows.map((r) => [r.id, r.waiting ?? null]));
+      Object.fromEntries(t.library.listing.list({ limit: 10 }).rows.map((r) => [r.id, r.waiting ?? null]));
     expect(waitingIn()).toEqual({ [itemId]: { for: 'title-search', title: 'Page title' }, [other]: null });
     expect(t.library.getItem(itemId).waiting).toEqual({ for: 'title-search', title: 'Page title' });
     t.library.completePendingCapture(attachmentId, match('10.5555/found.1'));

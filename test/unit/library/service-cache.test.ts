@@ -63,12 +63,12 @@ describe('cached service data', () => {
       },
     });
     const after = t.library.addItem(article('After', 'B', 2000, { DOI: '10.1000/c' }));
-    const rows = t.library.list({ sort: { column: 'supporting', direction: 'desc' } }).rows;
+    const rows = t.library.listing.list({ sort: { column: 'supporting', direction: 'desc' } }).rows;
     expect(rows.map((r) => r.id)).toEqual([after, before]);
     // Changing an item's DOI picks up the other DOI's tallies.
     t.library.updateItem(before, { ...t.library.getItem(before).csl, DOI: '10.1000/none' });
     expect(t.library.getItem(before).evidence).toEqual({ state: 'not-fetched' });
-    expect(t.library.list({ query: 'supporting:>0' }).rows.map((r) => r.id)).toEqual([after]);
+    expect(t.library.listing.list({ query: 'supporting:>0' }).rows.map((r) => r.id)).toEqual([after]);
   });
 
   it('stores papers (with preprint links and notices), statements and journal notices with their states', () => {

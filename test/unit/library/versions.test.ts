@@ -159,7 +159,7 @@ describe('paper versions', () => {
       article('Plain', 'C', 2019, { DOI: '10.1000/plain' }),
     ]).ids as [number, number, number, number];
     const found = (query: string) =>
-      t.library
+      t.library.listing
         .list({ query })
         .rows.map((r) => r.id)
         .sort((a, b) => a - b);
