@@ -10,9 +10,6 @@ import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './bac
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
 import type {
   ImportMatches,
-  LibraryArgs,
-  LibraryMethod,
-  LibraryResult,
   LibraryStores,
   Request,
   Response,
@@ -286,10 +283,6 @@ export class LibraryClient {
         this.#closed = true;
       },
     });
-  }
-
-  call<M extends LibraryMethod>(method: M, ...args: LibraryArgs<M>): Promise<Awaited<LibraryResult<M>>> {
-    return this.#request({ id: 0, op: 'call', store: 'lib', method, args }) as Promise<Awaited<LibraryResult<M>>>;
   }
 
   /**

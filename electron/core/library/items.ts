@@ -9,7 +9,6 @@ import { editedFields, recordUserEdits } from './edits';
 import { changedFields, editLabel } from './undo-labels';
 import { ImportSession } from './import-session';
 import {
-  capturesOf,
   pendingTitleSearches,
   unsettledCaptures,
   type CaptureInput,
@@ -304,11 +303,6 @@ export abstract class ItemsRoom extends UndoLog {
     );
     this.#touch([itemId]);
     return attachmentId;
-  }
-
-  /** How the item's captured PDFs were identified. */
-  capturesOf(itemId: ItemId) {
-    return capturesOf(this.r, itemId);
   }
 
   /** The "Needs review" list: unsure captures, and those waiting for the service. */

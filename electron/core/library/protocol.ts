@@ -50,13 +50,6 @@ export type StoreCall = {
   [S in StoreName]: { id: number; op: 'call'; store: S; method: StoreMethod<S>; args: unknown[] };
 }[StoreName];
 
-export type LibraryMethod = StoreMethod<'lib'>;
-export type EnrichmentMethod = StoreMethod<'enrichment'>;
-export type GraphMethod = StoreMethod<'graph'>;
-
-export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
-export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
-
 export interface WorkerInit {
   file: string;
   nativeBinding?: string | undefined;

@@ -1,12 +1,14 @@
 // The service cache (Library.serviceCache, LibraryClient.serviceCache): papers with their preprint and
-// publication links, evidence tallies, statements and editorial notices per DOI, journal notices per
-// ISSN, with fetch times. No row = not fetched; found = 0 = unknown to the service. A store of its
-// own: it needs the two connections and the clock, nothing of the Library's chain (no undo).
-import { parseDoi, parseIssn } from '../../../shared/model/doi';
+// publication links, evidence tallies and editorial notices per DOI, with fetch times. No row = not
+// fetched; found = 0 = unknown to the service. Items and filters read tallies and notices by joining
+// these tables (library-base.ts ROW_JOINS). Journal notices per ISSN are the journal cache's
+// (service-collections-store.ts). A store of its own: it needs the two connections and the clock,
+// nothing of the Library's chain (no undo).
+import { parseDoi } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { paperLinks } from '../../../shared/model/paper-versions';
 import { CoreError } from '../errors';
-import { ident, inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
+import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { TallyState } from './types';
 import { type RawRow, tallyState } from './library-base';
 
@@ -146,26 +148,6 @@ export class ServiceCacheStore {
     return Object.fromEntries(normalised.map(([d, n]) => [d, (n && byDoi.get(n)) || { state: 'not-fetched' }]));
   }
 
-  putStatements(doi: string, statements: unknown[] | null, fetchedAt = this.#now()): void {
-    const d = normDoi(doi);
-    if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
-    this.#w
-      .run(sql`INSERT INTO service_statements (doi, found, data, fetched_at) VALUES (${d}, ${statements ? 1 : 0}, ${statements ? JSON.stringify(statements) : null}, ${fetchedAt})
-      ON CONFLICT(doi) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getStatements(
-    doi: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; statements: unknown[] } {
-    return cacheState(
-      this.#r.get(sql`SELECT found, data, fetched_at FROM service_statements WHERE doi = ${normDoi(doi) ?? ''}`),
-      'statements',
-    );
-  }
-
   /** Editorial notices of one DOI (null: unknown to the service) with its retraction status (undefined: not reported). */
   putNotices(doi: string, notices: NoticeLike[] | null, retracted?: boolean, fetchedAt = this.#now()): void {
     const d = normDoi(doi);
@@ -177,55 +159,6 @@ export class ServiceCacheStore {
       return;
     }
     this.#putNotices(d, notices, retracted, fetchedAt);
-  }
-
-  getNotices(
-    doi: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; notices: NoticeLike[]; retracted: boolean | null } {
-    const row = this.#r.get<{ found: number; data: string | null; retracted: number | null; fetched_at: number }>(
-      sql`SELECT found, data, retracted, fetched_at FROM service_notices WHERE doi = ${normDoi(doi) ?? ''}`,
-    );
-    if (!row) return { state: 'not-fetched' };
-    if (row.found === 0) return { state: 'unknown', fetchedAt: row.fetched_at };
-    return {
-      state: 'found',
-      fetchedAt: row.fetched_at,
-      notices: JSON.parse(row.data ?? '[]') as NoticeLike[],
-      retracted: row.retracted === null ? null : row.retracted === 1,
-    };
-  }
-
-  putJournalNotices(issn: string, data: unknown | null, fetchedAt = this.#now()): void {
-    const parsed = parseIssn(issn);
-    if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
-    this.#w
-      .run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${data === null ? 0 : 1}, ${data === null ? null : JSON.stringify(data)}, ${fetchedAt})
-      ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getJournalNotices(
-    issn: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; notices: unknown } {
-    const parsed = parseIssn(issn);
-    return cacheState(
-      parsed.ok
-        ? this.#r.get(sql`SELECT found, data, fetched_at FROM service_journal_notices WHERE issn = ${parsed.issn}`)
-        : undefined,
-      'notices',
-    );
-  }
-
-  /** DOIs of library items whose cached data of this kind is missing or older than `olderThan` (ms epoch): what a refresh should fetch. */
-  staleDois(kind: 'papers' | 'tallies' | 'notices', olderThan: number, limit = 1000): string[] {
-    const table = ident(`service_${kind}`, ['service_papers', 'service_tallies', 'service_notices']);
-    return this.#r.pluck<string>(sql`SELECT DISTINCT i.doi FROM items i LEFT JOIN ${table} c ON c.doi = i.doi
-      WHERE i.doi IS NOT NULL AND i.trashed_at IS NULL AND (c.doi IS NULL OR c.fetched_at < ${olderThan}) LIMIT ${limit}`);
   }
 
   #putNotices(doi: string, notices: NoticeLike[], retracted: boolean | undefined, fetchedAt: number): void {

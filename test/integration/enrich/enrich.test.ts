@@ -1,6 +1,7 @@
 // Enrichment against the local citation service and a real library (through its worker): what is
 // filled and what is kept, what is cached, and how a run survives going offline, cancel and a crash.
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ENRICH_POLICY, Enricher } from '../../../electron/core/jobs/enrich';
 import { JobRegistry } from '../../../electron/core/jobs/registry';
@@ -84,7 +85,18 @@ describe('enrichment', () => {
       supporting: paper.tally!.supporting,
       contrasting: paper.tally!.contradicting,
     });
-    expect(await lib.serviceCache.getNotices(a)).toMatchObject({ state: 'found', notices: paper.editorialNotices });
+    // The paper's notices are cached with it, as the service sent them (items and filters read the row).
+    const notices = new Database(dir.file, { readonly: true });
+    try {
+      const row = notices.prepare('SELECT found, data FROM service_notices WHERE doi = ?').get(a) as {
+        found: number;
+        data: string;
+      };
+      expect(row.found).toBe(1);
+      expect(JSON.parse(row.data)).toMatchObject(paper.editorialNotices);
+    } finally {
+      notices.close();
+    }
     expect(await lib.serviceCache.getPaper(b)).toMatchObject({ state: 'found' });
     // Filling is not a user edit: no undo entry, no edit record.
     expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual([

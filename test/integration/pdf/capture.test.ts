@@ -17,6 +17,7 @@ import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { fastClient, libraryDir, type TestLibraryDir } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
+import { storedCaptures } from '../../helpers/captures';
 
 let svc: Awaited<ReturnType<typeof service>>;
 let client: ServiceClient;
@@ -149,7 +150,7 @@ describe('capturing the test set online', () => {
       });
       const item = await lib.lib.getItem(r.itemId);
       expect(item.csl.title).toBe(paper.title);
-      expect((await lib.lib.capturesOf(r.itemId))[0]).toMatchObject({
+      expect(storedCaptures(dir.file, r.itemId)[0]).toMatchObject({
         method,
         evidence: [
           { method, matched: expect.stringMatching(new RegExp(paper.doi.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i')) },

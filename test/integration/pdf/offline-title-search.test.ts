@@ -13,6 +13,7 @@ import { tempDir } from '../../helpers/tmp';
 import { serviceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
 import { quickProbeCore, until, value } from './offline-helpers';
+import { storedCaptures } from '../../helpers/captures';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -37,7 +38,7 @@ async function startCore(url: string, key: string, dir: string): Promise<{ core:
 
 /** What identification decided, without the library's ids and times. */
 async function captured(core: Core, itemId: number) {
-  const [c] = await core.library.lib.capturesOf(itemId);
+  const [c] = storedCaptures(core.info, itemId);
   if (!c) throw new Error(`item ${itemId} has no capture`);
   const { method, state, confidence, evidence, candidates } = c;
   return { method, state, confidence, evidence, candidates };

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaptureInput, TitleSearchOutcome } from '../../../electron/core/library/capture-store';
 import { testLibrary, type TestLibrary } from './helpers/lib';
+import { capturesIn } from '../../helpers/captures';
 
 const pending = (sha256: string, title: string, byline?: string): CaptureInput => ({
   csl: { id: `pdf-${sha256}`, type: 'article-journal', title },
@@ -62,7 +63,7 @@ describe('completing a pending capture', () => {
       DOI: '10.5555/found.1',
       custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
     });
-    expect(t.library.capturesOf(itemId)).toMatchObject([
+    expect(capturesIn(t.db, itemId)).toMatchObject([
       { state: 'identified', method: 'title-search', confidence: 0.96, evidence: match('x').evidence, candidates: [] },
     ]);
     expect(t.library.pendingTitleSearches()).toEqual([]);

@@ -6,6 +6,12 @@ describe('cached service data', () => {
   beforeEach(() => (t = testLibrary()));
   afterEach(() => t.dispose());
 
+  /** A cache row as stored (the store has no reader for notices: items and filters join the table). */
+  const row = (table: 'service_notices' | 'service_journal_notices', key: string): unknown =>
+    t.db
+      .prepare(`SELECT * FROM ${table} WHERE ${table === 'service_notices' ? 'doi' : 'issn'} = ?`)
+      .get(key) as unknown;
+
   it('keeps tallies keyed by normalised DOI with fetch time, telling unknown from zero from not fetched', () => {
     t.library.serviceCache.putTallies(
       {
@@ -71,7 +77,7 @@ describe('cached service data', () => {
     expect(t.library.listing.list({ query: 'supporting:>0' }).rows.map((r) => r.id)).toEqual([after]);
   });
 
-  it('stores papers (with preprint links and notices), statements and journal notices with their states', () => {
+  it('stores papers (with preprint links and notices) and journal notices with their states', () => {
     t.library.serviceCache.putPapers(
       {
         found: {
@@ -94,40 +100,26 @@ describe('cached service data', () => {
     });
     expect(t.library.serviceCache.getPaper('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 5 });
     expect(t.library.serviceCache.getPaper('10.1000/r')).toEqual({ state: 'not-fetched' });
-    expect(t.library.serviceCache.getNotices('10.1000/p')).toMatchObject({
-      state: 'found',
-      retracted: true,
-      notices: [{ status: 'Retracted' }],
+    expect(row('service_notices', '10.1000/p')).toMatchObject({
+      found: 1,
+      retracted: 1,
+      kinds: ',retracted,',
+      data: JSON.stringify([{ status: 'Retracted', noticeDoi: '10.1000/n' }]),
+      fetched_at: 5,
     });
-    t.library.serviceCache.putNotices('10.1000/q', null, undefined, 6);
-    expect(t.library.serviceCache.getNotices('10.1000/q')).toEqual({ state: 'unknown', fetchedAt: 6 });
+    const p = t.library.addItem(article('P', 'A', 2000, { DOI: '10.1000/p' }));
+    expect(t.library.getItem(p)).toMatchObject({ retracted: true, notices: ['retracted'] });
+    t.library.serviceCache.putNotices('10.1000/Q', null, undefined, 6);
+    expect(row('service_notices', '10.1000/q')).toMatchObject({ found: 0, data: null, fetched_at: 6 });
+    expect(() => t.library.serviceCache.putNotices('junk', [])).toThrow('"junk" is not a valid DOI.');
 
-    t.library.serviceCache.putStatements('10.1000/p', [{ text: 'supports', type: 'supporting' }], 7);
-    expect(t.library.serviceCache.getStatements('10.1000/p')).toEqual({
-      state: 'found',
-      fetchedAt: 7,
-      statements: [{ text: 'supports', type: 'supporting' }],
+    // Journal notices are the journal cache's (service-collections-store.ts), keyed by normalised ISSN.
+    t.library.serviceCollections.putJournalNotices('00280836', { totalRetractions: 2 }, 8);
+    expect(row('service_journal_notices', '0028-0836')).toMatchObject({
+      found: 1,
+      data: JSON.stringify({ totalRetractions: 2 }),
+      fetched_at: 8,
     });
-    t.library.serviceCache.putJournalNotices('0028-0836', { totalRetractions: 2 }, 8);
-    expect(t.library.serviceCache.getJournalNotices('00280836')).toEqual({
-      state: 'found',
-      fetchedAt: 8,
-      notices: { totalRetractions: 2 },
-    });
-    expect(() => t.library.serviceCache.putJournalNotices('1234-5678', {})).toThrow(/check digit/);
-  });
-
-  it('lists DOIs whose cache is missing or stale, for a refresh that never fetches everything at once', () => {
-    t.library.importItems([
-      article('A', 'A', 2000, { DOI: '10.1000/a' }),
-      article('B', 'B', 2000, { DOI: '10.1000/b' }),
-      article('C', 'C', 2000),
-    ]);
-    t.library.serviceCache.putTallies(
-      { found: { '10.1000/a': { total: 1, supporting: 1, contrasting: 0, mentioning: 0, unclassified: 0 } } },
-      100,
-    );
-    expect(t.library.serviceCache.staleDois('tallies', 50).sort()).toEqual(['10.1000/b']);
-    expect(t.library.serviceCache.staleDois('tallies', 200).sort()).toEqual(['10.1000/a', '10.1000/b']);
+    expect(() => t.library.serviceCollections.putJournalNotices('1234-5678', null)).toThrow(/check digit/);
   });
 });
