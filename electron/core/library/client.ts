@@ -1,4 +1,5 @@
-// The library's async facade: the same methods as Library, each a message to the library worker.
+// The library's async facade: one proxy per store of the worker (protocol.ts LibraryStores), each
+// method a message to the library worker.
 // The thread that answers the UI only posts messages and receives results; an import is sent in
 // chunks (so no single structured clone is large) and committed in one transaction by the worker.
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
@@ -131,7 +132,7 @@ export class LibraryClient {
   #migrationBackup: BackupInfo | null;
   #searchIndexRepair: SearchIndexRepair | null;
   readonly backupDir: string;
-  /** Every Library method, async. */
+  /** Every public Library method (items, collections, undo, imports' previews, export), async. */
   readonly lib: AsyncLibrary;
   /** Every EnrichmentStore method, async (used by the enrichment jobs in core/jobs). */
   readonly enrichment: AsyncEnrichment;

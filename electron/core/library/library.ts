@@ -1,10 +1,10 @@
-// The library store: items with their creators, tags, notes, collections and attachments; search and
-// sorted, keyset-paged listing; duplicates and merge; the service cache; undo. Synchronous over
-// better-sqlite3: it runs inside the library worker (worker.ts), and tests use it directly.
-// Writes go through the WriteDb; listing and search use a separate read-only connection, which in WAL
-// mode sees the last committed state, so a long import never shows half its rows.
-// Library is the top of a chain of rooms, one module per concern (library-base.ts lists them); this
-// module holds imports, duplicates and merge, export and the manuscript lookup.
+// The library store: items with their creators, tags, notes, collections and attachments; duplicates
+// and merge; undo. Synchronous over better-sqlite3: it runs inside the library worker (worker.ts), and
+// tests use it directly. Writes go through the WriteDb; reads use a separate read-only connection,
+// which in WAL mode sees the last committed state, so a long import never shows half its rows.
+// Library is the top of a chain of rooms (library-base.ts lists them) and holds the stores that need
+// no undo as fields (`listing`, `serviceCache`, `citeCache`…); this module holds imports,
+// duplicates and merge, export and the manuscript lookup.
 import { CiteCacheStore } from './cite-cache';
 import type { CslItem } from '../../../shared/model/csl';
 import { statusFromNotices } from '../../../shared/model/item-status';

@@ -17,8 +17,10 @@ import type { ImportResult } from './types';
 import type { Reply, WireError } from '../worker-rpc';
 
 /**
- * The stores the library worker holds. LibraryClient has one async proxy per store, under the same
- * name (`client.lib.list(…)`, `client.graph.…`); each call is one 'call' request naming the store.
+ * The stores the library worker holds (dispatch.ts storesOf). LibraryClient has one async proxy per
+ * store, under the same name (`client.lib.getItem(…)`, `client.listing.list(…)`, `client.graph.…`);
+ * each call is one 'call' request naming the store, and reaches only what StoreMethod lets the
+ * client name (dispatch.ts refuses the Library chain's protected helpers).
  */
 export interface LibraryStores {
   lib: Library;
