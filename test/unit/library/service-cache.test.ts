@@ -1,3 +1,4 @@
+import { NEED_TALLIES } from '../../../electron/core/library/enrichment-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { article, testLibrary, type TestLibrary } from './helpers/lib';
 
@@ -121,5 +122,31 @@ describe('cached service data', () => {
       fetched_at: 8,
     });
     expect(() => t.library.serviceCollections.putJournalNotices('1234-5678', null)).toThrow(/check digit/);
+  });
+
+  it('lists DOIs whose cache is missing or stale, for a refresh that never fetches everything at once', () => {
+    t.library.importItems([
+      article('A', 'A', 2000, { DOI: '10.1000/a' }),
+      article('B', 'B', 2000, { DOI: '10.1000/b' }),
+      article('C', 'C', 2000),
+    ]);
+    t.library.serviceCache.putTallies(
+      { found: { '10.1000/a': { total: 1, supporting: 1, contrasting: 0, mentioning: 0, unclassified: 0 } } },
+      100,
+    );
+    // What a refresh queues (EnrichmentStore.enqueueStale, tallies only): each run is read, then dropped.
+    const stale = (cutoff: number, limit = 1000): string[] => {
+      const { run } = t.enrichment.enqueueStale({ papers: 0, notices: 0, tallies: cutoff }, limit, {
+        only: NEED_TALLIES,
+      });
+      if (!run) return [];
+      const dois = t.enrichment.nextBatch(run.id, 10).map((q) => q.doi);
+      t.enrichment.cancelRun(run.id);
+      return dois;
+    };
+    // Fetched at 100: stale only before a cutoff past it. Never fetched (b) is always due, and comes first.
+    expect(stale(100)).toEqual(['10.1000/b']);
+    expect(stale(101)).toEqual(['10.1000/b', '10.1000/a']);
+    expect(stale(101, 1)).toEqual(['10.1000/b']);
   });
 });
