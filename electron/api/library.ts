@@ -64,6 +64,10 @@ export class EditorLibrary {
     return this.core.library.lib;
   }
 
+  get listing() {
+    return this.core.library.listing;
+  }
+
   /** Item ids by citation key (aliases of merged items included), in the order given; null: unknown. */
   async idsOfKeys(keys: readonly string[]): Promise<(number | null)[]> {
     return Promise.all(keys.map((k) => this.lib.findByCitationKey(k.replace(/^@/, ''))));
@@ -78,7 +82,7 @@ export class EditorLibrary {
   }
 
   search(query: string, limit: number): Promise<LibraryRow[]> {
-    return this.lib.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).then((p) => p.rows);
+    return this.listing.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).then((p) => p.rows);
   }
 
   /** The best `limit` matches as CSL-JSON, `key`'s item first when it is a citation key. */

@@ -334,7 +334,7 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
         const target = await library.collectionAt(collection, true);
         if (!target) throw new RpcError(INVALID_PARAMS, `collection.scanAUX: no collection at ${collection}`);
         // The collection holds exactly what the document cites.
-        const current = await library.lib.idsOf({ collectionId: target.id, includeSubcollections: false });
+        const current = await library.listing.idsOf({ collectionId: target.id, includeSubcollections: false });
         const stale = current.filter((id) => !cited.includes(id));
         if (stale.length > 0)
           await library.call('library.collections.removeItems', { collectionId: target.id, ids: stale });

@@ -64,11 +64,11 @@ export async function pullExport(
       const [, lib, rest] = m as unknown as [string, string, string];
       if (lib !== '1' && lib !== '' && lib !== 'My Library')
         return text(404, `Citewise: library "${lib}" not found; Citewise has one library, 1\n`);
-      if (kind === 'library') ids = await library.lib.idsOf({});
+      if (kind === 'library') ids = await library.listing.idsOf({});
       else {
         const collection = await library.collectionAt(`//${rest}`, false);
         if (!collection) return text(404, `Citewise: no collection at "${rest}"\n`);
-        ids = await library.lib.idsOf({
+        ids = await library.listing.idsOf({
           collectionId: collection.id,
           includeSubcollections: options.get('recursive') !== 'false',
         });

@@ -132,7 +132,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (error) logger.error('the scheduled library backup failed', new Error(error.message));
     },
   });
-  const ranking = await library.lib.searchRanking();
+  const ranking = await library.listing.searchRanking();
   if (ranking.reason) logger.info(`search ranks with FTS5's bm25 (same order, slower): ${ranking.reason}`);
   if (library.recovery)
     logger.warn(

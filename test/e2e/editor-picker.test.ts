@@ -29,10 +29,10 @@ describe('the editor picker', () => {
       },
     });
     // Evidence on one paper: its tallies, and a retraction notice.
-    await f.core.library.lib.putTallies({
+    await f.core.library.serviceCache.putTallies({
       found: { '10.1000/adams': { total: 14, supporting: 3, contrasting: 1, mentioning: 10, unclassified: 0 } },
     });
-    await f.core.library.lib.putNotices('10.1000/adams', [], true);
+    await f.core.library.serviceCache.putNotices('10.1000/adams', [], true);
     // An expression of concern on another.
     const synthetic = await f.core.library.lib.getItem(f.ids['Author:2026-test']!);
     const withDoi = await f.core.invoke('library.item.update', {
@@ -40,7 +40,7 @@ describe('the editor picker', () => {
       csl: { ...synthetic.csl, DOI: '10.1000/synthetic' },
     });
     if (!withDoi.ok) throw new Error(withDoi.error.message);
-    await f.core.library.lib.putNotices(
+    await f.core.library.serviceCache.putNotices(
       '10.1000/synthetic',
       [{ doi: '10.1000/synthetic', status: 'Has expression of concern', date: '2026-01-01' }],
       false,

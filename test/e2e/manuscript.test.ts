@@ -42,18 +42,18 @@ describe('The manuscript check in the Assistant pane', () => {
       }),
     ).toBe(0);
     await withLibrary(data.path, async (client) => {
-      await client.lib.putNotices(
+      await client.serviceCache.putNotices(
         '10.1000/retracted',
         [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01' }],
         true,
       );
-      await client.lib.putTallies({
+      await client.serviceCache.putTallies({
         found: {
           '10.1000/disputed': { total: 50, supporting: 3, contrasting: 9, mentioning: 38, unclassified: 0 },
           '10.1000/fine': { total: 12, supporting: 4, contrasting: 0, mentioning: 8, unclassified: 0 },
         },
       });
-      await client.lib.putPapers({
+      await client.serviceCache.putPapers({
         found: { '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/published' }] } },
       });
     });

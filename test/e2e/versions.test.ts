@@ -56,7 +56,7 @@ describe('Preprints and their published versions', () => {
         DOI: HOSTILE_PRE,
         issued: { 'date-parts': [[2021]] },
       });
-      await client.lib.putPapers({
+      await client.serviceCache.putPapers({
         found: {
           [HOSTILE_PRE]: { publicationLinks: [{ publishedDoi: HOSTILE_PUB }], preprintLinks: [] },
           [HOSTILE_PUB]: {

@@ -119,7 +119,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
           collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
         if (formatter && !(await client.citeCache.holdsStyle(styleId, citeFormat!)))
           formatter.prepareBibliography({ style: styleId, format: citeFormat! }).catch(() => undefined);
-        const items = await cslOfIds(client.lib, await idsInScope(client.lib, scopeOf(collectionId, query)));
+        const items = await cslOfIds(client.lib, await idsInScope(client.listing, scopeOf(collectionId, query)));
         if (!formatter) return { items, text: exportItems(items, fileFormat!) };
         const bib = await formatter.formatBibliography(items, {
           style: styleId,

@@ -44,10 +44,10 @@ async function searchCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const { rows, total, hits } = await withLibrary(
     ctx.dataDir,
     async (client) => {
-      const page = await client.lib.list({ query, limit });
+      const page = await client.listing.list({ query, limit });
       return {
         rows: page.rows,
-        total: await client.lib.count({ query }),
+        total: await client.listing.count({ query }),
         hits: withPages
           ? await client.fulltext.hits(
               query,

@@ -115,8 +115,8 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
           field: 'scope.collectionId',
         });
       label = `collection “${collection.name}”`;
-      ids = await lib.idsOf({ collectionId: scope.collectionId });
-    } else ids = await lib.idsOf({});
+      ids = await library.listing.idsOf({ collectionId: scope.collectionId });
+    } else ids = await library.listing.idsOf({});
     const dois = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
       for (const item of await lib.cslOf(ids.slice(i, i + 500))) {
@@ -406,7 +406,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
         throw new CoreError('NOT_FOUND', `Collection ${source.collectionId} is not in the library.`, {
           field: 'source.collectionId',
         });
-      const ids = await lib.idsOf({ collectionId: source.collectionId });
+      const ids = await library.listing.idsOf({ collectionId: source.collectionId });
       if (ids.length === 0)
         throw new CoreError(
           'INVALID_INPUT',

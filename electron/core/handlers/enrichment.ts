@@ -9,7 +9,7 @@ export function enrichmentHandlers(deps: { enricher: Enricher; watch: Retraction
   async function cached(id: number): Promise<ItemServiceData> {
     const { doi } = await deps.library.lib.getItem(id);
     if (!doi) return { doi: null, paper: { state: 'not-fetched' } };
-    const paper = await deps.library.lib.getPaper(doi);
+    const paper = await deps.library.serviceCache.getPaper(doi);
     return { doi, paper: paper.state === 'found' ? { ...paper, paper: paper.paper as UiPaper } : paper };
   }
   return {

@@ -10,11 +10,11 @@ import {
 } from '../../../shared/model/evidence-records';
 import { CoreError } from '../errors';
 import type { CslItem } from '../../../shared/model/csl';
-import type { AsyncLibrary } from '../library/client';
+import type { AsyncLibrary, AsyncStore } from '../library/client';
 import type { FeatureHandlers } from '../registry';
 
 export interface EvidenceHandlerDeps {
-  library: { lib: Pick<AsyncLibrary, 'addItem' | 'getItem' | 'list'> };
+  library: { lib: Pick<AsyncLibrary, 'addItem' | 'getItem'>; listing: Pick<AsyncStore<'listing'>, 'list'> };
   changed: (change: LibraryChange) => void;
 }
 
@@ -53,7 +53,7 @@ export function evidenceHandlers(deps: EvidenceHandlerDeps) {
       .trim();
     if (!phrase) return null;
     // Looking is a courtesy: a title the search language cannot take must not stop a save.
-    const page = await deps.library.lib.list({ query: `title:"${phrase}"`, limit: 50 }).catch(() => null);
+    const page = await deps.library.listing.list({ query: `title:"${phrase}"`, limit: 50 }).catch(() => null);
     for (const row of page?.rows ?? []) {
       const existing = await deps.library.lib.getItem(row.id);
       const other = markOf(existing.csl);

@@ -74,7 +74,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     events.emit('library.changed', change);
     deps.onChange?.(change);
   };
-  const idsOf = (scope: ExportScope): Promise<number[]> => idsInScope(lib, scope);
+  const idsOf = (scope: ExportScope): Promise<number[]> => idsInScope(library.listing, scope);
   // The Library pane's selection lives only in memory: it is the app window's, not the library's.
   let selection: LibrarySelection = { kind: 'items', ids: [] };
   const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
@@ -86,13 +86,14 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       recovery: library.recovery,
       backupDir: library.backupDir,
     }),
-    'library.list': (input) => lib.list(input),
-    'library.count': (input) => lib.count(input),
+    'library.list': (input) => library.listing.list(input),
+    'library.count': (input) => library.listing.count(input),
     'library.selection.set': ({ selection: next }) => {
       selection = next;
       return null;
     },
-    'library.selection.get': async () => (selection.kind === 'items' ? [...selection.ids] : lib.idsOf(selection.where)),
+    'library.selection.get': async () =>
+      selection.kind === 'items' ? [...selection.ids] : library.listing.idsOf(selection.where),
 
     'library.item.get': ({ id }) => lib.getItem(id),
     'library.item.update': async ({ id, csl }) => {
@@ -119,7 +120,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const unnamed: string[] = [];
       for (const v of [...versions.published, ...versions.preprints]) {
         if (v.itemId !== null || v.title !== null) continue;
-        const cached = await lib.getPaper(v.doi);
+        const cached = await library.serviceCache.getPaper(v.doi);
         if (
           cached.state === 'not-fetched' ||
           (cached.state === 'unknown' && Date.now() - cached.fetchedAt > UNKNOWN_PAPER_RETRY_MS)
@@ -223,14 +224,14 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return { deleted };
     },
 
-    'library.searches.list': () => lib.listSavedSearches(),
+    'library.searches.list': () => library.listing.listSavedSearches(),
     'library.searches.save': async ({ name, query, sort }) => {
-      const id = await lib.saveSearch(name, query, sort);
+      const id = await library.listing.saveSearch(name, query, sort);
       changed('searches');
       return { id };
     },
     'library.searches.delete': async ({ id }) => {
-      await lib.deleteSavedSearch(id);
+      await library.listing.deleteSavedSearch(id);
       changed('searches');
       return null;
     },

@@ -34,7 +34,7 @@ import { PdfReader } from '../pdf/run-in-worker';
 import type { FeatureHandlers } from '../registry';
 
 export interface PdfHandlerDeps {
-  library: Pick<LibraryClient, 'lib' | 'fulltext'>;
+  library: Pick<LibraryClient, 'lib' | 'fulltext' | 'serviceCache'>;
   /** Null: no service (the capture waits as pending, or keeps the DOI as a placeholder). */
   service: () => CaptureService | null;
   jobs: JobRegistry;

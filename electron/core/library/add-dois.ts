@@ -28,14 +28,14 @@ export function metadataOf(paper: UiPaper): Parameters<typeof paperToCsl>[0] {
 
 /** Keeps the service's answers (papers, unknown DOIs, tallies) in the cache, so items show their evidence at once. */
 export async function cachePapers(
-  library: { lib: Pick<LibraryClient['lib'], 'putPapers' | 'putTallies'> },
+  library: { serviceCache: Pick<LibraryClient['serviceCache'], 'putPapers' | 'putTallies'> },
   result: Pick<BulkResult<UiPaper>, 'found' | 'unknown'>,
 ): Promise<void> {
   const tallies: Record<string, EvidenceCounts> = {};
   for (const [doi, paper] of Object.entries(result.found)) if (paper.tally) tallies[doi] = paper.tally;
   if (Object.keys(result.found).length > 0 || result.unknown.length > 0)
-    await library.lib.putPapers({ found: result.found, unknown: result.unknown });
-  if (Object.keys(tallies).length > 0) await library.lib.putTallies({ found: tallies });
+    await library.serviceCache.putPapers({ found: result.found, unknown: result.unknown });
+  if (Object.keys(tallies).length > 0) await library.serviceCache.putTallies({ found: tallies });
 }
 
 export interface AddDoisOptions {

@@ -51,6 +51,7 @@ function record(row: CaptureRow): CaptureRecord {
   };
 }
 
+/** An item's captures by attachment (the tests read them through this: test/helpers/captures.ts). */
 export function capturesOf(db: ReadDb, itemId: number): CaptureRecord[] {
   return db
     .all<CaptureRow>(sql`SELECT * FROM pdf_captures WHERE item_id = ${itemId} ORDER BY attachment_id`)

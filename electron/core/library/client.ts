@@ -1,4 +1,5 @@
-// The library's async facade: the same methods as Library, each a message to the library worker.
+// The library's async facade: one proxy per store of the worker (protocol.ts LibraryStores), each
+// method a message to the library worker.
 // The thread that answers the UI only posts messages and receives results; an import is sent in
 // chunks (so no single structured clone is large) and committed in one transaction by the worker.
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
@@ -10,9 +11,6 @@ import type { BackupInfo, BackupInspection, BackupReason, Recovery } from './bac
 import type { SearchIndexRepair, SearchIndexState } from './search-index';
 import type {
   ImportMatches,
-  LibraryArgs,
-  LibraryMethod,
-  LibraryResult,
   LibraryStores,
   Request,
   Response,
@@ -134,7 +132,7 @@ export class LibraryClient {
   #migrationBackup: BackupInfo | null;
   #searchIndexRepair: SearchIndexRepair | null;
   readonly backupDir: string;
-  /** Every Library method, async. */
+  /** Every public Library method (items, collections, undo, imports' previews, export), async. */
   readonly lib: AsyncLibrary;
   /** Every EnrichmentStore method, async (used by the enrichment jobs in core/jobs). */
   readonly enrichment: AsyncEnrichment;
@@ -150,6 +148,10 @@ export class LibraryClient {
   readonly serviceCollections: AsyncStore<'serviceCollections'>;
   /** Every CiteCacheStore method (formatted bibliographies by key), async (the exports' BibliographyStore). */
   readonly citeCache: AsyncStore<'citeCache'>;
+  /** Every ServiceCacheStore method (papers, tallies, notices by DOI), async (enrichment, add-by-DOI). */
+  readonly serviceCache: AsyncStore<'serviceCache'>;
+  /** Every ListingStore method (sorted pages, search, counts, saved searches, idsOf), async. */
+  readonly listing: AsyncStore<'listing'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -177,6 +179,8 @@ export class LibraryClient {
     this.autoExports = this.#store('autoExports');
     this.serviceCollections = this.#store('serviceCollections');
     this.citeCache = this.#store('citeCache');
+    this.serviceCache = this.#store('serviceCache');
+    this.listing = this.#store('listing');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */
@@ -280,10 +284,6 @@ export class LibraryClient {
         this.#closed = true;
       },
     });
-  }
-
-  call<M extends LibraryMethod>(method: M, ...args: LibraryArgs<M>): Promise<Awaited<LibraryResult<M>>> {
-    return this.#request({ id: 0, op: 'call', store: 'lib', method, args }) as Promise<Awaited<LibraryResult<M>>>;
   }
 
   /**

@@ -266,10 +266,10 @@ export class EnrichmentStore {
       const filled: BatchOutcome['filled'] = [];
       let changes: StatusChange[] = [];
       if (input.papers) {
-        this.#library.putPapers(input.papers, input.fetchedAt);
+        this.#library.serviceCache.putPapers(input.papers, input.fetchedAt);
         for (const doi of input.papers.unknown) {
           // Unknown to the service: no notices either; recorded so a refresh waits for the cutoff.
-          if (normDoi(doi)) this.#library.putNotices(doi, null, undefined, input.fetchedAt);
+          if (normDoi(doi)) this.#library.serviceCache.putNotices(doi, null, undefined, input.fetchedAt);
           clear(doi, NEED_PAPER);
         }
         const itemsByDoi = raw.prepare(
@@ -301,7 +301,7 @@ export class EnrichmentStore {
         changes = this.#reconcile(known, input.fetchedAt);
       }
       if (input.tallies) {
-        this.#library.putTallies(input.tallies, input.fetchedAt);
+        this.#library.serviceCache.putTallies(input.tallies, input.fetchedAt);
         for (const doi of [...Object.keys(input.tallies.found), ...input.tallies.unknown]) clear(doi, NEED_TALLIES);
       }
 
@@ -440,7 +440,7 @@ export class EnrichmentStore {
         rows = [];
         let cursor: string | null = null;
         do {
-          const page = this.#library.list({
+          const page = this.#library.listing.list({
             ...(scope.kind === 'collection'
               ? { collectionId: scope.id, includeSubcollections: true }
               : { query: scope.query }),

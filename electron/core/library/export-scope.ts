@@ -8,27 +8,28 @@ import type { LibraryClient } from './client';
 /** Items fetched from the library worker per message during an export. */
 export const EXPORT_CHUNK = 5000;
 
-type Lib = Pick<LibraryClient['lib'], 'idsOf' | 'cslJsonOf'>;
-
 /** The ids of the items `scope` covers, in the library's order. */
-export function idsInScope(lib: Lib, scope: ExportScope): Promise<number[]> {
+export function idsInScope(listing: Pick<LibraryClient['listing'], 'idsOf'>, scope: ExportScope): Promise<number[]> {
   switch (scope.kind) {
     case 'items':
       return Promise.resolve(scope.ids);
     case 'collection':
-      return lib.idsOf({ collectionId: scope.collectionId });
+      return listing.idsOf({ collectionId: scope.collectionId });
     case 'query':
-      return lib.idsOf({ query: scope.query });
+      return listing.idsOf({ query: scope.query });
     case 'library':
-      return lib.idsOf({});
+      return listing.idsOf({});
     case 'view':
-      return lib.idsOf(scope.where);
+      return listing.idsOf(scope.where);
   }
 }
 
 /** The items' CSL-JSON, fetched in chunks so that no message to the worker carries the whole library. */
 // Each chunk comes as one JSON text (Library.cslJsonOf), not as structured-cloned objects.
-export async function cslOfIds(lib: Lib, ids: readonly number[]): Promise<CslItem[]> {
+export async function cslOfIds(
+  lib: Pick<LibraryClient['lib'], 'cslJsonOf'>,
+  ids: readonly number[],
+): Promise<CslItem[]> {
   const out: CslItem[] = [];
   for (let i = 0; i < ids.length; i += EXPORT_CHUNK) {
     const chunk = JSON.parse(await lib.cslJsonOf(ids.slice(i, i + EXPORT_CHUNK))) as CslItem[];

@@ -215,7 +215,7 @@ export class GraphStore {
       case 'collection': {
         const exists = this.#r.get(sql`SELECT 1 FROM collections WHERE id = ${seed.collectionId}`);
         if (!exists) throw new CoreError('NOT_FOUND', `The collection ${seed.collectionId} does not exist.`);
-        const ids = this.#library.idsOf({ collectionId: seed.collectionId });
+        const ids = this.#library.listing.idsOf({ collectionId: seed.collectionId });
         rows = inBatches(ids, (batch) =>
           this.#r.all<{ doi: string | null }>(sql`SELECT doi FROM items WHERE id IN ${inList(batch)} ORDER BY id`),
         );
@@ -279,8 +279,8 @@ export class GraphStore {
         const n = norm(d);
         if (n) dois.add(n);
       }
-      if (Object.keys(input.papers).length > 0) this.#library.putPapers({ found: input.papers }, at);
-      if (Object.keys(input.tallies).length > 0) this.#library.putTallies({ found: input.tallies }, at);
+      if (Object.keys(input.papers).length > 0) this.#library.serviceCache.putPapers({ found: input.papers }, at);
+      if (Object.keys(input.tallies).length > 0) this.#library.serviceCache.putTallies({ found: input.tallies }, at);
       const fetched = input.offset + input.statements.length;
       const prev =
         input.offset === 0
@@ -487,7 +487,7 @@ export class GraphStore {
     const items: CslItem[] = dois.map((doi) => {
       const own = libraryItems.get(doi);
       if (own) return own;
-      const cached = this.#library.getPaper(doi);
+      const cached = this.#library.serviceCache.getPaper(doi);
       const item: CslItem =
         cached.state === 'found' ? paperToCsl(metadataOf(cached.paper as UiPaper)) : doiPlaceholder(doi as never);
       const key = uniqueCitationKey(citationKeyBase(item), (k) => taken.has(k.toLowerCase()));

@@ -9,7 +9,6 @@ import { editedFields, recordUserEdits } from './edits';
 import { changedFields, editLabel } from './undo-labels';
 import { ImportSession } from './import-session';
 import {
-  capturesOf,
   pendingTitleSearches,
   unsettledCaptures,
   type CaptureInput,
@@ -21,9 +20,9 @@ import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
 import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
-import { Listing } from './list';
+import { UndoLog } from './undo';
 
-export abstract class ItemsRoom extends Listing {
+export abstract class ItemsRoom extends UndoLog {
   // ── Items ──
 
   addItem(item: CslItem): ItemId {
@@ -304,11 +303,6 @@ export abstract class ItemsRoom extends Listing {
     );
     this.#touch([itemId]);
     return attachmentId;
-  }
-
-  /** How the item's captured PDFs were identified. */
-  capturesOf(itemId: ItemId) {
-    return capturesOf(this.r, itemId);
   }
 
   /** The "Needs review" list: unsure captures, and those waiting for the service. */

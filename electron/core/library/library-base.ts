@@ -1,7 +1,11 @@
-// The ground floor of the Library (library.ts), which is built as a chain of rooms, each a class
-// extending the one before: LibraryBase → UndoLog (undo.ts) → ServiceCache (service-cache.ts) → Listing (list.ts) → ItemsRoom (items.ts) → CollectionsRoom (collections.ts) → Library.
-// This one holds the two connections and the row writes several rooms share; a room's own helpers
-// stay #private to it. Synchronous over better-sqlite3, like every room.
+// The ground floor of the Library (library.ts). What changes items and their undo log is still a chain
+// of rooms, each a class extending the one before: LibraryBase → UndoLog (undo.ts) → ItemsRoom
+// (items.ts) → CollectionsRoom (collections.ts) → Library. Concerns that need no undo are stores of
+// their own, which Library holds as readonly fields and the worker dispatches to by name
+// (dispatch.ts storesOf): listing and search (list.ts), the service cache (service-cache.ts), the
+// cite cache, auto-exports, the assistant, service collections. This one holds the two connections
+// and the row writes several rooms share (protected: dispatch.ts refuses them to a raw 'call'); a
+// room's own helpers stay #private to it. Synchronous over better-sqlite3, like every room.
 import type { CiteCacheLimits } from './cite-cache';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';

@@ -1,10 +1,10 @@
-// The library store: items with their creators, tags, notes, collections and attachments; search and
-// sorted, keyset-paged listing; duplicates and merge; the service cache; undo. Synchronous over
-// better-sqlite3: it runs inside the library worker (worker.ts), and tests use it directly.
-// Writes go through the WriteDb; listing and search use a separate read-only connection, which in WAL
-// mode sees the last committed state, so a long import never shows half its rows.
-// Library is the top of a chain of rooms, one module per concern (library-base.ts lists them); this
-// module holds imports, duplicates and merge, export and the manuscript lookup.
+// The library store: items with their creators, tags, notes, collections and attachments; duplicates
+// and merge; undo. Synchronous over better-sqlite3: it runs inside the library worker (worker.ts), and
+// tests use it directly. Writes go through the WriteDb; reads use a separate read-only connection,
+// which in WAL mode sees the last committed state, so a long import never shows half its rows.
+// Library is the top of a chain of rooms (library-base.ts lists them) and holds the stores that need
+// no undo as fields (`listing`, `serviceCache`, `citeCache`…); this module holds imports,
+// duplicates and merge, export and the manuscript lookup.
 import { CiteCacheStore } from './cite-cache';
 import type { CslItem } from '../../../shared/model/csl';
 import { statusFromNotices } from '../../../shared/model/item-status';
@@ -22,7 +22,8 @@ import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql } from './sql';
 import type { DuplicateGroup, ImportOptions, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
-import { normDoi } from './service-cache';
+import { ListingStore } from './list';
+import { normDoi, ServiceCacheStore } from './service-cache';
 import { paperVersions } from './versions';
 import type { PaperVersions } from '../../../shared/model/paper-versions';
 import { CollectionsRoom } from './collections';
@@ -40,12 +41,18 @@ export class Library extends CollectionsRoom {
   readonly serviceCollections: ServiceCollectionsStore;
   /** Formatted bibliographies kept by key (cite-cache.ts); LibraryClient.citeCache in the app. */
   readonly citeCache: CiteCacheStore;
+  /** Papers, tallies and notices from the service by DOI (service-cache.ts); LibraryClient.serviceCache in the app. */
+  readonly serviceCache: ServiceCacheStore;
+  /** Sorted pages, search, counts and saved searches (list.ts); LibraryClient.listing in the app. */
+  readonly listing: ListingStore;
 
   constructor(options: LibraryOptions) {
     super(options);
     this.autoExports = new AutoExportStore({ db: this.w, now: this.now });
     this.assistant = new AssistantStore({ db: this.w, now: this.now });
     this.serviceCollections = new ServiceCollectionsStore({ db: this.w, now: this.now });
+    this.serviceCache = new ServiceCacheStore({ write: this.w, read: this.r, now: this.now });
+    this.listing = new ListingStore({ ...options, write: this.w, read: this.r, now: this.now });
     this.citeCache = new CiteCacheStore({
       write: this.w,
       read: this.r,
@@ -275,7 +282,9 @@ export class Library extends CollectionsRoom {
    * instead of three (search, key lookup, records).
    */
   searchCsl(query: string, limit: number, key?: string): CslItem[] {
-    const ids = this.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).rows.map((r) => r.id);
+    const ids = this.listing
+      .list({ query, sort: { column: 'relevance', direction: 'desc' }, limit })
+      .rows.map((r) => r.id);
     const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
     return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
   }

@@ -1,12 +1,13 @@
-// Listing and search (a room of the Library, see library-base.ts): one sorted, keyset-paged page of
-// the library, the trash, a collection or a search; counts; saved searches. Reads use the read-only
-// connection, which in WAL mode sees the last committed state. How the pages are planned: README.md.
+// Listing and search (Library.listing, LibraryClient.listing): one sorted, keyset-paged page of the
+// library, the trash, a collection or a search; counts; saved searches. Reads use the read-only
+// connection, which in WAL mode sees the last committed state; only saved searches write. A store of
+// its own, not a room of the Library's chain: it needs no undo. How the pages are planned: README.md.
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
 import { CoreError } from '../errors';
 import { fulltextMatch } from './fulltext-match';
 import { compileQuery, type FulltextCondition } from './query-sql';
 import type { RankFunction } from './rank';
-import { ident, joinSql, sql, SqlFragment, type SqlValue } from './sql';
+import { ident, joinSql, sql, SqlFragment, type ReadDb, type SqlValue, type WriteDb } from './sql';
 import {
   SORT_COLUMNS,
   type ItemId,
@@ -17,7 +18,6 @@ import {
   type SortColumn,
 } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, withWaiting } from './library-base';
-import { ServiceCache } from './service-cache';
 
 const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
   title: { column: 'title_sort', index: 'items_by_title', nullable: true },
@@ -107,15 +107,27 @@ function sqlText(text: string): SqlFragment {
   return sql([text] as unknown as TemplateStringsArray);
 }
 
-export abstract class Listing extends ServiceCache {
+/** What ListingStore needs: the connections and the clock, and the ranking and paging of LibraryOptions. */
+export type ListingOptions = Pick<LibraryOptions, 'paging' | 'rankFunction' | 'rankFallbackReason'> & {
+  write: WriteDb;
+  read: ReadDb;
+  now: () => number;
+};
+
+export class ListingStore {
+  readonly #w: WriteDb;
+  readonly #r: ReadDb;
+  readonly #now: () => number;
   readonly #window: number;
   /** The bm25 weights of the index's rank setting; null when it is something else. */
   #rankArgs: string[] | null | undefined;
   readonly #rankFn: RankFunction;
   readonly #rankFallbackReason: string | undefined;
 
-  constructor(options: LibraryOptions) {
-    super(options);
+  constructor(options: ListingOptions) {
+    this.#w = options.write;
+    this.#r = options.read;
+    this.#now = options.now;
     this.#window = options.paging?.window ?? WINDOW;
     this.#rankFn = options.rankFunction ?? 'bm25';
     this.#rankFallbackReason = options.rankFallbackReason;
@@ -126,7 +138,7 @@ export abstract class Listing extends ServiceCache {
   /** One page of the library (or the trash, a collection, a search), sorted by an index, keyset-paged. */
   list(options: ListOptions = {}): Page {
     const page = this.#page(options);
-    return { ...page, rows: withWaiting(this.r, page.rows) };
+    return { ...page, rows: withWaiting(this.#r, page.rows) };
   }
 
   #page(options: ListOptions): Page {
@@ -161,7 +173,7 @@ export abstract class Listing extends ServiceCache {
         // Fast path: FTS5 picks the best rows itself (ORDER BY rank LIMIT), then they are joined. Trashed
         // items still have index rows, so if one ranks anywhere up to the end of the page (it would shift
         // the page), the general query below runs instead.
-        const found = this.r
+        const found = this.#r
           .all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT rowid, ${this.#rank('items_fts')} AS score FROM items_fts WHERE items_fts MATCH ${compiled.match}
             ORDER BY score, rowid LIMIT ${offset + limit + 1}) f JOIN items i ON i.id = f.rowid ${ROW_JOINS} ORDER BY f.score, f.rowid`);
         if (found.every((r) => r.trashed_at === null)) rows = found.slice(offset);
@@ -169,12 +181,13 @@ export abstract class Listing extends ServiceCache {
       // With filters: each match is checked against the narrow items_filter index (migration 0011),
       // not the item's row, and only the page's rows are read whole.
       rows ??= compiled.match
-        ? this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
+        ? this.#r
+            .all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM (SELECT f.rowid AS id, ${this.#rank('f.items_fts')} AS score
               FROM items_fts f JOIN items i INDEXED BY items_filter ON i.id = f.rowid
               WHERE items_fts MATCH ${compiled.match} AND ${trashLast(filters)}
               ORDER BY score, id LIMIT ${limit + 1} OFFSET ${offset}) r
             JOIN items i ON i.id = r.id ${ROW_JOINS} ORDER BY r.score, r.id`)
-        : this.r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
+        : this.#r.all<RawRow>(sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${joinSql(filters, ' AND ')}
             ORDER BY i.date_added DESC, i.id DESC LIMIT ${limit + 1} OFFSET ${offset}`);
       const more = rows.length > limit;
       return {
@@ -201,7 +214,7 @@ export abstract class Listing extends ServiceCache {
     const filtered = filters.length > 2 || compiled.where.text !== '1';
     const broad =
       filtered &&
-      this.r.get<{ n: number }>(
+      this.#r.get<{ n: number }>(
         sql`SELECT count(*) AS n FROM (SELECT 1 FROM items i WHERE ${where} LIMIT ${limit + 1})`,
       )!.n > limit;
     // A filter on the sort column itself (year:2015..2020 sorted by year): the index walk starts where
@@ -222,11 +235,11 @@ export abstract class Listing extends ServiceCache {
         // The window's far end, read from the index alone: whether the window reaches the index's end.
         const end = selfFiltered
           ? undefined
-          : this.r.get<{ v: SqlValue; id: number }>(
+          : this.#r.get<{ v: SqlValue; id: number }>(
               sql`SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${this.#window}`,
             );
         rows = selfFiltered
-          ? this.r.all<RawRow & { sort_value: SqlValue }>(
+          ? this.#r.all<RawRow & { sort_value: SqlValue }>(
               sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i INDEXED BY ${index} ${ROW_JOINS} WHERE ${idListsAs(walkWhere, '+i.id')}${notNull}${after}
                   ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${limit + 1}`,
             )
@@ -236,7 +249,7 @@ export abstract class Listing extends ServiceCache {
             // import has the same date added), and the walk went on to the end of the index. NOT INDEXED
             // keeps each row's lookup on the primary key (the planner would otherwise range-scan a
             // filter's index, supporting:>10, once per window row).
-            this.r.all<RawRow & { sort_value: SqlValue }>(
+            this.#r.all<RawRow & { sort_value: SqlValue }>(
               sql`SELECT ${ROW_COLUMNS}, w.v AS sort_value FROM (SELECT i.${c} AS v, i.id AS id FROM items i INDEXED BY ${index} WHERE 1${notNull}${after}
                     ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT ${this.#window}) w CROSS JOIN items i NOT INDEXED ON i.id = w.id ${ROW_JOINS}
                   WHERE ${idListsAs(walkWhere, 'w.id')} ORDER BY w.v ${dir}, w.id ${dir} LIMIT ${limit + 1}`,
@@ -258,7 +271,7 @@ export abstract class Listing extends ServiceCache {
         const afterPlain =
           cursor && cursor.p === 0 ? sql` AND (+i.${c}, +i.id) ${cmp} (${cursor.v ?? null}, ${cursor.id ?? 0})` : sql``;
         const notNullPlain = spec.nullable ? sql` AND +i.${c} IS NOT NULL` : sql``;
-        rows = this.r.all<RawRow & { sort_value: SqlValue }>(
+        rows = this.#r.all<RawRow & { sort_value: SqlValue }>(
           sql`SELECT ${ROW_COLUMNS}, i.${c} AS sort_value FROM items i ${ROW_JOINS} WHERE ${where}${plus ? notNullPlain : notNull}${plus ? afterPlain : after}
               ORDER BY ${plus ? sql`+i.${c} ${dir}, +i.id ${dir}` : sql`i.${c} ${dir}, i.id ${dir}`} LIMIT ${limit + 1}`,
         );
@@ -276,7 +289,7 @@ export abstract class Listing extends ServiceCache {
     // Rows without a value come last in either direction, in id order.
     const afterId = cursor?.p === 1 && cursor.id !== undefined ? sql` AND i.id ${cmp} ${cursor.id}` : sql``;
     const want = limit - out.length;
-    const rows = this.r.all<RawRow>(
+    const rows = this.#r.all<RawRow>(
       // A narrow filter finds its rows and sorts them; walking the table in id order would read all of it.
       sql`SELECT ${ROW_COLUMNS} FROM items i ${ROW_JOINS} WHERE ${where} AND i.${c} IS NULL${afterId} ORDER BY ${filtered && !broad ? sql`+i.id` : sql`i.id`} ${dir} LIMIT ${want + 1}`,
     );
@@ -311,14 +324,14 @@ export abstract class Listing extends ServiceCache {
       : filters;
     const where = joinSql(all, ' AND ');
     const notNull = spec.nullable ? sql` AND i.${c} IS NOT NULL` : sql``;
-    const before = this.r.get<{ v: SqlValue; id: number }>(
+    const before = this.#r.get<{ v: SqlValue; id: number }>(
       sql`SELECT i.${c} AS v, i.id AS id FROM items i WHERE ${where}${notNull} ORDER BY i.${c} ${dir}, i.id ${dir} LIMIT 1 OFFSET ${offset - 1}`,
     );
     if (before) return { s: sort.column, d: sort.direction, p: 0, v: before.v, id: before.id };
     if (!spec.nullable) return this.#pastEnd(sort);
     // Among the rows without a value (the page's first row with one would have been found above).
-    const valued = this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}${notNull}`)!.n;
-    const lastNull = this.r.get<{ id: number }>(
+    const valued = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}${notNull}`)!.n;
+    const lastNull = this.#r.get<{ id: number }>(
       sql`SELECT i.id AS id FROM items i WHERE ${where} AND i.${c} IS NULL ORDER BY i.id ${dir} LIMIT 1 OFFSET ${offset - 1 - valued}`,
     );
     return lastNull ? { s: sort.column, d: sort.direction, p: 1, id: lastNull.id } : this.#pastEnd(sort);
@@ -341,25 +354,25 @@ export abstract class Listing extends ServiceCache {
     const filters = scopeFilters(options, compiled.where);
     if (compiled.match)
       filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    return this.r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
+    return this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${joinSql(filters, ' AND ')}`)!.n;
   }
 
   // ── Saved searches ──
 
   saveSearch(name: string, query: string, sort: Sort | null = null): number {
     this.#parse(query);
-    const now = this.now();
-    const r = this.w
+    const now = this.#now();
+    const r = this.#w
       .run(sql`INSERT INTO saved_searches (name, query, sort, created_at, modified_at) VALUES (${name.trim()}, ${query}, ${sort ? JSON.stringify(sort) : null}, ${now}, ${now})
       ON CONFLICT(name) DO UPDATE SET query = excluded.query, sort = excluded.sort, modified_at = excluded.modified_at`);
     return (
       Number(r.lastInsertRowid) ||
-      this.w.get<{ id: number }>(sql`SELECT id FROM saved_searches WHERE name = ${name.trim()}`)!.id
+      this.#w.get<{ id: number }>(sql`SELECT id FROM saved_searches WHERE name = ${name.trim()}`)!.id
     );
   }
 
   listSavedSearches(): SavedSearch[] {
-    return this.r
+    return this.#r
       .all<{ id: number; name: string; query: string; sort: string | null }>(
         sql`SELECT id, name, query, sort FROM saved_searches ORDER BY name COLLATE NOCASE`,
       )
@@ -367,7 +380,7 @@ export abstract class Listing extends ServiceCache {
   }
 
   deleteSavedSearch(id: number): void {
-    this.w.run(sql`DELETE FROM saved_searches WHERE id = ${id}`);
+    this.#w.run(sql`DELETE FROM saved_searches WHERE id = ${id}`);
   }
 
   /** The ids a list would show, all of them, oldest first (what an export of a collection or a search covers). */
@@ -378,7 +391,7 @@ export abstract class Listing extends ServiceCache {
     const filters = scopeFilters(options, compiled.where);
     if (compiled.match)
       filters.push(sql`i.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${compiled.match})`);
-    return this.r.pluck<ItemId>(
+    return this.#r.pluck<ItemId>(
       sql`SELECT i.id FROM items i WHERE ${joinSql(filters, ' AND ')} ORDER BY i.date_added ASC, i.id ASC`,
     );
   }
@@ -387,7 +400,7 @@ export abstract class Listing extends ServiceCache {
 
   /** `fulltext:` terms test the item ids of the match, evaluated once for the list, its count and its pages. */
   readonly #fulltext: FulltextCondition = (expr) =>
-    sql`i.id IN (SELECT value FROM json_each(${fulltextMatch(this.r, expr).itemIdsJson}))`;
+    sql`i.id IN (SELECT value FROM json_each(${fulltextMatch(this.#r, expr).itemIdsJson}))`;
 
   /**
    * The ranking, as a direct call of the rank function the index is configured with (migration 0003
@@ -397,7 +410,7 @@ export abstract class Listing extends ServiceCache {
    */
   #rank(table: 'items_fts' | 'f.items_fts'): SqlFragment {
     this.#rankArgs ??= (() => {
-      const config = this.r.get<{ v: string }>(sql`SELECT v FROM items_fts_config WHERE k = 'rank'`)?.v ?? '';
+      const config = this.#r.get<{ v: string }>(sql`SELECT v FROM items_fts_config WHERE k = 'rank'`)?.v ?? '';
       const m = /^\s*bm25\s*\(\s*((?:-?\d+(?:\.\d+)?\s*,\s*)*-?\d+(?:\.\d+)?)?\s*\)\s*$/.exec(config);
       return m ? (m[1] ? m[1].split(',').map((w) => String(Number(w))) : []) : null;
     })();

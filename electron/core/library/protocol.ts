@@ -8,15 +8,19 @@ import type { BackupInfo, BackupReason, Recovery } from './backup';
 import type { EnrichmentStore } from './enrichment-store';
 import type { GraphStore } from './graph-store';
 import type { FulltextStore } from './fulltext-store';
+import type { ServiceCacheStore } from './service-cache';
 import type { ServiceCollectionsStore } from './service-collections-store';
 import type { Library } from './library';
+import type { ListingStore } from './list';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 import type { Reply, WireError } from '../worker-rpc';
 
 /**
- * The stores the library worker holds. LibraryClient has one async proxy per store, under the same
- * name (`client.lib.list(…)`, `client.graph.…`); each call is one 'call' request naming the store.
+ * The stores the library worker holds (dispatch.ts storesOf). LibraryClient has one async proxy per
+ * store, under the same name (`client.lib.getItem(…)`, `client.listing.list(…)`, `client.graph.…`);
+ * each call is one 'call' request naming the store, and reaches only what StoreMethod lets the
+ * client name (dispatch.ts refuses the Library chain's protected helpers).
  */
 export interface LibraryStores {
   lib: Library;
@@ -27,6 +31,8 @@ export interface LibraryStores {
   autoExports: AutoExportStore;
   serviceCollections: ServiceCollectionsStore;
   citeCache: CiteCacheStore;
+  serviceCache: ServiceCacheStore;
+  listing: ListingStore;
 }
 export type StoreName = keyof LibraryStores;
 
@@ -48,13 +54,6 @@ export type StoreMethod<S extends StoreName> = {
 export type StoreCall = {
   [S in StoreName]: { id: number; op: 'call'; store: S; method: StoreMethod<S>; args: unknown[] };
 }[StoreName];
-
-export type LibraryMethod = StoreMethod<'lib'>;
-export type EnrichmentMethod = StoreMethod<'enrichment'>;
-export type GraphMethod = StoreMethod<'graph'>;
-
-export type LibraryArgs<M extends LibraryMethod> = Parameters<Library[M]>;
-export type LibraryResult<M extends LibraryMethod> = ReturnType<Library[M]>;
 
 export interface WorkerInit {
   file: string;

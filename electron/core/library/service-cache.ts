@@ -1,14 +1,16 @@
-// The service cache (a room of the Library, see library-base.ts): papers with their preprint and
-// publication links, evidence tallies, statements and editorial notices per DOI, journal notices per
-// ISSN, with fetch times. No row = not fetched; found = 0 = unknown to the service.
-import { parseDoi, parseIssn } from '../../../shared/model/doi';
+// The service cache (Library.serviceCache, LibraryClient.serviceCache): papers with their preprint and
+// publication links, evidence tallies and editorial notices per DOI, with fetch times. No row = not
+// fetched; found = 0 = unknown to the service. Items and filters read tallies and notices by joining
+// these tables (library-base.ts ROW_JOINS). Journal notices per ISSN are the journal cache's
+// (service-collections-store.ts). A store of its own: it needs the two connections and the clock,
+// nothing of the Library's chain (no undo).
+import { parseDoi } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { paperLinks } from '../../../shared/model/paper-versions';
 import { CoreError } from '../errors';
-import { ident, inBatches, inList, sql } from './sql';
+import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { TallyState } from './types';
 import { type RawRow, tallyState } from './library-base';
-import { UndoLog } from './undo';
 
 export interface NoticeLike {
   doi?: string;
@@ -48,30 +50,38 @@ function cacheState<K extends string>(
   } & Record<K, never>;
 }
 
-export abstract class ServiceCache extends UndoLog {
-  // ── Cached service data ──
+export class ServiceCacheStore {
+  readonly #w: WriteDb;
+  readonly #r: ReadDb;
+  readonly #now: () => number;
+
+  constructor(options: { write: WriteDb; read: ReadDb; now: () => number }) {
+    this.#w = options.write;
+    this.#r = options.read;
+    this.#now = options.now;
+  }
 
   /** Stores paper metadata (found) and DOIs the service does not know; links and notices come with it. */
-  putPapers(result: { found: Record<string, PaperLike>; unknown?: readonly string[] }, fetchedAt = this.now()): void {
-    this.w.transaction(() => {
+  putPapers(result: { found: Record<string, PaperLike>; unknown?: readonly string[] }, fetchedAt = this.#now()): void {
+    this.#w.transaction(() => {
       for (const [rawDoi, paper] of Object.entries(result.found)) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w
+        this.#w
           .run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 1, ${JSON.stringify(paper)}, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 1, data = excluded.data, fetched_at = excluded.fetched_at`);
-        this.w.run(sql`DELETE FROM service_paper_links WHERE doi = ${doi}`);
+        this.#w.run(sql`DELETE FROM service_paper_links WHERE doi = ${doi}`);
         // The record is not validated on the way in: a malformed link is skipped, not a failed batch.
         const links = paperLinks(paper);
         for (const linked of links.preprints) {
           if (linked !== doi)
-            this.w.run(
+            this.#w.run(
               sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'preprint')`,
             );
         }
         for (const linked of links.published) {
           if (linked !== doi)
-            this.w.run(
+            this.#w.run(
               sql`INSERT OR IGNORE INTO service_paper_links (doi, linked_doi, kind) VALUES (${doi}, ${linked}, 'publication')`,
             );
         }
@@ -82,7 +92,7 @@ export abstract class ServiceCache extends UndoLog {
       for (const rawDoi of result.unknown ?? []) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 0, NULL, ${fetchedAt})
+        this.#w.run(sql`INSERT INTO service_papers (doi, found, data, fetched_at) VALUES (${doi}, 0, NULL, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 0, data = NULL, fetched_at = excluded.fetched_at`);
       }
     });
@@ -95,7 +105,7 @@ export abstract class ServiceCache extends UndoLog {
     | { state: 'unknown'; fetchedAt: number }
     | { state: 'found'; fetchedAt: number; paper: unknown } {
     return cacheState(
-      this.r.get(sql`SELECT found, data, fetched_at FROM service_papers WHERE doi = ${normDoi(doi) ?? ''}`),
+      this.#r.get(sql`SELECT found, data, fetched_at FROM service_papers WHERE doi = ${normDoi(doi) ?? ''}`),
       'paper',
     );
   }
@@ -103,13 +113,13 @@ export abstract class ServiceCache extends UndoLog {
   /** Stores tallies (zero is a count) and DOIs the service does not know (not the same as zero). */
   putTallies(
     result: { found: Record<string, EvidenceCounts>; unknown?: readonly string[] },
-    fetchedAt = this.now(),
+    fetchedAt = this.#now(),
   ): void {
-    this.w.transaction(() => {
+    this.#w.transaction(() => {
       for (const [rawDoi, t] of Object.entries(result.found)) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w
+        this.#w
           .run(sql`INSERT INTO service_tallies (doi, found, total, supporting, contrasting, mentioning, unclassified, citing_publications, fetched_at)
           VALUES (${doi}, 1, ${t.total}, ${t.supporting}, ${t.contrasting}, ${t.mentioning}, ${t.unclassified}, ${t.citingPublications ?? null}, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 1, total = excluded.total, supporting = excluded.supporting, contrasting = excluded.contrasting,
@@ -118,7 +128,7 @@ export abstract class ServiceCache extends UndoLog {
       for (const rawDoi of result.unknown ?? []) {
         const doi = normDoi(rawDoi);
         if (!doi) continue;
-        this.w.run(sql`INSERT INTO service_tallies (doi, found, fetched_at) VALUES (${doi}, 0, ${fetchedAt})
+        this.#w.run(sql`INSERT INTO service_tallies (doi, found, fetched_at) VALUES (${doi}, 0, ${fetchedAt})
           ON CONFLICT(doi) DO UPDATE SET found = 0, total = NULL, supporting = NULL, contrasting = NULL, mentioning = NULL, unclassified = NULL,
             citing_publications = NULL, fetched_at = excluded.fetched_at`);
       }
@@ -129,7 +139,7 @@ export abstract class ServiceCache extends UndoLog {
     const normalised = dois.map((d) => [d, normDoi(d)] as const);
     const keys = [...new Set(normalised.map(([, n]) => n).filter((n): n is string => n !== null))];
     const rows = inBatches(keys, (batch) =>
-      this.r.all<RawRow & { doi: string }>(
+      this.#r.all<RawRow & { doi: string }>(
         sql`SELECT doi, found AS t_found, fetched_at AS t_fetched_at, total AS t_total, supporting AS t_supporting, contrasting AS t_contrasting,
           mentioning AS t_mentioning, unclassified AS t_unclassified, citing_publications AS t_citing FROM service_tallies WHERE doi IN ${inList(batch)}`,
       ),
@@ -138,32 +148,12 @@ export abstract class ServiceCache extends UndoLog {
     return Object.fromEntries(normalised.map(([d, n]) => [d, (n && byDoi.get(n)) || { state: 'not-fetched' }]));
   }
 
-  putStatements(doi: string, statements: unknown[] | null, fetchedAt = this.now()): void {
-    const d = normDoi(doi);
-    if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
-    this.w
-      .run(sql`INSERT INTO service_statements (doi, found, data, fetched_at) VALUES (${d}, ${statements ? 1 : 0}, ${statements ? JSON.stringify(statements) : null}, ${fetchedAt})
-      ON CONFLICT(doi) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getStatements(
-    doi: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; statements: unknown[] } {
-    return cacheState(
-      this.r.get(sql`SELECT found, data, fetched_at FROM service_statements WHERE doi = ${normDoi(doi) ?? ''}`),
-      'statements',
-    );
-  }
-
   /** Editorial notices of one DOI (null: unknown to the service) with its retraction status (undefined: not reported). */
-  putNotices(doi: string, notices: NoticeLike[] | null, retracted?: boolean, fetchedAt = this.now()): void {
+  putNotices(doi: string, notices: NoticeLike[] | null, retracted?: boolean, fetchedAt = this.#now()): void {
     const d = normDoi(doi);
     if (!d) throw new CoreError('INVALID_INPUT', `"${doi}" is not a valid DOI.`);
     if (notices === null) {
-      this.w
+      this.#w
         .run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at) VALUES (${d}, 0, NULL, 0, ',', NULL, ${fetchedAt})
         ON CONFLICT(doi) DO UPDATE SET found = 0, retracted = NULL, notice_count = 0, kinds = ',', data = NULL, fetched_at = excluded.fetched_at`);
       return;
@@ -171,60 +161,11 @@ export abstract class ServiceCache extends UndoLog {
     this.#putNotices(d, notices, retracted, fetchedAt);
   }
 
-  getNotices(
-    doi: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; notices: NoticeLike[]; retracted: boolean | null } {
-    const row = this.r.get<{ found: number; data: string | null; retracted: number | null; fetched_at: number }>(
-      sql`SELECT found, data, retracted, fetched_at FROM service_notices WHERE doi = ${normDoi(doi) ?? ''}`,
-    );
-    if (!row) return { state: 'not-fetched' };
-    if (row.found === 0) return { state: 'unknown', fetchedAt: row.fetched_at };
-    return {
-      state: 'found',
-      fetchedAt: row.fetched_at,
-      notices: JSON.parse(row.data ?? '[]') as NoticeLike[],
-      retracted: row.retracted === null ? null : row.retracted === 1,
-    };
-  }
-
-  putJournalNotices(issn: string, data: unknown | null, fetchedAt = this.now()): void {
-    const parsed = parseIssn(issn);
-    if (!parsed.ok) throw new CoreError('INVALID_INPUT', `"${issn}" is not a valid ISSN. ${parsed.reason}`);
-    this.w
-      .run(sql`INSERT INTO service_journal_notices (issn, found, data, fetched_at) VALUES (${parsed.issn}, ${data === null ? 0 : 1}, ${data === null ? null : JSON.stringify(data)}, ${fetchedAt})
-      ON CONFLICT(issn) DO UPDATE SET found = excluded.found, data = excluded.data, fetched_at = excluded.fetched_at`);
-  }
-
-  getJournalNotices(
-    issn: string,
-  ):
-    | { state: 'not-fetched' }
-    | { state: 'unknown'; fetchedAt: number }
-    | { state: 'found'; fetchedAt: number; notices: unknown } {
-    const parsed = parseIssn(issn);
-    return cacheState(
-      parsed.ok
-        ? this.r.get(sql`SELECT found, data, fetched_at FROM service_journal_notices WHERE issn = ${parsed.issn}`)
-        : undefined,
-      'notices',
-    );
-  }
-
-  /** DOIs of library items whose cached data of this kind is missing or older than `olderThan` (ms epoch): what a refresh should fetch. */
-  staleDois(kind: 'papers' | 'tallies' | 'notices', olderThan: number, limit = 1000): string[] {
-    const table = ident(`service_${kind}`, ['service_papers', 'service_tallies', 'service_notices']);
-    return this.r.pluck<string>(sql`SELECT DISTINCT i.doi FROM items i LEFT JOIN ${table} c ON c.doi = i.doi
-      WHERE i.doi IS NOT NULL AND i.trashed_at IS NULL AND (c.doi IS NULL OR c.fetched_at < ${olderThan}) LIMIT ${limit}`);
-  }
-
   #putNotices(doi: string, notices: NoticeLike[], retracted: boolean | undefined, fetchedAt: number): void {
     const kinds = [...new Set(notices.map((n) => String(n.status ?? '').toLowerCase()).filter(Boolean))];
     const isRetracted =
       retracted === true || kinds.includes('retracted') ? 1 : retracted === false ? 0 : kinds.length ? 0 : null;
-    this.w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at)
+    this.#w.run(sql`INSERT INTO service_notices (doi, found, retracted, notice_count, kinds, data, fetched_at)
       VALUES (${doi}, 1, ${isRetracted}, ${notices.length}, ${`,${kinds.join(',')},`}, ${JSON.stringify(notices)}, ${fetchedAt})
       ON CONFLICT(doi) DO UPDATE SET found = 1, retracted = excluded.retracted, notice_count = excluded.notice_count, kinds = excluded.kinds,
         data = excluded.data, fetched_at = excluded.fetched_at`);

@@ -19,7 +19,7 @@ import { doiPlaceholder, paperToCsl } from '../formats';
 import { copyFileAtomicAsync } from '../fs/atomic-write';
 import { cachePapers, metadataOf, TRANSIENT, type PaperSource } from '../library/add-dois';
 import type { CaptureInput, CaptureStored, TitleSearchOutcome } from '../library/capture-store';
-import type { AsyncLibrary } from '../library/client';
+import type { AsyncLibrary, AsyncStore } from '../library/client';
 import type { ServiceClient } from '../service/client';
 import type { PdfFacts } from './extract';
 import { identifyById, judgeTitleHits, type TitleHit } from './identify';
@@ -76,7 +76,10 @@ export interface CaptureOptions {
 }
 
 export interface CaptureDeps {
-  library: { lib: Pick<AsyncLibrary, 'attachmentBySha256' | 'capturePdf' | 'putPapers' | 'putTallies'> };
+  library: {
+    lib: Pick<AsyncLibrary, 'attachmentBySha256' | 'capturePdf'>;
+    serviceCache: Pick<AsyncStore<'serviceCache'>, 'putPapers' | 'putTallies'>;
+  };
   /** Null: no service (offline, or no key). */
   service: CaptureService | null;
   /** A reader to reuse (closed by its owner); one is made and closed per call otherwise. */

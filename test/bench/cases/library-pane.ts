@@ -50,7 +50,7 @@ async function buildLibrary(dataDir: string, n: number): Promise<void> {
         unclassified: 0,
         citingPublications: i % 11,
       };
-    await client.lib.putTallies({ found, unknown: ['10.5555/gen.1.1', '10.5555/gen.1.3'] });
+    await client.serviceCache.putTallies({ found, unknown: ['10.5555/gen.1.1', '10.5555/gen.1.3'] });
     await client.lib.optimize();
   } finally {
     await client.close();

@@ -126,13 +126,13 @@ const bench: BenchCase = {
           unclassified: 0,
           citingPublications: i % 11,
         };
-      await client.lib.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
+      await client.serviceCache.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
       for (let i = 0; i < 200; i += 1)
-        await client.lib.putNotices(`10.5555/gen.1.${i * 97}`, [
+        await client.serviceCache.putNotices(`10.5555/gen.1.${i * 97}`, [
           { status: i % 4 === 0 ? 'Retracted' : 'Has correction' },
         ]);
       const thesis = await client.lib.createCollection('Thesis');
-      const page = await client.lib.list({ sort: { column: 'year', direction: 'desc' }, limit: 500 });
+      const page = await client.listing.list({ sort: { column: 'year', direction: 'desc' }, limit: 500 });
       await client.lib.addToCollection(
         thesis,
         page.rows.map((r) => r.id),
@@ -142,12 +142,12 @@ const bench: BenchCase = {
       const times: number[] = [];
       const perQuery: string[] = [];
       const rounds = quick ? 3 : 10;
-      for (const q of QUERIES) await client.lib.list({ query: q, limit: 100 }); // warm the page cache
+      for (const q of QUERIES) await client.listing.list({ query: q, limit: 100 }); // warm the page cache
       for (const q of QUERIES) {
         const own: number[] = [];
         for (let r = 0; r < rounds; r++) {
           const t = performance.now();
-          await client.lib.list({ query: q, limit: 100 });
+          await client.listing.list({ query: q, limit: 100 });
           own.push(performance.now() - t);
         }
         own.sort((a, b) => a - b);
@@ -171,7 +171,7 @@ const bench: BenchCase = {
       for (const column of SORT_COLUMNS) {
         for (const direction of ['asc', 'desc'] as const) {
           const t = performance.now();
-          const first = await client.lib.list({ sort: { column, direction }, limit: 100 });
+          const first = await client.listing.list({ sort: { column, direction }, limit: 100 });
           const ms = performance.now() - t;
           if (first.rows.length !== 100) throw new Error(`sort ${column} ${direction} gave ${first.rows.length} rows`);
           worst = Math.max(worst, ms);
@@ -196,7 +196,7 @@ const bench: BenchCase = {
         for (const column of SORT_COLUMNS) {
           for (const direction of ['asc', 'desc'] as const) {
             const t = performance.now();
-            await client.lib.list({ query: q, sort: { column, direction }, limit: 100 });
+            await client.listing.list({ query: q, sort: { column, direction }, limit: 100 });
             const ms = performance.now() - t;
             combos.push(ms);
             slowest.push({ what: `${q} by ${column} ${direction}`, ms });

@@ -84,8 +84,8 @@ const bench: BenchCase = {
       for (let k = 0; k < rounds; k++) {
         const { query, needle } = terms(k);
         let s = performance.now();
-        const page = await lib.lib.list({ query, limit: 50 });
-        const total = await lib.lib.count({ query });
+        const page = await lib.listing.list({ query, limit: 50 });
+        const total = await lib.listing.count({ query });
         await lib.fulltext.hits(
           query,
           page.rows.map((r) => r.id),

@@ -501,7 +501,10 @@ describe('the editor API, replaying its clients', () => {
       const result = (JSON.parse(r.body) as { result: { libraryID: number; key: string; missing: string[] } }).result;
       expect(result.libraryID).toBe(1);
       expect(result.missing).toEqual(['nobody1999']);
-      const ids = await f.core.library.lib.idsOf({ collectionId: Number(result.key), includeSubcollections: false });
+      const ids = await f.core.library.listing.idsOf({
+        collectionId: Number(result.key),
+        includeSubcollections: false,
+      });
       expect(ids.sort()).toEqual([f.ids.adams2001, f.ids.brigge2002].sort());
       // Scanning again after an edit replaces the contents.
       writeFileSync(aux, '\\citation{brigge2002}\n');
@@ -510,7 +513,7 @@ describe('the editor API, replaying its clients', () => {
         JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'collection.scanAUX', params: ['//thesis/cited', aux] }),
       );
       expect(
-        await f.core.library.lib.idsOf({ collectionId: Number(result.key), includeSubcollections: false }),
+        await f.core.library.listing.idsOf({ collectionId: Number(result.key), includeSubcollections: false }),
       ).toEqual([f.ids.brigge2002]);
     });
 
@@ -548,7 +551,7 @@ describe('the editor API, replaying its clients', () => {
       ] as const) {
         const r = await send(port, 'GET', `/better-bibtex/library?/1/library.${ext}`, CURL);
         expect(r.status).toBe(200);
-        const ids = await f.core.library.lib.idsOf({});
+        const ids = await f.core.library.listing.idsOf({});
         expect(r.body).toBe((await f.core.library.lib.exportText(ids, format)).content);
       }
       const c = await send(port, 'GET', '/better-bibtex/collection?/1/thesis/chapter%201.biblatex', CURL);

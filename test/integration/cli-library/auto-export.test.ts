@@ -88,7 +88,7 @@ describe('citewise auto-export', () => {
   it('follows a collection by name, with its subcollections unless told otherwise', async () => {
     const client = await LibraryClient.start({ file: join(data.path, LIBRARY_FILE) });
     try {
-      const rows = (await client.lib.list({ limit: 100 })).rows;
+      const rows = (await client.listing.list({ limit: 100 })).rows;
       const thesis = await client.lib.createCollection('Thesis');
       const chapter = await client.lib.createCollection('Chapter', thesis);
       await client.lib.addToCollection(thesis, [rows[0]!.id]);

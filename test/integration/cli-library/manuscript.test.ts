@@ -56,18 +56,18 @@ describe('citewise manuscript', () => {
     writeFileSync(join(work.path, 'library.bib'), BIB);
     expect((await run(data.path, 'import', join(work.path, 'library.bib'))).code).toBe(0);
     await withLibrary(data.path, async (client) => {
-      await client.lib.putNotices(
+      await client.serviceCache.putNotices(
         '10.1000/retracted',
         [{ doi: '10.1000/retracted', status: 'Retracted', date: '2020-01-01', noticeDoi: '10.1000/notice' }],
         true,
       );
-      await client.lib.putNotices(
+      await client.serviceCache.putNotices(
         '10.1000/concern',
         [{ doi: '10.1000/concern', status: 'Has expression of concern' }],
         false,
       );
-      await client.lib.putNotices('10.1000/fine', [], false);
-      await client.lib.putTallies({
+      await client.serviceCache.putNotices('10.1000/fine', [], false);
+      await client.serviceCache.putTallies({
         found: {
           '10.1000/fine': { total: 30, supporting: 10, contrasting: 0, mentioning: 20, unclassified: 0 },
           '10.1000/disputed': { total: 40, supporting: 2, contrasting: 5, mentioning: 33, unclassified: 0 },
@@ -75,7 +75,7 @@ describe('citewise manuscript', () => {
         },
       });
       // The service's paper record for the preprint links its published version.
-      await client.lib.putPapers({
+      await client.serviceCache.putPapers({
         found: {
           '10.1101/2020.01.01.000001': { publicationLinks: [{ publishedDoi: '10.1038/PUBLISHED' }], preprintLinks: [] },
         },

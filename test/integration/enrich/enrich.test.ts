@@ -1,6 +1,7 @@
 // Enrichment against the local citation service and a real library (through its worker): what is
 // filled and what is kept, what is cached, and how a run survives going offline, cancel and a crash.
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ENRICH_POLICY, Enricher } from '../../../electron/core/jobs/enrich';
 import { JobRegistry } from '../../../electron/core/jobs/registry';
@@ -78,14 +79,25 @@ describe('enrichment', () => {
       'citation-key': expect.any(String),
     });
     // Zero counts are counts: every known DOI has a found tally, as the service reports it.
-    const tallies = await lib.lib.getTallies([a, b]);
+    const tallies = await lib.serviceCache.getTallies([a, b]);
     expect(tallies[a]).toMatchObject({
       state: 'found',
       supporting: paper.tally!.supporting,
       contrasting: paper.tally!.contradicting,
     });
-    expect(await lib.lib.getNotices(a)).toMatchObject({ state: 'found', notices: paper.editorialNotices });
-    expect(await lib.lib.getPaper(b)).toMatchObject({ state: 'found' });
+    // The paper's notices are cached with it, as the service sent them (items and filters read the row).
+    const notices = new Database(dir.file, { readonly: true });
+    try {
+      const row = notices.prepare('SELECT found, data FROM service_notices WHERE doi = ?').get(a) as {
+        found: number;
+        data: string;
+      };
+      expect(row.found).toBe(1);
+      expect(JSON.parse(row.data)).toMatchObject(paper.editorialNotices);
+    } finally {
+      notices.close();
+    }
+    expect(await lib.serviceCache.getPaper(b)).toMatchObject({ state: 'found' });
     // Filling is not a user edit: no undo entry, no edit record.
     expect((await lib.lib.undoHistory()).undo.map((e) => e.label)).toEqual([
       `Edit title of ${quoteTitle(before.title!)}`,
@@ -111,9 +123,9 @@ describe('enrichment', () => {
     const enricher = new Enricher({ library: lib.enrichment, service: client });
     const { outcome } = await enricher.enrich({ kind: 'library' });
     expect(outcome!.run).toMatchObject({ state: 'done', done: 2 });
-    const t = await lib.lib.getTallies(['10.9999/not-in-the-corpus']);
+    const t = await lib.serviceCache.getTallies(['10.9999/not-in-the-corpus']);
     expect(t['10.9999/not-in-the-corpus']!.state).toBe('unknown');
-    expect((await lib.lib.getPaper('10.9999/not-in-the-corpus')).state).toBe('unknown');
+    expect((await lib.serviceCache.getPaper('10.9999/not-in-the-corpus')).state).toBe('unknown');
   });
 
   it('pauses when the service goes offline mid-run and resumes without fetching finished DOIs again', async () => {
@@ -149,7 +161,7 @@ describe('enrichment', () => {
       expect(counts.size).toBe(1200);
       expect([...counts.values()].every((n) => n === 1)).toBe(true);
     }
-    expect(Object.values(await lib.lib.getTallies(dois)).every((t) => t.state === 'found')).toBe(true);
+    expect(Object.values(await lib.serviceCache.getTallies(dois)).every((t) => t.state === 'found')).toBe(true);
     expect(await lib.enrichment.openRuns()).toEqual([]);
   });
 
@@ -173,7 +185,7 @@ describe('enrichment', () => {
     expect(outcome.run).toMatchObject({ state: 'cancelled', total: 600, done: 200, remaining: 0 });
     expect(jobs.list()[0]).toMatchObject({ kind: 'enrich', label: 'Enrich the test library', state: 'cancelled' });
     expect(snapshots.some((s) => s.state === 'running' && s.done === 100 && s.total === 600)).toBe(true);
-    const states = Object.values(await lib.lib.getTallies(dois)).map((t) => t.state);
+    const states = Object.values(await lib.serviceCache.getTallies(dois)).map((t) => t.state);
     expect(states.filter((s) => s === 'found')).toHaveLength(200);
     expect(proxy.counts('/papers').size).toBe(200);
     expect(await lib.enrichment.openRuns()).toEqual([]);

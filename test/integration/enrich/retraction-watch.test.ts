@@ -98,7 +98,9 @@ describe('retraction watch', () => {
       expect(heard[1]!.map((c) => c.doi)).toEqual([clean.doi]);
       expect((await watch.flagged())[0]).toMatchObject({ id: cleanId, status: 'retracted', notices: ['retracted'] });
       // Tallies were not stale: the check fetched papers (notices) only.
-      expect((await lib.lib.getTallies([clean.doi]))[clean.doi]).toMatchObject({ fetchedAt: Date.UTC(2026, 0, 1) });
+      expect((await lib.serviceCache.getTallies([clean.doi]))[clean.doi]).toMatchObject({
+        fetchedAt: Date.UTC(2026, 0, 1),
+      });
 
       // Told once: checking again (after the notices went stale again) records nothing new.
       now += 2 * DAY;
@@ -118,7 +120,7 @@ describe('retraction watch', () => {
       watch.dispose();
       await lib.close();
       lib = await dir.open();
-      const row = (await lib.lib.list({ query: `doi:${clean.doi}` })).rows[0]!;
+      const row = (await lib.listing.list({ query: `doi:${clean.doi}` })).rows[0]!;
       expect(row.retracted).toBe(true);
       expect((await lib.enrichment.flaggedItems()).map((f) => f.id)).toContain(cleanId);
     } finally {

@@ -93,7 +93,7 @@ describe(
       disk.fill(file);
       const client = await start();
       try {
-        const [first] = (await client.lib.list({ limit: 1 })).rows;
+        const [first] = (await client.listing.list({ limit: 1 })).rows;
         const detail = await client.lib.getItem(first!.id);
         // An abstract larger than any free page or WAL space left.
         const edit = { ...detail.csl, title: 'Edited', abstract: 'x'.repeat(600_000) };

@@ -53,7 +53,7 @@ describe('a library shared by the app and the command line', { timeout: 240_000 
     const waits: { waiting: boolean; message: string }[] = [];
     const app = await LibraryClient.start({ file, onWaiting: (w) => waits.push(w) });
     try {
-      const { rows } = await app.lib.list({ limit: 20 });
+      const { rows } = await app.listing.list({ limit: 20 });
       expect(rows).toHaveLength(20);
       const importing = run(dir.path, 'import', big);
       await until('the import holds the write lock', () => existsSync(join(dir.path, IMPORT_MARKER)) && lockHeld());
@@ -65,7 +65,7 @@ describe('a library shared by the app and the command line', { timeout: 240_000 
         return Date.now();
       });
       // Reads are answered meanwhile.
-      expect((await app.lib.list({ limit: 1 })).rows).toHaveLength(1);
+      expect((await app.listing.list({ limit: 1 })).rows).toHaveLength(1);
       const saved = await Promise.all(edits);
       const imported = await importing;
       expect(imported.code, imported.stderr).toBe(0);

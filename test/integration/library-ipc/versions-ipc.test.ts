@@ -123,7 +123,7 @@ describe('library.item.versions with fetch, for a linked paper the service does 
           title: 'A lonely preprint',
           DOI: '10.1101/2022.03.03.000003',
         });
-        await client.lib.putPapers({
+        await client.serviceCache.putPapers({
           found: {
             '10.1101/2022.03.03.000003': { publicationLinks: [{ publishedDoi: unknownPub }], preprintLinks: [] },
           },

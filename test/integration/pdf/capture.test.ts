@@ -17,6 +17,7 @@ import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { fastClient, libraryDir, type TestLibraryDir } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
+import { storedCaptures } from '../../helpers/captures';
 
 let svc: Awaited<ReturnType<typeof service>>;
 let client: ServiceClient;
@@ -149,7 +150,7 @@ describe('capturing the test set online', () => {
       });
       const item = await lib.lib.getItem(r.itemId);
       expect(item.csl.title).toBe(paper.title);
-      expect((await lib.lib.capturesOf(r.itemId))[0]).toMatchObject({
+      expect(storedCaptures(dir.file, r.itemId)[0]).toMatchObject({
         method,
         evidence: [
           { method, matched: expect.stringMatching(new RegExp(paper.doi.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i')) },
@@ -214,7 +215,7 @@ describe('capturing the test set online', () => {
       message: 'notes.pdf was not added: it is not a PDF (it does not start with a PDF header).',
     });
     const addedCount = reports.filter((r) => r.status === 'added').length;
-    expect(await lib.lib.count()).toBe(addedCount);
+    expect(await lib.listing.count()).toBe(addedCount);
   });
 
   it('the same file again, or another file with the same DOI, is not added twice', () => {
@@ -316,7 +317,7 @@ describe('limits', () => {
         code: 'INVALID_INPUT',
         message: expect.stringMatching(/^sized\.pdf was not added: it is .* MB; PDFs larger than/),
       });
-      expect(await lib.lib.count()).toBe(0);
+      expect(await lib.listing.count()).toBe(0);
       const [at] = await capturePdfs([path], deps, { mode: 'link', storeDir: dir.dir, limits: { maxBytes: size } });
       expect(at).toMatchObject({ status: 'added', doi: '10.5555/sized.1' });
     } finally {

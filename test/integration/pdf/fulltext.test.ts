@@ -34,11 +34,7 @@ async function write(name: string, spec: Parameters<typeof makePdf>[0]): Promise
 
 /** Captures the files offline (no service) into the library, each becoming an item; their ids in order. */
 async function capture(lib: LibraryClient, paths: readonly string[], storeDir: string): Promise<number[]> {
-  const reports = await capturePdfs(
-    paths,
-    { library: { lib: lib.lib }, service: null, reader },
-    { mode: 'copy', storeDir },
-  );
+  const reports = await capturePdfs(paths, { library: lib, service: null, reader }, { mode: 'copy', storeDir });
   return reports.map((r) => {
     if (r.status !== 'added') throw new Error(`not added: ${JSON.stringify(r)}`);
     return r.itemId;
@@ -103,7 +99,7 @@ describe('the PDF full-text index', () => {
       [s, 'no-text'],
     ]);
 
-    const ids = async (query: string) => (await lib.lib.list({ query })).rows.map((r) => r.id).sort();
+    const ids = async (query: string) => (await lib.listing.list({ query })).rows.map((r) => r.id).sort();
     expect(await ids('fulltext:"gene expression"')).toEqual([g, o].sort());
     expect(await ids('fulltext:ribosome')).toEqual([g]);
     expect(await ids('fulltext:hydrogenation')).toEqual([p]);
@@ -135,8 +131,8 @@ describe('the PDF full-text index', () => {
       ['indexed', 3, null],
       ['too-big', 4, 'not searchable: it has 4 pages; the full-text limit is 3'],
     ]);
-    expect((await lib.lib.list({ query: 'fulltext:charlie' })).rows).toHaveLength(1);
-    expect((await lib.lib.list({ query: 'fulltext:delta' })).rows).toHaveLength(0);
+    expect((await lib.listing.list({ query: 'fulltext:charlie' })).rows).toHaveLength(1);
+    expect((await lib.listing.list({ query: 'fulltext:delta' })).rows).toHaveLength(0);
 
     // Size: a cap of exactly the file's size lets it in; one byte less keeps it out.
     const size = statSync(three).size;
@@ -148,7 +144,7 @@ describe('the PDF full-text index', () => {
       0,
       expect.stringMatching(/^not searchable: the file is 0\.0 MB; the full-text limit is 0\.0 MB$/),
     ]);
-    expect((await lib.lib.list({ query: 'fulltext:charlie' })).rows).toHaveLength(0);
+    expect((await lib.listing.list({ query: 'fulltext:charlie' })).rows).toHaveLength(0);
   }, 120_000);
 
   it('stops on cancel keeping what was indexed, and the next run continues from there', async () => {
@@ -166,7 +162,7 @@ describe('the PDF full-text index', () => {
     const rest = await indexFulltext(lib.fulltext, { reader });
     expect(rest.skipped).toBe(2);
     expect(rest.files).toHaveLength(2);
-    expect((await lib.lib.list({ query: 'fulltext:word0 OR fulltext:word3' })).rows).toHaveLength(2);
+    expect((await lib.listing.list({ query: 'fulltext:word0 OR fulltext:word3' })).rows).toHaveLength(2);
     // A cancel while a file is being read stops that read too, and leaves the file pending.
     await lib.fulltext.clear();
     const now = new AbortController();
@@ -220,6 +216,6 @@ describe('the PDF full-text index', () => {
     expect(rest.skipped).toBe(recorded);
     expect(rest.files).toHaveLength(n - recorded);
     expect(await lib.fulltext.summary()).toMatchObject({ pending: 0, pages: 3 * n });
-    for (const i of [0, n - 1]) expect((await lib.lib.list({ query: `fulltext:marker${i}` })).rows).toHaveLength(1);
+    for (const i of [0, n - 1]) expect((await lib.listing.list({ query: `fulltext:marker${i}` })).rows).toHaveLength(1);
   }, 240_000);
 });

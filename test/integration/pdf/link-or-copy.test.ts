@@ -288,7 +288,7 @@ describe('a copy is the file that was hashed', { timeout: 60_000 }, () => {
       message: 'growing.pdf was not added: it changed while it was being added; add it again once it is complete.',
     });
     expect(filesUnder(storeDir)).toHaveLength(1);
-    expect(await lib.lib.list({ limit: 10 })).toMatchObject({
+    expect(await lib.listing.list({ limit: 10 })).toMatchObject({
       rows: [expect.objectContaining({ title: 'A file nobody touches' })],
     });
   });

@@ -52,7 +52,7 @@ describe('a DOI found offline', () => {
       DOI: paper.doi.toLowerCase(),
       custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
     });
-    const [listed] = (await core.library.lib.list({ limit: 10 })).rows;
+    const [listed] = (await core.library.listing.list({ limit: 10 })).rows;
     expect(listed).toMatchObject({
       id: outcome.itemId,
       title: 'What the first page says',
@@ -66,7 +66,7 @@ describe('a DOI found offline', () => {
     expect(done.csl.custom).toBeUndefined();
     expect(done.csl.author?.[0]?.family).toBe(paper.authors[0]?.family);
     expect(await value<PdfReviewEntry[]>(api, 'pdfs.review', {})).toEqual([]);
-    expect((await core.library.lib.list({ limit: 10 })).rows[0]).toMatchObject({
+    expect((await core.library.listing.list({ limit: 10 })).rows[0]).toMatchObject({
       title: paper.title,
       evidence: { state: 'found' },
     });

@@ -13,6 +13,7 @@ import { tempDir } from '../../helpers/tmp';
 import { serviceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
 import { quickProbeCore, until, value } from './offline-helpers';
+import { storedCaptures } from '../../helpers/captures';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -37,7 +38,7 @@ async function startCore(url: string, key: string, dir: string): Promise<{ core:
 
 /** What identification decided, without the library's ids and times. */
 async function captured(core: Core, itemId: number) {
-  const [c] = await core.library.lib.capturesOf(itemId);
+  const [c] = storedCaptures(core.info, itemId);
   if (!c) throw new Error(`item ${itemId} has no capture`);
   const { method, state, confidence, evidence, candidates } = c;
   return { method, state, confidence, evidence, candidates };
@@ -99,7 +100,7 @@ describe('a PDF without an identifier, captured offline', () => {
       },
     ]);
     expect((await core.library.lib.unsettledCaptures()).map((c) => c.state)).toEqual(['pending', 'pending', 'pending']);
-    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+    expect((await core.library.listing.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
       { for: 'title-search', title: 'Quixotic zephyr vellum marmalade' },
       { for: 'title-search', title: two!.title },
       { for: 'title-search', title: one!.title },
@@ -174,7 +175,7 @@ describe('a PDF without an identifier, captured offline', () => {
         .at(-1),
     ).toMatchObject({ state: 'done', done: 3, total: 3 });
     // The list no longer marks anything as waiting.
-    expect((await core.library.lib.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
+    expect((await core.library.listing.list({ limit: 10 })).rows.map((r) => r.waiting)).toEqual([
       undefined,
       undefined,
       undefined,

@@ -15,6 +15,7 @@ import { tempDir } from '../../helpers/tmp';
 import { serviceProxy } from '../enrich/helpers';
 import { service } from '../service-client/helpers';
 import { until, value } from './offline-helpers';
+import { storedCaptures } from '../../helpers/captures';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -66,7 +67,7 @@ describe("the app's look for PDFs waiting for their title search", () => {
       proxy.offline = false;
       return (added as Extract<PdfAddOutcome, { status: 'added' | 'attached' }>).itemId;
     };
-    const stateOf = async (itemId: number) => (await core.library.lib.capturesOf(itemId))[0]!.state;
+    const stateOf = async (itemId: number) => storedCaptures(core.info, itemId)[0]!.state;
     /** Still pending after the core had time to act on what the clock did. */
     const staysPending = async (itemId: number) => {
       await new Promise((r) => setTimeout(r, 800));

@@ -83,7 +83,7 @@ async function setFolder(api: CitewiseApi, folder: string | null) {
 }
 
 async function titles(core: Core): Promise<string[]> {
-  const page = await core.library.lib.list({ limit: 100 });
+  const page = await core.library.listing.list({ limit: 100 });
   return page.rows.map((r) => r.title ?? '').sort();
 }
 
@@ -144,7 +144,7 @@ describe('the watched folder', () => {
     });
     expect(app.statuses.at(-1)).toMatchObject({ captured: 2 });
     // Copied into the library folder (no attachment choice exists in the app: copy).
-    const item = (await app.core.library.lib.list({ limit: 10 })).rows.find((r) => r.title === 'Dropped later')!;
+    const item = (await app.core.library.listing.list({ limit: 10 })).rows.find((r) => r.title === 'Dropped later')!;
     expect(
       (await app.core.library.lib.getItem(item.id)).attachments[0]!.path.startsWith(join(data, 'attachments')),
     ).toBe(true);
@@ -155,7 +155,7 @@ describe('the watched folder', () => {
     await until(async () => (await status(app.api)).state === 'watching', 'watching after the restart');
     await sleep(WATCH.stableMs * 3);
     expect(await status(app.api)).toMatchObject({ folder: inbox, captured: 2, waiting: 0 });
-    expect(await app.core.library.lib.count()).toBe(2);
+    expect(await app.core.library.listing.count()).toBe(2);
     const jobs = await app.api.invoke('jobs.list', {});
     expect(jobs.ok && jobs.value.filter((j) => j.kind === 'pdfs.add')).toEqual([]);
 
@@ -163,7 +163,7 @@ describe('the watched folder', () => {
     copyFileSync(join(inbox, 'before.pdf'), join(inbox, 'before (1).pdf'));
     await sleep(WATCH.stableMs * 3);
     await until(async () => (await status(app.api)).waiting === 0, 'the copy to be looked at');
-    expect(await app.core.library.lib.count()).toBe(2);
+    expect(await app.core.library.listing.count()).toBe(2);
   }, 120_000);
 
   it('waits for a file written in chunks to be complete, and ignores partial downloads until renamed', async () => {
@@ -181,11 +181,11 @@ describe('the watched folder', () => {
       writeSync(fd, bytes, at, Math.min(step, bytes.byteLength - at));
       // Each pause is shorter than stableMs: the file never holds still long enough while it grows.
       await sleep(WATCH.stableMs / 2);
-      expect(await app.core.library.lib.count()).toBe(0);
+      expect(await app.core.library.listing.count()).toBe(0);
     }
     closeSync(fd);
-    await until(async () => (await app.core.library.lib.count()) === 1, 'the finished file');
-    const [row] = (await app.core.library.lib.list({ limit: 10 })).rows;
+    await until(async () => (await app.core.library.listing.count()) === 1, 'the finished file');
+    const [row] = (await app.core.library.listing.list({ limit: 10 })).rows;
     expect(row).toMatchObject({ title: 'Written slowly', doi: '10.5555/slow.7' });
     expect((await app.core.library.lib.getItem(row!.id)).attachments[0]!.size).toBe(bytes.byteLength);
 
@@ -197,7 +197,7 @@ describe('the watched folder', () => {
     mkdirSync(join(inbox, 'sub'));
     writeFileSync(join(inbox, 'sub', 'nested.pdf'), await makePdf({ title: 'Nested', xmpDoi: '10.5555/nested.1' }));
     await sleep(WATCH.stableMs * 3);
-    expect(await app.core.library.lib.count()).toBe(1);
+    expect(await app.core.library.listing.count()).toBe(1);
     // …until the download is done and renamed.
     renameSync(partial, join(inbox, 'download.pdf'));
     await until(async () => (await status(app.api)).captured === 2, 'the renamed download');
@@ -227,7 +227,7 @@ describe('the watched folder', () => {
       },
     });
     expect(app.statuses.filter((x) => x.failed > 0).every((x) => x.failed === 1)).toBe(true);
-    expect(await app.core.library.lib.count()).toBe(0);
+    expect(await app.core.library.listing.count()).toBe(0);
     await app.close();
     // Not retried after a restart either, but still counted.
     app = await open(data);
@@ -255,7 +255,7 @@ describe('the watched folder', () => {
     expect(await status(app.api)).toMatchObject({ state: 'watching', captured: 1, lastError: null });
     // A file added later is seen too (the watcher listens to the new folder).
     writeFileSync(join(inbox, 'later.pdf'), await makePdf({ title: 'Later still', xmpDoi: '10.5555/back.2' }));
-    await until(async () => (await app.core.library.lib.count()) === 2, 'the later file');
+    await until(async () => (await app.core.library.listing.count()) === 2, 'the later file');
   }, 120_000);
 
   it('checks the folder when it is set, and stops when it is cleared', async () => {
@@ -293,7 +293,7 @@ describe('the watched folder', () => {
     await until(async () => (await status(app.api)).state === 'off', 'off');
     writeFileSync(join(inbox, 'ignored.pdf'), await makePdf({ title: 'After clearing', xmpDoi: '10.5555/off.1' }));
     await sleep(WATCH.stableMs * 3);
-    expect(await app.core.library.lib.count()).toBe(0);
+    expect(await app.core.library.listing.count()).toBe(0);
     expect(statSync(inbox).isDirectory()).toBe(true);
   }, 60_000);
 });

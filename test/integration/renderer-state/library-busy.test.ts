@@ -89,7 +89,7 @@ describe('LibraryState: a search replaced before its first rows', () => {
   });
 
   it('ends the busy state when a library change refreshes the table first', async () => {
-    const [beta] = (await core.library.lib.list({ query: 'title:beta', limit: 1 })).rows;
+    const [beta] = (await core.library.listing.list({ query: 'title:beta', limit: 1 })).rows;
     await searchThen('paper', () => api.invoke('library.tags.add', { ids: [beta!.id], tags: ['read'] }));
     expect(state.rowsCount()).toBe(2);
     expect(state.searching).toBe(false);

@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = tempDir('citewise-versions-');
   await withLibrary(dir.path, async (client) => {
     // As enrichment stores them: the preprint's record names two published versions, one of them known.
-    await client.lib.putPapers({
+    await client.serviceCache.putPapers({
       found: {
         [PRE]: {
           title: 'A Preprint on Dreams',
@@ -40,7 +40,7 @@ beforeAll(async () => {
         },
       },
     });
-    await client.lib.putPapers({
+    await client.serviceCache.putPapers({
       found: {
         [OTHER_PUB]: {
           title: 'Dreams <script>x()</script> Revisited',

@@ -107,7 +107,7 @@ describe('the service collections store', () => {
       article('D', 'X', 2001, { DOI: '10.1000/d', 'container-title': 'Science' }),
       article('E', 'X', 2001, { ISSN: 'not an issn' }),
     ]);
-    lib.putPapers({
+    lib.serviceCache.putPapers({
       found: { '10.1000/d': { doi: '10.1000/d', issns: ['0036-8075'], title: 'D' } as never },
       unknown: [],
     });

@@ -136,8 +136,8 @@ describe('each worker kind killed mid-call', () => {
     const client = await LibraryClient.start({ file: join(dir.path, 'citewise.sqlite') });
     try {
       killOn((m) => m.op === 'call' && m.method === 'count');
-      await expect(client.lib.count()).rejects.toThrow(/^The library worker stopped \(exit code \d+\)\.$/);
-      await expect(client.lib.list({ limit: 1 })).rejects.toThrow('The library is closed.');
+      await expect(client.listing.count()).rejects.toThrow(/^The library worker stopped \(exit code \d+\)\.$/);
+      await expect(client.listing.list({ limit: 1 })).rejects.toThrow('The library is closed.');
     } finally {
       await client.close();
       dir.remove();

@@ -28,7 +28,7 @@ function fullExport(
   format: AutoExportFormat,
   options: { collectionId?: number; includeSubcollections?: boolean } = {},
 ): string {
-  const rows = lib.list({ ...options, limit: 1000 }).rows;
+  const rows = lib.listing.list({ ...options, limit: 1000 }).rows;
   const items: CslItem[] = rows.map((r) => {
     const d = lib.getItem(r.id);
     return { ...d.csl, id: d.citationKey, 'citation-key': d.citationKey } as CslItem;

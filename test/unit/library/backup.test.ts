@@ -74,7 +74,7 @@ describe('backups and recovery', () => {
       setAside: expect.stringContaining('.damaged-'),
     });
     expect(existsSync(recovered.recovery!.setAside)).toBe(true);
-    expect(recovered.library.list().rows.map((r) => r.title)).toEqual(['Safe']);
+    expect(recovered.library.listing.list().rows.map((r) => r.title)).toEqual(['Safe']);
     recovered.close();
   });
 

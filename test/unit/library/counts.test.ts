@@ -10,7 +10,7 @@ function rowsOf(t: TestLibrary): LibraryRow[] {
   const rows: LibraryRow[] = [];
   let cursor: string | null = null;
   do {
-    const page = t.library.list({ sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
+    const page = t.library.listing.list({ sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
     rows.push(...page.rows);
     cursor = page.nextCursor;
   } while (cursor);
@@ -36,13 +36,13 @@ describe('library counts', () => {
       { id: 'report', type: 'report', title: 'Only one, then trashed' },
     ]).ids;
     t.library.trashItems([ids[6]!, ids[7]!]);
-    t.library.putTallies({
+    t.library.serviceCache.putTallies({
       found: { '10.1000/b': TALLY, '10.1000/gone': TALLY, '10.1000/nowhere': TALLY },
       unknown: ['10.1000/a'],
     });
-    t.library.putNotices('10.1000/b', [{ status: 'Retracted' }], true);
-    t.library.putNotices('10.1000/book', [{ status: 'Has correction' }], false);
-    t.library.putNotices('10.1000/gone', [{ status: 'Retracted' }], true);
+    t.library.serviceCache.putNotices('10.1000/b', [{ status: 'Retracted' }], true);
+    t.library.serviceCache.putNotices('10.1000/book', [{ status: 'Has correction' }], false);
+    t.library.serviceCache.putNotices('10.1000/gone', [{ status: 'Retracted' }], true);
 
     const counts = t.library.counts();
     expect(counts).toEqual({

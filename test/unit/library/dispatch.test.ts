@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryClient } from '../../../electron/core/library/client';
-import { declaredMethods, storeDispatch, storesOf } from '../../../electron/core/library/dispatch';
+import { exposedMethods, storeDispatch, storesOf } from '../../../electron/core/library/dispatch';
 import { openLibrary, type OpenedLibrary } from '../../../electron/core/library/open';
 import type { LibraryStores } from '../../../electron/core/library/protocol';
 import { tempDir } from '../../helpers/tmp';
@@ -70,12 +70,29 @@ describe('library worker dispatch', () => {
     expect(() => dispatch(store, method)).toThrow(`Unknown library method ${store}.${method}`);
   });
 
+  // The Library chain's protected helpers sit on its prototypes at run time like any method; a raw
+  // 'call' naming one ran it, outside undo and with whatever arguments the message carried.
+  it.each(['writeItem', 'undoable', 'deleteRow', 'reindex', 'rowOf', 'tagId', 'subject', 'beginImport'])(
+    'refuses lib.%s, internal to the library worker',
+    (method) => {
+      const dispatch = storeDispatch(stores);
+      expect(() => dispatch('lib', method)).toThrow(
+        `Library method lib.${method} is internal to the library worker; LibraryClient does not offer it.`,
+      );
+    },
+  );
+
   it('allows methods declared by the store class and by the rooms it is built from, bound to the store', () => {
     const dispatch = storeDispatch(stores);
-    // counts is Library's own; listCollections a room's (collections.ts); list is further down the chain.
+    // counts is Library's own; listCollections a room's (collections.ts); undoTops is further down the chain.
     expect(dispatch('lib', 'counts')([])).toMatchObject({ items: 0 });
     expect(dispatch('lib', 'listCollections')([])).toEqual([]);
-    expect(dispatch('lib', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
+    expect(dispatch('lib', 'undoTops')([])).toEqual({ undo: null, redo: null });
+    // Listing and the service cache are stores of their own now, not rooms of the chain.
+    expect(dispatch('listing', 'list')([{ limit: 5 }])).toMatchObject({ rows: [] });
+    expect(() => dispatch('lib', 'list')).toThrow('Unknown library method lib.list');
+    expect(dispatch('serviceCache', 'getTallies')([['10.1000/a']])).toEqual({ '10.1000/a': { state: 'not-fetched' } });
+    expect(() => dispatch('lib', 'putPapers')).toThrow('Unknown library method lib.putPapers');
     expect(dispatch('fulltext', 'summary')([])).toMatchObject({ pages: 0 });
     expect(dispatch('autoExports', 'list')([])).toEqual([]);
     // Auto-export is its own store now, not Library pass-throughs.
@@ -86,15 +103,20 @@ describe('library worker dispatch', () => {
     );
   });
 
-  it('allows every method the client offers for each store', () => {
+  it('allows exactly the methods the client offers for each store', () => {
     const offered = clientMethods();
     expect(Object.keys(offered).sort()).toEqual(Object.keys(stores).sort());
     for (const [store, methods] of Object.entries(offered)) {
       expect(methods.length).toBeGreaterThan(3);
-      const allowed = declaredMethods(stores[store as keyof LibraryStores]);
+      const allowed = exposedMethods(store, stores[store as keyof LibraryStores]);
       expect(
         methods.filter((m) => !allowed.has(m)),
-        store,
+        `${store}: offered by the client, refused by the worker`,
+      ).toEqual([]);
+      // A helper a room adds (protected, so the client's types leave it out) must be named internal.
+      expect(
+        [...allowed.keys()].filter((m) => !methods.includes(m)),
+        `${store}: reachable by a raw call, not offered by the client`,
       ).toEqual([]);
     }
   }, 120_000);
@@ -106,7 +128,17 @@ describe('library worker dispatch', () => {
       const lib = client.lib as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
       for (const name of ['toString', 'hasOwnProperty', 'assistant'])
         await expect(lib[name]!('x')).rejects.toThrow(`Unknown library method lib.${name}`);
-      expect(await client.lib.count()).toBe(0);
+      // A raw 'call' for a helper of the chain: refused, and nothing was written.
+      const id = await client.lib.addItem({ id: 'a', type: 'book', title: 'Kept' });
+      await expect(lib.writeItem!(id, { id: 'a', type: 'book', title: 'Overwritten' }, 'key')).rejects.toThrow(
+        'Library method lib.writeItem is internal to the library worker; LibraryClient does not offer it.',
+      );
+      await expect(lib.undoable!('Sneaky', [id], null)).rejects.toThrow(
+        'Library method lib.undoable is internal to the library worker; LibraryClient does not offer it.',
+      );
+      expect((await client.lib.getItem(id)).title).toBe('Kept');
+      expect((await client.lib.undoHistory()).undo.map((e) => e.label)).toEqual(['Add item “Kept”']);
+      expect(await client.listing.count()).toBe(1);
     } finally {
       await client.close();
       wdir.remove();

@@ -84,7 +84,7 @@ describe('duplicates and merge', () => {
       article('Same study', 'Smith', 2021, { DOI: '10.1000/pub' }),
     ]);
     const [pre, pub] = r.ids as [number, number];
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: { '10.1000/pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.01.01.1' }], publicationLinks: [] } },
     });
     expect(t.library.findDuplicates()).toEqual([]);
@@ -116,14 +116,14 @@ describe('duplicates and merge', () => {
     expect(d.csl).toMatchObject({ DOI: '10.1000/x', abstract: 'Only here.', volume: '3' });
     expect(d.keyAliases).toEqual([otherKey]);
     expect(t.library.findByCitationKey(otherKey)).toBe(keep);
-    expect(t.library.list({ query: `key:${otherKey}` }).rows.map((x) => x.id)).toEqual([keep]);
+    expect(t.library.listing.list({ query: `key:${otherKey}` }).rows.map((x) => x.id)).toEqual([keep]);
     expect(() => t.library.getItem(other)).toThrow(/not in the library/);
     expect(t.library.findDuplicates()).toEqual([]);
     // The merged-away key stays reserved: a new item never takes it.
     expect(
       t.library.addItem(article('Deep learning', 'Smith', 2020, { 'citation-key': otherKey, DOI: '10.1000/z' })),
     ).toBeGreaterThan(0);
-    expect(t.library.list({ query: 'doi:10.1000/z' }).rows[0]!.citationKey).toBe(`${otherKey}a`);
+    expect(t.library.listing.list({ query: 'doi:10.1000/z' }).rows[0]!.citationKey).toBe(`${otherKey}a`);
 
     // Undo brings both back as they were.
     t.library.undo(); // the add

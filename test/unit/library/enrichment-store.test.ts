@@ -183,6 +183,6 @@ describe('EnrichmentStore', () => {
       failed: [],
     });
     expect(done.run).toMatchObject({ done: 1, failed: 1, remaining: 0, state: 'done' });
-    expect(t.library.getTallies(['10.1000/b'])['10.1000/b']).toEqual({ state: 'unknown', fetchedAt: 2 });
+    expect(t.library.serviceCache.getTallies(['10.1000/b'])['10.1000/b']).toEqual({ state: 'unknown', fetchedAt: 2 });
   });
 });

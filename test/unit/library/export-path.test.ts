@@ -34,7 +34,12 @@ function pagedIds(library: Library, options: Omit<ListOptions, 'sort' | 'cursor'
   const ids: number[] = [];
   let cursor: string | null = null;
   do {
-    const page = library.list({ ...options, sort: { column: 'dateAdded', direction: 'asc' }, limit: 1000, cursor });
+    const page = library.listing.list({
+      ...options,
+      sort: { column: 'dateAdded', direction: 'asc' },
+      limit: 1000,
+      cursor,
+    });
     ids.push(...page.rows.map((r) => r.id));
     cursor = page.nextCursor;
   } while (cursor);
@@ -63,12 +68,12 @@ describe('export path', () => {
     ]) {
       const expected = pagedIds(library, scope);
       const before = reads();
-      const got = library.idsOf(scope);
+      const got = library.listing.idsOf(scope);
       expect(reads() - before, JSON.stringify(scope)).toBe(1);
       expect(got, JSON.stringify(scope)).toEqual(expected);
     }
-    expect(library.idsOf({}).length).toBe(2_460);
-    expect(library.idsOf({ trash: true })).toEqual(ids.slice(0, 40));
+    expect(library.listing.idsOf({}).length).toBe(2_460);
+    expect(library.listing.idsOf({ trash: true })).toEqual(ids.slice(0, 40));
   });
 
   it("gives the items' CSL-JSON as one text that parses to cslOf's items, key order included", () => {
@@ -115,7 +120,7 @@ describe('export path', () => {
     lib = testLibrary();
     importItems(lib.library, generateItems(120, 5));
     const direct = {
-      idsOf: async (o: Parameters<Library['idsOf']>[0]) => lib.library.idsOf(o),
+      idsOf: async (o: Parameters<Library['listing']['idsOf']>[0]) => lib.library.listing.idsOf(o),
       cslJsonOf: async (ids: readonly number[]) => lib.library.cslJsonOf(ids),
     };
     const ids = await idsInScope(direct, { kind: 'library' });

@@ -154,7 +154,7 @@ describe('the start-up integrity check', () => {
     expect(r.integrityCheck).toMatchObject({ reason: 'damage-seen' });
     expect(r.recovery).toMatchObject({ restoredFrom: expect.stringContaining('scheduled') });
     expect(existsSync(r.recovery!.setAside)).toBe(true);
-    expect(r.library.list().rows.map((x) => x.title)).toEqual(['Safe']);
+    expect(r.library.listing.list().rows.map((x) => x.title)).toEqual(['Safe']);
     r.close();
   });
 

@@ -20,11 +20,11 @@ describe('bulk import into an empty library (sort indexes built at commit)', () 
     const s = lib.library.beginImport();
     s.add(generateItems(300, 3));
     // Mid-import the reader still sees the committed schema with every index.
-    expect(lib.library.list({ sort: { column: 'title', direction: 'asc' }, limit: 5 }).rows).toHaveLength(0);
+    expect(lib.library.listing.list({ sort: { column: 'title', direction: 'asc' }, limit: 5 }).rows).toHaveLength(0);
     s.commit();
     expect(indexes(lib)).toEqual(before);
     expect(lib.db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const page = lib.library.list({ sort: { column: 'year', direction: 'desc' }, limit: 300 });
+    const page = lib.library.listing.list({ sort: { column: 'year', direction: 'desc' }, limit: 300 });
     expect(page.rows).toHaveLength(300);
     const years = page.rows.map((r) => r.year ?? -1);
     expect(years).toEqual([...years].sort((a, b) => b - a));
@@ -37,14 +37,14 @@ describe('bulk import into an empty library (sort indexes built at commit)', () 
     s.add(generateItems(50, 4));
     s.rollback();
     expect(indexes(lib)).toEqual(before);
-    expect(lib.library.count()).toBe(0);
+    expect(lib.library.listing.count()).toBe(0);
     importItems(lib.library, generateItems(20, 5));
     const second = lib.library.beginImport();
     expect(indexes(lib)).toEqual(before);
     second.add(generateItems(20, 6, 100));
     second.commit();
     expect(indexes(lib)).toEqual(before);
-    expect(lib.library.count()).toBe(40);
+    expect(lib.library.listing.count()).toBe(40);
   });
 });
 
@@ -101,13 +101,13 @@ describe('an import into an empty library stores what an import into a non-empty
           .filter((k) => k !== skipKey),
       ),
       lists: ['title', 'creators', 'year', 'container', 'type', 'citationKey'].map((column) =>
-        l.library
+        l.library.listing
           .list({ sort: { column: column as 'title', direction: 'asc' }, limit: 1000 })
           .rows.map((r) => r.citationKey)
           .filter((k) => k !== skipKey),
       ),
       search: ['learning', 'author:müller', 'tag:review', 'title:protein year:>2000'].map((query) =>
-        l.library
+        l.library.listing
           .list({ query, limit: 1000 })
           .rows.map((r) => r.citationKey)
           .filter((k) => k !== skipKey),

@@ -48,7 +48,7 @@ describe('import preview', () => {
     expect(text.length).toBeGreaterThan(5_000_000);
     expect(chars).toBeLessThan(50_000);
     // Nothing was written.
-    expect(await client.lib.count()).toBe(stored.added);
+    expect(await client.listing.count()).toBe(stored.added);
   }, 120_000);
 
   it('shows every entry of a file smaller than the sample, and marks only those already there', async () => {

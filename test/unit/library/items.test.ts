@@ -201,8 +201,8 @@ describe('library items', () => {
     t.library.addToCollection(ch1, [a]);
     t.library.addToCollection(reading, [a, b]);
     expect(t.library.getItem(a).collections).toEqual([ch1, reading]);
-    expect(t.library.list({ collectionId: thesis }).rows.map((r) => r.id)).toEqual([a]);
-    expect(t.library.list({ collectionId: thesis, includeSubcollections: false }).rows).toEqual([]);
+    expect(t.library.listing.list({ collectionId: thesis }).rows.map((r) => r.id)).toEqual([a]);
+    expect(t.library.listing.list({ collectionId: thesis, includeSubcollections: false }).rows).toEqual([]);
     t.library.moveToCollection([b], reading, ch1);
     expect(t.library.getItem(b).collections).toEqual([ch1]);
     expect(() => t.library.moveCollection(thesis, ch1)).toThrow(/into itself/);
@@ -222,26 +222,26 @@ describe('library items', () => {
     const sub = t.library.createCollection('Sub \\ folder', quoted);
     t.library.addToCollection(sub, [a]);
     expect(
-      t.library
+      t.library.listing
         .list({ unfiled: true })
         .rows.map((r) => r.id)
         .sort(),
     ).toEqual([b, c]);
-    expect(t.library.count({ unfiled: true })).toBe(2);
-    expect(t.library.count({ unfiled: true, query: 'author:Z' })).toBe(1);
+    expect(t.library.listing.count({ unfiled: true })).toBe(2);
+    expect(t.library.listing.count({ unfiled: true, query: 'author:Z' })).toBe(1);
     t.library.trashItems([c]);
-    expect(t.library.list({ unfiled: true }).rows.map((r) => r.id)).toEqual([b]);
-    expect(t.library.list({ unfiled: true, trash: true }).rows.map((r) => r.id)).toEqual([c]);
+    expect(t.library.listing.list({ unfiled: true }).rows.map((r) => r.id)).toEqual([b]);
+    expect(t.library.listing.list({ unfiled: true, trash: true }).rows.map((r) => r.id)).toEqual([c]);
   });
 
   it('moves items to the trash and restores them', () => {
     const [a, b] = importItems(t.library, [article('A', 'X', 2000), article('B', 'Y', 2001)]).ids as [number, number];
     t.library.trashItems([a]);
-    expect(t.library.list().rows.map((r) => r.id)).toEqual([b]);
-    expect(t.library.list({ trash: true }).rows.map((r) => r.id)).toEqual([a]);
-    expect(t.library.list({ query: 'A' }).rows.map((r) => r.id)).not.toContain(a);
+    expect(t.library.listing.list().rows.map((r) => r.id)).toEqual([b]);
+    expect(t.library.listing.list({ trash: true }).rows.map((r) => r.id)).toEqual([a]);
+    expect(t.library.listing.list({ query: 'A' }).rows.map((r) => r.id)).not.toContain(a);
     t.library.restoreItems([a]);
-    expect(t.library.list({ trash: true }).rows).toEqual([]);
+    expect(t.library.listing.list({ trash: true }).rows).toEqual([]);
     t.library.trashItems([a, b]);
     expect(t.library.emptyTrash()).toBe(2);
     expect(t.library.stats()).toMatchObject({ items: 0, trashed: 0 });

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaptureInput, TitleSearchOutcome } from '../../../electron/core/library/capture-store';
 import { testLibrary, type TestLibrary } from './helpers/lib';
+import { capturesIn } from '../../helpers/captures';
 
 const pending = (sha256: string, title: string, byline?: string): CaptureInput => ({
   csl: { id: `pdf-${sha256}`, type: 'article-journal', title },
@@ -62,7 +63,7 @@ describe('completing a pending capture', () => {
       DOI: '10.5555/found.1',
       custom: { citewise: { pendingMetadata: true, provisional: ['title'] } },
     });
-    expect(t.library.capturesOf(itemId)).toMatchObject([
+    expect(capturesIn(t.db, itemId)).toMatchObject([
       { state: 'identified', method: 'title-search', confidence: 0.96, evidence: match('x').evidence, candidates: [] },
     ]);
     expect(t.library.pendingTitleSearches()).toEqual([]);
@@ -124,13 +125,13 @@ describe('completing a pending capture', () => {
   it('the table and the details say what the item waits for, until the service has answered', () => {
     const other = t.library.addItem({ id: 'plain', type: 'article-journal', title: 'Waits for nothing' });
     const waitingIn = () =>
-      Object.fromEntries(t.library.list({ limit: 10 }).rows.map((r) => [r.id, r.waiting ?? null]));
+      Object.fromEntries(t.library.listing.list({ limit: 10 }).rows.map((r) => [r.id, r.waiting ?? null]));
     expect(waitingIn()).toEqual({ [itemId]: { for: 'title-search', title: 'Page title' }, [other]: null });
     expect(t.library.getItem(itemId).waiting).toEqual({ for: 'title-search', title: 'Page title' });
     t.library.completePendingCapture(attachmentId, match('10.5555/found.1'));
     expect(waitingIn()).toEqual({ [itemId]: { for: 'metadata', doi: '10.5555/found.1' }, [other]: null });
     // The service does not know the DOI: nothing more to wait for.
-    t.library.putPapers({ found: {}, unknown: ['10.5555/found.1'] });
+    t.library.serviceCache.putPapers({ found: {}, unknown: ['10.5555/found.1'] });
     expect(waitingIn()).toEqual({ [itemId]: null, [other]: null });
     expect(t.library.getItem(itemId).waiting).toBeUndefined();
   });

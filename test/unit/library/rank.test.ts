@@ -42,7 +42,7 @@ describe('search ranking with cw_bm25', () => {
   }
 
   const page = (o: OpenedLibrary, query: string): number[] =>
-    o.library.list({ query, limit: 100 }).rows.map((r) => r.id);
+    o.library.listing.list({ query, limit: 100 }).rows.map((r) => r.id);
 
   it('is built, found and used', () => {
     expect(
@@ -50,8 +50,8 @@ describe('search ranking with cw_bm25', () => {
       'the ranking extension is missing: run `npm run build` (it needs a C compiler)',
     ).not.toBeNull();
     const { fast, plain } = pair();
-    expect(fast.library.searchRanking()).toEqual({ fn: 'cw_bm25' });
-    expect(plain.library.searchRanking()).toEqual({ fn: 'bm25', reason: 'turned off' });
+    expect(fast.library.listing.searchRanking()).toEqual({ fn: 'cw_bm25' });
+    expect(plain.library.listing.searchRanking()).toEqual({ fn: 'bm25', reason: 'turned off' });
   });
 
   it('gives the same score as bm25 for every match, and the same pages', () => {
@@ -100,7 +100,7 @@ describe('search ranking with cw_bm25', () => {
       rankExtension: join(dir.path, 'missing.so'),
     });
     open.push(o);
-    expect(o.library.searchRanking()).toMatchObject({
+    expect(o.library.listing.searchRanking()).toMatchObject({
       fn: 'bm25',
       reason: expect.stringContaining('missing.so could not be loaded'),
     });

@@ -28,7 +28,7 @@ describe('LibraryClient.replaceFile', () => {
     await client.importItems(generateItems(5, 1));
     const five = await client.backup('manual');
     await client.importItems(generateItems(7, 2));
-    expect(await client.lib.count()).toBe(12);
+    expect(await client.listing.count()).toBe(12);
     expect(await client.inspectBackup(five.file)).toEqual({ problem: null, items: 5 });
 
     let release!: () => void;
@@ -45,7 +45,7 @@ describe('LibraryClient.replaceFile', () => {
     );
     await started;
     // Asked while no worker is running: waits, then reads the restored file.
-    const during = client.lib.count();
+    const during = client.listing.count();
     await expect(
       client.replaceFile(
         () => undefined,
@@ -56,7 +56,7 @@ describe('LibraryClient.replaceFile', () => {
     await swap;
     expect(await during).toBe(5);
     await client.importItems(generateItems(1, 3));
-    expect(await client.lib.count()).toBe(6);
+    expect(await client.listing.count()).toBe(6);
   });
 
   it('puts the previous file back when the new one cannot be opened, and keeps working', async () => {
@@ -78,7 +78,7 @@ describe('LibraryClient.replaceFile', () => {
       );
     expect(failed).toBeInstanceOf(CoreError);
     expect((failed as CoreError).message).toContain('newer version of Citewise');
-    expect(await client.lib.count()).toBe(4);
+    expect(await client.listing.count()).toBe(4);
   });
 
   it('leaves the library as it was when the swap itself fails', async () => {
@@ -89,7 +89,7 @@ describe('LibraryClient.replaceFile', () => {
         () => undefined,
       ),
     ).rejects.toThrow(/ENOENT/);
-    expect(await client.lib.count()).toBe(3);
+    expect(await client.listing.count()).toBe(3);
   });
 
   it('reports a file that is not a library as a problem, not a throw', () => {

@@ -31,7 +31,7 @@ describe('library search', () => {
   afterEach(() => t.dispose());
 
   const find = (query: string): number[] =>
-    t.library
+    t.library.listing
       .list({ query, limit: 100 })
       .rows.map((r) => r.id)
       .sort((x, y) => x - y);
@@ -56,7 +56,7 @@ describe('library search', () => {
 
   it('ranks title hits above abstract hits (bm25)', () => {
     importItems(t.library, [article('Learning theory', 'Zed', 2000)]);
-    const rows = t.library.list({ query: 'learning' }).rows;
+    const rows = t.library.listing.list({ query: 'learning' }).rows;
     expect(rows[0]!.title).toBe('Learning theory');
     expect(rows.map((r) => r.id)).toContain(ids.c);
   });
@@ -84,7 +84,7 @@ describe('library search', () => {
     const sub = t.library.createCollection('Methods', top);
     t.library.addToCollection(sub, [ids.b!]);
     expect(find('collection:thesis')).toEqual([ids.b]);
-    t.library.putTallies({
+    t.library.serviceCache.putTallies({
       found: {
         '10.1000/a': { total: 20, supporting: 12, contrasting: 1, mentioning: 7, unclassified: 0 },
         '10.1000/b': { total: 0, supporting: 0, contrasting: 0, mentioning: 0, unclassified: 0 },
@@ -94,8 +94,8 @@ describe('library search', () => {
     expect(find('supporting:>10')).toEqual([ids.a]);
     expect(find('contrasting:>0')).toEqual([ids.a]);
     expect(find('mentioning:0')).toEqual([ids.b]);
-    t.library.putNotices('10.1000/b', [{ status: 'Retracted', date: '2020-1-1' }]);
-    t.library.putNotices('10.1000/c', [{ status: 'Has correction' }], false);
+    t.library.serviceCache.putNotices('10.1000/b', [{ status: 'Retracted', date: '2020-1-1' }]);
+    t.library.serviceCache.putNotices('10.1000/c', [{ status: 'Has correction' }], false);
     expect(find('retracted:yes')).toEqual([ids.b]);
     expect(find('notice:any')).toEqual([ids.b, ids.c]);
     expect(find('notice:correction')).toEqual([ids.c]);
@@ -104,7 +104,7 @@ describe('library search', () => {
 
   it('rejects a malformed query with a clear message and its position', () => {
     try {
-      t.library.list({ query: 'title:"unclosed' });
+      t.library.listing.list({ query: 'title:"unclosed' });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(CoreError);
@@ -114,23 +114,23 @@ describe('library search', () => {
         details: { start: 6 },
       });
     }
-    expect(() => t.library.count({ query: 'year:soon' })).toThrow(/needs a year/);
+    expect(() => t.library.listing.count({ query: 'year:soon' })).toThrow(/needs a year/);
   });
 
   it('counts through the same filters', () => {
-    expect(t.library.count({ query: 'protein' })).toBe(2);
-    expect(t.library.count()).toBe(5);
+    expect(t.library.listing.count({ query: 'protein' })).toBe(2);
+    expect(t.library.listing.count()).toBe(5);
   });
 
   it('saves searches, validating them', () => {
-    const id = t.library.saveSearch('Proteins', 'title:protein', { column: 'year', direction: 'desc' });
-    expect(t.library.listSavedSearches()).toEqual([
+    const id = t.library.listing.saveSearch('Proteins', 'title:protein', { column: 'year', direction: 'desc' });
+    expect(t.library.listing.listSavedSearches()).toEqual([
       { id, name: 'Proteins', query: 'title:protein', sort: { column: 'year', direction: 'desc' } },
     ]);
-    expect(t.library.saveSearch('proteins', 'protein year:>2000')).toBe(id);
-    expect(() => t.library.saveSearch('Bad', 'year:')).toThrow(CoreError);
-    t.library.deleteSavedSearch(id);
-    expect(t.library.listSavedSearches()).toEqual([]);
+    expect(t.library.listing.saveSearch('proteins', 'protein year:>2000')).toBe(id);
+    expect(() => t.library.listing.saveSearch('Bad', 'year:')).toThrow(CoreError);
+    t.library.listing.deleteSavedSearch(id);
+    expect(t.library.listing.listSavedSearches()).toEqual([]);
   });
 });
 
@@ -163,7 +163,7 @@ describe('relevance order', () => {
       const out: number[] = [];
       let cursor: string | undefined;
       do {
-        const page = t.library.list({ query, limit: 7, ...(cursor ? { cursor } : {}) });
+        const page = t.library.listing.list({ query, limit: 7, ...(cursor ? { cursor } : {}) });
         out.push(...page.rows.map((r) => r.id));
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
@@ -180,12 +180,12 @@ describe('relevance order', () => {
     );
     const added = importItems(t.library, items).ids;
     // The best-ranked matches go to the trash; later pages must still count only what is listed.
-    const best = t.library.list({ query: 'learning', limit: 6 }).rows.map((r) => r.id);
+    const best = t.library.listing.list({ query: 'learning', limit: 6 }).rows.map((r) => r.id);
     t.library.trashItems(best);
     const seen: number[] = [];
     let cursor: string | undefined;
     do {
-      const page = t.library.list({ query: 'learning', limit: 5, ...(cursor ? { cursor } : {}) });
+      const page = t.library.listing.list({ query: 'learning', limit: 5, ...(cursor ? { cursor } : {}) });
       seen.push(...page.rows.map((r) => r.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -195,7 +195,7 @@ describe('relevance order', () => {
 
     const shelf = t.library.createCollection('Shelf');
     t.library.addToCollection(shelf, live.slice(0, 10));
-    const unfiled = t.library.list({ query: 'learning', unfiled: true, limit: 100 }).rows.map((r) => r.id);
+    const unfiled = t.library.listing.list({ query: 'learning', unfiled: true, limit: 100 }).rows.map((r) => r.id);
     expect(unfiled.sort((x, y) => x - y)).toEqual(live.slice(10));
     t.dispose();
   });

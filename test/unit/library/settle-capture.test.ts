@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaptureInput } from '../../../electron/core/library/capture-store';
 import { testLibrary, type TestLibrary } from './helpers/lib';
+import { capturesIn } from '../../helpers/captures';
 
 const unsure = (sha256: string, title: string): CaptureInput => ({
   csl: { id: sha256, type: 'article-journal', title },
@@ -42,7 +43,7 @@ describe('settling a captured PDF', () => {
     const item = t.library.getItem(itemId);
     expect(item.csl).toMatchObject({ title: 'The second paper', DOI: '10.5555/second.2' });
     expect(item.citationKey).toBe(key);
-    expect(t.library.capturesOf(itemId)).toMatchObject([{ state: 'identified', confidence: 1 }]);
+    expect(capturesIn(t.db, itemId)).toMatchObject([{ state: 'identified', confidence: 1 }]);
     expect(t.library.unsettledCaptures()).toEqual([]);
     expect(t.library.undo()).toMatch(/^Identify the PDF of/);
     expect(t.library.getItem(itemId).csl.title).toBe('A paper with two identifiers');
@@ -60,7 +61,7 @@ describe('settling a captured PDF', () => {
   it('keeps the item as it is', () => {
     t.library.settleCapture(attachmentId, null);
     expect(t.library.getItem(itemId).csl.title).toBe('A paper with two identifiers');
-    expect(t.library.capturesOf(itemId)).toMatchObject([{ state: 'kept' }]);
+    expect(capturesIn(t.db, itemId)).toMatchObject([{ state: 'kept' }]);
     expect(t.library.unsettledCaptures()).toEqual([]);
   });
 

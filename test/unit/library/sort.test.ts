@@ -32,7 +32,7 @@ function seed(t: TestLibrary): void {
       unclassified: 0,
       citingPublications: i % 3,
     };
-  t.library.putTallies({ found, unknown: ['10.1000/3'] });
+  t.library.serviceCache.putTallies({ found, unknown: ['10.1000/3'] });
 }
 
 const value = (r: LibraryRow, c: SortColumn): unknown =>
@@ -65,7 +65,7 @@ describe('sorting and keyset paging', () => {
         let cursor: string | null = null;
         let pages = 0;
         do {
-          const page = t.library.list({ sort: { column, direction }, limit: 7, cursor });
+          const page = t.library.listing.list({ sort: { column, direction }, limit: 7, cursor });
           seen.push(...page.rows);
           cursor = page.nextCursor;
           expect(++pages).toBeLessThan(20);
@@ -90,7 +90,7 @@ describe('sorting and keyset paging', () => {
   }
 
   it('shows the three evidence states apart: not fetched, unknown to the service, and counts (0 included)', () => {
-    const rows = t.library.list({ limit: 100 }).rows;
+    const rows = t.library.listing.list({ limit: 100 }).rows;
     const byDoi = new Map(rows.map((r) => [r.doi, r.evidence]));
     expect(byDoi.get('10.1000/0')).toMatchObject({ state: 'found', supporting: 0, total: 0, citingPublications: 0 });
     expect(byDoi.get('10.1000/3')).toMatchObject({ state: 'unknown', fetchedAt: expect.any(Number) });
@@ -103,7 +103,7 @@ describe('sorting and keyset paging', () => {
       const ids: number[] = [];
       let cursor: string | null = null;
       do {
-        const page = lib.library.list({ query, sort: { column, direction }, limit: 4, cursor });
+        const page = lib.library.listing.list({ query, sort: { column, direction }, limit: 4, cursor });
         ids.push(...page.rows.map((r) => r.id));
         cursor = page.nextCursor;
       } while (cursor);
@@ -116,7 +116,7 @@ describe('sorting and keyset paging', () => {
         for (const column of ['title', 'year', 'supporting', 'citationKey'] as const) {
           for (const direction of ['asc', 'desc'] as const) {
             const expected = collect(t, query, column, direction);
-            expect(expected.length).toBe(t.library.count({ query }));
+            expect(expected.length).toBe(t.library.listing.count({ query }));
             for (const v of variants) expect(collect(v, query, column, direction)).toEqual(expected);
           }
         }
@@ -127,19 +127,19 @@ describe('sorting and keyset paging', () => {
   });
 
   it('sorts search results and a collection by a column, keyset-paged', () => {
-    const page = t.library.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 5 });
+    const page = t.library.listing.list({ query: 'type:book', sort: { column: 'year', direction: 'desc' }, limit: 5 });
     expect(page.rows.every((r) => r.type === 'book')).toBe(true);
-    const next = t.library.list({
+    const next = t.library.listing.list({
       query: 'type:book',
       sort: { column: 'year', direction: 'desc' },
       limit: 50,
       cursor: page.nextCursor,
     });
     expect(page.rows.length + next.rows.length).toBe(19);
-    expect(() => t.library.list({ sort: { column: 'title', direction: 'asc' }, cursor: page.nextCursor })).toThrow(
-      /another sort order/,
-    );
-    expect(() => t.library.list({ cursor: 'garbage' })).toThrow(/not valid/);
+    expect(() =>
+      t.library.listing.list({ sort: { column: 'title', direction: 'asc' }, cursor: page.nextCursor }),
+    ).toThrow(/another sort order/);
+    expect(() => t.library.listing.list({ cursor: 'garbage' })).toThrow(/not valid/);
   });
 
   it('starts a page at any offset, in the keyset order, and pages on from there (a jump far down the table)', () => {
@@ -150,7 +150,7 @@ describe('sorting and keyset paging', () => {
       const ids: number[] = [];
       let cursor: string | null = null;
       do {
-        const page = t.library.list({ ...options, limit: 1000, cursor });
+        const page = t.library.listing.list({ ...options, limit: 1000, cursor });
         ids.push(...page.rows.map((r) => r.id));
         cursor = page.nextCursor;
       } while (cursor);
@@ -168,27 +168,27 @@ describe('sorting and keyset paging', () => {
       const expected = all(options);
       // Every offset: in the rows with a value, at the first without one, among those, at and past the end.
       for (let offset = 0; offset <= expected.length + 2; offset++) {
-        const page = t.library.list({ ...options, limit: 5, offset });
+        const page = t.library.listing.list({ ...options, limit: 5, offset });
         expect(
           page.rows.map((r) => r.id),
           `${JSON.stringify(options)} at ${offset}`,
         ).toEqual(expected.slice(offset, offset + 5));
         expect(page.nextCursor === null, `${JSON.stringify(options)} at ${offset}`).toBe(offset + 5 >= expected.length);
         if (offset % 9 === 4 && page.nextCursor) {
-          const rest = t.library.list({ ...options, limit: 1000, cursor: page.nextCursor });
+          const rest = t.library.listing.list({ ...options, limit: 1000, cursor: page.nextCursor });
           expect(rest.rows.map((r) => r.id)).toEqual(expected.slice(offset + 5));
         }
       }
     }
-    expect(() => t.library.list({ offset: 3, cursor: t.library.list({ limit: 2 }).nextCursor })).toThrow(
-      /cursor or at an offset/,
-    );
+    expect(() =>
+      t.library.listing.list({ offset: 3, cursor: t.library.listing.list({ limit: 2 }).nextCursor }),
+    ).toThrow(/cursor or at an offset/);
   });
 
   it('pages by relevance with an offset cursor', () => {
-    const first = t.library.list({ query: 'title', limit: 20 });
-    const second = t.library.list({ query: 'title', limit: 100, cursor: first.nextCursor });
-    expect(first.rows.length + second.rows.length).toBe(t.library.count({ query: 'title' }));
+    const first = t.library.listing.list({ query: 'title', limit: 20 });
+    const second = t.library.listing.list({ query: 'title', limit: 100, cursor: first.nextCursor });
+    expect(first.rows.length + second.rows.length).toBe(t.library.listing.count({ query: 'title' }));
     expect(second.nextCursor).toBeNull();
   });
 });

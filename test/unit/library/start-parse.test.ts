@@ -25,7 +25,7 @@ describe('a parse started before the library is open', () => {
     client = await LibraryClient.start({ file: join(dir.path, 'citewise.sqlite') });
     const report = await importSource(client, { kind: 'text', text }, { fileName: 'early.bib', started });
     expect(report).toMatchObject({ format: 'bibtex', entries: 6000, added: 6000, errors: [] });
-    expect(await client.lib.count()).toBe(6000);
+    expect(await client.listing.count()).toBe(6000);
     // The same source imported the ordinary way afterwards: every entry is already there.
     const again = await importSource(client, { kind: 'text', text }, { fileName: 'early.bib' });
     expect(again).toMatchObject({ added: 0, entries: 6000 });
@@ -45,6 +45,6 @@ describe('a parse started before the library is open', () => {
     const unused = startParse({ kind: 'text', text });
     unused.abort();
     await expect(unused.parsed).rejects.toMatchObject({ code: 'CANCELLED' });
-    expect(await client.lib.count()).toBe(0);
+    expect(await client.listing.count()).toBe(0);
   });
 });

@@ -15,12 +15,12 @@ describe('undo and redo', () => {
   it('undoes and redoes an edit, including the search index', () => {
     const csl = t.library.getItem(a).csl;
     t.library.updateItem(a, { ...csl, title: 'Gamma paper' });
-    expect(t.library.list({ query: 'gamma' }).rows.map((r) => r.id)).toEqual([a]);
+    expect(t.library.listing.list({ query: 'gamma' }).rows.map((r) => r.id)).toEqual([a]);
     expect(t.library.undoHistory().undo[0]!.label).toBe('Edit title of “Alpha paper”');
     expect(t.library.undo()).toBe('Edit title of “Alpha paper”');
     expect(t.library.getItem(a).title).toBe('Alpha paper');
-    expect(t.library.list({ query: 'gamma' }).rows).toEqual([]);
-    expect(t.library.list({ query: 'alpha' }).rows.map((r) => r.id)).toEqual([a]);
+    expect(t.library.listing.list({ query: 'gamma' }).rows).toEqual([]);
+    expect(t.library.listing.list({ query: 'alpha' }).rows.map((r) => r.id)).toEqual([a]);
     expect(t.library.redo()).toBe('Edit title of “Alpha paper”');
     expect(t.library.getItem(a).title).toBe('Gamma paper');
   });
@@ -52,14 +52,14 @@ describe('undo and redo', () => {
     const back = t.library.getItem(b);
     expect(back.notes).toEqual([expect.objectContaining({ id: note, body: 'keep me' })]);
     expect(back.tags).toEqual(['z']);
-    expect(t.library.list({ query: 'beta' }).rows.map((r) => r.id)).toEqual([b]);
+    expect(t.library.listing.list({ query: 'beta' }).rows.map((r) => r.id)).toEqual([b]);
   });
 
   it('undoes adding an item by moving it to the Trash; a change to it clears its redo; nothing to undo gives null', () => {
     const id = t.library.addItem(article('Added', 'Z', 2020));
     expect(t.library.undoStep()).toEqual({ label: 'Add item “Added”', itemIds: [id], trashed: [id] });
     expect(t.library.getItem(id).trashedAt).not.toBeNull();
-    expect(t.library.list({ trash: true }).rows.map((r) => r.id)).toEqual([id]);
+    expect(t.library.listing.list({ trash: true }).rows.map((r) => r.id)).toEqual([id]);
     expect(t.library.undoHistory().redo).toHaveLength(1);
     t.library.addTags([id], ['y']);
     expect(t.library.undoHistory().redo).toHaveLength(0);
@@ -89,7 +89,7 @@ describe('undo and redo', () => {
       const trashed = t.library.getItem(id);
       expect(trashed.trashedAt).not.toBeNull();
       expect(trashed.title).toBe('Deep learning for protein structure prediction at scale');
-      expect(t.library.list({}).rows.map((r) => r.id)).not.toContain(id);
+      expect(t.library.listing.list({}).rows.map((r) => r.id)).not.toContain(id);
       // The user can still restore it, or empty the trash.
       expect(t.library.redo()).toBe('Add item “Deep learning for protein structure …”');
       expect(t.library.getItem(id).trashedAt).toBeNull();
@@ -191,7 +191,7 @@ describe('undo and redo', () => {
       t.db.prepare("UPDATE items SET doi = '10.1000/x' WHERE id = ?").run(a);
       t.library.addTags([a], ['x']);
       t.library.undo();
-      t.library.putTallies({
+      t.library.serviceCache.putTallies({
         found: { '10.1000/x': { total: 3, supporting: 1, contrasting: 0, mentioning: 2, unclassified: 0 } },
       });
       expect(t.library.redo()).toBe('Add tag x to “Alpha paper”');

@@ -17,7 +17,7 @@ describe('paper versions', () => {
     const pre = t.library.addItem(article('A Preprint on Dreams', 'Early', 2020, { DOI: PRE, type: 'article' }));
     expect(t.library.paperVersions(pre)).toEqual({ doi: PRE, published: [], preprints: [] });
 
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: {
         [PRE]: {
           title: 'A Preprint on Dreams',
@@ -31,7 +31,7 @@ describe('paper versions', () => {
     ]);
 
     // The published paper's own record (fetched to name it) fills in what it is.
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: {
         [PUB]: {
           title: 'Dreams, <i>Published</i>',
@@ -92,7 +92,9 @@ describe('paper versions', () => {
       article('Preprint', 'A', 2020, { DOI: PRE }),
       article('Published', 'A', 2021, { DOI: PUB }),
     ]).ids as [number, number];
-    t.library.putPapers({ found: { [PUB]: { preprintLinks: [{ preprintDoi: PRE }], publicationLinks: [] } } });
+    t.library.serviceCache.putPapers({
+      found: { [PUB]: { preprintLinks: [{ preprintDoi: PRE }], publicationLinks: [] } },
+    });
     expect(t.library.paperVersions(pre).published.map((v) => [v.doi, v.itemId])).toEqual([[PUB, pub]]);
     expect(t.library.paperVersions(pub).preprints.map((v) => [v.doi, v.itemId])).toEqual([[PRE, pre]]);
     t.library.trashItems([pub]);
@@ -105,14 +107,14 @@ describe('paper versions', () => {
     const plain = t.library.addItem(article('No DOI', 'A', 2020));
     expect(t.library.paperVersions(plain)).toEqual({ doi: null, published: [], preprints: [] });
     const other = t.library.addItem(article('Other', 'A', 2020, { DOI: '10.1000/other' }));
-    t.library.putPapers({ found: { '10.1000/other': { preprintLinks: [], publicationLinks: [] } } });
+    t.library.serviceCache.putPapers({ found: { '10.1000/other': { preprintLinks: [], publicationLinks: [] } } });
     expect(t.library.paperVersions(other)).toEqual({ doi: '10.1000/other', published: [], preprints: [] });
     expect(() => t.library.paperVersions(9999)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
   it('ignores a cached record whose fields are not what a paper has when naming a version', () => {
     const pre = t.library.addItem(article('Preprint', 'A', 2020, { DOI: PRE }));
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: {
         [PRE]: { publicationLinks: [{ publishedDoi: PUB }] },
         [PUB]: { title: { text: 'x' }, journal: 42, year: '2021' },
@@ -141,12 +143,12 @@ describe('paper versions', () => {
         },
         '10.1000/other': { preprintLinks: { preprintDoi: PRE }, publicationLinks: 5, retracted: true },
       },
-    } as unknown as Parameters<typeof t.library.putPapers>[0];
-    expect(() => t.library.putPapers(batch)).not.toThrow();
+    } as unknown as Parameters<typeof t.library.serviceCache.putPapers>[0];
+    expect(() => t.library.serviceCache.putPapers(batch)).not.toThrow();
     // A link of a paper to itself is not a version of it.
     expect(t.library.paperVersions(pre)).toMatchObject({ published: [{ doi: PUB }], preprints: [] });
     expect(t.library.paperVersions(other)).toEqual({ doi: '10.1000/other', published: [], preprints: [] });
-    expect(t.library.getNotices('10.1000/other')).toMatchObject({ state: 'found', retracted: true });
+    expect(t.library.getItem(other)).toMatchObject({ retracted: true });
   });
 
   it('finds preprints with a published version (version:published) and papers with a preprint (version:preprint), from either side of the link', () => {
@@ -157,13 +159,13 @@ describe('paper versions', () => {
       article('Plain', 'C', 2019, { DOI: '10.1000/plain' }),
     ]).ids as [number, number, number, number];
     const found = (query: string) =>
-      t.library
+      t.library.listing
         .list({ query })
         .rows.map((r) => r.id)
         .sort((a, b) => a - b);
     expect(found('version:published')).toEqual([]);
     // The first pair linked from the preprint's record, the second from its published paper's (not in the library).
-    t.library.putPapers({
+    t.library.serviceCache.putPapers({
       found: {
         [PRE]: { publicationLinks: [{ publishedDoi: PUB }] },
         '10.1000/other-pub': { preprintLinks: [{ preprintDoi: '10.1101/2020.02.02.000002' }] },

@@ -27,12 +27,12 @@ describe('library worker facade', () => {
     const pending = client.importItems(items, { source: 'gen', onProgress: (done) => progress.push(done) });
     // A read during the import sees the last committed state: none of it.
     await new Promise((r) => setTimeout(r, 5));
-    expect(await client.lib.count()).toBe(0);
+    expect(await client.listing.count()).toBe(0);
     const result = await pending;
     expect(result.added).toBe(3000);
     expect(progress.at(-1)).toBe(3000);
-    expect(await client.lib.count()).toBe(3000);
-    const page = await client.lib.list({ sort: { column: 'title', direction: 'asc' }, limit: 10 });
+    expect(await client.listing.count()).toBe(3000);
+    const page = await client.listing.list({ sort: { column: 'title', direction: 'asc' }, limit: 10 });
     expect(page.rows).toHaveLength(10);
   });
 
@@ -41,7 +41,7 @@ describe('library worker facade', () => {
     const items = generateItems(5000, 8);
     const pending = client.importItems(items, { signal: controller.signal, onProgress: () => controller.abort() });
     await expect(pending).rejects.toThrow(/cancel/i);
-    expect(await client.lib.count()).toBe(0);
+    expect(await client.listing.count()).toBe(0);
   });
 
   it('takes push-style chunks from a parser on the port', async () => {
@@ -74,7 +74,7 @@ describe('library worker facade', () => {
     expect(result.warnings).toEqual([
       expect.objectContaining({ index: 2, line: 4, sourceKey: 'first', reason: expect.stringMatching(/already used/) }),
     ]);
-    const page = await client.lib.list({ query: 'tag:review', limit: 10 });
+    const page = await client.listing.list({ query: 'tag:review', limit: 10 });
     expect(page.rows.map((r) => r.citationKey)).toEqual(['third']);
     // Importing the same entries again adds nothing. (The entry whose key the file gave twice is left
     // out: duplicates by key need the same title under that key, and the library renamed this one's key.)
@@ -133,7 +133,7 @@ describe('library worker facade', () => {
     expect(parsed).toMatchObject({ count: 13, errors: [] });
     const result = await feed.commit();
     expect(result.added).toBe(13);
-    expect(await client.lib.count()).toBe(13);
+    expect(await client.listing.count()).toBe(13);
     // A parse that fails part-way (over the entry limit after 2,000 were posted) leaves nothing, as importSource does.
     const failing = await client.importFromPort({ source: 'big.bib' });
     await expect(
@@ -143,7 +143,7 @@ describe('library worker facade', () => {
       ),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await failing.abort();
-    expect(await client.lib.count()).toBe(13);
+    expect(await client.listing.count()).toBe(13);
   });
 
   it('rolls a port import back when it is aborted, and then takes the next import', async () => {
@@ -152,7 +152,7 @@ describe('library worker facade', () => {
     const items = generateItems(50, 11).map((item, i) => ({ prepared: prepareItem(item), line: i + 1 }));
     feed.port.postMessage(encodePortItems(items));
     await feed.abort();
-    expect(await client.lib.count()).toBe(0);
+    expect(await client.listing.count()).toBe(0);
     expect((await client.importItems(generateItems(10, 12))).added).toBe(10);
   });
 
@@ -176,7 +176,7 @@ describe('library worker facade', () => {
   });
 
   it('carries errors with their code across the thread', async () => {
-    const err = await client.lib.list({ query: 'year:' }).catch((e: unknown) => e);
+    const err = await client.listing.list({ query: 'year:' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreError);
     expect(err).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/year:/) });
     await expect(client.lib.getItem(999)).rejects.toMatchObject({ code: 'NOT_FOUND' });

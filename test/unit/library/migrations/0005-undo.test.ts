@@ -29,7 +29,7 @@ describe('migration 0005 undo', () => {
       lib.addTags([2], ['classic']);
       expect(lib.undo()).toMatch(/Add tag/);
       expect(lib.getItem(2).tags).toEqual([]);
-      expect(lib.list({ query: 'seminal' }).rows.map((r) => r.id)).toEqual([2]);
+      expect(lib.listing.list({ query: 'seminal' }).rows.map((r) => r.id)).toEqual([2]);
     } finally {
       opened.close();
     }

@@ -26,12 +26,14 @@ describe('migration 0011 filter index', () => {
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
       const lib = opened.library;
-      expect(lib.list({ query: 'deep year:2020' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
-      expect(lib.list({ query: 'deep year:<2000' }).rows).toEqual([]);
-      expect(lib.list({ query: 'a -type:article-journal' }).rows.map((r) => r.citationKey)).toEqual(['smithBook1999']);
+      expect(lib.listing.list({ query: 'deep year:2020' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
+      expect(lib.listing.list({ query: 'deep year:<2000' }).rows).toEqual([]);
+      expect(lib.listing.list({ query: 'a -type:article-journal' }).rows.map((r) => r.citationKey)).toEqual([
+        'smithBook1999',
+      ]);
       lib.trashItems([1]);
-      expect(lib.list({ query: 'deep year:2020' }).rows).toEqual([]);
-      expect(lib.list({ query: 'deep year:2020', trash: true }).rows.map((r) => r.citationKey)).toEqual([
+      expect(lib.listing.list({ query: 'deep year:2020' }).rows).toEqual([]);
+      expect(lib.listing.list({ query: 'deep year:2020', trash: true }).rows.map((r) => r.citationKey)).toEqual([
         'mullerDeep2020',
       ]);
     } finally {

@@ -54,9 +54,9 @@ describe('migration 0012 item CSL table', () => {
       expect(lib.getItem(1).csl).toMatchObject({ title: 'Changed', abstract: 'About neural networks.' });
       expect(lib.undo()).toBe('Edit item');
       expect(lib.getItem(1).csl).toEqual(JSON.parse(records[0]![1]));
-      expect(lib.list({ query: 'neural' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
+      expect(lib.listing.list({ query: 'neural' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
       const id = lib.addItem({ id: 'x', type: 'book', title: 'A New Book', abstract: 'On migrations' });
-      expect(lib.list({ query: 'migrations' }).rows.map((r) => r.id)).toEqual([id]);
+      expect(lib.listing.list({ query: 'migrations' }).rows.map((r) => r.id)).toEqual([id]);
       lib.updateItem(id, { ...lib.getItem(id).csl, title: 'A Renamed Book' });
       expect(lib.cslOf([id, 2])).toMatchObject([
         { title: 'A Renamed Book' },

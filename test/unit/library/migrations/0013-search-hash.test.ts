@@ -25,7 +25,7 @@ describe('migration 0013 search index hash size', () => {
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
       const lib = opened.library;
-      expect(lib.list({ query: 'neural' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
+      expect(lib.listing.list({ query: 'neural' }).rows.map((r) => r.citationKey)).toEqual(['mullerDeep2020']);
       const added = importItems(
         lib,
         Array.from({ length: 300 }, (_, i) => ({
@@ -36,7 +36,7 @@ describe('migration 0013 search index hash size', () => {
         })),
       );
       expect(added.added).toBe(300);
-      expect(lib.list({ query: 'graphene carbon', limit: 500 }).rows).toHaveLength(300);
+      expect(lib.listing.list({ query: 'graphene carbon', limit: 500 }).rows).toHaveLength(300);
       expect(
         opened.db.prepare("INSERT INTO items_fts (items_fts) VALUES ('integrity-check')").run().changes,
       ).toBeGreaterThanOrEqual(0);

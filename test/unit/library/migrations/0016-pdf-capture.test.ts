@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../../../electron/core/library/open';
 import { databaseAt, migrateTo, populateV2 } from './helpers';
+import { capturesIn } from '../../../helpers/captures';
 
 describe('migration 0016 pdf capture', () => {
   let h: ReturnType<typeof databaseAt>;
@@ -34,7 +35,7 @@ describe('migration 0016 pdf capture', () => {
       });
       expect(stored.status).toBe('added');
       const itemId = (stored as { itemId: number }).itemId;
-      expect(lib.capturesOf(itemId)).toMatchObject([
+      expect(capturesIn(opened.db, itemId)).toMatchObject([
         { method: 'text', state: 'identified', confidence: 0.9, evidence: [{ matched: '10.1234/cap.1', page: 1 }] },
       ]);
       expect(lib.attachmentBySha256('abc')).toMatchObject({ itemId });
@@ -57,7 +58,7 @@ describe('migration 0016 pdf capture', () => {
       // Undo of an edit puts the item back with its capture evidence.
       lib.updateItem(itemId, { ...lib.getItem(itemId).csl, title: 'Edited' });
       lib.undo();
-      expect(lib.capturesOf(itemId)).toHaveLength(1);
+      expect(capturesIn(opened.db, itemId)).toHaveLength(1);
     } finally {
       opened.close();
     }

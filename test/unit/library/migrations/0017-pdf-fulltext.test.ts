@@ -52,7 +52,7 @@ describe('migration 0017 pdf full text', () => {
       expect(ft.notes()).toEqual([{ itemId: 1, sha256: 'aaa', status: 'indexed', note: 'no text layer on 1 page' }]);
 
       // fulltext: searches the pages, not the items' fields, and the other way round.
-      const ids = (query: string) => opened.library.list({ query }).rows.map((r) => r.id);
+      const ids = (query: string) => opened.library.listing.list({ query }).rows.map((r) => r.id);
       expect(ids('fulltext:"gene expression"')).toEqual([1]);
       expect(ids('fulltext:ribosom')).toEqual([1]);
       expect(ids('fulltext:"expression gene"')).toEqual([]);
@@ -61,7 +61,7 @@ describe('migration 0017 pdf full text', () => {
       expect(ids('deep fulltext:yeast')).toEqual([1]);
       expect(ids('book OR fulltext:yeast').sort()).toEqual([1, 2]);
       expect(ids('-fulltext:yeast')).toEqual([2]);
-      expect(opened.library.count({ query: 'fulltext:yeast' })).toBe(1);
+      expect(opened.library.listing.count({ query: 'fulltext:yeast' })).toBe(1);
 
       expect(ft.hits('fulltext:"gene expression"', [1, 2])).toEqual([
         { itemId: 1, page: 2, snippet: 'Here we measured «gene expression» in yeast; the «gene expression» changed.' },

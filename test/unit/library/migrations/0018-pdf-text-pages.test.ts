@@ -157,8 +157,12 @@ describe('migration 0018 pdf text pages', () => {
     const opened = openLibrary(h.file, { skipIntegrityCheck: true });
     try {
       for (const q of QUERIES) {
-        const ids = opened.library.list({ query: q }).rows.map((r) => r.id);
-        const got: Results = { ids, count: opened.library.count({ query: q }), hits: opened.fulltext.hits(q, ids) };
+        const ids = opened.library.listing.list({ query: q }).rows.map((r) => r.id);
+        const got: Results = {
+          ids,
+          count: opened.library.listing.count({ query: q }),
+          hits: opened.fulltext.hits(q, ids),
+        };
         expect({ q, ...got }).toEqual({ q, ...expected.get(q)! });
       }
     } finally {
@@ -181,7 +185,7 @@ describe('migration 0018 pdf text pages', () => {
           .prepare('SELECT id FROM attachments WHERE item_id = ? AND sha256 = ?')
           .pluck()
           .get(item, sha) as number;
-      const ids = (q: string) => opened.library.list({ query: q }).rows.map((r) => r.id);
+      const ids = (q: string) => opened.library.listing.list({ query: q }).rows.map((r) => r.id);
       expect(ids('fulltext:cell')).toEqual([4, 3, 2, 1]);
 
       // File b is attached to items 2 and 3: removing one attachment keeps its pages.
