@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { importBib, openSession, screenshot, type AppSession } from './harness';
+import { shownText, shownTexts } from './text';
 
 // A duplicate pair (same title, first creator and year), each with its own tag, and one other item.
 const BIB = [
@@ -23,12 +24,12 @@ describe('acting on the library while a search or a tag filter is on', () => {
   let page: Page;
 
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   /** The titles of the rows the table shows (its pooled, hidden rows left out). */
-  const titles = () => page.locator('[role="row"][data-index]:not([hidden]) [data-col="title"]').allTextContents();
+  const titles = () => shownTexts(page.locator('[role="row"][data-index]:not([hidden]) [data-col="title"]'));
   const noMatch = () => page.getByText('No items match').count();
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
-  const toast = () => page.getByTestId('toast').textContent();
+  const toast = () => shownText(page.getByTestId('toast'));
   const dups = () => page.getByTestId('duplicates');
   const tag = (name: string) => page.locator('button.tag', { hasText: name });
 
@@ -65,11 +66,11 @@ describe('acting on the library while a search or a tag filter is on', () => {
     await search().fill('soil');
     await shows([SOIL, SOIL]);
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => dups().textContent()).toContain('1 group');
+    await expect.poll(() => shownText(dups())).toContain('1 group');
     await search().fill('soil');
     await dups().getByRole('button', { name: 'Merge into the first' }).click();
     await expect.poll(toast).toContain('Merged 2 items into one');
-    await expect.poll(() => dups().textContent()).toContain('No duplicates');
+    await expect.poll(() => shownText(dups())).toContain('No duplicates');
     // Another view starts without the search; typed again, it finds the merged item, once.
     await page.getByTestId('view-library').click();
     await shows([SOIL, PEAT]);
