@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/tmp';
 import { allViolations } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli, pickDois, writeHostile } from './seed';
+import { shownText } from './text';
 
 describe('axe with dialogs and panes open', () => {
   let service: RunningService;
@@ -111,7 +112,7 @@ describe('axe with dialogs and panes open', () => {
     await page.getByTestId('graph-details').waitFor();
     await page.getByTestId('expand-citing').click();
     await expect
-      .poll(() => page.getByTestId('graph-status').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('graph-status')), { timeout: 30_000 })
       .toMatch(/^[1-9]\d* papers.*(?<!laying out.*)$/);
     await page.waitForTimeout(800);
     found.push(...(await check('graph')));

@@ -15,6 +15,7 @@ import { startService, type RunningService } from '../service/server';
 import { seriousViolations, shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { pickDois } from './seed';
+import { shownText, shownTexts } from './text';
 
 const CANARY =
   'Canary <img src=x onerror="window.__canary()"><script>window.__canary()</script><b onclick="window.__canary()">bold</b>';
@@ -178,7 +179,7 @@ describe('Assistant', () => {
     await screenshot(page, 'assistant-options');
     await page.getByTestId('assistant-ask').click();
     await expect
-      .poll(() => page.getByTestId('assistant-form-problem').textContent(), { timeout: 15_000 })
+      .poll(() => shownText(page.getByTestId('assistant-form-problem')), { timeout: 15_000 })
       .toMatch(/four-digit years/);
     await page.getByTestId('opt-year-from').fill('');
     await page.getByTestId('assistant-options-toggle').click();
@@ -244,22 +245,22 @@ describe('Assistant', () => {
     // The marker scrolls to its reference without taking the address's pane (a reload stays here).
     expect(new URL(page.url()).hash).toBe(paneHash);
     // Each reference shows its passage and where it comes from.
-    const kinds = await turn.getByTestId('reference-kind').allTextContents();
+    const kinds = await shownTexts(turn.getByTestId('reference-kind'));
     expect(kinds.length).toBeGreaterThan(0);
     for (const k of kinds) expect(k).toMatch(/^From (the abstract|a citation statement|the paper)$/);
-    expect(await turn.getByTestId('reference-passage').first().textContent()).toContain('Canary');
-    expect(await turn.getByTestId('turn-usage').textContent()).toMatch(/Assistant usage: \d+ of \d+/);
+    expect(await shownText(turn.getByTestId('reference-passage').first())).toContain('Canary');
+    expect(await shownText(turn.getByTestId('turn-usage'))).toMatch(/Assistant usage: \d+ of \d+/);
     // The library is empty: no reference is marked as in it.
     expect(await turn.getByTestId('reference-in-library').count()).toBe(0);
     // A retracted reference is flagged in its card and at every marker that cites it.
-    expect((await refs.nth(1).getByTestId('reference-flag').textContent())!.replace(/\s+/g, ' ').trim()).toBe(
+    expect(await shownText(refs.nth(1).getByTestId('reference-flag'))).toBe(
       'Retracted. 1 February 2024. Check the notice before citing it. Read the notice',
     );
     expect(await refs.nth(1).getByRole('link', { name: 'Read the notice' }).getAttribute('href')).toBe(
       'https://doi.org/10.5555/retraction.1',
     );
     expect(await refs.nth(0).getByTestId('reference-flag').count()).toBe(0);
-    const flaggedMarkers = await turn.locator('[data-testid=answer-marker].flagged').allTextContents();
+    const flaggedMarkers = await shownTexts(turn.locator('[data-testid=answer-marker].flagged'));
     expect(flaggedMarkers.length).toBeGreaterThan(0);
     expect(new Set(flaggedMarkers)).toEqual(new Set(['[2]']));
 
@@ -280,10 +281,10 @@ describe('Assistant', () => {
     const turn = lastTurn();
     for (const n of [1, 2, 3]) await turn.getByLabel(`Choose reference ${n}`).check();
     await expect
-      .poll(() => turn.getByTestId('add-references').textContent(), { timeout: 15_000 })
+      .poll(() => shownText(turn.getByTestId('add-references')), { timeout: 15_000 })
       .toMatch(/Add 3 chosen to library/);
     await turn.getByTestId('add-references').click();
-    await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 3\b/);
+    await expect.poll(() => shownText(turn.getByTestId('add-report')), { timeout: 20_000 }).toMatch(/^Added 3\b/);
     // The three are marked as in the library (asked of the library by DOI, one call per answer); the
     // fourth is not. After a reload the marks come from the library alone, before any "Add".
     const refs = turn.getByTestId('answer-reference');
@@ -294,15 +295,15 @@ describe('Assistant', () => {
       expect(await turn.getByLabel(`Choose reference ${n}`, { exact: true }).isChecked()).toBe(false);
     const button = turn.getByTestId('add-references');
     await expect
-      .poll(() => button.textContent(), { timeout: 15_000 })
+      .poll(() => shownText(button), { timeout: 15_000 })
       .toMatch(new RegExp(`^\\s*Add all ${total - 3} to library\\s*$`));
     expect(await button.isEnabled()).toBe(true);
     // Choosing only a reference already there leaves nothing to add: the button says 0 and is disabled.
     await turn.getByLabel('Choose reference 1', { exact: true }).check();
-    await expect.poll(() => button.textContent()).toMatch(/^\s*Add 0 chosen to library\s*$/);
+    await expect.poll(() => shownText(button)).toMatch(/^\s*Add 0 chosen to library\s*$/);
     expect(await button.isDisabled()).toBe(true);
     await turn.getByLabel('Choose reference 4', { exact: true }).check();
-    await expect.poll(() => button.textContent()).toMatch(/^\s*Add 1 chosen to library\s*$/);
+    await expect.poll(() => shownText(button)).toMatch(/^\s*Add 1 chosen to library\s*$/);
     expect(await button.isEnabled()).toBe(true);
     await button.scrollIntoViewIfNeeded();
     await shootThemes(page, 'assistant-after-add');
@@ -312,7 +313,7 @@ describe('Assistant', () => {
     await expect.poll(() => lastTurn().getByTestId('reference-in-library').count(), { timeout: 15_000 }).toBe(3);
     const marked = lastTurn().getByTestId('answer-reference');
     for (const i of [0, 1, 2])
-      expect(await marked.nth(i).getByTestId('reference-in-library').textContent()).toMatch(
+      expect(await shownText(marked.nth(i).getByTestId('reference-in-library'))).toMatch(
         /^\s*In library\s+Show in Library\s*$/,
       );
     expect(await marked.nth(3).getByTestId('reference-in-library').count()).toBe(0);
@@ -325,7 +326,7 @@ describe('Assistant', () => {
     await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
     await page.setViewportSize({ width: 1360, height: 900 });
     // The mark reaches the item: the Library, searched for the reference's DOI, shows it.
-    const firstDoi = (await marked.nth(0).locator('.meta a').textContent())!.trim();
+    const firstDoi = await shownText(marked.nth(0).locator('.meta a'));
     await marked.nth(0).getByRole('button', { name: 'Show in Library: reference 1' }).click();
     await expect
       .poll(() => page.getByLabel('Search the library').inputValue(), { timeout: 15_000 })
@@ -341,17 +342,17 @@ describe('Assistant', () => {
     await page.keyboard.press('Control+4');
     const again = lastTurn();
     await expect
-      .poll(() => again.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 })
+      .poll(() => shownTexts(again.getByTestId('add-collection').locator('option')), { timeout: 15_000 })
       .toContain('Sleep review');
     for (const n of [1, 2, 3]) await again.getByLabel(`Choose reference ${n}`).check();
     await again.getByTestId('add-collection').selectOption({ label: 'Sleep review' });
     await again.getByTestId('add-references').click();
     await expect
-      .poll(() => again.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(again.getByTestId('add-report')), { timeout: 20_000 })
       .toMatch(/^Added 0, 3 already in the library, in “Sleep review”\.$/);
     await page.keyboard.press('Control+1');
     await expect
-      .poll(() => page.locator('li', { hasText: 'Sleep review' }).first().textContent(), { timeout: 15_000 })
+      .poll(() => shownText(page.locator('li', { hasText: 'Sleep review' }).first()), { timeout: 15_000 })
       .toMatch(/Sleep review\s*3/);
     await page.keyboard.press('Control+4');
     await page.getByTestId('assistant-question').waitFor();
@@ -366,20 +367,18 @@ describe('Assistant', () => {
     await panel.getByTestId('draft-document').click();
     const preview = panel.getByTestId('draft-preview');
     await preview.waitFor();
-    const text = (await preview.textContent()) ?? '';
+    const text = await shownText(preview);
     expect(text).toContain('References');
     // Vancouver numbers its citations in order and lists the references under the same numbers.
     expect(text).toMatch(/\(1\)|\[1\]|\b1\b/);
     expect(await preview.locator('.csl-entry').count()).toBeGreaterThanOrEqual(3);
-    expect(await preview.locator('.csl-entry').first().textContent()).toMatch(/^\s*1\./);
+    expect(await shownText(preview.locator('.csl-entry').first())).toMatch(/^\s*1\./);
     // The payload was stored as the answer's text; in the draft it is still text, not an element.
     expect(text).toContain('Canary <img src=x');
     expect(await preview.locator('img, script, [onclick]').count()).toBe(0);
     expect(await canaryFired()).toBe(0);
     await panel.getByTestId('draft-copy').click();
-    await expect
-      .poll(() => panel.getByRole('status').textContent(), { timeout: 15_000 })
-      .toMatch(/Copied as rich text/);
+    await expect.poll(() => shownText(panel.getByRole('status')), { timeout: 15_000 }).toMatch(/Copied as rich text/);
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
       return {
@@ -438,7 +437,7 @@ describe('Assistant', () => {
     const turn = lastTurn();
     await expect.poll(() => turn.getAttribute('data-status'), { timeout: 20_000 }).toBe('cancelled');
     expect(await turn.getByTestId('turn-question').textContent()).toBe('And what about in adolescents?');
-    expect(await turn.getByTestId('turn-error').textContent()).toMatch(/Cancelled/);
+    expect(await shownText(turn.getByTestId('turn-error'))).toMatch(/Cancelled/);
     await screenshot(page, 'assistant-cancelled');
     await turn.getByTestId('turn-retry').click();
     await expect.poll(() => lastTurn().getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
@@ -451,7 +450,7 @@ describe('Assistant', () => {
     const turn = lastTurn();
     await expect.poll(() => turn.getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
     expect(await turn.getByTestId('turn-question').textContent()).toBe('Is caffeine a confounder here?');
-    expect(await turn.getByTestId('turn-error').textContent()).toMatch(/cannot reach|offline|did not finish/i);
+    expect(await shownText(turn.getByTestId('turn-error'))).toMatch(/cannot reach|offline|did not finish/i);
     await screenshot(page, 'assistant-offline');
     proxy.offline = false;
     await expect
@@ -475,7 +474,7 @@ describe('Assistant', () => {
     await page.getByTestId('session-title-input').fill('Sleep and memory');
     await page.getByTestId('session-title-input').press('Enter');
     await expect
-      .poll(() => page.getByTestId('assistant-session').first().textContent(), { timeout: 15_000 })
+      .poll(() => shownText(page.getByTestId('assistant-session').first()), { timeout: 15_000 })
       .toContain('Sleep and memory');
     // A new page load: what is shown comes from the library file.
     await page.goto(`${app.url}#/assistant`);
@@ -486,7 +485,7 @@ describe('Assistant', () => {
       .getByRole('button', { name: /^Sleep and memory/ })
       .click();
     await expect
-      .poll(() => page.getByTestId('conversation-title').textContent(), { timeout: 15_000 })
+      .poll(() => shownText(page.getByTestId('conversation-title')), { timeout: 15_000 })
       .toBe('Sleep and memory');
     expect(await page.getByTestId('assistant-turn').count()).toBe(3);
     expect(await page.getByTestId('answer-marker').count()).toBeGreaterThan(0);
@@ -524,17 +523,17 @@ describe('Assistant', () => {
     expect(await rows.count()).toBe(3);
     const flagged = page.locator('[data-testid=refcheck-row][data-severity=retracted]');
     expect(await flagged.count()).toBe(1);
-    expect(await flagged.textContent()).toContain(retractedDoi);
-    expect(await flagged.getByTestId('refcheck-flag').textContent()).toBe('Retracted');
-    expect(await page.getByTestId('refcheck-retracted-count').textContent()).toBe('1 retracted');
+    expect(await shownText(flagged)).toContain(retractedDoi);
+    expect(await shownText(flagged.getByTestId('refcheck-flag'))).toBe('Retracted');
+    expect(await shownText(page.getByTestId('refcheck-retracted-count'))).toBe('1 retracted');
     // Problems first: the retracted paper, then the reference found nowhere.
     expect(await rows.nth(0).getAttribute('data-problem')).toBe('retracted');
-    expect(await rows.nth(1).textContent()).toMatch(/No match found/);
+    expect(await shownText(rows.nth(1))).toMatch(/No match found/);
     expect(await rows.nth(1).getAttribute('data-problem')).toBe('not-found');
     // Each matched reference is a citation in the user's default style (APA), its entry as written
     // behind a disclosure; a reference that matched nothing has no citation.
     const fine = page.locator('[data-testid=refcheck-row]', { hasText: other.doi });
-    const citation = (await fine.getByTestId('refcheck-citation').textContent())!.replace(/\s+/g, ' ');
+    const citation = await shownText(fine.getByTestId('refcheck-citation'));
     expect(citation).toContain(`(${other.year}).`);
     expect(citation).toContain(other.title.replace(/<[^>]+>/g, '').slice(0, 20));
     expect(citation).not.toMatch(/@article|\btitle = \{/);
@@ -586,7 +585,7 @@ describe('Assistant', () => {
       })
       .toBe(true);
     if ((await rows.count()) !== 4) {
-      expect(await page.getByTestId('refcheck-error').textContent()).toMatch(
+      expect(await shownText(page.getByTestId('refcheck-error'))).toMatch(
         /edited\.bib changed since it was chosen: choose it again/,
       );
       await page.getByTestId('refcheck-file').setInputFiles(path);
@@ -601,7 +600,7 @@ describe('Assistant', () => {
       .setInputFiles({ name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
     await page.getByTestId('refcheck-start').click();
     await expect
-      .poll(() => page.getByTestId('refcheck-error').textContent(), { timeout: 15_000 })
+      .poll(() => shownText(page.getByTestId('refcheck-error')), { timeout: 15_000 })
       .toMatch(/paper\.pdf is not a PDF/);
     expect(problems.errors).toEqual([]);
   }, 120_000);

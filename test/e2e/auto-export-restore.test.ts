@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../service/server';
 import { axeViolations } from './components';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText } from './text';
 
 const BIB = `@article{alpha2020, title = {Alpha paper}, author = {Doe, Jane}, year = 2020}
 @article{beta2021, title = {Beta paper}, author = {Roe, Rick}, year = 2021}
@@ -69,18 +70,16 @@ describe('Auto-export, restore and attachments', () => {
       const path = page.getByTestId('auto-export-path');
       await path.fill('references.bib');
       await page.getByTestId('auto-export-add').click();
-      await expect.poll(() => page.getByTestId('auto-export-error').textContent()).toContain('full path');
+      await expect.poll(() => shownText(page.getByTestId('auto-export-error'))).toContain('full path');
       expect(await path.getAttribute('aria-invalid')).toBe('true');
 
       await path.fill(join(work.path, 'refs.txt'));
       await page.getByTestId('auto-export-add').click();
-      await expect.poll(() => page.getByTestId('auto-export-error').textContent()).toContain('ends in .bib');
+      await expect.poll(() => shownText(page.getByTestId('auto-export-error'))).toContain('ends in .bib');
 
       await path.fill(join(app.dataDir, 'refs.bib'));
       await page.getByTestId('auto-export-add').click();
-      await expect
-        .poll(() => page.getByTestId('auto-export-error').textContent())
-        .toContain("Citewise's own data folder");
+      await expect.poll(() => shownText(page.getByTestId('auto-export-error'))).toContain("Citewise's own data folder");
       await screenshot(page, 'auto-export-error-light');
       expect(await axeViolations(page, '[data-testid="auto-export"]')).toEqual([]);
 
@@ -91,8 +90,8 @@ describe('Auto-export, restore and attachments', () => {
       await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('written');
       expect(await page.getByTestId('auto-export-error').count()).toBe(0);
       expect(await path.inputValue()).toBe('');
-      expect(await row.textContent()).toContain(target);
-      expect(await page.getByTestId('auto-export-status').textContent()).toContain('3 entries');
+      expect(await shownText(row)).toContain(target);
+      expect(await shownText(page.getByTestId('auto-export-status'))).toContain('3 entries');
       expect(readFileSync(target, 'utf8')).toContain('Alpha paper');
     });
 
@@ -101,7 +100,7 @@ describe('Auto-export, restore and attachments', () => {
       await pane('library');
       await rowAt(0).click();
       await page.getByTestId('details-title').waitFor();
-      const title = (await page.getByTestId('details-title').textContent())!.trim();
+      const title = await shownText(page.getByTestId('details-title'));
       const input = page.getByLabel('Title', { exact: true });
       await input.fill(`${title} (second edition)`);
       await input.blur();
@@ -128,8 +127,8 @@ describe('Auto-export, restore and attachments', () => {
       rmSync(gone, { recursive: true });
       await page.getByRole('button', { name: 'Run now: write thesis.json' }).click();
       await expect.poll(() => second.getAttribute('data-status'), { timeout: 10_000 }).toBe('error');
-      expect(await second.textContent()).toContain('does not exist');
-      expect(await second.textContent()).toContain('CSL-JSON · My Library · no abstracts');
+      expect(await shownText(second)).toContain('does not exist');
+      expect(await shownText(second)).toContain('CSL-JSON · My Library · no abstracts');
       await page.getByTestId('auto-export').scrollIntoViewIfNeeded();
       await screenshot(page, 'auto-export-light');
       expect(await axeViolations(page, 'main')).toEqual([]);
@@ -149,7 +148,7 @@ describe('Auto-export, restore and attachments', () => {
     it('asks first, restores, reloads the library, and can be undone', async () => {
       await pane('settings');
       await page.getByTestId('backup-now').click();
-      await expect.poll(() => page.getByTestId('backup-result').textContent()).toMatch(/Backed up to/);
+      await expect.poll(() => shownText(page.getByTestId('backup-result'))).toMatch(/Backed up to/);
       // A change after the backup, which the restore takes away: an item moved to the trash.
       await pane('library');
       await rowAt(0).click();
@@ -157,33 +156,29 @@ describe('Auto-export, restore and attachments', () => {
       await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
       await pane('settings');
       await expect
-        .poll(() => page.getByTestId('library-counts').textContent(), { timeout: 10_000 })
+        .poll(() => shownText(page.getByTestId('library-counts')), { timeout: 10_000 })
         .toContain('2 items (and 1 in the trash)');
 
       const restoreButtons = page.getByTestId('restore-backup');
       await restoreButtons.first().click();
       const dialog = page.getByTestId('restore-dialog');
       await dialog.waitFor();
-      expect(await dialog.textContent()).toContain('is backed up first');
-      expect(await dialog.textContent()).toContain('(2 items)');
+      expect(await shownText(dialog)).toContain('is backed up first');
+      expect(await shownText(dialog)).toContain('(2 items)');
       await screenshot(page, 'restore-confirm-light');
       expect(await axeViolations(page, '[data-testid="restore-dialog"]')).toEqual([]);
       // Cancel changes nothing.
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => dialog.count()).toBe(0);
-      expect(await page.getByTestId('library-counts').textContent()).toContain('2 items (and 1 in the trash)');
+      expect(await shownText(page.getByTestId('library-counts'))).toContain('2 items (and 1 in the trash)');
 
       await restoreButtons.first().click();
       await page.getByTestId('restore-confirm').click();
-      await expect
-        .poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 })
-        .toContain('3 items');
-      expect(await page.getByTestId('restore-result').textContent()).toMatch(/kept as citewise-.+-pre-restore\.sqlite/);
-      await expect.poll(() => page.getByTestId('library-counts').textContent()).not.toContain('trash');
-      expect(await page.getByTestId('library-counts').textContent()).toContain('3 items');
-      expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain(
-        'Before a restore',
-      );
+      await expect.poll(() => shownText(page.getByTestId('restore-result')), { timeout: 20_000 }).toContain('3 items');
+      expect(await shownText(page.getByTestId('restore-result'))).toMatch(/kept as citewise-.+-pre-restore\.sqlite/);
+      await expect.poll(() => shownText(page.getByTestId('library-counts'))).not.toContain('trash');
+      expect(await shownText(page.getByTestId('library-counts'))).toContain('3 items');
+      expect(await shownText(page.locator('[data-testid="backups"] tbody tr').first())).toContain('Before a restore');
       await page.getByTestId('restore-result').scrollIntoViewIfNeeded();
       await screenshot(page, 'restore-done-light');
       expect(await axeViolations(page, 'main')).toEqual([]);
@@ -196,12 +191,8 @@ describe('Auto-export, restore and attachments', () => {
       await pane('settings');
       await page.getByTestId('restore-backup').first().click();
       await page.getByTestId('restore-confirm').click();
-      await expect
-        .poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 })
-        .toContain('2 items');
-      await expect
-        .poll(() => page.getByTestId('library-counts').textContent())
-        .toContain('2 items (and 1 in the trash)');
+      await expect.poll(() => shownText(page.getByTestId('restore-result')), { timeout: 20_000 }).toContain('2 items');
+      await expect.poll(() => shownText(page.getByTestId('library-counts'))).toContain('2 items (and 1 in the trash)');
       await pane('library');
       await expect.poll(() => page.locator('[role="row"][data-index]:visible').count(), { timeout: 10_000 }).toBe(2);
     });
@@ -219,7 +210,7 @@ describe('Auto-export, restore and attachments', () => {
       await input.fill(join(work.path, 'nowhere.pdf'));
       await page.getByTestId('attachment-add').click();
       await expect
-        .poll(() => page.getByTestId('attachment-error').textContent())
+        .poll(() => shownText(page.getByTestId('attachment-error')))
         .toContain(`There is no file at ${join(work.path, 'nowhere.pdf')}`);
 
       const pdf = join(work.path, 'paper.pdf');
@@ -228,11 +219,11 @@ describe('Auto-export, restore and attachments', () => {
       await page.getByTestId('attachment-add').click();
       const item = page.getByTestId('attachment');
       await expect.poll(() => item.getAttribute('data-state'), { timeout: 10_000 }).toBe('ok');
-      expect(await item.textContent()).toContain('paper.pdf');
+      expect(await shownText(item)).toContain('paper.pdf');
       expect(await page.getByTestId('attachment-error').count()).toBe(0);
 
       await page.getByTestId('attachment-open').click();
-      await expect.poll(() => page.getByTestId('attachment-path').textContent()).toContain(pdf);
+      await expect.poll(() => shownText(page.getByTestId('attachment-path'))).toContain(pdf);
       await page.getByTestId('attachment-copy').click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(pdf);
       await screenshot(page, 'attachments-light');
@@ -252,7 +243,7 @@ describe('Auto-export, restore and attachments', () => {
       );
       await page.getByTestId('item-details').dispatchEvent('drop', { dataTransfer });
       await expect.poll(() => page.getByTestId('attachment').count(), { timeout: 10_000 }).toBe(2);
-      expect(await page.getByTestId('attachments').textContent()).toContain('dropped notes.txt');
+      expect(await shownText(page.getByTestId('attachments'))).toContain('dropped notes.txt');
       // Dropped on the details column, a file is attached, never imported.
       expect(await page.getByTestId('import-dialog').count()).toBe(0);
 
@@ -263,9 +254,7 @@ describe('Auto-export, restore and attachments', () => {
         return dt;
       });
       await page.getByTestId('item-details').dispatchEvent('drop', { dataTransfer: link });
-      await expect
-        .poll(() => page.getByTestId('attachment-error').textContent())
-        .toContain('Only files on this computer');
+      await expect.poll(() => shownText(page.getByTestId('attachment-error'))).toContain('Only files on this computer');
 
       writeFileSync(join(work.path, 'paper.pdf'), '%PDF-1.4\nThe paper, edited\n');
       rmSync(dropped);
@@ -276,8 +265,8 @@ describe('Auto-export, restore and attachments', () => {
       const states = () =>
         page.getByTestId('attachment').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')).sort());
       await expect.poll(states, { timeout: 10_000 }).toEqual(['changed', 'missing']);
-      expect(await page.getByTestId('attachments').textContent()).toContain('has changed since it was attached');
-      expect(await page.getByTestId('attachments').textContent()).toContain('is no longer at');
+      expect(await shownText(page.getByTestId('attachments'))).toContain('has changed since it was attached');
+      expect(await shownText(page.getByTestId('attachments'))).toContain('is no longer at');
       await page.getByTestId('attachments').scrollIntoViewIfNeeded();
       await screenshot(page, 'attachments-states-light');
       expect(await axeViolations(page, '[data-testid="item-details"]')).toEqual([]);

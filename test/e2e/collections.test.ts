@@ -13,6 +13,7 @@ import { seriousViolations, shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
+import { shownText, shownTexts } from './text';
 
 const SEEDED = 8;
 const NO_BUS = 'unix:path=/nonexistent/bus';
@@ -30,7 +31,7 @@ describe('collections and paper search', () => {
   let limitedKey: string;
 
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const pane = (id: string) => page.locator(`nav button[data-pane="${id}"]`).click();
 
   const shoot = (name: string): Promise<void> => shootThemes(page, `collections-${name}`);
@@ -84,28 +85,26 @@ describe('collections and paper search', () => {
     await pane('library');
     await rowAt(0).click();
     await rowAt(2).click({ modifiers: ['Shift'] });
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('3 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('3 selected');
     await pane('collections');
     await page.getByTestId('new-collection').click();
     const form = page.getByTestId('create-collection');
-    expect(await form.textContent()).toContain('(3 selected)');
+    expect(await shownText(form)).toContain('(3 selected)');
     await page.getByTestId('create-submit').click();
-    expect(await form.locator('.problem').first().textContent()).toBe('Give the collection a name.');
+    expect(await shownText(form.locator('.problem').first())).toBe('Give the collection a name.');
     await page.getByLabel('Name', { exact: true }).fill('Selected reef papers');
     await page.getByTestId('create-submit').click();
     const view = page.getByTestId('collection-view');
     await view.waitFor();
-    expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe('Selected reef papers');
-    expect(await view.textContent()).toContain('Made from 3 DOIs of items selected in your library.');
+    expect(await shownText(view.getByRole('heading', { level: 2 }))).toBe('Selected reef papers');
+    expect(await shownText(view)).toContain('Made from 3 DOIs of items selected in your library.');
     const counts = view.getByTestId('collection-counts');
-    expect(await counts.textContent()).toMatch(
-      /Matched DOIs\s*3\s*Unmatched DOIs\s*0\s*Total\s*3\s*In your library\s*3/,
-    );
+    expect(await shownText(counts)).toMatch(/Matched DOIs\s*3\s*Unmatched DOIs\s*0\s*Total\s*3\s*In your library\s*3/);
     expect(await view.getByTestId('matched-dois').locator('li').count()).toBe(3);
-    for (const doi of await view.getByTestId('matched-dois').locator('code').allTextContents())
+    for (const doi of await shownTexts(view.getByTestId('matched-dois').locator('code')))
       expect(seeded).toContain(doi.trim());
-    expect(await view.getByTestId('refresh-status').textContent()).toBe('Up to date (no refresh running)');
-    expect(await view.getByTestId('collection-import').textContent()).toContain('All papers are in your library');
+    expect(await shownText(view.getByTestId('refresh-status'))).toBe('Up to date (no refresh running)');
+    expect(await shownText(view.getByTestId('collection-import'))).toContain('All papers are in your library');
     expect(await page.getByTestId('collection-list').locator('li').count()).toBe(1);
     await shoot('from-selection');
   });
@@ -119,8 +118,8 @@ describe('collections and paper search', () => {
     await page.getByLabel('Supporting to').fill('2');
     await page.getByTestId('create-submit').click();
     const form = page.getByTestId('create-collection');
-    await expect.poll(() => form.textContent()).toContain('Published from: "yesterday" is not a date');
-    expect(await form.textContent()).toContain('Supporting: the lower bound (9) is above the upper bound (2).');
+    await expect.poll(() => shownText(form)).toContain('Published from: "yesterday" is not a date');
+    expect(await shownText(form)).toContain('Supporting: the lower bound (9) is above the upper bound (2).');
     expect(await page.getByTestId('collection-list').locator('li').count()).toBe(1);
     await shoot('query-problems');
 
@@ -133,12 +132,12 @@ describe('collections and paper search', () => {
     await page.getByLabel('by journals').check();
     await page.getByTestId('create-submit').click();
     const view = page.getByTestId('collection-view');
-    await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe(`Papers on ${word}`);
-    expect(await view.textContent()).toContain(
+    await expect.poll(() => shownText(view.getByRole('heading', { level: 2 }))).toBe(`Papers on ${word}`);
+    expect(await shownText(view)).toContain(
       `Made from the search “${word}”, without retraction, first 6, aggregated by journals.`,
     );
-    expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*6\s*Unmatched DOIs\s*0/);
-    const matched = (await view.getByTestId('matched-dois').locator('code').allTextContents()).map((d) => d.trim());
+    expect(await shownText(view.getByTestId('collection-counts'))).toMatch(/Matched DOIs\s*6\s*Unmatched DOIs\s*0/);
+    const matched = (await shownTexts(view.getByTestId('matched-dois').locator('code'))).map((d) => d.trim());
     expect(matched).toHaveLength(6);
     // What the service holds for this query, asked of it directly: the same six DOIs.
     const direct = await fetch(
@@ -150,9 +149,9 @@ describe('collections and paper search', () => {
     await view.getByTestId('collection-import').click();
     const report = view.getByTestId('collection-import-report');
     await report.waitFor({ timeout: 20_000 });
-    expect(await report.textContent()).toContain(`Added ${6 - alreadyIn} papers`);
-    expect(await report.textContent()).toContain(`filed in “Papers on ${word}”`);
-    await expect.poll(() => view.getByTestId('collection-counts').textContent()).toMatch(/In your library\s*6/);
+    expect(await shownText(report)).toContain(`Added ${6 - alreadyIn} papers`);
+    expect(await shownText(report)).toContain(`filed in “Papers on ${word}”`);
+    await expect.poll(() => shownText(view.getByTestId('collection-counts'))).toMatch(/In your library\s*6/);
     await shoot('imported');
     await pane('library');
     await page.getByTestId('view-library').click();
@@ -169,14 +168,14 @@ describe('collections and paper search', () => {
     await page.getByLabel('A collection of your library').check();
     await page.getByTestId('create-submit').click();
     await expect
-      .poll(() => page.getByTestId('create-collection').textContent())
+      .poll(() => shownText(page.getByTestId('create-collection')))
       .toContain('Choose a collection of your library.');
     await page.getByLabel('Library collection').selectOption({ label: `Papers on ${word} (6)` });
     await page.getByTestId('create-submit').click();
     const view = page.getByTestId('collection-view');
-    await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe('From my library collection');
-    expect(await view.textContent()).toContain(`Made from 6 DOIs of your library collection “Papers on ${word}”.`);
-    expect(await view.getByTestId('collection-counts').textContent()).toMatch(
+    await expect.poll(() => shownText(view.getByRole('heading', { level: 2 }))).toBe('From my library collection');
+    expect(await shownText(view)).toContain(`Made from 6 DOIs of your library collection “Papers on ${word}”.`);
+    expect(await shownText(view.getByTestId('collection-counts'))).toMatch(
       /Matched DOIs\s*6\s*Unmatched DOIs\s*0\s*Total\s*6\s*In your library\s*6/,
     );
     expect(await page.getByTestId('collection-list').locator('li').count()).toBe(3);
@@ -200,9 +199,9 @@ describe('collections and paper search', () => {
       await p2.getByTestId('create-submit').click();
       const error = p2.getByTestId('collections-error');
       await error.waitFor({ timeout: 20_000 });
-      expect(await error.locator('strong').textContent()).toBe('Your API key does not include Collections access');
-      expect(await error.textContent()).toContain('Collections need that access on both the key and the account');
-      expect(await error.textContent()).toContain('Check access');
+      expect(await shownText(error.locator('strong'))).toBe('Your API key does not include Collections access');
+      expect(await shownText(error)).toContain('Collections need that access on both the key and the account');
+      expect(await shownText(error)).toContain('Check access');
       expect(await p2.getByTestId('collection-list').count()).toBe(0);
       await screenshot(p2, 'collections-no-access-light');
       expect(await seriousViolations(p2)).toEqual([]);
@@ -210,7 +209,7 @@ describe('collections and paper search', () => {
       await p2.getByRole('tab', { name: 'Paper search' }).click();
       await p2.getByTestId('paper-search-input').fill(word);
       await p2.keyboard.press('Enter');
-      await expect.poll(() => p2.getByTestId('search-summary').textContent(), { timeout: 20_000 }).toMatch(/^1–20 of/);
+      await expect.poll(() => shownText(p2.getByTestId('search-summary')), { timeout: 20_000 }).toMatch(/^1–20 of/);
       // The failed request is reported in the page, not as a console error.
       expect(p2problems.errors.filter((e) => !/403/.test(e))).toEqual([]);
     } finally {
@@ -227,8 +226,8 @@ describe('collections and paper search', () => {
     await page.getByTestId('paper-search-input').fill(word);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const summary = page.getByTestId('search-summary');
-    await expect.poll(() => summary.textContent(), { timeout: 20_000 }).toMatch(/^1–20 of \d+ papers/);
-    const total = Number(/of (\d+) papers/.exec((await summary.textContent())!)![1]);
+    await expect.poll(() => shownText(summary), { timeout: 20_000 }).toMatch(/^1–20 of \d+ papers/);
+    const total = Number(/of (\d+) papers/.exec((await shownText(summary))!)![1]);
     expect(total).toBeGreaterThan(20);
     const rows = page.getByTestId('paper-row');
     expect(await rows.count()).toBe(20);
@@ -237,7 +236,7 @@ describe('collections and paper search', () => {
     const tally = await fetch(`${service.url}/tallies/${firstDoi}`).then(
       (r) => r.json() as Promise<{ supporting: number; contradicting: number; mentioning: number }>,
     );
-    expect(await rows.first().getByTestId('paper-tally').textContent()).toMatch(
+    expect(await shownText(rows.first().getByTestId('paper-tally'))).toMatch(
       new RegExp(
         `${tally.supporting.toLocaleString('en')} supporting,\\s*${tally.contradicting.toLocaleString('en')} contrasting,\\s*${tally.mentioning.toLocaleString('en')} mentioning`,
       ),
@@ -245,7 +244,7 @@ describe('collections and paper search', () => {
     expect(await page.locator('[data-testid="paper-row"] mark').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="paper-row"] strong.highlight').count()).toBe(0);
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => summary.textContent()).toMatch(new RegExp(`^21–${Math.min(40, total)} of ${total} papers`));
+    await expect.poll(() => shownText(summary)).toMatch(new RegExp(`^21–${Math.min(40, total)} of ${total} papers`));
     await shoot('search');
 
     // Only papers with a retraction, newest first: each hit says it was retracted.
@@ -254,12 +253,12 @@ describe('collections and paper search', () => {
     await page.getByLabel('Sort by').selectOption('date');
     await page.getByPlaceholder('Words, phrases, a question…').fill('');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => summary.textContent()).toContain('with retraction, sorted by date');
+    await expect.poll(() => shownText(summary)).toContain('with retraction, sorted by date');
     const retractedCount = await rows.count();
     expect(retractedCount).toBeGreaterThan(0);
     for (let i = 0; i < retractedCount; i++)
-      expect(await rows.nth(i).getByTestId('paper-notice').allTextContents()).toContain('Retracted');
-    expect(await page.getByTestId('search-notices').textContent()).toMatch(/Retracted \d+/);
+      expect(await shownTexts(rows.nth(i).getByTestId('paper-notice'))).toContain('Retracted');
+    expect(await shownText(page.getByTestId('search-notices'))).toMatch(/Retracted \d+/);
 
     // Adding a hit: it joins the library and is marked.
     const target = rows.filter({ hasNot: page.getByTestId('in-library') }).first();
@@ -268,7 +267,7 @@ describe('collections and paper search', () => {
     await page
       .locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`)
       .waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('add-report').textContent()).toContain('Added 1 to your library');
+    expect(await shownText(page.getByTestId('add-report'))).toContain('Added 1 to your library');
     await shoot('search-filtered');
     await pane('library');
     await page.getByTestId('view-library').click();
@@ -285,7 +284,7 @@ describe('collections and paper search', () => {
       .click();
     const view = page.getByTestId('collection-view');
     await view.waitFor();
-    const before = await view.getByTestId('fetched-at').textContent();
+    const before = await shownText(view.getByTestId('fetched-at'));
     await page.waitForTimeout(1100);
     const asked = proxy.paths.length;
     await view.getByTestId('collection-refresh').click();
@@ -298,10 +297,8 @@ describe('collections and paper search', () => {
     await proxy.goOffline();
     await view.getByTestId('collection-refresh').click();
     await view.getByTestId('collection-problem').waitFor({ timeout: 30_000 });
-    expect(await view.getByTestId('collection-problem').textContent()).toContain(
-      'Showing the copy kept in your library',
-    );
-    expect(await view.getByTestId('collection-counts').textContent()).toMatch(/Matched DOIs\s*3/);
+    expect(await shownText(view.getByTestId('collection-problem'))).toContain('Showing the copy kept in your library');
+    expect(await shownText(view.getByTestId('collection-counts'))).toMatch(/Matched DOIs\s*3/);
     // A new window, still offline: the collections are listed and open from the library.
     await page.reload();
     await pane('collections');
@@ -311,7 +308,7 @@ describe('collections and paper search', () => {
       .getByRole('button', { name: /Papers on/ })
       .click();
     await expect
-      .poll(() => page.getByTestId('collection-view').getByTestId('collection-counts').textContent())
+      .poll(() => shownText(page.getByTestId('collection-view').getByTestId('collection-counts')))
       .toMatch(/Matched DOIs\s*6/);
     await shoot('offline-copy');
   });

@@ -10,6 +10,7 @@ import { tempDir } from '../helpers/tmp';
 import { axeViolations, openHarness, routeHarness } from './components';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli, pickDois, writeHostile } from './seed';
+import { shownText } from './text';
 
 interface HarnessWindow {
   __harness: {
@@ -102,13 +103,13 @@ describe('Item details', () => {
   it('shows hostile markup in the title, creators and abstract as text and safe tags only', async () => {
     await show(ids.hostile!);
     const title = page.getByTestId('details-title');
-    expect(await title.textContent()).toBe('Payload in a title');
-    expect(await title.locator('i').textContent()).toBe('title');
+    expect(await shownText(title)).toBe('Payload in a title');
+    expect(await shownText(title.locator('i'))).toBe('title');
     const abstract = page.getByTestId('abstract');
-    expect(await abstract.locator('sub').textContent()).toBe('2');
-    expect(await abstract.locator('sup').textContent()).toBe('5');
-    expect(await abstract.locator('.small-caps').textContent()).toBe('small caps');
-    expect(await abstract.textContent()).toContain('link text');
+    expect(await shownText(abstract.locator('sub'))).toBe('2');
+    expect(await shownText(abstract.locator('sup'))).toBe('5');
+    expect(await shownText(abstract.locator('.small-caps'))).toBe('small caps');
+    expect(await shownText(abstract)).toContain('link text');
     const details = page.getByTestId('item-details');
     expect(await details.locator('img, script, svg:not([aria-hidden]), a[href^="javascript"], iframe').count()).toBe(0);
     // The creator's name, markup and all, is an input's value: plain text.
@@ -125,7 +126,7 @@ describe('Item details', () => {
     const publisher = page.getByLabel('Publisher', { exact: true });
     await publisher.fill('New Press');
     await publisher.press('Tab');
-    await expect.poll(() => page.getByTestId('undo-hint').textContent()).toContain('Edit publisher');
+    await expect.poll(() => shownText(page.getByTestId('undo-hint'))).toContain('Edit publisher');
     expect((await invoke<{ csl: { publisher?: string } }>('library.item.get', { id: ids.plain })).csl.publisher).toBe(
       'New Press',
     );
@@ -190,7 +191,7 @@ describe('Item details', () => {
     const key = page.getByRole('textbox', { name: 'Citation key' });
     await key.fill(other.citationKey);
     await key.press('Enter');
-    await expect.poll(() => page.getByTestId('key-error').textContent()).toContain('already the key of another item');
+    await expect.poll(() => shownText(page.getByTestId('key-error'))).toContain('already the key of another item');
     expect(await key.getAttribute('aria-invalid')).toBe('true');
     await key.fill('baker-new');
     await key.press('Enter');
@@ -207,7 +208,7 @@ describe('Item details', () => {
   it('adds and removes tags, and adds, edits and deletes notes', async () => {
     await page.getByLabel('New tag').fill('to-read');
     await page.getByLabel('New tag').press('Enter');
-    await expect.poll(() => page.getByTestId('tags').textContent()).toContain('to-read');
+    await expect.poll(() => shownText(page.getByTestId('tags'))).toContain('to-read');
     await page.getByLabel('New note').fill('First thought <b>not bold</b>');
     await page.getByRole('button', { name: 'Add note' }).click();
     await expect.poll(() => page.getByTestId('notes').textContent()).toContain('First thought <b>not bold</b>');
@@ -225,12 +226,12 @@ describe('Item details', () => {
   it('follows library.changed for the item shown (an edit from elsewhere)', async () => {
     const item = await invoke<{ csl: Record<string, unknown> }>('library.item.get', { id: ids.plain });
     await invoke('library.item.update', { id: ids.plain, csl: { ...item.csl, title: 'Renamed Elsewhere' } });
-    await expect.poll(() => page.getByTestId('details-title').textContent()).toBe('Renamed Elsewhere');
+    await expect.poll(() => shownText(page.getByTestId('details-title'))).toBe('Renamed Elsewhere');
   });
 
   it('copies the citation as rich and plain text, and the key', async () => {
     await page.getByTestId('copy-citation').click();
-    await expect.poll(() => page.getByTestId('details-notice').textContent()).toContain('Citation copied');
+    await expect.poll(() => shownText(page.getByTestId('details-notice'))).toContain('Citation copied');
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
       return { types: item!.types, text: await (await item!.getType('text/plain')).text() };
@@ -244,14 +245,14 @@ describe('Item details', () => {
 
   it('shows a retraction banner, the notices, the tally with its age and the citation statements, paged', async () => {
     await show(ids.retracted!);
-    await expect.poll(() => page.getByTestId('notice-banner').textContent()).toContain('retracted');
+    await expect.poll(() => shownText(page.getByTestId('notice-banner'))).toContain('retracted');
     await page.getByTestId('notices').waitFor();
-    expect(await page.getByTestId('notices').textContent()).toContain('Retracted');
+    expect(await shownText(page.getByTestId('notices'))).toContain('Retracted');
     const tally = page.getByTestId('tally');
     expect(await tally.getAttribute('data-state')).toBe('found');
-    expect(await page.getByTestId('tally-age').textContent()).toMatch(/Updated (just now|\d+ \w+ ago)/);
+    expect(await shownText(page.getByTestId('tally-age'))).toMatch(/Updated (just now|\d+ \w+ ago)/);
     await expect.poll(() => page.getByTestId('statement').count()).toBe(10);
-    expect(await page.getByTestId('statements-range').textContent()).toMatch(/^1–10 of \d+$/);
+    expect(await shownText(page.getByTestId('statements-range'))).toMatch(/^1–10 of \d+$/);
     const link = page.getByTestId('doi-link');
     expect(await link.getAttribute('href')).toBe(`https://doi.org/${dois.retracted}`);
     expect(await link.getAttribute('rel')).toContain('noopener');
@@ -259,7 +260,7 @@ describe('Item details', () => {
     await page.getByTestId('statements').scrollIntoViewIfNeeded();
     await screenshot(page, 'details-statements-light');
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => page.getByTestId('statements-range').textContent()).toMatch(/^11–/);
+    await expect.poll(() => shownText(page.getByTestId('statements-range'))).toMatch(/^11–/);
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('dark'));
     await page.getByTestId('item-details').evaluate((el) => (el.parentElement!.scrollTop = 0));
@@ -272,7 +273,7 @@ describe('Item details', () => {
 
   it('shows an expression of concern as its own banner, and hands the item to the graph and the assistant', async () => {
     await show(ids.concern!);
-    await expect.poll(() => page.getByTestId('notice-banner').textContent()).toContain('Expression of concern');
+    await expect.poll(() => shownText(page.getByTestId('notice-banner'))).toContain('Expression of concern');
     await page.getByRole('button', { name: 'Citation graph' }).click();
     await page.getByRole('button', { name: 'Ask the assistant' }).click();
     expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls)).toEqual([
@@ -286,9 +287,9 @@ describe('Item details', () => {
     serviceClosed = true;
     await page.getByTestId('refresh').click();
     await expect
-      .poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('service-message')), { timeout: 30_000 })
       .toMatch(/Offline|Could not load/);
-    expect(await page.getByTestId('details-title').textContent()).not.toBe('');
+    expect(await shownText(page.getByTestId('details-title'))).not.toBe('');
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).not.toBe('');
     await screenshot(page, 'details-offline-light');
   });

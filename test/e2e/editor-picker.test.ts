@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PickSession } from '../../electron/api/picker';
 import { send, startFixture, type Fixture } from '../integration/api/helpers';
 import { launchBrowser, newPage, screenshot, type PageProblems } from './harness';
+import { shownText } from './text';
 
 describe('the editor picker', () => {
   let f: Fixture;
@@ -74,9 +75,9 @@ describe('the editor picker', () => {
 
     await box.pressSequentially('adams', { delay: 20 });
     const hit = page.getByRole('option').first();
-    await expect.poll(() => hit.textContent()).toContain('On Citing');
-    expect(await hit.textContent()).toContain('3 supporting · 1 contrasting · 10 mentioning');
-    expect(await hit.locator('.badge.retracted').textContent()).toBe('Retracted');
+    await expect.poll(() => shownText(hit)).toContain('On Citing');
+    expect(await shownText(hit)).toContain('3 supporting · 1 contrasting · 10 mentioning');
+    expect(await shownText(hit.locator('.badge.retracted'))).toBe('Retracted');
     await screenshot(page, 'editor-picker-hits');
     await box.press('Enter');
     await page.getByRole('textbox', { name: 'Locator for @adams2001' }).fill('12');
@@ -85,7 +86,7 @@ describe('the editor picker', () => {
     // The fielded search language works in the box.
     await box.pressSequentially('author:brigge', { delay: 20 });
     await expect
-      .poll(() => page.getByRole('option').first().textContent())
+      .poll(() => shownText(page.getByRole('option').first()))
       .toContain('Books <img src=x onerror=alert(1)> Are Long');
     expect(await page.locator('#hits img').count()).toBe(0);
     await box.press('Enter');
@@ -96,7 +97,7 @@ describe('the editor picker', () => {
     const answer = await reply;
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('[@adams2001, p. 12; @brigge2002]');
-    await expect.poll(() => page.locator('#status').textContent()).toContain('Sent to your editor');
+    await expect.poll(() => shownText(page.locator('#status'))).toContain('Sent to your editor');
     expect(f.api.pickers.open).toBe(0);
     expect(problems.errors).toEqual([]);
   });
@@ -107,7 +108,7 @@ describe('the editor picker', () => {
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await box.pressSequentially('synthetic', { delay: 20 });
     await expect.poll(() => page.getByRole('option').count()).toBe(1);
-    expect(await page.getByRole('option').locator('.badge.notice').textContent()).toBe('Expression of concern');
+    expect(await shownText(page.getByRole('option').locator('.badge.notice'))).toBe('Expression of concern');
     await box.press('Enter');
     await page.keyboard.press('Escape');
     expect((await reply).body).toBe('');

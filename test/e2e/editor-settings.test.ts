@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/tmp';
 import { send } from '../integration/api/helpers';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { freePort } from '../helpers/free-port';
+import { shownText } from './text';
 
 const probe = (port: number) =>
   send(port, 'GET', '/better-bibtex/cayw?probe=1', { 'User-Agent': 'curl/8' }).then(
@@ -61,7 +62,7 @@ describe('Settings → Editors', () => {
     const port = page.getByTestId('editor-api-port');
     await port.fill('80');
     await port.press('Tab');
-    expect(await page.getByRole('alert').textContent()).toContain('from 1024 to 65535');
+    expect(await shownText(page.getByRole('alert'))).toContain('from 1024 to 65535');
     await port.fill(String(second));
     await port.press('Tab');
     await expect.poll(() => probe(second)).toBe('ready');

@@ -13,6 +13,7 @@ import type { ServiceScope } from '../../shared/service';
 import { startService, type RunningService } from '../service/server';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText, shownTexts } from './text';
 
 type Doc = Record<string, unknown>;
 const FULL = 'e2e-evidence-full-key-0123456789';
@@ -124,7 +125,7 @@ describe('Evidence datasets', () => {
     await goTo('Settings');
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Save key' }).click();
-    await expect.poll(() => page.getByTestId('key-status').textContent()).toContain('in use for this session');
+    await expect.poll(() => shownText(page.getByTestId('key-status'))).toContain('in use for this session');
     await goTo('Evidence');
     await page.getByRole('tablist', { name: 'Datasets' }).waitFor();
   }
@@ -193,14 +194,14 @@ describe('Evidence datasets', () => {
     await tab('Patents').focus();
     await page.keyboard.press('ArrowRight');
     expect(await tab('Clinical trials').getAttribute('aria-selected')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Clinical trials');
+    expect(await shownText(page.locator(':focus'))).toBe('Clinical trials');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     expect(await tab('MAUDE').getAttribute('aria-selected')).toBe('true');
     await search('FAERS', 'warfarin', 'refusal');
     const access = page.getByTestId('evidence-access');
     await access.waitFor();
-    expect(await access.textContent()).toMatch(
+    expect(await shownText(access)).toMatch(
       /No access to FAERS.*does not include access to the FAERS drug adverse-event evidence dataset.*own Evidence scope/s,
     );
     await shoot('no-access');
@@ -216,41 +217,39 @@ describe('Evidence datasets', () => {
     const term = word(String((family.patents as Doc[])[0]!.title));
     await search('Patents', term);
     const first = results().first();
-    expect(await first.locator('mark').first().textContent()).toMatch(new RegExp(`^${term}`, 'i'));
+    expect(await shownText(first.locator('mark').first())).toMatch(new RegExp(`^${term}`, 'i'));
     // A filter from the schema's fields: the builder writes the field:"value" string.
     await page.getByLabel('Filter on').selectOption('country');
     await page.getByLabel('Value').fill('US');
     await page.getByRole('button', { name: 'Add filter' }).click();
-    expect(await page.getByTestId('evidence-filter-string').textContent()).toBe('country:"US"');
+    expect(await shownText(page.getByTestId('evidence-filter-string'))).toBe('country:"US"');
     await page.getByLabel('Sort by').selectOption('forwardCitationCount');
     await page.getByLabel('Sort direction').selectOption('desc');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-filter')).toBe('country:"US"');
-    expect(await page.getByTestId('evidence-count').textContent()).toMatch(/^1–\d+ of \d+ patent famil/);
-    const facts = await page.getByTestId('evidence-results').locator('.facts').allTextContents();
+    expect(await shownText(page.getByTestId('evidence-count'))).toMatch(/^1–\d+ of \d+ patent famil/);
+    const facts = await shownTexts(page.getByTestId('evidence-results').locator('.facts'));
     expect(facts.every((f) => /^US\d+/.test(f))).toBe(true);
     const counts = facts.map((f) => Number(/(\d+) forward citations/.exec(f)?.[1] ?? -1));
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
-    const total = Number(/of (\d+)/.exec((await page.getByTestId('evidence-count').textContent())!)![1]);
+    const total = Number(/of (\d+)/.exec((await shownText(page.getByTestId('evidence-count')))!)![1]);
     if (total > 10) {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-page')).toBe('2');
-      expect(await page.getByTestId('evidence-count').textContent()).toMatch(/^11–/);
+      expect(await shownText(page.getByTestId('evidence-count'))).toMatch(/^11–/);
       await page.getByRole('button', { name: 'Previous' }).click();
-      await expect.poll(() => page.getByTestId('evidence-count').textContent()).toMatch(/^1–/);
+      await expect.poll(() => shownText(page.getByTestId('evidence-count'))).toMatch(/^1–/);
     }
     await openFirst();
     expect(await detail().getByTestId('patent-publications').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await detail().getByTestId('patent-cpc').locator('li').count()).toBeGreaterThan(0);
     expect(await detail().getByRole('heading', { name: 'Inventors' }).count()).toBe(1);
-    expect(await detail().getByTestId('patent-facts').textContent()).toMatch(
+    expect(await shownText(detail().getByTestId('patent-facts'))).toMatch(
       /Family size\s*\d+\s*Forward citations\s*\d+/,
     );
-    savedPatentTitle = (await detail().locator('h2').textContent())!.trim();
+    savedPatentTitle = await shownText(detail().locator('h2'));
     await detail().getByRole('button', { name: 'Save to library' }).click();
-    await expect
-      .poll(() => detail().getByTestId('evidence-saved').textContent())
-      .toMatch(/Saved to your library as \w+/);
+    await expect.poll(() => shownText(detail().getByTestId('evidence-saved'))).toMatch(/Saved to your library as \w+/);
     await shoot('patents');
   });
 
@@ -267,19 +266,19 @@ describe('Evidence datasets', () => {
     await asText.fill('hasResults:"Yes" colour:"red"');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect
-      .poll(() => page.locator('#evidence-filter-text-problem').textContent())
+      .poll(() => shownText(page.locator('#evidence-filter-text-problem')))
       .toBe('"colour" is not one of this dataset\'s filterable fields.');
-    expect(await page.getByTestId('evidence-filter-string').textContent()).toBe('hasResults:"Yes"');
+    expect(await shownText(page.getByTestId('evidence-filter-string'))).toBe('hasResults:"Yes"');
     await page.getByText('Edit the filter string').click();
     await searchBox().fill(word(String(trial.title)));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('evidence-count').getAttribute('data-filter')).toBe('hasResults:"Yes"');
-    expect(await page.getByTestId('evidence-count').textContent()).toMatch(/of \d+ clinical trials?/);
+    expect(await shownText(page.getByTestId('evidence-count'))).toMatch(/of \d+ clinical trials?/);
     await openFirst();
     const groups = detail().getByTestId('events-group');
     expect(await groups.count()).toBe(2);
     for (const g of await groups.all()) {
-      expect(await g.locator('thead th').allTextContents()).toEqual([
+      expect(await shownTexts(g.locator('thead th'))).toEqual([
         'Event',
         'Type',
         'Organ system',
@@ -288,13 +287,11 @@ describe('Evidence datasets', () => {
         'Events',
       ]);
       expect(await g.locator('tbody tr').count()).toBeGreaterThan(0);
-      expect(await g.locator('tbody td.num').first().textContent()).toMatch(/^\d+ \/ \d+$/);
+      expect(await shownText(g.locator('tbody td.num').first())).toMatch(/^\d+ \/ \d+$/);
     }
-    expect(await detail().getByTestId('trial-facts').textContent()).toMatch(/Registry number\s*NCT\d+/);
+    expect(await shownText(detail().getByTestId('trial-facts'))).toMatch(/Registry number\s*NCT\d+/);
     await detail().getByRole('button', { name: 'Save to library' }).click();
-    await expect
-      .poll(() => detail().getByTestId('evidence-saved').textContent())
-      .toMatch(/Saved to your library as \w+/);
+    await expect.poll(() => shownText(detail().getByTestId('evidence-saved'))).toMatch(/Saved to your library as \w+/);
     await shoot('trial');
     await groups.first().scrollIntoViewIfNeeded();
     await shoot('trial-events');
@@ -305,9 +302,9 @@ describe('Evidence datasets', () => {
     await search('Grants', word(String(grant.title)));
     await openFirst();
     await expect
-      .poll(() => detail().getByTestId('grant-facts').textContent())
+      .poll(() => shownText(detail().getByTestId('grant-facts')))
       .toMatch(/Award number\s*[A-Z]+-\d+.*Agency.*Principal investigator/s);
-    expect(await detail().getByTestId('grant-facts').textContent()).toMatch(/Award amount\s*\$[\d,]+/);
+    expect(await shownText(detail().getByTestId('grant-facts'))).toMatch(/Award amount\s*\$[\d,]+/);
     await shoot('grant');
   });
 
@@ -315,14 +312,14 @@ describe('Evidence datasets', () => {
     await search('510(k)', 'pump OR monitor OR catheter OR system');
     await openFirst();
     await expect
-      .poll(() => detail().getByTestId('device-facts').textContent())
+      .poll(() => shownText(detail().getByTestId('device-facts')))
       .toMatch(/Device.+Applicant.+Decision\s*Substantially Equivalent/s);
     expect(await detail().getByTestId('device-documents').locator('li').count()).toBe(1);
     const pages = detail().getByTestId('device-pages');
-    await expect.poll(() => pages.textContent()).toMatch(/Page 1 of \d+/);
+    await expect.poll(() => shownText(pages)).toMatch(/Page 1 of \d+/);
     expect(await detail().getByTestId('device-page-text').textContent()).toMatch(/^510\(k\) Summary\. Submitter:/);
     await pages.getByRole('button', { name: 'Next page' }).click();
-    await expect.poll(() => pages.textContent()).toMatch(/Page 2 of \d+/);
+    await expect.poll(() => shownText(pages)).toMatch(/Page 2 of \d+/);
     expect(await detail().getByTestId('device-page-text').textContent()).not.toMatch(/^510\(k\) Summary/);
     await shoot('device510k');
   });
@@ -333,11 +330,9 @@ describe('Evidence datasets', () => {
     await search('FAERS', drug);
     await openFirst();
     await expect.poll(() => detail().getByTestId('faers-drugs').locator('tbody tr').count()).toBeGreaterThan(0);
-    expect((await detail().getByTestId('faers-drugs').textContent())!.toLowerCase()).toContain(drug.toLowerCase());
+    expect((await shownText(detail().getByTestId('faers-drugs'))).toLowerCase()).toContain(drug.toLowerCase());
     expect(await detail().getByTestId('faers-reactions').locator('tbody tr').count()).toBeGreaterThan(0);
-    expect(await detail().getByTestId('faers-facts').textContent()).toMatch(
-      /Report\s*\d+\s*Received\s*\d{4}-\d\d-\d\d/,
-    );
+    expect(await shownText(detail().getByTestId('faers-facts'))).toMatch(/Report\s*\d+\s*Received\s*\d{4}-\d\d-\d\d/);
     await shoot('faers');
   });
 
@@ -353,14 +348,14 @@ describe('Evidence datasets', () => {
     const [, value, n] = /^(.+): ([\d,]+) reports?\./.exec(label)!;
     await shoot('maude-facets');
     await bars.first().click();
-    await expect.poll(() => page.getByTestId('evidence-filter-string').textContent()).toBe(`event_type:"${value}"`);
+    await expect.poll(() => shownText(page.getByTestId('evidence-filter-string'))).toBe(`event_type:"${value}"`);
     await expect
-      .poll(() => page.getByTestId('evidence-count').textContent())
+      .poll(() => shownText(page.getByTestId('evidence-count')))
       .toMatch(new RegExp(`of ${n!.replace(/,/g, ',?')} MAUDE reports?`));
     // After filtering, the chart of event types holds only that value.
     await expect.poll(() => eventType.getByRole('button').count()).toBe(1);
     await openFirst();
-    expect(await detail().getByTestId('maude-facts').textContent()).toMatch(new RegExp(`Event type\\s*${value}`));
+    expect(await shownText(detail().getByTestId('maude-facts'))).toMatch(new RegExp(`Event type\\s*${value}`));
   });
 
   it('shows hostile text from the service as text, and its markup only through the allowlist', async () => {
@@ -369,12 +364,12 @@ describe('Evidence datasets', () => {
     await search('Patents', `${HOSTILE} OR ${word(String((family.patents as Doc[])[0]!.title))}`);
     const list = page.getByTestId('evidence-results');
     // Plain values (facts) show the markup as the text it is; highlighted markup loses the tags the allowlist lacks.
-    expect(await list.locator('.facts').first().textContent()).toContain('Payload <img src=x onerror=');
-    expect(await list.locator('li').first().getByRole('button').first().textContent()).toContain('Payload');
+    expect(await shownText(list.locator('.facts').first())).toContain('Payload <img src=x onerror=');
+    expect(await shownText(list.locator('li').first().getByRole('button').first())).toContain('Payload');
     expect(await list.locator('img, script').count()).toBe(0);
     await openFirst();
     await expect
-      .poll(() => detail().getByTestId('patent-facts').textContent())
+      .poll(() => shownText(detail().getByTestId('patent-facts')))
       .toContain('<script>window.__canary()</script>');
     await shoot('hostile');
     expect(await page.locator('main img, main script').count()).toBe(0);
@@ -383,7 +378,7 @@ describe('Evidence datasets', () => {
 
   it('exports the saved trial and patent in apa from the library', async () => {
     await goTo('Library');
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('2 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('2 items');
     await page.getByTestId('export-button').click();
     const dialog = page.getByRole('dialog', { name: 'Export' });
     await dialog.waitFor();
@@ -412,7 +407,7 @@ describe('Evidence datasets', () => {
     await search('Patents', `"${savedPatentTitle}"`);
     await openFirst();
     await expect
-      .poll(() => detail().getByTestId('evidence-saved').textContent())
+      .poll(() => shownText(detail().getByTestId('evidence-saved')))
       .toMatch(/^\s*Already in your library as \w+\./);
     expect(await detail().getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __canaryFired: number }).__canaryFired)).toBe(0);

@@ -14,6 +14,7 @@ import { tempDir } from '../helpers/tmp';
 import { openHarness, routeHarness } from './components';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText } from './text';
 
 interface HarnessWindow {
   __harness: {
@@ -103,7 +104,7 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
         const saved = readFileSync((await download.path())!, 'utf8');
         expect(bibliographyProblems(saved, size, style), `${style}, ${size} saved`).toEqual([]);
         await expect
-          .poll(() => page.getByTestId('export-message').textContent(), { timeout: 60_000 })
+          .poll(() => shownText(page.getByTestId('export-message')), { timeout: 60_000 })
           .toContain(`Saved ${size} entries`);
 
         await page.evaluate(() => navigator.clipboard.writeText(''));
@@ -115,7 +116,7 @@ describe('Export dialog: bibliographies of 99, 100, 101 and 1,000 entries in eve
         expect(bibliographyProblems(copied.text, size, style), `${style}, ${size} copied`).toEqual([]);
         const entryClass = style === 'bibtex' ? 'bibtex-entry' : 'csl-entry';
         expect(copied.html.split(`class="${entryClass}"`).length - 1, `${style}, ${size} copied as HTML`).toBe(size);
-        expect(await page.getByTestId('export-message').textContent()).toContain('Bibliography copied');
+        expect(await shownText(page.getByTestId('export-message'))).toContain('Bibliography copied');
       }
     });
   }

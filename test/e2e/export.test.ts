@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../service/server';
 import { axeViolations, openHarness, routeHarness } from './components';
 import { launchApp, launchBrowser, newPage, ROOT, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli, writeHostile } from './seed';
+import { shownText } from './text';
 
 interface HarnessWindow {
   __harness: {
@@ -88,10 +89,10 @@ describe('Export dialog', () => {
     const bib = page.getByTestId('export-bibliography');
     // The first bibliography starts the formatter's worker: allow it a moment.
     await expect.poll(() => bib.locator('.csl-entry').count(), { timeout: 20_000 }).toBeGreaterThan(1);
-    expect(await bib.textContent()).toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
+    expect(await shownText(bib)).toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
     expect(await bib.locator('img, script, svg').count()).toBe(0);
     await page.getByTestId('export-style').selectOption('ieee');
-    await expect.poll(() => bib.textContent(), { timeout: 10_000 }).toMatch(/\[1\]/);
+    await expect.poll(() => shownText(bib), { timeout: 10_000 }).toMatch(/\[1\]/);
     await page.getByTestId('export-locale').selectOption('en-GB');
     await expect.poll(() => bib.locator('.csl-entry').count()).toBeGreaterThan(1);
     await screenshot(page, 'export-ieee-light');
@@ -112,7 +113,7 @@ describe('Export dialog', () => {
     expect(download.suggestedFilename()).toBe('My Library.rtf');
     const text = readFileSync((await download.path())!, 'utf8');
     expect(text.startsWith('{\\rtf')).toBe(true);
-    await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Saved');
+    await expect.poll(() => shownText(page.getByTestId('export-message'))).toContain('Saved');
     await page.getByTestId('export-format').selectOption('biblatex');
     await expect.poll(() => page.getByTestId('export-text').textContent()).toMatch(/^@/);
     const [bib] = await Promise.all([
@@ -126,7 +127,7 @@ describe('Export dialog', () => {
     await page.getByTestId('export-format').selectOption('text');
     await expect.poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').count()).toBeGreaterThan(1);
     await page.getByRole('button', { name: 'Copy to clipboard' }).click();
-    await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Bibliography copied');
+    await expect.poll(() => shownText(page.getByTestId('export-message'))).toContain('Bibliography copied');
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
       return {
@@ -146,18 +147,16 @@ describe('Export dialog', () => {
     await page.getByTestId('add-style-file').setInputFiles({ name: 'page.csl', mimeType: 'text/xml', buffer: bad });
     // The first added style starts the formatter: allow it a moment.
     await expect
-      .poll(() => page.getByTestId('style-error').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(page.getByTestId('style-error')), { timeout: 20_000 })
       .toContain('page.csl was not added: This is not a CSL style');
     const xml = readFileSync(join(ROOT, 'test/fixtures/cite/tiny-lab.csl'));
     await page.getByTestId('add-style-file').setInputFiles({ name: 'tiny-lab.csl', mimeType: 'text/xml', buffer: xml });
     await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 10_000 }).toBe('tiny-lab');
     expect(await page.getByTestId('style-error').count()).toBe(0);
-    expect(await page.getByTestId('export-style').locator('option:checked').textContent()).toBe(
-      'Tiny Lab Style (added)',
-    );
+    expect(await shownText(page.getByTestId('export-style').locator('option:checked'))).toBe('Tiny Lab Style (added)');
     // The tiny style prints each title in capitals and its year in parentheses.
     await expect
-      .poll(() => page.getByTestId('export-bibliography').locator('.csl-entry').first().textContent(), {
+      .poll(() => shownText(page.getByTestId('export-bibliography').locator('.csl-entry').first()), {
         timeout: 10_000,
       })
       .toMatch(/^[^a-z]+ \(\d{4}\)$/);
@@ -180,7 +179,7 @@ describe('Export dialog', () => {
   it('says so when the scope has no items', async () => {
     await open({ scope: { kind: 'query', query: 'title:"no such title anywhere"' }, scopeLabel: 'Search results' });
     await expect
-      .poll(() => page.getByTestId('export-preview').textContent(), { timeout: 10_000 })
+      .poll(() => shownText(page.getByTestId('export-preview')), { timeout: 10_000 })
       .toContain('has no items');
     expect(await page.getByRole('button', { name: 'Save to file…' }).isDisabled()).toBe(true);
   });

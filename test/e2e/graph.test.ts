@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, RESULTS_DIR, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText } from './text';
 
 describe('the citation graph', () => {
   let service: RunningService;
@@ -25,7 +26,7 @@ describe('the citation graph', () => {
   let citer: { doi: string; title: string };
   let serviceClosed = false;
 
-  const status = () => page.getByTestId('graph-status').textContent();
+  const status = () => shownText(page.getByTestId('graph-status'));
   const shown = async (): Promise<{ papers: number; links: number }> => {
     const m = /([\d,]+) papers · ([\d,]+) citation links/.exec((await status()) ?? '');
     return { papers: Number((m?.[1] ?? '0').replace(/,/g, '')), links: Number((m?.[2] ?? '0').replace(/,/g, '')) };
@@ -192,9 +193,9 @@ describe('the citation graph', () => {
     const first = await shown();
     expect(first.links).toBe(first.papers - 1);
     await expect
-      .poll(() => page.getByTestId('citing-progress').textContent())
+      .poll(() => shownText(page.getByTestId('citing-progress')))
       .toMatch(/of \d+ citation statements loaded/);
-    await expect.poll(() => page.getByTestId('graph-status').textContent()).not.toMatch(/laying out/);
+    await expect.poll(() => shownText(page.getByTestId('graph-status'))).not.toMatch(/laying out/);
     expect(await page.getByTestId('year-chart').count()).toBe(1);
     expect(await page.getByTestId('contrasting-list').locator('li').count()).toBeGreaterThanOrEqual(1);
     // The WebGL view drew something: the canvas is not blank.
@@ -202,10 +203,10 @@ describe('the citation graph', () => {
     expect(drawn).toBeGreaterThan(0);
     await expectLabelsClear();
     // The legend says which papers are labelled (the rule of labels.ts) and what is drawn larger.
-    expect(await page.getByTestId('legend-labels').textContent()).toBe(
+    expect(await shownText(page.getByTestId('legend-labels'))).toBe(
       'Labels: selected papers and search matches, then up to 30 of the largest papers in view, where they fit',
     );
-    expect(await page.getByTestId('graph-legend').textContent()).toContain('Larger: in your library');
+    expect(await shownText(page.getByTestId('graph-legend'))).toContain('Larger: in your library');
     await shoot('expanded');
     // Zoomed in, papers sit at every edge and under the toolbar: their labels stay clear of both.
     for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
@@ -226,10 +227,10 @@ describe('the citation graph', () => {
     // Second expansion: find a citing paper by its title, select it, expand its citations.
     const words = citer.title.split(/\s+/).slice(0, 4).join(' ');
     await page.getByTestId('graph-search').fill(words);
-    await expect.poll(() => page.getByTestId('graph-matches').textContent()).toMatch(/^[1-9]\d* found$/);
+    await expect.poll(() => shownText(page.getByTestId('graph-matches'))).toMatch(/^[1-9]\d* found$/);
     await page.getByTestId('graph-search').press('Enter');
     await expect
-      .poll(() => page.getByTestId('graph-details').locator('h2').textContent())
+      .poll(() => shownText(page.getByTestId('graph-details').locator('h2')))
       .toContain(citer.title.slice(0, 30));
     await page.getByTestId('graph-search').fill('');
     await page.getByTestId('expand-citing').click();
@@ -247,8 +248,8 @@ describe('the citation graph', () => {
 
     // Add the selected citing paper to the library: it is enriched and gets a citation key.
     await page.getByTestId('add-to-library').click();
-    await expect.poll(() => page.getByTestId('graph-notice').textContent()).toMatch(/Added “[^”]+” to the library/);
-    await expect.poll(() => page.getByTestId('graph-details').textContent()).toContain('In your library');
+    await expect.poll(() => shownText(page.getByTestId('graph-notice'))).toMatch(/Added “[^”]+” to the library/);
+    await expect.poll(() => shownText(page.getByTestId('graph-details'))).toContain('In your library');
 
     // Save it under a name, once laid out.
     await expect
@@ -258,7 +259,7 @@ describe('the citation graph', () => {
     await page.getByRole('textbox', { name: 'Name of the graph' }).fill('Seed and its critics');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
-      .poll(() => page.getByTestId('graph-notice').textContent())
+      .poll(() => shownText(page.getByTestId('graph-notice')))
       .toMatch(/Saved as “Seed and its critics” \([\d,]+ papers\)/);
 
     // Exports: GraphML of what is shown, as a download.
@@ -300,7 +301,7 @@ describe('the citation graph', () => {
       .getByTestId('open-saved')
       .selectOption({ label: `Seed and its critics (${second.papers.toLocaleString('en')})` });
     await expect
-      .poll(() => page.getByTestId('graph-notice').textContent())
+      .poll(() => shownText(page.getByTestId('graph-notice')))
       .toMatch(/Opened “Seed and its critics”: [\d,]+ papers and [\d,]+ citation links, from the library/);
     await expect.poll(shown).toEqual(second);
     await expect
@@ -315,13 +316,13 @@ describe('the citation graph', () => {
     await page.getByTestId('graph-search').press('Enter');
     await page.getByTestId('graph-search').fill('');
     await expect
-      .poll(() => page.getByTestId('graph-details').locator('h2').textContent())
+      .poll(() => shownText(page.getByTestId('graph-details').locator('h2')))
       .toContain(seed.title.slice(0, 30));
     await shoot('offline');
 
     // Back to the start: the saved graph is listed there, and can be deleted (after a confirmation).
     await page.getByRole('button', { name: 'New graph' }).click();
-    await expect.poll(() => page.getByTestId('saved-graphs').textContent()).toContain('Seed and its critics');
+    await expect.poll(() => shownText(page.getByTestId('saved-graphs'))).toContain('Seed and its critics');
     await shoot('start');
     await page.getByRole('button', { name: 'Delete the saved graph Seed and its critics' }).click();
     await page.getByRole('button', { name: 'Delete “Seed and its critics”' }).click();

@@ -13,6 +13,7 @@ import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
+import { shownText, shownTexts } from './text';
 
 const NO_BUS = 'unix:path=/nonexistent/bus';
 const NOTICE_LABELS: [string, string][] = [
@@ -45,7 +46,7 @@ describe('journals and authors', () => {
   let itemsPerIssn: Map<string, number>;
 
   const pane = (id: string) => page.locator(`nav button[data-pane="${id}"]`).click();
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
 
   const shoot = (name: string): Promise<void> => shootThemes(page, `journals-${name}`);
@@ -138,8 +139,8 @@ describe('journals and authors', () => {
     await links.getByRole('button', { name: new RegExp(`ISSN ${issn}`) }).click();
     const view = page.getByTestId('journal-view');
     await view.waitFor({ timeout: 20_000 });
-    expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe(journalName);
-    expect(await view.textContent()).toContain(`${itemsPerIssn.get(issn)} items in your library`);
+    expect(await shownText(view.getByRole('heading', { level: 2 }))).toBe(journalName);
+    expect(await shownText(view)).toContain(`${itemsPerIssn.get(issn)} items in your library`);
 
     const index = await fetch(`${service.url}/issn-sji?issn=${issn}`).then(
       (r) => r.json() as Promise<{ relativeYear: string; sjiAllYears: number }[]>,
@@ -152,13 +153,13 @@ describe('journals and authors', () => {
       expect(d.split('L')).toHaveLength(index.length);
     expect(await chart.locator('circle.all').count()).toBe(index.length);
     expect(await chart.locator('svg').getAttribute('role')).toBe('img');
-    expect(await chart.locator('desc').textContent()).toContain(
+    expect(await shownText(chart.locator('desc'))).toContain(
       `Journal index of ${journalName} from ${[...index].sort((a, b) => Number(a.relativeYear) - Number(b.relativeYear))[0]!.relativeYear}`,
     );
     await chart.getByText('Show as a table').click();
     const latest = [...index].sort((a, b) => Number(b.relativeYear) - Number(a.relativeYear))[0]!;
     const row = chart.locator('tbody tr', { has: page.locator('th', { hasText: latest.relativeYear }) });
-    expect(await row.locator('td').first().textContent()).toBe(
+    expect(await shownText(row.locator('td').first())).toBe(
       new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(latest.sjiAllYears),
     );
 
@@ -168,10 +169,7 @@ describe('journals and authors', () => {
     const stats = view.getByTestId('journal-notices');
     for (const [label, key] of NOTICE_LABELS) {
       expect(
-        await stats
-          .locator('div', { has: page.locator('dt', { hasText: label }) })
-          .locator('dd')
-          .textContent(),
+        await shownText(stats.locator('div', { has: page.locator('dt', { hasText: label }) }).locator('dd')),
         label,
       ).toBe(String(notices!.notices![key]));
     }
@@ -182,7 +180,7 @@ describe('journals and authors', () => {
   it('refuses a typed ISSN that is not one, and says so', async () => {
     await page.getByLabel('ISSN', { exact: true }).fill('1234-5678');
     await page.getByRole('button', { name: 'Show journal' }).click();
-    await expect.poll(() => page.getByTestId('journal-error').textContent()).toContain('“1234-5678” is not an ISSN.');
+    await expect.poll(() => shownText(page.getByTestId('journal-error'))).toContain('“1234-5678” is not an ISSN.');
   });
 
   it('lists the journals the library cites with their notice totals, asked for in one bulk request each', async () => {
@@ -197,15 +195,16 @@ describe('journals and authors', () => {
     expect(paths.filter((p) => p === '/issn-sji-bulk')).toHaveLength(1);
     expect(paths.filter((p) => p === '/issn-sji')).toHaveLength(0);
     // Most items first, each counted once.
-    const itemCounts = (await table.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
+    const itemCounts = (await shownTexts(table.locator('tbody tr td:nth-child(3)'))).map(Number);
     expect(itemCounts).toEqual([...itemsPerIssn.values()].sort((a, b) => b - a));
     for (const [i, n] of itemsPerIssn)
       expect(
-        await table
-          .locator('tbody tr', { has: page.locator('code', { hasText: i }) })
-          .locator('td')
-          .nth(2)
-          .textContent(),
+        await shownText(
+          table
+            .locator('tbody tr', { has: page.locator('code', { hasText: i }) })
+            .locator('td')
+            .nth(2),
+        ),
         i,
       ).toBe(String(n));
     const all = await fetch(`${service.url}/issn-editorial-notices?issn=${libraryIssns.join(',')}`).then(
@@ -213,7 +212,7 @@ describe('journals and authors', () => {
     );
     for (const n of all) {
       const tr = table.locator('tbody tr', { has: page.locator('code', { hasText: n.issn }) });
-      const cells = await tr.locator('td').allTextContents();
+      const cells = await shownTexts(tr.locator('td'));
       expect(cells[3], n.issn).toBe(n.notices ? String(n.notices.totalRetractions) : 'no data');
       expect(cells[6], n.issn).toBe(n.notices ? String(n.notices.totalCorrections) : 'no data');
     }
@@ -221,12 +220,12 @@ describe('journals and authors', () => {
     const before = proxy.paths.length;
     await page.getByTestId('journals-refresh').click();
     await expect
-      .poll(() => page.getByTestId('journals-requests').textContent())
+      .poll(() => shownText(page.getByTestId('journals-requests')))
       .toBe(`Asked the service about ${libraryIssns.length} ISSNs in 1 notice request and 1 index request.`);
     expect(proxy.paths.slice(before).filter((p) => p === '/issn-editorial-notices')).toHaveLength(1);
     // Sorting by retractions puts the journals with most first.
     await table.getByRole('button', { name: 'Retractions' }).click();
-    const retractions = (await table.locator('tbody tr td:nth-child(4)').allTextContents()).map((t) =>
+    const retractions = (await shownTexts(table.locator('tbody tr td:nth-child(4)'))).map((t) =>
       t === 'no data' ? -1 : Number(t),
     );
     expect(retractions).toEqual([...retractions].sort((a, b) => b - a));
@@ -251,11 +250,11 @@ describe('journals and authors', () => {
           totalPapers: number;
         }>,
     );
-    expect(await view.getByRole('heading', { level: 2 }).textContent()).toBe(record.author.displayName);
+    expect(await shownText(view.getByRole('heading', { level: 2 }))).toBe(record.author.displayName);
     const affs = view.getByTestId('author-affiliations');
     expect(await affs.locator('li').count()).toBe(record.author.affiliations.length);
-    expect(await affs.textContent()).toContain(record.author.affiliations[0]!.affiliation);
-    expect(await view.getByTestId('author-paper-count').textContent()).toBe(`(25 of ${record.totalPapers} shown)`);
+    expect(await shownText(affs)).toContain(record.author.affiliations[0]!.affiliation);
+    expect(await shownText(view.getByTestId('author-paper-count'))).toBe(`(25 of ${record.totalPapers} shown)`);
     expect(await view.getByTestId('paper-row').count()).toBe(25);
     // The paper the library holds is marked.
     expect(
@@ -280,7 +279,7 @@ describe('journals and authors', () => {
     await view
       .locator(`[data-testid="paper-row"][data-doi="${doi}"] [data-testid="in-library"]`)
       .waitFor({ timeout: 20_000 });
-    expect(await view.getByTestId('author-add-report').textContent()).toContain('Added 1 paper to your library');
+    expect(await shownText(view.getByTestId('author-add-report'))).toContain('Added 1 paper to your library');
     await pane('library');
     await search().fill(`doi:"${doi}"`);
     await expect.poll(count).toBe('1 item');
@@ -305,7 +304,7 @@ describe('journals and authors', () => {
     ]);
     if (await candidates.isVisible())
       await candidates.locator('li', { hasText: author.slug }).getByRole('button').click();
-    await expect.poll(() => view.locator('code').first().textContent()).toBe(author.slug);
+    await expect.poll(() => shownText(view.locator('code').first())).toBe(author.slug);
   });
 
   it('opens a journal from what the library kept when the service cannot be reached', async () => {
@@ -314,10 +313,10 @@ describe('journals and authors', () => {
     await page.getByLabel('ISSN', { exact: true }).fill(issn);
     await page.getByRole('button', { name: 'Show journal' }).click();
     const view = page.getByTestId('journal-view');
-    await expect.poll(() => view.getByRole('heading', { level: 2 }).textContent()).toBe(journalName);
+    await expect.poll(() => shownText(view.getByRole('heading', { level: 2 }))).toBe(journalName);
     await view.getByRole('button', { name: 'Refresh' }).click();
     await view.getByTestId('journal-problem').waitFor({ timeout: 30_000 });
-    expect(await view.getByTestId('journal-problem').textContent()).toContain('Showing what your library kept.');
+    expect(await shownText(view.getByTestId('journal-problem'))).toContain('Showing what your library kept.');
     expect(await view.getByTestId('journal-chart').locator('circle.all').count()).toBeGreaterThan(3);
     await page.getByRole('tab', { name: 'Journals you cite' }).click();
     await page.getByTestId('library-journals').waitFor();

@@ -14,6 +14,7 @@ import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { pickDois } from './seed';
 import { startServiceProxy, type ServiceProxy } from './service-proxy';
+import { shownText, shownTexts } from './text';
 
 const KNOWN = 240;
 const UNKNOWN_DOI = '10.5555/not-known-to-the-service.1';
@@ -126,7 +127,7 @@ describe('a researcher’s first session', () => {
   const tallies: Record<string, Tally> = {};
   const TOTAL = KNOWN + 6;
 
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
   const cell = (i: number, col: string) => rowAt(i).locator(`.cell.${col}`);
@@ -220,59 +221,55 @@ describe('a researcher’s first session', () => {
     await dialog.getByTestId('import-summary').waitFor();
     await dialog.getByRole('button', { name: `Import ${TOTAL} entries` }).click();
     await dialog.getByTestId('import-report').waitFor();
-    expect(await dialog.getByTestId('import-report').textContent()).toContain(`Added ${TOTAL} items`);
+    expect(await shownText(dialog.getByTestId('import-report'))).toContain(`Added ${TOTAL} items`);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(count).toBe(`${TOTAL} items`);
 
     // Not fetched yet: an ellipsis (a dash means no DOI), not a zero; the enrichment job shows its progress in the status bar.
     await find('title:"Evidence check"', KNOWN);
     await page.getByRole('columnheader', { name: 'Title' }).getByRole('button').click();
-    await expect.poll(() => cell(0, 'title').textContent()).toContain('Evidence check 000');
+    await expect.poll(() => shownText(cell(0, 'title'))).toContain('Evidence check 000');
     for (const col of ['supporting', 'contrasting', 'mentioning', 'citing'])
-      expect(await cell(0, col).textContent()).toBe('…');
+      expect(await shownText(cell(0, col))).toBe('…');
     const progress = jobs().locator('progress');
     await progress.waitFor({ timeout: 10_000 });
     // Counted in DOIs: the duplicate pair and the book have none to look up.
-    expect(await jobs().textContent()).toMatch(
+    expect(await shownText(jobs())).toMatch(
       new RegExp(`Enrich ${TOTAL} items \\(${KNOWN + 3} DOIs\\)\\s*\\d+ / ${KNOWN + 3}`),
     );
     await shoot('enrichment-running', false);
 
     // Then numbers, equal to the service's, in every visible row.
-    await expect.poll(() => cell(0, 'supporting').textContent(), { timeout: 60_000 }).not.toBe('…');
+    await expect.poll(() => shownText(cell(0, 'supporting')), { timeout: 60_000 }).not.toBe('…');
     proxy.latencyMs = 0;
     const visible = await page.locator('[role="row"][data-index]').count();
     expect(visible).toBeGreaterThan(10);
     for (let i = 0; i < Math.min(visible, 20); i++) {
-      const index = Number(/Evidence check (\d+)/.exec((await cell(i, 'title').textContent()) ?? '')![1]);
+      const index = Number(/Evidence check (\d+)/.exec(await shownText(cell(i, 'title')))![1]);
       const t = tallies[dois[index]!.toLowerCase()]!;
-      expect(await cell(i, 'supporting').textContent(), `supporting of ${dois[index]}`).toBe(
-        NUMBER.format(t.supporting),
-      );
-      expect(await cell(i, 'contrasting').textContent(), `contrasting of ${dois[index]}`).toBe(
+      expect(await shownText(cell(i, 'supporting')), `supporting of ${dois[index]}`).toBe(NUMBER.format(t.supporting));
+      expect(await shownText(cell(i, 'contrasting')), `contrasting of ${dois[index]}`).toBe(
         NUMBER.format(t.contradicting),
       );
-      expect(await cell(i, 'mentioning').textContent(), `mentioning of ${dois[index]}`).toBe(
-        NUMBER.format(t.mentioning),
-      );
-      expect(await cell(i, 'citing').textContent(), `citing of ${dois[index]}`).toBe(
+      expect(await shownText(cell(i, 'mentioning')), `mentioning of ${dois[index]}`).toBe(NUMBER.format(t.mentioning));
+      expect(await shownText(cell(i, 'citing')), `citing of ${dois[index]}`).toBe(
         NUMBER.format(t.citingPublications ?? 0),
       );
     }
     // All of them arrived: sorted by supporting statements, the top and bottom rows are the service's extremes.
     const supporting = Object.values(tallies).map((t) => t.supporting);
     await page.getByRole('columnheader', { name: 'Supporting' }).getByRole('button').click();
-    await expect.poll(() => cell(0, 'supporting').textContent()).toBe(NUMBER.format(Math.max(...supporting)));
+    await expect.poll(() => shownText(cell(0, 'supporting'))).toBe(NUMBER.format(Math.max(...supporting)));
     await page.getByRole('columnheader', { name: 'Supporting' }).getByRole('button').click();
-    await expect.poll(() => cell(0, 'supporting').textContent()).toBe(NUMBER.format(Math.min(...supporting)));
+    await expect.poll(() => shownText(cell(0, 'supporting'))).toBe(NUMBER.format(Math.min(...supporting)));
     await expect.poll(() => jobs().locator('progress').count()).toBe(0);
-    expect(await jobs().textContent()).toMatch(/done/);
+    expect(await shownText(jobs())).toMatch(/done/);
     await shoot('enrichment-done');
 
     // A DOI the service does not know reads "?", not zero.
     await find('title:"Unknown to the service"', 1);
     for (const col of ['supporting', 'contrasting', 'mentioning', 'citing'])
-      expect(await cell(0, col).textContent()).toBe('?');
+      expect(await shownText(cell(0, col))).toBe('?');
     expect(await cell(0, 'supporting').getAttribute('class')).toContain('unknown');
     await search().fill('');
   });
@@ -280,15 +277,15 @@ describe('a researcher’s first session', () => {
   it('tells the user about the retracted paper, shows it in Retracted & notices, and bannered in its details', async () => {
     const note = page.getByTestId('status-notification');
     await note.waitFor({ timeout: 20_000 });
-    await expect.poll(() => note.textContent()).toMatch(/1 item in your library (has been|was) retracted|1 retracted/);
+    await expect.poll(() => shownText(note)).toMatch(/1 item in your library (has been|was) retracted|1 retracted/);
     await shoot('retraction-notification', false);
     await note.getByRole('button', { name: 'Show them' }).click();
     await note.waitFor({ state: 'detached' });
     await expect.poll(count).toBe('1 item');
-    expect(await cell(0, 'title').textContent()).toContain('Retracted');
-    expect(await cell(0, 'title').textContent()).toContain('A paper that was retracted');
+    expect(await shownText(cell(0, 'title'))).toContain('Retracted');
+    expect(await shownText(cell(0, 'title'))).toContain('A paper that was retracted');
     await openDetails(rowAt(0));
-    await expect.poll(() => page.getByTestId('notice-banner').textContent()).toMatch(/retracted/i);
+    await expect.poll(() => shownText(page.getByTestId('notice-banner'))).toMatch(/retracted/i);
     await shoot('retracted-details');
     await page.keyboard.press('Escape');
     await page.getByTestId('view-library').click();
@@ -322,35 +319,35 @@ describe('a researcher’s first session', () => {
       await find('title:"coral reef resilience"', 2);
       await row().click();
       await row().dragTo(page.locator('[data-collection]', { hasText: name }));
-      await expect.poll(() => page.getByTestId('toast').textContent()).toContain(`Added 1 item to “${name}”`);
+      await expect.poll(() => shownText(page.getByTestId('toast'))).toContain(`Added 1 item to “${name}”`);
     }
 
     await search().fill('');
     await page.getByTestId('view-duplicates').click();
     const dups = page.getByTestId('duplicates');
-    await expect.poll(() => dups.textContent()).toContain('1 group');
-    expect(await dups.textContent()).toContain('Same title, first creator and year');
+    await expect.poll(() => shownText(dups)).toContain('1 group');
+    expect(await shownText(dups)).toContain('Same title, first creator and year');
     // "Not duplicates" takes the pair out of the view (kept in the library); Undo offers it again.
     await dups.getByRole('button', { name: 'Not duplicates' }).click();
-    await expect.poll(() => dups.textContent()).toContain('No duplicates');
-    expect(await page.getByTestId('not-duplicates-status').textContent()).toContain('Marked 2 items as not duplicates');
+    await expect.poll(() => shownText(dups)).toContain('No duplicates');
+    expect(await shownText(page.getByTestId('not-duplicates-status'))).toContain('Marked 2 items as not duplicates');
     await page.getByTestId('view-library').click();
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => dups.textContent()).toContain('No duplicates');
+    await expect.poll(() => shownText(dups)).toContain('No duplicates');
     await shootThemes(page, 'journey-not-duplicates');
     await page.getByTestId('not-duplicates-status').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => dups.textContent()).toContain('1 group');
+    await expect.poll(() => shownText(dups)).toContain('1 group');
     expect(await page.getByTestId('not-duplicates-status').count()).toBe(0);
     await dups.getByRole('button', { name: 'Compare and merge…' }).click();
     const chooser = page.getByTestId('merge-chooser');
     await chooser.waitFor();
-    expect(await chooser.textContent()).toContain('The 3 tags, 2 notes and 2 collections of these items are all kept');
+    expect(await shownText(chooser)).toContain('The 3 tags, 2 notes and 2 collections of these items are all kept');
     const field = (key: string) => chooser.locator(`tr[data-field="${key}"]`);
-    expect(await field('title').locator('td').allTextContents()).toEqual([
+    expect(await shownTexts(field('title').locator('td'))).toEqual([
       expect.stringContaining('Coral reef resilience under warming'),
       expect.stringContaining('Coral Reef Resilience under Warming'),
     ]);
-    expect(await field('issue').locator('td').allTextContents()).toEqual([
+    expect(await shownTexts(field('issue').locator('td'))).toEqual([
       expect.stringContaining('(empty)'),
       expect.stringContaining('2'),
     ]);
@@ -364,21 +361,21 @@ describe('a researcher’s first session', () => {
     expect(await field('volume').getByRole('radio').nth(0).isChecked()).toBe(true);
     await shoot('merge-chooser');
     await chooser.getByRole('button', { name: 'Merge 2 items' }).click();
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Merged 2 items into one');
-    await expect.poll(() => dups.textContent()).toContain('No duplicates');
+    await expect.poll(() => shownText(page.getByTestId('toast'))).toContain('Merged 2 items into one');
+    await expect.poll(() => shownText(dups)).toContain('No duplicates');
 
     await page.getByTestId('view-library').click();
     await expect.poll(count).toBe(`${TOTAL - 1} items`);
     await find('title:"coral reef resilience"', 1);
     await openDetails(rowAt(0));
-    expect(await page.getByTestId('details-title').textContent()).toBe('Coral Reef Resilience under Warming');
+    expect(await shownText(page.getByTestId('details-title'))).toBe('Coral Reef Resilience under Warming');
     expect(await page.getByLabel('Journal', { exact: true }).inputValue()).toBe('Marine Letters Quarterly');
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).toBe('4');
     expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('2');
     expect(await page.getByLabel('Pages', { exact: true }).inputValue()).toMatch(/^11[-–]21$/);
     expect(await page.getByLabel('Given name').first().inputValue()).toBe('Claire');
     expect(await page.getByRole('textbox', { name: 'Citation key' }).inputValue()).toBe('reefA');
-    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual([
+    expect((await shownTexts(page.getByTestId('tags').locator('li > span'))).sort()).toEqual([
       'climate',
       'reefs',
       'to-read',
@@ -389,7 +386,7 @@ describe('a researcher’s first session', () => {
     for (const name of ['Reefs', 'Climate']) {
       await page.locator('[data-collection]', { hasText: name }).click();
       await expect.poll(count).toBe('1 item');
-      expect(await cell(0, 'title').textContent()).toContain('Coral Reef Resilience under Warming');
+      expect(await shownText(cell(0, 'title'))).toContain('Coral Reef Resilience under Warming');
     }
 
     // Undo, from the keyboard: both copies back, each as it was, with its own note and collection.
@@ -398,27 +395,24 @@ describe('a researcher’s first session', () => {
     await expect.poll(count).toBe(`${TOTAL - 1} items`);
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+z');
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Undid: Merge 2 items');
+    await expect.poll(() => shownText(page.getByTestId('toast'))).toContain('Undid: Merge 2 items');
     await expect.poll(count).toBe(`${TOTAL} items`);
     await find('title:"coral reef resilience"', 2);
     await openDetails(reefA());
-    expect(await page.getByTestId('details-title').textContent()).toBe('Coral reef resilience under warming');
+    expect(await shownText(page.getByTestId('details-title'))).toBe('Coral reef resilience under warming');
     expect(await page.getByLabel('Journal', { exact: true }).inputValue()).toBe('Marine Letters');
     expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('');
-    expect((await page.getByTestId('tags').locator('li > span').allTextContents()).sort()).toEqual([
-      'reefs',
-      'to-read',
-    ]);
+    expect((await shownTexts(page.getByTestId('tags').locator('li > span'))).sort()).toEqual(['reefs', 'to-read']);
     expect(await page.getByTestId('notes').textContent()).not.toContain('second copy');
     await openDetails(reefB());
     expect(await page.getByLabel('Volume', { exact: true }).inputValue()).toBe('5');
-    expect(await page.getByTestId('tags').locator('li > span').allTextContents()).toEqual(['climate']);
+    expect(await shownTexts(page.getByTestId('tags').locator('li > span'))).toEqual(['climate']);
     expect(await page.getByTestId('notes').textContent()).toContain('Note on the second copy');
     await page.locator('[data-collection]', { hasText: 'Climate' }).click();
     await expect.poll(count).toBe('1 item');
-    expect(await cell(0, 'container').textContent()).toBe('Marine Letters Quarterly');
+    expect(await shownText(cell(0, 'container'))).toBe('Marine Letters Quarterly');
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => dups.textContent()).toContain('1 group');
+    await expect.poll(() => shownText(dups)).toContain('1 group');
     await page.getByTestId('view-library').click();
     await search().fill('');
     expect(await canaryFired()).toBe(0);
@@ -431,15 +425,13 @@ describe('a researcher’s first session', () => {
     const dialog = page.getByRole('dialog', { name: 'Export' });
     await dialog.waitFor();
     // A search with nothing selected exports what the user sees, not the whole library.
-    expect(await dialog.locator('#export-scope').textContent()).toBe('Search results');
+    expect(await shownText(dialog.locator('#export-scope'))).toBe('Search results');
     await page.getByTestId('export-format').selectOption('text');
     const preview = page.getByTestId('export-bibliography');
     for (const [style, { opening, forms }] of Object.entries(STYLES)) {
       await page.getByTestId('export-style').selectOption(style);
       // The preview follows the style (its first entry's opening), then the file is saved.
-      await expect
-        .poll(async () => ((await preview.textContent()) ?? '').replace(/\s+/g, ' '), { timeout: 20_000 })
-        .toContain(opening);
+      await expect.poll(() => shownText(preview), { timeout: 20_000 }).toContain(opening);
       if (style === 'mla') await shoot('export-dialog');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
@@ -449,7 +441,7 @@ describe('a researcher’s first session', () => {
       const text = readFileSync((await download.path())!, 'utf8');
       for (const form of forms) expect(text, `${style} export`).toMatch(form);
       await expect
-        .poll(() => page.getByTestId('export-message').textContent())
+        .poll(() => shownText(page.getByTestId('export-message')))
         .toContain('Saved 2 entries as Search results.txt');
     }
 
@@ -457,7 +449,7 @@ describe('a researcher’s first session', () => {
     await page.getByTestId('export-style').selectOption('harvard');
     await page.getByTestId('export-locale').selectOption('en-GB');
     await expect
-      .poll(() => preview.textContent(), { timeout: 10_000 })
+      .poll(() => shownText(preview), { timeout: 10_000 })
       .toContain('‘Soil microbiome responses to drought’,');
     const [british] = await Promise.all([
       page.waitForEvent('download'),
@@ -470,9 +462,9 @@ describe('a researcher’s first session', () => {
 
     // Copied in APA: the plain text is the file's, the rich text italicises the journal and the book.
     await page.getByTestId('export-style').selectOption('apa');
-    await expect.poll(() => preview.textContent(), { timeout: 10_000 }).toMatch(/^\s*Abara, T\./);
+    await expect.poll(() => shownText(preview), { timeout: 10_000 }).toMatch(/^\s*Abara, T\./);
     await dialog.getByRole('button', { name: 'Copy to clipboard' }).click();
-    await expect.poll(() => page.getByTestId('export-message').textContent()).toContain('Bibliography copied');
+    await expect.poll(() => shownText(page.getByTestId('export-message'))).toContain('Bibliography copied');
     const copied = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read();
       return {
@@ -498,23 +490,19 @@ describe('a researcher’s first session', () => {
     const dialog = page.getByTestId('doi-dialog');
     await dialog.locator('textarea').fill(hostileDoi);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect
-      .poll(() => dialog.getByTestId('doi-report').textContent(), { timeout: 20_000 })
-      .toContain('Added 1 item');
+    await expect.poll(() => shownText(dialog.getByTestId('doi-report')), { timeout: 20_000 }).toContain('Added 1 item');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await find(`doi:${hostileDoi}`, 1);
     // The table shows the title as the service sent it, markup and all, as text.
-    expect(await cell(0, 'title').textContent()).toContain(CANARY);
+    expect(await shownText(cell(0, 'title'))).toContain(CANARY);
     await openDetails(rowAt(0));
-    expect(await page.getByTestId('details-title').textContent()).toMatch(/Payload/);
-    expect(await page.getByTestId('abstract').textContent()).toMatch(/Payload/);
+    expect(await shownText(page.getByTestId('details-title'))).toMatch(/Payload/);
+    expect(await shownText(page.getByTestId('abstract'))).toMatch(/Payload/);
     await expect.poll(() => page.getByTestId('statement').count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    expect(await page.getByTestId('statements').textContent()).toContain('Payload');
+    expect(await shownText(page.getByTestId('statements'))).toContain('Payload');
     await page.getByLabel('New tag').fill('<img src=t onerror="window.__canary()">');
     await page.getByLabel('New tag').press('Enter');
-    await expect
-      .poll(() => page.getByTestId('tags').textContent())
-      .toContain('<img src=t onerror="window.__canary()">');
+    await expect.poll(() => shownText(page.getByTestId('tags'))).toContain('<img src=t onerror="window.__canary()">');
     await page.getByLabel('New note').fill('<script>window.__canary()</script><svg onload="window.__canary()"></svg>');
     await page.getByRole('button', { name: 'Add note' }).click();
     await expect.poll(() => page.getByTestId('notes').textContent()).toContain('<script>window.__canary()</script>');
@@ -532,17 +520,17 @@ describe('a researcher’s first session', () => {
     await openDetails(rowAt(0));
     // Refreshing the evidence is what meets the outage; after a few failures the app says it is offline.
     const connectivity = page.getByTestId('connectivity');
-    for (let i = 0; i < 10 && !/Offline/.test((await connectivity.textContent()) ?? ''); i++) {
+    for (let i = 0; i < 10 && !/Offline/.test(await shownText(connectivity)); i++) {
       await page.getByTestId('refresh').click();
       await page.waitForTimeout(1500);
     }
-    await expect.poll(() => connectivity.textContent(), { timeout: 30_000 }).toContain('Offline');
+    await expect.poll(() => shownText(connectivity), { timeout: 30_000 }).toContain('Offline');
     await expect
-      .poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('service-message')), { timeout: 30_000 })
       .toMatch(/Offline|Could not load/);
     // What was fetched stays: the tally in the column and the table.
     expect(await page.getByTestId('tally').getAttribute('data-state')).toBe('found');
-    expect(await cell(0, 'supporting').textContent()).toBe(NUMBER.format(expected.supporting));
+    expect(await shownText(cell(0, 'supporting'))).toBe(NUMBER.format(expected.supporting));
     await shoot('offline');
 
     // Searching, editing and exporting need no network.
@@ -553,7 +541,7 @@ describe('a researcher’s first session', () => {
     await page.getByTestId('export-button').click();
     await page.getByTestId('export-format').selectOption('text');
     await expect
-      .poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(page.getByTestId('export-bibliography')), { timeout: 20_000 })
       .toContain('Okafor');
     await page.keyboard.press('Escape');
     await search().fill('');

@@ -11,6 +11,7 @@ import type { CslItem } from '../../shared/model/csl';
 import { tempDir } from '../helpers/tmp';
 import { generateItems } from '../unit/library/helpers/generate-items';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText } from './text';
 
 const N = 20_000;
 
@@ -39,7 +40,7 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
   const grid = () => page.getByTestId('item-table');
   const rowAt = (i: number) => page.locator(`.body [role="row"][data-index="${i}"]`);
   /** The generated library lists newest first: the title of row i ends with the number N - 1 - i. */
-  const titleOf = (i: number) => rowAt(i).locator('.text').textContent();
+  const titleOf = (i: number) => shownText(rowAt(i).locator('.text'));
   /** Rows asked for since the last call: requests, rows, and how many started at an offset. */
   const requests = () =>
     page.evaluate(() => {
@@ -191,7 +192,7 @@ describe('Library table on 20,000 items, its scrollbar thumb dragged', () => {
     await expect.poll(placeholdersInView, { timeout: 10_000 }).toBe(0);
     await rowAt(N - 1).click({ modifiers: ['Shift'] });
     await expect
-      .poll(() => page.getByTestId('selected-count').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('selected-count')), { timeout: 30_000 })
       .toBe(`· ${(N - 1).toLocaleString('en')} selected`);
     expect(await rowAt(N - 1).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Escape');

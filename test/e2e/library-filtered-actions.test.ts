@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { importBib, openSession, screenshot, type AppSession } from './harness';
+import { shownText, shownTexts } from './text';
 
 // A duplicate pair (same title, first creator and year), each with its own tag, and one other item.
 const BIB = [
@@ -24,12 +25,12 @@ describe('acting on the library while a search or a tag filter is on', () => {
   let page: Page;
 
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   /** The titles of the rows the table shows (its pooled, hidden rows left out). */
-  const titles = () => page.locator('[role="row"][data-index]:not([hidden]) [data-col="title"]').allTextContents();
+  const titles = () => shownTexts(page.locator('[role="row"][data-index]:not([hidden]) [data-col="title"]'));
   const noMatch = () => page.getByText('No items match').count();
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
-  const toast = () => page.getByTestId('toast').textContent();
+  const toast = () => shownText(page.getByTestId('toast'));
   const dups = () => page.getByTestId('duplicates');
   const tag = (name: string) => page.locator('button.tag', { hasText: name });
 
@@ -72,12 +73,12 @@ describe('acting on the library while a search or a tag filter is on', () => {
     ] as const) {
       await page.getByTestId(view).click();
       await page.locator('[data-testid="no-search"]', { hasText: says }).waitFor({ timeout: 10_000 });
-      expect(await note().textContent()).toContain('Search and the tag filter apply to the item lists');
+      expect(await shownText(note())).toContain('Search and the tag filter apply to the item lists');
       expect(await search().count(), `a search box in ${view}`).toBe(0);
     }
     // The pair that the typed "peat" would have hidden is listed: the search did not follow into the view.
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => dups().textContent()).toContain('1 group');
+    await expect.poll(() => shownText(dups())).toContain('1 group');
     await page.getByTestId('view-library').click();
     await search().waitFor();
     expect(await note().count()).toBe(0);
@@ -88,10 +89,10 @@ describe('acting on the library while a search or a tag filter is on', () => {
     await search().fill('soil');
     await shows([SOIL, SOIL]);
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => dups().textContent()).toContain('1 group');
+    await expect.poll(() => shownText(dups())).toContain('1 group');
     await dups().getByRole('button', { name: 'Merge into the first' }).click();
     await expect.poll(toast).toContain('Merged 2 items into one');
-    await expect.poll(() => dups().textContent()).toContain('No duplicates');
+    await expect.poll(() => shownText(dups())).toContain('No duplicates');
     // Another view starts without the search; typed again, it finds the merged item, once.
     await page.getByTestId('view-library').click();
     await shows([SOIL, PEAT]);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { shootThemes } from './axe';
 import { importBib, openSession, type AppSession } from './harness';
+import { foldWhitespace, shownText } from './text';
 
 const BIB = [
   '@article{dna2020, title = {The {DNA} of soil microbiomes under drought across European grasslands}, author = {Lee, Alice and Okafor, Ngozi}, journal = {Journal of Hydrology}, year = {2020}}',
@@ -22,7 +23,7 @@ describe('the Library as researchers work in it', () => {
   let session: AppSession;
   let page: Page;
 
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
   const collection = (name: string) => page.locator('[data-collection]', { hasText: name });
   const shoot = (name: string): Promise<void> => shootThemes(page, `library-leftovers-${name}`, { settleMs: 300 });
@@ -138,7 +139,7 @@ describe('the Library as researchers work in it', () => {
     await page.getByLabel('New subcollection name').fill('Child');
     await page.getByLabel('New subcollection name').press('Enter');
     await collection('Child').waitFor();
-    const glyph = (name: string) => collection(name).first().getByTestId('collection-glyph').textContent();
+    const glyph = (name: string) => shownText(collection(name).first().getByTestId('collection-glyph'));
     expect(await glyph('Leaf')).toBe('');
     expect(await glyph('Child')).toBe('');
     expect(await glyph('Parent')).toBe('▾');
@@ -161,13 +162,13 @@ describe('the Library as researchers work in it', () => {
     }
     const list = page.getByRole('list', { name: 'Saved searches' });
     const tabbable = () =>
-      list.evaluate((ul) =>
-        [...ul.querySelectorAll('button')].filter((b) => b.tabIndex >= 0).map((b) => b.textContent!.trim()),
-      );
+      list
+        .evaluate((ul) => [...ul.querySelectorAll('button')].filter((b) => b.tabIndex >= 0).map((b) => b.textContent!))
+        .then((texts) => texts.map(foldWhitespace));
     expect(await tabbable()).toHaveLength(1);
     await list.getByRole('button', { name: 'Dry soils', exact: true }).focus();
     await page.keyboard.press('ArrowDown');
-    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    const focused = () => shownText(page.locator(':focus'));
     expect(await focused()).toBe('Recent');
     expect(await tabbable()).toEqual(['Recent']);
     // Tab leaves the list (no stop on the × buttons).
@@ -178,7 +179,7 @@ describe('the Library as researchers work in it', () => {
     await page.keyboard.press('Delete');
     const dialog = page.getByRole('dialog', { name: 'Delete this saved search?' });
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('“Recent”');
+    expect(await shownText(dialog)).toContain('“Recent”');
     await shoot('saved-search-delete');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -205,7 +206,7 @@ describe('the Library as researchers work in it', () => {
     await shown.waitFor();
     expect(await shown.textContent()).toBe('The DNA of soil microbiomes under drought across European grasslands');
     expect(await shown.textContent()).not.toContain('nocase');
-    expect((await row.locator('[data-col="title"]').textContent())?.trim()).toBe(
+    expect(await shownText(row.locator('[data-col="title"]'))).toBe(
       'The DNA of soil microbiomes under drought across European grasslands',
     );
     await shoot('title-shown');
@@ -249,7 +250,7 @@ describe('the Library as researchers work in it', () => {
     await page.getByTestId('collection-picker').waitFor();
     await page.keyboard.type('drou');
     await page.keyboard.press('Enter');
-    await expect.poll(() => collection('Drought').locator('.count').textContent(), { timeout: 20_000 }).toBe('1');
+    await expect.poll(() => shownText(collection('Drought').locator('.count')), { timeout: 20_000 }).toBe('1');
     // A search typed in My Library does not follow into the collection (it would hide what the
     // Assistant files there, while the sidebar counts it).
     await search().fill('author:åström');
@@ -267,11 +268,11 @@ describe('the Library as researchers work in it', () => {
     await turn.getByTestId('add-collection').selectOption({ label: 'Drought' });
     await turn.getByTestId('add-references').click();
     await expect
-      .poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(turn.getByTestId('add-report')), { timeout: 20_000 })
       .toMatch(/^Added 1\b.*in “Drought”/);
 
     await page.keyboard.press('Control+1');
-    await expect.poll(() => collection('Drought').locator('.count').textContent(), { timeout: 20_000 }).toBe('2');
+    await expect.poll(() => shownText(collection('Drought').locator('.count')), { timeout: 20_000 }).toBe('2');
     await expect.poll(count, { timeout: 20_000 }).toBe('2 items');
     await expect.poll(() => page.locator('[role="row"][data-id]').count()).toBe(2);
     await shoot('collection-after-assistant');

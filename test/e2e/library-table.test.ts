@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText, shownTexts } from './text';
 
 const FAMILIES = ['Abbott', 'Brennan', 'Castillo', 'Dubois', 'Eriksen'];
 const ITEMS = 40;
@@ -43,8 +44,8 @@ describe('Library table and panes', () => {
   let page: Page;
   let problems: PageProblems;
 
-  const count = () => page.getByTestId('item-count').textContent();
-  const toast = () => page.getByTestId('toast').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
+  const toast = () => shownText(page.getByTestId('toast'));
   const grid = () => page.getByTestId('item-table');
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
   const headers = () =>
@@ -263,16 +264,16 @@ describe('Library table and panes', () => {
   it('files 4 selected items into a collection from the context menu, as one undo step', async () => {
     await rowAt(0).click();
     for (const i of [2, 4, 6]) await rowAt(i).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('· 4 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toBe('· 4 selected');
     const panel = page.getByTestId('selection-panel');
-    expect(await panel.getByRole('heading').textContent()).toBe('4 items selected');
+    expect(await shownText(panel.getByRole('heading'))).toBe('4 items selected');
     await shoot('selection-panel');
     await rowAt(4).click({ button: 'right' });
     const menu = page.getByTestId('selection-menu');
     await menu.waitFor();
     // A right-click inside the selection keeps it.
-    expect(await page.getByTestId('selected-count').textContent()).toBe('· 4 selected');
-    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+    expect(await shownText(page.getByTestId('selected-count'))).toBe('· 4 selected');
+    expect(await shownTexts(menu.getByRole('menuitem'))).toEqual([
       'Add to collection… Ctrl+Shift+L',
       'Add or remove tags…',
       'Copy citations…',
@@ -287,19 +288,19 @@ describe('Library table and panes', () => {
     await picker.getByRole('combobox').fill('thes');
     await page.keyboard.press('Enter');
     await expect.poll(toast).toContain('Added 4 items to “Thesis”');
-    await expect.poll(() => collection('Thesis').locator('.count').textContent()).toBe('4');
-    expect(await collection('Reading').locator('.count').textContent()).toBe('0');
+    await expect.poll(() => shownText(collection('Thesis').locator('.count'))).toBe('4');
+    expect(await shownText(collection('Reading').locator('.count'))).toBe('0');
     await grid().focus();
     await page.keyboard.press('Control+z');
     await expect.poll(toast).toContain('Undid: Add 4 items to “Thesis”');
-    await expect.poll(() => collection('Thesis').locator('.count').textContent()).toBe('0');
+    await expect.poll(() => shownText(collection('Thesis').locator('.count'))).toBe('0');
   });
 
   it('adds and removes a tag on a selection made with Shift+arrows, from the Menu key and Shift+F10', async () => {
     await rowAt(10).click();
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowDown');
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('· 3 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toBe('· 3 selected');
     await page.keyboard.press('ContextMenu');
     const menu = page.getByTestId('selection-menu');
     await menu.waitFor();
@@ -377,15 +378,14 @@ describe('Library table and panes', () => {
     await picker.waitFor();
     expect(await focused()).toBe('combobox');
     // Both collections listed; arrows move the active option, typing filters.
-    const options = async () =>
-      (await picker.getByRole('option').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    const options = () => shownTexts(picker.getByRole('option'));
     expect(await options()).toEqual(['Reading 0', 'Thesis 0']);
     await page.keyboard.press('ArrowDown');
-    expect(await picker.getByRole('option', { selected: true }).textContent()).toMatch(/^\s*Thesis/);
+    expect(await shownText(picker.getByRole('option', { selected: true }))).toMatch(/^\s*Thesis/);
     await page.keyboard.press('ArrowDown');
-    expect(await picker.getByRole('option', { selected: true }).textContent()).toMatch(/^\s*Thesis/);
+    expect(await shownText(picker.getByRole('option', { selected: true }))).toMatch(/^\s*Thesis/);
     await page.keyboard.press('ArrowUp');
-    expect(await picker.getByRole('option', { selected: true }).textContent()).toMatch(/^\s*Reading/);
+    expect(await shownText(picker.getByRole('option', { selected: true }))).toMatch(/^\s*Reading/);
     await page.keyboard.type('thes');
     expect(await options()).toEqual(['Thesis 0']);
     await page.keyboard.type('xyz');
@@ -395,14 +395,14 @@ describe('Library table and panes', () => {
     await shoot('picker');
     await page.keyboard.press('Enter');
     await expect.poll(toast).toContain('Added 2 items to “Reading”');
-    await expect.poll(() => collection('Reading').locator('.count').textContent()).toBe('2');
+    await expect.poll(() => shownText(collection('Reading').locator('.count'))).toBe('2');
     expect(await focused()).toBe('item-table');
     // Escape closes it without filing.
     await page.keyboard.press('Control+Shift+L');
     await picker.waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => picker.count()).toBe(0);
-    expect(await collection('Reading').locator('.count').textContent()).toBe('2');
+    expect(await shownText(collection('Reading').locator('.count'))).toBe('2');
     expect(problems.errors).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText, shownTexts } from './text';
 
 const FAMILIES = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Lindqvist'];
 const TOPICS = [
@@ -70,10 +71,10 @@ describe('Library pane', () => {
   let problems: PageProblems;
   const bib = makeBib();
 
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const grid = () => page.getByRole('grid');
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
-  const toast = () => page.getByTestId('toast').textContent();
+  const toast = () => shownText(page.getByTestId('toast'));
 
   async function shoot(name: string): Promise<void> {
     await page.waitForTimeout(150);
@@ -105,11 +106,11 @@ describe('Library pane', () => {
   it('greets a new user with the three ways to begin', async () => {
     const firstRun = page.getByTestId('first-run');
     await firstRun.waitFor();
-    expect(await firstRun.textContent()).toContain('Import a .bib file');
-    expect(await firstRun.textContent()).toContain('Add by DOI');
+    expect(await shownText(firstRun)).toContain('Import a .bib file');
+    expect(await shownText(firstRun)).toContain('Add by DOI');
     await shoot('empty');
     await firstRun.getByRole('button', { name: 'Open Settings' }).click();
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Settings');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Settings');
     await page.locator('nav button[data-pane="library"]').click();
     await firstRun.waitFor();
   });
@@ -120,16 +121,16 @@ describe('Library pane', () => {
       .setInputFiles({ name: 'refs.bib', mimeType: 'application/x-bibtex', buffer: Buffer.from(bib.text) });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
-    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*304 entries/s);
-    const previewErrors = await dialog.getByTestId('preview-errors').textContent();
+    expect(await shownText(dialog.getByTestId('import-summary'))).toMatch(/BibTeX.*304 entries/s);
+    const previewErrors = await shownText(dialog.getByTestId('preview-errors'));
     for (const line of bib.badLines) expect(previewErrors).toContain(`Line ${line}`);
     expect(await dialog.locator('table tbody tr').count()).toBeGreaterThan(3);
     await shoot('import-preview');
 
     await dialog.getByRole('button', { name: /^Import 301 entries/ }).click();
     await dialog.getByTestId('import-report').waitFor();
-    expect(await dialog.getByTestId('import-report').textContent()).toContain('Added 301 items');
-    const reportErrors = await dialog.getByTestId('report-errors').textContent();
+    expect(await shownText(dialog.getByTestId('import-report'))).toContain('Added 301 items');
+    const reportErrors = await shownText(dialog.getByTestId('report-errors'));
     for (const line of bib.badLines) expect(reportErrors).toContain(`Line ${line}`);
     await shoot('import-report');
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -139,7 +140,7 @@ describe('Library pane', () => {
   it('renders imported markup as text', async () => {
     await page.getByRole('searchbox', { name: 'Search the library' }).fill('author:mallory');
     await expect.poll(count).toBe('1 item');
-    expect(await rowAt(0).textContent()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await shownText(rowAt(0))).toContain('<img src=x onerror="window.__pwned=1">');
     expect(await page.getByRole('button', { name: /<img src=y/ }).count()).toBe(1);
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -156,8 +157,8 @@ describe('Library pane', () => {
     await box.fill('author:smith year:20x0');
     const error = page.getByTestId('query-error');
     await error.waitFor();
-    expect(await error.textContent()).toMatch(/"year:" needs a year.*position 19/);
-    expect(await error.locator('mark').textContent()).toBe('20x0');
+    expect(await shownText(error)).toMatch(/"year:" needs a year.*position 19/);
+    expect(await shownText(error.locator('mark'))).toBe('20x0');
     expect(await box.getAttribute('aria-invalid')).toBe('true');
     // The table keeps the last good results while the query is malformed.
     expect(await count()).toBe(`${expected} items`);
@@ -171,19 +172,19 @@ describe('Library pane', () => {
     const year = page.getByRole('columnheader', { name: 'Year' });
     await year.getByRole('button').click();
     await expect.poll(() => year.getAttribute('aria-sort')).toBe('descending');
-    await expect.poll(() => rowAt(0).locator('.cell.year').textContent()).toBe('2020');
+    await expect.poll(() => shownText(rowAt(0).locator('.cell.year'))).toBe('2020');
     await year.getByRole('button').click();
     await expect.poll(() => year.getAttribute('aria-sort')).toBe('ascending');
-    await expect.poll(() => rowAt(0).locator('.cell.year').textContent()).toBe('1990');
+    await expect.poll(() => shownText(rowAt(0).locator('.cell.year'))).toBe('1990');
   });
 
   it('selects with the keyboard and with shift-click', async () => {
     await rowAt(0).click();
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('1 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('1 selected');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowDown');
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('3 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('3 selected');
     expect(await rowAt(1).getAttribute('aria-selected')).toBe('true');
     expect(await rowAt(0).getAttribute('aria-selected')).toBe('false');
     expect(await grid().getAttribute('aria-activedescendant')).toBe('lib-row-3');
@@ -192,11 +193,11 @@ describe('Library pane', () => {
     await page.keyboard.press('Home');
     await rowAt(2).click();
     await rowAt(9).click({ modifiers: ['Shift'] });
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('8 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('8 selected');
     await rowAt(5).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('7 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('7 selected');
     await page.keyboard.press('Control+a');
-    await expect.poll(() => page.getByTestId('selected-count').textContent()).toContain('301 selected');
+    await expect.poll(() => shownText(page.getByTestId('selected-count'))).toContain('301 selected');
     await shoot('selection');
   });
 
@@ -204,8 +205,8 @@ describe('Library pane', () => {
     await page.getByRole('button', { name: 'New collection' }).click();
     await page.getByRole('textbox', { name: 'New collection name' }).fill('Thesis');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Library');
-    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('This collection is empty');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Library');
+    await expect.poll(() => shownText(page.getByTestId('empty-view'))).toContain('This collection is empty');
     await shoot('collection-empty');
     await page.getByTestId('view-library').click();
     await expect.poll(count).toBe('301 items');
@@ -265,7 +266,7 @@ describe('Library pane', () => {
     await page.getByRole('button', { name: 'Move Citation key left' }).click();
     await page.keyboard.press('Escape');
     const headers = async () =>
-      (await page.getByRole('columnheader').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim());
+      (await shownTexts(page.getByRole('columnheader'))).map((t) => t.replace(/[▲▼]/g, '').trim());
     // Shown where it sits by default (after Container), then moved one place left.
     const keyBeforeContainer = (h: string[]) =>
       h.indexOf('Citation key') >= 0 && h.indexOf('Citation key') === h.indexOf('Container') - 1;
@@ -282,13 +283,13 @@ describe('Library pane', () => {
     await page.getByTestId('export-button').click();
     const dialog = page.getByRole('dialog', { name: 'Export' });
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('3 selected items');
+    expect(await shownText(dialog)).toContain('3 selected items');
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     await page.getByTestId('view-duplicates').click();
-    await expect.poll(() => page.getByTestId('duplicates').textContent()).toContain('No duplicates');
+    await expect.poll(() => shownText(page.getByTestId('duplicates'))).toContain('No duplicates');
     await page.getByTestId('view-notices').click();
-    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('No retractions or notices');
+    await expect.poll(() => shownText(page.getByTestId('empty-view'))).toContain('No retractions or notices');
     await shoot('notices');
     await page.getByTestId('view-library').click();
     await expect.poll(count).toBe('301 items');
@@ -308,7 +309,7 @@ describe('Library pane', () => {
     // The toolbar's Restore (the details column lists it too for a multi-selection).
     await page.getByRole('region', { name: 'Trash' }).getByRole('button', { name: 'Restore' }).click();
     await expect.poll(count).toBe('0 items');
-    await expect.poll(() => page.getByTestId('empty-view').textContent()).toContain('The Trash is empty');
+    await expect.poll(() => shownText(page.getByTestId('empty-view'))).toContain('The Trash is empty');
     await page.getByTestId('view-library').click();
     await expect.poll(count).toBe('301 items');
 
@@ -337,7 +338,7 @@ describe('Library pane', () => {
     });
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-summary').waitFor();
-    expect(await dialog.getByTestId('import-summary').textContent()).toMatch(/BibTeX.*2 entries/s);
+    expect(await shownText(dialog.getByTestId('import-summary'))).toMatch(/BibTeX.*2 entries/s);
     await dialog.getByRole('button', { name: /^Import 2 entries/ }).click();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(count).toBe(`${before + 2} items`);

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITATION_STYLE_IDS } from '../../shared/model/csl';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText } from './text';
 
 const BIB = [
   '@article{lee2020,',
@@ -46,21 +47,21 @@ describe('nocase markup is rendered, never shown', () => {
     const row = dialog.locator('table tbody tr').first();
     const title = row.locator('td').nth(1);
     // As the table shows titles: CSL's markup read as its text, anything else kept as text.
-    expect(await title.textContent()).toBe('The DNA of E. coli in iPhone users');
+    expect(await shownText(title)).toBe('The DNA of E. coli in iPhone users');
     await screenshot(page, 'nocase-import-preview');
     await dialog.getByRole('button', { name: /^Import 1 entry/ }).click();
     await dialog.getByTestId('import-report').waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1 item');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('1 item');
   });
 
   it('in the table and the details', async () => {
     const row = page.locator('[role="row"][data-index="0"]');
     // The title column (the Container column is the Library table's own, reported separately).
-    expect((await row.locator('[data-col="title"]').textContent())?.trim()).toBe('The DNA of E. coli in iPhone users');
+    expect(await shownText(row.locator('[data-col="title"]'))).toBe('The DNA of E. coli in iPhone users');
     await row.click();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('details-title').textContent()).toBe('The DNA of E. coli in iPhone users');
+    await expect.poll(() => shownText(page.getByTestId('details-title'))).toBe('The DNA of E. coli in iPhone users');
   });
 
   it('in the bibliography of the Export dialog, in every style', async () => {
@@ -79,8 +80,8 @@ describe('nocase markup is rendered, never shown', () => {
           : style === 'bibtex'
             ? '{DNA}'
             : 'The DNA of E. coli in iPhone users';
-      await expect.poll(() => bib.textContent(), { timeout: 20_000 }).toContain(title);
-      expect(await bib.textContent(), style).not.toMatch(/nocase|<span/);
+      await expect.poll(() => shownText(bib), { timeout: 20_000 }).toContain(title);
+      expect(await shownText(bib), style).not.toMatch(/nocase|<span/);
     }
     await screenshot(page, 'nocase-export');
   });

@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText } from './text';
 
 /** Each notice status the service reports, the badge it gets, and what its tooltip starts with. */
 const KINDS = [
@@ -95,7 +96,7 @@ describe('Notices and evidence marks in the Library table', () => {
   });
 
   it('flags every kind of notice with its own badge and a tooltip naming the notice', async () => {
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('7 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('7 items');
     for (const k of KINDS) {
       const badges = rowTitled(titles.get(k.status)!).locator('.badge');
       await expect.poll(() => badges.allInnerTexts(), { message: k.status }).toEqual([k.badge]);
@@ -105,26 +106,26 @@ describe('Notices and evidence marks in the Library table', () => {
     expect(await rowTitled('A book without a DOI').locator('.badge').count()).toBe(0);
     // Retracted & notices lists all five.
     await page.getByTestId('view-notices').click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('5 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('5 items');
     await shootThemes(page, 'library-notice-badges');
     await page.getByTestId('view-library').click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('7 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('7 items');
   });
 
   it('explains ? and — in the evidence columns with a tooltip and a legend', async () => {
     const cell = (title: string) => rowTitled(title).locator('[data-col="supporting"]');
-    await expect.poll(() => cell('A paper the service does not know').textContent()).toBe('?');
+    await expect.poll(() => shownText(cell('A paper the service does not know'))).toBe('?');
     await cell('A paper the service does not know').hover();
     expect(await cell('A paper the service does not know').getAttribute('title')).toMatch(
       /^Unknown to the citation service: it has no citation data for this DOI \(checked /,
     );
-    expect(await cell('A book without a DOI').textContent()).toBe('—');
+    expect(await shownText(cell('A book without a DOI'))).toBe('—');
     await cell('A book without a DOI').hover();
     expect(await cell('A book without a DOI').getAttribute('title')).toBe(
       'No DOI: the citation service can only be asked about items with a DOI',
     );
     const counted = cell(titles.get('Has correction')!);
-    expect(await counted.textContent()).toMatch(/^[\d,]+$/);
+    expect(await shownText(counted)).toMatch(/^[\d,]+$/);
 
     // Counts are shown whole (11,123 was cut to "11,1…"), and the legend is on screen under the
     // notification banner (the banner used to push the table's footline out of the window).

@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/tmp';
 import { seriousViolations } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type RunningApp } from './harness';
 import { cli, pickDois } from './seed';
+import { shownText } from './text';
 
 describe('retraction notifications', () => {
   let service: RunningService;
@@ -57,7 +58,7 @@ describe('retraction notifications', () => {
     const note = page.getByTestId('status-notification');
     await note.waitFor({ timeout: 15_000 });
     await expect
-      .poll(() => note.textContent())
+      .poll(() => shownText(note))
       .toMatch(/2 items in your library have new editorial notices \(1 retracted, 1 under an expression of concern\)/);
     await screenshot(page, 'notification-light');
     expect(await seriousViolations(page)).toEqual([]);

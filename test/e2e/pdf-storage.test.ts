@@ -10,6 +10,7 @@ import { makePdf } from '../helpers/pdfs';
 import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { shownText } from './text';
 
 // The machine is shared and slow: a request and the re-render after it can take seconds.
 const POLL = { timeout: 15_000 };
@@ -49,7 +50,7 @@ describe('Settings → PDFs: copy or link', () => {
     await page.getByTestId('pdf-storage-copy').scrollIntoViewIfNeeded();
     await expect.poll(() => page.getByTestId('pdf-storage-copy').isChecked(), POLL).toBe(true);
     expect(await page.getByTestId('pdf-storage-link').isChecked()).toBe(false);
-    expect(await page.getByTestId('pdf-storage-where').textContent()).toMatch(
+    expect(await shownText(page.getByTestId('pdf-storage-where'))).toMatch(
       /In the browser, PDFs you add or drop are uploads: Citewise receives a copy of the file, not where it is kept, so they are always copied\./,
     );
     await page.getByTestId('pdf-storage-link').check();
@@ -65,14 +66,14 @@ describe('Settings → PDFs: copy or link', () => {
   it('a linked PDF whose file is deleted shows as missing, with its name and where it was; an upload is still copied', async () => {
     await page.getByTestId('watch-folder-path').fill(inbox);
     await page.getByTestId('watch-folder-set').click();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
+    await expect.poll(() => shownText(page.getByTestId('watch-folder-status')), POLL).toContain(`Watching ${inbox}`);
     const linked = join(inbox, 'franklin 1953.pdf');
     writeFileSync(
       linked,
       await makePdf({ title: 'Molecular configuration in sodium thymonucleate', xmpDoi: '10.5555/e2e.linked.1' }),
     );
     await expect
-      .poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('watch-folder-status')), { timeout: 30_000 })
       .toMatch(/1 PDF added/);
 
     await pane('library');
@@ -90,25 +91,25 @@ describe('Settings → PDFs: copy or link', () => {
     ]);
     const dialog = page.getByTestId('pdf-add-dialog');
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 60_000 })
       .toMatch(/Added 1 PDF of 1 file\./);
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent(), POLL).toBe('2 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count')), POLL).toBe('2 items');
 
     const showItem = async (title: string) => {
       for (const i of [0, 1]) {
-        if ((await rowAt(i).textContent())?.includes(title)) return rowAt(i).click();
+        if ((await shownText(rowAt(i))).includes(title)) return rowAt(i).click();
       }
       throw new Error(`no row titled ${title}`);
     };
     await showItem('deoxypentose');
     await expect
-      .poll(() => page.getByTestId('attachment-kept').textContent(), POLL)
+      .poll(() => shownText(page.getByTestId('attachment-kept')), POLL)
       .toContain('copy in the library folder');
-    expect(await page.getByTestId('attachments').textContent()).toContain('wilkins.pdf');
+    expect(await shownText(page.getByTestId('attachments'))).toContain('wilkins.pdf');
 
     await showItem('thymonucleate');
-    await expect.poll(() => page.getByTestId('attachment-kept').textContent(), POLL).toContain('linked');
+    await expect.poll(() => shownText(page.getByTestId('attachment-kept')), POLL).toContain('linked');
     await expect.poll(() => page.getByTestId('attachment').getAttribute('data-state'), POLL).toBe('ok');
     rmSync(linked);
     expect(existsSync(linked)).toBe(false);
@@ -117,8 +118,8 @@ describe('Settings → PDFs: copy or link', () => {
     await page.getByTestId('details-title').waitFor();
     await showItem('thymonucleate');
     await expect.poll(() => page.getByTestId('attachment').getAttribute('data-state'), POLL).toBe('missing');
-    expect(await page.getByTestId('attachment-state').textContent()).toBe('Missing');
-    expect(await page.getByTestId('attachments').textContent()).toContain(
+    expect(await shownText(page.getByTestId('attachment-state'))).toBe('Missing');
+    expect(await shownText(page.getByTestId('attachments'))).toContain(
       `The linked file franklin 1953.pdf is no longer at ${linked} (moved, renamed or deleted?). Attach it again from where it is now.`,
     );
     expect(await page.getByTestId('attachment-open').isDisabled()).toBe(true);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyLines, makePdf } from '../helpers/pdfs';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { shownText, shownTexts } from './text';
 
 describe('PDFs in the app', () => {
   let app: RunningApp;
@@ -60,22 +61,22 @@ describe('PDFs in the app', () => {
     ]);
     const dialog = page.getByTestId('pdf-add-dialog');
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 60_000 })
       .toMatch(/Added 2 PDFs of 4 files, 1 to review\.\s+1 file already in your library\.\s+1 file not added\./);
-    expect(await dialog.getByTestId('pdf-added').textContent()).toContain('10.5555/alpha.2024');
-    expect(await dialog.getByTestId('pdf-review-list').textContent()).toMatch(
+    expect(await shownText(dialog.getByTestId('pdf-added'))).toContain('10.5555/alpha.2024');
+    expect(await shownText(dialog.getByTestId('pdf-review-list'))).toMatch(
       /two-dois\.pdf unsure match \(confidence 50 %\)/,
     );
-    expect(await dialog.getByTestId('pdf-duplicates').textContent()).toMatch(
+    expect(await shownText(dialog.getByTestId('pdf-duplicates'))).toMatch(
       /alpha copy\.pdf the same file is already attached/,
     );
     // The message names the file the user chose, never the temporary copy the core read.
-    expect(await dialog.getByTestId('pdf-failed').textContent()).toBe(
+    expect(await shownText(dialog.getByTestId('pdf-failed'))).toBe(
       'notes.pdf was not added: it is not a PDF (it does not start with a PDF header).',
     );
     await shootThemes(page, 'pdfs-add-summary');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('2 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('2 items');
   });
 
   it('a drop of PDFs on the Library window adds them', async () => {
@@ -93,44 +94,44 @@ describe('PDFs in the app', () => {
     }, bytes);
     const dialog = page.getByTestId('pdf-add-dialog');
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 60_000 })
       .toMatch(/Added 1 PDF of 1 file\./);
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('3 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('3 items');
   });
 
   it('Needs review lists the unsure captures with confidence and evidence; one click settles each', async () => {
     await page.getByTestId('pdf-file').setInputFiles([await pdf('scan.pdf', { blankPages: 2 })]);
     const dialog = page.getByTestId('pdf-add-dialog');
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 60_000 })
       .toMatch(/Added 1 PDF of 1 file, 1 to review\./);
     await dialog.getByRole('button', { name: 'Open Needs review' }).click();
     const review = page.getByTestId('review');
     await expect.poll(() => review.getByTestId('review-entry').count()).toBe(2);
     const [twoDois, scan] = [review.getByTestId('review-entry').nth(0), review.getByTestId('review-entry').nth(1)];
-    expect(await twoDois.getByTestId('review-confidence').textContent()).toContain('Confidence 50 %');
-    const evidence = (await twoDois.getByRole('list', { name: 'Evidence' }).textContent()) ?? '';
+    expect(await shownText(twoDois.getByTestId('review-confidence'))).toContain('Confidence 50 %');
+    const evidence = await shownText(twoDois.getByRole('list', { name: 'Evidence' }));
     expect(evidence).toContain('text, page 1 10.5555/first.1');
     expect(evidence).toContain('text, page 1 10.5555/second.2');
-    expect(await scan.getByTestId('review-confidence').textContent()).toContain('Confidence 0 %');
-    expect(await scan.textContent()).toContain('no identifier and no text on the first page (a scan?)');
+    expect(await shownText(scan.getByTestId('review-confidence'))).toContain('Confidence 0 %');
+    expect(await shownText(scan)).toContain('no identifier and no text on the first page (a scan?)');
     // The file each came from, by the name it had (the copy in the library folder is named by its checksum).
-    expect(await twoDois.getByTestId('review-file').textContent()).toBe('from two-dois.pdf');
-    expect(await scan.getByTestId('review-file').textContent()).toBe('from scan.pdf');
+    expect(await shownText(twoDois.getByTestId('review-file'))).toBe('from two-dois.pdf');
+    expect(await shownText(scan.getByTestId('review-file'))).toBe('from scan.pdf');
     await shootThemes(page, 'pdfs-needs-review');
 
     await twoDois.getByRole('button', { name: 'Use this: 10.5555/second.2 for A paper with two identifiers' }).click();
     await expect.poll(() => review.getByTestId('review-entry').count()).toBe(1);
     await review.getByRole('button', { name: 'Keep as it is: scan' }).click();
-    await expect.poll(() => review.textContent()).toContain('Nothing to review');
+    await expect.poll(() => shownText(review)).toContain('Nothing to review');
     // The chosen candidate is the item's DOI now; the kept scan stays in the library as it was.
     await page.getByTestId('view-library').click();
     const search = page.getByRole('searchbox', { name: 'Search the library' });
     await search.fill('doi:10.5555/second.2');
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1 item');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('1 item');
     await search.fill('');
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('4 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('4 items');
   });
 
   it('"In PDFs" searches the PDFs\' text and shows each matching page with the words around the match', async () => {
@@ -139,19 +140,19 @@ describe('PDFs in the app', () => {
     expect(await toggle.isDisabled()).toBe(true);
     await search.fill('"zymurgy quasar"');
     // Bare words search the items' own fields only: no item has these words.
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('0 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('0 items');
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     await toggle.click();
     expect(await search.inputValue()).toBe('fulltext:"zymurgy quasar"');
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1 item');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('1 item');
     const hits = page.getByTestId('fulltext-hits');
     await expect.poll(() => hits.getByTestId('fulltext-item').count()).toBe(1);
     const line = hits.getByTestId('fulltext-item').locator('li').first();
-    expect(await line.locator('.page').textContent()).toBe('p. 2');
-    expect(await line.locator('mark').allTextContents()).toEqual(['zymurgy quasar']);
+    expect(await shownText(line.locator('.page'))).toBe('p. 2');
+    expect(await shownTexts(line.locator('mark'))).toEqual(['zymurgy quasar']);
     // The PDF's text is text: its markup is shown, never made into elements.
-    expect(await line.textContent()).toContain('<img src=x onerror=alert(1)> of folded chains');
+    expect(await shownText(line)).toContain('<img src=x onerror=alert(1)> of folded chains');
     expect(await hits.locator('img').count()).toBe(0);
     await shootThemes(page, 'pdfs-fulltext-hits');
     await toggle.click();
@@ -159,7 +160,7 @@ describe('PDFs in the app', () => {
     await expect.poll(() => hits.count()).toBe(0);
     await search.fill('');
     // The whole library again, before the next test counts it.
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('4 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('4 items');
   });
 
   it('Cancel stops after the file being read, and the summary says how many were not read', async () => {
@@ -173,22 +174,22 @@ describe('PDFs in the app', () => {
       ),
     );
     const before = 4;
-    expect(await page.getByTestId('item-count').textContent()).toBe(`${before} items`);
+    expect(await shownText(page.getByTestId('item-count'))).toBe(`${before} items`);
     await page.getByTestId('pdf-file').setInputFiles(files);
     const dialog = page.getByTestId('pdf-add-dialog');
     await dialog.getByTestId('pdf-add-progress').waitFor();
     await shootThemes(page, 'pdfs-add-progress', { dark: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 60_000 })
       .toMatch(/Cancelled: \d files? not read\./);
-    const text = (await dialog.getByTestId('pdf-add-summary').textContent()) ?? '';
+    const text = await shownText(dialog.getByTestId('pdf-add-summary'));
     const added = Number(/Added (\d+) PDF/.exec(text)?.[1]);
     const notRead = Number(/Cancelled: (\d+) file/.exec(text)?.[1]);
     expect(added + notRead).toBe(10);
     expect(notRead).toBeGreaterThan(0);
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe(`${before + added} items`);
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe(`${before + added} items`);
     expect(problems.errors).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText, shownTexts } from './text';
 
 describe('Settings: citation service and API key', () => {
   let service: RunningService;
@@ -36,19 +37,19 @@ describe('Settings: citation service and API key', () => {
   });
 
   it('shows the address in use and where it comes from, and that no key is stored', async () => {
-    await expect.poll(() => page.getByTestId('service-url').textContent()).toBe(service.url);
-    expect(await page.locator('section.service').textContent()).toContain('set for this run');
-    expect(await page.getByTestId('key-status').textContent()).toContain('No key is stored');
+    await expect.poll(() => shownText(page.getByTestId('service-url'))).toBe(service.url);
+    expect(await shownText(page.locator('section.service'))).toContain('set for this run');
+    expect(await shownText(page.getByTestId('key-status'))).toContain('No key is stored');
     await screenshot(page, 'settings-service-no-key');
   });
 
   it('saves a limited key for this session, says why, and shows which access it grants', async () => {
     await page.getByLabel('API key').fill(limitedKey);
     await page.getByRole('button', { name: 'Save key' }).click();
-    await expect.poll(() => page.getByTestId('key-status').textContent()).toContain('in use for this session');
-    expect(await page.getByTestId('key-reason').textContent()).toMatch(/No OS keychain is available .*session only/);
+    await expect.poll(() => shownText(page.getByTestId('key-status'))).toContain('in use for this session');
+    expect(await shownText(page.getByTestId('key-reason'))).toMatch(/No OS keychain is available .*session only/);
     await page.getByTestId('key-access').waitFor();
-    const rows = await page.locator('[data-testid="key-access"] tbody tr').allTextContents();
+    const rows = await shownTexts(page.locator('[data-testid="key-access"] tbody tr'));
     expect(rows.find((r) => r.startsWith('papers, tallies'))).toContain('Yes');
     expect(rows.find((r) => r.startsWith('the citation graph'))).toContain('No');
     expect(rows.find((r) => r.startsWith('the Assistant'))).toContain('No');
@@ -64,7 +65,7 @@ describe('Settings: citation service and API key', () => {
     // Saving clears the old result before the new check lands, so wait for a full table of 11 answers.
     await expect
       .poll(async () =>
-        (await page.locator('[data-testid="key-access"] tbody tr td:nth-child(2)').allTextContents()).map((t) =>
+        (await shownTexts(page.locator('[data-testid="key-access"] tbody tr td:nth-child(2)'))).map((t) =>
           t.slice(0, 3),
         ),
       )
@@ -78,7 +79,7 @@ describe('Settings: citation service and API key', () => {
     await page.getByLabel('API key').fill('not-a-real-key');
     await page.getByRole('button', { name: 'Save key' }).click();
     await expect
-      .poll(() => page.locator('[data-testid="key-access"] p').textContent())
+      .poll(() => shownText(page.locator('[data-testid="key-access"] p')))
       .toMatch(/does not accept this API key/);
     expect(await page.locator('[data-testid="key-access"] table').count()).toBe(0);
     await screenshot(page, 'settings-service-rejected-key');
@@ -86,7 +87,7 @@ describe('Settings: citation service and API key', () => {
 
   it('removes the key', async () => {
     await page.getByRole('button', { name: 'Remove key' }).click();
-    await expect.poll(() => page.getByTestId('key-status').textContent()).toContain('No key is stored');
+    await expect.poll(() => shownText(page.getByTestId('key-status'))).toContain('No key is stored');
     expect(await page.getByTestId('key-access').count()).toBe(0);
   });
 

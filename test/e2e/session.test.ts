@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../service/server';
 import { shootThemes } from './axe';
 import { openSession, RESULTS_DIR, type AppSession } from './harness';
 import { pickDois } from './seed';
+import { shownText, shownTexts } from './text';
 
 const ENTRIES = 300;
 const WITH_DOI = 20;
@@ -91,11 +92,11 @@ describe('a researcher’s whole session at 300 items', () => {
   let retracted: string;
   let shapes: Shape[];
 
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const search = () => page.getByRole('searchbox', { name: 'Search the library' });
   const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
   const cell = (i: number, col: string) => rowAt(i).locator(`.cell.${col}`);
-  const toast = () => page.getByTestId('toast').textContent();
+  const toast = () => shownText(page.getByTestId('toast'));
   const collection = (name: string) => page.locator('[data-collection]', { hasText: name });
   const shoot = (name: string, dark = false): Promise<void> =>
     shootThemes(page, `session-${name}`, { dark, settleMs: 300 });
@@ -138,17 +139,17 @@ describe('a researcher’s whole session at 300 items', () => {
     await dialog.getByTestId('import-summary').waitFor();
     await shoot('import-summary', true);
     // Names whole in the preview: the particle of “van der Berg” kept, accents decoded.
-    expect(await dialog.locator('table').textContent()).toContain('Pieter van der Berg; Ngozi A. Okafor');
-    expect(await dialog.locator('table').textContent()).toContain('Jörg Müller; Ana García-Márquez');
+    expect(await shownText(dialog.locator('table'))).toContain('Pieter van der Berg; Ngozi A. Okafor');
+    expect(await shownText(dialog.locator('table'))).toContain('Jörg Müller; Ana García-Márquez');
     await dialog.getByRole('button', { name: `Import ${ENTRIES} entries` }).click();
     await dialog.getByTestId('import-report').waitFor();
-    expect(await dialog.getByTestId('import-report').textContent()).toContain(`Added ${ENTRIES} items`);
+    expect(await shownText(dialog.getByTestId('import-report'))).toContain(`Added ${ENTRIES} items`);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(count, { timeout: 20_000 }).toBe(`${ENTRIES} items`);
 
     // One of each shape, as the library reads it.
     // (Each search answers one item, so the row, not the count, shows the search has run.)
-    const title = async () => (await cell(0, 'title').textContent())?.trim();
+    const title = async () => await shownText(cell(0, 'title'));
     for (const i of [0, 1, 2, 5]) {
       const s = shapes[i]!;
       await search().fill(`key:${s.key}`);
@@ -162,7 +163,7 @@ describe('a researcher’s whole session at 300 items', () => {
     ] as const) {
       await search().fill(query);
       await expect
-        .poll(async () => (await cell(0, 'creators').textContent())?.trim(), { timeout: 20_000, message: query })
+        .poll(async () => await shownText(cell(0, 'creators')), { timeout: 20_000, message: query })
         .toMatch(creator);
       await expect.poll(count, { timeout: 20_000 }).toBe(`${ENTRIES / AUTHORS.length} items`);
     }
@@ -186,7 +187,7 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.getByRole('button', { name: /^measured \d+/ }).click();
     await expect.poll(count, { timeout: 20_000 }).toBe(`${WITH_DOI} items`);
     await expect
-      .poll(() => page.getByTestId('jobs').textContent(), { timeout: 60_000 })
+      .poll(() => shownText(page.getByTestId('jobs')), { timeout: 60_000 })
       .toMatch(new RegExp(`Enrich ${ENTRIES} items \\(${WITH_DOI} DOIs\\)\\W+done|No background jobs`));
     for (let i = 0; i < WITH_DOI; i++) {
       const row = rowAt(i);
@@ -195,11 +196,9 @@ describe('a researcher’s whole session at 300 items', () => {
       const doi = (await page.getByLabel('DOI', { exact: true }).inputValue()).toLowerCase();
       const t = byDoi.get(doi)!;
       expect(t, doi).toBeTruthy();
-      await expect
-        .poll(() => cell(i, 'supporting').textContent(), { timeout: 30_000 })
-        .toBe(NUMBER.format(t.supporting));
-      expect(await cell(i, 'contrasting').textContent()).toBe(NUMBER.format(t.contradicting));
-      expect(await cell(i, 'mentioning').textContent()).toBe(NUMBER.format(t.mentioning));
+      await expect.poll(() => shownText(cell(i, 'supporting')), { timeout: 30_000 }).toBe(NUMBER.format(t.supporting));
+      expect(await shownText(cell(i, 'contrasting'))).toBe(NUMBER.format(t.contradicting));
+      expect(await shownText(cell(i, 'mentioning'))).toBe(NUMBER.format(t.mentioning));
       if (i >= 3) break;
     }
     await page.keyboard.press('Escape');
@@ -216,7 +215,7 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.getByTestId('export-format').selectOption('text');
     await page.getByTestId('export-style').selectOption('apa');
     await expect
-      .poll(() => page.getByTestId('export-bibliography').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('export-bibliography')), { timeout: 30_000 })
       .toMatch(/Müller, J\./);
     await shoot('export-150', true);
     const [download] = await Promise.all([
@@ -225,7 +224,7 @@ describe('a researcher’s whole session at 300 items', () => {
     ]);
     const text = readFileSync((await download.path())!, 'utf8');
     await expect
-      .poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('export-message')), { timeout: 30_000 })
       .toContain(`Saved ${CHAPTER} entries`);
     writeFileSync(join(RESULTS_DIR, 'session-bibliography-apa.txt'), text);
     const lines = text.split('\n').filter((l) => l.trim() !== '');
@@ -254,7 +253,7 @@ describe('a researcher’s whole session at 300 items', () => {
     expect(lines.filter((l) => l.startsWith('World Health Organization. ('))).toHaveLength(CHAPTER / AUTHORS.length);
     await dialog.getByRole('button', { name: 'Copy to clipboard' }).click();
     await expect
-      .poll(() => page.getByTestId('export-message').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('export-message')), { timeout: 30_000 })
       .toContain('Bibliography copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.split('\n').filter((l) => l.trim() !== '')).toEqual(lines);
@@ -271,7 +270,7 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Shift+F10');
     await page.getByTestId('selection-menu').getByRole('menuitem', { name: 'Open in citation graph' }).click();
-    const status = () => page.getByTestId('graph-status').textContent();
+    const status = () => shownText(page.getByTestId('graph-status'));
     await expect.poll(status, { timeout: 30_000 }).toMatch(new RegExp(`^${WITH_DOI} papers · \\d+ citation links`));
     await expect.poll(status, { timeout: 30_000 }).not.toMatch(/laying out/);
     await shoot('graph', true);
@@ -288,9 +287,9 @@ describe('a researcher’s whole session at 300 items', () => {
     await expect.poll(() => turn.getAttribute('data-status'), { timeout: 90_000 }).toBe('answered');
     expect(await turn.getByTestId('answer-marker').count()).toBeGreaterThan(0);
     await turn.getByLabel('Choose reference 1', { exact: true }).check();
-    await expect.poll(() => turn.getByTestId('add-references').textContent()).toMatch(/Add 1 chosen to library/);
+    await expect.poll(() => shownText(turn.getByTestId('add-references'))).toMatch(/Add 1 chosen to library/);
     await turn.getByTestId('add-references').click();
-    await expect.poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 }).toMatch(/^Added 1\b/);
+    await expect.poll(() => shownText(turn.getByTestId('add-report')), { timeout: 20_000 }).toMatch(/^Added 1\b/);
     await expect
       .poll(() => turn.getByTestId('answer-reference').first().getByTestId('reference-in-library').count(), {
         timeout: 15_000,
@@ -326,7 +325,7 @@ describe('a researcher’s whole session at 300 items', () => {
     const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-problem')));
     expect(order.slice(0, 2)).toEqual(['retracted', 'not-found']);
     expect(order.slice(2).every((p, k, rest) => p !== '' || rest.slice(k).every((q) => q === ''))).toBe(true);
-    expect(await page.getByTestId('refcheck-retracted-count').textContent()).toBe('1 retracted');
+    expect(await shownText(page.getByTestId('refcheck-retracted-count'))).toBe('1 retracted');
     await shoot('reference-check', true);
   });
 
@@ -348,7 +347,7 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.keyboard.press('Enter');
     await expect.poll(toast, { timeout: 20_000 }).toContain(`Added ${WITH_DOI} items to “Chapter 2 — evidence”`);
     await expect
-      .poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(collection('Chapter 2 — evidence').locator('.count')), { timeout: 20_000 })
       .toBe(String(WITH_DOI));
     await collection('Chapter 2 — evidence').click();
     await expect.poll(count, { timeout: 20_000 }).toBe(`${WITH_DOI} items`);
@@ -360,22 +359,22 @@ describe('a researcher’s whole session at 300 items', () => {
     await page.getByTestId('tab-ask').click();
     const turn = page.getByTestId('assistant-turn').last();
     await expect
-      .poll(() => turn.getByTestId('add-collection').locator('option').allTextContents(), { timeout: 15_000 })
+      .poll(() => shownTexts(turn.getByTestId('add-collection').locator('option')), { timeout: 15_000 })
       .toContain('Chapter 2 — evidence');
     await turn.getByLabel('Choose reference 2', { exact: true }).check();
     await turn.getByTestId('add-collection').selectOption({ label: 'Chapter 2 — evidence' });
     await turn.getByTestId('add-references').click();
     await expect
-      .poll(() => turn.getByTestId('add-report').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(turn.getByTestId('add-report')), { timeout: 20_000 })
       .toMatch(/^Added 1\b.*in “Chapter 2 — evidence”/);
     await page.getByTestId('tab-check').click();
     const option = page.getByTestId('refcheck-source').locator('option', { hasText: 'Chapter 2 — evidence' });
     await expect
-      .poll(() => option.textContent(), { timeout: 10_000 })
+      .poll(() => shownText(option), { timeout: 10_000 })
       .toBe(`collection “Chapter 2 — evidence” (${WITH_DOI + 1})`);
     await page.keyboard.press('Control+1');
     await expect
-      .poll(() => collection('Chapter 2 — evidence').locator('.count').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(collection('Chapter 2 — evidence').locator('.count')), { timeout: 20_000 })
       .toBe(String(WITH_DOI + 1));
     await page.getByTestId('view-library').click();
     await search().fill('');

@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../service/server';
 import { axeViolations } from './components';
 import { launchApp, launchBrowser, newPage, ROOT, screenshot, type PageProblems, type RunningApp } from './harness';
 import { cli, writeHostile } from './seed';
+import { shownText } from './text';
 
 describe('Settings: citations, library file and backups', () => {
   let service: RunningService;
@@ -49,7 +50,7 @@ describe('Settings: citations, library file and backups', () => {
     expect(await page.getByTestId('default-locale').inputValue()).toBe('en-US');
     const sample = page.getByTestId('citation-sample');
     await expect
-      .poll(() => sample.textContent(), { timeout: 20_000 })
+      .poll(() => shownText(sample), { timeout: 20_000 })
       .toContain('Payload <img src=x onerror="window.__pwned=1"> in a');
     expect(await sample.locator('img, script, svg').count()).toBe(0);
     expect(await sample.locator('.csl-entry').count()).toBe(1);
@@ -58,21 +59,19 @@ describe('Settings: citations, library file and backups', () => {
   it('keeps a new default style and language across a reload, and the sample follows', async () => {
     await page.getByTestId('default-style').selectOption('ieee');
     await page.getByTestId('default-locale').selectOption('en-GB');
-    await expect
-      .poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 })
-      .toMatch(/^\s*\[1\]/);
+    await expect.poll(() => shownText(page.getByTestId('citation-sample')), { timeout: 10_000 }).toMatch(/^\s*\[1\]/);
     await page.reload();
     await expect.poll(() => page.getByTestId('default-style').inputValue()).toBe('ieee');
     expect(await page.getByTestId('default-locale').inputValue()).toBe('en-GB');
   });
 
   it('shows where the library lives', async () => {
-    await expect.poll(() => page.getByTestId('data-dir').textContent()).toBe(app.dataDir);
+    await expect.poll(() => shownText(page.getByTestId('data-dir'))).toBe(app.dataDir);
     await expect
-      .poll(() => page.getByTestId('library-file').textContent())
+      .poll(() => shownText(page.getByTestId('library-file')))
       .toMatch(new RegExp(`^${app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.+\\.sqlite$`));
-    expect(await page.getByTestId('library-counts').textContent()).toContain('2 items');
-    expect(await page.getByTestId('restore-note').textContent()).toContain('citewise restore');
+    expect(await shownText(page.getByTestId('library-counts'))).toContain('2 items');
+    expect(await shownText(page.getByTestId('restore-note'))).toContain('citewise restore');
   });
 
   // The app-wide button and field styles (app.css .button, .input): a ring a keyboard user sees, and a
@@ -126,11 +125,9 @@ describe('Settings: citations, library file and backups', () => {
   it('backs up now and lists the backup', async () => {
     const before = await page.locator('[data-testid="backups"] tbody tr').count();
     await page.getByTestId('backup-now').click();
-    await expect
-      .poll(() => page.getByTestId('backup-result').textContent())
-      .toMatch(/Backed up to citewise-.+\.sqlite/);
+    await expect.poll(() => shownText(page.getByTestId('backup-result'))).toMatch(/Backed up to citewise-.+\.sqlite/);
     await expect.poll(() => page.locator('[data-testid="backups"] tbody tr').count()).toBe(before + 1);
-    expect(await page.locator('[data-testid="backups"] tbody tr').first().textContent()).toContain('Backed up by you');
+    expect(await shownText(page.locator('[data-testid="backups"] tbody tr').first())).toContain('Backed up by you');
     await page.getByTestId('backups').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-library-light');
     expect(await axeViolations(page, 'main')).toEqual([]);
@@ -178,11 +175,11 @@ describe('Settings: citations, library file and backups', () => {
     await expect.poll(() => page.getByTestId('export-style').inputValue(), { timeout: 20_000 }).toBe('tiny-lab');
     await page.keyboard.press('Escape');
     await page.reload();
-    await expect.poll(() => page.getByTestId('added-styles').textContent()).toContain('Tiny Lab Style');
+    await expect.poll(() => shownText(page.getByTestId('added-styles'))).toContain('Tiny Lab Style');
     await page.getByTestId('default-style').selectOption('tiny-lab');
     // The tiny style prints titles in capitals.
     await expect
-      .poll(() => page.getByTestId('citation-sample').textContent(), { timeout: 10_000 })
+      .poll(() => shownText(page.getByTestId('citation-sample')), { timeout: 10_000 })
       .toContain('PAYLOAD <IMG SRC=X');
     await page.getByTestId('added-styles').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-added-style-light');

@@ -4,6 +4,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText } from './text';
 
 const PANES = [
   ['library', 'Library'],
@@ -41,14 +42,14 @@ describe('app shell in browser mode', () => {
   });
 
   it('shows the status bar: service state, jobs and version', async () => {
-    await expect.poll(() => page.getByTestId('connectivity').textContent()).toContain('Service not contacted yet');
-    expect(await page.getByTestId('jobs').textContent()).toContain('No background jobs');
-    expect(await page.locator('footer').textContent()).toMatch(/Browser mode · v\d+\.\d+\.\d+/);
+    await expect.poll(() => shownText(page.getByTestId('connectivity'))).toContain('Service not contacted yet');
+    expect(await shownText(page.getByTestId('jobs'))).toContain('No background jobs');
+    expect(await shownText(page.locator('footer'))).toMatch(/Browser mode · v\d+\.\d+\.\d+/);
   });
 
   it.each(PANES)('opens the %s pane from the navigation', async (id, title) => {
     await page.locator(`nav button[data-pane="${id}"]`).click();
-    await expect.poll(() => page.locator('main h1').textContent()).toBe(title);
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe(title);
     expect(await page.locator(`nav button[data-pane="${id}"]`).getAttribute('aria-current')).toBe('page');
     expect(page.url()).toBe(`${app.origin}/#/${id}`);
     await screenshot(page, `shell-${id}-light`);
@@ -57,20 +58,20 @@ describe('app shell in browser mode', () => {
   it('switches panes with Ctrl+digit, Ctrl+comma and "g" sequences', async () => {
     await page.locator('main').click();
     await page.keyboard.press('Control+3');
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Collections');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Collections');
     await page.keyboard.press('Control+,');
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Settings');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Settings');
     await page.keyboard.press('g');
     await page.keyboard.press('e');
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Evidence');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Evidence');
     await page.keyboard.press('Control+1');
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Library');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Library');
   });
 
   it('keeps the pane across a reload', async () => {
     await page.locator('nav button[data-pane="assistant"]').click();
     await page.reload();
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Assistant');
+    await expect.poll(() => shownText(page.locator('main h1'))).toBe('Assistant');
   });
 
   it('follows the OS theme, with screenshots of every pane in dark', async () => {
@@ -88,7 +89,7 @@ describe('app shell in browser mode', () => {
   it('lets Settings override the OS theme, and remembers it across launches', async () => {
     await page.locator('nav button[data-pane="settings"]').click();
     await expect.poll(() => page.getByText('Library folder', { exact: true }).isVisible()).toBe(true);
-    expect(await page.locator('dd code').textContent()).toBe(app.dataDir);
+    expect(await shownText(page.locator('dd code'))).toBe(app.dataDir);
     await page.getByLabel('Dark').check();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await screenshot(page, 'settings-dark-chosen');
@@ -114,9 +115,9 @@ describe('app shell in browser mode', () => {
     await p.getByRole('navigation', { name: 'Panes' }).waitFor();
     await lonely.stop();
     await expect
-      .poll(() => p.getByTestId('connection').textContent(), { timeout: 10_000 })
+      .poll(() => shownText(p.getByTestId('connection')), { timeout: 10_000 })
       .toMatch(/Reconnecting to Citewise|Disconnected from Citewise/);
-    expect(await p.getByTestId('connection-banner').textContent()).toContain('Lost the connection to Citewise');
+    expect(await shownText(p.getByTestId('connection-banner'))).toContain('Lost the connection to Citewise');
     await screenshot(p, 'shell-connection-lost');
     await p.close();
   });

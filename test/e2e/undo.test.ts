@@ -10,6 +10,7 @@ import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli, writeHostile } from './seed';
+import { shownText } from './text';
 
 /** How a label quotes a title (electron/core/library/undo-labels.ts): at most 40 characters, cut at a word. */
 function quoted(title: string): string {
@@ -30,7 +31,7 @@ describe('Undo in the Library', () => {
   let problems: PageProblems;
   let savedTitle = '';
 
-  const count = () => page.getByTestId('item-count').textContent();
+  const count = () => shownText(page.getByTestId('item-count'));
   const toast = () => page.getByTestId('toast');
   const goTo = (pane: string) =>
     page
@@ -84,9 +85,9 @@ describe('Undo in the Library', () => {
     await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
     const detail = page.getByTestId('evidence-detail');
     await detail.waitFor();
-    savedTitle = (await detail.locator('h2').textContent())!.trim();
+    savedTitle = await shownText(detail.locator('h2'));
     await detail.getByRole('button', { name: 'Save to library' }).click();
-    await expect.poll(() => detail.getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
+    await expect.poll(() => shownText(detail.getByTestId('evidence-saved'))).toMatch(/Saved to your library as \w+/);
   });
 
   it('after browsing the Library, Ctrl+Z moves the saved item to the Trash and the toast names it', async () => {
@@ -103,9 +104,7 @@ describe('Undo in the Library', () => {
 
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+z');
-    await expect
-      .poll(() => toast().textContent())
-      .toContain(`Undid: Add item ${quoted(savedTitle)} (moved to the Trash)`);
+    await expect.poll(() => shownText(toast())).toContain(`Undid: Add item ${quoted(savedTitle)} (moved to the Trash)`);
     await expect.poll(count).toBe('2 items');
     expect(await toast().getByTestId('toast-redo').count()).toBe(1);
     await shootThemes(page, 'undo-add-item-toast');
@@ -122,13 +121,11 @@ describe('Undo in the Library', () => {
     const publisher = page.getByLabel('Publisher', { exact: true });
     await publisher.fill('Other Press');
     await publisher.press('Tab');
-    await expect
-      .poll(() => page.getByTestId('undo-hint').textContent())
-      .toBe('Saved: Edit publisher of “A Plain Book”.');
+    await expect.poll(() => shownText(page.getByTestId('undo-hint'))).toBe('Saved: Edit publisher of “A Plain Book”.');
 
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+Shift+z');
-    await expect.poll(() => toast().textContent()).toContain(`Redid: Add item ${quoted(savedTitle)}`);
+    await expect.poll(() => shownText(toast())).toContain(`Redid: Add item ${quoted(savedTitle)}`);
     await expect.poll(count).toBe('3 items');
     // Undo would now revert the redone save, not the publisher: the details column offers nothing.
     await expect.poll(() => page.getByTestId('undo').count()).toBe(0);
@@ -136,9 +133,9 @@ describe('Undo in the Library', () => {
 
     // Ctrl+Z twice: the save again, then the publisher (named on the toast).
     await page.keyboard.press('Control+z');
-    await expect.poll(() => toast().textContent()).toContain(`Undid: Add item ${quoted(savedTitle)}`);
+    await expect.poll(() => shownText(toast())).toContain(`Undid: Add item ${quoted(savedTitle)}`);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => toast().textContent()).toContain('Undid: Edit publisher of “A Plain Book”');
+    await expect.poll(() => shownText(toast())).toContain('Undid: Edit publisher of “A Plain Book”');
     await expect.poll(() => page.getByLabel('Publisher', { exact: true }).inputValue()).toBe('Press');
   });
 
@@ -146,14 +143,14 @@ describe('Undo in the Library', () => {
     const hostile = rowTitled('Payload');
     await hostile.click();
     await page.keyboard.press('Delete');
-    await expect.poll(() => toast().textContent()).toContain('Moved 1 item to the Trash');
+    await expect.poll(() => shownText(toast())).toContain('Moved 1 item to the Trash');
     await expect.poll(() => toast().getByTestId('toast-undo').count()).toBe(1);
     // Another change, made in the details column of another item while the toast is up.
     await rowTitled('A Plain Book').click();
     await page.getByLabel('New tag').fill('to-read');
     await page.getByLabel('New tag').press('Enter');
     await expect
-      .poll(async () => `${await toast().textContent()}|${await toast().getByTestId('toast-undo').count()}`)
+      .poll(async () => `${await shownText(toast())}|${await toast().getByTestId('toast-undo').count()}`)
       .toMatch(/Moved 1 item to the Trash.*\|0$/s);
     await expect.poll(count).toBe('1 item');
     expect(problems.errors).toEqual([]);
@@ -164,9 +161,9 @@ describe('Undo in the Library', () => {
     const detail = page.getByTestId('evidence-detail');
     await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
     await detail.getByRole('button', { name: 'Save to library' }).click();
-    await expect.poll(() => detail.getByTestId('evidence-saved').textContent()).toMatch(/Saved to your library as \w+/);
+    await expect.poll(() => shownText(detail.getByTestId('evidence-saved'))).toMatch(/Saved to your library as \w+/);
     await detail.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => detail.textContent()).toMatch(/Moved \w+ to the Trash\./);
+    await expect.poll(() => shownText(detail)).toMatch(/Moved \w+ to the Trash\./);
     await shootThemes(page, 'undo-evidence-undone');
     // The save's own step was undone, not covered by a new "Move to the Trash" step: Ctrl+Z in the Library
     // now reverts the change made before the save (the tag), and Redo twice brings back the tag, then the item.
@@ -174,18 +171,16 @@ describe('Undo in the Library', () => {
     await expect.poll(count).toBe('1 item');
     await page.getByRole('grid').focus();
     await page.keyboard.press('Control+z');
-    await expect.poll(() => toast().textContent()).toContain('Undid: Add tag to-read to “A Plain Book”');
+    await expect.poll(() => shownText(toast())).toContain('Undid: Add tag to-read to “A Plain Book”');
     await page.keyboard.press('Control+Shift+z');
-    await expect.poll(() => toast().textContent()).toContain('Redid: Add tag to-read to “A Plain Book”');
+    await expect.poll(() => shownText(toast())).toContain('Redid: Add tag to-read to “A Plain Book”');
     await page.keyboard.press('Control+Shift+z');
-    await expect.poll(() => toast().textContent()).toContain(`Redid: Add item ${quoted(savedTitle)}`);
+    await expect.poll(() => shownText(toast())).toContain(`Redid: Add item ${quoted(savedTitle)}`);
     await expect.poll(count).toBe('2 items');
     // The Evidence pane offers no Undo for a save whose step is no longer the one undo would revert.
     await goTo('Evidence');
     await page.getByTestId('evidence-results').locator('li').first().getByRole('button').first().click();
-    await expect
-      .poll(() => detail.getByTestId('evidence-saved').textContent())
-      .toMatch(/Already in your library as \w+/);
+    await expect.poll(() => shownText(detail.getByTestId('evidence-saved'))).toMatch(/Already in your library as \w+/);
     expect(await detail.getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });

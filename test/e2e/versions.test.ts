@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
 import { cli } from './seed';
+import { shownText } from './text';
 
 const HOSTILE_PRE = '10.1101/2021.02.02.000009';
 const HOSTILE_PUB = '10.9999/hostile-published';
@@ -31,7 +32,7 @@ describe('Preprints and their published versions', () => {
   const notice = () => page.getByTestId('published-version');
   const search = async (query: string) => {
     await page.getByRole('searchbox', { name: 'Search the library' }).fill(query);
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1 item');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('1 item');
     await page.locator('[role="row"][data-index="0"]').click();
     await page.getByTestId('details-title').waitFor();
   };
@@ -94,13 +95,13 @@ describe('Preprints and their published versions', () => {
   it('says a published version exists on the preprint and names it from the service', async () => {
     await search(`doi:${pair.doi}`);
     await notice().waitFor();
-    expect(await notice().textContent()).toContain('A published version exists');
-    expect(await notice().textContent()).toContain(`doi:${pair.published_doi}`);
+    expect(await shownText(notice())).toContain('A published version exists');
+    expect(await shownText(notice())).toContain(`doi:${pair.published_doi}`);
     // Known by its DOI only at first; the details column asks the service once and names it.
     await expect
-      .poll(() => notice().getByTestId('version-label').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(notice().getByTestId('version-label')), { timeout: 20_000 })
       .toBe(`${pair.title}. ${pair.journal}, ${pair.year}`);
-    expect(await notice().getByTestId('add-published').textContent()).toContain('Add it to the library');
+    expect(await shownText(notice().getByTestId('add-published'))).toContain('Add it to the library');
     await shootThemes(page, 'versions-published-exists');
     // A tag on the preprint, to see it carried over by the merge.
     await page.getByLabel('New tag').fill('to-read');
@@ -111,10 +112,10 @@ describe('Preprints and their published versions', () => {
   it('adds the published version by DOI with one click, then offers the merge', async () => {
     await notice().getByTestId('add-published').click();
     await expect
-      .poll(() => notice().getByTestId('versions-message').textContent(), { timeout: 20_000 })
+      .poll(() => shownText(notice().getByTestId('versions-message')), { timeout: 20_000 })
       .toBe(`Added the published version (${pair.published_doi}) to the library.`);
     await notice().getByTestId('merge-into-published').waitFor();
-    expect(await notice().textContent()).toMatch(/In your library as \S+\./);
+    expect(await shownText(notice())).toMatch(/In your library as \S+\./);
     await notice().scrollIntoViewIfNeeded();
     await shootThemes(page, 'versions-merge-offered');
   });
@@ -122,38 +123,38 @@ describe('Preprints and their published versions', () => {
   it("merges the preprint into the published version; the toast's Undo brings it back", async () => {
     await notice().getByTestId('merge-into-published').click();
     await expect
-      .poll(() => page.getByTestId('toast').textContent())
+      .poll(() => shownText(page.getByTestId('toast')))
       .toContain('Merged the preprint into its published version');
     await page.getByTestId('toast-undo').click();
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Undid: Merge');
+    await expect.poll(() => shownText(page.getByTestId('toast'))).toContain('Undid: Merge');
     // The preprint is back with its tag, and the merge is offered again.
     await search(`doi:${pair.doi}`);
     await notice().getByTestId('merge-into-published').waitFor();
-    expect(await details().getByTestId('tags').textContent()).toContain('to-read');
+    expect(await shownText(details().getByTestId('tags'))).toContain('to-read');
   });
 
   it('merges again: the published version is shown with the tag and names its preprint', async () => {
     await notice().getByTestId('merge-into-published').click();
     await expect
-      .poll(() => page.getByTestId('toast').textContent())
+      .poll(() => shownText(page.getByTestId('toast')))
       .toContain('Merged the preprint into its published version');
     // The published version is selected and shown, with the preprint's tag and its preprint named.
     await page.getByTestId('preprint-versions').waitFor();
-    expect(await page.getByTestId('preprint-versions').textContent()).toContain(`Preprint: ${pair.title}`);
-    expect(await page.getByTestId('preprint-versions').textContent()).toContain(`doi:${pair.doi}`);
+    expect(await shownText(page.getByTestId('preprint-versions'))).toContain(`Preprint: ${pair.title}`);
+    expect(await shownText(page.getByTestId('preprint-versions'))).toContain(`doi:${pair.doi}`);
     expect(await notice().count()).toBe(0);
-    expect(await details().getByTestId('tags').textContent()).toContain('to-read');
+    expect(await shownText(details().getByTestId('tags'))).toContain('to-read');
     expect(await details().getByTestId('doi-link').getAttribute('href')).toBe(`https://doi.org/${pair.published_doi}`);
     await shootThemes(page, 'versions-merged');
     await page.getByRole('searchbox', { name: 'Search the library' }).fill('');
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('2 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('2 items');
   });
 
   it('shows a linked title holding markup as text', async () => {
     await search(`doi:${HOSTILE_PRE}`);
     await notice().waitFor();
     await expect
-      .poll(() => notice().getByTestId('version-label').textContent())
+      .poll(() => shownText(notice().getByTestId('version-label')))
       .toBe(`${HOSTILE_TITLE}. Journal <i>of</i> Tests, 2023`);
     expect(await notice().locator('img, b, i').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();

@@ -9,6 +9,7 @@ import { startService, type RunningService } from '../service/server';
 import { freePort } from '../helpers/free-port';
 import { makePdf } from '../helpers/pdfs';
 import { shootThemes } from './axe';
+import { shownText } from './text';
 import {
   canaryCalls,
   installCanary,
@@ -89,29 +90,29 @@ describe('the mark of items waiting for the citation service', () => {
     ]);
     const dialog = page.getByTestId('pdf-add-dialog');
     await expect
-      .poll(() => dialog.getByTestId('pdf-add-summary').textContent(), { timeout: 90_000 })
+      .poll(() => shownText(dialog.getByTestId('pdf-add-summary')), { timeout: 90_000 })
       .toMatch(/Added 3 PDFs of 3 files/);
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('3 items');
+    await expect.poll(() => shownText(page.getByTestId('item-count'))).toBe('3 items');
 
     // The table: a "Waiting" mark in each title cell, named in full for screen readers and on hover.
     await expect.poll(() => waitingMarks().count()).toBe(3);
     const titleMark = rowOf(byTitle.title).locator('[data-waiting]');
     expect(await titleMark.getAttribute('data-waiting')).toBe('title-search');
-    expect(await titleMark.textContent()).toBe("Waiting for the citation service: a search by its PDF's title");
+    expect(await shownText(titleMark)).toBe("Waiting for the citation service: a search by its PDF's title");
     expect(await titleMark.getAttribute('title')).toBe("Waiting for the citation service: a search by its PDF's title");
     // On screen only "Waiting": a small mark that leaves the title its room.
     expect((await titleMark.boundingBox())!.width).toBeLessThan(90);
     const doiMark = rowOf('What the first page says').locator('[data-waiting]');
-    expect(await doiMark.textContent()).toBe(`Waiting for the citation service: its metadata (DOI ${byDoi.doi})`);
+    expect(await shownText(doiMark)).toBe(`Waiting for the citation service: its metadata (DOI ${byDoi.doi})`);
 
     // The details column: what it waits for, the title read from the PDF as text.
     await rowOf('Zymurgy quasar').click();
     await page.keyboard.press('Enter');
     const mark = page.getByTestId('waiting-mark');
     await mark.waitFor();
-    expect(await mark.locator('strong').textContent()).toBe('Waiting for the citation service');
-    expect(await mark.textContent()).toContain(
+    expect(await shownText(mark.locator('strong'))).toBe('Waiting for the citation service');
+    expect(await shownText(mark)).toContain(
       `The title read from its PDF, “${HOSTILE}”, is looked up in the service's paper search when the service can be reached`,
     );
     expect(await mark.locator('img').count()).toBe(0);
@@ -120,7 +121,7 @@ describe('the mark of items waiting for the citation service', () => {
     await rowOf('What the first page says').click();
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => mark.textContent())
+      .poll(() => shownText(mark))
       .toContain(
         `Its metadata and citation evidence for DOI “${byDoi.doi}” are fetched when the service can be reached.`,
       );
@@ -135,13 +136,13 @@ describe('the mark of items waiting for the citation service', () => {
     // Nothing is asked of the app: the connectivity probe notices the service and the waiting work resumes.
     await expect.poll(() => waitingMarks().count(), { timeout: 90_000, interval: 500 }).toBe(0);
     await expect.poll(() => page.getByTestId('waiting-mark').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('details-title').textContent()).toBe(byTitle.title);
+    await expect.poll(() => shownText(page.getByTestId('details-title'))).toBe(byTitle.title);
     expect(await rowOf(byDoi.title).count()).toBe(1);
     await screenshot(page, 'library-waiting-mark-done');
     await page.getByTestId('view-review').click();
     const review = page.getByTestId('review');
     await expect.poll(() => review.getByTestId('review-entry').count()).toBe(1);
-    expect(await review.getByTestId('review-entry').textContent()).toContain(HOSTILE);
+    expect(await shownText(review.getByTestId('review-entry'))).toContain(HOSTILE);
     expect(await canaryFired()).toBe(0);
     expect(problems.errors).toEqual([]);
   });

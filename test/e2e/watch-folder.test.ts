@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../helpers/pdfs';
 import { tempDir } from '../helpers/tmp';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { shownText } from './text';
 
 // The machine is shared and slow: a request and the re-render after it can take seconds.
 const POLL = { timeout: 15_000 };
@@ -48,12 +49,12 @@ describe('Settings → Watch a folder', () => {
 
   it('says what is wrong with a folder that cannot be watched', async () => {
     await expect
-      .poll(() => page.getByTestId('watch-folder-status').textContent(), POLL)
+      .poll(() => shownText(page.getByTestId('watch-folder-status')), POLL)
       .toContain('No folder is watched.');
     await page.getByTestId('watch-folder-path').fill(join(inbox, 'nope'));
     await page.getByTestId('watch-folder-set').click();
     await expect
-      .poll(() => page.getByTestId('watch-folder-error').textContent(), POLL)
+      .poll(() => shownText(page.getByTestId('watch-folder-error')), POLL)
       .toBe(`The folder ${join(inbox, 'nope')} does not exist.`);
     expect(await page.getByTestId('watch-folder-stop').count()).toBe(0);
   });
@@ -61,7 +62,7 @@ describe('Settings → Watch a folder', () => {
   it('watches a folder: a PDF saved there is added, a broken one is reported', async () => {
     await page.getByTestId('watch-folder-path').fill(inbox);
     await page.getByTestId('watch-folder-set').click();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
+    await expect.poll(() => shownText(page.getByTestId('watch-folder-status')), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-error').count()).toBe(0);
     writeFileSync(
       join(inbox, 'smith-2021.pdf'),
@@ -70,10 +71,10 @@ describe('Settings → Watch a folder', () => {
     writeFileSync(join(inbox, 'notes.pdf'), 'not a PDF at all\n');
     writeFileSync(join(inbox, 'draft.pdf.crdownload'), 'still downloading');
     await expect
-      .poll(() => page.getByTestId('watch-folder-status').textContent(), { timeout: 30_000 })
+      .poll(() => shownText(page.getByTestId('watch-folder-status')), { timeout: 30_000 })
       .toMatch(/1 PDF added, 1 file could not be added/);
-    expect(await page.getByTestId('watch-folder-status').textContent()).toContain('Last added: smith-2021.pdf');
-    expect(await page.getByTestId('watch-folder-problem').textContent()).toBe(
+    expect(await shownText(page.getByTestId('watch-folder-status'))).toContain('Last added: smith-2021.pdf');
+    expect(await shownText(page.getByTestId('watch-folder-problem'))).toBe(
       'notes.pdf was not added: it is not a PDF (it does not start with a PDF header).',
     );
     await screenshot(page, 'settings-watch-folder-light');
@@ -93,14 +94,12 @@ describe('Settings → Watch a folder', () => {
     app = await launchApp({ dataDir });
     browser = await launchBrowser();
     await open();
-    await expect.poll(() => page.getByTestId('watch-folder-status').textContent(), POLL).toContain(`Watching ${inbox}`);
+    await expect.poll(() => shownText(page.getByTestId('watch-folder-status')), POLL).toContain(`Watching ${inbox}`);
     expect(await page.getByTestId('watch-folder-path').inputValue()).toBe(inbox);
-    expect(await page.getByTestId('watch-folder-status').textContent()).toMatch(
-      /1 PDF added, 1 file could not be added/,
-    );
+    expect(await shownText(page.getByTestId('watch-folder-status'))).toMatch(/1 PDF added, 1 file could not be added/);
     await page.getByTestId('watch-folder-stop').click();
     await expect
-      .poll(() => page.getByTestId('watch-folder-status').textContent(), POLL)
+      .poll(() => shownText(page.getByTestId('watch-folder-status')), POLL)
       .toContain('No folder is watched.');
     expect(problems.errors).toEqual([]);
   });
