@@ -52,6 +52,7 @@ describe('app shell in browser mode', () => {
     await expect.poll(() => shownText(page.locator('main h1'))).toBe(title);
     expect(await page.locator(`nav button[data-pane="${id}"]`).getAttribute('aria-current')).toBe('page');
     expect(page.url()).toBe(`${app.origin}/#/${id}`);
+    if (id === 'library') await page.getByTestId('first-run').waitFor({ timeout: 10_000 });
     await screenshot(page, `shell-${id}-light`);
   });
 
@@ -78,8 +79,11 @@ describe('app shell in browser mode', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    for (const [id] of PANES) {
+    for (const [id, title] of PANES) {
       await page.locator(`nav button[data-pane="${id}"]`).click();
+      await expect.poll(() => shownText(page.locator('main h1'))).toBe(title);
+      // The empty library's first-run card comes with its count; shot before it, the table is blank.
+      if (id === 'library') await page.getByTestId('first-run').waitFor({ timeout: 10_000 });
       await screenshot(page, `shell-${id}-dark`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
