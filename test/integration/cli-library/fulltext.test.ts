@@ -77,7 +77,7 @@ describe('citewise fulltext', () => {
       const calls = posted.mock.calls
         .map(([m]) => m as { op?: string; store?: string; method?: string })
         .filter((m) => m.op === 'call');
-      expect(calls.map((m) => `${m.store}.${m.method}`)).toEqual(['lib.list', 'lib.count']);
+      expect(calls.map((m) => `${m.store}.${m.method}`)).toEqual(['listing.list', 'listing.count']);
       posted.mockClear();
       await run(data.path, 'search', 'fulltext:heat');
       expect(
