@@ -6,6 +6,7 @@ import {
   isTextFormat,
   LOCATOR_ABBREVIATIONS,
   scannableCite,
+  TEXT_FORMATS,
   type FormatOptions,
   type Pick,
 } from './cayw-format';
@@ -16,16 +17,7 @@ import { findTranslator, TRANSLATOR_NAMES } from './translators';
 import { itemKey, itemUri } from './zotero-item';
 
 export const CAYW_FORMATS = [
-  'pandoc',
-  'latex',
-  'cite',
-  'citep',
-  'citet',
-  'natbib',
-  'biblatex',
-  'mmd',
-  'asciidoctor-bibtex',
-  'typst',
+  ...TEXT_FORMATS,
   'scannable-cite',
   'formatted-citation',
   'formatted-bibliography',

@@ -8,6 +8,7 @@ import { followEditorSettings, type EditorApiController, type EditorApiStatus } 
 import type { OpenedPick } from '../api/picker';
 import type { Core } from '../core';
 import type { Logger } from '../core/log';
+import { lockedDownPreferences } from './web-preferences';
 
 export const PICKER_WINDOW_OPTIONS: BrowserWindowConstructorOptions = {
   width: 600,
@@ -24,16 +25,7 @@ export const PICKER_WINDOW_OPTIONS: BrowserWindowConstructorOptions = {
   autoHideMenuBar: true,
   title: 'Citewise: insert a citation',
   backgroundColor: '#17191d',
-  webPreferences: {
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    webSecurity: true,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-  },
+  webPreferences: lockedDownPreferences({ spellcheck: false }),
 };
 
 /** Opens one picker window; returns what closes it once the pick is over. Closing it by hand cancels. */

@@ -32,6 +32,7 @@ import { decideExternal } from './navigation';
 import { allowPermission } from './permissions';
 import { holdQuitUntilClosed, QUIT_TIMEOUT_MS } from './quit';
 import { loadWindowState, saveWindowState } from './window-state';
+import { lockedDownPreferences } from './web-preferences';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -122,17 +123,7 @@ function createWindow(dataDir: string): BrowserWindow {
     show: false,
     title: 'Citewise',
     backgroundColor: '#17191d',
-    webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      spellcheck: true,
-    },
+    webPreferences: lockedDownPreferences({ preload: join(here, '../preload/index.cjs'), spellcheck: true }),
   });
   if (state.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());

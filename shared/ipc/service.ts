@@ -29,6 +29,7 @@ import type {
   TaskStatus,
 } from '../service';
 import { CITATION_STYLES, GUESSES } from '../service';
+import { EVIDENCE_RECORD_DATASETS } from '../model/evidence-records';
 import { event, feature, request, type IpcError } from './define';
 
 /** Where the key in use comes from; 'environment' is CITEWISE_API_KEY, used for one run and never stored. */
@@ -81,14 +82,8 @@ const graphPage = {
   sourceDois: z.array(doi).max(500).optional(),
 };
 
-export const EVIDENCE_DATASET_NAMES = [
-  'patents',
-  'clinical-trials',
-  'grants',
-  'device510k-summaries',
-  'faers',
-  'maude',
-] as const;
+/** The evidence datasets a search or a record names: the same six a record can be saved from. */
+export const EVIDENCE_DATASET_NAMES = EVIDENCE_RECORD_DATASETS;
 
 const searchQuery = z
   .object({

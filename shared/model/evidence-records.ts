@@ -3,6 +3,7 @@
 // values wrapped as highlighted values ({id, name, highlighted}); everything here reads them
 // defensively and only ever takes the plain `name`, never the markup.
 import type { CslDate, CslItem, CslName } from './csl';
+import { NAME_PARTICLES } from './name-particles';
 
 /** The datasets a record can be saved from (search result or detail record). */
 export const EVIDENCE_RECORD_DATASETS = [
@@ -99,27 +100,6 @@ export function cslDate(v: unknown): CslDate | undefined {
   return { 'date-parts': [parts] };
 }
 
-const PARTICLES = new Set([
-  'van',
-  'von',
-  'der',
-  'den',
-  'de',
-  'del',
-  'della',
-  'di',
-  'da',
-  'du',
-  'la',
-  'le',
-  'dos',
-  'das',
-  'ter',
-  'ten',
-  'bin',
-  'al',
-]);
-
 /** A personal name as registries write it: "Family, Given", "Given Family", or UPPER CASE; institutions go in literal. */
 export function personName(raw: string): CslName | null {
   const name = raw.replace(/\s+/g, ' ').trim();
@@ -137,7 +117,7 @@ export function personName(raw: string): CslName | null {
   const words = cased.split(' ');
   if (words.length === 1) return { literal: cased };
   let split = words.length - 1;
-  while (split > 1 && PARTICLES.has(words[split - 1]!.toLowerCase())) split--;
+  while (split > 1 && NAME_PARTICLES.has(words[split - 1]!.toLowerCase())) split--;
   return { family: words.slice(split).join(' '), given: words.slice(0, split).join(' ') };
 }
 

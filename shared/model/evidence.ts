@@ -33,7 +33,8 @@ export function evidenceTypeToApi(type: EvidenceType): ApiCitationType {
   return type === 'contrasting' ? 'contradicting' : type;
 }
 
-interface ApiCounts {
+/** A paper's counts as the service sends them (contradicting, not contrasting). */
+export interface ApiCounts {
   total: number;
   supporting: number;
   contradicting: number;

@@ -107,19 +107,10 @@ export function reportProgress(stderr: Writable): (run: EnrichRun) => void {
   };
 }
 
+/** A run as --json prints it: every field but the times. */
 export function runJson(r: EnrichRun): unknown {
-  return {
-    id: r.id,
-    label: r.label,
-    reason: r.reason,
-    state: r.state,
-    total: r.total,
-    done: r.done,
-    failed: r.failed,
-    filled: r.filled,
-    remaining: r.remaining,
-    message: r.message,
-  };
+  const { createdAt: _created, updatedAt: _updated, ...shown } = r;
+  return shown;
 }
 
 export function changeJson(c: StatusChange): unknown {

@@ -83,6 +83,17 @@ interface RunRow {
   remaining: number;
 }
 
+/** A status_changes row as it is read. */
+interface StatusChangeRow {
+  id: number;
+  doi: string;
+  previous: ItemStatus | null;
+  current: ItemStatus;
+  changed_at: number;
+  seen_at: number | null;
+}
+const STATUS_CHANGE_COLUMNS = sql`id, doi, previous, current, changed_at, seen_at`;
+
 const RUN_COLUMNS = sql`r.id, r.label, r.reason, r.state, r.total, r.done, r.failed, r.filled, r.message, r.created_at, r.updated_at,
   (SELECT count(*) FROM enrich_queue q WHERE q.run_id = r.id) AS remaining`;
 
@@ -390,15 +401,8 @@ export class EnrichmentStore {
   /** Status changes, newest first; by default only those the user has not seen. */
   statusChanges(options: { unseenOnly?: boolean; limit?: number } = {}): StatusChange[] {
     const unseenOnly = options.unseenOnly ?? true;
-    const rows = this.#r.all<{
-      id: number;
-      doi: string;
-      previous: ItemStatus | null;
-      current: ItemStatus;
-      changed_at: number;
-      seen_at: number | null;
-    }>(sql`
-      SELECT id, doi, previous, current, changed_at, seen_at FROM status_changes ${unseenOnly ? sql`WHERE seen_at IS NULL` : sql``}
+    const rows = this.#r.all<StatusChangeRow>(sql`
+      SELECT ${STATUS_CHANGE_COLUMNS} FROM status_changes ${unseenOnly ? sql`WHERE seen_at IS NULL` : sql``}
       ORDER BY id DESC LIMIT ${options.limit ?? 500}`);
     return this.#withItems(this.#r, rows);
   }
@@ -528,31 +532,14 @@ export class EnrichmentStore {
     }
     if (ids.length === 0) return [];
     const rows = inBatches(ids, (batch) =>
-      this.#w.all<{
-        id: number;
-        doi: string;
-        previous: ItemStatus | null;
-        current: ItemStatus;
-        changed_at: number;
-        seen_at: number | null;
-      }>(
-        sql`SELECT id, doi, previous, current, changed_at, seen_at FROM status_changes WHERE id IN ${inList(batch)} ORDER BY id`,
+      this.#w.all<StatusChangeRow>(
+        sql`SELECT ${STATUS_CHANGE_COLUMNS} FROM status_changes WHERE id IN ${inList(batch)} ORDER BY id`,
       ),
     );
     return this.#withItems(this.#w, rows);
   }
 
-  #withItems(
-    db: ReadDb,
-    rows: {
-      id: number;
-      doi: string;
-      previous: ItemStatus | null;
-      current: ItemStatus;
-      changed_at: number;
-      seen_at: number | null;
-    }[],
-  ): StatusChange[] {
+  #withItems(db: ReadDb, rows: StatusChangeRow[]): StatusChange[] {
     const items = db.raw.prepare(
       'SELECT id, citation_key AS citationKey, title FROM items WHERE doi = ? AND trashed_at IS NULL ORDER BY id',
     );

@@ -189,19 +189,12 @@ async function identify(
     const result = await papersOrNull(service, [byId.doi], deps, signal);
     const paper = result?.found[byId.doi];
     // Unknown to the service: the DOI printed on the paper still stands, with the title read from it.
-    if (!result) {
-      // Offline: the DOI stands (as sure as it was found); enrichment completes the item when the service is back.
-      return {
-        csl: waitingPlaceholder(byId.doi, plain),
-        method: byId.method,
-        state: 'identified',
-        confidence: byId.confidence,
-        evidence: [byId.evidence],
-        candidates: [],
-        doi: byId.doi,
-      };
-    }
-    const csl = paper ? paperToCsl(metadataOf(paper)) : { ...plain, DOI: byId.doi };
+    // Offline: the DOI stands (as sure as it was found); enrichment completes the item when the service is back.
+    const csl = !result
+      ? waitingPlaceholder(byId.doi, plain)
+      : paper
+        ? paperToCsl(metadataOf(paper))
+        : { ...plain, DOI: byId.doi };
     return {
       csl,
       method: byId.method,

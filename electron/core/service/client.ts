@@ -9,6 +9,7 @@ import {
   inUiWords,
   sumEvidenceCounts,
   type EvidenceCounts,
+  type ApiCounts,
   type EvidenceTally,
   type InUiWords,
 } from '../../../shared/model/evidence';
@@ -71,22 +72,7 @@ export interface EvidenceQuery {
   direction?: 'asc' | 'desc' | undefined;
 }
 
-function mapTallies(
-  tallies:
-    | Record<
-        string,
-        {
-          doi: string;
-          total: number;
-          supporting: number;
-          contradicting: number;
-          mentioning: number;
-          unclassified: number;
-          citingPublications?: number;
-        }
-      >
-    | undefined,
-): Record<string, EvidenceTally> {
+function mapTallies(tallies: Record<string, ApiCounts & { doi: string }> | undefined): Record<string, EvidenceTally> {
   const out: Record<string, EvidenceTally> = {};
   for (const [doi, t] of Object.entries(tallies ?? {}))
     out[doi.toLowerCase()] = evidenceTallyFromApi(t, doi.toLowerCase());

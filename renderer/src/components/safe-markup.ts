@@ -70,14 +70,8 @@ const SIMPLE: Record<string, SafeTag> = {
   br: 'br',
 };
 
-const CSL_DIV_CLASSES = new Set<SafeClass>([
-  'csl-bib-body',
-  'csl-entry',
-  'csl-left-margin',
-  'csl-right-inline',
-  'csl-indent',
-  'csl-block',
-]);
+/** The classes citeproc-js puts on its divs: the allowlist's csl-* ones. */
+const CSL_DIV_CLASSES = new Set<SafeClass>(SAFE_CLASSES.filter((c) => c.startsWith('csl-')));
 
 /** `jats:italic` → `italic`, `P` → `p`: the local name, lower case. */
 export function localName(nodeName: string): string {

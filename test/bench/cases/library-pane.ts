@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { LibraryClient } from '../../../electron/core/library/client';
 import type { CslItem } from '../../../shared/model/csl';
 import { launchApp, launchBrowser } from '../../e2e/harness';
-import { generateItems } from '../../unit/library/helpers/generate-items';
+import { generatedTallies, generateItems } from '../../unit/library/helpers/generate-items';
 import { percentile, type BenchCase, type BenchMetric } from '../harness';
 import { profileTop, splitText, traceFrames } from '../probes/frame-trace';
 
@@ -30,26 +30,7 @@ async function buildLibrary(dataDir: string, n: number): Promise<void> {
     const result = await client.importItems(chunks(), { source: 'bench' });
     if (result.added !== n) throw new Error(`imported ${result.added} of ${n}`);
     // Evidence on half the DOIs, so the evidence columns show counts, zeros, "?" and "—".
-    const found: Record<
-      string,
-      {
-        total: number;
-        supporting: number;
-        contrasting: number;
-        mentioning: number;
-        unclassified: number;
-        citingPublications: number;
-      }
-    > = {};
-    for (let i = 0; i < n; i += 2)
-      found[`10.5555/gen.1.${i}`] = {
-        total: i % 60,
-        supporting: i % 17,
-        contrasting: i % 5,
-        mentioning: i % 43,
-        unclassified: 0,
-        citingPublications: i % 11,
-      };
+    const found = generatedTallies(n);
     await client.serviceCache.putTallies({ found, unknown: ['10.5555/gen.1.1', '10.5555/gen.1.3'] });
     await client.lib.optimize();
   } finally {

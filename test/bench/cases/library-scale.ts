@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { LibraryClient } from '../../../electron/core/library/client';
 import type { CslItem } from '../../../shared/model/csl';
 import { SORT_COLUMNS } from '../../../electron/core/library/types';
-import { generateItems } from '../../unit/library/helpers/generate-items';
+import { generatedTallies, generateItems } from '../../unit/library/helpers/generate-items';
 import { percentile, type BenchCase, type BenchMetric } from '../harness';
 
 /** Queries a researcher types: words, prefixes, phrases, fields, ranges, evidence filters, booleans. */
@@ -106,26 +106,7 @@ const bench: BenchCase = {
       );
 
       // Evidence, notices and a collection, so every query has something to find.
-      const found: Record<
-        string,
-        {
-          total: number;
-          supporting: number;
-          contrasting: number;
-          mentioning: number;
-          unclassified: number;
-          citingPublications: number;
-        }
-      > = {};
-      for (let i = 0; i < n; i += 2)
-        found[`10.5555/gen.1.${i}`] = {
-          total: i % 60,
-          supporting: i % 17,
-          contrasting: i % 5,
-          mentioning: i % 43,
-          unclassified: 0,
-          citingPublications: i % 11,
-        };
+      const found = generatedTallies(n);
       await client.serviceCache.putTallies({ found, unknown: [`10.5555/gen.1.1`] });
       for (let i = 0; i < 200; i += 1)
         await client.serviceCache.putNotices(`10.5555/gen.1.${i * 97}`, [

@@ -23,7 +23,8 @@ const NOT_INHERITED = new Set([
   'sortkey',
   'key',
 ]);
-const CONTAINED = new Set([
+/** The types that are a part of another work (a chapter, a paper in proceedings), whose booktitle names that work. */
+export const CONTAINED: ReadonlySet<string> = new Set([
   'inbook',
   'bookinbook',
   'suppbook',

@@ -5,6 +5,7 @@
 // so a BibTeX export gives them back unchanged.
 import type { CslItem } from '../../../../shared/model/csl';
 import type { RawEntry } from './parser';
+import { CONTAINED } from './inherit';
 import { decodeLatex, type DecodeOptions } from './latex-decode';
 import { defaultFieldName, type BibtexCustom } from './mapping';
 import { splitNameList } from './names';
@@ -43,21 +44,12 @@ const TITLE_PARTS: Readonly<Record<string, readonly (readonly [field: string, se
 // work is the container and the booktitle names the volume; in a volume of a multi-volume book the
 // work is the title and the entry's own title names the volume. pandoc also does the latter for
 // @article and the rest, where biblatex itself ignores maintitle; there it stays a field of its own.
-const PART_OF_VOLUME = new Set([
-  'inbook',
-  'bookinbook',
-  'suppbook',
-  'incollection',
-  'suppcollection',
-  'inproceedings',
-  'conference',
-  'inreference',
-]);
+// The parts are the types crossref inheritance treats as contained (inherit.ts).
 const VOLUME = new Set(['book', 'collection', 'proceedings', 'reference']);
 
 /** The CSL variable maintitle fills in an entry of this type (see takeMaintitle), if any. */
 export function maintitleTarget(type: string): 'container-title' | 'title' | undefined {
-  return PART_OF_VOLUME.has(type) ? 'container-title' : VOLUME.has(type) ? 'title' : undefined;
+  return CONTAINED.has(type) ? 'container-title' : VOLUME.has(type) ? 'title' : undefined;
 }
 
 // Entry types and fields only biblatex has: an entry with one of them is read with biblatex's rules.

@@ -9,6 +9,7 @@ import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from
 import { idKeyProblem } from '../source-id';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 import { grouped } from '../../../../shared/model/numbers';
+import { NAME_PARTICLES } from '../../../../shared/model/name-particles';
 
 const TAG_LINE = /^([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$/;
 
@@ -270,29 +271,6 @@ export function parseRisName(value: string): CslName {
 
 const ORGANISATION =
   /\b(?:organi[sz]ation|institut\w*|universit\w*|association|society|council|committee|group|consortium|collaboration|agency|department|ministry|foundation|cent(?:er|re)|office|board|team|network|project|inc|ltd|llc|gmbh|corporation|company|commission|bureau|federation|union|academy|alliance|trust|services?|authority|programme|program|initiative|panel|assembly|congress|parliament|government|nations|bank|fund|laborator(?:y|ies)|hospital|school|college|press|library|museum|registry|survey|investigators|writing|working)\b|[&\d]|\b(?:of|for|and|the|on)\b/i;
-const PARTICLES = new Set([
-  'van',
-  'von',
-  'der',
-  'den',
-  'de',
-  'del',
-  'della',
-  'di',
-  'da',
-  'dos',
-  'das',
-  'du',
-  'la',
-  'le',
-  'ten',
-  'ter',
-  'bin',
-  'al',
-  'el',
-  'zu',
-  'op',
-]);
 const SUFFIX = /^(?:Jr|Sr|II|III|IV)\.?$/;
 
 function nameWithoutComma(text: string): CslName {
@@ -308,7 +286,7 @@ function nameWithoutComma(text: string): CslName {
     name = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
   } else {
     // The family name starts at the first particle after the given names ("Ludwig van Beethoven").
-    let at = words.findIndex((w, i) => i > 0 && i < words.length - 1 && PARTICLES.has(w));
+    let at = words.findIndex((w, i) => i > 0 && i < words.length - 1 && NAME_PARTICLES.has(w));
     if (at < 0) at = words.length - 1;
     name = { family: words.slice(at).join(' '), given: words.slice(0, at).join(' ') };
   }

@@ -1,6 +1,7 @@
 // Realistic CSL items for tests and benchmarks: a deterministic mix of item types, multi-author
 // names with diacritics, titles and abstracts from a research vocabulary, DOIs on most articles.
 import type { CslItem, CslItemType } from '../../../../shared/model/csl';
+import type { EvidenceCounts } from '../../../../shared/model/evidence';
 
 class Rng {
   #s: number;
@@ -264,4 +265,22 @@ export function generateItems(count: number, seed = 1, offset = 0): CslItem[] {
     out.push(item);
   }
   return out;
+}
+
+/**
+ * Citation counts for every other DOI of the first `count` generated items (seed 1), so the evidence
+ * columns show counts, zeros, "?" and "—"; the benches' big libraries store them as fetched.
+ */
+export function generatedTallies(count: number): Record<string, EvidenceCounts> {
+  const found: Record<string, EvidenceCounts> = {};
+  for (let i = 0; i < count; i += 2)
+    found[`10.5555/gen.1.${i}`] = {
+      total: i % 60,
+      supporting: i % 17,
+      contrasting: i % 5,
+      mentioning: i % 43,
+      unclassified: 0,
+      citingPublications: i % 11,
+    };
+  return found;
 }
