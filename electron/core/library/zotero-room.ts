@@ -422,7 +422,8 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         if (item.relations.length > 0) zotero.relations = item.relations;
         if (links.has(item.itemID)) zotero.links = links.get(item.itemID);
         if (Object.keys(zotero).length > 1 || csl.custom) csl.custom = { ...csl.custom, zotero };
-        const id = session.addOne(csl, index, false);
+        // Imported before (its Zotero key is on record): the same item, even in the Trash.
+        const id = this.#importedBefore(item.key) ? null : session.addOne(csl, index, false);
         if (id === null) {
           report.duplicates++;
           return;
@@ -439,6 +440,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       });
       // Standalone notes and attachments become items of their own (Zotero shows them as top-level items).
       const standalone = (kind: 'note' | 'attachment', title: string, zoteroKey: string): number | null => {
+        if (this.#importedBefore(zoteroKey)) return null;
         const csl: CslItem = { id: zoteroKey, type: 'document', title, custom: { zotero: { itemType: kind } } };
         const id = session.addOne(csl, folder.items.length, true);
         return typeof id === 'number' ? id : null;
@@ -523,6 +525,12 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       session.rollback();
       throw err;
     }
+  }
+
+  #importedBefore(zoteroKey: string): boolean {
+    return !!this.w.get(
+      sql`SELECT 1 AS x FROM zotero_keys k JOIN items i ON i.id = k.object_id WHERE k.kind = 'item' AND k.key = ${zoteroKey}`,
+    );
   }
 
   /** The data folder's collections, created (or found, by name under the same parent) in one pass, parents first. */
