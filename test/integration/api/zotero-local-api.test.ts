@@ -5,6 +5,16 @@ import api from 'zotero-api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startFixture, type Fixture } from './helpers';
 
+/** What a multi-object read answers (the client's MultiReadResponse). */
+interface Multi {
+  getData(): unknown;
+  getMeta(): unknown;
+  getTotalResults(): number;
+  getRelLinks(): Record<string, string>;
+  getVersion(): number;
+}
+const multi = (r: unknown): Multi => r as Multi;
+
 describe("Zotero's local API, read by zotero-api-client", () => {
   let f: Fixture;
   let client: ReturnType<typeof api>;
@@ -27,7 +37,7 @@ describe("Zotero's local API, read by zotero-api-client", () => {
   const lib = () => client.library('user', 0);
 
   it('reads items with Zotero item keys, in Zotero’s JSON, with the version and paging headers', async () => {
-    const r = await lib().items().top().get();
+    const r = multi(await lib().items().top().get());
     const data = r.getData() as Record<string, unknown>[];
     expect(data).toHaveLength(3);
     expect(r.getTotalResults()).toBe(3);
@@ -69,7 +79,7 @@ describe("Zotero's local API, read by zotero-api-client", () => {
     expect(((await lib().items().get()).getData() as unknown[]).length).toBe(4);
 
     // Paging: start/limit, Total-Results and Link.
-    const page = await lib().items().top().get({ limit: 2, start: 0, sort: 'title', direction: 'asc' });
+    const page = multi(await lib().items().top().get({ limit: 2, start: 0, sort: 'title', direction: 'asc' }));
     expect((page.getData() as { title: string }[]).map((d) => d.title)).toEqual([
       'A Synthetic Article',
       'Books Are Long',

@@ -182,7 +182,7 @@ describe('importing a Zotero data folder', () => {
     try {
       const r = await core.invoke('zotero.import', { path: folder });
       if (!r.ok) throw new Error(r.error.message);
-      report = r.value;
+      report = r.value as ZoteroImportReport;
     } finally {
       zotero.exec('COMMIT');
       zotero.close();
