@@ -15,6 +15,7 @@ import { parsePicks, PickerHub, PICKER_PATH, PICKER_TOKEN_HEADER, type OpenPicke
 import { PICKER_CSP, PICKER_CSS, PICKER_HTML, PICKER_JS } from './picker-page';
 import { decodeQuery, isPullExport, pullExport } from './pull-export';
 import { freeTextQuery } from './search-query';
+import { zoteroRoutes } from './zotero-routes';
 
 export const DEFAULT_API_PORT = 23119;
 export const LOOPBACK = '127.0.0.1';
@@ -294,9 +295,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     return plain(res, 404, 'Citewise: not found.\n');
   }
 
+  // The Zotero Connector's /connector/ and Zotero's local Web API /api/ (zotero-routes.ts).
+  const zotero = zoteroRoutes({ port: () => port, core: async () => (await ready()).library.core });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
-    const handle = url.pathname.startsWith(PICKER_PATH) ? pickerRequest(req, res, url) : editorRequest(req, res, url);
+    const handle = url.pathname.startsWith(PICKER_PATH)
+      ? pickerRequest(req, res, url)
+      : zotero.serves(url.pathname)
+        ? zotero.handle(req, res, url)
+        : editorRequest(req, res, url);
     handle.catch((err: unknown) => {
       if (opened === null)
         return plain(

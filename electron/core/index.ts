@@ -27,6 +27,7 @@ import { libraryHandlers } from './handlers/library';
 import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
 import { pdfHandlers } from './handlers/pdfs';
+import { zoteroHandlers } from './handlers/zotero';
 import { captureServiceOf } from './pdf/capture';
 import { PendingCaptures, retrySchedule } from './pdf/pending-captures';
 import type { Clock } from './clock';
@@ -374,6 +375,30 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
   });
   registry.register(pdfs.handlers);
+  registry.register(
+    zoteroHandlers({
+      library,
+      events,
+      dataDir: options.dataDir,
+      changed: (change) => {
+        events.emit('library.changed', change);
+        autoExport.libraryChanged(change.ids);
+      },
+      onAdded: (ids) =>
+        void enricher
+          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+          .catch((err: unknown) => logger.error('enrichment failed', err)),
+      capturePdf: (upload, signal) => pdfs.captureInto(upload, signal),
+      importFolder: async (path, signal) => {
+        const report = await library.lib.importZoteroFolder(path, {
+          storeDir: join(options.dataDir, 'attachments'),
+          mode: settings.get().pdfStorage,
+        });
+        void pdfs.indexPending(signal);
+        return report;
+      },
+    }),
+  );
   const pdfWatch = new PdfFolderWatcher({
     library,
     capture: (files, signal) => pdfs.captureFiles(files, signal),

@@ -18,6 +18,7 @@ import { pdfWatchFeature } from './pdf-watch';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
+import { zoteroFeature } from './zotero';
 
 export const features = [
   appFeature,
@@ -36,6 +37,7 @@ export const features = [
   manuscriptFeature,
   pdfsFeature,
   pdfWatchFeature,
+  zoteroFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -56,6 +58,7 @@ export const requests = {
   ...manuscriptFeature.requests,
   ...pdfsFeature.requests,
   ...pdfWatchFeature.requests,
+  ...zoteroFeature.requests,
 };
 
 export const events = {
@@ -75,6 +78,7 @@ export const events = {
   ...manuscriptFeature.events,
   ...pdfsFeature.events,
   ...pdfWatchFeature.events,
+  ...zoteroFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -125,3 +129,4 @@ export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
 export * from './wire';
+export * from './zotero';

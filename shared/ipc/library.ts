@@ -194,7 +194,17 @@ export const libraryFeature = feature({
     ).returns<Page>(),
     'library.count': request(libraryWhere).returns<number>(),
     /** The Library pane reports its selection (the editor API's `selected=1` and `/better-bibtex/select`). */
-    'library.selection.set': request(z.object({ selection: librarySelection }).strict()).returns<null>(),
+    'library.selection.set': request(
+      z
+        .object({
+          selection: librarySelection,
+          /** The collection the Library shows (where a save from the Zotero Connector goes); null: none. */
+          collectionId: itemId.nullable().optional(),
+        })
+        .strict(),
+    ).returns<null>(),
+    /** The collection the Library last showed (null: the library, a search, the trash). */
+    'library.selection.collection': request(empty).returns<number | null>(),
     /** The ids of the last reported selection, in the order selected (empty when none was reported). */
     'library.selection.get': request(empty).returns<ItemId[]>(),
 

@@ -4,6 +4,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ImportIssue } from '../../../shared/model/library';
+import type { ZoteroImportReport } from '../../../shared/ipc/zotero';
 import { CoreError } from '../../core/errors';
 import { isStorageFault } from '../../core/library/faults';
 import { importSource, startParse } from '../../core/library/import-source';
@@ -23,11 +24,14 @@ export const command = defineCommand({
   name: 'import',
   help: [
     {
-      usage: 'import FILE…',
+      usage: 'import FILE… | ZOTERO-FOLDER',
       text: `Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
 duplicates are skipped, bad entries are reported with file:line and left out.
 A PDF becomes an item with the PDF attached (copied into the data folder),
 identified by its DOI/arXiv id or its title through the citation service.
+A Zotero data folder (~/Zotero, or its zotero.sqlite) is imported whole:
+items, notes, files, collections, tags, Better BibTeX keys; Zotero's own
+files are read from a copy and never changed.
 Exit 0 also when bad entries were skipped (it says so); 1 when a file could
 not be read at all`,
     },
@@ -50,6 +54,18 @@ interface FileReport {
   failed?: string;
   /** For a PDF: what capture made of it. */
   pdf?: CaptureFileReport;
+  /** For a Zotero data folder: what came of it. */
+  zotero?: ZoteroImportReport;
+}
+
+/** A Zotero data folder (the folder holding zotero.sqlite), or zotero.sqlite itself. */
+function isZoteroFolder(path: string): boolean {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? existsSync(join(path, 'zotero.sqlite')) : basename(path) === 'zotero.sqlite';
+  } catch {
+    return false;
+  }
 }
 
 /** A file the loop below will parse (its own checks say what is wrong with any other). */
@@ -113,9 +129,10 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   // library: the parser began 0.44 s after the command's start in a 100,000-entry import, when the
   // library was open (a CPU profile on the loaded machine), and it is the slower of the two threads.
   const firstPath = resolve(p.positionals[0]!);
-  let early = isReferenceFile(firstPath)
-    ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath) })
-    : null;
+  let early =
+    isReferenceFile(firstPath) && !isZoteroFolder(firstPath)
+      ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath) })
+      : null;
   try {
     await withLibrary(
       ctx.dataDir,
@@ -137,6 +154,17 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
               throw loop
                 ? new CoreError('INVALID_INPUT', `${arg} is a loop of symbolic links; it leads to no file`)
                 : new CoreError('NOT_FOUND', `${arg}: no such file`);
+            }
+            if (isZoteroFolder(path)) {
+              // A Zotero data folder (or its zotero.sqlite): read from a copy, never changed.
+              report.format = 'zotero';
+              const z = await client.lib.importZoteroFolder(path, {
+                storeDir: join(ctx.dataDir, 'attachments'),
+                mode: p.values.link === true ? 'link' : 'copy',
+              });
+              report.zotero = z;
+              report.added = z.added;
+              continue;
             }
             if (looksLikePdf(path)) {
               report.format = 'pdf';
@@ -221,6 +249,15 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     });
   } else {
     for (const r of reports) {
+      if (r.zotero) {
+        ctx.stdout.write(`${zoteroSummary(r.file, r.zotero)}\n`);
+        for (const m of r.zotero.attachments.missing)
+          ctx.stderr.write(`${r.file}: warning: attachment file not found: ${m}\n`);
+        for (const s of r.zotero.skipped)
+          ctx.stderr.write(`${r.file}: warning: item ${s.key} not imported: ${s.reason}\n`);
+        for (const w of r.zotero.warnings) ctx.stderr.write(`${r.file}: warning: ${w}\n`);
+        continue;
+      }
       if (r.pdf) {
         (r.pdf.status === 'failed' ? ctx.stderr : ctx.stdout).write(
           `${r.pdf.status === 'failed' ? 'citewise: ' : ''}${pdfLine(r.file, r.pdf)}\n`,
@@ -250,6 +287,23 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       );
   }
   return failed > 0 ? 1 : 0;
+}
+
+function zoteroSummary(file: string, z: ZoteroImportReport): string {
+  const a = z.attachments;
+  return [
+    `${file} (Zotero data folder): ${plural(z.added, 'item')} added of ${z.items}`,
+    z.duplicates > 0 ? `${plural(z.duplicates, 'item')} already in the library` : '',
+    `${plural(z.notes, 'note')} (${z.standaloneNotes} standalone)`,
+    `${plural(z.collections, 'collection')}`,
+    `${plural(z.tags, 'tag')}`,
+    `${plural(a.stored + a.linked, 'file')} (${a.stored} copied, ${a.linked} linked), ${plural(a.links, 'link')}`,
+    a.missing.length > 0 ? `${plural(a.missing.length, 'file')} not found` : '',
+    `${plural(z.pinnedKeys, 'citation key')} kept from Better BibTeX`,
+    z.trashed > 0 ? `${z.trashed} in the Trash` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function sum<T>(list: readonly T[], f: (x: T) => number): number {

@@ -77,6 +77,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
   const idsOf = (scope: ExportScope): Promise<number[]> => idsInScope(library.listing, scope);
   // The Library pane's selection lives only in memory: it is the app window's, not the library's.
   let selection: LibrarySelection = { kind: 'items', ids: [] };
+  let shownCollection: number | null = null;
   const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
 
   return {
@@ -88,10 +89,15 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     }),
     'library.list': (input) => library.listing.list(input),
     'library.count': (input) => library.listing.count(input),
-    'library.selection.set': ({ selection: next }) => {
+    'library.selection.set': ({ selection: next, collectionId }) => {
       selection = next;
+      if (collectionId !== undefined) shownCollection = collectionId;
       return null;
     },
+    'library.selection.collection': async () =>
+      shownCollection !== null && (await lib.listCollections()).some((c) => c.id === shownCollection)
+        ? shownCollection
+        : null,
     'library.selection.get': async () =>
       selection.kind === 'items' ? [...selection.ids] : library.listing.idsOf(selection.where),
 

@@ -27,6 +27,7 @@ import {
   capturePdfs,
   DEFAULT_CAPTURE_LIMITS,
   type CaptureFileReport,
+  type CaptureOptions,
   type CaptureService,
 } from '../pdf/capture';
 import { indexFulltext } from '../pdf/fulltext';
@@ -143,7 +144,13 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     if (status === 'added') deps.onAdded?.([itemId]);
     // Searchable at once: its pages go into the full-text index (with any PDF still waiting). A
     // cancelled or failed indexing is picked up by the next run, so it does not fail the add.
-    const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of ${name}`, (job) =>
+    await indexPending(`Indexing the text of ${name}`, signal);
+  };
+
+  /** The full-text index takes every attached PDF not read yet, as a job. */
+  const indexPending = async (label: string, signal: AbortSignal): Promise<void> => {
+    reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
+    const indexing = deps.jobs.start('pdfs.fulltext', label, (job) =>
       indexFulltext(deps.library.fulltext, {
         reader: reader!,
         signal: AbortSignal.any([job.signal, signal]),
@@ -163,6 +170,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     storage: PdfStorage,
     signal: AbortSignal,
     withFile: (capture: (file: string) => Promise<CaptureFileReport>) => Promise<CaptureFileReport>,
+    into?: CaptureOptions['into'],
   ): Promise<CaptureFileReport> =>
     serial(async () => {
       // Set once the file is stored: a Cancel that comes later must not hide what was added.
@@ -178,6 +186,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
               mode: storage,
               storeDir: join(deps.dataDir, 'attachments'),
               signal: AbortSignal.any([job.signal, signal]),
+              ...(into ? { into } : {}),
             },
           );
           result = r!;
@@ -207,10 +216,19 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     return reports;
   };
 
-  const handlers = {
-    // Uploaded bytes have no file to link to: they are always copied.
-    'pdfs.add': async ({ name, base64 }, { signal }) => {
-      const report = await captureAsJob(`Adding ${name}`, name, 'copy', signal, async (capture) => {
+  /** Uploaded bytes have no file to link to: they are always copied. */
+  const captureUpload = (
+    name: string,
+    base64: string,
+    signal: AbortSignal,
+    into?: CaptureOptions['into'],
+  ): Promise<CaptureFileReport> =>
+    captureAsJob(
+      `Adding ${name}`,
+      name,
+      'copy',
+      signal,
+      async (capture) => {
         const dir = await mkdtemp(join(deps.tempDir ?? tmpdir(), 'citewise-pdf-'));
         try {
           const file = join(dir, name);
@@ -219,9 +237,12 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
         } finally {
           await rm(dir, { recursive: true, force: true });
         }
-      });
-      return outcomeOf(name, report);
-    },
+      },
+      into,
+    );
+
+  const handlers = {
+    'pdfs.add': async ({ name, base64 }, { signal }) => outcomeOf(name, await captureUpload(name, base64, signal)),
     'pdfs.choose': async () => {
       if (!deps.desktop)
         throw new CoreError(
@@ -273,6 +294,17 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
   return {
     handlers,
     captureFiles,
+    /** Indexes the text of attached PDFs not read yet (after a Zotero data-folder import). */
+    indexPending: (signal: AbortSignal) => indexPending('Indexing the text of imported PDFs', signal),
+    /** A PDF's bytes for an item the Zotero Connector saved (its own PDF): captured and attached to it. */
+    captureInto: async (
+      upload: { name: string; base64: string; itemId: number; source: string },
+      signal: AbortSignal,
+    ): Promise<PdfAddOutcome> =>
+      outcomeOf(
+        upload.name,
+        await captureUpload(upload.name, upload.base64, signal, { itemId: upload.itemId, source: upload.source }),
+      ),
     /**
      * The paths of PDFs dropped on the desktop app (the preload read them; the main process checked the
      * sender): a selection for `pdfs.addChosen`. Anything but full paths is refused.

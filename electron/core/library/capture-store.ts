@@ -19,6 +19,8 @@ export interface CaptureInput {
   confidence: number;
   evidence: CaptureEvidence[];
   candidates: CaptureCandidate[];
+  /** The item the PDF belongs to (a Zotero Connector save): attached to it, without identifying it. */
+  into?: number;
 }
 
 export type CaptureStored =

@@ -223,7 +223,14 @@ export abstract class ItemsRoom extends UndoLog {
 
   addAttachment(
     itemId: ItemId,
-    a: { path: string; sha256?: string | null; size?: number | null; mime?: string | null },
+    a: {
+      path: string;
+      sha256?: string | null;
+      size?: number | null;
+      mime?: string | null;
+      stored?: 'linked' | 'copied';
+      originalName?: string | null;
+    },
   ): number {
     return this.undoable(
       (s) => `Add attachment to ${s}`,
@@ -231,7 +238,7 @@ export abstract class ItemsRoom extends UndoLog {
       () => {
         this.rowOf(this.w, itemId);
         const r = this.w.run(
-          sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()}, ${basename(a.path)})`,
+          sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored, original_name) VALUES (${itemId}, ${a.path}, ${a.sha256 ?? null}, ${a.size ?? null}, ${a.mime ?? null}, ${this.now()}, ${a.stored ?? 'linked'}, ${a.originalName ?? basename(a.path)})`,
         );
         this.#touch([itemId]);
         return { value: Number(r.lastInsertRowid) };
@@ -257,6 +264,15 @@ export abstract class ItemsRoom extends UndoLog {
   capturePdf(input: CaptureInput): CaptureStored {
     const same = this.attachmentBySha256(input.attachment.sha256);
     if (same) return { status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
+    const into = input.into;
+    if (into !== undefined) {
+      this.rowOf(this.w, into);
+      return this.undoable(
+        (s) => `Attach PDF to ${s}`,
+        [into],
+        () => ({ value: { status: 'attached' as const, itemId: into, attachmentId: this.#insertCapture(into, input) } }),
+      );
+    }
     const session = new ImportSession(this.w, { source: 'pdf' }, this.now(), false);
     const existing = session.existing(prepareItem(input.csl));
     if (existing) {

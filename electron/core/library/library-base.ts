@@ -1,6 +1,6 @@
 // The ground floor of the Library (library.ts). What changes items and their undo log is still a chain
 // of rooms, each a class extending the one before: LibraryBase → UndoLog (undo.ts) → ItemsRoom
-// (items.ts) → CollectionsRoom (collections.ts) → Library. Concerns that need no undo are stores of
+// (items.ts) → CollectionsRoom (collections.ts) → ZoteroRoom (zotero-room.ts) → Library. Concerns that need no undo are stores of
 // their own, which Library holds as readonly fields and the worker dispatches to by name
 // (dispatch.ts storesOf): listing and search (list.ts), the service cache (service-cache.ts), the
 // cite cache, auto-exports, the assistant, service collections. This one holds the two connections

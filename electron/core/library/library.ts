@@ -26,13 +26,13 @@ import { ListingStore } from './list';
 import { normDoi, ServiceCacheStore } from './service-cache';
 import { paperVersions } from './versions';
 import type { PaperVersions } from '../../../shared/model/paper-versions';
-import { CollectionsRoom } from './collections';
+import { ZoteroRoom } from './zotero-room';
 import { markNotDuplicates, pairKey, readNotDuplicates, splitGroup } from './not-duplicates';
 import { recordWatchedFile, watchCounts, watchedChecksum, watchedFiles, type WatchedFile } from './watch-store';
 
 export type { LibraryOptions };
 
-export class Library extends CollectionsRoom {
+export class Library extends ZoteroRoom {
   /** Auto-export definitions and runs (auto-export-store.ts); LibraryClient.autoExports in the app. */
   readonly autoExports: AutoExportStore;
   /** Assistant conversations (assistant-store.ts); LibraryClient.assistant in the app. */

@@ -73,6 +73,11 @@ export interface CaptureOptions {
   signal?: AbortSignal;
   /** Called after each file. */
   onFile?: (report: CaptureFileReport, done: number, total: number) => void;
+  /**
+   * The item the files belong to (a Zotero Connector save brings the item and then its PDF): each is
+   * checked, read and stored as any capture, and attached to it instead of being identified.
+   */
+  into?: { itemId: number; source: string };
 }
 
 export interface CaptureDeps {
@@ -373,7 +378,17 @@ async function captureOne(
   if (same) return { file: path, status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
   const read = await deps.reader.read(bytes, limits.maxPages, options.signal, { move: true });
   if (!read.ok) return fail(read.failure.code === 'timeout' ? 'TIMEOUT' : 'INVALID_INPUT', read.failure.message);
-  const found = await identify(read.facts, sha256, path, deps, options.signal);
+  const found: Identified = options.into
+    ? {
+        csl: pdfItem(sha256, read.facts, path),
+        method: 'none',
+        state: 'identified',
+        confidence: 1,
+        evidence: [{ method: 'none', matched: '', detail: `saved with its item from ${options.into.source}` }],
+        candidates: [],
+        doi: null,
+      }
+    : await identify(read.facts, sha256, path, deps, options.signal);
   let stored = path;
   let wrote = false;
   if (options.mode === 'copy') {
@@ -409,6 +424,7 @@ async function captureOne(
     confidence: found.confidence,
     evidence: found.evidence,
     candidates: found.candidates,
+    ...(options.into ? { into: options.into.itemId } : {}),
   };
   let result: CaptureStored;
   try {

@@ -45,7 +45,7 @@ export function send(
   method: string,
   path: string,
   headers: Record<string, string | number>,
-  body?: string,
+  body?: string | Buffer,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(

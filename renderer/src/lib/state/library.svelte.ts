@@ -1,4 +1,4 @@
-import type { CitewiseApi, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
+import type { CitewiseApi, ConnectorSave, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
 import type { CitationLocale } from '../../../../shared/model/settings';
 import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
@@ -157,6 +157,7 @@ export class LibraryState {
   /** Loads everything and follows library.changed; returns the disposer. */
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
+    const offBrowser = this.api.on('zotero.saved', (save) => void this.#fromBrowser(save));
     const offUndo = this.undoStack.start();
     // The table first: the library worker answers in order, and counting tags over a large library
     // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
@@ -177,6 +178,7 @@ export class LibraryState {
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
+      offBrowser();
       offUndo();
       clearTimeout(sidebar);
       clearTimeout(this.#toastTimer);
@@ -473,6 +475,23 @@ export class LibraryState {
     this.selection.pick(this.selection.focus, keepId, { range: false, toggle: false }, () => [keepId]);
     this.notify('Merged the preprint into its published version', await this.undoStack.offerFor([keepId, preprintId]));
     return true;
+  }
+
+  /** A save from the Zotero Connector, as it happens: what came, where it went, and Undo for that step. */
+  async #fromBrowser(save: ConnectorSave): Promise<void> {
+    const first = save.items[0];
+    if (!first) return;
+    const named = save.items.length === 1 ? `“${first.title ?? 'Untitled'}”` : plural(save.items.length, 'item');
+    const where = save.collection ? save.collection.name : 'My Library';
+    const text =
+      save.kind === 'attached'
+        ? `Attached ${save.file ?? 'a file'} to ${named}`
+        : save.kind === 'moved'
+          ? `Moved ${named} to ${where}`
+          : save.items.every((i) => i.existing)
+            ? `${named} ${save.items.length === 1 ? 'is' : 'are'} already in your library; the browser’s save went to ${where}`
+            : `Saved ${named} from the browser to ${where}`;
+    this.notify(text, await this.undoStack.offerFor(save.items.map((i) => i.id)));
   }
 
   notify(text: string, offer: UndoOffer | null): void {

@@ -1,0 +1,174 @@
+// What Zotero brings in: the Zotero Connector's saves (electron/api/connector calls these, the app
+// hears them as `zotero.saved` and shows a toast), and a Zotero data folder imported directly.
+import { createHash } from 'node:crypto';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CslItem } from '../../../shared/model/csl';
+import type { ConnectorSave, LibraryChange, PdfAddOutcome, zoteroFeature } from '../../../shared/ipc';
+import { CoreError } from '../errors';
+import { noteText } from '../formats/zotero/note';
+import { zoteroToCsl, type ZoteroItemJson } from '../formats/zotero/item';
+import type { EventBus } from '../events';
+import type { LibraryClient } from '../library/client';
+import type { FeatureHandlers } from '../registry';
+import type { ZoteroImportReport } from '../../../shared/ipc';
+
+export interface ZoteroHandlerDeps {
+  library: Pick<LibraryClient, 'lib'>;
+  events: Pick<EventBus, 'emit'>;
+  dataDir: string;
+  changed: (change: LibraryChange) => void;
+  onAdded?: (ids: readonly number[]) => void;
+  /** A PDF's bytes captured for an item (handlers/pdfs.ts captureInto). */
+  capturePdf: (
+    upload: { name: string; base64: string; itemId: number; source: string },
+    signal: AbortSignal,
+  ) => Promise<PdfAddOutcome>;
+  /** Imports a Zotero data folder (library worker). */
+  importFolder: (path: string, signal: AbortSignal) => Promise<ZoteroImportReport>;
+}
+
+/** A translator's attachment: a file to come (saveAttachment, saveSingleFile) or a link to keep. */
+interface ConnectorAttachment {
+  title?: unknown;
+  url?: unknown;
+  mimeType?: unknown;
+  snapshot?: unknown;
+  linkMode?: unknown;
+}
+
+/** The item as a CSL record, its tags, and its notes as text; links the translator gave are kept on it. */
+export function connectorItem(item: ZoteroItemJson, index: number) {
+  const { csl, tags } = zoteroToCsl(item, `zotero-connector-${index + 1}`);
+  const notes = (Array.isArray(item.notes) ? (item.notes as unknown[]) : [])
+    .map((n) => (typeof n === 'string' ? n : n && typeof n === 'object' ? (n as { note?: unknown }).note : undefined))
+    .filter((n): n is string => typeof n === 'string')
+    .map(noteText)
+    .filter((n) => n !== '');
+  // Links (snapshot: false) stay links: Zotero saves them as "linked URL" attachments.
+  const links = (Array.isArray(item.attachments) ? (item.attachments as ConnectorAttachment[]) : [])
+    .filter((a) => a && (a.snapshot === false || a.linkMode === 'linked_url') && typeof a.url === 'string')
+    .map((a) => ({ title: typeof a.title === 'string' ? a.title : String(a.url), url: String(a.url) }));
+  const withLinks: CslItem =
+    links.length === 0
+      ? csl
+      : {
+          ...csl,
+          custom: {
+            ...csl.custom,
+            zotero: {
+              ...((csl.custom?.['zotero'] as object | undefined) ?? { itemType: item.itemType }),
+              links,
+            },
+          },
+        };
+  return { csl: withLinks, tags, notes };
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  'text/html': 'html',
+  'application/xhtml+xml': 'xhtml',
+  'application/epub+zip': 'epub',
+  'text/plain': 'txt',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+};
+
+export function zoteroHandlers(deps: ZoteroHandlerDeps) {
+  const { lib } = deps.library;
+
+  const titleOf = async (id: number): Promise<string | null> => (await lib.getItem(id)).title;
+  const collectionOf = async (id: number | null): Promise<ConnectorSave['collection']> => {
+    if (id === null) return null;
+    const c = (await lib.listCollections()).find((x) => x.id === id);
+    return c ? { id: c.id, name: c.name } : null;
+  };
+  const announce = (save: ConnectorSave): void => deps.events.emit('zotero.saved', save);
+
+  return {
+    'zotero.connector.save': async ({ items, collectionId, source }) => {
+      const prepared = (items as ZoteroItemJson[]).map((item, i) => connectorItem(item, i));
+      const saved = await lib.saveConnectorItems(prepared, collectionId);
+      const out = await Promise.all(saved.map(async (s) => ({ ...s, title: await titleOf(s.id) })));
+      const ids = saved.map((s) => s.id);
+      deps.changed({ kind: 'items', ids });
+      if (collectionId !== null) deps.changed({ kind: 'collections' });
+      const added = saved.filter((s) => !s.existing).map((s) => s.id);
+      if (added.length > 0) deps.onAdded?.(added);
+      announce({ kind: 'saved', items: out, collection: await collectionOf(collectionId), source });
+      return out;
+    },
+    'zotero.connector.update': async (input) => {
+      const notes = await lib.updateConnectorSave(input);
+      deps.changed({ kind: 'items', ids: input.ids });
+      deps.changed({ kind: 'collections' });
+      if (input.fromCollectionId !== input.toCollectionId)
+        announce({
+          kind: 'moved',
+          items: await Promise.all(input.ids.map(async (id) => ({ id, title: await titleOf(id), existing: true }))),
+          collection: await collectionOf(input.toCollectionId),
+          source: input.source,
+        });
+      return notes;
+    },
+    'zotero.connector.attach': async ({ itemId, name, mime, base64, source }, { signal }) => {
+      await lib.getItem(itemId);
+      let outcome: PdfAddOutcome;
+      if (mime === 'application/pdf') outcome = await deps.capturePdf({ name, base64, itemId, source }, signal);
+      else outcome = await keepFile(itemId, name, mime, base64);
+      deps.changed({ kind: 'items', ids: [itemId] });
+      if (outcome.status !== 'failed')
+        announce({
+          kind: 'attached',
+          items: [{ id: itemId, title: await titleOf(itemId), existing: true }],
+          collection: null,
+          source,
+          file: name,
+        });
+      return outcome;
+    },
+    'zotero.import': async ({ path }, { signal }) => {
+      const report = await deps.importFolder(path, signal);
+      deps.changed({ kind: 'all' });
+      if (report.ids.length > 0) deps.onAdded?.(report.ids);
+      return report;
+    },
+  } satisfies FeatureHandlers<typeof zoteroFeature>;
+
+  /**
+   * A file other than a PDF (a page snapshot, an EPUB): copied into the library folder under its
+   * checksum, attached to the item; the same file twice is one attachment.
+   */
+  async function keepFile(itemId: number, name: string, mime: string, base64: string): Promise<PdfAddOutcome> {
+    const bytes = Buffer.from(base64, 'base64');
+    if (bytes.byteLength === 0) throw new CoreError('INVALID_INPUT', `${name} is empty.`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const dir = join(deps.dataDir, 'attachments', sha256.slice(0, 2));
+    const path = join(dir, `${sha256}.${EXTENSIONS[mime] ?? 'bin'}`);
+    const item = await lib.getItem(itemId);
+    const same = item.attachments.find((a) => a.path === path);
+    if (same) return { name, status: 'duplicate', itemId, reason: 'checksum' };
+    const there = await access(path).then(
+      () => true,
+      () => false,
+    );
+    if (!there) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, bytes, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+    }
+    // No checksum on the row: the full-text index reads attachments with one, and it reads PDFs.
+    await lib.addAttachment(itemId, { path, size: bytes.byteLength, mime, stored: 'copied', originalName: name });
+    return {
+      name,
+      status: 'attached',
+      itemId,
+      state: 'identified',
+      method: 'none',
+      confidence: 1,
+      doi: item.doi,
+      title: item.title,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+// Zotero's ways in: what the Zotero Connector saves from the browser (electron/api/connector calls
+// these), and a Zotero data folder imported directly. Inputs are bounded here; the Zotero item JSON
+// itself is checked field by field by the mapping in the core (core/formats/zotero).
+import { z } from 'zod';
+import { hasPathOrControl } from '../model/pdf-capture';
+import type { ItemId } from '../model/library';
+import type { PdfAddOutcome } from './pdfs';
+import { event, feature, request } from './define';
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** Items one Connector save may bring (a search results page with everything selected). */
+export const MAX_CONNECTOR_ITEMS = 500;
+/** The largest file (a PDF, a page snapshot) the Connector may send for an item. */
+export const MAX_CONNECTOR_FILE_BYTES = 100 * 1024 * 1024;
+
+/** An item as a Zotero translator made it; the core maps what it knows and keeps the rest. */
+const zoteroItem = z
+  .object({ itemType: z.string().min(1).max(100) })
+  .passthrough()
+  .refine((item) => JSON.stringify(item).length <= 2_000_000, 'An item is larger than 2 MB');
+
+export interface ConnectorSavedItem {
+  id: ItemId;
+  title: string | null;
+  /** The library had it already (same DOI, or key and title): the save went to that item. */
+  existing: boolean;
+}
+
+/** A save from the browser, as the app shows it (a toast with the items, the collection and Undo). */
+export interface ConnectorSave {
+  items: ConnectorSavedItem[];
+  collection: { id: number; name: string } | null;
+  /** The page it came from. */
+  source: string;
+  /** What happened: saved, or moved to another collection from the Connector's popup. */
+  kind: 'saved' | 'moved' | 'attached';
+  /** For 'attached': the file's name. */
+  file?: string;
+}
+
+export interface ZoteroImportReport {
+  /** The zotero.sqlite read (a copy of it: the original is never opened for writing). */
+  database: string;
+  items: number;
+  added: number;
+  duplicates: number;
+  notes: number;
+  standaloneNotes: number;
+  collections: number;
+  tags: number;
+  attachments: { stored: number; linked: number; links: number; missing: string[] };
+  /** Items whose citation key came from Better BibTeX (its database, Zotero 7's field or Extra). */
+  pinnedKeys: number;
+  trashed: number;
+  /** Item types or records Citewise could not take, each with its Zotero item key. */
+  skipped: { key: string; reason: string }[];
+  warnings: string[];
+  ids: ItemId[];
+}
+
+export const zoteroFeature = feature({
+  requests: {
+    /** The items of a Connector save, filed in a collection (null: none); one undo step. */
+    'zotero.connector.save': request(
+      z
+        .object({
+          items: z.array(zoteroItem).min(1).max(MAX_CONNECTOR_ITEMS),
+          collectionId: id.nullable(),
+          source: z.string().max(8000),
+        })
+        .strict(),
+    ).returns<ConnectorSavedItem[]>(),
+    /** The Connector's popup moved a save to another collection, or set its tags or note. */
+    'zotero.connector.update': request(
+      z
+        .object({
+          ids: z.array(id).min(1).max(MAX_CONNECTOR_ITEMS),
+          fromCollectionId: id.nullable(),
+          toCollectionId: id.nullable(),
+          previousTags: z.array(z.string().max(500)).max(1000),
+          tags: z.array(z.string().max(500)).max(1000),
+          noteIds: z.record(z.string().regex(/^\d+$/), id),
+          note: z.string().max(1_000_000),
+          source: z.string().max(8000),
+        })
+        .strict(),
+    ).returns<Record<string, number>>(),
+    /** A file the Connector sent for a saved item: a PDF is captured (checksum, duplicates, full text), anything else kept. */
+    'zotero.connector.attach': request(
+      z
+        .object({
+          itemId: id,
+          name: z
+            .string()
+            .min(1)
+            .max(255)
+            .refine((n) => !hasPathOrControl(n), 'The file name may not hold a path or control characters'),
+          mime: z
+            .string()
+            .max(200)
+            .regex(/^[\w.+-]+\/[\w.+-]+$/, 'not a media type'),
+          base64: z
+            .string()
+            .min(1, 'The file is empty')
+            .max(
+              Math.ceil(MAX_CONNECTOR_FILE_BYTES / 3) * 4,
+              `The file is larger than ${MAX_CONNECTOR_FILE_BYTES / 1024 / 1024} MB`,
+            )
+            .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file is not base64'),
+          source: z.string().max(8000),
+        })
+        .strict(),
+    ).returns<PdfAddOutcome>(),
+    /** Imports a Zotero data folder (the one holding zotero.sqlite and storage/), read-only. */
+    'zotero.import': request(
+      z.object({ path: z.string().trim().min(1, 'the folder is empty').max(4096) }).strict(),
+    ).returns<ZoteroImportReport>(),
+  },
+  events: {
+    /** Something arrived from the browser (the toast). */
+    'zotero.saved': event<ConnectorSave>(),
+  },
+});
