@@ -51,6 +51,13 @@ export interface LibraryRow {
   notices: string[];
   /** Set while the item waits for the citation service (absent otherwise). */
   waiting?: ServiceWait;
+  publisher: string | null;
+  pages: string | null;
+  /** The first line of Extra (CSL `note`, where Zotero's Extra field goes). */
+  extra: string | null;
+  notesCount: number;
+  /** How many files are attached, and how many of them are PDFs. */
+  files: { count: number; pdf: number };
 }
 
 export const SORT_COLUMNS = [
@@ -61,6 +68,12 @@ export const SORT_COLUMNS = [
   'type',
   'citationKey',
   'dateAdded',
+  'dateModified',
+  'publisher',
+  'pages',
+  'extra',
+  'attachments',
+  'notes',
   'supporting',
   'contrasting',
   'mentioning',

@@ -28,6 +28,12 @@ const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: bo
   // The UNIQUE constraint's own index: (citation_key) then rowid.
   citationKey: { column: 'citation_key', index: 'sqlite_autoindex_items_1', nullable: false },
   dateAdded: { column: 'date_added', index: 'items_by_added', nullable: false },
+  dateModified: { column: 'date_modified', index: 'items_by_modified', nullable: false },
+  publisher: { column: 'publisher_sort', index: 'items_by_publisher', nullable: true },
+  pages: { column: 'pages_sort', index: 'items_by_pages', nullable: true },
+  extra: { column: 'extra_sort', index: 'items_by_extra', nullable: true },
+  attachments: { column: 'attachments_count', index: 'items_by_attachments', nullable: false },
+  notes: { column: 'notes_count', index: 'items_by_notes', nullable: false },
   supporting: { column: 'supporting', index: 'items_by_supporting', nullable: true },
   contrasting: { column: 'contrasting', index: 'items_by_contrasting', nullable: true },
   mentioning: { column: 'mentioning', index: 'items_by_mentioning', nullable: true },

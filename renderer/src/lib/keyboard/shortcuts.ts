@@ -92,6 +92,27 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && e.shiftKey && key(e) === 'l',
   },
   {
+    command: 'quick-copy-bibliography',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘C' : 'Ctrl+Shift+C',
+    description: 'Quick Copy: copy the bibliography of the selected items in the default style',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'c',
+  },
+  {
+    command: 'quick-copy-citation',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘A' : 'Ctrl+Shift+A',
+    description: 'Quick Copy: copy an in-text citation of the selected items in the default style',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'a',
+  },
+  {
+    command: 'copy-selection',
+    scope: 'Library',
+    keys: `${MOD}C`,
+    description: 'In the table: copy the selected items’ references in the default style (as Quick Copy)',
+    matches: (e) => mod(e) && !e.shiftKey && key(e) === 'c',
+  },
+  {
     command: 'selection-menu',
     scope: 'Library',
     keys: 'Menu or Shift+F10',

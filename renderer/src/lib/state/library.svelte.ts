@@ -1,12 +1,19 @@
 import type { CitewiseApi, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
 import type { CitationLocale } from '../../../../shared/model/settings';
-import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
+import {
+  SORT_COLUMNS,
+  type Collection,
+  type DuplicateGroup,
+  type SavedSearch,
+  type Sort,
+  type SortColumn,
+} from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
 import { formatCount } from '../library/cells';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
-import { ColumnPrefs } from './library-columns.svelte';
+import { ColumnPrefs, read, store } from './library-columns.svelte';
 import { PanePrefs } from './library-panes.svelte';
 import { RowCache, type Keep } from './library-rows.svelte';
 import { Selection } from './library-selection.svelte';
@@ -18,6 +25,16 @@ export const SEARCH_DEBOUNCE_MS = 120;
 const CHANGE_COALESCE_MS = 60;
 const TOAST_MS = 6000;
 const DEFAULT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
+const SORT_KEY = 'citewise.library.sort';
+
+/** A kept sort order, if it is one the table offers (localStorage and settings may hold anything). */
+export function sanitizeSort(value: unknown): Sort | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { column, direction } = value as Record<string, unknown>;
+  if (!(SORT_COLUMNS as readonly unknown[]).includes(column)) return null;
+  if (direction !== 'asc' && direction !== 'desc') return null;
+  return { column: column as SortColumn, direction };
+}
 
 export interface Toast {
   id: number;
@@ -48,7 +65,9 @@ export class LibraryState {
   #applied = $state('');
   #queryError = $state<{ message: string; start: number; end: number } | null>(null);
   #tags = $state.raw<string[]>([]);
-  #sort = $state<Sort>(DEFAULT_SORT);
+  #sort = $state<Sort>(sanitizeSort(read(SORT_KEY)) ?? DEFAULT_SORT);
+  /** The user sorted in this session: the order kept in the settings, read later, does not replace it. */
+  #sorted = false;
   #collections = $state.raw<Collection[]>([]);
   #tagList = $state.raw<Tag[]>([]);
   #searches = $state.raw<SavedSearch[]>([]);
@@ -171,6 +190,11 @@ export class LibraryState {
         if (r.value.libraryLayout) {
           this.columns.adopt(r.value.libraryLayout);
           this.panes.adopt(r.value.libraryLayout);
+          const sort = sanitizeSort(r.value.libraryLayout.sort);
+          if (sort && !this.#sorted && this.#view.kind !== 'recent' && !sameSort(sort, this.#sort)) {
+            this.#sort = sort;
+            this.#reload('none');
+          }
         }
       });
     }
@@ -238,6 +262,10 @@ export class LibraryState {
           : 'asc'
         : columnDef(column).firstDirection;
     this.#sort = { column, direction };
+    this.#sorted = true;
+    // Kept, as Zotero keeps it: the next launch (or a reload) opens sorted the same way.
+    store(SORT_KEY, this.#sort);
+    this.#saveLayout({ sort: { column, direction } });
     this.selection.reset();
     this.#reload('none');
   }
@@ -572,6 +600,8 @@ export class LibraryState {
     return result.ok;
   }
 }
+
+const sameSort = (a: Sort, b: Sort): boolean => a.column === b.column && a.direction === b.direction;
 
 const byApi = new WeakMap<CitewiseApi, LibraryState>();
 
