@@ -26,6 +26,7 @@ import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
 import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
+import { organiseHandlers } from './handlers/organise';
 import { pdfHandlers } from './handlers/pdfs';
 import { captureServiceOf } from './pdf/capture';
 import { PendingCaptures, retrySchedule } from './pdf/pending-captures';
@@ -339,6 +340,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   );
   registry.register(graphHandlers({ library, service, events }));
   registry.register(manuscriptHandlers({ library }));
+  registry.register(
+    organiseHandlers({
+      library,
+      events,
+      changed: (kind, ids) => {
+        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
+        autoExport.libraryChanged(ids);
+      },
+    }),
+  );
   registry.register(
     collectionsHandlers({
       library,

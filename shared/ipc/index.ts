@@ -13,6 +13,7 @@ import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { manuscriptFeature } from './manuscript';
+import { organiseFeature } from './organise';
 import { pdfsFeature } from './pdfs';
 import { pdfWatchFeature } from './pdf-watch';
 import { restoreFeature } from './restore';
@@ -36,6 +37,7 @@ export const features = [
   manuscriptFeature,
   pdfsFeature,
   pdfWatchFeature,
+  organiseFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -56,6 +58,7 @@ export const requests = {
   ...manuscriptFeature.requests,
   ...pdfsFeature.requests,
   ...pdfWatchFeature.requests,
+  ...organiseFeature.requests,
 };
 
 export const events = {
@@ -75,6 +78,7 @@ export const events = {
   ...manuscriptFeature.events,
   ...pdfsFeature.events,
   ...pdfWatchFeature.events,
+  ...organiseFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -124,4 +128,5 @@ export * from './collections';
 export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
+export * from './organise';
 export * from './wire';

@@ -208,6 +208,26 @@ export interface DuplicateGroup {
   reason: 'doi' | 'title-creator-year';
 }
 
+/** A tag with a colour and its place 1–9 (its key toggles it on the selection), as Zotero's tag selector has. */
+export interface TagColor {
+  name: string;
+  /** #rrggbb */
+  color: string;
+  position: number;
+  /** Live items with the tag (a coloured tag stays listed at 0). */
+  count: number;
+}
+
+/** An item related to another by the user (both ways, as Zotero's Related). */
+export interface RelatedRow {
+  id: ItemId;
+  title: string | null;
+  creators: string | null;
+  year: number | null;
+  citationKey: string;
+  trashed: boolean;
+}
+
 export interface RelatedItem {
   id: ItemId;
   relation: 'preprint' | 'publication';

@@ -21,6 +21,7 @@ import { m0019PdfWatch } from './0019-pdf-watch';
 import { m0020PendingMetadataIndex } from './0020-pending-metadata-index';
 import { m0021AttachmentNames } from './0021-attachment-names';
 import { m0022TableColumns } from './0022-table-columns';
+import { m0023TagsAndRelations } from './0023-tags-and-relations';
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   m0020PendingMetadataIndex,
   m0021AttachmentNames,
   m0022TableColumns,
+  m0023TagsAndRelations,
 ];

@@ -92,6 +92,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && e.shiftKey && key(e) === 'l',
   },
   {
+    command: 'toggle-colored-tag',
+    scope: 'Library',
+    keys: '1 to 9',
+    description: 'In the table: add the coloured tag with that key to the selected items, or take it off',
+    matches: (e) => plain(e) && !e.shiftKey && /^[1-9]$/.test(e.key),
+  },
+  {
     command: 'quick-copy-bibliography',
     scope: 'Library',
     keys: isMac ? '⇧⌘C' : 'Ctrl+Shift+C',

@@ -7,6 +7,7 @@ import {
   type SavedSearch,
   type Sort,
   type SortColumn,
+  type TagColor,
 } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
@@ -70,6 +71,7 @@ export class LibraryState {
   #sorted = false;
   #collections = $state.raw<Collection[]>([]);
   #tagList = $state.raw<Tag[]>([]);
+  #tagColors = $state.raw<TagColor[]>([]);
   #searches = $state.raw<SavedSearch[]>([]);
   #duplicates = $state.raw<DuplicateGroup[] | null>(null);
   #notDuplicates = $state.raw<DuplicateGroup | null>(null);
@@ -127,6 +129,10 @@ export class LibraryState {
   get tagList() {
     return this.#tagList;
   }
+  /** The coloured tags in their places 1–9 (keys 1–9 toggle them on the selection). */
+  get tagColors() {
+    return this.#tagColors;
+  }
   get searches() {
     return this.#searches;
   }
@@ -176,6 +182,7 @@ export class LibraryState {
   /** Loads everything and follows library.changed; returns the disposer. */
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
+    const offColors = this.api.on('library.tagColorsChanged', (colors) => (this.#tagColors = colors));
     const offUndo = this.undoStack.start();
     // The table first: the library worker answers in order, and counting tags over a large library
     // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
@@ -201,6 +208,7 @@ export class LibraryState {
     const sidebar = setTimeout(() => void this.#loadSidebar(), 0);
     return () => {
       off();
+      offColors();
       offUndo();
       clearTimeout(sidebar);
       clearTimeout(this.#toastTimer);
@@ -278,6 +286,19 @@ export class LibraryState {
     this.#queryError = null;
     if (search.sort) this.#sort = search.sort;
     this.selection.reset();
+    this.#reload('none');
+  }
+
+  /** Shows one item (a related one): My Library searched for its citation key, the item selected. */
+  reveal(item: { id: number; citationKey: string }): void {
+    this.#view = { kind: 'library' };
+    this.#tags = [];
+    const query = `key:"${item.citationKey.replace(/["\\]/g, '\\$&')}"`;
+    this.#search = query;
+    this.#applied = query;
+    this.#queryError = null;
+    this.selection.reset();
+    this.selection.pick(0, item.id, { range: false, toggle: false }, () => [item.id]);
     this.#reload('none');
   }
 
@@ -414,6 +435,70 @@ export class LibraryState {
       );
     }
     return ok;
+  }
+
+  /**
+   * Renames a tag on every item (onto an existing tag: the two merge, as in Zotero). One undo step;
+   * the tag filter follows the new name.
+   */
+  async renameTag(from: string, to: string): Promise<boolean> {
+    const result = await this.api.invoke('library.tags.rename', { from, to });
+    if (!result.ok) {
+      this.#error = result.error;
+      return false;
+    }
+    if (this.#tags.includes(from))
+      this.#tags = this.#tags.map((t) => (t === from ? to.trim() : t)).filter((t, i, all) => all.indexOf(t) === i);
+    this.notify(
+      `Renamed tag ${from} to ${to.trim()} on ${plural(result.value.items, 'item')}`,
+      result.value.items > 0 ? await this.undoStack.offerFor([]) : null,
+    );
+    return true;
+  }
+
+  async deleteTag(name: string): Promise<void> {
+    const result = await this.api.invoke('library.tags.delete', { names: [name] });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    if (this.#tags.includes(name)) this.#tags = this.#tags.filter((t) => t !== name);
+    this.notify(
+      `Deleted tag ${name} from ${plural(result.value.items, 'item')}`,
+      result.value.items > 0 ? await this.undoStack.offerFor([]) : null,
+    );
+  }
+
+  /** A colour and place 1–9 for a tag, or (null) none. */
+  async setTagColor(name: string, color: string | null, position?: number): Promise<boolean> {
+    const result = await this.api.invoke('library.tags.setColor', {
+      name,
+      color,
+      ...(position === undefined ? {} : { position }),
+    });
+    if (!result.ok) {
+      this.#error = result.error;
+      return false;
+    }
+    this.#tagColors = result.value;
+    return true;
+  }
+
+  /** Key 1–9: toggles that coloured tag on the selection (added to all when any lacks it). */
+  async toggleColoredTag(position: number): Promise<void> {
+    const tag = this.#tagColors.find((c) => c.position === position);
+    if (!tag) return this.notify(`No tag has key ${position}: give a tag a colour in its menu in the sidebar`, null);
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return this.notify('Select the items to tag first.', null);
+    const result = await this.api.invoke('library.tags.toggle', { ids, name: tag.name });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    this.notify(
+      `${result.value.added ? 'Added' : 'Removed'} tag ${tag.name} ${result.value.added ? 'to' : 'from'} ${plural(ids.length, 'item')}`,
+      await this.undoStack.offerFor(ids),
+    );
   }
 
   /** Formats the selection (a bibliography, or one in-text citation of all of it) for the clipboard. */
@@ -571,16 +656,18 @@ export class LibraryState {
   }
 
   async #loadSidebar(): Promise<void> {
-    const [total, trashed, tags] = await Promise.all([
+    const [total, trashed, tags, colors] = await Promise.all([
       this.api.invoke('library.count', {}),
       this.api.invoke('library.count', { trash: true }),
       this.api.invoke('library.tags.list', {}),
+      this.api.invoke('library.tags.colors', {}),
       this.#loadCollections(),
       this.#loadSearches(),
     ]);
     if (total.ok) this.#total = total.value;
     if (trashed.ok) this.#trashed = trashed.value;
     if (tags.ok) this.#tagList = tags.value;
+    if (colors.ok) this.#tagColors = colors.value;
   }
 
   async #loadCollections(): Promise<void> {

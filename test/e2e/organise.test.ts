@@ -1,0 +1,155 @@
+/// <reference lib="dom" />
+// Organising as a Zotero user does, in the Library: a tag renamed (and merged onto another), coloured
+// with its key, toggled on the selection with that key, deleted with Undo; tag autocomplete in the
+// details column; items related both ways. Screenshots in light and dark under test-results/, axe
+// clean in both with the tag dialog open.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/tmp';
+import { allViolations } from './axe';
+import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
+import { cli } from './seed';
+import { shownText } from './text';
+
+const BIB = [
+  '@article{ames2001, title = {Soil carbon under grazing}, author = {Ames, Ann}, year = {2001}, keywords = {to-read, soils}}',
+  '@article{baker2002, title = {Grassland nitrogen budgets}, author = {Baker, Bo}, year = {2002}, keywords = {toread}}',
+  '@article{cole2003, title = {Alpine meadow microbes}, author = {Cole, Cy}, year = {2003}, keywords = {soils}}',
+  '',
+].join('\n');
+
+describe('Organising: tags and related items', () => {
+  let dataDir: ReturnType<typeof tempDir>;
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  const toast = () => shownText(page.getByTestId('toast'));
+  const grid = () => page.getByTestId('item-table');
+  const rowAt = (i: number) => page.locator(`[role="row"][data-index="${i}"]`);
+  const tag = (name: string) => page.locator(`.tag-list [data-tag="${name}"]`);
+  const tagNames = () =>
+    page.locator('.tag-list [data-tag]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.tag));
+  const search = (text: string) => page.getByRole('searchbox', { name: 'Search the library' }).fill(text);
+  const count = () => shownText(page.getByTestId('item-count'));
+
+  async function shoot(name: string): Promise<void> {
+    await page.waitForTimeout(150);
+    await screenshot(page, `organise-${name}-light`);
+    expect(await allViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.waitForTimeout(100);
+    await screenshot(page, `organise-${name}-dark`);
+    expect(await allViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+  }
+
+  beforeAll(async () => {
+    dataDir = tempDir('citewise-organise-');
+    const bib = join(dataDir.path, 'refs.bib');
+    writeFileSync(bib, BIB);
+    await cli(dataDir.path, 'http://127.0.0.1:9', 'import', bib);
+    app = await launchApp({ dataDir: dataDir.path });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
+    ({ page, problems } = await newPage(context));
+    await page.goto(app.url);
+    await page.getByTestId('item-count').filter({ hasText: '3 items' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    dataDir?.remove();
+  });
+
+  it('renames a tag by keyboard (F2), merging onto an existing one after saying so, with Undo', async () => {
+    await tag('toread').focus();
+    await page.keyboard.press('F2');
+    const dialog = page.getByTestId('tag-dialog');
+    await dialog.waitFor();
+    const name = dialog.getByRole('combobox', { name: 'Name' });
+    await name.fill('to-read');
+    expect(await shownText(dialog.locator('#tag-rename-hint'))).toContain('A tag “to-read” exists');
+    await shoot('tag-dialog');
+    await dialog.getByRole('button', { name: 'Merge into “to-read”' }).click();
+    await expect.poll(toast).toContain('Renamed tag toread to to-read on 1 item');
+    await expect.poll(tagNames).toEqual(['soils', 'to-read']);
+    expect(await shownText(tag('to-read').locator('.count'))).toBe('2');
+    await page.getByTestId('toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(tagNames).toEqual(['soils', 'to-read', 'toread']);
+  });
+
+  it('colours a tag with key 1, and key 1 in the table toggles it on the selection', async () => {
+    await tag('soils').click({ button: 'right' });
+    const dialog = page.getByTestId('tag-dialog');
+    await dialog.getByRole('radio', { name: 'Green' }).check();
+    await dialog.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(tagNames).toEqual(['soils', 'to-read', 'toread']);
+    expect(await tag('soils').locator('kbd').textContent()).toBe('1');
+    // Select the Baker item (no soils) and the Ames item (soils): key 1 adds it to both.
+    await search('nitrogen OR carbon');
+    await expect.poll(count).toBe('2 items');
+    await grid().focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('1');
+    await expect.poll(toast).toContain('Added tag soils to 2 items');
+    await expect.poll(() => shownText(tag('soils').locator('.count'))).toBe('3');
+    await page.keyboard.press('1');
+    await expect.poll(toast).toContain('Removed tag soils from 2 items');
+    await expect.poll(() => shownText(tag('soils').locator('.count'))).toBe('1');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => shownText(tag('soils').locator('.count'))).toBe('3');
+    await page.keyboard.press('2');
+    await expect.poll(toast).toContain('No tag has key 2');
+    await search('');
+    await expect.poll(count).toBe('3 items');
+    await shoot('colored-tag');
+  });
+
+  it('deletes a tag from every item after asking, and Undo brings it back', async () => {
+    await tag('toread').focus();
+    await page.keyboard.press('Delete');
+    await page.getByRole('button', { name: 'Delete tag' }).click();
+    await expect.poll(toast).toContain('Deleted tag toread from 1 item');
+    await expect.poll(tagNames).toEqual(['soils', 'to-read']);
+    await page.getByTestId('toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(tagNames).toEqual(['soils', 'to-read', 'toread']);
+  });
+
+  it('offers the library’s tags while a tag is typed in the details, and relates items both ways', async () => {
+    await search('carbon');
+    await expect.poll(count).toBe('1 item');
+    await rowAt(0).click();
+    const details = page.locator('[data-region="details"]');
+    const options = await details
+      .locator('#details-known-tags option')
+      .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    expect(options.length).toBeGreaterThan(0);
+    const first = await shownText(rowAt(0).locator('[data-col="title"]'));
+
+    const picker = details.getByRole('combobox', { name: 'Relate an item: title, author or key' });
+    await picker.fill('alpine');
+    await details.getByRole('option', { name: /Alpine meadow microbes/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => shownText(details.getByTestId('related').locator('ul.related')))
+      .toContain('Alpine meadow microbes');
+    await shoot('related');
+    // The other side sees it too; the link shows it in the table.
+    await details.getByTestId('related').locator('button.link', { hasText: 'Alpine meadow microbes' }).click();
+    await expect.poll(count).toBe('1 item');
+    await expect.poll(() => shownText(details.getByTestId('related'))).toContain(first);
+    await details.getByRole('button', { name: new RegExp(`Remove the relation to ${first}`) }).click();
+    await expect.poll(() => details.getByTestId('related').locator('ul.related').count()).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
+});
