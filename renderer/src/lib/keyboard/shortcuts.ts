@@ -71,6 +71,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && !e.shiftKey && key(e) === 'f',
   },
   {
+    command: 'advanced-search',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘F' : 'Ctrl+Shift+F',
+    description: 'Advanced search: build a query from fields and conditions, search or save it',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'f',
+  },
+  {
     command: 'undo',
     scope: 'Library',
     keys: `${MOD}Z`,

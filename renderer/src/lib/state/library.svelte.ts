@@ -539,6 +539,13 @@ export class LibraryState {
     }
   }
 
+  /** Keeps a query (the advanced search's) as a saved search, with the table's sort. */
+  async saveQuery(name: string, query: string): Promise<boolean> {
+    const ok = await this.#call(this.api.invoke('library.searches.save', { name, query, sort: this.#sort }));
+    if (ok) this.notify(`Saved the search “${name}”`, null);
+    return ok;
+  }
+
   async deleteSearch(id: number): Promise<void> {
     await this.#call(this.api.invoke('library.searches.delete', { id }));
   }
