@@ -2,7 +2,14 @@
 // toggle a coloured tag on the selection), and items related to one another, both ways. Every change
 // to items is one undo step in the core; colours are a setting of the library, not an item change.
 import { z } from 'zod';
-import type { RelatedRow, TagColor } from '../model/library';
+import type { Collection, RelatedRow, TagColor } from '../model/library';
+
+/** A collection in the Trash (trashed itself, not with a parent), with how much comes back with it. */
+export interface TrashedCollection extends Collection {
+  trashedAt: number;
+  /** Subcollections trashed with it. */
+  subcollections: number;
+}
 import { event, feature, request } from './define';
 import { MAX_IDS } from './library';
 
@@ -38,6 +45,13 @@ export const organiseFeature = feature({
         })
         .strict(),
     ).returns<TagColor[]>(),
+
+    /** Collections in the Trash (library.collections.delete moves one there, with its subcollections). */
+    'library.collections.trashed': request(z.object({}).strict()).returns<TrashedCollection[]>(),
+    /** Brings a collection back from the Trash with its subcollections and its items' membership. */
+    'library.collections.restore': request(z.object({ id: itemId }).strict()).returns<null>(),
+    /** Deletes a collection in the Trash for good (its items stay in the library). */
+    'library.collections.deleteForGood': request(z.object({ id: itemId }).strict()).returns<null>(),
 
     'library.related.list': request(z.object({ id: itemId }).strict()).returns<RelatedRow[]>(),
     'library.related.add': request(z.object({ id: itemId, ids }).strict()).returns<null>(),

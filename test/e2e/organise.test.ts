@@ -210,4 +210,37 @@ describe('Organising: tags and related items', () => {
     await expect.poll(count).toBe('0 items');
     expect(problems.errors).toEqual([]);
   });
+
+  it('moves a collection to the Trash and restores it with its items and subcollection', async () => {
+    await search('');
+    await expect.poll(count).toBe('3 items');
+    const collection = (name: string) => page.locator('[data-collection]', { hasText: name });
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByRole('textbox', { name: 'New collection name' }).fill('Thesis');
+    await page.keyboard.press('Enter');
+    await collection('Thesis').waitFor();
+    await page.getByTestId('view-library').click();
+    await grid().focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+Shift+L');
+    await page.getByTestId('collection-picker').waitFor();
+    await page.keyboard.type('thes');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => shownText(collection('Thesis').locator('.count'))).toBe('2');
+    await collection('Thesis').click();
+    await page.getByRole('button', { name: 'Move Thesis to the Trash' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Move to Trash' }).click();
+    await expect.poll(toast).toContain('Moved the collection to the Trash');
+    await expect.poll(() => collection('Thesis').count()).toBe(0);
+    await page.getByTestId('view-trash').click();
+    const trashed = page.getByTestId('trashed-collections');
+    await expect.poll(() => shownText(trashed)).toContain('Thesis 2 items');
+    await shoot('collection-trash');
+    await trashed.getByRole('button', { name: 'Restore Thesis' }).click();
+    await expect.poll(toast).toContain('Restored “Thesis” with its items');
+    await expect.poll(() => shownText(collection('Thesis').locator('.count'))).toBe('2');
+    await expect.poll(() => trashed.count()).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@
 // The library worker does the work, each change to items one undo step; this says what changed.
 import type { LibraryChange, organiseFeature } from '../../../shared/ipc';
 import type { EventBus } from '../events';
+import { CoreError } from '../errors';
 import type { LibraryClient } from '../library/client';
 import type { FeatureHandlers } from '../registry';
 
@@ -43,6 +44,19 @@ export function organiseHandlers(deps: OrganiseHandlerDeps) {
       const colors = await lib.setTagColor(name, color, position);
       deps.events.emit('library.tagColorsChanged', colors);
       return colors;
+    },
+    'library.collections.trashed': () => lib.trashedCollections(),
+    'library.collections.restore': async ({ id }) => {
+      await lib.restoreCollection(id);
+      deps.changed('collections');
+      return null;
+    },
+    'library.collections.deleteForGood': async ({ id }) => {
+      const trashed = (await lib.trashedCollections()).some((c) => c.id === id);
+      if (!trashed) throw new CoreError('CONFLICT', 'Only a collection in the Trash can be deleted for good.');
+      await lib.deleteCollection(id);
+      deps.changed('collections');
+      return null;
     },
     'library.related.list': ({ id }) => lib.relatedTo(id),
     'library.related.add': async ({ id, ids }) => {

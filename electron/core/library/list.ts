@@ -83,10 +83,14 @@ function scopeFilters(
       options.includeSubcollections === false
         ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
         : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
+            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id AND c.trashed_at IS NULL) SELECT id FROM sub))`,
     );
   }
-  if (options.unfiled) filters.push(sql`NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item_id = i.id)`);
+  // A collection in the Trash files nothing: its items count as Unfiled until it is restored.
+  if (options.unfiled)
+    filters.push(
+      sql`NOT EXISTS (SELECT 1 FROM collection_items ci JOIN collections c ON c.id = ci.collection_id WHERE ci.item_id = i.id AND c.trashed_at IS NULL)`,
+    );
   return filters;
 }
 

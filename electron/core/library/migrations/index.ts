@@ -22,6 +22,7 @@ import { m0020PendingMetadataIndex } from './0020-pending-metadata-index';
 import { m0021AttachmentNames } from './0021-attachment-names';
 import { m0022TableColumns } from './0022-table-columns';
 import { m0023TagsAndRelations } from './0023-tags-and-relations';
+import { m0024CollectionTrash } from './0024-collection-trash';
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   m0021AttachmentNames,
   m0022TableColumns,
   m0023TagsAndRelations,
+  m0024CollectionTrash,
 ];

@@ -1,4 +1,4 @@
-import type { CitewiseApi, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
+import type { CitewiseApi, IpcError, LibraryChange, LibraryLayout, TrashedCollection } from '../../../../shared/ipc';
 import type { CitationLocale } from '../../../../shared/model/settings';
 import {
   SORT_COLUMNS,
@@ -72,6 +72,7 @@ export class LibraryState {
   #collections = $state.raw<Collection[]>([]);
   #tagList = $state.raw<Tag[]>([]);
   #tagColors = $state.raw<TagColor[]>([]);
+  #trashedCollections = $state.raw<TrashedCollection[]>([]);
   #searches = $state.raw<SavedSearch[]>([]);
   #duplicates = $state.raw<DuplicateGroup[] | null>(null);
   #notDuplicates = $state.raw<DuplicateGroup | null>(null);
@@ -128,6 +129,10 @@ export class LibraryState {
   }
   get tagList() {
     return this.#tagList;
+  }
+  /** Collections in the Trash (the Trash view lists them with Restore and Delete for good). */
+  get trashedCollections() {
+    return this.#trashedCollections;
   }
   /** The coloured tags in their places 1–9 (keys 1–9 toggle them on the selection). */
   get tagColors() {
@@ -400,10 +405,27 @@ export class LibraryState {
     await this.#call(this.api.invoke('library.collections.move', { id, parentId }));
   }
 
+  /** Moves a collection (with its subcollections) to the Trash; Restore in the Trash brings it back. */
   async deleteCollection(id: number): Promise<void> {
     if (await this.#call(this.api.invoke('library.collections.delete', { id }))) {
       if (this.#view.kind === 'collection' && this.#view.id === id) this.show({ kind: 'library' });
-      this.notify('Deleted the collection (its items stay in My Library)', null);
+      this.notify('Moved the collection to the Trash (its items stay in My Library; restore it from the Trash)', null);
+      await this.#loadCollections();
+    }
+  }
+
+  async restoreCollection(id: number): Promise<void> {
+    const name = this.#trashedCollections.find((c) => c.id === id)?.name ?? 'the collection';
+    if (await this.#call(this.api.invoke('library.collections.restore', { id }))) {
+      this.notify(`Restored “${name}” with its items`, null);
+      await this.#loadCollections();
+    }
+  }
+
+  async deleteCollectionForGood(id: number): Promise<void> {
+    if (await this.#call(this.api.invoke('library.collections.deleteForGood', { id }))) {
+      this.notify('Deleted the collection for good (its items stay in My Library)', null);
+      await this.#loadCollections();
     }
   }
 
@@ -678,7 +700,11 @@ export class LibraryState {
   }
 
   async #loadCollections(): Promise<void> {
-    const result = await this.api.invoke('library.collections.list', {});
+    const [result, trashed] = await Promise.all([
+      this.api.invoke('library.collections.list', {}),
+      this.api.invoke('library.collections.trashed', {}),
+    ]);
+    if (trashed.ok) this.#trashedCollections = trashed.value;
     if (!result.ok) return;
     this.#collections = result.value;
   }
