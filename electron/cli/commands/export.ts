@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { ExportScope } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
-import { DEFAULT_CITATION_STYLE } from '../../../shared/model/settings';
+import { CITATION_LOCALES, DEFAULT_CITATION_STYLE, isCitationLocale } from '../../../shared/model/settings';
 import { CoreError } from '../../core/errors';
 import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
@@ -48,6 +48,11 @@ export const command = defineCommand({
       arg: 'S',
       help: `For ${CITE_FORMATS.join('/')}: ${CITATION_STYLE_IDS.join(', ')},\nor a style added with "citewise styles add" (default: ${DEFAULT_CITATION_STYLE})`,
     },
+    locale: {
+      type: 'string',
+      arg: 'L',
+      help: `For ${CITE_FORMATS.join('/')}: the language of the citations, a CSL locale such as\nen-US, en-GB, de-DE, fr-FR, pt-BR (${CITATION_LOCALES.length} in all; default: the style's own)`,
+    },
     collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
     query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
     output: {
@@ -76,6 +81,15 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const citeFormat = CITE_FORMATS.find((f) => f === format);
   if (!fileFormat && !citeFormat)
     throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
+  const locale = p.values.locale as string | undefined;
+  if (locale !== undefined && !citeFormat)
+    throw new UsageError(
+      `--locale applies to --format ${CITE_FORMATS.slice(0, -1).join(', ')} or ${CITE_FORMATS.at(-1)} only`,
+    );
+  if (locale !== undefined && !isCitationLocale(locale))
+    throw new UsageError(
+      `--locale must be a CSL locale Citewise ships, such as en-US, en-GB, de-DE or fr-FR (got "${locale}"); all ${CITATION_LOCALES.length}: ${CITATION_LOCALES.join(' ')}`,
+    );
   const style = p.values.style as string | undefined;
   if (style !== undefined && !citeFormat)
     throw new UsageError(
@@ -124,6 +138,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
         const bib = await formatter.formatBibliography(items, {
           style: styleId,
           format: citeFormat!,
+          ...(locale ? { locale } : {}),
           store: libraryBibliographyStore(client.citeCache),
         });
         return { items, text: bib.document };

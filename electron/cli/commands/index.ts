@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   backup: () => import('./backup'),
   restore: () => import('./restore'),
   styles: () => import('./styles'),
+  tags: () => import('./tags'),
   'auto-export': () => import('./auto-export'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),

@@ -78,6 +78,9 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
       d.doiProblem,
       d.abstract,
       d.creatorsFts,
+      d.publisherSort,
+      d.pagesSort,
+      d.extraSort,
     );
     values.push(p.creators.length, ...p.creators, line, sourceKey ?? null, p.replacedId ? p.replacedId.id : null);
     if (p.replacedId) values.push(p.replacedId.reason);
@@ -116,6 +119,9 @@ export function decodePortItems(chunk: PortChunk): PortItem[] {
       doiProblem: str(),
       abstract: v[i++] as string,
       creatorsFts: v[i++] as string,
+      publisherSort: str(),
+      pagesSort: v[i++] as number | null,
+      extraSort: str(),
     };
     const creatorCount = v[i++] as number;
     const creators = v.slice(i, (i += creatorCount)) as PreparedItem['creators'];

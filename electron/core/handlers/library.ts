@@ -188,8 +188,9 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       changed('collections');
       return null;
     },
+    // To the Trash, with its subcollections and its items' membership (organise.ts restores or deletes it for good).
     'library.collections.delete': async ({ id }) => {
-      await lib.deleteCollection(id);
+      await lib.trashCollection(id);
       changed('collections');
       return null;
     },

@@ -22,9 +22,18 @@ export abstract class CollectionsRoom extends ItemsRoom {
       );
     } catch (err) {
       if (String(err).includes('UNIQUE'))
-        throw new CoreError('CONFLICT', `There is already a collection named "${clean}" here.`);
+        throw new CoreError(
+          'CONFLICT',
+          `There is already a collection named "${clean}" here${this.#inTrash(clean, parentId) ? ' (in the Trash: restore it, or empty the Trash first)' : ''}.`,
+        );
       throw err;
     }
+  }
+
+  #inTrash(name: string, parentId: number | null): boolean {
+    return !!this.w.get(
+      sql`SELECT 1 FROM collections WHERE coalesce(parent_id, 0) = ${parentId ?? 0} AND name = ${name} COLLATE NOCASE AND trashed_at IS NOT NULL`,
+    );
   }
 
   renameCollection(id: number, name: string): void {
@@ -52,7 +61,38 @@ export abstract class CollectionsRoom extends ItemsRoom {
     this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
   }
 
-  /** Deletes a collection and its subcollections; the items stay in the library. */
+  /**
+   * Moves a collection and its subcollections to the Trash (the items stay in the library, and keep
+   * their membership for a restore); returns how many collections went.
+   */
+  trashCollection(id: number): number {
+    this.#collectionExists(id);
+    return this.w.transaction(() => {
+      const now = this.now();
+      return this.w.run(sql`UPDATE collections SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN (
+        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`)
+        .changes;
+    });
+  }
+
+  /**
+   * Brings a trashed collection back with the subcollections trashed with it and their items'
+   * membership; a trashed parent comes back too, so the collection has somewhere to be.
+   */
+  restoreCollection(id: number): void {
+    const row = this.w.get<{ trashed_at: number | null }>(sql`SELECT trashed_at FROM collections WHERE id = ${id}`);
+    if (!row) throw notFound('The collection');
+    if (row.trashed_at === null) return;
+    this.w.transaction(() => {
+      this.w.run(sql`UPDATE collections SET trashed_at = NULL WHERE trashed_at = ${row.trashed_at} AND id IN (
+        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
+      this.w.run(sql`UPDATE collections SET trashed_at = NULL WHERE id IN (
+        WITH RECURSIVE up(id) AS (SELECT parent_id FROM collections WHERE id = ${id}
+          UNION SELECT c.parent_id FROM collections c JOIN up ON c.id = up.id) SELECT id FROM up WHERE id IS NOT NULL)`);
+    });
+  }
+
+  /** Deletes a collection and its subcollections for good; the items stay in the library. */
   deleteCollection(id: number): void {
     this.#collectionExists(id);
     this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
@@ -62,13 +102,36 @@ export abstract class CollectionsRoom extends ItemsRoom {
     return this.r
       .all<{ id: number; parent_id: number | null; name: string; n: number }>(
         sql`SELECT c.id, c.parent_id, c.name, (SELECT count(*) FROM collection_items ci JOIN items i ON i.id = ci.item_id WHERE ci.collection_id = c.id AND i.trashed_at IS NULL) AS n
-            FROM collections c ORDER BY c.name COLLATE NOCASE`,
+            FROM collections c WHERE c.trashed_at IS NULL ORDER BY c.name COLLATE NOCASE`,
       )
       .map((c) => ({ id: c.id, parentId: c.parent_id, name: c.name, itemCount: c.n }));
   }
 
+  /** The collections in the Trash that were trashed themselves (not with a parent), newest first. */
+  trashedCollections(): (Collection & { trashedAt: number; subcollections: number })[] {
+    return this.r
+      .all<{ id: number; parent_id: number | null; name: string; n: number; t: number; subs: number }>(
+        sql`SELECT c.id, c.parent_id, c.name, c.trashed_at AS t,
+              (SELECT count(*) FROM collection_items ci WHERE ci.collection_id = c.id) AS n,
+              (SELECT count(*) FROM collections s WHERE s.parent_id = c.id AND s.trashed_at = c.trashed_at) AS subs
+            FROM collections c WHERE c.trashed_at IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM collections p WHERE p.id = c.parent_id AND p.trashed_at = c.trashed_at)
+            ORDER BY c.trashed_at DESC, c.name COLLATE NOCASE`,
+      )
+      .map((c) => ({
+        id: c.id,
+        parentId: c.parent_id,
+        name: c.name,
+        itemCount: c.n,
+        trashedAt: c.t,
+        subcollections: c.subs,
+      }));
+  }
+
   addToCollection(collectionId: number, ids: readonly ItemId[]): void {
     this.#collectionExists(collectionId);
+    if (this.w.get(sql`SELECT 1 FROM collections WHERE id = ${collectionId} AND trashed_at IS NOT NULL`))
+      throw new CoreError('CONFLICT', 'That collection is in the Trash: restore it first.');
     const name = this.#collectionName(collectionId);
     this.undoable(
       (s) => `Add ${s} to ${name}`,
@@ -158,9 +221,11 @@ export abstract class CollectionsRoom extends ItemsRoom {
     );
   }
 
+  /** Deletes the trashed items and collections for good; returns how many items went. */
   emptyTrash(): number {
     const ids = this.w.pluck<number>(sql`SELECT id FROM items WHERE trashed_at IS NOT NULL`);
     if (ids.length) this.deleteItems(ids);
+    this.w.run(sql`DELETE FROM collections WHERE trashed_at IS NOT NULL`);
     return ids.length;
   }
 

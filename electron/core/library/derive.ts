@@ -14,6 +14,10 @@ export interface Derived {
   container: string | null;
   containerSort: string | null;
   doi: string | null;
+  /** Folded publisher, first page and Extra (CSL note): the sort columns of migration 0023. */
+  publisherSort: string | null;
+  pagesSort: number | null;
+  extraSort: string | null;
   /** Set when the item has a DOI the normaliser rejects: kept in the CSL, not indexed. */
   doiProblem: string | null;
   creators: {
@@ -79,6 +83,20 @@ export function dedupeTitle(title: string | null): string | null {
   return t === '' ? null : t;
 }
 
+/** The first page as a number ("123–145" → 123, "e1002" → 1002); null without one. */
+export function pagesSortOf(pages: unknown): number | null {
+  const text = typeof pages === 'number' ? String(pages) : typeof pages === 'string' ? pages : '';
+  const m = /\d{1,9}/.exec(text);
+  return m ? Number(m[0]) : null;
+}
+
+/** Folded text to sort by (as title_sort and container_sort are); null when empty. */
+export function textSortOf(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const folded = foldText(String(value)).slice(0, 200);
+  return folded === '' ? null : folded;
+}
+
 export function derive(item: CslItem): Derived {
   const title = str(item.title);
   const creators: Derived['creators'] = [];
@@ -122,6 +140,9 @@ export function derive(item: CslItem): Derived {
     container,
     containerSort: container ? foldName(container) : null,
     doi,
+    publisherSort: textSortOf(item.publisher),
+    pagesSort: pagesSortOf(item.page),
+    extraSort: textSortOf(item.note),
     doiProblem,
     creators,
     abstract: typeof item.abstract === 'string' ? item.abstract : '',

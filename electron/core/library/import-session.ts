@@ -27,6 +27,9 @@ const DEFERRED_INDEXES = [
   'items_by_container',
   'items_doi',
   'items_filter',
+  'items_by_publisher',
+  'items_by_pages',
+  'items_by_extra',
 ] as const;
 
 /**
@@ -101,7 +104,7 @@ export class ImportSession {
         .raw(),
       insert:
         raw.prepare(`INSERT INTO items (type, citation_key, title, title_sort, creators_text, creators_sort, year, container, container_sort, doi,
-        date_added, date_modified, source, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        date_added, date_modified, source, publisher_sort, pages_sort, extra_sort, supporting, contrasting, mentioning, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       // CAST: a record off the import port is UTF-8 bytes, stored as the text they are (a string stays as it is).
       csl: raw.prepare('INSERT INTO item_csl (item_id, csl) VALUES (?, CAST(? AS TEXT))'),
       // One row per statement: multi-row INSERTs need a statement journal and were measured to be slower.
@@ -254,6 +257,9 @@ export class ImportSession {
         this.#now,
         this.#now,
         this.#options.source ?? null,
+        d.publisherSort,
+        d.pagesSort,
+        d.extraSort,
         ...t,
       ).lastInsertRowid,
     );

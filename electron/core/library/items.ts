@@ -18,7 +18,10 @@ import {
 } from './capture-store';
 import type { CaptureState } from '../../../shared/model/pdf-capture';
 import { inList, sql, type ReadDb } from './sql';
-import type { Attachment, Creator, ItemDetail, ItemId, Note } from './types';
+import type { Attachment, Creator, ItemDetail, ItemId, Note, RelatedRow, TagColor } from './types';
+
+/** Zotero's limit: one coloured tag per key 1–9. */
+export const MAX_COLORED_TAGS = 9;
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
 import { UndoLog } from './undo';
 
@@ -173,6 +176,192 @@ export abstract class ItemsRoom extends UndoLog {
     return this.r
       .all(sql`SELECT t.name, count(*) AS count FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id
       WHERE i.trashed_at IS NULL GROUP BY t.id ORDER BY t.name COLLATE NOCASE`);
+  }
+
+  /**
+   * Renames a tag on every item that has it (trashed ones too), as Zotero does; renaming onto a tag
+   * that exists merges the two. A coloured tag keeps its colour and place under the new name. One
+   * undo step; returns how many items changed.
+   */
+  renameTag(from: string, to: string): number {
+    const [oldName] = this.#tagNames([from]);
+    const [newName] = this.#tagNames([to]);
+    if (oldName === newName) return 0;
+    const ids = this.#itemsTagged([oldName!]);
+    const tag = this.w.get<{ id: number; name: string }>(sql`SELECT id, name FROM tags WHERE name = ${oldName!}`);
+    if (!tag && !this.#colorOf(oldName!)) throw notFound(`The tag “${oldName}”`);
+    const run = (): { value: number } => {
+      if (oldName!.toLowerCase() === newName!.toLowerCase()) {
+        // Only the case changes: the same tag, renamed in place.
+        this.w.run(sql`UPDATE tags SET name = ${newName!} WHERE name = ${oldName!}`);
+      } else if (tag) {
+        const into = this.tagId(newName!);
+        this.w.run(
+          sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT item_id, ${into} FROM item_tags WHERE tag_id = ${tag.id}`,
+        );
+        this.w.run(sql`DELETE FROM tags WHERE id = ${tag.id}`);
+      }
+      this.#moveColor(oldName!, newName!);
+      if (ids.length) this.#touch(ids);
+      return { value: ids.length };
+    };
+    if (ids.length === 0) return this.w.transaction(run).value;
+    return this.undoable(
+      `Rename tag ${oldName} to ${newName} on ${ids.length === 1 ? '1 item' : `${ids.length} items`}`,
+      ids,
+      run,
+    );
+  }
+
+  /** Merges tags into one (`into`, new or existing): every item with any of them gets `into` instead. One undo step. */
+  mergeTags(names: readonly string[], into: string): number {
+    const [target] = this.#tagNames([into]);
+    const sources = this.#tagNames(names).filter((n) => n.toLowerCase() !== target!.toLowerCase());
+    if (sources.length === 0) throw new CoreError('INVALID_INPUT', 'Choose at least one other tag to merge.');
+    const ids = this.#itemsTagged(sources);
+    if (ids.length === 0)
+      throw new CoreError(
+        'NOT_FOUND',
+        `No item has the tag${sources.length > 1 ? 's' : ''} ${sources.map((n) => `“${n}”`).join(', ')}.`,
+      );
+    return this.undoable(
+      `Merge tags ${sources.join(', ')} into ${target} on ${ids.length === 1 ? '1 item' : `${ids.length} items`}`,
+      ids,
+      () => {
+        const targetId = this.tagId(target!);
+        for (const name of sources) {
+          const tag = this.w.get<{ id: number }>(sql`SELECT id FROM tags WHERE name = ${name}`);
+          if (!tag) continue;
+          this.w.run(
+            sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) SELECT item_id, ${targetId} FROM item_tags WHERE tag_id = ${tag.id}`,
+          );
+          this.w.run(sql`DELETE FROM tags WHERE id = ${tag.id}`);
+        }
+        this.#touch(ids);
+        return { value: ids.length };
+      },
+    );
+  }
+
+  /** Removes tags from every item that has them (a coloured tag keeps its colour and place). One undo step. */
+  deleteTags(names: readonly string[]): number {
+    const list = this.#tagNames(names);
+    const ids = this.#itemsTagged(list);
+    if (ids.length === 0) return 0;
+    return this.undoable(
+      `Delete tag${list.length > 1 ? 's' : ''} ${list.join(', ')} from ${ids.length === 1 ? '1 item' : `${ids.length} items`}`,
+      ids,
+      () => {
+        for (const name of list) this.w.run(sql`DELETE FROM tags WHERE name = ${name}`);
+        this.#touch(ids);
+        return { value: ids.length };
+      },
+    );
+  }
+
+  /**
+   * Keys 1–9 (Zotero's coloured tags): adds the tag to every item when any lacks it, else removes it
+   * from all of them. Returns whether it was added.
+   */
+  toggleTag(ids: readonly ItemId[], name: string): boolean {
+    const [tag] = this.#tagNames([name]);
+    const having = new Set(this.#itemsTagged([tag!]));
+    const add = ids.some((id) => !having.has(id));
+    if (add) this.addTags(ids, [tag!]);
+    else this.removeTags(ids, [tag!]);
+    return add;
+  }
+
+  /** The coloured tags in their places 1–9, with how many live items have each (0 included). */
+  tagColors(): TagColor[] {
+    return this.r.all<TagColor>(sql`SELECT c.name, c.color, c.position,
+      (SELECT count(*) FROM tags t JOIN item_tags it ON it.tag_id = t.id JOIN items i ON i.id = it.item_id WHERE t.name = c.name AND i.trashed_at IS NULL) AS count
+      FROM tag_colors c ORDER BY c.position`);
+  }
+
+  /**
+   * Gives a tag a colour and a place (1–9: its key), or takes them away (color null). A new coloured
+   * tag takes the first free place unless one is named; a named place that is taken moves the tag
+   * there and shifts the others along, as Zotero's "Position" does. At most nine coloured tags.
+   */
+  setTagColor(name: string, color: string | null, position?: number): TagColor[] {
+    const [tag] = this.#tagNames([name]);
+    this.w.transaction(() => {
+      const existing = this.#colorOf(tag!);
+      if (color === null) {
+        if (!existing) return;
+        this.w.run(sql`DELETE FROM tag_colors WHERE name = ${tag!}`);
+        this.#compactColors();
+        return;
+      }
+      if (!/^#[0-9a-f]{6}$/i.test(color))
+        throw new CoreError('INVALID_INPUT', `The colour "${color}" is not a colour like #ff6666.`);
+      const all = this.w.all<{ name: string; color: string }>(
+        sql`SELECT name, color FROM tag_colors ORDER BY position`,
+      );
+      if (!existing && all.length >= MAX_COLORED_TAGS)
+        throw new CoreError(
+          'CONFLICT',
+          `At most ${MAX_COLORED_TAGS} tags can have a colour (keys 1 to 9); take the colour off one first.`,
+        );
+      const others = all.filter((c) => c.name.toLowerCase() !== tag!.toLowerCase());
+      const max = others.length + 1;
+      if (position !== undefined && (!Number.isInteger(position) || position < 1 || position > max))
+        throw new CoreError('INVALID_INPUT', `The place of a coloured tag is 1 to ${max} here, not ${position}.`);
+      const at = (position ?? existing?.position ?? max) - 1;
+      this.#writeColors([...others.slice(0, at), { name: existing?.name ?? tag!, color }, ...others.slice(at)]);
+    });
+    return this.tagColors();
+  }
+
+  // ── Related items (both ways) ──
+
+  /** The items related to this one, either way round, with what the details column shows of them. */
+  relatedTo(id: ItemId): RelatedRow[] {
+    this.rowOf(this.r, id);
+    return this.r
+      .all<RelatedRow>(
+        sql`SELECT i.id, i.title, i.creators_text AS creators, i.year, i.citation_key AS citationKey, i.trashed_at IS NOT NULL AS trashed
+      FROM (SELECT related_id AS other FROM item_relations WHERE item_id = ${id} UNION SELECT item_id FROM item_relations WHERE related_id = ${id}) r
+      JOIN items i ON i.id = r.other ORDER BY i.title_sort, i.id`,
+      )
+      .map((r) => ({ ...r, trashed: Boolean(r.trashed) }));
+  }
+
+  /** Relates items to one item, both ways (each pair once). One undo step over all of them. */
+  relateItems(id: ItemId, others: readonly ItemId[]): void {
+    const list = [...new Set(others)].filter((o) => o !== id);
+    if (list.length === 0)
+      throw new CoreError('INVALID_INPUT', 'An item cannot be related to itself; choose another item.');
+    for (const o of [id, ...list]) this.rowOf(this.w, o);
+    this.undoable(
+      (s) => `Relate ${s}`,
+      [id, ...list],
+      () => {
+        const now = this.now();
+        for (const o of list)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO item_relations (item_id, related_id, added_at) VALUES (${Math.min(id, o)}, ${Math.max(id, o)}, ${now})`,
+          );
+        this.#touch([id, ...list]);
+        return { value: undefined };
+      },
+    );
+  }
+
+  /** Takes away the relation between two items (both ways). One undo step. */
+  unrelateItems(id: ItemId, other: ItemId): void {
+    const pair = sql`item_id = ${Math.min(id, other)} AND related_id = ${Math.max(id, other)}`;
+    if (!this.w.get(sql`SELECT 1 FROM item_relations WHERE ${pair}`)) throw notFound('That relation');
+    this.undoable(
+      (s) => `Unrelate ${s}`,
+      [id, other],
+      () => {
+        this.w.run(sql`DELETE FROM item_relations WHERE ${pair}`);
+        this.#touch([id, other]);
+        return { value: undefined };
+      },
+    );
   }
 
   // ── Notes ──
@@ -478,6 +667,45 @@ export abstract class ItemsRoom extends UndoLog {
     const names = [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
     if (names.length === 0) throw new CoreError('INVALID_INPUT', 'A tag needs a name.');
     return names;
+  }
+
+  /** Every item (trashed ones too) with any of these tags. */
+  #itemsTagged(names: readonly string[]): ItemId[] {
+    return this.w.pluck<number>(
+      sql`SELECT DISTINCT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name IN ${inList(names)} ORDER BY it.item_id`,
+    );
+  }
+
+  #colorOf(name: string): { name: string; position: number } | undefined {
+    return this.w.get<{ name: string; position: number }>(
+      sql`SELECT name, position FROM tag_colors WHERE name = ${name}`,
+    );
+  }
+
+  /** A renamed tag keeps its colour and place; renamed onto a coloured tag, that one's colour stays. */
+  #moveColor(from: string, to: string): void {
+    const source = this.#colorOf(from);
+    if (!source) return;
+    const target = this.#colorOf(to);
+    if (target && target.name.toLowerCase() !== source.name.toLowerCase()) {
+      this.w.run(sql`DELETE FROM tag_colors WHERE name = ${from}`);
+      this.#compactColors();
+    } else this.w.run(sql`UPDATE tag_colors SET name = ${to} WHERE name = ${from}`);
+  }
+
+  /** Places 1…n with no gap, in their order. */
+  #compactColors(): void {
+    this.#writeColors(
+      this.w.all<{ name: string; color: string }>(sql`SELECT name, color FROM tag_colors ORDER BY position`),
+    );
+  }
+
+  /** The coloured tags in this order, places 1…n (rewritten whole: a place is UNIQUE and 1–9 at every step). */
+  #writeColors(order: readonly { name: string; color: string }[]): void {
+    this.w.run(sql`DELETE FROM tag_colors`);
+    order.forEach((c, i) =>
+      this.w.run(sql`INSERT INTO tag_colors (name, color, position) VALUES (${c.name}, ${c.color}, ${i + 1})`),
+    );
   }
 
   #noteItem(noteId: number): ItemId {

@@ -17,7 +17,10 @@ import type { ItemId, LibraryRow, ServiceWait, TallyState } from './types';
 
 export const ROW_COLUMNS = sql`i.id, i.type, i.citation_key, i.title, i.creators_text, i.year, i.container, i.doi, i.date_added, i.date_modified, i.trashed_at,
   t.found AS t_found, t.fetched_at AS t_fetched_at, t.total AS t_total, t.supporting AS t_supporting, t.contrasting AS t_contrasting,
-  t.mentioning AS t_mentioning, t.unclassified AS t_unclassified, t.citing_publications AS t_citing, n.found AS n_found, n.retracted AS n_retracted, n.kinds AS n_kinds`;
+  t.mentioning AS t_mentioning, t.unclassified AS t_unclassified, t.citing_publications AS t_citing, n.found AS n_found, n.retracted AS n_retracted, n.kinds AS n_kinds,
+  i.notes_count, i.attachments_count,
+  (SELECT json_array(json_extract(x.csl, '$.publisher'), json_extract(x.csl, '$.page'), substr(json_extract(x.csl, '$.note'), 1, 300)) FROM item_csl x WHERE x.item_id = i.id) AS x_fields,
+  (SELECT count(*) FROM attachments a WHERE a.item_id = i.id AND a.mime = 'application/pdf') AS pdf_count`;
 export const ROW_JOINS = sql`LEFT JOIN service_tallies t ON t.doi = i.doi LEFT JOIN service_notices n ON n.doi = i.doi`;
 
 // The same text the 0003 migration indexes; kept here for items written after it.
@@ -47,6 +50,11 @@ export interface RawRow {
   n_retracted: number | null;
   /** The notice kinds as `,kind,kind,` (service_notices.kinds). */
   n_kinds: string | null;
+  notes_count: number;
+  attachments_count: number;
+  /** [publisher, page, note] from the item's CSL, as JSON (migration 0023's columns show them). */
+  x_fields: string | null;
+  pdf_count: number;
 }
 
 export interface LibraryOptions {
@@ -96,6 +104,23 @@ export function toRow(r: RawRow): LibraryRow {
     evidence: tallyState(r),
     retracted: r.n_found === 1 && r.n_retracted !== null ? r.n_retracted === 1 : null,
     notices: r.n_found === 1 && r.n_kinds ? r.n_kinds.split(',').filter((k) => k !== '') : [],
+    ...extraFields(r.x_fields),
+    notesCount: r.notes_count,
+    files: { count: r.attachments_count, pdf: r.pdf_count },
+  };
+}
+
+const fieldText = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null;
+
+/** Publisher, pages and Extra (CSL note, its first line) of a row, from ROW_COLUMNS' x_fields. */
+function extraFields(json: string | null): Pick<LibraryRow, 'publisher' | 'pages' | 'extra'> {
+  const [publisher, pages, note] = json ? (JSON.parse(json) as unknown[]) : [];
+  const extra = fieldText(note);
+  return {
+    publisher: fieldText(publisher),
+    pages: fieldText(pages),
+    extra: extra === null ? null : (extra.split('\n')[0] ?? '').trim() || null,
   };
 }
 
@@ -184,7 +209,7 @@ export abstract class LibraryBase {
     this.w
       .run(sql`UPDATE items SET type = ${csl.type}, citation_key = ${key}, title = ${d.title}, title_sort = ${d.titleSort}, creators_text = ${d.creatorsText},
       creators_sort = ${d.creatorsSort}, year = ${d.year}, container = ${d.container}, container_sort = ${d.containerSort}, doi = ${d.doi},
-      date_modified = ${now} WHERE id = ${id}`);
+      publisher_sort = ${d.publisherSort}, pages_sort = ${d.pagesSort}, extra_sort = ${d.extraSort}, date_modified = ${now} WHERE id = ${id}`);
     this.w.run(sql`UPDATE item_csl SET csl = ${JSON.stringify(csl)} WHERE item_id = ${id}`);
     this.w.run(sql`DELETE FROM creators WHERE item_id = ${id}`);
     for (const c of d.creators) {

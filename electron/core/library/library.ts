@@ -185,6 +185,10 @@ export class Library extends ZoteroRoom {
         );
         this.w.run(sql`UPDATE attachments SET item_id = ${keepId} WHERE item_id = ${otherId}`);
         this.w.run(sql`UPDATE key_aliases SET item_id = ${keepId} WHERE item_id = ${otherId}`);
+        // The kept item is related to whatever the merged one was related to (but not to itself).
+        this.w.run(sql`INSERT OR IGNORE INTO item_relations (item_id, related_id, added_at)
+          SELECT min(${keepId}, o), max(${keepId}, o), ${now} FROM (SELECT related_id AS o FROM item_relations WHERE item_id = ${otherId}
+            UNION SELECT item_id FROM item_relations WHERE related_id = ${otherId}) WHERE o <> ${keepId}`);
         const earliest = Math.min(keep.date_added, other.date_added);
         this.deleteRow(otherId);
         this.w.run(sql`INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (${other.citation_key}, ${keepId})`);

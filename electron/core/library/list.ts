@@ -28,6 +28,12 @@ const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: bo
   // The UNIQUE constraint's own index: (citation_key) then rowid.
   citationKey: { column: 'citation_key', index: 'sqlite_autoindex_items_1', nullable: false },
   dateAdded: { column: 'date_added', index: 'items_by_added', nullable: false },
+  dateModified: { column: 'date_modified', index: 'items_by_modified', nullable: false },
+  publisher: { column: 'publisher_sort', index: 'items_by_publisher', nullable: true },
+  pages: { column: 'pages_sort', index: 'items_by_pages', nullable: true },
+  extra: { column: 'extra_sort', index: 'items_by_extra', nullable: true },
+  attachments: { column: 'attachments_count', index: 'items_by_attachments', nullable: false },
+  notes: { column: 'notes_count', index: 'items_by_notes', nullable: false },
   supporting: { column: 'supporting', index: 'items_by_supporting', nullable: true },
   contrasting: { column: 'contrasting', index: 'items_by_contrasting', nullable: true },
   mentioning: { column: 'mentioning', index: 'items_by_mentioning', nullable: true },
@@ -77,10 +83,14 @@ function scopeFilters(
       options.includeSubcollections === false
         ? sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id = ${options.collectionId})`
         : sql`i.id IN (SELECT item_id FROM collection_items WHERE collection_id IN (
-            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub))`,
+            WITH RECURSIVE sub(id) AS (SELECT ${options.collectionId} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id AND c.trashed_at IS NULL) SELECT id FROM sub))`,
     );
   }
-  if (options.unfiled) filters.push(sql`NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item_id = i.id)`);
+  // A collection in the Trash files nothing: its items count as Unfiled until it is restored.
+  if (options.unfiled)
+    filters.push(
+      sql`NOT EXISTS (SELECT 1 FROM collection_items ci JOIN collections c ON c.id = ci.collection_id WHERE ci.item_id = i.id AND c.trashed_at IS NULL)`,
+    );
   return filters;
 }
 

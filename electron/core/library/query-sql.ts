@@ -155,8 +155,8 @@ function predicate(node: QueryNode, fulltext: FulltextCondition): SqlFragment {
         : sql`i.id IN (SELECT it.item_id FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE t.name = ${node.value})`;
     case 'collection':
       return sql`i.id IN (SELECT ci.item_id FROM collection_items ci WHERE ci.collection_id IN (
-        WITH RECURSIVE sub(id) AS (SELECT id FROM collections WHERE name = ${node.value} COLLATE NOCASE
-                                   UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
+        WITH RECURSIVE sub(id) AS (SELECT id FROM collections WHERE name = ${node.value} COLLATE NOCASE AND trashed_at IS NULL
+                                   UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id AND c.trashed_at IS NULL)
         SELECT id FROM sub))`;
     // Evidence filters start from the (small) cache table and reach items by DOI; CROSS JOIN fixes
     // that order, which the planner otherwise reverses into a scan of every item's DOI.

@@ -22,6 +22,8 @@ interface ItemSnapshot {
   /** How each captured PDF was identified (migration 0015); absent in entries written before it. */
   captures?: Record<string, SqlValue>[];
   aliases: string[];
+  /** The items related to this one (migration 0024); absent in entries written before it. */
+  relations?: number[];
 }
 
 /** An undo entry: put these items back as they were, and remove items that did not exist. */
@@ -250,6 +252,9 @@ export abstract class UndoLog extends LibraryBase {
       attachments: this.w.all(sql`SELECT * FROM attachments WHERE item_id = ${id}`),
       captures: this.w.all(sql`SELECT * FROM pdf_captures WHERE item_id = ${id}`),
       aliases: this.w.pluck(sql`SELECT alias FROM key_aliases WHERE item_id = ${id}`),
+      relations: this.w.pluck(
+        sql`SELECT related_id FROM item_relations WHERE item_id = ${id} UNION SELECT item_id FROM item_relations WHERE related_id = ${id} ORDER BY 1`,
+      ),
     };
   }
 
@@ -297,6 +302,10 @@ export abstract class UndoLog extends LibraryBase {
     }
     for (const alias of snap.aliases)
       this.w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
+    // Pairs with items that are gone stay gone (an item deleted for good takes its relations with it).
+    for (const other of snap.relations ?? [])
+      this.w.run(sql`INSERT OR IGNORE INTO item_relations (item_id, related_id, added_at)
+        SELECT ${Math.min(id, other)}, ${Math.max(id, other)}, ${snap.row.date_modified as number} WHERE EXISTS (SELECT 1 FROM items WHERE id = ${other})`);
     this.reindex([id]);
   }
 }

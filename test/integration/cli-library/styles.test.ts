@@ -72,3 +72,40 @@ describe('citewise styles', () => {
     expect(used.stderr).toContain('the style "broken"');
   });
 });
+
+describe('citewise export --locale', () => {
+  it('formats in any shipped CSL locale, and refuses one it does not ship', async () => {
+    const de = await run(
+      data.path,
+      'export',
+      '--format',
+      'text',
+      '--style',
+      'chicago',
+      '--locale',
+      'de-DE',
+      '--query',
+      'author:watson',
+    );
+    expect(de.code).toBe(0);
+    const en = await run(
+      data.path,
+      'export',
+      '--format',
+      'text',
+      '--style',
+      'chicago',
+      '--locale',
+      'en-US',
+      '--query',
+      'author:watson',
+    );
+    expect(en.code).toBe(0);
+    expect(de.stdout).not.toBe(en.stdout);
+    expect(de.stdout).toMatch(/ und |Nr\.|S\. /);
+    const bad = await run(data.path, 'export', '--format', 'text', '--locale', 'xx-XX');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--locale must be a CSL locale Citewise ships');
+    expect((await run(data.path, 'export', '--format', 'bibtex', '--locale', 'de-DE')).code).toBe(2);
+  });
+});

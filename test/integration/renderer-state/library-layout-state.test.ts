@@ -7,7 +7,7 @@ import { MAX_COLUMN_PX, MIN_COLUMN_PX, MIN_TITLE_PX, PANE_BOUNDS } from '../../.
 import type { LibraryLayout } from '../../../shared/ipc/settings';
 import { ColumnPrefs } from '../../../renderer/src/lib/state/library-columns.svelte';
 import { PanePrefs } from '../../../renderer/src/lib/state/library-panes.svelte';
-import { LibraryState } from '../../../renderer/src/lib/state/library.svelte';
+import { LibraryState, sanitizeSort } from '../../../renderer/src/lib/state/library.svelte';
 import { coreForTests, offlineCore, until } from './helpers';
 
 describe('ColumnPrefs', () => {
@@ -100,5 +100,45 @@ describe('the layout kept in the library', () => {
     expect(second.columns.ids).toEqual(expected);
     expect(second.columns.width('year')).toBe(90);
     stopSecond();
+  });
+
+  it('keeps the sort order: a reload (or another window) opens sorted as the user left it', async () => {
+    const first = new LibraryState(env.t.api);
+    const stopFirst = first.start();
+    await until(() => first.total === 0, 'the first window');
+    first.sortBy('dateModified');
+    expect(first.sort).toEqual({ column: 'dateModified', direction: 'desc' });
+    first.sortBy('dateModified');
+    expect(first.sort).toEqual({ column: 'dateModified', direction: 'asc' });
+    stopFirst();
+    let kept: LibraryLayout['sort'];
+    await until(
+      () => kept?.direction === 'asc',
+      'the sort in the settings',
+      15_000,
+      async () => {
+        const s = await env.t.api.invoke('settings.get', {});
+        kept = s.ok ? s.value.libraryLayout?.sort : undefined;
+      },
+    );
+    expect(kept).toEqual({ column: 'dateModified', direction: 'asc' });
+    // A fresh window with nothing in localStorage (another port in browser mode) still gets it.
+    (globalThis as { localStorage?: Storage }).localStorage?.clear();
+    const second = new LibraryState(env.t.api);
+    const stopSecond = second.start();
+    await until(() => second.sort.column === 'dateModified', 'the second window to adopt the sort');
+    expect(second.sort).toEqual({ column: 'dateModified', direction: 'asc' });
+    stopSecond();
+  });
+
+  it('ignores a kept sort the table does not offer', () => {
+    expect(sanitizeSort({ column: 'dateModified', direction: 'asc' })).toEqual({
+      column: 'dateModified',
+      direction: 'asc',
+    });
+    expect(sanitizeSort({ column: 'relevance', direction: 'desc' })).toBeNull();
+    expect(sanitizeSort({ column: 'bogus', direction: 'asc' })).toBeNull();
+    expect(sanitizeSort({ column: 'title', direction: 'up' })).toBeNull();
+    expect(sanitizeSort(null)).toBeNull();
   });
 });

@@ -9,9 +9,20 @@ function seed(t: TestLibrary): void {
       ...(i % 7 === 0 ? { issued: undefined } : {}),
       ...(i % 6 === 0 ? {} : { 'container-title': `J ${i % 2}` }),
       ...(i % 3 === 0 ? { DOI: `10.1000/${i}`, type: 'book' } : {}),
+      // Zotero's columns (migration 0022): ties, missing values, page ranges and letters before numbers.
+      ...(i % 4 === 0 ? {} : { publisher: ['Springer', 'Élan', 'springer'][i % 3] }),
+      ...(i % 5 === 1 ? {} : { page: [`${i % 9}–${(i % 9) + 10}`, `e${100 + (i % 4)}`, `${i % 9}`][i % 3] }),
+      ...(i % 4 === 2 ? { note: `Extra ${['b', 'a'][i % 2]}\nsecond line` } : {}),
     }),
   );
   importItems(t.library, items);
+  // Notes, attachments and an edit, so every count column and the date modified have ties and order.
+  for (let i = 1; i <= 57; i += 4) {
+    t.library.addNote(i, `note of ${i}`);
+    if (i % 3 === 0) t.library.addNote(i, 'another');
+  }
+  for (let i = 2; i <= 57; i += 5) t.library.addAttachment(i, { path: `/papers/${i}.pdf`, mime: 'application/pdf' });
+  t.library.updateItem(9, { ...t.library.getItem(9).csl, title: 'Edited' });
   const found: Record<
     string,
     {
@@ -44,6 +55,12 @@ const value = (r: LibraryRow, c: SortColumn): unknown =>
     type: r.type,
     citationKey: r.citationKey.toLowerCase(),
     dateAdded: r.dateAdded,
+    dateModified: r.dateModified,
+    publisher: r.publisher === 'Élan' ? 'elan' : (r.publisher?.toLowerCase() ?? null),
+    pages: r.pages === null ? null : Number(/\d+/.exec(r.pages)![0]),
+    extra: r.extra?.toLowerCase() ?? null,
+    attachments: r.files.count,
+    notes: r.notesCount,
     supporting: r.evidence.state === 'found' ? r.evidence.supporting : null,
     contrasting: r.evidence.state === 'found' ? r.evidence.contrasting : null,
     mentioning: r.evidence.state === 'found' ? r.evidence.mentioning : null,

@@ -12,6 +12,7 @@ import {
   clampPane,
   clampWidth,
   columnTemplate,
+  fitColumns,
   rowMinWidth,
   sanitizePanes,
   sanitizeWidths,
@@ -60,25 +61,54 @@ describe('column widths', () => {
     ).toEqual({ year: 80, title: MIN_TITLE_PX });
   });
 
-  it('gives fixed columns their pixels and shares the spare room 4:1:1 among title, creators and container', () => {
-    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(120px, 4fr) 90px 66px');
-    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 4fr)');
+  it('gives fixed columns their pixels and shares the spare room 6:1:1 among title, creators and container', () => {
+    expect(columnTemplate(['title', 'year', 'citing'], { year: 90 })).toBe('minmax(200px, 6fr) 90px 58px');
+    expect(columnTemplate(['year', 'title'], { title: 400 })).toBe('52px minmax(400px, 6fr)');
     expect(columnTemplate(['title', 'creators', 'container'], {})).toBe(
-      'minmax(120px, 4fr) minmax(72px, 1fr) minmax(64px, 1fr)',
+      'minmax(200px, 6fr) minmax(80px, 1fr) minmax(80px, 1fr)',
     );
     // A width the user set applies: creators fixed at it; the title, resized, stays flexible from it.
-    expect(columnTemplate(['title', 'creators', 'container'], { title: 200, creators: 150 })).toBe(
-      'minmax(200px, 4fr) 150px minmax(64px, 1fr)',
+    expect(columnTemplate(['title', 'creators', 'container'], { title: 300, creators: 150 })).toBe(
+      'minmax(300px, 6fr) 150px minmax(80px, 1fr)',
     );
     // Creators alone still reach the edge; without any flexible column an empty last track takes the spare room.
-    expect(columnTemplate(['year', 'creators'], {})).toBe('52px minmax(72px, 1fr)');
+    expect(columnTemplate(['year', 'creators'], {})).toBe('52px minmax(80px, 1fr)');
     expect(columnTemplate(['year', 'creators'], { creators: 110 })).toBe('52px 110px minmax(0, 1fr)');
   });
 
-  it('sums the widths into a row’s least width; the defaults fit a 1360-pixel window', () => {
-    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(220);
-    const table = 1360 - 245 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
+  it('sums the widths into a row’s least width; the defaults fit a 1360-pixel window with the title at 200 px or more', () => {
+    expect(rowMinWidth(['title', 'year'], { year: 100 })).toBe(300);
+    const table = 1360 - 252 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
     expect(rowMinWidth(DEFAULT_COLUMNS, {})).toBeLessThanOrEqual(table);
+  });
+});
+
+describe('columns that fit', () => {
+  const all = ['title', 'creators', 'year', 'container', 'supporting', 'contrasting', 'mentioning', 'citing'] as const;
+  const need = rowMinWidth(all, {});
+
+  it('keeps every chosen column when they fit, on both sides of the limit', () => {
+    expect(fitColumns(all, need)).toEqual(all);
+    expect(fitColumns(all, need + 1)).toEqual(all);
+    // One pixel short: the column kept least (the container) goes first.
+    expect(fitColumns(all, need - 1)).toEqual(all.filter((c) => c !== 'container'));
+    // Not measured yet: all of them.
+    expect(fitColumns(all, 0)).toEqual(all);
+  });
+
+  it('at a 1,024-pixel window (icon rail, default panes) keeps the title, creators, year and evidence, and more than three columns', () => {
+    const table = 1024 - 52 - PANE_BOUNDS.sidebar.default - PANE_BOUNDS.details.default;
+    const fitted = fitColumns(DEFAULT_COLUMNS, table);
+    expect(fitted.slice(0, 3)).toEqual(['title', 'creators', 'year']);
+    expect(fitted.length).toBeGreaterThan(3);
+    expect(fitted).toContain('supporting');
+    expect(rowMinWidth(fitted, {})).toBeLessThanOrEqual(table);
+  });
+
+  it('leaves out the lowest-kept first, the rightmost among equals, and never the title', () => {
+    expect(fitColumns(['title', 'publisher', 'pages', 'year'], 200 + 120 + 52)).toEqual(['title', 'publisher', 'year']);
+    expect(fitColumns(['creators', 'title'], 10)).toEqual(['title']);
+    expect(fitColumns(['year', 'creators'], 10)).toEqual(['creators']);
   });
 });
 

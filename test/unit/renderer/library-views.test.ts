@@ -140,6 +140,11 @@ describe('titles in the table', () => {
       evidence: { state: 'not-fetched' },
       retracted: null,
       notices: [],
+      publisher: null,
+      pages: null,
+      extra: null,
+      notesCount: 0,
+      files: { count: 0, pdf: 0 },
     };
     expect(cellText(row, 'container')).toBe('Handbook of AI and E. coli');
     expect(cellText({ ...row, container: null }, 'container')).toBe('');

@@ -21,6 +21,9 @@ import { m0019PdfWatch } from './0019-pdf-watch';
 import { m0020PendingMetadataIndex } from './0020-pending-metadata-index';
 import { m0021AttachmentNames } from './0021-attachment-names';
 import { m0022ZoteroKeys } from './0022-zotero-keys';
+import { m0023TableColumns } from './0023-table-columns';
+import { m0024TagsAndRelations } from './0024-tags-and-relations';
+import { m0025CollectionTrash } from './0025-collection-trash';
 
 export interface Migration {
   version: number;
@@ -52,4 +55,7 @@ export const migrations: readonly Migration[] = [
   m0020PendingMetadataIndex,
   m0021AttachmentNames,
   m0022ZoteroKeys,
+  m0023TableColumns,
+  m0024TagsAndRelations,
+  m0025CollectionTrash,
 ];

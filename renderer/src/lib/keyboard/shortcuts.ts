@@ -71,6 +71,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && !e.shiftKey && key(e) === 'f',
   },
   {
+    command: 'advanced-search',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘F' : 'Ctrl+Shift+F',
+    description: 'Advanced search: build a query from fields and conditions, search or save it',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'f',
+  },
+  {
     command: 'undo',
     scope: 'Library',
     keys: `${MOD}Z`,
@@ -90,6 +97,34 @@ export const SHORTCUTS: readonly Shortcut[] = [
     keys: isMac ? '⇧⌘L' : 'Ctrl+Shift+L',
     description: 'Add the selected items to a collection (a picker)',
     matches: (e) => mod(e) && e.shiftKey && key(e) === 'l',
+  },
+  {
+    command: 'toggle-colored-tag',
+    scope: 'Library',
+    keys: '1 to 9',
+    description: 'In the table: add the coloured tag with that key to the selected items, or take it off',
+    matches: (e) => plain(e) && !e.shiftKey && /^[1-9]$/.test(e.key),
+  },
+  {
+    command: 'quick-copy-bibliography',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘C' : 'Ctrl+Shift+C',
+    description: 'Quick Copy: copy the bibliography of the selected items in the default style',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'c',
+  },
+  {
+    command: 'quick-copy-citation',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘A' : 'Ctrl+Shift+A',
+    description: 'Quick Copy: copy an in-text citation of the selected items in the default style',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'a',
+  },
+  {
+    command: 'copy-selection',
+    scope: 'Library',
+    keys: `${MOD}C`,
+    description: 'In the table: copy the selected items’ references in the default style (as Quick Copy)',
+    matches: (e) => mod(e) && !e.shiftKey && key(e) === 'c',
   },
   {
     command: 'selection-menu',

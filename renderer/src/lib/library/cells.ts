@@ -128,6 +128,13 @@ export function rowCells(row: LibraryRow): RowCells {
 export const isEvidenceColumn = (id: ColumnId): id is EvidenceColumn =>
   id === 'supporting' || id === 'contrasting' || id === 'mentioning' || id === 'citing';
 
+/** The attachment cell: "PDF" when a PDF is attached, "File" for other files, and how many when more than one. */
+export function attachmentText(files: LibraryRow['files']): string {
+  if (files.count === 0) return '';
+  const kind = files.pdf > 0 ? 'PDF' : 'File';
+  return files.count === 1 ? kind : `${kind} +${files.count - 1}`;
+}
+
 /** The plain text of a non-evidence cell. */
 export function cellText(row: LibraryRow, id: ColumnId): string {
   switch (id) {
@@ -145,6 +152,18 @@ export function cellText(row: LibraryRow, id: ColumnId): string {
       return row.citationKey;
     case 'dateAdded':
       return dateText(row.dateAdded);
+    case 'dateModified':
+      return dateText(row.dateModified);
+    case 'publisher':
+      return row.publisher ?? '';
+    case 'pages':
+      return row.pages ?? '';
+    case 'extra':
+      return row.extra ?? '';
+    case 'notes':
+      return row.notesCount === 0 ? '' : formatCount(row.notesCount);
+    case 'attachments':
+      return attachmentText(row.files);
     default:
       return '';
   }

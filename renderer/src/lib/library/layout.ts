@@ -6,6 +6,7 @@ import { COLUMNS, columnDef, type ColumnId } from './columns';
 export const MIN_COLUMN_PX = 44;
 /** The title keeps room for a badge and a few words. */
 export const MIN_TITLE_PX = 120;
+
 export const MAX_COLUMN_PX = 1600;
 
 /** Widths the user set, in CSS pixels; a column without one has its default. */
@@ -54,6 +55,32 @@ export function columnTemplate(ids: readonly ColumnId[], widths: ColumnWidths): 
   });
   if (!flexible) tracks.push('minmax(0, 1fr)');
   return tracks.join(' ');
+}
+
+/**
+ * The chosen columns that fit in `available` pixels at their default widths: the columns with the
+ * lowest `keep` are left out (the rightmost first among equals) until the rest fit; the title always
+ * stays, and so does the last column left. `available` 0 (not measured yet) keeps them all. Widths the
+ * user dragged wider are not counted: widening one column makes the table scroll sideways rather than
+ * push another column out under the pointer.
+ */
+export function fitColumns(ids: readonly ColumnId[], available: number): ColumnId[] {
+  if (!(available > 0)) return [...ids];
+  const kept = [...ids];
+  const widths: ColumnWidths = {};
+  let total = rowMinWidth(kept, widths);
+  while (total > available && kept.length > 1) {
+    let drop = -1;
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const id = kept[i]!;
+      if (id === 'title') continue;
+      if (drop < 0 || columnDef(id).keep < columnDef(kept[drop]!).keep) drop = i;
+    }
+    if (drop < 0) break;
+    total -= widthOf(kept[drop]!, widths);
+    kept.splice(drop, 1);
+  }
+  return kept;
 }
 
 /** The least width of a row: wider than the pane, the table scrolls sideways. */

@@ -1,5 +1,13 @@
 import { COLUMNS, columnDef, sanitizeColumns, type ColumnDef, type ColumnId } from '../library/columns';
-import { clampWidth, columnTemplate, rowMinWidth, sanitizeWidths, widthOf, type ColumnWidths } from '../library/layout';
+import {
+  clampWidth,
+  columnTemplate,
+  fitColumns,
+  rowMinWidth,
+  sanitizeWidths,
+  widthOf,
+  type ColumnWidths,
+} from '../library/layout';
 import type { LibraryLayout } from '../../../../shared/ipc/settings';
 
 /** Keeps a part of the Library's layout in the library's settings too (see LibraryState). */
@@ -17,9 +25,14 @@ const WIDTHS_KEY = 'citewise.library.columnWidths';
 export class ColumnPrefs {
   #ids = $state<ColumnId[]>(sanitizeColumns(read(KEY)));
   #widths = $state.raw<ColumnWidths>(sanitizeWidths(read(WIDTHS_KEY)));
-  #defs = $derived(this.#ids.map(columnDef));
-  #template = $derived(columnTemplate(this.#ids, this.#widths));
-  #minWidth = $derived(rowMinWidth(this.#ids, this.#widths));
+  /** The table's width in pixels, as last measured (0: not yet). */
+  #available = $state(0);
+  #fitted = $derived(fitColumns(this.#ids, this.#available));
+  #chosen = $derived(this.#ids.map(columnDef));
+  #defs = $derived(this.#fitted.map(columnDef));
+  #hidden = $derived(this.#chosen.filter((c) => !this.#fitted.includes(c.id)));
+  #template = $derived(columnTemplate(this.#fitted, this.#widths));
+  #minWidth = $derived(rowMinWidth(this.#fitted, this.#widths));
   readonly #saveLayout: LayoutSaver;
 
   constructor(saveLayout: LayoutSaver = () => {}) {
@@ -35,8 +48,23 @@ export class ColumnPrefs {
   get ids(): readonly ColumnId[] {
     return this.#ids;
   }
+  /** The columns the table shows now: the chosen ones that fit its width (fitColumns). */
   get visible(): readonly ColumnDef[] {
     return this.#defs;
+  }
+  /** Every chosen column, in order, whether it fits now or not (the Columns menu lists these). */
+  get chosen(): readonly ColumnDef[] {
+    return this.#chosen;
+  }
+  /** Chosen columns left out because the table is too narrow for them now. */
+  get hidden(): readonly ColumnDef[] {
+    return this.#hidden;
+  }
+
+  /** The table's width changed (the window, a pane resized). */
+  setAvailable(px: number): void {
+    const next = Math.max(0, Math.round(px));
+    if (next !== this.#available) this.#available = next;
   }
   /** The CSS grid template shared by the header and every row. */
   get template() {

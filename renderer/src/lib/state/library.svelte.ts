@@ -1,12 +1,27 @@
-import type { CitewiseApi, ConnectorSave, IpcError, LibraryChange, LibraryLayout } from '../../../../shared/ipc';
+import type {
+  CitewiseApi,
+  ConnectorSave,
+  IpcError,
+  LibraryChange,
+  LibraryLayout,
+  TrashedCollection,
+} from '../../../../shared/ipc';
 import type { CitationLocale } from '../../../../shared/model/settings';
-import type { Collection, DuplicateGroup, SavedSearch, Sort, SortColumn } from '../../../../shared/model/library';
+import {
+  SORT_COLUMNS,
+  type Collection,
+  type DuplicateGroup,
+  type SavedSearch,
+  type Sort,
+  type SortColumn,
+  type TagColor,
+} from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
 import { formatCount } from '../library/cells';
 import { columnDef } from '../library/columns';
 import { RECENT_SORT, combine, sameView, tagTerms, whereOf, type View } from '../library/views';
-import { ColumnPrefs } from './library-columns.svelte';
+import { ColumnPrefs, read, store } from './library-columns.svelte';
 import { PanePrefs } from './library-panes.svelte';
 import { RowCache, type Keep } from './library-rows.svelte';
 import { Selection } from './library-selection.svelte';
@@ -18,6 +33,16 @@ export const SEARCH_DEBOUNCE_MS = 120;
 const CHANGE_COALESCE_MS = 60;
 const TOAST_MS = 6000;
 const DEFAULT_SORT: Sort = { column: 'dateAdded', direction: 'desc' };
+const SORT_KEY = 'citewise.library.sort';
+
+/** A kept sort order, if it is one the table offers (localStorage and settings may hold anything). */
+export function sanitizeSort(value: unknown): Sort | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { column, direction } = value as Record<string, unknown>;
+  if (!(SORT_COLUMNS as readonly unknown[]).includes(column)) return null;
+  if (direction !== 'asc' && direction !== 'desc') return null;
+  return { column: column as SortColumn, direction };
+}
 
 export interface Toast {
   id: number;
@@ -48,9 +73,13 @@ export class LibraryState {
   #applied = $state('');
   #queryError = $state<{ message: string; start: number; end: number } | null>(null);
   #tags = $state.raw<string[]>([]);
-  #sort = $state<Sort>(DEFAULT_SORT);
+  #sort = $state<Sort>(sanitizeSort(read(SORT_KEY)) ?? DEFAULT_SORT);
+  /** The user sorted in this session: the order kept in the settings, read later, does not replace it. */
+  #sorted = false;
   #collections = $state.raw<Collection[]>([]);
   #tagList = $state.raw<Tag[]>([]);
+  #tagColors = $state.raw<TagColor[]>([]);
+  #trashedCollections = $state.raw<TrashedCollection[]>([]);
   #searches = $state.raw<SavedSearch[]>([]);
   #duplicates = $state.raw<DuplicateGroup[] | null>(null);
   #notDuplicates = $state.raw<DuplicateGroup | null>(null);
@@ -108,6 +137,14 @@ export class LibraryState {
   get tagList() {
     return this.#tagList;
   }
+  /** Collections in the Trash (the Trash view lists them with Restore and Delete for good). */
+  get trashedCollections() {
+    return this.#trashedCollections;
+  }
+  /** The coloured tags in their places 1–9 (keys 1–9 toggle them on the selection). */
+  get tagColors() {
+    return this.#tagColors;
+  }
   get searches() {
     return this.#searches;
   }
@@ -158,6 +195,7 @@ export class LibraryState {
   start(): () => void {
     const off = this.api.on('library.changed', (change) => this.#changed(change));
     const offBrowser = this.api.on('zotero.saved', (save) => void this.#fromBrowser(save));
+    const offColors = this.api.on('library.tagColorsChanged', (colors) => (this.#tagColors = colors));
     const offUndo = this.undoStack.start();
     // The table first: the library worker answers in order, and counting tags over a large library
     // must not hold back the first rows. Coming back to the pane, the rows are still here: show them
@@ -172,6 +210,11 @@ export class LibraryState {
         if (r.value.libraryLayout) {
           this.columns.adopt(r.value.libraryLayout);
           this.panes.adopt(r.value.libraryLayout);
+          const sort = sanitizeSort(r.value.libraryLayout.sort);
+          if (sort && !this.#sorted && this.#view.kind !== 'recent' && !sameSort(sort, this.#sort)) {
+            this.#sort = sort;
+            this.#reload('none');
+          }
         }
       });
     }
@@ -179,6 +222,7 @@ export class LibraryState {
     return () => {
       off();
       offBrowser();
+      offColors();
       offUndo();
       clearTimeout(sidebar);
       clearTimeout(this.#toastTimer);
@@ -240,6 +284,10 @@ export class LibraryState {
           : 'asc'
         : columnDef(column).firstDirection;
     this.#sort = { column, direction };
+    this.#sorted = true;
+    // Kept, as Zotero keeps it: the next launch (or a reload) opens sorted the same way.
+    store(SORT_KEY, this.#sort);
+    this.#saveLayout({ sort: { column, direction } });
     this.selection.reset();
     this.#reload('none');
   }
@@ -252,6 +300,19 @@ export class LibraryState {
     this.#queryError = null;
     if (search.sort) this.#sort = search.sort;
     this.selection.reset();
+    this.#reload('none');
+  }
+
+  /** Shows one item (a related one): My Library searched for its citation key, the item selected. */
+  reveal(item: { id: number; citationKey: string }): void {
+    this.#view = { kind: 'library' };
+    this.#tags = [];
+    const query = `key:"${item.citationKey.replace(/["\\]/g, '\\$&')}"`;
+    this.#search = query;
+    this.#applied = query;
+    this.#queryError = null;
+    this.selection.reset();
+    this.selection.pick(0, item.id, { range: false, toggle: false }, () => [item.id]);
     this.#reload('none');
   }
 
@@ -353,10 +414,27 @@ export class LibraryState {
     await this.#call(this.api.invoke('library.collections.move', { id, parentId }));
   }
 
+  /** Moves a collection (with its subcollections) to the Trash; Restore in the Trash brings it back. */
   async deleteCollection(id: number): Promise<void> {
     if (await this.#call(this.api.invoke('library.collections.delete', { id }))) {
       if (this.#view.kind === 'collection' && this.#view.id === id) this.show({ kind: 'library' });
-      this.notify('Deleted the collection (its items stay in My Library)', null);
+      this.notify('Moved the collection to the Trash (its items stay in My Library; restore it from the Trash)', null);
+      await this.#loadCollections();
+    }
+  }
+
+  async restoreCollection(id: number): Promise<void> {
+    const name = this.#trashedCollections.find((c) => c.id === id)?.name ?? 'the collection';
+    if (await this.#call(this.api.invoke('library.collections.restore', { id }))) {
+      this.notify(`Restored “${name}” with its items`, null);
+      await this.#loadCollections();
+    }
+  }
+
+  async deleteCollectionForGood(id: number): Promise<void> {
+    if (await this.#call(this.api.invoke('library.collections.deleteForGood', { id }))) {
+      this.notify('Deleted the collection for good (its items stay in My Library)', null);
+      await this.#loadCollections();
     }
   }
 
@@ -388,6 +466,70 @@ export class LibraryState {
       );
     }
     return ok;
+  }
+
+  /**
+   * Renames a tag on every item (onto an existing tag: the two merge, as in Zotero). One undo step;
+   * the tag filter follows the new name.
+   */
+  async renameTag(from: string, to: string): Promise<boolean> {
+    const result = await this.api.invoke('library.tags.rename', { from, to });
+    if (!result.ok) {
+      this.#error = result.error;
+      return false;
+    }
+    if (this.#tags.includes(from))
+      this.#tags = this.#tags.map((t) => (t === from ? to.trim() : t)).filter((t, i, all) => all.indexOf(t) === i);
+    this.notify(
+      `Renamed tag ${from} to ${to.trim()} on ${plural(result.value.items, 'item')}`,
+      result.value.items > 0 ? await this.undoStack.offerFor([]) : null,
+    );
+    return true;
+  }
+
+  async deleteTag(name: string): Promise<void> {
+    const result = await this.api.invoke('library.tags.delete', { names: [name] });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    if (this.#tags.includes(name)) this.#tags = this.#tags.filter((t) => t !== name);
+    this.notify(
+      `Deleted tag ${name} from ${plural(result.value.items, 'item')}`,
+      result.value.items > 0 ? await this.undoStack.offerFor([]) : null,
+    );
+  }
+
+  /** A colour and place 1–9 for a tag, or (null) none. */
+  async setTagColor(name: string, color: string | null, position?: number): Promise<boolean> {
+    const result = await this.api.invoke('library.tags.setColor', {
+      name,
+      color,
+      ...(position === undefined ? {} : { position }),
+    });
+    if (!result.ok) {
+      this.#error = result.error;
+      return false;
+    }
+    this.#tagColors = result.value;
+    return true;
+  }
+
+  /** Key 1–9: toggles that coloured tag on the selection (added to all when any lacks it). */
+  async toggleColoredTag(position: number): Promise<void> {
+    const tag = this.#tagColors.find((c) => c.position === position);
+    if (!tag) return this.notify(`No tag has key ${position}: give a tag a colour in its menu in the sidebar`, null);
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return this.notify('Select the items to tag first.', null);
+    const result = await this.api.invoke('library.tags.toggle', { ids, name: tag.name });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    this.notify(
+      `${result.value.added ? 'Added' : 'Removed'} tag ${tag.name} ${result.value.added ? 'to' : 'from'} ${plural(ids.length, 'item')}`,
+      await this.undoStack.offerFor(ids),
+    );
   }
 
   /** Formats the selection (a bibliography, or one in-text citation of all of it) for the clipboard. */
@@ -426,6 +568,13 @@ export class LibraryState {
     if (await this.#call(this.api.invoke('library.searches.save', { name, query, sort: this.#sort }))) {
       this.notify(`Saved the search “${name}”`, null);
     }
+  }
+
+  /** Keeps a query (the advanced search's) as a saved search, with the table's sort. */
+  async saveQuery(name: string, query: string): Promise<boolean> {
+    const ok = await this.#call(this.api.invoke('library.searches.save', { name, query, sort: this.#sort }));
+    if (ok) this.notify(`Saved the search “${name}”`, null);
+    return ok;
   }
 
   async deleteSearch(id: number): Promise<void> {
@@ -562,20 +711,26 @@ export class LibraryState {
   }
 
   async #loadSidebar(): Promise<void> {
-    const [total, trashed, tags] = await Promise.all([
+    const [total, trashed, tags, colors] = await Promise.all([
       this.api.invoke('library.count', {}),
       this.api.invoke('library.count', { trash: true }),
       this.api.invoke('library.tags.list', {}),
+      this.api.invoke('library.tags.colors', {}),
       this.#loadCollections(),
       this.#loadSearches(),
     ]);
     if (total.ok) this.#total = total.value;
     if (trashed.ok) this.#trashed = trashed.value;
     if (tags.ok) this.#tagList = tags.value;
+    if (colors.ok) this.#tagColors = colors.value;
   }
 
   async #loadCollections(): Promise<void> {
-    const result = await this.api.invoke('library.collections.list', {});
+    const [result, trashed] = await Promise.all([
+      this.api.invoke('library.collections.list', {}),
+      this.api.invoke('library.collections.trashed', {}),
+    ]);
+    if (trashed.ok) this.#trashedCollections = trashed.value;
     if (!result.ok) return;
     this.#collections = result.value;
   }
@@ -591,6 +746,8 @@ export class LibraryState {
     return result.ok;
   }
 }
+
+const sameSort = (a: Sort, b: Sort): boolean => a.column === b.column && a.direction === b.direction;
 
 const byApi = new WeakMap<CitewiseApi, LibraryState>();
 
