@@ -459,7 +459,9 @@ export abstract class ItemsRoom extends UndoLog {
       return this.undoable(
         (s) => `Attach PDF to ${s}`,
         [into],
-        () => ({ value: { status: 'attached' as const, itemId: into, attachmentId: this.#insertCapture(into, input) } }),
+        () => ({
+          value: { status: 'attached' as const, itemId: into, attachmentId: this.#insertCapture(into, input) },
+        }),
       );
     }
     const session = new ImportSession(this.w, { source: 'pdf' }, this.now(), false);
