@@ -1,4 +1,4 @@
-// Lint: typescript-eslint and eslint-plugin-svelte, plus the import boundaries of DESIGN.md.
+// Lint: typescript-eslint and eslint-plugin-svelte, plus the import boundaries of docs/architecture.md.
 // A file's folder says which runtime it runs in; these rules keep each folder to what that runtime allows.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

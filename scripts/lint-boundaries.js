@@ -1,4 +1,4 @@
-// The import boundaries of DESIGN.md as ESLint `no-restricted-imports` blocks, one per runtime folder.
+// The import boundaries of docs/architecture.md as ESLint `no-restricted-imports` blocks, one per runtime folder.
 // Kept in its own module so that test/unit/lint-boundaries.test.ts can prove each rule catches a wrong import.
 
 const electron = { name: 'electron', message: "Only electron/main and electron/preload may import 'electron'." };

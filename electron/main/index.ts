@@ -1,4 +1,4 @@
-// The Electron shell: windows, the app:// protocol, menus and the guards of DESIGN.md. Everything
+// The Electron shell: windows, the app:// protocol, menus and the security guards (docs/security.md). Everything
 // else is the core, which runs here exactly as it does in host mode, the CLI and the tests.
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';

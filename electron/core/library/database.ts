@@ -29,7 +29,7 @@ export interface OpenDatabaseOptions {
   durability?: 'full' | 'off' | undefined;
 }
 
-/** Opens (creating if needed) a library database with the pragmas of DESIGN.md, then migrates it. */
+/** Opens (creating if needed) a library database with the pragmas of docs/architecture.md (Data), then migrates it. */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {

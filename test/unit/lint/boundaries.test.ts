@@ -1,4 +1,4 @@
-// Proves that lint enforces DESIGN.md's import boundaries: each deliberately wrong import is caught,
+// Proves that lint enforces the import boundaries of docs/architecture.md: each deliberately wrong import is caught,
 // and the same import is accepted where the design allows it.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
