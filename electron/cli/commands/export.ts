@@ -10,6 +10,7 @@ import { CoreError } from '../../core/errors';
 import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
 import { writeFileAtomic } from '../../core/fs/atomic-write';
+import { refuseDataFolderTarget } from '../../core/fs/data-folder-guard';
 import { libraryBibliographyStore } from '../../core/library/cite-cache';
 import { cslOfIds, idsInScope } from '../../core/library/export-scope';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
@@ -105,6 +106,8 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   const query = p.values.query as string | undefined;
   if (query !== undefined) checkQuery(query);
   const output = p.values.output as string | undefined;
+  // Refused before any work: a file that is (or leads to) the library, its backups or attachments.
+  if (output !== undefined) refuseDataFolderTarget(resolve(output), ctx.dataDir);
   const collection = p.values.collection as string | undefined;
 
   // Big bibliographies are formatted in a worker thread as in the app (one: a command uses one style).
@@ -157,6 +160,8 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     return 0;
   }
   const target = resolve(output);
+  // Again at the write: the path may have been changed into a link meanwhile.
+  refuseDataFolderTarget(target, ctx.dataDir);
   try {
     writeFileAtomic(target, text, ctx.atomicFs);
   } catch (err) {

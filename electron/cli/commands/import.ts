@@ -13,6 +13,7 @@ import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureServ
 import { PdfReader } from '../../core/pdf/run-in-worker';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { plural, printJson, withLibrary } from '../library-session';
+import { appendAll } from '../../../shared/model/arrays';
 
 const DUPLICATE_REASON = {
   doi: 'same DOI',
@@ -205,16 +206,17 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             }
             report.format = imported.format;
             report.added = imported.added;
-            report.duplicates.push(
-              ...imported.duplicates.map((d) => ({
+            appendAll(
+              report.duplicates,
+              imported.duplicates.map((d) => ({
                 line: d.line,
                 ...(d.key ? { key: d.key } : {}),
                 existingId: d.existingId,
                 reason: DUPLICATE_REASON[d.reason],
               })),
             );
-            report.errors.push(...imported.errors);
-            report.warnings.push(...imported.warnings);
+            appendAll(report.errors, imported.errors);
+            appendAll(report.warnings, imported.warnings);
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
             if (!(err instanceof CoreError) || isStorageFault(err)) throw err;

@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { MANY_CONTRASTING, reportText } from '../../../shared/model/manuscript';
 import { CoreError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/fs/atomic-write';
+import { refuseDataFolderTarget } from '../../core/fs/data-folder-guard';
 import { checkManuscript, citedItemIds } from '../../core/manuscript/check';
 import { parseManuscriptInWorker } from '../../core/manuscript/in-worker';
 import { parseCommand, UsageError, type CommandSpec } from '../command';
@@ -71,6 +72,8 @@ export async function runManuscriptCommand(argv: readonly string[], ctx: Manuscr
       ['csljson', values['write-csljson']],
     ] as const
   ).flatMap(([format, file]) => (file === undefined ? [] : [{ format, file: resolve(file) }]));
+  // Refused before any work: a file that is (or leads to) the library, its backups or attachments.
+  for (const w of writes) refuseDataFolderTarget(w.file, ctx.dataDir);
 
   // The manuscript is read and parsed before the library is opened: bad input costs nothing.
   const parsed = await parseManuscriptInWorker({ kind: 'path', path: files[0]! });
@@ -94,6 +97,8 @@ export async function runManuscriptCommand(argv: readonly string[], ctx: Manuscr
     ctx.stderr,
   );
   for (const o of outputs) {
+    // Again at the write: the path may have been changed into a link meanwhile.
+    refuseDataFolderTarget(o.file, ctx.dataDir);
     try {
       writeFileAtomic(o.file, o.text);
     } catch (err) {

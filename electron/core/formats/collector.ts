@@ -6,6 +6,28 @@ import type { ImportedItem } from './result';
 
 export type ItemSink = (chunk: ImportedItem[]) => void;
 
+/**
+ * Work done on each item as the importer hands it over (the formats worker prepares it for the
+ * library here): a throw is that entry's own problem, reported on its line, and leaves it out.
+ */
+export type ItemCheck = (item: ImportedItem) => void;
+
+/**
+ * The sink failed to take a chunk. That is no entry's problem (the chunk holds up to a thousand of
+ * them, and the one being read when it filled up is no more to blame than the others): importers let
+ * it end the import, which the store then rolls back, instead of reporting it as the current entry's
+ * error and going on without the chunk.
+ */
+export class SinkFailure extends Error {
+  constructor(cause: unknown) {
+    super(
+      `The entries read so far could not be passed on to the library: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = 'SinkFailure';
+  }
+}
+
 export class ItemCollector {
   readonly items: ImportedItem[] = [];
   count = 0;
@@ -14,9 +36,12 @@ export class ItemCollector {
   constructor(
     private readonly sink?: ItemSink,
     private readonly chunkSize = 1000,
+    private readonly check?: ItemCheck,
   ) {}
 
+  /** Takes one item; a throw from the check is the item's (see ItemCheck), one from the sink a SinkFailure. */
   push(item: ImportedItem): void {
+    this.check?.(item);
     this.count++;
     if (!this.sink) {
       this.items.push(item);
@@ -30,7 +55,11 @@ export class ItemCollector {
     if (this.sink && this.buffer.length > 0) {
       const chunk = this.buffer;
       this.buffer = [];
-      this.sink(chunk);
+      try {
+        this.sink(chunk);
+      } catch (err) {
+        throw err instanceof SinkFailure ? err : new SinkFailure(err);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@
 // MessagePort, so a large import never passes through the thread that answers the UI. Both sides
 // import this one module: the messages, the item they carry, how a chunk of items is packed, and the
 // flow-control slots.
+import { appendAll } from '../../../shared/model/arrays';
 import type { PreparedItem } from '../library/derive';
 
 /** An entry as the parser hands it to the store: prepared (derived columns, CSL-JSON text), with the line its entry starts on and the file's key for it. */
@@ -65,7 +66,9 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
       at += p.csl.byteLength;
     }
     const d = p.derived;
-    values.push(at, p.type, p.hasKey, p.givenKey, p.requestedKey, p.keyProblem, p.keyBase, p.tags.length, ...p.tags);
+    // appendAll, not a spread: an entry may have 90,000 authors (six values each).
+    values.push(at, p.type, p.hasKey, p.givenKey, p.requestedKey, p.keyProblem, p.keyBase, p.tags.length);
+    appendAll(values, p.tags);
     values.push(
       d.title,
       d.titleSort,
@@ -82,7 +85,9 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
       d.pagesSort,
       d.extraSort,
     );
-    values.push(p.creators.length, ...p.creators, line, sourceKey ?? null, p.replacedId ? p.replacedId.id : null);
+    values.push(p.creators.length);
+    appendAll(values, p.creators);
+    values.push(line, sourceKey ?? null, p.replacedId ? p.replacedId.id : null);
     if (p.replacedId) values.push(p.replacedId.reason);
   }
   return { type: 'items', values, text: scratch.buffer.slice(0, at) };

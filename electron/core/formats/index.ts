@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import { toBibtex, type BibtexExportOptions } from './bibtex/export';
-import { ItemCollector, type ItemSink } from './collector';
+import { ItemCollector, type ItemCheck, type ItemSink } from './collector';
 import { importBibtex, importBibtexWindows, needsWholeFileBytes, type NextWindow } from './bibtex/import';
 import { importCslJson } from './csljson/import';
 import { toCslJson } from './csljson/export';
@@ -18,13 +18,14 @@ import type { ImportFormat, ParseResult } from './result';
 import { importRis } from './ris/import';
 import { toRis } from './ris/export';
 import { grouped } from '../../../shared/model/numbers';
+import { appendAll } from '../../../shared/model/arrays';
 
 export { toBibtex, toCslJson, toRis, detectFormat, FormatError };
 export { DEFAULT_LIMITS, type ImportLimits } from './limits';
 export { doiPlaceholder } from './doi-list/import';
 export { paperToCsl } from './doi-list/from-paper';
 export { itemFingerprint } from './fingerprint';
-export type { ItemSink } from './collector';
+export type { ItemCheck, ItemSink } from './collector';
 export type { BibtexExportOptions } from './bibtex/export';
 export type { RisCustom } from './ris/import';
 export type { BibtexCustom } from './bibtex/mapping';
@@ -45,6 +46,8 @@ export interface ImportOptions {
   limits?: Partial<ImportLimits> | undefined;
   /** Stream the items out in chunks instead of returning them (see ItemCollector). */
   onItems?: ItemSink | undefined;
+  /** Work on each item as it is read, before it is streamed; a throw leaves that entry out (ItemCheck). */
+  checkItem?: ItemCheck | undefined;
   chunkSize?: number | undefined;
   /** Files larger than this are read in pieces of this many bytes when they can be (importFile); tests make it small. */
   pieceBytes?: number | undefined;
@@ -76,7 +79,7 @@ export function importText(text: string, options: ImportOptions = {}): ParseResu
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   assertText(clean);
   const format = options.format ?? detectFormat(clean, options.fileName);
-  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize));
+  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize, options.checkItem));
 }
 
 /** Imports bytes: decodes UTF-8 (with or without BOM), UTF-16 LE/BE, or Windows-1252 with a warning. */
@@ -88,7 +91,7 @@ export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): Par
 function importDecoded(decoded: ReturnType<typeof decodeBytes>, options: ImportOptions): ParseResult {
   const result = importText(decoded.text, options);
   result.encoding = decoded.encoding;
-  if (decoded.warnings.length > 0) result.warnings.unshift(...decoded.warnings);
+  if (decoded.warnings.length > 0) result.warnings = appendAll([...decoded.warnings], result.warnings);
   return result;
 }
 
@@ -213,7 +216,7 @@ function importFileInPieces(
     const result = importBibtexWindows(
       windows.next,
       options.limits,
-      new ItemCollector(options.onItems, options.chunkSize),
+      new ItemCollector(options.onItems, options.chunkSize, options.checkItem),
     );
     result.encoding = 'utf-8';
     return result;

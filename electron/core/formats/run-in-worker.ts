@@ -10,6 +10,7 @@ import type { ImportOptions } from './index';
 import { resolveLimits, timeLimitMessage } from './limits';
 import type { ImportedItem, ParseResult } from './result';
 import type { WorkerMessage, WorkerRequest, WorkerSource } from './worker-protocol';
+import { appendAll } from '../../../shared/model/arrays';
 
 export type { WorkerSource } from './worker-protocol';
 export type { PortItem, PortMessage } from './import-port';
@@ -112,7 +113,7 @@ export function importInWorker(source: WorkerSource, options: WorkerImportOption
         else for (const it of message.items) items.push(it);
       } else if (message.type === 'done') {
         cleanup();
-        if (message.sample) items.push(...message.sample);
+        if (message.sample) appendAll(items, message.sample);
         resolve({ ...message.result, items, parseMs: message.parseMs });
       } else {
         const err = fromWire(message.error);

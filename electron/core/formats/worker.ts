@@ -9,7 +9,9 @@ import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-work
 import { importBytes, importFile, importText } from './index';
 import { TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import { encodePortItems, FLOW, type PortMessage } from './import-port';
+import { encodePortItems, FLOW, type PortItem, type PortMessage } from './import-port';
+import type { ItemCheck } from './collector';
+import { maxOf } from '../../../shared/model/arrays';
 import { toWire, type WireError } from '../worker-rpc';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
@@ -32,21 +34,28 @@ const MAX_UNREAD = 4;
 /** A store that has not read a chunk for this long (once it has started reading) is not coming back; the parser stops waiting for it. */
 const STALLED_MS = 30_000;
 
-/** Posts prepared items to the store's port, waiting (this thread only) while it is behind. */
-function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
-  const counters = new SharedArrayBuffer(4 * (Math.max(...Object.values(FLOW)) + 1));
+/**
+ * Prepares each item for the library as the importer reads it (so a failure there is that entry's,
+ * reported on its line, and never costs the others of its chunk), and posts them to the store's port
+ * a chunk at a time, waiting (this thread only) while it is behind.
+ */
+function portWriter(port: MessagePort): { check: ItemCheck; sink: (items: ImportedItem[]) => void } {
+  const counters = new SharedArrayBuffer(4 * (maxOf(Object.values(FLOW)) + 1));
   const flow = new Int32Array(counters);
   port.postMessage({ type: 'flow', counters } satisfies PortMessage);
   let posted = 0;
-  return (items) => {
-    const message = encodePortItems(
-      items.map((it) => {
-        const prepared = prepareItem(it.item, it.replacedId);
-        return it.sourceKey === undefined
-          ? { prepared, line: it.line }
-          : { prepared, line: it.line, sourceKey: it.sourceKey };
-      }),
+  let prepared: PortItem[] = [];
+  const check: ItemCheck = (it) => {
+    const p = prepareItem(it.item, it.replacedId);
+    prepared.push(
+      it.sourceKey === undefined
+        ? { prepared: p, line: it.line }
+        : { prepared: p, line: it.line, sourceKey: it.sourceKey },
     );
+  };
+  const sink = (): void => {
+    const message = encodePortItems(prepared);
+    prepared = [];
     let waitedSince = 0;
     for (;;) {
       const written = Atomics.load(flow, FLOW.written);
@@ -63,6 +72,7 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
     port.postMessage(message satisfies PortMessage, [message.text]);
     posted++;
   };
+  return { check, sink };
 }
 
 /**
@@ -90,9 +100,9 @@ function run(request: WorkerRequest): void {
     const { port } = request;
     const toPort = port ? portWriter(port) : undefined;
     const onItems = sample
-      ? sampleWriter(sample, request.sample!, toPort)
-      : (toPort ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
-    const options = { ...request.options, chunkSize: request.chunkSize, onItems };
+      ? sampleWriter(sample, request.sample!, toPort?.sink)
+      : (toPort?.sink ?? ((items: ImportedItem[]) => post({ type: 'items', items })));
+    const options = { ...request.options, chunkSize: request.chunkSize, onItems, checkItem: toPort?.check };
     result =
       source.kind === 'path'
         ? importFile(source.path, options)

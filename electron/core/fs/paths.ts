@@ -5,6 +5,7 @@ import { access, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import { CoreError } from '../errors';
+import { refuseDataFolderTarget } from './data-folder-guard';
 
 function requireAbsolute(path: string, what: string): string {
   const trimmed = path.trim();
@@ -72,15 +73,8 @@ export async function checkWritableTarget(input: string, options: WritableTarget
       throw new CoreError('FORBIDDEN', `${path} exists and Citewise is not allowed to replace it.`);
     });
   }
-  if (options.forbiddenDir !== undefined) {
-    const [realDir, realForbidden] = await Promise.all([realOrSelf(dir), realOrSelf(resolve(options.forbiddenDir))]);
-    if (within(realForbidden, realDir)) {
-      throw new CoreError(
-        'INVALID_INPUT',
-        `${path} is inside Citewise's own data folder (${options.forbiddenDir}), which holds the library and its backups; choose a folder of your own.`,
-      );
-    }
-  }
+  // Where the write would really land (through links, hard links too): never the data folder.
+  if (options.forbiddenDir !== undefined) refuseDataFolderTarget(path, options.forbiddenDir);
   return path;
 }
 

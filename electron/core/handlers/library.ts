@@ -24,6 +24,7 @@ import { cslOfIds, exportLocale, idsInScope } from '../library/export-scope';
 import { importSource, previewSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 import { grouped } from '../../../shared/model/numbers';
+import { appendAll } from '../../../shared/model/arrays';
 
 export interface LibraryHandlerDeps {
   library: LibraryClient;
@@ -292,7 +293,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         });
         report.byDoi = byDoi;
         report.added += ids.length;
-        report.ids.push(...ids);
+        appendAll(report.ids, ids);
       }
       if (report.ids.length > 0) {
         changed('items', report.ids);

@@ -11,6 +11,7 @@ import { CoreError } from '../errors';
 import { assembleEntryBytes, renderEntry, type EntryOptions } from '../formats/entries';
 import type { ExportFormat } from '../formats/index';
 import { nodeAtomicFs, writeFileAtomic, type AtomicWriteFs } from '../fs/atomic-write';
+import { refuseDataFolderTarget } from '../fs/data-folder-guard';
 import { inBatches, inList, sql, type SqlFragment, type WriteDb } from './sql';
 import type { ItemId } from './types';
 
@@ -450,6 +451,16 @@ export class AutoExportStore {
       settings.format,
     );
     report.bytes = bytes.length;
+    // The file may have become a link to the library (or a hard link to a backup) since it was added.
+    const dataDir = this.#dataDir();
+    if (dataDir !== null) {
+      try {
+        refuseDataFolderTarget(def.path, dataDir);
+      } catch (err) {
+        if (err instanceof CoreError) return fail(err.code, err.message);
+        throw err;
+      }
+    }
     try {
       writeFileAtomic(def.path, bytes, this.#fs);
     } catch (err) {
@@ -461,6 +472,12 @@ export class AutoExportStore {
       .run(sql`UPDATE auto_exports SET last_run_at = ${this.#now()}, last_status = 'written', last_error = NULL, item_count = ${entries.length},
       output_size = ${bytes.length}, output_mtime_ms = ${written?.mtimeMs ?? null} WHERE id = ${id}`);
     return { ...report, status: 'written', ms: performance.now() - started };
+  }
+
+  /** The folder of the library this store writes to (its file's), none for a library in memory. */
+  #dataDir(): string | null {
+    const name = this.#db.raw.name;
+    return name === '' || name === ':memory:' ? null : dirname(name);
   }
 
   #row(id: number): Row {

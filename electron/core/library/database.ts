@@ -39,12 +39,39 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     // 4.5 to 5.1 s with 8 KiB (docs/benchmarks.md, library-import).
     db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
-    db.pragma(options.durability === 'off' ? 'synchronous = OFF' : 'synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    if (options.maxPageCount !== undefined)
-      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
+    connectionPragmas(db, options);
     migrate(db, options.migrations ?? migrations, options.beforeMigrate);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** The pragmas SQLite keeps per connection (durability, foreign keys, busy timeout, the size cap). */
+function connectionPragmas(db: Db, options: Pick<OpenDatabaseOptions, 'durability' | 'maxPageCount'>): void {
+  db.pragma(options.durability === 'off' ? 'synchronous = OFF' : 'synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  if (options.maxPageCount !== undefined)
+    db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
+}
+
+/**
+ * Another write connection to a library openDatabase has opened and migrated, with the same
+ * per-connection pragmas: the library worker's imports write through one of these, so that their
+ * long transaction holds none of the writes made meanwhile (see worker.ts).
+ */
+export function openWriter(
+  file: string,
+  options: Pick<OpenDatabaseOptions, 'nativeBinding' | 'durability' | 'maxPageCount'> = {},
+): Db {
+  const db = new Database(file, {
+    fileMustExist: true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  try {
+    connectionPragmas(db, options);
     return db;
   } catch (err) {
     db.close();

@@ -19,7 +19,7 @@ import { AutoExportStore } from './auto-export-store';
 import { libraryCounts, type LibraryCounts } from './counts';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
-import { inBatches, inList, sql } from './sql';
+import { inBatches, inList, sql, type WriteDb } from './sql';
 import type { DuplicateGroup, ImportOptions, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { ListingStore } from './list';
@@ -66,9 +66,11 @@ export class Library extends ZoteroRoom {
   /**
    * An import fed in chunks (so a large file never has to cross a thread boundary whole) inside one
    * open transaction: commit() makes all of it visible at once; rollback(), an error or a crash leaves nothing.
+   * `db` is the connection it writes on: the library worker gives it one of its own (worker.ts), so that
+   * no other write lands inside the import's transaction and goes with it when it is rolled back.
    */
-  beginImport(options: ImportOptions = {}): ImportSession {
-    return new ImportSession(this.w, options, this.now());
+  beginImport(options: ImportOptions = {}, db: WriteDb = this.w): ImportSession {
+    return new ImportSession(db, options, this.now());
   }
 
   /**

@@ -3,6 +3,7 @@
 // whether a function may write: code that only reads takes a ReadDb, and a ReadDb cannot be passed
 // where a WriteDb is needed.
 import type Database from 'better-sqlite3';
+import { appendAll } from '../../../shared/model/arrays';
 
 export type SqlValue = string | number | bigint | Buffer | null;
 
@@ -72,7 +73,7 @@ export const IN_BATCH = 500;
 /** Runs `fn` once per batch of `values`, so a large IN list never exceeds the parameter limit. */
 export function inBatches<T, R>(values: readonly T[], fn: (batch: T[]) => R[], size = IN_BATCH): R[] {
   const out: R[] = [];
-  for (let i = 0; i < values.length; i += size) out.push(...fn(values.slice(i, i + size)));
+  for (let i = 0; i < values.length; i += size) appendAll(out, fn(values.slice(i, i + size)));
   return out;
 }
 

@@ -14,6 +14,8 @@ import { isBusy, waitingMessage } from './shared-use';
 import type { ImportSession } from './import-session';
 import type { ImportResult } from './types';
 import { openLibrary, type OpenedLibrary } from './open';
+import { openWriter, type Db } from './database';
+import { writeHandle } from './sql';
 import { type ImportMatches, type Request, type Response, type WireError, type WorkerInit } from './protocol';
 import { decodePortItems, FLOW, type PortMessage } from '../formats/import-port';
 
@@ -41,6 +43,8 @@ let retryTimer: NodeJS.Timeout | undefined;
 /** A change waits at most this long for the lock, then fails with CONFLICT. */
 const WAIT_LIMIT_MS = 10 * 60_000;
 const RETRY_MS = 100;
+/** What the app says while a change waits for an import of its own to end. */
+const OWN_IMPORT_MESSAGE = 'Saving when the import finishes';
 
 function queuedBusy(): Error {
   const err = new Error('A change made earlier is waiting for the write lock.') as Error & { code: string };
@@ -93,8 +97,60 @@ interface PortFeed {
 }
 
 const sessions = new Map<number, ImportSession>();
+/**
+ * Each import's own write connection. An import's transaction stays open across the chunks a parser
+ * posts, while this worker answers other requests; on the connection those use, an edit made meanwhile
+ * was written inside the import's transaction, answered as saved, and rolled back with a cancelled or
+ * failed import. On a connection of its own the import holds SQLite's write lock instead: an edit
+ * finds it taken, waits in the queue (below), and is saved, then answered, once the import has ended.
+ */
+const writers = new Map<number, Db>();
 const feeds = new Map<number, PortFeed>();
 let nextSession = 1;
+
+function beginSession(source: string | undefined): number {
+  const db = openWriter(init.file, {
+    nativeBinding: init.nativeBinding,
+    durability: init.durability,
+    maxPageCount: init.maxPageCount,
+  });
+  let session: ImportSession;
+  try {
+    // As short as the main connection's: a command-line import holding the lock sends this to the queue.
+    db.pragma('busy_timeout = 100');
+    db.pragma('cache_size = -65536');
+    session = opened.library.beginImport(source !== undefined ? { source } : {}, writeHandle(db));
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const id = nextSession++;
+  sessions.set(id, session);
+  writers.set(id, db);
+  // The lock is this worker's own now: a write on the main connection cannot get it by waiting, only
+  // once the import ends (endSession drains the queue then).
+  opened.db.pragma('busy_timeout = 0');
+  return id;
+}
+
+/** Ends an import: its transaction rolled back unless committed, its connection closed, waiting writes run. */
+function endSession(id: number): void {
+  sessions.get(id)?.rollback();
+  sessions.delete(id);
+  const db = writers.get(id);
+  writers.delete(id);
+  if (db?.open) db.close();
+  if (sessions.size > 0 || !opened.db.open) return;
+  opened.db.pragma('busy_timeout = 100');
+  if (waiting.length > 0) {
+    // Time spent waiting for this worker's own import does not count toward the limit, which is for
+    // another program that keeps the lock.
+    const now = Date.now();
+    for (const w of waiting) w.since = now;
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = setTimeout(drain, 0);
+  }
+}
 
 function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFeed {
   const feed: PortFeed = { port, ended: false, failed: null, onSettled: null, flow: null };
@@ -111,8 +167,7 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
         return;
       } catch (err) {
         feed.failed = err;
-        session.rollback();
-        sessions.delete(id);
+        endSession(id);
       }
     } else feed.ended = true;
     closeFeed(feed);
@@ -189,8 +244,12 @@ function closeFeed(feed: PortFeed): void {
 function commitSession(id: number): ImportResult {
   const s = sessions.get(id);
   if (!s) throw new Error('The import session is gone.');
-  sessions.delete(id);
-  const result = s.commit();
+  let result: ImportResult;
+  try {
+    result = s.commit();
+  } finally {
+    endSession(id);
+  }
   // After the answer is sent: fresh planner statistics for a library that grew a lot, and the WAL
   // written into the database file.
   setTimeout(() => {
@@ -230,10 +289,8 @@ function handle(req: Request): unknown {
     case 'import.begin': {
       if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
-      const id = nextSession++;
-      const session = opened.library.beginImport({ ...(req.source !== undefined ? { source: req.source } : {}) });
-      sessions.set(id, session);
-      if (req.port) feeds.set(id, feedFrom(id, session, req.port));
+      const id = beginSession(req.source);
+      if (req.port) feeds.set(id, feedFrom(id, sessions.get(id)!, req.port));
       return id;
     }
     case 'import.chunk': {
@@ -242,8 +299,7 @@ function handle(req: Request): unknown {
       try {
         s.add(req.items);
       } catch (err) {
-        s.rollback();
-        sessions.delete(req.session);
+        endSession(req.session);
         throw err;
       }
       return null;
@@ -267,8 +323,7 @@ function handle(req: Request): unknown {
       });
     }
     case 'import.abort': {
-      sessions.get(req.session)?.rollback();
-      sessions.delete(req.session);
+      endSession(req.session);
       const feed = feeds.get(req.session);
       feeds.delete(req.session);
       if (feed) {
@@ -293,8 +348,7 @@ function handle(req: Request): unknown {
     }
     case 'close':
       if (timer) clearInterval(timer);
-      for (const s of sessions.values()) s.rollback();
-      sessions.clear();
+      for (const id of [...sessions.keys()]) endSession(id);
       for (const f of feeds.values()) closeFeed(f);
       feeds.clear();
       opened.close();
@@ -317,8 +371,8 @@ function attempt(req: Request, since: number): boolean {
     } else send(replied(req.id, value));
   } catch (err) {
     // A write that failed mid-way (SQLITE_FULL in a statement run outside db.transaction) must not
-    // leave a transaction open for the next call to write into; an import's own is ended by its session.
-    if (sessions.size === 0 && opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
+    // leave a transaction open for the next call to write into (an import's is on its own connection).
+    if (opened.db.open && opened.db.inTransaction) opened.db.exec('ROLLBACK');
     if (isBusy(err) && WAITS_FOR_LOCK.has(req.op)) {
       if (Date.now() - since < WAIT_LIMIT_MS) return false;
       send(
@@ -347,15 +401,21 @@ function drain(): void {
   } finally {
     draining = false;
   }
-  if (waiting.length > 0) retryTimer = setTimeout(drain, RETRY_MS);
+  // While this worker's own import holds the lock, endSession runs the queue when it ends.
+  if (waiting.length > 0) retryTimer = sessions.size > 0 ? undefined : setTimeout(drain, RETRY_MS);
   else send({ type: 'waiting', waiting: false, message: '' });
 }
 
 port.on('message', (req: Request) => {
   if (req.op !== 'close' && !attempt(req, Date.now())) {
     waiting.push({ req, since: Date.now() });
-    if (waiting.length === 1) send({ type: 'waiting', waiting: true, message: waitingMessage(dirname(init.file)) });
-    retryTimer ??= setTimeout(drain, RETRY_MS);
+    if (waiting.length === 1)
+      send({
+        type: 'waiting',
+        waiting: true,
+        message: sessions.size > 0 ? OWN_IMPORT_MESSAGE : waitingMessage(dirname(init.file)),
+      });
+    if (sessions.size === 0) retryTimer ??= setTimeout(drain, RETRY_MS);
     return;
   }
   if (req.op === 'close') {

@@ -5,6 +5,7 @@
 import type { FoundCitation } from '../../../shared/model/manuscript';
 import type { ParsedCitations } from './markdown';
 import { lineFinder } from './lines';
+import { appendAll } from '../../../shared/model/arrays';
 
 /** Commands whose mandatory argument is a list of keys. */
 const COMMANDS = new Set([
@@ -139,7 +140,7 @@ export function parseLatex(text: string): ParsedCitations {
 /** The keys an .aux file cites, in order, without repeats (BibTeX's \citation, biblatex's \abx@aux@cite). */
 export function auxKeys(text: string): string[] {
   const keys: string[] = [];
-  for (const m of text.matchAll(/\\citation\{([^}]*)\}/g)) keys.push(...m[1]!.split(','));
+  for (const m of text.matchAll(/\\citation\{([^}]*)\}/g)) appendAll(keys, m[1]!.split(','));
   for (const m of text.matchAll(/\\abx@aux@cite\{(?:[^}]*)\}\{([^}]*)\}|\\abx@aux@cite\{([^}{]*)\}(?!\{)/g))
     keys.push((m[1] ?? m[2])!);
   return [...new Set(keys.map((k) => k.trim()).filter((k) => k !== ''))];

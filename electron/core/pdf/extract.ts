@@ -3,6 +3,7 @@
 // Runs inside the PDF worker (worker.ts); the core never parses a PDF on the thread that answers the UI.
 
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { maxOf, minOf } from '../../../shared/model/arrays';
 
 export interface PageText {
   /** 1-based. */
@@ -151,18 +152,18 @@ function titleOf(items: readonly TextItemLike[], view: number[]): { title: strin
   const bottom = view[1] ?? 0;
   const upper = items.filter((i) => i.str.trim() !== '' && (i.transform[5] ?? 0) >= bottom + (top - bottom) / 2);
   if (upper.length === 0) return { title: null, byline: null };
-  const largest = Math.max(...upper.map(sizeOf));
+  const largest = maxOf(upper.map(sizeOf));
   const runs = upper.filter((i) => sizeOf(i) >= largest * 0.95);
   const title = runs
     .map((i) => i.str.trim())
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const lowestTitleY = Math.min(...runs.map((i) => i.transform[5] ?? 0));
+  const lowestTitleY = minOf(runs.map((i) => i.transform[5] ?? 0));
   const below = items.filter((i) => i.str.trim() !== '' && (i.transform[5] ?? 0) < lowestTitleY - 0.5);
   let byline: string | null = null;
   if (below.length > 0) {
-    const y = Math.max(...below.map((i) => i.transform[5] ?? 0));
+    const y = maxOf(below.map((i) => i.transform[5] ?? 0));
     byline =
       below
         .filter((i) => Math.abs((i.transform[5] ?? 0) - y) < 1)

@@ -77,10 +77,15 @@ function editDistance(a: string, b: string): number {
 
 const cover = (a: Span, b: Span): Span => ({ start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) });
 
+/** How deep parentheses and NOT may nest in a query. */
+export const MAX_QUERY_NESTING = 64;
+
 class Parser {
   readonly #tokens: Token[];
   readonly #input: string;
   #pos = 0;
+  /** Parentheses and NOTs open now (MAX_QUERY_NESTING). */
+  #depth = 0;
 
   constructor(input: string) {
     this.#input = input;
@@ -158,10 +163,24 @@ class Parser {
           `"${this.#input.slice(t.span.start, t.span.end)}" at position ${t.span.start + 1} needs a search term after it.`,
           t.span,
         );
+      this.#enter(t);
       const child = this.#unary();
+      this.#depth--;
       return { kind: 'not', child, span: cover(t.span, child.span) };
     }
     return this.#primary();
+  }
+
+  /**
+   * One more level of parentheses or NOT. The parser (and the SQL built from its tree) reads them by
+   * recursion: 2,000 "(" in a 4,000-character query overflowed the stack.
+   */
+  #enter(t: Token): void {
+    if (++this.#depth > MAX_QUERY_NESTING)
+      throw new QuerySyntaxError(
+        `The query nests parentheses or NOT more than ${MAX_QUERY_NESTING} levels deep (at position ${t.span.start + 1}).`,
+        t.span,
+      );
   }
 
   #primary(): QueryNode {
@@ -174,7 +193,9 @@ class Parser {
             `The parentheses at position ${t.span.start + 1} are empty.`,
             cover(t.span, this.#peek()!.span),
           );
+        this.#enter(t);
         const inner = this.#or();
+        this.#depth--;
         const close = this.#tokens[this.#pos++];
         if (close?.type !== 'rparen')
           throw new QuerySyntaxError(`The "(" at position ${t.span.start + 1} is never closed; add a ")".`, t.span);

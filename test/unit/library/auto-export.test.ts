@@ -21,6 +21,7 @@ import { AutoExportStore, type AutoExportFormat } from '../../../electron/core/l
 import { writeHandle } from '../../../electron/core/library/sql';
 import type { Library } from '../../../electron/core/library/library';
 import { article, testLibrary, type TestLibrary, importItems } from './helpers/lib';
+import { tempDir } from '../../helpers/tmp';
 
 /** What `citewise export` writes for these items: getItem, the key as id, sorted by key, exportItems. */
 function fullExport(
@@ -58,6 +59,7 @@ describe('auto-export', () => {
   let store: AutoExportStore;
   let rendered: string[];
   let out: string;
+  let outDir: ReturnType<typeof tempDir>;
 
   beforeEach(() => {
     t = testLibrary();
@@ -71,10 +73,15 @@ describe('auto-export', () => {
         return renderEntry(item, format, options);
       },
     });
-    out = join(t.dir, 'out');
+    // Outside the library's folder: no export may write in Citewise's data folder (data-folder-guard.ts).
+    outDir = tempDir('citewise-auto-export-out-');
+    out = join(outDir.path, 'out');
     mkdirSync(out);
   });
-  afterEach(() => t.dispose());
+  afterEach(() => {
+    t.dispose();
+    outDir.remove();
+  });
 
   for (const format of ['bibtex', 'biblatex', 'csljson', 'ris'] as const) {
     it(`${format}: the first run equals a full export; an edit re-renders one entry and the file still equals a full export`, () => {
@@ -265,7 +272,7 @@ describe('auto-export', () => {
     try {
       const fstore = new AutoExportStore({ db: writeHandle(frozen.db), now: Date.now });
       const ids = seed(frozen.library, 3);
-      const file = join(frozen.dir, 'refs.bib');
+      const file = join(out, 'refs.bib');
       const def = fstore.add({ path: file, format: 'bibtex' });
       fstore.run(def.id);
       // Same clock reading: the modification time cannot tell the edit apart, the revision does.

@@ -3,7 +3,8 @@
 import type { CslDate, CslItem } from '../../../../shared/model/csl';
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
-import { ItemCollector } from '../collector';
+import { ItemCollector, SinkFailure } from '../collector';
+import { appendAll } from '../../../../shared/model/arrays';
 import type { ImportIssue, ParseResult } from '../result';
 import { parseDate } from './dates';
 import { resolveInheritance } from './inherit';
@@ -56,11 +57,11 @@ export function importBibtex(
   return mapEntries(limits, out, (take, warnings) => {
     if (!needsWholeFile(text)) {
       const raw = parseBibtex(text, limits, take);
-      warnings.push(...raw.warnings);
+      appendAll(warnings, raw.warnings);
       return raw;
     }
     const raw = parseBibtex(text, limits);
-    warnings.push(...raw.warnings);
+    appendAll(warnings, raw.warnings);
     const entries = resolveInheritance(raw.entries, warnings);
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
@@ -107,7 +108,7 @@ export function importBibtexWindows(
     }
     parser.feed(text, line, resumeAt, null);
     const raw = parser.result();
-    warnings.push(...raw.warnings);
+    appendAll(warnings, raw.warnings);
     return raw;
   });
 }
@@ -148,6 +149,8 @@ function mapEntries(
       item.id = seen === undefined ? base : `${base}#${seen + 1}`;
       out.push(entry.key ? { item, line: entry.line, sourceKey: entry.key } : { item, line: entry.line });
     } catch (err) {
+      // The library could not take a chunk of entries: not this entry's fault, and the import ends.
+      if (err instanceof SinkFailure) throw err;
       errors.push({
         line: entry.line,
         reason: `The entry "${entry.key}" could not be read: ${err instanceof Error ? err.message : String(err)}`,
@@ -155,7 +158,7 @@ function mapEntries(
     }
   };
   const raw = parse(take, warnings);
-  errors.push(...raw.errors);
+  appendAll(errors, raw.errors);
   for (const [name, line] of ctx.unknownTypes)
     warnings.push({
       line,

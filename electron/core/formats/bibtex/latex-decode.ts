@@ -279,8 +279,28 @@ function isLetter(c: string | undefined): boolean {
   return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
+/**
+ * How deep groups and commands may nest in one value (a command's argument that is itself a command,
+ * \textit\textit…x, nests without braces). The decoder reads nesting by recursion, so it must stop
+ * somewhere: 100,000 nested commands (800 KB, under the field limit) overflowed the stack. BibTeX's
+ * brace limit (64) with a command at each level needs about 130.
+ */
+const MAX_NEST = 256;
+
+/**
+ * A switch met in a group ({\em …} formats the rest of its group), with the text before it: the rest
+ * is wrapped when the group ends (Decoder.wrap). Kept in a list rather than read by recursion, so a
+ * value of 100,000 switches needs no more stack than one.
+ */
+interface Switched {
+  before: string;
+  markup: Markup;
+}
+
 class Decoder {
   private i = 0;
+  /** Groups and commands open now (MAX_NEST). */
+  private nest = 0;
   constructor(
     private readonly src: string,
     private readonly opts: DecodeOptions,
@@ -294,11 +314,25 @@ class Decoder {
     return this.accented ? out.normalize('NFC') : out;
   }
 
+  /** Opens one more level of nesting; a value that nests deeper than MAX_NEST is refused. */
+  private enter(): void {
+    if (++this.nest > MAX_NEST) throw new Error(`its LaTeX nests braces or commands more than ${MAX_NEST} levels deep`);
+  }
+
   /** Reads until the matching } (consumed) when `closes`, else to the end. */
   private group(depth: number, closes: boolean): string {
+    this.enter();
+    const out = this.groupBody(depth, closes);
+    this.nest--;
+    return out;
+  }
+
+  private groupBody(depth: number, closes: boolean): string {
     const { src } = this;
     const n = src.length;
     let out = '';
+    // The switches met in this group (Switched), wrapped around the rest when it ends.
+    let switches: Switched[] | null = null;
     while (this.i < n) {
       // Copy plain runs in one slice: most of a field is ordinary text.
       let j = this.i;
@@ -317,7 +351,7 @@ class Decoder {
       const c = src[this.i]!;
       if (c === '}') {
         this.i++;
-        if (closes) return out;
+        if (closes) return switches ? this.wrap(out, switches) : out;
         continue; // a stray } (unbalanced source): drop it
       }
       if (c === '{') {
@@ -339,9 +373,9 @@ class Decoder {
           continue;
         }
         // A switch such as {\em …} formats the rest of its group.
-        const rest = this.group(depth, closes);
-        const [open, close] = this.opts.rich ? TAGS[switched.markup] : ['', ''];
-        return out + (rest.trim() === '' ? rest : open + rest + close);
+        (switches ??= []).push({ before: out, markup: switched.markup });
+        out = '';
+        continue;
       }
       if (c === '$') {
         out += this.math();
@@ -356,11 +390,33 @@ class Decoder {
       out += text;
       this.i += len;
     }
+    return switches ? this.wrap(out, switches) : out;
+  }
+
+  /** The end of a group that had switches: the text after each wrapped in its markup, innermost first. */
+  private wrap(rest: string, switches: readonly Switched[]): string {
+    let out = rest;
+    // Whether the text after the switch is blank (then it is left unwrapped): known from the pieces,
+    // since trimming the whole text at each of 100,000 switches took time quadratic in its length.
+    let blank = rest.trim() === '';
+    for (let k = switches.length - 1; k >= 0; k--) {
+      const { before, markup } = switches[k]!;
+      const [open, close] = this.opts.rich ? TAGS[markup] : ['', ''];
+      out = before + (blank ? out : open + out + close);
+      blank &&= before.trim() === '';
+    }
     return out;
   }
 
   /** After a backslash: a symbol, an accent, a formatting command or a switch. */
   private command(depth: number): string | { markup: Markup } {
+    this.enter();
+    const out = this.commandBody(depth);
+    this.nest--;
+    return out;
+  }
+
+  private commandBody(depth: number): string | { markup: Markup } {
     const { src } = this;
     this.i++; // the backslash
     let name: string;

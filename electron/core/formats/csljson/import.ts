@@ -16,7 +16,7 @@ import {
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
-import { ItemCollector } from '../collector';
+import { ItemCollector, SinkFailure } from '../collector';
 import type { ImportedItem, ImportIssue, ParseResult } from '../result';
 import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
@@ -136,7 +136,16 @@ export function importCslJson(
     const imported: ImportedItem = { item: result, line, sourceKey: key ?? result.id };
     if (key === undefined && givenId !== undefined && idProblem)
       imported.replacedId = { id: givenId, reason: idProblem };
-    out.push(imported);
+    try {
+      out.push(imported);
+    } catch (err) {
+      // The library could not take a chunk of items: not this item's fault, and the import ends.
+      if (err instanceof SinkFailure) throw err;
+      errors.push({
+        line,
+        reason: `Item ${index + 1}${nameOf(raw)}: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
   });
   out.flush();
   return { format: 'csljson', items: out.items, count: out.count, errors, warnings };

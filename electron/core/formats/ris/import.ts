@@ -3,7 +3,7 @@
 // `custom.ris` so an RIS round trip loses nothing.
 import type { CslDate, CslDateParts, CslItem, CslName } from '../../../../shared/model/csl';
 import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
-import { ItemCollector } from '../collector';
+import { ItemCollector, SinkFailure } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
 import { idKeyProblem } from '../source-id';
@@ -41,6 +41,8 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
       try {
         out.push(recordToItem(r, warnings));
       } catch (err) {
+        // The library could not take a chunk of records: not this record's fault, and the import ends.
+        if (err instanceof SinkFailure) throw err;
         errors.push({ line: r.line, reason: err instanceof Error ? err.message : String(err) });
       }
     }
