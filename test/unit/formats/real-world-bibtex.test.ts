@@ -54,6 +54,7 @@ describe('the real-world fixtures survive import → export → import', () => {
       'jabref-biblatex.bib',
       'mendeley-export.bib',
       'thesis-handwritten.bib',
+      'web-of-science.bib',
     ]);
   });
 

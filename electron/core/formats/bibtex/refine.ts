@@ -6,7 +6,7 @@
 import type { CslItem } from '../../../../shared/model/csl';
 import type { RawEntry } from './parser';
 import { CONTAINED } from './inherit';
-import { decodeLatex, type DecodeOptions } from './latex-decode';
+import { decodeLatex, decodeUrl, type DecodeOptions } from './latex-decode';
 import { defaultFieldName, type BibtexCustom } from './mapping';
 import { splitNameList } from './names';
 import { isEnglish, looksTitleCase, toSentenceCase } from './sentence-case';
@@ -115,7 +115,7 @@ export function isListField(name: string, biblatex: boolean): boolean {
 }
 
 const WEB_TYPES = new Set(['webpage', 'post', 'post-weblog']);
-const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{([^{}]*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
+const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
 
 export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
   const own = custom.fields;
@@ -160,7 +160,7 @@ function takeOrganization(item: CslItem, custom: BibtexCustom, source: string, o
 /** howpublished = {\url{…}} (Better BibTeX, Zotero and Google Scholar write web pages so): the URL. */
 function takeUrl(item: CslItem, custom: BibtexCustom, source: string): void {
   const m = URL_ONLY.exec(source);
-  const url = (m?.[1] ?? m?.[2])?.trim();
+  const url = decodeUrl(m?.[1] ?? m?.[2] ?? '');
   if (!url) return;
   item.URL = url;
   keep(custom, 'URL', url, { howpublished: source });
