@@ -6,6 +6,7 @@ import { Deadline, type ImportLimits } from '../limits';
 import { ItemCollector } from '../collector';
 import type { ImportIssue, ParseResult } from '../result';
 import { parseDate } from './dates';
+import { aasJournal } from './aas-journals';
 import { CONTAINED, resolveInheritance } from './inherit';
 import { decodeLatex, decodeUrl, type DecodeOptions } from './latex-decode';
 import {
@@ -229,6 +230,20 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
     ) {
       keepField(custom, name, value);
       continue;
+    }
+    if (rule.csl === 'container-title' && (name === 'journal' || name === 'journaltitle')) {
+      // NASA ADS writes the journal as an AAS macro (journal = {\apj}): its name, and the macro back on export.
+      const aas = aasJournal(value);
+      if (aas !== undefined) {
+        const kept = (custom.kept ??= {});
+        item['container-title'] = aas.full;
+        kept['container-title'] = { as: aas.full, fields: { [name]: value } };
+        if (!fields.has('shortjournal') && !fields.has('journalabbreviation')) {
+          item['container-title-short'] = aas.short;
+          kept['container-title-short'] = { as: aas.short, fields: { [name]: value } };
+        }
+        continue;
+      }
     }
     const converted = convert(rule, value, unknown, entry, ctx);
     if (converted === undefined) {
