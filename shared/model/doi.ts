@@ -7,8 +7,13 @@ export type NormalizedDoi = string & { readonly __normalizedDoi: true };
 
 export type DoiParse = { ok: true; doi: NormalizedDoi } | { ok: false; reason: string };
 
-// Resolver and scheme prefixes people paste: doi:, https://doi.org/, http://dx.doi.org/, doi.org/…
-const PREFIX = /^(?:doi:\s*|(?:https?:\/\/)?(?:dx\.|www\.)?doi\.org\/)/i;
+// Resolver and scheme prefixes people paste and tools write: doi:, DOI: , "DOI 10.…" (Web of Science,
+// Springer), https://doi.org/, http://dx.doi.org/, doi.org/…, ACM's http://doi.acm.org/, the URI forms
+// info:doi/ and urn:doi:.
+const PREFIX =
+  /^(?:doi(?::\s*|\s+(?=10\.))|info:doi\/|urn:doi:|(?:https?:\/\/)?(?:(?:dx\.|www\.)?doi\.org|doi\.acm\.org)\/)/i;
+// Braces around the whole DOI: Web of Science writes DOI = {{10.1016/…}}, and a copied BibTeX value keeps them.
+const BRACED = /^\{+\s*([^{}]*?)\s*\}+$/;
 // "10." + a registrant code of digits (dot-separated subdivisions allowed) + "/" + a non-empty suffix.
 const SHAPE = /^10\.\d{4,9}(?:\.\d+)*\/\S+$/;
 /** Longer than any registered DOI; guards against pasted documents. */
@@ -50,6 +55,9 @@ export function hasControlCharacter(doi: string): boolean {
 /** The DOI without resolver prefixes and percent-escapes, in the case it was written; null for a broken escape. */
 function unprefixed(input: string): string | null {
   let text = String(input).trim();
+  const braced = BRACED.exec(text);
+  // As many braces close as open: {{10.1/x}}, not {10.1/x}} (a stray brace stays and is refused).
+  if (braced && /^\{*/.exec(text)![0].length === /\}*$/.exec(text)![0].length) text = braced[1]!;
   // A pasted resolver link may carry percent-escapes (10.1000%2Fabc); a DOI itself never contains "%xx".
   for (let i = 0; i < 2 && PREFIX.test(text); i++) text = text.replace(PREFIX, '').trim();
   if (/%[0-9a-f]{2}/i.test(text)) {
@@ -70,6 +78,19 @@ function unprefixed(input: string): string | null {
 export function writtenDoi(input: string): string | null {
   const parsed = parseDoi(input);
   return parsed.ok ? (unprefixed(input) ?? parsed.doi) : null;
+}
+
+// A resolver link, and nothing else: a publisher's page URL may hold a DOI-like path that is not one.
+const RESOLVER_URL = /^(?:https?:\/\/)?(?:(?:dx\.|www\.)?doi\.org|doi\.acm\.org)\/(10\.\S+)$/i;
+
+/**
+ * The DOI a URL resolves, when the URL is a DOI resolver's link (https://doi.org/10.…, http://dx.doi.org/…,
+ * http://doi.acm.org/…), as written; null for any other URL. Tools that have no DOI field write the DOI
+ * so (a BibTeX url, an RIS UR line), and the item should still be enriched and checked for duplicates.
+ */
+export function doiFromUrl(url: string): string | null {
+  const m = RESOLVER_URL.exec(String(url).trim());
+  return m ? writtenDoi(m[0]) : null;
 }
 
 export class InvalidDoiError extends Error {

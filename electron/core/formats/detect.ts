@@ -16,7 +16,8 @@ export function detectFormat(text: string, fileName?: string): ImportFormat {
   if (ext !== undefined && BY_EXTENSION[ext] !== undefined) return BY_EXTENSION[ext];
   const head = text.slice(0, 64 * 1024).replace(/^\uFEFF/, '');
   const first = /\S/.exec(head)?.[0];
-  if (first === '[' || first === '{') return 'csljson';
+  // {{10.1016/…}} (a DOI as Web of Science braces it) starts a DOI list, not JSON.
+  if ((first === '[' || first === '{') && !/^\s*\{+\s*(?:doi:?\s*)?10\.\d{4,9}\//i.test(head)) return 'csljson';
   if (/^\s*TY {1,2}-/m.test(head)) return 'ris';
   if (/@[a-zA-Z]+\s*[{(]/.test(head)) return 'bibtex';
   if (/\b10\.\d{4,9}\//.test(head)) return 'doi-list';

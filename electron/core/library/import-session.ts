@@ -6,9 +6,12 @@ import { uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
 import { prepareItem, withKey, type PreparedItem } from './derive';
 import { isStorageFault } from './faults';
+import { FTS_ROWS } from './search-index';
 import type { SqlValue, WriteDb } from './sql';
+import type { Statement } from 'better-sqlite3';
 import type { PortItem } from '../formats/import-port';
 import type { EntryPlace, ImportOptions, ImportResult, ItemId } from './types';
+import type { ImportIssue } from '../../../shared/model/library';
 
 const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
 
@@ -58,6 +61,13 @@ export class ImportSession {
   #before = 0;
   /** Keys this import gave out (lowercase, as the column compares them) → the item (ids only: 100,000 of them stay small). */
   readonly #seenKeys = new Map<string, ItemId>();
+  /**
+   * Keys this import gave to an entry that did not ask for them (lowercase → that entry): a key made
+   * by the formula, or a requested key with a suffix. A later entry of the file that asks for such a
+   * key takes it back, and the entry holding it gets another (see #reclaim): a key the file gives is
+   * never handed to another entry, whatever order the entries come in.
+   */
+  readonly #provisional = new Map<string, Provisional>();
   readonly #tagIds = new Map<string, number>();
   /**
    * The library was empty when this import began (checked inside its transaction): every duplicate
@@ -118,6 +128,9 @@ export class ImportSession {
       fts: raw.prepare(
         'INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
+      // A key taken back from an entry of this import (rare: only on a collision), so prepared lazily.
+      rekey: null as null | { key: Statement; csl: Statement; ftsDelete: Statement; ftsInsert: Statement },
+      caseAlias: null as null | { held: Statement; add: Statement },
     };
     if (this.#own) {
       raw.exec('BEGIN IMMEDIATE');
@@ -210,27 +223,35 @@ export class ImportSession {
     const taken = (k: string): boolean =>
       this.#seenKeys.has(k.toLowerCase()) || (!this.#fresh && this.#st.keyTaken.get(k, k) !== undefined);
     let key: string;
+    let warning: (EntryPlace & ImportIssue) | undefined;
+    let provisional: string | null = null;
     if (requested && p.keyProblem === null) {
+      // The key this entry asks for, held by an earlier entry of this import that did not ask for it.
+      if (this.#provisional.has(requested.toLowerCase())) this.#reclaim(requested, taken);
       key = uniqueCitationKey(requested, taken);
-      if (key !== requested)
-        this.#result.warnings.push({
+      if (key !== requested) {
+        provisional = requested;
+        warning = {
           ...at,
           reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").`,
-        });
+        };
+      }
     } else {
       key = uniqueCitationKey(p.keyBase!, taken);
+      provisional = p.keyBase!;
       if (requested)
-        this.#result.warnings.push({
+        warning = {
           ...at,
           reason: `The citation key "${requested}" cannot be used (${p.keyProblem}); it became "${key}" ("${requested}" → "${key}").`,
-        });
+        };
       else if (p.replacedId) {
-        this.#result.warnings.push({
+        warning = {
           ...at,
           reason: `The id "${p.replacedId.id}" cannot be a citation key (${p.replacedId.reason}); it became "${key}" ("${p.replacedId.id}" → "${key}").`,
-        });
+        };
       }
     }
+    if (warning) this.#result.warnings.push(warning);
     if (keyed && d.doi && !force && !this.#fresh) {
       const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
       if (other !== undefined) {
@@ -265,6 +286,9 @@ export class ImportSession {
     );
     this.#st.csl.run(id, withKey(p, key));
     this.#seenKeys.set(key.toLowerCase(), id);
+    if (provisional !== null)
+      this.#provisional.set(key.toLowerCase(), { id, key, base: provisional, ...(warning ? { warning } : {}) });
+    if (provisional === requested && requested !== '') this.#keepCaseVariant(requested, id);
     const c = p.creators;
     for (let j = 0; j < c.length; j += 6)
       this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
@@ -283,6 +307,55 @@ export class ImportSession {
     return id;
   }
 
+  /**
+   * Gives the entry of this import that holds `wanted` without having asked for it another key, so that
+   * the entry asking for `wanted` gets it: the held key, its record and its search row are rewritten, and
+   * its warning says the key it ends with.
+   */
+  #reclaim(wanted: string, taken: (key: string) => boolean): void {
+    const lower = wanted.toLowerCase();
+    const holder = this.#provisional.get(lower)!;
+    this.#provisional.delete(lower);
+    // `wanted` stays in #seenKeys while the holder's new key is chosen, so it is not chosen again; the
+    // asking entry takes it as soon as it is free.
+    const key = uniqueCitationKey(holder.base, taken);
+    this.#seenKeys.delete(lower);
+    const raw = this.#db.raw;
+    const st = (this.#st.rekey ??= {
+      key: raw.prepare('UPDATE items SET citation_key = ? WHERE id = ?'),
+      csl: raw.prepare(`UPDATE item_csl SET csl = json_set(csl, '$."citation-key"', ?) WHERE item_id = ?`),
+      ftsDelete: raw.prepare('DELETE FROM items_fts WHERE rowid = ?'),
+      ftsInsert: raw.prepare(
+        `INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_ROWS} WHERE i.id = ?`,
+      ),
+    });
+    st.key.run(key, holder.id);
+    st.csl.run(key, holder.id);
+    st.ftsDelete.run(holder.id);
+    st.ftsInsert.run(holder.id);
+    this.#seenKeys.set(key.toLowerCase(), holder.id);
+    this.#provisional.set(key.toLowerCase(), { ...holder, key });
+    if (holder.warning) holder.warning.reason = holder.warning.reason.replaceAll(`"${holder.key}"`, `"${key}"`);
+  }
+
+  /**
+   * A key that differs from one already held only in case (the file's "Kim_2019" beside "kim_2019": the
+   * library's keys are unique without regard to case, as BibTeX compares them) stays a way to find this
+   * entry: kept as its key alias, so a manuscript citing [@Kim_2019] finds this paper, not kim_2019's.
+   */
+  #keepCaseVariant(requested: string, id: ItemId): void {
+    const raw = this.#db.raw;
+    const st = (this.#st.caseAlias ??= {
+      held: raw
+        .prepare(
+          'SELECT 1 FROM items WHERE citation_key = ? COLLATE BINARY UNION ALL SELECT 1 FROM key_aliases WHERE alias = ? COLLATE BINARY',
+        )
+        .pluck(),
+      add: raw.prepare('INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (?, ?)'),
+    });
+    if (st.held.get(requested, requested) === undefined) st.add.run(requested, id);
+  }
+
   /** The item this entry already is, by the rules an import skips entries by; null when none. */
   existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
     if (p.type === null) return null;
@@ -293,12 +366,13 @@ export class ImportSession {
 
   /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
   #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
-    const mine = this.#seenKeys.get(key.toLowerCase());
+    // An entry of this import holding the key without having asked for it is not this entry by key.
+    const mine = this.#provisional.has(key.toLowerCase()) ? undefined : this.#seenKeys.get(key.toLowerCase());
     type Identity = { id: number; title_sort: string | null; doi: string | null };
     const candidates: Identity[] =
       mine !== undefined
         ? [this.#st.identityOf.get(mine) as Identity]
-        : this.#fresh
+        : this.#fresh || this.#seenKeys.has(key.toLowerCase())
           ? []
           : (this.#st.byKey.all(key, key) as Identity[]);
     for (const c of candidates) {
@@ -362,6 +436,17 @@ export class ImportSession {
     this.#open = false;
     if (this.#own && this.#db.raw.inTransaction) this.#db.raw.exec('ROLLBACK');
   }
+}
+
+/** An entry of this import holding a key it did not ask for (ImportSession.#provisional). */
+interface Provisional {
+  id: ItemId;
+  /** The key it holds now, as given. */
+  key: string;
+  /** What its key is made from: the key it asked for, or the formula's. */
+  base: string;
+  /** The warning that names its key, updated when the key changes. */
+  warning?: EntryPlace & ImportIssue;
 }
 
 function abortError(): Error {

@@ -128,9 +128,13 @@ export abstract class ItemsRoom extends UndoLog {
   }
 
   findByCitationKey(key: string): ItemId | null {
-    const direct = this.r.get<{ id: number }>(sql`SELECT id FROM items WHERE citation_key = ${key}`);
-    if (direct) return direct.id;
-    return this.r.get<{ item_id: number }>(sql`SELECT item_id FROM key_aliases WHERE alias = ${key}`)?.item_id ?? null;
+    // Keys are unique without regard to case, but an alias may differ from a key only in case ("Kim_2019"
+    // kept for the item that had to become "Kim_2019b" beside "kim_2019"): the key as written wins.
+    const rows = this.r.all<{ id: number; exact: number }>(
+      sql`SELECT id, citation_key = ${key} COLLATE BINARY AS exact FROM items WHERE citation_key = ${key}
+        UNION ALL SELECT item_id, alias = ${key} COLLATE BINARY FROM key_aliases WHERE alias = ${key}`,
+    );
+    return (rows.find((r) => r.exact === 1) ?? rows[0])?.id ?? null;
   }
 
   // ── Tags ──

@@ -1,15 +1,24 @@
 // BibTeX/BibLaTeX text → CSL items: parse, resolve crossref/xdata, map each entry. Entries that fail
 // are reported with their line and left out; the rest are returned whole.
 import type { CslDate, CslItem } from '../../../../shared/model/csl';
-import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
+import { doiFromUrl, parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { Deadline, type ImportLimits } from '../limits';
 import { ItemCollector, SinkFailure } from '../collector';
 import { appendAll } from '../../../../shared/model/arrays';
 import type { ImportIssue, ParseResult } from '../result';
 import { parseDate } from './dates';
-import { resolveInheritance } from './inherit';
-import { decodeLatex, type DecodeOptions } from './latex-decode';
-import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom, type FieldRule } from './mapping';
+import { aasJournal } from './aas-journals';
+import { CONTAINED, resolveInheritance } from './inherit';
+import { decodeLatex, decodeUrl, type DecodeOptions } from './latex-decode';
+import {
+  containerField,
+  cslTypeOf,
+  defaultFieldName,
+  fieldRule,
+  impliedGenre,
+  type BibtexCustom,
+  type FieldRule,
+} from './mapping';
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
@@ -213,12 +222,31 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
   if (fields.has('year') || fields.has('date') || fields.has('month') || fields.has('day'))
     mapIssued(fields, item, custom);
 
+  const container = containerField(cslType, CONTAINED.has(entry.type), (f) => fields.has(f));
   for (const [name, value] of fields) {
     if (DATE_GROUP.has(name)) continue;
     const rule = fieldRule(name, cslType);
-    if (rule === undefined || item[rule.csl] !== undefined) {
+    if (
+      rule === undefined ||
+      item[rule.csl] !== undefined ||
+      (container !== undefined && rule.csl === 'container-title' && name !== container)
+    ) {
       keepField(custom, name, value);
       continue;
+    }
+    if (rule.csl === 'container-title' && (name === 'journal' || name === 'journaltitle')) {
+      // NASA ADS writes the journal as an AAS macro (journal = {\apj}): its name, and the macro back on export.
+      const aas = aasJournal(value);
+      if (aas !== undefined) {
+        const kept = (custom.kept ??= {});
+        item['container-title'] = aas.full;
+        kept['container-title'] = { as: aas.full, fields: { [name]: value } };
+        if (!fields.has('shortjournal') && !fields.has('journalabbreviation')) {
+          item['container-title-short'] = aas.short;
+          kept['container-title-short'] = { as: aas.short, fields: { [name]: value } };
+        }
+        continue;
+      }
     }
     const converted = convert(rule, value, unknown, entry, ctx);
     if (converted === undefined) {
@@ -238,6 +266,11 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
   }
 
   refineEntry(entry, item, custom, ctx);
+  // A DOI written only as a resolver link (url = {https://doi.org/10.…}): the item has that DOI.
+  if (item.DOI === undefined && typeof item.URL === 'string') {
+    const doi = doiFromUrl(item.URL);
+    if (doi !== null) item.DOI = doi;
+  }
 
   if (cslType === 'thesis' || cslType === 'report') {
     const genre = impliedGenre(entry.type);
@@ -264,7 +297,8 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
     case 'text':
       return decodeLatex(value, ctx.plain);
     case 'verbatim':
-      return value.replace(/\s+/g, ' ').trim();
+      // The one verbatim field is url: the link without the LaTeX escapes people put in it.
+      return decodeUrl(value);
     case 'pages':
       // 123--145 is most pages fields: no need for the LaTeX decoder to see it.
       return (PAGE_LATEX.test(value) ? decodeLatex(value, ctx.plain) : value.trim()).replace(PAGE_DASHES, '-');
@@ -276,7 +310,16 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       return text === '' ? undefined : parseDate(text);
     }
     case 'doi': {
-      const text = value.replace(/\s+/g, '').replace(/\\_/g, '_');
+      // Braces (Web of Science's {{10.1016/…}}), LaTeX escapes (10.1002/(SICI)…\_x), and a "DOI " prefix
+      // kept apart from a DOI broken over lines.
+      const text = value
+        .replace(/\\text(less|greater)\s*(?:\{\})?|\$([<>])\$/g, (_m, word: string | undefined, sign: string) =>
+          word === undefined ? sign : word === 'less' ? '<' : '>',
+        )
+        .replace(/[{}]/g, '')
+        .replace(/\\([_%#&])/g, '$1')
+        .replace(/^\s*(doi)\s+(?=10\.)/i, '$1:')
+        .replace(/\s+/g, '');
       if (text === '') return undefined;
       const parsed = parseDoi(text);
       // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
@@ -319,9 +362,15 @@ function mapIssued(fields: Map<string, string>, item: CslItem, custom: BibtexCus
   const parts = issued['date-parts']?.[0];
   const single = issued['date-parts']?.length === 1;
   if (month !== undefined) {
-    const m = parseMonth(decodeLatex(month, { rich: false }));
-    if (m !== undefined && parts && single && parts.length === 1) parts.push(m);
-    else keep('month', month);
+    const text = decodeLatex(month, { rich: false });
+    // Web of Science writes the day with the month: Month = {{SEP 1}}.
+    const withDay = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})$/.exec(text.trim());
+    const m = parseMonth(withDay ? withDay[1]! : text);
+    if (m !== undefined && parts && single && parts.length === 1) {
+      parts.push(m);
+      if (withDay && day === undefined && Number(withDay[2]) >= 1 && Number(withDay[2]) <= 31)
+        parts.push(Number(withDay[2]));
+    } else keep('month', month);
   }
   if (day !== undefined) {
     const d = /^\s*\d{1,2}\s*$/.test(day) ? Number(day) : NaN;

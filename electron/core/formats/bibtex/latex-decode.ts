@@ -637,3 +637,21 @@ class Decoder {
     return out;
   }
 }
+
+// What people write in a .bib url for the characters LaTeX treats specially: \_ \% \# \& \$ \~ and the
+// tilde's long forms. A URL holds none of these escapes (nor braces, which must be percent-encoded), so
+// the link is the text without them.
+const URL_TILDE = /\\textasciitilde\s*(?:\{\})?|\\~\s*\{\}|\$\\sim\$|\\sim\b/g;
+
+/**
+ * A BibTeX url (or \url{…} argument) as the link it names: `https://x.org/a\_b\%20c\#d` →
+ * `https://x.org/a_b%20c#d`. Blanks from line breaks go; braces used for grouping go.
+ */
+export function decodeUrl(source: string): string {
+  return source
+    .replace(URL_TILDE, '~')
+    .replace(/\\textunderscore\s*(?:\{\})?/g, '_')
+    .replace(/\\([_%#&$~])/g, '$1')
+    .replace(/[{}]/g, '')
+    .replace(/\s+/g, '');
+}

@@ -276,6 +276,25 @@ export function fieldRule(name: string, cslType: CslItemType): FieldRule | undef
   return undefined;
 }
 
+const CONTAINER_FIELDS = ['journaltitle', 'journal', 'booktitle'] as const;
+
+/**
+ * Which field is an entry's container title when it has more than one: a periodical's journal (an
+ * @article with both journal and booktitle, as conference-paper exports write it, is in the journal),
+ * a part of a book's booktitle, otherwise the first given. pandoc reads them in the same order.
+ */
+export function containerField(
+  cslType: CslItemType,
+  chapterLike: boolean,
+  has: (field: string) => boolean,
+): string | undefined {
+  const present = CONTAINER_FIELDS.filter(has);
+  if (present.length < 2) return present[0];
+  if (PERIODICAL_TYPES.has(cslType)) return present[0];
+  if (chapterLike && has('booktitle')) return 'booktitle';
+  return undefined;
+}
+
 /** The BibTeX field a CSL variable is written to when the item carries no record of its source name. */
 export function defaultFieldName(csl: string, cslType: CslItemType, flavor: Flavor): string {
   const bib = flavor === 'bibtex';

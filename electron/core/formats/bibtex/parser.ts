@@ -76,13 +76,15 @@ function isIdentChar(c: number): boolean {
   );
 }
 
-// Keys may hold more than identifiers (colons, slashes, plus) but never these.
-function isKeyChar(c: number): boolean {
+// Keys may hold more than identifiers (colons, slashes, plus) but never these. As in BibTeX, a key
+// ends at the entry's own closing delimiter: in @article{Smith(2020), …} the parentheses belong to
+// the key (which the mapping then replaces, since \cite cannot use it); in @article(key, …) a ")" ends it.
+function isKeyChar(c: number, close: number): boolean {
   return !(
     c <= SPACE ||
     c === COMMA ||
     c === RBRACE ||
-    c === RPAREN ||
+    (c === RPAREN && close === RPAREN) ||
     c === LBRACE ||
     c === QUOTE ||
     c === HASH ||
@@ -276,7 +278,7 @@ export class BibParser {
     const { text } = this;
     this.skipBlank();
     const keyStart = this.pos;
-    while (this.pos < this.n && isKeyChar(text.charCodeAt(this.pos))) this.pos++;
+    while (this.pos < this.n && isKeyChar(text.charCodeAt(this.pos), close)) this.pos++;
     let key = text.slice(keyStart, this.pos);
     this.skipBlank();
     let c = text.charCodeAt(this.pos);

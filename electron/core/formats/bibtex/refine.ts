@@ -6,7 +6,7 @@
 import type { CslItem } from '../../../../shared/model/csl';
 import type { RawEntry } from './parser';
 import { CONTAINED } from './inherit';
-import { decodeLatex, type DecodeOptions } from './latex-decode';
+import { decodeLatex, decodeUrl, type DecodeOptions } from './latex-decode';
 import { defaultFieldName, type BibtexCustom } from './mapping';
 import { splitNameList } from './names';
 import { isEnglish, looksTitleCase, toSentenceCase } from './sentence-case';
@@ -115,12 +115,15 @@ export function isListField(name: string, biblatex: boolean): boolean {
 }
 
 const WEB_TYPES = new Set(['webpage', 'post', 'post-weblog']);
-const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{([^{}]*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
+const URL_ONLY = /^\s*\\(?:url|nolinkurl)\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*$|^\s*(https?:\/\/[^\s{}]+)\s*$/;
 
 export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
   const own = custom.fields;
   if (own?.['organization'] !== undefined) takeOrganization(item, custom, own['organization'], options);
   if (own?.['howpublished'] !== undefined && item.URL === undefined) takeUrl(item, custom, own['howpublished']);
+  if (own?.['howpublished'] !== undefined && item.publisher === undefined)
+    takeHowpublished(item, custom, own['howpublished'], options);
+  if (own?.['eprint'] !== undefined) takeEprint(item, custom, options);
   dropRepeatedBooktitle(entry, item, custom);
   takeMaintitle(entry, item, custom, options);
   joinTitles(entry, item, custom, options);
@@ -160,11 +163,62 @@ function takeOrganization(item: CslItem, custom: BibtexCustom, source: string, o
 /** howpublished = {\url{…}} (Better BibTeX, Zotero and Google Scholar write web pages so): the URL. */
 function takeUrl(item: CslItem, custom: BibtexCustom, source: string): void {
   const m = URL_ONLY.exec(source);
-  const url = (m?.[1] ?? m?.[2])?.trim();
+  const url = decodeUrl(m?.[1] ?? m?.[2] ?? '');
   if (!url) return;
   item.URL = url;
   keep(custom, 'URL', url, { howpublished: source });
   delete custom.fields!['howpublished'];
+}
+
+/**
+ * howpublished text that is not a link ("Zenodo", "Technical note, CERN") says who made the work public:
+ * the publisher, as pandoc reads it, so every style prints it. Export writes it back as howpublished.
+ */
+function takeHowpublished(item: CslItem, custom: BibtexCustom, source: string, options: RefineOptions): void {
+  const text = decodeLatex(source, options.plain);
+  if (text === '' || URL_ONLY.test(source)) return;
+  item.publisher = text;
+  (custom.aliases ??= {})['publisher'] = 'howpublished';
+  delete custom.fields!['howpublished'];
+}
+
+// eprinttype (biblatex) or archiveprefix (arXiv's own BibTeX) → the link an identifier resolves to,
+// as pandoc makes it; hdl is the Handle System's resolver.
+const EPRINT_LINKS: Readonly<Record<string, string>> = {
+  arxiv: 'https://arxiv.org/abs/',
+  pubmed: 'https://www.ncbi.nlm.nih.gov/pubmed/',
+  googlebooks: 'https://books.google.com?id=',
+  jstor: 'https://www.jstor.org/stable/',
+  hdl: 'https://hdl.handle.net/',
+};
+
+/**
+ * eprint + eprinttype/archiveprefix: the identifier's link as the URL when the entry has none (what
+ * pandoc does), a PubMed id as the PMID, an arXiv id of an unpublished paper as its number
+ * ("arXiv:2101.00001", as Zotero gives preprints). The eprint fields are kept, so a
+ * BibTeX export writes them back as they were.
+ */
+function takeEprint(item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  const own = custom.fields!;
+  const id = decodeUrl(own['eprint']!);
+  const typeField =
+    own['eprinttype'] !== undefined ? 'eprinttype' : own['archiveprefix'] !== undefined ? 'archiveprefix' : undefined;
+  if (id === '' || typeField === undefined) return;
+  const kind = decodeLatex(own[typeField]!, options.plain).toLowerCase().replace(/[\s-]/g, '');
+  const fields: Record<string, string> = { eprint: own['eprint']!, [typeField]: own[typeField]! };
+  for (const extra of ['eprintclass', 'primaryclass']) if (own[extra] !== undefined) fields[extra] = own[extra];
+  const made: [string, string][] = [];
+  const link = EPRINT_LINKS[kind];
+  if (link !== undefined && item.URL === undefined) made.push(['URL', link + id]);
+  if (kind === 'pubmed' && /^\d{1,9}$/.test(id) && item.PMID === undefined) made.push(['PMID', id]);
+  if (kind === 'arxiv' && item.number === undefined && item['container-title'] === undefined)
+    made.push(['number', `arXiv:${id}`]);
+  if (made.length === 0) return;
+  for (const [csl, value] of made) {
+    item[csl] = value;
+    keep(custom, csl, value, fields);
+  }
+  for (const name of Object.keys(fields)) delete own[name];
 }
 
 /** Text compared as a reader would: no markup, case or trailing punctuation. */

@@ -13,7 +13,7 @@ import {
   type CslItemType,
   type CslName,
 } from '../../../../shared/model/csl';
-import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
+import { doiFromUrl, parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector, SinkFailure } from '../collector';
@@ -232,6 +232,10 @@ export function normalizeItem(
         line,
         reason: `Item ${index + 1}${nameOf(raw)}: the DOI "${item.DOI}" is not valid (${doi.reason}); it was kept as written.`,
       });
+  } else if (typeof item.URL === 'string') {
+    // A DOI given only as a resolver link (https://doi.org/10.…) is the item's DOI.
+    const doi = doiFromUrl(item.URL);
+    if (doi !== null) item.DOI = doi;
   }
   return item;
 }

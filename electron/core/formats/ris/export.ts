@@ -60,7 +60,23 @@ function recordText(item: CslItem): string {
           : item.keyword.split(/\s*[,;]\s*/);
     for (const k of list) add('KW', k);
   }
-  if (typeof item['citation-key'] === 'string') add('ID', item['citation-key']);
+  if (typeof item['citation-key'] === 'string') {
+    add('ID', item['citation-key']);
+    // A numeric key reads as a record number (EndNote numbers its records so); the same value as the
+    // label marks it as the key (readIdentifiers' counterpart in import.ts).
+    if (/^\d+$/.test(item['citation-key']) && item['citation-label'] === undefined) add('LB', item['citation-key']);
+  }
+  // A thesis's or report's kind is RIS's "type of work" (M3), unless the item has a medium there.
+  if ((item.type === 'thesis' || item.type === 'report') && typeof item.genre === 'string' && item.medium === undefined)
+    add('M3', item.genre);
+  // The PubMed id as EndNote and Ovid write it: the accession number of an NLM record.
+  const pmidElsewhere = source.fields?.['U1']?.some((v) => /\[pmid\]$/i.test(v)) ?? false;
+  if (typeof item.PMID === 'string' || typeof item.PMID === 'number') {
+    if (item['archive_location'] === undefined && !pmidElsewhere) {
+      add('AN', item.PMID);
+      if (item.archive === undefined && item.source === undefined) add('DP', 'NLM');
+    } else if (!pmidElsewhere) add('U1', `${item.PMID}[pmid]`);
+  }
   for (const [tag, values] of Object.entries(source.fields ?? {})) {
     if (/^[A-Z][A-Z0-9]$/.test(tag) && Array.isArray(values)) for (const v of values) add(tag, v);
   }

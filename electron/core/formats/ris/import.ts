@@ -2,7 +2,7 @@
 // field before it. Tags with no CSL variable, and repeats of single-valued ones, are kept in
 // `custom.ris` so an RIS round trip loses nothing.
 import type { CslDate, CslDateParts, CslItem, CslName } from '../../../../shared/model/csl';
-import { parseDoi, writtenDoi } from '../../../../shared/model/doi';
+import { doiFromUrl, parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { ItemCollector, SinkFailure } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
@@ -239,14 +239,24 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
     item.keyword = keywords.join(', ');
     if (keywords.length > 1) custom.keywords = keywords;
   }
+  readIdentifiers(item, kept);
   let replacedId: ImportedItem['replacedId'];
   const givenKey = typeof item['citation-key'] === 'string' ? item['citation-key'] : undefined;
-  const idProblem = givenKey === undefined ? null : idKeyProblem(givenKey);
+  // A number is a record number (EndNote's ID), unless the label repeats it: Citewise writes a
+  // numeric citation key as ID and LB both, so that it comes back as the key.
+  const numericKey = givenKey !== undefined && /^\d+$/.test(givenKey) && item['citation-label'] === givenKey;
+  if (numericKey) delete item['citation-label'];
+  const idProblem = givenKey === undefined || numericKey ? null : idKeyProblem(givenKey);
   if (givenKey !== undefined && idProblem !== null) {
     // EndNote's and Reference Manager's record numbers: kept as the ID tag, not made the key.
     delete item['citation-key'];
     kept['ID'] = [givenKey, ...(kept['ID'] ?? [])];
     replacedId = { id: givenKey, reason: idProblem };
+  }
+  // A DOI given only as a resolver link (UR  - https://doi.org/10.…) is the item's DOI.
+  if (item.DOI === undefined && typeof item.URL === 'string') {
+    const doi = doiFromUrl(item.URL);
+    if (doi !== null) item.DOI = doi;
   }
   if (Object.keys(kept).length > 0) custom.fields = kept;
   item.custom = { ris: custom };
@@ -257,9 +267,40 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
   return out;
 }
 
+// A database whose accession number is the PubMed id: PubMed, MEDLINE (Ovid's "Ovid MEDLINE(R)"), NLM.
+const PUBMED_DATABASE = /pubmed|medline|\bnlm\b/i;
+
+/**
+ * Identifiers RIS has no tag of its own for, as the tools that write them put them: the PubMed id as the
+ * accession number of a PubMed or MEDLINE record (AN with DB or DP naming it, as Ovid and EndNote write
+ * it) or as PubMed's "U1  - 13054692[pmid]"; the PMC id in C2 (EndNote's PMCID field).
+ */
+function readIdentifiers(item: CslItem, kept: Record<string, string[]>): void {
+  const an = item['archive_location'];
+  const database = `${String(item.source ?? '')} ${String(item.archive ?? '')}`;
+  if (typeof an === 'string' && /^\d{1,9}$/.test(an) && PUBMED_DATABASE.test(database) && item.PMID === undefined) {
+    item.PMID = an;
+    delete item['archive_location'];
+    // "DP  - NLM" only said whose number it is (Citewise writes it so beside AN): not an archive to print.
+    if (item.archive === 'NLM') delete item.archive;
+  }
+  if (item.PMID === undefined) {
+    const pmid = kept['U1']?.map((v) => /^(\d{1,9})\s*\[pmid\]$/i.exec(v)?.[1]).find((v) => v !== undefined);
+    if (pmid !== undefined) item.PMID = pmid;
+  }
+  const c2 = kept['C2'];
+  const pmcid = c2?.findIndex((v) => /^PMC\d+$/i.test(v)) ?? -1;
+  if (c2 && pmcid >= 0 && item.PMCID === undefined) {
+    item.PMCID = c2[pmcid]!.toUpperCase();
+    c2.splice(pmcid, 1);
+    if (c2.length === 0) delete kept['C2'];
+  }
+}
+
 /**
  * "Last, First, Suffix" (the RIS specification); without a comma, "First Last" as Zotero, JabRef and
- * EndNote read it ("Catarina Barata"), "Last INITIALS" as PubMed writes it ("Barata C"), and a
+ * EndNote read it ("Catarina Barata"), "Last INITIALS" as PubMed writes it ("Barata C") and Embase and
+ * Ovid write it ("Fanning E.", "Mackenzie-Ross S.J."), and a
  * name that reads as an organisation ("World Health Organization") as one literal name.
  */
 export function parseRisName(value: string): CslName {
@@ -280,11 +321,12 @@ function nameWithoutComma(text: string): CslName {
   if (words.length < 2 || words.length > 5 || ORGANISATION.test(text)) return { literal: text };
   const suffix = words.length > 2 && SUFFIX.test(words[words.length - 1]!) ? words.pop() : undefined;
   let name: CslName;
-  const initial = (w: string): boolean => /^[A-Z]{1,3}$/.test(w);
+  // "C", "JD" (PubMed) or "E.", "S.J.", "R.-M." (Embase and Ovid write initials with periods).
+  const initial = (w: string): boolean => /^(?:\p{Lu}{1,3}|\p{Lu}\.(?:-?\p{Lu}\.)*)$/u.test(w);
   let initials = 0;
   while (initials < words.length - 1 && initial(words[words.length - 1 - initials]!)) initials++;
   if (initials > 0 && !initial(words[0]!)) {
-    // PubMed's "Barata C", "Watson JD", "Hopfield J J": the family name, then the initials.
+    // PubMed's "Barata C", "Watson JD", "Hopfield J J", Embase's "Fanning E.": the family name, then the initials.
     name = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
   } else {
     // The family name starts at the first particle after the given names ("Ludwig van Beethoven").

@@ -163,6 +163,7 @@ const TAGS: Readonly<Record<string, { csl: string; kind: RisKind }>> = {
   AN: { csl: 'archive_location', kind: 'text' },
   LB: { csl: 'citation-label', kind: 'text' },
   RI: { csl: 'reviewed-title', kind: 'text' },
+  RN: { csl: 'annote', kind: 'text' },
   ID: { csl: 'citation-key', kind: 'text' },
 };
 
@@ -171,6 +172,8 @@ export function risRule(tag: string, cslType: CslItemType): { csl: string; kind:
   if (tag === 'A2')
     return cslType === 'book' ? { csl: 'collection-editor', kind: 'name' } : { csl: 'editor', kind: 'name' };
   if (tag === 'M1') return { csl: 'number', kind: 'text' };
+  // M3 is the "type of work": a thesis's or report's kind (PhD thesis, Working paper), else the medium.
+  if (tag === 'M3' && (cslType === 'thesis' || cslType === 'report')) return { csl: 'genre', kind: 'text' };
   if (tag === 'M2') return undefined;
   if (tag === 'BT' && (cslType === 'book' || cslType === 'thesis' || cslType === 'report'))
     return { csl: 'title', kind: 'text' };
@@ -212,4 +215,6 @@ export const CSL_TO_TAG: Readonly<Record<string, string>> = {
   'citation-label': 'LB',
   'reviewed-title': 'RI',
   number: 'M1',
+  annote: 'RN',
+  PMCID: 'C2',
 };
