@@ -11,6 +11,7 @@ import type {
   Collection,
   DuplicateGroup,
   ImportIssue,
+  SameEntryReason,
   ItemDetail,
   ItemId,
   Page,
@@ -99,7 +100,7 @@ export interface ImportReport {
   entries: number;
   added: number;
   ids: ItemId[];
-  duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' }[];
+  duplicates: { line: number; key?: string; existingId: ItemId; reason: SameEntryReason }[];
   /** Entries left out, each with its line and reason. */
   errors: ImportIssue[];
   warnings: ImportIssue[];

@@ -14,6 +14,7 @@ import { defineCommand, UsageError, type CommandContext, type ParsedCommand } fr
 import { plural, printJson, withLibrary } from '../library-session';
 
 const DUPLICATE_REASON = {
+  entry: 'the same entry as imported before',
   doi: 'same DOI',
   'key-title': 'same citation key and DOI or title',
   title: 'same title, creators, year and type',

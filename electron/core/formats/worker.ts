@@ -3,13 +3,12 @@
 // bundle entry (formats-worker.js) in the builds.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
-import { prepareItem } from '../library/derive';
 import { parseManuscript, readManuscript } from '../manuscript/check';
 import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
 import { TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import { encodePortItems, FLOW, type PortMessage } from './import-port';
+import { encodePortItems, FLOW, portItemOf, type PortMessage } from './import-port';
 import { toWire, type WireError } from '../worker-rpc';
 import type { WorkerMessage, WorkerRequest } from './worker-protocol';
 
@@ -39,14 +38,7 @@ function portWriter(port: MessagePort): (items: ImportedItem[]) => void {
   port.postMessage({ type: 'flow', counters } satisfies PortMessage);
   let posted = 0;
   return (items) => {
-    const message = encodePortItems(
-      items.map((it) => {
-        const prepared = prepareItem(it.item, it.replacedId);
-        return it.sourceKey === undefined
-          ? { prepared, line: it.line }
-          : { prepared, line: it.line, sourceKey: it.sourceKey };
-      }),
-    );
+    const message = encodePortItems(items.map(portItemOf));
     let waitedSince = 0;
     for (;;) {
       const written = Atomics.load(flow, FLOW.written);

@@ -22,6 +22,8 @@ interface ItemSnapshot {
   /** How each captured PDF was identified (migration 0015); absent in entries written before it. */
   captures?: Record<string, SqlValue>[];
   aliases: string[];
+  /** The entries the item was imported from (migration 0022); absent in entries written before it. */
+  origins?: Record<string, SqlValue>[];
 }
 
 /** An undo entry: put these items back as they were, and remove items that did not exist. */
@@ -250,12 +252,13 @@ export abstract class UndoLog extends LibraryBase {
       attachments: this.w.all(sql`SELECT * FROM attachments WHERE item_id = ${id}`),
       captures: this.w.all(sql`SELECT * FROM pdf_captures WHERE item_id = ${id}`),
       aliases: this.w.pluck(sql`SELECT alias FROM key_aliases WHERE item_id = ${id}`),
+      origins: this.w.all(sql`SELECT * FROM item_origins WHERE item_id = ${id}`),
     };
   }
 
   #insertRow(table: string, row: Record<string, SqlValue>): void {
     const cols = Object.keys(row).map((k) => ident(k));
-    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
+    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures', 'item_origins']);
     this.w.run(
       sql`INSERT INTO ${t} (${joinSql(
         cols.map((c) => sql`${c}`),
@@ -297,6 +300,8 @@ export abstract class UndoLog extends LibraryBase {
     }
     for (const alias of snap.aliases)
       this.w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${alias}, ${id})`);
+    // (Undoing a merge restores the kept item too, without the rows the merge moved to it.)
+    for (const o of snap.origins ?? []) this.#insertRow('item_origins', o);
     this.reindex([id]);
   }
 }

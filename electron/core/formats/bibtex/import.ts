@@ -13,6 +13,7 @@ import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
 import { refineEntry } from './refine';
+import { entryOrigin } from '../origin';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
@@ -146,7 +147,10 @@ function mapEntries(
       if (seen !== undefined && entry.key)
         warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
       item.id = seen === undefined ? base : `${base}#${seen + 1}`;
-      out.push(entry.key ? { item, line: entry.line, sourceKey: entry.key } : { item, line: entry.line });
+      const origin = entryOrigin([entry.type, entry.key, ...[...entry.fields].map(([k, v]) => `${k}=${v}`).sort()]);
+      out.push(
+        entry.key ? { item, line: entry.line, sourceKey: entry.key, origin } : { item, line: entry.line, origin },
+      );
     } catch (err) {
       errors.push({
         line: entry.line,

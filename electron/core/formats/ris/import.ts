@@ -7,6 +7,7 @@ import { ItemCollector } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
 import { idKeyProblem } from '../source-id';
+import { entryOrigin } from '../origin';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 import { grouped } from '../../../../shared/model/numbers';
 import { NAME_PARTICLES } from '../../../../shared/model/name-particles';
@@ -39,7 +40,9 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
     if (tooLong) errors.push({ line: r.line, reason: tooLong });
     else {
       try {
-        out.push(recordToItem(r, warnings));
+        const imported = recordToItem(r, warnings);
+        imported.origin = entryOrigin(r.tags.map(([tag, value]) => `${tag}=${value}`));
+        out.push(imported);
       } catch (err) {
         errors.push({ line: r.line, reason: err instanceof Error ? err.message : String(err) });
       }
