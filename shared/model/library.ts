@@ -215,6 +215,11 @@ export interface UndoEntry {
   /** The items the step touches (at most UNDO_ENTRY_MAX_IDS of them). */
   itemIds: ItemId[];
   itemCount: number;
+  /**
+   * Set for a change undo cannot revert (a collection created, renamed, moved or deleted): undo stops
+   * there and says so. `before` is the newest change beneath it that can be undone (by its id).
+   */
+  cannotUndo?: { before: { id: number; label: string } | null };
 }
 
 /** The step undo and the step redo would revert now (library.undoChanged, library.history). */
