@@ -136,6 +136,11 @@ export interface ItemDetail extends LibraryRow {
   attachments: Attachment[];
   keyAliases: string[];
   source: string | null;
+  /**
+   * The title as its file wrote it, when a BibTeX import stored it in sentence case (Settings →
+   * Import) and it is still that: what "Use the title as written" puts back.
+   */
+  titleAsWritten?: string;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { ImportFormat, ParseResult } from './result';
 import { importRis } from './ris/import';
 import { toRis } from './ris/export';
 import { grouped } from '../../../shared/model/numbers';
+import type { SentenceCaseMode } from '../../../shared/model/settings';
 
 export { toBibtex, toCslJson, toRis, detectFormat, FormatError };
 export { DEFAULT_LIMITS, type ImportLimits } from './limits';
@@ -48,6 +49,13 @@ export interface ImportOptions {
   chunkSize?: number | undefined;
   /** Files larger than this are read in pieces of this many bytes when they can be (importFile); tests make it small. */
   pieceBytes?: number | undefined;
+  /** BibTeX: what becomes of English Title Case titles (Settings → Import); 'protected' when omitted. */
+  sentenceCase?: SentenceCaseMode | undefined;
+}
+
+/** What a parser is told besides its limits. */
+export interface ParseOptions {
+  sentenceCase?: SentenceCaseMode | undefined;
 }
 
 /**
@@ -58,7 +66,7 @@ export interface ImportOptions {
 const PIECE_BYTES = 4 * 1024 * 1024;
 
 const IMPORTERS: Readonly<
-  Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ParseResult>
+  Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector, options: ParseOptions) => ParseResult>
 > = {
   bibtex: importBibtex,
   ris: importRis,
@@ -76,7 +84,9 @@ export function importText(text: string, options: ImportOptions = {}): ParseResu
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   assertText(clean);
   const format = options.format ?? detectFormat(clean, options.fileName);
-  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize));
+  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize), {
+    sentenceCase: options.sentenceCase,
+  });
 }
 
 /** Imports bytes: decodes UTF-8 (with or without BOM), UTF-16 LE/BE, or Windows-1252 with a warning. */
@@ -214,6 +224,7 @@ function importFileInPieces(
       windows.next,
       options.limits,
       new ItemCollector(options.onItems, options.chunkSize),
+      { sentenceCase: options.sentenceCase },
     );
     result.encoding = 'utf-8';
     return result;

@@ -50,6 +50,8 @@ export interface ParseResult {
   preambles?: string[];
   /** The encoding the bytes were read with, when the import started from bytes. */
   encoding?: string;
+  /** BibTeX: titles stored in sentence case rather than as written (Settings → Import); absent for none. */
+  titlesCased?: number;
 }
 
 /** Shortens a piece of source text to one readable line for an error message. */

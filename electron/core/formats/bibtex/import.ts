@@ -12,9 +12,10 @@ import { cslTypeOf, defaultFieldName, fieldRule, impliedGenre, type BibtexCustom
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
-import { refineEntry } from './refine';
+import { refineEntry, type RefineOptions } from './refine';
 import { entryOrigin } from '../origin';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
+import type { ParseOptions } from '../index';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
 // One case-insensitive search; a false alarm only costs memory, not results.
@@ -53,8 +54,9 @@ export function importBibtex(
   text: string,
   limits: ImportLimits,
   out: ItemCollector = new ItemCollector(),
+  options: ParseOptions = {},
 ): ParseResult {
-  return mapEntries(limits, out, (take, warnings) => {
+  return mapEntries(limits, out, options, (take, warnings) => {
     if (!needsWholeFile(text)) {
       const raw = parseBibtex(text, limits, take);
       warnings.push(...raw.warnings);
@@ -91,8 +93,9 @@ export function importBibtexWindows(
   windows: NextWindow,
   limits: ImportLimits,
   out: ItemCollector = new ItemCollector(),
+  options: ParseOptions = {},
 ): ParseResult {
-  return mapEntries(limits, out, (take, warnings) => {
+  return mapEntries(limits, out, options, (take, warnings) => {
     const parser = new BibParser(limits, take);
     let text = '';
     let line = 1;
@@ -120,6 +123,7 @@ export function importBibtexWindows(
 function mapEntries(
   limits: ImportLimits,
   out: ItemCollector,
+  options: ParseOptions,
   parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography,
 ): ParseResult {
   const warnings: ImportIssue[] = [];
@@ -131,6 +135,8 @@ function mapEntries(
     unknownCommands: new Map(),
     unknownTypes: new Map(),
     warnings,
+    sentenceCase: options.sentenceCase ?? 'protected',
+    titlesCased: 0,
   };
   const ids = new Map<string, number>();
   const deadline = new Deadline(limits.timeBudgetMs);
@@ -177,10 +183,11 @@ function mapEntries(
     errors,
     warnings,
     ...(raw.preambles.length > 0 ? { preambles: raw.preambles } : {}),
+    ...(ctx.titlesCased > 0 ? { titlesCased: ctx.titlesCased } : {}),
   };
 }
 
-interface MapContext {
+interface MapContext extends RefineOptions {
   /** Unknown LaTeX commands met so far (shared by all entries: one warning per command). */
   unknown: Set<string>;
   /** Decoder options, made once rather than per field. */
