@@ -261,6 +261,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       service,
       formatter: getFormatter,
       styles: userStyles,
+      sentenceCase: () => settings.get().sentenceCase,
       onStyleRemoved: (id) => {
         if (settings.get().citationStyle !== id) return;
         events.emit('settings.changed', settings.update({ citationStyle: DEFAULT_CITATION_STYLE }));

@@ -11,6 +11,7 @@ import type {
   Collection,
   DuplicateGroup,
   ImportIssue,
+  SameEntryReason,
   ItemDetail,
   ItemId,
   Page,
@@ -99,7 +100,7 @@ export interface ImportReport {
   entries: number;
   added: number;
   ids: ItemId[];
-  duplicates: { line: number; key?: string; existingId: ItemId; reason: 'doi' | 'key-title' | 'title' }[];
+  duplicates: { line: number; key?: string; existingId: ItemId; reason: SameEntryReason }[];
   /** Entries left out, each with its line and reason. */
   errors: ImportIssue[];
   warnings: ImportIssue[];
@@ -107,6 +108,8 @@ export interface ImportReport {
   dois: string[];
   /** For a DOI list: what adding them did (the items are also counted in `added` and `ids`). */
   byDoi?: AddDoisReport;
+  /** BibTeX: entries whose Title Case title was read in sentence case (Settings → Import). */
+  titlesCased?: number;
 }
 
 /** A dry run: what an import would do, without writing. */
@@ -122,7 +125,11 @@ export interface ImportPreview {
     year: number | null;
     doi: string | null;
     duplicateOf: ItemId | null;
+    /** The title as the file wrote it, when `title` is it in sentence case (Settings → Import). */
+    titleAsWritten?: string;
   }[];
+  /** BibTeX: entries whose Title Case title is read in sentence case. */
+  titlesCased?: number;
   /** How many entries are already in the library (same DOI). */
   duplicates: number;
   errors: ImportIssue[];
@@ -241,6 +248,11 @@ export const libraryFeature = feature({
       z.object({ id: itemId, fetch: z.boolean().default(false) }).strict(),
     ).returns<PaperVersions>(),
 
+    /**
+     * "Use the title as written": the items' titles a BibTeX import stored in sentence case go back to
+     * the file's (ItemDetail.titleAsWritten), in one undo step; `changed` counts the items that had one.
+     */
+    'library.titles.asWritten': request(z.object({ ids }).strict()).returns<{ changed: number }>(),
     'library.tags.list': request(empty).returns<{ name: string; count: number }[]>(),
     'library.tags.add': request(z.object({ ids, tags }).strict()).returns<null>(),
     'library.tags.remove': request(z.object({ ids, tags }).strict()).returns<null>(),

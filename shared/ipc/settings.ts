@@ -8,15 +8,25 @@ import {
   DEFAULT_CITATION_STYLE,
   isServiceUrl,
   PDF_STORAGE,
+  SENTENCE_CASE_MODES,
   THEMES,
   type CitationLocale,
   type PdfStorage,
+  type SentenceCaseMode,
   type ThemePreference,
 } from '../model/settings';
 
 export { isServiceUrl };
 
-export { PDF_STORAGE, THEMES, type CitationLocale, type PdfStorage, type ThemePreference };
+export {
+  PDF_STORAGE,
+  SENTENCE_CASE_MODES,
+  THEMES,
+  type CitationLocale,
+  type PdfStorage,
+  type SentenceCaseMode,
+  type ThemePreference,
+};
 
 export interface Settings {
   theme: ThemePreference;
@@ -50,6 +60,8 @@ export interface Settings {
    * no file on disk to link to.
    */
   pdfStorage: PdfStorage;
+  /** Settings → Import: English Title Case titles in BibTeX imports (SentenceCaseMode). */
+  sentenceCase: SentenceCaseMode;
 }
 
 export interface LibraryLayout {
@@ -69,6 +81,7 @@ export const DEFAULT_SETTINGS: Settings = {
   editorApi: true,
   editorApiPort: DEFAULT_EDITOR_API_PORT,
   pdfStorage: 'copy',
+  sentenceCase: 'protected',
 };
 
 const layoutName = z.string().max(40);
@@ -104,6 +117,11 @@ export const settingsPatch = z
       .optional(),
     pdfStorage: z
       .enum(PDF_STORAGE, { message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' })
+      .optional(),
+    sentenceCase: z
+      .enum(SENTENCE_CASE_MODES, {
+        message: 'must be "protected" (only titles that brace their proper nouns), "always" or "off"',
+      })
       .optional(),
     watchFolder: z
       .string()

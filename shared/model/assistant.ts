@@ -2,7 +2,8 @@
 // pure logic of drafting from an answer: finding its [n] markers, and turning them into Pandoc
 // citations or formatted in-text citations. Pure and DOM-free: the core builds drafts with it and the
 // renderer links the markers with it.
-import type { CslItem } from './csl';
+import type { CslItem, CslName } from './csl';
+import { serviceAuthorName } from './person-name';
 import type { InUiWords } from './evidence';
 import type { AssistantReference, AssistantTurn, CitationStyle } from '../service';
 
@@ -222,12 +223,8 @@ export function cslFromReference(ref: AssistantAnswerReference, id: string): Csl
   const item: CslItem = { id, type: 'article-journal', title: (p.title ?? ref.title ?? '').trim() || 'Untitled' };
   const authors = [...(p.authors ?? [])]
     .sort((a, b) => Number(a.authorSequenceNumber ?? 0) - Number(b.authorSequenceNumber ?? 0))
-    .map((a) => {
-      const name = (a.authorName ?? '').trim().replace(/\s+/g, ' ');
-      const at = name.lastIndexOf(' ');
-      return at > 0 ? { family: name.slice(at + 1), given: name.slice(0, at) } : { literal: name };
-    })
-    .filter((n) => ('literal' in n ? n.literal : n.family));
+    .map((a) => serviceAuthorName(a))
+    .filter((n): n is CslName => n !== null);
   if (authors.length > 0) item.author = authors;
   if (p.journal) item['container-title'] = p.journal;
   if (p.shortJournal) item['container-title-short'] = p.shortJournal;

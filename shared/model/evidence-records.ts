@@ -3,7 +3,7 @@
 // values wrapped as highlighted values ({id, name, highlighted}); everything here reads them
 // defensively and only ever takes the plain `name`, never the markup.
 import type { CslDate, CslItem, CslName } from './csl';
-import { NAME_PARTICLES } from './name-particles';
+import { parsePersonName } from './person-name';
 
 /** The datasets a record can be saved from (search result or detail record). */
 export const EVIDENCE_RECORD_DATASETS = [
@@ -108,17 +108,11 @@ export function personName(raw: string): CslName | null {
     name === name.toUpperCase() && /[A-Z]/.test(name)
       ? name.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase())
       : name;
-  const comma = cased.indexOf(',');
-  if (comma > 0) {
-    const family = cased.slice(0, comma).trim();
-    const given = cased.slice(comma + 1).trim();
-    return given ? { family, given } : { literal: family };
-  }
-  const words = cased.split(' ');
-  if (words.length === 1) return { literal: cased };
-  let split = words.length - 1;
-  while (split > 1 && NAME_PARTICLES.has(words[split - 1]!.toLowerCase())) split--;
-  return { family: words.slice(split).join(' '), given: words.slice(0, split).join(' ') };
+  const parsed = parsePersonName(cased);
+  // "Okafor," (no given name) is the family name alone, which registries use for a body's name too.
+  return parsed && parsed.family !== undefined && parsed.given === undefined && cased.includes(',')
+    ? { literal: parsed.family }
+    : parsed;
 }
 
 const PATENT_OFFICES: Record<string, string> = {

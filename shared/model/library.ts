@@ -149,6 +149,11 @@ export interface ItemDetail extends LibraryRow {
   attachments: Attachment[];
   keyAliases: string[];
   source: string | null;
+  /**
+   * The title as its file wrote it, when a BibTeX import stored it in sentence case (Settings →
+   * Import) and it is still that: what "Use the title as written" puts back.
+   */
+  titleAsWritten?: string;
 }
 
 /**
@@ -173,16 +178,20 @@ export interface EntryPlace {
   sourceKey?: string;
 }
 
+/**
+ * Why an import took an entry for an item the library holds: 'entry', the same entry as the file
+ * wrote it was imported before (its origin); 'key-title', the same citation key and the same DOI or
+ * title; for entries without a key of their own, 'doi', the same DOI, or 'title', the same title,
+ * creators, year and type (see ImportSession).
+ */
+export type SameEntryReason = 'entry' | 'doi' | 'key-title' | 'title';
+
 /** The store's answer to an import (ImportSession). */
 export interface ImportResult {
   added: number;
   ids: ItemId[];
-  /**
-   * Entries the library already holds as the same entry: 'key-title', the same citation key and the
-   * same DOI or title; for entries without a key of their own, 'doi', the same DOI, or 'title', the
-   * same title, creators, year and type (see ImportSession).
-   */
-  duplicates: (EntryPlace & { existingId: ItemId; reason: 'doi' | 'key-title' | 'title' })[];
+  /** Entries the library already holds as the same entry, and why they are taken for it. */
+  duplicates: (EntryPlace & { existingId: ItemId; reason: SameEntryReason })[];
   /** Entries not added, with the reason. */
   errors: (EntryPlace & ImportIssue)[];
   /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */
@@ -244,6 +253,11 @@ export interface UndoEntry {
   /** The items the step touches (at most UNDO_ENTRY_MAX_IDS of them). */
   itemIds: ItemId[];
   itemCount: number;
+  /**
+   * Set for a change undo cannot revert (a collection created, renamed, moved or deleted): undo stops
+   * there and says so. `before` is the newest change beneath it that can be undone (by its id).
+   */
+  cannotUndo?: { before: { id: number; label: string } | null };
 }
 
 /** The step undo and the step redo would revert now (library.undoChanged, library.history). */

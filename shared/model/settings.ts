@@ -115,3 +115,18 @@ export function isServiceUrl(value: string): boolean {
 /** Settings → PDFs: copy an added PDF into the library folder, or link to the file where it is. */
 export const PDF_STORAGE = ['copy', 'link'] as const;
 export type PdfStorage = (typeof PDF_STORAGE)[number];
+
+/**
+ * Settings → Import: what a BibTeX import does with an English title written in Title Case. CSL
+ * stores titles in sentence case (styles that want Title Case make it), but Title Case cannot tell a
+ * proper noun from a capitalised word, so lowering it loses names ("Keira Drake's Apology" →
+ * "Keira drake's apology"):
+ * - 'protected' (the default): only when the entry marks the words whose case matters with braces
+ *   (`{DNA}`, `{America}`), as BibTeX styles expect; lowered then, the title reads as BibTeX itself
+ *   would print it in a sentence-case style;
+ * - 'always': every title that is Title Case by the strict test, as Better BibTeX does;
+ * - 'off': every title as written.
+ * The title as written is kept either way (Use the title as written; a BibTeX export writes it back).
+ */
+export const SENTENCE_CASE_MODES = ['protected', 'always', 'off'] as const;
+export type SentenceCaseMode = (typeof SENTENCE_CASE_MODES)[number];

@@ -12,10 +12,13 @@ import { markCliImport } from '../../core/library/shared-use';
 import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
 import { PdfReader } from '../../core/pdf/run-in-worker';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
-import { plural, printJson, withLibrary } from '../library-session';
+import { libraryFile, plural, printJson, withLibrary } from '../library-session';
 import { appendAll } from '../../../shared/model/arrays';
+import { peekSetting } from '../../core/settings/peek';
+import { SENTENCE_CASE_MODES, type SentenceCaseMode } from '../../../shared/model/settings';
 
 const DUPLICATE_REASON = {
+  entry: 'the same entry as imported before',
   doi: 'same DOI',
   'key-title': 'same citation key and DOI or title',
   title: 'same title, creators, year and type',
@@ -39,6 +42,11 @@ not be read at all`,
   ],
   options: {
     link: { type: 'boolean', help: 'For PDFs: link each where it is instead of copying it' },
+    'sentence-case': {
+      type: 'string',
+      arg: 'MODE',
+      help: "BibTeX Title Case titles: protected (only titles that brace their proper nouns), always, off; the app's setting when omitted",
+    },
     json: { type: 'boolean', help: 'Print the report as JSON' },
   },
   run: importCommand,
@@ -118,6 +126,18 @@ function pdfLine(file: string, r: CaptureFileReport): string {
   }
 }
 
+/** --sentence-case, else Settings → Import as the library holds it, else the default. */
+function sentenceCaseOf(p: ParsedCommand, dataDir: string): SentenceCaseMode | undefined {
+  const given = p.values['sentence-case'];
+  if (typeof given === 'string') {
+    if (!(SENTENCE_CASE_MODES as readonly string[]).includes(given))
+      throw new UsageError(`--sentence-case must be one of ${SENTENCE_CASE_MODES.join(', ')}, not "${given}"`);
+    return given as SentenceCaseMode;
+  }
+  const stored = peekSetting(libraryFile(dataDir), 'sentenceCase');
+  return (SENTENCE_CASE_MODES as readonly unknown[]).includes(stored) ? (stored as SentenceCaseMode) : undefined;
+}
+
 async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new UsageError('import needs at least one file: citewise import refs.bib');
   const reports: FileReport[] = [];
@@ -129,10 +149,11 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   // The first file's parse starts now, in the formats worker, while the library worker opens the
   // library: the parser began 0.44 s after the command's start in a 100,000-entry import, when the
   // library was open (a CPU profile on the loaded machine), and it is the slower of the two threads.
+  const sentenceCase = sentenceCaseOf(p, ctx.dataDir);
   const firstPath = resolve(p.positionals[0]!);
   let early =
     isReferenceFile(firstPath) && !isZoteroFolder(firstPath)
-      ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath) })
+      ? startParse({ kind: 'path', path: firstPath }, { fileName: basename(firstPath), sentenceCase })
       : null;
   try {
     await withLibrary(
@@ -196,7 +217,11 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             // Parsed in the formats worker, which posts straight to the library worker (one transaction).
             const started = early && path === firstPath ? early : undefined;
             early = null;
-            const imported = await importSource(client, { kind: 'path', path }, { fileName: basename(path), started });
+            const imported = await importSource(
+              client,
+              { kind: 'path', path },
+              { fileName: basename(path), started, sentenceCase },
+            );
             if (imported.format === 'doi-list') {
               // Nothing was stored (a DOI list yields no items); metadata needs the service.
               throw new CoreError(

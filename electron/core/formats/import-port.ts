@@ -3,13 +3,24 @@
 // import this one module: the messages, the item they carry, how a chunk of items is packed, and the
 // flow-control slots.
 import { appendAll } from '../../../shared/model/arrays';
-import type { PreparedItem } from '../library/derive';
+import { prepareItem, type PreparedItem } from '../library/derive';
+import type { ImportedItem } from './result';
 
 /** An entry as the parser hands it to the store: prepared (derived columns, CSL-JSON text), with the line its entry starts on and the file's key for it. */
 export interface PortItem {
   prepared: PreparedItem;
   line: number;
   sourceKey?: string;
+  /** The entry's fingerprint as the file wrote it (formats/origin.ts), when the format has entries. */
+  origin?: string;
+}
+
+/** A parsed entry as the parser posts it: prepared in the parser's thread, with its line, key and origin. */
+export function portItemOf(it: ImportedItem): PortItem {
+  const out: PortItem = { prepared: prepareItem(it.item, it.replacedId), line: it.line };
+  if (it.sourceKey !== undefined) out.sourceKey = it.sourceKey;
+  if (it.origin !== undefined) out.origin = it.origin;
+  return out;
 }
 
 /**
@@ -59,7 +70,7 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
   if (scratch.length < bound) scratch = new Uint8Array(Math.max(bound, scratch.length * 2));
   const values: PortValue[] = [];
   let at = 0;
-  for (const { prepared: p, line, sourceKey } of items) {
+  for (const { prepared: p, line, sourceKey, origin } of items) {
     if (typeof p.csl === 'string') at += encoder.encodeInto(p.csl, scratch.subarray(at)).written;
     else {
       scratch.set(p.csl, at);
@@ -87,7 +98,7 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
     );
     values.push(p.creators.length);
     appendAll(values, p.creators);
-    values.push(line, sourceKey ?? null, p.replacedId ? p.replacedId.id : null);
+    values.push(line, sourceKey ?? null, origin ?? null, p.replacedId ? p.replacedId.id : null);
     if (p.replacedId) values.push(p.replacedId.reason);
   }
   return { type: 'items', values, text: scratch.buffer.slice(0, at) };
@@ -132,6 +143,7 @@ export function decodePortItems(chunk: PortChunk): PortItem[] {
     const creators = v.slice(i, (i += creatorCount)) as PreparedItem['creators'];
     const line = v[i++] as number;
     const sourceKey = str();
+    const origin = str();
     const replaced = str();
     const prepared: PreparedItem = {
       type,
@@ -146,7 +158,10 @@ export function decodePortItems(chunk: PortChunk): PortItem[] {
       creators,
     };
     if (replaced !== null) prepared.replacedId = { id: replaced, reason: v[i++] as string };
-    items.push(sourceKey === null ? { prepared, line } : { prepared, line, sourceKey });
+    const item: PortItem = { prepared, line };
+    if (sourceKey !== null) item.sourceKey = sourceKey;
+    if (origin !== null) item.origin = origin;
+    items.push(item);
   }
   return items;
 }

@@ -19,6 +19,7 @@ import { importRis } from './ris/import';
 import { toRis } from './ris/export';
 import { grouped } from '../../../shared/model/numbers';
 import { appendAll } from '../../../shared/model/arrays';
+import type { SentenceCaseMode } from '../../../shared/model/settings';
 
 export { toBibtex, toCslJson, toRis, detectFormat, FormatError };
 export { DEFAULT_LIMITS, type ImportLimits } from './limits';
@@ -51,6 +52,13 @@ export interface ImportOptions {
   chunkSize?: number | undefined;
   /** Files larger than this are read in pieces of this many bytes when they can be (importFile); tests make it small. */
   pieceBytes?: number | undefined;
+  /** BibTeX: what becomes of English Title Case titles (Settings → Import); 'protected' when omitted. */
+  sentenceCase?: SentenceCaseMode | undefined;
+}
+
+/** What a parser is told besides its limits. */
+export interface ParseOptions {
+  sentenceCase?: SentenceCaseMode | undefined;
 }
 
 /**
@@ -61,7 +69,7 @@ export interface ImportOptions {
 const PIECE_BYTES = 4 * 1024 * 1024;
 
 const IMPORTERS: Readonly<
-  Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector) => ParseResult>
+  Record<ImportFormat, (text: string, limits: ImportLimits, out: ItemCollector, options: ParseOptions) => ParseResult>
 > = {
   bibtex: importBibtex,
   ris: importRis,
@@ -79,7 +87,9 @@ export function importText(text: string, options: ImportOptions = {}): ParseResu
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   assertText(clean);
   const format = options.format ?? detectFormat(clean, options.fileName);
-  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize, options.checkItem));
+  return IMPORTERS[format](clean, limits, new ItemCollector(options.onItems, options.chunkSize, options.checkItem), {
+    sentenceCase: options.sentenceCase,
+  });
 }
 
 /** Imports bytes: decodes UTF-8 (with or without BOM), UTF-16 LE/BE, or Windows-1252 with a warning. */
@@ -217,6 +227,7 @@ function importFileInPieces(
       windows.next,
       options.limits,
       new ItemCollector(options.onItems, options.chunkSize, options.checkItem),
+      { sentenceCase: options.sentenceCase },
     );
     result.encoding = 'utf-8';
     return result;

@@ -18,6 +18,11 @@ export interface ImportedItem {
    * a URL), with why: the store makes a key and reports which one replaced it.
    */
   replacedId?: { id: string; reason: string };
+  /**
+   * The entry's fingerprint as the file wrote it (./origin.ts), kept with the item so that the same
+   * entry is recognised when its file is imported again; none for DOIs, which are their own identity.
+   */
+  origin?: string;
 }
 
 /** A parser's problems are the import's one issue type; a parser gives an entry's line, 0 only for the whole file. */
@@ -45,6 +50,8 @@ export interface ParseResult {
   preambles?: string[];
   /** The encoding the bytes were read with, when the import started from bytes. */
   encoding?: string;
+  /** BibTeX: titles stored in sentence case rather than as written (Settings → Import); absent for none. */
+  titlesCased?: number;
 }
 
 /** Shortens a piece of source text to one readable line for an error message. */

@@ -3,13 +3,12 @@
 // bundle entry (formats-worker.js) in the builds.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
-import { prepareItem } from '../library/derive';
 import { parseManuscript, readManuscript } from '../manuscript/check';
 import type { ManuscriptMessage, ManuscriptRequest } from '../manuscript/in-worker';
 import { importBytes, importFile, importText } from './index';
 import { TimeLimitError } from './limits';
 import type { ImportedItem, ParseResult } from './result';
-import { encodePortItems, FLOW, type PortItem, type PortMessage } from './import-port';
+import { encodePortItems, FLOW, portItemOf, type PortItem, type PortMessage } from './import-port';
 import type { ItemCheck } from './collector';
 import { maxOf } from '../../../shared/model/arrays';
 import { toWire, type WireError } from '../worker-rpc';
@@ -46,12 +45,7 @@ function portWriter(port: MessagePort): { check: ItemCheck; sink: (items: Import
   let posted = 0;
   let prepared: PortItem[] = [];
   const check: ItemCheck = (it) => {
-    const p = prepareItem(it.item, it.replacedId);
-    prepared.push(
-      it.sourceKey === undefined
-        ? { prepared: p, line: it.line }
-        : { prepared: p, line: it.line, sourceKey: it.sourceKey },
-    );
+    prepared.push(portItemOf(it));
   };
   const sink = (): void => {
     const message = encodePortItems(prepared);

@@ -25,6 +25,7 @@ import { importSource, previewSource } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 import { grouped } from '../../../shared/model/numbers';
 import { appendAll } from '../../../shared/model/arrays';
+import type { SentenceCaseMode } from '../../../shared/model/settings';
 
 export interface LibraryHandlerDeps {
   library: LibraryClient;
@@ -36,6 +37,8 @@ export interface LibraryHandlerDeps {
   formatter: () => CiteFormatter;
   /** Styles added from .csl files, kept in the data folder (the formatter loads them when it starts). */
   styles: UserStyles;
+  /** Settings → Import: what a BibTeX import makes of Title Case titles ('protected' when not given). */
+  sentenceCase?: () => SentenceCaseMode;
   /** Called when a removed style was the default one, to set the default back. */
   onStyleRemoved?: (id: string) => void;
   /** Told after the library changed, e.g. to enrich new items or run auto-exports. */
@@ -141,6 +144,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
 
     'library.tags.list': () => lib.listTags(),
+    'library.titles.asWritten': async ({ ids }) => {
+      const done = await lib.useTitlesAsWritten(ids);
+      if (done.length > 0) changed('items', done);
+      return { changed: done.length };
+    },
     'library.tags.add': async ({ ids, tags }) => {
       await lib.addTags(ids, tags);
       changed('tags', ids);
@@ -281,7 +289,13 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         return importSource(
           library,
           { kind: 'text', text },
-          { fileName, format, signal: both, onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`) },
+          {
+            fileName,
+            format,
+            signal: both,
+            onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`),
+            sentenceCase: deps.sentenceCase?.(),
+          },
         );
       });
       const report = await job.done;
@@ -302,7 +316,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return report;
     },
     'library.import.preview': ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> =>
-      previewSource(library, { kind: 'text', text }, { fileName, format, signal, sample }),
+      previewSource(
+        library,
+        { kind: 'text', text },
+        { fileName, format, signal, sample, sentenceCase: deps.sentenceCase?.() },
+      ),
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
       if (ids.length > 0) {

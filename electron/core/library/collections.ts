@@ -1,6 +1,7 @@
 // Collections and the Trash (a room of the Library, see library-base.ts): the collection tree and
 // its items, trashing, restoring and deleting items for good. Collection create/rename/move/delete
-// are not undo steps yet; adding, removing and moving items are.
+// are not undo steps yet: each leaves a barrier on the undo stack (undoBarrier), so undo stops there
+// and says so rather than reverting an older change; adding, removing and moving items are steps.
 import { CoreError } from '../errors';
 import { inList, sql } from './sql';
 import type { Collection, ItemId } from './types';
@@ -15,11 +16,15 @@ export abstract class CollectionsRoom extends ItemsRoom {
     if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
     if (parentId !== null) this.#collectionExists(parentId);
     try {
-      return Number(
-        this.w.run(
-          sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`,
-        ).lastInsertRowid,
-      );
+      return this.w.transaction(() => {
+        const id = Number(
+          this.w.run(
+            sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`,
+          ).lastInsertRowid,
+        );
+        this.undoBarrier(`Create collection “${clean}”`);
+        return id;
+      });
     } catch (err) {
       if (String(err).includes('UNIQUE'))
         throw new CoreError(
@@ -38,8 +43,12 @@ export abstract class CollectionsRoom extends ItemsRoom {
 
   renameCollection(id: number, name: string): void {
     this.#collectionExists(id);
+    const was = this.#collectionName(id);
     try {
-      this.w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
+      this.w.transaction(() => {
+        this.w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
+        this.undoBarrier(`Rename collection ${was} to “${name.trim()}”`);
+      });
     } catch (err) {
       if (String(err).includes('UNIQUE'))
         throw new CoreError('CONFLICT', `There is already a collection named "${name.trim()}" here.`);
@@ -58,7 +67,11 @@ export abstract class CollectionsRoom extends ItemsRoom {
       if (loop)
         throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
     }
-    this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
+    const name = this.#collectionName(id);
+    this.w.transaction(() => {
+      this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
+      this.undoBarrier(`Move collection ${name}`);
+    });
   }
 
   /**
@@ -95,7 +108,11 @@ export abstract class CollectionsRoom extends ItemsRoom {
   /** Deletes a collection and its subcollections for good; the items stay in the library. */
   deleteCollection(id: number): void {
     this.#collectionExists(id);
-    this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
+    const name = this.#collectionName(id);
+    this.w.transaction(() => {
+      this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
+      this.undoBarrier(`Delete collection ${name}`);
+    });
   }
 
   listCollections(): Collection[] {

@@ -10,7 +10,7 @@ import { FTS_ROWS } from './search-index';
 import type { SqlValue, WriteDb } from './sql';
 import type { Statement } from 'better-sqlite3';
 import type { PortItem } from '../formats/import-port';
-import type { EntryPlace, ImportOptions, ImportResult, ItemId } from './types';
+import type { EntryPlace, ImportOptions, ImportResult, ItemId, SameEntryReason } from './types';
 import type { ImportIssue } from '../../../shared/model/library';
 
 const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
@@ -33,6 +33,9 @@ const DEFERRED_INDEXES = [
   'items_by_publisher',
   'items_by_pages',
   'items_by_extra',
+  // Each entry's origin (migration 0022): random keys, like the title's.
+  'item_origins_by_origin',
+  'item_origins_by_key',
 ] as const;
 
 /**
@@ -40,9 +43,12 @@ const DEFERRED_INDEXES = [
  * keep it fast.
  *
  * Every entry of a source arrives, except one the library already holds as the same entry, so that
- * importing the same file twice adds nothing (docs/formats-ris-csljson.md, "Same entry"):
- * - an entry with its own citation key is the same entry as an item with that key (or key alias)
- *   and the same DOI (both have one) or else the same normalised title;
+ * importing the same file again adds nothing (docs/formats-ris-csljson.md, "Same entry"):
+ * - an entry imported before, as the file wrote it (its origin, formats/origin.ts), is the item it
+ *   became then, whatever became of that item's key and title since;
+ * - an entry with its own citation key is the same entry as an item with that key (or key alias, or
+ *   that the file gave an item on an earlier import) and the same DOI (both have one) or else the same
+ *   normalised title (now, or as an earlier import found it);
  * - an entry without a key of its own (RIS without ID, CSL-JSON with Zotero's numeric ids, papers
  *   added by DOI) is the same as an item that was there before this import with the same DOI, or,
  *   when neither has one, an item from the same source (file name) with the same normalised title,
@@ -68,6 +74,10 @@ export class ImportSession {
    * never handed to another entry, whatever order the entries come in.
    */
   readonly #provisional = new Map<string, Provisional>();
+  /** Origins this import stored, in an empty library (where they are looked up in memory) → the item. */
+  readonly #seenOrigins = new Map<string, ItemId>();
+  /** In an empty library: keys the file asked for that went to an item under another key (a key used twice) → those items. */
+  readonly #renamedKeys = new Map<string, ItemId[]>();
   readonly #tagIds = new Map<string, number>();
   /**
    * The library was empty when this import began (checked inside its transaction): every duplicate
@@ -100,7 +110,18 @@ export class ImportSession {
         )
         .pluck(),
       byKey: raw.prepare(`SELECT id, title_sort, doi FROM items WHERE citation_key = ? AND trashed_at IS NULL
-        UNION ALL SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL`),
+        UNION SELECT i.id, i.title_sort, i.doi FROM key_aliases a JOIN items i ON i.id = a.item_id WHERE a.alias = ? AND i.trashed_at IS NULL
+        UNION SELECT i.id, i.title_sort, i.doi FROM item_origins o JOIN items i ON i.id = o.item_id
+          WHERE o.source_key = ? COLLATE NOCASE AND i.trashed_at IS NULL ORDER BY 1`),
+      byOrigin: raw
+        .prepare(
+          'SELECT o.item_id FROM item_origins o JOIN items i ON i.id = o.item_id WHERE o.origin = ? AND i.trashed_at IS NULL ORDER BY o.item_id LIMIT 1',
+        )
+        .pluck(),
+      titleSeen: raw.prepare('SELECT 1 FROM item_origins WHERE item_id = ? AND title_sort = ?').pluck(),
+      origin: raw.prepare(
+        'INSERT OR IGNORE INTO item_origins (item_id, origin, source_key, title_sort) VALUES (?, ?, ?, ?)',
+      ),
       identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
       keyTaken: raw
         .prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?')
@@ -147,7 +168,7 @@ export class ImportSession {
           (
             raw
               .prepare(
-                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL",
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('items', 'item_origins') AND sql IS NOT NULL",
               )
               .all() as { name: string; sql: string }[]
           ).map((r) => [r.name, r.sql]),
@@ -172,6 +193,7 @@ export class ImportSession {
       (it) => it.prepared,
       (it, index) =>
         it.sourceKey === undefined ? { index, line: it.line } : { index, line: it.line, sourceKey: it.sourceKey },
+      (it) => it.origin,
     );
   }
 
@@ -179,6 +201,7 @@ export class ImportSession {
     items: readonly T[],
     prepare: (item: T) => PreparedItem,
     placeOf: (item: T, index: number) => EntryPlace,
+    originOf: (item: T) => string | undefined = () => undefined,
   ): void {
     if (!this.#open) throw new Error('This import has already finished.');
     const total = items.length;
@@ -191,7 +214,7 @@ export class ImportSession {
       const at = placeOf(items[k]!, this.#index++);
       let out: number | string | null;
       try {
-        out = this.#insert(prepare(items[k]!), at, false);
+        out = this.#insert(prepare(items[k]!), at, false, originOf(items[k]!));
       } catch (err) {
         // A full disk (or SQLite having rolled the transaction back) ends the import: an entry
         // written after it would land outside the transaction.
@@ -207,14 +230,16 @@ export class ImportSession {
     return this.#insert(prepareItem(item), { index, line: 0 }, force);
   }
 
-  #insert(p: PreparedItem, at: EntryPlace, force: boolean): number | string | null {
+  #insert(p: PreparedItem, at: EntryPlace, force: boolean, origin?: string): number | string | null {
     if (p.type === null) return 'The entry has no item type.';
     const d = p.derived;
     const keyed = p.requestedKey !== '' && p.keyProblem === null;
     if (!force) {
-      const same = this.existing(p);
+      const same = this.existing(p, origin);
       if (same) {
         this.#result.duplicates.push({ ...at, existingId: same.id, reason: same.reason });
+        // Found by its key, DOI or title: from now on by its origin too, whatever becomes of those.
+        if (origin !== undefined && same.reason !== 'entry') this.#recordOrigin(same.id, origin, p);
         return null;
       }
     }
@@ -289,6 +314,11 @@ export class ImportSession {
     if (provisional !== null)
       this.#provisional.set(key.toLowerCase(), { id, key, base: provisional, ...(warning ? { warning } : {}) });
     if (provisional === requested && requested !== '') this.#keepCaseVariant(requested, id);
+    if (this.#fresh && keyed && key !== requested) {
+      const lower = requested.toLowerCase();
+      this.#renamedKeys.set(lower, [...(this.#renamedKeys.get(lower) ?? []), id]);
+    }
+    if (origin !== undefined) this.#recordOrigin(id, origin, p);
     const c = p.creators;
     for (let j = 0; j < c.length; j += 6)
       this.#st.creator.run(id, c[j], c[j + 1], c[j + 2], c[j + 3], c[j + 4], c[j + 5]);
@@ -356,27 +386,52 @@ export class ImportSession {
     if (st.held.get(requested, requested) === undefined) st.add.run(requested, id);
   }
 
-  /** The item this entry already is, by the rules an import skips entries by; null when none. */
-  existing(p: PreparedItem): { id: ItemId; reason: 'doi' | 'key-title' | 'title' } | null {
+  /** Remembers that the entry with this origin is item `id`, with the key and title the file gave it. */
+  #recordOrigin(id: ItemId, origin: string, p: PreparedItem): void {
+    this.#st.origin.run(id, origin, p.requestedKey === '' ? null : p.requestedKey, p.derived.titleSort);
+    if (this.#fresh && !this.#seenOrigins.has(origin)) this.#seenOrigins.set(origin, id);
+  }
+
+  /**
+   * The item this entry already is, by the rules an import skips entries by; null when none. `origin`
+   * is the entry's fingerprint as its file wrote it, when it came from a file.
+   */
+  existing(p: PreparedItem): { id: ItemId; reason: Exclude<SameEntryReason, 'entry'> } | null;
+  existing(p: PreparedItem, origin: string | undefined): { id: ItemId; reason: SameEntryReason } | null;
+  existing(p: PreparedItem, origin?: string): { id: ItemId; reason: SameEntryReason } | null {
     if (p.type === null) return null;
+    if (origin !== undefined) {
+      const id = this.#fresh ? this.#seenOrigins.get(origin) : (this.#st.byOrigin.get(origin) as number | undefined);
+      if (id !== undefined) return { id, reason: 'entry' };
+    }
     return p.requestedKey !== '' && p.keyProblem === null
       ? this.#sameKeyed(p.requestedKey, p.derived)
       : this.#sameKeyless(p);
   }
 
-  /** The item that is this keyed entry already: the same key (or alias) and the same DOI, or else title. */
+  /**
+   * The item that is this keyed entry already: the same key (or alias, or the key a file gave the item
+   * before), and the same DOI, or else the same title (as it is now, or as a file gave it before).
+   */
   #sameKeyed(key: string, d: PreparedItem['derived']): { id: ItemId; reason: 'key-title' } | null {
     // An entry of this import holding the key without having asked for it is not this entry by key.
     const mine = this.#provisional.has(key.toLowerCase()) ? undefined : this.#seenKeys.get(key.toLowerCase());
     type Identity = { id: number; title_sort: string | null; doi: string | null };
-    const candidates: Identity[] =
-      mine !== undefined
-        ? [this.#st.identityOf.get(mine) as Identity]
-        : this.#fresh || this.#seenKeys.has(key.toLowerCase())
-          ? []
-          : (this.#st.byKey.all(key, key) as Identity[]);
+    const lower = key.toLowerCase();
+    const candidates: Identity[] = this.#fresh
+      ? [...(mine === undefined ? [] : [mine]), ...(this.#renamedKeys.get(lower) ?? [])].map(
+          (id) => this.#st.identityOf.get(id) as Identity,
+        )
+      : // Not the entry of this import that holds the key without having asked for it.
+        (this.#st.byKey.all(key, key, key) as Identity[]).filter((c) => c.id !== this.#provisional.get(lower)?.id);
     for (const c of candidates) {
-      if (c.doi && d.doi ? c.doi === d.doi : c.title_sort === d.titleSort) return { id: c.id, reason: 'key-title' };
+      if (
+        c.doi && d.doi
+          ? c.doi === d.doi
+          : c.title_sort === d.titleSort ||
+            (d.titleSort !== null && !this.#fresh && this.#st.titleSeen.get(c.id, d.titleSort) !== undefined)
+      )
+        return { id: c.id, reason: 'key-title' };
     }
     return null;
   }

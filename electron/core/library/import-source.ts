@@ -4,6 +4,8 @@
 import { basename } from 'node:path';
 import type { ImportPreview, ImportReport } from '../../../shared/ipc/library';
 import { nameText } from './derive';
+import type { CslItem } from '../../../shared/model/csl';
+import { titlesAsWritten } from '../formats/bibtex/as-written';
 import { CoreError } from '../errors';
 import type { ImportFormat, WorkerSource } from '../formats';
 import type { ImportLimits } from '../formats/limits';
@@ -12,6 +14,7 @@ import { importInWorker, type WorkerImportResult } from '../formats/run-in-worke
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { LibraryClient } from './client';
 import type { ImportIssue, ImportResult } from './types';
+import type { SentenceCaseMode } from '../../../shared/model/settings';
 
 export interface ImportSourceOptions {
   /** For format detection by extension, for messages, and kept on each item as its source. */
@@ -24,6 +27,8 @@ export interface ImportSourceOptions {
   onProgress?: ((stored: number) => void) | undefined;
   /** This source's parse, started earlier with the same options (startParse). */
   started?: StartedParse | undefined;
+  /** BibTeX: what becomes of English Title Case titles (Settings → Import); 'protected' when omitted. */
+  sentenceCase?: SentenceCaseMode | undefined;
 }
 
 /**
@@ -54,6 +59,7 @@ export function startParse(
     ...(options.fileName ? { fileName: options.fileName } : {}),
     ...(options.format ? { format: options.format } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.sentenceCase ? { sentenceCase: options.sentenceCase } : {}),
   });
   // Awaited by importSource; one that never gets there (the library did not open) was aborted.
   parsed.catch(() => undefined);
@@ -114,10 +120,17 @@ export async function importSource(
     errors: [...parsed.errors.map(reported), ...result.errors.map(reported)],
     warnings: [...parsed.warnings.map(reported), ...result.warnings.map(reported)],
     dois: (parsed.dois ?? []).map((d) => d.doi),
+    ...(parsed.titlesCased ? { titlesCased: parsed.titlesCased } : {}),
   };
   report.errors.sort((a, b) => a.line - b.line);
   report.warnings.sort((a, b) => a.line - b.line);
   return report;
+}
+
+/** The title as the file wrote it, when the import stored it in sentence case (for the preview to show). */
+function writtenTitle(item: CslItem): { titleAsWritten?: string } {
+  const written = titlesAsWritten(item)['title'];
+  return written === undefined ? {} : { titleAsWritten: written };
 }
 
 /** An issue as the report carries it: the store's entry index and source key stay behind. */
@@ -158,6 +171,7 @@ export async function previewSource(
       ...(options.format ? { format: options.format } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sentenceCase ? { sentenceCase: options.sentenceCase } : {}),
     });
   } catch (err) {
     // The port was never handed over when the worker did not start: closing it ends the reader.
@@ -176,7 +190,9 @@ export async function previewSource(
       year: item.issued?.['date-parts']?.[0]?.[0] ?? null,
       doi: typeof item.DOI === 'string' ? item.DOI : null,
       duplicateOf: same.sample[n] ?? null,
+      ...writtenTitle(item),
     })),
+    ...(parsed.titlesCased ? { titlesCased: parsed.titlesCased } : {}),
     duplicates: same.duplicates,
     errors: parsed.errors.map(reported),
     warnings: parsed.warnings.map(reported),

@@ -8,6 +8,7 @@ import { prepareItem } from './derive';
 import { editedFields, recordUserEdits } from './edits';
 import { changedFields, editLabel } from './undo-labels';
 import { ImportSession } from './import-session';
+import { titlesAsWritten, withTitlesAsWritten } from '../formats/bibtex/as-written';
 import {
   pendingTitleSearches,
   unsettledCaptures,
@@ -69,6 +70,38 @@ export abstract class ItemsRoom extends UndoLog {
         return { value: undefined };
       },
     );
+  }
+
+  /**
+   * "Use the title as written": for each item whose title a BibTeX import stored in sentence case
+   * (Settings → Import) and that still holds it, the title as the file wrote it, in one undo step.
+   * Returns the items changed (the others had no such title).
+   */
+  useTitlesAsWritten(ids: readonly ItemId[]): ItemId[] {
+    const updates: { id: ItemId; before: CslItem; after: CslItem; key: string }[] = [];
+    for (const batch of chunk([...new Set(ids)]))
+      for (const row of this.r.all<{ id: number; citation_key: string; csl: string }>(
+        sql`SELECT i.id, i.citation_key, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)} ORDER BY i.id`,
+      )) {
+        const before = JSON.parse(row.csl) as CslItem;
+        const after = withTitlesAsWritten(before);
+        if (after) updates.push({ id: row.id, before, after, key: row.citation_key });
+      }
+    if (updates.length === 0) return [];
+    this.undoable(
+      (s) => `Use the title as written for ${s}`,
+      updates.map((u) => u.id),
+      () => {
+        const now = this.now();
+        for (const u of updates) {
+          // A choice of the user's: enrichment must not put a sentence-case title back (edits.ts).
+          recordUserEdits(this.w, u.id, u.before, u.after, now);
+          this.writeItem(u.id, u.after, u.key, now);
+        }
+        return { value: undefined };
+      },
+    );
+    return updates.map((u) => u.id);
   }
 
   /**
@@ -726,10 +759,13 @@ export abstract class ItemsRoom extends UndoLog {
     );
     if (!raw) throw notFound(`Item ${id}`);
     const waiting = waitingOf(db, [id]).get(id);
+    const csl = JSON.parse(raw.csl) as CslItem;
+    const written = titlesAsWritten(csl).title;
     return {
       ...toRow(raw),
       ...(waiting ? { waiting } : {}),
-      csl: JSON.parse(raw.csl) as CslItem,
+      ...(written !== undefined ? { titleAsWritten: written } : {}),
+      csl,
       source: raw.source,
       creatorsList: db.all<Creator>(
         sql`SELECT role, family, given, literal FROM creators WHERE item_id = ${id} ORDER BY role, position`,

@@ -77,9 +77,9 @@ export class Library extends ZoteroRoom {
    * For an import preview: the item each entry is already in the library as (the rule an import
    * skips entries by, ImportSession), or null. Repeats within the entries themselves are not looked for.
    */
-  sameEntries(items: readonly PreparedItem[], source?: string): (ItemId | null)[] {
+  sameEntries(items: readonly { prepared: PreparedItem; origin?: string }[], source?: string): (ItemId | null)[] {
     const session = new ImportSession(this.w, source === undefined ? {} : { source }, this.now(), false);
-    return items.map((p) => session.existing(p)?.id ?? null);
+    return items.map((it) => session.existing(it.prepared, it.origin)?.id ?? null);
   }
 
   // ── Duplicates ──
@@ -191,6 +191,8 @@ export class Library extends ZoteroRoom {
         this.w.run(sql`INSERT OR IGNORE INTO item_relations (item_id, related_id, added_at)
           SELECT min(${keepId}, o), max(${keepId}, o), ${now} FROM (SELECT related_id AS o FROM item_relations WHERE item_id = ${otherId}
             UNION SELECT item_id FROM item_relations WHERE related_id = ${otherId}) WHERE o <> ${keepId}`);
+        // The entries the other was imported from are the kept item's now: importing them again adds nothing.
+        this.w.run(sql`UPDATE OR IGNORE item_origins SET item_id = ${keepId} WHERE item_id = ${otherId}`);
         const earliest = Math.min(keep.date_added, other.date_added);
         this.deleteRow(otherId);
         this.w.run(sql`INSERT OR IGNORE INTO key_aliases (alias, item_id) VALUES (${other.citation_key}, ${keepId})`);

@@ -24,13 +24,23 @@ interface ItemSnapshot {
   aliases: string[];
   /** The items related to this one (migration 0024); absent in entries written before it. */
   relations?: number[];
+  /** The entries the item was imported from (migration 0026); absent in entries written before it. */
+  origins?: Record<string, SqlValue>[];
 }
 
-/** An undo entry: put these items back as they were, and remove items that did not exist. */
+/**
+ * An undo entry: put these items back as they were, and remove items that did not exist. A barrier
+ * (`barrier`, nothing to restore) stands for a change undo cannot revert: Ctrl+Z stops at it.
+ */
 interface UndoPayload {
   restore: ItemSnapshot[];
   remove: ItemId[];
+  barrier?: true;
 }
+
+const BARRIER: UndoPayload = { restore: [], remove: [], barrier: true };
+/** SQL: whether an undo_log row is a barrier. */
+const IS_BARRIER = sql`json_extract(payload, '$.barrier') IS 1`;
 
 export abstract class UndoLog extends LibraryBase {
   readonly #undoLimit: number;
@@ -78,18 +88,40 @@ export abstract class UndoLog extends LibraryBase {
     return this.#swap('redo', 'undo', expectId);
   }
 
+  /**
+   * Records a change undo cannot revert (a collection created, renamed, moved or deleted), named by
+   * `label`: Ctrl+Z stops there and says so, instead of reverting an older change in its place. The
+   * change before it can still be undone by its id (library.undo { id }), as the message offers.
+   */
+  protected undoBarrier(label: string): void {
+    this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids)
+      VALUES ('undo', ${label}, ${this.now()}, ${JSON.stringify(BARRIER)}, '[]')`);
+    this.#trimStack('undo');
+  }
+
   #swap(from: 'undo' | 'redo', to: 'undo' | 'redo', expectId?: number): UndoOutcome | null {
     const verb = from === 'undo' ? 'undo' : 'redo';
-    const result = this.w.transaction((): UndoOutcome | { refused: string } | null => {
-      const entry = this.w.get<{
-        id: number;
-        label: string;
-        payload: string;
-        item_ids: string;
-        fingerprint: string | null;
-      }>(
+    const result = this.w.transaction((): UndoOutcome | { refused: string; details?: unknown } | null => {
+      type Row = { id: number; label: string; payload: string; item_ids: string; fingerprint: string | null };
+      let entry = this.w.get<Row>(
         sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
       );
+      if (entry && from === 'undo' && (JSON.parse(entry.payload) as UndoPayload).barrier) {
+        const before = this.#beforeBarriers();
+        const beneath =
+          expectId !== undefined && expectId === before?.id
+            ? this.w.get<Row>(
+                sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE id = ${expectId} AND stack = 'undo'`,
+              )
+            : undefined;
+        // Only a change offered by its id, with nothing but barriers after it, is undone past them.
+        if (beneath) entry = beneath;
+        else if (expectId === undefined || expectId === entry.id)
+          return {
+            refused: `Nothing was undone: ${entry.label} cannot be undone${before ? `. The change before it can still be undone: ${before.label}` : ''}.`,
+            details: { cannotUndo: entry.label, before },
+          };
+      }
       if (expectId !== undefined && entry?.id !== expectId) {
         const expected = this.w.get<{ label: string }>(
           sql`SELECT label FROM undo_log WHERE id = ${expectId} AND stack = ${from}`,
@@ -133,24 +165,39 @@ export abstract class UndoLog extends LibraryBase {
       this.#trimStack(to);
       return { label: entry.label, itemIds: affected, trashed };
     });
-    if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused);
+    if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused, result.details);
     return result;
   }
 
+  /** The newest undo step that is not a barrier, when only barriers come after it. */
+  #beforeBarriers(): { id: number; label: string } | null {
+    return (
+      this.w.get<{ id: number; label: string }>(
+        sql`SELECT id, label FROM undo_log WHERE stack = 'undo' AND NOT ${IS_BARRIER} ORDER BY id DESC LIMIT 1`,
+      ) ?? null
+    );
+  }
+
   #entries(stack: 'undo' | 'redo', limit: number): UndoEntry[] {
+    let before: { id: number; label: string } | null | undefined;
     return this.r
-      .all<{ id: number; label: string; created_at: number; item_ids: string }>(
-        sql`SELECT id, label, created_at, item_ids FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`,
+      .all<{ id: number; label: string; created_at: number; item_ids: string; barrier: number }>(
+        sql`SELECT id, label, created_at, item_ids, ${IS_BARRIER} AS barrier FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`,
       )
       .map((e) => {
         const ids = JSON.parse(e.item_ids) as ItemId[];
-        return {
+        const entry: UndoEntry = {
           id: e.id,
           label: e.label,
           createdAt: e.created_at,
           itemIds: ids.slice(0, UNDO_ENTRY_MAX_IDS),
           itemCount: ids.length,
         };
+        if (e.barrier === 1) {
+          before ??= this.#beforeBarriers();
+          entry.cannotUndo = { before };
+        }
+        return entry;
       });
   }
 
@@ -255,12 +302,13 @@ export abstract class UndoLog extends LibraryBase {
       relations: this.w.pluck(
         sql`SELECT related_id FROM item_relations WHERE item_id = ${id} UNION SELECT item_id FROM item_relations WHERE related_id = ${id} ORDER BY 1`,
       ),
+      origins: this.w.all(sql`SELECT * FROM item_origins WHERE item_id = ${id}`),
     };
   }
 
   #insertRow(table: string, row: Record<string, SqlValue>): void {
     const cols = Object.keys(row).map((k) => ident(k));
-    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures']);
+    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures', 'item_origins']);
     this.w.run(
       sql`INSERT INTO ${t} (${joinSql(
         cols.map((c) => sql`${c}`),
@@ -306,6 +354,8 @@ export abstract class UndoLog extends LibraryBase {
     for (const other of snap.relations ?? [])
       this.w.run(sql`INSERT OR IGNORE INTO item_relations (item_id, related_id, added_at)
         SELECT ${Math.min(id, other)}, ${Math.max(id, other)}, ${snap.row.date_modified as number} WHERE EXISTS (SELECT 1 FROM items WHERE id = ${other})`);
+    // (Undoing a merge restores the kept item too, without the rows the merge moved to it.)
+    for (const o of snap.origins ?? []) this.#insertRow('item_origins', o);
     this.reindex([id]);
   }
 }

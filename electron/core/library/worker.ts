@@ -196,10 +196,7 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
       }
       if (msg.type === 'items') {
         try {
-          for (const id of opened.library.sameEntries(
-            decodePortItems(msg).map((it) => it.prepared),
-            req.source,
-          )) {
+          for (const id of opened.library.sameEntries(decodePortItems(msg), req.source)) {
             if (id !== null) matches.duplicates++;
             if (matches.sample.length < req.sample) matches.sample.push(id);
           }

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { FIXTURES, run, tempDir } from './helpers';
 
 const BIB = join(FIXTURES, 'library.bib');
@@ -30,11 +31,48 @@ describe('citewise import', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('0 items added, 13 duplicates skipped');
     expect(again.stdout).toMatch(
-      /library\.bib:10: duplicate watson1953 \(same citation key and DOI or title as item 1\)/,
+      /library\.bib:10: duplicate watson1953 \(the same entry as imported before as item 1\)/,
     );
 
     const stats = JSON.parse((await run(data.path, 'stats', '--json')).stdout) as { items: number };
     expect(stats.items).toBe(13);
+  });
+
+  it('reads Title Case titles as Settings → Import says, or as --sentence-case says', async () => {
+    const bib = join(data.path, 'titles.bib');
+    writeFileSync(
+      bib,
+      '@article{a, title = {Deep Learning for {DNA} Sequencing}}\n@article{b, title = {Keira Drake Reads the Book of the Year}}\n',
+    );
+    const titles = async (dir = data.path): Promise<string[]> => {
+      const out = join(dir, 'out.json');
+      expect((await run(dir, 'export', '--format', 'csl-json', '-o', out)).code).toBe(0);
+      return (JSON.parse(readFileSync(out, 'utf8')) as { title: string }[]).map((i) => i.title).sort();
+    };
+    // The default, "protected": only the title that braces its proper nouns.
+    expect((await run(data.path, 'import', bib)).code).toBe(0);
+    expect(await titles()).toEqual([
+      'Deep learning for <span class="nocase">DNA</span> sequencing',
+      'Keira Drake Reads the Book of the Year',
+    ]);
+    // The setting as the app stored it in the library.
+    const db = new Database(join(data.path, 'citewise.sqlite'));
+    db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('sentenceCase', '\"off\"')").run();
+    db.close();
+    writeFileSync(bib, '@article{c, title = {Deep Learning for {RNA} Sequencing}}\n');
+    expect((await run(data.path, 'import', bib)).code).toBe(0);
+    expect(await titles()).toContain('Deep Learning for <span class="nocase">RNA</span> Sequencing');
+    const other = tempDir();
+    try {
+      const r = await run(other.path, 'import', bib, '--sentence-case', 'always');
+      expect(r.code).toBe(0);
+      expect(await titles(other.path)).toEqual(['Deep learning for <span class="nocase">RNA</span> sequencing']);
+      const bad = await run(other.path, 'import', bib, '--sentence-case', 'sometimes');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--sentence-case must be one of protected, always, off, not "sometimes"');
+    } finally {
+      other.remove();
+    }
   });
 
   it('reports bad entries with file:line and keeps the good ones', async () => {

@@ -9,8 +9,9 @@ import { parseNameList } from '../../../electron/core/formats/bibtex/names';
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
+/** Read with Settings → Import at "always": these tests are about the mapping, not the setting (real-world-bibtex.test.ts). */
 function bib(text: string) {
-  return importText(text, { format: 'bibtex' });
+  return importText(text, { format: 'bibtex', sentenceCase: 'always' });
 }
 function byKey(items: { item: CslItem }[], key: string): CslItem {
   const found = items.find((i) => i.item['citation-key'] === key);
@@ -52,7 +53,7 @@ describe('BibTeX import: the realistic library', () => {
       bibtex: {
         type: 'article',
         fields: { owner: 'lab', timestamp: '2021.03.04' },
-        kept: { title: { as: w.title, fields: { title } } },
+        kept: { title: { as: w.title, fields: { title }, written: title } },
       },
     });
   });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CslItem } from '../../../shared/model/csl';
+import type { SentenceCaseMode } from '../../../shared/model/settings';
 import { citationKeyProblem } from '../../../shared/model/citekey';
 import { importText, toBibtex } from '../../../electron/core/formats';
 import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
@@ -18,8 +19,8 @@ const bibFixtures = readdirSync(REAL_WORLD)
   .sort();
 const fixture = (name: string) => readFileSync(join(REAL_WORLD, name), 'utf8');
 
-function bib(text: string) {
-  return importText(text, { format: 'bibtex' });
+function bib(text: string, sentenceCase?: SentenceCaseMode) {
+  return importText(text, { format: 'bibtex', sentenceCase });
 }
 function items(text: string): CslItem[] {
   const r = bib(text);
@@ -52,6 +53,7 @@ describe('the real-world fixtures survive import → export → import', () => {
       'biblatex-multivolume.bib',
       'google-scholar.bib',
       'jabref-biblatex.bib',
+      'mendeley-duplicate-keys.bib',
       'mendeley-export.bib',
       'nasa-ads.bib',
       'thesis-handwritten.bib',
@@ -63,13 +65,22 @@ describe('the real-world fixtures survive import → export → import', () => {
     it(file, () => {
       const r = bib(fixture(file));
       expect(r.errors).toEqual([]);
-      expect(r.warnings).toEqual([]);
+      // Mendeley gives every paper of an author and year one key: said, and each entry kept.
+      expect(
+        r.warnings.filter((w) => !/^The citation key "\w+" is used by more than one entry\.$/.test(w.reason)),
+      ).toEqual([]);
       const first = r.items.map((i) => i.item);
       expect(first.map((i) => i['citation-key'])).toEqual(r.items.map((i) => i.sourceKey));
+      // A key used twice cannot be written twice: export makes the repeats unique (Smith2020_2); the
+      // library has given them their own keys already (Smith2020a). The rest is the same.
+      const keyless = (list: CslItem[]) =>
+        r.warnings.length === 0 ? list : list.map(({ id: _id, 'citation-key': _key, ...rest }) => rest);
       // BibTeX out: the very same items, keys and ids.
-      expect(items(toBibtex(first))).toEqual(first);
+      expect(keyless(items(toBibtex(first)))).toEqual(keyless(first));
       // BibLaTeX out: the same CSL, only the source field names recorded may change (journal → journaltitle).
-      expect(items(toBibtex(first, { biblatex: true })).map(withoutAliases)).toEqual(first.map(withoutAliases));
+      expect(keyless(items(toBibtex(first, { biblatex: true })).map(withoutAliases))).toEqual(
+        keyless(first.map(withoutAliases)),
+      );
     });
   }
 
@@ -128,8 +139,13 @@ describe('the real-world fixtures survive import → export → import', () => {
     const r = bib(fixture('thesis-handwritten.bib'));
     expect(r.preambles).toEqual(['\\newcommand{\\noopsort}[1]{}']);
     const list = r.items.map((i) => i.item);
+    // Title Case without braced words: kept as written (Settings → Import, "protected"); with "always",
+    // sentence case.
+    expect(
+      bib(fixture('thesis-handwritten.bib'), 'always').items.find((i) => i.sourceKey === 'batchelor67')!.item.title,
+    ).toBe('An introduction to fluid dynamics');
     expect(byKey(list, 'batchelor67')).toMatchObject({
-      title: 'An introduction to fluid dynamics',
+      title: 'An Introduction to Fluid Dynamics',
       'container-title': 'Journal of Fluid Mechanics',
       note: 'Reprinted 2000',
     });
@@ -232,6 +248,14 @@ function hasPandoc(): boolean {
 }
 
 /** import → BibTeX export → import: the items must be the same. */
+/** One entry read with Settings → Import at "always" (every Title Case title). */
+function always(text: string): CslItem {
+  const r = bib(text, 'always');
+  expect(r.errors).toEqual([]);
+  expect(r.items).toHaveLength(1);
+  return r.items[0]!.item;
+}
+
 function roundTrip(text: string, biblatex = false): { first: CslItem[]; exported: string; second: CslItem[] } {
   const first = items(text);
   const exported = toBibtex(first, { biblatex });
@@ -262,10 +286,10 @@ describe('3. fields are not lost', () => {
 
   it('maintitle: a volume of a multi-volume work and a chapter in one read as pandoc reads them, and export gives maintitle back', () => {
     const { first, exported, second } = roundTrip(fixture('biblatex-multivolume.bib'), true);
-    // @book with maintitle: the work is the title, the volume's own title is volume-title (sentence case as for any title: no function word in "Fundamental Algorithms", so left as written).
+    // @book with maintitle: the work is the title, the volume's own title is volume-title (sentence case as for any title: here as written, nothing being braced).
     expect(byKey(first, 'knuth:taocp:1')).toMatchObject({
       type: 'book',
-      title: 'The art of computer programming',
+      title: 'The Art of Computer Programming',
       'volume-title': 'Fundamental Algorithms',
       volume: '1',
     });
@@ -439,7 +463,7 @@ describe('3. fields are not lost', () => {
   });
 });
 
-describe('4. English Title Case titles are stored in sentence case', () => {
+describe('4. English Title Case titles are stored in sentence case, as the setting says', () => {
   let dir: string;
   let f: CiteFormatter;
   beforeAll(() => {
@@ -460,12 +484,58 @@ describe('4. English Title Case titles are stored in sentence case', () => {
     expect(first[0]!['container-title']).toBe('Nature Methods');
     expect(exported).toContain('title = {Deep Learning for {DNA} Sequencing with {GPUs} and iPhone Apps}');
     expect(second).toEqual(first);
-    expect(one('@article{k, title = {Deep Learning for DNA Sequencing: A Review of the Field}}').title).toBe(
-      'Deep learning for DNA sequencing: A review of the field',
+    const unbraced = '@article{k, title = {Deep Learning for DNA Sequencing: A Review of the Field}}';
+    expect(always(unbraced).title).toBe('Deep learning for DNA sequencing: A review of the field');
+  });
+
+  // Issue 32: sentence case lowered proper nouns ("keira drake's apology", "in america - the new york
+  // times"), and there was no way out.
+  it('by default only a title that braces the words whose case matters; "always" as Better BibTeX; "off" never', () => {
+    const names = "@article{k, title = {Keira Drake's Apology for the Book}}";
+    const braced = '@article{k, title = {In {America}: The Rise of the {New York Times} Reporting}}';
+    expect(one(names).title).toBe("Keira Drake's Apology for the Book");
+    expect(one(braced).title).toBe(
+      'In <span class="nocase">America</span>: The rise of the <span class="nocase">New York Times</span> reporting',
+    );
+    // Mendeley braces every title whole: nothing is marked, nothing changes.
+    expect(one("@article{k, title = {{Keira Drake's Apology for the Book}}}").title).toBe(
+      '<span class="nocase">Keira Drake\'s Apology for the Book</span>',
+    );
+    expect(always(names).title).toBe("Keira drake's apology for the book");
+    expect(importText(braced, { sentenceCase: 'off' }).items[0]!.item.title).toBe(
+      'In <span class="nocase">America</span>: The Rise of the <span class="nocase">New York Times</span> Reporting',
+    );
+    // The title as written is kept for "Use the title as written" and for BibTeX export.
+    const kept = (one(braced).custom!['bibtex'] as { kept: Record<string, { written?: string }> }).kept;
+    expect(kept['title']!.written).toBe(
+      'In <span class="nocase">America</span>: The Rise of the <span class="nocase">New York Times</span> Reporting',
+    );
+    expect(toBibtex([one(braced)])).toContain('title = {In {America}: The Rise of the {New York Times} Reporting}');
+  });
+
+  it('never lowers a word capitalised inside a sentence: one lower-case word, however short, says sentence case', () => {
+    for (const title of [
+      'In America: the New York Times on the war',
+      'How Darwin Read Lyell in the sea',
+      "Keira Drake's apology for the book",
+    ])
+      expect(always(`@article{k, title = {${title}}}`).title).toBe(title);
+    // A spaced dash starts a subtitle, as a colon does.
+    expect(always('@article{k, title = {In America - The New York Times Reports on the Economy}}').title).toBe(
+      'In america - The new york times reports on the economy',
     );
   });
 
+  it('counts the titles it changed, for the import report and preview', () => {
+    const file =
+      '@article{a, title = {Deep Learning for {DNA} Sequencing}}\n@article{b, title = {Deep Learning for Protein Folding}}\n@article{c, title = {A sentence-case title}}';
+    expect(importText(file).titlesCased).toBe(1);
+    expect(importText(file, { sentenceCase: 'always' }).titlesCased).toBe(2);
+    expect(importText(file, { sentenceCase: 'off' }).titlesCased).toBeUndefined();
+  });
+
   it('only for English or unmarked entries (langid, then language), as Better BibTeX does', () => {
+    const one = always;
     const title = 'Deep Learning for Protein Folding';
     expect(one(`@article{k, title = {${title}}, langid = {english}}`).title).toBe('Deep learning for protein folding');
     expect(one(`@article{k, title = {${title}}, language = {British}}`).title).toBe(
@@ -484,7 +554,7 @@ describe('4. English Title Case titles are stored in sentence case', () => {
       'DNA',
       'Deep Residual Learning',
     ])
-      expect(one(`@article{k, title = {${title}}}`).title).toBe(title);
+      expect(always(`@article{k, title = {${title}}}`).title).toBe(title);
   });
 
   it('APA, AMA and Vancouver print the sentence-case title, with the subtitle and without a repeated booktitle', async () => {

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFile, importInWorker } from '../../../electron/core/formats';
-import type { CslItem } from '../../../shared/model/csl';
 import { LibraryClient } from '../../../electron/core/library/client';
 import { openLibrary } from '../../../electron/core/library/open';
 import { tempDir } from '../../helpers/tmp';
 import { generateBibtex } from '../formats/corpus';
-import { importItems } from './helpers/lib';
+import { importParsed } from './helpers/lib';
 
 /** Everything an import writes, in id order, without the clock's columns (the two imports run at different times). */
 function dump(file: string) {
@@ -33,6 +32,7 @@ function dump(file: string) {
       tags: all('SELECT * FROM tags ORDER BY id'),
       itemTags: all('SELECT * FROM item_tags ORDER BY item_id, tag_id'),
       aliases: all('SELECT * FROM key_aliases ORDER BY alias'),
+      origins: all('SELECT * FROM item_origins ORDER BY item_id, origin'),
       fts: [
         'learning',
         'protein OR climate',
@@ -85,10 +85,9 @@ describe('a file import stores the same through the import port as in one thread
     }
 
     const inThread = join(dir.path, 'thread', 'citewise.sqlite');
-    const items: CslItem[] = importFile(bib).items.map((it) => it.item);
     const opened = openLibrary(inThread, { durability: 'off' });
     try {
-      expect(importItems(opened.library, items, { source: 'refs.bib' }).added).toBe(added);
+      expect(importParsed(opened.library, importFile(bib).items, { source: 'refs.bib' }).added).toBe(added);
     } finally {
       opened.close();
     }
@@ -99,6 +98,8 @@ describe('a file import stores the same through the import port as in one thread
     expect(a.integrity).toBe('ok');
     expect(a.fts.every((rows) => rows.length > 0)).toBe(true);
     expect(a.ftsRows).toBe(2500);
+    // Every entry's origin crossed the port with it.
+    expect(a.origins).toHaveLength(2500);
     expect(a).toEqual(b);
   }, 60_000);
 });

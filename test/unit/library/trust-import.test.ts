@@ -1,5 +1,7 @@
 // Issue 17, "a user's references come out as they went in": CSL-JSON ids as citation keys, every
 // entry of a file arriving, dates kept, and what "the same entry" means on re-import.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { importText, type ImportFormat } from '../../../electron/core/formats';
 import { LibraryClient } from '../../../electron/core/library/client';
@@ -136,7 +138,8 @@ describe('a CSL-JSON id is the citation key when there is no citation-key', () =
     expect(parsed.warnings).toEqual([]);
     const r = await store(lib.client(), cslText(three));
     expect(r.added).toBe(2);
-    expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'key-title']]);
+    // The third is the first again, as the file wrote it.
+    expect(r.duplicates.map((d) => [d.index, d.reason])).toEqual([[2, 'entry']]);
     expect(
       lib
         .t()
@@ -176,8 +179,8 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     const again = await store(lib.client(), cslText(bookAndChapter));
     expect(again.added).toBe(0);
     expect(again.duplicates.map((d) => [d.index, d.existingId, d.reason])).toEqual([
-      [0, first.ids[0], 'key-title'],
-      [1, first.ids[1], 'key-title'],
+      [0, first.ids[0], 'entry'],
+      [1, first.ids[1], 'entry'],
     ]);
     expect(lib.t().library.stats().items).toBe(2);
   });
@@ -215,17 +218,61 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     expect(first.added).toBe(3);
     const again = await store(lib.client(), { text: ris, format: 'ris' });
     expect(again.added).toBe(0);
-    expect(again.duplicates.map((d) => d.reason)).toEqual(['title', 'doi', 'doi']);
+    expect(again.duplicates.map((d) => d.reason)).toEqual(['entry', 'entry', 'entry']);
+    // Records written otherwise (another tool, a newer export): by the rules of title and DOI.
+    const rewritten = ris.replace(/ER {2}- /g, 'DB  - Other tool\nER  - ');
+    const reread = await store(lib.client(), { text: rewritten, format: 'ris' });
+    expect(reread.added).toBe(0);
+    expect(reread.duplicates.map((d) => d.reason)).toEqual(['title', 'doi', 'doi']);
     // Another year is another work.
     const other = await store(lib.client(), { text: ris.replace('PY  - 1999', 'PY  - 2005'), format: 'ris' });
     expect(other.added).toBe(1);
-    // The same work without a DOI from another file is a likely duplicate: kept, for the Duplicates view.
-    const elsewhere = await store(lib.client(), { text: ris, format: 'ris' }, 'other.ris');
+    // The same records from a file of another name are the same entries.
+    expect((await store(lib.client(), { text: ris, format: 'ris' }, 'moved.ris')).added).toBe(0);
+    // The same work without a DOI, written otherwise in another file, is a likely duplicate: kept, for
+    // the Duplicates view.
+    const elsewhere = await store(
+      lib.client(),
+      { text: rewritten.replace(/Other tool/g, 'A third tool'), format: 'ris' },
+      'other.ris',
+    );
     expect(elsewhere.added).toBe(1);
     expect(lib.t().library.findDuplicates()).toContainEqual({
       ids: [first.ids[0], elsewhere.ids[0]],
       reason: 'title-creator-year',
     });
+  });
+
+  it("imports Mendeley's keys used twice once each, however often the file comes back, after merges too", async () => {
+    const text = readFileSync(
+      join(import.meta.dirname, '../../fixtures/real-world/mendeley-duplicate-keys.bib'),
+      'utf8',
+    );
+    const first = await store(lib.client(), { text, format: 'bibtex' }, 'My Collection.bib');
+    const keys = lib
+      .t()
+      .library.cslOf(first.ids)
+      .map((i) => i.id);
+    expect(keys).toEqual(['Smith2020', 'Smith2020a', 'Smith2020b', 'Smith2020c', 'Berg2015', 'Berg2015a']);
+    for (let round = 0; round < 2; round++) {
+      const again = await store(lib.client(), { text, format: 'bibtex' }, 'My Collection.bib');
+      expect(again.added).toBe(0);
+      expect(again.duplicates.map((d) => d.existingId)).toEqual(first.ids);
+    }
+    // The paper and its erratum merged into one item: both entries are that item now, and stay it
+    // once the merge is undone and done again.
+    lib.t().library.mergeItems(first.ids[0]!, [first.ids[3]!]);
+    const merged = await store(lib.client(), { text, format: 'bibtex' }, 'My Collection.bib');
+    expect(merged.added).toBe(0);
+    expect(merged.duplicates.map((d) => d.existingId)).toEqual([
+      first.ids[0],
+      first.ids[1],
+      first.ids[2],
+      first.ids[0],
+      first.ids[4],
+      first.ids[5],
+    ]);
+    expect(lib.t().library.stats().items).toBe(5);
   });
 
   it('finds an entry merged into another item by its key alias', async () => {

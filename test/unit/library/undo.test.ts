@@ -68,6 +68,32 @@ describe('undo and redo', () => {
     expect(t.library.undo()).toBeNull();
   });
 
+  // Issue 32: Ctrl+Z after deleting a collection (not an undo step) silently undid an older change.
+  it('stops at a change it cannot undo, says so and names the change before it, which stays undoable by id', () => {
+    t.library.addTags([a], ['older']);
+    const older = t.library.undoTops().undo!;
+    const c = t.library.createCollection('Reading');
+    t.library.renameCollection(c, 'To read');
+    t.library.deleteCollection(c);
+    expect(t.library.undoTops().undo).toMatchObject({
+      label: 'Delete collection “To read”',
+      cannotUndo: { before: { id: older.id, label: 'Add tag older to “Alpha paper”' } },
+    });
+    expect(() => t.library.undo()).toThrow(
+      'Nothing was undone: Delete collection “To read” cannot be undone. The change before it can still be undone: Add tag older to “Alpha paper”.',
+    );
+    expect(t.library.getItem(a).tags).toEqual(['older']);
+    // Offered by its id (the message's button), the older change is undone past the barriers.
+    expect(t.library.undo(older.id)).toBe('Add tag older to “Alpha paper”');
+    expect(t.library.getItem(a).tags).toEqual([]);
+    // An id that is not the one beneath the barriers is refused.
+    t.library.addTags([b], ['x']);
+    const x = t.library.undoTops().undo!;
+    t.library.moveCollection(t.library.createCollection('Other'), null);
+    expect(() => t.library.undo(x.id + 1000)).toThrow();
+    expect(t.library.getItem(b).tags).toEqual(['x']);
+  });
+
   it('keeps the undo log bounded', () => {
     for (let i = 0; i < 210; i++) t.library.addTags([a], [`t${i}`]);
     expect(t.db.prepare("SELECT count(*) FROM undo_log WHERE stack = 'undo'").pluck().get()).toBe(200);
@@ -117,6 +143,7 @@ describe('undo and redo', () => {
       const labels = t.library.undoHistory().undo.map((e) => e.label);
       expect(labels).toEqual([
         'Add 2 items to “Reading”',
+        'Create collection “Reading”',
         'Move “Beta paper” to the Trash',
         'Add tags x, y to 2 items',
         'Edit creators of “Alpha paper”',

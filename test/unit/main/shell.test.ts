@@ -112,6 +112,7 @@ describe('IPC sender validation', () => {
         editorApi: true,
         editorApiPort: 23119,
         pdfStorage: 'copy',
+        sentenceCase: 'protected',
       } as const;
       core.events.emit('settings.changed', dark);
       expect(sent).toEqual([['citewise:event', 'settings.changed', dark]]);

@@ -22,8 +22,10 @@ import {
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
-import { refineEntry } from './refine';
+import { refineEntry, type RefineOptions } from './refine';
+import { entryOrigin } from '../origin';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
+import type { ParseOptions } from '../index';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
 // One case-insensitive search; a false alarm only costs memory, not results.
@@ -62,8 +64,9 @@ export function importBibtex(
   text: string,
   limits: ImportLimits,
   out: ItemCollector = new ItemCollector(),
+  options: ParseOptions = {},
 ): ParseResult {
-  return mapEntries(limits, out, (take, warnings) => {
+  return mapEntries(limits, out, options, (take, warnings) => {
     if (!needsWholeFile(text)) {
       const raw = parseBibtex(text, limits, take);
       appendAll(warnings, raw.warnings);
@@ -100,8 +103,9 @@ export function importBibtexWindows(
   windows: NextWindow,
   limits: ImportLimits,
   out: ItemCollector = new ItemCollector(),
+  options: ParseOptions = {},
 ): ParseResult {
-  return mapEntries(limits, out, (take, warnings) => {
+  return mapEntries(limits, out, options, (take, warnings) => {
     const parser = new BibParser(limits, take);
     let text = '';
     let line = 1;
@@ -129,6 +133,7 @@ export function importBibtexWindows(
 function mapEntries(
   limits: ImportLimits,
   out: ItemCollector,
+  options: ParseOptions,
   parse: (take: (entry: RawEntry) => void, warnings: ImportIssue[]) => RawBibliography,
 ): ParseResult {
   const warnings: ImportIssue[] = [];
@@ -140,6 +145,8 @@ function mapEntries(
     unknownCommands: new Map(),
     unknownTypes: new Map(),
     warnings,
+    sentenceCase: options.sentenceCase ?? 'protected',
+    titlesCased: 0,
   };
   const ids = new Map<string, number>();
   const deadline = new Deadline(limits.timeBudgetMs);
@@ -156,7 +163,10 @@ function mapEntries(
       if (seen !== undefined && entry.key)
         warnings.push({ line: entry.line, reason: `The citation key "${entry.key}" is used by more than one entry.` });
       item.id = seen === undefined ? base : `${base}#${seen + 1}`;
-      out.push(entry.key ? { item, line: entry.line, sourceKey: entry.key } : { item, line: entry.line });
+      const origin = entryOrigin([entry.type, entry.key, ...[...entry.fields].map(([k, v]) => `${k}=${v}`).sort()]);
+      out.push(
+        entry.key ? { item, line: entry.line, sourceKey: entry.key, origin } : { item, line: entry.line, origin },
+      );
     } catch (err) {
       // The library could not take a chunk of entries: not this entry's fault, and the import ends.
       if (err instanceof SinkFailure) throw err;
@@ -185,10 +195,11 @@ function mapEntries(
     errors,
     warnings,
     ...(raw.preambles.length > 0 ? { preambles: raw.preambles } : {}),
+    ...(ctx.titlesCased > 0 ? { titlesCased: ctx.titlesCased } : {}),
   };
 }
 
-interface MapContext {
+interface MapContext extends RefineOptions {
   /** Unknown LaTeX commands met so far (shared by all entries: one warning per command). */
   unknown: Set<string>;
   /** Decoder options, made once rather than per field. */

@@ -387,6 +387,8 @@ export interface BibtexCustom {
 export interface KeptFields {
   as: string;
   fields: Record<string, string>;
+  /** A title stored in sentence case: the title as the fields gave it, before (Use the title as written). */
+  written?: string;
 }
 
 export function bibtexCustomOf(custom: unknown): BibtexCustom {

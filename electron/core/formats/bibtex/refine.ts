@@ -9,11 +9,16 @@ import { CONTAINED } from './inherit';
 import { decodeLatex, decodeUrl, type DecodeOptions } from './latex-decode';
 import { defaultFieldName, type BibtexCustom } from './mapping';
 import { splitNameList } from './names';
-import { isEnglish, looksTitleCase, toSentenceCase } from './sentence-case';
+import { isEnglish, looksTitleCase, protectsWords, toSentenceCase } from './sentence-case';
+import type { SentenceCaseMode } from '../../../../shared/model/settings';
 
 export interface RefineOptions {
   rich: DecodeOptions;
   plain: DecodeOptions;
+  /** Settings → Import: which Title Case titles are stored in sentence case. */
+  sentenceCase: SentenceCaseMode;
+  /** Counts the titles stored in sentence case (for the import's report and preview). */
+  titlesCased: number;
 }
 
 /** The fields joined to a title field, with the punctuation biblatex's styles and pandoc put before them. */
@@ -128,7 +133,7 @@ export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom
   takeMaintitle(entry, item, custom, options);
   joinTitles(entry, item, custom, options);
   splitLists(entry, item, custom, options);
-  sentenceCaseTitle(entry, item, custom);
+  sentenceCaseTitle(entry, item, custom, options);
   if (custom.fields && Object.keys(custom.fields).length === 0) delete custom.fields;
 }
 
@@ -336,9 +341,12 @@ function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
 
 /**
  * An English (or unmarked) title in Title Case is stored in sentence case, as Better BibTeX imports
- * it; the title field as written stays in `kept`, so a BibTeX export gives it back unchanged.
+ * it, when the setting says so (SentenceCaseMode: by default only a title that braces the words whose
+ * case matters); the title field as written stays in `kept`, so a BibTeX export gives it back
+ * unchanged, and the title before the change (`written`), for "Use the title as written".
  */
-function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom): void {
+function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
+  if (options.sentenceCase === 'off') return;
   if (!isEnglish(entry.fields.get('langid') ?? entry.fields.get('language'))) return;
   // The work's title, and a volume's own title when maintitle took its place.
   for (const csl of ['title', 'volume-title']) {
@@ -347,9 +355,12 @@ function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom)
     const source = entry.fields.get(name);
     if (typeof title !== 'string' || source === undefined || (name !== 'title' && name !== 'maintitle')) continue;
     if (!looksTitleCase(title)) continue;
+    if (options.sentenceCase === 'protected' && !protectsWords(title)) continue;
     const sentence = toSentenceCase(title);
     if (sentence === title) continue;
     item[csl] = sentence;
     keep(custom, csl, sentence, { [name]: source });
+    custom.kept![csl]!.written = title;
+    options.titlesCased++;
   }
 }

@@ -3,7 +3,10 @@
 // Title Case (Chicago, MLA) make it, styles that want sentence case (APA, AMA, Vancouver) cannot undo
 // it. As Better BibTeX does on import: braced words (<span class="nocase">) are left alone, and so are
 // acronyms (DNA), words with a capital inside (iPhone, McDonald), single letters and the first word of
-// the title and of each subtitle (after ":", "?" or "!"; not ".", which ends "vs." as often as a sentence).
+// the title and of each subtitle (after ":", "?", "!" or a spaced dash; not ".", which ends "vs." as
+// often as a sentence). Whether a title is changed at all is the import's setting (SentenceCaseMode).
+/** What starts a subtitle: its first word keeps its capital. */
+const SUBTITLE_END = /(?:[:?!]|\s[-–—])\s+$/;
 const TAG = /<[^>]*>/g;
 const WORD = /\p{L}[\p{L}\p{M}'’]*/gu;
 const NOCASE_OPEN = '<span class="nocase">';
@@ -50,11 +53,12 @@ function pieces(rich: string): { text: string; free: boolean }[] {
 }
 
 /**
- * Whether a title is in Title Case: every word of four letters or more outside braces starts with a
- * capital, at least two such words follow the first, and a lower-case function word ("of", "for", "and")
- * joins them. "The role of Darwin in biology" is not, so its "Darwin" is never lowered; nor are "Gödel
- * and Ångström" (too short) or "Ångström, Gödel, Dvořák" (no function word), which are more likely
- * names than a Title Case title.
+ * Whether a title is in Title Case, strictly: outside braces no word is lower-case but the function
+ * words ("of", "for", "and"), at least two capitalised words of four letters or more follow the first,
+ * and a lower-case function word joins them. "The role of Darwin in biology" is not, so its "Darwin" is
+ * never lowered, nor is anything in "Keira Drake's apology for the book" (one lower-case word is
+ * enough); nor are "Gödel and Ångström" (too short) or "Ångström, Gödel, Dvořák" (no function word),
+ * which are more likely names than a Title Case title.
  */
 export function looksTitleCase(rich: string): boolean {
   let words = 0;
@@ -67,6 +71,8 @@ export function looksTitleCase(rich: string): boolean {
     }
     for (const m of piece.text.matchAll(WORD)) {
       const word = m[0];
+      // The end of a word a brace or markup cut ("{Keira Drake}'s"), not a word of its own.
+      if (m.index > 0 && /['’]/.test(piece.text[m.index - 1]!)) continue;
       if (first) {
         first = false;
         continue;
@@ -75,13 +81,29 @@ export function looksTitleCase(rich: string): boolean {
         joined = true;
         continue;
       }
-      if (word.replace(/['’]/g, '').length < 4) continue;
-      // A lower-case word says sentence case; "iPhone" says nothing either way.
+      // A lower-case word, however short, says sentence case; "iPhone" says nothing either way.
       if (word === word.toLowerCase()) return false;
+      if (word.replace(/['’]/g, '').length < 4) continue;
       if (CAPITALISED.test(word)) words++;
     }
   }
   return words >= 2 && joined;
+}
+
+/**
+ * Whether a title marks the words whose case matters (a braced word, `{DNA}`, as BibTeX styles expect)
+ * and leaves others free: then its free capitals are Title Case, not names, and BibTeX itself lowers
+ * them in a sentence-case style. A title braced whole (as Mendeley writes every title) marks nothing.
+ */
+export function protectsWords(rich: string): boolean {
+  let kept = false;
+  let free = false;
+  for (const piece of pieces(rich)) {
+    if (piece.text.startsWith('<') || !/\p{L}/u.test(piece.text)) continue;
+    if (piece.free) free = true;
+    else kept = true;
+  }
+  return kept && free;
 }
 
 /** Title Case → sentence case, as described above. Text without such words comes back unchanged. */
@@ -99,7 +121,7 @@ export function toSentenceCase(rich: string): string {
     for (const m of piece.text.matchAll(WORD)) {
       const between = piece.text.slice(last, m.index);
       out += between;
-      if (/[:?!]\s+$/.test(between)) starts = true;
+      if (SUBTITLE_END.test(between)) starts = true;
       const word = m[0];
       out += !starts && CAPITALISED.test(word) ? word.toLowerCase() : word;
       starts = false;
@@ -107,7 +129,7 @@ export function toSentenceCase(rich: string): string {
     }
     const rest = piece.text.slice(last);
     out += rest;
-    if (/[:?!]\s+$/.test(rest)) starts = true;
+    if (SUBTITLE_END.test(rest)) starts = true;
   }
   return out;
 }

@@ -20,6 +20,7 @@ import { ItemCollector, SinkFailure } from '../collector';
 import type { ImportedItem, ImportIssue, ParseResult } from '../result';
 import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
+import { jsonOrigin } from '../origin';
 import { grouped } from '../../../../shared/model/numbers';
 
 const TYPES = new Set<string>(CSL_ITEM_TYPES);
@@ -133,7 +134,7 @@ export function importCslJson(
     }
     ids.add(result.id);
     const key = typeof result['citation-key'] === 'string' ? result['citation-key'] : undefined;
-    const imported: ImportedItem = { item: result, line, sourceKey: key ?? result.id };
+    const imported: ImportedItem = { item: result, line, sourceKey: key ?? result.id, origin: jsonOrigin(raw) };
     if (key === undefined && givenId !== undefined && idProblem)
       imported.replacedId = { id: givenId, reason: idProblem };
     try {

@@ -2,6 +2,7 @@
 // end up as the same items as file imports. The service's types are Crossref's.
 import type { CslItem, CslItemType, CslName } from '../../../../shared/model/csl';
 import { parseDoi } from '../../../../shared/model/doi';
+import { serviceAuthorName } from '../../../../shared/model/person-name';
 import type { Paper } from '../../../../shared/service';
 
 const CROSSREF_TYPES: Readonly<Record<string, CslItemType>> = {
@@ -33,7 +34,10 @@ export function paperToCsl(paper: Paper): CslItem {
     type: CROSSREF_TYPES[paper.type] ?? 'article-journal',
     title: paper.title,
   };
-  const authors = [...paper.authors].sort((a, b) => a.authorSequenceNumber - b.authorSequenceNumber).map(authorName);
+  const authors = [...paper.authors]
+    .sort((a, b) => a.authorSequenceNumber - b.authorSequenceNumber)
+    .map(serviceAuthorName)
+    .filter((n): n is CslName => n !== null);
   if (authors.length > 0) item.author = authors;
   if (paper.journal) item['container-title'] = paper.journal;
   if (paper.shortJournal) item['container-title-short'] = paper.shortJournal;
@@ -47,9 +51,4 @@ export function paperToCsl(paper: Paper): CslItem {
   if (paper.abstract) item.abstract = paper.abstract;
   if (paper.keywords && paper.keywords.length > 0) item.keyword = paper.keywords.join(', ');
   return item;
-}
-
-function authorName(a: Paper['authors'][number]): CslName {
-  if (!a.family && !a.given) return { literal: a.authorName };
-  return a.given ? { family: a.family, given: a.given } : { family: a.family };
 }

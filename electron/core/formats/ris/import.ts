@@ -7,9 +7,10 @@ import { ItemCollector, SinkFailure } from '../collector';
 import { Deadline, FormatError, type ImportLimits } from '../limits';
 import { excerptOf, type ImportedItem, type ImportIssue, type ParseResult } from '../result';
 import { idKeyProblem } from '../source-id';
+import { entryOrigin } from '../origin';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 import { grouped } from '../../../../shared/model/numbers';
-import { NAME_PARTICLES } from '../../../../shared/model/name-particles';
+import { parsePersonName } from '../../../../shared/model/person-name';
 
 const TAG_LINE = /^([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$/;
 
@@ -39,7 +40,9 @@ export function importRis(text: string, limits: ImportLimits, out: ItemCollector
     if (tooLong) errors.push({ line: r.line, reason: tooLong });
     else {
       try {
-        out.push(recordToItem(r, warnings));
+        const imported = recordToItem(r, warnings);
+        imported.origin = entryOrigin(r.tags.map(([tag, value]) => `${tag}=${value}`));
+        out.push(imported);
       } catch (err) {
         // The library could not take a chunk of records: not this record's fault, and the import ends.
         if (err instanceof SinkFailure) throw err;
@@ -299,43 +302,12 @@ function readIdentifiers(item: CslItem, kept: Record<string, string[]>): void {
 
 /**
  * "Last, First, Suffix" (the RIS specification); without a comma, "First Last" as Zotero, JabRef and
- * EndNote read it ("Catarina Barata"), "Last INITIALS" as PubMed writes it ("Barata C") and Embase and
- * Ovid write it ("Fanning E.", "Mackenzie-Ross S.J."), and a
- * name that reads as an organisation ("World Health Organization") as one literal name.
+ * EndNote read it ("Catarina Barata"), "Last INITIALS" as PubMed, Embase and Ovid write it ("Barata C",
+ * "Fanning E."), and a name that reads as an organisation ("World Health Organization") as one literal
+ * name: the one reader of names written as text (shared/model/person-name.ts).
  */
 export function parseRisName(value: string): CslName {
-  const parts = value.split(',').map((p) => p.trim());
-  if (parts.length === 1) return nameWithoutComma(parts[0]!);
-  const name: CslName = { family: parts[0]! };
-  if (parts[1]) name.given = parts[1];
-  if (parts[2]) name.suffix = parts.slice(2).join(', ');
-  return name;
-}
-
-const ORGANISATION =
-  /\b(?:organi[sz]ation|institut\w*|universit\w*|association|society|council|committee|group|consortium|collaboration|agency|department|ministry|foundation|cent(?:er|re)|office|board|team|network|project|inc|ltd|llc|gmbh|corporation|company|commission|bureau|federation|union|academy|alliance|trust|services?|authority|programme|program|initiative|panel|assembly|congress|parliament|government|nations|bank|fund|laborator(?:y|ies)|hospital|school|college|press|library|museum|registry|survey|investigators|writing|working)\b|[&\d]|\b(?:of|for|and|the|on)\b/i;
-const SUFFIX = /^(?:Jr|Sr|II|III|IV)\.?$/;
-
-function nameWithoutComma(text: string): CslName {
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words.length < 2 || words.length > 5 || ORGANISATION.test(text)) return { literal: text };
-  const suffix = words.length > 2 && SUFFIX.test(words[words.length - 1]!) ? words.pop() : undefined;
-  let name: CslName;
-  // "C", "JD" (PubMed) or "E.", "S.J.", "R.-M." (Embase and Ovid write initials with periods).
-  const initial = (w: string): boolean => /^(?:\p{Lu}{1,3}|\p{Lu}\.(?:-?\p{Lu}\.)*)$/u.test(w);
-  let initials = 0;
-  while (initials < words.length - 1 && initial(words[words.length - 1 - initials]!)) initials++;
-  if (initials > 0 && !initial(words[0]!)) {
-    // PubMed's "Barata C", "Watson JD", "Hopfield J J", Embase's "Fanning E.": the family name, then the initials.
-    name = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
-  } else {
-    // The family name starts at the first particle after the given names ("Ludwig van Beethoven").
-    let at = words.findIndex((w, i) => i > 0 && i < words.length - 1 && NAME_PARTICLES.has(w));
-    if (at < 0) at = words.length - 1;
-    name = { family: words.slice(at).join(' '), given: words.slice(0, at).join(' ') };
-  }
-  if (suffix) name.suffix = suffix;
-  return name;
+  return parsePersonName(value) ?? { literal: value };
 }
 
 const MONTHS: Readonly<Record<string, number>> = {

@@ -24,6 +24,7 @@ import { m0022ZoteroKeys } from './0022-zotero-keys';
 import { m0023TableColumns } from './0023-table-columns';
 import { m0024TagsAndRelations } from './0024-tags-and-relations';
 import { m0025CollectionTrash } from './0025-collection-trash';
+import { m0026ItemOrigins } from './0026-item-origins';
 
 export interface Migration {
   version: number;
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   m0023TableColumns,
   m0024TagsAndRelations,
   m0025CollectionTrash,
+  m0026ItemOrigins,
 ];

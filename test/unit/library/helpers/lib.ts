@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { CslItem } from '../../../../shared/model/csl';
+import type { ImportedItem } from '../../../../electron/core/formats';
+import { portItemOf } from '../../../../electron/core/formats/import-port';
 import type { Library } from '../../../../electron/core/library/library';
 import { openLibrary, type OpenedLibrary } from '../../../../electron/core/library/open';
 import type { ImportOptions, ImportResult } from '../../../../electron/core/library/types';
@@ -68,4 +70,25 @@ export function article(title: string, family: string, year: number, extra: Part
     issued: { 'date-parts': [[year]] },
     ...extra,
   };
+}
+
+/**
+ * Imports parsed entries (importFile's items) as the library worker stores a file's entries off the
+ * import port: prepared as the parser prepares them, with their lines, keys and origins, in one
+ * transaction. The same session as the app's, without the threads (import-port-content.test.ts
+ * checks that both store the same).
+ */
+export function importParsed(
+  library: Library,
+  items: readonly ImportedItem[],
+  options: ImportOptions = {},
+): ImportResult {
+  const session = library.beginImport(options);
+  try {
+    session.addPrepared(items.map(portItemOf));
+    return session.commit();
+  } catch (err) {
+    session.rollback();
+    throw err;
+  }
 }
