@@ -2,47 +2,17 @@
 // IPC session as `Authorization: Bearer` and as a WebSocket's `?token=` without an Origin: anyone who
 // read it in a terminal's scrollback or a shell history could use it. It now works once, in whichever
 // form it first comes; after that only the session it was exchanged for works.
-import { request } from 'node:http';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import { startHost, type Host } from '../../../electron/host/server';
 import { fakeRendererDir } from '../../helpers/transports';
 import { tempDir } from '../../helpers/tmp';
+import { hostRequest, wsOutcome } from '../../helpers/host-requests';
 
-function get(
-  port: number,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, agent: false, headers: { Host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** 'open' (then closed again), or how the upgrade was refused. */
-function socket(url: string, options: WebSocket.ClientOptions = {}): Promise<string> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, options);
-    ws.on('open', () => {
-      ws.close();
-      resolve('open');
-    });
-    ws.on('unexpected-response', (_q, res) => resolve(`refused ${res.statusCode}`));
-    ws.on('error', (e) => resolve(`error ${e.message}`));
-  });
-}
+const get = hostRequest;
+const socket = wsOutcome;
 
 describe('browser mode: the launch token is spent by its first use', { timeout: 60_000 }, () => {
   let dir: ReturnType<typeof tempDir>;

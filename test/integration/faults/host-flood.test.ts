@@ -2,7 +2,6 @@
 // host server answered no one, its window included. Now it holds a bounded number of connections,
 // the longest-idle giving way (an open WebSocket never does), and closes those that send nothing.
 import { connect, type Socket } from 'node:net';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { silentLogger } from '../../../electron/core/log';
 import { startHost, type Host } from '../../../electron/host/server';
 import { fakeRendererDir } from '../../helpers/transports';
 import { tempDir } from '../../helpers/tmp';
+import { hostRequest } from '../../helpers/host-requests';
 
 const MAX = 10;
 
@@ -27,22 +27,7 @@ function idle(port: number): Promise<Socket & { gone: boolean }> {
   });
 }
 
-function get(
-  port: number,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/', agent: false, headers: { Host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (port: number, headers: Record<string, string>) => hostRequest(port, '/', headers);
 
 describe('browser mode under a flood of connections', { timeout: 120_000 }, () => {
   let dir: ReturnType<typeof tempDir>;
@@ -61,24 +46,9 @@ describe('browser mode under a flood of connections', { timeout: 120_000 }, () =
     });
     const first = await get(host.port, {});
     expect(first.status).toBe(401);
-    const visit = await new Promise<string>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: `/?token=${host.token}`,
-          agent: false,
-          headers: { Host: `127.0.0.1:${host.port}` },
-        },
-        (res) => {
-          res.resume();
-          resolve(String(res.headers['set-cookie']).split(';')[0]!);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-    cookie = visit;
+    const visit = await hostRequest(host.port, `/?token=${host.token}`);
+    expect(visit.status).toBe(303);
+    cookie = String(visit.headers['set-cookie']).split(';')[0]!;
   });
   afterAll(async () => {
     await host.close();

@@ -1,6 +1,5 @@
 // Host mode's guards, at the HTTP level: loopback only, the token on every request, Host and Origin
 // checked, the CSP header on every response, nothing outside the renderer directory served.
-import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -10,39 +9,10 @@ import { silentLogger } from '../../../electron/core/log';
 import { startHost, type Host } from '../../../electron/host/server';
 import { fakeRendererDir } from '../../helpers/transports';
 import { tempDir } from '../../helpers/tmp';
+import { hostRequest, wsOutcome, type HostReply } from '../../helpers/host-requests';
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function wsOutcome(url: string, options: WebSocket.ClientOptions = {}): Promise<string> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, options);
-    ws.on('open', () => {
-      ws.close();
-      resolve('open');
-    });
-    ws.on('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
-    ws.on('error', (e) => resolve(`error ${e.message}`));
-  });
-}
+type Reply = HostReply;
+const get = hostRequest;
 
 describe('host mode security', () => {
   let dir: ReturnType<typeof tempDir>;
