@@ -115,7 +115,8 @@ export function toZoteroItem(detail: ItemDetail): Record<string, unknown> {
     key: itemKey(id),
     libraryID: LIBRARY_ID,
     uri: itemUri(id),
-    select: `citewise://select/items/${itemKey(id)}`,
+    // No `select` link: Better BibTeX's is zotero://select/…, which opens Zotero, and Citewise
+    // registers no scheme of its own, so any link here would lead nowhere.
   };
   const record = csl as unknown as Record<string, unknown>;
   for (const [from, to] of Object.entries(FIELDS)) {
