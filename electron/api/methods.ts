@@ -29,6 +29,11 @@ export const SEARCH_LIMIT = 50;
  * shorter, and a 15 MB query once held the library for 20 minutes.
  */
 export const MAX_SEARCH_CHARS = 2000;
+/**
+ * The most words item.search takes (after repeats are dropped): each is a pass of the search, 400
+ * years took 1 s on a small library; a title pasted whole has about 20.
+ */
+export const MAX_SEARCH_WORDS = 64;
 /** The most conditions an advanced item.search may have. */
 export const MAX_SEARCH_CONDITIONS = 100;
 /** The most citation keys one call may name (a thesis cites hundreds; each key is a lookup). */
@@ -175,9 +180,19 @@ export function editorMethods(library: EditorLibrary, options: EditorMethodOptio
             INVALID_PARAMS,
             `item.search: the search is ${text.length} characters long; at most ${MAX_SEARCH_CHARS} are taken`,
           );
+        // freeTextQuery's terms are one word each, separated by one space.
+        const checkWords = (q: string) => {
+          const count = q === '' ? 0 : q.split(' ').length;
+          if (count > MAX_SEARCH_WORDS)
+            throw new RpcError(
+              INVALID_PARAMS,
+              `item.search: the search has ${count} different words; at most ${MAX_SEARCH_WORDS} are taken`,
+            );
+        };
         if (typeof terms === 'string') {
           if (terms.length > MAX_SEARCH_CHARS) throw tooLong(terms);
           query = freeTextQuery(terms.replace(/ (?:&|and) /g, ' '));
+          checkWords(query);
           if (terms.trim() !== '' && query === '') return [];
           key = terms.trim().replace(/^@/, '');
         } else if (
@@ -190,6 +205,7 @@ export function editorMethods(library: EditorLibrary, options: EditorMethodOptio
           const text = (terms as { terms: string }).terms;
           if (text.length > MAX_SEARCH_CHARS) throw tooLong(text);
           query = freeTextQuery(text);
+          checkWords(query);
         } else if (Array.isArray(terms)) {
           if (terms.length > MAX_SEARCH_CONDITIONS)
             throw new RpcError(

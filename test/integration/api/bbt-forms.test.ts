@@ -5,7 +5,7 @@
 // too; an unknown path was answered "405 takes GET"; item.search took any length of query (120 KB:
 // 20 s; 15 MB held the library for 20 minutes), and items carried citewise:// links nothing opens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_CHARS } from '../../../electron/api/methods';
+import { MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../../../electron/api/methods';
 import { callRpc, send, startFixture, type Fixture } from './helpers';
 
 const CURL = { 'User-Agent': 'curl/8.5.0', Accept: '*/*' };
@@ -157,6 +157,22 @@ describe('current Better BibTeX forms', { timeout: 120_000 }, () => {
     expect(
       (await rpc('item.search', [Array.from({ length: 101 }, () => ['title', 'contains', 'a'])])).error?.message,
     ).toContain('at most 100 conditions');
+  });
+
+  it(`item.search takes at most ${MAX_SEARCH_WORDS} different words, each once`, async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `adams${i.toString(36)}`).join(' ');
+    expect((await rpc('item.search', [words(MAX_SEARCH_WORDS - 1)])).error).toBeUndefined();
+    expect((await rpc('item.search', [words(MAX_SEARCH_WORDS)])).error).toBeUndefined();
+    const over = await rpc('item.search', [words(MAX_SEARCH_WORDS + 1)]);
+    expect(over.error?.code).toBe(-32602);
+    expect(over.error?.message).toContain(`${MAX_SEARCH_WORDS + 1} different words; at most ${MAX_SEARCH_WORDS}`);
+    // 400 years (1,999 characters) were 400 passes of the search.
+    const years = Array.from({ length: 400 }, (_, i) => String(1000 + i)).join(' ');
+    expect((await rpc('item.search', [years])).error?.message).toContain('400 different words');
+    // A word repeated is one word: this finds what "adams" alone finds.
+    const once = (await rpc('item.search', ['adams'])).result as { citekey: string }[];
+    expect(once.map((i) => i.citekey)).toContain('adams2001');
+    expect((await rpc('item.search', ['adams '.repeat(300)])).result).toEqual(once);
   });
 
   it('writes no link with a scheme nothing opens', async () => {
