@@ -35,6 +35,8 @@ export interface CaywContext {
   copy(text: string): Promise<void>;
   /** Minimizes the app's window after the pick (minimize=1); a no-op without one. */
   minimize(): void;
+  /** Aborts when the editor has gone: an export for it stops waiting. */
+  signal?: AbortSignal;
 }
 
 export interface CaywAnswer {
@@ -107,6 +109,7 @@ async function render(
         throw new RpcError(INVALID_PARAMS, `unknown translator "${name}": Citewise exports with ${TRANSLATOR_NAMES}`);
       return translate(library, ids, translator, {
         notes: ['yes', 'y', 'true'].includes((q.get('exportNotes') ?? '').toLowerCase()),
+        signal: ctx.signal,
       });
     }
     case 'scannable-cite': {

@@ -9,6 +9,8 @@ import type { Collection, ItemDetail, LibraryRow } from '../../shared/model/libr
 import type { Core } from '../core';
 import type { ExportFormat } from '../core/formats';
 import { RpcError, INVALID_PARAMS, INTERNAL_ERROR } from './json-rpc';
+import { cslYaml } from './csl-yaml';
+import { ExportGate } from './export-gate';
 // The JSON, not styles.ts, which loads citeproc-js: the editor API starts without it.
 import BUILT_IN_CSL_STYLES from '../core/formats/cite/built-in-styles.json';
 import { CITATION_LOCALES, type CitationLocale } from '../../shared/model/settings';
@@ -32,8 +34,15 @@ const FLAGGED_TTL_MS = 10_000;
 
 export class EditorLibrary {
   #flagged: { at: number; byId: Promise<Map<number, ItemStatus>> } | null = null;
+  /** Every export of the API waits its turn here (export-gate.ts). */
+  readonly exports: ExportGate;
 
-  constructor(readonly core: ApiCore) {}
+  constructor(
+    readonly core: ApiCore,
+    options: { maxWaitingExports?: number } = {},
+  ) {
+    this.exports = new ExportGate(options.maxWaitingExports);
+  }
 
   /** Items whose papers have an editorial notice (retraction, withdrawal, concern, correction), by id. */
   flagged(now = Date.now()): Promise<Map<number, ItemStatus>> {
@@ -98,7 +107,9 @@ export class EditorLibrary {
     return this.lib.getItem(id);
   }
 
-  async exportText(ids: readonly number[], format: ExportFormat): Promise<string> {
+  /** A reference file of the items, written in the library worker (CSL YAML: from its CSL-JSON). */
+  async exportText(ids: readonly number[], format: ExportFormat | 'cslyaml'): Promise<string> {
+    if (format === 'cslyaml') return cslYaml(JSON.parse(await this.exportText(ids, 'csljson')) as unknown[]);
     if (ids.length === 0) return format === 'csljson' ? '[]' : '';
     return (await this.lib.exportText(ids, format)).content;
   }

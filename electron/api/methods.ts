@@ -1,33 +1,59 @@
 // Better BibTeX's JSON-RPC methods over the Citewise library, answering in the shapes its clients
-// parse: item.export's [200, "text/plain", body] (rbbt reads result[[3]], the Obsidian plugin
-// result[2]), item.search's CSL items with citekey and library, item.collections' nested parents,
-// item.pandoc_filter's { errors, items } for zotero.lua.
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+// parse: item.export's text (a plain string, as Better BibTeX answers since 6.7.142: rbbt writes it
+// to the .bib as it is), item.search's CSL items with citekey and library, item.collections' nested
+// parents, item.pandoc_filter's { errors, items } for zotero.lua. Every item.* method answers as
+// items.* too, as in Better BibTeX. The two methods that change something (collection.scanAUX,
+// autoexport.add) run only for a POST with Content-Type: application/json, use files only inside
+// the folders the user allowed (file-scope.ts), and each change can be undone.
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { version } from '../../package.json';
 import type { CslItem, CslName } from '../../shared/model/csl';
 import type { Collection } from '../../shared/model/library';
-import { INVALID_PARAMS, RpcError, type RpcMethod, type RpcMethods } from './json-rpc';
+import { AUTO_EXPORT_EXTENSIONS, type AutoExportFormat } from '../../shared/model/auto-export';
+import { CoreError } from '../core/errors';
+import { parseManuscriptInWorker } from '../core/manuscript/in-worker';
+import { INVALID_PARAMS, RpcError, type RpcContext, type RpcMethod, type RpcMethods } from './json-rpc';
 import { checkLibrary, type EditorLibrary } from './library';
+import { scopedPath } from './file-scope';
 import { conditionsQuery, freeTextQuery } from './search-query';
 import { findTranslator, TRANSLATOR_NAMES, type Translator } from './translators';
 import { itemUri, LIBRARY_ID, LIBRARY_NAME, noteHtml, toZoteroItem } from './zotero-item';
-import { auxKeys as allAuxKeys } from '../core/manuscript/latex';
 
 /** item.search answers at most this many items, best first (Better BibTeX answers every match; at 200 the
  * CSL records alone took 50 ms on 100,000 items, against a 30 ms budget for a search as one types). */
 export const SEARCH_LIMIT = 50;
-/** The largest .aux file collection.scanAUX reads. */
-const MAX_AUX_BYTES = 64 * 1024 * 1024;
+/**
+ * The longest item.search text (and condition value) taken: what one types into a search box is far
+ * shorter, and a 15 MB query once held the library for 20 minutes.
+ */
+export const MAX_SEARCH_CHARS = 2000;
+/**
+ * The most words item.search takes (after repeats are dropped): each is a pass of the search, 400
+ * years took 1 s on a small library; a title pasted whole has about 20.
+ */
+export const MAX_SEARCH_WORDS = 64;
+/** The most conditions an advanced item.search may have. */
+export const MAX_SEARCH_CONDITIONS = 100;
+/** The most citation keys one call may name (a thesis cites hundreds; each key is a lookup). */
+export const MAX_KEYS = 10_000;
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 function keysParam(method: string, value: unknown): string[] {
   if (!isStringArray(value))
     throw new RpcError(INVALID_PARAMS, `${method}: citekeys must be an array of citation keys`);
+  if (value.length > MAX_KEYS)
+    throw new RpcError(
+      INVALID_PARAMS,
+      `${method}: at most ${MAX_KEYS} citation keys in one call (got ${value.length}); send them in several calls`,
+    );
   return value.map((k) => k.replace(/^@/, ''));
 }
+
+/** The RpcContext json-rpc.ts passes after a method's parameters. */
+const contextOf = (value: unknown): RpcContext => (value ?? {}) as RpcContext;
 
 function translatorParam(method: string, value: unknown): Translator {
   if (typeof value !== 'string')
@@ -38,25 +64,38 @@ function translatorParam(method: string, value: unknown): Translator {
   return t;
 }
 
-/** Better BibTeX's export of items through a translator, as text. */
-export async function translate(
+/** Items read at a time for BetterBibTeX JSON (each is one message to the library worker). */
+const ITEMS_AT_ONCE = 200;
+
+/**
+ * Better BibTeX's export of items through a translator, as text. Every export waits its turn at the
+ * library's export gate (export-gate.ts); `signal` drops it when its client has gone.
+ */
+export function translate(
   library: EditorLibrary,
   ids: readonly number[],
   translator: Translator,
-  options: { notes?: boolean } = {},
+  options: { notes?: boolean; signal?: AbortSignal | undefined } = {},
 ): Promise<string> {
-  if (translator.kind !== 'bbtjson') return library.exportText(ids, translator.kind);
-  const items = await Promise.all(ids.map((id) => library.item(id)));
-  return JSON.stringify(
-    {
-      config: { id: translator.id, label: translator.label, options: { exportNotes: options.notes ?? true } },
-      version: { citewise: version },
-      collections: {},
-      items: items.map(toZoteroItem),
-    },
-    null,
-    2,
-  );
+  return library.exports.run(async () => {
+    if (translator.kind !== 'bbtjson') return library.exportText(ids, translator.kind);
+    const items = [];
+    for (let i = 0; i < ids.length; i += ITEMS_AT_ONCE) {
+      // Between batches: a client that has gone stops the work done for it.
+      if (options.signal?.aborted) throw new RpcError(INVALID_PARAMS, 'the client has gone');
+      items.push(...(await Promise.all(ids.slice(i, i + ITEMS_AT_ONCE).map((id) => library.item(id)))));
+    }
+    return JSON.stringify(
+      {
+        config: { id: translator.id, label: translator.label, options: { exportNotes: options.notes ?? true } },
+        version: { citewise: version },
+        collections: {},
+        items: items.map(toZoteroItem),
+      },
+      null,
+      2,
+    );
+  }, options.signal);
 }
 
 /** "Smith", "Smith and Jones", "Smith et al.": the author part of an author-date citation. */
@@ -85,18 +124,25 @@ function collectionJson(c: Collection, byId: Map<number, Collection>, withParent
   };
 }
 
-/** The citation keys an .aux file cites (BibTeX's \citation and biblatex's \abx@aux@cite), without \nocite{*}'s `*`. */
-export function auxKeys(text: string): string[] {
-  return allAuxKeys(text).filter((k) => k !== '*');
-}
-
 /** `api.ready` needs no library: the server answers it while the library is still opening. */
 export const API_READY: RpcMethod = {
   params: [],
   run: async () => ({ zotero: `Citewise ${version}`, betterbibtex: `Citewise ${version}`, citewise: version }),
 };
 
-export function editorMethods(library: EditorLibrary): RpcMethods {
+export interface EditorMethodOptions {
+  /** The folders the user allowed editors to use (file-scope.ts); read at each call, as they may change. */
+  folders(): Promise<readonly string[]>;
+}
+
+/** What the worker's errors say, as the client's error. */
+function asRpcError(method: string, err: unknown): unknown {
+  if (err instanceof CoreError && err.code !== 'INTERNAL')
+    return new RpcError(INVALID_PARAMS, `${method}: ${err.message}`);
+  return err;
+}
+
+export function editorMethods(library: EditorLibrary, options: EditorMethodOptions): RpcMethods {
   // Better BibTeX answers for the keys it knows and fails only when it knows none.
   const foundKeys = async (keys: string[]): Promise<{ key: string; id: number }[]> => {
     const ids = await library.idsOfKeys(keys);
@@ -105,7 +151,7 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
     return found;
   };
 
-  return {
+  const methods: Record<string, RpcMethod> = {
     'api.ready': API_READY,
 
     'user.groups': {
@@ -129,8 +175,24 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
         checkLibrary(lib);
         let query: string;
         let key: string | undefined;
+        const tooLong = (text: string) =>
+          new RpcError(
+            INVALID_PARAMS,
+            `item.search: the search is ${text.length} characters long; at most ${MAX_SEARCH_CHARS} are taken`,
+          );
+        // freeTextQuery's terms are one word each, separated by one space.
+        const checkWords = (q: string) => {
+          const count = q === '' ? 0 : q.split(' ').length;
+          if (count > MAX_SEARCH_WORDS)
+            throw new RpcError(
+              INVALID_PARAMS,
+              `item.search: the search has ${count} different words; at most ${MAX_SEARCH_WORDS} are taken`,
+            );
+        };
         if (typeof terms === 'string') {
+          if (terms.length > MAX_SEARCH_CHARS) throw tooLong(terms);
           query = freeTextQuery(terms.replace(/ (?:&|and) /g, ' '));
+          checkWords(query);
           if (terms.trim() !== '' && query === '') return [];
           key = terms.trim().replace(/^@/, '');
         } else if (
@@ -140,8 +202,22 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
           typeof (terms as { terms?: unknown }).terms === 'string'
         ) {
           // Older clients send { terms: "…" }.
-          query = freeTextQuery((terms as { terms: string }).terms);
+          const text = (terms as { terms: string }).terms;
+          if (text.length > MAX_SEARCH_CHARS) throw tooLong(text);
+          query = freeTextQuery(text);
+          checkWords(query);
         } else if (Array.isArray(terms)) {
+          if (terms.length > MAX_SEARCH_CONDITIONS)
+            throw new RpcError(
+              INVALID_PARAMS,
+              `item.search: at most ${MAX_SEARCH_CONDITIONS} conditions (got ${terms.length})`,
+            );
+          const long = JSON.stringify(terms).length;
+          if (long > MAX_SEARCH_CHARS * 4)
+            throw new RpcError(
+              INVALID_PARAMS,
+              `item.search: the conditions are ${long} characters long; at most ${MAX_SEARCH_CHARS * 4} are taken`,
+            );
           query = conditionsQuery(terms);
         } else {
           throw new RpcError(INVALID_PARAMS, 'item.search: terms must be a string or a list of conditions');
@@ -185,12 +261,13 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
     'item.export': {
       params: ['citekeys', 'translator', 'libraryID'],
       required: 2,
-      run: async (citekeys, translator, libraryID) => {
+      run: async (citekeys, translator, libraryID, context) => {
         checkLibrary(libraryID);
         const keys = keysParam('item.export', citekeys);
         const t = translatorParam('item.export', translator);
         const ids = await library.requireKeys(keys);
-        return [200, 'text/plain', await translate(library, ids, t)];
+        // The text itself, as Better BibTeX answers since 6.7.142 (before: [200, "text/plain", text]).
+        return translate(library, ids, t, { signal: contextOf(context).signal });
       },
     },
 
@@ -308,39 +385,43 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
     'collection.scanAUX': {
       params: ['collection', 'aux'],
       required: 2,
+      writes: true,
       run: async (collection, aux) => {
+        const method = 'collection.scanAUX';
         if (typeof collection !== 'string')
-          throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: collection must be a path such as "//thesis/cited"');
-        if (typeof aux !== 'string' || !isAbsolute(aux))
-          throw new RpcError(INVALID_PARAMS, 'collection.scanAUX: aux must be the absolute path of an .aux file');
-        let size: number;
+          throw new RpcError(INVALID_PARAMS, `${method}: collection must be a path such as "//thesis/cited"`);
+        const path = await scopedPath(aux, {
+          method,
+          what: 'the .aux file',
+          extensions: ['aux'],
+          folders: await options.folders(),
+        });
+        // Read and parsed as the manuscript check reads an .aux: in a worker, a regular file of at
+        // most 20 MB (its kind and size checked before a byte is read), control characters removed.
+        let keys: string[];
         try {
-          size = (await stat(aux)).size;
+          const parsed = await parseManuscriptInWorker({ kind: 'path', path });
+          keys = [...new Set(parsed.citations.flatMap((c) => (c.key ? [c.key] : [])))];
         } catch (err) {
-          throw new RpcError(
-            INVALID_PARAMS,
-            `collection.scanAUX: cannot read ${aux}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-          );
+          throw asRpcError(method, err);
         }
-        if (size > MAX_AUX_BYTES)
+        if (keys.length > MAX_KEYS)
           throw new RpcError(
             INVALID_PARAMS,
-            `collection.scanAUX: ${aux} is ${size} bytes, more than the ${MAX_AUX_BYTES} an .aux file may have`,
+            `${method}: ${path} cites ${keys.length} keys; at most ${MAX_KEYS} are taken`,
           );
-        const keys = auxKeys(await readFile(aux, 'utf8'));
         const ids = await library.idsOfKeys(keys);
         const cited = [...new Set(ids.filter((id): id is number => id !== null))];
         const missing = keys.filter((_, i) => ids[i] === null);
         const target = await library.collectionAt(collection, true);
-        if (!target) throw new RpcError(INVALID_PARAMS, `collection.scanAUX: no collection at ${collection}`);
-        // The collection holds exactly what the document cites.
-        const current = await library.listing.idsOf({ collectionId: target.id, includeSubcollections: false });
-        const stale = current.filter((id) => !cited.includes(id));
-        if (stale.length > 0)
-          await library.call('library.collections.removeItems', { collectionId: target.id, ids: stale });
-        const fresh = cited.filter((id) => !current.includes(id));
-        if (fresh.length > 0)
-          await library.call('library.collections.addItems', { collectionId: target.id, ids: fresh });
+        if (!target) throw new RpcError(INVALID_PARAMS, `${method}: no collection at ${collection}`);
+        // The collection holds exactly what the document cites (Better BibTeX clears it first): one
+        // step on the undo stack, which puts back what it held.
+        await library.call('library.collections.setItems', {
+          collectionId: target.id,
+          ids: cited,
+          source: basename(path),
+        });
         return { libraryID: LIBRARY_ID, key: String(target.id), items: cited.length, missing };
       },
     },
@@ -348,32 +429,45 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
     'autoexport.add': {
       params: ['collection', 'translator', 'path', 'displayOptions', 'replace'],
       required: 3,
+      writes: true,
       run: async (collection, translator, path, displayOptions, replace) => {
+        const method = 'autoexport.add';
         if (typeof collection !== 'string')
-          throw new RpcError(INVALID_PARAMS, 'autoexport.add: collection must be a path such as "//thesis"');
-        if (typeof path !== 'string')
+          throw new RpcError(INVALID_PARAMS, `${method}: collection must be a path such as "//thesis"`);
+        const t = translatorParam(method, translator);
+        if (t.kind === 'bbtjson' || t.kind === 'cslyaml')
           throw new RpcError(
             INVALID_PARAMS,
-            'autoexport.add: path must be the absolute path of the file to keep in sync',
+            `${method}: ${t.label} cannot be kept in sync; use Better BibTeX, Better BibLaTeX or Better CSL JSON`,
           );
-        const t = translatorParam('autoexport.add', translator);
-        if (t.kind === 'bbtjson')
+        const format: AutoExportFormat = t.kind;
+        const target = await scopedPath(path, {
+          method,
+          what: `the ${t.label} file`,
+          extensions: [AUTO_EXPORT_EXTENSIONS[format]],
+          folders: await options.folders(),
+        });
+        const given = typeof path === 'string' ? resolve(path) : target;
+        const exports = await library.call('autoExport.list', {});
+        const existing = exports.find((a) => a.path === target || a.path === given);
+        // A file Citewise does not keep in sync is never replaced through the API: it may be anything
+        // the user keeps (package.json was). Citewise writes new files, and its own.
+        if (!existing && (await stat(target).catch(() => null)) !== null)
           throw new RpcError(
             INVALID_PARAMS,
-            `autoexport.add: ${t.label} cannot be kept in sync; use Better BibTeX, Better BibLaTeX or Better CSL JSON`,
+            `${method}: ${target} already exists and is not a file Citewise keeps in sync; Citewise does not replace it. Delete it or choose a new name.`,
           );
-        const options = (displayOptions ?? {}) as { exportNotes?: unknown };
-        const target = await library.collectionAt(collection, true);
-        if (!target) throw new RpcError(INVALID_PARAMS, `autoexport.add: no collection at ${collection}`);
-        const existing = (await library.call('autoExport.list', {})).find((a) => a.path === path);
+        const opts = (displayOptions ?? {}) as { exportNotes?: unknown };
+        const coll = await library.collectionAt(collection, true);
+        if (!coll) throw new RpcError(INVALID_PARAMS, `${method}: no collection at ${collection}`);
         if (
           existing &&
-          existing.format === t.kind &&
+          existing.format === format &&
           existing.scope.kind === 'collection' &&
-          existing.scope.collectionId === target.id
+          existing.scope.collectionId === coll.id
         ) {
           await library.call('autoExport.run', { id: existing.id, force: true });
-          return { libraryID: LIBRARY_ID, key: String(target.id), id: target.id };
+          return { libraryID: LIBRARY_ID, key: String(coll.id), id: coll.id };
         }
         if (existing && replace !== true)
           throw new RpcError(
@@ -382,13 +476,17 @@ export function editorMethods(library: EditorLibrary): RpcMethods {
           );
         if (existing) await library.call('autoExport.remove', { id: existing.id });
         await library.call('autoExport.add', {
-          path,
-          format: t.kind,
-          scope: { kind: 'collection', collectionId: target.id, subcollections: false },
-          options: { notes: options.exportNotes === true },
+          path: target,
+          format,
+          scope: { kind: 'collection', collectionId: coll.id, subcollections: false },
+          options: { notes: opts.exportNotes === true },
         });
-        return { libraryID: LIBRARY_ID, key: String(target.id), id: target.id };
+        return { libraryID: LIBRARY_ID, key: String(coll.id), id: coll.id };
       },
     },
   };
+  // Better BibTeX answers every item.* method as items.* too.
+  for (const [name, method] of Object.entries(methods))
+    if (name.startsWith('item.')) methods[`items.${name.slice('item.'.length)}`] = method;
+  return methods;
 }

@@ -9,14 +9,15 @@ const phrase = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g,
  * What an editor types ("smith 2020", "Adams:2001-x"): every word of two or more characters a prefix
  * over every field the index holds (citation key included), a one-character word that word only, a
  * four-digit number a year; "and" and "&" between words are
- * dropped as Better BibTeX drops them. '' when nothing searchable is left.
+ * dropped as Better BibTeX drops them, each word once. '' when nothing searchable is left.
  */
 export function freeTextQuery(terms: string): string {
-  const out: string[] = [];
+  // A Set: a word asked twice narrows nothing more, and each word costs the search a pass.
+  const out = new Set<string>();
   for (const token of terms.split(/\s+/)) {
     if (token === '' || token === '&' || token.toLowerCase() === 'and') continue;
     if (/^\d{4}$/.test(token)) {
-      out.push(`year:${token}`);
+      out.add(`year:${token}`);
       continue;
     }
     // Punctuation splits words in the index, so it does here too (and cannot be read as syntax);
@@ -24,9 +25,9 @@ export function freeTextQuery(terms: string): string {
     // One letter is a whole word: as a prefix it matches nearly every item, and ranking 100,000 took
     // 0.7 s for a picker that asks again at the next keystroke.
     for (const word of token.split(/[^\p{L}\p{N}]+/u))
-      if (word !== '') out.push(word.length === 1 ? phrase(word.toLowerCase()) : word.toLowerCase());
+      if (word !== '') out.add(word.length === 1 ? phrase(word.toLowerCase()) : word.toLowerCase());
   }
-  return out.join(' ');
+  return [...out].join(' ');
 }
 
 const FIELDS: Readonly<Record<string, string>> = {

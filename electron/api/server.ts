@@ -1,19 +1,27 @@
 // The local API for editors: Better BibTeX's endpoints on 127.0.0.1 (port 23119 by default, which
-// its clients hard-code) over the same core as the app, plus the picker page. See guard.ts for who
-// may call it, json-rpc.ts / methods.ts, cayw.ts and pull-export.ts for the endpoints.
+// its clients hard-code) over the same core as the app, plus the picker page. Requests are routed
+// through a table (routes.ts) that other protocols extend. See guard.ts for who may call it,
+// json-rpc.ts / methods.ts, cayw.ts and pull-export.ts for the endpoints.
+// Any program on this computer may connect, so the server bounds what one client can take (see
+// ApiLimits): connections held (the longest-idle gives way, core/net/connections.ts), the time a
+// request may take to arrive (a body sent a byte a minute is dropped), JSON-RPC batches, exports
+// waiting for the library worker, and pickers open at once; work for a client that has gone stops.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { ItemStatus } from '../../shared/model/item-status';
 import { silentLogger, type Logger } from '../core/log';
+import { limitConnections, type ConnectionLimit } from '../core/net/connections';
 import type { Pick } from './cayw-format';
 import { cayw, isProbe } from './cayw';
+import { BusyError, ClientGoneError, type ExportGate } from './export-gate';
 import { hostAllowed, refuseEditorRequest } from './guard';
-import { handleRpcText, INVALID_REQUEST, type RpcMethods } from './json-rpc';
+import { handleRpcText, INVALID_REQUEST, MAX_BATCH_ANSWER_CHARS, PARSE_ERROR, type RpcMethods } from './json-rpc';
 import { EditorLibrary, type ApiCore } from './library';
 import { API_READY, editorMethods } from './methods';
 import { parsePicks, PickerHub, PICKER_PATH, PICKER_TOKEN_HEADER, type OpenPicker } from './picker';
 import { PICKER_CSP, PICKER_CSS, PICKER_HTML, PICKER_JS } from './picker-page';
-import { decodeQuery, isPullExport, pullExport } from './pull-export';
+import { decodeQuery, PULL_EXPORT_PATHS, pullExport } from './pull-export';
+import { RouteTable } from './routes';
 import { freeTextQuery } from './search-query';
 import { zoteroRoutes } from './zotero-routes';
 
@@ -23,6 +31,34 @@ export const LOOPBACK = '127.0.0.1';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Hits the picker shows per search. */
 const PICKER_HITS = 30;
+
+/** What one client may take of the server; tests lower them. */
+export interface ApiLimits {
+  /** Connections held at once; beyond, the longest-idle one is closed (core/net/connections.ts). */
+  maxConnections: number;
+  /** The whole request (headers and body) must arrive within this; a held pick waits longer, as an answer. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (a connection that sends nothing is closed after it). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Exports that may wait behind the running one (export-gate.ts); more are answered 503. */
+  maxWaitingExports: number;
+  /** Pickers open at once; another CAYW pick is answered 503 until one is answered. */
+  maxPickers: number;
+  /** How large a JSON-RPC batch's answer may grow before its remaining calls are left unrun. */
+  maxBatchAnswerChars: number;
+}
+
+export const DEFAULT_API_LIMITS: ApiLimits = {
+  maxConnections: 256,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  maxWaitingExports: 4,
+  maxPickers: 4,
+  maxBatchAnswerChars: MAX_BATCH_ANSWER_CHARS,
+};
 
 export interface ApiServerOptions {
   /**
@@ -40,6 +76,12 @@ export interface ApiServerOptions {
   copy?: (text: string) => Promise<void>;
   /** minimize=1 */
   minimize?: () => void;
+  /**
+   * Folders editors may use for this run besides those in Settings → Editors (`citewise api
+   * --allow-folder`): collection.scanAUX reads .aux files and autoexport.add writes files only there.
+   */
+  allowFolders?: readonly string[];
+  limits?: Partial<ApiLimits>;
   logger?: Logger;
 }
 
@@ -48,6 +90,10 @@ export interface ApiServer {
   readonly origin: string;
   /** Pickers waiting for the user. */
   readonly pickers: PickerHub;
+  /** Connections held now and dropped so far (tests). */
+  readonly connections: ConnectionLimit;
+  /** Where exports wait their turn, once the library is open (tests hold it to see the queue). */
+  exports(): Promise<ExportGate>;
   close(): Promise<void>;
 }
 
@@ -120,22 +166,46 @@ function send(
 const plain = (res: ServerResponse, status: number, body: string) =>
   send(res, status, 'text/plain; charset=utf-8', body);
 
+/** A JSON-RPC error for the request as a whole (HTTP 200, as Better BibTeX answers). */
+const rpcFailure = (res: ServerResponse, code: number, message: string) =>
+  send(res, 200, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+
+/** The body as text; null (and nothing more read) once it is longer than `limit`. */
 function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // The answer says so and closes the connection: the rest is never read.
+        req.off('data', onData);
+        req.pause();
+        chunks.length = 0;
         resolve(null);
-        req.resume();
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The media type of a Content-Type header, lower case, without parameters; undefined when absent. */
+function mediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return header.split(';')[0]!.trim().toLowerCase();
+}
+
+/** A signal that aborts when the client closes the connection before the answer is sent. */
+function clientGone(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
 }
 
 /** Whether a JSON-RPC body calls nothing but `api.ready` (answered before the library is open). */
@@ -162,11 +232,16 @@ interface Opened {
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const logger = options.logger ?? silentLogger;
+  const limits: ApiLimits = { ...DEFAULT_API_LIMITS, ...options.limits };
   // Settled once the core is up; until then `opened` is null and requests wait on `opening`.
   let opened: Opened | null = null;
   const opening: Promise<Opened> = Promise.resolve(options.core).then((core) => {
-    const library = new EditorLibrary(core);
-    opened = { library, methods: editorMethods(library) };
+    const library = new EditorLibrary(core, { maxWaitingExports: limits.maxWaitingExports });
+    const folders = async (): Promise<string[]> => [
+      ...((await library.call('settings.get', {})).editorApiFolders ?? []),
+      ...(options.allowFolders ?? []),
+    ];
+    opened = { library, methods: editorMethods(library, { folders }) };
     return opened;
   });
   // A core that fails to start is the host's to report; the requests that waited get a 503.
@@ -177,70 +252,70 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const report = (err: unknown) => logger.error('editor API request failed', err);
   let port = 0;
 
-  async function editorRequest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const refusal = refuseEditorRequest(req, port);
-    if (refusal) return plain(res, refusal.status, `${refusal.message}\n`);
-    const path = url.pathname;
+  async function caywRequest(_req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     // Editors probe before they offer to cite: answered at once, the library open or not.
-    if (path === '/better-bibtex/cayw' && req.method === 'GET' && isProbe(url.searchParams))
-      return plain(res, 200, 'ready');
-    if (path === '/better-bibtex/json-rpc') {
-      let text: string;
-      if (req.method === 'POST') {
-        const body = await readBody(req, MAX_BODY_BYTES);
-        if (body === null)
-          return plain(res, 413, `Citewise: a JSON-RPC request may have at most ${MAX_BODY_BYTES} bytes.\n`);
-        text = body;
-      } else if (req.method === 'GET') {
-        // zotero.lua sends the call as the query string itself (…/json-rpc?%7B%22jsonrpc%22…).
-        try {
-          text = decodeQuery(url.search.slice(1));
-        } catch {
-          text = '';
-        }
-      } else {
-        return plain(res, 405, 'Citewise: the JSON-RPC endpoint takes POST (or GET with the call as the query).\n');
-      }
-      if (text.trim() === '')
-        return send(
-          res,
-          200,
-          'application/json',
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: INVALID_REQUEST, message: 'Invalid Request: the body is empty' },
-          }),
-        );
-      if (opened === null && onlyReady(text))
-        return send(res, 200, 'application/json', await handleRpcText(EARLY_METHODS, text, report));
-      const { methods } = await ready();
-      return send(res, 200, 'application/json', await handleRpcText(methods, text, report));
-    }
-    if (req.method !== 'GET') return plain(res, 405, 'Citewise: this endpoint takes GET.\n');
+    if (isProbe(url.searchParams)) return plain(res, 200, 'ready');
     const { library } = await ready();
-    if (path === '/better-bibtex/cayw') {
-      const gone = new AbortController();
+    const picking = (url.searchParams.get('selected') ?? '') === '';
+    if (picking && pickers.open >= limits.maxPickers)
+      return send(
+        res,
+        503,
+        'text/plain; charset=utf-8',
+        `Citewise: ${pickers.open} pickers are already waiting for you; answer or close one first.\n`,
+        {
+          'Retry-After': '5',
+        },
+      );
+    const gone = clientGone(res);
+    const answer = await cayw(url.searchParams, {
+      library,
       // The editor gave up (closed the connection): the picker closes too.
-      res.on('close', () => gone.abort());
-      const answer = await cayw(url.searchParams, {
-        library,
-        pick: () => pickers.pick(`http://${LOOPBACK}:${port}`, gone.signal),
-        selection,
-        copy: options.copy ?? (() => Promise.reject(new Error('this Citewise cannot reach the clipboard'))),
-        minimize: options.minimize ?? (() => {}),
-      });
-      return plain(res, answer.status, answer.body);
+      pick: () => pickers.pick(`http://${LOOPBACK}:${port}`, gone),
+      selection,
+      copy: options.copy ?? (() => Promise.reject(new Error('this Citewise cannot reach the clipboard'))),
+      minimize: options.minimize ?? (() => {}),
+      signal: gone,
+    });
+    return plain(res, answer.status, answer.body);
+  }
+
+  async function jsonRpcRequest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    let text: string;
+    let mayWrite = false;
+    if (req.method === 'POST') {
+      // As Zotero's server: a body of another type is refused (no Content-Type at all passes). Only
+      // application/json, which a web page cannot send here without a preflight, may change data.
+      const type = mediaType(req.headers['content-type']);
+      if (type !== undefined && type !== 'application/json')
+        return plain(res, 400, `Citewise: the JSON-RPC endpoint takes application/json, not ${type}.\n`);
+      mayWrite = type === 'application/json';
+      const body = await readBody(req, MAX_BODY_BYTES);
+      if (body === null) {
+        res.setHeader('Connection', 'close');
+        return plain(res, 413, `Citewise: a JSON-RPC request may have at most ${MAX_BODY_BYTES} bytes.\n`);
+      }
+      text = body;
+    } else {
+      // zotero.lua sends the call as the query string itself (…/json-rpc?%7B%22jsonrpc%22…).
+      try {
+        text = decodeQuery(url.search.slice(1));
+      } catch {
+        return rpcFailure(res, PARSE_ERROR, 'Parse error: the query is not valid percent-encoding');
+      }
     }
-    if (isPullExport(path)) {
-      const answer = await pullExport(path, url.search.slice(1), library, selection);
-      return send(res, answer.status, answer.type, answer.body);
-    }
-    return plain(
-      res,
-      404,
-      `Citewise: no endpoint ${path}. The editor API answers /better-bibtex/cayw, /better-bibtex/json-rpc and the pull exports.\n`,
-    );
+    if (text.trim() === '') return rpcFailure(res, INVALID_REQUEST, 'Invalid Request: the body is empty');
+    const context = { signal: clientGone(res), mayWrite, maxBatchAnswerChars: limits.maxBatchAnswerChars };
+    if (opened === null && onlyReady(text))
+      return send(res, 200, 'application/json', await handleRpcText(EARLY_METHODS, text, report, context));
+    const { methods } = await ready();
+    return send(res, 200, 'application/json', await handleRpcText(methods, text, report, context));
+  }
+
+  async function pullExportRequest(_req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const { library } = await ready();
+    const answer = await pullExport(url, library, selection, clientGone(res));
+    return send(res, answer.status, answer.type, answer.body, answer.headers);
   }
 
   async function pickerRequest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -295,16 +370,47 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     return plain(res, 404, 'Citewise: not found.\n');
   }
 
-  // The Zotero Connector's /connector/ and Zotero's local Web API /api/ (zotero-routes.ts).
+  // Better BibTeX's endpoints as it routes them (content/json-rpc.ts, pull-export.ts), and the picker.
+  const routes = new RouteTable()
+    .add('/better-bibtex/cayw', ['GET'], caywRequest)
+    .add('/better-bibtex/json-rpc', ['GET', 'POST'], jsonRpcRequest)
+    .add(PULL_EXPORT_PATHS, ['GET'], pullExportRequest)
+    .addPrefix(PICKER_PATH, ['GET', 'POST'], pickerRequest, 'own');
+
+  // The Zotero Connector's /connector/ and Zotero's local Web API /api/ (zotero-routes.ts), each with its own guard.
   const zotero = zoteroRoutes({ port: () => port, core: async () => (await ready()).library.core });
-  const server = createServer((req, res) => {
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (zotero.serves(url.pathname)) return zotero.handle(req, res, url);
+    const found = routes.match(url.pathname);
+    if (found?.guard !== 'own') {
+      // Unknown paths too: a web page learns nothing from this server, not even what it serves.
+      const refusal = refuseEditorRequest(req, port);
+      if (refusal) return plain(res, refusal.status, `${refusal.message}\n`);
+    }
+    if (!found)
+      return plain(
+        res,
+        404,
+        `Citewise: no endpoint ${url.pathname}. The editor API answers /better-bibtex/cayw, /better-bibtex/json-rpc and the pull exports (/better-bibtex/library, /collection, /select, /export…); the Zotero Connector's /connector/ and Zotero's local API /api/.\n`,
+      );
+    if (!RouteTable.allows(found, req.method))
+      return send(
+        res,
+        405,
+        'text/plain; charset=utf-8',
+        `Citewise: ${url.pathname} takes ${found.methods.join(' or ')}, not ${req.method}.\n`,
+        { Allow: found.methods.join(', ') },
+      );
+    return found.handle(req, res, url);
+  }
+
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) }, (req, res) => {
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
-    const handle = url.pathname.startsWith(PICKER_PATH)
-      ? pickerRequest(req, res, url)
-      : zotero.serves(url.pathname)
-        ? zotero.handle(req, res, url)
-        : editorRequest(req, res, url);
-    handle.catch((err: unknown) => {
+    route(req, res, url).catch((err: unknown) => {
+      if (err instanceof ClientGoneError) return;
+      if (err instanceof BusyError)
+        return send(res, 503, 'text/plain; charset=utf-8', `Citewise: ${err.message}\n`, { 'Retry-After': '5' });
       if (opened === null)
         return plain(
           res,
@@ -315,9 +421,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       plain(res, 500, `Citewise: the request failed: ${err instanceof Error ? err.message : String(err)}\n`);
     });
   });
-  // A held CAYW request waits for the user as long as it takes.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  // The request must arrive in time (a held pick is an answer that waits, which these do not limit).
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  const connections = limitConnections(server, limits.maxConnections);
 
   await new Promise<void>((resolve, reject) => {
     const wanted = options.port ?? DEFAULT_API_PORT;
@@ -342,6 +450,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     origin: `http://${LOOPBACK}:${port}`,
     pickers,
+    connections,
+    exports: async () => (await ready()).library.exports,
     async close() {
       pickers.cancelAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

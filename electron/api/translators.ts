@@ -2,7 +2,7 @@
 // Citewise writes. Names are matched the way Better BibTeX matches them: spaces dropped, lower case,
 // "better" removed ("Better BibLaTeX", "biblatex" and "BetterBibLaTeX" are one translator).
 
-export type TranslatorKind = 'bibtex' | 'biblatex' | 'csljson' | 'bbtjson';
+export type TranslatorKind = 'bibtex' | 'biblatex' | 'csljson' | 'cslyaml' | 'bbtjson';
 
 export interface Translator {
   id: string;
@@ -31,6 +31,12 @@ export const TRANSLATORS: readonly Translator[] = [
     mime: 'application/json; charset=utf-8',
   },
   {
+    id: '0f238e69-043e-4882-93bf-342de007de19',
+    label: 'Better CSL YAML',
+    kind: 'cslyaml',
+    mime: 'application/yaml; charset=utf-8',
+  },
+  {
     id: '36a3b0b5-bad0-4a04-b79b-441c7cef77db',
     label: 'BetterBibTeX JSON',
     kind: 'bbtjson',
@@ -40,12 +46,18 @@ export const TRANSLATORS: readonly Translator[] = [
 
 const stripped = (name: string): string => name.replace(/\s/g, '').toLowerCase().replace('better', '');
 
-/** Other names clients use for the same translators (pull export extensions, rbbt's options). */
+/**
+ * Other names clients use for the same translators (pull export extensions, rbbt's options), as
+ * Better BibTeX reads them: `.bib` is BibLaTeX there, `jzon` its JSON, `yaml` CSL YAML.
+ */
 const ALIASES: Readonly<Record<string, TranslatorKind>> = {
-  bib: 'bibtex',
+  bib: 'biblatex',
   json: 'csljson',
   'csl-json': 'csljson',
   csl: 'csljson',
+  yaml: 'cslyaml',
+  yml: 'cslyaml',
+  jzon: 'bbtjson',
 };
 
 /** The translator a name, a stripped name or an id stands for; null when unknown. */
@@ -59,4 +71,4 @@ export function findTranslator(nameOrId: string): Translator | null {
 }
 
 export const TRANSLATOR_NAMES =
-  'Better BibTeX (bibtex), Better BibLaTeX (biblatex), Better CSL JSON (csljson), BetterBibTeX JSON, or their ids';
+  'Better BibTeX (bibtex), Better BibLaTeX (biblatex, bib), Better CSL JSON (csljson, json), Better CSL YAML (yaml), BetterBibTeX JSON (jzon), or their ids';

@@ -40,7 +40,8 @@ export function toZoteroItem(detail: ItemDetail): Record<string, unknown> {
     key: itemKey(id),
     libraryID: LIBRARY_ID,
     uri: itemUri(id),
-    select: `citewise://select/items/${itemKey(id)}`,
+    // No `select` link: Better BibTeX's is zotero://select/…, which opens Zotero, and Citewise
+    // registers no scheme of its own, so any link here would lead nowhere.
   };
   const zotero = cslToZotero(csl);
   out.itemType = zotero.itemType;

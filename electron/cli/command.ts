@@ -19,6 +19,8 @@ export interface OptionSpec {
   arg?: string;
   /** What it does; an option without it is not listed under its command (the global ones). */
   help?: string;
+  /** May be given more than once (its value is then a list). */
+  multiple?: boolean;
 }
 
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -78,7 +80,7 @@ function parseOptions(options: OptionSpecs): NonNullable<ParseArgsConfig['option
   return Object.fromEntries(
     Object.entries({ ...GLOBAL_OPTIONS, ...options }).map(([name, o]) => [
       name,
-      o.short ? { type: o.type, short: o.short } : { type: o.type },
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
     ]),
   );
 }

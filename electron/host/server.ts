@@ -1,5 +1,9 @@
 // Host mode: the same core behind a server bound to 127.0.0.1. It serves the built renderer and a
-// WebSocket carrying the IPC contract. Every HTTP and WebSocket request needs the per-launch token.
+// WebSocket carrying the IPC contract. Every HTTP and WebSocket request needs a credential: the
+// per-launch token, which works once, in whatever form it first comes (the printed address, a
+// Bearer header, the WebSocket's ?token=), or the session cookie the printed address was exchanged
+// for. Anyone who reads the token later (terminal scrollback, shell history) finds it spent.
+// Connections are capped as for the editor API (core/net/connections.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -7,6 +11,7 @@ import { WS_MAX_MESSAGE_BYTES, WS_PATH, type ServerMessage } from '../../shared/
 import type { Core } from '../core';
 import { buildCsp } from '../core/csp';
 import { silentLogger, type Logger } from '../core/log';
+import { limitConnections, type ConnectionLimit } from '../core/net/connections';
 import { cookieName, hostAllowed, newToken, originAllowed, tokenSource } from './auth';
 import { resolveStatic, sendFile } from './static';
 
@@ -20,8 +25,15 @@ export interface HostOptions {
   port?: number;
   /** Fixed token for tests; a random one otherwise. */
   token?: string;
+  /** Connections held at once (the longest-idle gives way beyond); tests lower it. */
+  maxConnections?: number;
+  /** Headers (and the request) must arrive within this; a connection that sends nothing is closed after it. */
+  headersTimeoutMs?: number;
   logger?: Logger;
 }
+
+/** Connections browser mode holds at once: its page opens a few, and a WebSocket. */
+export const HOST_MAX_CONNECTIONS = 128;
 
 export interface Host {
   readonly origin: string;
@@ -31,13 +43,15 @@ export interface Host {
   readonly token: string;
   /** Open WebSocket connections, for tests that check nothing leaks. */
   connectionCount(): number;
+  /** Connections held now and dropped so far (tests). */
+  readonly connections: ConnectionLimit;
   close(): Promise<void>;
 }
 
 const UNAUTHORIZED_PAGE =
   'Citewise: this address needs the token printed when Citewise started. Open the full URL it printed (it ends in ?token=…).\n';
 const USED_TOKEN_PAGE =
-  'Citewise: this address was already opened once, and its token works only once (so that it is useless in a browser history). Open the window that used it, or restart Citewise for a new address.\n';
+  "Citewise: this address was already opened once, and its token works only once (so that it is useless in a browser history or a terminal's scrollback). Open the window that used it, or restart Citewise for a new address.\n";
 
 export async function startHost(options: HostOptions): Promise<Host> {
   const { core, rendererDir } = options;
@@ -45,7 +59,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const token = options.token ?? newToken();
   // The session cookie's value: its own secret, handed out when the printed address is first opened.
   const session = newToken();
-  // The printed address works once as a page address; later visits with it are refused.
+  // The launch token works once, as a page address, a Bearer header or a WebSocket's ?token=; later
+  // uses in any form are refused (a reload by the browser that has the session cookie aside).
   let launchTokenUsed = false;
   const sockets = new Set<WebSocket>();
   let port = 0;
@@ -69,12 +84,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
     res.end(text);
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req, port)) return refuse(res, 403, 'Citewise: unexpected Host header.\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Citewise: method not allowed.\n');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const source = tokenSource(req, url, token, port, session);
     if (source === null) return refuse(res, 401, UNAUTHORIZED_PAGE);
+    if (source === 'header') {
+      // A program's one request with the token (a page's own requests carry the cookie).
+      if (launchTokenUsed) return refuse(res, 401, USED_TOKEN_PAGE);
+      launchTokenUsed = true;
+    }
     if (source === 'query') {
       const hasSession = tokenSource(req, new URL('/', url), token, port, session) === 'cookie';
       if (launchTokenUsed && !hasSession) return refuse(res, 401, USED_TOKEN_PAGE);
@@ -104,10 +124,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     const origin = req.headers.origin;
     // Browsers always send Origin; a cookie alone must come from our own page, never another site's.
     const originOk = origin === undefined ? source === 'header' || source === 'query' : originAllowed(origin, port);
+    // The token itself (not the cookie) works for one connection: the first program to use it.
+    const spent = (source === 'header' || source === 'query') && launchTokenUsed;
     let status = 0;
     if (!hostAllowed(req, port) || url.pathname !== WS_PATH) status = 404;
-    else if (source === null) status = 401;
+    else if (source === null || spent) status = 401;
     else if (!originOk) status = 403;
+    if (status === 0 && (source === 'header' || source === 'query')) launchTokenUsed = true;
     if (status !== 0) {
       socket.end(
         `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
@@ -202,6 +225,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ws.on('error', (err) => logger.warn(`WebSocket error: ${err.message}`));
   }
 
+  // Requests must arrive in time (GET and HEAD only: no body to wait for), and the server holds a
+  // bounded number of connections, the longest-idle giving way: idle connections by the thousand
+  // made it unreachable. An open WebSocket counts as in use.
+  const headersTimeout = options.headersTimeoutMs ?? 15_000;
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = headersTimeout;
+  const connections = limitConnections(server, options.maxConnections ?? HOST_MAX_CONNECTIONS, { upgrades: true });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, LOOPBACK, () => {
@@ -220,6 +251,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     port,
     token,
     connectionCount: () => sockets.size,
+    connections,
     async close() {
       for (const ws of sockets) ws.terminate();
       wss.close();

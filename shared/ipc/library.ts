@@ -275,6 +275,15 @@ export const libraryFeature = feature({
     'library.collections.delete': request(z.object({ id: itemId }).strict()).returns<null>(),
     'library.collections.addItems': request(z.object({ collectionId: itemId, ids }).strict()).returns<null>(),
     'library.collections.removeItems': request(z.object({ collectionId: itemId, ids }).strict()).returns<null>(),
+    /**
+     * Makes a collection hold exactly these items (an editor's collection.scanAUX): one undo step,
+     * labelled with `source` (the file the list came from) when given.
+     */
+    'library.collections.setItems': request(
+      z
+        .object({ collectionId: itemId, ids: z.array(itemId).max(1_000_000), source: z.string().max(300).optional() })
+        .strict(),
+    ).returns<{ added: number; removed: number }>(),
     'library.collections.moveItems': request(z.object({ ids, fromId: itemId, toId: itemId }).strict()).returns<null>(),
 
     'library.trash': request(z.object({ ids }).strict()).returns<null>(),

@@ -44,6 +44,12 @@ export interface Settings {
   /** Its port; 23119 is the one Better BibTeX's clients use. */
   editorApiPort: number;
   /**
+   * Settings → Editors: the folders in which editors may have Citewise read an .aux file
+   * (collection.scanAUX) and keep a .bib or .json file in sync (autoexport.add); none by default.
+   * settings.update checks each in the core (exists, a folder, readable) and stores it normalised.
+   */
+  editorApiFolders?: string[];
+  /**
    * The Library's table columns (shown, in order), their widths and the panes' widths, as the user
    * left them: kept with the library rather than in the renderer's storage, which browser mode keys
    * by origin (its port changes with each launch).
@@ -80,9 +86,13 @@ export const DEFAULT_SETTINGS: Settings = {
   locale: DEFAULT_CITATION_LOCALE,
   editorApi: true,
   editorApiPort: DEFAULT_EDITOR_API_PORT,
+  editorApiFolders: [],
   pdfStorage: 'copy',
   sentenceCase: 'protected',
 };
+
+/** Folders editors may use, at most. */
+export const MAX_EDITOR_API_FOLDERS = 20;
 
 const layoutName = z.string().max(40);
 const layoutWidths = z
@@ -114,6 +124,10 @@ export const settingsPatch = z
       .int()
       .min(1024, 'must be a port from 1024 to 65535')
       .max(65535, 'must be a port from 1024 to 65535')
+      .optional(),
+    editorApiFolders: z
+      .array(z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'))
+      .max(MAX_EDITOR_API_FOLDERS, `must name at most ${MAX_EDITOR_API_FOLDERS} folders`)
       .optional(),
     pdfStorage: z
       .enum(PDF_STORAGE, { message: 'must be "copy" (into the library folder) or "link" (to the file where it is)' })

@@ -1,12 +1,15 @@
 // Settings → Editors in the real app (browser mode): the editor API is on by default and answers
-// editors; turning it off stops it, and a new port moves it, without a restart.
+// editors; turning it off stops it, and a new port moves it, without a restart. The folders editors
+// may use are typed, checked by the core and listed; only in one of them may an editor's .aux be read.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../electron/core';
 import { silentLogger } from '../../electron/core/log';
 import { tempDir } from '../helpers/tmp';
-import { send } from '../integration/api/helpers';
+import { callRpc, send } from '../integration/api/helpers';
+import { shootThemes } from './axe';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 import { freePort } from '../helpers/free-port';
 import { shownText } from './text';
@@ -24,12 +27,15 @@ describe('Settings → Editors', () => {
   let page: Page;
   let problems: PageProblems;
   let first: number;
+  /** The port the API answers on now. */
+  let live: number;
 
   beforeAll(async () => {
     dir = tempDir('citewise-editors-');
     const dataDir = join(dir.path, 'data');
     // Not 23119: this machine runs other tests (and perhaps Zotero) at the same time.
     first = await freePort();
+    live = first;
     const core = await createCore({ dataDir, mode: 'test', logger: silentLogger });
     await core.invoke('settings.update', { editorApiPort: first });
     await core.close();
@@ -67,6 +73,38 @@ describe('Settings → Editors', () => {
     await port.press('Tab');
     await expect.poll(() => probe(second)).toBe('ready');
     expect(await probe(first)).toBe('ECONNREFUSED');
+    expect(problems.errors).toEqual([]);
+    live = second;
+  });
+
+  it('allows a folder for editors: refused until allowed, usable after, refused again once removed', async () => {
+    const thesis = join(dir.path, 'thesis');
+    mkdirSync(thesis);
+    const aux = join(thesis, 'paper.aux');
+    writeFileSync(aux, '\\relax\n\\citation{nobody2000}\n');
+    const scan = () => callRpc<unknown>(live, 'collection.scanAUX', ['//cited', aux]);
+    const empty = page.getByTestId('editor-folders-empty');
+    await empty.scrollIntoViewIfNeeded();
+    expect(await shownText(empty)).toContain('No folder is allowed');
+    expect((await scan()).error?.message).toContain('until you allow a folder');
+
+    const field = page.getByTestId('editor-folder-path');
+    await field.fill(join(thesis, 'nope'));
+    await field.press('Enter');
+    await expect
+      .poll(() => shownText(page.getByTestId('editor-folders-error')), { timeout: 15_000 })
+      .toContain('does not exist');
+    await field.fill(thesis);
+    await page.getByTestId('editor-folder-allow').click();
+    await expect.poll(() => shownText(page.getByTestId('editor-folders')), { timeout: 15_000 }).toContain(thesis);
+    expect(await page.getByTestId('editor-folders-error').count()).toBe(0);
+    expect(await field.inputValue()).toBe('');
+    expect((await scan()).result).toMatchObject({ items: 0, missing: ['nobody2000'] });
+    await shootThemes(page, 'settings-editors-folders');
+
+    await page.getByRole('button', { name: `Remove ${thesis}` }).click();
+    await expect.poll(() => page.getByTestId('editor-folders-empty').count(), { timeout: 15_000 }).toBe(1);
+    expect((await scan()).error?.message).toContain('until you allow a folder');
     expect(problems.errors).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // `citewise api [--port N]`: the editor API (Better BibTeX-compatible, see electron/api/) for the
 // library in the data folder, without the app. The picker opens as a page in the default browser.
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CoreOptions } from '../../core';
 import { parseCommand, requireCoreOptions, UsageError, type CommandSpec } from '../command';
@@ -30,6 +31,12 @@ pull export), unchanged; the picker opens in your browser (see docs/editors.md)`
   options: {
     port: { type: 'string', arg: 'N', help: 'Port to listen on (default: 23119, the one those clients use)' },
     'no-open': { type: 'boolean', help: "Print the picker's address instead of opening it in the browser" },
+    'allow-folder': {
+      type: 'string',
+      arg: 'DIR',
+      multiple: true,
+      help: 'Let editors have .aux files read and .bib/.json files kept in sync in DIR (repeatable; also Settings → Editors)',
+    },
   },
   run: (argv, ctx) =>
     runApiCommand(argv, {
@@ -59,7 +66,13 @@ export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.e
 
 export async function runApiCommand(argv: readonly string[], ctx: ApiCommandContext): Promise<number> {
   const { values: parsed, positionals } = parseCommand('api', command.options, argv);
-  const values = parsed as { 'data-dir'?: string; 'service-url'?: string; port?: string; 'no-open'?: boolean };
+  const values = parsed as unknown as {
+    'data-dir'?: string;
+    'service-url'?: string;
+    port?: string;
+    'no-open'?: boolean;
+    'allow-folder'?: string[];
+  };
   if (positionals.length > 0) throw new UsageError(`api takes no arguments (got "${positionals[0]}")`);
   const { DEFAULT_API_PORT, startApiServer, ApiPortInUseError } = await import('../../api/server');
   const port = values.port === undefined ? DEFAULT_API_PORT : Number(values.port);
@@ -67,6 +80,11 @@ export async function runApiCommand(argv: readonly string[], ctx: ApiCommandCont
     throw new UsageError(`--port must be a number from 1 to 65535 (got "${values.port}")`);
   const open = ctx.open ?? (await import('../open-browser')).openInBrowser;
   const coreOptions = ctx.coreOptions(values);
+  // Each allowed folder exists, is a folder, is readable and is not Citewise's own data folder.
+  const { checkReadableFolder } = await import('../../core/fs/paths');
+  const allowFolders: string[] = [];
+  for (const folder of values['allow-folder'] ?? [])
+    allowFolders.push(await checkReadableFolder(resolve(folder), { forbiddenDir: coreOptions.dataDir }));
   // The port first, the library behind it: editors probe (probe=1, api.ready) the moment they start
   // and get their answer while the library opens; other requests wait for it. Opening 100,000 items
   // took 1.9-4.7 s, against an editor's expectation of an answer within half a second.
@@ -86,6 +104,7 @@ export async function runApiCommand(argv: readonly string[], ctx: ApiCommandCont
         ctx.stdout.write(opened ? `Picker opened in your browser: ${session.url}\n` : `Pick at: ${session.url}\n`);
       },
       copy: (text) => copyToClipboard(text),
+      allowFolders,
       logger: coreOptions.logger,
     });
   } catch (err) {

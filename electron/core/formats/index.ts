@@ -1,7 +1,7 @@
 // Import and export of reference files: BibTeX/BibLaTeX, RIS, CSL-JSON and DOI lists. Pure Node, no
 // database: the library store takes an ParseResult and writes it in one transaction. For big files
 // use importInWorker (./run-in-worker), which runs the same code off the thread that answers the UI.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
@@ -14,6 +14,7 @@ import { assertText, decodeBytes, guessUtf16 } from './decode';
 import { detectFormat } from './detect';
 import { importDoiList } from './doi-list/import';
 import { FormatError, resolveLimits, type ImportLimits } from './limits';
+import { openRegularFile, readCapped, type FileProblemError } from '../fs/regular-file';
 import type { ImportFormat, ParseResult } from './result';
 import { importRis } from './ris/import';
 import { toRis } from './ris/export';
@@ -105,72 +106,35 @@ function importDecoded(decoded: ReturnType<typeof decodeBytes>, options: ImportO
   return result;
 }
 
-/** What a path is when it is not a regular file, for the message that refuses it. */
-function kindOf(stat: Stats): string {
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isFIFO()) return 'a pipe (FIFO)';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 function tooLarge(size: number, limits: ImportLimits): FormatError {
   return new FormatError(
     `The file is ${(size / 1024 / 1024).toFixed(1)} MB; the import limit is ${(limits.maxBytes / 1024 / 1024).toFixed(1)} MB.`,
   );
 }
 
-/**
- * Checks that `path` is a regular file within the size limit, without blocking on it: opened
- * non-blocking, so a pipe with no writer is refused instead of waited on forever, and /dev/zero (size
- * 0, endless) is refused as the device it is.
- */
-function openRegularFile(path: string, limits: ImportLimits): { fd: number; size: number } {
-  let fd: number;
-  try {
-    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new FormatError(`${path} is a loop of symbolic links; it leads to no file.`);
-    if (code === 'EACCES' || code === 'EPERM') throw new FormatError(`${path} cannot be read: permission denied.`);
-    if (code === 'EISDIR') throw new FormatError(`${path} is a folder, not a file; choose a file to import.`);
-    throw err;
-  }
-  const stat = fstatSync(fd);
-  if (!stat.isFile()) {
-    closeSync(fd);
-    throw new FormatError(`${path} is ${kindOf(stat)}, not a regular file; Citewise imports only files.`);
-  }
-  if (stat.size > limits.maxBytes) {
-    closeSync(fd);
-    throw tooLarge(stat.size, limits);
-  }
-  return { fd, size: stat.size };
-}
-
-/** The file's bytes, read to its end but never past the size limit (a file that grows while read is stopped there). */
-function readCapped(fd: number, limits: ImportLimits, sizeHint: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(Math.max(sizeHint, 64 * 1024) + 1, limits.maxBytes + 1));
-  let got = 0;
-  for (;;) {
-    if (got === buffer.length) {
-      if (buffer.length > limits.maxBytes) throw tooLarge(got, limits);
-      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limits.maxBytes + 1));
-      buffer.copy(bigger, 0, 0, got);
-      buffer = bigger;
+/** Import's words for a path that is not a regular file within the size limit (see fs/regular-file.ts). */
+const refusal =
+  (path: string, limits: ImportLimits): FileProblemError =>
+  (problem) => {
+    switch (problem.kind) {
+      case 'loop':
+        return new FormatError(`${path} is a loop of symbolic links; it leads to no file.`);
+      case 'permission':
+        return new FormatError(`${path} cannot be read: permission denied.`);
+      case 'folder':
+        return new FormatError(`${path} is a folder, not a file; choose a file to import.`);
+      case 'not-regular':
+        return new FormatError(`${path} is ${problem.what}, not a regular file; Citewise imports only files.`);
+      case 'too-large':
+        return tooLarge(problem.size, limits);
     }
-    const n = readSync(fd, buffer, got, buffer.length - got, null);
-    if (n === 0) break;
-    got += n;
-  }
-  if (got > limits.maxBytes) throw tooLarge(got, limits);
-  return buffer.subarray(0, got);
-}
+  };
 
 /** Imports a file, refusing anything that is not a regular file, or one over the size limit (also while reading it). */
 export function importFile(path: string, options: ImportOptions = {}): ParseResult {
   const limits = resolveLimits(options.limits);
-  const opened = openRegularFile(path, limits);
+  const fail = refusal(path, limits);
+  const opened = openRegularFile(path, limits.maxBytes, fail);
   const size = opened.size;
   const withName = { ...options, limits, fileName: options.fileName ?? basename(path) };
   const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
@@ -180,7 +144,7 @@ export function importFile(path: string, options: ImportOptions = {}): ParseResu
       const result = importFileInPieces(path, withName, pieceBytes);
       if (result) return result;
     }
-    bytes = readCapped(opened.fd, limits, size);
+    bytes = readCapped(opened.fd, limits.maxBytes, size, fail);
   } finally {
     closeSync(opened.fd);
   }

@@ -213,6 +213,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       changed('collections', ids);
       return null;
     },
+    'library.collections.setItems': async ({ collectionId, ids, source }) => {
+      const result = await lib.setCollectionItems(collectionId, ids, source);
+      if (result.changed.length > 0) changed('collections', result.changed);
+      return { added: result.added, removed: result.removed };
+    },
     'library.collections.moveItems': async ({ ids, fromId, toId }) => {
       await lib.moveToCollection(ids, fromId, toId);
       changed('collections', ids);

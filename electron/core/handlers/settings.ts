@@ -13,12 +13,21 @@ export function settingsHandlers(deps: { store: SettingsStore; events: EventBus;
         deps.events.emit('settings.changed', next);
         return next;
       };
-      // The watched folder must exist, be a folder and be readable now; stored normalised.
-      if (typeof patch.watchFolder !== 'string') return apply(patch);
-      return checkReadableFolder(
-        patch.watchFolder,
-        deps.dataDir !== undefined ? { forbiddenDir: deps.dataDir } : {},
-      ).then((watchFolder) => apply({ ...patch, watchFolder }));
+      // The watched folder and the editors' folders must exist, be folders and be readable now; they
+      // are stored normalised, and never inside the data folder (its library, backups and PDFs).
+      const folder = (path: string) =>
+        checkReadableFolder(path, deps.dataDir !== undefined ? { forbiddenDir: deps.dataDir } : {});
+      if (typeof patch.watchFolder !== 'string' && patch.editorApiFolders === undefined) return apply(patch);
+      return (async () => {
+        const checked = { ...patch };
+        if (typeof patch.watchFolder === 'string') checked.watchFolder = await folder(patch.watchFolder);
+        if (patch.editorApiFolders !== undefined) {
+          const folders: string[] = [];
+          for (const f of patch.editorApiFolders) folders.push(await folder(f));
+          checked.editorApiFolders = [...new Set(folders)];
+        }
+        return apply(checked);
+      })();
     },
   } satisfies FeatureHandlers<typeof settingsFeature>;
 }

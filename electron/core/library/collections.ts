@@ -179,6 +179,50 @@ export abstract class CollectionsRoom extends ItemsRoom {
     );
   }
 
+  /**
+   * Makes a collection hold exactly `ids` (an editor's collection.scanAUX): items not listed leave it,
+   * listed ones join it, in one undo step over the items that changed, so one Undo puts it back.
+   * `source` names where the list came from, for the step's label.
+   */
+  setCollectionItems(
+    collectionId: number,
+    ids: readonly ItemId[],
+    source?: string,
+  ): { added: number; removed: number; changed: ItemId[] } {
+    this.#collectionExists(collectionId);
+    const name = this.#collectionName(collectionId);
+    const wanted = new Set(ids);
+    const current = new Set(
+      this.r
+        .all<{ item_id: number }>(sql`SELECT item_id FROM collection_items WHERE collection_id = ${collectionId}`)
+        .map((r) => r.item_id),
+    );
+    const stale = [...current].filter((id) => !wanted.has(id));
+    const fresh: ItemId[] = [];
+    for (const batch of chunk([...wanted].filter((id) => !current.has(id))))
+      for (const r of this.r.all<{ id: number }>(sql`SELECT id FROM items WHERE id IN ${inList(batch)}`))
+        fresh.push(r.id);
+    const changed = [...stale, ...fresh];
+    if (changed.length === 0) return { added: 0, removed: 0, changed };
+    this.undoable(
+      (s) => (source ? `Set ${name} to what ${source} cites (${s})` : `Set ${name} to ${s}`),
+      changed,
+      () => {
+        for (const batch of chunk(stale))
+          this.w.run(
+            sql`DELETE FROM collection_items WHERE collection_id = ${collectionId} AND item_id IN ${inList(batch)}`,
+          );
+        const now = this.now();
+        for (const id of fresh)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`,
+          );
+        return { value: undefined };
+      },
+    );
+    return { added: fresh.length, removed: stale.length, changed };
+  }
+
   /** Moves items from one collection to another (a drag between collections). */
   moveToCollection(ids: readonly ItemId[], fromId: number, toId: number): void {
     this.#collectionExists(toId);

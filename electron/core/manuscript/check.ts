@@ -1,7 +1,7 @@
 // The manuscript check: a manuscript's bytes → its citations (one parser per format) → the library
 // items they are (one lookup in the library worker) → a report of what needs a second look. Offline:
 // it reads only what the library holds (items, cached notices, tallies and preprint links).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import {
   flagsOf,
@@ -20,11 +20,13 @@ import {
   type ManuscriptReport,
 } from '../../../shared/model/manuscript';
 import { CoreError } from '../errors';
+import { openRegularFile, readCapped, type FileProblemError } from '../fs/regular-file';
 import { DocxError, parseDocx } from './docx';
 import { parseAux, parseLatex } from './latex';
 import { parseMarkdown, type ParsedCitations } from './markdown';
 import { parseTypst } from './typst';
 import { grouped } from '../../../shared/model/numbers';
+import { hasControlCharacters, withoutControlCharacters } from '../../../shared/model/control-characters';
 
 export interface ParsedManuscript extends ParsedCitations {
   file: string;
@@ -134,47 +136,125 @@ export function parseManuscript(
     notes.push(
       'No Zotero or Citewise citation fields were found (citations typed as plain text, or fields unlinked, are not read).',
     );
-  return { ...parsed, file: name, format, notes };
+  const cleaned = cleanCitations(parsed.citations);
+  if (cleaned.dropped > 0)
+    notes.push(
+      `${cleaned.dropped} citation${cleaned.dropped === 1 ? ' was' : 's were'} left out: nothing but control characters.`,
+    );
+  if (cleaned.changed > 0)
+    notes.push(
+      `Control characters (terminal escapes, bidi overrides) were removed from ${cleaned.changed} cited key${cleaned.changed === 1 ? '' : 's'}, DOI${cleaned.changed === 1 ? '' : 's'} or title${cleaned.changed === 1 ? '' : 's'}.`,
+    );
+  return { ...parsed, citations: cleaned.citations, file: name, format, notes };
 }
 
-/** Reads a manuscript from disk with its .aux (LaTeX), refusing what is missing, a folder or too big. */
-export function readManuscript(path: string): ParsedManuscript {
-  let size: number;
+/** The manuscript check's words for a file it cannot read as one (see fs/regular-file.ts). */
+const refusal =
+  (path: string): FileProblemError =>
+  (problem) => {
+    switch (problem.kind) {
+      case 'folder':
+        return new CoreError('INVALID_INPUT', `${path} is a folder, not a manuscript file.`, { file: path });
+      case 'loop':
+        return new CoreError('INVALID_INPUT', `${path} is a loop of symbolic links; it leads to no file.`, {
+          file: path,
+        });
+      case 'permission':
+        return new CoreError('INVALID_INPUT', `${path} cannot be read (permission denied).`, { file: path });
+      case 'not-regular':
+        return new CoreError(
+          'INVALID_INPUT',
+          `${path} is ${problem.what}, not a regular file; the manuscript check reads only files.`,
+          { file: path },
+        );
+      case 'too-large':
+        return new CoreError(
+          'INVALID_INPUT',
+          `${path} is ${grouped(problem.size)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`,
+          { file: path },
+        );
+    }
+  };
+
+/**
+ * A manuscript file's bytes: a regular file of at most MAX_MANUSCRIPT_BYTES, its kind and size checked
+ * before a byte is read (a FIFO, /dev/zero or a link to it, a sparse 2 GB .aux are refused at once).
+ * Null when `optional` and there is no such file.
+ */
+function readManuscriptFile(path: string, optional: boolean): Buffer | null {
+  const fail = refusal(path);
+  let opened: { fd: number; size: number };
   try {
-    const st = statSync(path);
-    if (st.isDirectory())
-      throw new CoreError('INVALID_INPUT', `${path} is a folder, not a manuscript file.`, { file: path });
-    size = st.size;
+    opened = openRegularFile(path, MAX_MANUSCRIPT_BYTES, fail);
   } catch (err) {
     if (err instanceof CoreError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
+    if (optional && (code === 'ENOENT' || code === 'ENOTDIR')) return null;
     throw new CoreError(
       code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT',
       code === 'ENOENT' ? `${path}: no such file.` : `${path} cannot be read (${code ?? String(err)}).`,
       { file: path },
     );
   }
-  if (size > MAX_MANUSCRIPT_BYTES)
+  try {
+    if (!optional && !manuscriptFormatOf(path)) throw unsupported(path);
+    return readCapped(opened.fd, MAX_MANUSCRIPT_BYTES, opened.size, fail);
+  } catch (err) {
+    if (err instanceof CoreError) throw err;
     throw new CoreError(
       'INVALID_INPUT',
-      `${path} is ${grouped(size)} bytes, more than the ${MAX_MANUSCRIPT_BYTES / 1024 / 1024} MB a manuscript may have.`,
-      { file: path },
+      `${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
+      {
+        file: path,
+      },
     );
-  const read = (p: string): Buffer => {
-    try {
-      return readFileSync(p);
-    } catch (err) {
-      throw new CoreError(
-        'INVALID_INPUT',
-        `${p} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
-        { file: p },
-      );
-    }
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/**
+ * The citations without control characters in their keys, DOIs and titles (withoutControlCharacters):
+ * what the report prints must not drive the terminal it is printed to. A citation left with nothing
+ * is dropped; both are counted for the report's notes.
+ */
+function cleanCitations(found: readonly FoundCitation[]): {
+  citations: FoundCitation[];
+  changed: number;
+  dropped: number;
+} {
+  let changed = 0;
+  let dropped = 0;
+  const citations: FoundCitation[] = [];
+  const clean = (v: string | undefined): string | undefined => {
+    if (v === undefined || !hasControlCharacters(v)) return v;
+    const out = withoutControlCharacters(v).trim();
+    return out === '' ? undefined : out;
   };
+  for (const c of found) {
+    const key = clean(c.key);
+    const doi = clean(c.doi);
+    const title = clean(c.title);
+    if (key === c.key && doi === c.doi && title === c.title) {
+      citations.push(c);
+      continue;
+    }
+    if (key === undefined && doi === undefined && title === undefined) {
+      dropped++;
+      continue;
+    }
+    changed++;
+    citations.push({ ...c, key, doi, title });
+  }
+  return { citations, changed, dropped };
+}
+
+/** Reads a manuscript from disk with its .aux (LaTeX), refusing what is missing, not a regular file or too big. */
+export function readManuscript(path: string): ParsedManuscript {
+  const bytes = readManuscriptFile(path, false)!;
   const auxPath = /\.(?:tex|ltx)$/i.test(path) ? path.replace(/\.[^.]+$/, '.aux') : null;
-  const aux = auxPath && existsSync(auxPath) ? { name: auxPath, bytes: read(auxPath) } : undefined;
-  if (!manuscriptFormatOf(path)) throw unsupported(path);
-  return parseManuscript(path, read(path), aux);
+  const auxBytes = auxPath ? readManuscriptFile(auxPath, true) : null;
+  return parseManuscript(path, bytes, auxPath && auxBytes ? { name: auxPath, bytes: auxBytes } : undefined);
 }
 
 export type CitedLookup = (refs: CitationLookup[]) => Promise<LookupResult[]>;

@@ -8,6 +8,8 @@
 import type { FoundCitation } from '../../../shared/model/manuscript';
 import type { ParsedCitations } from './markdown';
 import { ZipError, ZipReader } from './zip';
+import { decodeXmlEntities } from '../formats/xml-entities';
+import { withoutControlCharacters } from '../../../shared/model/control-characters';
 
 export class DocxError extends Error {}
 
@@ -20,17 +22,6 @@ const PARTS: [string, string | undefined][] = [
 const MAX_PART_BYTES = 64 * 1024 * 1024;
 /** The instruction of a citation field; older Zotero versions add " RND" and a random id after the JSON. */
 const FIELD = /^\s*ADDIN\s+(?:ZOTERO_ITEM\s+)?CSL_CITATION(?:\s+([\s\S]*?))?(?:\s+RND\w+)?\s*$/;
-
-function unescapeXml(s: string): string {
-  return s.replace(
-    /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g,
-    (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-      if (hex) return String.fromCodePoint(parseInt(hex, 16));
-      if (dec) return String.fromCodePoint(parseInt(dec, 10));
-      return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[name as 'amp'];
-    },
-  );
-}
 
 /** The field instructions of one part, with the paragraph each begins in. */
 export function fieldInstructions(xml: string): { instruction: string; paragraph: number }[] {
@@ -50,13 +41,13 @@ export function fieldInstructions(xml: string): { instruction: string; paragraph
       const top = stack[stack.length - 1];
       if (top?.collecting) {
         top.collecting = false;
-        out.push({ instruction: unescapeXml(top.text), paragraph: top.paragraph });
+        out.push({ instruction: decodeXmlEntities(top.text), paragraph: top.paragraph });
       }
       if (m[1] === 'end') stack.pop();
     } else if (m[2] !== undefined) {
       const top = stack[stack.length - 1];
       if (top?.collecting) top.text += m[2];
-    } else if (m[3] !== undefined) out.push({ instruction: unescapeXml(m[3]), paragraph });
+    } else if (m[3] !== undefined) out.push({ instruction: decodeXmlEntities(m[3]), paragraph });
   }
   return out;
 }
@@ -74,7 +65,8 @@ export function citationsOfField(instruction: string): Omit<FoundCitation, 'line
   try {
     data = JSON.parse(m[1] ?? '');
   } catch (err) {
-    throw new DocxError(`a citation field's JSON cannot be read (${(err as Error).message})`);
+    // V8 quotes the JSON around the fault, which may hold control characters: never sent raw to a terminal.
+    throw new DocxError(`a citation field's JSON cannot be read (${withoutControlCharacters((err as Error).message)})`);
   }
   const items = (data as { citationItems?: unknown }).citationItems;
   if (!Array.isArray(items)) throw new DocxError('a citation field has no citationItems list');

@@ -5,7 +5,6 @@
 import type { FoundCitation } from '../../../shared/model/manuscript';
 import type { ParsedCitations } from './markdown';
 import { lineFinder } from './lines';
-import { appendAll } from '../../../shared/model/arrays';
 
 /** Commands whose mandatory argument is a list of keys. */
 const COMMANDS = new Set([
@@ -57,31 +56,72 @@ const COMMANDS = new Set([
 ]);
 
 /** Environments whose body is not LaTeX (the name repeated by \end, so nesting others cannot end them). */
-const VERBATIM = /\\begin\{((?:verbatim|Verbatim|lstlisting|minted|comment|filecontents)\*?)\}[\s\S]*?\\end\{\1\}/g;
+const VERBATIM_BEGIN = /\\begin\{((?:verbatim|Verbatim|lstlisting|minted|comment|filecontents)\*?)\}/g;
+
+const blankText = (m: string): string => m.replace(/[^\n]/g, ' ');
+
+/**
+ * Blanks verbatim environments. By hand, not with one lazy regex: `\begin{verbatim}` repeated with no
+ * `\end` made every opening scan to the end of the file (quadratic). Once an environment is found
+ * never to end, later openings of it are not looked at again.
+ */
+function blankVerbatim(text: string): string {
+  const unended = new Set<string>();
+  let out = '';
+  let copied = 0;
+  VERBATIM_BEGIN.lastIndex = 0;
+  for (let m = VERBATIM_BEGIN.exec(text); m !== null; m = VERBATIM_BEGIN.exec(text)) {
+    const name = m[1]!;
+    if (unended.has(name)) continue;
+    const end = text.indexOf(`\\end{${name}}`, m.index + m[0].length);
+    if (end < 0) {
+      unended.add(name);
+      continue;
+    }
+    const stop = end + `\\end{${name}}`.length;
+    out += text.slice(copied, m.index) + blankText(text.slice(m.index, stop));
+    copied = stop;
+    VERBATIM_BEGIN.lastIndex = stop;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
 
 /** Blanks comments (`%` not escaped) and verbatim text, keeping every line and offset. */
 function prose(text: string): string {
-  let out = text.replace(
+  const out = text.replace(
     /(?<!\\)((?:\\\\)*)%[^\n]*/g,
     (m, slashes: string) => slashes + ' '.repeat(m.length - slashes.length),
   );
-  out = out.replace(VERBATIM, (m) => m.replace(/[^\n]/g, ' '));
-  return out.replace(/\\verb\*?([^A-Za-z\s])[^\n]*?\1/g, (m) => ' '.repeat(m.length));
+  return blankVerbatim(out).replace(/\\verb\*?([^A-Za-z\s])[^\n]*?\1/g, (m) => ' '.repeat(m.length));
 }
 
-/** The index after a balanced group opened at `i` by `open`, or -1 when it never closes. */
-function skipGroup(s: string, i: number, open: string, close: string): number {
-  let depth = 0;
-  for (let j = i; j < s.length; j++) {
-    const c = s[j];
-    if (c === '\\') {
+/**
+ * For each `{`, `[` and `(` in `s`, the index after its balanced closing one (-1 when it never closes),
+ * in one pass: a group that never closes (`\cite{a,` repeated) cost a scan to the end of the file for
+ * each command, which was quadratic. Each kind nests on its own, and a backslash escapes the
+ * character after it. Indexes that open nothing hold 0.
+ */
+function groupEnds(s: string): Int32Array {
+  const ends = new Int32Array(s.length);
+  // One stack per kind ({ [ (), as typed arrays: no garbage for the collector however deep.
+  const stacks = [new Int32Array(s.length), new Int32Array(s.length), new Int32Array(s.length)];
+  const tops = [0, 0, 0];
+  for (let j = 0; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 0x5c /* \ */) {
       j++;
       continue;
     }
-    if (c === open) depth++;
-    else if (c === close && --depth === 0) return j + 1;
+    const open = c === 0x7b ? 0 : c === 0x5b ? 1 : c === 0x28 ? 2 : -1;
+    if (open >= 0) {
+      stacks[open]![tops[open]!++] = j;
+      ends[j] = -1;
+      continue;
+    }
+    const close = c === 0x7d ? 0 : c === 0x5d ? 1 : c === 0x29 ? 2 : -1;
+    if (close >= 0 && tops[close]! > 0) ends[stacks[close]![--tops[close]!]!] = j + 1;
   }
-  return -1;
+  return ends;
 }
 
 function skipSpace(s: string, i: number): number {
@@ -92,6 +132,7 @@ function skipSpace(s: string, i: number): number {
 export function parseLatex(text: string): ParsedCitations {
   const s = prose(text);
   const lineOf = lineFinder(s);
+  const ends = groupEnds(s);
   const citations: FoundCitation[] = [];
   let citesAll = false;
   for (const m of s.matchAll(/\\([A-Za-z]+)/g)) {
@@ -104,7 +145,7 @@ export function parseLatex(text: string): ParsedCitations {
       for (let k = 0; k < 2; k++) {
         const j = skipSpace(s, i);
         if (s[j] !== '(') break;
-        const end = skipGroup(s, j, '(', ')');
+        const end = ends[j] || -1;
         if (end < 0) break;
         i = end;
       }
@@ -113,13 +154,13 @@ export function parseLatex(text: string): ParsedCitations {
       let j = skipSpace(s, i);
       let optionals = 0;
       while (s[j] === '[' && optionals < 2) {
-        const end = skipGroup(s, j, '[', ']');
+        const end = ends[j] || -1;
         if (end < 0) break;
         j = skipSpace(s, end);
         optionals++;
       }
       if (s[j] !== '{') break;
-      const end = skipGroup(s, j, '{', '}');
+      const end = ends[j] || -1;
       if (end < 0) break;
       let offset = j + 1;
       for (const part of s.slice(j + 1, end - 1).split(',')) {
@@ -137,13 +178,44 @@ export function parseLatex(text: string): ParsedCitations {
   return { citations, citesAll };
 }
 
+/**
+ * Calls `found` with the `{…}` arguments after each `command` in `text`: the text up to the next `}`
+ * each (no nesting, as BibTeX writes them), `count` of them at most, fewer when no brace follows.
+ * By hand and linear: once no `}` is left, nothing after can close (a lazy regex rescanned to the end
+ * of the file for each occurrence).
+ */
+function eachArguments(text: string, command: string, count: 1 | 2, found: (a?: string, b?: string) => void): void {
+  for (let at = text.indexOf(command); at >= 0; at = text.indexOf(command, at + command.length)) {
+    let i = at + command.length;
+    let a: string | undefined;
+    let b: string | undefined;
+    for (let n = 0; n < count && text.charCodeAt(i) === 0x7b; n++) {
+      const close = text.indexOf('}', i + 1);
+      if (close < 0) return;
+      if (n === 0) a = text.slice(i + 1, close);
+      else b = text.slice(i + 1, close);
+      i = close + 1;
+    }
+    found(a, b);
+  }
+}
+
 /** The keys an .aux file cites, in order, without repeats (BibTeX's \citation, biblatex's \abx@aux@cite). */
 export function auxKeys(text: string): string[] {
-  const keys: string[] = [];
-  for (const m of text.matchAll(/\\citation\{([^}]*)\}/g)) appendAll(keys, m[1]!.split(','));
-  for (const m of text.matchAll(/\\abx@aux@cite\{(?:[^}]*)\}\{([^}]*)\}|\\abx@aux@cite\{([^}{]*)\}(?!\{)/g))
-    keys.push((m[1] ?? m[2])!);
-  return [...new Set(keys.map((k) => k.trim()).filter((k) => k !== ''))];
+  const keys = new Set<string>();
+  const add = (key: string) => {
+    const k = key.trim();
+    if (k !== '') keys.add(k);
+  };
+  eachArguments(text, '\\citation', 1, (a) => {
+    if (a !== undefined) for (const k of a.split(',')) add(k);
+  });
+  // \abx@aux@cite{refsection}{key} (biber 2.x), or \abx@aux@cite{key} (older).
+  eachArguments(text, '\\abx@aux@cite', 2, (a, b) => {
+    if (b !== undefined) add(b);
+    else if (a !== undefined && !a.includes('{')) add(a);
+  });
+  return [...keys];
 }
 
 /** The .aux as citations: `*` (from \nocite{*}) means every entry. */

@@ -81,11 +81,17 @@ export function parseMarkdown(text: string): ParsedCitations {
       line = blank(line.slice(0, close + 3)) + line.slice(close + 3);
       inComment = false;
     }
-    line = line.replace(/<!--.*?-->/g, blank);
-    const opened = line.indexOf('<!--');
-    if (opened >= 0) {
-      line = line.slice(0, opened);
-      inComment = true;
+    // Comments that open and close on the line, then one left open. By hand: a lazy regex rescanned
+    // the rest of the line for every "<!--" that never closed (quadratic on a long line).
+    for (let opened = line.indexOf('<!--'); opened >= 0; opened = line.indexOf('<!--', opened)) {
+      const close = line.indexOf('-->', opened + 4);
+      if (close < 0) {
+        line = line.slice(0, opened);
+        inComment = true;
+        break;
+      }
+      line = line.slice(0, opened) + blank(line.slice(opened, close + 3)) + line.slice(close + 3);
+      opened = close + 3;
     }
     line = line.replace(/(`+)[^`]*?\1/g, blank).replace(URL, blank);
     for (const m of line.matchAll(CITE)) {

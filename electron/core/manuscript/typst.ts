@@ -14,12 +14,43 @@ function blankOut(m: string): string {
   return m.replace(/[^\n]/g, ' ');
 }
 
+/**
+ * Blanks block comments (slash-star to star-slash) and line comments, left to right (a `//` inside a
+ * block comment is part of it). By hand: a lazy regex rescanned to the end of the file for every block
+ * comment that never closed.
+ */
+function blankComments(text: string): string {
+  const opening = /\/\*|(?<!:)\/\//g;
+  let blockCloses = true;
+  let out = '';
+  let copied = 0;
+  for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+    let stop: number;
+    if (m[0] === '//') {
+      const eol = text.indexOf('\n', m.index);
+      stop = eol < 0 ? text.length : eol;
+    } else {
+      // Once one block comment is found never to close, no later one can.
+      const close = blockCloses ? text.indexOf('*/', m.index + 2) : -1;
+      if (close < 0) {
+        blockCloses = false;
+        continue;
+      }
+      stop = close + 2;
+    }
+    out += text.slice(copied, m.index) + blankOut(text.slice(m.index, stop));
+    copied = stop;
+    opening.lastIndex = stop;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 export function parseTypst(text: string): ParsedCitations {
   // Order matters: raw blocks first (they may hold // or "), then comments, then URLs.
-  const s = text
-    .replace(/(`{3,})[\s\S]*?\1|`[^`\n]*`/g, blankOut)
-    .replace(/\/\*[\s\S]*?\*\/|(?<!:)\/\/[^\n]*/g, blankOut)
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)\]"]*/gi, blankOut);
+  const s = blankComments(text.replace(/(`{3,})[\s\S]*?\1|`[^`\n]*`/g, blankOut)).replace(
+    /\b[a-z][a-z0-9+.-]*:\/\/[^\s)\]"]*/gi,
+    blankOut,
+  );
   const labels = new Set<string>();
   for (const m of s.matchAll(new RegExp(String.raw`<(${NAME})>`, 'gu'))) {
     // `#cite(<key>)` names a bibliography entry, not a label of the document.

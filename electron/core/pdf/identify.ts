@@ -7,6 +7,7 @@ import type { CaptureCandidate, CaptureEvidence, CaptureMethod } from '../../../
 import { TITLE_MATCH_ACCEPT, TITLE_MATCH_CANDIDATE } from '../../../shared/model/pdf-capture';
 import type { PdfFacts } from './extract';
 import { findIds, type FoundId } from './identifiers';
+import { decodeXmlEntities } from '../formats/xml-entities';
 
 /** How sure an identifier is, by where it was found. */
 const CONFIDENCE = { xmp: 0.98, info: 0.95, text: 0.9, textLater: 0.8 } as const;
@@ -34,7 +35,9 @@ function fromFound(method: CaptureMethod, ids: readonly FoundId[], confidence: n
 }
 
 export function identifyById(facts: PdfFacts): IdStep {
-  const xmp = facts.xmp === null ? [] : findIds(facts.xmp);
+  // XMP is XML: its text is read with character references decoded (&#x2F; is a slash, &#x1b; an
+  // escape character that no DOI may hold), never as the raw markup.
+  const xmp = facts.xmp === null ? [] : findIds(decodeXmlEntities(facts.xmp));
   const info = findIds(Object.values(facts.info).join('\n'));
   const meta: (FoundId & { method: CaptureMethod })[] = [...xmp.map((id) => ({ ...id, method: 'xmp' as const }))];
   for (const id of info) if (!meta.some((m) => m.doi === id.doi)) meta.push({ ...id, method: 'info' });

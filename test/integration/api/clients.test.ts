@@ -163,14 +163,15 @@ describe('the editor API, replaying its clients', () => {
       ).toBe('\\autocite{adams2001}');
     });
 
-    it('item.export with the BetterBibTeX JSON id: JSON.parse(result[2]).items', async () => {
+    it('item.export with the BetterBibTeX JSON id: JSON.parse(result).items', async () => {
       const r = await post(
         OBSIDIAN,
         JSON.stringify({ jsonrpc: '2.0', method: 'item.export', params: [['adams2001'], BBT_JSON_ID, 1] }),
       );
-      const parsed = JSON.parse(r.body) as { result: [number, string, string] };
-      expect(parsed.result.slice(0, 2)).toEqual([200, 'text/plain']);
-      const items = (JSON.parse(parsed.result[2]) as { items: Record<string, unknown>[] }).items;
+      // A plain string, as Better BibTeX answers since 6.7.142 (the plugin reads both shapes).
+      const parsed = JSON.parse(r.body) as { result: string };
+      expect(typeof parsed.result).toBe('string');
+      const items = (JSON.parse(parsed.result) as { items: Record<string, unknown>[] }).items;
       expect(items).toHaveLength(1);
       expect(items[0]).toMatchObject({
         itemType: 'journalArticle',
@@ -197,7 +198,7 @@ describe('the editor API, replaying its clients', () => {
         JSON.stringify({ jsonrpc: '2.0', method: 'item.export', params: [['adams2001'], CSL_JSON_ID, 1] }),
       );
       const expected = await exportOf(['adams2001'], 'csljson');
-      expect(r.body).toBe(JSON.stringify({ jsonrpc: '2.0', id: null, result: [200, 'text/plain', expected] }));
+      expect(r.body).toBe(JSON.stringify({ jsonrpc: '2.0', id: null, result: expected }));
       expect((JSON.parse(expected) as { issued: { 'date-parts': number[][] } }[])[0]!.issued['date-parts'][0]![0]).toBe(
         2001,
       );
@@ -304,14 +305,14 @@ describe('the editor API, replaying its clients', () => {
       expect((await send(port, 'GET', '/better-bibtex/cayw?probe=TRUE', HTTR)).body).toBe('ready');
     });
 
-    it('bbt_bib(): item.export with a translator name and library 1; it reads result[[3]]', async () => {
+    it('bbt_bib(): item.export with a translator name and library 1; it writes result$result as it is', async () => {
       const body = '{"jsonrpc":"2.0","method":"item.export","params":[["adams2001","brigge2002"],"biblatex",1]}';
       const r = await post({ ...HTTR, 'Content-Type': 'application/json' }, body);
       expect(r.body).toBe(
         JSON.stringify({
           jsonrpc: '2.0',
           id: null,
-          result: [200, 'text/plain', await exportOf(['adams2001', 'brigge2002'], 'biblatex')],
+          result: await exportOf(['adams2001', 'brigge2002'], 'biblatex'),
         }),
       );
       const missing = await post(
@@ -486,12 +487,14 @@ describe('the editor API, replaying its clients', () => {
         '{"jsonrpc":"2.0","method":"item.export","params":[["brigge2002"],"ca65189f-8815-4afe-8c8b-8c7c15f0edca"]}',
       );
       expect(a.body).toBe(b.body);
-      expect(JSON.parse(a.body).result[2]).toBe(await exportOf(['brigge2002'], 'bibtex'));
+      expect(JSON.parse(a.body).result).toBe(await exportOf(['brigge2002'], 'bibtex'));
     });
   });
 
   describe('collections and files', () => {
     it('collection.scanAUX fills a collection with exactly what the .aux cites', async () => {
+      // Only in a folder the user allowed (files.test.ts checks the refusals).
+      expect(await f.core.invoke('settings.update', { editorApiFolders: [f.dir.path] })).toMatchObject({ ok: true });
       const aux = join(f.dir.path, 'thesis.aux');
       writeFileSync(aux, '\\relax\n\\citation{adams2001,nobody1999}\n\\abx@aux@cite{0}{brigge2002}\n\\bibdata{refs}\n');
       const r = await post(

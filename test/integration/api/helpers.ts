@@ -83,6 +83,10 @@ export interface Fixture {
   ids: Record<string, number>;
   /** The next picker opened, as soon as it is. */
   nextPicker(): Promise<PickSession>;
+  /** The library's own export of these items (by citation key), to compare answers with. */
+  exportOf(keys: string[], format: 'bibtex' | 'biblatex' | 'csljson'): Promise<string>;
+  /** Creates a collection (under `parentId`) holding `keys`' items; its id. */
+  collection(name: string, parentId?: number | null, keys?: string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -110,6 +114,21 @@ export async function startFixture(extra: Partial<ApiServerOptions> = {}): Promi
     ids,
     api: undefined as unknown as ApiServer,
     nextPicker: () => new Promise((resolve) => waiting.push(resolve)),
+    exportOf: async (keys, format) =>
+      (
+        await core.library.lib.exportText(
+          keys.map((k) => ids[k]!),
+          format,
+        )
+      ).content,
+    async collection(name, parentId = null, keys = []) {
+      const made = await core.invoke('library.collections.create', { name, parentId });
+      if (!made.ok) throw new Error(made.error.message);
+      const id = (made.value as { id: number }).id;
+      if (keys.length > 0)
+        await core.invoke('library.collections.addItems', { collectionId: id, ids: keys.map((k) => ids[k]!) });
+      return id;
+    },
     async close() {
       await fixture.api.close();
       await core.close();
@@ -149,4 +168,26 @@ export async function answerPicker(port: number, session: PickSession, picks: un
     { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
     body,
   );
+}
+
+/** A POST to the JSON-RPC endpoint with `body` as it is (Content-Length set). */
+export function postRpc(port: number, headers: Record<string, string>, body: string): Promise<Reply> {
+  return send(port, 'POST', '/better-bibtex/json-rpc', { ...headers, 'Content-Length': Buffer.byteLength(body) }, body);
+}
+
+export interface RpcAnswer<T = unknown> {
+  result?: T;
+  error?: { code: number; message: string };
+}
+
+/** One JSON-RPC call as a client posts it (id 1, Content-Type: application/json), its answer parsed. */
+export async function callRpc<T = unknown>(
+  port: number,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = { 'User-Agent': 'curl/8.5.0' },
+): Promise<RpcAnswer<T>> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const r = await postRpc(port, { ...headers, 'Content-Type': 'application/json' }, body);
+  return JSON.parse(r.body) as RpcAnswer<T>;
 }

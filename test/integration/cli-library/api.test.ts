@@ -128,6 +128,66 @@ describe('citewise api', () => {
     }
   });
 
+  it('--allow-folder lets editors use .aux files in that folder (repeatable), and no other', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const [thesis, notes, other] = ['thesis', 'notes', 'other'].map((d) => join(dir.path, d)) as [
+      string,
+      string,
+      string,
+    ];
+    for (const d of [thesis, notes, other]) {
+      mkdirSync(d);
+      writeFileSync(join(d, 'paper.aux'), '\\relax\n\\citation{adams2001}\n');
+    }
+    const port = await freePort();
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    let ready!: (origin: string) => void;
+    const listening = new Promise<string>((r) => (ready = r));
+    const done = runApiCommand(
+      ['api', '--port', String(port), '--data-dir', dataDir, '--allow-folder', thesis, '--allow-folder', notes],
+      { coreOptions, stdout: sink().stream, stderr: sink().stream, stopped, onReady: ready, open: () => true },
+    );
+    const origin = await listening;
+    const scan = (folder: string) =>
+      new Promise<{ result?: { items: number }; error?: { message: string } }>((resolve, reject) => {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'collection.scanAUX',
+          params: ['//cited', join(folder, 'paper.aux')],
+        });
+        const req = request(
+          `${origin}/better-bibtex/json-rpc`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json', 'User-Agent': 'curl/8' } },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve(JSON.parse(text) as { result?: { items: number } }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      expect((await scan(thesis)).result?.items).toBe(1);
+      expect((await scan(notes)).result?.items).toBe(1);
+      expect((await scan(other)).error?.message).toContain('is not in a folder you allowed');
+    } finally {
+      stop();
+    }
+    expect(await done).toBe(0);
+    // A folder that does not exist is refused before anything starts.
+    await expect(
+      runApiCommand(['api', '--port', String(port), '--allow-folder', join(dir.path, 'nope')], {
+        coreOptions,
+        stdout: sink().stream,
+        stderr: sink().stream,
+        stopped: Promise.resolve(),
+      }),
+    ).rejects.toThrow('does not exist');
+  });
+
   it('refuses a port that is not one', async () => {
     for (const bad of ['0', '70000', 'http']) {
       await expect(

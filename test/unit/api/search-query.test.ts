@@ -18,6 +18,11 @@ describe('freeTextQuery', () => {
     expect(freeTextQuery('7')).toBe('"7"');
   });
 
+  it('asks each word once, in the order first typed', () => {
+    expect(freeTextQuery('Smith smith SMITH 2020 j J 2020')).toBe('smith year:2020 "j"');
+    expect(freeTextQuery('adams '.repeat(300))).toBe('adams');
+  });
+
   it('gives queries the library parses', () => {
     for (const terms of ['s', 'J Smith 2019', 'Adams:2001-x', 'a b c'])
       expect(() => parseQuery(freeTextQuery(terms)), terms).not.toThrow();
