@@ -149,6 +149,24 @@ export function parseIsbn(input: string): IsbnParse {
   };
 }
 
+/**
+ * The ISBN-13s of every valid ISBN in a field's text: books often list several ("0-306-40615-2
+ * (pbk.); 978-3-16-148410-0"), separated by commas, semicolons or spaces, each maybe written with spaces.
+ */
+export function isbnsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(/[,;]/)) {
+    const whole = parseIsbn(part.replace(/\([^)]*\)/g, ''));
+    if (whole.ok) out.push(whole.isbn13);
+    else
+      for (const word of part.split(/\s+/)) {
+        const one = parseIsbn(word);
+        if (one.ok) out.push(one.isbn13);
+      }
+  }
+  return [...new Set(out)];
+}
+
 const PMID_LINK = /^(?:https?:\/\/)?(?:www\.)?(?:pubmed\.ncbi\.nlm\.nih\.gov|ncbi\.nlm\.nih\.gov\/pubmed)\/(\d+)\/?$/i;
 const PMCID_LINK =
   /^(?:https?:\/\/)?(?:www\.)?(?:pmc\.ncbi\.nlm\.nih\.gov|ncbi\.nlm\.nih\.gov\/pmc)\/articles\/(pmc\d+)\/?$/i;
@@ -231,7 +249,7 @@ export function parseIdentifier(raw: string): Identifier {
     kind: 'invalid',
     input,
     reason:
-      'It is not a DOI (10.1000/xyz), an arXiv id (2101.00001, hep-th/9901001), a PMID (PMID: 31452104), a PMCID (PMC6704497) or an ISBN (978-0-306-40615-7).',
+      'not a DOI (10.1000/xyz), an arXiv id (2101.00001, hep-th/9901001), a PMID (PMID: 31452104), a PMCID (PMC6704497) or an ISBN (978-0-306-40615-7).',
   };
 }
 

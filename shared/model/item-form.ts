@@ -2,7 +2,7 @@
 // text read into CSL (dates, names), each value checked (a DOI, an ISBN's check digit, an ISSN, a URL),
 // and the whole refused with the field and the reason when something cannot be stored.
 import { citationKeyProblem } from './citekey';
-import { CSL_DATE_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from './csl';
+import { CSL_DATE_FIELDS, CSL_NAME_FIELDS, type CslDate, type CslItem, type CslItemType, type CslName } from './csl';
 import { parseDoi, parseIssn, writtenDoi } from './doi';
 import { parseIsbn } from './identifiers';
 import { FIELD_VARIABLES, isItemType, itemTypeLabel, typeCreators, typeFields } from './item-types';
@@ -245,4 +245,37 @@ export function fieldKey(name: string): string {
   const lower = name.trim().toLowerCase();
   const exact = FIELD_VARIABLES.find((v) => v.toLowerCase() === lower);
   return exact ?? ALIASES[lower.replace(/[-_\s]/g, '')] ?? name.trim();
+}
+
+/**
+ * What is wrong with a new item's CSL record as it arrives at the core (the dialog built it with
+ * buildNewItem; the core checks again, since a message may come from anywhere): the same rules.
+ */
+export function newItemProblems(csl: Readonly<Record<string, unknown>>): FormProblem[] {
+  const type = String(csl['type'] ?? '');
+  if (!isItemType(type)) return [{ field: 'type', message: `"${type}" is not an item type.` }];
+  const values: Record<string, string> = {};
+  const people: TypedCreator[] = [];
+  const problems: FormProblem[] = [];
+  const names = new Set<string>(CSL_NAME_FIELDS);
+  for (const [key, value] of Object.entries(csl)) {
+    if (key === 'id' || key === 'type' || value === undefined || value === null) continue;
+    if (names.has(key)) {
+      if (!Array.isArray(value)) {
+        problems.push({ field: key, message: `${key} must be a list of names.` });
+        continue;
+      }
+      for (const n of value as CslName[]) {
+        if (!n || typeof n !== 'object') problems.push({ field: key, message: `${key} must be a list of names.` });
+        else people.push({ role: key, family: n.family ?? '', given: n.given ?? '', literal: n.literal ?? '' });
+      }
+    } else if (isDateField(key)) {
+      if (typeof value !== 'object') problems.push({ field: key, message: `${key} must be a date.` });
+      else values[key] = dateText(value as CslDate) || ' ';
+    } else if (typeof value === 'string' || typeof value === 'number') values[key] = String(value);
+    else problems.push({ field: key, message: `${key} must be text.` });
+  }
+  if (problems.length > 0) return problems;
+  const built = buildNewItem(type, values, people);
+  return built.ok ? [] : built.problems;
 }

@@ -2,13 +2,17 @@
 // file), and PDFs, each an item with the PDF attached. Exit 0 done (also when some entries were
 // skipped, which is said), 1 a file that could not be read as a whole, 2 wrong usage.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { attachSummary, type AttachFilesReport } from '../../../shared/model/linked-files';
 import type { ImportIssue } from '../../../shared/model/library';
 import { CoreError } from '../../core/errors';
 import { isStorageFault } from '../../core/library/faults';
 import { importSource, startParse } from '../../core/library/import-source';
 import { markCliImport } from '../../core/library/shared-use';
+import { attachLinkedFiles, jabrefFileDirectories } from '../../core/pdf/attach-files';
 import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
+import { indexFulltext } from '../../core/pdf/fulltext';
 import { PdfReader } from '../../core/pdf/run-in-worker';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { plural, printJson, withLibrary } from '../library-session';
@@ -26,6 +30,9 @@ export const command = defineCommand({
       usage: 'import FILE…',
       text: `Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
 duplicates are skipped, bad entries are reported with file:line and left out.
+The files a .bib's entries name (file = {…}, as Better BibTeX, JabRef and
+Mendeley write it) are attached, relative paths from the .bib's folder, and
+the PDFs' text indexed; a file not found is reported with its entry.
 A PDF becomes an item with the PDF attached (copied into the data folder),
 identified by its DOI/arXiv id or its title through the citation service.
 Exit 0 also when bad entries were skipped (it says so); 1 when a file could
@@ -34,6 +41,12 @@ not be read at all`,
   ],
   options: {
     link: { type: 'boolean', help: 'For PDFs: link each where it is instead of copying it' },
+    'files-from': {
+      type: 'string',
+      arg: 'DIR',
+      help: "Where a .bib's relative file paths start (default: the .bib's folder)",
+    },
+    'no-files': { type: 'boolean', help: "Do not attach the files a .bib's entries name" },
     json: { type: 'boolean', help: 'Print the report as JSON' },
   },
   run: importCommand,
@@ -50,6 +63,8 @@ interface FileReport {
   failed?: string;
   /** For a PDF: what capture made of it. */
   pdf?: CaptureFileReport;
+  /** For a .bib whose entries name files: what became of each. */
+  files?: AttachFilesReport;
 }
 
 /** A file the loop below will parse (its own checks say what is wrong with any other). */
@@ -103,6 +118,10 @@ function pdfLine(file: string, r: CaptureFileReport): string {
 
 async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new UsageError('import needs at least one file: citewise import refs.bib');
+  const filesFrom = typeof p.values['files-from'] === 'string' ? resolve(p.values['files-from']) : null;
+  if (filesFrom !== null && !(statSync(filesFrom, { throwIfNoEntry: false })?.isDirectory() ?? false))
+    throw new UsageError(`--files-from ${p.values['files-from']}: there is no folder there`);
+  let pdfsAttached = 0;
   const reports: FileReport[] = [];
   // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
   const unmark = markCliImport(ctx.dataDir);
@@ -187,12 +206,35 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             );
             report.errors.push(...imported.errors);
             report.warnings.push(...imported.warnings);
+            if (imported.format === 'bibtex' && p.values['no-files'] !== true) {
+              // The entries' files: of the items added, and of those already there (a second import attaches what they lack).
+              const linked = await client.lib.withLinkedFiles([
+                ...imported.ids,
+                ...imported.duplicates.map((d) => d.existingId),
+              ]);
+              if (linked.length > 0) {
+                const bibDir = filesFrom ?? dirname(path);
+                const text = await readFile(path, 'utf8');
+                report.files = await attachLinkedFiles(client.lib, linked, {
+                  baseDirs: [...jabrefFileDirectories(text, bibDir), bibDir],
+                  mode: p.values.link === true ? 'link' : 'copy',
+                  storeDir: join(ctx.dataDir, 'attachments'),
+                });
+                pdfsAttached += report.files.pdfs;
+              }
+            }
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
             if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
             const line = (err.details as { line?: number } | undefined)?.line;
             report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
+        }
+        if (pdfsAttached > 0) {
+          // As for a dropped PDF: the attached PDFs' text is made searchable (fulltext:) at once.
+          reader ??= new PdfReader({ timeLimitMs: 30_000 });
+          ctx.stderr.write(`citewise: indexing the text of ${plural(pdfsAttached, 'attached PDF')}…\n`);
+          await indexFulltext(client.fulltext, { reader });
         }
       },
       ctx.stderr,
@@ -235,6 +277,18 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       if (r.duplicates.length > 0) parts.push(`${plural(r.duplicates.length, 'duplicate')} skipped`);
       if (r.errors.length > 0) parts.push(`${plural(r.errors.length, 'entry', 'entries')} skipped with errors`);
       ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
+      if (r.files) {
+        ctx.stdout.write(`  ${r.file}: ${attachSummary(r.files)}\n`);
+        for (const f of r.files.files) {
+          const entry = `${r.file}: ${f.key}: ${f.written}`;
+          if (f.status === 'attached')
+            ctx.stdout.write(
+              `  ${entry}: attached${f.alsoOn !== undefined ? ` (item ${f.alsoOn} has the same file)` : ''}\n`,
+            );
+          else if (f.status === 'duplicate') ctx.stdout.write(`  ${entry}: already attached\n`);
+          else ctx.stderr.write(`${entry}: ${f.status === 'online' ? '' : 'not attached: '}${f.reason}\n`);
+        }
+      }
       for (const d of r.duplicates)
         ctx.stdout.write(
           `  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`,

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   restore: () => import('./restore'),
   styles: () => import('./styles'),
   'auto-export': () => import('./auto-export'),
+  keys: () => import('./keys'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),
 };

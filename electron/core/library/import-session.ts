@@ -4,7 +4,9 @@
 // records each entry's problems as ImportIssues with the entry's place (EntryPlace).
 import { uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
-import { prepareItem, withKey, type PreparedItem } from './derive';
+import type { KeyFormula } from '../../../shared/model/citekey-formula';
+import { cslText, prepareItem, withKey, type PreparedItem } from './derive';
+import { storedKeyFormula } from './key-formula';
 import { isStorageFault } from './faults';
 import type { SqlValue, WriteDb } from './sql';
 import type { PortItem } from '../formats/import-port';
@@ -67,6 +69,8 @@ export class ImportSession {
   #open = true;
   /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
   #deferred: string[] = [];
+  /** Settings → Citation keys, when it is not the default (whose key each prepared item carries). */
+  readonly #formula: KeyFormula | null;
   readonly #st;
 
   constructor(db: WriteDb, options: ImportOptions, now: number, ownTransaction = true) {
@@ -75,6 +79,7 @@ export class ImportSession {
     this.#now = now;
     this.#own = ownTransaction;
     const raw = db.raw;
+    this.#formula = storedKeyFormula(db);
     if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
     this.#st = {
       byDoi: raw
@@ -215,7 +220,8 @@ export class ImportSession {
           reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").`,
         });
     } else {
-      key = uniqueCitationKey(p.keyBase!, taken);
+      const base = this.#formula ? this.#formula.keyOf(JSON.parse(cslText(p.csl)) as CslItem) : p.keyBase!;
+      key = uniqueCitationKey(base, taken);
       if (requested)
         this.#result.warnings.push({
           ...at,

@@ -142,7 +142,7 @@ describe('anything else', () => {
   });
 
   it('says what it accepts for anything it does not recognise, and refuses long pastes', () => {
-    expect(reason('nonsense')).toContain('It is not a DOI');
+    expect(reason('nonsense')).toContain('not a DOI (10.1000/xyz), an arXiv id');
     expect(reason('')).toBe('It is empty.');
     expect(kind(`10.1000/${'x'.repeat(MAX_IDENTIFIER_LENGTH - 8)}`)).toBe('doi');
     expect(reason(`10.1000/${'x'.repeat(MAX_IDENTIFIER_LENGTH - 7)}`)).toContain('longer than');
