@@ -24,7 +24,7 @@ beforeAll(async () => {
   // DataCite DOI), as the real service indexes them: the test plants the data, the service is the real one.
   corpusDir = tempDir('citewise-corpus-');
   const db = join(corpusDir.path, 'corpus.db');
-  const first = await service({ papers: 400, seed: 5, db });
+  const first = await service({ papers: 400, seed: 5, dbPath: db });
   await first.close();
   const corpus = new Database(db);
   const row = corpus.prepare("SELECT id, doi FROM papers WHERE ntypes LIKE '%preprint%' ORDER BY id LIMIT 1").get() as {
@@ -32,7 +32,7 @@ beforeAll(async () => {
   };
   corpus.prepare('UPDATE papers SET doi = ? WHERE id = ?').run(`10.48550/arxiv.${ARXIV}`, row.id);
   corpus.close();
-  svc = await service({ papers: 400, seed: 5, db });
+  svc = await service({ papers: 400, seed: 5, dbPath: db });
   known = svc.corpus.db
     .prepare('SELECT doi, title FROM papers WHERE doi NOT LIKE ? ORDER BY id LIMIT 1')
     .get('10.48550/%') as {
