@@ -328,7 +328,9 @@ export const libraryFeature = feature({
     ).returns<AddIdentifiersReport>(),
     /** A new item typed in by hand (New item): a CSL record checked by shared/model/item-form; one undo step. */
     'library.item.create': request(
-      z.object({ csl: z.record(z.string().max(200), z.unknown()) }).strict(),
+      z
+        .object({ csl: z.record(z.string().max(200), z.unknown()), collectionId: itemId.nullable().default(null) })
+        .strict(),
     ).returns<ItemDetail>(),
     /** A copy of an item (fields, creators, tags; not notes or attachments), filed into `collectionId` when given. */
     'library.item.duplicate': request(

@@ -656,7 +656,8 @@ function evaluate(alts: Alternative[], item: CslItem): string {
       throw err;
     }
     const key = cleanKey(out).slice(0, MAX_GENERATED_KEY_LENGTH);
-    if (key !== '' && citationKeyProblem(key) === null) return key;
+    // A key of separators alone ("_" when an item has neither creator nor year) names nothing.
+    if (/[A-Za-z0-9]/.test(key) && citationKeyProblem(key) === null) return key;
   }
   return 'anon';
 }

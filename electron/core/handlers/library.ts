@@ -73,10 +73,12 @@ function filesPreview(text: string): LinkedFilesPreview | undefined {
 
 /** The folder a .bib's relative paths start from, as the user typed it: it must be one. */
 function checkedFolder(dir: string): string {
+  const field = { field: 'baseDir' };
   if (!isAbsolute(dir))
     throw new CoreError(
       'INVALID_INPUT',
       `"${dir}" is not a full path to a folder (it must start at the root, such as /home/… or C:\\…).`,
+      field,
     );
   const info = (() => {
     try {
@@ -85,8 +87,8 @@ function checkedFolder(dir: string): string {
       return null;
     }
   })();
-  if (!info) throw new CoreError('INVALID_INPUT', `There is no folder at ${dir}.`);
-  if (!info.isDirectory()) throw new CoreError('INVALID_INPUT', `${dir} is a file, not a folder.`);
+  if (!info) throw new CoreError('INVALID_INPUT', `There is no folder at ${dir}.`, field);
+  if (!info.isDirectory()) throw new CoreError('INVALID_INPUT', `${dir} is a file, not a folder.`, field);
   return dir;
 }
 
@@ -367,11 +369,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       }
       return report;
     },
-    'library.item.create': async ({ csl }) => {
+    'library.item.create': async ({ csl, collectionId }) => {
       const problems = newItemProblems(csl);
       if (problems.length > 0)
         throw new CoreError('INVALID_INPUT', problems.map((p) => p.message).join(' '), { problems });
-      const id = await lib.addItem(csl as CslItem);
+      const id = await lib.addItem(csl as CslItem, collectionId);
       changed('items', [id]);
       // An item typed with a DOI gets its evidence as any new item does.
       deps.onAdded?.([id]);

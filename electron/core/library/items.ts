@@ -27,13 +27,20 @@ import { UndoLog } from './undo';
 export abstract class ItemsRoom extends UndoLog {
   // ── Items ──
 
-  addItem(item: CslItem): ItemId {
+  /** Adds an item as given (and files it into `collectionId`, the collection the user is looking at), one undo step. */
+  addItem(item: CslItem, collectionId: number | null = null): ItemId {
+    if (collectionId !== null && !this.w.get(sql`SELECT 1 FROM collections WHERE id = ${collectionId}`))
+      throw notFound(`Collection ${collectionId}`);
     return this.undoable(
       (s) => `Add item ${s}`,
       [],
       () => {
         const result = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(item, 0, true);
         if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
+        if (collectionId !== null)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${result}, ${this.now()})`,
+          );
         return { value: result, created: [result] };
       },
     );

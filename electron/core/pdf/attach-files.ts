@@ -56,6 +56,8 @@ function mimeOf(file: LinkedFile, path: string, pdf: boolean): string | null {
 }
 
 const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+/** The top folders of the absolute paths Mendeley writes without their leading slash. */
+const MENDELEY_ROOTS = /^(?:home|Users|Volumes|media|mnt|opt|srv|tmp|var|data)\//;
 
 /** The places a linked path may be, in the order they are tried. */
 export function candidatePaths(
@@ -80,7 +82,7 @@ export function candidatePaths(
   const rel = windows ? p : p.replace(/\\/g, '/');
   const paths = baseDirs.map((d) => resolve(d, rel));
   // Mendeley writes absolute paths without their leading slash on Linux and macOS (home/u/…, Users/u/…).
-  if (!windows) paths.push(`/${rel}`);
+  if (!windows && MENDELEY_ROOTS.test(rel)) paths.push(`/${rel}`);
   return { paths: [...new Set(paths)], windowsElsewhere: false };
 }
 

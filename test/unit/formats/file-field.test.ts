@@ -110,7 +110,10 @@ describe('where a linked file is looked for', () => {
     expect(candidatePaths('files/a.pdf', ['/lib', '/bib'], '/home/me', 'linux').paths).toEqual([
       '/lib/files/a.pdf',
       '/bib/files/a.pdf',
-      '/files/a.pdf',
+    ]);
+    expect(candidatePaths('home/u/Mendeley/a.pdf', ['/bib'], '/home/me', 'linux').paths).toEqual([
+      '/bib/home/u/Mendeley/a.pdf',
+      '/home/u/Mendeley/a.pdf',
     ]);
     expect(candidatePaths('files\\sub\\a.pdf', ['/bib'], '/home/me', 'linux').paths[0]).toBe('/bib/files/sub/a.pdf');
     expect(candidatePaths('~/Zotero/a.pdf', ['/bib'], '/home/me', 'linux').paths).toEqual(['/home/me/Zotero/a.pdf']);

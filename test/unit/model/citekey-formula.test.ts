@@ -111,6 +111,10 @@ describe('citation key formulas', () => {
     expect(key("auth.len('<', 5) | 'long'")).toBe('long');
     expect(key("auth.len('==', 5) | 'x'")).toBe('Smith');
     expect(key('auth', item({}))).toBe('anon');
+    // Separators alone name nothing: the next alternative, else anon.
+    expect(key("auth + '_' + year", item({}))).toBe('anon');
+    expect(key("auth + '_' + year | shorttitle(1)", item({ title: 'Solo' }))).toBe('Solo');
+    expect(key("auth + '_' + year", item({ issued: { 'date-parts': [[1999]] } }))).toBe('_1999');
   });
 
   it('keeps only what a key can hold, folded to ASCII, and cuts long keys', () => {
