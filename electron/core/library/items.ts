@@ -134,7 +134,7 @@ export abstract class ItemsRoom extends UndoLog {
     for (const id of unique) this.rowOf(this.w, id);
     const keyBase = this.#keyBaseOf;
     return this.undoable(
-      (s) => `Regenerate citation keys of ${s}`,
+      (s) => `Regenerate citation key${unique.length === 1 ? '' : 's'} of ${s}`,
       unique,
       () => ({
         value: unique.map((id) => {

@@ -47,6 +47,12 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
+  '.odt': 'application/vnd.oasis.opendocument.text',
+  '.rtf': 'application/rtf',
+  '.ps': 'application/postscript',
+  '.mhtml': 'multipart/related',
+  '.csv': 'text/csv',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
 function mimeOf(file: LinkedFile, path: string, pdf: boolean): string | null {
@@ -190,6 +196,12 @@ async function attachOne(
       reason: `not found (looked for ${where.paths.slice(0, 3).join(', ')}${where.paths.length > 3 ? ', …' : ''})`,
     };
   const fail = (reason: string): AttachedFile => ({ ...base, path: found, status: 'failed', reason });
+  // Documents only: a .bib from someone else could name any file (a key, a script); it is not attached.
+  const extension = extname(found).toLowerCase();
+  if (!base.pdf && !(extension in MIME_BY_EXTENSION))
+    return fail(
+      `only documents are attached (${Object.keys(MIME_BY_EXTENSION).join(' ')}); ${extension === '' ? 'this file has no extension' : `not ${extension} files`}`,
+    );
   const info = await stat(found);
   if (!info.isFile()) return fail('it is not a file');
   if (info.size === 0) return fail('the file is empty');

@@ -62,6 +62,7 @@ describe('citewise import keeps the files a .bib names', () => {
     await pdf(join(abs, 'Mendeley', 'Lee - 2018.pdf'), 'numbats');
     await pdf(join(lib, 'pdfdir', 'papers', 'wei2005.pdf'), 'bilbies');
     writeFileSync(join(abs, 'not really.pdf'), 'These are notes saved with the wrong name.\n');
+    writeFileSync(join(abs, 'run.sh'), '#!/bin/sh\necho hello\n');
     const shared = join(abs, 'Shared.pdf');
     await pdf(shared, 'dingoes');
 
@@ -111,6 +112,8 @@ describe('citewise import keeps the files a .bib names', () => {
         '  year = {2002},',
         `  file = {:${bbtEscape(join(abs, 'not really.pdf'))}:PDF}`,
         '}',
+        '% A file that is no document: never attached',
+        `@misc{script2004, title = {Script}, year = {2004}, file = {${join(abs, 'run.sh')}}}`,
         '% Two entries naming the same file',
         `@article{one2003, title = {One}, year = {2003}, file = {${shared}}}`,
         `@article{two2003, title = {Two}, year = {2003}, file = {${shared}}}`,
@@ -123,7 +126,7 @@ describe('citewise import keeps the files a .bib names', () => {
     expect(first.stderr).toContain('indexing the text of 8 attached PDFs');
     expect(first.code).toBe(0);
     const report = (JSON.parse(first.stdout) as FileReport).files[0]!;
-    expect(report.added).toBe(9);
+    expect(report.added).toBe(10);
     const files = report.files!;
     const by = (key: string) => files.files.filter((f) => f.key === key);
     expect(by('smith2020').map((f) => [f.written, f.status, f.pdf])).toEqual([
@@ -151,9 +154,13 @@ describe('citewise import keeps the files a .bib names', () => {
       }),
     ]);
     expect(by('fake2002')[0]).toMatchObject({ status: 'failed', reason: expect.stringContaining('not one') });
+    expect(by('script2004')[0]).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('only documents are attached'),
+    });
     expect(by('one2003')[0]!.status).toBe('attached');
     expect(by('two2003')[0]).toMatchObject({ status: 'attached', alsoOn: by('one2003')[0]!.itemId });
-    expect(files).toMatchObject({ attached: 9, missing: 2, failed: 1, online: 1, duplicates: 0, pdfs: 8 });
+    expect(files).toMatchObject({ attached: 9, missing: 2, failed: 2, online: 1, duplicates: 0, pdfs: 8 });
 
     // Copied into the library folder under their checksum (Settings → PDFs' default), the HTML linked.
     const item = JSON.parse((await run(data.path, 'search', 'key:smith2020', '--json')).stdout) as {
@@ -179,9 +186,9 @@ describe('citewise import keeps the files a .bib names', () => {
     // The text report names each file not attached, with its entry and path.
     const again = await run(data.path, 'import', bib);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('9 duplicates skipped');
+    expect(again.stdout).toContain('10 duplicates skipped');
     expect(again.stdout).toContain(
-      ': 9 already attached, 2 not found, 1 not attached, 1 web link left in the entries.',
+      ': 9 already attached, 2 not found, 2 not attached, 1 web link left in the entries.',
     );
     expect(again.stdout).toContain(
       `${bib}: smith2020: files/Smith:2020/Smith - 2020 - Deep learning.pdf: already attached`,
