@@ -97,7 +97,8 @@ function fields(...specs: string[]): FieldSpec[] {
   });
 }
 
-const ROLE_LABELS: Record<string, string> = {
+/** Every CSL name role's usual name; a type may call its main role otherwise ("Programmer"). */
+export const CREATOR_ROLE_LABELS: Readonly<Record<CslNameField, string>> = {
   author: 'Author',
   editor: 'Editor',
   translator: 'Translator',
@@ -131,7 +132,7 @@ function creators(...specs: string[]): CreatorRoleSpec[] {
   return specs.map((s) => {
     const at = s.indexOf(':');
     const role = (at < 0 ? s : s.slice(0, at)) as CslNameField;
-    return { role, label: at < 0 ? (ROLE_LABELS[role] ?? role) : s.slice(at + 1) };
+    return { role, label: at < 0 ? CREATOR_ROLE_LABELS[role] : s.slice(at + 1) };
   });
 }
 

@@ -12,7 +12,13 @@ import {
 import type { TallyState } from '../../../../../shared/model/library';
 import { looksLikeMarkup } from '../../../components/safe-markup';
 import { dateText, isDateField, parseDate } from '../../../../../shared/model/item-form';
-import { typeCreators, typeFields, type FieldKind, type FieldSpec } from '../../../../../shared/model/item-types';
+import {
+  CREATOR_ROLE_LABELS,
+  typeCreators,
+  typeFields,
+  type FieldKind,
+  type FieldSpec,
+} from '../../../../../shared/model/item-types';
 
 export type { FieldKind, FieldSpec } from '../../../../../shared/model/item-types';
 export { dateText, parseDate } from '../../../../../shared/model/item-form';
@@ -79,34 +85,7 @@ export function applyField(csl: CslItem, key: string, text: string): CslItem {
 export const CREATOR_ROLES = CSL_NAME_FIELDS;
 export type CreatorRole = CslNameField;
 
-export const ROLE_LABELS: Record<CreatorRole, string> = {
-  author: 'Author',
-  editor: 'Editor',
-  translator: 'Translator',
-  'container-author': 'Book author',
-  'collection-editor': 'Series editor',
-  chair: 'Chair',
-  compiler: 'Compiler',
-  composer: 'Composer',
-  contributor: 'Contributor',
-  curator: 'Curator',
-  director: 'Director',
-  'editorial-director': 'Editorial director',
-  'executive-producer': 'Executive producer',
-  guest: 'Guest',
-  host: 'Host',
-  interviewer: 'Interviewer',
-  illustrator: 'Illustrator',
-  narrator: 'Narrator',
-  organizer: 'Organizer',
-  'original-author': 'Original creator',
-  performer: 'Cast member',
-  producer: 'Producer',
-  recipient: 'Recipient',
-  'reviewed-author': 'Reviewed author',
-  'script-writer': 'Scriptwriter',
-  'series-creator': 'Series creator',
-};
+export const ROLE_LABELS = CREATOR_ROLE_LABELS;
 
 /** The roles a row's picker offers for an item type, with the type's names for them, and the row's own. */
 export function roleChoices(type: string, current?: CreatorRole): { role: CreatorRole; label: string }[] {
