@@ -1,6 +1,10 @@
 // The `file` field as Better BibTeX, JabRef and Mendeley write it (shapes taken from their writers and
 // their own tests: BBT's enc_attachments, JabRef's FileFieldWriter and FileFieldParserTest).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importText } from '../../../electron/core/formats';
+import { bibtexCustomOf } from '../../../electron/core/formats/bibtex/mapping';
 import {
   fileFieldValues,
   isPdfLink,
@@ -102,6 +106,29 @@ describe('the file field', () => {
   it('finds the file fields of a .bib without parsing it', () => {
     const bib = `@article{a, title = {T}, file = {:a.pdf:PDF;Snap:b{x}.html:text/html}}\n@book{b,\n  file = "c.pdf",\n  profile = {no}}`;
     expect(fileFieldValues(bib)).toEqual([':a.pdf:PDF;Snap:b{x}.html:text/html', 'c.pdf']);
+  });
+});
+
+describe('the file field through the BibTeX import', () => {
+  const fieldsOf = (text: string): string[] =>
+    importText(text, { format: 'bibtex' }).items.flatMap((i) => {
+      const file = bibtexCustomOf(i.item.custom).fields?.['file'];
+      return file === undefined ? [] : parseFileField(file).map((f) => f.link);
+    });
+  const fixture = (name: string): string =>
+    readFileSync(join(import.meta.dirname, '../../fixtures/real-world', name), 'utf8');
+
+  it('keeps the field as written, so the paths of the real-world exports come out whole', () => {
+    expect(fieldsOf(fixture('bbt-export.bib'))).toEqual(['/home/wei/Zotero/storage/ABCD1234/Zhang et al. - 2021.pdf']);
+    expect(fieldsOf(fixture('mendeley-export.bib'))).toEqual([
+      'C:/Users/lab/Mendeley/Watson, Crick - 1953 - Molecular Structure.pdf',
+    ]);
+    // Escapes and braces survive the parser: BBT's several paths, its JabRef format, a Windows path.
+    expect(
+      fieldsOf(
+        '@article{a, title = {T}, file = {C\\:\\\\Users\\\\u\\\\a.pdf;files/Smith\\:2020/b {x}.pdf}}\n@book{b, title = {U}, file = {Full Text:/x/a.pdf:application/pdf}}',
+      ),
+    ).toEqual(['C:\\Users\\u\\a.pdf', 'files/Smith:2020/b {x}.pdf', '/x/a.pdf']);
   });
 });
 
