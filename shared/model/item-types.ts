@@ -786,6 +786,53 @@ export function isItemType(type: string): type is CslItemType {
   return (CSL_ITEM_TYPES as readonly string[]).includes(type);
 }
 
+// Zotero's item types under the CSL type Zotero exports each as (zotero-schema's csl.types), so a
+// Zotero user can write `--type journalArticle`; none of these names is another CSL type's.
+const ZOTERO_TYPES: ReadonlyMap<string, CslItemType> = new Map(
+  Object.entries({
+    journalarticle: 'article-journal',
+    magazinearticle: 'article-magazine',
+    newspaperarticle: 'article-newspaper',
+    preprint: 'article',
+    booksection: 'chapter',
+    conferencepaper: 'paper-conference',
+    computerprogram: 'software',
+    encyclopediaarticle: 'entry-encyclopedia',
+    dictionaryentry: 'entry-dictionary',
+    blogpost: 'post-weblog',
+    forumpost: 'post',
+    artwork: 'graphic',
+    audiorecording: 'song',
+    film: 'motion_picture',
+    videorecording: 'motion_picture',
+    tvbroadcast: 'broadcast',
+    radiobroadcast: 'broadcast',
+    podcast: 'broadcast',
+    case: 'legal_case',
+    statute: 'legislation',
+    presentation: 'speech',
+    letter: 'personal_communication',
+    email: 'personal_communication',
+    instantmessage: 'personal_communication',
+  } satisfies Record<string, CslItemType>),
+);
+
+/**
+ * The type a name stands for: a CSL type (`article-journal`), Zotero's name for one (`journalArticle`,
+ * `bookSection`, `computerProgram`, any case) or the label the pickers show (`Journal article`); null
+ * for anything else.
+ */
+export function itemTypeNamed(name: string): CslItemType | null {
+  const text = name.trim();
+  if (isItemType(text)) return text;
+  const lower = text.toLowerCase();
+  if (isItemType(lower)) return lower;
+  const zotero = ZOTERO_TYPES.get(lower.replace(/[\s_-]/g, ''));
+  if (zotero) return zotero;
+  const labelled = CSL_ITEM_TYPES.find((t) => ITEM_TYPES[t].label.toLowerCase() === lower.replace(/\s+/g, ' '));
+  return labelled ?? null;
+}
+
 /** A type's name as every list shows it ("Journal article"); an unknown type as written. */
 export function itemTypeLabel(type: string): string {
   return isItemType(type) ? ITEM_TYPES[type].label : type.replace(/[-_]/g, ' ');

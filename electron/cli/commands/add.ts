@@ -11,7 +11,7 @@
 import { addByIdentifierSummary, type IdentifierOutcome } from '../../../shared/model/add-by-identifier';
 import type { CslItem } from '../../../shared/model/csl';
 import { buildNewItem, fieldKey, type TypedCreator } from '../../../shared/model/item-form';
-import { isItemType, ITEM_TYPES, typeChoices, typeCreators, typeFields } from '../../../shared/model/item-types';
+import { ITEM_TYPES, itemTypeNamed, typeChoices, typeCreators, typeFields } from '../../../shared/model/item-types';
 import { CoreError } from '../../core/errors';
 import { parseNameList } from '../../core/formats/bibtex/names';
 import { Enricher } from '../../core/jobs/enrich';
@@ -41,7 +41,8 @@ Exit 1 when any was not added, 4 when some is left for "citewise enrich"`,
     },
     {
       usage: 'add --type T FIELD=VALUE…',
-      text: `Add an item by hand, of any CSL type (${TYPE_LIST}).
+      text: `Add an item by hand, of any CSL type (${TYPE_LIST}),
+or by Zotero's name for it (journalArticle, bookSection, computerProgram…).
 Fields by their CSL names or Zotero's and BibTeX's (title, date, publisher,
 place, ISBN, DOI, URL, journal, university, archive, archive_location…);
 creators by role: author="Kuhn, Thomas S." (repeat for several, or join
@@ -210,8 +211,12 @@ function fieldsHelp(type: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function newItemCommand(p: ParsedCommand, ctx: CommandContext, type: string): Promise<number> {
-  if (!isItemType(type)) throw new UsageError(`"${type}" is not an item type; the types are: ${TYPE_LIST}`);
+async function newItemCommand(p: ParsedCommand, ctx: CommandContext, written: string): Promise<number> {
+  const type = itemTypeNamed(written);
+  if (type === null)
+    throw new UsageError(
+      `"${written}" is not an item type; the types are: ${TYPE_LIST} (Zotero's names, such as journalArticle or bookSection, work too)`,
+    );
   if (p.values.fields) {
     ctx.stdout.write(fieldsHelp(type));
     return 0;

@@ -220,16 +220,19 @@ describe('citewise add --type and --duplicate', () => {
         dir.path,
         'add',
         '--type',
-        'software',
+        'computerProgram',
         'title=Citewise',
         'version=0.1',
         'programmer=Doe, Jo',
       );
       expect(software.code).toBe(0);
+      // Zotero's name for the type: a computer program is CSL's software.
+      expect(software.stdout).toContain(': software “Citewise”');
 
       // Wrong usage: exit 2, saying what and where.
       const cases: [string[], string][] = [
         [['--type', 'novel', 'title=x'], '"novel" is not an item type'],
+        [['--type', 'journalArticl', 'title=x'], "Zotero's names"],
         [
           ['--type', 'book', 'title=x', 'ISBN=0-306-40615-3'],
           'ISBN: 0-306-40615-3: The ISBN-10 check digit should be 2',

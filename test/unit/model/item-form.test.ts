@@ -5,6 +5,7 @@ import {
   FIELD_VARIABLES,
   ITEM_TYPES,
   itemTypeLabel,
+  itemTypeNamed,
   typeChoices,
   typeCreators,
   typeFields,
@@ -25,6 +26,23 @@ describe('item types', () => {
     const { common, more } = typeChoices();
     expect(common.length + more.length).toBe(CSL_ITEM_TYPES.length);
     expect(common[0]!.type).toBe('article-journal');
+  });
+
+  it("reads a type by its CSL name, Zotero's name or its label, and nothing else", () => {
+    expect(itemTypeNamed('article-journal')).toBe('article-journal');
+    expect(itemTypeNamed('journalArticle')).toBe('article-journal');
+    expect(itemTypeNamed('bookSection')).toBe('chapter');
+    expect(itemTypeNamed('computerprogram')).toBe('software');
+    expect(itemTypeNamed('Preprint')).toBe('article');
+    expect(itemTypeNamed('videoRecording')).toBe('motion_picture');
+    expect(itemTypeNamed(' Web page ')).toBe('webpage');
+    expect(itemTypeNamed('Journal article')).toBe('article-journal');
+    for (const type of CSL_ITEM_TYPES) {
+      expect(itemTypeNamed(type)).toBe(type);
+      expect(itemTypeNamed(ITEM_TYPES[type].label)).toBe(type);
+    }
+    for (const name of ['novel', '', 'constructor', '__proto__', 'toString', 'journal'])
+      expect(itemTypeNamed(name)).toBeNull();
   });
 
   it('names fields as the type does: a thesis has a university, a dataset a repository', () => {
