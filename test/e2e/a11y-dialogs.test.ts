@@ -135,5 +135,5 @@ describe('axe with dialogs and panes open', () => {
     }
     expect(found).toEqual([]);
     expect(problems.errors).toEqual([]);
-  });
+  }, 300_000);
 });
