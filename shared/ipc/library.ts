@@ -23,7 +23,11 @@ import type {
 } from '../model/library';
 import { SORT_COLUMNS } from '../model/library';
 import type { PaperVersions } from '../model/paper-versions';
-import type { AddIdentifiersReport } from '../model/add-by-identifier';
+import {
+  MAX_IDENTIFIER_INPUT_CHARS,
+  MAX_IDENTIFIERS_PER_CALL,
+  type AddIdentifiersReport,
+} from '../model/add-by-identifier';
 import type { AttachFilesReport, LinkedFilesPreview } from '../model/linked-files';
 import { event, feature, request } from './define';
 
@@ -324,7 +328,11 @@ export const libraryFeature = feature({
      * ISBNs matched against the library and otherwise refused with the reason (shared/model/identifiers).
      */
     'library.addIdentifiers': request(
-      z.object({ inputs: z.array(z.string().max(1000)).min(1).max(5000) }).strict(),
+      z
+        .object({
+          inputs: z.array(z.string().max(MAX_IDENTIFIER_INPUT_CHARS)).min(1).max(MAX_IDENTIFIERS_PER_CALL),
+        })
+        .strict(),
     ).returns<AddIdentifiersReport>(),
     /** A new item typed in by hand (New item): a CSL record checked by shared/model/item-form; one undo step. */
     'library.item.create': request(

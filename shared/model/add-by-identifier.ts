@@ -3,6 +3,11 @@
 import type { IdentifierKind } from './identifiers';
 import { grouped } from './numbers';
 
+/** How many inputs one call of library.addIdentifiers takes; the dialog sends a longer list in parts. */
+export const MAX_IDENTIFIERS_PER_CALL = 5000;
+/** The longest input a call carries; no identifier comes near it (identifiers.ts MAX_IDENTIFIER_LENGTH). */
+export const MAX_IDENTIFIER_INPUT_CHARS = 1000;
+
 export type IdentifierStatus = 'added' | 'queued' | 'duplicate' | 'not-added';
 
 export interface IdentifierOutcome {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
 import { ImportFlow, importable, MAX_IMPORT_CHARS } from '../../../renderer/src/lib/state/library-import.svelte';
+import { MAX_IDENTIFIER_INPUT_CHARS, MAX_IDENTIFIERS_PER_CALL } from '../../../shared/model/add-by-identifier';
 import { coreForTests, enrichmentSettled, offlineCore } from './helpers';
 
 const env = coreForTests(() => offlineCore('import'));
@@ -144,5 +145,27 @@ describe('ImportFlow against the core', () => {
     flow.resetIdentifiers();
     expect(flow.identifiers.report).toBeNull();
     await enrichmentSettled(env.t.api, 2); // the import's and the placeholders' enrichments, which pause offline
+  });
+
+  it('reports every input of a list longer than one call takes, and an input too long for a call', async () => {
+    const flow = new ImportFlow(env.t.api);
+    const pmids = (n: number): string => Array.from({ length: n }, (_, i) => `PMID:${i + 1}`).join('\n');
+    // At the bound: one call; one over it: two calls, nothing dropped.
+    for (const n of [MAX_IDENTIFIERS_PER_CALL, MAX_IDENTIFIERS_PER_CALL + 1]) {
+      await flow.addIdentifiers(pmids(n));
+      expect(flow.identifiers.error).toBeNull();
+      const outcomes = flow.identifiers.report!.outcomes;
+      expect(outcomes).toHaveLength(n);
+      expect(outcomes.at(-1)).toMatchObject({ label: `PMID ${n}`, status: 'not-added', code: 'NO_SOURCE' });
+      flow.resetIdentifiers();
+    }
+    // Longer than a call carries: refused on its own line, the rest of the list looked at.
+    const long = `10.1234/${'x'.repeat(MAX_IDENTIFIER_INPUT_CHARS)}`;
+    await flow.addIdentifiers(`${long}\n0-306-40615-2`);
+    expect(flow.identifiers.error).toBeNull();
+    const [tooLong, isbn] = flow.identifiers.report!.outcomes;
+    expect(tooLong).toMatchObject({ status: 'not-added', code: 'INVALID_INPUT' });
+    expect(tooLong!.reason).toContain('longer than');
+    expect(isbn).toMatchObject({ label: 'ISBN 9780306406157', status: 'not-added' });
   });
 });

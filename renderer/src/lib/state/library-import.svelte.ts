@@ -1,5 +1,15 @@
 import type { AddIdentifiersReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
-import { splitIdentifiers } from '../../../../shared/model/identifiers';
+import {
+  MAX_IDENTIFIER_INPUT_CHARS,
+  MAX_IDENTIFIERS_PER_CALL,
+  type IdentifierOutcome,
+} from '../../../../shared/model/add-by-identifier';
+import {
+  identifierLabel,
+  MAX_IDENTIFIER_LENGTH,
+  parseIdentifier,
+  splitIdentifiers,
+} from '../../../../shared/model/identifiers';
 import { MAX_IMPORT_CHARS } from '../../../../shared/ipc/wire';
 
 /** What an import would add: the entries read, less those already in the library. */
@@ -127,10 +137,37 @@ export class ImportFlow {
       return;
     }
     this.#ids = { busy: true, report: null, error: null };
-    const result = await this.#api.invoke('library.addIdentifiers', { inputs: inputs.slice(0, 5000) });
-    this.#ids = result.ok
-      ? { busy: false, report: result.value, error: null }
-      : { busy: false, report: null, error: result.error };
+    // A longer list goes in parts, so every input gets its line; an input longer than a call carries is
+    // cut just past the longest identifier, for the core to refuse it as too long.
+    const sent = inputs.map((i) => (i.length > MAX_IDENTIFIER_INPUT_CHARS ? i.slice(0, MAX_IDENTIFIER_LENGTH + 1) : i));
+    const outcomes: IdentifierOutcome[] = [];
+    for (let at = 0; at < sent.length; at += MAX_IDENTIFIERS_PER_CALL) {
+      const result = await this.#api.invoke('library.addIdentifiers', {
+        inputs: sent.slice(at, at + MAX_IDENTIFIERS_PER_CALL),
+      });
+      if (result.ok) {
+        outcomes.push(...result.value.outcomes);
+        continue;
+      }
+      if (at === 0) {
+        this.#ids = { busy: false, report: null, error: result.error };
+        return;
+      }
+      // What the earlier parts added stays added; the rest is reported with the error, not dropped.
+      for (const input of sent.slice(at)) {
+        const id = parseIdentifier(input);
+        outcomes.push({
+          input,
+          kind: id.kind,
+          label: identifierLabel(id),
+          status: 'not-added',
+          code: result.error.code,
+          reason: result.error.message,
+        });
+      }
+      break;
+    }
+    this.#ids = { busy: false, report: { outcomes }, error: null };
   }
 
   resetIdentifiers(): void {
