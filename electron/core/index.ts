@@ -267,6 +267,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('settings.changed', settings.update({ citationStyle: DEFAULT_CITATION_STYLE }));
       },
       onChange: (change) => autoExport.libraryChanged(change.ids),
+      attachFiles: (ids, dirs, label, signal) => pdfs.attachFiles(ids, dirs, label, signal),
       onAdded: (ids) => {
         // New items get their metadata, tallies and notices in the background, as a job.
         void enricher

@@ -24,6 +24,12 @@ import type {
 } from '../model/library';
 import { SORT_COLUMNS } from '../model/library';
 import type { PaperVersions } from '../model/paper-versions';
+import {
+  MAX_IDENTIFIER_INPUT_CHARS,
+  MAX_IDENTIFIERS_PER_CALL,
+  type AddIdentifiersReport,
+} from '../model/add-by-identifier';
+import type { AttachFilesReport, LinkedFilesPreview } from '../model/linked-files';
 import { event, feature, request } from './define';
 
 /** The most items one request may name (a selection of the whole of a very large library). */
@@ -110,6 +116,8 @@ export interface ImportReport {
   byDoi?: AddDoisReport;
   /** BibTeX: entries whose Title Case title was read in sentence case (Settings → Import). */
   titlesCased?: number;
+  /** For a .bib whose entries name files (`file = {…}`): what became of each (pdf/attach-files.ts). */
+  files?: AttachFilesReport;
 }
 
 /** A dry run: what an import would do, without writing. */
@@ -135,7 +143,11 @@ export interface ImportPreview {
   errors: ImportIssue[];
   warnings: ImportIssue[];
   dois: string[];
+  /** For a .bib whose entries name files: how many, and how many need a folder to start from. */
+  files?: LinkedFilesPreview;
 }
+
+export type { AddIdentifiersReport, AttachFilesReport, LinkedFilesPreview };
 
 export interface AddDoisReport {
   added: { doi: string; id: ItemId; citationKey: string }[];
@@ -327,6 +339,8 @@ export const libraryFeature = feature({
           text: z.string().min(1).max(MAX_IMPORT_CHARS),
           fileName: z.string().max(1000).optional(),
           format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
+          /** The folder the .bib's relative file paths start from (an upload does not say where it was). */
+          baseDir: z.string().trim().min(1).max(4096).optional(),
         })
         .strict(),
     ).returns<ImportReport>(),
@@ -340,6 +354,32 @@ export const libraryFeature = feature({
         })
         .strict(),
     ).returns<ImportPreview>(),
+    /**
+     * Adds items by identifier, a mixed list: DOIs and arXiv ids through the service, PMIDs, PMCIDs and
+     * ISBNs matched against the library and otherwise refused with the reason (shared/model/identifiers).
+     */
+    'library.addIdentifiers': request(
+      z
+        .object({
+          inputs: z.array(z.string().max(MAX_IDENTIFIER_INPUT_CHARS)).min(1).max(MAX_IDENTIFIERS_PER_CALL),
+        })
+        .strict(),
+    ).returns<AddIdentifiersReport>(),
+    /** A new item typed in by hand (New item): a CSL record checked by shared/model/item-form; one undo step. */
+    'library.item.create': request(
+      z
+        .object({ csl: z.record(z.string().max(200), z.unknown()), collectionId: itemId.nullable().default(null) })
+        .strict(),
+    ).returns<ItemDetail>(),
+    /** A copy of an item (fields, creators, tags; not notes or attachments), filed into `collectionId` when given. */
+    'library.item.duplicate': request(
+      z.object({ id: itemId, collectionId: itemId.nullable().default(null) }).strict(),
+    ).returns<ItemDetail>(),
+    /** New keys from the formula (Settings → Citation keys) for the items, as one undo step. */
+    'library.items.regenerateKeys': request(z.object({ ids }).strict()).returns<{
+      changed: number;
+      unchanged: number;
+    }>(),
     /** Adds papers by DOI with their metadata from the service. */
     'library.addDois': request(
       z.object({ dois: z.array(z.string().max(1000)).min(1).max(5000) }).strict(),

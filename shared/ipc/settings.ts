@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { event, feature, request } from './define';
 
 import { STYLE_ID_PATTERN } from '../model/csl';
+import { compileKeyFormula, MAX_FORMULA_LENGTH } from '../model/citekey-formula';
 import {
   CITATION_LOCALES,
   DEFAULT_CITATION_LOCALE,
@@ -68,6 +69,12 @@ export interface Settings {
   pdfStorage: PdfStorage;
   /** Settings → Import: English Title Case titles in BibTeX imports (SentenceCaseMode). */
   sentenceCase: SentenceCaseMode;
+  /**
+   * Settings → Citation keys: the formula new keys are made with (docs/citation-keys.md), Better
+   * BibTeX style; absent: the default (auth.lower + shorttitle(3,3) + year). Existing keys never change
+   * with it; Regenerate citation keys applies it to chosen items.
+   */
+  citekeyFormula?: string;
 }
 
 export interface LibraryLayout {
@@ -142,6 +149,15 @@ export const settingsPatch = z
       .min(1, 'must not be empty')
       .max(4096, 'must be at most 4096 characters')
       .nullable()
+      .optional(),
+    citekeyFormula: z
+      .string()
+      .max(MAX_FORMULA_LENGTH, `must have at most ${MAX_FORMULA_LENGTH} characters`)
+      .superRefine((text, ctx) => {
+        const parsed = compileKeyFormula(text);
+        if (!parsed.ok)
+          ctx.addIssue({ code: 'custom', message: `${parsed.error.message} (at character ${parsed.error.at + 1})` });
+      })
       .optional(),
     serviceUrl: z
       .string()

@@ -39,7 +39,7 @@ export function foldText(text: string): string {
 }
 
 // Function words Better BibTeX skips when taking the "significant" words of a title.
-const SKIP_WORDS = new Set(
+export const SKIP_WORDS = new Set(
   'a an the some from on in to of do with der die das ein eine einer eines einem einen un une la le les du de des et at for and or but nor as by via into onto over under about against between through during without within upon is are was were be been'.split(
     ' ',
   ),
@@ -50,7 +50,7 @@ export interface CitekeyOptions {
   titleWords?: number;
 }
 
-function familyOf(name: CslName | undefined): string | undefined {
+export function familyOf(name: CslName | undefined): string | undefined {
   if (!name) return undefined;
   if (name.family) {
     // "van der Berg": BBT's auth uses the family name without particles' spaces.
@@ -60,7 +60,7 @@ function familyOf(name: CslName | undefined): string | undefined {
   return name.given;
 }
 
-function yearOf(item: CslItem): string {
+export function yearOf(item: CslItem): string {
   const parts = item.issued?.['date-parts']?.[0];
   const y = parts?.[0];
   if (typeof y === 'number' && Number.isFinite(y)) return String(y);

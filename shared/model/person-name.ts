@@ -31,12 +31,13 @@ const CAPITALISED_PARTICLES: ReadonlySet<string> = new Set([
 const ORGANISATION =
   /\b(?:organi[sz]ation|institut\w*|universit\w*|association|society|council|committee|group|consortium|collaboration|agency|department|ministry|foundation|cent(?:er|re)|office|board|team|network|project|inc|ltd|llc|gmbh|corporation|company|commission|bureau|federation|union|academy|alliance|trust|services?|authority|programme|program|initiative|panel|assembly|congress|parliament|government|nations|bank|fund|laborator(?:y|ies)|hospital|school|college|press|library|museum|registry|survey|investigators|writing|working)\b|[&\d]|\b(?:of|for|and|the|on)\b/i;
 const SUFFIX = /^(?:Jr|Sr|II|III|IV)\.?$/;
-const INITIALS = /^[A-Z]{1,3}$/;
+// "C", "JD" (PubMed) or "E.", "S.J.", "R.-M." (Embase and Ovid write initials with periods).
+const INITIALS = /^(?:\p{Lu}{1,3}|\p{Lu}\.(?:-?\p{Lu}\.)*)$/u;
 
 /**
  * A name as one string → CSL: "Family, Given" and "Family, Given, Suffix" (RIS, registries);
  * "Given Family", the family name starting at its first particle ("Ludwig van Beethoven", "Francesca
- * M. Van der Berg"); PubMed's "Family INITIALS" ("Watson JD"); "Jr."/"III" as the suffix; an
+ * M. Van der Berg"); PubMed's and Embase's "Family INITIALS" ("Watson JD", "Fanning E."); "Jr."/"III" as the suffix; an
  * organisation ("World Health Organization"), a single word ("Plato") or a name of more than five
  * words as one literal name. Spacing is folded; an empty name gives null.
  */
@@ -58,7 +59,7 @@ export function parsePersonName(text: string): CslName | null {
   while (initials < words.length - 1 && INITIALS.test(words[words.length - 1 - initials]!)) initials++;
   let out: CslName;
   if (initials > 0 && !INITIALS.test(words[0]!)) {
-    // PubMed's "Barata C", "Watson JD", "Hopfield J J": the family name, then the initials.
+    // PubMed's "Barata C", "Watson JD", "Hopfield J J", Embase's "Fanning E.": the family name, then the initials.
     out = { family: words.slice(0, -initials).join(' '), given: words.slice(-initials).join(' ') };
   } else {
     const at = familyStart(words);

@@ -96,9 +96,15 @@ describe('axe with dialogs and panes open', () => {
     await page.keyboard.press('Escape');
 
     await page.getByTestId('add-button').click();
-    await page.getByRole('button', { name: 'By DOI…' }).click();
+    await page.getByRole('button', { name: 'By identifier…' }).click();
     await page.locator('dialog[open]').waitFor();
-    found.push(...(await check('doi-dialog')));
+    found.push(...(await check('identifier-dialog')));
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('add-button').click();
+    await page.getByRole('button', { name: 'New item…' }).click();
+    await page.getByTestId('new-item-dialog').waitFor();
+    found.push(...(await check('new-item-dialog')));
     await page.keyboard.press('Escape');
 
     await page.getByTestId('view-library').focus();
@@ -129,5 +135,5 @@ describe('axe with dialogs and panes open', () => {
     }
     expect(found).toEqual([]);
     expect(problems.errors).toEqual([]);
-  });
+  }, 300_000);
 });

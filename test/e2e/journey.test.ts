@@ -486,11 +486,13 @@ describe('a researcher’s first session', () => {
 
   it('shows a hostile service answer, its citing papers, a note and a tag as text: the canary never fires', async () => {
     await page.getByTestId('add-button').click();
-    await page.getByRole('button', { name: 'By DOI…' }).click();
-    const dialog = page.getByTestId('doi-dialog');
+    await page.getByRole('button', { name: 'By identifier…' }).click();
+    const dialog = page.getByTestId('identifier-dialog');
     await dialog.locator('textarea').fill(hostileDoi);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect.poll(() => shownText(dialog.getByTestId('doi-report')), { timeout: 20_000 }).toContain('Added 1 item');
+    await expect
+      .poll(() => shownText(dialog.getByTestId('identifier-report')), { timeout: 20_000 })
+      .toContain('Added 1 item');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await find(`doi:${hostileDoi}`, 1);
     // The table shows the title as the service sent it, markup and all, as text.

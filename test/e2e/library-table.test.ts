@@ -281,6 +281,7 @@ describe('Library table and panes', () => {
       'Export…',
       'Refresh from the service',
       'Open in citation graph',
+      'Regenerate citation keys…',
       'Move to Trash Delete',
     ]);
     await shoot('context-menu');

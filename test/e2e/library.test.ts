@@ -107,7 +107,8 @@ describe('Library pane', () => {
     const firstRun = page.getByTestId('first-run');
     await firstRun.waitFor();
     expect(await shownText(firstRun)).toContain('Import a .bib file');
-    expect(await shownText(firstRun)).toContain('Add by DOI');
+    expect(await shownText(firstRun)).toContain('Add by identifier');
+    expect(await shownText(firstRun)).toContain('Type in a new item');
     await shoot('empty');
     await firstRun.getByRole('button', { name: 'Open Settings' }).click();
     await expect.poll(() => shownText(page.locator('main h1'))).toBe('Settings');

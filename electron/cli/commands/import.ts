@@ -2,14 +2,18 @@
 // file), and PDFs, each an item with the PDF attached. Exit 0 done (also when some entries were
 // skipped, which is said), 1 a file that could not be read as a whole, 2 wrong usage.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { attachSummary, type AttachFilesReport } from '../../../shared/model/linked-files';
 import type { ImportIssue } from '../../../shared/model/library';
 import type { ZoteroImportReport } from '../../../shared/ipc/zotero';
 import { CoreError } from '../../core/errors';
 import { isStorageFault } from '../../core/library/faults';
 import { importSource, startParse } from '../../core/library/import-source';
 import { markCliImport } from '../../core/library/shared-use';
+import { attachLinkedFiles, jabrefFileDirectories } from '../../core/pdf/attach-files';
 import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
+import { indexFulltext } from '../../core/pdf/fulltext';
 import { PdfReader } from '../../core/pdf/run-in-worker';
 import { defineCommand, UsageError, type CommandContext, type ParsedCommand } from '../command';
 import { libraryFile, plural, printJson, withLibrary } from '../library-session';
@@ -31,6 +35,9 @@ export const command = defineCommand({
       usage: 'import FILE… | ZOTERO-FOLDER',
       text: `Add references from BibTeX/BibLaTeX, RIS, CSL-JSON files (one transaction per file);
 duplicates are skipped, bad entries are reported with file:line and left out.
+The files a .bib's entries name (file = {…}, as Better BibTeX, JabRef and
+Mendeley write it) are attached, relative paths from the .bib's folder, and
+the PDFs' text indexed; a file not found is reported with its entry.
 A PDF becomes an item with the PDF attached (copied into the data folder),
 identified by its DOI/arXiv id or its title through the citation service.
 A Zotero data folder (~/Zotero, or its zotero.sqlite) is imported whole:
@@ -47,6 +54,12 @@ not be read at all`,
       arg: 'MODE',
       help: "BibTeX Title Case titles: protected (only titles that brace their proper nouns), always, off; the app's setting when omitted",
     },
+    'files-from': {
+      type: 'string',
+      arg: 'DIR',
+      help: "Where a .bib's relative file paths start (default: the .bib's folder)",
+    },
+    'no-files': { type: 'boolean', help: "Do not attach the files a .bib's entries name" },
     json: { type: 'boolean', help: 'Print the report as JSON' },
   },
   run: importCommand,
@@ -65,6 +78,8 @@ interface FileReport {
   pdf?: CaptureFileReport;
   /** For a Zotero data folder: what came of it. */
   zotero?: ZoteroImportReport;
+  /** For a .bib whose entries name files: what became of each. */
+  files?: AttachFilesReport;
 }
 
 /** A Zotero data folder (the folder holding zotero.sqlite), or zotero.sqlite itself. */
@@ -140,6 +155,10 @@ function sentenceCaseOf(p: ParsedCommand, dataDir: string): SentenceCaseMode | u
 
 async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new UsageError('import needs at least one file: citewise import refs.bib');
+  const filesFrom = typeof p.values['files-from'] === 'string' ? resolve(p.values['files-from']) : null;
+  if (filesFrom !== null && !(statSync(filesFrom, { throwIfNoEntry: false })?.isDirectory() ?? false))
+    throw new UsageError(`--files-from ${p.values['files-from']}: there is no folder there`);
+  let pdfsAttached = 0;
   const reports: FileReport[] = [];
   // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
   const unmark = markCliImport(ctx.dataDir);
@@ -242,12 +261,35 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             );
             appendAll(report.errors, imported.errors);
             appendAll(report.warnings, imported.warnings);
+            if (imported.format === 'bibtex' && p.values['no-files'] !== true) {
+              // The entries' files: of the items added, and of those already there (a second import attaches what they lack).
+              const linked = await client.lib.withLinkedFiles([
+                ...imported.ids,
+                ...imported.duplicates.map((d) => d.existingId),
+              ]);
+              if (linked.length > 0) {
+                const bibDir = filesFrom ?? dirname(path);
+                const text = await readFile(path, 'utf8');
+                report.files = await attachLinkedFiles(client.lib, linked, {
+                  baseDirs: [...jabrefFileDirectories(text, bibDir), bibDir],
+                  mode: p.values.link === true ? 'link' : 'copy',
+                  storeDir: join(ctx.dataDir, 'attachments'),
+                });
+                pdfsAttached += report.files.pdfs;
+              }
+            }
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
             if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
             const line = (err.details as { line?: number } | undefined)?.line;
             report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
+        }
+        if (pdfsAttached > 0) {
+          // As for a dropped PDF: the attached PDFs' text is made searchable (fulltext:) at once.
+          reader ??= new PdfReader({ timeLimitMs: 30_000 });
+          ctx.stderr.write(`citewise: indexing the text of ${plural(pdfsAttached, 'attached PDF')}…\n`);
+          await indexFulltext(client.fulltext, { reader });
         }
       },
       ctx.stderr,
@@ -299,6 +341,18 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       if (r.duplicates.length > 0) parts.push(`${plural(r.duplicates.length, 'duplicate')} skipped`);
       if (r.errors.length > 0) parts.push(`${plural(r.errors.length, 'entry', 'entries')} skipped with errors`);
       ctx.stdout.write(`${r.file} (${r.format}): ${parts.join(', ')}\n`);
+      if (r.files) {
+        ctx.stdout.write(`  ${r.file}: ${attachSummary(r.files)}\n`);
+        for (const f of r.files.files) {
+          const entry = `${r.file}: ${f.key}: ${f.written}`;
+          if (f.status === 'attached')
+            ctx.stdout.write(
+              `  ${entry}: attached${f.alsoOn !== undefined ? ` (item ${f.alsoOn} has the same file)` : ''}\n`,
+            );
+          else if (f.status === 'duplicate') ctx.stdout.write(`  ${entry}: already attached\n`);
+          else ctx.stderr.write(`${entry}: ${f.status === 'online' ? '' : 'not attached: '}${f.reason}\n`);
+        }
+      }
       for (const d of r.duplicates)
         ctx.stdout.write(
           `  ${r.file}:${d.line}: duplicate${d.key ? ` ${d.key}` : ''} (${d.reason} as item ${d.existingId}), skipped\n`,

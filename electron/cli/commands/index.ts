@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   styles: () => import('./styles'),
   tags: () => import('./tags'),
   'auto-export': () => import('./auto-export'),
+  keys: () => import('./keys'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),
 };

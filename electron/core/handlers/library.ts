@@ -1,4 +1,5 @@
-import { basename } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
 import type {
   AddDoisReport,
   CitationStyleInfo,
@@ -10,6 +11,11 @@ import type {
   libraryFeature,
 } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
+import { newItemProblems } from '../../../shared/model/item-form';
+import type { AttachFilesReport, LinkedFilesPreview } from '../../../shared/model/linked-files';
+import { fileFieldValues, isRelativeLink, parseFileField } from '../formats/bibtex/file-field';
+import { addIdentifiers } from '../library/add-identifiers';
+import { jabrefFileDirectories } from '../pdf/attach-files';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
 import type { ExportFormat } from '../formats';
@@ -45,6 +51,49 @@ export interface LibraryHandlerDeps {
   onChange?: (change: LibraryChange) => void;
   /** Told which items an import or an add by DOI created (to enrich them). */
   onAdded?: (ids: readonly number[]) => void;
+  /**
+   * Attaches the files an imported .bib's entries name (handlers/pdfs.ts attachFiles): absent, they
+   * stay named in the entries only.
+   */
+  attachFiles?: (
+    itemIds: readonly number[],
+    baseDirs: readonly string[],
+    label: string,
+    signal: AbortSignal,
+  ) => Promise<AttachFilesReport>;
+}
+
+/** What a .bib's text says of the files its entries name, before it is imported. */
+function filesPreview(text: string): LinkedFilesPreview | undefined {
+  if (!/file\s*=/i.test(text)) return undefined;
+  const links = fileFieldValues(text).flatMap(parseFileField);
+  if (links.length === 0) return undefined;
+  return {
+    links: links.length,
+    relative: links.filter(isRelativeLink).length,
+    folders: jabrefFileDirectories(text, null),
+  };
+}
+
+/** The folder a .bib's relative paths start from, as the user typed it: it must be one. */
+function checkedFolder(dir: string): string {
+  const field = { field: 'baseDir' };
+  if (!isAbsolute(dir))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `"${dir}" is not a full path to a folder (it must start at the root, such as /home/… or C:\\…).`,
+      field,
+    );
+  const info = (() => {
+    try {
+      return statSync(dir);
+    } catch {
+      return null;
+    }
+  })();
+  if (!info) throw new CoreError('INVALID_INPUT', `There is no folder at ${dir}.`, field);
+  if (!info.isDirectory()) throw new CoreError('INVALID_INPUT', `${dir} is a file, not a folder.`, field);
+  return dir;
 }
 
 /** Lists ids in a change event only while that stays small. */
@@ -287,7 +336,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     'library.history': () => lib.undoHistory(),
     'library.undo.tops': () => lib.undoTops(),
 
-    'library.import': async ({ text, fileName, format }, { signal }) => {
+    'library.import': async ({ text, fileName, format, baseDir }, { signal }) => {
+      const folder = baseDir === undefined ? null : checkedFolder(baseDir);
       const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
       const job = deps.jobs.start('library.import', label, (job) => {
         const both = AbortSignal.any([job.signal, signal]);
@@ -318,14 +368,61 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         changed('items', report.ids);
         deps.onAdded?.(report.ids);
       }
+      // A .bib from Better BibTeX, JabRef or Mendeley names its PDFs: they come with it (re-importing
+      // the file attaches what the items already there lack).
+      if (report.format === 'bibtex' && deps.attachFiles && /file\s*=/i.test(text)) {
+        const itemIds = [...report.ids, ...report.duplicates.map((d) => d.existingId)];
+        const dirs = [...(folder ? [folder] : []), ...jabrefFileDirectories(text, folder)];
+        const files = await deps.attachFiles(
+          itemIds,
+          dirs,
+          fileName ? basename(fileName) : 'the pasted references',
+          signal,
+        );
+        if (files.files.length > 0) report.files = files;
+      }
       return report;
     },
-    'library.import.preview': ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> =>
-      previewSource(
-        library,
-        { kind: 'text', text },
-        { fileName, format, signal, sample, sentenceCase: deps.sentenceCase?.() },
-      ),
+    'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
+      const preview = await previewSource(library, { kind: 'text', text }, {
+        fileName,
+        format,
+        signal,
+        sample,
+        sentenceCase: deps.sentenceCase?.(),
+      });
+      const files = preview.format === 'bibtex' ? filesPreview(text) : undefined;
+      return files ? { ...preview, files } : preview;
+    },
+    'library.addIdentifiers': async ({ inputs }, { signal }) => {
+      const { ids, ...report } = await addIdentifiers(library, deps.service, inputs, { signal });
+      if (ids.length > 0) {
+        changed('items', ids);
+        deps.onAdded?.(ids);
+      }
+      return report;
+    },
+    'library.item.create': async ({ csl, collectionId }) => {
+      const problems = newItemProblems(csl);
+      if (problems.length > 0)
+        throw new CoreError('INVALID_INPUT', problems.map((p) => p.message).join(' '), { problems });
+      const id = await lib.addItem(csl as CslItem, collectionId);
+      changed('items', [id]);
+      // An item typed with a DOI gets its evidence as any new item does.
+      deps.onAdded?.([id]);
+      return lib.getItem(id);
+    },
+    'library.item.duplicate': async ({ id, collectionId }) => {
+      const copy = await lib.duplicateItem(id, collectionId);
+      changed('items', [copy]);
+      return lib.getItem(copy);
+    },
+    'library.items.regenerateKeys': async ({ ids }) => {
+      const changes = await lib.regenerateCitationKeys(ids);
+      const moved = changes.filter((c) => c.from !== c.to).length;
+      changed('items', ids);
+      return { changed: moved, unchanged: changes.length - moved };
+    },
     'library.addDois': async ({ dois }, { signal }): Promise<AddDoisReport> => {
       const { ids, ...report } = await addDois(library, deps.service, dois, { signal });
       if (ids.length > 0) {

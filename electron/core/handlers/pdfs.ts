@@ -30,6 +30,7 @@ import {
   type CaptureOptions,
   type CaptureService,
 } from '../pdf/capture';
+import { attachLinkedFiles, type AttachFilesReport } from '../pdf/attach-files';
 import { indexFulltext } from '../pdf/fulltext';
 import { PdfReader } from '../pdf/run-in-worker';
 import type { FeatureHandlers } from '../registry';
@@ -291,6 +292,44 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     'pdfs.hits': ({ query, itemIds }) => deps.library.fulltext.hits(query, itemIds),
   } satisfies FeatureHandlers<typeof pdfsFeature>;
 
+  /**
+   * The files a .bib's entries name, attached to their items (pdf/attach-files.ts) as a job the status
+   * bar shows, after any capture already going; the PDFs' text is indexed next, as for a dropped PDF.
+   */
+  const attachFiles = (
+    itemIds: readonly number[],
+    baseDirs: readonly string[],
+    label: string,
+    signal: AbortSignal,
+  ): Promise<AttachFilesReport> =>
+    serial(async () => {
+      const job = deps.jobs.start('pdfs.attach', `Attaching the files named in ${label}`, (job) =>
+        attachLinkedFiles(lib, itemIds, {
+          baseDirs,
+          mode: deps.storage(),
+          storeDir: join(deps.dataDir, 'attachments'),
+          signal: AbortSignal.any([job.signal, signal]),
+          onFile: (done, total) => job.progress(done, total, `${done} of ${total} files`),
+        }),
+      );
+      const report = await job.done;
+      const touched = [...new Set(report.files.filter((f) => f.status === 'attached').map((f) => f.itemId))];
+      if (touched.length > 0) deps.changed({ kind: 'items', ids: touched });
+      if (report.pdfs > 0) {
+        reader ??= new PdfReader({ timeLimitMs: DEFAULT_CAPTURE_LIMITS.timeLimitMs });
+        const indexing = deps.jobs.start('pdfs.fulltext', `Indexing the text of the PDFs of ${label}`, (job) =>
+          indexFulltext(deps.library.fulltext, {
+            reader: reader!,
+            signal: AbortSignal.any([job.signal, signal]),
+            onFile: (_r, done, total) => job.progress(done, total),
+          }),
+        );
+        // Not waited for: the import's report is ready; the index fills in the background (status bar).
+        void indexing.done.catch((err: unknown) => deps.report?.(err));
+      }
+      return report;
+    });
+
   return {
     handlers,
     captureFiles,
@@ -305,6 +344,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
         upload.name,
         await captureUpload(upload.name, upload.base64, signal, { itemId: upload.itemId, source: upload.source }),
       ),
+    attachFiles,
     /**
      * The paths of PDFs dropped on the desktop app (the preload read them; the main process checked the
      * sender): a selection for `pdfs.addChosen`. Anything but full paths is refused.

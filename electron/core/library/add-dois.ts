@@ -44,6 +44,11 @@ export interface AddDoisOptions {
   queueWhenUnreachable?: boolean;
   /** Kept on each item as where it came from. */
   source?: string;
+  /**
+   * What an item gets besides the service's metadata (or a placeholder's DOI), by its normalised DOI:
+   * an arXiv paper's number and link (add-identifiers.ts).
+   */
+  decorate?: (doi: string, item: CslItem, found: boolean) => CslItem;
 }
 
 export interface AddDoisResult extends AddDoisReport {
@@ -82,9 +87,11 @@ export async function addDois(
 
   const toStore = valid.filter((d) => result.found[d] !== undefined || pending.has(d));
   if (toStore.length === 0) return report;
-  const items: CslItem[] = toStore.map((d) =>
-    result.found[d] ? paperToCsl(metadataOf(result.found[d])) : doiPlaceholder(d as never),
-  );
+  const items: CslItem[] = toStore.map((d) => {
+    const found = result.found[d] !== undefined;
+    const item = found ? paperToCsl(metadataOf(result.found[d]!)) : doiPlaceholder(d as never);
+    return options.decorate ? options.decorate(d, item, found) : item;
+  });
   const stored = await library.importItems(items, {
     source: options.source ?? 'doi',
     ...(options.signal ? { signal: options.signal } : {}),

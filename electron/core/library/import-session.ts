@@ -4,7 +4,9 @@
 // records each entry's problems as ImportIssues with the entry's place (EntryPlace).
 import { uniqueCitationKey } from '../../../shared/model/citekey';
 import type { CslItem } from '../../../shared/model/csl';
-import { prepareItem, withKey, type PreparedItem } from './derive';
+import type { KeyFormula } from '../../../shared/model/citekey-formula';
+import { cslText, prepareItem, withKey, type PreparedItem } from './derive';
+import { storedKeyFormula } from './key-formula';
 import { isStorageFault } from './faults';
 import { FTS_ROWS } from './search-index';
 import type { SqlValue, WriteDb } from './sql';
@@ -90,6 +92,8 @@ export class ImportSession {
   #open = true;
   /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
   #deferred: string[] = [];
+  /** Settings → Citation keys, when it is not the default (whose key each prepared item carries). */
+  readonly #formula: KeyFormula | null;
   readonly #st;
 
   constructor(db: WriteDb, options: ImportOptions, now: number, ownTransaction = true) {
@@ -98,6 +102,7 @@ export class ImportSession {
     this.#now = now;
     this.#own = ownTransaction;
     const raw = db.raw;
+    this.#formula = storedKeyFormula(db);
     if (!ownTransaction) this.#before = Number.MAX_SAFE_INTEGER;
     this.#st = {
       byDoi: raw
@@ -262,8 +267,9 @@ export class ImportSession {
         };
       }
     } else {
-      key = uniqueCitationKey(p.keyBase!, taken);
-      provisional = p.keyBase!;
+      const base = this.#formula ? this.#formula.keyOf(JSON.parse(cslText(p.csl)) as CslItem) : p.keyBase!;
+      key = uniqueCitationKey(base, taken);
+      provisional = base;
       if (requested)
         warning = {
           ...at,

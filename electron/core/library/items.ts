@@ -2,6 +2,8 @@
 // keys, tags, notes, attachments and captured PDFs. Each user change is one undo step (undo.ts).
 import { basename } from 'node:path';
 import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
+import { isbnsIn } from '../../../shared/model/identifiers';
+import { storedKeyFormula } from './key-formula';
 import type { CslItem } from '../../../shared/model/csl';
 import { CoreError } from '../errors';
 import { prepareItem } from './derive';
@@ -29,13 +31,20 @@ import { UndoLog } from './undo';
 export abstract class ItemsRoom extends UndoLog {
   // ── Items ──
 
-  addItem(item: CslItem): ItemId {
+  /** Adds an item as given (and files it into `collectionId`, the collection the user is looking at), one undo step. */
+  addItem(item: CslItem, collectionId: number | null = null): ItemId {
+    if (collectionId !== null && !this.w.get(sql`SELECT 1 FROM collections WHERE id = ${collectionId}`))
+      throw notFound(`Collection ${collectionId}`);
     return this.undoable(
       (s) => `Add item ${s}`,
       [],
       () => {
         const result = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(item, 0, true);
         if (typeof result !== 'number') throw new CoreError('INVALID_INPUT', result ?? 'The item was not added.');
+        if (collectionId !== null)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${result}, ${this.now()})`,
+          );
         return { value: result, created: [result] };
       },
     );
@@ -114,12 +123,12 @@ export abstract class ItemsRoom extends UndoLog {
     const current = this.rowOf(this.w, id);
     let key = current.citation_key;
     if (placeholder) {
-      const base = citationKeyBase(JSON.parse(current.csl) as CslItem).toLowerCase();
+      const base = this.#keyBaseOf(JSON.parse(current.csl) as CslItem).toLowerCase();
       const lower = key.toLowerCase();
       const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
       const userSet =
         this.w.get(sql`SELECT 1 FROM item_edits WHERE item_id = ${id} AND field = 'citation-key'`) !== undefined;
-      if (generated && !userSet) key = uniqueCitationKey(citationKeyBase(csl), (k) => this.#keyTaken(k, id));
+      if (generated && !userSet) key = uniqueCitationKey(this.#keyBaseOf(csl), (k) => this.#keyTaken(k, id));
       for (const name of placeholder.tags)
         this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(name)})`);
     }
@@ -142,22 +151,110 @@ export abstract class ItemsRoom extends UndoLog {
     );
   }
 
-  /** Regenerates a key from the formula, only when the user asks. */
+  /** Regenerates a key from the formula (Settings → Citation keys), only when the user asks. */
   regenerateCitationKey(id: ItemId): string {
     return this.undoable(
       (s) => `Regenerate citation key of ${s}`,
       [id],
+      () => ({ value: this.#regenerate(id, this.#keyBaseOf) }),
+    );
+  }
+
+  /**
+   * Regenerates the keys of several items from the formula, in the order given, as one undo step. A key
+   * the formula gives again stays as it is; a new one takes the first free suffix (a, b, …) against
+   * every key and alias in the library, the ones given out just before included.
+   */
+  regenerateCitationKeys(ids: readonly ItemId[]): { id: ItemId; from: string; to: string }[] {
+    const unique = [...new Set(ids)];
+    for (const id of unique) this.rowOf(this.w, id);
+    const keyBase = this.#keyBaseOf;
+    return this.undoable(
+      (s) => `Regenerate citation key${unique.length === 1 ? '' : 's'} of ${s}`,
+      unique,
+      () => ({
+        value: unique.map((id) => {
+          const from = this.rowOf(this.w, id).citation_key;
+          return { id, from, to: this.#regenerate(id, keyBase) };
+        }),
+      }),
+    );
+  }
+
+  #regenerate(id: ItemId, keyBase: (csl: CslItem) => string): string {
+    const current = this.rowOf(this.w, id);
+    const csl = JSON.parse(current.csl) as CslItem;
+    const key = uniqueCitationKey(
+      keyBase(csl),
+      (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id),
+    );
+    if (key !== current.citation_key) this.writeItem(id, { ...csl, 'citation-key': key }, key);
+    return key;
+  }
+
+  /** The key the library's formula (Settings → Citation keys) gives an item, before uniqueness. */
+  readonly #keyBaseOf = (csl: CslItem): string => (storedKeyFormula(this.w)?.keyOf ?? citationKeyBase)(csl);
+
+  /**
+   * A copy of an item as a new item, as Zotero's Duplicate Item makes it: every field, the creators and
+   * the tags, a new key from the formula; not its notes or attachments. Filed into `collectionId` when
+   * given (the collection the user is looking at). One undo step; undone, the copy goes to the Trash.
+   */
+  duplicateItem(id: ItemId, collectionId: number | null = null): ItemId {
+    const source = this.rowOf(this.w, id);
+    if (collectionId !== null && !this.w.get(sql`SELECT 1 FROM collections WHERE id = ${collectionId}`))
+      throw notFound(`Collection ${collectionId}`);
+    const tags = this.w.pluck<string>(
+      sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name`,
+    );
+    return this.undoable(
+      (s) => `Duplicate ${s}`,
+      [],
       () => {
-        const current = this.rowOf(this.w, id);
-        const csl = JSON.parse(current.csl) as CslItem;
-        const key = uniqueCitationKey(
-          citationKeyBase(csl),
-          (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id),
+        const { 'citation-key': _key, ...csl } = JSON.parse(source.csl) as CslItem;
+        const copy = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(
+          { ...csl, id: `copy-of-${id}` },
+          0,
+          true,
         );
-        this.writeItem(id, { ...csl, 'citation-key': key }, key);
-        return { value: key };
+        if (typeof copy !== 'number') throw new CoreError('INVALID_INPUT', copy ?? 'The item was not copied.');
+        for (const name of tags)
+          this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${copy}, ${this.tagId(name)})`);
+        if (collectionId !== null)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${copy}, ${this.now()})`,
+          );
+        this.#touch([copy]);
+        return { value: copy, created: [copy] };
       },
     );
+  }
+
+  /**
+   * The live items that carry one of these identifiers, by kind: PMID and PMCID exactly, ISBNs by their
+   * ISBN-13 (an item's ISBN field may list several, written with hyphens or as ISBN-10s). For Add by
+   * identifier, which cannot look these up but must not add a book twice. Scans the items' records:
+   * a few hundred milliseconds on 100,000 items, for a command a person runs.
+   */
+  itemsWithIdentifier(kind: 'pmid' | 'pmcid' | 'isbn', values: readonly string[]): { value: string; itemId: ItemId }[] {
+    if (values.length === 0) return [];
+    const field = kind === 'pmid' ? 'PMID' : kind === 'pmcid' ? 'PMCID' : 'ISBN';
+    const rows = this.r.all<{ id: number; v: string }>(
+      sql`SELECT i.id, json_extract(r.csl, ${`$.${field}`}) AS v FROM items i JOIN item_csl r ON r.item_id = i.id
+        WHERE i.trashed_at IS NULL AND json_extract(r.csl, ${`$.${field}`}) IS NOT NULL ORDER BY i.id`,
+    );
+    const wanted = new Set(values.map((v) => v.toUpperCase()));
+    const out: { value: string; itemId: ItemId }[] = [];
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const held = kind === 'isbn' ? isbnsIn(String(row.v)) : [String(row.v).trim().toUpperCase()];
+      for (const h of held)
+        if (wanted.has(h) && !seen.has(h)) {
+          seen.add(h);
+          out.push({ value: h, itemId: row.id });
+        }
+    }
+    return out;
   }
 
   findByCitationKey(key: string): ItemId | null {
@@ -470,6 +567,57 @@ export abstract class ItemsRoom extends UndoLog {
         return { value: Number(r.lastInsertRowid) };
       },
     );
+  }
+
+  /** Of these items, those whose record keeps a .bib `file` field (custom.bibtex.fields.file). */
+  withLinkedFiles(ids: readonly ItemId[]): ItemId[] {
+    const out: ItemId[] = [];
+    for (const batch of chunk(ids))
+      out.push(
+        ...this.r.pluck<number>(
+          sql`SELECT item_id FROM item_csl WHERE item_id IN ${inList(batch)} AND json_extract(csl, '$.custom.bibtex.fields.file') IS NOT NULL ORDER BY item_id`,
+        ),
+      );
+    const wanted = new Set(out);
+    return [...new Set(ids)].filter((id) => wanted.has(id));
+  }
+
+  /**
+   * Files an imported .bib names for its entries (pdf/attach-files.ts found, hashed and kept them), in
+   * one transaction and, like the import they belong to, no undo step. A file whose content the item
+   * has already is not attached twice (`duplicate`: importing the same file again adds nothing); one
+   * another item holds too is attached, and that item named (`alsoOn`): the source linked both.
+   */
+  attachImportedFiles(
+    files: readonly {
+      itemId: ItemId;
+      path: string;
+      sha256: string;
+      size: number;
+      mime: string | null;
+      stored: 'copied' | 'linked';
+      originalName: string;
+    }[],
+  ): ({ status: 'attached'; attachmentId: number; alsoOn: ItemId | null } | { status: 'duplicate' })[] {
+    return this.w.transaction(() => {
+      const now = this.now();
+      const touched = new Set<ItemId>();
+      const out = files.map((f) => {
+        this.rowOf(this.w, f.itemId);
+        const mine = this.w.get(sql`SELECT 1 FROM attachments WHERE item_id = ${f.itemId} AND sha256 = ${f.sha256}`);
+        if (mine) return { status: 'duplicate' as const };
+        const other = this.w.get<{ item_id: number }>(
+          sql`SELECT item_id FROM attachments WHERE sha256 = ${f.sha256} ORDER BY id LIMIT 1`,
+        );
+        const r = this.w.run(
+          sql`INSERT INTO attachments (item_id, path, sha256, size, mime, added_at, stored, original_name) VALUES (${f.itemId}, ${f.path}, ${f.sha256}, ${f.size}, ${f.mime}, ${now}, ${f.stored}, ${f.originalName})`,
+        );
+        touched.add(f.itemId);
+        return { status: 'attached' as const, attachmentId: Number(r.lastInsertRowid), alsoOn: other?.item_id ?? null };
+      });
+      this.#touch([...touched]);
+      return out;
+    });
   }
 
   // ── PDF capture (pdf/capture.ts reads and identifies the file; this stores it) ──

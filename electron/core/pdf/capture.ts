@@ -337,6 +337,33 @@ export async function candidateCsl(
   return paper ? paperToCsl(metadataOf(paper)) : null;
 }
 
+/**
+ * A PDF copied into the library folder under its checksum, unless a copy is there already (`wrote`
+ * false). Null when the file changed while it was copied (still being written, or edited): a copy is
+ * never kept under a checksum it does not have.
+ */
+export async function keepCopy(
+  path: string,
+  info: { size: number; mtimeMs: number },
+  sha256: string,
+  storeDir: string,
+): Promise<{ stored: string; wrote: boolean } | null> {
+  const stored = storedPathOf(storeDir, sha256);
+  const there = await access(stored).then(
+    () => true,
+    () => false,
+  );
+  if (there) return { stored, wrote: false };
+  await mkdir(join(storeDir, sha256.slice(0, 2)), { recursive: true });
+  await copyFileAtomicAsync(path, stored);
+  const after = await stat(path).catch(() => null);
+  if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs) {
+    await rm(stored, { force: true });
+    return null;
+  }
+  return { stored, wrote: true };
+}
+
 function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -392,23 +419,9 @@ async function captureOne(
   let stored = path;
   let wrote = false;
   if (options.mode === 'copy') {
-    stored = storedPathOf(options.storeDir, sha256);
-    const there = await access(stored).then(
-      () => true,
-      () => false,
-    );
-    if (!there) {
-      await mkdir(join(options.storeDir, sha256.slice(0, 2)), { recursive: true });
-      await copyFileAtomicAsync(path, stored);
-      wrote = true;
-      // The copy must be the file that was hashed: one that changed meanwhile (still being written, or
-      // edited) is not kept under a checksum it does not have.
-      const after = await stat(path).catch(() => null);
-      if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs) {
-        await rm(stored, { force: true });
-        return fail('INVALID_INPUT', 'it changed while it was being added; add it again once it is complete');
-      }
-    }
+    const kept = await keepCopy(path, info, sha256, options.storeDir);
+    if (!kept) return fail('INVALID_INPUT', 'it changed while it was being added; add it again once it is complete');
+    ({ stored, wrote } = kept);
   }
   const input: CaptureInput = {
     csl: found.csl,

@@ -1,6 +1,7 @@
 // DOIs and arXiv ids inside the strings a PDF carries (metadata values, page text). The DOI pattern
 // and its trimming are the DOI-list importer's, so a DOI reads the same in a pasted list and in a PDF.
 import { parseDoi, type NormalizedDoi } from '../../../shared/model/doi';
+import { arxivDoiOf } from '../../../shared/model/identifiers';
 import { DOI_IN_TEXT, trimDoi } from '../formats/doi-list/import';
 
 // New-style (2101.00001, with an optional version) and old-style (hep-th/9901001) arXiv ids, written
@@ -10,7 +11,7 @@ const ARXIV =
 
 /** The DOI arXiv registers for an id (DataCite, prefix 10.48550). */
 export function arxivDoi(id: string): NormalizedDoi {
-  return `10.48550/arxiv.${id.toLowerCase()}` as NormalizedDoi;
+  return arxivDoiOf(id).toLowerCase() as NormalizedDoi;
 }
 
 export interface FoundId {

@@ -1,8 +1,13 @@
 // The import flow (renderer/src/lib/state/library-import.svelte.ts) in Node against a real in-process
 // core: a file refused before it is read, a dry run then one transaction with each bad entry reported
 // by its line, a preview closed before it answers, and adding DOIs with no service to ask.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makePdf } from '../../helpers/pdfs';
+import { tempDir } from '../../helpers/tmp';
 import { ImportFlow, importable, MAX_IMPORT_CHARS } from '../../../renderer/src/lib/state/library-import.svelte';
+import { MAX_IDENTIFIER_INPUT_CHARS, MAX_IDENTIFIERS_PER_CALL } from '../../../shared/model/add-by-identifier';
 import { coreForTests, enrichmentSettled, offlineCore } from './helpers';
 
 const env = coreForTests(() => offlineCore('import'));
@@ -63,6 +68,43 @@ describe('ImportFlow against the core', () => {
     expect(again.ok && again.value.rows.length).toBe(report!.added);
   });
 
+  it('attaches the PDFs a .bib names, asking where its relative paths start, and refusing a folder that is not one', async () => {
+    const dir = tempDir('citewise-import-files-');
+    try {
+      mkdirSync(join(dir.path, 'pdfs'));
+      writeFileSync(join(dir.path, 'pdfs', 'a.pdf'), await makePdf({ title: 'Attached', pages: [['Axolotls.']] }));
+      const bib = [
+        '@article{files1, title = {With a file}, year = 2021, file = {:pdfs/a.pdf:PDF;:pdfs/missing.pdf:PDF}}',
+        `@article{files2, title = {Absolute}, year = 2021, file = {${join(dir.path, 'pdfs', 'a.pdf')}}}`,
+      ].join('\n');
+      const flow = new ImportFlow(env.t.api);
+      await flow.openText(bib, 'refs.bib');
+      const preview = flow.state.step === 'preview' ? flow.state.preview : null;
+      expect(preview?.files).toEqual({ links: 3, relative: 2, folders: [] });
+      flow.baseDir = join(dir.path, 'nowhere');
+      await flow.confirm();
+      // Nothing was imported: the preview is back, saying what is wrong with the folder.
+      expect(flow.state).toMatchObject({
+        step: 'preview',
+        folderError: `There is no folder at ${join(dir.path, 'nowhere')}.`,
+      });
+      flow.baseDir = dir.path;
+      await flow.confirm();
+      const report = flow.state.step === 'report' ? flow.state.report : null;
+      expect(report?.added).toBe(2);
+      expect(report?.files).toMatchObject({ attached: 2, missing: 1, pdfs: 2 });
+      expect(report?.files?.files.map((f) => [f.key, f.written, f.status])).toEqual([
+        ['files1', 'pdfs/a.pdf', 'attached'],
+        ['files1', 'pdfs/missing.pdf', 'missing'],
+        ['files2', join(dir.path, 'pdfs', 'a.pdf'), 'attached'],
+      ]);
+      const item = await env.t.api.invoke('library.item.get', { id: report!.files!.files[0]!.itemId });
+      expect(item.ok && item.value.attachments.map((a) => [a.originalName, a.stored])).toEqual([['a.pdf', 'copied']]);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('stays closed when the preview answers after the dialog was closed', async () => {
     const flow = new ImportFlow(env.t.api);
     const reading = flow.openText(GOOD_AND_BAD, 'late.bib');
@@ -73,23 +115,57 @@ describe('ImportFlow against the core', () => {
     expect(flow.state).toEqual({ step: 'idle' });
   });
 
-  it('asks for DOIs when none are pasted, and queues them when the service cannot be reached', async () => {
+  it('asks for identifiers when none are pasted, queues DOIs and arXiv ids offline, refuses what cannot be looked up', async () => {
     const flow = new ImportFlow(env.t.api);
-    await flow.addDois(' ,\n ');
-    expect(flow.dois).toEqual({
+    await flow.addIdentifiers(' ,\n ');
+    expect(flow.identifiers).toEqual({
       busy: false,
       report: null,
-      error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' },
+      error: {
+        code: 'INVALID_INPUT',
+        message: 'Paste one or more identifiers, such as 10.1038/nature12373 or arXiv:2101.00001.',
+      },
     });
-    const adding = flow.addDois('10.1234/alpha, doi:10.5555/NEW.ONE');
-    expect(flow.dois.busy).toBe(true);
+    const adding = flow.addIdentifiers(
+      '10.1234/alpha, doi:10.5555/NEW.ONE\narXiv:2101.00001v2\nPMID: 31452104\n0-306-40615-2',
+    );
+    expect(flow.identifiers.busy).toBe(true);
     await adding;
-    expect(flow.dois.busy).toBe(false);
-    expect(flow.dois.error).toBeNull();
-    expect(flow.dois.report?.duplicates.map((d) => d.doi)).toEqual(['10.1234/alpha']);
-    expect(flow.dois.report?.queued.map((q) => q.doi)).toEqual(['10.5555/new.one']);
-    flow.resetDois();
-    expect(flow.dois.report).toBeNull();
-    await enrichmentSettled(env.t.api, 2); // the import's and the placeholder's enrichments, which pause offline
+    expect(flow.identifiers.busy).toBe(false);
+    expect(flow.identifiers.error).toBeNull();
+    const outcomes = flow.identifiers.report!.outcomes.map((o) => [o.label, o.status]);
+    expect(outcomes).toEqual([
+      ['10.1234/alpha', 'duplicate'],
+      ['10.5555/NEW.ONE', 'queued'],
+      ['arXiv:2101.00001v2', 'queued'],
+      ['PMID 31452104', 'not-added'],
+      ['ISBN 9780306406157', 'not-added'],
+    ]);
+    expect(flow.identifiers.report!.outcomes[4]).toMatchObject({ isbn: '9780306406157', code: 'NO_SOURCE' });
+    flow.resetIdentifiers();
+    expect(flow.identifiers.report).toBeNull();
+    await enrichmentSettled(env.t.api, 2); // the import's and the placeholders' enrichments, which pause offline
+  });
+
+  it('reports every input of a list longer than one call takes, and an input too long for a call', async () => {
+    const flow = new ImportFlow(env.t.api);
+    const pmids = (n: number): string => Array.from({ length: n }, (_, i) => `PMID:${i + 1}`).join('\n');
+    // At the bound: one call; one over it: two calls, nothing dropped.
+    for (const n of [MAX_IDENTIFIERS_PER_CALL, MAX_IDENTIFIERS_PER_CALL + 1]) {
+      await flow.addIdentifiers(pmids(n));
+      expect(flow.identifiers.error).toBeNull();
+      const outcomes = flow.identifiers.report!.outcomes;
+      expect(outcomes).toHaveLength(n);
+      expect(outcomes.at(-1)).toMatchObject({ label: `PMID ${n}`, status: 'not-added', code: 'NO_SOURCE' });
+      flow.resetIdentifiers();
+    }
+    // Longer than a call carries: refused on its own line, the rest of the list looked at.
+    const long = `10.1234/${'x'.repeat(MAX_IDENTIFIER_INPUT_CHARS)}`;
+    await flow.addIdentifiers(`${long}\n0-306-40615-2`);
+    expect(flow.identifiers.error).toBeNull();
+    const [tooLong, isbn] = flow.identifiers.report!.outcomes;
+    expect(tooLong).toMatchObject({ status: 'not-added', code: 'INVALID_INPUT' });
+    expect(tooLong!.reason).toContain('longer than');
+    expect(isbn).toMatchObject({ label: 'ISBN 9780306406157', status: 'not-added' });
   });
 });

@@ -134,7 +134,12 @@ describe('selection commands', () => {
     expect(selectionCommands({ kind: 'duplicates' }, 3, 'Ctrl')).toEqual([]);
     expect(selectionCommands({ kind: 'trash' }, 2, 'Ctrl').map((c) => c.id)).toEqual(['restore', 'deleteForGood']);
     const ids = selectionCommands({ kind: 'collection', id: 4 }, 4, 'Ctrl').map((c) => c.id);
-    expect(ids).toEqual(['collection', 'tags', 'copy', 'export', 'refresh', 'graph', 'trash']);
+    expect(ids).toEqual(['collection', 'tags', 'copy', 'export', 'refresh', 'graph', 'regenerateKeys', 'trash']);
+    // Duplicate item copies one item: it is offered for a selection of one, not of two.
+    const one = selectionCommands({ kind: 'library' }, 1, 'Ctrl');
+    expect(one.map((c) => c.id)).toContain('duplicate');
+    expect(one.find((c) => c.id === 'regenerateKeys')?.label).toBe('Regenerate citation key…');
+    expect(selectionCommands({ kind: 'library' }, 2, 'Ctrl').map((c) => c.id)).not.toContain('duplicate');
     expect(selectionCommands({ kind: 'library' }, 1, 'Cmd')[0]).toMatchObject({
       label: 'Add to collection…',
       shortcut: 'Cmd+Shift+L',

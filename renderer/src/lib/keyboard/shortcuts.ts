@@ -127,6 +127,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && !e.shiftKey && key(e) === 'c',
   },
   {
+    command: 'new-item',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘N' : 'Ctrl+Shift+N',
+    description: 'New item: type one in, of any type (the desktop app; a browser keeps this key)',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'n',
+  },
+  {
     command: 'selection-menu',
     scope: 'Library',
     keys: 'Menu or Shift+F10',

@@ -1,6 +1,7 @@
 // How table cells read: evidence counts with distinct "no DOI" (—), "not fetched yet" (…), "unknown to
 // the service" (?) and 0, the data's age, and dates, all as plain text. EVIDENCE_MARKS is the legend.
 import { plainCslText } from '../../../../shared/model/csl';
+import { itemTypeLabel } from '../../../../shared/model/item-types';
 import type { LibraryRow, TallyState } from '../../../../shared/model/library';
 import { COLUMNS, type ColumnId } from './columns';
 import { noticeBadges, type NoticeBadge } from './notices';
@@ -63,23 +64,8 @@ export function evidenceTitle(tally: TallyState, column: EvidenceColumn, now = D
   return `${formatCount(value)} ${label} (${age})`;
 }
 
-const TYPE_LABELS: Record<string, string> = {
-  'article-journal': 'Journal article',
-  'paper-conference': 'Conference paper',
-  chapter: 'Chapter',
-  book: 'Book',
-  thesis: 'Thesis',
-  report: 'Report',
-  dataset: 'Dataset',
-  webpage: 'Web page',
-  article: 'Preprint',
-  patent: 'Patent',
-  software: 'Software',
-};
-
-export function typeLabel(type: string): string {
-  return TYPE_LABELS[type] ?? type.replace(/-/g, ' ');
-}
+/** An item type's name ("Journal article"), the one every list and picker shows. */
+export const typeLabel = itemTypeLabel;
 
 export function dateText(ms: number): string {
   const d = new Date(ms);

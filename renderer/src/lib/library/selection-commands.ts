@@ -5,7 +5,17 @@ import type { View } from './views';
 import { collectionTree, type CollectionNode } from './views';
 
 export type SelectionCommandId =
-  'collection' | 'tags' | 'copy' | 'export' | 'refresh' | 'graph' | 'trash' | 'restore' | 'deleteForGood';
+  | 'collection'
+  | 'tags'
+  | 'copy'
+  | 'export'
+  | 'refresh'
+  | 'graph'
+  | 'duplicate'
+  | 'regenerateKeys'
+  | 'trash'
+  | 'restore'
+  | 'deleteForGood';
 
 export interface SelectionCommand {
   id: SelectionCommandId;
@@ -36,6 +46,8 @@ export function selectionCommands(view: View, count: number, mod: string): Selec
     { id: 'export', label: 'Export…' },
     { id: 'refresh', label: 'Refresh from the service' },
     { id: 'graph', label: 'Open in citation graph' },
+    ...(count === 1 ? [{ id: 'duplicate' as const, label: 'Duplicate item' }] : []),
+    { id: 'regenerateKeys', label: count === 1 ? 'Regenerate citation key…' : 'Regenerate citation keys…' },
     { id: 'trash', label: 'Move to Trash', shortcut: 'Delete', danger: true },
   ];
 }

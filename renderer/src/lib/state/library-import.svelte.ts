@@ -1,5 +1,15 @@
-import type { AddDoisReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
-import { splitDoiInput } from '../../../../shared/model/add-by-doi';
+import type { AddIdentifiersReport, CitewiseApi, ImportPreview, ImportReport, IpcError } from '../../../../shared/ipc';
+import {
+  MAX_IDENTIFIER_INPUT_CHARS,
+  MAX_IDENTIFIERS_PER_CALL,
+  type IdentifierOutcome,
+} from '../../../../shared/model/add-by-identifier';
+import {
+  identifierLabel,
+  MAX_IDENTIFIER_LENGTH,
+  parseIdentifier,
+  splitIdentifiers,
+} from '../../../../shared/model/identifiers';
 import { MAX_IMPORT_CHARS } from '../../../../shared/ipc/wire';
 
 /** What an import would add: the entries read, less those already in the library. */
@@ -10,7 +20,7 @@ export { MAX_IMPORT_CHARS };
 export type ImportStep =
   | { step: 'idle' }
   | { step: 'reading'; fileName: string }
-  | { step: 'preview'; fileName: string; preview: ImportPreview }
+  | { step: 'preview'; fileName: string; preview: ImportPreview; folderError?: string }
   | { step: 'importing'; fileName: string; entries: number }
   | { step: 'report'; fileName: string; report: ImportReport }
   | { step: 'failed'; fileName: string; error: IpcError };
@@ -31,7 +41,9 @@ export class ImportFlow {
   readonly #api: CitewiseApi;
   #state = $state<ImportStep>({ step: 'idle' });
   #text: string | null = null;
-  #dois = $state<{ busy: boolean; report: AddDoisReport | null; error: IpcError | null }>({
+  /** The folder a .bib's relative file paths start from (typed in the preview when they need one). */
+  baseDir = $state('');
+  #ids = $state<{ busy: boolean; report: AddIdentifiersReport | null; error: IpcError | null }>({
     busy: false,
     report: null,
     error: null,
@@ -44,8 +56,9 @@ export class ImportFlow {
   get state() {
     return this.#state;
   }
-  get dois() {
-    return this.#dois;
+  /** Add by identifier: busy, its report, or what went wrong. */
+  get identifiers() {
+    return this.#ids;
   }
 
   async open(file: File): Promise<void> {
@@ -78,13 +91,26 @@ export class ImportFlow {
     this.#state = result.ok
       ? { step: 'preview', fileName, preview: result.value }
       : { step: 'failed', fileName, error: result.error };
+    // JabRef names the folder its relative paths start from; it is the best first guess.
+    this.baseDir = result.ok ? (result.value.files?.folders[0] ?? '') : '';
   }
 
   async confirm(): Promise<void> {
     if (this.#state.step !== 'preview' || this.#text === null) return;
     const { fileName, preview } = this.#state;
     this.#state = { step: 'importing', fileName, entries: importable(preview) };
-    const result = await this.#api.invoke('library.import', { text: this.#text, fileName });
+    const baseDir =
+      preview.files && preview.files.relative > 0 && this.baseDir.trim() !== '' ? this.baseDir.trim() : undefined;
+    const result = await this.#api.invoke('library.import', {
+      text: this.#text,
+      fileName,
+      ...(baseDir ? { baseDir } : {}),
+    });
+    if (!result.ok && (result.error.details as { field?: string } | undefined)?.field === 'baseDir') {
+      // The folder typed is not one: back to the preview, which says so beside it; nothing was imported.
+      this.#state = { step: 'preview', fileName, preview: { ...preview }, folderError: result.error.message };
+      return;
+    }
     this.#text = null;
     this.#state = result.ok
       ? { step: 'report', fileName, report: result.value }
@@ -96,25 +122,55 @@ export class ImportFlow {
     this.#state = { step: 'idle' };
   }
 
-  /** Adds papers by DOI: one or a pasted list (any separators), with what happened to each. */
-  async addDois(text: string): Promise<void> {
-    const dois = splitDoiInput(text);
-    if (dois.length === 0) {
-      this.#dois = {
+  /** Adds by identifier: one or a pasted list of DOIs, arXiv ids, PMIDs, PMCIDs and ISBNs, with what happened to each. */
+  async addIdentifiers(text: string): Promise<void> {
+    const inputs = splitIdentifiers(text);
+    if (inputs.length === 0) {
+      this.#ids = {
         busy: false,
         report: null,
-        error: { code: 'INVALID_INPUT', message: 'Paste one or more DOIs, such as 10.1038/nature12373.' },
+        error: {
+          code: 'INVALID_INPUT',
+          message: 'Paste one or more identifiers, such as 10.1038/nature12373 or arXiv:2101.00001.',
+        },
       };
       return;
     }
-    this.#dois = { busy: true, report: null, error: null };
-    const result = await this.#api.invoke('library.addDois', { dois: dois.slice(0, 5000) });
-    this.#dois = result.ok
-      ? { busy: false, report: result.value, error: null }
-      : { busy: false, report: null, error: result.error };
+    this.#ids = { busy: true, report: null, error: null };
+    // A longer list goes in parts, so every input gets its line; an input longer than a call carries is
+    // cut just past the longest identifier, for the core to refuse it as too long.
+    const sent = inputs.map((i) => (i.length > MAX_IDENTIFIER_INPUT_CHARS ? i.slice(0, MAX_IDENTIFIER_LENGTH + 1) : i));
+    const outcomes: IdentifierOutcome[] = [];
+    for (let at = 0; at < sent.length; at += MAX_IDENTIFIERS_PER_CALL) {
+      const result = await this.#api.invoke('library.addIdentifiers', {
+        inputs: sent.slice(at, at + MAX_IDENTIFIERS_PER_CALL),
+      });
+      if (result.ok) {
+        outcomes.push(...result.value.outcomes);
+        continue;
+      }
+      if (at === 0) {
+        this.#ids = { busy: false, report: null, error: result.error };
+        return;
+      }
+      // What the earlier parts added stays added; the rest is reported with the error, not dropped.
+      for (const input of sent.slice(at)) {
+        const id = parseIdentifier(input);
+        outcomes.push({
+          input,
+          kind: id.kind,
+          label: identifierLabel(id),
+          status: 'not-added',
+          code: result.error.code,
+          reason: result.error.message,
+        });
+      }
+      break;
+    }
+    this.#ids = { busy: false, report: { outcomes }, error: null };
   }
 
-  resetDois(): void {
-    this.#dois = { busy: false, report: null, error: null };
+  resetIdentifiers(): void {
+    this.#ids = { busy: false, report: null, error: null };
   }
 }

@@ -15,6 +15,7 @@ import {
   type Sort,
   type SortColumn,
   type TagColor,
+  type ItemDetail,
 } from '../../../../shared/model/library';
 import type { CslItem } from '../../../../shared/model/csl';
 import { checkQuery } from '../../../../shared/model/query';
@@ -549,6 +550,46 @@ export class LibraryState {
   }
 
   /** Fetches the selection's evidence and notices again, as a job (the status bar shows its progress). */
+  /**
+   * An item just made (New item, Duplicate): selected, so the details column shows it to go on
+   * editing, and the toast offers Undo (which moves it to the Trash).
+   */
+  async created(item: ItemDetail, text: string): Promise<void> {
+    this.selection.pick(this.selection.focus, item.id, { range: false, toggle: false }, () => [item.id]);
+    this.notify(text, await this.undoStack.offerFor([item.id]));
+  }
+
+  /** Duplicate item: a copy of the selected item, filed into the collection shown (as Zotero does). */
+  async duplicateSelected(): Promise<void> {
+    const id = this.selection.single();
+    if (id === null) return;
+    const collectionId = this.#view.kind === 'collection' ? this.#view.id : null;
+    const result = await this.api.invoke('library.item.duplicate', { id, collectionId });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    await this.created(result.value, `Duplicated as ${result.value.citationKey}`);
+  }
+
+  /** Regenerate citation keys: the formula's keys for the selection (Settings → Citation keys), one undo step. */
+  async regenerateKeysSelected(): Promise<void> {
+    const ids = await this.selectedIds();
+    if (ids.length === 0) return;
+    const result = await this.api.invoke('library.items.regenerateKeys', { ids });
+    if (!result.ok) {
+      this.#error = result.error;
+      return;
+    }
+    const { changed, unchanged } = result.value;
+    this.notify(
+      changed === 0
+        ? `The citation keys of ${plural(ids.length, 'item')} are already what the formula gives`
+        : `New citation keys for ${plural(changed, 'item')}${unchanged ? ` (${formatCount(unchanged)} already as the formula gives)` : ''}`,
+      changed === 0 ? null : await this.undoStack.offerFor(ids),
+    );
+  }
+
   async refreshSelected(): Promise<void> {
     const ids = await this.selectedIds();
     if (ids.length === 0) return;

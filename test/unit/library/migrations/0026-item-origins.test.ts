@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { importText } from '../../../../electron/core/formats';
-import { m0022ItemOrigins } from '../../../../electron/core/library/migrations/0022-item-origins';
+import { m0026ItemOrigins } from '../../../../electron/core/library/migrations/0026-item-origins';
 import { openLibrary } from '../../../../electron/core/library/open';
 import { importParsed } from '../helpers/lib';
 import { databaseAt, migrateTo, populateV2 } from './helpers';
 
-const VERSION = m0022ItemOrigins.version;
+const VERSION = m0026ItemOrigins.version;
 
 describe('migration item origins', () => {
   let h: ReturnType<typeof databaseAt>;

@@ -1,167 +1,33 @@
 // The details column's pure logic: which CSL fields an item type shows, how each reads and writes as
 // text, creators as editable rows, and the words for evidence and editorial notices. No DOM, no IPC,
 // so it is tested in plain Node.
-import type { CslDate, CslItem, CslItemType, CslName } from '../../../../../shared/model/csl';
+import {
+  CSL_NAME_FIELDS,
+  type CslDate,
+  type CslItem,
+  type CslItemType,
+  type CslName,
+  type CslNameField,
+} from '../../../../../shared/model/csl';
 import type { TallyState } from '../../../../../shared/model/library';
 import { looksLikeMarkup } from '../../../components/safe-markup';
+import { dateText, isDateField, parseDate } from '../../../../../shared/model/item-form';
+import {
+  CREATOR_ROLE_LABELS,
+  typeCreators,
+  typeFields,
+  type FieldKind,
+  type FieldSpec,
+} from '../../../../../shared/model/item-types';
 
-export type FieldKind = 'text' | 'long' | 'date' | 'url';
-
-export interface FieldSpec {
-  key: string;
-  label: string;
-  kind: FieldKind;
-}
+export type { FieldKind, FieldSpec } from '../../../../../shared/model/item-types';
+export { dateText, parseDate } from '../../../../../shared/model/item-form';
 
 const F = (key: string, label: string, kind: FieldKind = 'text'): FieldSpec => ({ key, label, kind });
 
-const TITLE = F('title', 'Title', 'long');
-const SHORT = F('title-short', 'Short title');
-const ISSUED = F('issued', 'Date', 'date');
-const DOI = F('DOI', 'DOI');
-const URL_ = F('URL', 'URL', 'url');
-const LANGUAGE = F('language', 'Language');
-const NOTE = F('note', 'Extra', 'long');
-const PUBLISHER = F('publisher', 'Publisher');
-const PLACE = F('publisher-place', 'Place');
-const ACCESSED = F('accessed', 'Accessed', 'date');
-
-const ARTICLE = [
-  TITLE,
-  SHORT,
-  F('container-title', 'Journal'),
-  F('container-title-short', 'Journal abbreviation'),
-  ISSUED,
-  F('volume', 'Volume'),
-  F('issue', 'Issue'),
-  F('page', 'Pages'),
-  DOI,
-  F('ISSN', 'ISSN'),
-  F('PMID', 'PMID'),
-  URL_,
-  PUBLISHER,
-  LANGUAGE,
-  NOTE,
-];
-const BOOK = [
-  TITLE,
-  SHORT,
-  ISSUED,
-  PUBLISHER,
-  PLACE,
-  F('edition', 'Edition'),
-  F('volume', 'Volume'),
-  F('number-of-pages', 'Pages'),
-  F('collection-title', 'Series'),
-  F('ISBN', 'ISBN'),
-  DOI,
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-const CHAPTER = [
-  TITLE,
-  SHORT,
-  F('container-title', 'Book title'),
-  ISSUED,
-  PUBLISHER,
-  PLACE,
-  F('edition', 'Edition'),
-  F('page', 'Pages'),
-  F('collection-title', 'Series'),
-  F('ISBN', 'ISBN'),
-  DOI,
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-const CONFERENCE = [
-  TITLE,
-  SHORT,
-  F('container-title', 'Proceedings'),
-  F('event-title', 'Conference'),
-  F('event-place', 'Conference place'),
-  ISSUED,
-  F('page', 'Pages'),
-  PUBLISHER,
-  PLACE,
-  DOI,
-  F('ISBN', 'ISBN'),
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-const THESIS = [
-  TITLE,
-  SHORT,
-  F('genre', 'Thesis type'),
-  PUBLISHER,
-  PLACE,
-  ISSUED,
-  F('number-of-pages', 'Pages'),
-  DOI,
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-const REPORT = [
-  TITLE,
-  SHORT,
-  F('genre', 'Report type'),
-  F('number', 'Report number'),
-  F('collection-title', 'Series'),
-  PUBLISHER,
-  PLACE,
-  ISSUED,
-  F('page', 'Pages'),
-  DOI,
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-const WEB = [TITLE, SHORT, F('container-title', 'Website'), ISSUED, URL_, ACCESSED, LANGUAGE, NOTE];
-const GENERIC = [
-  TITLE,
-  SHORT,
-  F('container-title', 'Container'),
-  ISSUED,
-  F('volume', 'Volume'),
-  F('issue', 'Issue'),
-  F('page', 'Pages'),
-  F('number', 'Number'),
-  PUBLISHER,
-  PLACE,
-  F('genre', 'Genre'),
-  DOI,
-  F('ISBN', 'ISBN'),
-  URL_,
-  LANGUAGE,
-  NOTE,
-];
-
-const BY_TYPE: Partial<Record<CslItemType, FieldSpec[]>> = {
-  'article-journal': ARTICLE,
-  'article-magazine': ARTICLE,
-  'article-newspaper': ARTICLE,
-  review: ARTICLE,
-  'review-book': ARTICLE,
-  article: [...ARTICLE.filter((f) => f.key !== 'container-title-short'), F('genre', 'Genre')],
-  book: BOOK,
-  collection: BOOK,
-  chapter: CHAPTER,
-  'entry-encyclopedia': CHAPTER,
-  'entry-dictionary': CHAPTER,
-  'paper-conference': CONFERENCE,
-  thesis: THESIS,
-  report: REPORT,
-  webpage: WEB,
-  'post-weblog': WEB,
-  post: WEB,
-};
-
 /** The fields of an item type, in the order a researcher fills them; any other field the item has follows. */
 export function fieldsFor(type: CslItemType, csl?: CslItem): FieldSpec[] {
-  const base = BY_TYPE[type] ?? GENERIC;
+  const base = [...typeFields(type)];
   if (!csl) return base;
   const shown = new Set(base.map((f) => f.key));
   const extra = Object.keys(csl)
@@ -178,8 +44,6 @@ function isScalar(value: unknown): boolean {
   return typeof value === 'string' || typeof value === 'number';
 }
 
-const DATE_FIELDS = new Set(['issued', 'accessed', 'original-date', 'event-date', 'submitted', 'available-date']);
-
 /** The fields that may carry CSL's rich text (<i>, <b>, <sup>, <span class="nocase">…). */
 const MARKUP_FIELDS = new Set(['title', 'title-short', 'container-title', 'collection-title']);
 
@@ -195,39 +59,8 @@ export function showsMarkup(key: string, value: string): boolean {
 export function readField(csl: CslItem, key: string): string {
   const value = csl[key];
   if (value === undefined || value === null) return '';
-  if (DATE_FIELDS.has(key)) return dateText(value as CslDate);
+  if (isDateField(key)) return dateText(value as CslDate);
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-}
-
-export function dateText(date: CslDate | undefined): string {
-  if (!date) return '';
-  const parts = date['date-parts']?.[0];
-  if (parts && parts.length > 0 && typeof parts[0] === 'number') {
-    const [y, m, d] = parts;
-    return [String(y), m ? String(m).padStart(2, '0') : null, m && d ? String(d).padStart(2, '0') : null]
-      .filter(Boolean)
-      .join('-');
-  }
-  return date.literal ?? date.raw ?? '';
-}
-
-/** "2021", "2021-3", "2021-03-09" become date parts; anything else ("Spring 2021", "n.d.") a literal. */
-export function parseDate(text: string): CslDate | undefined {
-  const t = text.trim();
-  if (!t) return undefined;
-  const m = /^(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(t);
-  if (m) {
-    const y = Number(m[1]);
-    const mo = m[2] ? Number(m[2]) : undefined;
-    const d = m[3] ? Number(m[3]) : undefined;
-    if ((mo === undefined || (mo >= 1 && mo <= 12)) && (d === undefined || (d >= 1 && d <= 31))) {
-      const parts: [number, number?, number?] = [y];
-      if (mo !== undefined) parts.push(mo);
-      if (d !== undefined) parts.push(d);
-      return { 'date-parts': [parts] };
-    }
-  }
-  return { literal: t };
 }
 
 /** The item with one field set from its input's text; an empty text removes the field. */
@@ -238,24 +71,28 @@ export function applyField(csl: CslItem, key: string, text: string): CslItem {
     delete next[key];
     return next;
   }
-  if (DATE_FIELDS.has(key)) next[key] = parseDate(trimmed);
+  if (isDateField(key)) next[key] = parseDate(trimmed);
   else next[key] = trimmed;
   return next;
 }
 
 // ── creators ──
 
-/** The roles the details column edits; other name fields (translator, director…) are kept as they are. */
-export const CREATOR_ROLES = ['author', 'editor', 'translator', 'container-author', 'collection-editor'] as const;
-export type CreatorRole = (typeof CREATOR_ROLES)[number];
+/**
+ * The roles the details column edits: every CSL name variable, so no creator an item has is hidden or
+ * lost by an edit. The role picker offers the item type's roles (typeCreators) and the row's own.
+ */
+export const CREATOR_ROLES = CSL_NAME_FIELDS;
+export type CreatorRole = CslNameField;
 
-export const ROLE_LABELS: Record<CreatorRole, string> = {
-  author: 'Author',
-  editor: 'Editor',
-  translator: 'Translator',
-  'container-author': 'Book author',
-  'collection-editor': 'Series editor',
-};
+export const ROLE_LABELS = CREATOR_ROLE_LABELS;
+
+/** The roles a row's picker offers for an item type, with the type's names for them, and the row's own. */
+export function roleChoices(type: string, current?: CreatorRole): { role: CreatorRole; label: string }[] {
+  const own = typeCreators(type).map((c) => ({ role: c.role, label: c.label }));
+  if (current && !own.some((c) => c.role === current)) own.push({ role: current, label: ROLE_LABELS[current] });
+  return own;
+}
 
 export interface EditableCreator {
   role: CreatorRole;
