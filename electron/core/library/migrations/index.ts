@@ -20,6 +20,7 @@ import { m0018PdfTextPages } from './0018-pdf-text-pages';
 import { m0019PdfWatch } from './0019-pdf-watch';
 import { m0020PendingMetadataIndex } from './0020-pending-metadata-index';
 import { m0021AttachmentNames } from './0021-attachment-names';
+import { m0022Sync } from './0022-sync';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   m0019PdfWatch,
   m0020PendingMetadataIndex,
   m0021AttachmentNames,
+  m0022Sync,
 ];
