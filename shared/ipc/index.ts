@@ -18,6 +18,7 @@ import { pdfWatchFeature } from './pdf-watch';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
+import { syncFeature } from './sync';
 
 export const features = [
   appFeature,
@@ -36,6 +37,7 @@ export const features = [
   manuscriptFeature,
   pdfsFeature,
   pdfWatchFeature,
+  syncFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -56,6 +58,7 @@ export const requests = {
   ...manuscriptFeature.requests,
   ...pdfsFeature.requests,
   ...pdfWatchFeature.requests,
+  ...syncFeature.requests,
 };
 
 export const events = {
@@ -75,6 +78,7 @@ export const events = {
   ...manuscriptFeature.events,
   ...pdfsFeature.events,
   ...pdfWatchFeature.events,
+  ...syncFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -124,4 +128,5 @@ export * from './collections';
 export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
+export * from './sync';
 export * from './wire';

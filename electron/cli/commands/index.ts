@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   'auto-export': () => import('./auto-export'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),
+  sync: () => import('./sync'),
+  server: () => import('./server'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

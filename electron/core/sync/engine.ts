@@ -227,6 +227,7 @@ export class SyncEngine {
   /** The connection's and the replica's state, as the status bar shows it. */
   async status(): Promise<SyncStatus> {
     const s = await this.#o.store.state();
+    const options = await this.#o.store.options();
     const phase: SyncPhase = s.shared && s.url ? this.#phase : 'off';
     return {
       phase,
@@ -239,14 +240,24 @@ export class SyncEngine {
       lastSyncAt: Math.max(s.lastPullAt ?? 0, s.lastPushAt ?? 0) || null,
       message: phase === 'off' ? null : this.#message,
       files: { downloading: s.files.wanted, uploading: s.files.uploads, failed: s.files.failed },
-      fetchFilesAhead: true,
+      fetchFilesAhead: options.fetchFilesAhead,
     };
   }
 
-  /** The open connection for the member commands (Settings → Sharing's members list), opened if needed. */
-  async client(): Promise<pg.Client> {
+  /**
+   * A connection of its own for `run` (the member commands of Settings → Sharing), closed after: the
+   * sync's connection may be inside a push's transaction.
+   */
+  async withConnection<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
     if (!this.#target) throw new CoreError('NOT_FOUND', 'This library is not shared; connect it to a server first.');
-    return this.#ensureClient();
+    const client = await this.#open(this.#target).catch((err: unknown) => {
+      throw connectionError(err, this.#target!);
+    });
+    try {
+      return await run(client);
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   // ── The loop ──
@@ -466,7 +477,7 @@ export class SyncEngine {
       if (stale.length > 0) anyStale = true;
       if (!batch.more && stale.length === 0) break;
     }
-    await this.#o.store.queueUploads(256 * 1024 * 1024);
+    await this.#o.store.queueUploads((await this.#o.store.options()).maxFileBytes);
     return anyStale;
   }
 

@@ -25,6 +25,8 @@ import type {
 
 /** A document from the server larger than this is refused before it is parsed. */
 export const MAX_DOC_CHARS = 4 * 1024 * 1024 + 1024;
+/** Attachment files larger than this are not moved unless the user says otherwise (Settings → Sharing). */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 export interface SyncStoreOptions {
   write: WriteDb;
@@ -82,6 +84,29 @@ export class SyncStore {
         failed: count(sql`SELECT count(*) AS n FROM sync_files WHERE state = 'failed'`),
       },
     };
+  }
+
+  /** How attachment files travel: fetched as they arrive or when opened, and the largest one moved. */
+  options(): { fetchFilesAhead: boolean; maxFileBytes: number } {
+    const s = this.#settings(this.#r);
+    return {
+      fetchFilesAhead: (s.get('fetchAhead') ?? '1') === '1',
+      maxFileBytes: Number(s.get('maxFileBytes') ?? DEFAULT_MAX_FILE_BYTES),
+    };
+  }
+
+  setOptions(o: { fetchFilesAhead?: boolean; maxFileBytes?: number }): { fetchFilesAhead: boolean; maxFileBytes: number } {
+    this.#w.transaction(() => {
+      if (o.fetchFilesAhead !== undefined) {
+        this.#set('fetchAhead', o.fetchFilesAhead ? 1 : 0);
+        // Files waiting to be opened are fetched now, or the other way round.
+        this.#w.run(
+          sql`UPDATE sync_files SET state = ${o.fetchFilesAhead ? 'wanted' : 'on-demand'} WHERE direction = 'download' AND state = ${o.fetchFilesAhead ? 'on-demand' : 'wanted'}`,
+        );
+      }
+      if (o.maxFileBytes !== undefined) this.#set('maxFileBytes', Math.max(1, Math.floor(o.maxFileBytes)));
+    });
+    return this.options();
   }
 
   /** The version this replica has pulled up to. */
@@ -699,7 +724,7 @@ export class SyncStore {
       touchedKinds: new Set(),
       filesDir: this.#filesDir,
       fetchAhead: (this.#settings(w).get('fetchAhead') ?? '1') === '1',
-      maxFileBytes: Number(this.#settings(w).get('maxFileBytes') ?? 256 * 1024 * 1024),
+      maxFileBytes: Number(this.#settings(w).get('maxFileBytes') ?? DEFAULT_MAX_FILE_BYTES),
       uidOf: (kindName, id) => {
         const kind = KIND_BY_NAME.get(kindName);
         const found = w.get<{ uid: string }>(
