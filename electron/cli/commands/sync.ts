@@ -64,7 +64,7 @@ async function syncCommand(p: ParsedCommand, ctx: CommandContext): Promise<numbe
       const [url] = args(1, 'sync connect URL');
       const password = await passwordFor(ctx, p.values['password-stdin'] === true, url!);
       return withSync(ctx, async (engine) => {
-        const status = await engine.connect(url!, password);
+        const status = await engine.connect(url!, password, { start: false });
         const report = await engine.syncNow();
         if (json) printJson(ctx.stdout, { status: await engine.status(), report });
         else

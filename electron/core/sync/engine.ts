@@ -122,7 +122,7 @@ export class SyncEngine {
    * the server's schema and this member's role, then starts syncing. The first connection of a library
    * pushes everything in it.
    */
-  async connect(url: string, password?: string | null): Promise<SyncStatus> {
+  async connect(url: string, password?: string | null, options: { start?: boolean } = {}): Promise<SyncStatus> {
     const parsed = parseSyncUrl(url);
     const target = parsed.target;
     const secret = password ?? parsed.password;
@@ -145,7 +145,7 @@ export class SyncEngine {
       await client.end().catch(() => {});
     }
     this.#target = target;
-    this.start();
+    if (options.start ?? true) this.start();
     return this.status();
   }
 

@@ -95,7 +95,10 @@ export class SyncStore {
     };
   }
 
-  setOptions(o: { fetchFilesAhead?: boolean; maxFileBytes?: number }): { fetchFilesAhead: boolean; maxFileBytes: number } {
+  setOptions(o: { fetchFilesAhead?: boolean; maxFileBytes?: number }): {
+    fetchFilesAhead: boolean;
+    maxFileBytes: number;
+  } {
     this.#w.transaction(() => {
       if (o.fetchFilesAhead !== undefined) {
         this.#set('fetchAhead', o.fetchFilesAhead ? 1 : 0);
