@@ -3,7 +3,16 @@
 // it runs as an unprivileged user (`nobody`, or CITEWISE_TEST_PG_USER) through runuser, with the
 // folder handed to that user; otherwise as whoever runs the tests.
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -80,13 +89,20 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
   const pwfile = join(dir, 'pw');
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  // The certificate and key are copied into the server's own folder, readable by its user alone.
+  const ssl = options.ssl ? { cert: join(dir, 'server.crt'), key: join(dir, 'server.key') } : undefined;
+  if (options.ssl && ssl) {
+    copyFileSync(options.ssl.cert, ssl.cert);
+    copyFileSync(options.ssl.key, ssl.key);
+    chmodSync(ssl.key, 0o600);
+  }
   const user = asUser();
   if (user) {
     const uid = Number(execFileSync('id', ['-u', user]).toString().trim());
     const gid = Number(execFileSync('id', ['-g', user]).toString().trim());
     chownSync(dir, uid, gid);
     chownSync(pwfile, uid, gid);
-    if (options.ssl) for (const f of [options.ssl.cert, options.ssl.key]) chownSync(f, uid, gid);
+    if (ssl) for (const f of [ssl.cert, ssl.key]) chownSync(f, uid, gid);
   }
   await pgCmd('initdb', [
     '-D',
@@ -109,7 +125,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
     full_page_writes: 'off',
     max_connections: 100,
     shared_buffers: "'128MB'",
-    ...(options.ssl ? { ssl: 'on', ssl_cert_file: `'${options.ssl.cert}'`, ssl_key_file: `'${options.ssl.key}'` } : {}),
+    ...(ssl ? { ssl: 'on', ssl_cert_file: `'${ssl.cert}'`, ssl_key_file: `'${ssl.key}'` } : {}),
     ...options.settings,
   };
   writeFileSync(

@@ -405,11 +405,14 @@ export class SyncEngine {
       const stale = await this.#push(client, report);
       if (stale) await this.#pull(client, report);
       await this.#files(client, report);
+      const pending = this.#role === 'reader' ? (await this.#o.store.state()).pending : 0;
       this.#setPhase(
         'idle',
-        report.rejected.length
-          ? `${report.rejected.length} object(s) from the server were refused as malformed.`
-          : null,
+        pending > 0
+          ? `You are a reader of this library: ${pending} change(s) made here stay on this machine.`
+          : report.rejected.length
+            ? `${report.rejected.length} object(s) from the server were refused as malformed (see the sync log).`
+            : null,
       );
       return report;
     })();
@@ -460,12 +463,7 @@ export class SyncEngine {
 
   /** Pushes every changed object; true when some had changed on the server (then a pull follows). */
   async #push(client: pg.Client, report: SyncReport): Promise<boolean> {
-    if (this.#role === 'reader') {
-      const pending = (await this.#o.store.state()).pending;
-      if (pending > 0)
-        this.#message = `You are a reader of this library: ${pending} change(s) made here stay on this machine.`;
-      return false;
-    }
+    if (this.#role === 'reader') return false;
     let anyStale = false;
     for (let round = 0; round < 10_000; round++) {
       const batch = await this.#o.store.preparePush(PUSH_BATCH);
