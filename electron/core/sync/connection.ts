@@ -222,6 +222,11 @@ export function connectionError(err: unknown, t: SyncTarget): CoreError {
       'SERVICE_ERROR',
       `${t.host} does not offer TLS; turn on ssl in its postgresql.conf, or (on a trusted network only) add sslmode=disable.`,
     );
+  if (/client password must be a string/.test(e.message ?? ''))
+    return new CoreError(
+      'UNAUTHORIZED',
+      `No password is known for ${where}: connect again in Settings → Sharing (or citewise sync connect), or set CITEWISE_SYNC_PASSWORD.`,
+    );
   if (e.code === '28P01' || e.code === '28000')
     return new CoreError('UNAUTHORIZED', `The server refused the user name or password for ${where}.`);
   if (e.code === '3D000') return new CoreError('NOT_FOUND', `The server has no database "${t.database}".`);

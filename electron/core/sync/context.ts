@@ -5,6 +5,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { LibraryBase, type LibraryOptions } from '../library/library-base';
 import type { WriteDb } from '../library/sql';
 import type { ItemId } from '../library/types';
+import type { ImportSession } from '../library/import-session';
 
 /** An object's id in this replica: a row id, or a natural key (a DOI) or a pair ("3:17"). */
 export type LocalId = number | string;
@@ -46,6 +47,8 @@ export interface SyncContext {
    * gave way, a loop broken): the object is then pushed as written.
    */
   rewritten: boolean;
+  /** One import session for the new items of this transaction (library/import-session.ts). */
+  importSession(): ImportSession;
   /** Something the user should hear of. */
   log(kind: string, uid: string | null, id: LocalId | null, message: string): void;
   /** Items whose rows this sync changed (events, auto-export, undo entries to drop). */

@@ -220,8 +220,18 @@ export class SyncEngine {
       this.#target = parseSyncUrl(state.url).target;
     }
     if (this.#cycle) await this.#cycle.catch(() => {});
-    const client = await this.#ensureClient();
-    return this.#runCycle(client);
+    try {
+      return await this.#runCycle(await this.#ensureClient());
+    } catch (err) {
+      if (!isOffline(err)) throw this.#failed(err);
+      // The connection kept from before may have broken meanwhile: once more on a new one.
+      await this.#dropClient();
+      try {
+        return await this.#runCycle(await this.#ensureClient());
+      } catch (again) {
+        throw this.#failed(again);
+      }
+    }
   }
 
   /** The connection's and the replica's state, as the status bar shows it. */
@@ -362,6 +372,14 @@ export class SyncEngine {
         `The server's library is older than this Citewise needs (server schema ${schema.version}, needs ${REQUIRED_SERVER_VERSION}); its admin brings it up to date with "citewise server migrate".`,
       );
     return { libraryId: schema.libraryId, libraryName: schema.libraryName ?? '' };
+  }
+
+  /** A failed cycle: the phase says so, and the error is a sentence naming the server. */
+  #failed(err: unknown): Error {
+    const e = this.#target ? connectionError(err, this.#target) : (err as Error);
+    this.#setPhase(isOffline(err) ? 'offline' : 'error', e.message);
+    void this.#dropClient();
+    return e;
   }
 
   async #dropClient(): Promise<void> {

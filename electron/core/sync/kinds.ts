@@ -8,8 +8,9 @@ import { citationKeyProblem, uniqueCitationKey } from '../../../shared/model/cit
 import type { CslItem } from '../../../shared/model/csl';
 import { inList, sql, type SqlValue } from '../library/sql';
 import { chunk } from '../library/library-base';
+import { keywordTags } from '../library/derive';
 import type { LocalId, SyncContext } from './context';
-import type { Doc, FieldRule, Json } from './merge';
+import { sameJson, type Doc, type FieldRule, type Json } from './merge';
 
 /** A table whose rows belong to objects of a kind; a trigger per event marks the object changed. */
 export interface TriggerSource {
@@ -185,24 +186,42 @@ const item: SyncKind = {
     const csl = itemCsl({ ...doc, key });
     const trashedAt = doc.trashed ? (existing?.trashed_at ?? now) : null;
     let itemId: number;
+    /** What the item holds now (null: written whole below). */
+    let was: Doc | null = null;
     if (existing) {
       itemId = existing.id;
-      w.run(
-        sql`UPDATE items SET date_added = ${doc.dateAdded as number}, trashed_at = ${trashedAt}, source = ${doc.source as string | null} WHERE id = ${itemId}`,
-      );
+      was = item.read(ctx, [itemId]).get(itemId) ?? null;
+    } else if (id === null) {
+      // A new item goes in as an import's does (derived columns, creators, tags from its keywords and
+      // the search row in one pass): the session's key is the one claimed, unless an alias holds it.
+      const added = ctx.importSession().addOne(csl, 0, true);
+      if (typeof added !== 'number') throw new Error(added ?? 'the item was refused');
+      itemId = added;
+      const given = w.get<{ citation_key: string }>(
+        sql`SELECT citation_key FROM items WHERE id = ${itemId}`,
+      )!.citation_key;
+      was = given === key ? { ...doc, key, tags: keywordTags(csl).sort(), aliases: [], edited: [] } : null;
     } else {
       // A deleted item brought back (a delete that gave way to an edit) keeps its own id.
-      const r = w.run(
-        sql`INSERT INTO items (id, type, citation_key, date_added, date_modified, trashed_at, source) VALUES (${id === null ? null : Number(id)}, ${csl.type}, ${key}, ${doc.dateAdded as number}, ${now}, ${trashedAt}, ${doc.source as string | null})`,
+      itemId = Number(id);
+      w.run(
+        sql`INSERT INTO items (id, type, citation_key, date_added, date_modified, trashed_at, source) VALUES (${itemId}, ${csl.type}, ${key}, ${doc.dateAdded as number}, ${now}, ${trashedAt}, ${doc.source as string | null})`,
       );
-      itemId = Number(r.lastInsertRowid);
       w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${itemId}, ${JSON.stringify(csl)})`);
     }
-    replaceSet(ctx, itemId, 'tags', (doc.tags as string[]) ?? []);
-    replaceSet(ctx, itemId, 'aliases', (doc.aliases as string[]) ?? []);
-    replaceSet(ctx, itemId, 'edited', (doc.edited as string[]) ?? []);
-    // Typed columns, creators and the search row from the CSL-JSON, as every edit writes them.
-    ctx.writer.item(itemId, csl, key);
+    w.run(
+      sql`UPDATE items SET date_added = ${doc.dateAdded as number}, trashed_at = ${trashedAt}, source = ${doc.source as string | null} WHERE id = ${itemId}`,
+    );
+    for (const field of ['tags', 'aliases', 'edited'] as const)
+      replaceSet(ctx, itemId, field, (was?.[field] as string[] | undefined) ?? [], (doc[field] as string[]) ?? []);
+    // Typed columns, creators and the search row from the CSL-JSON, as every edit writes them; an item
+    // whose metadata and key are as they were only needs its search row (tags are in it).
+    const cslChanged =
+      !was ||
+      was.key !== key ||
+      Object.keys({ ...was, ...doc }).some((k) => k.startsWith('csl.') && !sameJson(was[k], doc[k]));
+    if (cslChanged) ctx.writer.item(itemId, csl, key);
+    else if (!sameJson(was!.tags, doc.tags)) ctx.writer.reindexItems([itemId]);
     ctx.touchedItems.add(itemId);
     return itemId;
   },
@@ -254,25 +273,35 @@ function claimKey(ctx: SyncContext, id: number | null, wanted: string, uid: stri
   return wanted;
 }
 
+/** Makes one of an item's sets what the document says, touching only what differs from `was`. */
 function replaceSet(
   ctx: SyncContext,
   itemId: number,
   field: 'tags' | 'aliases' | 'edited',
+  was: readonly string[],
   values: readonly string[],
 ): void {
   const w = ctx.w;
+  const before = new Set(was);
+  const after = new Set(values);
+  const gone = was.filter((v) => !after.has(v));
+  const added = values.filter((v) => !before.has(v));
   if (field === 'tags') {
-    w.run(sql`DELETE FROM item_tags WHERE item_id = ${itemId}`);
-    for (const t of values)
+    for (const t of gone) {
+      const tagId = w.get<{ id: number }>(sql`SELECT id FROM tags WHERE name = ${t}`)?.id;
+      if (tagId === undefined) continue;
+      w.run(sql`DELETE FROM item_tags WHERE item_id = ${itemId} AND tag_id = ${tagId}`);
+      w.run(sql`DELETE FROM tags WHERE id = ${tagId} AND NOT EXISTS (SELECT 1 FROM item_tags WHERE tag_id = ${tagId})`);
+    }
+    for (const t of added)
       w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${itemId}, ${ctx.writer.tag(t)})`);
-    w.run(sql`DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM item_tags)`);
   } else if (field === 'aliases') {
-    w.run(sql`DELETE FROM key_aliases WHERE item_id = ${itemId}`);
-    for (const a of values) w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${a}, ${itemId})`);
+    for (const a of gone) w.run(sql`DELETE FROM key_aliases WHERE alias = ${a} AND item_id = ${itemId}`);
+    for (const a of added) w.run(sql`INSERT OR REPLACE INTO key_aliases (alias, item_id) VALUES (${a}, ${itemId})`);
   } else {
+    for (const f of gone) w.run(sql`DELETE FROM item_edits WHERE item_id = ${itemId} AND field = ${f}`);
     const now = ctx.now();
-    w.run(sql`DELETE FROM item_edits WHERE item_id = ${itemId} AND field NOT IN ${inList([...values])}`);
-    for (const f of values)
+    for (const f of added)
       w.run(sql`INSERT OR IGNORE INTO item_edits (item_id, field, edited_at) VALUES (${itemId}, ${f}, ${now})`);
   }
 }
@@ -864,6 +893,38 @@ export const SYNC_KINDS: readonly SyncKind[] = [
   savedSearch,
   ...evidence,
 ];
+
+/**
+ * The library's tables that are not shared, each with why. A table must be in a kind's sources or here
+ * (the change-log test checks every table of the schema), so a new one cannot be forgotten.
+ */
+export const LOCAL_TABLES: Readonly<Record<string, string>> = {
+  items_fts: "the search index, rebuilt from each item's fields wherever it lands",
+  creators: "derived from the item's CSL-JSON, which is shared",
+  item_revisions: 'auto-export bookkeeping of this machine',
+  auto_exports: "files kept in sync on this machine's disk",
+  auto_export_entries: "files kept in sync on this machine's disk",
+  undo_log: "this machine's undo steps (sync drops those of items another machine changed)",
+  settings: "this machine's preferences",
+  enrich_queue: "this machine's enrichment work; the evidence it fetches is shared",
+  enrich_runs: "this machine's enrichment work; the evidence it fetches is shared",
+  item_status: 'derived from the notices, which are shared',
+  status_changes: "what this machine's retraction watch has told its user",
+  cite_cache: 'formatted bibliographies, made again from shared items',
+  assistant_sessions: "a member's own conversations with the assistant",
+  assistant_turns: "a member's own conversations with the assistant",
+  assistant_references: "a member's own conversations with the assistant",
+  graph_statements: 'the citation graph cache, fetched per paper when a graph is drawn',
+  graph_fetches: 'the citation graph cache, fetched per paper when a graph is drawn',
+  graphs: "a member's saved graphs",
+  service_collections: "a member's collections kept on the citation service",
+  service_journal_index: 'journal data cached from the service',
+  service_journal_notices: 'journal data cached from the service',
+  pdf_text_fts: 'full text of PDFs, extracted again from the shared files',
+  pdf_text_pages: 'full text of PDFs, extracted again from the shared files',
+  pdf_text_state: 'full text of PDFs, extracted again from the shared files',
+  pdf_watch_files: "this machine's watched folder",
+};
 
 export const KIND_BY_NAME: ReadonlyMap<string, SyncKind> = new Map(SYNC_KINDS.map((k) => [k.name, k]));
 

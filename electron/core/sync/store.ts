@@ -6,6 +6,7 @@
 // rows it covers, so nothing is lost and nothing is applied twice.
 import { randomUUID } from 'node:crypto';
 import { CoreError } from '../errors';
+import { ImportSession } from '../library/import-session';
 import { sql, inList, type ReadDb, type WriteDb } from '../library/sql';
 import { chunk } from '../library/library-base';
 import type { ItemId } from '../library/types';
@@ -718,9 +719,11 @@ export class SyncStore {
   #context(): SyncContext {
     const w = this.#w;
     const now = this.#now;
+    let session: ImportSession | null = null;
     const ctx: SyncContext = {
       w,
       writer: this.#writer,
+      importSession: () => (session ??= new ImportSession(w, { source: 'sync' }, now(), false)),
       now,
       rewritten: false,
       touchedItems: new Set(),

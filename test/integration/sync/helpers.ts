@@ -1,12 +1,12 @@
 // Machines sharing one library through a real PostgreSQL: each "machine" is its own data folder with its
 // own library worker and sync engine, as two installed Citewise would be. The server is started by the
 // test (test/helpers/postgres.ts); every test gets a database of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { LibraryClient } from '../../../electron/core/library/client';
+import { LibraryClient, type StartLibraryOptions } from '../../../electron/core/library/client';
 import { LIBRARY_FILE } from '../../../electron/core/paths';
 import { checkSearchIndex, searchIndexDrift } from '../../../electron/core/library/search-index';
 import { createMemorySecretStore, type SecretStore } from '../../../electron/core/secrets';
@@ -66,10 +66,16 @@ export interface Machine {
 }
 
 /** A machine: its own data folder, library worker and sync engine (background loop off unless started). */
-export async function machine(name: string, options: Partial<SyncEngineOptions> = {}, dir?: string): Promise<Machine> {
+export async function machine(
+  name: string,
+  options: Partial<SyncEngineOptions> = {},
+  dir?: string,
+  libOptions: Partial<StartLibraryOptions> = {},
+): Promise<Machine> {
   const folder = dir ?? mkdtempSync(join(tmpdir(), `citewise-${name}-`));
+  mkdirSync(folder, { recursive: true });
   const file = join(folder, LIBRARY_FILE);
-  const lib = await LibraryClient.start({ file, durability: 'off' });
+  const lib = await LibraryClient.start({ file, durability: 'off', ...libOptions });
   const secrets = options.secrets ?? createMemorySecretStore();
   const engine = new SyncEngine({
     store: lib.sync,
