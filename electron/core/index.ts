@@ -409,7 +409,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     envPassword: options.syncPassword,
     timing: options.syncTiming,
-    onStatus: (status) => events.emit('sync.status', status),
+    onStatus: (status) => events.emit('sync.statusChanged', status),
     onApplied: (summary) => {
       const ids = summary.itemIds;
       if (ids.length > 0) events.emit('library.changed', ids.length <= 1000 ? { kind: 'items', ids } : { kind: 'all' });

@@ -86,6 +86,6 @@ export const syncFeature = feature({
   },
   events: {
     /** The connection or the replica changed: phase, pending changes, conflicts. */
-    'sync.status': event<SyncStatus>(),
+    'sync.statusChanged': event<SyncStatus>(),
   },
 });

@@ -69,11 +69,11 @@ export class SyncState {
     this.#error = null;
   }
 
-  /** Follows the core's sync.status events; returns the disposer (counted: the status bar and Settings share one). */
+  /** Follows the core's sync.statusChanged events; returns the disposer (counted: the status bar and Settings share one). */
   start(): () => void {
     this.#started++;
     if (this.#started === 1) {
-      const off = this.#api.on('sync.status', (status) => this.#take(status));
+      const off = this.#api.on('sync.statusChanged', (status) => this.#take(status));
       void this.refresh();
       this.#stop = off;
     }
