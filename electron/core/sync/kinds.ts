@@ -379,13 +379,14 @@ function claimSibling(
   wanted: string,
   uid: string,
 ): string {
-  const holder = ctx.w.get<{ id: number }>(
-    sql`SELECT id FROM collections WHERE coalesce(parent_id, 0) = ${parent ?? 0} AND name = ${wanted} COLLATE NOCASE AND id IS NOT ${self}`,
+  const holder = ctx.w.get<{ id: number; name: string }>(
+    sql`SELECT id, name FROM collections WHERE coalesce(parent_id, 0) = ${parent ?? 0} AND name = ${wanted} COLLATE NOCASE AND id IS NOT ${self}`,
   );
   if (!holder) return wanted;
-  const free = (): string => {
+  // The one that gives way keeps its own spelling: "reading" against "Reading" becomes "reading (2)".
+  const free = (base: string): string => {
     for (let n = 2; ; n++) {
-      const candidate = `${wanted} (${n})`;
+      const candidate = `${base} (${n})`;
       if (
         !ctx.w.get(
           sql`SELECT 1 AS x FROM collections WHERE coalesce(parent_id, 0) = ${parent ?? 0} AND name = ${candidate} COLLATE NOCASE`,
@@ -396,7 +397,7 @@ function claimSibling(
   };
   const holderUid = ctx.uidOf('collection', holder.id);
   if (yields(uid, holderUid)) {
-    const renamed = free();
+    const renamed = free(wanted);
     ctx.log(
       'collection',
       uid,
@@ -406,14 +407,14 @@ function claimSibling(
     ctx.rewritten = true;
     return renamed;
   }
-  const renamed = free();
+  const renamed = free(holder.name);
   ctx.w.run(sql`UPDATE collections SET name = ${renamed} WHERE id = ${holder.id}`);
   ctx.markDirty('collection', holder.id);
   ctx.log(
     'collection',
     holderUid,
     holder.id,
-    `Two collections were called “${wanted}”; the one made here is now “${renamed}”.`,
+    `Two collections were called “${holder.name}”; the one made here is now “${renamed}”.`,
   );
   return wanted;
 }

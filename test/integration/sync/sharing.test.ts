@@ -223,15 +223,25 @@ describe.skipIf(!postgresAvailable())(
       // Both machines add an item with the same key, and a collection with the same name, offline.
       await a.lib.importItems([paper(1, { title: 'From A' })]);
       await b.lib.importItems([paper(1, { title: 'From B' })]);
-      await a.lib.lib.createCollection('Reading');
-      await b.lib.lib.createCollection('reading');
+      // Names differing only in case collide too. Uids are random, so which of a pair gives way is
+      // chance: eight pairs, spelt both ways round, make both outcomes (and both machines) certain.
+      const pairs = Array.from({ length: 8 }, (_, i) =>
+        i % 2 === 0 ? [`Reading ${i}`, `reading ${i}`] : [`topic ${i}`, `Topic ${i}`],
+      );
+      for (const [onA, onB] of pairs) {
+        await a.lib.lib.createCollection(onA!);
+        await b.lib.lib.createCollection(onB!);
+      }
       await syncAll(a, b);
       await syncAll(a, b);
       const keys = (await a.lib.listing.list({ limit: 10 })).rows.map((r) => r.citationKey).sort();
       expect(keys).toEqual(['paper1', 'paper1a']);
-      // Of the two, the one with the larger uid gave way, the same on both machines.
-      const names = (await a.lib.lib.listCollections()).map((c) => c.name).sort();
-      expect([['Reading', 'reading (2)'].sort(), ['Reading (2)', 'reading'].sort()]).toContainEqual(names);
+      // Of each pair, the one with the larger uid gave way, keeping its own spelling, the same on both machines.
+      const names = (await a.lib.lib.listCollections()).map((c) => c.name);
+      for (const [onA, onB] of pairs) {
+        const pair = names.filter((n) => n.toLowerCase().startsWith(onA!.toLowerCase())).sort();
+        expect([[onA!, `${onB!} (2)`].sort(), [`${onA!} (2)`, onB!].sort()]).toContainEqual(pair);
+      }
       expect(snapshot(a.file)).toEqual(snapshot(b.file));
       const notes = [...(await a.lib.sync.log(10)), ...(await b.lib.sync.log(10))].map((e) => e.message).join('\n');
       expect(notes).toMatch(/citation key “paper1”/);
