@@ -150,6 +150,10 @@ describe.skipIf(!postgresAvailable())(
       const m = await machine('victim', { connect: async () => hostile(pages) });
       machines.push(m);
       await m.engine.connect('postgresql://victim@127.0.0.1:1/hostile', 'pw', { start: false });
+      // A page shorter than a full one is the last: the first sync applies it, the next meets the bad page.
+      const first = await m.engine.syncNow();
+      expect(first.pulled).toBe(2);
+      expect(first.rejected).toHaveLength(9);
       const failure = await m.engine.syncNow().catch((err: Error) => err);
       expect(failure).toMatchObject({
         code: 'SERVICE_ERROR',
@@ -246,11 +250,17 @@ describe.skipIf(!postgresAvailable())(
       cleanups.push(() => disk.remove());
       let b = await machine('b', {}, disk.dataDir);
       await b.join(l, 'bob');
-      await b.close();
-      disk.fill(b.file);
       const secrets = b.secrets;
-      b = await machine('b', { secrets }, disk.dataDir, { maxPageCount: disk.maxPageCount() });
-      machines.push(b);
+      if (disk.kind === 'tmpfs') {
+        // A real full disk, filled while the library is open (its -shm file exists, as in the app).
+        machines.push(b);
+        disk.fill(b.file);
+      } else {
+        await b.close();
+        disk.fill(b.file);
+        b = await machine('b', { secrets }, disk.dataDir, { maxPageCount: disk.maxPageCount() });
+        machines.push(b);
+      }
       const failure = await b.engine.syncNow().catch((err: Error) => err);
       expect(failure).toBeInstanceOf(Error);
       expect((failure as Error).message).toMatch(/disk is full|full|space/i);
