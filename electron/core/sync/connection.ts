@@ -230,6 +230,12 @@ export function connectionError(err: unknown, t: SyncTarget): CoreError {
   if (e.code === '28P01' || e.code === '28000')
     return new CoreError('UNAUTHORIZED', `The server refused the user name or password for ${where}.`);
   if (e.code === '3D000') return new CoreError('NOT_FOUND', `The server has no database "${t.database}".`);
+  // A member removed by an admin loses CONNECT on the database: say so, not PostgreSQL's words.
+  if (e.code === '42501' && /permission denied for database/i.test(e.message ?? ''))
+    return new CoreError(
+      'FORBIDDEN',
+      `${t.user} is no longer a member of the library at ${where} (or never was); changes made here stay here. Ask the library's admin.`,
+    );
   if (e.code === '42501') return new CoreError('FORBIDDEN', `${where}: ${e.message ?? 'permission denied'}.`);
   if (isOffline(err))
     return new CoreError(
