@@ -8,6 +8,7 @@ import type { CoreOptions } from '../core';
 import { CoreError } from '../core/errors';
 import type { AtomicWriteFs } from '../core/fs/atomic-write';
 import type { OpenedService } from './library-session';
+import type { SecretStore } from '../core/secrets';
 
 /** Wrong usage: an unknown option, a missing argument, a malformed value. Exit code 2. */
 export class UsageError extends Error {}
@@ -60,6 +61,10 @@ export interface CommandContext {
   rendererDir?: string;
   /** The file-system calls of atomic writes (tests replace them to see each step). */
   atomicFs?: AtomicWriteFs;
+  /** Where passwords are kept (sync, server): the OS keychain unless a test gives another. */
+  secrets?: SecretStore;
+  /** CITEWISE_SYNC_PASSWORD: a shared library's password for this run, never stored. */
+  syncPassword?: string | undefined;
 }
 
 /** The options every command accepts (they are read before the command, but may stand after it). */
@@ -183,9 +188,10 @@ Global options:
   -v, --version    Show the version
 
 Environment:
-  CITEWISE_API_KEY  An API key for this run only, never stored (for scripts and CI)
+  CITEWISE_API_KEY        An API key for this run only, never stored (for scripts and CI)
+  CITEWISE_SYNC_PASSWORD  A shared library's password for this run only, never stored
 
-Exit codes: 0 success, 1 failure, 2 wrong usage (check, enrich and manuscript add 3 and 4; see above).
+Exit codes: 0 success, 1 failure, 2 wrong usage (check, enrich, manuscript and sync add 3 and 4; see above).
 `;
 }
 

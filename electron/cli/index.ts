@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
         coreOptions({ 'data-dir': dataDirFlag, 'service-url': serviceUrlFlag }, 'cli'),
       ),
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    syncPassword: process.env.CITEWISE_SYNC_PASSWORD || undefined,
   };
   return runCommand(spec, argv, ctx);
 }

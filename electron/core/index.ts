@@ -39,6 +39,8 @@ import { RetractionWatch } from './jobs/retraction-watch';
 import { serviceHandlers, taskRunner } from './handlers/service';
 import { assistantHandlers } from './handlers/assistant';
 import { settingsHandlers } from './handlers/settings';
+import { syncHandlers } from './handlers/sync';
+import { SyncEngine, type SyncEngineOptions } from './sync/engine';
 import { JobRegistry } from './jobs/registry';
 import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
@@ -85,6 +87,12 @@ export interface CoreOptions {
   pdfWatch?: { stableMs?: number; pollMs?: number; rescanMs?: number } | undefined;
   /** The clock of the app's hourly look for PDFs captured offline (tests pass a manual one). */
   clock?: Clock | undefined;
+  /** CITEWISE_SYNC_PASSWORD: the shared library's password for this run, never stored (scripts, CI). */
+  syncPassword?: string | undefined;
+  /** Keeps a shared library in sync in the background; default: the app's modes ('browser', 'electron'). */
+  syncInBackground?: boolean | undefined;
+  /** Tuning of the sync engine's waits (tests shorten them). */
+  syncTiming?: SyncEngineOptions['timing'];
 }
 
 export interface Core {
@@ -96,6 +104,8 @@ export interface Core {
   readonly service: ServiceClient;
   /** The library, in its worker. */
   readonly library: LibraryClient;
+  /** The shared library's sync (core/sync): connect, sync now, status. */
+  readonly sync: SyncEngine;
   /** PDFs captured offline waiting for their title search; resumed by the core itself (exposed for tests). */
   readonly pendingCaptures: PendingCaptures;
   /** One request: validated, handled, answered as a Result. Never throws. */
@@ -165,7 +175,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (status.state === 'online') onOnline();
   });
   const jobs = new JobRegistry({ onChange: (list) => events.emit('jobs.changed', list) });
-  const { settings, serviceConfig, keys, service } = serviceStack(options, db, logger, (state, reason) =>
+  const { settings, serviceConfig, keys, service, secrets } = serviceStack(options, db, logger, (state, reason) =>
     connectivity.set(state, reason),
   );
 
@@ -430,6 +440,37 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registry.register(
     autoExportHandlers({ exporter: autoExport, library, dataDir: options.dataDir, desktop: options.desktop }),
   );
+  // A shared library (docs/sharing.md): the server's changes arrive as library changes like any other.
+  const syncEngine = new SyncEngine({
+    store: library.sync,
+    secrets,
+    logger,
+    envPassword: options.syncPassword,
+    timing: options.syncTiming,
+    onStatus: (status) => events.emit('sync.statusChanged', status),
+    onApplied: (summary) => {
+      const ids = summary.itemIds;
+      if (ids.length > 0) events.emit('library.changed', ids.length <= 1000 ? { kind: 'items', ids } : { kind: 'all' });
+      if (summary.kinds.some((k) => k === 'collection' || k === 'membership'))
+        events.emit('library.changed', { kind: 'collections' });
+      if (summary.kinds.includes('saved_search')) events.emit('library.changed', { kind: 'searches' });
+      if (summary.kinds.includes('evidence')) events.emit('library.changed', { kind: 'cache' });
+      autoExport.libraryChanged(ids.length <= 1000 ? ids : undefined);
+    },
+  });
+  registry.register(
+    syncHandlers({
+      engine: syncEngine,
+      library,
+      changed: (ids) => {
+        events.emit('library.changed', ids ? { kind: 'items', ids: [...ids] } : { kind: 'all' });
+        autoExport.libraryChanged(ids);
+      },
+    }),
+  );
+  disposers.push(events.on('library.changed', () => syncEngine.localChange()));
+  if (options.syncInBackground ?? (options.mode === 'browser' || options.mode === 'electron'))
+    void syncEngine.resume().catch((err: unknown) => logger.error('starting the sync failed', err));
   // The app refreshes what went stale in small batches, never the whole library at every start; the
   // CLI and tests do only what they are asked.
   const stopBackground =
@@ -451,6 +492,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     connectivity,
     service,
     library,
+    sync: syncEngine,
     pendingCaptures,
     invoke(channel, input, signal) {
       if (closed)
@@ -478,6 +520,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await pendingCaptures.close();
       await autoExport.close();
       await pdfWatch.close();
+      await syncEngine.close();
       jobs.cancelAll();
       service.close();
       await formatter?.close();
@@ -527,7 +570,7 @@ function serviceStack(
     ...(onConnectivity ? { onConnectivity } : {}),
   });
 
-  return { settings, serviceConfig, keys, service };
+  return { settings, serviceConfig, keys, service, secrets };
 }
 
 /**

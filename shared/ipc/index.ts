@@ -20,6 +20,7 @@ import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 import { zoteroFeature } from './zotero';
+import { syncFeature } from './sync';
 
 export const features = [
   appFeature,
@@ -40,6 +41,7 @@ export const features = [
   pdfWatchFeature,
   zoteroFeature,
   organiseFeature,
+  syncFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -62,6 +64,7 @@ export const requests = {
   ...pdfWatchFeature.requests,
   ...zoteroFeature.requests,
   ...organiseFeature.requests,
+  ...syncFeature.requests,
 };
 
 export const events = {
@@ -83,6 +86,7 @@ export const events = {
   ...pdfWatchFeature.events,
   ...zoteroFeature.events,
   ...organiseFeature.events,
+  ...syncFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -133,5 +137,6 @@ export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
 export * from './organise';
+export * from './sync';
 export * from './wire';
 export * from './zotero';

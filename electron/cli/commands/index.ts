@@ -22,6 +22,8 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   keys: () => import('./keys'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),
+  sync: () => import('./sync'),
+  server: () => import('./server'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

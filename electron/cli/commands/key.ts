@@ -51,11 +51,17 @@ async function call<T>(core: Core, channel: string, input: unknown): Promise<T> 
   return result.value as T;
 }
 
-/** Reads the whole of a piped stdin, or one line typed at a terminal without echoing it. */
-export async function readKey(ctx: KeyCommandContext): Promise<string> {
+/**
+ * Reads the whole of a piped stdin, or one line typed at a terminal without echoing it (after `prompt`):
+ * the API key here, a shared library's password in `citewise sync` and `citewise server`.
+ */
+export async function readKey(
+  ctx: Pick<KeyCommandContext, 'stdin' | 'stderr'>,
+  prompt = 'Paste the API key and press Enter (it is not shown): ',
+): Promise<string> {
   const { stdin } = ctx;
   if (stdin.isTTY && typeof stdin.setRawMode === 'function') {
-    ctx.stderr.write('Paste the API key and press Enter (it is not shown): ');
+    ctx.stderr.write(prompt);
     stdin.setRawMode(true);
     try {
       return await new Promise<string>((resolve, reject) => {

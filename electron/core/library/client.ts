@@ -152,6 +152,8 @@ export class LibraryClient {
   readonly serviceCache: AsyncStore<'serviceCache'>;
   /** Every ListingStore method (sorted pages, search, counts, saved searches, idsOf), async. */
   readonly listing: AsyncStore<'listing'>;
+  /** Every SyncStore method (the replica's side of a shared library: push, pull, conflicts), async. */
+  readonly sync: AsyncStore<'sync'>;
   #worker: Worker;
   /** Requests to the current worker and their replies (worker-rpc.ts). */
   #rpc!: WorkerRpc<Request>;
@@ -181,6 +183,7 @@ export class LibraryClient {
     this.citeCache = this.#store('citeCache');
     this.serviceCache = this.#store('serviceCache');
     this.listing = this.#store('listing');
+    this.sync = this.#store('sync');
   }
 
   /** The one proxy every store goes through: a method call becomes a 'call' request naming the store. */

@@ -57,6 +57,7 @@ export function storesOf(opened: OpenedLibrary): LibraryStores {
     citeCache: library.citeCache,
     serviceCache: library.serviceCache,
     listing: library.listing,
+    sync: opened.sync,
   };
 }
 

@@ -14,6 +14,8 @@ import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
 import { repairSearchIndexIfDrifted, type SearchIndexRepair } from './search-index';
 import { readHandle, writeHandle } from './sql';
+import { installChangeLog } from '../sync/changelog';
+import { SyncStore } from '../sync/store';
 
 export interface OpenLibraryOptions {
   nativeBinding?: string | undefined;
@@ -43,6 +45,8 @@ export interface OpenedLibrary {
   graph: GraphStore;
   /** The full text of attached PDFs (migration 0017). */
   fulltext: FulltextStore;
+  /** The replica's side of a shared library (electron/core/sync). */
+  sync: SyncStore;
   /** The write connection (settings share it). */
   db: Db;
   /** Set when the library file was damaged: the user must be told. */
@@ -107,6 +111,14 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   }
   // Searches rank on the read connection; the write connection gets the same function so that any
   // query may run on either.
+  try {
+    // The change log of a shared library: its triggers, made from the declarations (sync/changelog.ts).
+    installChangeLog(db);
+  } catch (err) {
+    reader.close();
+    db.close();
+    throw err;
+  }
   const rank = loadRankFunction(reader, options.rankExtension);
   if (rank.fn === 'cw_bm25') loadRankFunction(db, options.rankExtension);
   const write = writeHandle(db, options.beforeWrite ? { beforeWrite: options.beforeWrite } : {});
@@ -126,11 +138,18 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   const enrichment = new EnrichmentStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const graph = new GraphStore({ write, read, library, ...(options.now ? { now: options.now } : {}) });
   const fulltext = new FulltextStore({ write, read, ...(options.now ? { now: options.now } : {}) });
+  const sync = new SyncStore({
+    write,
+    read,
+    filesDir: join(dirname(file), 'attachments'),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     library,
     enrichment,
     graph,
     fulltext,
+    sync,
     db,
     recovery,
     integrityCheck,

@@ -12,6 +12,7 @@ import type { ServiceCacheStore } from './service-cache';
 import type { ServiceCollectionsStore } from './service-collections-store';
 import type { Library } from './library';
 import type { ListingStore } from './list';
+import type { SyncStore } from '../sync/store';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 import type { Reply, WireError } from '../worker-rpc';
@@ -33,6 +34,7 @@ export interface LibraryStores {
   citeCache: CiteCacheStore;
   serviceCache: ServiceCacheStore;
   listing: ListingStore;
+  sync: SyncStore;
 }
 export type StoreName = keyof LibraryStores;
 

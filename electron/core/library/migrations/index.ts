@@ -25,6 +25,7 @@ import { m0023TableColumns } from './0023-table-columns';
 import { m0024TagsAndRelations } from './0024-tags-and-relations';
 import { m0025CollectionTrash } from './0025-collection-trash';
 import { m0026ItemOrigins } from './0026-item-origins';
+import { m0027Sync } from './0027-sync';
 
 export interface Migration {
   version: number;
@@ -60,4 +61,5 @@ export const migrations: readonly Migration[] = [
   m0024TagsAndRelations,
   m0025CollectionTrash,
   m0026ItemOrigins,
+  m0027Sync,
 ];
