@@ -82,7 +82,7 @@ describe('eprint with eprinttype or archiveprefix (42.2)', () => {
     } finally {
       await f.close();
     }
-  });
+  }, 180_000);
 
   it('reads the Mendeley shape (archivePrefix + arxivId + eprint)', () => {
     const mendeley = items(readFileSync(join(REAL_WORLD, 'mendeley-export.bib'), 'utf8'));
