@@ -47,7 +47,7 @@ describe('@article with both journal and booktitle (point 4)', () => {
 @article{c, title = {T}, booktitle = {Only a booktitle}, year = {2019}}`;
     const [a, b, c] = items(bib, 'bibtex');
     expect(a!['container-title']).toBe('IEEE Transactions on Robotics');
-    expect(a!.custom?.bibtex?.fields?.['booktitle']).toBe('Proc. ICRA');
+    expect((a!.custom?.['bibtex'] as { fields?: Record<string, string> }).fields?.['booktitle']).toBe('Proc. ICRA');
     // A paper in proceedings is in the book, whatever journal (series) it names.
     expect(b!['container-title']).toBe('Proc. ECCV');
     expect(c!['container-title']).toBe('Only a booktitle');

@@ -8,6 +8,7 @@ import { decodeLatex } from '../../../electron/core/formats/bibtex/latex-decode'
 import { encodeRich, encodeText } from '../../../electron/core/formats/bibtex/latex-encode';
 import { formatName, parseNameList } from '../../../electron/core/formats/bibtex/names';
 import { parseBibtex } from '../../../electron/core/formats/bibtex/parser';
+import { BIBTEX_TYPES } from '../../../electron/core/formats/bibtex/mapping';
 import { generateBibtex } from './corpus';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats');
@@ -50,8 +51,13 @@ describe('BibTeX → library → BibTeX keeps every field', () => {
   it('a generated library of 300 entries of every kind', () => {
     const source = generateBibtex({ entries: 300, seed: 7 });
     const first = items(source, 'bibtex');
+    // Entries of classic BibTeX's types come back whole from BibTeX export; biblatex's (@online,
+    // @dataset, @software…) become classic ones there (issue 32), so only what a reader sees stays.
+    const classic = (i: CslItem) => BIBTEX_TYPES.has(String((i.custom?.['bibtex'] as { type?: string }).type));
     const again = items(toBibtex(first), 'bibtex');
-    expect(again).toEqual(first);
+    expect(again.filter((_, n) => classic(first[n]!))).toEqual(first.filter(classic));
+    const seen = (i: CslItem) => [i['citation-key'], i.title, i.author, i.editor, i.issued, i.DOI, i.URL, i.page];
+    expect(again.map(seen)).toEqual(first.map(seen));
   });
 
   it('writes BibLaTeX names for BibTeX sources and back (journal ↔ journaltitle, address ↔ location, year/month ↔ date)', () => {
@@ -68,8 +74,9 @@ describe('BibTeX → library → BibTeX keeps every field', () => {
       'publisher-place': 'P',
       issued: { 'date-parts': [[2020, 5]] },
     });
-    expect(toBibtex(items(bl, 'bibtex'))).toContain('journaltitle = {J}'); // the item keeps the names it came with…
-    const bt = toBibtex(items(bl, 'bibtex'), { strict: true }); // …unless strict
+    expect(toBibtex(items(bl, 'bibtex'), { biblatex: true })).toContain('journaltitle = {J}');
+    // BibTeX export is classic BibTeX whatever names the item came with (issue 32).
+    const bt = toBibtex(items(bl, 'bibtex'));
     expect(bt).toContain('journal = {J}');
     expect(bt).toContain('month = may');
   });

@@ -7,7 +7,10 @@ const PART = /^(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?([~?%]?)$/;
 function parsePart(text: string): { parts: CslDateParts; circa: boolean } | undefined {
   const m = PART.exec(text.trim());
   if (!m) return undefined;
-  const year = Number(m[1]);
+  // EDTF and ISO 8601 number years astronomically (0000 is 1 BCE, -0043 is 44 BCE); CSL counts BCE
+  // years as negative numbers with no year 0 (-44 is 44 BC). pandoc reads biblatex dates the same way.
+  const written = Number(m[1]);
+  const year = written <= 0 ? written - 1 : written;
   const month = m[2] === undefined ? undefined : Number(m[2]);
   const day = m[3] === undefined ? undefined : Number(m[3]);
   if (month !== undefined && (month < 1 || month > 12)) {
@@ -58,8 +61,15 @@ export function formatDate(date: CslDate): string | undefined {
 
 function formatParts(p: CslDateParts): string {
   const [y, m, d] = p;
-  const year = Number(y);
-  let out = year >= 0 && year < 10000 ? String(year).padStart(4, '0') : String(year);
+  const csl = Number(y);
+  // Back to the astronomical year (CSL -44, 44 BC → -0043).
+  const year = csl < 0 ? csl + 1 : csl;
+  let out =
+    year >= 0 && year < 10000
+      ? String(year).padStart(4, '0')
+      : year < 0 && year > -10000
+        ? `-${String(-year).padStart(4, '0')}`
+        : String(year);
   if (m !== undefined && m !== null) out += `-${String(m).padStart(2, '0')}`;
   if (m !== undefined && m !== null && d !== undefined && d !== null) out += `-${String(d).padStart(2, '0')}`;
   return out;

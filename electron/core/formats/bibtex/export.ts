@@ -4,7 +4,14 @@
 import type { CslDate, CslItem, CslName } from '../../../../shared/model/csl';
 import { formatDate } from './dates';
 import { bracesBalance, encodePages, encodeRich, encodeText, type EncodeOptions } from './latex-encode';
-import { aliasUsable, bibtexCustomOf, defaultFieldName, exportTypeOf, type Flavor } from './mapping';
+import {
+  aliasUsable,
+  BIBLATEX_TYPE_KEYS,
+  bibtexCustomOf,
+  defaultFieldName,
+  exportTypeOf,
+  type Flavor,
+} from './mapping';
 import { MONTH_MACRO_NAMES } from './months';
 import { formatNameList } from './names';
 import { isListField, maintitleTarget, readsAsBiblatex } from './refine';
@@ -64,9 +71,14 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
       : undefined;
   const volumeShape =
     main !== undefined && typeof item[main] === 'string' && source.aliases?.[main] === undefined ? main : undefined;
+  // BibTeX export is classic BibTeX: biblatex's field names are converted (journaltitle → journal,
+  // location → address, date → year/month, a thesis's institution → school), as Better BibTeX does.
+  const strict = options.strict === true || flavor === 'bibtex';
+  const thesis = type === 'phdthesis' || type === 'mastersthesis';
   const nameFor = (csl: string): string => {
     const alias = source.aliases?.[csl];
-    if (alias !== undefined && (!options.strict || aliasUsable(alias, flavor))) return alias;
+    if (flavor === 'bibtex' && thesis && csl === 'publisher') return 'school';
+    if (alias !== undefined && (!strict || aliasUsable(alias, flavor))) return alias;
     if (volumeShape !== undefined && csl === volumeShape) return 'maintitle';
     if (volumeShape !== undefined && csl === 'volume-title') return volumeShape === 'title' ? 'title' : 'booktitle';
     return defaultFieldName(csl, item.type, flavor);
@@ -80,8 +92,11 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
   for (const [csl, kept] of Object.entries(source.kept ?? {})) {
     if (item[csl] !== kept.as) continue;
     written.add(csl);
+    // A link made from eprint: classic BibTeX's styles know no eprint, so they get the url as well.
+    if (flavor === 'bibtex' && csl === 'URL' && kept.fields['eprint'] !== undefined && typeof item.URL === 'string')
+      add('url', `{${encodeValue('URL', item.URL, options)}}`);
     for (const [name, raw] of Object.entries(kept.fields)) {
-      const field = options.strict && !aliasUsable(name, flavor) ? defaultFieldName(csl, item.type, flavor) : name;
+      const field = strict && !aliasUsable(name, flavor) ? defaultFieldName(csl, item.type, flavor) : name;
       add(field, bracesBalance(raw) ? `{${raw}}` : `{${encodeText(raw, options)}}`);
     }
   }
@@ -100,14 +115,20 @@ function entryText(item: CslItem, flavor: Flavor, options: BibtexExportOptions, 
     }
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const text = String(value);
+    // A biblatex type key (type = {mathesis}) that the entry type now says: classic BibTeX would print it.
+    if (flavor === 'bibtex' && csl === 'genre' && BIBLATEX_TYPE_KEYS.has(text.trim().toLowerCase())) continue;
     if (csl === 'publisher' || csl === 'publisher-place') fromCsl.add(name);
     add(name, `{${encodeValue(csl, text, options)}}`);
   }
+  // Classic BibTeX's styles print no url on @misc: the link goes in howpublished too, as Better BibTeX
+  // and Google Scholar write web pages.
+  if (flavor === 'bibtex' && type === 'misc' && typeof item.URL === 'string' && !taken.has('howpublished'))
+    add('howpublished', `{\\url{${encodeValue('URL', item.URL, options)}}}`);
   // Name fields whose only content was "and others".
   for (const csl of others) if (item[csl] === undefined) add(nameFor(csl), '{others}');
   if (item.issued !== undefined && isDate(item.issued)) {
     // BibLaTeX always gets `date`; BibTeX gets it back only when the entry came with one.
-    const asDate = flavor === 'biblatex' || (source.aliases?.['issued'] === 'date' && !options.strict);
+    const asDate = flavor === 'biblatex';
     addIssued(item.issued, asDate ? 'biblatex' : 'bibtex', add);
   }
   for (const [name, raw] of Object.entries(source.fields ?? {})) {

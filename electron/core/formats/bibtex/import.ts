@@ -19,6 +19,7 @@ import {
   type BibtexCustom,
   type FieldRule,
 } from './mapping';
+import { mendeleyType } from '../mendeley-types';
 import { parseMonth } from './months';
 import { parseNameList, type ParsedNames } from './names';
 import { detached } from '../../strings';
@@ -219,7 +220,7 @@ const DATE_GROUP = new Set(['date', 'year', 'month', 'day']);
 /** One entry → one CSL item (its id is set by the caller). */
 export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
   const { fields } = entry;
-  let cslType = cslTypeOf(entry.type, fields.get('entrysubtype'));
+  let cslType = cslTypeOf(entry.type, fields.get('entrysubtype')) ?? mendeleyType(entry.type);
   if (cslType === undefined) {
     if (!ctx.unknownTypes.has(entry.type)) ctx.unknownTypes.set(entry.type, entry.line);
     cslType = 'document';

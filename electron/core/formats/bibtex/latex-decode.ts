@@ -136,6 +136,46 @@ const TAGS: Record<Markup, [string, string]> = {
   quote: ['\u201c', '\u201d'],
   plain: ['', ''],
 };
+// Math alphabets: bold and italic keep their markup, the others their letters.
+const MATH_FONTS = new Map<string, Markup>(
+  Object.entries({
+    mathbf: 'bold',
+    boldsymbol: 'bold',
+    bm: 'bold',
+    mathit: 'italic',
+    mathnormal: 'plain',
+    mathsf: 'plain',
+    mathtt: 'plain',
+    mathcal: 'plain',
+    mathscr: 'plain',
+    mathfrak: 'plain',
+    mathbb: 'plain',
+    operatorname: 'plain',
+    textrm: 'plain',
+    mbox: 'plain',
+  }) as [string, Markup][],
+);
+const DOUBLE_STRUCK: Readonly<Record<string, string>> = {
+  C: '\u2102',
+  H: '\u210d',
+  N: '\u2115',
+  P: '\u2119',
+  Q: '\u211a',
+  R: '\u211d',
+  Z: '\u2124',
+};
+// Combining marks for \bar{x} (x̄), \hat, \tilde, \vec, \dot, \ddot.
+const MATH_ACCENTS: Readonly<Record<string, string>> = {
+  bar: '\u0304',
+  overline: '\u0305',
+  hat: '\u0302',
+  widehat: '\u0302',
+  tilde: '\u0303',
+  widetilde: '\u0303',
+  vec: '\u20d7',
+  dot: '\u0307',
+  ddot: '\u0308',
+};
 const FORMAT_COMMANDS = new Map<string, Markup>(
   Object.entries({
     textit: 'italic',
@@ -547,13 +587,7 @@ class Decoder {
           name = src.slice(start, this.i);
           while (src[this.i] === ' ') this.i++;
         } else name = src[this.i++] ?? '';
-        const sym = MATH.get(name) ?? SYMBOLS.get(name);
-        if (sym !== undefined) out += sym;
-        else if (FORMAT_COMMANDS.has(name)) out += this.mathArgument();
-        else {
-          this.opts.unknown?.add(name);
-          out += name;
-        }
+        out += this.mathCommand(name);
         continue;
       }
       if (c === '^' || c === '_') {
@@ -581,6 +615,36 @@ class Decoder {
     return out; // an unclosed $: the rest is read as math, as TeX would complain but we need text
   }
 
+  /**
+   * One command in math: a symbol, or a font or structure command read as what it prints (\mathbf{R}
+   * bold, \mathrm{c} plain, \mathbb{R} ℝ, \frac{1}{2} 1/2, \bar{x} x̄), never its name run into the text.
+   */
+  private mathCommand(name: string): string {
+    const sym = MATH.get(name) ?? SYMBOLS.get(name);
+    if (sym !== undefined) return sym;
+    const font = MATH_FONTS.get(name) ?? FORMAT_COMMANDS.get(name);
+    if (font !== undefined) {
+      const arg = this.mathArgument();
+      if (name === 'mathbb') return [...arg].map((ch) => DOUBLE_STRUCK[ch] ?? ch).join('');
+      const [open, close] = this.opts.rich ? TAGS[font] : ['', ''];
+      return arg === '' ? '' : open + arg + close;
+    }
+    if (name === 'frac' || name === 'dfrac' || name === 'tfrac') {
+      const num = this.mathArgument();
+      const den = this.mathArgument();
+      const wrap = (t: string) => (/^[\p{L}\p{N}.]+$/u.test(t) ? t : `(${t})`);
+      return `${wrap(num)}/${wrap(den)}`;
+    }
+    if (name === 'sqrt') return `\u221a${this.mathArgument()}`;
+    const accent = MATH_ACCENTS[name];
+    if (accent !== undefined)
+      return this.mathArgument().normalize('NFD').replace(/^(.)/u, `$1${accent}`).normalize('NFC');
+    if (name === 'left' || name === 'right' || name === 'big' || name === 'Big' || name === ',' || name === ';')
+      return name === ',' || name === ';' ? ' ' : '';
+    this.opts.unknown?.add(name);
+    return name;
+  }
+
   /** \mathrm{H_2O}: the argument is still math. */
   private mathArgument(): string {
     const { src } = this;
@@ -600,6 +664,17 @@ class Decoder {
     return out;
   }
 
+  /** The source of the braced group at the cursor (without moving). */
+  private groupText(): string {
+    const { src } = this;
+    let depth = 0;
+    for (let j = this.i; j < src.length; j++) {
+      if (src[j] === '{') depth++;
+      else if (src[j] === '}' && --depth === 0) return src.slice(this.i, j + 1);
+    }
+    return src.slice(this.i);
+  }
+
   private mathGroup(): string {
     const { src } = this;
     while (src[this.i] === ' ') this.i++;
@@ -609,10 +684,13 @@ class Decoder {
         const start = this.i;
         while (isLetter(src[this.i])) this.i++;
         const name = src.slice(start, this.i) || (src[this.i++] ?? '');
-        return MATH.get(name) ?? SYMBOLS.get(name) ?? name;
+        while (src[this.i] === ' ') this.i++;
+        return this.mathCommand(name);
       }
       return src[this.i++] ?? '';
     }
+    // A braced group ({\mathrm{c}}, {n-1}) is math like the rest.
+    if (/\\/.test(this.groupText())) return this.mathArgument();
     this.i++;
     let out = '';
     let depth = 1;

@@ -96,6 +96,36 @@ const CSL_TO_TYPE: Readonly<Partial<Record<CslItemType, [bibtex: string, biblate
   treaty: ['misc', 'legal'],
 };
 
+/** The entry types classic BibTeX's standard styles (plain, alpha, natbib's) define. */
+export const BIBTEX_TYPES = new Set([
+  'article',
+  'book',
+  'booklet',
+  'conference',
+  'inbook',
+  'incollection',
+  'inproceedings',
+  'manual',
+  'mastersthesis',
+  'misc',
+  'phdthesis',
+  'proceedings',
+  'techreport',
+  'unpublished',
+]);
+
+/** biblatex's keys for the `type` field, which classic BibTeX would print as they are ("phdthesis"). */
+export const BIBLATEX_TYPE_KEYS = new Set([
+  'phdthesis',
+  'mathesis',
+  'candthesis',
+  'techreport',
+  'resreport',
+  'software',
+  'datacd',
+  'audiocd',
+]);
+
 /** The CSL type of an entry type (and, for @article, its biblatex entrysubtype). */
 export function cslTypeOf(bibType: string, entrysubtype?: string): CslItemType | undefined {
   if (bibType === 'article' && entrysubtype) {
@@ -116,9 +146,12 @@ export function exportTypeOf(
   sourceType: string | undefined,
   genre: string | undefined,
 ): string {
-  if (sourceType && TYPE_TO_CSL[sourceType] === cslType) return sourceType;
+  // Classic BibTeX's styles know only their own types: a biblatex-born @online, @report or @thesis
+  // becomes @misc, @techreport or @phdthesis/@mastersthesis there (as Better BibTeX writes it).
+  if (sourceType && TYPE_TO_CSL[sourceType] === cslType && (flavor === 'biblatex' || BIBTEX_TYPES.has(sourceType)))
+    return sourceType;
   const pair = CSL_TO_TYPE[cslType];
-  if (cslType === 'thesis' && flavor === 'bibtex' && genre && /master|m\.?\s?sc|m\.?a\.|diplom/i.test(genre))
+  if (cslType === 'thesis' && flavor === 'bibtex' && genre && /master|mathesis|m\.?\s?sc|m\.?a\.|diplom/i.test(genre))
     return 'mastersthesis';
   if (!pair) return 'misc';
   return flavor === 'bibtex' ? pair[0] : pair[1];

@@ -126,6 +126,9 @@ export function refineEntry(entry: RawEntry, item: CslItem, custom: BibtexCustom
   const own = custom.fields;
   if (own?.['organization'] !== undefined) takeOrganization(item, custom, own['organization'], options);
   if (own?.['howpublished'] !== undefined && item.URL === undefined) takeUrl(item, custom, own['howpublished']);
+  else if (own?.['howpublished'] !== undefined && sameUrl(own['howpublished'], item.URL))
+    // howpublished = {\url{…}} beside the same url (what classic BibTeX export writes for @misc): a copy.
+    delete own['howpublished'];
   if (own?.['howpublished'] !== undefined && item.publisher === undefined)
     takeHowpublished(item, custom, own['howpublished'], options);
   if (own?.['eprint'] !== undefined) takeEprint(item, custom, options);
@@ -163,6 +166,11 @@ function takeOrganization(item: CslItem, custom: BibtexCustom, source: string, o
   item[csl] = text;
   (custom.aliases ??= {})[csl] = 'organization';
   delete custom.fields!['organization'];
+}
+
+function sameUrl(source: string, url: unknown): boolean {
+  const m = URL_ONLY.exec(source);
+  return typeof url === 'string' && m !== null && decodeUrl(m[1] ?? m[2] ?? '') === url;
 }
 
 /** howpublished = {\url{…}} (Better BibTeX, Zotero and Google Scholar write web pages so): the URL. */
@@ -214,7 +222,11 @@ function takeEprint(item: CslItem, custom: BibtexCustom, options: RefineOptions)
   for (const extra of ['eprintclass', 'primaryclass']) if (own[extra] !== undefined) fields[extra] = own[extra];
   const made: [string, string][] = [];
   const link = EPRINT_LINKS[kind];
-  if (link !== undefined && item.URL === undefined) made.push(['URL', link + id]);
+  // A url that is the same link (classic BibTeX export writes both) is a copy, not a url of its own.
+  if (link !== undefined && (item.URL === undefined || item.URL === link + id)) {
+    if (item.URL !== undefined) delete custom.aliases?.['URL'];
+    made.push(['URL', link + id]);
+  }
   if (kind === 'pubmed' && /^\d{1,9}$/.test(id) && item.PMID === undefined) made.push(['PMID', id]);
   if (kind === 'arxiv' && item.number === undefined && item['container-title'] === undefined)
     made.push(['number', `arXiv:${id}`]);

@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/model/csl';
 import { doiFromUrl, parseDoi, writtenDoi } from '../../../../shared/model/doi';
 import { parseDate } from '../bibtex/dates';
+import { mendeleyType } from '../mendeley-types';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector, SinkFailure } from '../collector';
 import type { ImportedItem, ImportIssue, ParseResult } from '../result';
@@ -166,6 +167,7 @@ export function normalizeItem(
   const item: CslItem = { id: '', type: 'document' };
   const rawType = source['type'];
   if (typeof rawType === 'string' && TYPES.has(rawType)) item.type = rawType as CslItemType;
+  else if (typeof rawType === 'string' && mendeleyType(rawType) !== undefined) item.type = mendeleyType(rawType)!;
   else if (rawType === undefined)
     warnings.push({ line, reason: `Item ${index + 1}${nameOf(raw)} has no "type"; it was imported as a document.` });
   else {
