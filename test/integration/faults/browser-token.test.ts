@@ -1,6 +1,5 @@
 // Issue 18, point 5: the printed address's token is single-use (a browser's history keeps it), and the
 // exchange redirects only to the app's own root, never to a path the request chose.
-import { request } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,25 +8,9 @@ import { silentLogger } from '../../../electron/core/log';
 import { startHost, type Host } from '../../../electron/host/server';
 import { fakeRendererDir } from '../../helpers/transports';
 import { tempDir } from '../../helpers/tmp';
+import { hostRequest } from '../../helpers/host-requests';
 
-function get(
-  port: number,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = hostRequest;
 
 describe('browser mode launch token', { timeout: 60_000 }, () => {
   let dir: ReturnType<typeof tempDir>;
