@@ -77,6 +77,7 @@ async function syncCommand(p: ParsedCommand, ctx: CommandContext): Promise<numbe
     case 'status':
       args(0, 'sync status');
       return withSync(ctx, async (engine) => {
+        await engine.check();
         const status = await engine.status();
         if (json) printJson(ctx.stdout, status);
         else ctx.stdout.write(describeStatus(status));
@@ -236,6 +237,7 @@ function describeStatus(s: SyncStatus): string {
   if (s.phase === 'off' || !s.url) return 'This library is not shared. Share it with: citewise sync connect URL\n';
   return [
     `Shared with: ${s.url}${s.libraryName ? ` (${s.libraryName})` : ''}`,
+    ...(s.phase === 'offline' || s.phase === 'error' ? [`Not reachable now: ${s.message ?? 'unknown reason'}`] : []),
     `Role: ${s.role ?? 'unknown until connected'}`,
     `Last sync: ${s.lastSyncAt ? new Date(s.lastSyncAt).toISOString() : 'never'}`,
     `Changes waiting to be pushed: ${s.pending}`,

@@ -185,7 +185,9 @@ export class SyncEngine {
    */
   async disconnect(options: { leave?: boolean } = {}): Promise<SyncStatus> {
     await this.stop();
-    const target = this.#target;
+    // In a process that never synced (`citewise sync disconnect`) the address is only in the replica.
+    const url = this.#target ? null : (await this.#o.store.state()).url;
+    const target = this.#target ?? (url ? parseSyncUrl(url).target : null);
     this.#target = null;
     if (target) await this.#o.secrets.clear(accountOfTarget(target)).catch(() => {});
     if (options.leave) await this.#o.store.leave();
@@ -231,6 +233,24 @@ export class SyncEngine {
       } catch (again) {
         throw this.#failed(again);
       }
+    }
+  }
+
+  /**
+   * Reaches the server without syncing, so the status knows this member's role and the library's name,
+   * or why the server cannot be reached (`citewise sync status`). Does nothing when the library is not shared.
+   */
+  async check(): Promise<void> {
+    if (!this.#target) {
+      const state = await this.#o.store.state();
+      if (!state.shared || !state.url) return;
+      this.#target = parseSyncUrl(state.url).target;
+    }
+    try {
+      await this.#ensureClient();
+      if (this.#phase === 'connecting') this.#setPhase('idle', null);
+    } catch (err) {
+      this.#failed(err);
     }
   }
 

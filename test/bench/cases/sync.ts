@@ -71,6 +71,8 @@ async function propagation(
     const started = performance.now();
     const id = ids[n]!;
     await from.lib.lib.updateItem(id, { ...(await from.lib.lib.getItem(id)).csl, volume: `edit ${i}` });
+    // What the core does on every library.changed event (electron/core/index.ts): push soon.
+    from.engine.localChange();
     await Promise.all(
       to.map(
         (m, k) =>
@@ -248,6 +250,7 @@ const bench: BenchCase = {
       labs.push(l2);
       await l2.member('alice');
       await l2.member('bob');
+      for (let i = 0; i < 10; i++) await l2.member(`c${i}`);
       const sa = await machine('small-a');
       const sb = await machine('small-b');
       all.push(sa, sb);
