@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorSave } from '../../../shared/ipc';
+import type { UndoTops } from '../../../shared/model/library';
 import { makePdf } from '../../helpers/pdfs';
 import { send, startFixture, type Fixture } from './helpers';
 
@@ -280,7 +281,7 @@ describe('the Zotero Connector saves into Citewise', () => {
       collection: { id: reading, name: 'Reading' },
     });
     const tops = await f.core.invoke('library.undo.tops', {});
-    expect(tops.ok && tops.value.undo?.label).toMatch(/from the browser/);
+    expect(tops.ok && (tops.value as UndoTops).undo?.label).toMatch(/from the browser/);
     const bad = await call(
       f,
       'import',
