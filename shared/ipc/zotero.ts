@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { hasPathOrControl } from '../model/pdf-capture';
 import type { ItemId } from '../model/library';
 import type { PdfAddOutcome } from './pdfs';
+import { MAX_IMPORT_CHARS } from './wire';
 import { event, feature, request } from './define';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -65,6 +66,20 @@ export const zoteroFeature = feature({
       z
         .object({
           items: z.array(zoteroItem).min(1).max(MAX_CONNECTOR_ITEMS),
+          collectionId: id.nullable(),
+          source: z.string().max(8000),
+        })
+        .strict(),
+    ).returns<ConnectorSavedItem[]>(),
+    /**
+     * A BibTeX, RIS or CSL-JSON file a page links to, which the Connector sends whole: its entries
+     * saved as a browser save is (filed in the collection, one undo step, announced); an entry the
+     * library has already goes to that item.
+     */
+    'zotero.connector.import': request(
+      z
+        .object({
+          text: z.string().min(1).max(MAX_IMPORT_CHARS),
           collectionId: id.nullable(),
           source: z.string().max(8000),
         })

@@ -293,9 +293,16 @@ export class ConnectorEndpoints {
     const core = await this.#ctx.core();
     const collectionId = await this.#target(core);
     session.collectionId = collectionId;
+    // Translators set accessDate to "CURRENT_TIMESTAMP", which Zotero replaces with the time of the save.
+    const accessed = this.#stamp();
+    const stamped = items.map((item) =>
+      item && typeof item === 'object' && item.accessDate === 'CURRENT_TIMESTAMP'
+        ? { ...item, accessDate: accessed }
+        : item,
+    );
     try {
       const saved = await this.#call(core, 'zotero.connector.save', {
-        items: items as InputOf<'zotero.connector.save'>['items'],
+        items: stamped as InputOf<'zotero.connector.save'>['items'],
         collectionId,
         source: session.source,
       });
@@ -329,7 +336,7 @@ export class ConnectorEndpoints {
       itemType: 'webpage',
       title: text(data.title) || url,
       url,
-      accessDate: new Date(this.#now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      accessDate: this.#stamp(),
     };
     try {
       const [saved] = await this.#call(core, 'zotero.connector.save', {
@@ -505,20 +512,20 @@ export class ConnectorEndpoints {
     const session = this.#newSession(url.searchParams.get('session') ?? undefined, 'import', 'a page');
     const core = await this.#ctx.core();
     session.collectionId = await this.#target(core);
-    let report: ResultOf<'library.import'>;
+    let saved: ResultOf<'zotero.connector.import'>;
     try {
-      report = await this.#call(core, 'library.import', { text: body, fileName: 'Zotero Connector import' });
+      // One save, as a page's item is: filed in the collection, one undo step, shown in the app.
+      saved = await this.#call(core, 'zotero.connector.import', {
+        text: body,
+        collectionId: session.collectionId,
+        source: text(req.headers.referer) || 'a file a page linked to',
+      });
     } catch (err) {
       this.#sessions.delete(session.id);
-      // Zotero answers 400 when no import translator can read the text.
-      if (err instanceof HttpError && err.status === 500) throw new HttpError(400, err.body);
       throw err;
     }
-    const ids = [...report.ids, ...report.duplicates.map((d) => d.existingId)];
-    if (session.collectionId !== null && ids.length > 0)
-      await this.#call(core, 'library.collections.addItems', { collectionId: session.collectionId, ids });
     const items = [];
-    for (const id of ids) {
+    for (const { id } of saved) {
       const item = await this.#call(core, 'library.item.get', { id });
       const zotero = cslToZotero(item.csl);
       session.items.set(String(id), id);
@@ -551,6 +558,11 @@ export class ConnectorEndpoints {
   /** Where a save goes: the collection the Library shows, as Zotero saves to the selected one. */
   #target(core: ApiCore): Promise<number | null> {
     return this.#call(core, 'library.selection.collection', {});
+  }
+
+  /** Now, as Zotero's item JSON writes a time (to the second, UTC). */
+  #stamp(): string {
+    return new Date(this.#now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 
   #metadata(req: IncomingMessage): Record<string, unknown> {

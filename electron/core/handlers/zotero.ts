@@ -4,12 +4,15 @@ import { createHash } from 'node:crypto';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
+import { MAX_CONNECTOR_ITEMS } from '../../../shared/ipc';
 import type { ConnectorSave, LibraryChange, PdfAddOutcome, zoteroFeature } from '../../../shared/ipc';
 import { CoreError } from '../errors';
+import { importInWorker } from '../formats/run-in-worker';
 import { noteText } from '../formats/zotero/note';
 import { zoteroToCsl, type ZoteroItemJson } from '../formats/zotero/item';
 import type { EventBus } from '../events';
 import type { LibraryClient } from '../library/client';
+import type { ConnectorItem } from '../library/zotero-room';
 import type { FeatureHandlers } from '../registry';
 import type { ZoteroImportReport } from '../../../shared/ipc';
 
@@ -85,18 +88,48 @@ export function zoteroHandlers(deps: ZoteroHandlerDeps) {
   };
   const announce = (save: ConnectorSave): void => deps.events.emit('zotero.saved', save);
 
+  /** A save from the browser: one undo step, filed in the collection, announced to the app. */
+  const save = async (prepared: ConnectorItem[], collectionId: number | null, source: string) => {
+    const saved = await lib.saveConnectorItems(prepared, collectionId);
+    const out = await Promise.all(saved.map(async (s) => ({ ...s, title: await titleOf(s.id) })));
+    const ids = saved.map((s) => s.id);
+    deps.changed({ kind: 'items', ids });
+    if (collectionId !== null) deps.changed({ kind: 'collections' });
+    const added = saved.filter((s) => !s.existing).map((s) => s.id);
+    if (added.length > 0) deps.onAdded?.(added);
+    announce({ kind: 'saved', items: out, collection: await collectionOf(collectionId), source });
+    return out;
+  };
+
   return {
-    'zotero.connector.save': async ({ items, collectionId, source }) => {
-      const prepared = (items as ZoteroItemJson[]).map((item, i) => connectorItem(item, i));
-      const saved = await lib.saveConnectorItems(prepared, collectionId);
-      const out = await Promise.all(saved.map(async (s) => ({ ...s, title: await titleOf(s.id) })));
-      const ids = saved.map((s) => s.id);
-      deps.changed({ kind: 'items', ids });
-      if (collectionId !== null) deps.changed({ kind: 'collections' });
-      const added = saved.filter((s) => !s.existing).map((s) => s.id);
-      if (added.length > 0) deps.onAdded?.(added);
-      announce({ kind: 'saved', items: out, collection: await collectionOf(collectionId), source });
-      return out;
+    'zotero.connector.save': ({ items, collectionId, source }) =>
+      save(
+        (items as ZoteroItemJson[]).map((item, i) => connectorItem(item, i)),
+        collectionId,
+        source,
+      ),
+    'zotero.connector.import': async ({ text, collectionId, source }, { signal }) => {
+      // Read in the formats worker, as a file import is; Zotero answers 400 when nothing can be read.
+      const parsed = await importInWorker({ kind: 'text', text }, { signal });
+      if (parsed.format === 'doi-list' || parsed.count === 0) {
+        const first = parsed.errors[0];
+        throw new CoreError(
+          'INVALID_INPUT',
+          parsed.format === 'doi-list'
+            ? 'The page offered a list of DOIs, not a bibliography: add them with Add → By DOI.'
+            : `No entry of it could be read${first ? ` (line ${first.line}: ${first.reason})` : ''}: the page offered no BibTeX, RIS or CSL-JSON Citewise can read.`,
+        );
+      }
+      if (parsed.items.length > MAX_CONNECTOR_ITEMS)
+        throw new CoreError(
+          'INVALID_INPUT',
+          `The file holds ${parsed.items.length} entries; a save from the browser takes at most ${MAX_CONNECTOR_ITEMS}: download it and use Import… instead.`,
+        );
+      return save(
+        parsed.items.map(({ item }) => ({ csl: item, tags: [], notes: [] })),
+        collectionId,
+        source,
+      );
     },
     'zotero.connector.update': async (input) => {
       const notes = await lib.updateConnectorSave(input);

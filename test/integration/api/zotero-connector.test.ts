@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorSave } from '../../../shared/ipc';
+import type { UndoTops } from '../../../shared/model/library';
 import { makePdf } from '../../helpers/pdfs';
 import { send, startFixture, type Fixture } from './helpers';
 
@@ -46,6 +47,8 @@ const ARTICLE = {
   url: 'https://journal.example/articles/41/233',
   language: 'en',
   libraryCatalog: 'journal.example',
+  // What translators set; Zotero stores the time of the save instead (the Connector 5.0.213 sends it so).
+  accessDate: 'CURRENT_TIMESTAMP',
   abstractNote: 'Bacteria in mixed biofilms coordinate by quorum sensing.',
   tags: [{ tag: 'biofilms', type: 1 }],
   notes: [{ note: '<p>Received <b>2022-12-01</b>; accepted 2023-03-02.</p>' }],
@@ -111,6 +114,7 @@ describe('the Zotero Connector saves into Citewise', () => {
 
   it('saves a journal article page: the item, its PDF (captured), its snapshot, then the popup moves it', async () => {
     const sessionID = 'sess-article-1';
+    const before = new Date();
     const saved = await call(f, 'saveItems', {
       sessionID,
       uri: 'https://journal.example/articles/41/233',
@@ -185,6 +189,10 @@ describe('the Zotero Connector saves into Citewise', () => {
       },
     });
     expect(item.doi).toBe('10.5555/jms.2023.41.233');
+    // Accessed when saved, as Zotero records it: never the placeholder.
+    const day = (d: Date) => [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
+    expect([day(before), day(new Date())]).toContainEqual(item.csl.accessed?.['date-parts']?.[0]);
+    expect(JSON.stringify(item.csl)).not.toContain('CURRENT_TIMESTAMP');
     expect(item.collections).toEqual([archive]);
     expect(item.tags.sort()).toEqual(['biofilms', 'lab meeting', 'to-read']);
     expect(item.notes.map((n) => n.body)).toEqual([
@@ -266,6 +274,14 @@ describe('the Zotero Connector saves into Citewise', () => {
     expect(items).toEqual([expect.objectContaining({ itemType: 'journalArticle', title: 'Micrographia' })]);
     const id = await f.core.library.lib.findByCitationKey('hooke1665');
     expect((await f.core.library.lib.getItem(id!)).collections).toEqual([reading]);
+    // Announced as a page's save is, with its collection, and undone in one step.
+    expect(saves.at(-1)).toMatchObject({
+      kind: 'saved',
+      items: [{ id, title: 'Micrographia', existing: false }],
+      collection: { id: reading, name: 'Reading' },
+    });
+    const tops = await f.core.invoke('library.undo.tops', {});
+    expect(tops.ok && (tops.value as UndoTops).undo?.label).toMatch(/from the browser/);
     const bad = await call(
       f,
       'import',

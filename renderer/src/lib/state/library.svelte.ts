@@ -690,6 +690,15 @@ export class LibraryState {
     this.#toastTimer = setTimeout(() => (this.#toast = null), TOAST_MS);
   }
 
+  /**
+   * Keeps the toast up while the pointer is on it or it has the keyboard focus (WCAG 2.2.1: a reader
+   * still reading or about to press Undo does not lose it); on leaving, it stays its full time again.
+   */
+  holdToast(hold: boolean): void {
+    clearTimeout(this.#toastTimer);
+    if (!hold && this.#toast) this.#toastTimer = setTimeout(() => (this.#toast = null), TOAST_MS);
+  }
+
   dismissToast(): void {
     clearTimeout(this.#toastTimer);
     this.#toast = null;
