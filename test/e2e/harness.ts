@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -140,34 +141,104 @@ export interface AppSession {
   close(): Promise<void>;
 }
 
-/** The app in browser mode against a citation service, open in a fresh Chromium page (light, downloads and clipboard allowed). */
-export async function openSession(
+/** The service key that may do everything, as the local service (test/service) issues it. */
+export const fullKey = (service: RunningService): string => service.keys.find((k) => k.scopes.has('*'))!.token;
+
+export interface OpenAppOptions {
+  /** The local citation service the app talks to, with its full key; without one, a closed port (launchApp). */
+  service?: RunningService;
+  /** An existing data folder (seeded by the test, removed by it); default a fresh one removed on close. */
+  dataDir?: string;
+  /** More environment for `citewise serve`, over the service's. */
+  env?: NodeJS.ProcessEnv;
+  port?: number;
+  /** Default 1360×860, light, downloads allowed; anything else of Playwright's context options. */
+  context?: BrowserContextOptions;
+  /** Grants clipboard read and write to the app's origin (default false). */
+  clipboard?: boolean;
+  /** Waits for the Panes navigation, the app shell being up (default true). */
+  waitForShell?: boolean;
+}
+
+export interface AppSession {
+  app: RunningApp;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  problems: PageProblems;
+  /** Closes the browser and stops the app (the service and a test's own data folder stay the test's). */
+  close(): Promise<void>;
+}
+
+/**
+ * The launch every e2e file shares: `citewise serve` on a data folder (against `service` when given,
+ * with no keychain so the key comes from the environment), Debian's Chromium, a context and a page
+ * that records problems, opened on the app's tokened URL. A step that fails closes what it started.
+ */
+export async function openApp(options: OpenAppOptions = {}): Promise<AppSession> {
+  const app = await launchApp({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    env: {
+      ...(options.service
+        ? {
+            CITEWISE_SERVICE_URL: options.service.url,
+            CITEWISE_API_KEY: fullKey(options.service),
+            DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+          }
+        : {}),
+      ...options.env,
+    },
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const context = await browser.newContext({
+      viewport: { width: 1360, height: 860 },
+      colorScheme: 'light',
+      acceptDownloads: true,
+      ...options.context,
+    });
+    if (options.clipboard)
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+    const { page, problems } = await newPage(context);
+    await page.goto(app.url);
+    if (options.waitForShell ?? true) await page.getByRole('navigation', { name: 'Panes' }).waitFor();
+    const opened = browser;
+    return {
+      app,
+      browser: opened,
+      context,
+      page,
+      problems,
+      async close() {
+        await opened.close();
+        await app.stop();
+      },
+    };
+  } catch (err) {
+    await browser?.close();
+    await app.stop();
+    throw err;
+  }
+}
+
+/** openApp against a service at `serviceUrl` with `apiKey`, clipboard granted, not waiting for the shell. */
+export function openSession(
   serviceUrl: string,
   apiKey: string,
   viewport = { width: 1360, height: 860 },
 ): Promise<AppSession> {
-  const app = await launchApp({
+  return openApp({
     env: {
       CITEWISE_SERVICE_URL: serviceUrl,
       CITEWISE_API_KEY: apiKey,
       DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
     },
+    context: { viewport },
+    clipboard: true,
+    waitForShell: false,
   });
-  const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport, colorScheme: 'light', acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
-  const { page, problems } = await newPage(context);
-  await page.goto(app.url);
-  return {
-    app,
-    browser,
-    page,
-    problems,
-    async close() {
-      await browser.close();
-      await app.stop();
-    },
-  };
 }
 
 /** Imports a .bib through the Library's Import… (its preview, then Import and Done), `entries` in it. */

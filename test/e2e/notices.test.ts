@@ -5,12 +5,12 @@
 // known to the service, — = no DOI). Screenshots in both themes, checked with axe.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
-import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { openApp, type AppSession, type PageProblems } from './harness';
 import { cli } from './seed';
 import { shownText } from './text';
 
@@ -27,9 +27,7 @@ const UNKNOWN_DOI = '10.5555/not-known-to-the-service';
 describe('Notices and evidence marks in the Library table', () => {
   let service: RunningService;
   let dataDir: ReturnType<typeof tempDir>;
-  let app: RunningApp;
-  let browser: Browser;
-  let context: BrowserContext;
+  let session: AppSession;
   let page: Page;
   let problems: PageProblems;
   /** The title of the paper chosen for each notice status. */
@@ -72,25 +70,12 @@ describe('Notices and evidence marks in the Library table', () => {
     writeFileSync(file, JSON.stringify(items));
     await cli(dataDir.path, service.url, 'import', file);
     await cli(dataDir.path, service.url, 'enrich');
-    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
-    app = await launchApp({
-      dataDir: dataDir.path,
-      env: {
-        CITEWISE_SERVICE_URL: service.url,
-        CITEWISE_API_KEY: fullKey,
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
-      },
-    });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 820 }, colorScheme: 'light' });
-    ({ page, problems } = await newPage(context));
-    await page.goto(app.url);
-    await page.getByRole('navigation', { name: 'Panes' }).waitFor();
+    session = await openApp({ service, dataDir: dataDir.path, context: { viewport: { width: 1360, height: 820 } } });
+    ({ page, problems } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await session?.close();
     await service?.close();
     dataDir?.remove();
   });

@@ -3,12 +3,12 @@
 // then Ctrl+Z. Undo must move the item to the Trash (not delete it) and the toast must name it; Undo
 // offers (toast, details column) must disappear once they would revert something else or their step
 // was undone; redo must still work after an unrelated change.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
-import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { openApp, type AppSession, type PageProblems } from './harness';
 import { cli, writeHostile } from './seed';
 import { shownText } from './text';
 
@@ -24,9 +24,7 @@ function quoted(title: string): string {
 describe('Undo in the Library', () => {
   let service: RunningService;
   let dataDir: ReturnType<typeof tempDir>;
-  let app: RunningApp;
-  let browser: Browser;
-  let context: BrowserContext;
+  let session: AppSession;
   let page: Page;
   let problems: PageProblems;
   let savedTitle = '';
@@ -42,27 +40,14 @@ describe('Undo in the Library', () => {
 
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 200, log: () => {} });
-    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     dataDir = tempDir('citewise-undo-');
     await cli(dataDir.path, service.url, 'import', writeHostile(dataDir.path));
-    app = await launchApp({
-      dataDir: dataDir.path,
-      env: {
-        CITEWISE_SERVICE_URL: service.url,
-        CITEWISE_API_KEY: fullKey,
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
-      },
-    });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 820 }, colorScheme: 'light' });
-    ({ page, problems } = await newPage(context));
-    await page.goto(app.url);
-    await page.getByRole('navigation', { name: 'Panes' }).waitFor();
+    session = await openApp({ service, dataDir: dataDir.path, context: { viewport: { width: 1360, height: 820 } } });
+    ({ page, problems } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await session?.close();
     await service?.close();
     dataDir?.remove();
   });

@@ -4,13 +4,13 @@
 // published version exists" and name it from the service, one click adds it, one click merges the
 // preprint into it (tags carried over, the toast's Undo brings the preprint back), and the published
 // paper names its preprint. A linked title holding markup, from the service cache, stays text.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withLibrary } from '../../electron/cli/library-session';
 import { startService, type RunningService } from '../service/server';
 import { tempDir } from '../helpers/tmp';
 import { shootThemes } from './axe';
-import { launchApp, launchBrowser, newPage, type PageProblems, type RunningApp } from './harness';
+import { openApp, type AppSession, type PageProblems } from './harness';
 import { cli } from './seed';
 import { shownText } from './text';
 
@@ -20,9 +20,7 @@ const HOSTILE_TITLE = 'Published <img src=x onerror="window.__pwned=1"> <b>twice
 
 describe('Preprints and their published versions', () => {
   let service: RunningService;
-  let app: RunningApp;
-  let browser: Browser;
-  let context: BrowserContext;
+  let session: AppSession;
   let page: Page;
   let problems: PageProblems;
   let dataDir: ReturnType<typeof tempDir>;
@@ -39,7 +37,6 @@ describe('Preprints and their published versions', () => {
 
   beforeAll(async () => {
     service = await startService({ port: 0, papers: 400, log: () => {} });
-    const fullKey = service.keys.find((k) => k.scopes.has('*'))!.token;
     pair = service.corpus.db
       .prepare(
         `SELECT p.doi, p.published_doi, q.title, q.year, j.name AS journal FROM papers p JOIN papers q ON q.doi = p.published_doi JOIN journals j ON j.id = q.journal_id
@@ -70,24 +67,18 @@ describe('Preprints and their published versions', () => {
         },
       });
     });
-    app = await launchApp({
+    session = await openApp({
+      service,
       dataDir: dataDir.path,
-      env: {
-        CITEWISE_SERVICE_URL: service.url,
-        CITEWISE_API_KEY: fullKey,
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
-      },
+      context: { viewport: { width: 1360, height: 900 } },
+      waitForShell: false,
     });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
-    ({ page, problems } = await newPage(context));
-    await page.goto(app.url);
+    ({ page, problems } = session);
     await page.getByTestId('item-count').filter({ hasText: '2 items' }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await session?.close();
     await service?.close();
     dataDir?.remove();
   });

