@@ -5,7 +5,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ImportIssue } from '../../../shared/model/library';
 import { CoreError } from '../../core/errors';
-import { isStorageFault } from '../../core/library/faults';
+import { asStorageFault, isStorageFault } from '../../core/library/faults';
 import { importSource, startParse } from '../../core/library/import-source';
 import { markCliImport } from '../../core/library/shared-use';
 import { captureServiceOf, capturePdfs, type CaptureFileReport, type CaptureService } from '../../core/pdf/capture';
@@ -105,6 +105,8 @@ function pdfLine(file: string, r: CaptureFileReport): string {
 async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   if (p.positionals.length === 0) throw new UsageError('import needs at least one file: citewise import refs.bib');
   const reports: FileReport[] = [];
+  /** The storage fault that stopped the command (a full disk), thrown once the files before it are reported. */
+  let fault: unknown = null;
   // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
   const unmark = markCliImport(ctx.dataDir);
   // PDFs need a reader (a worker thread) and, to be identified, the service: both opened at the first PDF.
@@ -191,7 +193,13 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             appendAll(report.warnings, imported.warnings);
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
-            if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
+            // The files before it were added: they are reported, then the fault.
+            if (isStorageFault(err)) {
+              reports.pop();
+              fault = asStorageFault(err, ctx.dataDir);
+              break;
+            }
+            if (!(err instanceof CoreError)) throw err;
             const line = (err.details as { line?: number } | undefined)?.line;
             report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
@@ -251,6 +259,7 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
         `citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`,
       );
   }
+  if (fault !== null) throw fault;
   return failed > 0 ? 1 : 0;
 }
 
