@@ -10,6 +10,12 @@ import { silentLogger } from '../../../electron/core/log';
 import type { CslItem } from '../../../shared/model/csl';
 import { tempDir } from '../../helpers/tmp';
 
+/** The value of an answer that must be ok. */
+function valueOf(r: { ok: true; value: unknown } | { ok: false; error: { message: string } }): Detail {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value as Detail;
+}
+
 interface Detail {
   id: number;
   csl: CslItem & Record<string, unknown>;
@@ -34,14 +40,14 @@ describe('items with fields named constructor or prototype', { timeout: 120_000 
     const [id] = (r.ok ? (r.value as { ids: number[] }).ids : []) as number[];
     const got = await core.invoke('library.item.get', { id: id! });
     expect(got.ok).toBe(true);
-    return got.value as Detail;
+    return valueOf(got);
   }
 
   async function editTitle(item: Detail, title: string): Promise<Detail> {
     const update = await core.invoke('library.item.update', { id: item.id, csl: { ...item.csl, title } });
     expect(update, JSON.stringify(update)).toMatchObject({ ok: true });
     const got = await core.invoke('library.item.get', { id: item.id });
-    return got.value as Detail;
+    return valueOf(got);
   }
 
   it('a CSL-JSON item with constructor, prototype and custom.constructor imports and is edited, its fields kept', async () => {
@@ -70,7 +76,7 @@ describe('items with fields named constructor or prototype', { timeout: 120_000 
       csl: { ...edited.csl, constructor: 'Another builder' },
     });
     expect(again.ok).toBe(true);
-    const got = (await core.invoke('library.item.get', { id: item.id })).value as Detail;
+    const got = valueOf(await core.invoke('library.item.get', { id: item.id }));
     expect(got.csl.constructor).toBe('Another builder');
   });
 
@@ -94,7 +100,7 @@ describe('items with fields named constructor or prototype', { timeout: 120_000 
     const r = await core.invoke('library.item.update', raw);
     expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(!r.ok && r.error.message).toContain('the input has a key "__proto__", which is not allowed');
-    expect(((await core.invoke('library.item.get', { id: item.id })).value as Detail).csl.title).toBe('Kept');
+    expect(valueOf(await core.invoke('library.item.get', { id: item.id })).csl.title).toBe('Kept');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(typeof Object.prototype.constructor).toBe('function');
