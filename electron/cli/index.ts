@@ -10,6 +10,7 @@ import { stderrLogger } from '../core/log';
 import { resolveDataDir } from '../core/paths';
 import { programHelp, runCommand, singleCommandHelp, UsageError, type CommandContext } from './command';
 import { loadCommand, loadCommands } from './commands';
+import { StandardOutput } from './stdout';
 
 // The core, the host server and each command's module are loaded when the command needs them: loading
 // all of them (the citation processor, the IPC schemas, the web socket server…) took 0.3 s before any
@@ -22,18 +23,21 @@ const globalOptions = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+// Every command writes through this: a chunk is written whole or the failure is reported at the end.
+const stdout = new StandardOutput();
+
 async function main(argv: string[]): Promise<number> {
   const first = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: false });
   const [name] = first.positionals;
   if (first.values.version) {
-    process.stdout.write(`${version}\n`);
+    stdout.write(`${version}\n`);
     return 0;
   }
   const spec = name === undefined || name === 'help' ? undefined : await loadCommand(name);
   if (first.values.help || name === undefined || name === 'help') {
     const [topic] = name === 'help' ? first.positionals.slice(1) : [];
     const about = spec ?? (topic === undefined ? undefined : await loadCommand(topic));
-    process.stdout.write(about ? singleCommandHelp(about) : programHelp(version, await loadCommands()));
+    stdout.write(about ? singleCommandHelp(about) : programHelp(version, await loadCommands()));
     return name === undefined && !first.values.help ? 2 : 0;
   }
   if (!spec) throw new UsageError(`unknown command "${name}"; run citewise --help for the list`);
@@ -41,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const serviceUrlFlag = typeof first.values['service-url'] === 'string' ? first.values['service-url'] : undefined;
   const ctx: CommandContext = {
     dataDir: resolveDataDir(dataDirFlag),
-    stdout: process.stdout,
+    stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     coreOptions,
@@ -79,9 +83,17 @@ function coreOptions(
   };
 }
 
+/** A cut output is a failure whatever the command thought (exit 1 and one line); a reader that left is not. */
+function outputChecked(code: number): number {
+  const cut = stdout.failureMessage();
+  if (cut === null) return code;
+  process.stderr.write(`citewise: ${cut}\n`);
+  return code === 0 ? 1 : code;
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = outputChecked(code);
   },
   (err: unknown) => {
     if (err instanceof UsageError) {
@@ -94,5 +106,6 @@ main(process.argv.slice(2)).then(
       stderrLogger.error('unexpected failure', err);
       process.exitCode = 1;
     }
+    outputChecked(1);
   },
 );

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CoreOptions } from '../../core';
 import { parseCommand, requireCoreOptions, UsageError, type CommandSpec } from '../command';
+import { childEnv } from '../open-browser';
 
 export interface ApiCommandContext {
   coreOptions(values: { 'data-dir'?: string | undefined; 'service-url'?: string | undefined }): CoreOptions;
@@ -57,7 +58,7 @@ export function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.e
           ? ['wl-copy', []]
           : ['xclip', ['-selection', 'clipboard']];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'ignore'], env: childEnv(env) });
     child.on('error', (err) => reject(new Error(`the clipboard needs ${command} (${err.message})`)));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`))));
     child.stdin.end(text);

@@ -8,7 +8,7 @@ import { attachSummary, type AttachFilesReport } from '../../../shared/model/lin
 import type { ImportIssue } from '../../../shared/model/library';
 import type { ZoteroImportReport } from '../../../shared/ipc/zotero';
 import { CoreError } from '../../core/errors';
-import { isStorageFault } from '../../core/library/faults';
+import { asStorageFault, isStorageFault } from '../../core/library/faults';
 import { importSource, startParse } from '../../core/library/import-source';
 import { markCliImport } from '../../core/library/shared-use';
 import { attachLinkedFiles, jabrefFileDirectories } from '../../core/pdf/attach-files';
@@ -160,6 +160,8 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     throw new UsageError(`--files-from ${p.values['files-from']}: there is no folder there`);
   let pdfsAttached = 0;
   const reports: FileReport[] = [];
+  /** The storage fault that stopped the command (a full disk), thrown once the files before it are reported. */
+  let fault: unknown = null;
   // Tells the app, if it has the library open, why its changes wait (see shared-use.ts).
   const unmark = markCliImport(ctx.dataDir);
   // PDFs need a reader (a worker thread) and, to be identified, the service: both opened at the first PDF.
@@ -280,7 +282,13 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             }
           } catch (err) {
             // A full disk stops the command: the next file would meet it too (this one was rolled back).
-            if (!(err instanceof CoreError) || isStorageFault(err)) throw err;
+            // The files before it were added: they are reported, then the fault.
+            if (isStorageFault(err)) {
+              reports.pop();
+              fault = asStorageFault(err, ctx.dataDir);
+              break;
+            }
+            if (!(err instanceof CoreError)) throw err;
             const line = (err.details as { line?: number } | undefined)?.line;
             report.failed = `${err.message}${line ? ` (line ${line})` : ''}`;
           }
@@ -367,6 +375,7 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
         `citewise: ${plural(skipped, 'entry', 'entries')} with errors ${skipped === 1 ? 'was' : 'were'} not imported (see above); the other entries were.\n`,
       );
   }
+  if (fault !== null) throw fault;
   return failed > 0 ? 1 : 0;
 }
 

@@ -84,6 +84,45 @@ export function planCheck(file: string, now: number, interval = CHECK_INTERVAL_M
   return { reason: null, staleMarks };
 }
 
+/** Whether another live process (not this one) has the library at `file` open now. */
+export function openElsewhere(file: string): boolean {
+  return names(stateDir(file)).some((n) => {
+    const m = MARK.exec(n);
+    return m !== null && Number(m[1]) !== process.pid && alive(Number(m[1]));
+  });
+}
+
+const LEFTOVERS = 'leftovers-pending';
+
+/**
+ * Whether a process that died with the library open may have left files behind that no open has
+ * removed yet (a stale mark now, or one an earlier open saw while another process had the library open).
+ */
+export function leftoversPending(file: string, plan: CheckPlan): boolean {
+  return plan.staleMarks.length > 0 || names(stateDir(file)).includes(LEFTOVERS);
+}
+
+/** Notes that leftovers are still to be removed (true), or that they were (false). */
+export function setLeftoversPending(file: string, pending: boolean): void {
+  try {
+    if (!pending) rmSync(join(stateDir(file), LEFTOVERS), { force: true });
+    else {
+      mkdirSync(stateDir(file), { recursive: true });
+      writeFileSync(join(stateDir(file), LEFTOVERS), '');
+    }
+  } catch {
+    // Without the note, leftovers wait for the next unclean shutdown: only space, never data.
+  }
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** Records a passed full check (or a new, empty library) and drops the marks it accounted for. */
 export function recordCheck(file: string, now: number, staleMarks: readonly string[] = []): void {
   const dir = stateDir(file);

@@ -9,7 +9,17 @@ import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnrichmentStore } from './enrichment-store';
 import { GraphStore } from './graph-store';
 import { FulltextStore } from './fulltext-store';
-import { isDamage, markOpen, planCheck, recordCheck, type CheckReason } from './health';
+import {
+  isDamage,
+  leftoversPending,
+  markOpen,
+  openElsewhere,
+  planCheck,
+  recordCheck,
+  setLeftoversPending,
+  type CheckReason,
+} from './health';
+import { cleanLeftovers, type LeftoversCleaned } from './leftovers';
 import { Library, type LibraryOptions } from './library';
 import { loadRankFunction } from './rank';
 import { repairSearchIndexIfDrifted, type SearchIndexRepair } from './search-index';
@@ -60,6 +70,8 @@ export interface OpenedLibrary {
    * with the items whenever the integrity check runs (integrityCheck is set), and only then.
    */
   searchIndexRepair: SearchIndexRepair | null;
+  /** What a process that died with the library open had left and this open removed (null: not looked for). */
+  leftovers: LeftoversCleaned | null;
   backupDir: string;
   close(): void;
 }
@@ -126,6 +138,17 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
   // A new library, or one that passed its check (or was restored from a backup that passed), counts
   // as checked now. Skipped checks (tests) leave the record alone.
   if (!existed || integrityCheck) recordCheck(file, now(), plan.staleMarks);
+  // A process died with the library open: what it was writing is left over (temporary copies of PDFs
+  // and auto-exports, an import's marker). Removed once no other process has the library open.
+  let leftovers: LeftoversCleaned | null = null;
+  if (existed && leftoversPending(file, plan)) {
+    const elsewhere = openElsewhere(file);
+    if (!elsewhere) {
+      const paths = db.prepare('SELECT path FROM auto_exports').pluck().all() as string[];
+      leftovers = cleanLeftovers(dirname(file), paths);
+    }
+    setLeftoversPending(file, elsewhere);
+  }
   const unmark = markOpen(file);
   const library = new Library({
     write,
@@ -155,6 +178,7 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     integrityCheck,
     migrationBackup,
     searchIndexRepair,
+    leftovers,
     backupDir,
     close() {
       reader.close();

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
 import type { NormalizedDoi } from '../../../shared/model/doi';
 import type { CaptureCandidate, CaptureEvidence, CaptureMethod, CaptureState } from '../../../shared/model/pdf-capture';
@@ -18,6 +18,7 @@ import { CoreError } from '../errors';
 import { doiPlaceholder, paperToCsl } from '../formats';
 import { copyFileAtomicAsync } from '../fs/atomic-write';
 import { cachePapers, metadataOf, TRANSIENT, type PaperSource } from '../library/add-dois';
+import { asStorageFault } from '../library/faults';
 import type { CaptureInput, CaptureStored, TitleSearchOutcome } from '../library/capture-store';
 import type { AsyncLibrary, AsyncStore } from '../library/client';
 import type { ServiceClient } from '../service/client';
@@ -354,8 +355,15 @@ export async function keepCopy(
     () => false,
   );
   if (there) return { stored, wrote: false };
-  await mkdir(join(storeDir, sha256.slice(0, 2)), { recursive: true });
-  await copyFileAtomicAsync(path, stored);
+  try {
+    await mkdir(join(storeDir, sha256.slice(0, 2)), { recursive: true });
+    await copyFileAtomicAsync(path, stored);
+  } catch (err) {
+    // A full disk is the library's disk, not this file's fault: one sentence, nothing kept of the copy.
+    throw asStorageFault(err, dirname(storeDir));
+  }
+  // The copy must be the file that was hashed: one that changed meanwhile (still being written, or
+  // edited) is not kept under a checksum it does not have.
   const after = await stat(path).catch(() => null);
   if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs) {
     await rm(stored, { force: true });

@@ -8,8 +8,10 @@ import { excerptOf, type ImportedDoi, type ImportIssue, type ParseResult } from 
 import { grouped } from '../../../../shared/model/numbers';
 
 // A DOI inside text: "10.", a registrant code, "/", then anything up to a blank, a quote or an angle
-// bracket. Trailing punctuation of the sentence is trimmed after the match.
-export const DOI_IN_TEXT = /\b10\.\d{4,9}(?:\.\d+)*\/[^\s"'<>]+/gi;
+// bracket, except the angle brackets of a SICI (old Wiley and Elsevier DOIs, 10.1002/(SICI)1097-4636
+// (199706)35:4<479::AID-JBM8>3.0.CO;2-F), which hold "::" and no blank; an HTML tag after a DOI does
+// not. Trailing punctuation of the sentence is trimmed after the match.
+export const DOI_IN_TEXT = /\b10\.\d{4,9}(?:\.\d+)*\/(?:[^\s"'<>]|<[^\s"'<>]*::[^\s"'<>]*>)+/gi;
 const TRAILING = /[.,;:!?]+$/;
 
 export function importDoiList(text: string, limits: ImportLimits): ParseResult {
