@@ -32,11 +32,12 @@ export const PICKER_HTML = `<!doctype html>
 
 export const PICKER_CSS = `
 :root { color-scheme: light dark; font: 15px/1.4 system-ui, sans-serif; }
-body { margin: 0; }
+body { margin: 0; background: Canvas; color: CanvasText; }
 main { max-width: 52rem; margin: 1.5rem auto; padding: 0 1rem; }
 h1 { font-size: 1.2rem; margin: 0 0 .25rem; }
 h2 { font-size: 1rem; margin: 1rem 0 .25rem; }
-.help { color: GrayText; margin: 0 0 .5rem; font-size: .9rem; }
+.help { color: #555; margin: 0 0 .5rem; font-size: .9rem; }
+@media (prefers-color-scheme: dark) { .help { color: #bbb; } }
 kbd, code { font: .85rem ui-monospace, monospace; border: 1px solid GrayText; border-radius: 3px; padding: 0 .2rem; }
 #q { width: 100%; box-sizing: border-box; font-size: 1.1rem; padding: .5rem; }
 #status { min-height: 1.2em; margin: .25rem 0; font-size: .9rem; }

@@ -14,6 +14,7 @@ import { silentLogger, type Logger } from '../core/log';
 import { limitConnections, type ConnectionLimit } from '../core/net/connections';
 import { cookieName, hostAllowed, newToken, originAllowed, tokenSource } from './auth';
 import { resolveStatic, sendFile } from './static';
+import { ATTACHMENT_ROUTE, serveAttachment } from './attachments';
 
 export const LOOPBACK = '127.0.0.1';
 
@@ -108,6 +109,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
         'Cache-Control': 'no-store',
       });
       return res.end();
+    }
+    const attachment = ATTACHMENT_ROUTE.exec(url.pathname);
+    if (attachment) {
+      void serveAttachment(core, res, attachment, refuse, req.method === 'HEAD').catch((err: unknown) => {
+        logger.error('Sending an attachment failed', err);
+        if (!res.headersSent) refuse(res, 500, 'Citewise: the file could not be sent.\n');
+        else res.destroy();
+      });
+      return;
     }
     const file =
       resolveStatic(rendererDir, url.pathname) ??

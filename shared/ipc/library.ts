@@ -106,7 +106,8 @@ export interface ImportReport {
   entries: number;
   added: number;
   ids: ItemId[];
-  duplicates: { line: number; key?: string; existingId: ItemId; reason: SameEntryReason }[];
+  /** `existingKey`: the citation key of the item it is, for the report to name (never an internal id). */
+  duplicates: { line: number; key?: string; existingId: ItemId; existingKey?: string; reason: SameEntryReason }[];
   /** Entries left out, each with its line and reason. */
   errors: ImportIssue[];
   warnings: ImportIssue[];

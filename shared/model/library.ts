@@ -191,7 +191,7 @@ export interface ImportResult {
   added: number;
   ids: ItemId[];
   /** Entries the library already holds as the same entry, and why they are taken for it. */
-  duplicates: (EntryPlace & { existingId: ItemId; reason: SameEntryReason })[];
+  duplicates: (EntryPlace & { existingId: ItemId; existingKey?: string; reason: SameEntryReason })[];
   /** Entries not added, with the reason. */
   errors: (EntryPlace & ImportIssue)[];
   /** Kept entries with something to tell: an invalid DOI not indexed, a citation key that was taken. */

@@ -208,7 +208,9 @@ export function reportText(r: ManuscriptReport): string {
   out.push(
     summary.length > 0
       ? `Found: ${summary.join('; ')}.`
-      : 'Nothing to look at: every reference is in the library and none is flagged.',
+      : r.citations === 0 && !r.citesAll
+        ? 'No citations were found, so nothing was checked.'
+        : 'Nothing to look at: every reference is in the library and none is flagged.',
   );
   for (const n of r.notes) out.push(`Note: ${n}`);
   return `${out.join('\n')}\n`;

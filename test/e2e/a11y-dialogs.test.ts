@@ -95,8 +95,18 @@ describe('axe with dialogs and panes open', () => {
     found.push(...(await check('export-dialog')));
     await page.keyboard.press('Escape');
 
-    await page.getByTestId('add-button').click();
-    await page.getByRole('button', { name: 'By identifier…' }).click();
+    // Issue 32: the Add ▾ menu ignored ↓. ↓ opens it at its first entry, ↓ ↑ move, Enter picks.
+    await page.getByTestId('add-button').focus();
+    await page.keyboard.press('ArrowDown');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    await expect.poll(focused).toBe('New item…');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('By identifier…');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Import file…');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('By identifier…');
+    await page.keyboard.press('Enter');
     await page.locator('dialog[open]').waitFor();
     found.push(...(await check('identifier-dialog')));
     await page.keyboard.press('Escape');

@@ -222,8 +222,35 @@ describe('Auto-export, restore and attachments', () => {
       expect(await shownText(item)).toContain('paper.pdf');
       expect(await page.getByTestId('attachment-error').count()).toBe(0);
 
+      // Issue 32: in browser mode Open shows the PDF in a new tab, served to this session only.
+      const tab = page.context().waitForEvent('page', { timeout: 15_000 });
       await page.getByTestId('attachment-open').click();
+      const opened = await tab;
+      await opened.close();
       await expect.poll(() => shownText(page.getByTestId('attachment-path'))).toContain(pdf);
+      const href = (await page.getByTestId('attachment-link').getAttribute('href'))!;
+      expect(href).toMatch(/^\/attachments\/\d+\/\d+$/);
+      const got = await page.evaluate(async (h) => {
+        const r = await fetch(h);
+        return {
+          status: r.status,
+          type: r.headers.get('content-type'),
+          disposition: r.headers.get('content-disposition'),
+          csp: r.headers.get('content-security-policy'),
+          body: await r.text(),
+        };
+      }, href);
+      expect(got).toMatchObject({ status: 200, type: 'application/pdf', body: '%PDF-1.4\nThe paper\n' });
+      expect(got.disposition).toContain('inline; filename="paper.pdf"');
+      expect(got.csp).toContain("default-src 'none'");
+      // Without the session's cookie the file is refused; an attachment that is not there is a 404.
+      expect((await fetch(new URL(href, page.url()))).status).toBe(401);
+      // (Asked outside the page, with its session cookie: a 404 in the page is a console error.)
+      const cookie = (await page.context().cookies(page.url())).map((c) => `${c.name}=${c.value}`).join('; ');
+      const host = { headers: { cookie } };
+      expect((await fetch(new URL('/attachments/999999/1', page.url()), host)).status).toBe(404);
+      const asSession = await fetch(new URL(href, page.url()), host);
+      expect([asSession.status, asSession.headers.get('x-content-type-options')]).toEqual([200, 'nosniff']);
       await page.getByTestId('attachment-copy').click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(pdf);
       await screenshot(page, 'attachments-light');

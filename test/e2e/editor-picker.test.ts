@@ -7,6 +7,7 @@ import type { PickSession } from '../../electron/api/picker';
 import { send, startFixture, type Fixture } from '../integration/api/helpers';
 import { launchBrowser, newPage, screenshot, type PageProblems } from './harness';
 import { shownText } from './text';
+import { allViolations } from './axe';
 
 describe('the editor picker', () => {
   let f: Fixture;
@@ -72,6 +73,12 @@ describe('the editor picker', () => {
     const reply = request('/better-bibtex/cayw?format=pandoc&brackets=1');
     const box = page.getByRole('searchbox', { name: 'Search the library' });
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Issue 32: the help line was 3.94:1 (GrayText); axe clean in both color schemes.
+    expect(await allViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await allViolations(page)).toEqual([]);
+    await screenshot(page, 'picker-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await box.pressSequentially('adams', { delay: 20 });
     const hit = page.getByRole('option').first();

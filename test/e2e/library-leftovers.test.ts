@@ -243,6 +243,28 @@ describe('the Library as researchers work in it', () => {
     await editor.fill('Changed');
     await editor.press('Escape');
     expect(await page.getByTestId('f-title-shown').textContent()).toMatch(/^The DNA of soil\s+microbiomes$/);
+    // Issue 32: Enter saves the title on one line instead of a newline in it; Ctrl+Z in the field is
+    // the field's own undo and never reaches the search box's typing (which reran an old search).
+    await page.getByTestId('f-title-shown').click();
+    await editor.fill('The DNA of soil under drought');
+    await editor.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('details-title').textContent(), { timeout: 10_000 })
+      .toBe('The DNA of soil under drought');
+    const plainEditor = page.locator('textarea#f-title');
+    expect(await plainEditor.inputValue()).toBe('The DNA of soil under drought');
+    await plainEditor.focus();
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    expect(await search().inputValue()).toBe('key:dna2020');
+    expect(await plainEditor.inputValue()).toBe('The DNA of soil under drought');
+    await plainEditor.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' grasslands');
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.getByTestId('details-title').textContent(), { timeout: 10_000 })
+      .toBe('The DNA of soil under drought grasslands');
     await search().fill('');
     await expect.poll(count, { timeout: 20_000 }).toBe('3 items');
   });

@@ -62,8 +62,29 @@ describe('The manuscript check in the Assistant pane', () => {
     context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
     ({ page, problems } = await newPage(context));
     await page.goto(`${app.url}#/assistant`);
-    await page.getByTestId('tab-manuscript').click();
+    await page.getByTestId('tab-ask').waitFor();
   }, 120_000);
+
+  // Issue 32: the Assistant's tabs had no tab panel and ignored the arrow keys.
+  it('has tabs with a tab panel, one tab stop, and ← → Home End', async () => {
+    const tab = (id: string) => page.getByTestId(`tab-${id}`);
+    await tab('ask').focus();
+    expect(await tab('ask').getAttribute('tabindex')).toBe('0');
+    expect(await tab('check').getAttribute('tabindex')).toBe('-1');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tab('check').getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('assistant-tab-check');
+    const panel = page.getByRole('tabpanel');
+    expect(await panel.getAttribute('aria-labelledby')).toBe('assistant-tab-check');
+    await page.keyboard.press('End');
+    await expect.poll(() => tab('manuscript').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tab('ask').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tab('manuscript').getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('assistant-tab-manuscript');
+    expect(await tab('manuscript').getAttribute('aria-controls')).toBe('assistant-panel');
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -111,6 +132,20 @@ describe('The manuscript check in the Assistant pane', () => {
     await expect
       .poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 })
       .toMatch(/pasted\.tex: 1 citation of 1 reference; 0 not in the library\.\s*Nothing to look at\./);
+    // Issue 32: the same LaTeX under the default "Markdown" is read as LaTeX, and said so; text with
+    // no citations at all is no all-clear.
+    await page.getByTestId('manuscript-paste-format').selectOption('pasted.md');
+    await page.getByTestId('manuscript-start').click();
+    await expect
+      .poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 })
+      .toMatch(/pasted\.md: 1 citation of 1 reference; 0 not in the library\.\s*Nothing to look at\./);
+    expect(await page.locator('.manuscript .note').first().innerText()).toMatch(/^Read as LaTeX: it has no Markdown/);
+    await page.getByTestId('manuscript-paste').fill('A draft without any citation yet.\n');
+    await page.getByTestId('manuscript-start').click();
+    await expect
+      .poll(() => page.getByTestId('manuscript-summary').innerText(), { timeout: 20_000 })
+      .toMatch(/No citations were found, so nothing was checked\./);
+    await screenshot(page, 'assistant-manuscript-no-citations');
     await page.getByTestId('manuscript-mode-file').check();
     await page.getByTestId('manuscript-file').setInputFiles({
       name: 'broken.docx',

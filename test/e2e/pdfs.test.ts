@@ -65,7 +65,7 @@ describe('PDFs in the app', () => {
       .toMatch(/Added 2 PDFs of 4 files, 1 to review\.\s+1 file already in your library\.\s+1 file not added\./);
     expect(await shownText(dialog.getByTestId('pdf-added'))).toContain('10.5555/alpha.2024');
     expect(await shownText(dialog.getByTestId('pdf-review-list'))).toMatch(
-      /two-dois\.pdf unsure match \(confidence 50 %\)/,
+      /two-dois\.pdf a possible match, not certain \(50 % sure\): check it/,
     );
     expect(await shownText(dialog.getByTestId('pdf-duplicates'))).toMatch(
       /alpha copy\.pdf the same file is already attached/,

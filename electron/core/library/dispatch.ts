@@ -16,7 +16,17 @@ type Method = (...args: unknown[]) => unknown;
  * helper a room adds fails that test until it is named here.
  */
 const INTERNAL: Readonly<Record<string, ReadonlySet<string>>> = {
-  lib: new Set(['deleteRow', 'reindex', 'rowOf', 'writeItem', 'tagId', 'subject', 'undoable', 'beginImport']),
+  lib: new Set([
+    'deleteRow',
+    'reindex',
+    'rowOf',
+    'writeItem',
+    'tagId',
+    'subject',
+    'undoable',
+    'undoBarrier',
+    'beginImport',
+  ]),
 };
 
 /** The methods declared along a store's class chain, up to (not including) Object. */

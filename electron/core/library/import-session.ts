@@ -82,6 +82,11 @@ export class ImportSession {
   readonly #renamedKeys = new Map<string, ItemId[]>();
   readonly #tagIds = new Map<string, number>();
   /**
+   * Keys the file asked for that were taken, → where and what each entry got instead: reported at the
+   * commit as one line per key ("Smith2020" used by 4 entries…), not one per entry.
+   */
+  readonly #collisions = new Map<string, { at: EntryPlace; renamed: { line: number; key: string }[] }>();
+  /**
    * The library was empty when this import began (checked inside its transaction): every duplicate
    * and taken key is then one this import made, so the lookups stay in memory, without a query per item.
    */
@@ -128,6 +133,7 @@ export class ImportSession {
         'INSERT OR IGNORE INTO item_origins (item_id, origin, source_key, title_sort) VALUES (?, ?, ?, ?)',
       ),
       identityOf: raw.prepare('SELECT id, title_sort, doi FROM items WHERE id = ?'),
+      keyOf: raw.prepare('SELECT citation_key FROM items WHERE id = ?').pluck(),
       keyTaken: raw
         .prepare('SELECT 1 FROM items WHERE citation_key = ? UNION ALL SELECT 1 FROM key_aliases WHERE alias = ?')
         .pluck(),
@@ -230,6 +236,21 @@ export class ImportSession {
     }
   }
 
+  /** One warning per citation key the file asked for that was taken, at the first entry renamed. */
+  #reportCollisions(): void {
+    for (const [requested, { at, renamed }] of this.#collisions) {
+      const got = renamed.map((r) => `"${r.key}"`);
+      const lines = renamed.map((r) => r.line).filter((l) => l > 0);
+      const reason =
+        renamed.length === 1
+          ? `The citation key "${requested}" is already used; this entry got "${renamed[0]!.key}" ("${requested}" → "${renamed[0]!.key}").`
+          : `The citation key "${requested}" is already used; ${renamed.length} more entries asked for it and got ${listed(got)}${lines.length === renamed.length ? ` (lines ${listed(lines.map(String))})` : ''}.`;
+      this.#result.warnings.push({ ...at, reason });
+    }
+    this.#collisions.clear();
+    this.#result.warnings.sort((a, b) => a.index - b.index);
+  }
+
   /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
   addOne(item: CslItem, index: number, force: boolean): number | string | null {
     return this.#insert(prepareItem(item), { index, line: 0 }, force);
@@ -242,7 +263,13 @@ export class ImportSession {
     if (!force) {
       const same = this.existing(p, origin);
       if (same) {
-        this.#result.duplicates.push({ ...at, existingId: same.id, reason: same.reason });
+        const existingKey = this.#st.keyOf.get(same.id) as string | undefined;
+        this.#result.duplicates.push({
+          ...at,
+          existingId: same.id,
+          ...(existingKey ? { existingKey } : {}),
+          reason: same.reason,
+        });
         // Found by its key, DOI or title: from now on by its origin too, whatever becomes of those.
         if (origin !== undefined && same.reason !== 'entry') this.#recordOrigin(same.id, origin, p);
         return null;
@@ -261,10 +288,9 @@ export class ImportSession {
       key = uniqueCitationKey(requested, taken);
       if (key !== requested) {
         provisional = requested;
-        warning = {
-          ...at,
-          reason: `The citation key "${requested}" is already used; this entry got "${key}" ("${requested}" → "${key}").`,
-        };
+        const group = this.#collisions.get(requested) ?? { at, renamed: [] };
+        group.renamed.push({ line: at.line, key });
+        this.#collisions.set(requested, group);
       }
     } else {
       const base = this.#formula ? this.#formula.keyOf(JSON.parse(cslText(p.csl)) as CslItem) : p.keyBase!;
@@ -286,9 +312,10 @@ export class ImportSession {
     if (keyed && d.doi && !force && !this.#fresh) {
       const other = this.#st.byDoi.get(d.doi, this.#before) as number | undefined;
       if (other !== undefined) {
+        const otherKey = this.#st.keyOf.get(other) as string | undefined;
         this.#result.warnings.push({
           ...at,
-          reason: `Item ${other} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
+          reason: `${otherKey ? `“${otherKey}”` : 'An item'} has the same DOI (${d.doi}) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
         });
       }
     }
@@ -372,6 +399,9 @@ export class ImportSession {
     this.#seenKeys.set(key.toLowerCase(), holder.id);
     this.#provisional.set(key.toLowerCase(), { ...holder, key });
     if (holder.warning) holder.warning.reason = holder.warning.reason.replaceAll(`"${holder.key}"`, `"${key}"`);
+    // The report of keys used twice names the key the holder ends with.
+    for (const group of this.#collisions.values())
+      for (const renamed of group.renamed) if (renamed.key === holder.key) renamed.key = key;
   }
 
   /**
@@ -464,6 +494,7 @@ export class ImportSession {
 
   commit(): ImportResult {
     if (!this.#open) throw new Error('This import has already finished.');
+    this.#reportCollisions();
     if (this.#deferred.length > 0) {
       try {
         for (const ddl of this.#deferred) this.#db.raw.exec(ddl);
@@ -514,4 +545,9 @@ function abortError(): Error {
   const err = new Error('The import was cancelled.');
   err.name = 'AbortError';
   return err;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(parts: readonly string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }

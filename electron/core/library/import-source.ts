@@ -115,6 +115,7 @@ export async function importSource(
       line: d.line,
       ...(d.sourceKey ? { key: d.sourceKey } : {}),
       existingId: d.existingId,
+      ...(d.existingKey ? { existingKey: d.existingKey } : {}),
       reason: d.reason,
     })),
     errors: [...parsed.errors.map(reported), ...result.errors.map(reported)],

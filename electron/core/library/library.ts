@@ -6,7 +6,8 @@
 // no undo as fields (`listing`, `serviceCache`, `citeCache`…); this module holds imports,
 // duplicates and merge, export and the manuscript lookup.
 import { CiteCacheStore } from './cite-cache';
-import type { CslItem } from '../../../shared/model/csl';
+import { plainCslText, type CslItem } from '../../../shared/model/csl';
+import { writtenDoi } from '../../../shared/model/doi';
 import { statusFromNotices } from '../../../shared/model/item-status';
 import type { CitationLookup, CitedItemFacts, LookupResult, MatchedBy } from '../../../shared/model/manuscript';
 import { normaliseTitle } from '../formats/fingerprint';
@@ -359,13 +360,21 @@ export class Library extends ZoteroRoom {
               SELECT linked_doi AS doi FROM service_paper_links WHERE doi = ${row.doi} AND kind = 'publication'
               UNION SELECT doi FROM service_paper_links WHERE linked_doi = ${row.doi} AND kind = 'preprint') v ORDER BY v.doi`)
         : [];
+      // The report is plain text: the title without its CSL markup (<span class="nocase">), the DOI as
+      // the item writes it (row.doi is the lower-case form kept for matching).
+      const written = this.r.get<{ doi: unknown }>(
+        sql`SELECT json_extract(csl, '$.DOI') AS doi FROM item_csl WHERE item_id = ${id}`,
+      )?.doi;
       facts.set(id, {
         id,
         citationKey: row.citationKey,
-        title: row.title,
+        title: row.title === null ? null : plainCslText(row.title),
         creators: row.creators,
         year: row.year,
-        doi: row.doi,
+        doi:
+          typeof written === 'string' && row.doi !== null && normDoi(written) === row.doi
+            ? (writtenDoi(written) ?? row.doi)
+            : row.doi,
         trashed: row.trashedAt !== null,
         status: statusFromNotices(row.notices, row.retracted),
         notices: row.notices,

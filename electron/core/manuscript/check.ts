@@ -73,6 +73,21 @@ function decodeText(name: string, bytes: Uint8Array, format: ManuscriptFormat): 
   }
 }
 
+type TextFormat = Exclude<ManuscriptFormat, 'docx'>;
+const TEXT_FORMATS: readonly TextFormat[] = ['latex', 'markdown', 'typst'];
+const TEXT_PARSERS: Record<TextFormat, (text: string) => ParsedCitations> = {
+  latex: parseLatex,
+  markdown: parseMarkdown,
+  typst: parseTypst,
+};
+const FORMAT_LABELS: Record<TextFormat, string> = { latex: 'LaTeX', markdown: 'Markdown', typst: 'Typst' };
+/** What each format's citations look like, for the notes. */
+const CITATION_SYNTAX: Record<TextFormat, string> = {
+  latex: '\\cite{key}, \\parencite{key}…',
+  markdown: '[@key], @key',
+  typst: '@key, #cite(<key>)',
+};
+
 function unsupported(name: string): CoreError {
   return new CoreError(
     'INVALID_INPUT',
@@ -90,8 +105,9 @@ export function parseManuscript(
   bytes: Uint8Array,
   aux?: { name: string; bytes: Uint8Array },
 ): ParsedManuscript {
-  const format = manuscriptFormatOf(name);
-  if (!format) throw unsupported(name);
+  const named = manuscriptFormatOf(name);
+  if (!named) throw unsupported(name);
+  let format: ManuscriptFormat = named;
   if (bytes.length > MAX_MANUSCRIPT_BYTES)
     throw new CoreError(
       'INVALID_INPUT',
@@ -110,10 +126,23 @@ export function parseManuscript(
     }
   } else {
     const text = decodeText(name, bytes, format);
-    if (format === 'markdown') parsed = parseMarkdown(text);
-    else if (format === 'typst') parsed = parseTypst(text);
-    else if (/\.aux$/i.test(name)) parsed = parseAux(text);
-    else parsed = parseLatex(text);
+    parsed = /\.aux$/i.test(name) ? parseAux(text) : TEXT_PARSERS[format](text);
+    // Text read as the wrong format (LaTeX pasted as Markdown) finds nothing: that is no all-clear.
+    if (parsed.citations.length === 0 && !parsed.citesAll && !aux && !/\.aux$/i.test(name)) {
+      const other = TEXT_FORMATS.filter((f) => f !== format)
+        .map((f) => ({ f, got: TEXT_PARSERS[f](text) }))
+        .find((o) => o.got.citations.length > 0 || o.got.citesAll);
+      if (other) {
+        notes.push(
+          `Read as ${FORMAT_LABELS[other.f]}: it has no ${FORMAT_LABELS[format]} citations (${CITATION_SYNTAX[format]}) but ${FORMAT_LABELS[other.f]} ones (${CITATION_SYNTAX[other.f]}).`,
+        );
+        format = other.f;
+        parsed = other.got;
+      } else
+        notes.push(
+          `No citation syntax was found: no ${FORMAT_LABELS[format]} citations (${CITATION_SYNTAX[format]}), nor LaTeX, Markdown or Typst ones. Nothing was checked.`,
+        );
+    }
   }
   if (aux) {
     if (aux.bytes.length > MAX_MANUSCRIPT_BYTES)

@@ -227,6 +227,43 @@ describe('citewise manuscript', () => {
     ]);
   });
 
+  // Issue 32: LaTeX pasted under "Markdown" gave "0 citations … Nothing to look at", a false all-clear;
+  // the report printed titles with raw <span class="nocase"> and DOIs lower-cased.
+  it('reads LaTeX given as Markdown as LaTeX, says when no citation syntax was found, and prints plain titles and DOIs as written', async () => {
+    const extra = join(work.path, 'extra.bib');
+    writeFileSync(
+      extra,
+      '@article{dna2022, title = {The {DNA} of soil under drought}, author = {Soil, Sam}, year = {2022}, doi = {10.1000/DNA.Soil}}\n',
+    );
+    expect((await run(data.path, 'import', extra)).code).toBe(0);
+    const md = join(work.path, 'pasted.md');
+    writeFileSync(md, 'As shown \\citep{fine2019}, and in \\cite[p.~3]{dna2022}.\n');
+    const r = await manuscript(data.path, md, '--json');
+    const report = JSON.parse(r.stdout) as ManuscriptReport;
+    expect(report.format).toBe('latex');
+    expect(report.cited.map((e) => e.ref)).toEqual(['fine2019', 'dna2022']);
+    expect(report.notes[0]).toBe(
+      'Read as LaTeX: it has no Markdown citations ([@key], @key) but LaTeX ones (\\cite{key}, \\parencite{key}…).',
+    );
+    const text = await manuscript(data.path, md);
+    expect(text.stdout).toContain('✓ dna2022 (line 1): Soil, 2022, The DNA of soil under drought doi:10.1000/DNA.Soil');
+    expect(text.stdout).not.toContain('nocase');
+    // No citations in any syntax: said so, never "Nothing to look at".
+    const none = join(work.path, 'none.md');
+    writeFileSync(none, 'A draft without a single citation yet.\n');
+    const empty = await manuscript(data.path, none);
+    expect(empty.stdout).toContain('No citations were found, so nothing was checked.');
+    expect(empty.stdout).not.toContain('Nothing to look at');
+    expect(empty.stdout).toContain(
+      'Note: No citation syntax was found: no Markdown citations ([@key], @key), nor LaTeX, Markdown or Typst ones. Nothing was checked.',
+    );
+    // One citation in the named format is read as that format.
+    writeFileSync(none, 'Only [@fine2019].\n');
+    expect((JSON.parse((await manuscript(data.path, none, '--json')).stdout) as ManuscriptReport).format).toBe(
+      'markdown',
+    );
+  }, 180_000);
+
   it('refuses bad input with what and where, writing nothing', async () => {
     const out = join(work.path, 'never.bib');
     const missing = await manuscript(data.path, join(work.path, 'nope.md'), '--write-bib', out).catch(

@@ -26,6 +26,28 @@ describe('import preview', () => {
     dir.remove();
   });
 
+  // Issue 32: the preview shows what sentence case will change, as Settings → Import says.
+  it('shows the titles stored in sentence case beside the title as the file writes it', async () => {
+    const text =
+      '@article{nyt2020, title = {In {America}: The Rise of the {New York Times} Reporting}}\n@article{drake2019, title = {Keira Drake Reads the Book of the Year}}\n';
+    const preview = await previewSource(client, { kind: 'text', text }, { fileName: 'refs.bib', sample: 5 });
+    expect(preview.titlesCased).toBe(1);
+    expect(preview.sample.map((e) => [e.title, e.titleAsWritten])).toEqual([
+      [
+        'In <span class="nocase">America</span>: The rise of the <span class="nocase">New York Times</span> reporting',
+        'In <span class="nocase">America</span>: The Rise of the <span class="nocase">New York Times</span> Reporting',
+      ],
+      ['Keira Drake Reads the Book of the Year', undefined],
+    ]);
+    const off = await previewSource(
+      client,
+      { kind: 'text', text },
+      { fileName: 'refs.bib', sample: 5, sentenceCase: 'off' },
+    );
+    expect(off.titlesCased).toBeUndefined();
+    expect(off.sample.every((e) => e.titleAsWritten === undefined)).toBe(true);
+  });
+
   it('shows the first entries and counts of a 20,000-entry file without its items reaching this thread', async () => {
     const text = generateBibtex({ entries: 20_000, seed: 7 });
     // Some of them in the library already: the preview counts all of those, not only the sample's.

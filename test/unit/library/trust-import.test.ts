@@ -190,7 +190,7 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
     const other = await store(lib.client(), cslText([{ ...bookAndChapter[0], id: 'handbook2010' }]));
     expect(other.added).toBe(1);
     expect(other.warnings.map((w) => w.reason)).toEqual([
-      `Item ${first.ids[0]} has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
+      `“${lib.t().library.getItem(first.ids[0]!).citationKey}” has the same DOI (10.1000/book) under another citation key; both are kept, and the Duplicates view lists them to merge.`,
     ]);
     expect(lib.t().library.findDuplicates()).toEqual([{ ids: [first.ids[0], other.ids[0]], reason: 'doi' }]);
   });
@@ -254,10 +254,19 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
       .library.cslOf(first.ids)
       .map((i) => i.id);
     expect(keys).toEqual(['Smith2020', 'Smith2020a', 'Smith2020b', 'Smith2020c', 'Berg2015', 'Berg2015a']);
+    // Issue 32: one line per key used twice, not one per entry, and no internal ids.
+    expect(first.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [
+        20,
+        'The citation key "Smith2020" is already used; 3 more entries asked for it and got "Smith2020a", "Smith2020b" and "Smith2020c" (lines 20, 33 and 41).',
+      ],
+      [61, 'The citation key "Berg2015" is already used; this entry got "Berg2015a" ("Berg2015" → "Berg2015a").'],
+    ]);
     for (let round = 0; round < 2; round++) {
       const again = await store(lib.client(), { text, format: 'bibtex' }, 'My Collection.bib');
       expect(again.added).toBe(0);
       expect(again.duplicates.map((d) => d.existingId)).toEqual(first.ids);
+      expect(again.duplicates.map((d) => d.existingKey)).toEqual(keys);
     }
     // The paper and its erratum merged into one item: both entries are that item now, and stay it
     // once the merge is undone and done again.
@@ -273,6 +282,21 @@ describe('every entry of a file arrives; the same entry is not added twice', () 
       first.ids[5],
     ]);
     expect(lib.t().library.stats().items).toBe(5);
+  });
+
+  // Issue 32: an invalid DOI was reported twice (by the BibTeX reader and by the library).
+  it('reports an invalid DOI once, naming it', async () => {
+    const text = '@article{bad2020,\n  title = {A paper},\n  doi = {10.abc/xyz},\n  year = {2020}\n}\n';
+    const r = await store(lib.client(), { text, format: 'bibtex' });
+    expect(r.added).toBe(1);
+    expect(r.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [
+        1,
+        expect.stringMatching(
+          /^The DOI "10\.abc\/xyz" is not valid \(.+\); it is kept but not used to find duplicates or evidence\.$/,
+        ),
+      ],
+    ]);
   });
 
   it('finds an entry merged into another item by its key alias', async () => {

@@ -8,6 +8,7 @@ import {
   ageText,
   applyCreators,
   applyField,
+  MULTILINE_FIELDS,
   creatorsFromCsl,
   doiUrl,
   fieldsFor,
@@ -61,6 +62,17 @@ describe('details fields', () => {
     expect(next.volume).toBe('12');
     expect(article.volume).toBeUndefined();
     expect('container-title' in applyField(article, 'container-title', '   ')).toBe(false);
+  });
+
+  // Issue 32: Enter in the Title field inserted a newline that was saved into the title.
+  it('saves a title (any one-line field) without line breaks; the abstract and Extra keep theirs', () => {
+    expect(applyField(article, 'title', 'Deep learning\nfor proteins\n').title).toBe('Deep learning for proteins');
+    expect(applyField(article, 'title', 'A study of  \r\n  folding').title).toBe('A study of folding');
+    expect(applyField(article, 'container-title', 'Nature\nMethods').title).toBe(article.title);
+    expect(applyField(article, 'container-title', 'Nature\nMethods')['container-title']).toBe('Nature Methods');
+    expect(applyField(article, 'abstract', 'One.\n\nTwo.').abstract).toBe('One.\n\nTwo.');
+    expect(applyField(article, 'note', 'tex.x: 1\ntex.y: 2').note).toBe('tex.x: 1\ntex.y: 2');
+    expect(MULTILINE_FIELDS.has('title')).toBe(false);
   });
 
   it('edits creators as ordered rows, keeping particles and roles it does not edit', () => {

@@ -337,10 +337,7 @@ function convert(rule: FieldRule, value: string, unknown: Set<string>, entry: Ra
       // Valid DOIs are compared lower-cased (the library's doi column), but the item keeps the case
       // the user wrote (10.1038/NATURE12373), without a resolver prefix, for every style to print.
       if (parsed.ok) return writtenDoi(text) ?? parsed.doi;
-      ctx.warnings.push({
-        line: entry.line,
-        reason: `The DOI of "${entry.key}" is not valid (${parsed.reason}); it was kept as written.`,
-      });
+      // Kept as written; the library reports it once, for every format (derive.ts doiProblem).
       return text;
     }
   }

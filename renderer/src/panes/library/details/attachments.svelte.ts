@@ -103,6 +103,11 @@ export class AttachmentsState {
       this.#revealed = null;
       this.#notice = `Opened ${name ?? fileName(result.value.path)}.`;
     } else {
+      // Browser mode: the host serves the file to this session (electron/host/attachments.ts); a PDF
+      // opens in the browser's viewer in a new tab. The path stays shown, to open it elsewhere.
+      // (window.open with noopener returns null whether or not the tab opened: the link below stays.)
+      window.open(attachmentUrl(itemId, id), '_blank', 'noopener,noreferrer');
+      this.#notice = `Opened ${name ?? fileName(result.value.path)} in a new tab.`;
       this.#revealed = { id, path: result.value.path };
     }
   }
@@ -123,3 +128,6 @@ export class AttachmentsState {
 }
 
 export const fileName = (path: string): string => path.split(/[\\/]/).pop() ?? path;
+
+/** Where browser mode's host serves an attachment (its ATTACHMENT_ROUTE). */
+export const attachmentUrl = (itemId: number, id: number): string => `/attachments/${itemId}/${id}`;

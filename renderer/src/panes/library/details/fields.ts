@@ -63,10 +63,15 @@ export function readField(csl: CslItem, key: string): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
+/** The fields whose text may hold line breaks; Enter in any other field saves it instead. */
+export const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['abstract', 'note']);
+
 /** The item with one field set from its input's text; an empty text removes the field. */
 export function applyField(csl: CslItem, key: string, text: string): CslItem {
   const next: CslItem = { ...csl };
-  const trimmed = key === 'abstract' || key === 'note' ? text : text.trim();
+  // Only the abstract and Extra hold lines; elsewhere (a title pasted from a PDF, Enter) a line break
+  // is a space, as BibTeX and CSL read it.
+  const trimmed = MULTILINE_FIELDS.has(key) ? text : text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
   if (trimmed.trim() === '') {
     delete next[key];
     return next;

@@ -264,6 +264,17 @@ export class ItemDetailsState {
     });
   }
 
+  /** "Use the title as written": the title the import stored in sentence case goes back to the file's (undoable). */
+  async useTitleAsWritten(): Promise<void> {
+    const item = this.#item;
+    if (!item || item.titleAsWritten === undefined) return;
+    await this.#act(
+      'Use the title as written',
+      () => this.#api.invoke('library.titles.asWritten', { ids: [item.id] }),
+      true,
+    );
+  }
+
   async setKey(key: string): Promise<boolean> {
     const item = this.#item;
     if (!item || key.trim() === item.citationKey) return true;
