@@ -384,13 +384,17 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return report;
     },
     'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
-      const preview = await previewSource(library, { kind: 'text', text }, {
-        fileName,
-        format,
-        signal,
-        sample,
-        sentenceCase: deps.sentenceCase?.(),
-      });
+      const preview = await previewSource(
+        library,
+        { kind: 'text', text },
+        {
+          fileName,
+          format,
+          signal,
+          sample,
+          sentenceCase: deps.sentenceCase?.(),
+        },
+      );
       const files = preview.format === 'bibtex' ? filesPreview(text) : undefined;
       return files ? { ...preview, files } : preview;
     },
