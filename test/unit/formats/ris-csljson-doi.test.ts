@@ -250,8 +250,13 @@ describe('CSL-JSON import', () => {
     expect(result.items[0]!.item.DOI).toBe('10.1038/171737A0');
     expect(result.items[1]!.item.issued).toEqual({ 'date-parts': [[1984]] });
     expect(result.items[2]!.item.accessed).toEqual({ 'date-parts': [[2024, 1, 15]] });
-    expect(result.items[3]!.item).toMatchObject({ type: 'document', custom: { 'csl-type': 'journal-article' } });
-    expect(result.warnings).toEqual([{ line: 36, reason: expect.stringMatching(/not a CSL type/) }]);
+    // Crossref's and Mendeley's "journal-article" is read as the journal article it names (the name kept).
+    expect(result.items[3]!.item).toMatchObject({ type: 'article-journal', custom: { 'csl-type': 'journal-article' } });
+    expect(result.warnings).toEqual([]);
+    // A type no tool defines is still a document, said on its line.
+    const odd = importText('[{"id": "x", "type": "scroll", "title": "T"}]', { format: 'csljson' });
+    expect(odd.items[0]!.item).toMatchObject({ type: 'document', custom: { 'csl-type': 'scroll' } });
+    expect(odd.warnings).toEqual([{ line: 1, reason: expect.stringMatching(/not a CSL type/) }]);
   });
 
   it('accepts a single item, an {items: […]} wrapper and names as strings', () => {
