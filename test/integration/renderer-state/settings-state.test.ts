@@ -116,7 +116,7 @@ describe('AutoExportSettingsState', () => {
 
       state.path = join(env.t.dataDir, 'refs.bib');
       expect(await state.add()).toBe(false);
-      expect(state.formError?.message).toMatch(/is inside Citewise's own data folder/);
+      expect(state.formError?.message).toMatch(/in Citewise's data folder/);
 
       const path = join(own.path, 'refs.bib');
       state.path = path;

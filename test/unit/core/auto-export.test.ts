@@ -14,6 +14,8 @@ import { article } from '../library/helpers/lib';
 
 describe('AutoExporter', () => {
   let dir: ReturnType<typeof tempDir>;
+  // The user's own folder: exports never go into the library's folder (its guard refuses that).
+  let out: ReturnType<typeof tempDir>;
   let client: LibraryClient;
   let clock: ReturnType<typeof manualClock>;
   let jobs: JobRegistry;
@@ -24,6 +26,7 @@ describe('AutoExporter', () => {
 
   beforeEach(async () => {
     dir = tempDir('citewise-autoexport-');
+    out = tempDir('citewise-autoexport-out-');
     client = await LibraryClient.start({ file: join(dir.path, 'citewise.sqlite') });
     ids = (await client.importItems(Array.from({ length: 8 }, (_, i) => article(`Title ${i}`, `Author${i}`, 2000 + i))))
       .ids;
@@ -44,10 +47,11 @@ describe('AutoExporter', () => {
     await exporter.close();
     await client.close();
     dir.remove();
+    out.remove();
   });
 
   it('writes a new definition at once, as a job, and reports its status', async () => {
-    const file = join(dir.path, 'lib.bib');
+    const file = join(out.path, 'lib.bib');
     const def = await exporter.add({ path: file, format: 'bibtex' });
     expect(def.status).toBe('pending');
     await exporter.idle();
@@ -72,9 +76,9 @@ describe('AutoExporter', () => {
       runOnChange: false,
       onStatus: (s) => events.push(s),
     });
-    const all = await quiet.add({ path: join(dir.path, 'all.bib'), format: 'bibtex' });
+    const all = await quiet.add({ path: join(out.path, 'all.bib'), format: 'bibtex' });
     const reading = await quiet.add({
-      path: join(dir.path, 'reading.json'),
+      path: join(out.path, 'reading.json'),
       format: 'csljson',
       scope: { kind: 'collection', collectionId: col, subcollections: true },
     });
@@ -95,7 +99,7 @@ describe('AutoExporter', () => {
     await quiet.idle();
     // Items 5 and 6 are not in "Reading": only the library-wide file ran, once, re-rendering two entries.
     expect(events.map((e) => [e.definition.id, e.run?.status, e.run?.rendered])).toEqual([[all.id, 'written', 2]]);
-    expect(readFileSync(join(dir.path, 'all.bib'), 'utf8')).toContain('Edited 6');
+    expect(readFileSync(join(out.path, 'all.bib'), 'utf8')).toContain('Edited 6');
 
     // Trashing an item of the collection: both files drop it.
     events.length = 0;
@@ -107,7 +111,7 @@ describe('AutoExporter', () => {
       [all.id, 7, 1],
       [reading.id, 1, 1],
     ]);
-    expect(JSON.parse(readFileSync(join(dir.path, 'reading.json'), 'utf8'))).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(out.path, 'reading.json'), 'utf8'))).toHaveLength(1);
 
     // A change without item ids (a collection moved) checks every file; nothing changed, nothing written.
     events.length = 0;
@@ -119,7 +123,7 @@ describe('AutoExporter', () => {
   });
 
   it('writes at the latest maxWait after the first change while changes keep coming', async () => {
-    const def = await exporter.add({ path: join(dir.path, 'busy.bib'), format: 'biblatex' });
+    const def = await exporter.add({ path: join(out.path, 'busy.bib'), format: 'biblatex' });
     await exporter.idle();
     events.length = 0;
     // A change every 700 ms never leaves the 1 s of quiet a plain debounce waits for.
@@ -133,7 +137,7 @@ describe('AutoExporter', () => {
   });
 
   it('a failed run fails its job with the reason, and the status says what and where', async () => {
-    const sub = join(dir.path, 'gone');
+    const sub = join(out.path, 'gone');
     mkdirSync(sub);
     const file = join(sub, 'refs.ris');
     const def = await exporter.add({ path: file, format: 'ris' });
@@ -154,7 +158,7 @@ describe('AutoExporter', () => {
   });
 
   it('force rewrites an unchanged file; update re-renders; remove keeps the file; disposed listeners hear nothing', async () => {
-    const file = join(dir.path, 'f.bib');
+    const file = join(out.path, 'f.bib');
     const def = await exporter.add({ path: file, format: 'bibtex' });
     await exporter.idle();
     expect((await exporter.runNow(def.id)).status).toBe('unchanged');
@@ -173,7 +177,7 @@ describe('AutoExporter', () => {
   });
 
   it('an unexpected failure fails the job, still sends a status (run null) and rejects runNow', async () => {
-    const def = await exporter.add({ path: join(dir.path, 'u.bib'), format: 'bibtex' });
+    const def = await exporter.add({ path: join(out.path, 'u.bib'), format: 'bibtex' });
     await exporter.idle();
     const autoExports = new Proxy(client.autoExports, {
       get: (target, method: keyof typeof client.autoExports) =>
@@ -194,7 +198,7 @@ describe('AutoExporter', () => {
   });
 
   it('close writes what pending changes affect; after close, changes are ignored and no timer is left', async () => {
-    const file = join(dir.path, 'c.bib');
+    const file = join(out.path, 'c.bib');
     await exporter.add({ path: file, format: 'bibtex' });
     await exporter.idle();
     const item = await client.lib.getItem(ids[3]!);
