@@ -9,10 +9,16 @@ const BIB = join(FIXTURES, 'library.bib');
 const RIS = join(FIXTURES, 'sample.ris');
 
 let data: ReturnType<typeof tempDir>;
+// The user's own folder for exports: the library's folder is refused as an export target.
+let mine: ReturnType<typeof tempDir>;
 beforeEach(() => {
   data = tempDir();
+  mine = tempDir();
 });
-afterEach(() => data.remove());
+afterEach(() => {
+  data.remove();
+  mine.remove();
+});
 
 describe('citewise import', () => {
   it('imports, and a second import of the same file adds nothing', async () => {
@@ -45,7 +51,7 @@ describe('citewise import', () => {
       '@article{a, title = {Deep Learning for {DNA} Sequencing}}\n@article{b, title = {Keira Drake Reads the Book of the Year}}\n',
     );
     const titles = async (dir = data.path): Promise<string[]> => {
-      const out = join(dir, 'out.json');
+      const out = join(mine.path, 'out.json');
       expect((await run(dir, 'export', '--format', 'csl-json', '-o', out)).code).toBe(0);
       return (JSON.parse(readFileSync(out, 'utf8')) as { title: string }[]).map((i) => i.title).sort();
     };
@@ -137,13 +143,13 @@ describe('citewise search and export', () => {
   });
 
   it('round-trips through BibTeX: keys kept, re-import adds nothing', async () => {
-    const out = join(data.path, 'out.bib');
+    const out = join(mine.path, 'out.bib');
     const r = await run(data.path, 'export', '--format', 'bibtex', '-o', out);
     expect(r.code).toBe(0);
     const text = readFileSync(out, 'utf8');
     expect(text).toContain('@article{watson1953,');
     expect(text).toContain('Goedel1931');
-    expect(readdirSync(data.path).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(mine.path).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     const again = JSON.parse((await run(data.path, 'import', out, '--json')).stdout) as { added: number };
     expect(again.added).toBe(0);
   });
