@@ -131,7 +131,7 @@ describe('citewise auto-export', () => {
   it('refuses a file in the data folder or with the wrong extension, storing nothing', async () => {
     const inside = await autoExport(data.path, 'add', '-o', join(data.path, 'refs.bib'));
     expect(inside.code).toBe(1);
-    expect(inside.stderr).toContain("inside Citewise's own data folder");
+    expect(inside.stderr).toContain("in Citewise's data folder");
     const ext = await autoExport(data.path, 'add', '--format', 'csl-json', '-o', join(files, 'refs.bib'));
     expect(ext.code).toBe(1);
     expect(ext.stderr).toContain('A CSL-JSON file ends in .json');

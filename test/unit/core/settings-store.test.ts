@@ -63,7 +63,10 @@ describe('settings store: citation style and locale', () => {
     expect(settingsPatch.safeParse({ citationStyle: 'chicago-fullnote' }).success).toBe(true);
     for (const citationStyle of ['../x', 'APA', '', 'a b'])
       expect(settingsPatch.safeParse({ citationStyle }).success).toBe(false);
-    expect(settingsPatch.safeParse({ locale: 'de-DE' }).success).toBe(false);
+    // Every CSL locale the app ships is a locale (de-DE among them since the 56 locales); nothing else.
+    expect(settingsPatch.safeParse({ locale: 'de-DE' }).success).toBe(true);
+    for (const locale of ['xx-XX', 'de', '', '../en-US'])
+      expect(settingsPatch.safeParse({ locale }).success).toBe(false);
   });
 
   it('tells every window when a preference changes', () => {
