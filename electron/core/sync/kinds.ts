@@ -925,6 +925,12 @@ export const LOCAL_TABLES: Readonly<Record<string, string>> = {
   pdf_text_pages: 'full text of PDFs, extracted again from the shared files',
   pdf_text_state: 'full text of PDFs, extracted again from the shared files',
   pdf_watch_files: "this machine's watched folder",
+  zotero_keys:
+    "the Zotero item keys this machine's local API and Connector give out (not shared yet: each machine gives its own)",
+  zotero_changes: "the version log of this machine's Zotero local API",
+  item_origins: 'the entries this machine imported items from, so that importing a file again adds nothing here',
+  tag_colors: "not shared yet: a tag's colour and key stay on the machine that set them",
+  item_relations: 'not shared yet: related items stay related on the machine that linked them',
 };
 
 export const KIND_BY_NAME: ReadonlyMap<string, SyncKind> = new Map(SYNC_KINDS.map((k) => [k.name, k]));

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Result } from '../../../shared/ipc';
 import { createCore } from '../../../electron/core';
 import { createInProcessApi } from '../../../electron/core/in-process';
@@ -63,7 +63,10 @@ async function appExport(style: string): Promise<string> {
 
 describe('an app session and the command line share the formatted-bibliography cache', () => {
   it('serves the command line’s bibliography to the first export of an app session, and the app’s to the command line', async () => {
-    const file = join(dir.path, 'apa.txt');
+    // The user's own folder: an export into the library's folder is refused.
+    const mine = tempDir();
+    onTestFinished(() => mine.remove());
+    const file = join(mine.path, 'apa.txt');
     expect((await run(dir.path, 'export', '--format', 'text', '--style', 'apa', '-o', file)).code).toBe(0);
     const cli = readFileSync(file, 'utf8');
     const kept = rows();
@@ -78,7 +81,7 @@ describe('an app session and the command line share the formatted-bibliography c
     const fromApp = await appExport('ieee');
     const both = rows();
     expect(both.map((r) => r.style)).toEqual(['apa', 'ieee']);
-    const ieee = join(dir.path, 'ieee.txt');
+    const ieee = join(mine.path, 'ieee.txt');
     expect((await run(dir.path, 'export', '--format', 'text', '--style', 'ieee', '-o', ieee)).code).toBe(0);
     expect(readFileSync(ieee, 'utf8')).toBe(`${fromApp}\n`);
     expect(rows()).toEqual(both);

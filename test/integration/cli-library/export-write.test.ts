@@ -32,15 +32,20 @@ function recordingFs(failRename = false): { fs: AtomicWriteFs; calls: string[] }
 }
 
 let data: ReturnType<typeof tempDir>;
-/** Where the exports go: a folder of their own, so that nothing else is written there. */
+/** Where the exports go: a folder of their own (never inside the library's folder, which is refused). */
+let exportsDir: ReturnType<typeof tempDir>;
 let outDir: string;
 beforeEach(async () => {
   data = tempDir();
-  outDir = join(data.path, 'exports');
+  exportsDir = tempDir();
+  outDir = join(exportsDir.path, 'exports');
   mkdirSync(outDir);
   expect((await run(data.path, 'import', join(FIXTURES, 'library.bib'))).code).toBe(0);
 });
-afterEach(() => data.remove());
+afterEach(() => {
+  data.remove();
+  exportsDir.remove();
+});
 
 describe('citewise export -o', () => {
   it('syncs the file, renames it over the target, then syncs the directory', async () => {

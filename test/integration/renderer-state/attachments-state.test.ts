@@ -74,12 +74,15 @@ describe('AttachmentsState against the core', () => {
   });
 
   it('shows the path to copy where no application can open the file', async () => {
-    const state = new AttachmentsState(env.t.api);
+    const opened: string[] = [];
+    const state = new AttachmentsState(env.t.api, (url) => opened.push(url));
     const item = await env.t.api.invoke('library.item.get', { id: rows.a2020!.id });
     const attachment = item.ok ? item.value.attachments[0]! : null;
     await state.open(rows.a2020!.id, attachment!.id);
     expect(state.error).toBeNull();
     expect(state.revealed).toEqual({ id: attachment!.id, path: join(files.path, 'a.pdf') });
+    // Browser mode also opens the file the host serves to this session, in a new tab.
+    expect(opened).toEqual([expect.stringMatching(new RegExp(`/attachments/${rows.a2020!.id}/${attachment!.id}$`))]);
     state.dismiss();
     expect(state.revealed).toBeNull();
   });

@@ -17,8 +17,15 @@ export class AttachmentsState {
   #generation = 0;
   path = $state('');
 
-  constructor(api: CitewiseApi) {
+  /** Opens a URL in a new tab (the browser's window.open; a test's recorder in Node). */
+  readonly #openUrl: (url: string) => void;
+
+  constructor(
+    api: CitewiseApi,
+    openUrl: (url: string) => void = (url) => window.open(url, '_blank', 'noopener,noreferrer'),
+  ) {
     this.#api = api;
+    this.#openUrl = openUrl;
   }
 
   get error() {
@@ -106,7 +113,7 @@ export class AttachmentsState {
       // Browser mode: the host serves the file to this session (electron/host/attachments.ts); a PDF
       // opens in the browser's viewer in a new tab. The path stays shown, to open it elsewhere.
       // (window.open with noopener returns null whether or not the tab opened: the link below stays.)
-      window.open(attachmentUrl(itemId, id), '_blank', 'noopener,noreferrer');
+      this.#openUrl(attachmentUrl(itemId, id));
       this.#notice = `Opened ${name ?? fileName(result.value.path)} in a new tab.`;
       this.#revealed = { id, path: result.value.path };
     }
