@@ -79,7 +79,7 @@ describe('Auto-export, restore and attachments', () => {
 
       await path.fill(join(app.dataDir, 'refs.bib'));
       await page.getByTestId('auto-export-add').click();
-      await expect.poll(() => shownText(page.getByTestId('auto-export-error'))).toContain("Citewise's own data folder");
+      await expect.poll(() => shownText(page.getByTestId('auto-export-error'))).toContain("in Citewise's data folder");
       await screenshot(page, 'auto-export-error-light');
       expect(await axeViolations(page, '[data-testid="auto-export"]')).toEqual([]);
 
