@@ -223,7 +223,8 @@ describe('Library table and panes', () => {
   });
 
   it('keeps widths, order and panes after the app restarts on another port (another origin)', async () => {
-    const widths = { creators: await headerWidth('creators'), year: await headerWidth('year') };
+    // (With the details column at 600 px, the table has room for few columns: Year may be waiting.)
+    const widths = { title: await headerWidth('title'), creators: await headerWidth('creators') };
     const order = await headers();
     await app.stop();
     // Browser mode's localStorage belongs to one origin, and the port is part of it: the layout must
@@ -237,8 +238,8 @@ describe('Library table and panes', () => {
       (e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/ipc' failed.*ERR_CONNECTION_REFUSED/.test(e),
     );
     expect(await headers()).toEqual(order);
+    expect(await headerWidth('title')).toBeCloseTo(widths.title, 0);
     expect(await headerWidth('creators')).toBeCloseTo(widths.creators, 0);
-    expect(await headerWidth('year')).toBeCloseTo(widths.year, 0);
     expect(await valueOf('resize-sidebar')).toBe('260');
     expect(await valueOf('resize-details')).toBe('600');
     // Back to the defaults for the screenshots that follow.
