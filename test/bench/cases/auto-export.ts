@@ -3,7 +3,7 @@
 // rendered, the file reassembled from the cache and replaced atomically), and a run with nothing
 // changed (file left alone). Times are round trips from the calling thread; the longest stall of
 // that thread shows the work stays in the worker.
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { LibraryClient } from '../../../electron/core/library/client';
@@ -23,7 +23,10 @@ const bench: BenchCase = {
   async run({ tmpDir, quick, log }) {
     const n = quick ? 2_000 : 10_000;
     const size = n.toLocaleString('en');
-    const client = await LibraryClient.start({ file: join(tmpDir, 'citewise.sqlite') });
+    // The library in a folder of its own: exports into the library's folder are refused (its guard).
+    const libDir = join(tmpDir, 'data');
+    mkdirSync(libDir);
+    const client = await LibraryClient.start({ file: join(libDir, 'citewise.sqlite') });
     const metrics: BenchMetric[] = [];
     try {
       const ids = (await client.importItems(generateItems(n, 3), { source: 'bench' })).ids;
