@@ -69,8 +69,12 @@ async function propagation(
     const n = (i * 7919) % ids.length;
     for (const m of to) seen.get(m)!.clear();
     const started = performance.now();
+    // (Unique each time: a later round edits the same items, and an edit to the same value changes nothing.)
     const id = ids[n]!;
-    await from.lib.lib.updateItem(id, { ...(await from.lib.lib.getItem(id)).csl, volume: `edit ${i}` });
+    await from.lib.lib.updateItem(id, {
+      ...(await from.lib.lib.getItem(id)).csl,
+      volume: `edit ${i} at ${Date.now()}`,
+    });
     // What the core does on every library.changed event (electron/core/index.ts): push soon.
     from.engine.localChange();
     await Promise.all(
@@ -294,7 +298,17 @@ const bench: BenchCase = {
           c.engine.start();
           clients.push(c);
         }
-        const times = await propagation(sa, clients, clientSeen, quick ? 5 : 15, ordered);
+        // By citation key, not by list position: items imported in one transaction share their date
+        // added, and each machine breaks that tie by its own row ids.
+        const senderIds = await sa.lib.listing.idsOf({});
+        const senderKeys = await Promise.all(senderIds.map(async (id) => (await sa.lib.lib.getItem(id)).citationKey));
+        const byKey = async (m: Machine): Promise<number[]> => {
+          const ids = await m.lib.listing.idsOf({});
+          const keyed = new Map<string, number>();
+          for (const id of ids) keyed.set((await m.lib.lib.getItem(id)).citationKey, id);
+          return senderKeys.map((key) => keyed.get(key) ?? -1);
+        };
+        const times = await propagation(sa, clients, clientSeen, quick ? 5 : 15, byKey);
         log(
           `one edit reaching ${k} client(s): p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`,
         );
