@@ -119,14 +119,13 @@ export function hitLines(hits: readonly FulltextHit[], itemId: number): string {
 export const stylesDir = (dataDir: string): string => join(dataDir, 'styles');
 
 /**
- * The export formats and the citation processor, loaded by the commands that use them: with them,
- * every command took 0.2 s more to start (`import` loads its parser in the formats worker).
+ * The citation processor, loaded by the commands that use it: with it, every command took 0.2 s more
+ * to start (reference files are written by the library worker, parsed by the formats worker).
  */
 export async function formatting() {
-  const [{ exportItems }, { createCiteFormatter }, { UserStyles }] = await Promise.all([
-    import('../core/formats'),
+  const [{ createCiteFormatter }, { UserStyles }] = await Promise.all([
     import('../core/formats/cite'),
     import('../core/formats/cite/user-styles'),
   ]);
-  return { exportItems, createCiteFormatter, UserStyles };
+  return { createCiteFormatter, UserStyles };
 }

@@ -30,13 +30,14 @@ import {
   type AddIdentifiersReport,
 } from '../model/add-by-identifier';
 import type { AttachFilesReport, LinkedFilesPreview } from '../model/linked-files';
+import { REFERENCE_FORMAT_NAMES } from '../model/reference-formats';
 import { event, feature, request } from './define';
 
 /** The most items one request may name (a selection of the whole of a very large library). */
 export const MAX_IDS = 200_000;
 export { MAX_IMPORT_CHARS };
 
-export const EXPORT_FILE_FORMATS = ['bibtex', 'biblatex', 'ris', 'csl-json'] as const;
+export const EXPORT_FILE_FORMATS = REFERENCE_FORMAT_NAMES;
 export const EXPORT_CITE_FORMATS = ['text', 'html', 'rtf'] as const;
 export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
 export type ExportCiteFormat = (typeof EXPORT_CITE_FORMATS)[number];

@@ -1,9 +1,16 @@
 // Auto-export definitions and run reports as the core stores them and the renderer shows them: a file
 // kept in sync with the library or a collection (see electron/core/jobs/README.md, "Auto-export").
 import type { ErrorCode } from '../ipc/define';
+import {
+  REFERENCE_FORMAT_EXTENSIONS,
+  REFERENCE_FORMAT_LABELS,
+  REFERENCE_FORMATS,
+  type ReferenceFormat,
+} from './reference-formats';
 
-export const AUTO_EXPORT_FORMATS = ['bibtex', 'biblatex', 'csljson', 'ris'] as const;
-export type AutoExportFormat = (typeof AUTO_EXPORT_FORMATS)[number];
+/** Every reference-file format can be kept in sync. */
+export const AUTO_EXPORT_FORMATS = REFERENCE_FORMATS;
+export type AutoExportFormat = ReferenceFormat;
 
 /** What changes the bytes of an entry besides the item itself. */
 export interface AutoExportOptions {
@@ -57,16 +64,6 @@ export interface AutoExportRun {
 }
 
 /** The file name extension each format is written with (without the dot). */
-export const AUTO_EXPORT_EXTENSIONS: Readonly<Record<AutoExportFormat, string>> = {
-  bibtex: 'bib',
-  biblatex: 'bib',
-  csljson: 'json',
-  ris: 'ris',
-};
+export const AUTO_EXPORT_EXTENSIONS = REFERENCE_FORMAT_EXTENSIONS;
 
-export const AUTO_EXPORT_FORMAT_LABELS: Readonly<Record<AutoExportFormat, string>> = {
-  bibtex: 'BibTeX',
-  biblatex: 'BibLaTeX',
-  csljson: 'CSL-JSON',
-  ris: 'RIS',
-};
+export const AUTO_EXPORT_FORMAT_LABELS = REFERENCE_FORMAT_LABELS;

@@ -3,6 +3,11 @@
 // and brings them up to date on demand (`run`, e.g. from a Makefile or CI before building a paper).
 import { resolve } from 'node:path';
 import { AUTO_EXPORT_EXTENSIONS, AUTO_EXPORT_FORMAT_LABELS } from '../../../shared/model/auto-export';
+import {
+  REFERENCE_FORMAT_INFO,
+  REFERENCE_FORMAT_NAMES,
+  referenceFormatNamed,
+} from '../../../shared/model/reference-formats';
 import { checkWritableTarget } from '../../core/fs/paths';
 import type { Writable } from 'node:stream';
 import type {
@@ -34,7 +39,7 @@ change is not rewritten. Exits 1 if any failed`,
     },
   ],
   options: {
-    format: { type: 'string', arg: 'F', help: 'bibtex, biblatex, csl-json or ris (default: bibtex)' },
+    format: { type: 'string', arg: 'F', help: `${REFERENCE_FORMAT_NAMES.join(', ')} (default: bibtex)` },
     library: { type: 'boolean', help: 'All of the library (the default)' },
     collection: {
       type: 'string',
@@ -63,19 +68,7 @@ export interface AutoExportCommandContext {
   stderr: Writable;
 }
 
-const FORMATS: Record<string, AutoExportFormat> = {
-  bibtex: 'bibtex',
-  biblatex: 'biblatex',
-  'csl-json': 'csljson',
-  csljson: 'csljson',
-  ris: 'ris',
-};
-const FORMAT_NAMES: Record<AutoExportFormat, string> = {
-  bibtex: 'bibtex',
-  biblatex: 'biblatex',
-  csljson: 'csl-json',
-  ris: 'ris',
-};
+const nameOf = (format: AutoExportFormat): string => REFERENCE_FORMAT_INFO[format].name;
 
 /** The options each subcommand takes, as declared above. */
 const pick = (...names: string[]): OptionSpecs => Object.fromEntries(names.map((n) => [n, command.options[n]!]));
@@ -139,7 +132,7 @@ function describeScope(scope: AutoExportScope, names: Map<number, string>): stri
 function jsonDefinition(d: AutoExport, names: Map<number, string>) {
   return {
     ...d,
-    format: FORMAT_NAMES[d.format],
+    format: nameOf(d.format),
     scope:
       d.scope.kind === 'library' ? d.scope : { ...d.scope, collectionName: names.get(d.scope.collectionId) ?? null },
     lastRunAt: d.lastRunAt === null ? null : new Date(d.lastRunAt).toISOString(),
@@ -157,8 +150,9 @@ function runLine(r: AutoExportRun): string {
 async function add(values: Values, positionals: string[], ctx: AutoExportCommandContext): Promise<number> {
   noArgs('add', positionals);
   const formatName = (values.format as string | undefined) ?? 'bibtex';
-  const format = FORMATS[formatName];
-  if (!format) throw new UsageError(`--format must be one of bibtex, biblatex, csl-json, ris (got "${formatName}")`);
+  const format = referenceFormatNamed(formatName);
+  if (!format)
+    throw new UsageError(`--format must be one of ${REFERENCE_FORMAT_NAMES.join(', ')} (got "${formatName}")`);
   const output = values.output as string | undefined;
   if (output === undefined) throw new UsageError('auto-export add needs the file to keep in sync: -o FILE');
   const collection = values.collection as string | undefined;
@@ -201,7 +195,7 @@ async function add(values: Values, positionals: string[], ctx: AutoExportCommand
     ctx.stderr.write(`citewise: auto-export ${def.id} was added, but its first write failed: ${result.error}\n`);
   else
     ctx.stdout.write(
-      `auto-export ${def.id}: ${FORMAT_NAMES[def.format]} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`,
+      `auto-export ${def.id}: ${nameOf(def.format)} of the ${describeScope(def.scope, names)}\n${runLine(result)}\n`,
     );
   return result.status === 'error' ? 1 : 0;
 }
@@ -232,7 +226,7 @@ async function list(values: Values, positionals: string[], ctx: AutoExportComman
           ? 'not written yet'
           : `${d.status}, ${d.itemCount ?? 0} entries`;
     ctx.stdout.write(
-      `${d.id}\t${FORMAT_NAMES[d.format]}\t${describeScope(d.scope, names)}\t${d.path}\n\t${when}: ${status}\n`,
+      `${d.id}\t${nameOf(d.format)}\t${describeScope(d.scope, names)}\t${d.path}\n\t${when}: ${status}\n`,
     );
   }
   return 0;

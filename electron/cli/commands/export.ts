@@ -3,11 +3,10 @@
 // its directory synced, as every other file the core replaces).
 import { basename, resolve } from 'node:path';
 import type { ExportScope } from '../../../shared/ipc';
-import type { CslItem } from '../../../shared/model/csl';
 import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
+import { REFERENCE_FORMAT_NAMES, referenceFormatNamed } from '../../../shared/model/reference-formats';
 import { CITATION_LOCALES, DEFAULT_CITATION_STYLE, isCitationLocale } from '../../../shared/model/settings';
 import { CoreError } from '../../core/errors';
-import type { ExportFormat } from '../../core/formats';
 import type { OutputFormat } from '../../core/formats/cite';
 import { writeFileAtomic } from '../../core/fs/atomic-write';
 import { refuseDataFolderTarget } from '../../core/fs/data-folder-guard';
@@ -25,15 +24,8 @@ import {
   withLibrary,
 } from '../library-session';
 
-const FILE_FORMATS: Record<string, ExportFormat> = {
-  bibtex: 'bibtex',
-  biblatex: 'biblatex',
-  ris: 'ris',
-  'csl-json': 'csljson',
-  csljson: 'csljson',
-};
 const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
-const FORMAT_NAMES = [...Object.keys(FILE_FORMATS).filter((f) => f !== 'csljson'), ...CITE_FORMATS];
+const FORMAT_NAMES = [...REFERENCE_FORMAT_NAMES, ...CITE_FORMATS];
 
 export const command = defineCommand({
   name: 'export',
@@ -78,7 +70,7 @@ function scopeOf(collectionId: number | undefined, query: string | undefined): E
 async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<number> {
   noExtraArgs('export', p.positionals);
   const format = (p.values.format as string | undefined) ?? 'bibtex';
-  const fileFormat = FILE_FORMATS[format];
+  const fileFormat = referenceFormatNamed(format);
   const citeFormat = CITE_FORMATS.find((f) => f === format);
   if (!fileFormat && !citeFormat)
     throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
@@ -96,7 +88,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
     throw new UsageError(
       `--style applies to --format ${CITE_FORMATS.slice(0, -1).join(', ')} or ${CITE_FORMATS.at(-1)} only`,
     );
-  const { createCiteFormatter, exportItems, UserStyles } = await formatting();
+  const { createCiteFormatter, UserStyles } = await formatting();
   const userStyles = new UserStyles(stylesDir(ctx.dataDir));
   const styles = [...CITATION_STYLE_IDS, ...userStyles.ids()];
   if (style !== undefined && !styles.includes(style))
@@ -114,7 +106,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   // A set formatted before in this style comes from the library's cache without starting an engine.
   const formatter = citeFormat ? createCiteFormatter({ workers: 1 }) : undefined;
   const styleId = style ?? DEFAULT_CITATION_STYLE;
-  let exported: { items: CslItem[]; text: string };
+  let exported: { items: number; text: string };
   try {
     if (formatter && !isBuiltInStyle(styleId)) {
       const problem = userStyles.loadInto(formatter).find((x) => basename(x.file) === `${styleId}.csl`);
@@ -136,15 +128,20 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
           collection === undefined ? undefined : (await findCollection(client, collection, 'export it')).id;
         if (formatter && !(await client.citeCache.holdsStyle(styleId, citeFormat!)))
           formatter.prepareBibliography({ style: styleId, format: citeFormat! }).catch(() => undefined);
-        const items = await cslOfIds(client.lib, await idsInScope(client.listing, scopeOf(collectionId, query)));
-        if (!formatter) return { items, text: exportItems(items, fileFormat!) };
+        const ids = await idsInScope(client.listing, scopeOf(collectionId, query));
+        // A reference file is written by the library worker, the one export the app's Export uses.
+        if (!formatter) {
+          const out = await client.lib.exportText(ids, fileFormat!);
+          return { items: out.items, text: out.content };
+        }
+        const items = await cslOfIds(client.lib, ids);
         const bib = await formatter.formatBibliography(items, {
           style: styleId,
           format: citeFormat!,
           ...(locale ? { locale } : {}),
           store: libraryBibliographyStore(client.citeCache),
         });
-        return { items, text: bib.document };
+        return { items: items.length, text: bib.document };
       },
       ctx.stderr,
     );
@@ -172,8 +169,8 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
       file: target,
       format,
       ...(citeFormat ? { style: style ?? DEFAULT_CITATION_STYLE } : {}),
-      items: items.length,
+      items,
     });
-  else ctx.stderr.write(`Exported ${plural(items.length, 'item')} to ${output}.\n`);
+  else ctx.stderr.write(`Exported ${plural(items, 'item')} to ${output}.\n`);
   return 0;
 }

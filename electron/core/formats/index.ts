@@ -5,6 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path';
 import type { CslItem } from '../../../shared/model/csl';
+import type { ReferenceFormat } from '../../../shared/model/reference-formats';
 import { toBibtex, type BibtexExportOptions } from './bibtex/export';
 import { ItemCollector, type ItemCheck, type ItemSink } from './collector';
 import { importBibtex, importBibtexWindows, needsWholeFileBytes, type NextWindow } from './bibtex/import';
@@ -288,7 +289,8 @@ function* filePieces(path: string, size: number): Generator<Uint8Array> {
   }
 }
 
-export type ExportFormat = 'bibtex' | 'biblatex' | 'ris' | 'csljson';
+/** The reference-file formats (shared/model/reference-formats.ts holds their names, MIME types and extensions). */
+export type ExportFormat = ReferenceFormat;
 
 /** One entry point for the export menu; `toBibtex`, `toRis` and `toCslJson` take options. */
 export function exportItems(

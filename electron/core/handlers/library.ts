@@ -12,13 +12,13 @@ import type {
 } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 import { newItemProblems } from '../../../shared/model/item-form';
+import { REFERENCE_FORMAT_INFO, referenceFormatNamed } from '../../../shared/model/reference-formats';
 import type { AttachFilesReport, LinkedFilesPreview } from '../../../shared/model/linked-files';
 import { fileFieldValues, isRelativeLink, parseFileField } from '../formats/bibtex/file-field';
 import { addIdentifiers } from '../library/add-identifiers';
 import { jabrefFileDirectories } from '../pdf/attach-files';
 import { CoreError } from '../errors';
 import type { EventBus } from '../events';
-import type { ExportFormat } from '../formats';
 import { addDois, cachePapers, type PaperSource } from '../library/add-dois';
 import type { CiteFormatter, OutputFormat, StyleInfo } from '../formats/cite';
 import type { UserStyles } from '../formats/cite/user-styles';
@@ -99,12 +99,6 @@ function checkedFolder(dir: string): string {
 /** Lists ids in a change event only while that stays small. */
 const MAX_EVENT_IDS = 5000;
 
-const FILE_FORMATS: Record<string, { format: ExportFormat; mime: string; extension: string }> = {
-  bibtex: { format: 'bibtex', mime: 'application/x-bibtex', extension: 'bib' },
-  biblatex: { format: 'biblatex', mime: 'application/x-bibtex', extension: 'bib' },
-  ris: { format: 'ris', mime: 'application/x-research-info-systems', extension: 'ris' },
-  'csl-json': { format: 'csljson', mime: 'application/vnd.citationstyles.csl+json', extension: 'json' },
-};
 const CITE_FORMATS: Record<OutputFormat, { mime: string; extension: string }> = {
   text: { mime: 'text/plain', extension: 'txt' },
   html: { mime: 'text/html', extension: 'html' },
@@ -440,10 +434,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const all = await idsOf(scope);
       const ids = limit !== undefined ? all.slice(0, limit) : all;
       const run = async (cancelled: AbortSignal): Promise<ExportOutput> => {
-        const file = FILE_FORMATS[format];
+        const file = referenceFormatNamed(format);
         if (file) {
-          const out = await lib.exportText(ids, file.format);
-          return { ...out, total: all.length, mime: file.mime, extension: file.extension };
+          const out = await lib.exportText(ids, file);
+          const { mime, extension } = REFERENCE_FORMAT_INFO[file];
+          return { ...out, total: all.length, mime, extension };
         }
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');

@@ -12,6 +12,7 @@ import { createInProcessApi } from '../../../electron/core/in-process';
 import { silentLogger } from '../../../electron/core/log';
 import { createMemorySecretStore } from '../../../electron/core/secrets';
 import { LIBRARY_FILE } from '../../../electron/core/paths';
+import { REFERENCE_FORMAT_NAMES } from '../../../shared/model/reference-formats';
 import { FIXTURES, run, tempDir } from './helpers';
 
 function value<T>(r: Result<T>): T {
@@ -39,7 +40,7 @@ function rows(): Array<{ style: string; format: string; items: number; created_a
 }
 
 /** One app session: a core opened on the data folder, one export, closed. */
-async function appExport(style: string): Promise<string> {
+async function appExport(style: string, format = 'text'): Promise<string> {
   const core = await createCore({
     dataDir: dir.path,
     mode: 'test',
@@ -50,7 +51,7 @@ async function appExport(style: string): Promise<string> {
     const out = value(
       await createInProcessApi(core).invoke('library.export', {
         scope: { kind: 'library' },
-        format: 'text',
+        format: format as never,
         style: style as never,
       }),
     );
@@ -86,4 +87,18 @@ describe('an app session and the command line share the formatted-bibliography c
     expect(readFileSync(ieee, 'utf8')).toBe(`${fromApp}\n`);
     expect(rows()).toEqual(both);
   }, 120_000);
+});
+
+describe('an app session and the command line write the same reference files', () => {
+  it.each(REFERENCE_FORMAT_NAMES)(
+    'writes %s byte for byte as the app’s Export does',
+    async (name) => {
+      const cli = await run(dir.path, 'export', '--format', name);
+      expect(cli.code).toBe(0);
+      const app = await appExport('apa', name);
+      expect(app.length).toBeGreaterThan(1000);
+      expect(cli.stdout).toBe(app.endsWith('\n') ? app : `${app}\n`);
+    },
+    60_000,
+  );
 });

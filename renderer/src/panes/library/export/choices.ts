@@ -2,6 +2,7 @@
 // and locales' labels are shared/model's). The contract's lists are values of shared/ipc, which the renderer may not import, so they
 // are restated here and checked against the contract's types.
 import type { ExportCiteFormat, ExportFileFormat } from '../../../../../shared/ipc';
+import { REFERENCE_FORMAT_INFO, REFERENCE_FORMATS } from '../../../../../shared/model/reference-formats';
 
 export type ExportFormat = ExportFileFormat | ExportCiteFormat;
 
@@ -12,15 +13,15 @@ export interface FormatChoice {
   bibliography: boolean;
 }
 
-export const FORMATS = [
-  { id: 'bibtex', label: 'BibTeX (.bib)', bibliography: false },
-  { id: 'biblatex', label: 'BibLaTeX (.bib)', bibliography: false },
-  { id: 'ris', label: 'RIS (.ris)', bibliography: false },
-  { id: 'csl-json', label: 'CSL-JSON (.json)', bibliography: false },
+export const FORMATS: readonly FormatChoice[] = [
+  ...REFERENCE_FORMATS.map((f): FormatChoice => {
+    const { name, label, extension } = REFERENCE_FORMAT_INFO[f];
+    return { id: name, label: `${label} (.${extension})`, bibliography: false };
+  }),
   { id: 'text', label: 'Bibliography as plain text (.txt)', bibliography: true },
   { id: 'html', label: 'Bibliography as HTML (.html)', bibliography: true },
   { id: 'rtf', label: 'Bibliography as RTF, for Word (.rtf)', bibliography: true },
-] as const satisfies readonly FormatChoice[];
+];
 
 export function isBibliography(format: ExportFormat): boolean {
   return FORMATS.find((f) => f.id === format)?.bibliography ?? false;
