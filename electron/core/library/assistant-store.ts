@@ -14,6 +14,7 @@ import type {
 import { parseDoi } from '../../../shared/model/doi';
 import { CoreError } from '../errors';
 import { sql, type WriteDb } from './sql';
+import { isObject, readStored } from './stored-json';
 
 export const MAX_SESSION_TITLE = 500;
 
@@ -266,19 +267,27 @@ export class AssistantStore {
   #record(t: TurnRow): AssistantTurnRecord {
     const refs = this.#db
       .pluck<string>(sql`SELECT data FROM assistant_references WHERE turn_id = ${t.id} ORDER BY number`)
-      .map((d) => JSON.parse(d) as AssistantAnswerReference);
+      .map((d, i) =>
+        readStored<AssistantAnswerReference>(d, `Reference ${i + 1} of the assistant's answer ${t.id}`, isObject),
+      );
     return {
       id: t.id,
       sessionId: t.session_id,
       position: t.position,
       question: t.question,
-      options: JSON.parse(t.options) as AssistantOptions,
+      options: readStored<AssistantOptions>(t.options, `The options of the assistant's question ${t.id}`, isObject),
       scopeLabel: t.scope_label,
       status: t.status,
       taskId: t.task_id,
-      answer: t.answer ? (JSON.parse(t.answer) as AssistantAnswer) : null,
+      answer: t.answer ? readStored<AssistantAnswer>(t.answer, `The assistant's answer ${t.id}`, isObject) : null,
       references: refs,
-      error: t.error ? (JSON.parse(t.error) as { code: string; message: string }) : null,
+      error: t.error
+        ? readStored<{ code: string; message: string }>(
+            t.error,
+            `The error of the assistant's question ${t.id}`,
+            isObject,
+          )
+        : null,
       usage: t.usage_used !== null && t.usage_max !== null ? { used: t.usage_used, max: t.usage_max } : null,
       feedback: t.feedback ? { value: t.feedback, reason: t.feedback_reason ?? '' } : null,
       createdAt: t.created_at,

@@ -25,6 +25,7 @@ import {
   type AutoExportScope,
   type AutoExportStatus,
 } from '../../../shared/model/auto-export';
+import { isObject, readStored, storedCsl } from './stored-json';
 
 export { AUTO_EXPORT_FORMATS, DEFAULT_AUTO_EXPORT_OPTIONS };
 export type { AutoExport, AutoExportFormat, AutoExportOptions, AutoExportRun, AutoExportScope, AutoExportStatus };
@@ -86,7 +87,10 @@ function toDefinition(r: Row): AutoExport {
       r.collection_id === null
         ? { kind: 'library' }
         : { kind: 'collection', collectionId: r.collection_id, subcollections: r.subcollections === 1 },
-    options: { ...DEFAULT_AUTO_EXPORT_OPTIONS, ...(JSON.parse(r.options) as Partial<AutoExportOptions>) },
+    options: {
+      ...DEFAULT_AUTO_EXPORT_OPTIONS,
+      ...readStored<Partial<AutoExportOptions>>(r.options, `The options of auto-export ${r.id}`, isObject),
+    },
     createdAt: r.created_at,
     lastRunAt: r.last_run_at,
     status: r.last_status,
@@ -395,7 +399,7 @@ export class AutoExportStore {
       for (const item of batch) {
         const entry = this.#render(
           exportRecord(
-            JSON.parse(csl.get(item.id)!) as CslItem,
+            storedCsl(csl.get(item.id)!, item.id, item.citation_key),
             item.citation_key,
             notes.get(item.id) ?? [],
             settings.options,

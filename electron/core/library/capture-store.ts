@@ -9,6 +9,7 @@ import type {
   CaptureState,
 } from '../../../shared/model/pdf-capture';
 import { sql, type ReadDb } from './sql';
+import { arrayOf, isObject, readStored } from './stored-json';
 
 /** One captured PDF, as Library.capturePdf stores it. */
 export interface CaptureInput {
@@ -47,8 +48,16 @@ function record(row: CaptureRow): CaptureRecord {
     method: row.method,
     state: row.state,
     confidence: row.confidence,
-    evidence: JSON.parse(row.evidence) as CaptureEvidence[],
-    candidates: JSON.parse(row.candidates) as CaptureCandidate[],
+    evidence: readStored<CaptureEvidence[]>(
+      row.evidence,
+      `The evidence of the captured PDF ${row.attachment_id}`,
+      arrayOf(isObject),
+    ),
+    candidates: readStored<CaptureCandidate[]>(
+      row.candidates,
+      `The candidates of the captured PDF ${row.attachment_id}`,
+      arrayOf(isObject),
+    ),
     capturedAt: row.captured_at,
   };
 }

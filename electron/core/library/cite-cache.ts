@@ -7,6 +7,7 @@ import type { BibliographyStore } from '../formats/cite/persist';
 import type { BibliographyEntry } from '../formats/cite/types';
 import { CoreError } from '../errors';
 import { sql, type ReadDb, type WriteDb } from './sql';
+import { arrayOf, DamagedRecordError, readStored, type ShapeCheck } from './stored-json';
 
 export interface CiteCacheLimits {
   /** At most this many bibliographies (default 64). */
@@ -105,9 +106,24 @@ export class CiteCacheStore {
   }
 }
 
-/** The entries of a kept bibliography's stored text (CiteCacheStore.getText). */
-export function entriesOfText(text: string): BibliographyEntry[] {
-  return (JSON.parse(text) as Array<[string, string]>).map(([id, value]) => ({ id, value }));
+/**
+ * The entries of a kept bibliography's stored text (CiteCacheStore.getText); null when the text is
+ * damaged, so that a damaged row is a miss and the bibliography is rendered again, not an error.
+ */
+export function entriesOfText(text: string): BibliographyEntry[] | null {
+  const pair: ShapeCheck = (p) =>
+    Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string'
+      ? null
+      : 'an entry is not a key and its text';
+  try {
+    return readStored<Array<[string, string]>>(text, 'A kept bibliography', arrayOf(pair)).map(([id, value]) => ({
+      id,
+      value,
+    }));
+  } catch (err) {
+    if (err instanceof DamagedRecordError) return null;
+    throw err;
+  }
 }
 
 /**

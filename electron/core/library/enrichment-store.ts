@@ -4,7 +4,6 @@
 // fields the user edited, the last editorial status per DOI and every change of it.
 // Each batch of service answers is applied in one transaction: cache rows, filled items, queue and
 // run counters, status changes. A crash between batches loses nothing that was fetched and stored.
-import type { CslItem } from '../../../shared/model/csl';
 import { parseDoi } from '../../../shared/model/doi';
 import type { EvidenceCounts } from '../../../shared/model/evidence';
 import { ITEM_STATUSES, statusFromNotices, type ItemStatus } from '../../../shared/model/item-status';
@@ -27,6 +26,7 @@ import type {
   StatusChange,
 } from '../../../shared/model/item-status';
 import { grouped } from '../../../shared/model/numbers';
+import { storedCsl } from './stored-json';
 
 export type { EnqueueResult, EnrichReason, EnrichRun, EnrichScope, FlaggedItem, RunState, StatusChange };
 
@@ -295,7 +295,7 @@ export class EnrichmentStore {
           const fromService = paperToCsl(metadataOf(paper));
           for (const item of itemsByDoi.all(d) as { id: number; csl: string }[]) {
             const result = fillMissing(
-              JSON.parse(item.csl) as CslItem,
+              storedCsl(item.csl, item.id),
               fromService,
               new Set(editedFields(this.#w, item.id)),
             );

@@ -28,6 +28,7 @@ import { metadataOf } from './add-dois';
 import type { Library } from './library';
 import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import { grouped } from '../../../shared/model/numbers';
+import { arrayOf, isObject, isString, readStored } from './stored-json';
 
 /** A statement as the handler hands it over: DOIs already normalised by the service client's answer. */
 export interface StatementInput {
@@ -113,8 +114,13 @@ type Positions = Record<string, { x: number; y: number }>;
  * A saved graph's `dois` column: a JSON array of its DOIs, or, when it was saved with its layout,
  * `{"dois": [...], "positions": {doi: {x, y}}}` (so no migration: older rows stay arrays).
  */
-function savedDois(json: string): { dois: string[]; positions: Positions | null } {
-  const v = JSON.parse(json) as string[] | { dois: string[]; positions: Positions };
+function savedDois(json: string, id: number): { dois: string[]; positions: Positions | null } {
+  const v = readStored<string[] | { dois: string[]; positions: Positions }>(
+    json,
+    `The papers of saved graph ${id}`,
+    (x) =>
+      Array.isArray(x) ? arrayOf(isString)(x) : (isObject(x) ?? arrayOf(isString)((x as { dois?: unknown }).dois)),
+  );
   return Array.isArray(v) ? { dois: v, positions: null } : { dois: v.dois, positions: v.positions };
 }
 
@@ -138,7 +144,7 @@ function info(r: GraphRow): SavedGraphInfo {
   return {
     id: r.id,
     name: r.name,
-    seed: JSON.parse(r.seed) as GraphSeed,
+    seed: readStored<GraphSeed>(r.seed, `The seed of saved graph ${r.id}`, isObject),
     nodeCount: r.node_count,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -356,7 +362,7 @@ export class GraphStore {
       for (const r of this.#r.all<{ doi: string; data: string }>(
         sql`SELECT doi, data FROM service_papers WHERE doi IN ${list} AND found = 1`,
       ))
-        papers.set(r.doi, JSON.parse(r.data) as UiPaper);
+        papers.set(r.doi, readStored<UiPaper>(r.data, `The stored paper ${r.doi}`, isObject));
       for (const r of this.#r.all<{
         doi: string;
         total: number | null;
@@ -439,7 +445,7 @@ export class GraphStore {
     if (!r) return null;
     return {
       state: { fetched: r.fetched, total: r.total, fetchedAt: r.fetched_at },
-      histogram: r.histogram ? (JSON.parse(r.histogram) as YearHistogram) : null,
+      histogram: r.histogram ? readStored<YearHistogram>(r.histogram, `The year histogram of ${doi}`, isObject) : null,
     };
   }
 
@@ -559,8 +565,13 @@ export class GraphStore {
   getGraph(id: number): SavedGraph {
     const r = this.#r.get<GraphRow>(sql`SELECT * FROM graphs WHERE id = ${id}`);
     if (!r) throw new CoreError('NOT_FOUND', `The saved graph ${id} does not exist.`);
-    const { dois, positions } = savedDois(r.dois);
-    return { ...info(r), seedDois: JSON.parse(r.seed_dois) as string[], dois, positions };
+    const { dois, positions } = savedDois(r.dois, id);
+    return {
+      ...info(r),
+      seedDois: readStored<string[]>(r.seed_dois, `The seed papers of saved graph ${id}`, arrayOf(isString)),
+      dois,
+      positions,
+    };
   }
 
   renameGraph(id: number, rawName: string): SavedGraphInfo {

@@ -27,6 +27,7 @@ import type { Attachment, Creator, ItemDetail, ItemId, Note, RelatedRow, TagColo
 export const MAX_COLORED_TAGS = 9;
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
 import { UndoLog } from './undo';
+import { arrayOf, isObject, readStored, storedCsl } from './stored-json';
 
 export abstract class ItemsRoom extends UndoLog {
   // ── Items ──
@@ -58,7 +59,7 @@ export abstract class ItemsRoom extends UndoLog {
   updateItem(id: ItemId, csl: CslItem): void {
     const was = this.w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${id}`);
     const fields = was
-      ? changedFields(JSON.parse(was.csl) as CslItem, csl).filter(
+      ? changedFields(storedCsl(was.csl, id), csl).filter(
           (f) => f !== 'citation key' || typeof csl['citation-key'] === 'string',
         )
       : [];
@@ -74,7 +75,7 @@ export abstract class ItemsRoom extends UndoLog {
             : this.#checkKey(requested, id);
         if (key !== current.citation_key) this.#keyEdited(id);
         // Remembered so enrichment never overwrites or re-fills what the user changed (edits.ts).
-        recordUserEdits(this.w, id, JSON.parse(current.csl) as CslItem, csl, this.now());
+        recordUserEdits(this.w, id, storedCsl(current.csl, id, current.citation_key), csl, this.now());
         this.writeItem(id, { ...csl, 'citation-key': key }, key);
         return { value: undefined };
       },
@@ -92,7 +93,7 @@ export abstract class ItemsRoom extends UndoLog {
       for (const row of this.r.all<{ id: number; citation_key: string; csl: string }>(
         sql`SELECT i.id, i.citation_key, r.csl FROM items i JOIN item_csl r ON r.item_id = i.id WHERE i.id IN ${inList(batch)} ORDER BY i.id`,
       )) {
-        const before = JSON.parse(row.csl) as CslItem;
+        const before = storedCsl(row.csl, row.id, row.citation_key);
         const after = withTitlesAsWritten(before);
         if (after) updates.push({ id: row.id, before, after, key: row.citation_key });
       }
@@ -123,7 +124,7 @@ export abstract class ItemsRoom extends UndoLog {
     const current = this.rowOf(this.w, id);
     let key = current.citation_key;
     if (placeholder) {
-      const base = this.#keyBaseOf(JSON.parse(current.csl) as CslItem).toLowerCase();
+      const base = this.#keyBaseOf(storedCsl(current.csl, id, current.citation_key)).toLowerCase();
       const lower = key.toLowerCase();
       const generated = lower.startsWith(base) && /^[a-z]*$/.test(lower.slice(base.length));
       const userSet =
@@ -143,7 +144,7 @@ export abstract class ItemsRoom extends UndoLog {
       () => {
         const current = this.rowOf(this.w, id);
         const checked = this.#checkKey(key.trim(), id);
-        const csl = JSON.parse(current.csl) as CslItem;
+        const csl = storedCsl(current.csl, id, current.citation_key);
         this.#keyEdited(id);
         this.writeItem(id, { ...csl, 'citation-key': checked }, checked);
         return { value: checked };
@@ -183,7 +184,7 @@ export abstract class ItemsRoom extends UndoLog {
 
   #regenerate(id: ItemId, keyBase: (csl: CslItem) => string): string {
     const current = this.rowOf(this.w, id);
-    const csl = JSON.parse(current.csl) as CslItem;
+    const csl = storedCsl(current.csl, id, current.citation_key);
     const key = uniqueCitationKey(
       keyBase(csl),
       (k) => k.toLowerCase() !== current.citation_key.toLowerCase() && this.#keyTaken(k, id),
@@ -211,7 +212,7 @@ export abstract class ItemsRoom extends UndoLog {
       (s) => `Duplicate ${s}`,
       [],
       () => {
-        const { 'citation-key': _key, ...csl } = JSON.parse(source.csl) as CslItem;
+        const { 'citation-key': _key, ...csl } = storedCsl(source.csl, id, source.citation_key);
         const copy = new ImportSession(this.w, { source: 'manual' }, this.now(), false).addOne(
           { ...csl, id: `copy-of-${id}` },
           0,
@@ -715,9 +716,11 @@ export abstract class ItemsRoom extends UndoLog {
     if (row.state !== 'needs-review' && row.state !== 'pending')
       throw new CoreError('CONFLICT', 'This PDF has been settled already.');
     const candidate = identified
-      ? (JSON.parse(row.candidates) as { doi: string; score: number }[]).find(
-          (c) => c.doi.toLowerCase() === identified.doi.toLowerCase(),
-        )
+      ? readStored<{ doi: string; score: number }[]>(
+          row.candidates,
+          `The candidates of a captured PDF of item ${row.item_id}`,
+          arrayOf(isObject),
+        ).find((c) => c.doi.toLowerCase() === identified.doi.toLowerCase())
       : undefined;
     if (identified && !candidate)
       throw new CoreError('INVALID_INPUT', `${identified.doi} is not one of this PDF's candidates.`);
@@ -728,7 +731,7 @@ export abstract class ItemsRoom extends UndoLog {
       () => {
         if (identified) {
           const current = this.rowOf(this.w, id);
-          const was = JSON.parse(current.csl) as CslItem;
+          const was = storedCsl(current.csl, id, current.citation_key);
           const csl: CslItem = identified.csl ? { ...identified.csl, id: was.id } : { ...was, DOI: candidate!.doi };
           this.writeItem(id, { ...csl, 'citation-key': current.citation_key }, current.citation_key);
         }
@@ -795,7 +798,7 @@ export abstract class ItemsRoom extends UndoLog {
         });
         return { itemId: id, state: 'needs-review' as const, enrich: false };
       }
-      const csl = JSON.parse(this.rowOf(this.w, id).csl) as CslItem;
+      const csl = storedCsl(this.rowOf(this.w, id).csl, id);
       const custom = (csl.custom ?? {}) as Record<string, unknown>;
       const citewise = (custom['citewise'] ?? {}) as Record<string, unknown>;
       const provisional = edited.has('title') ? [] : ['title'];
@@ -907,7 +910,7 @@ export abstract class ItemsRoom extends UndoLog {
     );
     if (!raw) throw notFound(`Item ${id}`);
     const waiting = waitingOf(db, [id]).get(id);
-    const csl = JSON.parse(raw.csl) as CslItem;
+    const csl = storedCsl(raw.csl, id, raw.citation_key);
     const written = titlesAsWritten(csl).title;
     return {
       ...toRow(raw),

@@ -30,6 +30,7 @@ import type { PaperVersions } from '../../../shared/model/paper-versions';
 import { ZoteroRoom } from './zotero-room';
 import { markNotDuplicates, pairKey, readNotDuplicates, splitGroup } from './not-duplicates';
 import { recordWatchedFile, watchCounts, watchedChecksum, watchedFiles, type WatchedFile } from './watch-store';
+import { storedCsl } from './stored-json';
 
 export type { LibraryOptions };
 
@@ -169,11 +170,11 @@ export class Library extends ZoteroRoom {
     const into = this.subject([keepId]);
     this.undoable(`Merge ${list.length + 1} items into ${into}`, [keepId, ...list], () => {
       const keep = this.rowOf(this.w, keepId);
-      let csl = JSON.parse(keep.csl) as CslItem;
+      let csl = storedCsl(keep.csl, keepId, keep.citation_key);
       const now = this.now();
       for (const otherId of list) {
         const other = this.rowOf(this.w, otherId);
-        const otherCsl = JSON.parse(other.csl) as CslItem;
+        const otherCsl = storedCsl(other.csl, otherId, other.citation_key);
         for (const [k, v] of Object.entries(otherCsl)) {
           if (k === 'id' || k === 'citation-key') continue;
           if (csl[k] === undefined || csl[k] === '' || (Array.isArray(csl[k]) && (csl[k] as unknown[]).length === 0))
@@ -202,7 +203,7 @@ export class Library extends ZoteroRoom {
       if (chosen) {
         csl = { ...chosen, 'citation-key': keep.citation_key };
         // The user's choice is an edit: enrichment must not overwrite or re-fill it (edits.ts).
-        recordUserEdits(this.w, keepId, JSON.parse(keep.csl) as CslItem, csl, now);
+        recordUserEdits(this.w, keepId, storedCsl(keep.csl, keepId, keep.citation_key), csl, now);
       }
       this.writeItem(keepId, csl, keep.citation_key, now);
       return { value: undefined };
@@ -265,7 +266,8 @@ export class Library extends ZoteroRoom {
     const out: CslItem[] = [];
     for (const id of ids) {
       const r = byId.get(id);
-      if (r) out.push({ ...(JSON.parse(r.csl) as CslItem), id: r.citation_key, 'citation-key': r.citation_key });
+      if (r)
+        out.push({ ...storedCsl(r.csl, r.id, r.citation_key), id: r.citation_key, 'citation-key': r.citation_key });
     }
     return out;
   }
@@ -279,9 +281,17 @@ export class Library extends ZoteroRoom {
    */
   cslJsonOf(ids: readonly ItemId[]): string {
     if (ids.length === 0) return '[]';
-    const rows = this.r
-      .pluck<string>(sql`SELECT json_set(r.csl, '$.id', i.citation_key, '$."citation-key"', i.citation_key)
-      FROM json_each(${JSON.stringify(ids)}) j JOIN items i ON i.id = j.value JOIN item_csl r ON r.item_id = i.id ORDER BY j.key`);
+    let rows: string[];
+    try {
+      rows = this.r.pluck<string>(sql`SELECT json_set(r.csl, '$.id', i.citation_key, '$."citation-key"', i.citation_key)
+        FROM json_each(${JSON.stringify(ids)}) j JOIN items i ON i.id = j.value JOIN item_csl r ON r.item_id = i.id ORDER BY j.key`);
+    } catch (err) {
+      // SQLite's "malformed JSON": cslOf reads the same rows one by one and names the damaged item.
+      this.cslOf(ids);
+      throw err;
+    }
+    // A record that is JSON but not an object (json_set leaves it as it is): named the same way.
+    if (rows.some((r) => !r.startsWith('{'))) this.cslOf(ids);
     return `[${rows.join(',')}]`;
   }
 

@@ -18,6 +18,7 @@ import {
   type SortColumn,
 } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, withWaiting } from './library-base';
+import { isObject, readStored } from './stored-json';
 
 const SORT_SQL: Record<SortColumn, { column: string; index: string; nullable: boolean }> = {
   title: { column: 'title_sort', index: 'items_by_title', nullable: true },
@@ -386,7 +387,12 @@ export class ListingStore {
       .all<{ id: number; name: string; query: string; sort: string | null }>(
         sql`SELECT id, name, query, sort FROM saved_searches ORDER BY name COLLATE NOCASE`,
       )
-      .map((s) => ({ id: s.id, name: s.name, query: s.query, sort: s.sort ? (JSON.parse(s.sort) as Sort) : null }));
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        query: s.query,
+        sort: s.sort ? readStored<Sort>(s.sort, `The sort order of the saved search “${s.name}”`, isObject) : null,
+      }));
   }
 
   deleteSavedSearch(id: number): void {

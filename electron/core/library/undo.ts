@@ -7,6 +7,7 @@ import { subjectOf } from './undo-labels';
 import { ident, inList, joinSql, sql, type SqlValue } from './sql';
 import { type ItemId, type UndoEntry, type UndoOutcome, type UndoTops, UNDO_ENTRY_MAX_IDS } from './types';
 import { type LibraryOptions, chunk, LibraryBase } from './library-base';
+import { arrayOf, isItemId, isObject, readStored } from './stored-json';
 
 interface ItemSnapshot {
   /**
@@ -41,6 +42,16 @@ interface UndoPayload {
 const BARRIER: UndoPayload = { restore: [], remove: [], barrier: true };
 /** SQL: whether an undo_log row is a barrier. */
 const IS_BARRIER = sql`json_extract(payload, '$.barrier') IS 1`;
+
+/** An undo entry's stored payload and item list, checked: a damaged entry names itself. */
+const payloadOf = (e: { id: number; label: string; payload: string }): UndoPayload =>
+  readStored<UndoPayload>(e.payload, `The undo entry “${e.label}” (#${e.id})`, isObject);
+const itemIdsOf = (e: { id: number; item_ids: string; label?: string }): ItemId[] =>
+  readStored<ItemId[]>(
+    e.item_ids,
+    `The items of the undo entry ${e.label ? `“${e.label}” ` : ''}(#${e.id})`,
+    arrayOf(isItemId),
+  );
 
 export abstract class UndoLog extends LibraryBase {
   readonly #undoLimit: number;
@@ -106,7 +117,7 @@ export abstract class UndoLog extends LibraryBase {
       let entry = this.w.get<Row>(
         sql`SELECT id, label, payload, item_ids, fingerprint FROM undo_log WHERE stack = ${from} ORDER BY id DESC LIMIT 1`,
       );
-      if (entry && from === 'undo' && (JSON.parse(entry.payload) as UndoPayload).barrier) {
+      if (entry && from === 'undo' && payloadOf(entry).barrier) {
         const before = this.#beforeBarriers();
         const beneath =
           expectId !== undefined && expectId === before?.id
@@ -133,8 +144,8 @@ export abstract class UndoLog extends LibraryBase {
         };
       }
       if (!entry) return null;
-      const payload = JSON.parse(entry.payload) as UndoPayload;
-      const listed = JSON.parse(entry.item_ids) as ItemId[];
+      const payload = payloadOf(entry);
+      const listed = itemIdsOf(entry);
       const affected =
         listed.length > 0
           ? listed
@@ -185,7 +196,7 @@ export abstract class UndoLog extends LibraryBase {
         sql`SELECT id, label, created_at, item_ids, ${IS_BARRIER} AS barrier FROM undo_log WHERE stack = ${stack} ORDER BY id DESC LIMIT ${limit}`,
       )
       .map((e) => {
-        const ids = JSON.parse(e.item_ids) as ItemId[];
+        const ids = itemIdsOf(e);
         const entry: UndoEntry = {
           id: e.id,
           label: e.label,
@@ -241,7 +252,7 @@ export abstract class UndoLog extends LibraryBase {
     const touched = new Set(ids);
     const stale = this.w
       .all<{ id: number; item_ids: string }>(sql`SELECT id, item_ids FROM undo_log WHERE stack = 'redo'`)
-      .filter((e) => (JSON.parse(e.item_ids) as ItemId[]).some((id) => touched.has(id)))
+      .filter((e) => itemIdsOf(e).some((id) => touched.has(id)))
       .map((e) => e.id);
     for (const batch of chunk(stale)) this.w.run(sql`DELETE FROM undo_log WHERE id IN ${inList(batch)}`);
   }

@@ -17,6 +17,7 @@ import { chunk, notFound } from './library-base';
 import { inList, sql } from './sql';
 import type { ItemId } from './types';
 import { CollectionsRoom } from './collections';
+import { storedCsl } from './stored-json';
 
 export type ZoteroKind = 'item' | 'note' | 'attachment' | 'collection' | 'search';
 
@@ -106,7 +107,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
           LEFT JOIN zotero_changes c ON c.kind = 'item' AND c.object_id = i.id WHERE i.id IN ${list}`))
         out.set(r.id, {
           id: r.id,
-          csl: JSON.parse(r.csl) as CslItem,
+          csl: storedCsl(r.csl, r.id, r.citation_key),
           citationKey: r.citation_key,
           title: r.title,
           creators: r.creators_text,
