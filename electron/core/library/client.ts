@@ -24,8 +24,10 @@ import type { ImportResult } from './types';
 
 /** Every method of one of the worker's stores (protocol.ts LibraryStores), async. */
 export type AsyncStore<S extends StoreName> = {
-  [M in StoreMethod<S>]: LibraryStores[S][M] extends (...args: infer A) => infer R
-    ? (...args: A) => Promise<Awaited<R>>
+  [M in StoreMethod<S>]: M extends keyof LibraryStores[S]
+    ? LibraryStores[S][M] extends (...args: infer A) => infer R
+      ? (...args: A) => Promise<Awaited<R>>
+      : never
     : never;
 };
 export type AsyncLibrary = AsyncStore<'lib'>;

@@ -1,55 +1,27 @@
-// What a 'call' request may reach in the library worker: the methods a store's class and the classes
-// it extends declare (Library and its rooms, EnrichmentStore…), never Object's (`toString`,
-// `__proto__`, `hasOwnProperty`…), `constructor`, getters, fields that are not functions, or what a
-// store keeps to the worker (INTERNAL). TypeScript's `protected` leaves no trace at run time: without
-// INTERNAL, a raw message naming `writeItem` or `undoable` ran it, with whatever arguments it carried.
+// What a 'call' request may reach in the library worker: the methods each store's allowlist names
+// (surface.ts), looked up once per store as own entries of a Map, so that nothing else is reachable:
+// not Object's (`toString`, `__proto__`, `hasOwnProperty`…), not `constructor`, not a field, and not
+// a helper a room declares for the worker's own use (TypeScript's `protected` leaves no trace at run
+// time: before the allowlist, a raw message naming `writeItem` or `undoable` ran it).
 import type { OpenedLibrary } from './open';
-import type { LibraryStores } from './protocol';
+import type { LibraryStores, StoreName } from './protocol';
+import { STORE_SURFACE } from './surface';
 
 type Method = (...args: unknown[]) => unknown;
 
 /**
- * Methods declared along a store's class chain that LibraryClient does not offer: the Library chain's
- * protected helpers (library-base.ts, undo.ts), and its import entry points, which take callbacks or
- * return a session (protocol.ts StoreMethod; the worker runs imports as 'import.*' requests).
- * dispatch.test.ts checks that what remains of each store is exactly what the client offers, so a
- * helper a room adds fails that test until it is named here.
+ * What a 'call' may reach on the store LibraryClient names `name`: the methods its allowlist names.
+ * A listed name that is not a method of the store is a mistake in the build, refused at start.
  */
-const INTERNAL: Readonly<Record<string, ReadonlySet<string>>> = {
-  lib: new Set([
-    'deleteRow',
-    'reindex',
-    'rowOf',
-    'writeItem',
-    'tagId',
-    'subject',
-    'undoable',
-    'undoBarrier',
-    'beginImport',
-  ]),
-};
-
-/** The methods declared along a store's class chain, up to (not including) Object. */
-function declaredMethods(store: object): Map<string, Method> {
-  const methods = new Map<string, Method>();
-  for (
-    let proto: object | null = Object.getPrototypeOf(store) as object | null;
-    proto && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto) as object | null
-  ) {
-    for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
-      // A subclass's override comes first and stays.
-      if (name !== 'constructor' && typeof d.value === 'function' && !methods.has(name))
-        methods.set(name, d.value as Method);
-    }
-  }
-  return methods;
-}
-
-/** What a 'call' may reach on the store LibraryClient names `name`: its declared methods less INTERNAL's. */
 export function exposedMethods(name: string, store: object): Map<string, Method> {
-  const methods = declaredMethods(store);
-  for (const internal of INTERNAL[name] ?? []) methods.delete(internal);
+  const methods = new Map<string, Method>();
+  const listed: readonly string[] = Object.hasOwn(STORE_SURFACE, name) ? STORE_SURFACE[name as StoreName] : [];
+  for (const method of listed) {
+    const fn = (store as Record<string, unknown>)[method];
+    if (typeof fn !== 'function')
+      throw new Error(`The library store ${name} has no method ${method}, which its allowlist names (surface.ts).`);
+    methods.set(method, fn as Method);
+  }
   return methods;
 }
 
@@ -82,11 +54,7 @@ export function storeDispatch(stores: LibraryStores): (store: string, method: st
   return (store, method) => {
     const table = tables.get(store);
     const fn = table?.methods.get(method);
-    if (table && !fn && Object.hasOwn(INTERNAL, store) && INTERNAL[store]!.has(method))
-      throw new Error(
-        `Library method ${store}.${method} is internal to the library worker; LibraryClient does not offer it.`,
-      );
-    if (!table || !fn) throw new Error(`Unknown library method ${store}.${method}`);
+    if (!table || !fn) throw new Error(`Unknown library method ${store}.${method}: LibraryClient does not offer it.`);
     return (args) => fn.apply(table.store, args);
   };
 }

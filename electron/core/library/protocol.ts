@@ -16,12 +16,13 @@ import type { SyncStore } from '../sync/store';
 import type { SearchIndexRepair } from './search-index';
 import type { ImportResult } from './types';
 import type { Reply, WireError } from '../worker-rpc';
+import type { STORE_SURFACE } from './surface';
 
 /**
  * The stores the library worker holds (dispatch.ts storesOf). LibraryClient has one async proxy per
  * store, under the same name (`client.lib.getItem(…)`, `client.listing.list(…)`, `client.graph.…`);
- * each call is one 'call' request naming the store, and reaches only what StoreMethod lets the
- * client name (dispatch.ts refuses the Library chain's protected helpers).
+ * each call is one 'call' request naming the store, and reaches only the methods its allowlist names
+ * (surface.ts; dispatch.ts refuses every other name).
  */
 export interface LibraryStores {
   lib: Library;
@@ -38,19 +39,8 @@ export interface LibraryStores {
 }
 export type StoreName = keyof LibraryStores;
 
-/**
- * A store's methods callable through the facade: all of them, except Library.beginImport, whose session
- * holds a transaction open in the worker (the import.* requests drive it).
- */
-export type StoreMethod<S extends StoreName> = {
-  [K in keyof LibraryStores[S]]: LibraryStores[S][K] extends (...args: never[]) => unknown
-    ? S extends 'lib'
-      ? K extends 'beginImport'
-        ? never
-        : K
-      : K
-    : never;
-}[keyof LibraryStores[S]];
+/** A store's methods callable through the facade: those its allowlist names (surface.ts). */
+export type StoreMethod<S extends StoreName> = (typeof STORE_SURFACE)[S][number];
 
 /** A call of one store's method, typed per store. */
 export type StoreCall = {

@@ -84,7 +84,7 @@ describe('a library with a damaged row', () => {
     t.db.prepare('UPDATE item_csl SET csl = ? WHERE item_id = ?').run('[1,2]', a);
     for (const o of schema) t.db.exec(o.sql);
     expect(() => t.library.setCitationKey(a, 'fresh2000')).toThrow(message);
-    expect(() => t.library.updateItem(a, { type: 'book', title: 'New' })).toThrow(`item ${a}`);
+    expect(() => t.library.updateItem(a, { id: 'x', type: 'book', title: 'New' })).toThrow(`item ${a}`);
     // Nothing was half-written by the refused edits, and the other item is whole.
     expect(t.db.prepare('SELECT csl FROM item_csl WHERE item_id = ?').pluck().get(a)).toBe('[1,2]');
     expect(t.library.getItem(b).title).toBe('Beta paper');

@@ -1,4 +1,4 @@
-// The library worker's dispatch: a 'call' reaches only the methods a store's class chain declares.
+// The library worker's dispatch: a 'call' reaches only the methods each store's allowlist names (surface.ts).
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { LibraryClient } from '../../../electron/core/library/client';
 import { exposedMethods, storeDispatch, storesOf } from '../../../electron/core/library/dispatch';
 import { openLibrary, type OpenedLibrary } from '../../../electron/core/library/open';
 import type { LibraryStores } from '../../../electron/core/library/protocol';
+import { STORE_SURFACE } from '../../../electron/core/library/surface';
 import { tempDir } from '../../helpers/tmp';
 
 const PROTOCOL = join(__dirname, '..', '..', '..', 'electron', 'core', 'library', 'protocol.ts');
@@ -71,16 +72,27 @@ describe('library worker dispatch', () => {
   });
 
   // The Library chain's protected helpers sit on its prototypes at run time like any method; a raw
-  // 'call' naming one ran it, outside undo and with whatever arguments the message carried.
+  // 'call' naming one ran it, outside undo and with whatever arguments the message carried. Public
+  // methods left off the allowlist (beginImport, the enrichment store's own helpers) are refused too.
   it.each(['writeItem', 'undoable', 'deleteRow', 'reindex', 'rowOf', 'tagId', 'subject', 'beginImport'])(
-    'refuses lib.%s, internal to the library worker',
+    'refuses lib.%s, not on the allowlist',
     (method) => {
       const dispatch = storeDispatch(stores);
+      expect(typeof (stores.lib as unknown as Record<string, unknown>)[method]).toBe('function');
       expect(() => dispatch('lib', method)).toThrow(
-        `Library method lib.${method} is internal to the library worker; LibraryClient does not offer it.`,
+        `Unknown library method lib.${method}: LibraryClient does not offer it.`,
       );
     },
   );
+
+  it('refuses to start with an allowlist naming what a store does not have', () => {
+    expect(() => exposedMethods('listing', {})).toThrow(
+      'The library store listing has no method count, which its allowlist names (surface.ts).',
+    );
+    expect(() => exposedMethods('listing', { count: 'not a function' })).toThrow('has no method count');
+    // A name that is not a store reaches nothing, whatever the object has.
+    expect(exposedMethods('toString', { toString: () => 'x' }).size).toBe(0);
+  });
 
   it('allows methods declared by the store class and by the rooms it is built from, bound to the store', () => {
     const dispatch = storeDispatch(stores);
@@ -106,18 +118,12 @@ describe('library worker dispatch', () => {
   it('allows exactly the methods the client offers for each store', () => {
     const offered = clientMethods();
     expect(Object.keys(offered).sort()).toEqual(Object.keys(stores).sort());
+    expect(Object.keys(STORE_SURFACE).sort()).toEqual(Object.keys(stores).sort());
     for (const [store, methods] of Object.entries(offered)) {
       expect(methods.length).toBeGreaterThan(3);
       const allowed = exposedMethods(store, stores[store as keyof LibraryStores]);
-      expect(
-        methods.filter((m) => !allowed.has(m)),
-        `${store}: offered by the client, refused by the worker`,
-      ).toEqual([]);
-      // A helper a room adds (protected, so the client's types leave it out) must be named internal.
-      expect(
-        [...allowed.keys()].filter((m) => !methods.includes(m)),
-        `${store}: reachable by a raw call, not offered by the client`,
-      ).toEqual([]);
+      expect([...allowed.keys()].sort(), store).toEqual([...methods].sort());
+      expect([...allowed.keys()].sort(), store).toEqual([...STORE_SURFACE[store as keyof LibraryStores]].sort());
     }
   }, 120_000);
 
@@ -131,10 +137,10 @@ describe('library worker dispatch', () => {
       // A raw 'call' for a helper of the chain: refused, and nothing was written.
       const id = await client.lib.addItem({ id: 'a', type: 'book', title: 'Kept' });
       await expect(lib.writeItem!(id, { id: 'a', type: 'book', title: 'Overwritten' }, 'key')).rejects.toThrow(
-        'Library method lib.writeItem is internal to the library worker; LibraryClient does not offer it.',
+        'Unknown library method lib.writeItem: LibraryClient does not offer it.',
       );
       await expect(lib.undoable!('Sneaky', [id], null)).rejects.toThrow(
-        'Library method lib.undoable is internal to the library worker; LibraryClient does not offer it.',
+        'Unknown library method lib.undoable: LibraryClient does not offer it.',
       );
       expect((await client.lib.getItem(id)).title).toBe('Kept');
       expect((await client.lib.undoHistory()).undo.map((e) => e.label)).toEqual(['Add item “Kept”']);
