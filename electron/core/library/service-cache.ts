@@ -11,6 +11,7 @@ import { CoreError } from '../errors';
 import { inBatches, inList, sql, type ReadDb, type WriteDb } from './sql';
 import type { TallyState } from './types';
 import { type RawRow, tallyState } from './library-base';
+import { DamagedRecordError, isObject, readStored } from './stored-json';
 
 export interface NoticeLike {
   doi?: string;
@@ -44,7 +45,15 @@ function cacheState<K extends string>(
   const r = row as { found: number; data: string | null; fetched_at: number } | undefined;
   if (!r) return { state: 'not-fetched' };
   if (r.found === 0) return { state: 'unknown', fetchedAt: r.fetched_at };
-  return { state: 'found', fetchedAt: r.fetched_at, [key]: JSON.parse(r.data ?? 'null') } as {
+  // A cached answer damaged on disk is a miss: it is asked for again rather than failing the view.
+  let value: unknown;
+  try {
+    value = readStored(r.data ?? 'null', `The cached ${key}`, isObject);
+  } catch (err) {
+    if (err instanceof DamagedRecordError) return { state: 'not-fetched' };
+    throw err;
+  }
+  return { state: 'found', fetchedAt: r.fetched_at, [key]: value } as {
     state: 'found';
     fetchedAt: number;
   } & Record<K, never>;

@@ -11,6 +11,7 @@ import type {
 import type { Collection, EditorialNoticeCounts, JournalIndexRecord } from '../../../shared/service';
 import { CoreError } from '../errors';
 import { inBatches, inList, sql, type WriteDb } from './sql';
+import { DamagedRecordError, isObject, readStored } from './stored-json';
 
 interface CollectionRow {
   id: number;
@@ -33,8 +34,21 @@ interface CacheRow {
 function cached<T>(row: CacheRow | undefined): Cached<T> {
   if (!row) return { state: 'not-fetched' };
   if (row.found === 0 || row.data === null) return { state: 'unknown', fetchedAt: row.fetched_at };
-  return { state: 'found', fetchedAt: row.fetched_at, value: JSON.parse(row.data) as T };
+  // A cached answer damaged on disk is a miss: it is asked for again rather than failing the view.
+  try {
+    return {
+      state: 'found',
+      fetchedAt: row.fetched_at,
+      value: readStored<T>(row.data, `The cached journal ${row.issn}`),
+    };
+  } catch (err) {
+    if (err instanceof DamagedRecordError) return { state: 'not-fetched' };
+    throw err;
+  }
 }
+
+const collectionOf = (row: CollectionRow): Collection =>
+  readStored<Collection>(row.data, `The dataset collection “${row.name}”`, isObject);
 
 function summary(row: CollectionRow, collection: Collection): ServiceCollectionSummary {
   const matched = collection.matchedDoiCount ?? collection.doiQuery?.query?.dois?.length ?? 0;
@@ -43,7 +57,7 @@ function summary(row: CollectionRow, collection: Collection): ServiceCollectionS
     id: row.id,
     slug: row.slug,
     name: row.name,
-    origin: JSON.parse(row.request) as CollectionOrigin,
+    origin: readStored<CollectionOrigin>(row.request, `The request of the dataset collection “${row.name}”`, isObject),
     matched,
     unmatched,
     total: collection.totalDoiCount ?? matched + unmatched,
@@ -111,12 +125,12 @@ export class ServiceCollectionsStore {
   list(): ServiceCollectionSummary[] {
     return this.#db
       .all<CollectionRow>(sql`SELECT * FROM service_collections ORDER BY created_at DESC, id DESC`)
-      .map((row) => summary(row, JSON.parse(row.data) as Collection));
+      .map((row) => summary(row, collectionOf(row)));
   }
 
   get(id: number): ServiceCollectionRecord {
     const row = this.#row(id);
-    const collection = JSON.parse(row.data) as Collection;
+    const collection = collectionOf(row);
     return { ...summary(row, collection), collection };
   }
 

@@ -113,6 +113,24 @@ describe('a library with a damaged row', () => {
     expect(() => t.graph.listGraphs()).toThrow(`The seed of saved graph ${g.id} is damaged`);
   });
 
+  it('treats a damaged cached answer of the service as a miss, and names a damaged dataset collection', () => {
+    const { t } = library();
+    t.library.serviceCache.putPapers({ found: { '10.1000/a': { doi: '10.1000/a', title: 'A' } } });
+    expect(t.library.serviceCache.getPaper('10.1000/a')).toMatchObject({ state: 'found' });
+    t.db.prepare('UPDATE service_papers SET data = \'["oops"]\'').run();
+    expect(t.library.serviceCache.getPaper('10.1000/a')).toEqual({ state: 'not-fetched' });
+
+    const kept = t.library.serviceCollections.save({ slug: 'abc', name: 'Trials' } as never, {
+      kind: 'items',
+      dois: 1,
+    });
+    expect(t.library.serviceCollections.list().map((c) => c.name)).toEqual(['Trials']);
+    t.db.prepare("UPDATE service_collections SET data = '5' WHERE id = ?").run(kept.id);
+    expect(() => t.library.serviceCollections.list()).toThrow(
+      'The dataset collection “Trials” is damaged in the library file (an object was expected, not number)',
+    );
+  });
+
   it('treats a damaged kept bibliography as a miss, to be rendered again', async () => {
     const store = libraryBibliographyStore({ getText: () => '[["a", "A."], ["b"]]', put: () => true });
     expect(await store.get('k')).toBeNull();
