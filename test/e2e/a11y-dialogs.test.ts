@@ -131,6 +131,20 @@ describe('axe with dialogs and panes open', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('import-dialog').waitFor({ state: 'detached' });
 
+    // The selection's dialogs, from the row's context menu.
+    for (const [label, name] of [
+      ['Add to collection…', 'collection-dialog'],
+      ['Add or remove tags…', 'tags-dialog'],
+      ['Copy citation…', 'copy-dialog'],
+    ] as const) {
+      await page.locator('[role="row"][aria-selected="true"]').first().click({ button: 'right' });
+      await page.getByRole('menuitem', { name: label }).click();
+      await page.locator('dialog[open]').waitFor();
+      found.push(...(await check(name)));
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[open]').waitFor({ state: 'detached' });
+    }
+
     await page.getByTestId('advanced-search-button').click();
     await page.locator('dialog[open]').waitFor();
     found.push(...(await check('advanced-search-dialog')));
