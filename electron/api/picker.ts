@@ -13,9 +13,13 @@ export interface PickSession {
   readonly url: string;
 }
 
-/** What the host gets to show a picker: the session, and `cancel` for when the user closes it unanswered. */
+/**
+ * What the host gets to show a picker: the session, `cancel` for when the user closes it unanswered,
+ * and `answer` for a host that picks in a UI of its own (browser mode's banner in the app).
+ */
 export interface OpenedPick extends PickSession {
   cancel(): void;
+  answer(picks: Pick[]): void;
 }
 
 /** Shows a picker; may return what takes it away again once the pick is over (a window to close). */
@@ -97,7 +101,13 @@ export class PickerHub {
       if (signal.aborted) return resolve(null);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, session);
-      const close = this.#open({ id, token, url: session.url, cancel: () => session.resolve(null) });
+      const close = this.#open({
+        id,
+        token,
+        url: session.url,
+        cancel: () => session.resolve(null),
+        answer: (picks) => session.resolve(picks),
+      });
       // Answered (or given up) while it was opening: take it away at once.
       if (close) {
         if (this.#pending.has(id)) this.#closers.set(id, close);

@@ -8,6 +8,7 @@ import {
   type AppInfo,
   type HostMode,
   type PdfSelection,
+  type editorsFeature,
   type pdfWatchFeature,
   type Result,
   type ServiceConfig,
@@ -50,6 +51,7 @@ import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
 import { stderrLogger, type Logger } from './log';
 import { ensureDataDir, LIBRARY_FILE } from './paths';
+import { PendingPicks } from './editors/pending-picks';
 import { HandlerRegistry, type FeatureHandlers } from './registry';
 import { createSecretStore, type SecretStore } from './secrets';
 import { CoreError, toIpcError } from './errors';
@@ -108,6 +110,8 @@ export interface Core {
   readonly sync: SyncEngine;
   /** PDFs captured offline waiting for their title search; resumed by the core itself (exposed for tests). */
   readonly pendingCaptures: PendingCaptures;
+  /** Cite-as-you-write requests waiting for the user, shown in the app (browser mode registers them). */
+  readonly pendingPicks: PendingPicks;
   /** One request: validated, handled, answered as a Result. Never throws. */
   invoke(channel: unknown, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   /**
@@ -458,6 +462,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       autoExport.libraryChanged(ids.length <= 1000 ? ids : undefined);
     },
   });
+  const pendingPicks = new PendingPicks(events);
+  registry.register({
+    'editors.picks.list': () => pendingPicks.list(),
+    'editors.picks.answer': ({ id, citationKeys }) => pendingPicks.answer(id, citationKeys),
+    'editors.picks.cancel': ({ id }) => pendingPicks.cancel(id),
+  } satisfies FeatureHandlers<typeof editorsFeature>);
   registry.register(
     syncHandlers({
       engine: syncEngine,
@@ -494,6 +504,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     library,
     sync: syncEngine,
     pendingCaptures,
+    pendingPicks,
     invoke(channel, input, signal) {
       if (closed)
         return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Citewise is shutting down.' } });

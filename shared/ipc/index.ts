@@ -21,6 +21,7 @@ import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
 import { zoteroFeature } from './zotero';
 import { syncFeature } from './sync';
+import { editorsFeature } from './editors';
 
 export const features = [
   appFeature,
@@ -42,6 +43,7 @@ export const features = [
   zoteroFeature,
   organiseFeature,
   syncFeature,
+  editorsFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -65,6 +67,7 @@ export const requests = {
   ...zoteroFeature.requests,
   ...organiseFeature.requests,
   ...syncFeature.requests,
+  ...editorsFeature.requests,
 };
 
 export const events = {
@@ -87,6 +90,7 @@ export const events = {
   ...zoteroFeature.events,
   ...organiseFeature.events,
   ...syncFeature.events,
+  ...editorsFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -138,5 +142,6 @@ export * from './pdfs';
 export * from './pdf-watch';
 export * from './organise';
 export * from './sync';
+export * from './editors';
 export * from './wire';
 export * from './zotero';

@@ -117,6 +117,40 @@ describe('axe with dialogs and panes open', () => {
     found.push(...(await check('new-item-dialog')));
     await page.keyboard.press('Escape');
 
+    // Issue 32: every dialog in both themes. The import preview (a long list of entries) and the
+    // advanced search were not opened here.
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'refs.bib',
+      mimeType: 'application/x-bibtex',
+      buffer: Buffer.from(
+        '@article{a11y2001, author = {Adams, Ann}, title = {A Title}, journal = {J}, year = {2001}}\n',
+      ),
+    });
+    await page.getByTestId('import-dialog').getByTestId('import-summary').waitFor();
+    found.push(...(await check('import-dialog')));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('import-dialog').waitFor({ state: 'detached' });
+
+    // The selection's dialogs, from the row's context menu.
+    for (const [label, name] of [
+      ['Add to collection…', 'collection-dialog'],
+      ['Add or remove tags…', 'tags-dialog'],
+      ['Copy citation…', 'copy-dialog'],
+    ] as const) {
+      await page.locator('[role="row"][aria-selected="true"]').first().click({ button: 'right' });
+      await page.getByRole('menuitem', { name: label }).click();
+      await page.locator('dialog[open]').waitFor();
+      found.push(...(await check(name)));
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[open]').waitFor({ state: 'detached' });
+    }
+
+    await page.getByTestId('advanced-search-button').click();
+    await page.locator('dialog[open]').waitFor();
+    found.push(...(await check('advanced-search-dialog')));
+    await page.keyboard.press('Escape');
+    await page.locator('dialog[open]').waitFor({ state: 'detached' });
+
     await page.getByTestId('view-library').focus();
     await page.keyboard.press('Shift+Slash');
     await page.getByTestId('shortcuts-dialog').waitFor();

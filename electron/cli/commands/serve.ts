@@ -59,8 +59,12 @@ async function serve({ values, positionals }: ParsedCommand, ctx: CommandContext
       : await (
           await import('../../api/controller')
         ).followEditorSettings(core, {
+          // The app shows the waiting request (a banner with its own picker, core/editors); the
+          // picker page opens in the browser too, for when the app's tab is not open.
           openPicker: (session) => {
+            const shown = core.pendingPicks.add({ id: session.id, answer: session.answer, cancel: session.cancel });
             if (!openInBrowser(session.url)) ctx.stdout.write(`Pick at: ${session.url}\n`);
+            return shown;
           },
           copy: async (text) => (await import('./api')).copyToClipboard(text),
           logger: stderrLogger,

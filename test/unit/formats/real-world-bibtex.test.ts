@@ -9,6 +9,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import type { SentenceCaseMode } from '../../../shared/model/settings';
 import { citationKeyProblem } from '../../../shared/model/citekey';
 import { importText, toBibtex } from '../../../electron/core/formats';
+import { titlesAsWritten } from '../../../electron/core/formats/bibtex/as-written';
 import { createCiteFormatter, directoryAssets, type CiteFormatter } from '../../../electron/core/formats/cite';
 import { testLibrary, type TestLibrary, importItems } from '../library/helpers/lib';
 import { buildCslDir } from './cite/helpers';
@@ -282,6 +283,16 @@ function hasPandoc(): boolean {
   }
 }
 
+/** The CSL-JSON pandoc reads from biblatex `text`. */
+function pandocCsl(text: string): CslItem[] {
+  return JSON.parse(
+    execFileSync('pandoc', ['-f', 'biblatex', '-t', 'csljson'], { input: text, encoding: 'utf8' }),
+  ) as CslItem[];
+}
+
+/** A title as text, case aside (pandoc and Citewise mark case and italics differently). */
+const titleText = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').toLowerCase() : v);
+
 /** import → BibTeX export → import: the items must be the same. */
 /** One entry read with Settings → Import at "always" (every Title Case title). */
 function always(text: string): CslItem {
@@ -310,7 +321,9 @@ describe('3. fields are not lost', () => {
     const { first, exported, second } = roundTrip(source);
     expect(first[0]).toMatchObject({
       title: 'Deep Learning: A Review. Extended Version',
-      'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and Practice',
+      // The booktitle braces a word, so (Settings → Import, by default) it is in sentence case as a
+      // title that braces one would be; the title braces none and stays as written.
+      'container-title': 'Handbook of <span class="nocase">AI</span>: Methods and practice',
     });
     expect(second).toEqual(first);
     expect(exported).toContain(
@@ -404,17 +417,48 @@ describe('3. fields are not lost', () => {
 
   it.skipIf(!hasPandoc())('maintitle: the same titles as pandoc -f biblatex -t csljson, case aside', () => {
     const text = fixture('biblatex-multivolume.bib');
-    const theirs = JSON.parse(
-      execFileSync('pandoc', ['-f', 'biblatex', '-t', 'csljson'], { input: text, encoding: 'utf8' }),
-    ) as CslItem[];
+    const theirs = pandocCsl(text);
     const ours = items(text);
-    const plain = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').toLowerCase() : v);
     expect(theirs).toHaveLength(ours.length);
     for (const p of theirs) {
       const mine = byKey(ours, String(p.id));
       for (const v of ['title', 'container-title', 'volume-title', 'volume'])
-        expect(plain(mine[v]), `${p.id} ${v}`).toBe(plain(p[v]));
+        expect(titleText(mine[v]), `${p.id} ${v}`).toBe(titleText(p[v]));
     }
+  });
+
+  // Issue 32 ("Act. of 1990"): titleaddon follows the title as biblatex prints it (\newunit, i.e. a
+  // period and a space unless the title ends in punctuation) and as pandoc reads it.
+  const ADDONS = `@legislation{ada1990,
+  title        = {Americans with Disabilities Act},
+  titleaddon   = {of 1990},
+  number       = {Pub. L. 101-336},
+  date         = {1990-07-26},
+}
+@misc{comma, title = {Hello,}, titleaddon = {World}, date = {1990}}
+@misc{semicolon, title = {Hello;}, titleaddon = {World}, date = {1990}}
+@misc{question, title = {Why Now?}, titleaddon = {A Reply}, date = {1990}}
+@misc{period, title = {Notes on Things.}, titleaddon = {Second Edition}, date = {1990}}
+@misc{emph, title = {Hello \\emph{World}}, titleaddon = {Again}, date = {1990}}
+`;
+
+  it('titleaddon: a period and a space after the title, only a space after its own punctuation', () => {
+    const got = Object.fromEntries(items(ADDONS).map((i) => [i.id, i.title]));
+    expect(got).toEqual({
+      ada1990: 'Americans with Disabilities Act. of 1990',
+      comma: 'Hello, World',
+      semicolon: 'Hello; World',
+      question: 'Why Now? A Reply',
+      period: 'Notes on Things. Second Edition',
+      emph: 'Hello <i>World</i>. Again',
+    });
+  });
+
+  it.skipIf(!hasPandoc())('titleaddon: the same titles as pandoc -f biblatex -t csljson, case aside', () => {
+    const theirs = pandocCsl(ADDONS);
+    const ours = items(ADDONS);
+    expect(theirs).toHaveLength(ours.length);
+    for (const p of theirs) expect(titleText(byKey(ours, String(p.id)).title), String(p.id)).toBe(titleText(p.title));
   });
 
   it('joins after a title that ends in its own mark with a space only', () => {
@@ -547,6 +591,68 @@ describe('4. English Title Case titles are stored in sentence case, as the setti
       'In <span class="nocase">America</span>: The Rise of the <span class="nocase">New York Times</span> Reporting',
     );
     expect(toBibtex([one(braced)])).toContain('title = {In {America}: The Rise of the {New York Times} Reporting}');
+  });
+
+  // Issue 32: a booktitle inherited through crossref stayed in Title Case while the book's own entry,
+  // and the chapter's title, were in sentence case. biblatex's documentation's shape: a collection and
+  // its chapters by crossref, one chapter with the booktitle written out.
+  it("a book part's booktitle, written or inherited by crossref, is cased as the book's own title", () => {
+    const source = `@collection{handbook,
+  editor    = {Doe, Jane},
+  title     = {Handbook of Deep Learning for {Europe}},
+  publisher = {Springer},
+  location  = {Berlin},
+  date      = {2020},
+}
+@incollection{roe,
+  author    = {Roe, Ann},
+  title     = {Networks That Learn in {Paris}},
+  crossref  = {handbook},
+  pages     = {1--10},
+}
+@incollection{poe,
+  author    = {Poe, Ed},
+  title     = {Networks That Forget in {Rome}},
+  booktitle = {Handbook of Deep Learning for {Europe}},
+  publisher = {Springer},
+  date      = {2020},
+}
+@article{art,
+  author       = {Roe, Ann},
+  title        = {Networks That Learn in {Paris}},
+  journaltitle = {Journal of Machine Learning Research},
+  date         = {2020},
+}
+`;
+    const all = items(source);
+    const book = 'Handbook of deep learning for <span class="nocase">Europe</span>';
+    expect(byKey(all, 'handbook').title).toBe(book);
+    expect(byKey(all, 'roe')['container-title']).toBe(book);
+    expect(byKey(all, 'poe')['container-title']).toBe(book);
+    // A journal's name is a name: never cased.
+    expect(byKey(all, 'art')['container-title']).toBe('Journal of Machine Learning Research');
+    // "Use the title as written" gives the booktitle back too, and BibTeX export writes it as it was.
+    expect(titlesAsWritten(byKey(all, 'poe'))['container-title']).toBe(
+      'Handbook of Deep Learning for <span class="nocase">Europe</span>',
+    );
+    expect(toBibtex([byKey(all, 'poe')])).toContain('booktitle = {Handbook of Deep Learning for {Europe}}');
+    // Off: as written.
+    const off = importText(source, { format: 'bibtex', sentenceCase: 'off' }).items.map((i) => i.item);
+    expect(byKey(off, 'roe')['container-title']).toBe(
+      'Handbook of Deep Learning for <span class="nocase">Europe</span>',
+    );
+  });
+
+  it.skipIf(!hasPandoc())('a crossref-inherited booktitle is cased as pandoc -f biblatex cases it', () => {
+    const source = `@collection{handbook, editor = {Doe, Jane}, title = {Handbook of Deep Learning for {Europe}}, publisher = {Springer}, date = {2020}}
+@incollection{roe, author = {Roe, Ann}, title = {Networks That Learn in {Paris}}, crossref = {handbook}, pages = {1--10}}
+`;
+    const theirs = pandocCsl(source);
+    const plain = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '') : v);
+    const ours = byKey(items(source), 'roe');
+    const pandoc = theirs.find((p) => p.id === 'roe')!;
+    expect(plain(ours['container-title'])).toBe(plain(pandoc['container-title']));
+    expect(plain(ours.title)).toBe(plain(pandoc.title));
   });
 
   it('never lowers a word capitalised inside a sentence: one lower-case word, however short, says sentence case', () => {

@@ -6,7 +6,7 @@ import { decodeLatex } from './latex-decode';
 import { bibtexCustomOf } from './mapping';
 
 /** The CSL variables sentence case may change (refine.ts, sentenceCaseTitle). */
-const TITLE_VARIABLES = ['title', 'volume-title'] as const;
+const TITLE_VARIABLES = ['title', 'volume-title', 'container-title'] as const;
 
 /**
  * Each title variable the import put in sentence case and that still holds what the import made of

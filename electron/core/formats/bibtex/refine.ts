@@ -316,10 +316,14 @@ function joinTitles(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
   }
 }
 
+// biblatex prints titleaddon after \newunit (biblatex.def's title macro), whose \newunitpunct is
+// \addperiod\space: a period and a space, the period left out after any punctuation mark the title
+// already ends with. pandoc (concatWith '.' over "!?.,:;") does the same, so "Americans with
+// Disabilities Act" + "of 1990" is "… Act. of 1990" in both, and "Hello," + "World" is "Hello, World".
 function joinPart(main: string, sep: ': ' | '. ', part: string): string {
   const plain = main.replace(/<[^>]*>/g, '').trimEnd();
   // "Why?: How" and "Title.. Addon" read badly: a title that ends in its own mark takes only a space.
-  return /[.:;?!]$/.test(plain) ? `${main} ${part}` : `${main}${sep}${part}`;
+  return /[.,:;?!]$/.test(plain) ? `${main} ${part}` : `${main}${sep}${part}`;
 }
 
 /**
@@ -351,6 +355,9 @@ function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
   }
 }
 
+const OWN_TITLE_FIELDS = new Set(['title', 'maintitle']);
+const BOOK_TITLE_FIELDS = new Set(['booktitle', 'maintitle']);
+
 /**
  * An English (or unmarked) title in Title Case is stored in sentence case, as Better BibTeX imports
  * it, when the setting says so (SentenceCaseMode: by default only a title that braces the words whose
@@ -360,12 +367,15 @@ function splitLists(entry: RawEntry, item: CslItem, custom: BibtexCustom, option
 function sentenceCaseTitle(entry: RawEntry, item: CslItem, custom: BibtexCustom, options: RefineOptions): void {
   if (options.sentenceCase === 'off') return;
   if (!isEnglish(entry.fields.get('langid') ?? entry.fields.get('language'))) return;
-  // The work's title, and a volume's own title when maintitle took its place.
-  for (const csl of ['title', 'volume-title']) {
+  // The work's title, a volume's own title when maintitle took its place, and the book a part is in
+  // (booktitle, or maintitle as a part's container): written or inherited through crossref, the
+  // book's title is cased as it is in the book's own entry, as pandoc does. A journal's title is not.
+  for (const csl of ['title', 'volume-title', 'container-title']) {
     const title = item[csl];
     const name = sourceName(csl, item, custom);
     const source = entry.fields.get(name);
-    if (typeof title !== 'string' || source === undefined || (name !== 'title' && name !== 'maintitle')) continue;
+    const names = csl === 'container-title' ? BOOK_TITLE_FIELDS : OWN_TITLE_FIELDS;
+    if (typeof title !== 'string' || source === undefined || !names.has(name)) continue;
     if (!looksTitleCase(title)) continue;
     if (options.sentenceCase === 'protected' && !protectsWords(title)) continue;
     const sentence = toSentenceCase(title);
