@@ -10,7 +10,7 @@ import { importFile, importText, toBibtex, type ParseResult } from '../../../ele
 import { createCiteFormatter, directoryAssets } from '../../../electron/core/formats/cite';
 import { buildCslDir } from './cite/helpers';
 
-const FIXTURE = join(import.meta.dirname, '../../fixtures/real-world/biblatex-sets.bib');
+const FIXTURE = join(import.meta.dirname, '../../fixtures/formats/biblatex-sets.bib');
 const text = readFileSync(FIXTURE, 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'citewise-sets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
