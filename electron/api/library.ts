@@ -149,23 +149,34 @@ export class EditorLibrary {
   }
 
   /**
-   * The collection at a Better BibTeX path ("/My Library/thesis/aux", "//thesis/aux" or
-   * "thesis/aux"), created with its parents when `create` is set; null when absent.
+   * The collection at a Better BibTeX path, created with its parents where missing, and with `ids`
+   * made to hold exactly those items: one undo step in the app, which also removes what it created.
    */
-  async collectionAt(path: string, create: boolean): Promise<Collection | null> {
+  async fillCollection(
+    path: string,
+    ids?: readonly number[],
+    source?: string,
+  ): Promise<{ id: number; created: number; added: number; removed: number }> {
     const parts = collectionPathParts(path);
-    let all = await this.collections();
+    return this.call('library.collections.fillPath', {
+      path: parts,
+      ...(ids === undefined ? {} : { ids: [...ids] }),
+      ...(source === undefined ? {} : { source }),
+    });
+  }
+
+  /**
+   * The collection at a Better BibTeX path ("/My Library/thesis/aux", "//thesis/aux" or
+   * "thesis/aux"); null when absent (fillCollection creates one).
+   */
+  async collectionAt(path: string): Promise<Collection | null> {
+    const parts = collectionPathParts(path);
+    const all = await this.collections();
     let parent: number | null = null;
     let found: Collection | null = null;
     for (const name of parts) {
       found = all.find((c) => c.parentId === parent && c.name === name) ?? null;
-      if (!found) {
-        if (!create) return null;
-        const { id }: { id: number } = await this.call('library.collections.create', { name, parentId: parent });
-        all = await this.collections();
-        found = all.find((c) => c.id === id) ?? null;
-        if (!found) throw new RpcError(INTERNAL_ERROR, `the collection "${name}" could not be created`);
-      }
+      if (!found) return null;
       parent = found.id;
     }
     return found;

@@ -413,15 +413,10 @@ export function editorMethods(library: EditorLibrary, options: EditorMethodOptio
         const ids = await library.idsOfKeys(keys);
         const cited = [...new Set(ids.filter((id): id is number => id !== null))];
         const missing = keys.filter((_, i) => ids[i] === null);
-        const target = await library.collectionAt(collection, true);
-        if (!target) throw new RpcError(INVALID_PARAMS, `${method}: no collection at ${collection}`);
-        // The collection holds exactly what the document cites (Better BibTeX clears it first): one
-        // step on the undo stack, which puts back what it held.
-        await library.call('library.collections.setItems', {
-          collectionId: target.id,
-          ids: cited,
-          source: basename(path),
-        });
+        // The collection holds exactly what the document cites (Better BibTeX clears it first),
+        // created with its parents when missing: one step on the undo stack, which puts back what it
+        // held and removes the collections it created.
+        const target = await library.fillCollection(collection, cited, basename(path));
         return { libraryID: LIBRARY_ID, key: String(target.id), items: cited.length, missing };
       },
     },
@@ -458,8 +453,8 @@ export function editorMethods(library: EditorLibrary, options: EditorMethodOptio
             `${method}: ${target} already exists and is not a file Citewise keeps in sync; Citewise does not replace it. Delete it or choose a new name.`,
           );
         const opts = (displayOptions ?? {}) as { exportNotes?: unknown };
-        const coll = await library.collectionAt(collection, true);
-        if (!coll) throw new RpcError(INVALID_PARAMS, `${method}: no collection at ${collection}`);
+        // Created when missing as one undo step of its own ("Create collection …").
+        const coll = await library.fillCollection(collection);
         if (
           existing &&
           existing.format === format &&

@@ -97,7 +97,7 @@ async function collectionByKeyOrPath(library: EditorLibrary, keyOrPath: string):
     const byKey = (await library.collections()).find((c) => String(c.id) === keyOrPath);
     if (byKey) return byKey;
   }
-  const byPath = await library.collectionAt(`//${keyOrPath}`, false).catch((err: unknown) => {
+  const byPath = await library.collectionAt(`//${keyOrPath}`).catch((err: unknown) => {
     if (err instanceof RpcError) throw refuse(404, err.message);
     throw err;
   });

@@ -298,6 +298,20 @@ export const libraryFeature = feature({
         .object({ collectionId: itemId, ids: z.array(itemId).max(1_000_000), source: z.string().max(300).optional() })
         .strict(),
     ).returns<{ added: number; removed: number }>(),
+    /**
+     * The collection at a path of names from the top, created with its parents where missing and,
+     * with `ids`, made to hold exactly those items (an editor's collection.scanAUX, autoexport.add):
+     * one undo step, whose undo also removes the collections it created.
+     */
+    'library.collections.fillPath': request(
+      z
+        .object({
+          path: z.array(name).min(1).max(32),
+          ids: z.array(itemId).max(1_000_000).optional(),
+          source: z.string().max(300).optional(),
+        })
+        .strict(),
+    ).returns<{ id: number; created: number; added: number; removed: number }>(),
     'library.collections.moveItems': request(z.object({ ids, fromId: itemId, toId: itemId }).strict()).returns<null>(),
 
     'library.trash': request(z.object({ ids }).strict()).returns<null>(),

@@ -2,6 +2,7 @@
 // is byte for byte what `exportItems` writes for the same items in the same order. Auto-export keeps
 // each item's entry cached and re-renders only the items that changed.
 import type { CslItem } from '../../../shared/model/csl';
+import { withOthersNames } from '../../../shared/model/others';
 import { toBibtex } from './bibtex/export';
 import { toRis } from './ris/export';
 import type { ExportFormat } from './index';
@@ -22,7 +23,8 @@ export function renderEntry(item: CslItem, format: ExportFormat, options: EntryO
     case 'csljson':
       // An element of the top-level array is indented one level deeper than the item on its own.
       // String values never hold a raw newline (JSON escapes it), so every newline is a line break.
-      return JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+      // "and others" as toCslJson writes it (shared/model/others.ts).
+      return JSON.stringify(withOthersNames(item), null, 2).replace(/\n/g, '\n  ');
   }
 }
 

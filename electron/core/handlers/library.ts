@@ -261,6 +261,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       if (result.changed.length > 0) changed('collections', result.changed);
       return { added: result.added, removed: result.removed };
     },
+    'library.collections.fillPath': async ({ path, ids, source }) => {
+      const result = await lib.fillCollectionAt(path, ids, source);
+      if (result.created > 0 || result.changed.length > 0) changed('collections', result.changed);
+      return { id: result.id, created: result.created, added: result.added, removed: result.removed };
+    },
     'library.collections.moveItems': async ({ ids, fromId, toId }) => {
       await lib.moveToCollection(ids, fromId, toId);
       changed('collections', ids);

@@ -1,7 +1,8 @@
 // Collections and the Trash (a room of the Library, see library-base.ts): the collection tree and
 // its items, trashing, restoring and deleting items for good. Collection create/rename/move/delete
 // are not undo steps yet: each leaves a barrier on the undo stack (undoBarrier), so undo stops there
-// and says so rather than reverting an older change; adding, removing and moving items are steps.
+// and says so rather than reverting an older change; adding, removing and moving items are steps, and
+// so is creating a collection to fill it (fillCollectionAt, an editor's scanAUX).
 import { CoreError } from '../errors';
 import { inList, sql } from './sql';
 import type { Collection, ItemId } from './types';
@@ -221,6 +222,79 @@ export abstract class CollectionsRoom extends ItemsRoom {
       },
     );
     return { added: fresh.length, removed: stale.length, changed };
+  }
+
+  /**
+   * The collection at a path of names from the top ("thesis", "cited" for an editor's "//thesis/cited"),
+   * created with its parents where missing, and, when `ids` is given, made to hold exactly those items
+   * (collection.scanAUX): one undo step for both, whose undo puts the items' membership back and
+   * removes the collections it created (a collection created alone, for autoexport.add, is a step too).
+   * A path that exists already is setCollectionItems. `source` names the file, for the step's label.
+   */
+  fillCollectionAt(
+    path: readonly string[],
+    ids?: readonly ItemId[],
+    source?: string,
+  ): { id: number; created: number; added: number; removed: number; changed: ItemId[] } {
+    const names = path.map((p) => p.trim());
+    if (names.length === 0 || names.some((n) => n === ''))
+      throw new CoreError('INVALID_INPUT', 'A collection path needs a name at each level.');
+    let parent: number | null = null;
+    let depth = 0;
+    for (; depth < names.length; depth++) {
+      const found: number | null = this.#childNamed(parent, names[depth]!);
+      if (found === null) break;
+      parent = found;
+    }
+    if (depth === names.length) {
+      if (ids === undefined) return { id: parent!, created: 0, added: 0, removed: 0, changed: [] };
+      return { id: parent!, created: 0, ...this.setCollectionItems(parent!, ids, source) };
+    }
+    const wanted = ids === undefined ? [] : [...new Set(ids)];
+    const fresh: ItemId[] = [];
+    for (const batch of chunk(wanted))
+      for (const r of this.r.all<{ id: number }>(sql`SELECT id FROM items WHERE id IN ${inList(batch)}`))
+        fresh.push(r.id);
+    const missing = names.slice(depth);
+    const shown = `“${names.join('/')}”`;
+    const label = (s: string) =>
+      ids === undefined
+        ? `Create collection ${shown}`
+        : source
+          ? `Create collection ${shown} with what ${source} cites (${s})`
+          : `Create collection ${shown} with ${s}`;
+    const top = parent;
+    return this.undoable(label, fresh, () => {
+      const created: number[] = [];
+      let at = top;
+      for (const name of missing) {
+        if (this.#inTrash(name, at))
+          throw new CoreError(
+            'CONFLICT',
+            `There is already a collection named "${name}" here (in the Trash: restore it, or empty the Trash first).`,
+          );
+        at = Number(
+          this.w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${at}, ${name}, ${this.now()})`)
+            .lastInsertRowid,
+        );
+        created.push(at);
+      }
+      const now = this.now();
+      for (const id of fresh)
+        this.w.run(
+          sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${at}, ${id}, ${now})`,
+        );
+      const value = { id: at!, created: created.length, added: fresh.length, removed: 0, changed: fresh };
+      return { value, collections: created };
+    });
+  }
+
+  /** The collection of this name (in any case) under `parent`, not in the Trash; null when none. */
+  #childNamed(parent: number | null, name: string): number | null {
+    const row = this.w.get<{ id: number }>(
+      sql`SELECT id FROM collections WHERE coalesce(parent_id, 0) = ${parent ?? 0} AND name = ${name} COLLATE NOCASE AND trashed_at IS NULL`,
+    );
+    return row?.id ?? null;
   }
 
   /** Moves items from one collection to another (a drag between collections). */

@@ -37,6 +37,13 @@ interface UndoPayload {
   restore: ItemSnapshot[];
   remove: ItemId[];
   barrier?: true;
+  /**
+   * Collections the change created (parents first), as rows: undo removes them once the items are
+   * back as they were, and redo puts them back first (`recreate`) with the same ids, so the items'
+   * membership comes back with them. Absent in entries that created none.
+   */
+  collections?: Record<string, SqlValue>[];
+  recreate?: Record<string, SqlValue>[];
 }
 
 const BARRIER: UndoPayload = { restore: [], remove: [], barrier: true };
@@ -157,6 +164,16 @@ export abstract class UndoLog extends LibraryBase {
         };
       }
       const inverse = this.#inverse(affected);
+      if (payload.recreate?.length) {
+        const taken = this.#recreateCollections(payload.recreate);
+        if (taken !== null) {
+          this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+          return {
+            refused: `Cannot redo ${entry.label}: another collection has taken the place of “${taken}” since.`,
+          };
+        }
+        inverse.collections = payload.recreate;
+      }
       const trashed: ItemId[] = [];
       const now = this.now();
       for (const id of payload.remove) {
@@ -169,6 +186,10 @@ export abstract class UndoLog extends LibraryBase {
           trashed.push(id);
       }
       for (const snap of payload.restore) this.#restore(snap);
+      if (payload.collections?.length) {
+        const removed = this.#removeCreatedCollections(payload.collections);
+        if (removed.length > 0) inverse.recreate = removed;
+      }
       this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
       const fingerprint = to === 'redo' ? this.#fingerprint(affected) : null;
       this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids, fingerprint)
@@ -178,6 +199,49 @@ export abstract class UndoLog extends LibraryBase {
     });
     if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused, result.details);
     return result;
+  }
+
+  /**
+   * Removes the collections a change created, children first, once undo has put the items back: each
+   * is then empty, unless something was filed there since, a subcollection made there or an
+   * auto-export set to write it, and such a collection stays. Returns the rows removed, parents first,
+   * for redo to put back.
+   */
+  #removeCreatedCollections(rows: readonly Record<string, SqlValue>[]): Record<string, SqlValue>[] {
+    const removed: Record<string, SqlValue>[] = [];
+    for (const row of [...rows].reverse()) {
+      const id = row.id as number;
+      const used = this.w.get(
+        sql`SELECT 1 FROM collection_items WHERE collection_id = ${id} UNION ALL SELECT 1 FROM collections WHERE parent_id = ${id}
+          UNION ALL SELECT 1 FROM auto_exports WHERE collection_id = ${id} LIMIT 1`,
+      );
+      if (used) continue;
+      const current = this.w.get<Record<string, SqlValue>>(sql`SELECT * FROM collections WHERE id = ${id}`);
+      if (!current) continue;
+      this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
+      removed.unshift(current);
+    }
+    return removed;
+  }
+
+  /**
+   * Puts back collections an undo removed, with their ids (parents first). Returns the name of one
+   * whose place (its name there, or its id) another collection took since, and puts nothing back
+   * then; else null.
+   */
+  #recreateCollections(rows: readonly Record<string, SqlValue>[]): string | null {
+    // A collection made since may have been given a removed one's id (SQLite reuses the highest):
+    // that is another collection too, and nothing is put back over it.
+    for (const row of rows) {
+      const parent = (row.parent_id as number | null) ?? 0;
+      const taken = this.w.get(
+        sql`SELECT 1 FROM collections WHERE id = ${row.id as number}
+          OR (coalesce(parent_id, 0) = ${parent} AND name = ${row.name as string} COLLATE NOCASE)`,
+      );
+      if (taken) return row.name as string;
+    }
+    for (const row of rows) this.#insertRow('collections', row);
+    return null;
   }
 
   /** The newest undo step that is not a barrier, when only barriers come after it. */
@@ -276,17 +340,22 @@ export abstract class UndoLog extends LibraryBase {
   protected undoable<T>(
     label: string | ((subject: string) => string),
     ids: readonly ItemId[],
-    fn: () => { value: T; created?: ItemId[] },
+    fn: () => { value: T; created?: ItemId[]; collections?: number[] },
   ): T {
     return this.w.transaction(() => {
       const touched = [...new Set(ids)];
       // Named before the change: a deletion leaves nothing to name afterwards.
       const named = touched.length > 0 && typeof label !== 'string' ? this.subject(touched) : null;
       const before = this.#inverse(touched);
-      const { value, created } = fn();
+      const { value, created, collections } = fn();
       const all = [...new Set([...touched, ...(created ?? [])])];
       const text = typeof label === 'string' ? label : label(named ?? this.subject(all));
       const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
+      // Collections the change created (an editor's scanAUX into a new one): undone with it.
+      if (collections?.length)
+        payload.collections = collections.map((id) =>
+          this.w.get<Record<string, SqlValue>>(sql`SELECT * FROM collections WHERE id = ${id}`)!,
+        );
       this.#dropRedoTouching(all);
       this.w.run(
         sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`,
@@ -319,7 +388,15 @@ export abstract class UndoLog extends LibraryBase {
 
   #insertRow(table: string, row: Record<string, SqlValue>): void {
     const cols = Object.keys(row).map((k) => ident(k));
-    const t = ident(table, ['items', 'creators', 'notes', 'attachments', 'pdf_captures', 'item_origins']);
+    const t = ident(table, [
+      'items',
+      'creators',
+      'notes',
+      'attachments',
+      'pdf_captures',
+      'item_origins',
+      'collections',
+    ]);
     this.w.run(
       sql`INSERT INTO ${t} (${joinSql(
         cols.map((c) => sql`${c}`),

@@ -144,6 +144,102 @@ describe('the editor API and files', { timeout: 120_000 }, () => {
     });
   });
 
+  describe('a collection the API creates is part of the undo step', () => {
+    type Entry = { id: number; label: string; cannotUndo?: unknown };
+    const history = async () => {
+      const h = await f.core.invoke('library.history', {});
+      if (!h.ok) throw new Error(h.error.message);
+      return h.value as { undo: Entry[]; redo: Entry[] };
+    };
+    const named = async (name: string) => (await f.core.library.lib.listCollections()).filter((c) => c.name === name);
+
+    it('scanAUX into a new collection path: one step creates and fills; Undo removes both, Redo brings them back', async () => {
+      const before = (await history()).undo[0];
+      // As LaTeX writes the .aux of a document citing two entries (and one the library lacks).
+      const aux = join(allowed, 'chapter1.aux');
+      writeFileSync(
+        aux,
+        '\\relax\n\\citation{adams2001}\n\\citation{brigge2002,adams2001}\n\\citation{nobody1999}\n\\bibstyle{plain}\n\\bibdata{refs}\n\\gdef \\@abspage@last{3}\n',
+      );
+      const r = await rpc('collection.scanAUX', ['/My Library/thesis-2026/chapter 1', aux]);
+      expect(r.result).toMatchObject({ items: 2, missing: ['nobody1999'] });
+      const [parent] = await named('thesis-2026');
+      const [child] = await named('chapter 1');
+      expect(child?.parentId).toBe(parent!.id);
+      expect(String(child!.id)).toBe(r.result!.key);
+      expect((await members(child!.id)).sort()).toEqual([f.ids['adams2001'], f.ids['brigge2002']].sort());
+      // One step, with no barrier: before, creating the path left "cannot be undone" markers.
+      const after = await history();
+      expect(after.undo[0]!.label).toBe(
+        'Create collection “thesis-2026/chapter 1” with what chapter1.aux cites (2 items)',
+      );
+      expect(after.undo[0]!.cannotUndo).toBeUndefined();
+      expect(after.undo[1]?.id).toBe(before?.id);
+
+      const undone = await f.core.invoke('library.undo', { id: after.undo[0]!.id });
+      expect(undone.ok, JSON.stringify(undone)).toBe(true);
+      expect(await named('thesis-2026')).toEqual([]);
+      expect(await named('chapter 1')).toEqual([]);
+      // Not left in the Trash either, where its name would block the next scanAUX.
+      expect((await f.core.library.lib.trashedCollections()).some((c) => c.name === 'thesis-2026')).toBe(false);
+      expect((await history()).undo[0]?.id).toBe(before?.id);
+
+      const redone = await f.core.invoke('library.redo', {});
+      expect(redone.ok, JSON.stringify(redone)).toBe(true);
+      const [again] = await named('chapter 1');
+      expect(again?.id).toBe(child!.id);
+      expect((await named('thesis-2026'))[0]?.id).toBe(parent!.id);
+      expect((await members(child!.id)).sort()).toEqual([f.ids['adams2001'], f.ids['brigge2002']].sort());
+
+      // Undone again, the same .aux can be scanned into the same path at once.
+      expect((await f.core.invoke('library.undo', {})).ok).toBe(true);
+      const twice = await rpc('collection.scanAUX', ['//thesis-2026/chapter 1', aux]);
+      expect(twice.result).toMatchObject({ items: 2 });
+      expect((await f.core.invoke('library.undo', {})).ok).toBe(true);
+      expect(await named('thesis-2026')).toEqual([]);
+    });
+
+    it('into an existing parent: only the new child is created, and only it goes on Undo', async () => {
+      const parent = await f.collection('existing-parent');
+      const aux = join(allowed, 'one.aux');
+      writeFileSync(aux, '\\relax\n\\citation{adams2001}\n');
+      const r = await rpc('collection.scanAUX', ['//existing-parent/new-child', aux]);
+      expect(r.result).toMatchObject({ items: 1 });
+      expect((await history()).undo[0]!.label).toMatch(
+        /^Create collection “existing-parent\/new-child” with what one\.aux cites \(.+\)$/,
+      );
+      expect((await f.core.invoke('library.undo', {})).ok).toBe(true);
+      expect(await named('new-child')).toEqual([]);
+      expect((await named('existing-parent'))[0]?.id).toBe(parent);
+    });
+
+    it('keeps, on Undo, a created collection that was used since', async () => {
+      const aux = join(allowed, 'kept.aux');
+      writeFileSync(aux, '\\relax\n\\citation{adams2001}\n');
+      const r = await rpc('collection.scanAUX', ['//kept-one', aux]);
+      const id = Number(r.result!.key);
+      const step = (await history()).undo[0]!;
+      // A subcollection made there since: the collection stays, only the membership goes back.
+      await f.collection('inner', id);
+      expect((await f.core.invoke('library.undo', { id: step.id })).ok).toBe(true);
+      expect((await named('kept-one'))[0]?.id).toBe(id);
+      expect(await members(id)).toEqual([]);
+    });
+
+    it('autoexport.add into a new collection: creating it is an undo step, not a barrier', async () => {
+      const before = (await history()).undo[0];
+      const r = await rpc('autoexport.add', ['//fresh-exports', 'Better BibLaTeX', join(allowed, 'fresh.bib')]);
+      expect(r.error).toBeUndefined();
+      const top = (await history()).undo[0]!;
+      expect(top.label).toBe('Create collection “fresh-exports”');
+      expect(top.cannotUndo).toBeUndefined();
+      expect(top.id).not.toBe(before?.id);
+      // The auto-export writes it: Undo leaves the collection it would otherwise empty the file of.
+      expect((await f.core.invoke('library.undo', {})).ok).toBe(true);
+      expect(await named('fresh-exports')).toHaveLength(1);
+    });
+  });
+
   describe('autoexport.add', () => {
     const add = (path: string, translator = 'Better BibLaTeX', extra: unknown[] = []) =>
       rpc('autoexport.add', ['//thesis', translator, path, ...extra]);

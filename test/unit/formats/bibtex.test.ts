@@ -76,7 +76,8 @@ describe('BibTeX import: the realistic library', () => {
       { literal: 'World Health Organization' },
     ]);
     expect(b.publisher).toBe('Springer Verlag'); // @string concatenated with #
-    expect(b.title).toBe('The <i>collected</i> works and letters');
+    // \emph{Collected} keeps its case, as BibTeX's own styles keep it (issue 42).
+    expect(b.title).toBe('The <i>Collected</i> works and letters');
     const d = byKey(result.items, 'draft2024');
     expect(d.author).toHaveLength(2);
     expect((d.custom as { bibtex: { others: string[] } }).bibtex.others).toEqual(['author']);

@@ -102,7 +102,7 @@ describe('BibTeX export from items of any source', () => {
     const text = toBibtex([item]);
     expect(text).toMatch(/^@article\{smith_2020__bad_,/);
     expect(text).toContain(
-      'title = {Cost of 5\\% \\& \\$10 in \\textit{E. coli} with {DNA} -{}- \\{braces\\} \\#1 \\_x\\_ \\textasciitilde{} \\textasciicircum{}}',
+      'title = {Cost of 5\\% \\& \\$10 in {{\\textit{E. coli}}} with {DNA} -{}- \\{braces\\} \\#1 \\_x\\_ \\textasciitilde{} \\textasciicircum{}}',
     );
     expect(text).toContain('author = {{de la Fontaine}, Jean and {Barnes and Noble} and {Van Van Gogh}, V.}');
     expect(text).toContain('pages = {10--20}');

@@ -153,8 +153,18 @@ function mapEntries(
   const deadline = new Deadline(limits.timeBudgetMs);
   const errors: ImportIssue[] = [];
   let n = 0;
+  const sets: RawEntry[] = [];
+  const keys = new Set<string>();
   const take = (entry: RawEntry) => {
     if ((++n & 1023) === 0) deadline.check(entry.line);
+    // A biblatex entry set (@set{key, entryset = {a,b}}) groups entries the file has anyway: it has no
+    // data of its own (with BibTeX as biblatex's backend it crossrefs its first member), so it is no
+    // item; the import report says what became of it.
+    if (entry.type === 'set') {
+      sets.push(entry);
+      return;
+    }
+    if (entry.key) keys.add(entry.key.toLowerCase());
     try {
       const item = entryToCsl(entry, ctx);
       // Ids only need to be unique within one import; the store assigns its own.
@@ -179,6 +189,7 @@ function mapEntries(
   };
   const raw = parse(take, warnings);
   appendAll(errors, raw.errors);
+  for (const set of sets) warnings.push({ line: set.line, reason: entrySetReport(set, keys) });
   for (const [name, line] of ctx.unknownTypes)
     warnings.push({
       line,
@@ -198,6 +209,27 @@ function mapEntries(
     ...(raw.preambles.length > 0 ? { preambles: raw.preambles } : {}),
     ...(ctx.titlesCased > 0 ? { titlesCased: ctx.titlesCased } : {}),
   };
+}
+
+/** What became of a biblatex @set: its members are items of their own, the set is not one. */
+function entrySetReport(set: RawEntry, keys: ReadonlySet<string>): string {
+  const members = (set.fields.get('entryset') ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  const name = `The entry set "${set.key}" (@set)`;
+  if (members.length === 0) return `${name} lists no members (entryset); it was left out.`;
+  const quoted = (list: string[]) => list.map((k) => `"${k}"`).join(', ');
+  const missing = members.filter((k) => !keys.has(k.toLowerCase()));
+  const found = members.filter((k) => keys.has(k.toLowerCase()));
+  const parts = [
+    found.length > 0
+      ? `groups ${quoted(found)}, imported as items of their own; the set is not an item: where a document cites [@${set.key}], cite [${found.map((k) => `@${k}`).join('; ')}]`
+      : `groups entries none of which is in the file; it was left out`,
+  ];
+  if (missing.length > 0 && found.length > 0)
+    parts.push(`${quoted(missing)} ${missing.length === 1 ? 'is' : 'are'} not in the file`);
+  return `${name} ${parts.join('; ')}.`;
 }
 
 interface MapContext extends RefineOptions {

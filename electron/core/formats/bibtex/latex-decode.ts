@@ -244,6 +244,9 @@ export interface DecodeOptions {
 const COLLAPSE = /[ \t\n\r\f]{2,}|[\t\n\r\f]/;
 const BLANKS = /[ \t\n\r\f]+/g;
 
+/** Rich text that is one <i> or <b> element, whole. */
+const ONE_SPAN = /^<(i|b)>(?:(?!<\/?\1>)[^])*<\/\1>$/;
+
 const PLAIN = 0;
 const BLANKS_ONLY = 1;
 const LATEX = 2;
@@ -399,9 +402,10 @@ class Decoder {
         const special = src[this.i] === '\\';
         const inner = this.group(depth + 1, true);
         // BibTeX protects case with braces at the field's top level, except "special characters" {\'e}.
-        // A group without letters ({"}, {2020}) has no case to protect.
+        // A group without letters ({"}, {2020}) has no case to protect, nor one that is all one bold or
+        // italic span ({{\textit{In vivo}}}, as BibTeX export writes them): such a span keeps its case anyway.
         out +=
-          depth === 0 && this.opts.rich && !special && HAS_LETTER.test(inner)
+          depth === 0 && this.opts.rich && !special && HAS_LETTER.test(inner) && !ONE_SPAN.test(inner)
             ? `<span class="nocase">${inner}</span>`
             : inner;
         continue;

@@ -89,35 +89,60 @@ const OPEN: Record<string, string> = {
   sub: '\\textsubscript{',
 };
 
-/** CSL rich text (titles) → LaTeX: <i> → \textit{…}, <span class="nocase"> → {…}, small caps → \textsc{…}. */
+/**
+ * CSL rich text (titles) → LaTeX: <i> → \textit{…}, <span class="nocase"> → {…}, small caps → \textsc{…}.
+ * Words in bold and italic keep their case in every tool that sentence-cases a title: BibTeX keeps
+ * `\textit{In vivo}` but lowers `{\textit{In vivo}}` (a "special character"), pandoc keeps only the
+ * latter, so such a span outside braces is written `{{\textit{In vivo}}}`, which both keep, as does
+ * biblatex; a braced span that would start with a command gets the second brace for the same reason.
+ */
 export function encodeRich(text: string, options: EncodeOptions = {}): string {
   if (!text.includes('<')) return encodeText(text, options);
-  let out = '';
+  // Pieces, so that wrapping a closed tag joins only its own (a long title with many tags stays linear).
+  const out: string[] = [];
   let last = 0;
-  const stack: string[] = [];
+  // Open tags, with where their LaTeX starts in `out` and whether braces already protect them.
+  const stack: { tag: string; kind: string; start: number; guarded: boolean }[] = [];
   TAG.lastIndex = 0;
   for (let m = TAG.exec(text); m !== null; m = TAG.exec(text)) {
     const [whole, closing, name, attrs = ''] = m;
-    let latex: string | undefined;
-    if (closing) {
-      if (stack.length > 0 && stack[stack.length - 1] === name) {
-        stack.pop();
-        latex = '}';
-      }
-    } else if (name === 'span') {
-      if (/class\s*=\s*"nocase"/.test(attrs)) latex = '{';
-      else if (/font-variant:\s*small-caps/.test(attrs)) latex = '\\textsc{';
-      if (latex !== undefined) stack.push('span');
-    } else if (attrs.trim() === '') {
-      latex = OPEN[name!];
-      stack.push(name!);
-    }
-    if (latex === undefined) continue; // not markup we know: left as text
-    out += encodeText(text.slice(last, m.index), options) + latex;
+    out.push(encodeText(text.slice(last, m.index), options));
     last = m.index + whole.length;
+    if (closing) {
+      const open = stack[stack.length - 1];
+      if (open === undefined || open.tag !== name) {
+        out.push(encodeText(whole, options)); // not markup we know: left as text
+        continue;
+      }
+      stack.pop();
+      out.push('}');
+      out.push(guard(out.splice(open.start).join(''), open));
+      continue;
+    }
+    let latex: string | undefined;
+    let nocase = false;
+    if (name === 'span') {
+      if (/class\s*=\s*"nocase"/.test(attrs)) [latex, nocase] = ['{', true];
+      else if (/font-variant:\s*small-caps/.test(attrs)) latex = '\\textsc{';
+    } else if (attrs.trim() === '') latex = OPEN[name!];
+    if (latex === undefined) {
+      out.push(encodeText(whole, options)); // not markup we know: left as text
+      continue;
+    }
+    const guarded = stack.some((t) => t.kind === 'nocase' || t.kind === 'i' || t.kind === 'b');
+    stack.push({ tag: name!, kind: nocase ? 'nocase' : name!, start: out.length, guarded });
+    out.push(latex);
   }
-  out += encodeText(text.slice(last), options);
-  return out + '}'.repeat(stack.length); // unclosed tags: close them so the braces balance
+  out.push(encodeText(text.slice(last), options));
+  return out.join('') + '}'.repeat(stack.length); // unclosed tags: close them so the braces balance
+}
+
+/** The LaTeX of one closed tag, with the braces that keep its case (see encodeRich). */
+function guard(latex: string, tag: { kind: string; guarded: boolean }): string {
+  if (tag.kind === 'nocase') return latex[1] === '\\' ? `{${latex}}` : latex;
+  if ((tag.kind === 'i' || tag.kind === 'b') && !tag.guarded && /\p{L}/u.test(latex.slice(latex.indexOf('{'))))
+    return `{{${latex}}}`;
+  return latex;
 }
 
 /** Page ranges: 123-145 and 123–145 → 123--145. */

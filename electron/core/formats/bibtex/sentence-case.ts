@@ -29,26 +29,31 @@ export function isEnglish(language: string | undefined): boolean {
   );
 }
 
-/** The text of a title outside tags and nocase spans, piece by piece, with whether case may change. */
+/**
+ * The text of a title outside tags, piece by piece, with whether case may change: not in a nocase span,
+ * nor in bold or italic (`\textbf{DNA}`, `\emph{In vivo}`), whose braces BibTeX itself never lowers.
+ */
 function pieces(rich: string): { text: string; free: boolean }[] {
   const out: { text: string; free: boolean }[] = [];
   let depth = 0; // inside a nocase span: nested spans count, other tags do not matter
+  let marks = 0; // inside <i> or <b>
   const spans: boolean[] = [];
   let last = 0;
   for (const m of rich.matchAll(TAG)) {
-    if (m.index > last) out.push({ text: rich.slice(last, m.index), free: depth === 0 });
+    if (m.index > last) out.push({ text: rich.slice(last, m.index), free: depth === 0 && marks === 0 });
     const tag = m[0];
     if (tag.startsWith('</')) {
       if (tag === '</span>' && spans.pop()) depth--;
+      else if ((tag === '</i>' || tag === '</b>') && marks > 0) marks--;
     } else if (tag.startsWith('<span')) {
       const nocase = tag === NOCASE_OPEN;
       spans.push(nocase);
       if (nocase) depth++;
-    }
+    } else if (tag === '<i>' || tag === '<b>') marks++;
     out.push({ text: tag, free: false });
     last = m.index + tag.length;
   }
-  if (last < rich.length) out.push({ text: rich.slice(last), free: depth === 0 });
+  if (last < rich.length) out.push({ text: rich.slice(last), free: depth === 0 && marks === 0 });
   return out;
 }
 

@@ -2,6 +2,7 @@
 // main thread and in each citation worker). Each wraps one internal function; each has a test in
 // test/unit/formats/cite/citeproc-patches.test.ts that fails without it. They assume citeproc-js's
 // internals, so patchCiteproc refuses (throws at load) when a function it wraps is not there.
+import { isOthersName } from '../../../../shared/model/others';
 
 /** The parts of citeproc-js's internals the patches touch. */
 interface CiteprocInternals {
@@ -22,6 +23,14 @@ interface NameState {
   opt: Record<string, unknown>;
 }
 
+/** The NameOutput fields the "and others" patch reads. */
+interface OthersOutput {
+  citewiseOthers: Set<string> | undefined;
+  freeters: Record<string, unknown[] | undefined>;
+  freeters_count: Record<string, number | undefined>;
+  etal_spec: Record<string, { freeters: number } | undefined>;
+}
+
 /** Added to the names an entry rendered when its list was cut short (et al., or an ellipsis). */
 const TRUNCATED = '\u0000et-al';
 
@@ -38,6 +47,10 @@ export function patchCiteproc<T extends object>(csl: T): T {
   for (const [what, fn] of [
     ['NameOutput.prototype._joinEtAl', proto?._joinEtAl],
     ['NameOutput.prototype._joinEllipsis', proto?._joinEllipsis],
+    ['NameOutput.prototype.divideAndTransliterateNames', proto?.divideAndTransliterateNames],
+    ['NameOutput.prototype._normalizeVariableValue', proto?._normalizeVariableValue],
+    ['NameOutput.prototype.truncatePersonalNameLists', proto?.truncatePersonalNameLists],
+    ['NameOutput.prototype.setEtAlParameters', proto?.setEtAlParameters],
     ['Util.Names.initializeWith', names?.initializeWith],
     ['getSortCompare', internals.getSortCompare],
     ['toLocaleLowerCase', internals.toLocaleLowerCase],
@@ -59,6 +72,45 @@ export function patchCiteproc<T extends object>(csl: T): T {
       return join.apply(this, args);
     };
   }
+
+  // "and others": a name list that ends in {"literal": "others"} (BibTeX's `and others`, as pandoc
+  // writes it in CSL-JSON) names fewer authors than the work has. pandoc's citeproc prints the names
+  // and the style's "et al."; citeproc-js printed "others" as one more author. The marker is taken off
+  // the list and counted as a name cut: the list is then shortened as the style's et-al-min and
+  // et-al-use-first say for its length with the marker, and ends in "et al." (never in APA's
+  // "… last author", whom the list does not name).
+  const divide = proto.divideAndTransliterateNames as (this: OthersOutput) => unknown;
+  proto.divideAndTransliterateNames = function (this: OthersOutput) {
+    this.citewiseOthers = undefined;
+    return divide.call(this);
+  };
+  const normalize = proto._normalizeVariableValue as (this: OthersOutput, item: unknown, v: string) => unknown[];
+  proto._normalizeVariableValue = function (this: OthersOutput, item: unknown, v: string) {
+    const names = normalize.call(this, item, v);
+    if (names.length >= 2 && isOthersName(names[names.length - 1])) {
+      names.pop();
+      (this.citewiseOthers ??= new Set()).add(v);
+    }
+    return names;
+  };
+  const truncate = proto.truncatePersonalNameLists as (this: OthersOutput) => unknown;
+  proto.truncatePersonalNameLists = function (this: OthersOutput) {
+    const result = truncate.call(this);
+    for (const v of this.citewiseOthers ?? []) {
+      // Without spoof_institutional_affiliations (off in citeproc-js) every name is a "freeter".
+      if (this.freeters[v]?.length && typeof this.freeters_count[v] === 'number') this.freeters_count[v] += 1;
+    }
+    return result;
+  };
+  const setEtAl = proto.setEtAlParameters as (this: OthersOutput) => unknown;
+  proto.setEtAlParameters = function (this: OthersOutput) {
+    const result = setEtAl.call(this);
+    for (const v of this.citewiseOthers ?? []) {
+      const spec = this.etal_spec[v];
+      if (spec && spec.freeters === 2) spec.freeters = 1;
+    }
+    return result;
+  };
 
   // With initialize-with-hyphen="false" (Vancouver, AMA) each part of a compound given name is an
   // initial: Min-jun → MJ, as Ji-Woo → JW. citeproc-js takes a lower-case part after a hyphen for

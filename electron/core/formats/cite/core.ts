@@ -11,6 +11,7 @@
 // changed the engine is not called at all.
 import { createHash } from 'node:crypto';
 import type { CslItem } from '../../../../shared/model/csl';
+import { withOthersNames } from '../../../../shared/model/others';
 import { CoreError } from '../../errors';
 import { citeproc, type CiteprocEngine, type CslXmlNode } from './citeproc';
 import { assertSafeHtml } from './html';
@@ -250,7 +251,8 @@ export class CiteCore {
     // A changed item is dropped from the registry first: citeproc keeps registered items as it first read them.
     if (changed.size) state.engine.updateItems(state.order.filter((id) => seen.has(id) && !changed.has(id)));
     state.items.clear();
-    for (const item of items) state.items.set(item.id, item);
+    // "and others" as pandoc gives it to its citeproc: a last {"literal": "others"} (shared/model/others.ts).
+    for (const item of items) state.items.set(item.id, withOthersNames(item));
     state.engine.updateItems(ids);
     state.order = ids;
     state.keys = next;

@@ -18,6 +18,7 @@ import { parseDate } from '../bibtex/dates';
 import { mendeleyType } from '../mendeley-types';
 import { FormatError, type ImportLimits } from '../limits';
 import { ItemCollector, SinkFailure } from '../collector';
+import { takeOthersNames } from '../../../../shared/model/others';
 import type { ImportedItem, ImportIssue, ParseResult } from '../result';
 import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
@@ -240,6 +241,9 @@ export function normalizeItem(
     const doi = doiFromUrl(item.URL);
     if (doi !== null) item.DOI = doi;
   }
+  // A last name {"literal": "others"} (pandoc's "and others"; also "et al.") is not an author: the
+  // list ends in "and others" (shared/model/others.ts), and exports write it back.
+  takeOthersNames(item);
   return item;
 }
 

@@ -1,6 +1,7 @@
 // CSL items → RIS. Tags an item brought from an RIS file (custom.ris) are written back, so an RIS round
 // trip keeps every tag.
 import { plainCslText, type CslDate, type CslItem, type CslName } from '../../../../shared/model/csl';
+import { othersRoles } from '../../../../shared/model/others';
 import { formatRisDate, type RisCustom } from './import';
 import { CSL_TO_TAG, risTypeOf } from './mapping';
 
@@ -31,6 +32,9 @@ function recordText(item: CslItem): string {
       if (tag === undefined) continue;
       if (Array.isArray(value)) {
         for (const name of value as CslName[]) add(tag, formatRisName(name));
+        // "and others" goes back as the "et al." line it came as from an RIS file; other tools read
+        // an RIS author "et al." as a person, so items from elsewhere have none.
+        if (source.type !== undefined && value.length > 0 && othersRoles(item).includes(csl)) add(tag, 'et al.');
       } else if (typeof value === 'string' || typeof value === 'number') add(tag, value);
     }
   }

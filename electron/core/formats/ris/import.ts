@@ -11,6 +11,7 @@ import { entryOrigin } from '../origin';
 import { RIS_TYPE_TO_CSL, risRule } from './mapping';
 import { grouped } from '../../../../shared/model/numbers';
 import { parsePersonName } from '../../../../shared/model/person-name';
+import { takeOthersNames } from '../../../../shared/model/others';
 
 const TAG_LINE = /^([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$/;
 
@@ -262,7 +263,9 @@ function recordToItem(record: RawRecord, warnings: ImportIssue[]): ImportedItem 
     if (doi !== null) item.DOI = doi;
   }
   if (Object.keys(kept).length > 0) custom.fields = kept;
-  item.custom = { ris: custom };
+  // A last author "et al." (as some databases write a cut list) is "and others", not a person.
+  const others = takeOthersNames(item) ? (item.custom?.['bibtex'] as { others?: string[] }) : undefined;
+  item.custom = others ? { ris: custom, bibtex: others } : { ris: custom };
   const key = typeof item['citation-key'] === 'string' ? item['citation-key'] : undefined;
   item.id = key ?? `ris-line-${record.line}`;
   const out: ImportedItem = key ? { item, line: record.line, sourceKey: key } : { item, line: record.line };
