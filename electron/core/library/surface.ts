@@ -35,6 +35,7 @@ export const STORE_SURFACE = {
     'duplicateItem',
     'emptyTrash',
     'exportText',
+    'fillCollectionAt',
     'findByCitationKey',
     'findDuplicates',
     'getItem',
