@@ -34,6 +34,12 @@ describe('importing a Zotero data folder from the Library', () => {
     const { page, problems } = session;
     const before = hash(database);
 
+    // The empty library offers it beside Import a .bib file.
+    await page.getByTestId('first-run').getByRole('button', { name: 'Or a whole Zotero library…' }).click();
+    await page.getByTestId('zotero-import-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('zotero-import-dialog').count()).toBe(0);
+
     // Add ▾ from the keyboard: ↓ opens the menu, the fifth entry is the Zotero folder.
     await page.getByTestId('add-button').focus();
     await page.keyboard.press('ArrowDown');
