@@ -416,10 +416,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
           .catch((err: unknown) => logger.error('enrichment failed', err)),
       capturePdf: (upload, signal) => pdfs.captureInto(upload, signal),
-      importFolder: async (path, signal) => {
+      jobs,
+      importFolder: async (path, signal, progress) => {
         const report = await library.lib.importZoteroFolder(path, {
           storeDir: join(options.dataDir, 'attachments'),
           mode: settings.get().pdfStorage,
+          progress,
         });
         void pdfs.indexPending(signal);
         return report;

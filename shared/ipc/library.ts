@@ -22,7 +22,7 @@ import type {
   UndoOutcome,
   UndoTops,
 } from '../model/library';
-import { SORT_COLUMNS } from '../model/library';
+import { MAX_COLLECTION_NAME, SORT_COLUMNS } from '../model/library';
 import type { PaperVersions } from '../model/paper-versions';
 import {
   MAX_IDENTIFIER_INPUT_CHARS,
@@ -46,7 +46,7 @@ export { CITATION_LOCALES };
 const empty = z.object({}).strict();
 const itemId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const ids = z.array(itemId).min(1).max(MAX_IDS);
-const name = z.string().trim().min(1).max(500);
+const name = z.string().trim().min(1).max(MAX_COLLECTION_NAME);
 const tags = z.array(z.string().trim().min(1).max(500)).min(1).max(1000);
 const query = z.string().max(4000);
 /** A built-in style (apa, ieee, …) or the id of one added from a .csl file. */

@@ -59,6 +59,51 @@ export interface ZoteroImportReport {
   ids: ItemId[];
 }
 
+/** What a Zotero data folder holds and what importing it would do, read before anything is written. */
+export interface ZoteroImportPreview {
+  /** The data folder and its zotero.sqlite, as found from the path given. */
+  folder: string;
+  database: string;
+  /** A running Zotero holds the database locked: a copy taken now is what is read. */
+  locked: boolean;
+  /** Regular items (not notes or attachments) in the folder, and those the library has already. */
+  items: number;
+  duplicates: number;
+  /** Collections in the folder (a group library counts as one more), and tags across its items. */
+  collections: number;
+  tags: number;
+  /** Notes on items, standalone notes, and files with annotations (each becomes one note). */
+  notes: number;
+  standaloneNotes: number;
+  annotatedFiles: number;
+  attachments: {
+    /** Files in storage/ (copied or linked, as Settings → PDFs says), linked files, web links. */
+    stored: number;
+    linked: number;
+    links: number;
+    /** Files named by the database that are not on disk. */
+    missing: string[];
+  };
+  /** The folder has no storage/ subfolder, though its database names files stored there. */
+  storageMissing: boolean;
+  pinnedKeys: number;
+  trashed: number;
+  groups: string[];
+  savedSearches: number;
+  /** Records Citewise cannot take, each with its Zotero key. */
+  skipped: { key: string; reason: string }[];
+}
+
+const zoteroPath = z
+  .string()
+  .trim()
+  .min(1, 'the folder is empty')
+  .max(4096, 'the path is longer than 4,096 characters')
+  .refine(
+    (p) => ![...p].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
+    'the path holds control characters',
+  );
+
 export const zoteroFeature = feature({
   requests: {
     /** The items of a Connector save, filed in a collection (null: none); one undo step. */
@@ -127,9 +172,9 @@ export const zoteroFeature = feature({
         .strict(),
     ).returns<PdfAddOutcome>(),
     /** Imports a Zotero data folder (the one holding zotero.sqlite and storage/), read-only. */
-    'zotero.import': request(
-      z.object({ path: z.string().trim().min(1, 'the folder is empty').max(4096) }).strict(),
-    ).returns<ZoteroImportReport>(),
+    'zotero.import': request(z.object({ path: zoteroPath }).strict()).returns<ZoteroImportReport>(),
+    /** What importing a Zotero data folder would bring, read-only: nothing is written. */
+    'zotero.import.preview': request(z.object({ path: zoteroPath }).strict()).returns<ZoteroImportPreview>(),
   },
   events: {
     /** Something arrived from the browser (the toast). */

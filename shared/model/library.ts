@@ -293,3 +293,6 @@ export interface Recovery {
   /** The backup restored, or null when none was good (the library starts empty). */
   restoredFrom: string | null;
 }
+
+/** The longest name a collection may have. */
+export const MAX_COLLECTION_NAME = 500;

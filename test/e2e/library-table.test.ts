@@ -430,9 +430,10 @@ describe('Library table and panes', () => {
     await page.keyboard.press('ArrowUp');
     expect(await shownText(picker.getByRole('option', { selected: true }))).toMatch(/^\s*Reading/);
     await page.keyboard.type('thes');
-    expect(await options()).toEqual(['Thesis 0']);
+    // A name no collection has is offered last, to create (issue 33).
+    expect(await options()).toEqual(['Thesis 0', 'New collection “thes”']);
     await page.keyboard.type('xyz');
-    expect(await options()).toEqual(['No collection matches “thesxyz”']);
+    expect(await options()).toEqual(['New collection “thesxyz”']);
     for (let i = 0; i < 7; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('rea');
     await shoot('picker');

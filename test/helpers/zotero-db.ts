@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ITEM_TYPE_FIELDS } from '../../electron/core/formats/zotero/schema';
+import { makePdf } from './pdfs';
 
 const TABLES = `
 CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT, templateItemTypeID INT, display INT DEFAULT 1);
@@ -198,4 +199,155 @@ export function writeZoteroFolder(dir: string, spec: ZoteroDbSpec): string {
 function sqlDate(v: string): string {
   const m = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?/.exec(v)!;
   return `${m[1]}-${m[2] ?? '00'}-${m[3] ?? '00'}`;
+}
+
+/**
+ * A researcher's library as Zotero 7 stores it: a nested collection tree with two siblings of one
+ * name, a group library, every kind of child (note, stored PDF with an annotation, web link, a linked
+ * file gone missing), keys from Better BibTeX, Zotero 7's field and Extra, a trashed item, a
+ * standalone note and a saved search.
+ */
+export async function sampleZoteroLibrary(): Promise<ZoteroDbSpec> {
+  const pdf = await makePdf({
+    title: 'Ribosome assembly in archaea',
+    pages: [['Archaeal ribosomes assemble in stages.']],
+  });
+  return {
+    groups: [{ libraryID: 2, name: 'Lab group' }],
+    collections: [
+      { key: 'COLLAAAA', name: 'Thesis' },
+      { key: 'COLLBBBB', name: 'Chapter 1', parent: 'COLLAAAA' },
+      { key: 'COLLCCCC', name: 'Chapter 1', parent: 'COLLAAAA' },
+      { key: 'COLLDDDD', name: 'Shared', libraryID: 2 },
+    ],
+    savedSearches: 1,
+    bbt: { ITEMAAAA: ['franklin1953pinned', true] },
+    items: [
+      {
+        key: 'ITEMAAAA',
+        type: 'journalArticle',
+        fields: {
+          title: 'Molecular configuration in sodium thymonucleate',
+          publicationTitle: 'Nature',
+          date: '1953-04-25',
+          volume: '171',
+          pages: '740-741',
+          DOI: '10.1038/171740a0',
+          libraryCatalog: 'www.nature.com',
+          extra: 'Citation Key: ignoredBecauseBBT',
+        },
+        creators: [
+          { type: 'author', first: 'Rosalind', last: 'Franklin' },
+          { type: 'author', first: 'R. G.', last: 'Gosling' },
+        ],
+        tags: ['DNA', 'x-ray'],
+        collections: ['COLLBBBB'],
+        added: '2019-06-01 10:00:00',
+      },
+      {
+        key: 'NOTEAAAA',
+        type: 'note',
+        parent: 'ITEMAAAA',
+        note: '<h1>Photo 51</h1><p>See <a href="https://example.org/51">the photo</a>.</p>',
+      },
+      {
+        key: 'ATTAAAAA',
+        type: 'attachment',
+        parent: 'ITEMAAAA',
+        fields: { title: 'Full Text PDF', url: 'https://www.nature.com/x.pdf' },
+        attachment: { linkMode: 1, contentType: 'application/pdf', path: 'storage:Franklin 1953.pdf', file: pdf },
+      },
+      {
+        key: 'ANNOAAAA',
+        type: 'annotation',
+        parent: 'ATTAAAAA',
+        annotation: { text: 'helical structure', comment: 'key claim', page: '740' },
+      },
+      {
+        key: 'ATTBBBBB',
+        type: 'attachment',
+        parent: 'ITEMAAAA',
+        fields: { title: 'Nature page', url: 'https://www.nature.com/articles/171740a0' },
+        attachment: { linkMode: 3, contentType: 'text/html', path: null },
+      },
+      {
+        key: 'ATTCCCCC',
+        type: 'attachment',
+        parent: 'ITEMAAAA',
+        fields: { title: 'Lost file' },
+        attachment: { linkMode: 2, contentType: 'application/pdf', path: '/nowhere/lost.pdf' },
+      },
+      {
+        key: 'ITEMBBBB',
+        type: 'book',
+        fields: {
+          title: 'The Double Helix',
+          publisher: 'Atheneum',
+          place: 'New York',
+          date: '1968',
+          citationKey: 'watson1968',
+          ISBN: '978-0-689-70602-8',
+        },
+        creators: [{ type: 'author', first: 'James D.', last: 'Watson' }],
+        collections: ['COLLAAAA', 'COLLCCCC'],
+      },
+      {
+        key: 'ITEMCCCC',
+        type: 'bookSection',
+        fields: {
+          title: 'On helices',
+          bookTitle: 'Collected Papers',
+          pages: '1-20',
+          date: 'Spring 1970',
+          extra: 'Citation Key: crick1970',
+        },
+        creators: [
+          { type: 'author', first: 'Francis', last: 'Crick' },
+          { type: 'editor', first: 'Sydney', last: 'Brenner' },
+          { type: 'bookAuthor', name: 'Cold Spring Harbor Laboratory' },
+        ],
+      },
+      {
+        key: 'ITEMDDDD',
+        type: 'thesis',
+        fields: {
+          title: 'Diffraction studies',
+          university: "King's College London",
+          thesisType: 'PhD thesis',
+          date: '1950',
+        },
+        creators: [{ type: 'author', first: 'Raymond', last: 'Gosling' }],
+      },
+      {
+        key: 'ITEMEEEE',
+        type: 'webpage',
+        fields: {
+          title: 'Photo 51 explained',
+          url: 'https://example.org/51',
+          websiteTitle: 'Example',
+          accessDate: '2024-01-02 03:04:05',
+        },
+      },
+      {
+        key: 'ITEMFFFF',
+        type: 'podcast',
+        fields: { title: 'Episode 51', seriesTitle: 'Science Talk', episodeNumber: '51' },
+        creators: [{ type: 'podcaster', first: 'Pat', last: 'Host' }],
+      },
+      {
+        key: 'ITEMGGGG',
+        type: 'conferencePaper',
+        fields: { title: 'A trashed paper', proceedingsTitle: 'Proc', date: '2001' },
+        deleted: '2024-02-03 04:05:06',
+      },
+      { key: 'NOTEBBBB', type: 'note', note: '<p>Standalone: ideas for chapter 2</p>', collections: ['COLLAAAA'] },
+      {
+        key: 'ITEMHHHH',
+        type: 'report',
+        fields: { title: 'Group report', institution: 'Lab' },
+        libraryID: 2,
+        collections: ['COLLDDDD'],
+      },
+    ],
+  };
 }

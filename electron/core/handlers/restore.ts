@@ -20,7 +20,7 @@ export interface RestoreHandlerDeps {
 }
 
 /** Jobs that write the library as they go: a restore under them would lose or misplace their work. */
-const WRITING_JOBS = new Set(['library.import', 'enrich']);
+const WRITING_JOBS = new Set(['library.import', 'zotero.import', 'enrich']);
 
 export function restoreHandlers(deps: RestoreHandlerDeps) {
   let restoring = false;

@@ -12,7 +12,8 @@ import { noteText } from '../formats/zotero/note';
 import { zoteroToCsl, type ZoteroItemJson } from '../formats/zotero/item';
 import type { EventBus } from '../events';
 import type { LibraryClient } from '../library/client';
-import type { ConnectorItem } from '../library/zotero-room';
+import { ZOTERO_FLOW, type ConnectorItem } from '../library/zotero-room';
+import type { JobRegistry } from '../jobs/registry';
 import type { FeatureHandlers } from '../registry';
 import type { ZoteroImportReport } from '../../../shared/ipc';
 
@@ -27,8 +28,10 @@ export interface ZoteroHandlerDeps {
     upload: { name: string; base64: string; itemId: number; source: string },
     signal: AbortSignal,
   ) => Promise<PdfAddOutcome>;
-  /** Imports a Zotero data folder (library worker). */
-  importFolder: (path: string, signal: AbortSignal) => Promise<ZoteroImportReport>;
+  /** Imports a Zotero data folder (library worker), counting into and cancelled through `progress` (ZOTERO_FLOW). */
+  importFolder: (path: string, signal: AbortSignal, progress: Int32Array) => Promise<ZoteroImportReport>;
+  /** The data-folder import runs as a job: the app shows its progress and offers Cancel. */
+  jobs: Pick<JobRegistry, 'start'>;
 }
 
 /** A translator's attachment: a file to come (saveAttachment, saveSingleFile) or a link to keep. */
@@ -160,8 +163,33 @@ export function zoteroHandlers(deps: ZoteroHandlerDeps) {
         });
       return outcome;
     },
+    'zotero.import.preview': ({ path }) => lib.previewZoteroFolder(path),
     'zotero.import': async ({ path }, { signal }) => {
-      const report = await deps.importFolder(path, signal);
+      const flow = new Int32Array(new SharedArrayBuffer(4 * 3));
+      let report: ZoteroImportReport | undefined;
+      const job = deps.jobs.start('zotero.import', 'Importing the Zotero library', async (job) => {
+        const cancel = () => Atomics.store(flow, ZOTERO_FLOW.cancel, 1);
+        job.signal.addEventListener('abort', cancel, { once: true });
+        signal.addEventListener('abort', cancel, { once: true });
+        const timer = setInterval(() => {
+          const done = Atomics.load(flow, ZOTERO_FLOW.done);
+          const total = Atomics.load(flow, ZOTERO_FLOW.total);
+          if (total > 0)
+            job.progress(done, total, `${done.toLocaleString('en')} of ${total.toLocaleString('en')} records`);
+        }, 100);
+        try {
+          report = await deps.importFolder(path, signal, flow);
+        } finally {
+          clearInterval(timer);
+          job.signal.removeEventListener('abort', cancel);
+          signal.removeEventListener('abort', cancel);
+        }
+      });
+      // Cancel pressed as the import committed: it is in the library (and one undo step), so say what it brought.
+      await job.done.catch((err: unknown) => {
+        if (report === undefined) throw err;
+      });
+      if (report === undefined) throw new CoreError('INTERNAL', 'The Zotero import ended without a report.');
       deps.changed({ kind: 'all' });
       if (report.ids.length > 0) deps.onAdded?.(report.ids);
       return report;

@@ -3,11 +3,17 @@
 // of the Zotero Connector: a save of the items a page's translator made (one undo step), and the
 // changes the Connector's popup makes to that save (another collection, tags, a note).
 import { createHash, randomInt } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import type { ZoteroImportReport } from '../../../shared/ipc/zotero';
+import type { ZoteroImportPreview, ZoteroImportReport } from '../../../shared/ipc/zotero';
 import type { CslItem } from '../../../shared/model/csl';
-import { readZoteroFolder, type FolderAttachment, type ZoteroFolder } from '../formats/zotero/data-folder';
+import {
+  readZoteroFolder,
+  zoteroDatabaseOf,
+  zoteroLocked,
+  type FolderAttachment,
+  type ZoteroFolder,
+} from '../formats/zotero/data-folder';
 import { extraCitationKey, zoteroToCsl } from '../formats/zotero/item';
 import { noteText } from '../formats/zotero/note';
 import { CoreError } from '../errors';
@@ -29,6 +35,29 @@ export function newZoteroKey(): string {
   let key = '';
   for (let i = 0; i < 8; i++) key += ZOTERO_KEY_ALPHABET[randomInt(ZOTERO_KEY_ALPHABET.length)];
   return key;
+}
+
+/** How a Zotero data-folder import is run: where stored files go, and its progress and cancel flag. */
+export interface ZoteroImportOptions {
+  storeDir: string;
+  mode: 'copy' | 'link';
+  /**
+   * Shared with the thread that asked (Int32Array over a SharedArrayBuffer, ZOTERO_FLOW's slots): it
+   * sets `cancel`, this import counts `done` of `total` and stops, rolled back, at the next record.
+   */
+  progress?: Int32Array;
+}
+
+export const ZOTERO_FLOW = { cancel: 0, done: 1, total: 2 } as const;
+
+/** A data folder's files as kept (by Zotero's attachment item id), those not found, and those this import copied. */
+interface ZoteroFiles {
+  kept: Map<
+    number,
+    { path: string; sha256: string; size: number; stored: 'copied' | 'linked'; name: string; pdf: boolean }
+  >;
+  missing: string[];
+  created: string[];
 }
 
 /** One item a Connector save brings: its CSL, tags and notes (as text). */
@@ -346,6 +375,70 @@ export abstract class ZoteroRoom extends CollectionsRoom {
   }
 
   /**
+   * What importing a Zotero data folder would bring (the counts importZoteroFolder reports), read from
+   * a copy of its database as the import reads it; nothing is written, no file is copied.
+   */
+  previewZoteroFolder(path: string): ZoteroImportPreview {
+    const { folder: dir, database } = zoteroDatabaseOf(path);
+    const locked = zoteroLocked(this.r.raw, database);
+    const folder = readZoteroFolder(this.r.raw, path);
+    const lookup = new ImportSession(this.w, { source: 'zotero.sqlite' }, this.now(), false);
+    const items = new Set(folder.items.map((i) => i.itemID));
+    let duplicates = 0;
+    let pinnedKeys = 0;
+    const skipped = [...folder.skipped];
+    for (const item of folder.items) {
+      const { csl } = zoteroToCsl({ itemType: item.itemType, ...item.fields, creators: item.creators }, item.key);
+      const citationKey = item.bbtKey?.key ?? item.fields.citationKey ?? extraCitationKey(item.fields.extra ?? '');
+      if (citationKey) csl['citation-key'] = citationKey;
+      if (item.bbtKey?.pinned || item.fields.citationKey || (!item.bbtKey && citationKey)) pinnedKeys++;
+      const prepared = prepareItem(csl);
+      if (prepared.type === null) skipped.push({ key: item.key, reason: 'The entry has no item type.' });
+      else if (this.#importedBefore(item.key) || lookup.existing(prepared)) duplicates++;
+    }
+    const withParent = <T extends { parentItemID: number | null }>(list: readonly T[]) =>
+      list.filter((x) => x.parentItemID === null || items.has(x.parentItemID));
+    const notes = withParent(folder.notes).filter((n) => noteText(n.html) !== '');
+    const attachments = withParent(folder.attachments);
+    const stored = attachments.filter((a) => a.linkMode === 0 || a.linkMode === 1);
+    const onDisk = (a: FolderAttachment) => a.file !== null && existsSync(a.file) && statSync(a.file).isFile();
+    const files = attachments.filter((a) => a.linkMode !== 3);
+    const annotated = new Set(folder.annotations.map((a) => a.parentItemID));
+    const tags = new Set<string>();
+    for (const x of [...folder.items, ...notes.filter((n) => n.parentItemID === null), ...attachments])
+      if (!('parentItemID' in x) || x.parentItemID === null)
+        for (const t of x.tags) if (t.trim() !== '' && t.trim().length <= 500) tags.add(t.trim().toLowerCase());
+    return {
+      folder: dir,
+      database,
+      locked,
+      items: folder.items.length,
+      duplicates,
+      collections: folder.collections.length + folder.groups.size,
+      tags: tags.size,
+      notes: notes.length,
+      standaloneNotes: notes.filter((n) => n.parentItemID === null).length,
+      annotatedFiles: files.filter((a) => annotated.has(a.itemID)).length,
+      attachments: {
+        stored: stored.filter(onDisk).length,
+        linked: files.filter((a) => a.linkMode === 2 && onDisk(a)).length,
+        links: attachments.filter((a) => a.linkMode === 3 && a.url && a.parentItemID !== null).length,
+        missing: files.filter((a) => !onDisk(a)).map((a) => a.file ?? a.rawPath ?? a.title),
+      },
+      storageMissing: stored.length > 0 && !existsSync(join(dir, 'storage')),
+      pinnedKeys,
+      trashed: [
+        ...folder.items,
+        ...notes.filter((n) => n.parentItemID === null),
+        ...files.filter((a) => a.parentItemID === null),
+      ].filter((x) => x.deleted !== null).length,
+      groups: [...folder.groups.values()],
+      savedSearches: folder.savedSearches,
+      skipped,
+    };
+  }
+
+  /**
    * Imports a Zotero data folder (readZoteroFolder: its database is copied, never opened itself):
    * items with their creators, tags, notes (annotations as a note), attachments (stored files copied
    * into `storeDir` under their checksum, or linked where they are; links kept on the item),
@@ -353,9 +446,30 @@ export abstract class ZoteroRoom extends CollectionsRoom {
    * keys, Zotero's keys and dates, the trash. One transaction: all of it or nothing. An item the
    * library already has (the import's rules) is counted and left as it is, with its children.
    */
-  importZoteroFolder(path: string, options: { storeDir: string; mode: 'copy' | 'link' }): ZoteroImportReport {
+  importZoteroFolder(path: string, options: ZoteroImportOptions): ZoteroImportReport {
     const folder = readZoteroFolder(this.r.raw, path);
-    const files = this.#zoteroFiles(folder, options);
+    const flow = options.progress;
+    if (flow) {
+      Atomics.store(flow, ZOTERO_FLOW.done, 0);
+      Atomics.store(flow, ZOTERO_FLOW.total, folder.attachments.length + folder.items.length);
+    }
+    const step = (): void => {
+      if (!flow) return;
+      if (Atomics.load(flow, ZOTERO_FLOW.cancel) !== 0)
+        throw new CoreError('CANCELLED', 'The Zotero import was cancelled: nothing was imported.');
+      Atomics.add(flow, ZOTERO_FLOW.done, 1);
+    };
+    const files = this.#zoteroFiles(folder, options, step);
+    try {
+      return this.#importZotero(folder, files, step);
+    } catch (err) {
+      // Nothing half-written: the files this import copied go with its rolled-back rows.
+      for (const file of files.created) rmSync(file, { force: true });
+      throw err;
+    }
+  }
+
+  #importZotero(folder: ZoteroFolder, files: ZoteroFiles, step: () => void): ZoteroImportReport {
     const report: ZoteroImportReport = {
       database: folder.database,
       items: folder.items.length,
@@ -412,6 +526,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
           report.attachments.links++;
         }
       folder.items.forEach((item, index) => {
+        step();
         const { csl } = zoteroToCsl({ itemType: item.itemType, ...item.fields, creators: item.creators }, item.key);
         const citationKey = item.bbtKey?.key ?? item.fields.citationKey ?? extraCitationKey(item.fields.extra ?? '');
         if (citationKey) csl['citation-key'] = citationKey;
@@ -515,6 +630,13 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       }
       const all = [...new Set([...itemIds.values(), ...attachmentItem.values()])];
       this.reindex(all);
+      // One undo step: undone, every item it added goes to the Trash with its notes and files.
+      if (all.length > 0)
+        this.undoable(
+          (subject) => `Import ${subject} from Zotero`,
+          [],
+          () => ({ value: undefined, created: all }),
+        );
       const result = session.commit();
       report.added = result.added;
       report.ids = result.ids;
@@ -586,21 +708,39 @@ export abstract class ZoteroRoom extends CollectionsRoom {
   }
 
   /** Attachment files: stored ones copied into the library folder (or linked, as asked), linked ones linked; the missing named. */
-  #zoteroFiles(folder: ZoteroFolder, options: { storeDir: string; mode: 'copy' | 'link' }) {
+  #zoteroFiles(folder: ZoteroFolder, options: ZoteroImportOptions, step: () => void): ZoteroFiles {
     // Only a PDF's row carries its checksum: the full-text index reads every attachment with one.
-    const kept = new Map<
-      number,
-      { path: string; sha256: string; size: number; stored: 'copied' | 'linked'; name: string; pdf: boolean }
-    >();
+    const kept: ZoteroFiles['kept'] = new Map();
     const missing: string[] = [];
+    /** Files this import put in the library folder (removed again if it fails or is cancelled). */
+    const created: string[] = [];
     const parentOk = (a: FolderAttachment) =>
       a.parentItemID === null || folder.items.some((i) => i.itemID === a.parentItemID);
-    for (const a of folder.attachments) {
-      if (a.linkMode === 3 || !parentOk(a)) continue;
+    try {
+      for (const a of folder.attachments) {
+        step();
+        if (a.linkMode === 3 || !parentOk(a)) continue;
+        this.#keepZoteroFile(a, options, kept, missing, created);
+      }
+    } catch (err) {
+      for (const file of created) rmSync(file, { force: true });
+      throw err;
+    }
+    return { kept, missing, created };
+  }
+
+  #keepZoteroFile(
+    a: FolderAttachment,
+    options: ZoteroImportOptions,
+    kept: ZoteroFiles['kept'],
+    missing: string[],
+    created: string[],
+  ): void {
+    {
       const where = a.file;
       if (where === null || !existsSync(where) || !statSync(where).isFile()) {
         missing.push(where ?? a.rawPath ?? a.title);
-        continue;
+        return;
       }
       const bytes = readFileSync(where);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -613,10 +753,10 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         if (!existsSync(path)) {
           mkdirSync(dir, { recursive: true });
           copyFileSync(where, path);
+          created.push(path);
         }
         kept.set(a.itemID, { path, sha256, size: bytes.byteLength, stored: 'copied', name, pdf });
       } else kept.set(a.itemID, { path: where, sha256, size: bytes.byteLength, stored: 'linked', name, pdf });
     }
-    return { kept, missing };
   }
 }

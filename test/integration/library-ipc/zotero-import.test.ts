@@ -8,154 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../electron/core';
 import { silentLogger } from '../../../electron/core/log';
 import type { ZoteroImportReport } from '../../../shared/ipc';
-import { makePdf } from '../../helpers/pdfs';
 import { tempDir } from '../../helpers/tmp';
-import { writeZoteroFolder, type ZoteroDbSpec } from '../../helpers/zotero-db';
-
-async function spec(): Promise<ZoteroDbSpec> {
-  const pdf = await makePdf({
-    title: 'Ribosome assembly in archaea',
-    pages: [['Archaeal ribosomes assemble in stages.']],
-  });
-  return {
-    groups: [{ libraryID: 2, name: 'Lab group' }],
-    collections: [
-      { key: 'COLLAAAA', name: 'Thesis' },
-      { key: 'COLLBBBB', name: 'Chapter 1', parent: 'COLLAAAA' },
-      { key: 'COLLCCCC', name: 'Chapter 1', parent: 'COLLAAAA' },
-      { key: 'COLLDDDD', name: 'Shared', libraryID: 2 },
-    ],
-    savedSearches: 1,
-    bbt: { ITEMAAAA: ['franklin1953pinned', true] },
-    items: [
-      {
-        key: 'ITEMAAAA',
-        type: 'journalArticle',
-        fields: {
-          title: 'Molecular configuration in sodium thymonucleate',
-          publicationTitle: 'Nature',
-          date: '1953-04-25',
-          volume: '171',
-          pages: '740-741',
-          DOI: '10.1038/171740a0',
-          libraryCatalog: 'www.nature.com',
-          extra: 'Citation Key: ignoredBecauseBBT',
-        },
-        creators: [
-          { type: 'author', first: 'Rosalind', last: 'Franklin' },
-          { type: 'author', first: 'R. G.', last: 'Gosling' },
-        ],
-        tags: ['DNA', 'x-ray'],
-        collections: ['COLLBBBB'],
-        added: '2019-06-01 10:00:00',
-      },
-      {
-        key: 'NOTEAAAA',
-        type: 'note',
-        parent: 'ITEMAAAA',
-        note: '<h1>Photo 51</h1><p>See <a href="https://example.org/51">the photo</a>.</p>',
-      },
-      {
-        key: 'ATTAAAAA',
-        type: 'attachment',
-        parent: 'ITEMAAAA',
-        fields: { title: 'Full Text PDF', url: 'https://www.nature.com/x.pdf' },
-        attachment: { linkMode: 1, contentType: 'application/pdf', path: 'storage:Franklin 1953.pdf', file: pdf },
-      },
-      {
-        key: 'ANNOAAAA',
-        type: 'annotation',
-        parent: 'ATTAAAAA',
-        annotation: { text: 'helical structure', comment: 'key claim', page: '740' },
-      },
-      {
-        key: 'ATTBBBBB',
-        type: 'attachment',
-        parent: 'ITEMAAAA',
-        fields: { title: 'Nature page', url: 'https://www.nature.com/articles/171740a0' },
-        attachment: { linkMode: 3, contentType: 'text/html', path: null },
-      },
-      {
-        key: 'ATTCCCCC',
-        type: 'attachment',
-        parent: 'ITEMAAAA',
-        fields: { title: 'Lost file' },
-        attachment: { linkMode: 2, contentType: 'application/pdf', path: '/nowhere/lost.pdf' },
-      },
-      {
-        key: 'ITEMBBBB',
-        type: 'book',
-        fields: {
-          title: 'The Double Helix',
-          publisher: 'Atheneum',
-          place: 'New York',
-          date: '1968',
-          citationKey: 'watson1968',
-          ISBN: '978-0-689-70602-8',
-        },
-        creators: [{ type: 'author', first: 'James D.', last: 'Watson' }],
-        collections: ['COLLAAAA', 'COLLCCCC'],
-      },
-      {
-        key: 'ITEMCCCC',
-        type: 'bookSection',
-        fields: {
-          title: 'On helices',
-          bookTitle: 'Collected Papers',
-          pages: '1-20',
-          date: 'Spring 1970',
-          extra: 'Citation Key: crick1970',
-        },
-        creators: [
-          { type: 'author', first: 'Francis', last: 'Crick' },
-          { type: 'editor', first: 'Sydney', last: 'Brenner' },
-          { type: 'bookAuthor', name: 'Cold Spring Harbor Laboratory' },
-        ],
-      },
-      {
-        key: 'ITEMDDDD',
-        type: 'thesis',
-        fields: {
-          title: 'Diffraction studies',
-          university: "King's College London",
-          thesisType: 'PhD thesis',
-          date: '1950',
-        },
-        creators: [{ type: 'author', first: 'Raymond', last: 'Gosling' }],
-      },
-      {
-        key: 'ITEMEEEE',
-        type: 'webpage',
-        fields: {
-          title: 'Photo 51 explained',
-          url: 'https://example.org/51',
-          websiteTitle: 'Example',
-          accessDate: '2024-01-02 03:04:05',
-        },
-      },
-      {
-        key: 'ITEMFFFF',
-        type: 'podcast',
-        fields: { title: 'Episode 51', seriesTitle: 'Science Talk', episodeNumber: '51' },
-        creators: [{ type: 'podcaster', first: 'Pat', last: 'Host' }],
-      },
-      {
-        key: 'ITEMGGGG',
-        type: 'conferencePaper',
-        fields: { title: 'A trashed paper', proceedingsTitle: 'Proc', date: '2001' },
-        deleted: '2024-02-03 04:05:06',
-      },
-      { key: 'NOTEBBBB', type: 'note', note: '<p>Standalone: ideas for chapter 2</p>', collections: ['COLLAAAA'] },
-      {
-        key: 'ITEMHHHH',
-        type: 'report',
-        fields: { title: 'Group report', institution: 'Lab' },
-        libraryID: 2,
-        collections: ['COLLDDDD'],
-      },
-    ],
-  };
-}
+import { sampleZoteroLibrary, writeZoteroFolder } from '../../helpers/zotero-db';
 
 describe('importing a Zotero data folder', () => {
   const dir = tempDir('citewise-zotero-import-');
@@ -165,7 +19,7 @@ describe('importing a Zotero data folder', () => {
   let report: ZoteroImportReport;
 
   beforeAll(async () => {
-    database = writeZoteroFolder(folder, await spec());
+    database = writeZoteroFolder(folder, await sampleZoteroLibrary());
     core = await createCore({ dataDir: join(dir.path, 'data'), mode: 'test', logger: silentLogger });
   }, 60_000);
   afterAll(async () => {

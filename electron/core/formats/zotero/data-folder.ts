@@ -4,7 +4,7 @@
 // copy is what is read, attached to a Citewise connection as `zotero`. Better BibTeX's keys come
 // from better-bibtex.sqlite beside it (copied the same way), else Zotero 7's citationKey field, else
 // the "Citation Key:" line of Extra.
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -131,6 +131,38 @@ export function snapshotDatabase(file: string, dir: string): string {
   return target;
 }
 
+/**
+ * Whether another program holds the database locked: Zotero, while it runs, keeps zotero.sqlite
+ * under an exclusive lock. Probed through a read-only connection with no wait (the file is never
+ * written, and nothing is created beside it); a database in WAL mode is not probed (a read-only
+ * connection would need its -shm file), nor is one SQLite cannot open: false then. The import reads
+ * a copy either way; this only decides what the app says about it.
+ */
+export function zoteroLocked(db: Database.Database, database: string): boolean {
+  const header = Buffer.alloc(20);
+  let fd: number | null = null;
+  try {
+    fd = openSync(database, 'r');
+    if (readSync(fd, header, 0, 20, 0) < 20 || header[18] === 2) return false;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  const Connection = db.constructor as typeof Database;
+  let probe: Database.Database | null = null;
+  try {
+    probe = new Connection(database, { readonly: true, fileMustExist: true, timeout: 0 });
+    probe.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
+    return false;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+  } finally {
+    probe?.close();
+  }
+}
+
 /** Zotero's "YYYY-MM-DD HH:MM:SS" (UTC) as milliseconds; 0 when it is not one. */
 export function zoteroTime(value: unknown): number {
   if (typeof value !== 'string') return 0;
@@ -151,7 +183,14 @@ export function readZoteroFolder(db: Database.Database, path: string): ZoteroFol
     const copy = snapshotDatabase(database, temp);
     const bbtFile = join(folder, 'better-bibtex.sqlite');
     const bbtCopy = existsSync(bbtFile) ? snapshotDatabase(bbtFile, temp) : null;
-    db.prepare('ATTACH DATABASE ? AS zotero').run(copy);
+    try {
+      db.prepare('ATTACH DATABASE ? AS zotero').run(copy);
+    } catch (err) {
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${database} could not be read as a Zotero database (${err instanceof Error ? err.message : String(err)}).`,
+      );
+    }
     try {
       if (bbtCopy) db.prepare('ATTACH DATABASE ? AS bbt').run(bbtCopy);
       try {

@@ -1,6 +1,6 @@
 // What can be done with the table's selection: the one list the context menu, the multi-selection
 // panel and the keyboard share, and the collection picker's filter. Pure, so tested without a DOM.
-import type { Collection } from '../../../../shared/model/library';
+import { MAX_COLLECTION_NAME, type Collection } from '../../../../shared/model/library';
 import type { View } from './views';
 import { collectionTree, type CollectionNode } from './views';
 
@@ -105,4 +105,16 @@ export function filterPicker(entries: readonly PickerEntry[], text: string): Pic
   const head = fold(text.trim());
   const starts = matches.filter((e) => fold(e.name).startsWith(head));
   return [...starts, ...matches.filter((e) => !starts.includes(e))];
+}
+
+/**
+ * The top-level collection "New collection…" in a picker would create from the text typed: the text
+ * trimmed, when it is not empty, not longer than a collection name may be, and no top-level
+ * collection has that name already (the library compares names without case); null otherwise.
+ */
+export function newCollectionName(collections: readonly Collection[], text: string): string | null {
+  const name = text.trim();
+  if (name === '' || name.length > MAX_COLLECTION_NAME) return null;
+  const lower = name.toLowerCase();
+  return collections.some((c) => c.parentId === null && c.name.toLowerCase() === lower) ? null : name;
 }

@@ -407,6 +407,14 @@ export class LibraryState {
     return result.value.id;
   }
 
+  /** Creates a top-level collection for a picker ("New collection…"), which shows a refusal itself. */
+  async newCollection(name: string): Promise<{ id: number } | { error: string }> {
+    const result = await this.api.invoke('library.collections.create', { name, parentId: null });
+    if (!result.ok) return { error: result.error.message };
+    await this.#loadCollections();
+    return { id: result.value.id };
+  }
+
   async renameCollection(id: number, name: string): Promise<void> {
     await this.#call(this.api.invoke('library.collections.rename', { id, name }));
   }
