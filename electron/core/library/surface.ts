@@ -52,6 +52,7 @@ export const STORE_SURFACE = {
     'optimize',
     'paperVersions',
     'pendingTitleSearches',
+    'previewZoteroFolder',
     'recordWatchedFile',
     'redo',
     'redoStep',
