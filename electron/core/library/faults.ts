@@ -2,6 +2,11 @@
 // write (SQLITE_IOERR_*, EIO). SQLite rolls the transaction back by itself on some of these, so code
 // that caught the error and went on would write outside any transaction: every write path stops at
 // the first one, and the user reads one plain sentence instead of an SQLite message and a stack.
+// SQLite often meets a full disk as an I/O error (SQLITE_IOERR_SHMSIZE when the -shm file cannot grow,
+// SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE, ...), never saying why: such an error on a disk with less than
+// FULL_BELOW_BYTES left is told as the full disk it is, and SQLITE_IOERR_SHMSIZE always is (the one
+// reason SQLite gives for it is a volume out of space).
+import { statfsSync } from 'node:fs';
 import { CoreError } from '../errors';
 
 export type StorageFaultKind = 'full' | 'io';
@@ -22,6 +27,27 @@ export function storageFaultCode(err: unknown): { kind: StorageFaultKind; code: 
   return null;
 }
 
+/** An I/O error on a disk with less room than this left is a full disk (a WAL frame, a -shm page or a
+ * journal write did not fit). */
+export const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** The bytes an unprivileged writer may still use on the disk holding `where`, or null when unknown. */
+function freeBytes(where: string): number | null {
+  try {
+    const fs = statfsSync(where);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether an I/O fault met at `where` is the disk being full. */
+function ioFaultIsFull(code: string, where: string): boolean {
+  if (code === 'SQLITE_IOERR_SHMSIZE') return true;
+  const free = freeBytes(where);
+  return free !== null && free < FULL_BELOW_BYTES;
+}
+
 export function isStorageFault(err: unknown): boolean {
   return storageFaultCode(err) !== null;
 }
@@ -32,8 +58,9 @@ export function isStorageFault(err: unknown): boolean {
  */
 export function storageFault(err: unknown, where: string): CoreError | null {
   if (err instanceof CoreError) return storageFaultCode(err) ? err : null;
-  const fault = storageFaultCode(err);
-  if (!fault) return null;
+  const found = storageFaultCode(err);
+  if (!found) return null;
+  const fault = found.kind === 'io' && ioFaultIsFull(found.code, where) ? { ...found, kind: 'full' as const } : found;
   const message =
     fault.kind === 'full'
       ? `The disk holding your library is full (${fault.code} in ${where}): nothing was changed. Free some space and try again.`

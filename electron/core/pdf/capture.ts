@@ -132,6 +132,9 @@ export function storedPathOf(storeDir: string, sha256: string): string {
   return join(storeDir, sha256.slice(0, 2), `${sha256}.pdf`);
 }
 
+/** What a PDF whose text was not read tells about itself: nothing (its item is named after its file). */
+const UNREAD: PdfFacts = { pageCount: 0, info: {}, xmp: null, pages: [], title: null, byline: null };
+
 function pdfItem(sha256: string, facts: PdfFacts, file: string): CslItem {
   const title = facts.title ?? basename(file).replace(/\.pdf$/i, '');
   return { id: `pdf-${sha256.slice(0, 16)}`, type: 'article-journal', title };
@@ -412,10 +415,15 @@ async function captureOne(
   const same = await deps.library.lib.attachmentBySha256(sha256);
   if (same) return { file: path, status: 'duplicate', itemId: same.itemId, reason: 'checksum' };
   const read = await deps.reader.read(bytes, limits.maxPages, options.signal, { move: true });
-  if (!read.ok) return fail(read.failure.code === 'timeout' ? 'TIMEOUT' : 'INVALID_INPUT', read.failure.message);
-  const found: Identified = options.into
+  // A PDF that expands beyond the reader's caps is kept, as a scan is: its file is fine to store and
+  // open, only its text was not read (the report says so).
+  if (!read.ok && read.failure.code !== 'too-large')
+    return fail(read.failure.code === 'timeout' ? 'TIMEOUT' : 'INVALID_INPUT', read.failure.message);
+  const facts: PdfFacts = read.ok ? read.facts : UNREAD;
+  const unread: CaptureEvidence[] = read.ok ? [] : [{ method: 'none', matched: '', detail: read.failure.message }];
+  const identified: Identified = options.into
     ? {
-        csl: pdfItem(sha256, read.facts, path),
+        csl: pdfItem(sha256, facts, path),
         method: 'none',
         state: 'identified',
         confidence: 1,
@@ -423,7 +431,8 @@ async function captureOne(
         candidates: [],
         doi: null,
       }
-    : await identify(read.facts, sha256, path, deps, options.signal);
+    : await identify(facts, sha256, path, deps, options.signal);
+  const found: Identified = { ...identified, evidence: [...unread, ...identified.evidence] };
   let stored = path;
   let wrote = false;
   if (options.mode === 'copy') {

@@ -32,8 +32,11 @@ export interface ExtractOptions {
   wholeOrNone?: boolean;
 }
 
-/** Why a file is not a PDF that can be read, in words for the user. */
-export type ExtractFailure = { code: 'not-pdf' | 'encrypted' | 'corrupt'; message: string };
+/**
+ * Why a file is not a PDF that can be read, in words for the user. `too-large`: reading it would
+ * expand it beyond a cap of the PDF worker (expansion-cap.ts).
+ */
+export type ExtractFailure = { code: 'not-pdf' | 'encrypted' | 'corrupt' | 'too-large'; message: string };
 
 export class PdfReadError extends Error {
   constructor(readonly failure: ExtractFailure) {

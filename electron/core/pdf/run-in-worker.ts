@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { locateWorker, type WorkerEntry } from '../worker-entry';
 import { WorkerRpc, WorkerStopped } from '../worker-rpc';
+import type { ExpansionCaps } from './expansion-cap';
 import type { ExtractFailure, PdfFacts } from './extract';
 
 export interface PdfWorkerRequest {
@@ -53,6 +54,8 @@ export interface PdfReaderOptions {
   timeLimitMs: number;
   /** The worker script; found by locateWorker when omitted. */
   entry?: WorkerEntry;
+  /** What a file may expand to when read (expansion-cap.ts); DEFAULT_EXPANSION_CAPS when omitted. */
+  expansion?: ExpansionCaps;
 }
 
 export class PdfReader {
@@ -69,6 +72,7 @@ export class PdfReader {
     const worker = new Worker(entry.script, {
       eval: entry.eval ?? false,
       resourceLimits: { maxOldGenerationSizeMb: 512 },
+      ...(this.#options.expansion ? { workerData: { expansion: this.#options.expansion } } : {}),
     });
     worker.unref();
     this.#worker = worker;
@@ -168,19 +172,18 @@ export class PdfReader {
         ...(options.wholeOrNone ? { wholeOrNone: true } : {}),
         ...(options.move && options.returnBytes ? { returnBytes: true } : {}),
       };
-      rpc
-        .call<PdfWorkerReply>(request, moved ? [bytes.buffer as ArrayBuffer] : [])
-        .then(
-          (reply) =>
-            finish(false, () =>
-              resolve(
-                reply.ok
-                  ? { ok: true, facts: reply.facts, ...(reply.bytes ? { bytes: reply.bytes } : {}) }
-                  : { ok: false, failure: reply.failure },
-              ),
+      rpc.call<PdfWorkerReply>(request, moved ? [bytes.buffer as ArrayBuffer] : []).then(
+        (reply) =>
+          // A file that met an expansion cap leaves buffers behind: a fresh worker gives their memory back.
+          finish(!reply.ok && reply.failure.code === 'too-large', () =>
+            resolve(
+              reply.ok
+                ? { ok: true, facts: reply.facts, ...(reply.bytes ? { bytes: reply.bytes } : {}) }
+                : { ok: false, failure: reply.failure },
             ),
-          onStopped,
-        );
+          ),
+        onStopped,
+      );
     });
   }
 

@@ -2,7 +2,7 @@
 // else SQLite's max_page_count on the library connection, which fails writes with SQLITE_FULL as a
 // full disk does.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +12,8 @@ export interface SmallDisk {
   dataDir: string;
   /** Fills the disk (tmpfs: a filler file up to ENOSPC; otherwise the page cap is what the library now uses). */
   fill(libraryFile: string): void;
+  /** tmpfs only: fills the disk, then frees exactly `bytes` (a multiple of 4096) of it. */
+  leaveFree(bytes: number): void;
   /** Frees it again. */
   free(): void;
   /** The max_page_count a client opened now must use (undefined on a tmpfs). */
@@ -64,6 +66,11 @@ export function smallDisk(sizeBytes = 4 * 1024 * 1024): SmallDisk {
         cap = db.pragma('page_count', { simple: true }) as number;
         db.close();
       }
+    },
+    leaveFree(bytes) {
+      if (!mounted) throw new Error('leaveFree needs a tmpfs');
+      this.fill('');
+      truncateSync(filler, statSync(filler).size - bytes);
     },
     free() {
       if (mounted) rmSync(filler, { force: true });

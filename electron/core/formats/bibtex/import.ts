@@ -27,6 +27,7 @@ import { refineEntry, type RefineOptions } from './refine';
 import { entryOrigin } from '../origin';
 import { BibParser, lastEntryLine, parseBibtex, type RawBibliography, type RawEntry } from './parser';
 import type { ParseOptions } from '../index';
+import { PROTOTYPE_KEY, prototypeKeyReason } from '../prototype-keys';
 
 // Only crossref and xdata need every entry before any can be mapped; without them, entries stream.
 // One case-insensitive search; a false alarm only costs memory, not results.
@@ -269,6 +270,10 @@ export function entryToCsl(entry: RawEntry, ctx: MapContext): CslItem {
   const container = containerField(cslType, CONTAINED.has(entry.type), (f) => fields.has(f));
   for (const [name, value] of fields) {
     if (DATE_GROUP.has(name)) continue;
+    if (name === PROTOTYPE_KEY) {
+      ctx.warnings.push({ line: entry.line, reason: prototypeKeyReason(`The entry "${entry.key}"`) });
+      continue;
+    }
     const rule = fieldRule(name, cslType);
     if (
       rule === undefined ||

@@ -24,6 +24,7 @@ import { scanJson } from './scan';
 import { idKeyProblem } from '../source-id';
 import { jsonOrigin } from '../origin';
 import { grouped } from '../../../../shared/model/numbers';
+import { dropPrototypeKeys, prototypeKeyReason } from '../prototype-keys';
 
 const TYPES = new Set<string>(CSL_ITEM_TYPES);
 const NAME_FIELDS = new Set<string>(CSL_NAME_FIELDS);
@@ -165,6 +166,8 @@ export function normalizeItem(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     return `an item must be a JSON object, not ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}.`;
   const source = raw as Record<string, unknown>;
+  for (const at of dropPrototypeKeys(source))
+    warnings.push({ line, reason: prototypeKeyReason(`Item ${index + 1}${nameOf(raw)}`, at) });
   const item: CslItem = { id: '', type: 'document' };
   const rawType = source['type'];
   if (typeof rawType === 'string' && TYPES.has(rawType)) item.type = rawType as CslItemType;
