@@ -447,6 +447,10 @@ describe('Library pane', () => {
         return send.call(this, data);
       } as typeof send;
     });
+    // A change elsewhere (enrichment finishing in the background) reloads the table for the text already
+    // searched: a refresh, not a search. Lists that repeat the text searched before them are not counted.
+    const newSearches = <T extends { query: string }>(all: T[], before: string) =>
+      all.filter((s, i) => s.query !== (i === 0 ? before : all[i - 1]!.query));
     const log = () =>
       page.evaluate(() => {
         const w = window as unknown as { __searches: { at: number; query: string }[]; __inputs: number[] };
@@ -463,8 +467,10 @@ describe('Library pane', () => {
     await box.press('n');
     const single = await log();
     // Searched in the same task as the key, not after the 120 ms that coalesce a burst.
-    expect(single.searches.map((s) => s.query)).toEqual(['protein']);
-    expect(single.searches[0]!.at - single.inputs[0]!).toBeLessThan(50);
+    const asked = single.searches.filter((s) => s.query === 'protein');
+    expect(asked.length).toBeGreaterThan(0);
+    expect(newSearches(single.searches, 'protei').map((s) => s.query)).toEqual(['protein']);
+    expect(asked[0]!.at - single.inputs[0]!).toBeLessThan(50);
     await expect.poll(count).toBe(`${bib.entries.filter((_, i) => i % 6 === 0).length} items`);
 
     await box.fill('');
@@ -485,8 +491,9 @@ describe('Library pane', () => {
     // pause, that is two searches for 13 keys.
     expect(burst.inputs.length).toBe('author:nguyen'.length);
     const pauses = burst.inputs.filter((t, i) => i > 0 && t - burst.inputs[i - 1]! >= 100).length;
-    expect(burst.searches.length).toBeLessThanOrEqual(2 + 2 * pauses);
-    expect(burst.searches.at(-1)!.query).toBe('author:nguyen');
+    const searches = newSearches(burst.searches, '');
+    expect(searches.length).toBeLessThanOrEqual(2 + 2 * pauses);
+    expect(searches.at(-1)!.query).toBe('author:nguyen');
     await box.fill('');
     await expect.poll(count).toBe('303 items');
   });
