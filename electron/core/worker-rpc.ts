@@ -45,14 +45,43 @@ export class WorkerStopped extends CoreError {
   readonly failure: Error | null;
   readonly exitCode: number | null;
 
-  constructor(what: string, how: { error: Error } | { exitCode: number }) {
+  constructor(what: string, how: { error: unknown } | { exitCode: number }) {
+    const failure = 'error' in how ? thrownAsError(how.error) : null;
+    const exitCode = 'exitCode' in how ? how.exitCode : null;
     super(
       'INTERNAL',
-      'error' in how ? `The ${what} failed: ${how.error.message}` : `The ${what} stopped (exit code ${how.exitCode}).`,
+      failure ? `The ${what} failed: ${failure.message}` : `The ${what} stopped (exit code ${exitCode}).`,
     );
-    this.failure = 'error' in how ? how.error : null;
-    this.exitCode = 'exitCode' in how ? how.exitCode : null;
+    this.failure = failure;
+    this.exitCode = exitCode;
   }
+}
+
+/**
+ * What a thread threw, as an Error with a message. A worker's 'error' event carries the thrown value
+ * itself: code that throws `undefined`, a string or a plain object (a dependency's rejection) would
+ * otherwise be reported as "failed: undefined".
+ */
+function thrownAsError(thrown: unknown): Error {
+  if (thrown instanceof Error && thrown.message) return thrown;
+  const described = describeThrown(thrown);
+  const err = new Error(`it threw ${described}`);
+  if (thrown instanceof Error) err.name = thrown.name;
+  return err;
+}
+
+function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return `${thrown.name} without a message`;
+  if (thrown === undefined || thrown === null) return `${String(thrown)}, not an error`;
+  if (typeof thrown === 'string') return thrown ? JSON.stringify(thrown.slice(0, 200)) : 'an empty string';
+  if (typeof thrown !== 'object') return `${typeof thrown} ${String(thrown)}`;
+  const o = thrown as Record<string, unknown>;
+  const parts = ['name', 'code', 'message']
+    .filter((k) => typeof o[k] === 'string' || typeof o[k] === 'number')
+    .map((k) => `${k} ${JSON.stringify(o[k])}`);
+  return parts.length > 0
+    ? `an object with ${parts.join(', ')}`
+    : `an object with keys ${Object.keys(o).slice(0, 8).join(', ') || '(none)'}`;
 }
 
 export interface WorkerRpcOptions {

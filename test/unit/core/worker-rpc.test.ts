@@ -23,6 +23,7 @@ parentPort.on('message', (m) => {
   else if (m.op === 'refuse') parentPort.postMessage({ type: 'reply', id: m.id, ok: false, error: m.error });
   else if (m.op === 'notice') parentPort.postMessage({ type: 'notice', text: 'hello' });
   else if (m.op === 'throw') setTimeout(() => { throw new Error('boom'); }, 0);
+  else if (m.op === 'throw-value') setTimeout(() => { throw m.value; }, 0);
   else if (m.op === 'exit') process.exit(3);
   // 'hang': never answers
 });`;
@@ -119,6 +120,25 @@ describe('WorkerRpc', () => {
     await new Promise((r) => worker.once('exit', r));
     expect(stops).toHaveLength(1);
     expect(stops[0]!.failure?.message).toBe('boom');
+  });
+
+  it('names what a worker threw when it was no error with a message, never "failed: undefined"', async () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'The test worker failed: it threw undefined, not an error'],
+      [null, 'The test worker failed: it threw null, not an error'],
+      ['disk gone', 'The test worker failed: it threw "disk gone"'],
+      [7, 'The test worker failed: it threw number 7'],
+      [{ code: 'SQLITE_BUSY', errno: 5 }, 'The test worker failed: it threw an object with code "SQLITE_BUSY"'],
+      [{ a: 1, b: 2 }, 'The test worker failed: it threw an object with keys a, b'],
+    ];
+    for (const [value, message] of cases) {
+      const rpc = echo();
+      const call = rpc.call({ id: 0, op: 'throw-value', value });
+      const err = await call.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WorkerStopped);
+      expect((err as Error).message).toBe(message);
+      expect((err as WorkerStopped).failure).toBeInstanceOf(Error);
+    }
   });
 
   it('rejects pending calls with the exit code when the worker exits', async () => {
