@@ -59,6 +59,7 @@ import { ServiceClient, type FetchLike, type ServiceClientOptions } from './serv
 import { resolveServiceUrl, ServiceKeys } from './service/keys';
 import { SettingsStore } from './settings/store';
 import { watchUndo } from './undo-watch';
+import { ChosenFiles } from './chosen-files';
 
 export interface CoreOptions {
   dataDir: string;
@@ -119,6 +120,11 @@ export interface Core {
    * main process alone answers): kept as a selection for `pdfs.addChosen`, like the open dialog's.
    */
   selectDroppedPdfs(paths: unknown): Result<PdfSelection | null>;
+  /**
+   * Browser mode's uploads of a file to import (the host server streams each to `path()`, then
+   * `adopt`s it): a selection for `library.import.preview` and `library.import`, deleted after.
+   */
+  readonly uploads: { path(): string; adopt(path: string, name: string): PdfSelection };
   close(): Promise<void>;
 }
 
@@ -184,6 +190,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   );
 
   const registry = new HandlerRegistry((err) => logger.error('request failed', err));
+  // Files chosen in the open dialog, dropped, or uploaded by the browser: the PDFs' and the import's.
+  const chosen = new ChosenFiles();
   registry.register(appHandlers({ info, connectivity }));
   registry.register(settingsHandlers({ store: settings, events, dataDir: options.dataDir }));
   registry.register(jobsHandlers({ jobs }));
@@ -282,6 +290,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
       onChange: (change) => autoExport.libraryChanged(change.ids),
       attachFiles: (ids, dirs, label, signal) => pdfs.attachFiles(ids, dirs, label, signal),
+      chosen,
       onAdded: (ids) => {
         // New items get their metadata, tallies and notices in the background, as a job.
         void enricher
@@ -389,6 +398,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dataDir: options.dataDir,
     storage: () => settings.get().pdfStorage,
     desktop: options.desktop,
+    chosen,
     changed: (change) => {
       events.emit('library.changed', change);
       autoExport.libraryChanged(change.ids);
@@ -513,6 +523,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const combined = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
       return registry.invoke(channel, input, { signal: combined });
     },
+    uploads: { path: () => chosen.uploadPath(), adopt: (path, name) => chosen.adoptUpload(path, name) },
     selectDroppedPdfs(paths) {
       try {
         return { ok: true, value: pdfs.selectDropped(paths) };
@@ -538,6 +549,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       service.close();
       await formatter?.close();
       await pdfs.close();
+      chosen.close();
       await library.close();
       db.close();
     },

@@ -15,6 +15,7 @@ import { limitConnections, type ConnectionLimit } from '../core/net/connections'
 import { cookieName, hostAllowed, newToken, originAllowed, tokenSource } from './auth';
 import { resolveStatic, sendFile } from './static';
 import { ATTACHMENT_ROUTE, serveAttachment } from './attachments';
+import { receiveUpload, UPLOAD_ROUTE } from './uploads';
 
 export const LOOPBACK = '127.0.0.1';
 
@@ -87,8 +88,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   const server = createServer({ connectionsCheckingInterval: 1000 }, (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req, port)) return refuse(res, 403, 'Citewise: unexpected Host header.\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Citewise: method not allowed.\n');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (req.method === 'POST' && url.pathname === UPLOAD_ROUTE) {
+      const checks = {
+        session: tokenSource(req, new URL('/', url), token, port, session) === 'cookie',
+        origin: originAllowed(req.headers.origin, port),
+      };
+      void receiveUpload(req, res, url, core.uploads, checks, refuse, logger).catch((err: unknown) => {
+        logger.error('Receiving an upload failed', err);
+        if (!res.headersSent) refuse(res, 500, 'Citewise: the file could not be received.\n');
+        else res.destroy();
+      });
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Citewise: method not allowed.\n');
     const source = tokenSource(req, url, token, port, session);
     if (source === null) return refuse(res, 401, UNAUTHORIZED_PAGE);
     if (source === 'header') {

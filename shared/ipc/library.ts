@@ -66,6 +66,27 @@ const where = {
 };
 /** Which items library.list/count and a view cover: a search, a collection (with subcollections), Unfiled or the trash. */
 export const libraryWhere = z.object(where).strict();
+
+/**
+ * What an import reads: a file the user chose (`file`, a selection of the open dialog, a drop or an
+ * upload, with the file's index in it), or pasted `text` (with `fileName` when a file was read as
+ * text). Exactly one of the two (importSourceNamed); each call adds its own options.
+ */
+const importSourceInput = z
+  .object({
+    file: z
+      .object({ selection: z.string().min(1).max(100), index: z.number().int().min(0).max(100_000) })
+      .strict()
+      .optional(),
+    text: z.string().min(1).max(MAX_IMPORT_CHARS).optional(),
+    fileName: z.string().max(1000).optional(),
+    format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
+  })
+  .strict();
+const importSourceNamed: [(o: { file?: unknown; text?: unknown }) => boolean, { message: string; path: string[] }] = [
+  (o) => (o.file === undefined) !== (o.text === undefined),
+  { message: 'An import reads either a chosen file or pasted text, and one of them is needed', path: ['text'] },
+];
 export type LibraryWhere = z.infer<typeof libraryWhere>;
 
 /** What an export or a bibliography covers: chosen items, a collection (with subcollections), a search, a view, or everything. */
@@ -348,27 +369,26 @@ export const libraryFeature = feature({
     /** What undo and redo would revert now (the payload of library.undoChanged). */
     'library.undo.tops': request(empty).returns<UndoTops>(),
 
-    /** Parses text (a dropped or chosen file read by the renderer, or a paste); one transaction; runs as a job. */
+    /**
+     * Imports a file the user chose, by its selection (`file`: the desktop app's dialog or drop, or
+     * browser mode's upload, see importFile), parsed from disk as the CLI does; or pasted `text`. One
+     * transaction; runs as a job. An upload's temporary file is deleted once imported.
+     */
     'library.import': request(
-      z
-        .object({
-          text: z.string().min(1).max(MAX_IMPORT_CHARS),
-          fileName: z.string().max(1000).optional(),
-          format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
+      importSourceInput
+        .extend({
           /** The folder the .bib's relative file paths start from (an upload does not say where it was). */
           baseDir: z.string().trim().min(1).max(4096).optional(),
         })
-        .strict(),
+        .strict()
+        .refine(...importSourceNamed),
     ).returns<ImportReport>(),
+    /** What `library.import` would do with the same source, without writing. */
     'library.import.preview': request(
-      z
-        .object({
-          text: z.string().min(1).max(MAX_IMPORT_CHARS),
-          fileName: z.string().max(1000).optional(),
-          format: z.enum(['bibtex', 'ris', 'csljson', 'doi-list']).optional(),
-          sample: z.number().int().min(0).max(200).default(20),
-        })
-        .strict(),
+      importSourceInput
+        .extend({ sample: z.number().int().min(0).max(200).default(20) })
+        .strict()
+        .refine(...importSourceNamed),
     ).returns<ImportPreview>(),
     /**
      * Adds items by identifier, a mixed list: DOIs and arXiv ids through the service, PMIDs, PMCIDs and

@@ -1,6 +1,10 @@
 import { statSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute } from 'node:path';
+import type { ChosenFiles } from '../chosen-files';
+import type { ImportFormat, WorkerSource } from '../formats';
 import type {
+  ImportReport,
   AddDoisReport,
   CitationStyleInfo,
   ExportOutput,
@@ -61,17 +65,70 @@ export interface LibraryHandlerDeps {
     label: string,
     signal: AbortSignal,
   ) => Promise<AttachFilesReport>;
+  /** Files chosen in the desktop app's dialog or drop, or uploaded in browser mode: what an import reads. */
+  chosen?: ChosenFiles;
 }
 
-/** What a .bib's text says of the files its entries name, before it is imported. */
-function filesPreview(text: string): LinkedFilesPreview | undefined {
+/** An import's source as the call named it: a chosen file read from disk by the parser, or pasted text. */
+interface ImportInput {
+  file?: { selection: string; index: number } | undefined;
+  text?: string | undefined;
+  fileName?: string | undefined;
+}
+
+interface ResolvedImport {
+  source: WorkerSource;
+  fileName: string | undefined;
+  /** The folder of a file chosen where it is (its relative links start there); null for uploads and pastes. */
+  folder: string | null;
+  /** The source's text, for the .bib's file links (read from disk only when asked). */
+  text(): Promise<string>;
+  /** Deletes an upload's temporary file once it is imported. */
+  release(): void;
+}
+
+/**
+ * What a .bib's text says of the files its entries name, before it is imported. `folder`: the .bib's
+ * own folder when it was chosen where it is, the first guess for its relative links.
+ */
+function filesPreview(text: string, folder: string | null): LinkedFilesPreview | undefined {
   if (!/file\s*=/i.test(text)) return undefined;
   const links = fileFieldValues(text).flatMap(parseFileField);
   if (links.length === 0) return undefined;
+  const named = jabrefFileDirectories(text, folder);
   return {
     links: links.length,
     relative: links.filter(isRelativeLink).length,
-    folders: jabrefFileDirectories(text, null),
+    folders: folder && !named.includes(folder) ? [...named, folder] : named,
+  };
+}
+
+/** The source an import call names; a selection the core no longer holds is NOT_FOUND. */
+function resolveImport(input: ImportInput, chosen: ChosenFiles | undefined): ResolvedImport {
+  if (input.file === undefined) {
+    const text = input.text ?? '';
+    return {
+      source: { kind: 'text', text },
+      fileName: input.fileName,
+      folder: null,
+      text: () => Promise.resolve(text),
+      release: () => {},
+    };
+  }
+  const { selection, index } = input.file;
+  const file = chosen?.get(selection, index);
+  if (file === undefined)
+    throw new CoreError(
+      'NOT_FOUND',
+      'Citewise no longer holds the file chosen for this import; choose it again (Add → Import file…).',
+      { field: 'file' },
+    );
+  return {
+    source: { kind: 'path', path: file.path },
+    fileName: file.name,
+    folder: file.upload ? null : dirname(file.path),
+    text: () => readFile(file.path, 'utf8'),
+    release: () => (file.upload ? chosen?.release(selection) : undefined),
   };
 }
 
@@ -126,6 +183,59 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
   let selection: LibrarySelection = { kind: 'items', ids: [] };
   let shownCollection: number | null = null;
   const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
+
+  /** One import, as a job: the items, a DOI list's papers from the service, and a .bib's PDFs. */
+  const importFrom = async (
+    from: ResolvedImport,
+    typed: string | null,
+    format: ImportFormat | undefined,
+    signal: AbortSignal,
+  ): Promise<ImportReport> => {
+    const { fileName } = from;
+    const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
+    const job = deps.jobs.start('library.import', label, (job) => {
+      const both = AbortSignal.any([job.signal, signal]);
+      return importSource(library, from.source, {
+        fileName,
+        format,
+        signal: both,
+        onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`),
+        sentenceCase: deps.sentenceCase?.(),
+      });
+    });
+    const report = await job.done;
+    if (report.dois.length > 0) {
+      // A DOI list: the metadata comes from the service (or the DOIs wait as placeholders).
+      const { ids, ...byDoi } = await addDois(library, deps.service, report.dois, {
+        signal,
+        source: fileName ? basename(fileName) : 'doi',
+      });
+      report.byDoi = byDoi;
+      report.added += ids.length;
+      appendAll(report.ids, ids);
+    }
+    if (report.ids.length > 0) {
+      changed('items', report.ids);
+      deps.onAdded?.(report.ids);
+    }
+    // A .bib from Better BibTeX, JabRef or Mendeley names its PDFs: they come with it (re-importing
+    // the file attaches what the items already there lack). Relative links start from the folder the
+    // user typed, else the .bib's own folder when it was chosen where it is.
+    if (report.format !== 'bibtex' || !deps.attachFiles) return report;
+    const text = await from.text();
+    if (!/file\s*=/i.test(text)) return report;
+    const folder = typed ?? from.folder;
+    const itemIds = [...report.ids, ...report.duplicates.map((d) => d.existingId)];
+    const dirs = [...(folder ? [folder] : []), ...jabrefFileDirectories(text, folder)];
+    const files = await deps.attachFiles(
+      itemIds,
+      dirs,
+      fileName ? basename(fileName) : 'the pasted references',
+      signal,
+    );
+    if (files.files.length > 0) report.files = files;
+    return report;
+  };
 
   return {
     'library.status': async () => ({
@@ -335,66 +445,26 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     'library.history': () => lib.undoHistory(),
     'library.undo.tops': () => lib.undoTops(),
 
-    'library.import': async ({ text, fileName, format, baseDir }, { signal }) => {
-      const folder = baseDir === undefined ? null : checkedFolder(baseDir);
-      const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
-      const job = deps.jobs.start('library.import', label, (job) => {
-        const both = AbortSignal.any([job.signal, signal]);
-        return importSource(
-          library,
-          { kind: 'text', text },
-          {
-            fileName,
-            format,
-            signal: both,
-            onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`),
-            sentenceCase: deps.sentenceCase?.(),
-          },
-        );
-      });
-      const report = await job.done;
-      if (report.dois.length > 0) {
-        // A DOI list: the metadata comes from the service (or the DOIs wait as placeholders).
-        const { ids, ...byDoi } = await addDois(library, deps.service, report.dois, {
-          signal,
-          source: fileName ? basename(fileName) : 'doi',
-        });
-        report.byDoi = byDoi;
-        report.added += ids.length;
-        appendAll(report.ids, ids);
+    'library.import': async ({ baseDir, format, ...input }, { signal }) => {
+      const typed = baseDir === undefined ? null : checkedFolder(baseDir);
+      const from = resolveImport(input, deps.chosen);
+      try {
+        return await importFrom(from, typed, format, signal);
+      } finally {
+        from.release();
       }
-      if (report.ids.length > 0) {
-        changed('items', report.ids);
-        deps.onAdded?.(report.ids);
-      }
-      // A .bib from Better BibTeX, JabRef or Mendeley names its PDFs: they come with it (re-importing
-      // the file attaches what the items already there lack).
-      if (report.format === 'bibtex' && deps.attachFiles && /file\s*=/i.test(text)) {
-        const itemIds = [...report.ids, ...report.duplicates.map((d) => d.existingId)];
-        const dirs = [...(folder ? [folder] : []), ...jabrefFileDirectories(text, folder)];
-        const files = await deps.attachFiles(
-          itemIds,
-          dirs,
-          fileName ? basename(fileName) : 'the pasted references',
-          signal,
-        );
-        if (files.files.length > 0) report.files = files;
-      }
-      return report;
     },
-    'library.import.preview': async ({ text, fileName, format, sample }, { signal }): Promise<ImportPreview> => {
-      const preview = await previewSource(
-        library,
-        { kind: 'text', text },
-        {
-          fileName,
-          format,
-          signal,
-          sample,
-          sentenceCase: deps.sentenceCase?.(),
-        },
-      );
-      const files = preview.format === 'bibtex' ? filesPreview(text) : undefined;
+    'library.import.preview': async ({ sample, format, ...input }, { signal }): Promise<ImportPreview> => {
+      const from = resolveImport(input, deps.chosen);
+      const { fileName } = from;
+      const preview = await previewSource(library, from.source, {
+        fileName,
+        format,
+        signal,
+        sample,
+        sentenceCase: deps.sentenceCase?.(),
+      });
+      const files = preview.format === 'bibtex' ? filesPreview(await from.text(), from.folder) : undefined;
       return files ? { ...preview, files } : preview;
     },
     'library.addIdentifiers': async ({ inputs }, { signal }) => {

@@ -6,7 +6,7 @@
 // the pages and snippets of a full-text search.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import type { ChosenFiles } from '../chosen-files';
 import { basename, isAbsolute, join } from 'node:path';
 import {
   MAX_DROPPED_PDFS,
@@ -53,10 +53,9 @@ export interface PdfHandlerDeps {
   storage: () => PdfStorage;
   /** The desktop app's open dialog; absent in browser mode, the CLI and tests without one. */
   desktop?: DesktopShell | undefined;
+  /** The files chosen in the open dialog or dropped, by selection (shared with the import). */
+  chosen: ChosenFiles;
 }
-
-/** Selections kept for `pdfs.addChosen` (the newest; a window that chose long ago chooses again). */
-const MAX_SELECTIONS = 8;
 
 /** Base64 decoded a slice at a time (a multiple of 4 characters, so every slice decodes on its own). */
 const DECODE_SLICE = 1024 * 1024;
@@ -103,15 +102,7 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
     return next;
   };
 
-  /** What the open dialog (or a drop) gave, by selection, oldest first (a Map keeps insertion order). */
-  const selections = new Map<string, readonly string[]>();
-  const select = (chosen: readonly string[]): PdfSelection => {
-    const paths = [...new Set(chosen)];
-    const selection = randomUUID();
-    selections.set(selection, paths);
-    for (const old of selections.keys()) if (selections.size > MAX_SELECTIONS) selections.delete(old);
-    return { selection, names: paths.map((p) => basename(p)) };
-  };
+  const select = (paths: readonly string[]): PdfSelection => deps.chosen.select(paths);
 
   const review = async (): Promise<PdfReviewEntry[]> => {
     const records: CaptureRecord[] = await lib.unsettledCaptures();
@@ -265,13 +256,14 @@ export function pdfHandlers(deps: PdfHandlerDeps) {
       );
     },
     'pdfs.addChosen': async ({ selection, index }, { signal }) => {
-      const file = selections.get(selection)?.[index];
-      if (file === undefined)
+      // An upload (a file to import, sent by the browser) is the core's temporary copy: never attached.
+      const chosen = deps.chosen.get(selection, index);
+      if (chosen === undefined || chosen.upload)
         throw new CoreError(
           'NOT_FOUND',
           'Citewise no longer knows which files were chosen; choose them again (Add → PDFs…).',
         );
-      const name = basename(file);
+      const { path: file, name } = chosen;
       return outcomeOf(
         name,
         await captureAsJob(`Adding ${name}`, name, deps.storage(), signal, (capture) => capture(file)),

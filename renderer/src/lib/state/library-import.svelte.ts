@@ -37,10 +37,27 @@ function tooLarge(fileName: string): { code: 'INVALID_INPUT'; message: string } 
   };
 }
 
+/** A file chosen for import, as the core knows it: the `index`th of a selection (see sendFile). */
+export interface ChosenImport {
+  selection: string;
+  index: number;
+}
+
+/**
+ * Hands a chosen file to the core without its text crossing the IPC: the desktop app names it by its
+ * path (the preload reads it), browser mode uploads its bytes to the host (sendByUpload). Null: this
+ * file cannot go that way, and is read as text instead.
+ */
+export type FileSender = (
+  file: File,
+) => Promise<{ ok: true; value: ChosenImport | null } | { ok: false; error: IpcError }>;
+
 export class ImportFlow {
   readonly #api: CitewiseApi;
+  readonly #send: FileSender | undefined;
   #state = $state<ImportStep>({ step: 'idle' });
-  #text: string | null = null;
+  /** What the preview read, for the import to read again: a chosen file, or text. */
+  #source: { file: ChosenImport } | { text: string } | null = null;
   /** The folder a .bib's relative file paths start from (typed in the preview when they need one). */
   baseDir = $state('');
   #ids = $state<{ busy: boolean; report: AddIdentifiersReport | null; error: IpcError | null }>({
@@ -49,8 +66,10 @@ export class ImportFlow {
     error: null,
   });
 
-  constructor(api: CitewiseApi) {
+  /** `send`: how a chosen file reaches the core by path; without one, files are read as text. */
+  constructor(api: CitewiseApi, send?: FileSender) {
     this.#api = api;
+    this.#send = send;
   }
 
   get state() {
@@ -69,7 +88,18 @@ export class ImportFlow {
       this.#state = { step: 'failed', fileName, error: tooLarge(fileName) };
       return;
     }
+    if (file.size === 0) {
+      this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is empty.` } };
+      return;
+    }
     this.#state = { step: 'reading', fileName };
+    const sent = this.#send ? await this.#send(file) : { ok: true as const, value: null };
+    if (this.#state.step !== 'reading' || this.#state.fileName !== fileName) return;
+    if (!sent.ok) {
+      this.#state = { step: 'failed', fileName, error: sent.error };
+      return;
+    }
+    if (sent.value !== null) return this.#preview({ file: sent.value }, fileName);
     const text = await file.text();
     if (this.#state.step !== 'reading' || this.#state.fileName !== fileName) return;
     await this.openText(text, fileName);
@@ -84,25 +114,30 @@ export class ImportFlow {
       this.#state = { step: 'failed', fileName, error: { code: 'INVALID_INPUT', message: `${fileName} is empty.` } };
       return;
     }
-    this.#text = text;
+    await this.#preview({ text }, fileName);
+  }
+
+  async #preview(source: { file: ChosenImport } | { text: string }, fileName: string): Promise<void> {
+    this.#source = source;
     this.#state = { step: 'reading', fileName };
-    const result = await this.#api.invoke('library.import.preview', { text, fileName, sample: 8 });
+    const result = await this.#api.invoke('library.import.preview', { ...source, fileName, sample: 8 });
     if (this.#state.step !== 'reading') return;
     this.#state = result.ok
       ? { step: 'preview', fileName, preview: result.value }
       : { step: 'failed', fileName, error: result.error };
-    // JabRef names the folder its relative paths start from; it is the best first guess.
+    // JabRef names the folder its relative paths start from, and a file chosen where it is has its own:
+    // the best first guesses.
     this.baseDir = result.ok ? (result.value.files?.folders[0] ?? '') : '';
   }
 
   async confirm(): Promise<void> {
-    if (this.#state.step !== 'preview' || this.#text === null) return;
+    if (this.#state.step !== 'preview' || this.#source === null) return;
     const { fileName, preview } = this.#state;
     this.#state = { step: 'importing', fileName, entries: importable(preview) };
     const baseDir =
       preview.files && preview.files.relative > 0 && this.baseDir.trim() !== '' ? this.baseDir.trim() : undefined;
     const result = await this.#api.invoke('library.import', {
-      text: this.#text,
+      ...this.#source,
       fileName,
       ...(baseDir ? { baseDir } : {}),
     });
@@ -111,14 +146,14 @@ export class ImportFlow {
       this.#state = { step: 'preview', fileName, preview: { ...preview }, folderError: result.error.message };
       return;
     }
-    this.#text = null;
+    this.#source = null;
     this.#state = result.ok
       ? { step: 'report', fileName, report: result.value }
       : { step: 'failed', fileName, error: result.error };
   }
 
   close(): void {
-    this.#text = null;
+    this.#source = null;
     this.#state = { step: 'idle' };
   }
 
@@ -173,4 +208,52 @@ export class ImportFlow {
   resetIdentifiers(): void {
     this.#ids = { busy: false, report: null, error: null };
   }
+}
+
+/** The host's route for a file to import (electron/host/uploads.ts). */
+const UPLOAD_ROUTE = '/uploads/import';
+
+/**
+ * How the app hands a chosen file to the core: the desktop app by its path (the preload reads a File's
+ * path: `pdfs.chooseDropped` names any dropped or chosen file, not only PDFs), browser mode by
+ * uploading its bytes to the host, which keeps them in a temporary file.
+ */
+export function fileSender(api: CitewiseApi, desktop: () => boolean): FileSender {
+  return async (file) => {
+    if (!desktop()) return sendByUpload(file);
+    const chosen = await api.invoke('pdfs.chooseDropped', { files: [file] });
+    if (!chosen.ok) return chosen;
+    return { ok: true, value: chosen.value ? { selection: chosen.value.selection, index: 0 } : null };
+  };
+}
+
+/** Browser mode: POSTs the file's bytes to the host; its answer names the selection, or says why not. */
+async function sendByUpload(file: File): ReturnType<FileSender> {
+  let res: Response;
+  try {
+    res = await fetch(`${UPLOAD_ROUTE}?name=${encodeURIComponent(file.name)}`, {
+      method: 'POST',
+      body: file,
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+  } catch {
+    return {
+      ok: false,
+      error: { code: 'OFFLINE', message: `${file.name} could not be sent: the connection to Citewise was lost.` },
+    };
+  }
+  if (!res.ok) {
+    const said = (await res.text().catch(() => '')).replace(/^Citewise: /, '').trim();
+    const code =
+      res.status === 401 || res.status === 403 ? 'UNAUTHORIZED' : res.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT';
+    return { ok: false, error: { code, message: said || `${file.name} could not be sent (HTTP ${res.status}).` } };
+  }
+  const body = (await res.json().catch(() => null)) as { selection?: unknown } | null;
+  if (typeof body?.selection !== 'string')
+    return {
+      ok: false,
+      error: { code: 'INTERNAL', message: `${file.name} was sent, but Citewise gave no answer for it.` },
+    };
+  return { ok: true, value: { selection: body.selection, index: 0 } };
 }
