@@ -11,6 +11,7 @@ import { runCommand } from '../../electron/cli/command';
 import { command as importCommand } from '../../electron/cli/commands/import';
 import { withLibrary } from '../../electron/cli/library-session';
 import { tempDir } from '../helpers/tmp';
+import { themedViolations } from './dialog-a11y';
 import { launchApp, launchBrowser, newPage, screenshot, type PageProblems, type RunningApp } from './harness';
 
 const BIB = String.raw`
@@ -122,6 +123,40 @@ describe('The manuscript check in the Assistant pane', () => {
       .toMatch(/draft\.qmd: 6 citations of 6 references; 2 not in the library\.\s*Some need a second look\./);
     await screenshot(page, 'assistant-manuscript-check');
     expect(problems.errors).toEqual([]);
+  });
+
+  it('draws the flags in the theme’s colours, light and dark, as the Reference check does (axe clean)', async () => {
+    // Issue 32: the pills had fixed light backgrounds and dark text, light patches on the dark theme.
+    const flags = page.getByTestId('manuscript-flag');
+    expect(await flags.count()).toBeGreaterThanOrEqual(3);
+    /** Each flag's background and text lightness (relative luminance, 0 black to 1 white). */
+    const lightness = () =>
+      flags.evaluateAll((els) => {
+        const luminance = (css: string): number => {
+          const [r, g, b] = (css.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+            const c = Number(v) / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+        };
+        return els.map((el) => {
+          const style = getComputedStyle(el);
+          return { text: el.textContent, bg: luminance(style.backgroundColor), fg: luminance(style.color) };
+        });
+      });
+    expect(await themedViolations(page, 'manuscript-flags')).toEqual([]);
+    for (const f of await lightness()) expect(f.bg, `light: ${f.text}`).toBeGreaterThan(0.8);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await screenshot(page, 'assistant-manuscript-check-dark');
+      for (const f of await lightness()) {
+        expect(f.bg, `dark: ${f.text} on a dark background`).toBeLessThan(0.05);
+        expect(f.fg, `dark: ${f.text} in a light colour`).toBeGreaterThan(0.25);
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('checks pasted LaTeX, and says what is wrong with a file it cannot read', async () => {

@@ -92,3 +92,29 @@ export async function compare(
     differences,
   };
 }
+
+/** Runs pandoc on the corpus citing each item alone, in the order given; returns each citation as normalised text. */
+export function pandocCitations(workDir: string, items: readonly CslItem[], cslFile: string): string[] {
+  if (!existsSync(cslFile)) throw new Error(`no CSL style at ${cslFile}`);
+  const bib = join(workDir, 'cited.json');
+  const doc = join(workDir, 'cites.md');
+  writeFileSync(bib, JSON.stringify(items));
+  writeFileSync(doc, items.map((item, n) => `CITE${n}: [@${item.id}]\n\n`).join(''));
+  const out = execFileSync(
+    'pandoc',
+    [doc, '--citeproc', '--bibliography', bib, '--csl', cslFile, '--to', 'plain', '--wrap=none'],
+    { encoding: 'utf8' },
+  );
+  const cites = new Map(
+    out
+      .split('\n')
+      .map((line) => /^CITE(\d+): (.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [Number(m[1]), normalise(m[2]!)]),
+  );
+  return items.map((item, n) => {
+    const cite = cites.get(n);
+    if (cite === undefined) throw new Error(`pandoc printed no citation for ${item.id}`);
+    return cite;
+  });
+}

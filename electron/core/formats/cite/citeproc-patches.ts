@@ -12,6 +12,38 @@ interface CiteprocInternals {
   toLocaleLowerCase: (this: CaseState, str: string) => string;
   toLocaleUpperCase: (this: CaseState, str: string) => string;
   stringCompare?: (a: string, b: string) => number;
+  Disambiguation: { prototype: Record<string, unknown> };
+  cloneAmbigConfig: (config: AmbigConfig) => AmbigConfig;
+}
+
+/** citeproc-js's record of what a cite shows to be told apart: names per name list, given-name levels. */
+interface AmbigConfig {
+  names: number[];
+  givens: number[][];
+}
+
+/** The fields of citeproc-js's CSL.Disambiguation the name-disambiguation patch reads and restores. */
+interface DisambiguationRun {
+  lists: Array<[AmbigConfig, unknown[]]>;
+  base: AmbigConfig;
+  betterbase: AmbigConfig;
+  gname: number;
+  gnameset: number;
+  modeindex: number;
+  clashes: number[];
+  partners: unknown[];
+  nonpartners: unknown[];
+  listpos: number;
+  initGivens: boolean;
+}
+
+/** Where a run stood when it split a set of cites: the state the set split off must resume from. */
+interface SplitPoint {
+  base: AmbigConfig;
+  betterbase: AmbigConfig;
+  gname: number;
+  gnameset: number;
+  modeindex: number;
 }
 
 interface CaseState {
@@ -55,6 +87,9 @@ export function patchCiteproc<T extends object>(csl: T): T {
     ['getSortCompare', internals.getSortCompare],
     ['toLocaleLowerCase', internals.toLocaleLowerCase],
     ['toLocaleUpperCase', internals.toLocaleUpperCase],
+    ['Disambiguation.prototype.disNames', internals.Disambiguation?.prototype?.disNames],
+    ['Disambiguation.prototype.incrementDisambig', internals.Disambiguation?.prototype?.incrementDisambig],
+    ['cloneAmbigConfig', internals.cloneAmbigConfig],
   ] as const) {
     if (typeof fn !== 'function')
       throw new Error(`citeproc-js has no ${what}: the patches in citeproc-patches.ts need review for this version`);
@@ -137,6 +172,71 @@ export function patchCiteproc<T extends object>(csl: T): T {
       ? (name as string).replace(/-(\p{Ll})/gu, (_m, c: string) => `-${c.toLocaleUpperCase()}`)
       : name;
     return initializeWith.call(this, state, given, terminator, normalizeOnly);
+  };
+
+  // Name disambiguation (disambiguate-add-names with given names by cite: MLA, Chicago, APA's
+  // add-names). citeproc-js works through a set of cites that read alike ("Laurent et al." x 4) with one
+  // counter that only moves forward: more of the first given name, then one more name, and so on.
+  // When a step tells part of the set apart ("M. Laurent et al." x 2 against "H." and "J."), it splits
+  // the set and finishes the first part (the two M. Laurents need a second name) before it turns to
+  // the rest, but it turns to them with the counter where the first part left it, so "H. Laurent" and
+  // "J. Laurent", which their initials had already told apart, got the names the M. Laurents needed
+  // (and one more); and a cite that read differently from the one it compares with since an earlier
+  // step was not split off at all. Citations and, through them, bibliography entries (CSL 1.0.2 carries what a cite
+  // needed into its entry) then printed names nothing asked for. The CSL specification adds names
+  // only to the cites still ambiguous, and pandoc (jgm/citeproc) does: each part split off resumes
+  // from the state of the split, and is first checked as it stood there.
+  const disambiguation = internals.Disambiguation.prototype;
+  const cloneConfig = internals.cloneAmbigConfig;
+  const splits = new WeakMap<object, SplitPoint>();
+  const current = new WeakMap<object, object>();
+  const disNames = disambiguation.disNames as (this: DisambiguationRun, ismax?: boolean) => unknown;
+  disambiguation.disNames = function (this: DisambiguationRun, ismax?: boolean) {
+    const lists = this.lists.length;
+    const clashing = this.clashes[1] !== 0 && this.nonpartners.length > 1;
+    // citeproc-js splits a set only when a step lowered the count of cites that read like the one it
+    // looks at (its case [d]); cites that read differently from it since an earlier step stayed in the
+    // set and were given every further step. They are split off too: taken as case [d], the cites
+    // that still read alike go on, the others are a new set.
+    if (clashing && !ismax && this.clashes[1]! >= this.clashes[0]!) this.clashes[0] = this.clashes[1]! + 1;
+    const split = clashing && this.clashes[1]! < this.clashes[0]!;
+    const point: SplitPoint | undefined = split
+      ? {
+          base: cloneConfig(this.base),
+          betterbase: undefined as unknown as AmbigConfig,
+          gname: this.gname,
+          gnameset: this.gnameset,
+          modeindex: this.modeindex,
+        }
+      : undefined;
+    const result = disNames.call(this, ismax);
+    if (point && this.lists.length === lists + 1) {
+      point.betterbase = cloneConfig(this.betterbase);
+      const pushed = this.lists[lists]!;
+      this.lists[lists] = [cloneConfig(point.betterbase), pushed[1]];
+      splits.set(this.lists[lists]!, point);
+    }
+    return result;
+  };
+  const increment = disambiguation.incrementDisambig as (this: DisambiguationRun) => boolean;
+  disambiguation.incrementDisambig = function (this: DisambiguationRun) {
+    const list = this.lists[0];
+    if (list && current.get(this) !== list) {
+      current.set(this, list);
+      const point = splits.get(list);
+      if (point) {
+        this.base = cloneConfig(point.base);
+        this.betterbase = cloneConfig(point.betterbase);
+        list[0] = this.betterbase;
+        this.gname = point.gname;
+        this.gnameset = point.gnameset;
+        this.modeindex = point.modeindex;
+        this.initGivens = false;
+        // As at the start of a run: the set is first scanned as it stood, without a step.
+        return false;
+      }
+    }
+    return increment.call(this);
   };
 
   // Speed, not output. Lower- and upper-casing ask ICU with the engine's language list at every call

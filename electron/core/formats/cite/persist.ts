@@ -15,7 +15,7 @@ import type { BibliographyEntry, OutputFormat } from './types';
  * Bump when anything that changes output without changing the key's other inputs changes: the
  * corrections in citeproc-patches.ts, the finishing of entries in core.ts, the bibtex path's rules.
  */
-export const PERSISTED_BIBLIOGRAPHY_VERSION = 1;
+export const PERSISTED_BIBLIOGRAPHY_VERSION = 2;
 
 export interface BibliographyStore {
   get(key: string): Promise<BibliographyEntry[] | null> | BibliographyEntry[] | null;

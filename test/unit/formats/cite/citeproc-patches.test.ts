@@ -98,6 +98,71 @@ describe('name disambiguation tries given names before more names (CSL 1.0.2)', 
   });
 });
 
+describe('names are added only to the cites that given names left alike (as pandoc)', () => {
+  // Four works cite as "Laurent et al.": initials tell Hiroshi's and José's apart; Maria's two need a
+  // second name. citeproc-js went on adding names to the set it had split off, so Hiroshi's and
+  // José's cites and Works Cited entries printed three names. Five "Procházka et al." works, two by
+  // John: Ana's, Sofia's and Tomás's read differently from John's from the first step on.
+  const items = [
+    book('m1', 'M1', [name('Laurent', 'Maria'), name('Smith', 'Zoë'), name('Novák', 'Wei')], 2017),
+    book('m2', 'M2', [name('Laurent', 'Maria'), name('Maier', 'Amir'), name('Hoffmann', 'Anna')], 1995),
+    book(
+      'j',
+      'J',
+      [name('Laurent', 'José'), name('Becker', 'Pierre'), name('Ivanov', 'Tomás'), name('Bonnet', 'Anna')],
+      1969,
+    ),
+    book('h', 'H', [name('Laurent', 'Hiroshi'), name('Korhonen', 'Maria'), name('Patel', 'Élodie')], 2015),
+    book('p1', 'P1', [name('Procházka', 'John'), name('Demir', 'Anna'), name('Krüger', 'Björn')], 1977),
+    book('p2', 'P2', [name('Procházka', 'Sofia'), name('Nieminen', 'Priya'), name('Bonnet', 'John')], 1975),
+    book('p3', 'P3', [name('Procházka', 'John'), name('Schäfer', 'Zoë'), name('Virtanen', 'Olga')], 2006),
+    book('p4', 'P4', [name('Procházka', 'Ana'), name('Girard', 'Tomás'), name('Černý', 'Priya')], 1990),
+    book('p5', 'P5', [name('Procházka', 'Tomás'), name('Şahin', 'Tomás'), name('Li', 'Inés')], 1998),
+  ];
+  for (const [label, f] of [
+    ['in this thread', () => local],
+    ['in a worker', () => pooled],
+  ] as const) {
+    it(`MLA citations, ${label}`, async () => {
+      const cites = await f().formatCitations(
+        items,
+        items.map((i) => [{ id: i.id }]),
+        { style: 'mla' },
+      );
+      expect(cites.map((c) => c.value)).toEqual([
+        '(M. Laurent, Smith, et al.)',
+        '(M. Laurent, Maier, et al.)',
+        '(J. Laurent et al.)',
+        '(H. Laurent et al.)',
+        '(J. Procházka, Demir, et al.)',
+        '(S. Procházka et al.)',
+        '(J. Procházka, Schäfer, et al.)',
+        '(A. Procházka et al.)',
+        '(T. Procházka et al.)',
+      ]);
+    });
+    it(`MLA Works Cited, ${label}`, async () => {
+      const bib = await f().formatBibliography(items, { style: 'mla' });
+      expect(bib.entries.map((e) => e.value.replace(/\. [A-Z]\d?\. Press.*$/, ''))).toEqual([
+        'Laurent, Hiroshi, et al',
+        'Laurent, José, et al',
+        // Sorted by the author macro as cut ("Laurent, Maria, et al."), then by title.
+        'Laurent, Maria, Zoë Smith, et al',
+        'Laurent, Maria, Amir Maier, et al',
+        'Procházka, Ana, et al',
+        'Procházka, John, Anna Demir, et al',
+        'Procházka, John, Zoë Schäfer, et al',
+        'Procházka, Sofia, et al',
+        'Procházka, Tomás, et al',
+      ]);
+    });
+  }
+  it('a lone "Laurent et al." (nothing to tell apart) gets no initials and no names', async () => {
+    const [cite] = await local.formatCitations([items[3]!], [[{ id: 'h' }]], { style: 'mla' });
+    expect(cite!.value).toBe('(Laurent et al.)');
+  });
+});
+
 describe('casing and sorting ask ICU once, not at every call (speed only)', () => {
   type Internals = {
     getSortCompare(this: unknown, locale?: string): (a: string, b: string) => number;
