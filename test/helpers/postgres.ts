@@ -52,6 +52,8 @@ export interface TestPostgres {
   /** pg_ctl stop (fast: open sessions are ended, transactions rolled back). */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
   start(): Promise<void>;
+  /** pg_ctl restart -m fast: every session ended, transactions rolled back, the server back at once. */
+  restart(): Promise<void>;
   /** The postmaster's process id. */
   pid(): number;
   /** kill -9 of the postmaster; start() brings it back through crash recovery. */
@@ -175,6 +177,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
       await pgCmd('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']).catch(() => {});
     },
     start,
+    async restart() {
+      await pgCmd('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60', 'restart']);
+    },
     pid() {
       const text = execFileSync('head', ['-1', join(data, 'postmaster.pid')]).toString();
       return Number(text.trim());

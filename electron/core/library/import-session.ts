@@ -26,7 +26,7 @@ const NO_TALLIES: readonly SqlValue[] = [null, null, null, null];
  * gets its keys in order too, but kept row by row it added 2 s to a 100,000-entry import (one more
  * B-tree's pages in a transaction that already fills the page cache); built at commit it takes 0.25 s.
  */
-const DEFERRED_INDEXES = [
+export const DEFERRED_INDEXES = [
   'items_by_title',
   'items_by_creators',
   'items_by_container',

@@ -167,6 +167,13 @@ export function openLibrary(file: string, options: OpenLibraryOptions = {}): Ope
     filesDir: join(dirname(file), 'attachments'),
     ...(options.now ? { now: options.now } : {}),
   });
+  // A first sync cut short left its sort indexes to be built (a damaged record of them is reported by
+  // the next pull, which calls this too: the library opens either way).
+  try {
+    sync.finishPull();
+  } catch {
+    // Reported by the next pull.
+  }
   return {
     library,
     enrichment,

@@ -177,6 +177,7 @@ export const STORE_SURFACE = {
     'fileProgress',
     'filesToDownload',
     'filesToUpload',
+    'finishPull',
     'forgetUrl',
     'leave',
     'log',

@@ -463,30 +463,55 @@ export class SyncEngine {
   // ── Pull ──
 
   async #pull(client: pg.Client, report: SyncReport): Promise<void> {
+    try {
+      await this.#pullPages(client, report);
+    } catch (err) {
+      // A first sync cut short builds its deferred sort indexes now (the rest then arrives row by row);
+      // what stopped it is the error said.
+      await this.#o.store.finishPull().catch(() => {});
+      throw err;
+    }
+    // A first sync into an empty library builds the sort indexes it deferred, once each.
+    await this.#o.store.finishPull();
+  }
+
+  async #pullPages(client: pg.Client, report: SyncReport): Promise<void> {
+    let page = this.#page(client, await this.#o.store.cursor());
     for (;;) {
-      const cursor = await this.#o.store.cursor();
-      const r = await client.query<Record<string, unknown>>(
-        `SELECT kind, uid, version, deleted,
-           CASE WHEN octet_length(data::text) > $3 THEN NULL ELSE data::text END AS data,
-           octet_length(data::text) AS size, modified_by,
-           (extract(epoch FROM modified_at) * 1000)::bigint AS modified_at
-         FROM citewise.objects WHERE version > $1 ORDER BY version LIMIT $2`,
-        [cursor, PULL_PAGE, MAX_DOC_CHARS],
-      );
+      const r = await page;
       if (r.rows.length === 0) return;
       const rows = r.rows.map(toServerRow);
-      const versions = rows.map((x) => x.version).filter((v) => Number.isSafeInteger(v) && v > cursor);
+      const versions = rows.map((x) => x.version).filter((v) => Number.isSafeInteger(v) && v > r.after);
       if (versions.length === 0)
         throw new CoreError(
           'SERVICE_ERROR',
           "The server answered with rows that have no valid versions; sync stopped so that nothing is applied wrongly. Tell the library's admin.",
         );
       const next = Math.max(...versions);
+      const more = r.rows.length >= PULL_PAGE;
+      // The next page is asked for while the library worker applies this one: the server, the
+      // network and the worker work at once instead of in turn.
+      if (more) {
+        page = this.#page(client, next);
+        page.catch(() => {});
+      }
       const summary = await this.#o.store.applyPull(rows, next);
       this.#report(summary, report);
       report.pulled += summary.applied;
-      if (r.rows.length < PULL_PAGE) return;
+      if (!more) return;
     }
+  }
+
+  async #page(client: pg.Client, after: number): Promise<{ rows: Record<string, unknown>[]; after: number }> {
+    const r = await client.query<Record<string, unknown>>(
+      `SELECT kind, uid, version, deleted,
+         CASE WHEN octet_length(data::text) > $3 THEN NULL ELSE data::text END AS data,
+         octet_length(data::text) AS size, modified_by,
+         (extract(epoch FROM modified_at) * 1000)::bigint AS modified_at
+       FROM citewise.objects WHERE version > $1 ORDER BY version LIMIT $2`,
+      [after, PULL_PAGE, MAX_DOC_CHARS],
+    );
+    return { rows: r.rows, after };
   }
 
   #report(summary: ApplySummary, report: SyncReport): void {

@@ -9,6 +9,7 @@ import type { CslItem } from '../../../shared/model/csl';
 import { inList, sql, type SqlValue } from '../library/sql';
 import { chunk } from '../library/library-base';
 import { keywordTags } from '../library/derive';
+import { arrayOf, isString, readStored, storedCsl } from '../library/stored-json';
 import type { LocalId, SyncContext } from './context';
 import { sameJson, type Doc, type FieldRule, type Json } from './merge';
 
@@ -96,9 +97,12 @@ const itemDoc = z
 // ── Small helpers ──
 
 const json = (v: unknown): Json => v as Json;
-const parsed = (text: string | null): Json => (text === null ? null : (JSON.parse(text) as Json));
+/** A JSON column of the library's own, read through the checker: a damaged one is an error naming `what`. */
+const parsed = (text: string | null, what: string): Json => (text === null ? null : readStored<Json>(text, what));
 const numIds = (ids: readonly LocalId[]): number[] => ids.map(Number).filter(Number.isInteger);
-const sorted = (text: string | null): string[] => ((JSON.parse(text ?? '[]') as string[]) ?? []).sort();
+/** A list SQLite made (json_group_array), sorted. */
+const sorted = (text: string | null, what: string): string[] =>
+  readStored<string[]>(text ?? '[]', what, arrayOf(isString)).sort();
 
 function rowsOf<T>(ctx: SyncContext, ids: readonly number[], query: (batch: number[]) => T[]): T[] {
   const out: T[] = [];
@@ -165,11 +169,11 @@ const item: SyncKind = {
         dateAdded: r.date_added,
         trashed: r.trashed_at !== null,
         source: r.source,
-        tags: sorted(r.tags),
-        aliases: sorted(r.aliases),
-        edited: sorted(r.edited),
+        tags: sorted(r.tags, `The tags of item ${r.id} (${r.citation_key})`),
+        aliases: sorted(r.aliases, `The former keys of item ${r.id} (${r.citation_key})`),
+        edited: sorted(r.edited, `The edited fields of item ${r.id} (${r.citation_key})`),
       };
-      for (const [k, v] of Object.entries(JSON.parse(r.csl) as Record<string, unknown>))
+      for (const [k, v] of Object.entries(storedCsl(r.csl, r.id, r.citation_key) as Record<string, unknown>))
         if (k !== 'citation-key' && v !== undefined) doc[`csl.${k}`] = json(v);
       out.set(r.id, doc);
     }
@@ -209,9 +213,16 @@ const item: SyncKind = {
       );
       w.run(sql`INSERT INTO item_csl (item_id, csl) VALUES (${itemId}, ${JSON.stringify(csl)})`);
     }
-    w.run(
-      sql`UPDATE items SET date_added = ${doc.dateAdded as number}, trashed_at = ${trashedAt}, source = ${doc.source as string | null} WHERE id = ${itemId}`,
-    );
+    // A new item is not in the Trash yet: leaving trashed_at out spares the Trash's triggers (the Zotero
+    // change log) a row per item of a first sync.
+    if (existing || trashedAt !== null)
+      w.run(
+        sql`UPDATE items SET date_added = ${doc.dateAdded as number}, trashed_at = ${trashedAt}, source = ${doc.source as string | null} WHERE id = ${itemId}`,
+      );
+    else
+      w.run(
+        sql`UPDATE items SET date_added = ${doc.dateAdded as number}, source = ${doc.source as string | null} WHERE id = ${itemId}`,
+      );
     for (const field of ['tags', 'aliases', 'edited'] as const)
       replaceSet(ctx, itemId, field, (was?.[field] as string[] | undefined) ?? [], (doc[field] as string[]) ?? []);
     // Typed columns, creators and the search row from the CSL-JSON, as every edit writes them; an item
@@ -258,9 +269,11 @@ function claimKey(ctx: SyncContext, id: number | null, wanted: string, uid: stri
     return free;
   }
   const free = uniqueCitationKey(wanted, (k) => taken(k) || k.toLowerCase() === wanted.toLowerCase());
-  const csl = JSON.parse(
+  const csl = storedCsl(
     ctx.w.get<{ csl: string }>(sql`SELECT csl FROM item_csl WHERE item_id = ${holder.id}`)!.csl,
-  ) as CslItem;
+    holder.id,
+    holder.citation_key,
+  );
   ctx.writer.item(holder.id, { ...csl, 'citation-key': free }, free);
   ctx.markDirty('item', holder.id);
   ctx.touchedItems.add(holder.id);
@@ -609,8 +622,8 @@ const attachment: SyncKind = {
                 method: r.method,
                 state: r.state,
                 confidence: r.confidence,
-                evidence: parsed(r.evidence),
-                candidates: parsed(r.candidates),
+                evidence: parsed(r.evidence, `The capture evidence of attachment ${r.id}`),
+                candidates: parsed(r.candidates, `The capture candidates of attachment ${r.id}`),
                 capturedAt: r.captured_at,
               },
       });
@@ -703,7 +716,7 @@ const savedSearch: SyncKind = {
       out.set(r.id, {
         name: r.name,
         query: r.query,
-        sort: parsed(r.sort),
+        sort: parsed(r.sort, `The sort of saved search ${r.id} (${r.name})`),
         created: r.created_at,
         modified: r.modified_at,
       });

@@ -6,7 +6,8 @@
 // rows it covers, so nothing is lost and nothing is applied twice.
 import { randomUUID } from 'node:crypto';
 import { CoreError } from '../errors';
-import { ImportSession } from '../library/import-session';
+import { DEFERRED_INDEXES, ImportSession } from '../library/import-session';
+import { arrayOf, isObject, readStored } from '../library/stored-json';
 import { sql, inList, type ReadDb, type WriteDb } from '../library/sql';
 import { chunk } from '../library/library-base';
 import type { ItemId } from '../library/types';
@@ -26,6 +27,24 @@ import type {
 
 /** A document from the server larger than this is refused before it is parsed. */
 export const MAX_DOC_CHARS = 4 * 1024 * 1024 + 1024;
+/**
+ * A first sync into an empty library whose first page has at least this many rows is a bulk load: the
+ * items' sort indexes an import into an empty library defers (import-session.ts) are dropped at its
+ * first page and built once, in one pass each, when the pull ends (finishPull). Smaller first syncs
+ * keep them: building them costs a scan of the table, more than a few hundred rows' index updates.
+ */
+export const BULK_FIRST_SYNC_ROWS = 1000;
+/**
+ * The items' indexes of those: items_doi stays (enrichment's tallies arriving with the items update
+ * their item by DOI through the service_tallies triggers, a scan of the table per row without it), and
+ * item_origins gets no rows from a sync.
+ */
+const SYNC_DEFERRED: readonly string[] = DEFERRED_INDEXES.filter(
+  (name) => name.startsWith('items_') && name !== 'items_doi',
+);
+/** A deferred index's own CREATE statement, as the migrations made it (read back from sync_state). */
+const INDEX_DDL = /^CREATE INDEX (items_[a-z_]+) ON items ?\([a-z_, ]+\)$/;
+
 /** Attachment files larger than this are not moved unless the user says otherwise (Settings → Sharing). */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
@@ -54,6 +73,8 @@ export class SyncStore {
   readonly #now: () => number;
   readonly #writer: SyncWriter;
   readonly #filesDir: string;
+  /** Whether sync_parked has rows, within one #apply (a first sync parks none: no delete per row). */
+  #anyParked = true;
 
   constructor(options: SyncStoreOptions) {
     this.#w = options.write;
@@ -224,7 +245,7 @@ export class SyncStore {
             }
             const uid = p.uid ?? this.#uid(ctx, kind, p.local_id);
             const held = this.#heldFields(kind.name, uid);
-            const base = p.base === null ? null : (JSON.parse(p.base) as Doc);
+            const base = this.#base(kind.name, uid, p.base);
             const send = doc === null ? null : withoutConflicts(doc, base, held);
             const data = wire(send);
             if (version > 0 && sameDoc(data === null ? null : (JSON.parse(data) as Doc), base)) {
@@ -278,10 +299,65 @@ export class SyncStore {
    * transaction. Rows this replica has at that version already are skipped.
    */
   applyPull(rows: readonly ServerRow[], cursor: number): ApplySummary {
-    return this.#apply(rows, cursor, () => this.#set('lastPullAt', this.#now()));
+    return this.#apply(rows, cursor, () => this.#set('lastPullAt', this.#now()), rows.length);
   }
 
-  #apply(rows: readonly ServerRow[], cursor: number | null, also: () => void): ApplySummary {
+  /**
+   * The end of a pull: the sort indexes a bulk first sync dropped are built again, in one pass each, in
+   * one transaction. Also called when the library opens, so a first sync cut short (a crash, a dropped
+   * connection) never leaves a library without them for longer than until the next pull or open.
+   */
+  finishPull(): { rebuilt: number } {
+    const pending = this.#settings(this.#r).get('deferredIndexes');
+    if (pending === undefined) return { rebuilt: 0 };
+    return this.#w.transaction(() => {
+      const text = this.#settings(this.#w).get('deferredIndexes');
+      if (text === undefined) return { rebuilt: 0 };
+      const ddl = readStored<string[]>(
+        text,
+        'The sync record of the indexes to rebuild after a first sync',
+        arrayOf((v) =>
+          typeof v === 'string' && SYNC_DEFERRED.includes(INDEX_DDL.exec(v)?.[1] ?? '')
+            ? null
+            : 'a definition of an items index was expected',
+        ),
+      );
+      const present = new Set(
+        this.#w.pluck<string>(sql`SELECT name FROM sqlite_schema WHERE type = 'index' AND name IS NOT NULL`),
+      );
+      let rebuilt = 0;
+      for (const d of ddl) {
+        if (present.has(INDEX_DDL.exec(d)![1]!)) continue;
+        this.#w.raw.exec(d);
+        rebuilt++;
+      }
+      this.#set('deferredIndexes', null);
+      return { rebuilt };
+    });
+  }
+
+  /**
+   * At the first page of a first sync into an empty library (`rows` at least BULK_FIRST_SYNC_ROWS): the
+   * deferred sort indexes are dropped, their definitions kept in sync_state in the same transaction, so
+   * whatever stops the sync, finishPull finds them and builds them.
+   */
+  #deferIndexes(rows: number): void {
+    if (rows < BULK_FIRST_SYNC_ROWS) return;
+    const s = this.#settings(this.#w);
+    if (s.has('deferredIndexes') || Number(s.get('cursor') ?? 0) !== 0) return;
+    if (this.#w.get(sql`SELECT 1 AS x FROM items LIMIT 1`) !== undefined) return;
+    const present = new Map(
+      this.#w
+        .all<{ name: string; sql: string | null }>(sql`SELECT name, sql FROM sqlite_schema WHERE type = 'index'`)
+        .map((r) => [r.name, r.sql]),
+    );
+    const ddl = SYNC_DEFERRED.map((name) => present.get(name) ?? null);
+    if (!ddl.every((d): d is string => d !== null && INDEX_DDL.test(d.trim()))) return;
+    this.#set('deferredIndexes', JSON.stringify(ddl.map((d) => d.trim())));
+    for (const name of SYNC_DEFERRED) this.#w.raw.exec(`DROP INDEX ${name}`);
+  }
+
+  #apply(rows: readonly ServerRow[], cursor: number | null, also: () => void, bulk = 0): ApplySummary {
     const summary: ApplySummary = {
       applied: 0,
       skipped: 0,
@@ -295,6 +371,8 @@ export class SyncStore {
     const logStart = this.#r.get<{ id: number | null }>(sql`SELECT max(id) AS id FROM sync_log`)?.id ?? 0;
     this.#w.transaction(() => {
       const ctx = this.#context();
+      if (cursor !== null) this.#deferIndexes(bulk);
+      this.#anyParked = this.#w.get(sql`SELECT 1 AS x FROM sync_parked LIMIT 1`) !== undefined;
       this.#w.run(sql`UPDATE sync_flags SET applying = 1 WHERE id = 1`);
       try {
         const checked: { row: ServerRow; kind: SyncKind; doc: Doc | null }[] = [];
@@ -374,19 +452,21 @@ export class SyncStore {
     if (server !== null && kind.needs) {
       const missing = kind.needs(server).filter((n) => ctx.localOf(n.kind, n.uid) === null);
       if (missing.length > 0) {
+        this.#anyParked = true;
         w.run(sql`INSERT INTO sync_parked (kind, uid, version, deleted, data, modified_by, reason) VALUES (${kind.name}, ${row.uid}, ${row.version}, 0, ${row.data}, ${row.modifiedBy}, ${`waiting for ${missing.map((m) => `${m.kind} ${m.uid}`).join(', ')}`})
           ON CONFLICT(kind, uid) DO UPDATE SET version = excluded.version, deleted = 0, data = excluded.data, modified_by = excluded.modified_by, reason = excluded.reason
           WHERE excluded.version > sync_parked.version`);
         return;
       }
     }
-    w.run(sql`DELETE FROM sync_parked WHERE kind = ${kind.name} AND uid = ${row.uid} AND version <= ${row.version}`);
+    if (this.#anyParked)
+      w.run(sql`DELETE FROM sync_parked WHERE kind = ${kind.name} AND uid = ${row.uid} AND version <= ${row.version}`);
     // Fields in conflict keep the local value until the user chooses: such an object merges like a changed one.
     const dirty =
       localId !== null &&
       (w.get(sql`SELECT 1 AS x FROM sync_dirty WHERE kind = ${kind.name} AND local_id = ${localId}`) !== undefined ||
         w.get(sql`SELECT 1 AS x FROM sync_conflicts WHERE kind = ${kind.name} AND uid = ${row.uid}`) !== undefined);
-    const base = o?.base ? (JSON.parse(o.base) as Doc) : null;
+    const base = o?.base ? this.#base(kind.name, row.uid, o.base) : null;
     ctx.rewritten = false;
     const record = (id: LocalId | null, b: Doc | null): void => {
       if (id === null) {
@@ -397,7 +477,9 @@ export class SyncStore {
         return;
       }
       // The same object under another local id (a membership whose collection came back under a new one).
-      w.run(sql`DELETE FROM sync_objects WHERE kind = ${kind.name} AND uid = ${row.uid} AND local_id IS NOT ${id}`);
+      // (Without a record of the uid there is none to move: most rows of a first sync.)
+      if (o || kind.localOf || kind.uidOf)
+        w.run(sql`DELETE FROM sync_objects WHERE kind = ${kind.name} AND uid = ${row.uid} AND local_id IS NOT ${id}`);
       w.run(sql`INSERT INTO sync_objects (kind, local_id, uid, version, base) VALUES (${kind.name}, ${id}, ${row.uid}, ${row.version}, ${wire(b)})
         ON CONFLICT(kind, local_id) DO UPDATE SET uid = excluded.uid, version = excluded.version, base = excluded.base`);
     };
@@ -505,18 +587,10 @@ export class SyncStore {
         }>(
           sql`SELECT kind, uid, version, deleted, data, modified_by FROM sync_parked WHERE reason LIKE 'waiting for %'`,
         )
-        .filter((p) => {
-          const kind = KIND_BY_NAME.get(p.kind);
-          const doc = p.data ? (JSON.parse(p.data) as Doc) : null;
-          return kind && doc && (kind.needs?.(doc) ?? []).every((n) => ctx.localOf(n.kind, n.uid) !== null);
-        });
-      if (ready.length === 0) return;
-      for (const p of ready) {
-        const kind = KIND_BY_NAME.get(p.kind)!;
-        this.#applyOne(
-          ctx,
-          kind,
-          {
+        .flatMap((p) => {
+          // Checked again as when it arrived: a row damaged since in the library file stays parked with
+          // why (`citewise sync log`, parked), instead of stopping every pull.
+          const c = this.#check({
             kind: p.kind,
             uid: p.uid,
             version: p.version,
@@ -524,11 +598,18 @@ export class SyncStore {
             data: p.data,
             modifiedBy: p.modified_by ?? '',
             modifiedAt: 0,
-          },
-          JSON.parse(p.data!) as Doc,
-          summary,
-        );
-      }
+          });
+          if (typeof c === 'string') {
+            this.#w.run(
+              sql`UPDATE sync_parked SET reason = ${`damaged in the library file: ${c}`} WHERE kind = ${p.kind} AND uid = ${p.uid}`,
+            );
+            return [];
+          }
+          const needs = c.kind.needs?.(c.doc!) ?? [];
+          return needs.every((n) => ctx.localOf(n.kind, n.uid) !== null) ? [c] : [];
+        });
+      if (ready.length === 0) return;
+      for (const c of ready) this.#applyOne(ctx, c.kind, c.row, c.doc, summary);
     }
   }
 
@@ -578,10 +659,12 @@ export class SyncStore {
         };
         out.set(key, c);
       }
+      const what = (side: 'local' | 'server'): string =>
+        `The ${side} value of the field “${r.field}” in conflict for ${c.label}`;
       c.fields.push({
         field: r.field,
-        local: r.local_value === null ? null : (JSON.parse(r.local_value) as Json),
-        server: r.server_value === null ? null : (JSON.parse(r.server_value) as Json),
+        local: r.local_value === null ? null : readStored<Json>(r.local_value, what('local')),
+        server: r.server_value === null ? null : readStored<Json>(r.server_value, what('server')),
       });
     }
     return [...out.values()];
@@ -618,7 +701,11 @@ export class SyncStore {
         if (choice === undefined) continue;
         if (choice === 'server') {
           if (r.server_value === null) delete next[r.field];
-          else next[r.field] = JSON.parse(r.server_value) as Json;
+          else
+            next[r.field] = readStored<Json>(
+              r.server_value,
+              `The server value of the field “${r.field}” in conflict for ${kind.describe(local)}`,
+            );
         }
         this.#w.run(sql`DELETE FROM sync_conflicts WHERE kind = ${kind.name} AND uid = ${uid} AND field = ${r.field}`);
       }
@@ -701,6 +788,16 @@ export class SyncStore {
   }
 
   // ── Helpers ──
+
+  /**
+   * The server's document an object was last synced at (sync_objects.base), the merge's common
+   * ancestor. A damaged one is a clear error naming the object: merging against a guess could drop
+   * another member's change or send back an old value.
+   */
+  #base(kind: string, uid: string, text: string | null): Doc | null {
+    if (text === null) return null;
+    return readStored<Doc>(text, `The sync record of ${kind} ${uid}`, isObject);
+  }
 
   #uid(ctx: SyncContext, kind: SyncKind, id: LocalId): string {
     return ctx.uidOf(kind.name, id);

@@ -149,11 +149,11 @@ const bench: BenchCase = {
           note: `the first push of the same library took ${s(firstPush)}`,
         },
         {
-          metric: `floor: pg_dump | psql of the same ${fmt(big)} rows into another database`,
+          metric: `floor: pg_dump piped into psql, the same ${fmt(big)} rows into another database`,
           value: floor / 1000,
           unit: 's',
         },
-        { metric: 'first sync / pg_dump | psql copy', value: firstSync / floor, unit: 'ratio' },
+        { metric: 'first sync / pg_dump piped into psql', value: firstSync / floor, unit: 'ratio' },
       );
 
       // ── One edit visible on a second machine (live), and the LISTEN floor ──

@@ -71,8 +71,11 @@ async function settle(...ms: Machine[]): Promise<void> {
 async function converged(ms: Machine[], items: number): Promise<void> {
   const first = snapshot(ms[0]!.file);
   expect(Object.keys(first).filter((k) => k.startsWith('item ')).length).toBe(items);
+  const indexes = indexesOf(ms[0]!.file);
   for (const m of ms) {
     expect(integrity(m.file)).toEqual([]);
+    // A bulk first sync's deferred sort indexes are built again, even after a fault.
+    expect(indexesOf(m.file)).toEqual(indexes);
     expect(snapshot(m.file)).toEqual(first);
     expect((await m.engine.status()).pending).toBe(0);
     expect(await versionsBehind(m)).toBe(0);
@@ -126,6 +129,19 @@ function cli(dataDir: string, password: string, ...args: string[]): ChildProcess
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** The library's indexes, and whether a first sync still has some to build. */
+function indexesOf(file: string): { names: string[]; pending: boolean } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      names: db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name").pluck().all() as string[],
+      pending: db.prepare("SELECT 1 FROM sync_state WHERE key = 'deferredIndexes'").get() !== undefined,
+    };
+  } finally {
+    db.close();
+  }
 }
 
 function cursorOf(file: string): number {
@@ -232,6 +248,82 @@ describe.skipIf(!postgresAvailable())('sync under faults', { timeout: 600_000 },
     expect(items.filter((i) => i.collections.join() === 'Everything')).toHaveLength(10_000);
     expect(items.filter((i) => typeof i.csl.volume === 'string' && /^[AC]\d+$/.test(i.csl.volume))).toHaveLength(1000);
     expect(items.filter((i) => typeof i.csl.issue === 'string' && i.csl.issue.startsWith('B'))).toHaveLength(1000);
+  });
+
+  it('three clients: different fields merge, a same-field edit conflicts only where it must, an offline client catches up, through pg_ctl restart and pg_terminate_backend', async () => {
+    const [a, b, c] = (await fresh('alice', 'bob', 'carol')) as [Machine, Machine, Machine];
+    await a.lib.importItems(manyItems(3000));
+    await settle(a, b, c);
+    const [ia, ib, ic] = [await idsOf(a), await idsOf(b), await idsOf(c)];
+    // Carol goes offline (her engine stopped, her connection gone with the restart below) and edits:
+    // a note on 100 items and a tag on 200.
+    await c.engine.stop();
+    for (let n = 0; n < 100; n++) await edit(c, ic[n]!, { note: `carol ${n}` });
+    await c.lib.lib.addTags(ic.slice(0, 200), ['offline']);
+    // Alice and Bob change different fields of the same 300 items: those merge.
+    for (let n = 0; n < 300; n++) await edit(a, ia[n]!, { volume: `A${n}` });
+    for (let n = 0; n < 300; n++) await edit(b, ib[n]!, { issue: `B${n}` });
+    // And the same field of 50 others: Alice syncs first, so Bob alone must see those conflicts.
+    for (let n = 300; n < 350; n++) await edit(a, ia[n]!, { page: `A${n}` });
+    for (let n = 300; n < 350; n++) await edit(b, ib[n]!, { page: `B${n}` });
+    await a.engine.syncNow();
+    // Alice tags everything (3,000 objects, three push transactions); the server restarts mid-push.
+    await a.lib.lib.addTags(ia, ['restart']);
+    const pushing = a.engine.syncNow().then(
+      () => 'done',
+      (err: Error) => err.message,
+    );
+    await until(
+      'part of the push is on the server',
+      async () =>
+        Number(
+          (
+            await l.admin
+              .query("SELECT count(*) AS n FROM citewise.objects WHERE data->'tags' ? 'restart'")
+              .catch(() => ({ rows: [{ n: 0 }] }))
+          ).rows[0]!.n,
+        ) > 0,
+      120_000,
+    );
+    await l.admin.end().catch(() => {});
+    await server.restart();
+    l.admin = await server.client(l.database);
+    const outcome = await pushing;
+    expect(outcome === 'done' || /terminat|shut|cannot be reached|Connection/i.test(outcome)).toBe(true);
+    // Bob's sync connection is ended by the server mid-pull (an admin's pg_terminate_backend).
+    b.engine.start();
+    await until('Bob is connected', async () => (await b.engine.status()).phase === 'idle', 60_000);
+    await l.admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'citewise sync' AND usename = 'bob'",
+    );
+    await b.engine.stop();
+    await settle(a, b);
+    expect((await a.lib.sync.conflicts()).length).toBe(0);
+    const bConflicts = await b.lib.sync.conflicts();
+    expect(bConflicts).toHaveLength(50);
+    expect(bConflicts.every((x) => x.fields.length === 1 && x.fields[0]!.field === 'csl.page')).toBe(true);
+    // Carol reconnects: her offline edits go up, everything else comes down, and she has no conflict.
+    await settle(c, a, b);
+    expect((await c.lib.sync.conflicts()).length).toBe(0);
+    expect((await a.lib.sync.conflicts()).length).toBe(0);
+    for (const x of bConflicts) await b.lib.sync.resolve(x.kind, x.uid, { 'csl.page': 'local' });
+    await settle(a, b, c);
+    await converged([a, b, c], 3000);
+    const items = Object.values(snapshot(c.file)).filter(
+      (v): v is { tags: string[]; csl: CslItem } => !!v && typeof v === 'object' && 'csl' in v,
+    );
+    expect(items.filter((i) => /^A\d+$/.test(String(i.csl.volume)) && /^B\d+$/.test(String(i.csl.issue)))).toHaveLength(
+      300,
+    );
+    expect(items.filter((i) => /^B3\d\d$/.test(String(i.csl.page)))).toHaveLength(50);
+    expect(items.filter((i) => /^carol \d+$/.test(String(i.csl.note)))).toHaveLength(100);
+    expect(items.filter((i) => i.tags.includes('offline'))).toHaveLength(200);
+    expect(items.filter((i) => i.tags.includes('restart'))).toHaveLength(3000);
+    // Every object once on the server, every version once.
+    const dup = await l.admin.query(
+      'SELECT version FROM citewise.objects GROUP BY version HAVING count(*) > 1 UNION ALL SELECT 0 FROM citewise.objects GROUP BY kind, uid HAVING count(*) > 1',
+    );
+    expect(dup.rows).toEqual([]);
   });
 
   it('two machines editing offline (server stopped) sync when it is back: 200 edits each, 50 of them on the same field', async () => {
@@ -379,6 +471,8 @@ describe.skipIf(!postgresAvailable())('sync under faults', { timeout: 600_000 },
       expect(cursor).toBeGreaterThan(0);
       expect(cursor).toBeLessThan(20_000);
       expect(integrity(b.file)).toEqual([]);
+      // The first sync was a bulk load: cut short, it built the sort indexes it had deferred.
+      expect(indexesOf(b.file)).toEqual(indexesOf(a.file));
       const applied = (await b.lib.listing.count({})) as number;
       proxy.cutAfter(null);
       const report = await b.engine.syncNow();
