@@ -493,7 +493,8 @@ export abstract class ZoteroRoom extends CollectionsRoom {
     const session = new ImportSession(this.w, { source: 'zotero.sqlite' }, this.now());
     try {
       const now = this.now();
-      const collectionIds = this.#zoteroCollections(folder, report);
+      const madeCollections: number[] = [];
+      const collectionIds = this.#zoteroCollections(folder, report, madeCollections);
       const itemIds = new Map<number, number>();
       const tagNames = new Set<string>();
       const key = (kind: ZoteroKind, id: number, zoteroKey: string) =>
@@ -630,12 +631,16 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       }
       const all = [...new Set([...itemIds.values(), ...attachmentItem.values()])];
       this.reindex(all);
-      // One undo step: undone, every item it added goes to the Trash with its notes and files.
-      if (all.length > 0)
+      // One undo step: undone, every item it added goes to the Trash with its notes and files, and the
+      // collections it created (not ones that were there before) are removed, unless used since.
+      if (all.length > 0 || madeCollections.length > 0)
         this.undoable(
-          (subject) => `Import ${subject} from Zotero`,
+          (subject) =>
+            all.length > 0
+              ? `Import ${subject} from Zotero`
+              : `Import ${madeCollections.length === 1 ? '1 collection' : `${madeCollections.length} collections`} from Zotero`,
           [],
-          () => ({ value: undefined, created: all }),
+          () => ({ value: undefined, created: all, collections: madeCollections }),
         );
       const result = session.commit();
       report.added = result.added;
@@ -657,7 +662,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
   }
 
   /** The data folder's collections, created (or found, by name under the same parent) in one pass, parents first. */
-  #zoteroCollections(folder: ZoteroFolder, report: ZoteroImportReport): Map<string, number> {
+  #zoteroCollections(folder: ZoteroFolder, report: ZoteroImportReport, made: number[]): Map<string, number> {
     const ids = new Map<string, number>();
     const now = this.now();
     const find = (name: string, parent: number | null): number | undefined =>
@@ -668,10 +673,12 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       const there = find(name, parent);
       if (there !== undefined) return there;
       report.collections++;
-      return Number(
+      const id = Number(
         this.w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parent}, ${name}, ${now})`)
           .lastInsertRowid,
       );
+      made.push(id);
+      return id;
     };
     for (const [libraryID, name] of folder.groups) ids.set(`library:${libraryID}`, make(name, null));
     const pending = [...folder.collections];
