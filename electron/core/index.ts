@@ -421,11 +421,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           .catch((err: unknown) => logger.error('enrichment failed', err)),
       capturePdf: (upload, signal) => pdfs.captureInto(upload, signal),
       jobs,
-      importFolder: async (path, signal, progress) => {
+      importFolder: async (path, signal, progress, base) => {
         const report = await library.lib.importZoteroFolder(path, {
           storeDir: join(options.dataDir, 'attachments'),
           mode: settings.get().pdfStorage,
           progress,
+          ...(base !== undefined ? { baseDirectory: base } : {}),
         });
         void pdfs.indexPending(signal);
         return report;
