@@ -46,6 +46,8 @@ import { JobRegistry } from './jobs/registry';
 import { DEFAULT_CITATION_STYLE } from '../../shared/model/settings';
 import { createCiteFormatter, type CiteFormatter } from './formats/cite';
 import { UserStyles } from './formats/cite/user-styles';
+import { styleCollection } from './formats/cite/style-collection';
+import { stylesHandlers } from './handlers/styles';
 import { LibraryClient } from './library/client';
 import { searchIndexRepairNote } from './library/search-index';
 import { openDatabase } from './library/database';
@@ -88,6 +90,8 @@ export interface CoreOptions {
   watchFolder?: boolean | undefined;
   /** Tuning of the watched folder (tests shorten the waits). */
   pdfWatch?: { stableMs?: number; pollMs?: number; rescanMs?: number } | undefined;
+  /** The CSL styles repository the Styles browser offers (default: out/csl-collection, built by npm run build). */
+  styleCollectionDir?: string | undefined;
   /** The clock of the app's hourly look for PDFs captured offline (tests pass a manual one). */
   clock?: Clock | undefined;
   /** CITEWISE_SYNC_PASSWORD: the shared library's password for this run, never stored (scripts, CI). */
@@ -427,11 +431,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           .catch((err: unknown) => logger.error('enrichment failed', err)),
       capturePdf: (upload, signal) => pdfs.captureInto(upload, signal),
       jobs,
-      importFolder: async (path, signal, progress) => {
+      importFolder: async (path, signal, progress, base) => {
         const report = await library.lib.importZoteroFolder(path, {
           storeDir: join(options.dataDir, 'attachments'),
           mode: settings.get().pdfStorage,
           progress,
+          ...(base !== undefined ? { baseDirectory: base } : {}),
         });
         void pdfs.indexPending(signal);
         return report;
@@ -446,6 +451,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     report: (err) => logger.error('the watched folder failed', err),
   });
   registry.register({ 'pdfWatch.status': () => pdfWatch.status() } satisfies FeatureHandlers<typeof pdfWatchFeature>);
+  registry.register(
+    stylesHandlers({
+      library,
+      collection: () => styleCollection(options.styleCollectionDir),
+      formatter: getFormatter,
+      styles: userStyles,
+    }),
+  );
   if (options.watchFolder ?? options.mode !== 'cli') {
     // Follows the setting: at start, when it changes, and after a restore (the settings live in the file).
     const follow = (folder: string | null | undefined): void =>

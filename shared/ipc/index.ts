@@ -16,6 +16,7 @@ import { manuscriptFeature } from './manuscript';
 import { organiseFeature } from './organise';
 import { pdfsFeature } from './pdfs';
 import { pdfWatchFeature } from './pdf-watch';
+import { stylesFeature } from './styles';
 import { restoreFeature } from './restore';
 import { serviceFeature } from './service';
 import { settingsFeature } from './settings';
@@ -44,6 +45,7 @@ export const features = [
   organiseFeature,
   syncFeature,
   editorsFeature,
+  stylesFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -68,6 +70,7 @@ export const requests = {
   ...organiseFeature.requests,
   ...syncFeature.requests,
   ...editorsFeature.requests,
+  ...stylesFeature.requests,
 };
 
 export const events = {
@@ -91,6 +94,7 @@ export const events = {
   ...organiseFeature.events,
   ...syncFeature.events,
   ...editorsFeature.events,
+  ...stylesFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -140,6 +144,7 @@ export * from './collections';
 export * from './manuscript';
 export * from './pdfs';
 export * from './pdf-watch';
+export * from './styles';
 export * from './organise';
 export * from './sync';
 export * from './editors';

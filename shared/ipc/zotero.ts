@@ -94,6 +94,11 @@ export interface ZoteroImportPreview {
   skipped: { key: string; reason: string }[];
 }
 
+/**
+ * Zotero's Linked Attachment Base Directory (its Settings → Advanced → Files and Folders), for linked
+ * files stored relative to it; absent: read from the Zotero profile's prefs.js when it can be found.
+ */
+const zoteroBase = z.string().trim().min(1).max(4096).optional();
 const zoteroPath = z
   .string()
   .trim()
@@ -172,9 +177,11 @@ export const zoteroFeature = feature({
         .strict(),
     ).returns<PdfAddOutcome>(),
     /** Imports a Zotero data folder (the one holding zotero.sqlite and storage/), read-only. */
-    'zotero.import': request(z.object({ path: zoteroPath }).strict()).returns<ZoteroImportReport>(),
+    'zotero.import': request(z.object({ path: zoteroPath, base: zoteroBase }).strict()).returns<ZoteroImportReport>(),
     /** What importing a Zotero data folder would bring, read-only: nothing is written. */
-    'zotero.import.preview': request(z.object({ path: zoteroPath }).strict()).returns<ZoteroImportPreview>(),
+    'zotero.import.preview': request(
+      z.object({ path: zoteroPath, base: zoteroBase }).strict(),
+    ).returns<ZoteroImportPreview>(),
   },
   events: {
     /** Something arrived from the browser (the toast). */

@@ -273,6 +273,11 @@ export interface UndoOutcome {
   itemIds: ItemId[];
   /** Items the undo moved to the Trash instead of removing them (the step had created them). */
   trashed: ItemId[];
+  /**
+   * Collections the step created that the undo left in place because they are in use now, each
+   * named with why (“Thesis” (2 items were filed there since)). Absent when there are none.
+   */
+  kept?: string[];
 }
 
 export type BackupReason = 'scheduled' | 'pre-migration' | 'manual' | 'pre-restore';

@@ -42,13 +42,20 @@ A PDF becomes an item with the PDF attached (copied into the data folder),
 identified by its DOI/arXiv id or its title through the citation service.
 A Zotero data folder (~/Zotero, or its zotero.sqlite) is imported whole:
 items, notes, files, collections, tags, Better BibTeX keys; Zotero's own
-files are read from a copy and never changed.
+files are read from a copy and never changed. Linked files relative to
+Zotero's Linked Attachment Base Directory are found through the Zotero
+profile's prefs.js, or under --zotero-base DIR.
 Exit 0 also when bad entries were skipped (it says so); 1 when a file could
 not be read at all`,
     },
   ],
   options: {
     link: { type: 'boolean', help: 'For PDFs: link each where it is instead of copying it' },
+    'zotero-base': {
+      type: 'string',
+      arg: 'DIR',
+      help: "For a Zotero data folder: Zotero's Linked Attachment Base Directory (default: from Zotero's prefs.js)",
+    },
     'sentence-case': {
       type: 'string',
       arg: 'MODE',
@@ -201,9 +208,11 @@ async function importCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
             if (isZoteroFolder(path)) {
               // A Zotero data folder (or its zotero.sqlite): read from a copy, never changed.
               report.format = 'zotero';
+              const base = p.values['zotero-base'] as string | undefined;
               const z = await client.lib.importZoteroFolder(path, {
                 storeDir: join(ctx.dataDir, 'attachments'),
                 mode: p.values.link === true ? 'link' : 'copy',
+                ...(base !== undefined ? { baseDirectory: resolve(base) } : {}),
               });
               report.zotero = z;
               report.added = z.added;

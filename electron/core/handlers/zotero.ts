@@ -29,7 +29,7 @@ export interface ZoteroHandlerDeps {
     signal: AbortSignal,
   ) => Promise<PdfAddOutcome>;
   /** Imports a Zotero data folder (library worker), counting into and cancelled through `progress` (ZOTERO_FLOW). */
-  importFolder: (path: string, signal: AbortSignal, progress: Int32Array) => Promise<ZoteroImportReport>;
+  importFolder: (path: string, signal: AbortSignal, progress: Int32Array, base?: string) => Promise<ZoteroImportReport>;
   /** The data-folder import runs as a job: the app shows its progress and offers Cancel. */
   jobs: Pick<JobRegistry, 'start'>;
 }
@@ -163,8 +163,8 @@ export function zoteroHandlers(deps: ZoteroHandlerDeps) {
         });
       return outcome;
     },
-    'zotero.import.preview': ({ path }) => lib.previewZoteroFolder(path),
-    'zotero.import': async ({ path }, { signal }) => {
+    'zotero.import.preview': ({ path, base }) => lib.previewZoteroFolder(path, base),
+    'zotero.import': async ({ path, base }, { signal }) => {
       const flow = new Int32Array(new SharedArrayBuffer(4 * 3));
       let report: ZoteroImportReport | undefined;
       const job = deps.jobs.start('zotero.import', 'Importing the Zotero library', async (job) => {
@@ -178,7 +178,7 @@ export function zoteroHandlers(deps: ZoteroHandlerDeps) {
             job.progress(done, total, `${done.toLocaleString('en')} of ${total.toLocaleString('en')} records`);
         }, 100);
         try {
-          report = await deps.importFolder(path, signal, flow);
+          report = await deps.importFolder(path, signal, flow, base);
         } finally {
           clearInterval(timer);
           job.signal.removeEventListener('abort', cancel);

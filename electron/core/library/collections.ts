@@ -1,8 +1,8 @@
 // Collections and the Trash (a room of the Library, see library-base.ts): the collection tree and
-// its items, trashing, restoring and deleting items for good. Collection create/rename/move/delete
-// are not undo steps yet: each leaves a barrier on the undo stack (undoBarrier), so undo stops there
-// and says so rather than reverting an older change; adding, removing and moving items are steps, and
-// so is creating a collection to fill it (fillCollectionAt, an editor's scanAUX).
+// its items, trashing, restoring and deleting items for good. Creating, renaming and moving a
+// collection are undo steps, as are adding, removing and moving items and creating a collection to
+// fill it (fillCollectionAt, an editor's scanAUX). Deleting one for good is not: it leaves a barrier
+// on the undo stack (undoBarrier), so undo stops there and says so rather than reverting an older change.
 import { CoreError } from '../errors';
 import { inList, sql } from './sql';
 import type { Collection, ItemId } from './types';
@@ -17,14 +17,14 @@ export abstract class CollectionsRoom extends ItemsRoom {
     if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
     if (parentId !== null) this.#collectionExists(parentId);
     try {
-      return this.w.transaction(() => {
+      // Undone, it is removed unless something was filed there since (then it stays, and undo says so).
+      return this.undoable(`Create collection “${clean}”`, [], () => {
         const id = Number(
           this.w.run(
             sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parentId}, ${clean}, ${this.now()})`,
           ).lastInsertRowid,
         );
-        this.undoBarrier(`Create collection “${clean}”`);
-        return id;
+        return { value: id, collections: [id] };
       });
     } catch (err) {
       if (String(err).includes('UNIQUE'))
@@ -44,11 +44,14 @@ export abstract class CollectionsRoom extends ItemsRoom {
 
   renameCollection(id: number, name: string): void {
     this.#collectionExists(id);
-    const was = this.#collectionName(id);
+    const clean = name.trim();
+    if (clean === '') throw new CoreError('INVALID_INPUT', 'A collection needs a name.');
+    const was = this.#collectionPlace(id);
+    if (was.name === clean) return;
     try {
-      this.w.transaction(() => {
-        this.w.run(sql`UPDATE collections SET name = ${name.trim()} WHERE id = ${id}`);
-        this.undoBarrier(`Rename collection ${was} to “${name.trim()}”`);
+      this.undoable(`Rename collection “${was.name}” to “${clean}”`, [], () => {
+        this.w.run(sql`UPDATE collections SET name = ${clean} WHERE id = ${id}`);
+        return { value: undefined, reshape: [{ id, from: was, to: { ...was, name: clean } }] };
       });
     } catch (err) {
       if (String(err).includes('UNIQUE'))
@@ -68,11 +71,25 @@ export abstract class CollectionsRoom extends ItemsRoom {
       if (loop)
         throw new CoreError('INVALID_INPUT', 'A collection cannot be moved into itself or one of its subcollections.');
     }
-    const name = this.#collectionName(id);
-    this.w.transaction(() => {
-      this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
-      this.undoBarrier(`Move collection ${name}`);
-    });
+    const was = this.#collectionPlace(id);
+    if (was.parent_id === parentId) return;
+    const where = parentId === null ? 'the top' : this.#collectionName(parentId);
+    try {
+      this.undoable(`Move collection “${was.name}” to ${where}`, [], () => {
+        this.w.run(sql`UPDATE collections SET parent_id = ${parentId} WHERE id = ${id}`);
+        return { value: undefined, reshape: [{ id, from: was, to: { ...was, parent_id: parentId } }] };
+      });
+    } catch (err) {
+      if (String(err).includes('UNIQUE'))
+        throw new CoreError('CONFLICT', `There is already a collection named "${was.name}" there.`);
+      throw err;
+    }
+  }
+
+  #collectionPlace(id: number): { name: string; parent_id: number | null } {
+    return this.w.get<{ name: string; parent_id: number | null }>(
+      sql`SELECT name, parent_id FROM collections WHERE id = ${id}`,
+    )!;
   }
 
   /**

@@ -44,6 +44,18 @@ interface UndoPayload {
    */
   collections?: Record<string, SqlValue>[];
   recreate?: Record<string, SqlValue>[];
+  /**
+   * Collections the change renamed or moved: undo (and redo, with from and to swapped) sets each
+   * back to `to`, but only while it is still as the change left it (`from`).
+   */
+  reshape?: CollectionReshape[];
+}
+
+/** A collection's name and place before (`from`) and after (`to`) a rename or a move. */
+export interface CollectionReshape {
+  id: number;
+  from: { name: string; parent_id: number | null };
+  to: { name: string; parent_id: number | null };
 }
 
 const BARRIER: UndoPayload = { restore: [], remove: [], barrier: true };
@@ -107,7 +119,7 @@ export abstract class UndoLog extends LibraryBase {
   }
 
   /**
-   * Records a change undo cannot revert (a collection created, renamed, moved or deleted), named by
+   * Records a change undo cannot revert (a collection deleted for good), named by
    * `label`: Ctrl+Z stops there and says so, instead of reverting an older change in its place. The
    * change before it can still be undone by its id (library.undo { id }), as the message offers.
    */
@@ -164,6 +176,15 @@ export abstract class UndoLog extends LibraryBase {
         };
       }
       const inverse = this.#inverse(affected);
+      if (payload.reshape?.length) {
+        const why = this.#reshapeCollections(payload.reshape);
+        if (why !== null) {
+          // Dropped: it could never apply again, and would stop every Ctrl+Z here.
+          this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+          return { refused: `Cannot ${verb} ${entry.label}: ${why}. The step was dropped.` };
+        }
+        inverse.reshape = payload.reshape.map((r) => ({ id: r.id, from: r.to, to: r.from }));
+      }
       if (payload.recreate?.length) {
         const taken = this.#recreateCollections(payload.recreate);
         if (taken !== null) {
@@ -186,16 +207,18 @@ export abstract class UndoLog extends LibraryBase {
           trashed.push(id);
       }
       for (const snap of payload.restore) this.#restore(snap);
+      const kept: string[] = [];
       if (payload.collections?.length) {
-        const removed = this.#removeCreatedCollections(payload.collections);
+        const { removed, used } = this.#removeCreatedCollections(payload.collections, payload.remove);
         if (removed.length > 0) inverse.recreate = removed;
+        kept.push(...used);
       }
       this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
       const fingerprint = to === 'redo' ? this.#fingerprint(affected) : null;
       this.w.run(sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids, fingerprint)
         VALUES (${to}, ${entry.label}, ${now}, ${JSON.stringify(inverse)}, ${JSON.stringify(affected)}, ${fingerprint})`);
       this.#trimStack(to);
-      return { label: entry.label, itemIds: affected, trashed };
+      return { label: entry.label, itemIds: affected, trashed, ...(kept.length > 0 ? { kept } : {}) };
     });
     if (result && 'refused' in result) throw new CoreError('CONFLICT', result.refused, result.details);
     return result;
@@ -204,24 +227,71 @@ export abstract class UndoLog extends LibraryBase {
   /**
    * Removes the collections a change created, children first, once undo has put the items back: each
    * is then empty, unless something was filed there since, a subcollection made there or an
-   * auto-export set to write it, and such a collection stays. Returns the rows removed, parents first,
-   * for redo to put back.
+   * auto-export set to write it, and such a collection stays (named in `used`, with why). Items the
+   * same step created (an import's, which undo moves to the Trash) do not keep it. Returns the rows
+   * removed, parents first, for redo to put back.
    */
-  #removeCreatedCollections(rows: readonly Record<string, SqlValue>[]): Record<string, SqlValue>[] {
+  #removeCreatedCollections(
+    rows: readonly Record<string, SqlValue>[],
+    createdItems: readonly ItemId[],
+  ): { removed: Record<string, SqlValue>[]; used: string[] } {
     const removed: Record<string, SqlValue>[] = [];
+    const used: string[] = [];
+    const ours = new Set(createdItems);
     for (const row of [...rows].reverse()) {
       const id = row.id as number;
-      const used = this.w.get(
-        sql`SELECT 1 FROM collection_items WHERE collection_id = ${id} UNION ALL SELECT 1 FROM collections WHERE parent_id = ${id}
-          UNION ALL SELECT 1 FROM auto_exports WHERE collection_id = ${id} LIMIT 1`,
-      );
-      if (used) continue;
       const current = this.w.get<Record<string, SqlValue>>(sql`SELECT * FROM collections WHERE id = ${id}`);
       if (!current) continue;
+      const members = this.w
+        .pluck<number>(sql`SELECT item_id FROM collection_items WHERE collection_id = ${id}`)
+        .filter((item) => !ours.has(item)).length;
+      const why =
+        members > 0
+          ? `${members === 1 ? '1 item was' : `${members} items were`} filed there since`
+          : this.w.get(sql`SELECT 1 FROM collections WHERE parent_id = ${id}`)
+            ? 'it has a subcollection now'
+            : this.w.get(sql`SELECT 1 FROM auto_exports WHERE collection_id = ${id}`)
+              ? 'an auto-export writes it'
+              : null;
+      if (why !== null) {
+        used.push(`“${current.name as string}” (${why})`);
+        continue;
+      }
       this.w.run(sql`DELETE FROM collections WHERE id = ${id}`);
       removed.unshift(current);
     }
-    return removed;
+    return { removed, used };
+  }
+
+  /**
+   * Sets renamed or moved collections back (`to`), each only while it is as the change left it
+   * (`from`), its old parent is still there (and not inside it) and no other collection took its
+   * name there. Returns why not, having changed nothing; else null.
+   */
+  #reshapeCollections(changes: readonly CollectionReshape[]): string | null {
+    for (const { id, from, to } of changes) {
+      const now = this.w.get<{ name: string; parent_id: number | null }>(
+        sql`SELECT name, parent_id FROM collections WHERE id = ${id}`,
+      );
+      if (!now) return `the collection “${from.name}” no longer exists`;
+      if (now.name !== from.name || now.parent_id !== from.parent_id)
+        return `“${now.name}” has been renamed or moved since`;
+      if (to.parent_id !== null) {
+        const parent = this.w.get<{ inside: number }>(
+          sql`WITH RECURSIVE up(id) AS (SELECT ${to.parent_id} UNION SELECT c.parent_id FROM collections c JOIN up ON c.id = up.id WHERE c.parent_id IS NOT NULL)
+            SELECT EXISTS (SELECT 1 FROM up WHERE id = ${id}) AS inside FROM collections WHERE id = ${to.parent_id}`,
+        );
+        if (!parent) return `the collection it was in no longer exists`;
+        if (parent.inside) return `the collection it was in is now inside it`;
+      }
+      const taken = this.w.get<{ name: string }>(
+        sql`SELECT name FROM collections WHERE coalesce(parent_id, 0) = ${to.parent_id ?? 0} AND name = ${to.name} COLLATE NOCASE AND id != ${id}`,
+      );
+      if (taken) return `another collection is named “${taken.name}” there now`;
+    }
+    for (const { id, to } of changes)
+      this.w.run(sql`UPDATE collections SET name = ${to.name}, parent_id = ${to.parent_id} WHERE id = ${id}`);
+    return null;
   }
 
   /**
@@ -340,14 +410,14 @@ export abstract class UndoLog extends LibraryBase {
   protected undoable<T>(
     label: string | ((subject: string) => string),
     ids: readonly ItemId[],
-    fn: () => { value: T; created?: ItemId[]; collections?: number[] },
+    fn: () => { value: T; created?: ItemId[]; collections?: number[]; reshape?: CollectionReshape[] },
   ): T {
     return this.w.transaction(() => {
       const touched = [...new Set(ids)];
       // Named before the change: a deletion leaves nothing to name afterwards.
       const named = touched.length > 0 && typeof label !== 'string' ? this.subject(touched) : null;
       const before = this.#inverse(touched);
-      const { value, created, collections } = fn();
+      const { value, created, collections, reshape } = fn();
       const all = [...new Set([...touched, ...(created ?? [])])];
       const text = typeof label === 'string' ? label : label(named ?? this.subject(all));
       const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
@@ -356,6 +426,8 @@ export abstract class UndoLog extends LibraryBase {
         payload.collections = collections.map((id) =>
           this.w.get<Record<string, SqlValue>>(sql`SELECT * FROM collections WHERE id = ${id}`)!,
         );
+      // A rename or a move: undone, the collection gets its old name and place back.
+      if (reshape?.length) payload.reshape = reshape.map((r) => ({ id: r.id, from: r.to, to: r.from }));
       this.#dropRedoTouching(all);
       this.w.run(
         sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`,

@@ -46,6 +46,10 @@ export interface ZoteroImportOptions {
    * sets `cancel`, this import counts `done` of `total` and stops, rolled back, at the next record.
    */
   progress?: Int32Array;
+  /** Zotero's Linked Attachment Base Directory, given by the user; absent: read from Zotero's profile. */
+  baseDirectory?: string;
+  /** Where Zotero's profile is looked for (default: the user's home folder). */
+  home?: string;
 }
 
 export const ZOTERO_FLOW = { cancel: 0, done: 1, total: 2 } as const;
@@ -378,10 +382,10 @@ export abstract class ZoteroRoom extends CollectionsRoom {
    * What importing a Zotero data folder would bring (the counts importZoteroFolder reports), read from
    * a copy of its database as the import reads it; nothing is written, no file is copied.
    */
-  previewZoteroFolder(path: string): ZoteroImportPreview {
+  previewZoteroFolder(path: string, baseDirectory?: string): ZoteroImportPreview {
     const { folder: dir, database } = zoteroDatabaseOf(path);
     const locked = zoteroLocked(this.r.raw, database);
-    const folder = readZoteroFolder(this.r.raw, path);
+    const folder = readZoteroFolder(this.r.raw, path, { baseDirectory });
     const lookup = new ImportSession(this.w, { source: 'zotero.sqlite' }, this.now(), false);
     const items = new Set(folder.items.map((i) => i.itemID));
     let duplicates = 0;
@@ -447,7 +451,10 @@ export abstract class ZoteroRoom extends CollectionsRoom {
    * library already has (the import's rules) is counted and left as it is, with its children.
    */
   importZoteroFolder(path: string, options: ZoteroImportOptions): ZoteroImportReport {
-    const folder = readZoteroFolder(this.r.raw, path);
+    const folder = readZoteroFolder(this.r.raw, path, {
+      baseDirectory: options.baseDirectory,
+      ...(options.home !== undefined ? { home: options.home } : {}),
+    });
     const flow = options.progress;
     if (flow) {
       Atomics.store(flow, ZOTERO_FLOW.done, 0);
@@ -486,6 +493,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       warnings: [],
       ids: [],
     };
+    report.warnings.push(...baseDirectoryNotes(folder));
     if (folder.savedSearches > 0)
       report.warnings.push(
         `${folder.savedSearches} saved search${folder.savedSearches === 1 ? '' : 'es'} not imported: Zotero's search conditions do not translate to Citewise's search language; make them again with the search box.`,
@@ -493,7 +501,8 @@ export abstract class ZoteroRoom extends CollectionsRoom {
     const session = new ImportSession(this.w, { source: 'zotero.sqlite' }, this.now());
     try {
       const now = this.now();
-      const collectionIds = this.#zoteroCollections(folder, report);
+      const madeCollections: number[] = [];
+      const collectionIds = this.#zoteroCollections(folder, report, madeCollections);
       const itemIds = new Map<number, number>();
       const tagNames = new Set<string>();
       const key = (kind: ZoteroKind, id: number, zoteroKey: string) =>
@@ -630,12 +639,16 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       }
       const all = [...new Set([...itemIds.values(), ...attachmentItem.values()])];
       this.reindex(all);
-      // One undo step: undone, every item it added goes to the Trash with its notes and files.
-      if (all.length > 0)
+      // One undo step: undone, every item it added goes to the Trash with its notes and files, and the
+      // collections it created (not ones that were there before) are removed, unless used since.
+      if (all.length > 0 || madeCollections.length > 0)
         this.undoable(
-          (subject) => `Import ${subject} from Zotero`,
+          (subject) =>
+            all.length > 0
+              ? `Import ${subject} from Zotero`
+              : `Import ${madeCollections.length === 1 ? '1 collection' : `${madeCollections.length} collections`} from Zotero`,
           [],
-          () => ({ value: undefined, created: all }),
+          () => ({ value: undefined, created: all, collections: madeCollections }),
         );
       const result = session.commit();
       report.added = result.added;
@@ -657,7 +670,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
   }
 
   /** The data folder's collections, created (or found, by name under the same parent) in one pass, parents first. */
-  #zoteroCollections(folder: ZoteroFolder, report: ZoteroImportReport): Map<string, number> {
+  #zoteroCollections(folder: ZoteroFolder, report: ZoteroImportReport, made: number[]): Map<string, number> {
     const ids = new Map<string, number>();
     const now = this.now();
     const find = (name: string, parent: number | null): number | undefined =>
@@ -668,10 +681,12 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       const there = find(name, parent);
       if (there !== undefined) return there;
       report.collections++;
-      return Number(
+      const id = Number(
         this.w.run(sql`INSERT INTO collections (parent_id, name, created_at) VALUES (${parent}, ${name}, ${now})`)
           .lastInsertRowid,
       );
+      made.push(id);
+      return id;
     };
     for (const [libraryID, name] of folder.groups) ids.set(`library:${libraryID}`, make(name, null));
     const pending = [...folder.collections];
@@ -759,4 +774,22 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       } else kept.set(a.itemID, { path: where, sha256, size: bytes.byteLength, stored: 'linked', name, pdf });
     }
   }
+}
+
+/**
+ * What the report says about linked files stored relative to Zotero's Linked Attachment Base
+ * Directory: where they were looked for, or that the folder was not found and how to give it.
+ */
+function baseDirectoryNotes(folder: ZoteroFolder): string[] {
+  const relative = folder.attachments.filter((a) => a.linkMode === 2 && a.rawPath?.startsWith('attachments:')).length;
+  if (relative === 0) return [];
+  const files = relative === 1 ? '1 linked file is' : `${relative} linked files are`;
+  const base = folder.baseDirectory;
+  if (base === null)
+    return [
+      `${files} relative to Zotero's Linked Attachment Base Directory, which was not found in a Zotero profile on this computer: import again giving that folder (Zotero: Settings → Advanced → Files and Folders; citewise import --zotero-base DIR).`,
+    ];
+  return [
+    `${files} relative to Zotero's Linked Attachment Base Directory, looked for in ${base.path} (${base.from === 'given' ? 'the folder given' : `from ${base.from}`}).`,
+  ];
 }

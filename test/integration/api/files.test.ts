@@ -219,9 +219,14 @@ describe('the editor API and files', { timeout: 120_000 }, () => {
       const r = await rpc('collection.scanAUX', ['//kept-one', aux]);
       const id = Number(r.result!.key);
       const step = (await history()).undo[0]!;
-      // A subcollection made there since: the collection stays, only the membership goes back.
-      await f.collection('inner', id);
-      expect((await f.core.invoke('library.undo', { id: step.id })).ok).toBe(true);
+      // An auto-export set to write it since (no undo step of its own): the collection stays, only
+      // the membership goes back. (A subcollection made there is a step of its own now, undone first.)
+      expect(
+        (await rpc('autoexport.add', ['//kept-one', 'Better BibLaTeX', join(allowed, 'kept.bib')])).error,
+      ).toBeUndefined();
+      expect((await history()).undo[0]!.id).toBe(step.id);
+      const undone = await f.core.invoke('library.undo', { id: step.id });
+      expect(undone).toMatchObject({ ok: true, value: { kept: ['“kept-one” (an auto-export writes it)'] } });
       expect((await named('kept-one'))[0]?.id).toBe(id);
       expect(await members(id)).toEqual([]);
     });

@@ -70,10 +70,10 @@ describe('undo and redo', () => {
 
   // Issue 32: Ctrl+Z after deleting a collection (not an undo step) silently undid an older change.
   it('stops at a change it cannot undo, says so and names the change before it, which stays undoable by id', () => {
-    t.library.addTags([a], ['older']);
-    const older = t.library.undoTops().undo!;
     const c = t.library.createCollection('Reading');
     t.library.renameCollection(c, 'To read');
+    t.library.addTags([a], ['older']);
+    const older = t.library.undoTops().undo!;
     t.library.deleteCollection(c);
     expect(t.library.undoTops().undo).toMatchObject({
       label: 'Delete collection “To read”',
@@ -89,7 +89,7 @@ describe('undo and redo', () => {
     // An id that is not the one beneath the barriers is refused.
     t.library.addTags([b], ['x']);
     const x = t.library.undoTops().undo!;
-    t.library.moveCollection(t.library.createCollection('Other'), null);
+    t.library.deleteCollection(t.library.createCollection('Other'));
     expect(() => t.library.undo(x.id + 1000)).toThrow();
     expect(t.library.getItem(b).tags).toEqual(['x']);
   });

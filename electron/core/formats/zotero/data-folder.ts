@@ -10,6 +10,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CoreError } from '../../errors';
 import { writtenDate, type ZoteroCreator } from './item';
+import { BASE_PATH_PREFIX, findBaseDirectory, isFolder, resolveBasePath, type BaseDirectory } from './base-directory';
 
 export interface FolderItem {
   itemID: number;
@@ -93,6 +94,8 @@ export interface ZoteroFolder {
   savedSearches: number;
   /** Items of types Citewise has no item for (annotation children are read separately). */
   skipped: { key: string; reason: string }[];
+  /** The Linked Attachment Base Directory "attachments:" paths were resolved against; null: none found. */
+  baseDirectory: BaseDirectory | null;
 }
 
 /** Where the data folder's database is: the folder itself or zotero.sqlite given directly. */
@@ -176,8 +179,21 @@ type Row = Record<string, unknown>;
  * Reads the data folder through `db` (any connection: the copy is attached to it as `zotero` and
  * detached again). Throws CoreError INVALID_INPUT when the file is not a Zotero database.
  */
-export function readZoteroFolder(db: Database.Database, path: string): ZoteroFolder {
+export function readZoteroFolder(
+  db: Database.Database,
+  path: string,
+  options: { baseDirectory?: string | undefined; home?: string } = {},
+): ZoteroFolder {
   const { folder, database } = zoteroDatabaseOf(path);
+  if (options.baseDirectory !== undefined && !(isAbsolute(options.baseDirectory) && isFolder(options.baseDirectory)))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The linked attachment base folder ${options.baseDirectory} is not a folder${isAbsolute(options.baseDirectory) ? '' : ' given as a full path'}.`,
+    );
+  const base = findBaseDirectory(folder, {
+    ...(options.baseDirectory !== undefined ? { given: options.baseDirectory } : {}),
+    ...(options.home !== undefined ? { home: options.home } : {}),
+  });
   const temp = mkdtempSync(join(tmpdir(), 'citewise-zotero-'));
   try {
     const copy = snapshotDatabase(database, temp);
@@ -194,7 +210,7 @@ export function readZoteroFolder(db: Database.Database, path: string): ZoteroFol
     try {
       if (bbtCopy) db.prepare('ATTACH DATABASE ? AS bbt').run(bbtCopy);
       try {
-        return read(db, folder, database, bbtCopy !== null);
+        return read(db, folder, database, bbtCopy !== null, base);
       } finally {
         if (bbtCopy) db.exec('DETACH DATABASE bbt');
       }
@@ -206,7 +222,13 @@ export function readZoteroFolder(db: Database.Database, path: string): ZoteroFol
   }
 }
 
-function read(db: Database.Database, folder: string, database: string, withBbt: boolean): ZoteroFolder {
+function read(
+  db: Database.Database,
+  folder: string,
+  database: string,
+  withBbt: boolean,
+  baseDirectory: BaseDirectory | null,
+): ZoteroFolder {
   const all = (sql: string, ...params: unknown[]): Row[] => db.prepare(sql).all(...params) as Row[];
   const has = (schema: string, table: string): boolean =>
     db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type IN ('table', 'view') AND name = ?`).get(table) !==
@@ -345,6 +367,7 @@ function read(db: Database.Database, folder: string, database: string, withBbt: 
       })),
     savedSearches: has('zotero', 'savedSearches') ? all('SELECT savedSearchID FROM zotero.savedSearches').length : 0,
     skipped: [],
+    baseDirectory,
   };
 
   for (const r of all(
@@ -391,7 +414,7 @@ function read(db: Database.Database, folder: string, database: string, withBbt: 
         linkMode,
         contentType: a?.contentType == null ? null : String(a.contentType),
         rawPath,
-        file: attachmentFile(folder, key, linkMode, rawPath),
+        file: attachmentFile(folder, key, linkMode, rawPath, baseDirectory?.path ?? null),
         title: f.title ?? (rawPath ? basename(rawPath.replace(/^storage:/, '')) : 'Attachment'),
         url: f.url ?? null,
       });
@@ -412,16 +435,22 @@ function read(db: Database.Database, folder: string, database: string, withBbt: 
 }
 
 /** The file of a stored (storage/KEY/name) or linked attachment; null for a link or a path Citewise cannot resolve. */
-function attachmentFile(folder: string, key: string, linkMode: number, path: string | null): string | null {
+function attachmentFile(
+  folder: string,
+  key: string,
+  linkMode: number,
+  path: string | null,
+  base: string | null,
+): string | null {
   if (path === null || path === '') return null;
   if (linkMode === 0 || linkMode === 1) {
     const name = path.startsWith('storage:') ? path.slice('storage:'.length) : basename(path);
     return join(folder, 'storage', key, name);
   }
   if (linkMode === 2) {
-    // "attachments:rel/path" is relative to the base folder set in Zotero's preferences, which lives
-    // in its profile, not the data folder: said in the report as not found.
-    if (path.startsWith('attachments:')) return null;
+    // "attachments:rel/path" is relative to the base folder set in Zotero's preferences (its
+    // profile's prefs.js, or the folder the user gave): without one, said in the report as not found.
+    if (path.startsWith(BASE_PATH_PREFIX)) return resolveBasePath(path, base);
     return isAbsolute(path) ? path : null;
   }
   return null;

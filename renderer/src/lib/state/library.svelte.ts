@@ -367,14 +367,16 @@ export class LibraryState {
       return;
     }
     if (result.value.label === null) return this.notify('Nothing to undo', null);
-    const { label, trashed, itemIds } = result.value;
+    const { label, trashed, itemIds, kept } = result.value;
     const where =
       trashed.length === 0
         ? ''
         : trashed.length === itemIds.length
           ? ' (moved to the Trash)'
           : ` (${plural(trashed.length, 'item')} moved to the Trash)`;
-    this.notify(`Undid: ${label}${where}`, await this.undoStack.offerFor(itemIds, 'redo'));
+    // A collection the step created that is in use now stays, and the toast says which and why.
+    const stays = kept?.length ? `. Kept ${kept.join(', ')}` : '';
+    this.notify(`Undid: ${label}${where}${stays}`, await this.undoStack.offerFor(itemIds, 'redo'));
   }
 
   async redo(offer?: UndoOffer): Promise<void> {
@@ -791,6 +793,9 @@ export class LibraryState {
     if (trashed.ok) this.#trashedCollections = trashed.value;
     if (!result.ok) return;
     this.#collections = result.value;
+    // An undo can remove the collection on show (Create collection undone): back to My Library.
+    const view = this.#view;
+    if (view.kind === 'collection' && !result.value.some((c) => c.id === view.id)) this.show({ kind: 'library' });
   }
 
   async #loadSearches(): Promise<void> {
