@@ -254,7 +254,7 @@ describe('Item details', () => {
     await page.keyboard.press('End');
     await notes.getByRole('button', { name: 'Cite…' }).click();
     await page.getByRole('combobox', { name: 'Cite an item: title, author or key' }).fill('Payload');
-    await page.getByRole('option').first().waitFor();
+    await page.getByRole('listbox', { name: 'Items to cite' }).getByRole('option').first().waitFor();
     await page.keyboard.press('Enter');
     await page.getByTestId('notes').getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await noteOf())[0]?.body ?? '').toContain(`<cite data-item="${ids.hostile}">`);
@@ -265,7 +265,7 @@ describe('Item details', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('light'));
     // The citation opens the item it cites.
-    await notes.getByRole('button', { name: /Payload/ }).click();
+    await notes.getByTitle('Show the cited item').click();
     await expect
       .poll(() => page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls))
       .toContainEqual(['open', ids.hostile]);
@@ -350,6 +350,7 @@ describe('Item details', () => {
     expect(
       await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount()),
     ).toBeGreaterThan(0);
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.clear());
     expect(await page.evaluate(() => (window as unknown as HarnessWindow).__harness.api.listenerCount())).toBe(0);
   });
 
