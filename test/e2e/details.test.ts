@@ -269,6 +269,8 @@ describe('Item details', () => {
     await expect
       .poll(() => page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls))
       .toContainEqual(['open', ids.hostile]);
+    // The harness's record of calls is shared with the tests after this one.
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls.splice(0));
     // The edit is one step of the library's undo log: undone, the note is as it was written.
     await invoke('library.undo', {});
     await expect.poll(async () => (await noteOf())[0]?.body).toBe(note!.body);
