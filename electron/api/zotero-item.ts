@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { CslItem } from '../../shared/model/csl';
 import type { ItemDetail } from '../../shared/model/library';
 import { cslToZotero } from '../core/formats/zotero/item';
+import { toNoteHtml } from '../../shared/model/note-html';
 
 /** Citewise has one library; Better BibTeX's clients call the personal library 1, "My Library". */
 export const LIBRARY_ID = 1;
@@ -21,12 +22,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** A Citewise note (plain text) as the HTML Zotero notes are: one paragraph per blank-line block. */
+/**
+ * A Citewise note as the HTML of a Zotero note: its stored HTML (already kept to the note allowlist),
+ * with each citation to an item written as Zotero's note editor writes one (a span.citation whose
+ * data-citation names the item by the URI this API gives it), so Zotero's clients read it as theirs.
+ */
 export function noteHtml(body: string): string {
-  return body
-    .split(/\n\s*\n/)
-    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
-    .join('');
+  return toNoteHtml(body).replace(/<cite data-item="(\d+)">([\s\S]*?)<\/cite>/g, (_all, id: string, label: string) => {
+    const citation = encodeURIComponent(
+      JSON.stringify({ citationItems: [{ uris: [itemUri(Number(id))] }], properties: {} }),
+    );
+    return `<span class="citation" data-citation="${citation}">${label}</span>`;
+  });
 }
 
 export function toZoteroItem(detail: ItemDetail): Record<string, unknown> {

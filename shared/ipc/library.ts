@@ -430,6 +430,8 @@ export const libraryFeature = feature({
           locale: z.enum(CITATION_LOCALES).default('en-US'),
           /** A preview: only the first `limit` items of the scope (in library order) are exported. */
           limit: z.number().int().min(1).max(1000).optional(),
+          /** The items' notes too: RIS N1 lines (HTML), BibTeX/BibLaTeX `annote` (text); CSL-JSON has no place for them. */
+          notes: z.boolean().optional(),
         })
         .strict(),
     ).returns<ExportOutput>(),

@@ -122,7 +122,10 @@ export interface Creator {
 
 export interface Note {
   id: number;
+  /** The note's HTML, kept to the note allowlist (shared/model/note-html.ts); shown only through it. */
   body: string;
+  /** Its plain text (search, titles, plain-text formats). */
+  text: string;
   createdAt: number;
   modifiedAt: number;
 }

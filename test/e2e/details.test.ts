@@ -223,6 +223,60 @@ describe('Item details', () => {
     await expect.poll(() => page.getByTestId('tags').count()).toBe(0);
   });
 
+  it('writes a rich note with the keyboard, cites an item that opens on click, finds it and undoes an edit', async () => {
+    await show(ids.plain!);
+    const box = page.getByRole('textbox', { name: 'New note' });
+    await box.click();
+    await page.keyboard.type('Reading ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('ribosome');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Shift+8');
+    await page.keyboard.type('first point');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    const noteOf = async () =>
+      (await invoke<{ notes: { id: number; body: string }[] }>('library.item.get', { id: ids.plain })).notes;
+    await expect.poll(async () => (await noteOf())[0]?.body ?? '').toContain('<strong>ribosome</strong>');
+    const [note] = await noteOf();
+    expect(note!.body).toContain('<ul><li>first point</li></ul>');
+    const notes = page.getByTestId('notes');
+    expect(await shownText(notes.locator('strong'))).toBe('ribosome');
+    // Found by its words, not its markup.
+    const found = async (query: string) =>
+      (await invoke<{ rows: { id: number }[] }>('library.list', { query, limit: 10 })).rows.map((r) => r.id);
+    expect(await found('note:ribosome')).toEqual([ids.plain]);
+    expect(await found('note:strong')).toEqual([]);
+
+    // Cite another item from the editor's picker; the edit saves when the editor is left.
+    await notes.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'Edit note' }).click();
+    await page.keyboard.press('End');
+    await notes.getByRole('button', { name: 'Cite…' }).click();
+    await page.getByRole('combobox', { name: 'Cite an item: title, author or key' }).fill('Payload');
+    await page.getByRole('listbox', { name: 'Items to cite' }).getByRole('option').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('notes').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await noteOf())[0]?.body ?? '').toContain(`<cite data-item="${ids.hostile}">`);
+    await screenshot(page, 'details-rich-note-light');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('dark'));
+    await screenshot(page, 'details-rich-note-dark');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.theme('light'));
+    // The citation opens the item it cites.
+    await notes.getByTitle('Show the cited item').click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls))
+      .toContainEqual(['open', ids.hostile]);
+    // The harness's record of calls is shared with the tests after this one.
+    await page.evaluate(() => (window as unknown as HarnessWindow).__harness.calls.splice(0));
+    // The edit is one step of the library's undo log: undone, the note is as it was written.
+    await invoke('library.undo', {});
+    await expect.poll(async () => (await noteOf())[0]?.body).toBe(note!.body);
+    await invoke('library.notes.delete', { id: note!.id });
+  });
+
   it('follows library.changed for the item shown (an edit from elsewhere)', async () => {
     const item = await invoke<{ csl: Record<string, unknown> }>('library.item.get', { id: ids.plain });
     await invoke('library.item.update', { id: ids.plain, csl: { ...item.csl, title: 'Renamed Elsewhere' } });

@@ -248,7 +248,11 @@ export async function sampleZoteroLibrary(): Promise<ZoteroDbSpec> {
         key: 'NOTEAAAA',
         type: 'note',
         parent: 'ITEMAAAA',
-        note: '<h1>Photo 51</h1><p>See <a href="https://example.org/51">the photo</a>.</p>',
+        // As Zotero 7's note editor writes it: the schema div, a citation of another item, and (from a
+        // paste) a script and a handler that must not survive.
+        note:
+          '<div data-schema-version="9"><h1>Photo 51</h1><p>See <a href="https://example.org/51" rel="noopener noreferrer nofollow">the photo</a>.</p>' +
+          '<p onclick="alert(1)"><span class="citation" data-citation="%7B%22citationItems%22%3A%5B%7B%22uris%22%3A%5B%22http%3A%2F%2Fzotero.org%2Fusers%2Flocal%2FabCD1234%2Fitems%2FITEMEEEE%22%5D%7D%5D%2C%22properties%22%3A%7B%7D%7D">(<span class="citation-item">Example, 2024</span>)</span></p><script>alert(2)</script></div>',
       },
       {
         key: 'ATTAAAAA',

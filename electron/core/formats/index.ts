@@ -304,7 +304,8 @@ export function exportItems(
     case 'biblatex':
       return toBibtex(items, { ...options, biblatex: true });
     case 'ris':
-      return toRis(items);
+      return toRis(items, options.notes ? { notes: options.notes } : {});
+    // CSL-JSON has no place for notes (Zotero's CSL-JSON export carries none either).
     case 'csljson':
       return toCslJson(items);
   }

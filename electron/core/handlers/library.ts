@@ -505,13 +505,13 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       return report;
     },
 
-    'library.export': async ({ scope, format, style, locale, limit }, { signal }): Promise<ExportOutput> => {
+    'library.export': async ({ scope, format, style, locale, limit, notes }, { signal }): Promise<ExportOutput> => {
       const all = await idsOf(scope);
       const ids = limit !== undefined ? all.slice(0, limit) : all;
       const run = async (cancelled: AbortSignal): Promise<ExportOutput> => {
         const file = referenceFormatNamed(format);
         if (file) {
-          const out = await lib.exportText(ids, file);
+          const out = await lib.exportText(ids, file, notes ? { notes: true } : {});
           const { mime, extension } = REFERENCE_FORMAT_INFO[file];
           return { ...out, total: all.length, mime, extension };
         }

@@ -8,7 +8,6 @@ import { MAX_CONNECTOR_ITEMS } from '../../../shared/ipc';
 import type { ConnectorSave, LibraryChange, PdfAddOutcome, zoteroFeature } from '../../../shared/ipc';
 import { CoreError } from '../errors';
 import { importInWorker } from '../formats/run-in-worker';
-import { noteText } from '../formats/zotero/note';
 import { zoteroToCsl, type ZoteroItemJson } from '../formats/zotero/item';
 import type { EventBus } from '../events';
 import type { LibraryClient } from '../library/client';
@@ -43,14 +42,12 @@ interface ConnectorAttachment {
   linkMode?: unknown;
 }
 
-/** The item as a CSL record, its tags, and its notes as text; links the translator gave are kept on it. */
+/** The item as a CSL record, its tags, and its notes as sent (HTML; the library keeps them to the note allowlist); links the translator gave are kept on it. */
 export function connectorItem(item: ZoteroItemJson, index: number) {
   const { csl, tags } = zoteroToCsl(item, `zotero-connector-${index + 1}`);
   const notes = (Array.isArray(item.notes) ? (item.notes as unknown[]) : [])
     .map((n) => (typeof n === 'string' ? n : n && typeof n === 'object' ? (n as { note?: unknown }).note : undefined))
-    .filter((n): n is string => typeof n === 'string')
-    .map(noteText)
-    .filter((n) => n !== '');
+    .filter((n): n is string => typeof n === 'string' && n.trim() !== '');
   // Links (snapshot: false) stay links: Zotero saves them as "linked URL" attachments.
   const links = (Array.isArray(item.attachments) ? (item.attachments as ConnectorAttachment[]) : [])
     .filter((a) => a && (a.snapshot === false || a.linkMode === 'linked_url') && typeof a.url === 'string')

@@ -388,12 +388,13 @@ export class AutoExportStore {
       );
       const notes = new Map<number, string[]>();
       if (settings.options.notes) {
-        for (const n of this.#db.all<{ item_id: number; body: string }>(
-          sql`SELECT item_id, body FROM notes WHERE item_id IN ${inList(ids)} ORDER BY item_id, id`,
+        // A note's text (its HTML is for the app and Zotero's API, not for a .bib file).
+        for (const n of this.#db.all<{ item_id: number; text: string }>(
+          sql`SELECT item_id, text FROM notes WHERE item_id IN ${inList(ids)} ORDER BY item_id, id`,
         )) {
           const list = notes.get(n.item_id);
-          if (list) list.push(n.body);
-          else notes.set(n.item_id, [n.body]);
+          if (list) list.push(n.text);
+          else notes.set(n.item_id, [n.text]);
         }
       }
       for (const item of batch) {

@@ -27,6 +27,7 @@ import type { Attachment, Creator, ItemDetail, ItemId, Note, RelatedRow, TagColo
 export const MAX_COLORED_TAGS = 9;
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, toRow, notFound, chunk, waitingOf } from './library-base';
 import { UndoLog } from './undo';
+import { noteColumns } from './note-body';
 import { arrayOf, isObject, readStored, storedCsl } from './stored-json';
 
 export abstract class ItemsRoom extends UndoLog {
@@ -501,7 +502,9 @@ export abstract class ItemsRoom extends UndoLog {
 
   // ── Notes ──
 
+  /** Adds a note (HTML, kept to the note allowlist; plain text becomes paragraphs). */
   addNote(itemId: ItemId, body: string): number {
+    const note = noteColumns(body);
     return this.undoable(
       (s) => `Add note to ${s}`,
       [itemId],
@@ -509,7 +512,7 @@ export abstract class ItemsRoom extends UndoLog {
         this.rowOf(this.w, itemId);
         const now = this.now();
         const r = this.w.run(
-          sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${itemId}, ${body}, ${now}, ${now})`,
+          sql`INSERT INTO notes (item_id, body, text, created_at, modified_at) VALUES (${itemId}, ${note.body}, ${note.text}, ${now}, ${now})`,
         );
         this.#touch([itemId]);
         return { value: Number(r.lastInsertRowid) };
@@ -519,11 +522,16 @@ export abstract class ItemsRoom extends UndoLog {
 
   updateNote(noteId: number, body: string): void {
     const itemId = this.#noteItem(noteId);
+    const note = noteColumns(body);
+    // Saving what is already stored (the editor saves on blur) makes no undo step.
+    if (this.w.get(sql`SELECT 1 AS x FROM notes WHERE id = ${noteId} AND body = ${note.body}`)) return;
     this.undoable(
       (s) => `Edit note of ${s}`,
       [itemId],
       () => {
-        this.w.run(sql`UPDATE notes SET body = ${body}, modified_at = ${this.now()} WHERE id = ${noteId}`);
+        this.w.run(
+          sql`UPDATE notes SET body = ${note.body}, text = ${note.text}, modified_at = ${this.now()} WHERE id = ${noteId}`,
+        );
         this.#touch([itemId]);
         return { value: undefined };
       },
@@ -925,7 +933,7 @@ export abstract class ItemsRoom extends UndoLog {
         sql`SELECT t.name FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = ${id} ORDER BY t.name COLLATE NOCASE`,
       ),
       notes: db.all<Note>(
-        sql`SELECT id, body, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`,
+        sql`SELECT id, body, text, created_at AS createdAt, modified_at AS modifiedAt FROM notes WHERE item_id = ${id} ORDER BY id`,
       ),
       collections: db.pluck<number>(
         sql`SELECT collection_id FROM collection_items WHERE item_id = ${id} ORDER BY collection_id`,

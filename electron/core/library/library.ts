@@ -309,9 +309,29 @@ export class Library extends ZoteroRoom {
   }
 
   /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */
-  exportText(ids: readonly ItemId[], format: ExportFormat): { content: string; items: number } {
+  exportText(
+    ids: readonly ItemId[],
+    format: ExportFormat,
+    options: { notes?: boolean } = {},
+  ): { content: string; items: number } {
     const items = this.cslOf(ids);
-    return { content: exportItems(items, format), items: items.length };
+    return {
+      content: exportItems(items, format, options.notes ? { notes: this.#notesOf(items) } : {}),
+      items: items.length,
+    };
+  }
+
+  /** The notes (HTML) of exported items, by their order (cslOf's records carry the citation key as id). */
+  #notesOf(items: readonly CslItem[]): string[][] {
+    const byKey = new Map<string, string[]>();
+    const keys = items.map((i) => String(i['citation-key']));
+    for (const n of inBatches(keys, (batch) =>
+      this.r.all<{ key: string; body: string }>(
+        sql`SELECT i.citation_key AS key, n.body FROM notes n JOIN items i ON i.id = n.item_id WHERE i.citation_key IN ${inList(batch)} ORDER BY n.id`,
+      ),
+    ))
+      byKey.set(n.key.toLowerCase(), [...(byKey.get(n.key.toLowerCase()) ?? []), n.body]);
+    return keys.map((k) => byKey.get(k.toLowerCase()) ?? []);
   }
 
   /** Items (trashed ones too) by normalised DOI, for the DOIs given in any form; invalid ones are left out. */

@@ -10,7 +10,7 @@ export const FTS_ROWS = `SELECT i.id, coalesce(i.title, ''), coalesce((SELECT js
   coalesce((SELECT group_concat(coalesce(c.literal, trim(coalesce(c.given, '') || ' ' || coalesce(c.family, ''))), '; ') FROM creators c WHERE c.item_id = i.id), ''),
   coalesce(i.container, ''),
   coalesce((SELECT group_concat(t.name, '; ') FROM item_tags it JOIN tags t ON t.id = it.tag_id WHERE it.item_id = i.id), ''),
-  coalesce((SELECT group_concat(n.body, ' ') FROM notes n WHERE n.item_id = i.id), ''),
+  coalesce((SELECT group_concat(n.text, ' ') FROM notes n WHERE n.item_id = i.id), ''),
   i.citation_key FROM items i`;
 
 export interface SearchIndexState {

@@ -15,7 +15,8 @@ import {
   type ZoteroFolder,
 } from '../formats/zotero/data-folder';
 import { extraCitationKey, zoteroToCsl } from '../formats/zotero/item';
-import { noteText } from '../formats/zotero/note';
+import { escapeNoteText, noteTitle } from '../../../shared/model/note-html';
+import { noteColumnsOrNull } from './note-body';
 import { CoreError } from '../errors';
 import { prepareItem } from './derive';
 import { ImportSession } from './import-session';
@@ -64,7 +65,7 @@ interface ZoteroFiles {
   created: string[];
 }
 
-/** One item a Connector save brings: its CSL, tags and notes (as text). */
+/** One item a Connector save brings: its CSL, tags and notes (HTML or text, kept to the note allowlist here). */
 export interface ConnectorItem {
   csl: CslItem;
   tags: readonly string[];
@@ -105,7 +106,7 @@ export interface ZoteroObjectRow {
   version: number;
   tags: string[];
   collections: number[];
-  notes: { id: number; body: string; createdAt: number; modifiedAt: number }[];
+  notes: { id: number; body: string; text: string; createdAt: number; modifiedAt: number }[];
   attachments: {
     id: number;
     path: string;
@@ -166,10 +167,13 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         id: number;
         item_id: number;
         body: string;
+        text: string;
         created_at: number;
         modified_at: number;
-      }>(sql`SELECT id, item_id, body, created_at, modified_at FROM notes WHERE item_id IN ${list} ORDER BY id`))
-        out.get(n.item_id)?.notes.push({ id: n.id, body: n.body, createdAt: n.created_at, modifiedAt: n.modified_at });
+      }>(sql`SELECT id, item_id, body, text, created_at, modified_at FROM notes WHERE item_id IN ${list} ORDER BY id`))
+        out
+          .get(n.item_id)
+          ?.notes.push({ id: n.id, body: n.body, text: n.text, createdAt: n.created_at, modifiedAt: n.modified_at });
       for (const a of this.r.all<{
         id: number;
         item_id: number;
@@ -297,10 +301,13 @@ export abstract class ZoteroRoom extends CollectionsRoom {
           }
           for (const tag of it.tags)
             this.w.run(sql`INSERT OR IGNORE INTO item_tags (item_id, tag_id) VALUES (${id}, ${this.tagId(tag)})`);
-          for (const body of it.notes)
-            this.w.run(
-              sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${id}, ${body}, ${now}, ${now})`,
-            );
+          for (const html of it.notes) {
+            const note = noteColumnsOrNull(html);
+            if (note)
+              this.w.run(
+                sql`INSERT INTO notes (item_id, body, text, created_at, modified_at) VALUES (${id}, ${note.body}, ${note.text}, ${now}, ${now})`,
+              );
+          }
           if (collectionId !== null)
             this.w.run(
               sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${id}, ${now})`,
@@ -329,7 +336,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
     )
       throw notFound('The collection');
     const tags = [...new Set(update.tags.map((t) => t.trim()).filter((t) => t !== '' && t.length <= 500))];
-    const note = update.note.trim();
+    const note = noteColumnsOrNull(update.note.trim());
     return this.undoable(
       (s) => `Change the browser save of ${s}`,
       ids,
@@ -357,14 +364,16 @@ export abstract class ZoteroRoom extends CollectionsRoom {
           const noteId = update.noteIds[String(id)];
           const live =
             noteId !== undefined && this.w.get(sql`SELECT 1 AS x FROM notes WHERE id = ${noteId} AND item_id = ${id}`);
-          if (note === '') {
+          if (note === null) {
             if (live) this.w.run(sql`DELETE FROM notes WHERE id = ${noteId}`);
           } else if (live) {
-            this.w.run(sql`UPDATE notes SET body = ${note}, modified_at = ${now} WHERE id = ${noteId}`);
+            this.w.run(
+              sql`UPDATE notes SET body = ${note.body}, text = ${note.text}, modified_at = ${now} WHERE id = ${noteId}`,
+            );
             notes[String(id)] = noteId;
           } else {
             const r = this.w.run(
-              sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${id}, ${note}, ${now}, ${now})`,
+              sql`INSERT INTO notes (item_id, body, text, created_at, modified_at) VALUES (${id}, ${note.body}, ${note.text}, ${now}, ${now})`,
             );
             notes[String(id)] = Number(r.lastInsertRowid);
           }
@@ -402,7 +411,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
     }
     const withParent = <T extends { parentItemID: number | null }>(list: readonly T[]) =>
       list.filter((x) => x.parentItemID === null || items.has(x.parentItemID));
-    const notes = withParent(folder.notes).filter((n) => noteText(n.html) !== '');
+    const notes = withParent(folder.notes).filter((n) => noteColumnsOrNull(n.html) !== null);
     const attachments = withParent(folder.attachments);
     const stored = attachments.filter((a) => a.linkMode === 0 || a.linkMode === 1);
     const onDisk = (a: FolderAttachment) => a.file !== null && existsSync(a.file) && statSync(a.file).isFile();
@@ -570,13 +579,26 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         const id = session.addOne(csl, folder.items.length, true);
         return typeof id === 'number' ? id : null;
       };
+      // A citation in a note (Zotero's data-citation names the cited items by URI, …/items/KEY) stays a
+      // link when the cited item is in the library by that key (imported now or before).
+      const citationItem = (uris: readonly string[]): number | undefined => {
+        for (const uri of uris) {
+          const zoteroKey = /\/items\/([A-Z0-9]{8})$/.exec(uri)?.[1];
+          if (!zoteroKey) continue;
+          const row = this.w.get<{ id: number }>(
+            sql`SELECT i.id FROM zotero_keys k JOIN items i ON i.id = k.object_id WHERE k.kind = 'item' AND k.key = ${zoteroKey}`,
+          );
+          if (row) return row.id;
+        }
+        return undefined;
+      };
       for (const n of folder.notes) {
-        const body = noteText(n.html);
+        const note = noteColumnsOrNull(n.html, { citationItem });
         let parent = n.parentItemID === null ? undefined : itemIds.get(n.parentItemID);
         if (n.parentItemID !== null && parent === undefined) continue;
+        if (note === null) continue;
         if (parent === undefined) {
-          if (body === '') continue;
-          const made = standalone('note', n.title || body.split('\n')[0]!.slice(0, 200), n.key);
+          const made = standalone('note', n.title || noteTitle(note.body, 200), n.key);
           if (made === null) continue;
           parent = made;
           report.standaloneNotes++;
@@ -586,9 +608,8 @@ export abstract class ZoteroRoom extends CollectionsRoom {
           key('item', made, n.key);
           itemIds.set(n.itemID, made);
         }
-        if (body === '') continue;
-        const r = this.w.run(sql`INSERT INTO notes (item_id, body, created_at, modified_at)
-          VALUES (${parent}, ${body}, ${n.dateAdded || now}, ${n.dateModified || n.dateAdded || now})`);
+        const r = this.w.run(sql`INSERT INTO notes (item_id, body, text, created_at, modified_at)
+          VALUES (${parent}, ${note.body}, ${note.text}, ${n.dateAdded || now}, ${n.dateModified || n.dateAdded || now})`);
         if (n.parentItemID !== null) key('note', Number(r.lastInsertRowid), n.key);
         report.notes++;
       }
@@ -631,9 +652,14 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         const parent = attachmentItem.get(attachmentId);
         if (parent === undefined) continue;
         const a = folder.attachments.find((x) => x.itemID === attachmentId);
-        const body = `Annotations in ${a?.title ?? 'the attachment'}:\n${lines.join('\n')}`;
+        const note = noteColumnsOrNull(
+          `<h2>${escapeNoteText(`Annotations in ${a?.title ?? 'the attachment'}`)}</h2><ul>${lines
+            .map((l) => `<li>${escapeNoteText(l.replace(/^- /, ''))}</li>`)
+            .join('')}</ul>`,
+        );
+        if (!note) continue;
         this.w.run(
-          sql`INSERT INTO notes (item_id, body, created_at, modified_at) VALUES (${parent}, ${body}, ${now}, ${now})`,
+          sql`INSERT INTO notes (item_id, body, text, created_at, modified_at) VALUES (${parent}, ${note.body}, ${note.text}, ${now}, ${now})`,
         );
         report.notes++;
       }

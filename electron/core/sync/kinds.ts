@@ -10,6 +10,8 @@ import { inList, sql, type SqlValue } from '../library/sql';
 import { chunk } from '../library/library-base';
 import { keywordTags } from '../library/derive';
 import { arrayOf, isString, readStored, storedCsl } from '../library/stored-json';
+import { noteColumnsOrNull } from '../library/note-body';
+import { noteText } from '../../../shared/model/note-html';
 import type { LocalId, SyncContext } from './context';
 import { sameJson, type Doc, type FieldRule, type Json } from './merge';
 
@@ -520,19 +522,21 @@ const note: SyncKind = {
   },
   write(ctx, id, doc) {
     const itemId = ctx.localOf('item', doc.item as string) as number;
+    // A peer's note goes through the note allowlist like any other (a peer on an older version sends text).
+    const note = noteColumnsOrNull(doc.body as string) ?? { body: '', text: '' };
     const was =
       id === null ? undefined : ctx.w.get<{ item_id: number }>(sql`SELECT item_id FROM notes WHERE id = ${Number(id)}`);
     let noteId: number;
     if (was) {
       noteId = Number(id);
       ctx.w.run(
-        sql`UPDATE notes SET item_id = ${itemId}, body = ${doc.body as string}, created_at = ${doc.created as number}, modified_at = ${doc.modified as number} WHERE id = ${noteId}`,
+        sql`UPDATE notes SET item_id = ${itemId}, body = ${note.body}, text = ${note.text}, created_at = ${doc.created as number}, modified_at = ${doc.modified as number} WHERE id = ${noteId}`,
       );
       if (was.item_id !== itemId) reindex(ctx, was.item_id);
     } else {
       noteId = Number(
         ctx.w.run(
-          sql`INSERT INTO notes (id, item_id, body, created_at, modified_at) VALUES (${id === null ? null : Number(id)}, ${itemId}, ${doc.body as string}, ${doc.created as number}, ${doc.modified as number})`,
+          sql`INSERT INTO notes (id, item_id, body, text, created_at, modified_at) VALUES (${id === null ? null : Number(id)}, ${itemId}, ${note.body}, ${note.text}, ${doc.created as number}, ${doc.modified as number})`,
         ).lastInsertRowid,
       );
     }
@@ -544,7 +548,7 @@ const note: SyncKind = {
     ctx.w.run(sql`DELETE FROM notes WHERE id = ${Number(id)}`);
     if (was) reindex(ctx, was.item_id);
   },
-  describe: (doc) => (doc ? `a note (“${String(doc.body).slice(0, 40)}”)` : 'a note'),
+  describe: (doc) => (doc ? `a note (“${noteText(String(doc.body)).slice(0, 40)}”)` : 'a note'),
 };
 
 function reindex(ctx: SyncContext, itemId: number): void {

@@ -42,6 +42,7 @@ const harness = {
           style: 'apa',
           onOpenGraph: (id: number) => calls.push(['graph', id]),
           onAsk: (id: number) => calls.push(['ask', id]),
+          onOpenItem: (item: { id: number }) => calls.push(['open', item.id]),
           ...props,
         },
       }),

@@ -167,7 +167,7 @@ describe('the Zotero Connector saves into Citewise', () => {
       sessionID,
       target: `C${archive}`,
       tags: ['to-read', 'lab meeting'],
-      note: 'Check figure 2<br>against our data',
+      note: 'Check figure 2<br>against our data<img src=x onerror=alert(1)>',
     });
     expect(moved.status).toBe(200);
     expect(saves.at(-1)).toMatchObject({ kind: 'moved', collection: { id: archive, name: 'Archive' } });
@@ -195,9 +195,14 @@ describe('the Zotero Connector saves into Citewise', () => {
     expect(JSON.stringify(item.csl)).not.toContain('CURRENT_TIMESTAMP');
     expect(item.collections).toEqual([archive]);
     expect(item.tags.sort()).toEqual(['biofilms', 'lab meeting', 'to-read']);
+    // The translator's note keeps its HTML (through the note allowlist); the popup's note too.
     expect(item.notes.map((n) => n.body)).toEqual([
-      'Received 2022-12-01; accepted 2023-03-02.',
+      '<p>Received <strong>2022-12-01</strong>; accepted 2023-03-02.</p>',
       'Check figure 2<br>against our data',
+    ]);
+    expect(item.notes.map((n) => n.text)).toEqual([
+      'Received 2022-12-01; accepted 2023-03-02.',
+      'Check figure 2\nagainst our data',
     ]);
     // The PDF went through capture: copied under its checksum, with its name; the snapshot kept beside it.
     const [pdfFile, html] = item.attachments;
@@ -235,7 +240,7 @@ describe('the Zotero Connector saves into Citewise', () => {
     await call(f, 'updateSession', { sessionID, target: `C${archive}`, tags: 'to-read', note: '' });
     const after = await f.core.library.lib.getItem(id);
     expect(after.tags.sort()).toEqual(['biofilms', 'to-read']);
-    expect(after.notes.map((n) => n.body)).toEqual(['Received 2022-12-01; accepted 2023-03-02.']);
+    expect(after.notes.map((n) => n.text)).toEqual(['Received 2022-12-01; accepted 2023-03-02.']);
 
     const progress = await call(f, 'sessionProgress', { sessionID });
     expect(JSON.parse(progress.body)).toMatchObject({ done: true, items: [{ id: 'Ab3dE9xQ', progress: 100 }] });

@@ -18,7 +18,7 @@ function saved(file: string): { notes: string[]; tags: string[] } {
   const db = new Database(file, { readonly: true });
   try {
     return {
-      notes: db.prepare('SELECT body FROM notes ORDER BY id').pluck().all() as string[],
+      notes: db.prepare('SELECT text FROM notes ORDER BY id').pluck().all() as string[],
       tags: db.prepare('SELECT name FROM tags ORDER BY name').pluck().all() as string[],
     };
   } finally {
@@ -109,7 +109,7 @@ describe('an edit made while the app imports', { timeout: 180_000 }, () => {
       await tag;
       expect(noteId).toBeGreaterThan(0);
       const detail = await app.lib.getItem(row!.id);
-      expect(detail.notes.map((n) => n.body)).toEqual(['Read during the import']);
+      expect(detail.notes.map((n) => n.text)).toEqual(['Read during the import']);
       expect(detail.tags).toContain('during-import');
       expect(waits[0]).toEqual({ waiting: true, message: 'Saving when the import finishes' });
       await until('the app hears that everything was saved', () => waits.at(-1)?.waiting === false, 5_000);
@@ -172,7 +172,7 @@ describe('an edit made while the app imports', { timeout: 180_000 }, () => {
         );
         expect(err?.message).toMatch(/disk holding your library is full|could not be written/);
         await note;
-        expect((await app.lib.getItem(row!.id)).notes.map((n) => n.body)).toEqual(['Kept through a full disk']);
+        expect((await app.lib.getItem(row!.id)).notes.map((n) => n.text)).toEqual(['Kept through a full disk']);
 
         // The other side, with room on the disk again: an import that commits keeps the edit made
         // meanwhile, and its own items.

@@ -289,6 +289,20 @@ describe('library over IPC', () => {
       /^TY {2}- /m,
     );
 
+    // Notes go along when asked for: an N1 line of HTML per note in RIS, their text in BibTeX's annote.
+    const [watson] = value(await api.invoke('library.list', { query: 'key:watsonCrick1953' })).rows;
+    const note = value(
+      await api.invoke('library.notes.add', { itemId: watson!.id, body: '<h2>Helix</h2><p>Two <em>chains</em></p>' }),
+    );
+    const scope = { kind: 'query', query: 'key:watsonCrick1953' } as const;
+    const withNotes = value(await api.invoke('library.export', { scope, format: 'ris', notes: true })).content;
+    expect(withNotes).toContain('N1  - <h2>Helix</h2><p>Two <em>chains</em></p>\nER  - ');
+    expect(value(await api.invoke('library.export', { scope, format: 'ris' })).content).not.toContain('Helix');
+    expect(value(await api.invoke('library.export', { scope, format: 'bibtex', notes: true })).content).toContain(
+      'annote = {Helix\n\nTwo chains}',
+    );
+    value(await api.invoke('library.notes.delete', { id: note.id }));
+
     const [row] = value(await api.invoke('library.list', { query: 'key:watsonCrick1953' })).rows;
     const expectations: Record<string, RegExp> = {
       apa: /Watson, J\. D\., & Crick, F\. H\. C\. \(1953\)/,

@@ -73,9 +73,16 @@ describe('importing a Zotero data folder', () => {
     });
     expect(franklin.dateAdded).toBe(Date.parse('2019-06-01T10:00:00Z'));
     expect(franklin.tags).toEqual(['DNA', 'x-ray']);
+    // Notes keep their HTML through the note allowlist: headings, links, and the citation of another
+    // imported item (ITEMEEEE) as a citation of it here; the pasted script and handler are gone.
+    const webpage = (await lib.zoteroObject('ITEMEEEE'))!.id;
     expect(franklin.notes.map((n) => n.body)).toEqual([
-      'Photo 51\n\nSee the photo (https://example.org/51).',
-      'Annotations in Full Text PDF:\n- p. 740: “helical structure” — key claim',
+      `<h1>Photo 51</h1><p>See <a href="https://example.org/51">the photo</a>.</p><p><cite data-item="${webpage}">(Example, 2024)</cite></p>`,
+      '<h2>Annotations in Full Text PDF</h2><ul><li>p. 740: “helical structure” — key claim</li></ul>',
+    ]);
+    expect(franklin.notes.map((n) => n.text)).toEqual([
+      'Photo 51\n\nSee the photo (https://example.org/51).\n\n(Example, 2024)',
+      'Annotations in Full Text PDF\n\n- p. 740: “helical structure” — key claim',
     ]);
     const [pdf] = franklin.attachments;
     expect(pdf).toMatchObject({ mime: 'application/pdf', stored: 'copied', originalName: 'Franklin 1953.pdf' });

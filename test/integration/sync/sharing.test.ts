@@ -264,7 +264,7 @@ describe.skipIf(!postgresAvailable())(
       expect(merged.map((r) => r.citationKey)).toEqual(['paper1']);
       const d = await b.lib.lib.getItem(merged[0]!.id);
       expect(d.keyAliases).toEqual(['dup1']);
-      expect(d.notes.map((n) => n.body)).toEqual(['note on the duplicate']);
+      expect(d.notes.map((n) => n.text)).toEqual(['note on the duplicate']);
       expect(d.csl.volume).toBe('5');
 
       expect(await a.lib.lib.undo()).toMatch(/^Merge 2 items/);

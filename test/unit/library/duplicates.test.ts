@@ -110,7 +110,7 @@ describe('duplicates and merge', () => {
 
     const d = t.library.getItem(keep);
     expect(d.tags).toEqual(['ml', 'review']);
-    expect(d.notes.map((n) => n.body)).toEqual(['note A', 'note B']);
+    expect(d.notes.map((n) => n.text)).toEqual(['note A', 'note B']);
     expect(d.collections).toEqual([c1, c2]);
     expect(d.attachments.map((a) => a.path)).toEqual(['/b.pdf']);
     expect(d.csl).toMatchObject({ DOI: '10.1000/x', abstract: 'Only here.', volume: '3' });
@@ -130,10 +130,10 @@ describe('duplicates and merge', () => {
     expect(t.library.undo()).toBe('Merge 2 items into “Deep Learning”');
     const back = t.library.getItem(other);
     expect(back.citationKey).toBe(otherKey);
-    expect(back.notes.map((n) => n.body)).toEqual(['note B']);
+    expect(back.notes.map((n) => n.text)).toEqual(['note B']);
     expect(back.attachments.map((a) => a.path)).toEqual(['/b.pdf']);
     expect(back.collections).toEqual([c2]);
-    expect(t.library.getItem(keep).notes.map((n) => n.body)).toEqual(['note A']);
+    expect(t.library.getItem(keep).notes.map((n) => n.text)).toEqual(['note A']);
     expect(t.library.getItem(keep).keyAliases).toEqual([]);
     expect(t.library.findByCitationKey(otherKey)).toBe(other);
   });

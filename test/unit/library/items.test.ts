@@ -175,7 +175,8 @@ describe('library items', () => {
       mime: 'application/pdf',
     });
     const d = t.library.getItem(id);
-    expect(d.notes.map((x) => x.body)).toEqual(['Better thought']);
+    expect(d.notes.map((x) => x.body)).toEqual(['<p>Better thought</p>']);
+    expect(d.notes.map((x) => x.text)).toEqual(['Better thought']);
     expect(d.attachments).toEqual([
       {
         id: att,

@@ -50,7 +50,7 @@ describe('undo and redo', () => {
     expect(() => t.library.getItem(b)).toThrow();
     t.library.undo();
     const back = t.library.getItem(b);
-    expect(back.notes).toEqual([expect.objectContaining({ id: note, body: 'keep me' })]);
+    expect(back.notes).toEqual([expect.objectContaining({ id: note, body: '<p>keep me</p>', text: 'keep me' })]);
     expect(back.tags).toEqual(['z']);
     expect(t.library.listing.list({ query: 'beta' }).rows.map((r) => r.id)).toEqual([b]);
   });

@@ -2,6 +2,7 @@
 // and entry type it came with; fields with no BibTeX name are written under their CSL name, which the
 // importer reads back, so nothing is lost either way.
 import type { CslDate, CslItem, CslName } from '../../../../shared/model/csl';
+import { noteText } from '../../../../shared/model/note-html';
 import { formatDate } from './dates';
 import { bracesBalance, encodePages, encodeRich, encodeText, type EncodeOptions } from './latex-encode';
 import {
@@ -29,6 +30,11 @@ export interface BibtexExportOptions {
   strict?: boolean;
   /** @preamble contents to write first (an import returns them in `preambles`). */
   preambles?: readonly string[];
+  /**
+   * Each item's notes (HTML), by the items' order: written as their text into `annote` (biber reads it
+   * as BibLaTeX's `annotation`), as Zotero's BibTeX export does with "Export Notes", after the item's own annote.
+   */
+  notes?: readonly (readonly string[] | undefined)[];
 }
 
 const SKIP = new Set(['id', 'type', 'custom', 'citation-key', 'issued']);
@@ -40,8 +46,17 @@ export function toBibtex(items: readonly CslItem[], options: BibtexExportOptions
   const used = new Set<string>();
   const out: string[] = [];
   for (const p of options.preambles ?? []) if (bracesBalance(p)) out.push(`@preamble{{${p}}}\n`);
-  for (const item of items) out.push(entryText(item, flavor, options, used));
+  items.forEach((item, i) => {
+    const notes = options.notes?.[i]?.map(noteText).filter((t) => t !== '') ?? [];
+    out.push(entryText(notes.length === 0 ? item : withNotes(item, notes), flavor, options, used));
+  });
   return out.join('\n');
+}
+
+/** The item with its notes' text after its own annote: a paragraph each. */
+function withNotes(item: CslItem, notes: readonly string[]): CslItem {
+  const own = typeof item.annote === 'string' && item.annote.trim() !== '' ? [item.annote] : [];
+  return { ...item, annote: [...own, ...notes].join('\n\n') };
 }
 
 function uniqueKey(item: CslItem, used: Set<string>): string {

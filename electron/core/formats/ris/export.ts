@@ -7,8 +7,16 @@ import { CSL_TO_TAG, risTypeOf } from './mapping';
 
 const SKIP = new Set(['id', 'type', 'custom', 'issued', 'accessed', 'page', 'keyword', 'citation-key']);
 
-export function toRis(items: readonly CslItem[]): string {
-  return items.map(recordText).join('');
+export interface RisExportOptions {
+  /**
+   * Each item's notes (HTML), by the items' order: an N1 line each, HTML as Zotero's RIS export writes
+   * notes (and reads an N1 with markup back as a note).
+   */
+  notes?: readonly (readonly string[] | undefined)[];
+}
+
+export function toRis(items: readonly CslItem[], options: RisExportOptions = {}): string {
+  return items.map((item, i) => recordText(item, options.notes?.[i] ?? [])).join('');
 }
 
 function risCustomOf(item: CslItem): RisCustom {
@@ -16,7 +24,7 @@ function risCustomOf(item: CslItem): RisCustom {
   return r !== null && typeof r === 'object' ? (r as RisCustom) : {};
 }
 
-function recordText(item: CslItem): string {
+function recordText(item: CslItem, notes: readonly string[]): string {
   const source = risCustomOf(item);
   const lines: string[] = [`TY  - ${risTypeOf(item.type, source.type)}`];
   // RIS is plain text: a title's CSL markup (<span class="nocase">, <i>) would be read as characters.
@@ -83,6 +91,11 @@ function recordText(item: CslItem): string {
   }
   for (const [tag, values] of Object.entries(source.fields ?? {})) {
     if (/^[A-Z][A-Z0-9]$/.test(tag) && Array.isArray(values)) for (const v of values) add(tag, v);
+  }
+  // One line each: a line break inside a note is markup's (<br>, </p>), so none is lost.
+  for (const html of notes) {
+    const line = html.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+    if (line !== '') lines.push(`N1  - ${line}`);
   }
   lines.push('ER  - ');
   return `${lines.join('\n')}\n\n`;

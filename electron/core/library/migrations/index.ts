@@ -26,6 +26,7 @@ import { m0024TagsAndRelations } from './0024-tags-and-relations';
 import { m0025CollectionTrash } from './0025-collection-trash';
 import { m0026ItemOrigins } from './0026-item-origins';
 import { m0027Sync } from './0027-sync';
+import { m0028RichNotes } from './0028-rich-notes';
 
 export interface Migration {
   version: number;
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   m0025CollectionTrash,
   m0026ItemOrigins,
   m0027Sync,
+  m0028RichNotes,
 ];

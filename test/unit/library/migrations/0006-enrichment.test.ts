@@ -38,7 +38,7 @@ describe('migration 0006 enrichment', () => {
     try {
       expect(opened.library.getItem(2)).toMatchObject({
         citationKey: 'smithBook1999',
-        notes: [{ body: 'A seminal note' }],
+        notes: [{ body: '<p>A seminal note</p>', text: 'A seminal note' }],
       });
       expect(opened.library.undoHistory().undo).toHaveLength(1);
       // The previous baseline makes a re-check with the same notices report nothing new.
