@@ -39,7 +39,11 @@ export async function themedViolations(page: Page, name: string): Promise<string
     await screenshot(page, `a11y-${name}-${scheme}`);
     found.push(...(await allViolations(page)).map((v) => `${name} (${scheme}): ${v}`));
   }
+  // Back to light, and only once the page has followed: a caller that measures colours next must not
+  // read the dark theme's.
   await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+  await page.waitForTimeout(150);
   return found;
 }
 
