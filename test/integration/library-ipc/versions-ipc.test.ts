@@ -91,7 +91,7 @@ describe('library.item.versions', () => {
     const merged = value(await api.invoke('library.merge', { keepId: pub, otherIds: [pre] }));
     expect(merged.doi).toBe(pair.published_doi);
     expect(merged.tags).toEqual(['to-read']);
-    expect(merged.notes.map((n) => n.body)).toEqual(['Read the methods.']);
+    expect(merged.notes.map((n) => n.text)).toEqual(['Read the methods.']);
     const after: PaperVersions = value(await api.invoke('library.item.versions', { id: pub }));
     expect(after.preprints).toEqual([expect.objectContaining({ doi: pair.doi, itemId: null })]);
     // One undo brings the preprint back.

@@ -167,7 +167,7 @@ describe('a PDF without an identifier, captured offline', () => {
     expect(edited.csl.author).toEqual(reference.csl.author);
     expect(edited.csl['container-title']).toEqual(reference.csl['container-title']);
     expect(edited.tags).toContain('to-read');
-    expect(edited.notes.map((n) => n.body)).toEqual(['Read section 3 first.']);
+    expect(edited.notes.map((n) => n.text)).toEqual(['Read section 3 first.']);
     expect(
       core.jobs
         .list()

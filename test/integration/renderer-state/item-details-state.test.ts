@@ -115,7 +115,7 @@ describe('ItemDetailsState, offline', () => {
     state.dismissError();
     expect(state.error).toBeNull();
     expect(await state.addNote('Read the methods.')).toBe(true);
-    expect(state.item?.notes.map((n) => n.body)).toEqual(['Read the methods.']);
+    expect(state.item?.notes.map((n) => n.text)).toEqual(['Read the methods.']);
   });
 });
 

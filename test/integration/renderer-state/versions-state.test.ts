@@ -108,7 +108,7 @@ describe('VersionsState, offline', () => {
       expect(library.toast?.text).toBe('Merged the preprint into its published version');
       await until(() => library.toastOffer !== null, 'the Undo offer');
       const merged = await api.invoke('library.item.get', { id: ids.published! });
-      expect(merged.ok && merged.value.notes.map((n) => n.body)).toEqual(['Check the figures.']);
+      expect(merged.ok && merged.value.notes.map((n) => n.text)).toEqual(['Check the figures.']);
       expect(merged.ok && merged.value.keyAliases).toContain('preprint2020');
 
       await library.runOffer();
