@@ -192,7 +192,7 @@ describe('The Library from the keyboard', () => {
     expect(await active()).toContain('Add note');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('notes').textContent()).toContain('A note written without the mouse');
-    await expect.poll(() => active()).toContain('textarea|New note');
+    await expect.poll(() => active()).toContain('div|New note');
     expect(problems.errors).toEqual([]);
   });
 });
