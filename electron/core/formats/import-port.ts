@@ -104,6 +104,12 @@ export function encodePortItems(items: readonly PortItem[]): PortChunk {
   return { type: 'items', values, text: scratch.buffer.slice(0, at) };
 }
 
+/**
+ * What a chunk holds in memory, near enough: its CSL-JSON bytes and its other values (an import
+ * preview keeps chunks up to a bound).
+ */
+export const chunkBytes = (chunk: PortChunk): number => chunk.text.byteLength + chunk.values.length * 16;
+
 /** The items of a packed chunk, their CSL-JSON as UTF-8 bytes (views of the chunk's text). */
 export function decodePortItems(chunk: PortChunk): PortItem[] {
   const v = chunk.values;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute } from 'node:path';
@@ -31,7 +32,7 @@ import { listBackups } from '../library/backup';
 import { libraryBibliographyStore } from '../library/cite-cache';
 import type { LibraryClient } from '../library/client';
 import { cslOfIds, exportLocale, idsInScope } from '../library/export-scope';
-import { importSource, previewSource } from '../library/import-source';
+import { importSource, previewSource, type KeptParse } from '../library/import-source';
 import type { FeatureHandlers } from '../registry';
 import { grouped } from '../../../shared/model/numbers';
 import { appendAll } from '../../../shared/model/arrays';
@@ -153,6 +154,37 @@ function checkedFolder(dir: string): string {
   return dir;
 }
 
+/**
+ * A preview keeps its parsed entries for the import that follows while they take at most this many
+ * bytes in the library worker (a 35 MB BibTeX file of 50,000 entries keeps 85 MB); a larger source is
+ * parsed again by the import.
+ */
+const KEEP_PARSE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * What names one parse of an import's source: the chosen file (or the pasted text's digest), its name,
+ * and the options the parser was given. A preview's kept parse serves only an import with the same.
+ */
+function parseIdentity(
+  input: ImportInput,
+  format: ImportFormat | undefined,
+  sentenceCase: SentenceCaseMode | undefined,
+): string {
+  const source = input.file
+    ? { file: [input.file.selection, input.file.index] }
+    : {
+        text: createHash('sha256')
+          .update(input.text ?? '')
+          .digest('base64'),
+      };
+  return JSON.stringify({
+    ...source,
+    fileName: input.fileName ?? null,
+    format: format ?? null,
+    sentenceCase: sentenceCase ?? null,
+  });
+}
+
 /** Lists ids in a change event only while that stays small. */
 const MAX_EVENT_IDS = 5000;
 
@@ -184,8 +216,12 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
   let shownCollection: number | null = null;
   const cslOf = (ids: readonly number[]): Promise<CslItem[]> => cslOfIds(lib, ids);
 
+  // The last preview's parse, kept for the import of the same source (one at a time; an import takes it).
+  let keptParse: { identity: string; parse: KeptParse } | null = null;
+
   /** One import, as a job: the items, a DOI list's papers from the service, and a .bib's PDFs. */
   const importFrom = async (
+    input: ImportInput,
     from: ResolvedImport,
     typed: string | null,
     format: ImportFormat | undefined,
@@ -193,6 +229,10 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
   ): Promise<ImportReport> => {
     const { fileName } = from;
     const label = fileName ? `Importing ${basename(fileName)}` : 'Importing pasted references';
+    const sentenceCase = deps.sentenceCase?.();
+    const identity = keptParse ? parseIdentity(input, format, sentenceCase) : null;
+    const kept = keptParse?.identity === identity ? keptParse!.parse : undefined;
+    keptParse = null;
     const job = deps.jobs.start('library.import', label, (job) => {
       const both = AbortSignal.any([job.signal, signal]);
       return importSource(library, from.source, {
@@ -200,7 +240,8 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
         format,
         signal: both,
         onProgress: (n) => job.progress(n, null, `${grouped(n)} stored`),
-        sentenceCase: deps.sentenceCase?.(),
+        sentenceCase,
+        kept,
       });
     });
     const report = await job.done;
@@ -449,7 +490,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       const typed = baseDir === undefined ? null : checkedFolder(baseDir);
       const from = resolveImport(input, deps.chosen);
       try {
-        return await importFrom(from, typed, format, signal);
+        return await importFrom(input, from, typed, format, signal);
       } finally {
         from.release();
       }
@@ -457,13 +498,17 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     'library.import.preview': async ({ sample, format, ...input }, { signal }): Promise<ImportPreview> => {
       const from = resolveImport(input, deps.chosen);
       const { fileName } = from;
-      const preview = await previewSource(library, from.source, {
+      const sentenceCase = deps.sentenceCase?.();
+      keptParse = null;
+      const { kept, ...preview } = await previewSource(library, from.source, {
         fileName,
         format,
         signal,
         sample,
-        sentenceCase: deps.sentenceCase?.(),
+        sentenceCase,
+        keep: KEEP_PARSE_BYTES,
       });
+      if (kept) keptParse = { identity: parseIdentity(input, format, sentenceCase), parse: kept };
       const files = preview.format === 'bibtex' ? filesPreview(await from.text(), from.folder) : undefined;
       return files ? { ...preview, files } : preview;
     },

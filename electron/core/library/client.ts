@@ -355,9 +355,29 @@ export class LibraryClient {
       (port1 ?? port2).close();
       throw err;
     }
+    return { port: port1, ...this.#sessionHandle(session, port1) };
+  }
+
+  /**
+   * Starts an import of the entries a preview kept (ImportMatches.kept): the source is not parsed again.
+   * Null when the worker no longer holds them (a later preview, a library opened since, or too long ago).
+   */
+  async importFromKept(options: {
+    source?: string | undefined;
+    kept: string;
+  }): Promise<Omit<PortImportHandle, 'port'> | null> {
+    const session = (await this.#request({
+      id: 0,
+      op: 'import.begin',
+      source: options.source,
+      kept: options.kept,
+    })) as number | null;
+    return session === null ? null : this.#sessionHandle(session, undefined);
+  }
+
+  #sessionHandle(session: number, port1: MessagePort | undefined): Omit<PortImportHandle, 'port'> {
     let finished = false;
     return {
-      port: port1,
       commit: () => {
         finished = true;
         return this.#request({ id: 0, op: 'import.commit', session }) as Promise<ImportResult>;
@@ -376,13 +396,14 @@ export class LibraryClient {
    * `sample`); `matches` settles once the parser's `end` is in, and rejects when the port closes
    * before it (a failed parse). The entries pass from parser to library worker, never through here.
    */
-  previewFromPort(options: { source?: string | undefined; sample: number }): {
+  previewFromPort(options: { source?: string | undefined; sample: number; keep?: number | undefined }): {
     port: MessagePort;
     matches: Promise<ImportMatches>;
   } {
     const { port1, port2 } = new MessageChannel();
+    const { source, sample, keep } = options;
     const matches = this.#request(
-      { id: 0, op: 'import.preview', source: options.source, sample: options.sample, port: port2 },
+      { id: 0, op: 'import.preview', source, sample, port: port2, ...(keep !== undefined ? { keep } : {}) },
       [port2],
     ) as Promise<ImportMatches>;
     return { port: port1, matches };

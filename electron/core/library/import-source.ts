@@ -12,7 +12,7 @@ import type { ImportLimits } from '../formats/limits';
 // Not from '../formats', which would load every parser into this thread: they run in the formats worker.
 import { importInWorker, type WorkerImportResult } from '../formats/run-in-worker';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { LibraryClient } from './client';
+import type { LibraryClient, PortImportHandle } from './client';
 import type { ImportIssue, ImportResult } from './types';
 import type { SentenceCaseMode } from '../../../shared/model/settings';
 
@@ -27,6 +27,8 @@ export interface ImportSourceOptions {
   onProgress?: ((stored: number) => void) | undefined;
   /** This source's parse, started earlier with the same options (startParse). */
   started?: StartedParse | undefined;
+  /** This source's parse as its preview kept it (previewSource's `kept`); parsed again if the library no longer holds it. */
+  kept?: KeptParse | undefined;
   /** BibTeX: what becomes of English Title Case titles (Settings → Import); 'protected' when omitted. */
   sentenceCase?: SentenceCaseMode | undefined;
 }
@@ -40,6 +42,15 @@ export interface StartedParse {
   parsed: Promise<WorkerImportResult>;
   /** Stops the parser (its worker is terminated); for a parse importSource will never be given. */
   abort(): void;
+}
+
+/**
+ * A preview's parse, kept for the import that follows it: the entries wait in the library worker
+ * (named by `name`), the parser's report here. The import writes them without reading the source again.
+ */
+export interface KeptParse {
+  name: string;
+  parsed: WorkerImportResult;
 }
 
 /**
@@ -84,20 +95,22 @@ export async function importSource(
   source: WorkerSource,
   options: ImportSourceOptions = {},
 ): Promise<ImportReport> {
-  const parse = options.started ?? startParse(source, options);
-  let feed: Awaited<ReturnType<typeof client.importFromPort>>;
-  try {
-    feed = await client.importFromPort({
-      port: parse.port,
-      ...(options.fileName ? { source: basename(options.fileName) } : {}),
-    });
-  } catch (err) {
-    parse.abort();
-    throw err;
-  }
+  const name = options.fileName ? { source: basename(options.fileName) } : {};
+  const fromKept = options.kept ? await client.importFromKept({ ...name, kept: options.kept.name }) : null;
+  // Not kept (or no longer): parsed now, or already being parsed (startParse).
+  const parse = fromKept ? null : (options.started ?? startParse(source, options));
+  let feed: Omit<PortImportHandle, 'port'>;
+  if (fromKept) feed = fromKept;
+  else
+    try {
+      feed = await client.importFromPort({ port: parse!.port, ...name });
+    } catch (err) {
+      parse!.abort();
+      throw err;
+    }
   let parsed: WorkerImportResult;
   try {
-    parsed = await parse.parsed;
+    parsed = parse ? await parse.parsed : options.kept!.parsed;
     options.onProgress?.(parsed.count);
     if (options.signal?.aborted) throw new CoreError('CANCELLED', 'The import was cancelled; nothing was added.');
   } catch (err) {
@@ -155,11 +168,16 @@ export function entriesIn(
 export async function previewSource(
   client: LibraryClient,
   source: WorkerSource,
-  options: Omit<ImportSourceOptions, 'onProgress'> & { sample: number },
-): Promise<ImportPreview> {
+  options: Omit<ImportSourceOptions, 'onProgress' | 'started' | 'kept'> & {
+    sample: number;
+    /** Keep the parse for the import (the answer's `kept`) while its entries take at most this many bytes. */
+    keep?: number | undefined;
+  },
+): Promise<ImportPreview & { kept?: KeptParse }> {
   const { port, matches } = client.previewFromPort({
     source: options.fileName ? basename(options.fileName) : undefined,
     sample: options.sample,
+    keep: options.keep,
   });
   // A failed parse closes the port, which rejects `matches` before the parse's own error arrives: that one is the news.
   matches.catch(() => undefined);
@@ -198,5 +216,6 @@ export async function previewSource(
     errors: parsed.errors.map(reported),
     warnings: parsed.warnings.map(reported),
     dois: (parsed.dois ?? []).map((d) => d.doi),
+    ...(same.kept ? { kept: { name: same.kept, parsed: { ...parsed, items: [] } } } : {}),
   };
 }

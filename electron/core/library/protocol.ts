@@ -66,12 +66,24 @@ export interface WorkerInit {
 
 export type Request =
   | StoreCall
-  | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort }
+  /**
+   * Starts an import fed by `port`, or by the entries a preview kept (`kept`: ImportMatches.kept); a
+   * kept parse the worker no longer holds answers null (the caller parses again).
+   */
+  | { id: number; op: 'import.begin'; source: string | undefined; port?: MessagePort; kept?: string }
   | { id: number; op: 'import.chunk'; session: number; items: CslItem[] }
   | { id: number; op: 'import.commit'; session: number }
   | { id: number; op: 'import.abort'; session: number }
   /** An import preview: reads a parser's port (formats/import-port) to the end; answers ImportMatches. */
-  | { id: number; op: 'import.preview'; source: string | undefined; sample: number; port: MessagePort }
+  | {
+      id: number;
+      op: 'import.preview';
+      source: string | undefined;
+      sample: number;
+      port: MessagePort;
+      /** Keep the parsed entries for the import that follows, up to this many bytes of them (see KEEP). */
+      keep?: number;
+    }
   | { id: number; op: 'backup'; reason: BackupReason }
   /** Checks a backup file (integrity_check, items) without opening it as the library. */
   | { id: number; op: 'inspect'; file: string }
@@ -84,6 +96,8 @@ export interface ImportMatches {
   duplicates: number;
   /** For the first `sample` entries in order: the item it already is, or null. */
   sample: (number | null)[];
+  /** The kept parse's name, for import.begin; absent when the entries were not kept (too large, or not asked). */
+  kept?: string;
 }
 
 export type { WireError };

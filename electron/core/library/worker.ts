@@ -2,6 +2,7 @@
 // 100,000-item import or a backup never stalls the thread that answers the UI. The facade
 // (client.ts) talks to it with the messages of protocol.ts.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { CoreError } from '../errors';
 import { refused, replied, toWire } from '../worker-rpc';
@@ -17,7 +18,7 @@ import { openLibrary, type OpenedLibrary } from './open';
 import { openWriter, type Db } from './database';
 import { writeHandle } from './sql';
 import { type ImportMatches, type Request, type Response, type WireError, type WorkerInit } from './protocol';
-import { decodePortItems, FLOW, type PortMessage } from '../formats/import-port';
+import { chunkBytes, decodePortItems, FLOW, type PortChunk, type PortMessage } from '../formats/import-port';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread.');
@@ -86,7 +87,8 @@ send({
  * with its line and source key (PortItem), which the session's result carries.
  */
 interface PortFeed {
-  port: MessagePort;
+  /** Null for an import fed by a kept parse (feedKept). */
+  port: MessagePort | null;
   /** The parser said it is done: every item has been added. */
   ended: boolean;
   /** Adding a chunk failed (the session is rolled back; commit reports this). */
@@ -107,6 +109,19 @@ const sessions = new Map<number, ImportSession>();
 const writers = new Map<number, Db>();
 const feeds = new Map<number, PortFeed>();
 let nextSession = 1;
+
+/**
+ * The entries the last import preview read, as the parser posted them, so that the import that follows
+ * writes them without parsing the file again. One at a time (a new preview replaces it), forgotten
+ * when an import takes it, and after KEPT_MS, so a dialog left open does not hold memory for good.
+ */
+let kept: { name: string; chunks: PortChunk[]; timer: NodeJS.Timeout } | null = null;
+const KEPT_MS = 10 * 60_000;
+
+function forgetKept(): void {
+  if (kept) clearTimeout(kept.timer);
+  kept = null;
+}
 
 function beginSession(source: string | undefined): number {
   const db = openWriter(init.file, {
@@ -177,6 +192,32 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
 }
 
 /**
+ * An import fed by a kept parse: its chunks are added one per turn of the event loop, so the worker
+ * answers reads between them as it does for a parser's port.
+ */
+function feedKept(id: number, session: ImportSession, chunks: readonly PortChunk[]): PortFeed {
+  const feed: PortFeed = { port: null, ended: false, failed: null, onSettled: null, flow: null };
+  const next = (i: number): void => {
+    // Cancelled (import.abort settles the feed itself).
+    if (feed.failed || !sessions.has(id)) return;
+    try {
+      if (i < chunks.length) {
+        session.addPrepared(decodePortItems(chunks[i]!));
+        setImmediate(next, i + 1);
+        return;
+      }
+      feed.ended = true;
+    } catch (err) {
+      feed.failed = err;
+      endSession(id);
+    }
+    feed.onSettled?.();
+  };
+  setImmediate(next, 0);
+  return feed;
+}
+
+/**
  * An import preview's port, read to its end: each chunk's entries matched against the library (the
  * rule an import skips entries by), only the count and the first `sample` answers kept. Rejects when
  * the port closes before the parser's `end` (the parse failed, or was cancelled).
@@ -184,6 +225,10 @@ function feedFrom(id: number, session: ImportSession, port: MessagePort): PortFe
 function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<ImportMatches> {
   const matches: ImportMatches = { duplicates: 0, sample: [] };
   const feed: PortFeed = { port: req.port, ended: false, failed: null, onSettled: null, flow: null };
+  forgetKept();
+  // The chunks kept for the import, while they stay within req.keep bytes (null once they do not).
+  let keeping: PortChunk[] | null = req.keep !== undefined ? [] : null;
+  let bytes = 0;
   return new Promise((resolve, reject) => {
     req.port.on('close', () => {
       if (!feed.ended) reject(new CoreError('CANCELLED', 'The preview ended before the parser finished.'));
@@ -200,6 +245,11 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
             if (id !== null) matches.duplicates++;
             if (matches.sample.length < req.sample) matches.sample.push(id);
           }
+          if (keeping) {
+            bytes += chunkBytes(msg);
+            if (bytes <= req.keep!) keeping.push(msg);
+            else keeping = null;
+          }
           chunkWritten(feed);
           return;
         } catch (err) {
@@ -208,6 +258,11 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
         }
       } else {
         feed.ended = true;
+        if (keeping) {
+          const name = randomUUID();
+          kept = { name, chunks: keeping, timer: setTimeout(forgetKept, KEPT_MS).unref() };
+          matches.kept = name;
+        }
         resolve(matches);
       }
       closeFeed(feed);
@@ -231,7 +286,7 @@ function chunkWritten(feed: PortFeed): void {
 
 /** Stops reading the port, and tells a parser waiting for room that none is coming. */
 function closeFeed(feed: PortFeed): void {
-  feed.port.close();
+  feed.port?.close();
   if (feed.flow) {
     Atomics.store(feed.flow, FLOW.closed, 1);
     Atomics.notify(feed.flow, FLOW.written);
@@ -286,8 +341,13 @@ function handle(req: Request): unknown {
     case 'import.begin': {
       if (waiting.length > 0 && !draining) throw queuedBusy();
       if (sessions.size > 0) throw new CoreError('CONFLICT', 'Another import is still running; wait for it to finish.');
+      if (req.kept !== undefined && kept?.name !== req.kept) return null;
       const id = beginSession(req.source);
       if (req.port) feeds.set(id, feedFrom(id, sessions.get(id)!, req.port));
+      else if (kept && req.kept !== undefined) {
+        feeds.set(id, feedKept(id, sessions.get(id)!, kept.chunks));
+        forgetKept();
+      }
       return id;
     }
     case 'import.chunk': {
@@ -348,6 +408,7 @@ function handle(req: Request): unknown {
       for (const id of [...sessions.keys()]) endSession(id);
       for (const f of feeds.values()) closeFeed(f);
       feeds.clear();
+      forgetKept();
       opened.close();
       return null;
   }
