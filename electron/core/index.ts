@@ -7,6 +7,7 @@ import {
   isServiceUrl,
   type AppInfo,
   type HostMode,
+  type LibraryChange,
   type PdfSelection,
   type editorsFeature,
   type pdfWatchFeature,
@@ -234,6 +235,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     jobs,
     report: (err) => logger.error('an auto-export listener failed', err),
   });
+  /** A change to the library: the panes hear of it, and the auto-exports it touches run. */
+  const libraryChanged = (change: LibraryChange): void => {
+    events.emit('library.changed', change);
+    autoExport.libraryChanged(change.ids);
+  };
+  /** New items get their metadata, tallies and notices in the background, as a job. */
+  const enrichAdded = (ids: readonly number[]): void =>
+    void enricher
+      .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
+      .catch((err: unknown) => logger.error('enrichment failed', err));
   const disposers = [
     watchUndo(
       events,
@@ -245,8 +256,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     enricher.onProgress((run) => {
       events.emit('library.enrichProgress', run);
       // Filled fields and new tallies change what the table shows (and what auto-exports hold).
-      events.emit('library.changed', { kind: 'cache' });
-      autoExport.libraryChanged();
+      libraryChanged({ kind: 'cache' });
     }),
   ];
   // PDFs captured offline without an identifier wait for the paper search; it runs when enrichment resumes.
@@ -254,14 +264,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     library,
     service: () => captureServiceOf(service),
     jobs,
-    changed: (ids) => {
-      events.emit('library.changed', { kind: 'items', ids: [...ids] });
-      autoExport.libraryChanged(ids);
-    },
-    onIdentified: (ids) =>
-      void enricher
-        .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-        .catch((err: unknown) => logger.error('enrichment failed', err)),
+    changed: (ids) => libraryChanged({ kind: 'items', ids: [...ids] }),
+    onIdentified: enrichAdded,
     report: (err) => logger.error('the title search of a PDF captured offline failed', err),
   });
   const lookForPending = (): void =>
@@ -295,12 +299,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       onChange: (change) => autoExport.libraryChanged(change.ids),
       attachFiles: (ids, dirs, label, signal) => pdfs.attachFiles(ids, dirs, label, signal),
       chosen,
-      onAdded: (ids) => {
-        // New items get their metadata, tallies and notices in the background, as a job.
-        void enricher
-          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-          .catch((err: unknown) => logger.error('enrichment failed', err));
-      },
+      onAdded: enrichAdded,
     }),
   );
   registry.register(enrichmentHandlers({ enricher, watch, library }));
@@ -311,14 +310,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       tasks,
       service,
       formatter: getFormatter,
-      changed: (change) => {
-        events.emit('library.changed', change);
-        autoExport.libraryChanged(change.ids);
-      },
-      onAdded: (ids) =>
-        void enricher
-          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-          .catch((err: unknown) => logger.error('enrichment failed', err)),
+      changed: libraryChanged,
+      onAdded: enrichAdded,
       report: (err) => logger.error('assistant request failed', err),
       interruptLeftovers: options.mode === 'browser' || options.mode === 'electron',
     }),
@@ -353,19 +346,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     attachmentHandlers({
       library,
       desktop: options.desktop,
-      changed: (change) => {
-        events.emit('library.changed', change);
-        autoExport.libraryChanged(change.ids);
-      },
+      changed: libraryChanged,
     }),
   );
   registry.register(
     evidenceHandlers({
       library,
-      changed: (change) => {
-        events.emit('library.changed', change);
-        autoExport.libraryChanged(change.ids);
-      },
+      changed: libraryChanged,
     }),
   );
   registry.register(graphHandlers({ library, service, events }));
@@ -374,10 +361,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     organiseHandlers({
       library,
       events,
-      changed: (kind, ids) => {
-        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
-        autoExport.libraryChanged(ids);
-      },
+      changed: (kind, ids) => libraryChanged(ids ? { kind, ids: [...ids] } : { kind }),
     }),
   );
   registry.register(
@@ -385,14 +369,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       library,
       service,
       jobs,
-      changed: (kind, ids) => {
-        events.emit('library.changed', ids ? { kind, ids: [...ids] } : { kind });
-        autoExport.libraryChanged(ids);
-      },
-      onAdded: (ids) =>
-        void enricher
-          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-          .catch((err: unknown) => logger.error('enrichment failed', err)),
+      changed: (kind, ids) => libraryChanged(ids ? { kind, ids: [...ids] } : { kind }),
+      onAdded: enrichAdded,
     }),
   );
   const pdfs = pdfHandlers({
@@ -403,14 +381,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     storage: () => settings.get().pdfStorage,
     desktop: options.desktop,
     chosen,
-    changed: (change) => {
-      events.emit('library.changed', change);
-      autoExport.libraryChanged(change.ids);
-    },
-    onAdded: (ids) =>
-      void enricher
-        .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-        .catch((err: unknown) => logger.error('enrichment failed', err)),
+    changed: libraryChanged,
+    onAdded: enrichAdded,
     report: (err) => {
       if ((err as { code?: string } | null)?.code !== 'CANCELLED') logger.error('full-text indexing failed', err);
     },
@@ -421,14 +393,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       library,
       events,
       dataDir: options.dataDir,
-      changed: (change) => {
-        events.emit('library.changed', change);
-        autoExport.libraryChanged(change.ids);
-      },
-      onAdded: (ids) =>
-        void enricher
-          .startJob({ kind: 'items', ids: [...ids] }, { reason: 'import' })
-          .catch((err: unknown) => logger.error('enrichment failed', err)),
+      changed: libraryChanged,
+      onAdded: enrichAdded,
       capturePdf: (upload, signal) => pdfs.captureInto(upload, signal),
       jobs,
       importFolder: async (path, signal, progress, base) => {
@@ -497,10 +463,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     syncHandlers({
       engine: syncEngine,
       library,
-      changed: (ids) => {
-        events.emit('library.changed', ids ? { kind: 'items', ids: [...ids] } : { kind: 'all' });
-        autoExport.libraryChanged(ids);
-      },
+      changed: (ids) => libraryChanged(ids ? { kind: 'items', ids: [...ids] } : { kind: 'all' }),
     }),
   );
   disposers.push(events.on('library.changed', () => syncEngine.localChange()));
