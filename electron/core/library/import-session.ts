@@ -95,6 +95,7 @@ export class ImportSession {
   #anyTallies = true;
   #index = 0;
   #open = true;
+  #lastKey: string | null = null;
   /** The dropped indexes' own CREATE statements, as the migrations defined them, to recreate at commit. */
   #deferred: string[] = [];
   /** Settings → Citation keys, when it is not the default (whose key each prepared item carries). */
@@ -251,12 +252,32 @@ export class ImportSession {
     this.#result.warnings.sort((a, b) => a.index - b.index);
   }
 
-  /** Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected. */
-  addOne(item: CslItem, index: number, force: boolean): number | string | null {
-    return this.#insert(prepareItem(item), { index, line: 0 }, force);
+  /**
+   * Adds one item; returns its id, null for a duplicate (recorded), or the reason it was rejected.
+   * `given` is what the item already has elsewhere (an item from a shared library: its date added and
+   * import source), written with the row instead of this session's.
+   */
+  addOne(
+    item: CslItem,
+    index: number,
+    force: boolean,
+    given?: { dateAdded: number; source: string | null },
+  ): number | string | null {
+    return this.#insert(prepareItem(item), { index, line: 0 }, force, undefined, given);
   }
 
-  #insert(p: PreparedItem, at: EntryPlace, force: boolean, origin?: string): number | string | null {
+  /** The citation key the last item added got (its own, or a free one when it was taken). */
+  get lastKey(): string | null {
+    return this.#lastKey;
+  }
+
+  #insert(
+    p: PreparedItem,
+    at: EntryPlace,
+    force: boolean,
+    origin?: string,
+    given?: { dateAdded: number; source: string | null },
+  ): number | string | null {
     if (p.type === null) return 'The entry has no item type.';
     const d = p.derived;
     const keyed = p.requestedKey !== '' && p.keyProblem === null;
@@ -333,9 +354,9 @@ export class ImportSession {
         d.container,
         d.containerSort,
         d.doi,
+        given ? given.dateAdded : this.#now,
         this.#now,
-        this.#now,
-        this.#options.source ?? null,
+        given ? given.source : (this.#options.source ?? null),
         d.publisherSort,
         d.pagesSort,
         d.extraSort,
@@ -343,6 +364,7 @@ export class ImportSession {
       ).lastInsertRowid,
     );
     this.#st.csl.run(id, withKey(p, key));
+    this.#lastKey = key;
     this.#seenKeys.set(key.toLowerCase(), id);
     if (provisional !== null)
       this.#provisional.set(key.toLowerCase(), { id, key, base: provisional, ...(warning ? { warning } : {}) });

@@ -212,6 +212,8 @@ export class SyncStore {
     return this.#w.transaction(() => {
       const ctx = this.#context();
       const entries: PushEntry[] = [];
+      // Without any conflict (nearly always), no object has fields held back: no lookup per object.
+      const anyConflicts = this.#w.get(sql`SELECT 1 AS x FROM sync_conflicts LIMIT 1`) !== undefined;
       for (const kind of SYNC_KINDS) {
         if (entries.length >= limit) break;
         let after: LocalId | null = null;
@@ -244,11 +246,14 @@ export class SyncStore {
               continue;
             }
             const uid = p.uid ?? this.#uid(ctx, kind, p.local_id);
-            const held = this.#heldFields(kind.name, uid);
+            const held = anyConflicts ? this.#heldFields(kind.name, uid) : [];
             const base = this.#base(kind.name, uid, p.base);
             const send = doc === null ? null : withoutConflicts(doc, base, held);
-            const data = wire(send);
-            if (version > 0 && sameDoc(data === null ? null : (JSON.parse(data) as Doc), base)) {
+            const text = send === null ? null : JSON.stringify(send);
+            const data = text === null ? null : text.replace(NUL, '\\ufffd');
+            // (Compared as sent: a NUL travels as U+FFFD, and the base holds what was sent.)
+            const sent = data === null ? null : data === text ? send : (JSON.parse(data) as Doc);
+            if (version > 0 && sameDoc(sent, base)) {
               // The server has this already (fields in conflict wait for the user in sync_conflicts).
               this.#clearDirty(kind.name, p.local_id, p.mark);
               continue;
@@ -389,7 +394,9 @@ export class SyncStore {
           checked.push(problem);
         }
         checked.sort((a, b) => kindOrder(a.kind.name) - kindOrder(b.kind.name) || a.row.version - b.row.version);
-        for (const c of checked) this.#applyOne(ctx, c.kind, c.row, c.doc, summary);
+        const records = this.#records(checked);
+        for (const c of checked)
+          this.#applyOne(ctx, c.kind, c.row, c.doc, summary, records.get(`${c.kind.name} ${c.row.uid}`));
         this.#retryParked(ctx, summary);
         if (cursor !== null) {
           const current = Number(this.#settings(this.#w).get('cursor') ?? 0);
@@ -408,6 +415,40 @@ export class SyncStore {
       .map((n) => n.message);
     summary.parked = this.#r.get<{ n: number }>(sql`SELECT count(*) AS n FROM sync_parked`)!.n;
     return summary;
+  }
+
+  /**
+   * The sync records (sync_objects) of a page's objects, read in a few statements instead of one per
+   * row; null for an object this replica has no record of. Only for objects named once in the page, of
+   * kinds whose uids are random (no uidOf, no localOf): applying another row of the page never writes
+   * such an object's record, so what is read here is still true when its row is applied. The others
+   * are looked up as they are applied.
+   */
+  #records(checked: readonly { row: ServerRow; kind: SyncKind }[]): Map<string, ObjectRow | null> {
+    const out = new Map<string, ObjectRow | null>();
+    const seen = new Map<string, number>();
+    for (const c of checked) {
+      const key = `${c.kind.name} ${c.row.uid}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    const byKind = new Map<string, string[]>();
+    for (const c of checked) {
+      if (c.kind.uidOf || c.kind.localOf || seen.get(`${c.kind.name} ${c.row.uid}`) !== 1) continue;
+      const uids = byKind.get(c.kind.name) ?? [];
+      uids.push(c.row.uid);
+      byKind.set(c.kind.name, uids);
+    }
+    for (const [kind, uids] of byKind) {
+      for (const uid of uids) out.set(`${kind} ${uid}`, null);
+      // A first sync into an empty library has no records of the kind at all: nothing to read.
+      if (this.#w.get(sql`SELECT 1 AS x FROM sync_objects WHERE kind = ${kind} LIMIT 1`) === undefined) continue;
+      for (const batch of chunk(uids))
+        for (const o of this.#w.all<ObjectRow>(
+          sql`SELECT local_id, uid, version, base FROM sync_objects WHERE kind = ${kind} AND uid IN ${inList(batch)}`,
+        ))
+          out.set(`${kind} ${o.uid}`, o);
+    }
+    return out;
   }
 
   /** A server row checked for shape and size, its document parsed and checked against its kind. */
@@ -438,11 +479,22 @@ export class SyncStore {
     return { row, kind, doc: parsed.data };
   }
 
-  #applyOne(ctx: SyncContext, kind: SyncKind, row: ServerRow, server: Doc | null, summary: ApplySummary): void {
+  /** Applies one row; `known` is its object's record when #records read it (null: it has none). */
+  #applyOne(
+    ctx: SyncContext,
+    kind: SyncKind,
+    row: ServerRow,
+    server: Doc | null,
+    summary: ApplySummary,
+    known?: ObjectRow | null,
+  ): void {
     const w = this.#w;
-    const o = w.get<ObjectRow>(
-      sql`SELECT local_id, uid, version, base FROM sync_objects WHERE kind = ${kind.name} AND uid = ${row.uid}`,
-    );
+    const o =
+      known === undefined
+        ? w.get<ObjectRow>(
+            sql`SELECT local_id, uid, version, base FROM sync_objects WHERE kind = ${kind.name} AND uid = ${row.uid}`,
+          )
+        : (known ?? undefined);
     if (o && o.version >= row.version) {
       summary.skipped++;
       return;
@@ -487,7 +539,6 @@ export class SyncStore {
       if (id !== null) w.run(sql`DELETE FROM sync_dirty WHERE kind = ${kind.name} AND local_id = ${id}`);
     };
     summary.applied++;
-    const label = kind.describe(server ?? base);
     if (!dirty) {
       if (server === null) {
         if (localId !== null) kind.remove(ctx, localId);
@@ -522,7 +573,7 @@ export class SyncStore {
         kind.name,
         row.uid,
         id,
-        `${capital(label)} was deleted here but changed on another machine (by ${row.modifiedBy}); the change was kept, so it is back.`,
+        `${capital(kind.describe(server ?? base))} was deleted here but changed on another machine (by ${row.modifiedBy}); the change was kept, so it is back.`,
       );
       ctx.touchedKinds.add(kind.name);
       return;

@@ -157,6 +157,51 @@ describe.skipIf(!postgresAvailable())('a first sync into an empty library', { ti
     expect(snapshot(again.file)).toEqual(snapshot(machines[0]!.file));
   });
 
+  it('writes each new item once: its date added and import source go in with its row', async () => {
+    const b = await empty('once');
+    // Every later write of an item's row is counted, by a trigger of the test's own.
+    edit(b.file, 'CREATE TABLE test_item_writes (id INTEGER)');
+    edit(
+      b.file,
+      'CREATE TRIGGER test_item_written AFTER UPDATE ON items BEGIN INSERT INTO test_item_writes VALUES (new.id); END',
+    );
+    // The server's rows as another member wrote them, each with its own date and source; one in the Trash.
+    const page = rows.slice(0, BULK_FIRST_SYNC_ROWS).map((r, i) => ({
+      ...r,
+      data: JSON.stringify({
+        ...(JSON.parse(r.data!) as Record<string, unknown>),
+        dateAdded: 1_600_000_000_000 + i * 1000,
+        source: `shelf-${i % 7}.bib`,
+        trashed: i === 3,
+      }),
+    }));
+    const summary = await b.lib.sync.applyPull(page, page.at(-1)!.version);
+    expect(summary.applied).toBe(page.length);
+    await b.lib.sync.finishPull();
+    const db = new Database(b.file);
+    try {
+      const got = db
+        .prepare(
+          'SELECT citation_key AS key, date_added AS added, source, trashed_at IS NOT NULL AS trashed FROM items',
+        )
+        .all() as { key: string; added: number; source: string; trashed: number }[];
+      const want = page.map((r, i) => ({
+        key: (JSON.parse(r.data) as { key: string }).key,
+        added: 1_600_000_000_000 + i * 1000,
+        source: `shelf-${i % 7}.bib`,
+        trashed: i === 3 ? 1 : 0,
+      }));
+      const byKey = (a: { key: string }, c: { key: string }): number => a.key.localeCompare(c.key);
+      expect(got.sort(byKey)).toEqual(want.sort(byKey));
+      // Only the item in the Trash was written again (its trashed_at); the others once, by the insert.
+      expect(db.prepare('SELECT count(*) FROM test_item_writes').pluck().get()).toBe(1);
+      db.exec('DROP TRIGGER test_item_written; DROP TABLE test_item_writes');
+    } finally {
+      db.close();
+    }
+    expect(integrity(b.file)).toEqual([]);
+  });
+
   it('refuses to run a damaged record of the indexes to build, and says what it is', async () => {
     const b = await empty('bad-record');
     const page = rows.slice(0, BULK_FIRST_SYNC_ROWS);
