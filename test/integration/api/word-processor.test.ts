@@ -1,0 +1,358 @@
+// Zotero's word-processor integration over HTTP, played from the document's side exactly as the
+// Google Docs plugin and the Zotero Connector do it (zotero-google-docs-integration
+// src/connector/client.js Client.call; zotero-connectors src/common/integration/connectorIntegration.js):
+// POST document/execCommand {command, docId}; each answer is the next call {command, arguments:
+// [documentID, …]}; the plugin runs it and POSTs JSON.stringify(result) (which callMethod encodes as
+// JSON once more) to document/respond, until Document.complete, which it does not answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerPicker, send, startFixture, type Fixture } from './helpers';
+
+const CONNECTOR = {
+  'Content-Type': 'application/json',
+  'X-Zotero-Version': '5.0.175',
+  'X-Zotero-Connector-API-Version': '3',
+  'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
+  Origin: 'chrome-extension://ekhagklcjbdpajgpjgmbionohlpdbjgc',
+};
+
+interface Field {
+  id: string;
+  code: string;
+  text: string;
+  noteIndex: number;
+}
+
+/** A Google Docs document as the plugin presents it: links (fields) in order, a cursor, stored data. */
+class GoogleDoc {
+  fields: Field[] = [];
+  data = '';
+  /** The field the cursor is in (an id), or where a new field goes (an index into fields). */
+  cursor: { inField?: string; at?: number } = {};
+  calls: string[] = [];
+  alerts: { text: string; icon: number; buttons: number }[] = [];
+  /** The user's answer to each alert, in order (the plugin maps its buttons to Zotero's numbers). */
+  alertAnswers: number[] = [];
+  bibliographyStyle: unknown[] | null = null;
+  #next = 1;
+  completed = 0;
+
+  constructor(readonly id = 'doc-1tab') {}
+
+  text(): string[] {
+    return this.fields.map((f) => f.text);
+  }
+
+  // The plugin's methods (client.js), answering as it answers.
+  getActiveDocument() {
+    return {
+      documentId: this.id,
+      outputFormat: 'html',
+      supportedNotes: ['footnotes'],
+      supportsImportExport: true,
+      supportsTextInsertion: true,
+      supportsCitationMerging: true,
+      processorName: 'Google Docs',
+    };
+  }
+  getDocumentData() {
+    return this.data;
+  }
+  setDocumentData(data: string) {
+    this.data = data;
+  }
+  activate() {}
+  complete() {
+    this.completed++;
+  }
+  displayAlert(text: string, icon: number, buttons: number) {
+    this.alerts.push({ text, icon, buttons });
+    return this.alertAnswers.shift() ?? 0;
+  }
+  getFields() {
+    return this.fields.map((f) => ({ ...f }));
+  }
+  cursorInField() {
+    const f = this.fields.find((x) => x.id === this.cursor.inField);
+    return f ? { ...f } : false;
+  }
+  canInsertField() {
+    return true;
+  }
+  insertField(_fieldType: string, noteType: number) {
+    const field = { text: '{Citation}', code: '{}', id: `f${this.#next++}`, noteIndex: noteType ? 1 : 0 };
+    this.fields.splice(this.cursor.at ?? this.fields.length, 0, field);
+    return { ...field };
+  }
+  setBibliographyStyle(...args: unknown[]) {
+    this.bibliographyStyle = args;
+  }
+  setText(fieldID: string, text: string) {
+    // Google Docs keeps the text only (Zotero's HTTP client strips the HTML the same way).
+    this.#field(fieldID).text = text
+      .replace(/<[^>]*>/g, '')
+      .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+      .replace(/&amp;/g, '&');
+  }
+  setCode(fieldID: string, code: string) {
+    this.#field(fieldID).code = code;
+  }
+  delete(fieldID: string) {
+    this.fields = this.fields.filter((f) => f.id !== fieldID);
+  }
+  removeCode(fieldID: string) {
+    this.#field(fieldID).code = '';
+  }
+  select() {}
+  convert(ids: string[], _type: string, noteTypes: number[]) {
+    ids.forEach((id, i) => (this.#field(id).noteIndex = noteTypes[i] ? i + 1 : 0));
+  }
+  #field(id: string): Field {
+    const f = this.fields.find((x) => x.id === id);
+    if (!f) throw Object.assign(new Error(`Field ${id} not found`), { type: 'Connector Error' });
+    return f;
+  }
+}
+
+/** Runs one command as the Connector runs it; resolves when Document.complete arrives (or the server gives up). */
+async function exec(f: Fixture, doc: GoogleDoc, command: string, opts: { stopAfter?: string } = {}): Promise<string> {
+  let reply = await send(
+    f.api.port,
+    'POST',
+    '/connector/document/execCommand',
+    CONNECTOR,
+    JSON.stringify({ command, docId: doc.id }),
+  );
+  for (;;) {
+    if (reply.status !== 200) return `${reply.status} ${reply.body}`;
+    const request = JSON.parse(reply.body) as { command: string; arguments: unknown[] };
+    doc.calls.push(request.command);
+    const [, ...args] = request.arguments;
+    const method = request.command.split('.')[1]!;
+    if (method === 'complete') {
+      doc.complete();
+      return 'complete';
+    }
+    if (opts.stopAfter === request.command) return 'stopped';
+    let result: unknown;
+    try {
+      result = (doc as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.apply(doc, args);
+    } catch (e) {
+      result = {
+        error: (e as { type?: string }).type ?? 'Connector Error',
+        message: (e as Error).message,
+        stack: (e as Error).stack,
+      };
+    }
+    const body = result === undefined || result === null ? 'null' : JSON.stringify(result);
+    reply = await send(f.api.port, 'POST', '/connector/document/respond', CONNECTOR, JSON.stringify(body));
+  }
+}
+
+/** Answers the next picker the command opens, as the picker page does. */
+async function pick(f: Fixture, picks: unknown[] | null): Promise<void> {
+  const session = await f.nextPicker();
+  const answered = await answerPicker(f.api.port, session, picks);
+  expect(answered.status).toBe(200);
+}
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await startFixture();
+  const set = await f.core.invoke('settings.update', { citationStyle: 'apa', locale: 'en-US' });
+  if (!set.ok) throw new Error(set.error.message);
+}, 60_000);
+afterAll(async () => f.close());
+
+describe('word-processor integration over HTTP', () => {
+  it('adds citations, then a bibliography, in a new document (Google Docs sequence)', async () => {
+    const doc = new GoogleDoc();
+    const running = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'adams2001', locator: '5', label: 'page' }]);
+    expect(await running).toBe('complete');
+    expect(doc.calls.slice(0, 3)).toEqual([
+      'Application.getActiveDocument',
+      'Document.getDocumentData',
+      'Document.cursorInField',
+    ]);
+    expect(doc.calls).toContain('Document.insertField');
+    expect(doc.calls.slice(-3)).toEqual(['Document.setDocumentData', 'Document.activate', 'Document.complete']);
+    expect(doc.text()).toEqual(['(Adams & Baker, 2001, p. 5)']);
+    const code = JSON.parse(doc.fields[0]!.code.replace(/^ITEM CSL_CITATION /, '')) as {
+      citationItems: { id: number; uris: string[]; itemData: { title: string }; locator: string }[];
+      properties: { plainCitation: string };
+    };
+    expect(code.citationItems[0]!.uris[0]).toMatch(
+      /^http:\/\/zotero\.org\/users\/local\/citewise\/items\/[23456789A-Z]{8}$/,
+    );
+    expect(code.citationItems[0]!.itemData.title).toBe('On Citing');
+    expect(code.properties.plainCitation).toBe('(Adams & Baker, 2001, p. 5)');
+    expect(doc.data).toMatch(
+      /^<data data-version="3" zotero-version="7\.0\.0"><session id="[^"]+"\/><style id="http:\/\/www\.zotero\.org\/styles\/apa" locale="en-US" hasBibliography="1" bibliographyStyleHasBeenSet="0"\/><prefs><pref name="fieldType" value="Http"\/><\/prefs><\/data>$/,
+    );
+
+    // A second citation of another item, then the same item again with suppress-author.
+    doc.cursor = { at: 1 };
+    const second = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'brigge2002' }, { citationKey: 'adams2001', suppressAuthor: true }]);
+    expect(await second).toBe('complete');
+    expect(doc.text()).toEqual(['(Adams & Baker, 2001, p. 5)', '(2001; Brigge, 2002)']);
+
+    doc.cursor = { at: 2 };
+    expect(await exec(f, doc, 'addEditBibliography')).toBe('complete');
+    expect(doc.fields[2]!.code).toBe('BIBL {"uncited":[],"omitted":[],"custom":[]} CSL_BIBLIOGRAPHY');
+    expect(doc.fields[2]!.text).toContain('Adams, A., & Baker, B. (2001). On Citing. Journal of Tests, 3, 1–10.');
+    expect(doc.fields[2]!.text).toContain('Brigge, C. (2002). Books Are Long. Press.');
+    // APA's hanging indent, in Word's twips, as Zotero sends it (Cite.getBibliographyFormatParameters).
+    expect(doc.bibliographyStyle).toEqual([-720, 720, 480, 0, [], 0]);
+    expect(doc.data).toContain('bibliographyStyleHasBeenSet="1"');
+  }, 60_000);
+
+  it('edits a citation at the cursor with its cites shown, and a cancelled picker changes nothing', async () => {
+    const doc = new GoogleDoc();
+    const first = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'adams2001' }]);
+    await first;
+    doc.cursor = { inField: doc.fields[0]!.id };
+    const before = structuredClone(doc.fields);
+    const cancelled = exec(f, doc, 'addEditCitation');
+    await pick(f, null);
+    expect(await cancelled).toBe('complete');
+    expect(doc.fields).toEqual(before);
+    expect(doc.alerts).toEqual([]);
+
+    const edit = exec(f, doc, 'editCitation');
+    await pick(f, [{ citationKey: 'adams2001', prefix: 'see', locator: '3-4', label: 'chapter' }]);
+    expect(await edit).toBe('complete');
+    expect(doc.text()).toEqual(['(see Adams & Baker, 2001, Chapters 3–4)']);
+
+    // A cancelled new citation takes its placeholder away again.
+    doc.cursor = { at: 1 };
+    const gone = exec(f, doc, 'addEditCitation');
+    await pick(f, null);
+    await gone;
+    expect(doc.fields).toHaveLength(1);
+    expect(doc.calls).toContain('Field.delete');
+  }, 60_000);
+
+  it('refresh keeps a hand-edited citation when the writer says so, and only rewrites what changed', async () => {
+    const doc = new GoogleDoc();
+    for (const key of ['adams2001', 'brigge2002']) {
+      doc.cursor = { at: doc.fields.length };
+      const r = exec(f, doc, 'addEditCitation');
+      await pick(f, [{ citationKey: key }]);
+      await r;
+    }
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.calls.filter((c) => c === 'Field.setText')).toHaveLength(0);
+
+    doc.fields[1]!.text = '(Brigge, 2002, my own words)';
+    doc.alertAnswers = [1]; // Yes: keep my change
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts.at(-1)).toMatchObject({ icon: 2, buttons: 2 });
+    expect(doc.alerts.at(-1)!.text).toContain('Original: (Brigge, 2002)');
+    expect(doc.text()[1]).toBe('(Brigge, 2002, my own words)');
+    expect(doc.fields[1]!.code).toContain('"dontUpdate":true');
+
+    // Answering No overwrites the edit.
+    const other = new GoogleDoc();
+    other.fields = structuredClone(doc.fields);
+    other.data = doc.data;
+    other.fields[0]!.text = '(Adams, by hand)';
+    other.alertAnswers = [0];
+    await exec(f, other, 'refresh');
+    expect(other.text()[0]).toBe('(Adams & Baker, 2001)');
+  }, 60_000);
+
+  it('reports a corrupted field by name in the document, writing nothing', async () => {
+    const doc = new GoogleDoc();
+    const r = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'adams2001' }]);
+    await r;
+    doc.fields[0]!.code = doc.fields[0]!.code.replace('"citationItems":[', '"citationItems":[,');
+    const before = structuredClone(doc.fields);
+    const data = doc.data;
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toHaveLength(1);
+    expect(doc.alerts[0]!.text).toMatch(/The code of citation 1 \(“\(Adams & Baker, 2001\)”\) is not valid JSON/);
+    expect(doc.alerts[0]).toMatchObject({ icon: 0, buttons: 0 });
+    expect(doc.fields).toEqual(before);
+    expect(doc.data).toBe(data);
+    expect(doc.calls).not.toContain('Document.setDocumentData');
+  }, 60_000);
+
+  it('a plugin error ends the command with Zotero-style alert; a second document is told to wait', async () => {
+    const doc = new GoogleDoc();
+    doc.insertField = () => {
+      throw Object.assign(new Error('Handled Error'), { type: 'Alert' });
+    };
+    const r = exec(f, doc, 'addEditCitation');
+    expect(await r).toBe('complete');
+    expect(doc.alerts[0]!.text).toContain('Handled Error');
+
+    const busy = new GoogleDoc('doc-2');
+    const first = exec(f, busy, 'addEditCitation');
+    const session = await f.nextPicker();
+    const second = await send(
+      f.api.port,
+      'POST',
+      '/connector/document/execCommand',
+      CONNECTOR,
+      JSON.stringify({ command: 'refresh', docId: 'doc-3' }),
+    );
+    expect(second.status).toBe(503);
+    expect(second.body).toBe('Integration transaction is already in progress');
+    await answerPicker(f.api.port, session, [{ citationKey: 'adams2001' }]);
+    expect(await first).toBe('complete');
+  }, 60_000);
+
+  it('a plugin that disconnects while the picker is open ends the command and closes the picker', async () => {
+    const controller = new AbortController();
+    const held = fetch(`http://127.0.0.1:${f.api.port}/connector/document/execCommand`, {
+      method: 'POST',
+      headers: CONNECTOR,
+      body: JSON.stringify({ command: 'addEditCitation', docId: 'doc-5' }),
+      signal: controller.signal,
+    }).catch(() => null);
+    // The Connector's fetch would get getActiveDocument first: play the document up to the picker.
+    const doc = new GoogleDoc('doc-5');
+    const reply = await held;
+    let next = JSON.parse(await reply!.text()) as { command: string; arguments: unknown[] };
+    const waiting = f.nextPicker();
+    let body: string;
+    const respond = new AbortController();
+    for (;;) {
+      const method = next.command.split('.')[1]!;
+      const result = (doc as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.apply(
+        doc,
+        next.arguments.slice(1),
+      );
+      body = result === undefined || result === null ? 'null' : JSON.stringify(result);
+      const r = await Promise.race([
+        fetch(`http://127.0.0.1:${f.api.port}/connector/document/respond`, {
+          method: 'POST',
+          headers: CONNECTOR,
+          body: JSON.stringify(body),
+          signal: respond.signal,
+        }).then(async (x) => JSON.parse(await x.text()) as { command: string; arguments: unknown[] }),
+        waiting.then(() => null),
+      ]);
+      if (r === null) break;
+      next = r;
+    }
+    expect(f.api.pickers.open).toBe(1);
+    expect(f.api.integration.transport.busy).toBe(true);
+    respond.abort(); // the tab closed
+    for (let i = 0; i < 100 && (f.api.integration.transport.busy || f.api.pickers.open > 0); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(f.api.pickers.open).toBe(0);
+    expect(f.api.integration.transport.busy).toBe(false);
+    // The next document is served at once.
+    const again = new GoogleDoc('doc-6');
+    const r = exec(f, again, 'addEditCitation');
+    await pick(f, [{ citationKey: 'brigge2002' }]);
+    expect(await r).toBe('complete');
+  }, 60_000);
+});
