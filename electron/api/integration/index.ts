@@ -14,8 +14,7 @@ import { connectorHostAllowed, connectorRequestAllowed } from '../connector/guar
 import type { ApiCore } from '../library';
 import type { PickerHub } from '../picker';
 import { ZOTERO_VERSION } from '../connector';
-import type {
-  IntegrationSessions} from './session';
+import type { IntegrationSessions } from './session';
 import {
   type ChosenCite,
   type DocPrefs,
@@ -59,6 +58,18 @@ export function coreIntegrationLibrary(core: () => Promise<ApiCore>): Integratio
         if (csl[i]) out.set(id, { key: keys[i]!, csl: csl[i]! });
       });
       return out;
+    },
+    async importItems(items) {
+      // The project's import (one transaction, one undo step, duplicates merged as any import).
+      const result = await (
+        await core()
+      ).invoke('library.import', {
+        text: JSON.stringify(items),
+        format: 'csljson',
+        fileName: 'word-processor document',
+      });
+      if (!result.ok) throw new Error(result.error.message);
+      return (result.value as ResultOf<'library.import'>).added;
     },
   };
 }
@@ -122,12 +133,13 @@ export function pickerDialogs(
             ],
       );
     },
+    // Document Preferences take the citation style and locale chosen in Citewise's Settings (its
+    // style browser is where styles are found and installed); footnotes stay as the document has them.
     async documentPreferences(current): Promise<DocPrefs | null> {
-      if (current) return current;
       const settings = await (await core()).invoke('settings.get', {});
       if (!settings.ok) return null;
       const { citationStyle, locale } = settings.value as ResultOf<'settings.get'>;
-      return { styleID: citationStyle, locale, noteType: 1 };
+      return { styleID: citationStyle, locale, noteType: current?.noteType || 1 };
     },
   };
 }
@@ -141,9 +153,11 @@ export interface IntegrationContext {
 export class IntegrationEndpoints {
   readonly #ctx: IntegrationContext;
   readonly transport: HttpTransport;
+  readonly sessions: IntegrationSessions;
 
   constructor(ctx: IntegrationContext) {
     this.#ctx = ctx;
+    this.sessions = ctx.sessions;
     this.transport = new HttpTransport((command, call, signal) => ctx.sessions.run(command, call, signal), {
       ...(ctx.respondTimeoutMs !== undefined ? { respondTimeoutMs: ctx.respondTimeoutMs } : {}),
     });

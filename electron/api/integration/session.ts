@@ -3,7 +3,7 @@
 // the data back; on an error, show it in the document (activate + displayAlert, as Zotero does);
 // always activate and complete. The document is reached only through `call` (the transport's), so
 // the same commands serve every transport.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CslItem } from '../../../shared/model/csl';
 import type { LocaleLookup } from '../../core/formats/cite/locales';
 import {
@@ -87,14 +87,14 @@ export interface IntegrationDialogs {
     signal: AbortSignal,
   ): Promise<ChosenCite[] | null>;
   documentPreferences(current: DocPrefs | null, signal: AbortSignal): Promise<DocPrefs | null>;
-  /** Items cited only by their embedded data: whether to add them to the library (true: import). */
-  offerImport?(items: CslItem[]): Promise<void>;
 }
 
 /** What the commands need from the library: items by Zotero key, and by id. */
 export interface IntegrationLibrary {
   byKeys(keys: readonly string[]): Promise<Map<string, { id: number; csl: CslItem }>>;
   byIds(ids: readonly number[]): Promise<Map<number, { key: string; csl: CslItem }>>;
+  /** Adds items (CSL-JSON) to the library as one import; how many were added. */
+  importItems(items: CslItem[]): Promise<number>;
 }
 
 export interface ResolvedStyle {
@@ -175,6 +175,8 @@ interface Reading {
 export class IntegrationSessions {
   readonly #o: SessionOptions;
   readonly #warm = new Map<string, Warm>();
+  /** Document sessions already offered the import of their unknown items. */
+  readonly #offered = new Set<string>();
   /** Statistics of the last command (tests and benchmarks read them). */
   last = { setText: 0, setCode: 0, rebuilt: false };
 
@@ -184,7 +186,7 @@ export class IntegrationSessions {
 
   /** Runs one command to the end, talking to the document through `call`. Never throws. */
   async run(command: string, call: DocumentCall, signal: AbortSignal = new AbortController().signal): Promise<void> {
-    const t = new Transaction(this.#o, this.#warm, call, this.last, signal);
+    const t = new Transaction(this.#o, this.#warm, call, this.last, signal, this.#offered);
     await t.run(command);
   }
 }
@@ -202,6 +204,7 @@ class Transaction {
     private readonly rawCall: DocumentCall,
     private readonly stats: IntegrationSessions['last'],
     private readonly signal: AbortSignal,
+    private readonly offered: Set<string>,
   ) {
     stats.setText = 0;
     stats.setCode = 0;
@@ -581,7 +584,13 @@ class Transaction {
         );
       }
       const again = (it.uris ?? []).map((u) => embeddedByUri.get(u)).find((x) => x !== undefined);
-      const anon = again ?? `${this.#data!.sessionID}/${randomId()}`;
+      // The same id in every transaction (from its URIs, or its data), so a warm engine still matches.
+      const anon =
+        again ??
+        `${this.#data!.sessionID}/${createHash('sha1')
+          .update(it.uris?.length ? it.uris.join('\n') : JSON.stringify(it.itemData))
+          .digest('base64url')
+          .slice(0, 12)}`;
       for (const u of it.uris ?? []) embeddedByUri.set(u, anon);
       it.id = anon;
       reading.items.set(anon, { ...it.itemData, id: anon } as CslItem);
@@ -787,8 +796,34 @@ class Transaction {
         if (o.forceBibliography || text !== b.field.text) await this.#call('Field.setText', b.field.id, text, true);
       }
     }
-    if (reading.embedded.size > 0 && o.rebuild && this.o.dialogs.offerImport)
-      await this.o.dialogs.offerImport([...reading.embedded.values()]);
+    if (reading.embedded.size > 0 && o.rebuild) await this.#offerImport(reading);
+  }
+
+  /**
+   * Items the document cites that the library lacks (a document from a co-author's Zotero): offered
+   * for import once per document session; the citations keep their embedded data either way.
+   */
+  async #offerImport(reading: Reading): Promise<void> {
+    const session = this.#data!.sessionID ?? '';
+    if (this.offered.has(session)) return;
+    this.offered.add(session);
+    const items = [...reading.embedded.values()];
+    const titles = items
+      .slice(0, 5)
+      .map((i) => `• ${typeof i.title === 'string' ? i.title : '(untitled)'}`)
+      .join('\n');
+    const yes = await this.#call(
+      'Document.displayAlert',
+      `${items.length === 1 ? 'One cited item is' : `${items.length} cited items are`} not in your Citewise library; the citations use the data stored in the document.\n\n${titles}${items.length > 5 ? '\n…' : ''}\n\nAdd ${items.length === 1 ? 'it' : 'them'} to the library?`,
+      ICON_WARNING,
+      BUTTONS_YES_NO,
+    );
+    if (!yes) return;
+    const clean = items.map((i) => {
+      const { id: _id, ...rest } = i;
+      return rest as CslItem;
+    });
+    await this.o.library.importItems(clean);
   }
 
   /** The item data to embed: the library's CSL-JSON under the cluster's id, as Zotero embeds it. */

@@ -355,4 +355,143 @@ describe('word-processor integration over HTTP', () => {
     await pick(f, [{ citationKey: 'brigge2002' }]);
     expect(await r).toBe('complete');
   }, 60_000);
+
+  it('continues a document Zotero wrote: library items by their key, unknown ones from embedded data', async () => {
+    const [adamsKey] = await f.core.library.lib.zoteroKeysOf('item', [f.ids.adams2001!]);
+    const doc = new GoogleDoc('zotero-doc');
+    // As Zotero 7 leaves a Google Doc: its document data and codes (Citation.toJSON, Bibliography.serialize).
+    doc.data =
+      '<data data-version="3" zotero-version="7.0.11"><session id="ZsEs5n1d"/><style id="http://www.zotero.org/styles/apa" locale="en-US" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Http"/><pref name="automaticJournalAbbreviations" value="true"/></prefs></data>';
+    const zoteroCitation = (id: string, item: object, uri: string, plain: string) =>
+      `ITEM CSL_CITATION ${JSON.stringify({
+        citationID: id,
+        properties: { formattedCitation: plain.replace('&', '&#38;'), plainCitation: plain, noteIndex: 0 },
+        citationItems: [{ id: 412, uris: [uri], itemData: item }],
+        schema: 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json',
+      })}`;
+    doc.fields = [
+      {
+        id: 'z1',
+        code: zoteroCitation(
+          'Zc1',
+          {
+            id: 412,
+            type: 'article-journal',
+            title: 'On Citing',
+            author: [
+              { family: 'Adams', given: 'Ann' },
+              { family: 'Baker', given: 'Bob' },
+            ],
+            issued: { 'date-parts': [['2001']] },
+          },
+          `http://zotero.org/users/9876543/items/${adamsKey}`,
+          '(Adams & Baker, 2001)',
+        ),
+        text: '(Adams & Baker, 2001)',
+        noteIndex: 0,
+      },
+      {
+        id: 'z2',
+        code: zoteroCitation(
+          'Zc2',
+          {
+            id: 977,
+            type: 'article-journal',
+            title: 'Quorum sensing in mixed biofilms',
+            'container-title': 'Journal of Microbial Studies',
+            author: [
+              { family: 'Franklin', given: 'Rosalind' },
+              { family: 'Wilkins', given: 'Maurice' },
+            ],
+            issued: { 'date-parts': [['2023', 5, 17]] },
+            volume: '41',
+            page: '233-251',
+          },
+          'http://zotero.org/users/9876543/items/QQQQ2345',
+          '(Franklin & Wilkins, 2023)',
+        ),
+        text: '(Franklin & Wilkins, 2023)',
+        noteIndex: 0,
+      },
+      {
+        id: 'z3',
+        code: 'BIBL {"uncited":[],"omitted":[],"custom":[]} CSL_BIBLIOGRAPHY',
+        text: 'Adams … Franklin …',
+        noteIndex: 0,
+      },
+    ];
+    doc.alertAnswers = [1]; // Yes: add the co-author's item to the library
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    // Zotero's text is what Citewise prints: the citations are not rewritten, only re-coded.
+    expect(doc.text().slice(0, 2)).toEqual(['(Adams & Baker, 2001)', '(Franklin & Wilkins, 2023)']);
+    expect(doc.fields[2]!.text).toContain('Franklin, R., & Wilkins, M. (2023). Quorum sensing in mixed biofilms.');
+    expect(doc.fields[2]!.text).toContain('Adams, A., & Baker, B. (2001). On Citing. Journal of Tests');
+    const c1 = JSON.parse(doc.fields[0]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      citationID: string;
+      citationItems: { id: unknown; uris: string[] }[];
+    };
+    expect(c1.citationID).toBe('Zc1');
+    expect(c1.citationItems[0]).toMatchObject({
+      id: f.ids.adams2001,
+      uris: [`http://zotero.org/users/local/citewise/items/${adamsKey}`],
+    });
+    const c2 = JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      citationItems: { id: string; uris: string[]; itemData: { title: string } }[];
+    };
+    expect(c2.citationItems[0]!.id).toMatch(/^ZsEs5n1d\//);
+    expect(c2.citationItems[0]!.uris).toEqual(['http://zotero.org/users/9876543/items/QQQQ2345']);
+    expect(c2.citationItems[0]!.itemData.title).toBe('Quorum sensing in mixed biofilms');
+    expect(doc.data).toContain('<session id="ZsEs5n1d"/>');
+    expect(doc.data).toContain('<pref name="automaticJournalAbbreviations" value="true"/>');
+    // The offer to import, and the import itself.
+    expect(doc.alerts.at(-1)!.text).toContain('One cited item is not in your Citewise library');
+    const found = await f.core.library.listing.list({
+      query: 'quorum',
+      sort: { column: 'relevance', direction: 'desc' },
+      limit: 5,
+    });
+    expect(found.rows.map((r) => r.title)).toContain('Quorum sensing in mixed biofilms');
+
+    // Inserting a citation between them uses the warm session: one cluster processed.
+    doc.cursor = { at: 1 };
+    const adding = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'brigge2002', locator: '12' }]);
+    expect(await adding).toBe('complete');
+    expect(f.api.integration.sessions.last.rebuilt).toBe(false);
+    expect(doc.text().slice(0, 3)).toEqual([
+      '(Adams & Baker, 2001)',
+      '(Brigge, 2002, p. 12)',
+      '(Franklin & Wilkins, 2023)',
+    ]);
+  }, 60_000);
+
+  it('document preferences: a new style reformats every citation; remove codes keeps the text', async () => {
+    const doc = new GoogleDoc('prefs-doc');
+    for (const key of ['adams2001', 'brigge2002']) {
+      doc.cursor = { at: doc.fields.length };
+      const r = exec(f, doc, 'addEditCitation');
+      await pick(f, [{ citationKey: key }]);
+      await r;
+    }
+    // Document Preferences adopt the style chosen in Citewise's Settings.
+    const set = await f.core.invoke('settings.update', { citationStyle: 'ieee' });
+    if (!set.ok) throw new Error(set.error.message);
+    try {
+      expect(await exec(f, doc, 'setDocPrefs')).toBe('complete');
+    } finally {
+      await f.core.invoke('settings.update', { citationStyle: 'apa' });
+    }
+    expect(doc.text()).toEqual(['[1]', '[2]']);
+    expect(doc.data).toContain('<style id="http://www.zotero.org/styles/ieee" locale="en-US"');
+    expect(JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')).properties.plainCitation).toBe('[2]');
+
+    doc.alertAnswers = [0]; // Cancel
+    await exec(f, doc, 'removeCodes');
+    expect(doc.fields.every((x) => x.code.startsWith('ITEM CSL_CITATION'))).toBe(true);
+    doc.alertAnswers = [1]; // OK
+    await exec(f, doc, 'removeCodes');
+    expect(doc.fields.map((x) => x.code)).toEqual(['', '']);
+    expect(doc.text()).toEqual(['[1]', '[2]']);
+  }, 60_000);
 });
