@@ -77,16 +77,16 @@ export class ClusterFormatter {
    * Puts one cluster at `index` (a new one) or replaces the one with its id, in one
    * processCitationCluster call; answers with every cluster whose text changed (the new one's included).
    */
-  upsert(cluster: Cluster, index: number): Map<string, string> {
+  upsert(cluster: Cluster, index: number): { changed: Map<string, string>; bibchange: boolean } {
     const clusters = this.#clusters.filter((c) => c.citationID !== cluster.citationID);
     const at = Math.max(0, Math.min(index, clusters.length));
     const pre = clusters.slice(0, at).map((c): [string, number] => [c.citationID, c.properties.noteIndex]);
     const post = clusters.slice(at).map((c): [string, number] => [c.citationID, c.properties.noteIndex]);
     const copy = structuredClone(cluster);
-    const [, changed] = this.#engine.processCitationCluster(copy, pre, post);
+    const [status, changed] = this.#engine.processCitationCluster(copy, pre, post);
     clusters.splice(at, 0, copy);
     this.#clusters = clusters;
-    return new Map(changed.map(([, text, id]) => [id, text]));
+    return { changed: new Map(changed.map(([, text, id]) => [id, text])), bibchange: status.bibchange };
   }
 
   /** The bibliography of what the clusters cite (and `uncited`): its entries' ids and texts, or null (a style without one). */

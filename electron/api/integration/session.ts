@@ -149,7 +149,13 @@ interface Warm {
   engine: ClusterFormatter;
   /** What the engine holds, per cluster, to tell whether the document still matches it. */
   signature: string[];
+  /** The citationID of each cluster, in order. */
+  ids: string[];
   items: Map<string, CslItem>;
+  /** Each cluster's text as the engine last gave it. */
+  texts: Map<string, string>;
+  /** The bibliography the engine last made (null: the style has none); undefined until asked. */
+  bibliography?: ReturnType<ClusterFormatter['bibliography']>;
 }
 
 interface Citation {
@@ -182,6 +188,11 @@ export class IntegrationSessions {
 
   constructor(o: SessionOptions) {
     this.#o = o;
+  }
+
+  /** Drops the warm engines (a style was reinstalled; benchmarks measure a first refresh). */
+  forget(): void {
+    this.#warm.clear();
   }
 
   /** Runs one command to the end, talking to the document through `call`. Never throws. */
@@ -321,7 +332,7 @@ class Transaction {
 
   async refresh(): Promise<void> {
     await this.#init(true);
-    await this.#update(await this.#read(), { forceBibliography: true, rebuild: true });
+    await this.#update(await this.#read(), { forceBibliography: true, offerImport: true });
   }
 
   async removeCodes(): Promise<void> {
@@ -459,6 +470,7 @@ class Transaction {
     )) as Record<string, unknown> | null;
     if (!f || f.id === undefined) throw new Error('the word processor did not say which field it inserted');
     await this.#call('Field.setCode', String(f.id), 'TEMP');
+    this.#fields = null;
     return {
       id: String(f.id),
       code: 'TEMP',
@@ -621,6 +633,9 @@ class Transaction {
       );
       if (!ok) throw new UserCancelled('editing citation');
     }
+    // As Zotero: the new field first, then the document's fields read once, the new one among them.
+    const created = !target || fieldKind(target.code) === 'temp';
+    if (!target) target = await this.#addField(true);
     const reading = await this.#read();
     const current: ChosenCite[] = [];
     if (existing && target) {
@@ -634,11 +649,6 @@ class Transaction {
           ...(it.suffix !== undefined ? { suffix: it.suffix } : {}),
           ...(it['suppress-author'] ? { suppressAuthor: true } : {}),
         });
-    }
-    const created = !target || fieldKind(target.code) === 'temp';
-    if (!target) {
-      target = await this.#addField(true);
-      this.#fields = null;
     }
     const chosen = await this.o.dialogs.chooseCites(current, reading.embedded, this.signal);
     if (this.signal.aborted) throw new TransportClosed('the word processor is gone');
@@ -689,7 +699,14 @@ class Transaction {
    */
   async #update(
     reading: Reading,
-    o: { forceBibliography: boolean; rebuild?: boolean; resetText?: boolean; inserted?: Citation },
+    o: {
+      forceBibliography: boolean;
+      /** Rebuild the engine even when a warm one matches (a new style or note type). */
+      rebuild?: boolean;
+      resetText?: boolean;
+      inserted?: Citation;
+      offerImport?: boolean;
+    },
   ): Promise<void> {
     const style = this.#style();
     const data = this.#data!;
@@ -697,20 +714,31 @@ class Transaction {
     const sig = (c: Citation): string =>
       JSON.stringify([c.cluster, c.cluster.citationItems.map((it) => reading.items.get(it.id))]);
     const signature = reading.citations.map(sig);
+    const ids = reading.citations.map((c) => c.cluster.citationID);
     let warm = this.warm.get(engineKey);
-    const texts = new Map<string, string>();
-    const expected = o.inserted ? signature.filter((_, i) => reading.citations[i] !== o.inserted) : signature;
+    // The warm engine holds this document when every other citation (and its items' data) is as it
+    // left them: then an insert or an edit is one processCitationCluster, and a refresh nothing at all.
+    const mine = o.inserted?.cluster.citationID;
+    const others = (sigs: string[], of: string[]) => sigs.filter((_, i) => of[i] !== mine);
     const reusable =
       !o.rebuild &&
       warm !== undefined &&
-      warm.signature.length === expected.length &&
-      warm.signature.every((s, i) => s === expected[i]) &&
-      o.inserted !== undefined;
-    if (reusable && warm && o.inserted) {
-      for (const [k, v] of reading.items) warm.items.set(k, v);
-      const position = reading.citations.indexOf(o.inserted);
-      for (const [id, text] of warm.engine.upsert(o.inserted.cluster, position)) texts.set(id, text);
+      (() => {
+        const a = others(warm.signature, warm.ids);
+        const b = others(signature, ids);
+        return a.length === b.length && a.every((x, i) => x === b[i]);
+      })();
+    let bibChanged = true;
+    if (reusable && warm) {
+      if (o.inserted) {
+        for (const [k, v] of reading.items) warm.items.set(k, v);
+        const position = reading.citations.indexOf(o.inserted);
+        const { changed, bibchange } = warm.engine.upsert(o.inserted.cluster, position);
+        for (const [id, text] of changed) warm.texts.set(id, text);
+        bibChanged = bibchange || warm.bibliography === undefined;
+      } else bibChanged = warm.bibliography === undefined;
       warm.signature = signature;
+      warm.ids = ids;
     } else {
       const items = new Map(reading.items);
       const engine = new ClusterFormatter({
@@ -721,12 +749,13 @@ class Transaction {
         format: this.#outputFormat,
       });
       this.stats.rebuilt = true;
-      for (const [id, text] of engine.rebuild(reading.citations.map((c) => c.cluster))) texts.set(id, text);
-      warm = { key: engineKey, engine, signature, items };
+      const texts = engine.rebuild(reading.citations.map((c) => c.cluster));
+      warm = { key: engineKey, engine, signature, ids, items, texts };
       this.warm.delete(engineKey);
       this.warm.set(engineKey, warm);
       while (this.warm.size > 8) this.warm.delete(this.warm.keys().next().value!);
     }
+    const texts = warm.texts;
 
     // Citations, last first (as Zotero: plugins that renumber fields as text changes stay consistent).
     for (const c of [...reading.citations].reverse()) {
@@ -771,7 +800,8 @@ class Transaction {
 
     // Bibliographies.
     if (reading.bibliographies.length > 0 && reading.citations.length > 0) {
-      const bib = warm.engine.bibliography();
+      if (bibChanged) warm.bibliography = warm.engine.bibliography();
+      const bib = warm.bibliography;
       let text = '{Bibliography}';
       if (bib) {
         const body = this.#outputFormat === 'rtf' ? bib.entries.join('\\\r\n') : bib.entries.join('');
@@ -796,7 +826,7 @@ class Transaction {
         if (o.forceBibliography || text !== b.field.text) await this.#call('Field.setText', b.field.id, text, true);
       }
     }
-    if (reading.embedded.size > 0 && o.rebuild) await this.#offerImport(reading);
+    if (reading.embedded.size > 0 && o.offerImport) await this.#offerImport(reading);
   }
 
   /**

@@ -91,7 +91,8 @@ describe('ClusterFormatter', () => {
   it('an inserted citation changes the ones after it (ibid no more) and is the only work done', () => {
     const f = formatter(NOTE_STYLE);
     f.rebuild([cluster('c1', 1, ['a']), cluster('c2', 2, ['a'])]);
-    const changed = f.upsert(cluster('new', 2, ['c']), 1);
+    const { changed, bibchange } = f.upsert(cluster('new', 2, ['c']), 1);
+    expect(bibchange).toBe(true);
     // The new citation, and c2, which is no longer ibid (another work came between).
     expect([...changed.entries()].sort()).toEqual([
       ['c2', 'Smith, n. 1.'],
@@ -99,7 +100,8 @@ describe('ClusterFormatter', () => {
     ]);
     // Editing a citation in place: only that one changes when nothing else depends on it.
     const edited = f.upsert(cluster('new', 2, ['c', '5']), 1);
-    expect([...edited.entries()]).toEqual([['new', 'Mary Jones, Gamma, 5.']]);
+    expect([...edited.changed.entries()]).toEqual([['new', 'Mary Jones, Gamma, 5.']]);
+    expect(edited.bibchange).toBe(false);
   });
 
   it('disambiguates same author and year in an author-date style, and the bibliography follows', () => {
