@@ -183,8 +183,11 @@ export class IntegrationSessions {
   readonly #warm = new Map<string, Warm>();
   /** Document sessions already offered the import of their unknown items. */
   readonly #offered = new Set<string>();
-  /** Statistics of the last command (tests and benchmarks read them). */
-  last = { setText: 0, setCode: 0, rebuilt: false };
+  /**
+   * Statistics of the last command (tests and benchmarks read them): fields written, whether the
+   * engine was rebuilt, and the time spent waiting on the document (its answers, and the HTTP between).
+   */
+  last = { setText: 0, setCode: 0, rebuilt: false, documentMs: 0 };
 
   constructor(o: SessionOptions) {
     this.#o = o;
@@ -220,12 +223,18 @@ class Transaction {
     stats.setText = 0;
     stats.setCode = 0;
     stats.rebuilt = false;
+    stats.documentMs = 0;
   }
 
-  #call(command: string, ...args: unknown[]): Promise<unknown> {
+  async #call(command: string, ...args: unknown[]): Promise<unknown> {
     if (command === 'Field.setText') this.stats.setText++;
     if (command === 'Field.setCode') this.stats.setCode++;
-    return this.rawCall(command, [this.#docId, ...args]);
+    const start = performance.now();
+    try {
+      return await this.rawCall(command, [this.#docId, ...args]);
+    } finally {
+      this.stats.documentMs += performance.now() - start;
+    }
   }
 
   async run(command: string): Promise<void> {

@@ -494,4 +494,29 @@ describe('word-processor integration over HTTP', () => {
     expect(doc.fields.map((x) => x.code)).toEqual(['', '']);
     expect(doc.text()).toEqual(['[1]', '[2]']);
   }, 60_000);
+
+  it('refuses web pages as the Connector endpoints do, and says what is wrong with a bad request', async () => {
+    const page = send(
+      f.api.port,
+      'POST',
+      '/connector/document/execCommand',
+      { ...CONNECTOR, Origin: 'https://evil.example' },
+      JSON.stringify({ command: 'refresh', docId: 'x' }),
+    );
+    await expect(page).rejects.toThrow(/socket hang up|ECONNRESET/);
+    const noHeader = send(
+      f.api.port,
+      'POST',
+      '/connector/document/execCommand',
+      { 'Content-Type': 'application/json', 'User-Agent': CONNECTOR['User-Agent'] },
+      JSON.stringify({ command: 'refresh' }),
+    );
+    await expect(noHeader).rejects.toThrow(/socket hang up|ECONNRESET/);
+    const notJson = await send(f.api.port, 'POST', '/connector/document/execCommand', CONNECTOR, '{"command":');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatch(/the body of \/connector\/document\/execCommand is not JSON/);
+    const noCommand = await send(f.api.port, 'POST', '/connector/document/execCommand', CONNECTOR, '{}');
+    expect(noCommand.status).toBe(400);
+    expect(f.api.integration.transport.busy).toBe(false);
+  }, 60_000);
 });
