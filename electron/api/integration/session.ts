@@ -355,7 +355,7 @@ class Transaction {
     );
     if (!ok) return;
     for (let i = fields.length - 1; i >= 0; i--) await this.#call('Field.removeCode', fields[i]!.id);
-    this.#data = null;
+    // The document keeps its preferences (as with Zotero): new citations need no dialog.
   }
 
   async setDocPrefs(): Promise<void> {
@@ -868,7 +868,8 @@ class Transaction {
   /** The item data to embed: the library's CSL-JSON under the cluster's id, as Zotero embeds it. */
   #itemData(id: string, reading: Reading): CslItem | undefined {
     const item = reading.embedded.get(id) ?? reading.items.get(id);
-    return item ? ({ ...item, id } as CslItem) : undefined;
+    // A library item's id is its number, as Zotero embeds retrieveItem(itemID).
+    return item ? ({ ...item, id: /^\d+$/.test(id) ? Number(id) : id } as unknown as CslItem) : undefined;
   }
 }
 

@@ -190,6 +190,7 @@ const wordProcessor: BenchCase = {
     let t = performance.now();
     await exec(port, 'refresh', answer);
     const firstFormat = performance.now() - t;
+    const firstSetTexts = calls.get('Field.setText') ?? 0;
     ctx.log(`first refresh (every field written): ${firstFormat.toFixed(0)} ms, ${calls.get('Field.setText')} setText`);
 
     const runs = ctx.quick ? 1 : 7;
@@ -284,7 +285,7 @@ const wordProcessor: BenchCase = {
         metric: `first refresh of ${citations} citations / ${REFERENCES} references over HTTP (every field written)`,
         value: Math.round(firstFormat),
         unit: 'ms',
-        note: `${calls.get('Field.setText') ?? 0} setText calls, one HTTP round trip each`,
+        note: `${firstSetTexts} setText calls, one HTTP round trip each`,
       },
       {
         metric: `refresh, ${citations} citations / ${REFERENCES} references, APA, over HTTP, first after start (median of ${runs})`,

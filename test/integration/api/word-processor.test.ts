@@ -178,13 +178,15 @@ describe('word-processor integration over HTTP', () => {
     expect(doc.calls.slice(-3)).toEqual(['Document.setDocumentData', 'Document.activate', 'Document.complete']);
     expect(doc.text()).toEqual(['(Adams & Baker, 2001, p. 5)']);
     const code = JSON.parse(doc.fields[0]!.code.replace(/^ITEM CSL_CITATION /, '')) as {
-      citationItems: { id: number; uris: string[]; itemData: { title: string }; locator: string }[];
+      citationItems: { id: number; uris: string[]; itemData: { title: string; id: unknown }; locator: string }[];
       properties: { plainCitation: string };
     };
     expect(code.citationItems[0]!.uris[0]).toMatch(
       /^http:\/\/zotero\.org\/users\/local\/citewise\/items\/[23456789A-Z]{8}$/,
     );
     expect(code.citationItems[0]!.itemData.title).toBe('On Citing');
+    expect(code.citationItems[0]!.itemData).toMatchObject({ id: code.citationItems[0]!.id });
+    expect(typeof code.citationItems[0]!.id).toBe('number');
     expect(code.properties.plainCitation).toBe('(Adams & Baker, 2001, p. 5)');
     expect(doc.data).toMatch(
       /^<data data-version="3" zotero-version="7\.0\.0"><session id="[^"]+"\/><style id="http:\/\/www\.zotero\.org\/styles\/apa" locale="en-US" hasBibliography="1" bibliographyStyleHasBeenSet="0"\/><prefs><pref name="fieldType" value="Http"\/><\/prefs><\/data>$/,
@@ -492,6 +494,8 @@ describe('word-processor integration over HTTP', () => {
     doc.alertAnswers = [1]; // OK
     await exec(f, doc, 'removeCodes');
     expect(doc.fields.map((x) => x.code)).toEqual(['', '']);
+    // The document keeps its preferences, as with Zotero.
+    expect(doc.data).toContain('<pref name="fieldType" value="Http"/>');
     expect(doc.text()).toEqual(['[1]', '[2]']);
   }, 60_000);
 
