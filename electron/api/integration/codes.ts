@@ -91,23 +91,27 @@ const LOCATOR_LABELS = [
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * A citation field's code as data. `where` names the field in the error (e.g. "citation 3"). Older
- * shapes Zotero still reads are upgraded the way it upgrades them (uppercase keys, `uri`,
- * `suppressAuthor`, numeric labels, top-level `custom`/`sort`).
- */
-export function parseCitationCode(code: string, where: string): CitationCode {
-  const json = jsonPart(bareCode(code));
+/** A field code's JSON object; the error names the field (`where`) and what is wrong. */
+function codeObject(code: string, where: string): Record<string, unknown> {
   let raw: unknown;
   try {
-    raw = JSON.parse(json);
+    raw = JSON.parse(jsonPart(bareCode(code)));
   } catch (err) {
     throw new DocumentDataError(
       `The code of ${where} is not valid JSON (${err instanceof Error ? err.message : String(err)}).`,
     );
   }
   if (!isRecord(raw)) throw new DocumentDataError(`The code of ${where} is not a JSON object.`);
-  const c = raw;
+  return raw;
+}
+
+/**
+ * A citation field's code as data. `where` names the field in the error (e.g. "citation 3"). Older
+ * shapes Zotero still reads are upgraded the way it upgrades them (uppercase keys, `uri`,
+ * `suppressAuthor`, numeric labels, top-level `custom`/`sort`).
+ */
+export function parseCitationCode(code: string, where: string): CitationCode {
+  const c = codeObject(code, where);
   if (Array.isArray(c.CITATIONITEMS) && !c.citationItems) {
     c.citationItems = (c.CITATIONITEMS as unknown[]).map((it) =>
       Object.fromEntries(
@@ -184,16 +188,7 @@ export function citationCode(c: CitationCode): string {
 
 /** A bibliography field's code as data; `where` names it in errors. An empty `{}` is an empty bibliography. */
 export function parseBibliographyCode(code: string, where: string): BibliographyCode {
-  const json = jsonPart(bareCode(code));
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch (err) {
-    throw new DocumentDataError(
-      `The code of ${where} is not valid JSON (${err instanceof Error ? err.message : String(err)}).`,
-    );
-  }
-  if (!isRecord(raw)) throw new DocumentDataError(`The code of ${where} is not a JSON object.`);
+  const raw = codeObject(code, where);
   const uriLists = (v: unknown, name: string): string[][] => {
     if (v === undefined) return [];
     if (!Array.isArray(v) || !v.every((l) => Array.isArray(l) && l.every((u) => typeof u === 'string')))

@@ -7,17 +7,10 @@
 import type { CslItem } from '../../../shared/model/csl';
 import { citeproc, type CiteprocEngine } from '../../core/formats/cite/citeproc';
 import type { LocaleLookup } from '../../core/formats/cite/locales';
+import type { CiteRef } from '../../core/formats/cite/types';
 
-/** A cite as citeproc-js takes it (the CSL citation schema's citationItem). */
-export interface ClusterItem {
-  id: string;
-  locator?: string;
-  label?: string;
-  prefix?: string;
-  suffix?: string;
-  'suppress-author'?: boolean;
-  'author-only'?: boolean;
-}
+/** A cite as citeproc-js takes it (the CSL citation schema's citationItem): the project's CiteRef. */
+export type ClusterItem = CiteRef;
 
 export interface Cluster {
   citationID: string;
