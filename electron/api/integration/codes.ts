@@ -4,6 +4,7 @@
 // strip and restore the `ADDIN ZOTERO_` part), a bibliography's `BIBL {json} CSL_BIBLIOGRAPHY`, and
 // the document's preferences are one small XML element (data-version 3) the plugin stores for us.
 import type { CslItem } from '../../../shared/model/csl';
+import type { CiteRef } from '../../core/formats/cite/types';
 
 export const CSL_CITATION_SCHEMA = 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json';
 /** The document data version Zotero 5 and later write (and refuse to downgrade from). */
@@ -14,17 +15,12 @@ export class DocumentDataError extends Error {
   override name = 'DocumentDataError';
 }
 
-export interface CitationItem {
+/** A cite as a citation field stores it: the formatter's CiteRef, with the item's URIs and data. */
+export interface CitationItem extends Omit<CiteRef, 'id'> {
   /** Citewise's item id, or `sessionID/random` for an item known only by its embedded data. */
   id: number | string;
   uris?: string[];
   itemData?: CslItem;
-  locator?: string;
-  label?: string;
-  prefix?: string;
-  suffix?: string;
-  'suppress-author'?: boolean;
-  'author-only'?: boolean;
 }
 
 export interface CitationProperties {
