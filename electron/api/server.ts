@@ -24,6 +24,15 @@ import { decodeQuery, PULL_EXPORT_PATHS, pullExport } from './pull-export';
 import { RouteTable } from './routes';
 import { freeTextQuery } from './search-query';
 import { zoteroRoutes } from './zotero-routes';
+import {
+  assetStyles,
+  coreIntegrationLibrary,
+  IntegrationEndpoints,
+  IntegrationSessions,
+  ITEM_URI_PREFIX,
+  pickerDialogs,
+} from './integration';
+import { ZOTERO_VERSION } from './connector';
 
 export const DEFAULT_API_PORT = 23119;
 export const LOOPBACK = '127.0.0.1';
@@ -88,6 +97,8 @@ export interface ApiServerOptions {
 export interface ApiServer {
   readonly port: number;
   readonly origin: string;
+  /** The word-processor integration (its transport says whether a command is running). */
+  readonly integration: IntegrationEndpoints;
   /** Pickers waiting for the user. */
   readonly pickers: PickerHub;
   /** Connections held now and dropped so far (tests). */
@@ -378,7 +389,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     .addPrefix(PICKER_PATH, ['GET', 'POST'], pickerRequest, 'own');
 
   // The Zotero Connector's /connector/ and Zotero's local Web API /api/ (zotero-routes.ts), each with its own guard.
-  const zotero = zoteroRoutes({ port: () => port, core: async () => (await ready()).library.core });
+  const apiCore = async () => (await ready()).library.core;
+  const integration = new IntegrationEndpoints({
+    port: () => port,
+    sessions: new IntegrationSessions({
+      library: coreIntegrationLibrary(apiCore),
+      dialogs: pickerDialogs(pickers, () => `http://${LOOPBACK}:${port}`, apiCore),
+      styles: assetStyles(),
+      version: ZOTERO_VERSION,
+      uriPrefix: ITEM_URI_PREFIX,
+    }),
+  });
+  const zotero = zoteroRoutes({ port: () => port, core: apiCore }, integration);
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (zotero.serves(url.pathname)) return zotero.handle(req, res, url);
@@ -450,6 +472,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     origin: `http://${LOOPBACK}:${port}`,
     pickers,
+    integration,
     connections,
     exports: async () => (await ready()).library.exports,
     async close() {
