@@ -21,7 +21,7 @@ import { libraryCounts, type LibraryCounts } from './counts';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql, type WriteDb } from './sql';
-import { NOTE_ITEM_TYPE } from '../../../shared/model/standalone-note';
+import { isNoteItem, NOTE_ITEM_TYPE } from '../../../shared/model/standalone-note';
 import type { DuplicateGroup, ImportOptions, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { ListingStore } from './list';
@@ -323,7 +323,8 @@ export class Library extends ZoteroRoom {
     format: ExportFormat,
     options: { notes?: boolean } = {},
   ): { content: string; items: number } {
-    const items = this.cslOf(ids);
+    // Standalone notes are no references: every caller's export (the app, the CLI, the local APIs) leaves them out.
+    const items = this.cslOf(ids).filter((item) => !isNoteItem(item));
     return {
       content: exportItems(items, format, options.notes ? { notes: this.#notesOf(items) } : {}),
       items: items.length,

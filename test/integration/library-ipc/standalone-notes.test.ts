@@ -114,6 +114,10 @@ describe('standalone notes', () => {
     }
     const one = await call<ExportOutput>('library.export', { scope: { kind: 'items', ids: [paper] }, format: 'ris' });
     expect(one.notesSkipped).toBeUndefined();
+    // The library's own export, what the CLI and the editors' APIs call, leaves it out too.
+    const direct = await core.library.lib.exportText([paper, noteItem], 'bibtex', { notes: true });
+    expect(direct.items).toBe(1);
+    expect(direct.content).not.toContain('Compare');
     expect((await fails('library.cite', { ids: [noteItem] })).message).toMatch(/Notes are not references/);
     const cited = await call<{ text: string }>('library.cite', { ids: [paper, noteItem] });
     expect(cited.text).toContain('Chapter two ideas and the ribosome');
