@@ -187,6 +187,8 @@ export interface ExportOutput {
   items: number;
   /** Items in the scope (more than `items` when a limit was given). */
   total: number;
+  /** Standalone notes in the scope, left out: no reference format or style has a place for them. */
+  notesSkipped?: number;
   mime: string;
   /** The file name extension, without the dot. */
   extension: string;
@@ -295,6 +297,10 @@ export const libraryFeature = feature({
     'library.notes.add': request(z.object({ itemId, body: z.string().min(1).max(1_000_000) }).strict()).returns<{
       id: number;
     }>(),
+    /** A standalone note (one that belongs to no item), filed into `collectionId` when given. */
+    'library.notes.addStandalone': request(
+      z.object({ body: z.string().min(1).max(1_000_000), collectionId: itemId.nullable().optional() }).strict(),
+    ).returns<{ itemId: ItemId; noteId: number }>(),
     'library.notes.update': request(
       z.object({ id: itemId, body: z.string().min(1).max(1_000_000) }).strict(),
     ).returns<null>(),

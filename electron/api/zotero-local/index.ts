@@ -4,6 +4,7 @@
 // itemType, since, sort/direction, start/limit (Link and Total-Results) and the version headers.
 // Objects are known by their stored 8-character Zotero keys (migration 0022). Like Zotero's, the
 // local API sends everything unless `limit` is given (nothing crosses a network).
+import { isNoteItem } from '../../../shared/model/standalone-note';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -296,8 +297,40 @@ class View {
     );
     const out: ApiObject[] = [];
     for (const r of rows) {
-      const z = cslToZotero(r.csl);
       const key = itemKeys.get(r.id)!;
+      // A standalone note is a top-level item of itemType "note", its HTML in `note`, as Zotero serves one.
+      if (isNoteItem(r.csl)) {
+        const n = r.notes[0];
+        out.push({
+          kind: 'item',
+          id: r.id,
+          key,
+          version: r.version,
+          parent: r,
+          data: {
+            key,
+            version: r.version,
+            itemType: 'note',
+            note: n ? noteHtml(n.body) : '',
+            tags: r.tags.map((tag) => ({ tag })),
+            collections: r.collections.map((c) => collectionKeys.get(c)!),
+            relations: {},
+            dateAdded: iso(r.dateAdded),
+            dateModified: iso(r.dateModified),
+            ...(r.trashedAt !== null ? { deleted: 1 } : {}),
+          },
+          meta: { numChildren: 0 },
+          sortable: {
+            dateAdded: r.dateAdded,
+            dateModified: r.version,
+            title: (r.title ?? '').toLowerCase(),
+            itemType: 'note',
+            numItems: 0,
+          },
+        });
+        continue;
+      }
+      const z = cslToZotero(r.csl);
       const data: Record<string, unknown> = {
         key,
         version: r.version,
@@ -627,7 +660,8 @@ class View {
       if (format === 'atom') throw new HttpError(501, 'Local API does not support Atom output');
       throw new HttpError(400, `Invalid 'format' value '${format}'`);
     }
-    const items = objects.filter((o) => o.kind === 'item');
+    // Standalone notes are no references: bibliographies and exports leave them out, as Zotero's do.
+    const items = objects.filter((o) => o.kind === 'item' && o.data.itemType !== 'note');
     const ids = items.map((o) => o.id);
     if (format === 'keys') {
       if (!many) throw new HttpError(400, 'Only multi-object requests can output keys');
@@ -662,7 +696,7 @@ class View {
     for (const o of objects) {
       const j = this.#json(o);
       if (!include.includes('data')) delete j.data;
-      if (o.kind === 'item') {
+      if (o.kind === 'item' && o.data.itemType !== 'note') {
         if (include.includes('bib')) j.bib = await this.#cite([o.id], 'bibliography');
         if (include.includes('citation')) j.citation = await this.#cite([o.id], 'citation');
         for (const f of ['csljson', 'bibtex', 'biblatex', 'ris'] as const)

@@ -359,6 +359,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       changed('items', [itemId]);
       return { id };
     },
+    'library.notes.addStandalone': async ({ body, collectionId }) => {
+      const made = await lib.addStandaloneNote(body, collectionId ?? null);
+      changed('items', [made.itemId]);
+      return made;
+    },
     'library.notes.update': async ({ id, body }) => {
       await lib.updateNote(id, body);
       changed('items');
@@ -551,14 +556,18 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
     },
 
     'library.export': async ({ scope, format, style, locale, limit, notes }, { signal }): Promise<ExportOutput> => {
-      const all = await idsOf(scope);
+      // Standalone notes are no references: left out of every format, and counted.
+      const scoped = await idsOf(scope);
+      const noteItems = new Set(await lib.noteItemIds(scoped));
+      const all = noteItems.size === 0 ? scoped : scoped.filter((id) => !noteItems.has(id));
+      const skipped = noteItems.size > 0 ? { notesSkipped: noteItems.size } : {};
       const ids = limit !== undefined ? all.slice(0, limit) : all;
       const run = async (cancelled: AbortSignal): Promise<ExportOutput> => {
         const file = referenceFormatNamed(format);
         if (file) {
           const out = await lib.exportText(ids, file, notes ? { notes: true } : {});
           const { mime, extension } = REFERENCE_FORMAT_INFO[file];
-          return { ...out, total: all.length, mime, extension };
+          return { ...out, total: all.length, ...skipped, mime, extension };
         }
         const items = await cslOf(ids);
         if (cancelled.aborted) throw new CoreError('CANCELLED', 'The export was cancelled.');
@@ -573,6 +582,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
           content: bib.document,
           items: items.length,
           total: all.length,
+          ...skipped,
           ...CITE_FORMATS[format as OutputFormat],
         };
       };
@@ -587,7 +597,12 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       });
       return job.done;
     },
-    'library.cite': async ({ ids, style, locale, kind }) => {
+    'library.cite': async ({ ids: asked, style, locale, kind }) => {
+      // A standalone note is never a reference: a bibliography or citation of notes alone is refused.
+      const noteItems = new Set(await lib.noteItemIds(asked));
+      const ids = asked.filter((id) => !noteItems.has(id));
+      if (ids.length === 0)
+        throw new CoreError('INVALID_INPUT', 'Notes are not references: choose items to cite, not only notes.');
       const items = await cslOf(ids);
       if (items.length !== ids.length)
         throw new CoreError(

@@ -98,11 +98,19 @@ export abstract class CollectionsRoom extends ItemsRoom {
    */
   trashCollection(id: number): number {
     this.#collectionExists(id);
-    return this.w.transaction(() => {
+    // Already in the Trash: nothing moves, and no empty step is left on the undo stack.
+    if (this.w.get(sql`SELECT 1 AS x FROM collections WHERE id = ${id} AND trashed_at IS NOT NULL`)) return 0;
+    const name = this.#collectionName(id);
+    // One undo step: undone, the collection and the subcollections that went with it come back.
+    return this.undoable(`Move collection ${name} to the Trash`, [], () => {
       const now = this.now();
-      return this.w.run(sql`UPDATE collections SET trashed_at = ${now} WHERE trashed_at IS NULL AND id IN (
-        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`)
-        .changes;
+      const going = this.w.all<{
+        id: number;
+        name: string;
+      }>(sql`SELECT id, name FROM collections WHERE trashed_at IS NULL AND id IN (
+        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
+      for (const c of going) this.w.run(sql`UPDATE collections SET trashed_at = ${now} WHERE id = ${c.id}`);
+      return { value: going.length, retrash: going.map((c) => ({ ...c, from: null, to: now })) };
     });
   }
 
@@ -114,12 +122,29 @@ export abstract class CollectionsRoom extends ItemsRoom {
     const row = this.w.get<{ trashed_at: number | null }>(sql`SELECT trashed_at FROM collections WHERE id = ${id}`);
     if (!row) throw notFound('The collection');
     if (row.trashed_at === null) return;
-    this.w.transaction(() => {
-      this.w.run(sql`UPDATE collections SET trashed_at = NULL WHERE trashed_at = ${row.trashed_at} AND id IN (
-        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
-      this.w.run(sql`UPDATE collections SET trashed_at = NULL WHERE id IN (
+    const name = this.#collectionName(id);
+    // One undo step: undone, what came back (the subcollections, a trashed parent) goes back to the Trash.
+    this.undoable(`Restore collection ${name}`, [], () => {
+      const coming = [
+        ...this.w.all<{
+          id: number;
+          name: string;
+          trashed_at: number;
+        }>(sql`SELECT id, name, trashed_at FROM collections WHERE trashed_at = ${row.trashed_at} AND id IN (
+        WITH RECURSIVE sub(id) AS (SELECT ${id} UNION SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`),
+        ...this.w.all<{
+          id: number;
+          name: string;
+          trashed_at: number;
+        }>(sql`SELECT id, name, trashed_at FROM collections WHERE trashed_at IS NOT NULL AND id IN (
         WITH RECURSIVE up(id) AS (SELECT parent_id FROM collections WHERE id = ${id}
-          UNION SELECT c.parent_id FROM collections c JOIN up ON c.id = up.id) SELECT id FROM up WHERE id IS NOT NULL)`);
+          UNION SELECT c.parent_id FROM collections c JOIN up ON c.id = up.id) SELECT id FROM up WHERE id IS NOT NULL)`),
+      ];
+      for (const c of coming) this.w.run(sql`UPDATE collections SET trashed_at = NULL WHERE id = ${c.id}`);
+      return {
+        value: undefined,
+        retrash: coming.map((c) => ({ id: c.id, name: c.name, from: c.trashed_at, to: null })),
+      };
     });
   }
 

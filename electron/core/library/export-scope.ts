@@ -2,6 +2,7 @@
 // the ids and CSL-JSON items it names: one reading for the app's Export and `citewise export`.
 import type { ExportScope } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
+import { isNoteItem } from '../../../shared/model/standalone-note';
 import type { StyleInfo } from '../formats/cite/types';
 import type { LibraryClient } from './client';
 
@@ -33,7 +34,8 @@ export async function cslOfIds(
   const out: CslItem[] = [];
   for (let i = 0; i < ids.length; i += EXPORT_CHUNK) {
     const chunk = JSON.parse(await lib.cslJsonOf(ids.slice(i, i + EXPORT_CHUNK))) as CslItem[];
-    for (const item of chunk) out.push(item);
+    // Standalone notes are no references: no bibliography or reference file has them.
+    for (const item of chunk) if (!isNoteItem(item)) out.push(item);
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // Items (a room of the Library, see library-base.ts): adding, reading and editing items, citation
 // keys, tags, notes, attachments and captured PDFs. Each user change is one undo step (undo.ts).
 import { basename } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { isNoteItem, standaloneNoteCsl, standaloneNoteTitle } from '../../../shared/model/standalone-note';
 import { citationKeyBase, citationKeyProblem, uniqueCitationKey } from '../../../shared/model/citekey';
 import { isbnsIn } from '../../../shared/model/identifiers';
 import { storedKeyFormula } from './key-formula';
@@ -520,6 +522,49 @@ export abstract class ItemsRoom extends UndoLog {
     );
   }
 
+  /**
+   * Adds a standalone note (one that belongs to no item, see shared/model/standalone-note.ts), filed
+   * into `collectionId` when given, one undo step. Returns its item and its note.
+   */
+  addStandaloneNote(body: string, collectionId: number | null = null): { itemId: ItemId; noteId: number } {
+    const note = noteColumns(body);
+    if (collectionId !== null && !this.w.get(sql`SELECT 1 FROM collections WHERE id = ${collectionId}`))
+      throw notFound(`Collection ${collectionId}`);
+    return this.undoable(
+      (s) => `Add note ${s}`,
+      [],
+      () => {
+        const now = this.now();
+        const itemId = this.insertStandaloneNote(new ImportSession(this.w, { source: 'manual' }, now, false), note);
+        if (itemId === null) throw new CoreError('INTERNAL', 'The note was not added.');
+        const noteId = this.w.pluck<number>(sql`SELECT id FROM notes WHERE item_id = ${itemId}`)[0]!;
+        if (collectionId !== null)
+          this.w.run(
+            sql`INSERT OR IGNORE INTO collection_items (collection_id, item_id, added_at) VALUES (${collectionId}, ${itemId}, ${now})`,
+          );
+        return { value: { itemId, noteId }, created: [itemId] };
+      },
+    );
+  }
+
+  /**
+   * The item of a standalone note and its note row, inside the caller's transaction (a manual add, a
+   * Zotero import): null when the session refused it. Its citation key is a random `note_…` one, so a
+   * note never takes a key a reference would want.
+   */
+  protected insertStandaloneNote(
+    session: ImportSession,
+    note: { body: string; text: string },
+    dates: { created?: number; modified?: number } = {},
+  ): ItemId | null {
+    const id = session.addOne(standaloneNoteCsl(note.body, `note_${randomBytes(5).toString('hex')}`), 0, true);
+    if (typeof id !== 'number') return null;
+    const now = this.now();
+    this.w.run(sql`INSERT INTO notes (item_id, body, text, created_at, modified_at)
+      VALUES (${id}, ${note.body}, ${note.text}, ${dates.created ?? now}, ${dates.modified ?? dates.created ?? now})`);
+    return id;
+  }
+
   updateNote(noteId: number, body: string): void {
     const itemId = this.#noteItem(noteId);
     const note = noteColumns(body);
@@ -532,6 +577,13 @@ export abstract class ItemsRoom extends UndoLog {
         this.w.run(
           sql`UPDATE notes SET body = ${note.body}, text = ${note.text}, modified_at = ${this.now()} WHERE id = ${noteId}`,
         );
+        // A standalone note's title is its first line: it follows the text.
+        if (this.#isNoteItem(itemId)) {
+          const row = this.rowOf(this.w, itemId);
+          const csl = storedCsl(row.csl, itemId, row.citation_key);
+          const title = standaloneNoteTitle(note.body);
+          if (csl.title !== title) this.writeItem(itemId, { ...csl, title }, row.citation_key);
+        }
         this.#touch([itemId]);
         return { value: undefined };
       },
@@ -540,6 +592,11 @@ export abstract class ItemsRoom extends UndoLog {
 
   deleteNote(noteId: number): void {
     const itemId = this.#noteItem(noteId);
+    if (this.#isNoteItem(itemId))
+      throw new CoreError(
+        'INVALID_INPUT',
+        'This is a standalone note: move it to the Trash (Delete) instead of deleting its text.',
+      );
     this.undoable(
       (s) => `Delete note of ${s}`,
       [itemId],
@@ -904,6 +961,10 @@ export abstract class ItemsRoom extends UndoLog {
     order.forEach((c, i) =>
       this.w.run(sql`INSERT INTO tag_colors (name, color, position) VALUES (${c.name}, ${c.color}, ${i + 1})`),
     );
+  }
+
+  #isNoteItem(itemId: ItemId): boolean {
+    return isNoteItem(this.w.get<{ type: string }>(sql`SELECT type FROM items WHERE id = ${itemId}`));
   }
 
   #noteItem(noteId: number): ItemId {

@@ -21,6 +21,7 @@ import { libraryCounts, type LibraryCounts } from './counts';
 import { ImportSession } from './import-session';
 import { ServiceCollectionsStore } from './service-collections-store';
 import { inBatches, inList, sql, type WriteDb } from './sql';
+import { isNoteItem, NOTE_ITEM_TYPE } from '../../../shared/model/standalone-note';
 import type { DuplicateGroup, ImportOptions, ItemId, RelatedItem } from './types';
 import { ROW_COLUMNS, ROW_JOINS, type RawRow, type LibraryOptions, toRow, notFound } from './library-base';
 import { ListingStore } from './list';
@@ -104,7 +105,8 @@ export class Library extends ZoteroRoom {
       ))
         groups.push({ ids, reason: 'doi' });
     const byTitle = this.r.all<{ ids: string }>(
-      sql`SELECT group_concat(id) AS ids FROM items WHERE title_sort IS NOT NULL AND trashed_at IS NULL GROUP BY title_sort HAVING count(*) > 1`,
+      // Standalone notes with the same first line are two notes, not one reference twice.
+      sql`SELECT group_concat(id) AS ids FROM items WHERE title_sort IS NOT NULL AND trashed_at IS NULL AND type <> ${NOTE_ITEM_TYPE} GROUP BY title_sort HAVING count(*) > 1`,
     );
     for (const g of byTitle) {
       const ids = g.ids.split(',').map(Number);
@@ -308,13 +310,21 @@ export class Library extends ZoteroRoom {
     return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
   }
 
+  /** Of `ids`, the standalone notes (shared/model/standalone-note.ts): what exports and bibliographies leave out. */
+  noteItemIds(ids: readonly ItemId[]): ItemId[] {
+    return inBatches(ids, (batch) =>
+      this.r.pluck<number>(sql`SELECT id FROM items WHERE type = ${NOTE_ITEM_TYPE} AND id IN ${inList(batch)}`),
+    );
+  }
+
   /** A reference file of the items (BibTeX, BibLaTeX, RIS, CSL-JSON), written here, off the thread that answers the UI. */
   exportText(
     ids: readonly ItemId[],
     format: ExportFormat,
     options: { notes?: boolean } = {},
   ): { content: string; items: number } {
-    const items = this.cslOf(ids);
+    // Standalone notes are no references: every caller's export (the app, the CLI, the local APIs) leaves them out.
+    const items = this.cslOf(ids).filter((item) => !isNoteItem(item));
     return {
       content: exportItems(items, format, options.notes ? { notes: this.#notesOf(items) } : {}),
       items: items.length,

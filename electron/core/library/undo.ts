@@ -49,6 +49,20 @@ interface UndoPayload {
    * back to `to`, but only while it is still as the change left it (`from`).
    */
   reshape?: CollectionReshape[];
+  /**
+   * Collections the change moved to the Trash or restored: undo (and redo, with from and to swapped)
+   * sets each one's trashed_at back to `to`, but only while it is still as the change left it (`from`).
+   * Their items' membership never left them, so it comes back with them.
+   */
+  retrash?: CollectionRetrash[];
+}
+
+/** A collection's trashed_at (null: not in the Trash) before (`from`) and after (`to`) a trash or a restore. */
+export interface CollectionRetrash {
+  id: number;
+  name: string;
+  from: number | null;
+  to: number | null;
 }
 
 /** A collection's name and place before (`from`) and after (`to`) a rename or a move. */
@@ -185,6 +199,14 @@ export abstract class UndoLog extends LibraryBase {
         }
         inverse.reshape = payload.reshape.map((r) => ({ id: r.id, from: r.to, to: r.from }));
       }
+      if (payload.retrash?.length) {
+        const why = this.#retrashCollections(payload.retrash);
+        if (why !== null) {
+          this.w.run(sql`DELETE FROM undo_log WHERE id = ${entry.id}`);
+          return { refused: `Cannot ${verb} ${entry.label}: ${why}. The step was dropped.` };
+        }
+        inverse.retrash = payload.retrash.map((r) => ({ ...r, from: r.to, to: r.from }));
+      }
       if (payload.recreate?.length) {
         const taken = this.#recreateCollections(payload.recreate);
         if (taken !== null) {
@@ -291,6 +313,22 @@ export abstract class UndoLog extends LibraryBase {
     }
     for (const { id, to } of changes)
       this.w.run(sql`UPDATE collections SET name = ${to.name}, parent_id = ${to.parent_id} WHERE id = ${id}`);
+    return null;
+  }
+
+  /**
+   * Moves collections back into or out of the Trash (`to`), each only while it is still as the change
+   * left it (`from`): not deleted for good, not trashed or restored since. Returns why not, having
+   * changed nothing; else null.
+   */
+  #retrashCollections(changes: readonly CollectionRetrash[]): string | null {
+    for (const { id, name, from } of changes) {
+      const now = this.w.get<{ trashed_at: number | null }>(sql`SELECT trashed_at FROM collections WHERE id = ${id}`);
+      if (!now) return `the collection “${name}” no longer exists (it was deleted for good)`;
+      if (now.trashed_at !== from)
+        return `“${name}” has been ${now.trashed_at === null ? 'restored' : 'moved to the Trash'} since`;
+    }
+    for (const { id, to } of changes) this.w.run(sql`UPDATE collections SET trashed_at = ${to} WHERE id = ${id}`);
     return null;
   }
 
@@ -410,14 +448,20 @@ export abstract class UndoLog extends LibraryBase {
   protected undoable<T>(
     label: string | ((subject: string) => string),
     ids: readonly ItemId[],
-    fn: () => { value: T; created?: ItemId[]; collections?: number[]; reshape?: CollectionReshape[] },
+    fn: () => {
+      value: T;
+      created?: ItemId[];
+      collections?: number[];
+      reshape?: CollectionReshape[];
+      retrash?: CollectionRetrash[];
+    },
   ): T {
     return this.w.transaction(() => {
       const touched = [...new Set(ids)];
       // Named before the change: a deletion leaves nothing to name afterwards.
       const named = touched.length > 0 && typeof label !== 'string' ? this.subject(touched) : null;
       const before = this.#inverse(touched);
-      const { value, created, collections, reshape } = fn();
+      const { value, created, collections, reshape, retrash } = fn();
       const all = [...new Set([...touched, ...(created ?? [])])];
       const text = typeof label === 'string' ? label : label(named ?? this.subject(all));
       const payload: UndoPayload = { restore: before.restore, remove: [...before.remove, ...(created ?? [])] };
@@ -428,6 +472,8 @@ export abstract class UndoLog extends LibraryBase {
         );
       // A rename or a move: undone, the collection gets its old name and place back.
       if (reshape?.length) payload.reshape = reshape.map((r) => ({ id: r.id, from: r.to, to: r.from }));
+      // A collection trashed or restored: undone, it goes back where it was, with its subcollections.
+      if (retrash?.length) payload.retrash = retrash.map((r) => ({ ...r, from: r.to, to: r.from }));
       this.#dropRedoTouching(all);
       this.w.run(
         sql`INSERT INTO undo_log (stack, label, created_at, payload, item_ids) VALUES ('undo', ${text}, ${this.now()}, ${JSON.stringify(payload)}, ${JSON.stringify(all)})`,

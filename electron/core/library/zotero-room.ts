@@ -15,7 +15,7 @@ import {
   type ZoteroFolder,
 } from '../formats/zotero/data-folder';
 import { extraCitationKey, zoteroToCsl } from '../formats/zotero/item';
-import { escapeNoteText, noteTitle } from '../../../shared/model/note-html';
+import { escapeNoteText } from '../../../shared/model/note-html';
 import { noteColumnsOrNull } from './note-body';
 import { CoreError } from '../errors';
 import { prepareItem } from './derive';
@@ -573,7 +573,7 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         key('item', id, item.key);
       });
       // Standalone notes and attachments become items of their own (Zotero shows them as top-level items).
-      const standalone = (kind: 'note' | 'attachment', title: string, zoteroKey: string): number | null => {
+      const standalone = (kind: 'attachment', title: string, zoteroKey: string): number | null => {
         if (this.#importedBefore(zoteroKey)) return null;
         const csl: CslItem = { id: zoteroKey, type: 'document', title, custom: { zotero: { itemType: kind } } };
         const id = session.addOne(csl, folder.items.length, true);
@@ -594,19 +594,25 @@ export abstract class ZoteroRoom extends CollectionsRoom {
       };
       for (const n of folder.notes) {
         const note = noteColumnsOrNull(n.html, { citationItem });
-        let parent = n.parentItemID === null ? undefined : itemIds.get(n.parentItemID);
+        const parent = n.parentItemID === null ? undefined : itemIds.get(n.parentItemID);
         if (n.parentItemID !== null && parent === undefined) continue;
         if (note === null) continue;
         if (parent === undefined) {
-          const made = standalone('note', n.title || noteTitle(note.body, 200), n.key);
+          // A standalone note becomes one of ours (shared/model/standalone-note.ts), with its dates.
+          if (this.#importedBefore(n.key)) continue;
+          const made = this.insertStandaloneNote(session, note, {
+            created: n.dateAdded || now,
+            modified: n.dateModified || n.dateAdded || now,
+          });
           if (made === null) continue;
-          parent = made;
           report.standaloneNotes++;
+          report.notes++;
           tag(made, n.tags);
           stamp(made, n.dateAdded, n.dateModified, n.deleted);
           file(made, n.collections, n.libraryID);
           key('item', made, n.key);
           itemIds.set(n.itemID, made);
+          continue;
         }
         const r = this.w.run(sql`INSERT INTO notes (item_id, body, text, created_at, modified_at)
           VALUES (${parent}, ${note.body}, ${note.text}, ${n.dateAdded || now}, ${n.dateModified || n.dateAdded || now})`);

@@ -110,7 +110,7 @@ describe('importing a Zotero data folder', () => {
     expect(byTitle.get('Diffraction studies')?.type).toBe('thesis');
     expect(byTitle.get('Photo 51 explained')?.type).toBe('webpage');
     expect(byTitle.get('Episode 51')?.type).toBe('broadcast');
-    expect(byTitle.get('Standalone: ideas for chapter 2')?.type).toBe('document');
+    expect(byTitle.get('Standalone: ideas for chapter 2')?.type).toBe('note');
     const trash = await core.library.listing.list({ limit: 100, trash: true });
     expect(trash.rows.map((r) => r.title)).toEqual(['A trashed paper']);
   });
@@ -129,6 +129,22 @@ describe('importing a Zotero data folder', () => {
     expect(watson.collections.sort()).toEqual([thesis.id, ch1b.id].sort());
     const report2 = (await core.library.listing.list({ limit: 10, collectionId: shared.id })).rows.map((r) => r.title);
     expect(report2).toEqual(['Group report']);
+  });
+
+  it('makes a standalone note one of ours: a note item, filed, holding the note and nothing else', async () => {
+    const rows = (await core.library.listing.list({ limit: 100, query: 'note:chapter' })).rows;
+    const row = rows.find((r) => r.title === 'Standalone: ideas for chapter 2')!;
+    expect(row).toMatchObject({ type: 'note', notesCount: 1, year: null, creators: null });
+    const note = await core.library.lib.getItem(row.id);
+    expect(note.notes.map((n) => n.body)).toEqual(['<p>Standalone: ideas for chapter 2</p>']);
+    expect(note.csl).toEqual({
+      id: note.citationKey,
+      'citation-key': note.citationKey,
+      type: 'note',
+      title: row.title,
+    });
+    expect(note.collections).toHaveLength(1);
+    expect(await core.library.lib.noteItemIds([row.id])).toEqual([row.id]);
   });
 
   it('adds nothing when the same folder is imported again', async () => {

@@ -68,4 +68,55 @@ describe('collections in the Trash', () => {
     t.library.restoreCollection(thesis); // not trashed: nothing happens
     expect(() => t.library.restoreCollection(999)).toThrow(/not in the library/);
   });
+
+  it('trashing a nested collection is one undo step: undone, it and its subcollection come back with their items; redo trashes them again', () => {
+    t.library.trashCollection(thesis);
+    expect(names()).toEqual(['Reading']);
+    expect(t.library.undo()).toBe('Move collection “Thesis” to the Trash');
+    expect(names()).toEqual(['Chapter 2', 'Reading', 'Thesis']);
+    expect(t.library.trashedCollections()).toEqual([]);
+    expect(t.library.listing.idsOf({ collectionId: thesis, includeSubcollections: true })).toEqual([1, 2]);
+    expect(t.library.listing.idsOf({ collectionId: chapter })).toEqual([2]);
+    expect(t.library.redo()).toBe('Move collection “Thesis” to the Trash');
+    expect(names()).toEqual(['Reading']);
+    expect(t.library.trashedCollections().map((c) => c.name)).toEqual(['Thesis']);
+    expect(t.library.getItem(2).collections).toEqual([chapter]);
+  });
+
+  it('restoring is one undo step: undone, what came back (a trashed parent too) goes back to the Trash; redo restores again', () => {
+    t.library.trashCollection(chapter);
+    t.library.trashCollection(thesis);
+    t.library.restoreCollection(chapter);
+    expect(names()).toEqual(['Chapter 2', 'Reading', 'Thesis']);
+    expect(t.library.undo()).toBe('Restore collection “Chapter 2”');
+    expect(names()).toEqual(['Reading']);
+    expect(t.library.trashedCollections().map((c) => c.name)).toEqual(['Thesis', 'Chapter 2']);
+    expect(t.library.redo()).toBe('Restore collection “Chapter 2”');
+    expect(names()).toEqual(['Chapter 2', 'Reading', 'Thesis']);
+    expect(t.library.listing.idsOf({ collectionId: thesis, includeSubcollections: true })).toEqual([1, 2]);
+    // Further back: the two trashings, each its own step.
+    expect(t.library.undo()).toBe('Restore collection “Chapter 2”');
+    expect(t.library.undo()).toBe('Move collection “Thesis” to the Trash');
+    expect(t.library.undo()).toBe('Move collection “Chapter 2” to the Trash');
+    expect(names()).toEqual(['Chapter 2', 'Reading', 'Thesis']);
+    expect(t.library.listing.idsOf({ collectionId: chapter })).toEqual([2]);
+  });
+
+  it('refuses to undo a trashing once the collection was deleted for good or restored since, and loses nothing', () => {
+    t.library.trashCollection(reading);
+    expect(t.library.trashCollection(reading)).toBe(0); // already there: no second step
+    t.library.emptyTrash();
+    expect(() => t.library.undo()).toThrow(/the collection “Reading” no longer exists/);
+    expect(t.library.getItem(3).trashedAt).toBeNull();
+
+    t.library.trashCollection(chapter);
+    t.library.restoreCollection(chapter);
+    t.library.undo(); // the restore: back in the Trash
+    t.library.restoreCollection(chapter); // by hand, a new step
+    expect(t.library.undo()).toBe('Restore collection “Chapter 2”');
+    expect(names()).toEqual(['Thesis']);
+    expect(t.library.listing.idsOf({ collectionId: thesis, includeSubcollections: true })).toEqual([1]);
+    expect(t.library.undo()).toBe('Move collection “Chapter 2” to the Trash');
+    expect(t.library.listing.idsOf({ collectionId: thesis, includeSubcollections: true })).toEqual([1, 2]);
+  });
 });

@@ -27,6 +27,7 @@ import { m0025CollectionTrash } from './0025-collection-trash';
 import { m0026ItemOrigins } from './0026-item-origins';
 import { m0027Sync } from './0027-sync';
 import { m0028RichNotes } from './0028-rich-notes';
+import { m0029StandaloneNotes } from './0029-standalone-notes';
 
 export interface Migration {
   version: number;
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   m0026ItemOrigins,
   m0027Sync,
   m0028RichNotes,
+  m0029StandaloneNotes,
 ];

@@ -134,6 +134,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     matches: (e) => mod(e) && e.shiftKey && key(e) === 'n',
   },
   {
+    command: 'new-note',
+    scope: 'Library',
+    keys: isMac ? '⇧⌘O' : 'Ctrl+Shift+O',
+    description: 'New note: a standalone note, in the collection shown (as Zotero’s New Note)',
+    matches: (e) => mod(e) && e.shiftKey && key(e) === 'o',
+  },
+  {
     command: 'selection-menu',
     scope: 'Library',
     keys: 'Menu or Shift+F10',
