@@ -86,6 +86,13 @@ export interface ZoteroImportPreview {
   };
   /** The folder has no storage/ subfolder, though its database names files stored there. */
   storageMissing: boolean;
+  /**
+   * Zotero's Linked Attachment Base Directory this preview used: the one given (`from` 'given'), or
+   * the one a Zotero profile's prefs.js names (`from` is that file); null when none was found.
+   */
+  baseDirectory: { path: string; from: string } | null;
+  /** Linked files stored relative to that base folder ("attachments:…" in Zotero's database). */
+  relativeLinks: number;
   pinnedKeys: number;
   trashed: number;
   groups: string[];

@@ -14,12 +14,20 @@ export interface ReferenceFormatInfo {
   label: string;
   mime: string;
   extension: string;
+  /** Where the format carries the items' notes when asked to (docs/formats.md, "Notes in exports"); none: it has no place for them. */
+  notes?: string;
 }
 
 export const REFERENCE_FORMAT_INFO: Readonly<Record<ReferenceFormat, ReferenceFormatInfo>> = {
-  bibtex: { name: 'bibtex', label: 'BibTeX', mime: 'application/x-bibtex', extension: 'bib' },
-  biblatex: { name: 'biblatex', label: 'BibLaTeX', mime: 'application/x-bibtex', extension: 'bib' },
-  ris: { name: 'ris', label: 'RIS', mime: 'application/x-research-info-systems', extension: 'ris' },
+  bibtex: { name: 'bibtex', label: 'BibTeX', mime: 'application/x-bibtex', extension: 'bib', notes: 'annote field' },
+  biblatex: {
+    name: 'biblatex',
+    label: 'BibLaTeX',
+    mime: 'application/x-bibtex',
+    extension: 'bib',
+    notes: 'annote field',
+  },
+  ris: { name: 'ris', label: 'RIS', mime: 'application/x-research-info-systems', extension: 'ris', notes: 'N1 lines' },
   csljson: { name: 'csl-json', label: 'CSL-JSON', mime: 'application/vnd.citationstyles.csl+json', extension: 'json' },
 };
 

@@ -4,7 +4,12 @@
 import { basename, resolve } from 'node:path';
 import type { ExportScope } from '../../../shared/ipc';
 import { CITATION_STYLE_IDS, isBuiltInStyle } from '../../../shared/model/csl';
-import { REFERENCE_FORMAT_NAMES, referenceFormatNamed } from '../../../shared/model/reference-formats';
+import {
+  REFERENCE_FORMAT_INFO,
+  REFERENCE_FORMAT_NAMES,
+  REFERENCE_FORMATS,
+  referenceFormatNamed,
+} from '../../../shared/model/reference-formats';
 import { CITATION_LOCALES, DEFAULT_CITATION_STYLE, isCitationLocale } from '../../../shared/model/settings';
 import { CoreError } from '../../core/errors';
 import type { OutputFormat } from '../../core/formats/cite';
@@ -26,6 +31,10 @@ import {
 
 const CITE_FORMATS: readonly OutputFormat[] = ['text', 'html', 'rtf'];
 const FORMAT_NAMES = [...REFERENCE_FORMAT_NAMES, ...CITE_FORMATS];
+/** The formats that carry notes, for --notes (the others have no place for them). */
+const NOTE_FORMATS = REFERENCE_FORMATS.filter((f) => REFERENCE_FORMAT_INFO[f].notes);
+const NOTE_FORMAT_NAMES = NOTE_FORMATS.map((f) => REFERENCE_FORMAT_INFO[f].name);
+const listed = (names: readonly string[]): string => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 
 export const command = defineCommand({
   name: 'export',
@@ -45,6 +54,10 @@ export const command = defineCommand({
       type: 'string',
       arg: 'L',
       help: `For ${CITE_FORMATS.join('/')}: the language of the citations, a CSL locale such as\nen-US, en-GB, de-DE, fr-FR, pt-BR (${CITATION_LOCALES.length} in all; default: the style's own)`,
+    },
+    notes: {
+      type: 'boolean',
+      help: `With --format ${listed(NOTE_FORMAT_NAMES)}: the items' notes too\n(${NOTE_FORMATS.map((f) => `${REFERENCE_FORMAT_INFO[f].label} ${REFERENCE_FORMAT_INFO[f].notes}`).join(', ')})`,
     },
     collection: { type: 'string', arg: 'N', help: 'Only the items in collection N (and its subcollections)' },
     query: { type: 'string', arg: 'Q', help: 'Only the items a search finds' },
@@ -82,6 +95,11 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
   if (locale !== undefined && !isCitationLocale(locale))
     throw new UsageError(
       `--locale must be a CSL locale Citewise ships, such as en-US, en-GB, de-DE or fr-FR (got "${locale}"); all ${CITATION_LOCALES.length}: ${CITATION_LOCALES.join(' ')}`,
+    );
+  const notes = p.values.notes === true;
+  if (notes && !(fileFormat && REFERENCE_FORMAT_INFO[fileFormat].notes))
+    throw new UsageError(
+      `--notes applies to --format ${listed(NOTE_FORMAT_NAMES)} only (${format} has no place for notes)`,
     );
   const style = p.values.style as string | undefined;
   if (style !== undefined && !citeFormat)
@@ -131,7 +149,7 @@ async function exportCommand(p: ParsedCommand, ctx: CommandContext): Promise<num
         const ids = await idsInScope(client.listing, scopeOf(collectionId, query));
         // A reference file is written by the library worker, the one export the app's Export uses.
         if (!formatter) {
-          const out = await client.lib.exportText(ids, fileFormat!);
+          const out = await client.lib.exportText(ids, fileFormat!, notes ? { notes: true } : {});
           return { items: out.items, text: out.content };
         }
         const items = await cslOfIds(client.lib, ids);

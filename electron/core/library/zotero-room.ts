@@ -15,6 +15,7 @@ import {
   type ZoteroFolder,
 } from '../formats/zotero/data-folder';
 import { extraCitationKey, zoteroToCsl } from '../formats/zotero/item';
+import { BASE_PATH_PREFIX } from '../formats/zotero/base-directory';
 import { escapeNoteText } from '../../../shared/model/note-html';
 import { noteColumnsOrNull } from './note-body';
 import { CoreError } from '../errors';
@@ -439,6 +440,8 @@ export abstract class ZoteroRoom extends CollectionsRoom {
         missing: files.filter((a) => !onDisk(a)).map((a) => a.file ?? a.rawPath ?? a.title),
       },
       storageMissing: stored.length > 0 && !existsSync(join(dir, 'storage')),
+      baseDirectory: folder.baseDirectory ? { path: folder.baseDirectory.path, from: folder.baseDirectory.from } : null,
+      relativeLinks: files.filter((a) => a.linkMode === 2 && a.rawPath?.startsWith(BASE_PATH_PREFIX)).length,
       pinnedKeys,
       trashed: [
         ...folder.items,

@@ -106,6 +106,13 @@ export class StyleCollection {
 
   /** The fields (disciplines) and citation formats, each with how many styles have it, most first. */
   facets(): { fields: { name: string; count: number }[]; formats: { name: string; count: number }[] } {
+    // The same for every search (the browser asks on each keystroke): counted once.
+    return (this.#facets ??= this.#countFacets());
+  }
+
+  #facets: ReturnType<StyleCollection['facets']> | undefined;
+
+  #countFacets(): { fields: { name: string; count: number }[]; formats: { name: string; count: number }[] } {
     const fields = new Map<string, number>();
     const formats = new Map<string, number>();
     for (const s of this.#styles) {

@@ -23,6 +23,15 @@ export class ZoteroImportFlow {
   #state = $state<ZoteroImportStep>({ step: 'idle' });
   /** The data folder's path, as typed (the browser has no folder dialog that gives a path). */
   path = $state('');
+  /**
+   * Zotero's Linked Attachment Base Directory, as typed when the one in Zotero's prefs.js is not the
+   * right one (or none was found); empty: the one prefs.js names.
+   */
+  base = $state('');
+  /** The base folder the shown preview was read with ('' for prefs.js's), which the import then uses. */
+  #appliedBase = '';
+  #baseError = $state<string | null>(null);
+  #baseBusy = $state(false);
 
   constructor(api: CitewiseApi) {
     this.#api = api;
@@ -31,9 +40,23 @@ export class ZoteroImportFlow {
   get state(): ZoteroImportStep {
     return this.#state;
   }
+  /** Why the base folder typed could not be used (said beside its field); the preview stays as it was. */
+  get baseError(): string | null {
+    return this.#baseError;
+  }
+  get baseBusy(): boolean {
+    return this.#baseBusy;
+  }
+  /** The base folder the preview shown was read with, when one was typed. */
+  get appliedBase(): string {
+    return this.#appliedBase;
+  }
 
   open(): void {
     this.#state = { step: 'choose', error: null, busy: false };
+    this.base = '';
+    this.#appliedBase = '';
+    this.#baseError = null;
   }
 
   /** Reads the folder (read-only) and shows what it holds; a folder that is not Zotero's is said beside the field. */
@@ -49,7 +72,9 @@ export class ZoteroImportFlow {
       return;
     }
     this.#state = { step: 'choose', error: null, busy: true };
-    const result = await this.#api.invoke('zotero.import.preview', { path });
+    const base = this.base.trim();
+    const result = await this.#api.invoke('zotero.import.preview', { path, ...(base ? { base } : {}) });
+    if (result.ok) this.#appliedBase = base;
     if (this.#state.step !== 'choose') return;
     if (result.ok) this.#state = { step: 'preview', preview: result.value };
     else if (['NOT_FOUND', 'INVALID_INPUT', 'VALIDATION'].includes(result.error.code))
@@ -57,15 +82,46 @@ export class ZoteroImportFlow {
     else this.#state = { step: 'failed', error: result.error };
   }
 
+  /**
+   * Reads the folder again with the base folder typed (empty: the one Zotero's prefs.js names), so the
+   * files found and not found follow it. A base folder the core refuses (not a folder, not a full
+   * path) is said beside its field, and the preview shown stays the one read before.
+   */
+  async rebase(): Promise<void> {
+    const s = this.#state;
+    if ((s.step !== 'preview' && s.step !== 'choose') || this.#baseBusy) return;
+    if (s.step === 'choose') return this.preview();
+    const base = this.base.trim();
+    this.#baseBusy = true;
+    this.#baseError = null;
+    try {
+      const result = await this.#api.invoke('zotero.import.preview', {
+        path: s.preview.folder,
+        ...(base ? { base } : {}),
+      });
+      if (this.#state !== s) return;
+      if (result.ok) {
+        this.#appliedBase = base;
+        this.#state = { step: 'preview', preview: result.value };
+      } else if (['NOT_FOUND', 'INVALID_INPUT', 'VALIDATION'].includes(result.error.code))
+        this.#baseError = result.error.message;
+      else this.#state = { step: 'failed', error: result.error };
+    } finally {
+      this.#baseBusy = false;
+    }
+  }
+
   back(): void {
     this.#state = { step: 'choose', error: null, busy: false };
+    this.#baseError = null;
   }
 
   async confirm(): Promise<void> {
     if (this.#state.step !== 'preview') return;
     const { preview } = this.#state;
     this.#state = { step: 'importing', preview };
-    const result = await this.#api.invoke('zotero.import', { path: preview.folder });
+    const base = this.#appliedBase;
+    const result = await this.#api.invoke('zotero.import', { path: preview.folder, ...(base ? { base } : {}) });
     if (!result.ok) {
       this.#state =
         result.error.code === 'CANCELLED'

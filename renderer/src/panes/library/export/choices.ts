@@ -2,7 +2,11 @@
 // and locales' labels are shared/model's). The contract's lists are values of shared/ipc, which the renderer may not import, so they
 // are restated here and checked against the contract's types.
 import type { ExportCiteFormat, ExportFileFormat } from '../../../../../shared/ipc';
-import { REFERENCE_FORMAT_INFO, REFERENCE_FORMATS } from '../../../../../shared/model/reference-formats';
+import {
+  REFERENCE_FORMAT_INFO,
+  REFERENCE_FORMATS,
+  referenceFormatNamed,
+} from '../../../../../shared/model/reference-formats';
 
 export type ExportFormat = ExportFileFormat | ExportCiteFormat;
 
@@ -25,6 +29,12 @@ export const FORMATS: readonly FormatChoice[] = [
 
 export function isBibliography(format: ExportFormat): boolean {
   return FORMATS.find((f) => f.id === format)?.bibliography ?? false;
+}
+
+/** Where a format puts the items' notes (RIS "N1 lines", BibTeX "annote"); undefined: it has no place for them. */
+export function notesPlace(format: ExportFormat): string | undefined {
+  const file = referenceFormatNamed(format);
+  return file ? REFERENCE_FORMAT_INFO[file].notes : undefined;
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold

@@ -4,13 +4,23 @@ import type { CitationStyleInfo, CitewiseApi, ExportOutput, ExportScope, IpcErro
 import { BUILT_IN_STYLE_CHOICES, labelledStyle } from '../../../../../shared/model/csl';
 import { DEFAULT_CITATION_STYLE } from '../../../../../shared/model/settings';
 import type { CitationLocale } from '../../../../../shared/model/settings';
-import { isBibliography, type ExportFormat } from './choices';
+import { isBibliography, notesPlace, type ExportFormat } from './choices';
 import { copyRich, copyText } from './clipboard';
 
 /** Longer previews are cut: the file gets everything, the dialog shows the start. */
 export const PREVIEW_CHARS = 60_000;
 /** The preview formats this many items of the scope; saving and copying export all of them. */
 export const PREVIEW_ITEMS = 50;
+/** Where "Include notes" is kept between exports (this browser profile or Electron window's storage). */
+export const NOTES_KEY = 'citewise.export.notes';
+
+function storedNotes(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(NOTES_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
 
 export class ExportDialogState {
   readonly #api: CitewiseApi;
@@ -21,6 +31,8 @@ export class ExportDialogState {
   #styles = $state.raw<CitationStyleInfo[]>([...BUILT_IN_STYLE_CHOICES]);
   #styleError = $state('');
   #locale = $state<CitationLocale>('en-US');
+  /** "Include notes": asked for once, kept for the next export; applies where the format has a place for them. */
+  #notes = $state(storedNotes());
   #preview = $state<ExportOutput | null>(null);
   /** How many items the scope holds, from the last preview: it does not change with format or style. */
   #total = $state<number | null>(null);
@@ -64,6 +76,21 @@ export class ExportDialogState {
   }
   set locale(value: CitationLocale) {
     this.#locale = value;
+  }
+  get notes() {
+    return this.#notes;
+  }
+  set notes(value: boolean) {
+    this.#notes = value;
+    try {
+      globalThis.localStorage?.setItem(NOTES_KEY, String(value));
+    } catch {
+      // Storage refused (private mode, quota): the choice lasts for this dialog.
+    }
+  }
+  /** Where the chosen format puts notes ("N1 lines", "annote"), or undefined when it has no place for them. */
+  get notesPlace(): string | undefined {
+    return notesPlace(this.#format);
   }
   get preview() {
     return this.#preview;
@@ -192,6 +219,7 @@ export class ExportDialogState {
       style: this.#style,
       locale: this.#locale,
       ...(limit ? { limit } : {}),
+      ...(this.#notes && this.notesPlace ? { notes: true } : {}),
     });
   }
 }
