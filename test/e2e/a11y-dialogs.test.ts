@@ -101,6 +101,8 @@ describe('axe with dialogs and panes open', () => {
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
     await expect.poll(focused).toBe('New item…');
     await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('New note…');
+    await page.keyboard.press('ArrowDown');
     expect(await focused()).toBe('By identifier…');
     await page.keyboard.press('ArrowDown');
     expect(await focused()).toBe('Import file…');

@@ -40,12 +40,13 @@ describe('importing a Zotero data folder from the Library', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('zotero-import-dialog').count()).toBe(0);
 
-    // Add ▾ from the keyboard: ↓ opens the menu, the fifth entry is the Zotero folder.
+    // Add ▾ from the keyboard: ↓ opens the menu, the fifth entry is the Zotero folder (after New item,
+    // New note, By identifier and Import file).
     await page.getByTestId('add-button').focus();
     await page.keyboard.press('ArrowDown');
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
     await expect.poll(focused).toBe('New item…');
-    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
     expect(await focused()).toBe('Zotero data folder…');
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('zotero-import-dialog');
