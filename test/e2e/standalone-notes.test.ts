@@ -34,9 +34,18 @@ describe('standalone notes', () => {
     await rows.first().waitFor();
     await rows.first().click();
 
-    await page.keyboard.press('Control+Shift+O');
     const dialog = page.getByTestId('new-note-dialog');
     const box = dialog.getByRole('textbox', { name: 'New note' });
+    // Cancel leaves without a note, whatever was typed.
+    await page.keyboard.press('Control+Shift+O');
+    await box.waitFor();
+    await box.click();
+    await page.keyboard.type('Not this one');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await noteRow.count()).toBe(0);
+
+    await page.keyboard.press('Control+Shift+O');
     await box.waitFor();
     await box.click();
     await page.keyboard.type('Seminar plan');
