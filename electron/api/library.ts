@@ -91,7 +91,10 @@ export class EditorLibrary {
   }
 
   search(query: string, limit: number): Promise<LibraryRow[]> {
-    return this.listing.list({ query, sort: { column: 'relevance', direction: 'desc' }, limit }).then((p) => p.rows);
+    // What the pickers offer to cite: standalone notes are no references.
+    return this.listing
+      .list({ query, sort: { column: 'relevance', direction: 'desc' }, limit, references: true })
+      .then((p) => p.rows);
   }
 
   /** The best `limit` matches as CSL-JSON, `key`'s item first when it is a citation key. */

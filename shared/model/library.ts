@@ -105,6 +105,8 @@ export interface ListOptions {
   unfiled?: boolean;
   /** The trash instead of the library. */
   trash?: boolean;
+  /** Only references: standalone notes left out (what a citation picker offers). */
+  references?: boolean;
 }
 
 export interface Page {

@@ -303,11 +303,13 @@ export class Library extends ZoteroRoom {
    * instead of three (search, key lookup, records).
    */
   searchCsl(query: string, limit: number, key?: string): CslItem[] {
+    // A picker cites: standalone notes are no references, so they are never offered.
     const ids = this.listing
-      .list({ query, sort: { column: 'relevance', direction: 'desc' }, limit })
+      .list({ query, sort: { column: 'relevance', direction: 'desc' }, limit, references: true })
       .rows.map((r) => r.id);
     const exact = key === undefined || key === '' ? null : this.findByCitationKey(key);
-    return this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)].slice(0, limit));
+    const found = this.cslOf(exact === null ? ids : [exact, ...ids.filter((id) => id !== exact)]);
+    return found.filter((item) => !isNoteItem(item)).slice(0, limit);
   }
 
   /** Of `ids`, the standalone notes (shared/model/standalone-note.ts): what exports and bibliographies leave out. */

@@ -3,6 +3,7 @@
 // connection, which in WAL mode sees the last committed state; only saved searches write. A store of
 // its own, not a room of the Library's chain: it needs no undo. How the pages are planned: README.md.
 import { parseQuery, QuerySyntaxError } from '../../../shared/model/query';
+import { NOTE_ITEM_TYPE } from '../../../shared/model/standalone-note';
 import { CoreError } from '../errors';
 import { fulltextMatch } from './fulltext-match';
 import { compileQuery, type FulltextCondition } from './query-sql';
@@ -73,9 +74,12 @@ function decodeCursor(text: string): Cursor {
   }
 }
 
-/** The filters of a list or count besides the query: trash or not, a collection (with its subcollections), Unfiled. */
+/**
+ * The filters of a list or count besides the query: trash or not, a collection (with its
+ * subcollections), Unfiled, references only.
+ */
 function scopeFilters(
-  options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled'>,
+  options: Pick<ListOptions, 'trash' | 'collectionId' | 'includeSubcollections' | 'unfiled' | 'references'>,
   where: SqlFragment,
 ): SqlFragment[] {
   const filters = [options.trash ? sql`i.trashed_at IS NOT NULL` : sql`i.trashed_at IS NULL`, where];
@@ -92,6 +96,8 @@ function scopeFilters(
     filters.push(
       sql`NOT EXISTS (SELECT 1 FROM collection_items ci JOIN collections c ON c.id = ci.collection_id WHERE ci.item_id = i.id AND c.trashed_at IS NULL)`,
     );
+  // The type is in the items_filter index: checked without reading the item's row.
+  if (options.references) filters.push(sql`i.type <> ${NOTE_ITEM_TYPE}`);
   return filters;
 }
 

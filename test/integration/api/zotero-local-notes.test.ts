@@ -1,7 +1,8 @@
 // A standalone note through Zotero's local Web API: a top-level item of itemType "note" with its HTML,
-// tags and collections, as Zotero serves one; left out of bibliographies and exports.
+// tags and collections, as Zotero serves one; left out of bibliographies and exports, and never offered
+// by a citation picker (the CAYW picker, Better BibTeX's item.search).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, startFixture, type Fixture } from './helpers';
+import { answerPicker, send, startFixture, type Fixture } from './helpers';
 
 describe("Zotero's local API: standalone notes", () => {
   let f: Fixture;
@@ -54,5 +55,32 @@ describe("Zotero's local API: standalone notes", () => {
     }
     const bib = await send(f.api.port, 'GET', '/api/users/0/items/top?format=bib', {});
     expect(bib.body).not.toContain('Seminar plan');
+  });
+
+  it('is never offered by a picker, though its text matches (it reads "Adams")', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'item.search', params: ['adams'] });
+    const rpc = await send(
+      f.api.port,
+      'POST',
+      '/better-bibtex/json-rpc',
+      { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      body,
+    );
+    const found = (JSON.parse(rpc.body) as { result: { citekey: string }[] }).result.map((i) => i.citekey);
+    expect(found).toEqual(['adams2001']);
+
+    const opened = f.nextPicker();
+    const held = send(f.api.port, 'GET', '/better-bibtex/cayw?format=pandoc', { 'User-Agent': 'curl/8.5.0' });
+    const s = await opened;
+    for (const q of ['adams', 'seminar']) {
+      const r = await send(f.api.port, 'GET', `/citewise/picker/${s.id}/search?q=${q}`, {
+        'X-Citewise-Picker': s.token,
+      });
+      expect(r.status).toBe(200);
+      const hits = (JSON.parse(r.body) as { hits: { citationKey: string }[] }).hits.map((h) => h.citationKey);
+      expect(hits, q).toEqual(q === 'adams' ? ['adams2001'] : []);
+    }
+    await answerPicker(f.api.port, s, null);
+    await held;
   });
 });
