@@ -172,6 +172,20 @@ describe.skipIf(!existsSync(COLLECTION))('the Styles browser', () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => exportDialog.getByTestId('export-style').inputValue(), WAIT).toBe('nature');
+
+    // Removing Nature, the default and this export's style: APA is the default again, shown so at
+    // once, and the export falls back to it when the browser closes.
+    await more.click();
+    await dialog.waitFor();
+    await dialog.getByTestId('styles-search').pressSequentially('nature', { delay: 20 });
+    await expect.poll(() => results.first().getAttribute('data-name'), WAIT).toBe('nature');
+    await expect.poll(() => results.first().innerText(), WAIT).toContain('Default');
+    await dialog.getByTestId('styles-remove').click();
+    await expect.poll(() => dialog.getByTestId('styles-message').innerText(), WAIT).toContain('Removed “Nature”');
+    await expect.poll(() => results.first().innerText(), WAIT).not.toContain('Default');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => exportDialog.getByTestId('export-style').inputValue(), WAIT).toBe('apa');
     await page.keyboard.press('Escape');
     await exportDialog.waitFor({ state: 'detached' });
     expect(problems.errors).toEqual([]);
