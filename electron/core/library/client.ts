@@ -97,6 +97,7 @@ function spawnWorker(options: StartLibraryOptions): Promise<{ worker: Worker; re
     backupIntervalMs: options.backupIntervalMs,
     maxPageCount: options.maxPageCount,
     durability: options.durability,
+    keptMs: options.keptMs,
   };
   const worker = new Worker(entry.script, { workerData: init, ...(entry.eval ? { eval: true } : {}) });
   return new Promise((resolve, reject) => {

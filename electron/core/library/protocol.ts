@@ -62,6 +62,8 @@ export interface WorkerInit {
   maxPageCount?: number | undefined;
   /** See OpenDatabaseOptions.durability: 'off' only for tests that do not test durability. */
   durability?: 'full' | 'off' | undefined;
+  /** How long an import preview's parse is kept for the import (worker.ts KEPT_MS); tests shorten it. */
+  keptMs?: number | undefined;
 }
 
 export type Request =

@@ -260,7 +260,7 @@ function previewFrom(req: Extract<Request, { op: 'import.preview' }>): Promise<I
         feed.ended = true;
         if (keeping) {
           const name = randomUUID();
-          kept = { name, chunks: keeping, timer: setTimeout(forgetKept, KEPT_MS).unref() };
+          kept = { name, chunks: keeping, timer: setTimeout(forgetKept, init.keptMs ?? KEPT_MS).unref() };
           matches.kept = name;
         }
         resolve(matches);

@@ -80,4 +80,20 @@ describe('a preview’s parse kept for the import', () => {
     await expect(failed).rejects.toThrow(/ended before the parser finished/);
     expect(await client.importFromKept({ kept: kept.kept! })).toBeNull();
   });
+
+  it('forgets a kept parse after its time, not before', async () => {
+    // Ten minutes in the app (the other worker here); 150 ms in this one.
+    const brief = await LibraryClient.start({ file: join(dir.path, 'brief.sqlite'), keptMs: 150 });
+    try {
+      const forgotten = await preview(brief, chunks, bytes);
+      const held = await preview(client, chunks, bytes);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await brief.importFromKept({ kept: forgotten.kept! })).toBeNull();
+      const feed = await client.importFromKept({ kept: held.kept! });
+      expect(feed).not.toBeNull();
+      expect((await feed!.commit()).added).toBe(1500);
+    } finally {
+      await brief.close();
+    }
+  });
 });
