@@ -26,6 +26,7 @@ import { freeTextQuery } from './search-query';
 import { zoteroRoutes } from './zotero-routes';
 import {
   assetStyles,
+  coreInstalledStyles,
   coreIntegrationLibrary,
   IntegrationEndpoints,
   IntegrationSessions,
@@ -395,7 +396,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     sessions: new IntegrationSessions({
       library: coreIntegrationLibrary(apiCore),
       dialogs: pickerDialogs(pickers, () => `http://${LOOPBACK}:${port}`, apiCore),
-      styles: assetStyles(),
+      styles: assetStyles(undefined, coreInstalledStyles(apiCore)),
       version: ZOTERO_VERSION,
       uriPrefix: ITEM_URI_PREFIX,
     }),

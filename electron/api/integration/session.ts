@@ -93,8 +93,11 @@ export interface IntegrationDialogs {
 export interface IntegrationLibrary {
   byKeys(keys: readonly string[]): Promise<Map<string, { id: number; csl: CslItem }>>;
   byIds(ids: readonly number[]): Promise<Map<number, { key: string; csl: CslItem }>>;
-  /** Adds items (CSL-JSON) to the library as one import; how many were added. */
-  importItems(items: CslItem[]): Promise<number>;
+  /**
+   * Adds items (CSL-JSON) to the library as one import (one undo step): for each item, in order, the
+   * library item it became (a new one, or the one it duplicates), or null when it was left out.
+   */
+  importItems(items: CslItem[]): Promise<(number | null)[]>;
 }
 
 export interface ResolvedStyle {
@@ -104,10 +107,26 @@ export interface ResolvedStyle {
 }
 
 export interface StyleSource {
-  /** The style for a Zotero or Citewise style id; throws an Error whose message names it when unknown. */
-  resolve(styleID: string): ResolvedStyle;
+  /**
+   * The style for a Zotero or Citewise style id: a built-in style or one the user installed. Throws
+   * StyleMissing when it is neither, any other Error when the style is there but unusable.
+   */
+  resolve(styleID: string): ResolvedStyle | Promise<ResolvedStyle>;
+  /**
+   * Installs the style a document names and the library lacks (Zotero.Styles.install from the
+   * style's URL; here, from the CSL styles repository shipped with Citewise). Throws when it has no such style.
+   */
+  install?(styleID: string): Promise<ResolvedStyle>;
   locales: LocaleLookup;
 }
+
+/** The document's style is neither built in nor installed (Zotero's integration.error.invalidStyle). */
+export class StyleMissing extends Error {
+  override name = 'StyleMissing';
+}
+
+/** Zotero's test for a style id it installs without asking (integration.js getSession). */
+const TRUSTED_STYLE_SOURCE = /^https?:\/\/(www\.)?(zotero\.org|citationstyles\.org)/;
 
 export interface SessionOptions {
   library: IntegrationLibrary;
@@ -211,6 +230,8 @@ class Transaction {
   #fields: DocField[] | null = null;
   #outputFormat: 'html' | 'rtf' | 'text' = 'html';
   #notesSupported = true;
+  /** The document's style, resolved once per transaction. */
+  #resolved: ResolvedStyle | null = null;
 
   constructor(
     private readonly o: SessionOptions,
@@ -262,6 +283,7 @@ class Transaction {
           `This document's citations are ${String(this.#data.prefs.fieldType)} fields of another word processor; convert it in Zotero's Document Preferences first.`,
         );
       if (this.#data) this.#data.sessionID ??= randomId();
+      if (this.#data?.prefs.fieldType && command !== 'setDocPrefs') await this.#ensureStyle();
       await this[command as Command]();
       if (this.#data) await this.#call('Document.setDocumentData', serializeDocumentData(this.#data, this.o.version));
     } catch (err) {
@@ -326,7 +348,7 @@ class Transaction {
 
   async addEditBibliography(): Promise<void> {
     await this.#init(true);
-    const style = this.#style();
+    const style = await this.#style();
     if (!styleFacts(style.xml).hasBibliography)
       throw new AlertError('The document’s citation style has no bibliography.');
     let reading = await this.#read();
@@ -341,7 +363,11 @@ class Transaction {
 
   async refresh(): Promise<void> {
     await this.#init(true);
-    await this.#update(await this.#read(), { forceBibliography: true, offerImport: true });
+    const reading = await this.#read();
+    // Zotero rebuilds the processor on every refresh of a document with delayed updates.
+    const delayed = this.#data!.prefs.delayCitationUpdates === true;
+    if (reading.embedded.size > 0) await this.#offerImport(reading);
+    await this.#update(reading, { forceBibliography: true, ...(delayed ? { rebuild: true } : {}) });
   }
 
   async removeCodes(): Promise<void> {
@@ -406,10 +432,11 @@ class Transaction {
     if (!chosen) throw new UserCancelled('document preferences');
     let style: ResolvedStyle;
     try {
-      style = this.o.styles.resolve(chosen.styleID);
+      style = await this.o.styles.resolve(chosen.styleID);
     } catch (err) {
       throw new AlertError(err instanceof Error ? err.message : String(err));
     }
+    this.#resolved = style;
     const facts = styleFacts(style.xml);
     const noteType = facts.note && this.#notesSupported ? Math.min(2, Math.max(1, chosen.noteType || 1)) : 0;
     const prefs: DocumentData['prefs'] = { ...(d?.prefs ?? {}), fieldType: FIELD_TYPE, noteType };
@@ -429,14 +456,57 @@ class Transaction {
     };
   }
 
-  #style(): ResolvedStyle {
+  async #style(): Promise<ResolvedStyle> {
+    if (this.#resolved) return this.#resolved;
     try {
-      return this.o.styles.resolve(this.#data!.style.styleID);
+      return (this.#resolved = await this.o.styles.resolve(this.#data!.style.styleID));
     } catch (err) {
       throw new AlertError(
         `${err instanceof Error ? err.message : String(err)} Choose another style in Document Preferences.`,
       );
     }
+  }
+
+  /**
+   * Zotero's getSession for a document whose style the library lacks: a style from zotero.org or
+   * citationstyles.org is installed without asking (from the shipped styles repository here), any
+   * other after a Yes; when it cannot be installed, Zotero's alert, then Document Preferences
+   * (cancelling them leaves the document as it was).
+   */
+  async #ensureStyle(): Promise<void> {
+    const styleID = this.#data!.style.styleID;
+    try {
+      this.#resolved = await this.o.styles.resolve(styleID);
+      return;
+    } catch (err) {
+      if (!(err instanceof StyleMissing)) throw new AlertError(err instanceof Error ? err.message : String(err));
+    }
+    let installed: ResolvedStyle | null = null;
+    if (
+      TRUSTED_STYLE_SOURCE.test(styleID) ||
+      (await this.#call(
+        'Document.displayAlert',
+        `The citation style used in this document is missing. Would you like to install it from ${styleID}?`,
+        ICON_WARNING,
+        BUTTONS_YES_NO,
+      ))
+    ) {
+      try {
+        if (!this.o.styles.install) throw new StyleMissing(styleID);
+        installed = await this.o.styles.install(styleID);
+      } catch {
+        await this.#call(
+          'Document.displayAlert',
+          `The citation style ${styleID} could not be found.`,
+          ICON_WARNING,
+          BUTTONS_OK,
+        );
+      }
+    }
+    if (installed) {
+      this.#resolved = installed;
+      this.#data!.style.styleID = installed.styleID;
+    } else await this.#docPrefs();
   }
 
   async #getFields(): Promise<DocField[]> {
@@ -714,10 +784,9 @@ class Transaction {
       rebuild?: boolean;
       resetText?: boolean;
       inserted?: Citation;
-      offerImport?: boolean;
     },
   ): Promise<void> {
-    const style = this.#style();
+    const style = await this.#style();
     const data = this.#data!;
     const engineKey = `${data.sessionID}\u0000${style.styleID}\u0000${data.style.locale ?? ''}\u0000${this.#outputFormat}\u0000${String(data.prefs.noteType ?? 0)}`;
     const sig = (c: Citation): string =>
@@ -835,12 +904,13 @@ class Transaction {
         if (o.forceBibliography || text !== b.field.text) await this.#call('Field.setText', b.field.id, text, true);
       }
     }
-    if (reading.embedded.size > 0 && o.offerImport) await this.#offerImport(reading);
   }
 
   /**
    * Items the document cites that the library lacks (a document from a co-author's Zotero): offered
-   * for import once per document session; the citations keep their embedded data either way.
+   * for import once per document session. Once imported (one import, one undo step), the citations
+   * are relinked to the new library items before this refresh formats them: their URIs become the
+   * library's and their embedded data the library item's. Declined, they keep their embedded data.
    */
   async #offerImport(reading: Reading): Promise<void> {
     const session = this.#data!.sessionID ?? '';
@@ -862,7 +932,32 @@ class Transaction {
       const { id: _id, ...rest } = i;
       return rest as CslItem;
     });
-    await this.o.library.importItems(clean);
+    const anons = [...reading.embedded.keys()];
+    const made = await this.o.library.importItems(clean);
+    const byId = await this.o.library.byIds(made.filter((x): x is number => x !== null));
+    const relinked = new Map<string, number>();
+    anons.forEach((anon, i) => {
+      const id = made[i];
+      const lib = id == null ? undefined : byId.get(id);
+      if (id == null || !lib) return;
+      relinked.set(anon, id);
+      reading.items.delete(anon);
+      reading.uris.delete(anon);
+      reading.embedded.delete(anon);
+      reading.items.set(String(id), lib.csl);
+      reading.uris.set(String(id), [`${this.o.uriPrefix}${lib.key}`]);
+    });
+    if (relinked.size === 0) return;
+    for (const c of reading.citations) {
+      let changed = false;
+      for (const it of c.code.citationItems) {
+        const id = relinked.get(String(it.id));
+        if (id === undefined) continue;
+        it.id = id;
+        changed = true;
+      }
+      if (changed) c.cluster = this.#cluster(c.code, c.field.noteIndex);
+    }
   }
 
   /** The item data to embed: the library's CSL-JSON under the cluster's id, as Zotero embeds it. */

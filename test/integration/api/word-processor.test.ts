@@ -438,22 +438,34 @@ describe('word-processor integration over HTTP', () => {
       id: f.ids.adams2001,
       uris: [`http://zotero.org/users/local/citewise/items/${adamsKey}`],
     });
-    const c2 = JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')) as {
-      citationItems: { id: string; uris: string[]; itemData: { title: string } }[];
-    };
-    expect(c2.citationItems[0]!.id).toMatch(/^ZsEs5n1d\//);
-    expect(c2.citationItems[0]!.uris).toEqual(['http://zotero.org/users/9876543/items/QQQQ2345']);
-    expect(c2.citationItems[0]!.itemData.title).toBe('Quorum sensing in mixed biofilms');
     expect(doc.data).toContain('<session id="ZsEs5n1d"/>');
     expect(doc.data).toContain('<pref name="automaticJournalAbbreviations" value="true"/>');
     // The offer to import, and the import itself.
-    expect(doc.alerts.at(-1)!.text).toContain('One cited item is not in your Citewise library');
+    expect(doc.alerts).toHaveLength(1);
+    expect(doc.alerts[0]!.text).toContain('One cited item is not in your Citewise library');
     const found = await f.core.library.listing.list({
       query: 'quorum',
       sort: { column: 'relevance', direction: 'desc' },
       limit: 5,
     });
-    expect(found.rows.map((r) => r.title)).toContain('Quorum sensing in mixed biofilms');
+    const quorum = found.rows.find((r) => r.title === 'Quorum sensing in mixed biofilms')!;
+    expect(quorum).toBeDefined();
+    // Relinked on the same refresh: the citation now cites the new library item, its data still embedded.
+    const [quorumKey] = await f.core.library.lib.zoteroKeysOf('item', [quorum.id]);
+    const c2 = JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      citationItems: { id: unknown; uris: string[]; itemData: { id: unknown; title: string } }[];
+    };
+    expect(c2.citationItems[0]!.id).toBe(quorum.id);
+    expect(c2.citationItems[0]!.uris).toEqual([`http://zotero.org/users/local/citewise/items/${quorumKey}`]);
+    expect(c2.citationItems[0]!.itemData).toMatchObject({ id: quorum.id, title: 'Quorum sensing in mixed biofilms' });
+    // A second refresh changes nothing and asks nothing.
+    const settled = structuredClone(doc.fields);
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toHaveLength(1);
+    // Only the bibliography's text, which a refresh always sets (as Zotero's FORCE_CITATIONS_REGENERATE).
+    expect(f.api.integration.sessions.last).toMatchObject({ setText: 1, setCode: 0 });
+    expect(doc.fields).toEqual(settled);
 
     // Inserting a citation between them uses the warm session: one cluster processed.
     doc.cursor = { at: 1 };
@@ -466,6 +478,124 @@ describe('word-processor integration over HTTP', () => {
       '(Brigge, 2002, p. 12)',
       '(Franklin & Wilkins, 2023)',
     ]);
+  }, 60_000);
+
+  it('relinks imported items to the library in one undo step: new ones and one the library had', async () => {
+    const doc = new GoogleDoc('relink-doc');
+    doc.data =
+      '<data data-version="3" zotero-version="7.0.11"><session id="Rl1nk0"/><style id="http://www.zotero.org/styles/apa" locale="en-US" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Http"/></prefs></data>';
+    const cite = (id: string, items: { uri: string; data: object }[], plain: string) => ({
+      id,
+      code: `ITEM CSL_CITATION ${JSON.stringify({
+        citationID: id,
+        properties: { formattedCitation: plain, plainCitation: plain, noteIndex: 0 },
+        citationItems: items.map((x, i) => ({ id: 500 + i, uris: [x.uri], itemData: { id: 500 + i, ...x.data } })),
+        schema: 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json',
+      })}`,
+      text: plain,
+      noteIndex: 0,
+    });
+    const wood = {
+      type: 'book',
+      title: 'Tides of the North Sea',
+      author: [{ family: 'Wood', given: 'Ilse' }],
+      issued: { 'date-parts': [[1998]] },
+      publisher: 'Coastline',
+    };
+    const zhu = {
+      type: 'article-journal',
+      title: 'Lattice gauge drift',
+      author: [{ family: 'Zhu', given: 'Lan' }],
+      issued: { 'date-parts': [[2015]] },
+      'container-title': 'Physics Letters',
+    };
+    // The co-author's copy of an item this library already has (same DOI): relinked to it, not imported twice.
+    const adams = {
+      type: 'article-journal',
+      title: 'On citing',
+      DOI: '10.1000/ADAMS',
+      author: [
+        { family: 'Adams', given: 'Ann' },
+        { family: 'Baker', given: 'Bob' },
+      ],
+      issued: { 'date-parts': [[2001]] },
+      'container-title': 'Journal of Tests',
+      volume: '3',
+      page: '1-10',
+    };
+    doc.fields = [
+      cite('R1', [{ uri: 'http://zotero.org/users/555/items/WOOD2345', data: wood }], '(Wood, 1998)'),
+      cite(
+        'R2',
+        [
+          { uri: 'http://zotero.org/users/555/items/ZHUU2345', data: zhu },
+          { uri: 'http://zotero.org/users/555/items/ADAM2345', data: adams },
+        ],
+        '(Adams & Baker, 2001; Zhu, 2015)',
+      ),
+      cite('R3', [{ uri: 'http://zotero.org/users/555/items/WOOD2345', data: wood }], '(Wood, 1998)'),
+    ];
+    doc.alertAnswers = [1];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toHaveLength(1);
+    expect(doc.alerts[0]!.text).toContain('3 cited items are not in your Citewise library');
+    const codes = doc.fields.map(
+      (x) =>
+        JSON.parse(x.code.replace('ITEM CSL_CITATION ', '')) as {
+          citationItems: { id: number; uris: string[]; itemData: { id: number; title: string } }[];
+        },
+    );
+    const [woodRow] = (
+      await f.core.library.listing.list({
+        query: 'tides north sea',
+        sort: { column: 'relevance', direction: 'desc' },
+        limit: 1,
+      })
+    ).rows;
+    const [zhuRow] = (
+      await f.core.library.listing.list({
+        query: 'lattice gauge drift',
+        sort: { column: 'relevance', direction: 'desc' },
+        limit: 1,
+      })
+    ).rows;
+    expect(codes[0]!.citationItems[0]).toMatchObject({
+      id: woodRow!.id,
+      itemData: { id: woodRow!.id, title: 'Tides of the North Sea' },
+    });
+    expect(codes[2]!.citationItems[0]!.id).toBe(woodRow!.id);
+    expect(codes[1]!.citationItems.map((x) => x.id)).toEqual([zhuRow!.id, f.ids.adams2001]);
+    const keys = await f.core.library.lib.zoteroKeysOf('item', [woodRow!.id, zhuRow!.id, f.ids.adams2001!]);
+    expect(codes[0]!.citationItems[0]!.uris).toEqual([`http://zotero.org/users/local/citewise/items/${keys[0]}`]);
+    expect(codes[1]!.citationItems.map((x) => x.uris[0])).toEqual(
+      [keys[1], keys[2]].map((k) => `http://zotero.org/users/local/citewise/items/${k}`),
+    );
+    // The library's data of the item it already had is what the document embeds now.
+    expect(codes[1]!.citationItems[1]!.itemData.title).toBe('On Citing');
+    // A second refresh changes no citation.
+    const settled = doc.fields.map((x) => x.code);
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.fields.map((x) => x.code)).toEqual(settled);
+    expect(f.api.integration.sessions.last).toMatchObject({ setText: 0, setCode: 0 });
+    // One undo takes the whole import back.
+    const undone = await f.core.invoke('library.undo', {});
+    expect(undone.ok).toBe(true);
+    expect(JSON.stringify(undone.ok && undone.value)).toMatch(/word-processor document|[Ii]mport/);
+    const gone = await f.core.library.listing.list({
+      query: 'tides north sea',
+      sort: { column: 'relevance', direction: 'desc' },
+      limit: 1,
+    });
+    expect(gone.rows.map((r) => r.title)).not.toContain('Tides of the North Sea');
+    expect(
+      (
+        await f.core.library.listing.list({
+          query: 'lattice gauge drift',
+          sort: { column: 'relevance', direction: 'desc' },
+          limit: 1,
+        })
+      ).rows,
+    ).toHaveLength(0);
   }, 60_000);
 
   it('document preferences: a new style reformats every citation; remove codes keeps the text', async () => {
