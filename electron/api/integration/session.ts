@@ -74,6 +74,11 @@ export interface DocPrefs {
   locale?: string;
   /** 0 in-text, 1 footnotes, 2 endnotes (Zotero's noteType). */
   noteType: number;
+  /**
+   * Zotero's delayCitationUpdates (its dialog's "Automatically update citations" unticked): a new or
+   * edited citation is written on its own and marked; the others and the bibliography wait for Refresh.
+   */
+  delayCitationUpdates?: boolean;
 }
 
 /**
@@ -148,6 +153,13 @@ export class UserCancelled extends Error {
 }
 
 const FIELD_TYPE = 'Http';
+
+// How Zotero marks a citation written while updates are delayed (integration.js), until a refresh.
+const DELAYED_HTML = ["<div class='delayed-zotero-citation-updates'>", '</div>'] as const;
+const DELAYED_RTF = '\\uldash';
+/** The bibliography's text while updates are delayed (Zotero's integration.delayCitationUpdates.bibliography.tab). */
+export const DELAYED_BIBLIOGRAPHY =
+  'Automatic citation updates are disabled. To see the bibliography, click Refresh in the Zotero tab.';
 
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 /** The text a word processor keeps of citeproc-js's HTML (as the HTTP client's DOMParser textContent). */
@@ -358,7 +370,9 @@ class Transaction {
       this.#fields = null;
       reading = await this.#read();
     }
-    await this.#update(reading, { forceBibliography: true });
+    // Delayed updates: the processor is rebuilt from the document first (Zotero's rebuildCiteprocState).
+    const delayed = this.#data!.prefs.delayCitationUpdates === true;
+    await this.#update(reading, { forceBibliography: true, ...(delayed ? { rebuild: true } : {}) });
   }
 
   async refresh(): Promise<void> {
@@ -403,7 +417,9 @@ class Transaction {
         this.#fields = null;
       }
     }
-    if (noteChanged || had.style.styleID !== data.style.styleID || had.style.locale !== data.style.locale)
+    // As Zotero: turning delayed updates off brings every citation up to date at once.
+    const undelayed = had.prefs.delayCitationUpdates === true && data.prefs.delayCitationUpdates !== true;
+    if (noteChanged || undelayed || had.style.styleID !== data.style.styleID || had.style.locale !== data.style.locale)
       await this.#update(await this.#read(), { forceBibliography: true, rebuild: true, resetText: true });
   }
 
@@ -425,6 +441,7 @@ class Transaction {
           styleID: d.style.styleID,
           ...(d.style.locale ? { locale: d.style.locale } : {}),
           noteType: Number(d.prefs.noteType ?? 0),
+          delayCitationUpdates: d.prefs.delayCitationUpdates === true,
         }
       : null;
     const chosen = await this.o.dialogs.documentPreferences(current, this.signal);
@@ -441,6 +458,7 @@ class Transaction {
     const noteType = facts.note && this.#notesSupported ? Math.min(2, Math.max(1, chosen.noteType || 1)) : 0;
     const prefs: DocumentData['prefs'] = { ...(d?.prefs ?? {}), fieldType: FIELD_TYPE, noteType };
     if (!prefs.automaticJournalAbbreviations) prefs.automaticJournalAbbreviations = false;
+    if (chosen.delayCitationUpdates !== undefined) prefs.delayCitationUpdates = chosen.delayCitationUpdates;
     this.#data = {
       sessionID: d?.sessionID ?? randomId(),
       zoteroVersion: this.o.version,
@@ -768,7 +786,8 @@ class Transaction {
       cluster: this.#cluster(code, fieldAfter.noteIndex),
     };
     reading.citations = [...others.slice(0, position), mine, ...others.slice(position)];
-    await this.#update(reading, { forceBibliography: false, inserted: mine });
+    if (this.#data!.prefs.delayCitationUpdates === true) await this.#writeDelayed(reading, mine);
+    else await this.#update(reading, { forceBibliography: false, inserted: mine });
   }
 
   /**
@@ -859,21 +878,13 @@ class Transaction {
           setText = true;
       }
       if (setText && formatted !== undefined) {
-        await this.#call('Field.setText', c.field.id, formatted, true);
+        // Word keeps the dashed underline of a delayed citation unless told to clear it (as Zotero does).
+        const wasDelayed = this.#outputFormat === 'rtf' && p.formattedCitation?.includes(DELAYED_RTF);
+        await this.#call('Field.setText', c.field.id, wasDelayed ? `\\ulclear{${formatted}}` : formatted, true);
         p.formattedCitation = formatted;
         p.plainCitation = this.#outputFormat === 'html' ? plainText(formatted) : formatted;
       }
-      p.noteIndex = c.field.noteIndex;
-      const written = citationCode({
-        citationID: c.code.citationID,
-        properties: p,
-        citationItems: c.code.citationItems.map((it) => ({
-          ...it,
-          uris: reading.uris.get(String(it.id)) ?? it.uris ?? [],
-          itemData: this.#itemData(String(it.id), reading),
-        })),
-      });
-      if (written !== c.field.code) await this.#call('Field.setCode', c.field.id, written);
+      await this.#writeCode(c, reading);
     }
 
     // Bibliographies.
@@ -958,6 +969,56 @@ class Transaction {
       }
       if (changed) c.cluster = this.#cluster(c.code, c.field.noteIndex);
     }
+  }
+
+  /** Writes a citation's code (its URIs and embedded item data as `reading` has them) when it changed. */
+  async #writeCode(c: Citation, reading: Reading): Promise<void> {
+    c.code.properties.noteIndex = c.field.noteIndex;
+    const written = citationCode({
+      citationID: c.code.citationID,
+      properties: c.code.properties,
+      citationItems: c.code.citationItems.map((it) => ({
+        ...it,
+        uris: reading.uris.get(String(it.id)) ?? it.uris ?? [],
+        itemData: this.#itemData(String(it.id), reading),
+      })),
+    });
+    if (written !== c.field.code) await this.#call('Field.setCode', c.field.id, written);
+  }
+
+  /**
+   * Zotero's writeDelayedCitation: with delayed updates, the new or edited citation alone is
+   * formatted (on its own, as if first in the document), written with Zotero's mark (a dashed
+   * underline in RTF, its delayed-zotero-citation-updates div in HTML), and the bibliography says
+   * that it waits for Refresh. No other citation is touched; Refresh brings them all up to date.
+   */
+  async #writeDelayed(reading: Reading, c: Citation): Promise<void> {
+    const style = await this.#style();
+    const data = this.#data!;
+    const p = c.code.properties;
+    if (!p.dontUpdate) {
+      let text = p.custom;
+      if (text === undefined) {
+        const items = new Map(reading.items);
+        const engine = new ClusterFormatter({
+          styleXml: style.xml,
+          lang: data.style.locale,
+          locales: this.o.styles.locales,
+          item: (id) => items.get(id),
+          format: this.#outputFormat,
+        });
+        text = engine.preview(c.cluster);
+      }
+      if (this.#outputFormat === 'rtf') text = `${DELAYED_RTF}{${text}}`;
+      else if (this.#outputFormat === 'html') text = `${DELAYED_HTML[0]}${text}${DELAYED_HTML[1]}`;
+      await this.#call('Field.setText', c.field.id, text, true);
+      p.formattedCitation = text;
+      p.plainCitation = this.#outputFormat === 'html' ? plainText(text) : text;
+    }
+    await this.#writeCode(c, reading);
+    const bib = reading.bibliographies.at(-1);
+    if (bib && bib.field.text !== DELAYED_BIBLIOGRAPHY)
+      await this.#call('Field.setText', bib.field.id, DELAYED_BIBLIOGRAPHY, false);
   }
 
   /** The item data to embed: the library's CSL-JSON under the cluster's id, as Zotero embeds it. */

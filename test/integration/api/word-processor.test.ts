@@ -598,6 +598,54 @@ describe('word-processor integration over HTTP', () => {
     ).toHaveLength(0);
   }, 60_000);
 
+  it('delayed citation updates: an insert touches no other citation and is marked; refresh catches up', async () => {
+    const doc = new GoogleDoc('delay-doc');
+    for (const key of ['adams2001', 'brigge2002']) {
+      doc.cursor = { at: doc.fields.length };
+      const r = exec(f, doc, 'addEditCitation');
+      await pick(f, [{ citationKey: key }]);
+      await r;
+    }
+    doc.cursor = { at: 2 };
+    await exec(f, doc, 'addEditBibliography');
+    // A numeric style (a new first citation renumbers the others), with updates delayed as Zotero stores it.
+    doc.data = doc.data
+      .replace('styles/apa"', 'styles/ieee"')
+      .replace('</prefs>', '<pref name="delayCitationUpdates" value="true"/></prefs>');
+    await exec(f, doc, 'refresh');
+    expect(doc.text().slice(0, 2)).toEqual(['[1]', '[2]']);
+    const others = structuredClone(doc.fields.slice(0, 2));
+
+    doc.cursor = { at: 0 };
+    doc.calls = [];
+    const r = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'Author:2026-test' }]);
+    expect(await r).toBe('complete');
+    // The new citation alone, formatted on its own; the others keep their text and code.
+    expect(doc.text().slice(0, 3)).toEqual(['[1]', '[1]', '[2]']);
+    expect(doc.fields.slice(1, 3)).toEqual(others);
+    expect(doc.calls.filter((c) => c === 'Field.setText')).toHaveLength(2); // the new citation, the bibliography's notice
+    const code = JSON.parse(doc.fields[0]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      properties: { formattedCitation: string; plainCitation: string };
+    };
+    expect(code.properties.formattedCitation).toBe("<div class='delayed-zotero-citation-updates'>[1]</div>");
+    expect(code.properties.plainCitation).toBe('[1]');
+    expect(doc.fields[3]!.text).toBe(
+      'Automatic citation updates are disabled. To see the bibliography, click Refresh in the Zotero tab.',
+    );
+    expect(f.api.integration.sessions.last.rebuilt).toBe(false);
+
+    // Refresh: every citation numbered again, the mark gone, the bibliography back, and no question
+    // about the marked citation (its text is what was written).
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toEqual([]);
+    expect(doc.text().slice(0, 3)).toEqual(['[1]', '[2]', '[3]']);
+    expect(doc.fields[0]!.code).not.toContain('delayed-zotero-citation-updates');
+    expect(doc.fields[3]!.text).toContain('A. Author, “A Synthetic Article,”');
+    expect(f.api.integration.sessions.last.rebuilt).toBe(true);
+  }, 60_000);
+
   it('document preferences: a new style reformats every citation; remove codes keeps the text', async () => {
     const doc = new GoogleDoc('prefs-doc');
     for (const key of ['adams2001', 'brigge2002']) {
