@@ -27,6 +27,8 @@ import {
   type StyleSource,
 } from './session';
 import { HttpTransport, type Reply } from './transport';
+import { styleFacts } from './engine';
+import { parsePrefsAnswer, prefsOptions, type PrefsOptions } from './prefs-page';
 
 export const EXEC_PATH = '/connector/document/execCommand';
 export const RESPOND_PATH = '/connector/document/respond';
@@ -160,6 +162,7 @@ export function pickerDialogs(
   pickers: PickerHub,
   origin: () => string,
   core: () => Promise<ApiCore>,
+  styles?: StyleSource,
 ): IntegrationDialogs {
   return {
     async chooseCites(_current, _embedded, signal): Promise<ChosenCite[] | null> {
@@ -181,13 +184,43 @@ export function pickerDialogs(
             ],
       );
     },
-    // Document Preferences take the citation style and locale chosen in Citewise's Settings (its
-    // style browser is where styles are found and installed); footnotes stay as the document has them.
-    async documentPreferences(current): Promise<DocPrefs | null> {
-      const settings = await (await core()).invoke('settings.get', {});
-      if (!settings.ok) return null;
-      const { citationStyle, locale } = settings.value as ResultOf<'settings.get'>;
-      return { styleID: citationStyle, locale, noteType: current?.noteType || 1 };
+    // Document Preferences in a page of the picker's kind: the built-in and installed styles (by the
+    // ids documents use), the locale, footnotes or endnotes for a note style, delayed updates. A new
+    // document starts from the style and locale chosen in Settings.
+    async documentPreferences(current, signal, notes = ['footnotes']): Promise<DocPrefs | null> {
+      const c = await core();
+      const [settings, list] = await Promise.all([c.invoke('settings.get', {}), c.invoke('library.styles.list', {})]);
+      if (!list.ok) throw new Error(list.error.message);
+      const offered: PrefsOptions['styles'] = [];
+      for (const s of list.value as ResultOf<'library.styles.list'>) {
+        try {
+          const r = styles ? await styles.resolve(s.id) : { styleID: s.id, xml: '' };
+          if (!offered.some((o) => o.id === r.styleID))
+            offered.push({ id: r.styleID, title: s.title, note: styleFacts(r.xml).note });
+        } catch {
+          // a style the formatter lists but whose file is gone: not offered
+        }
+      }
+      let start: DocPrefs = current ?? { styleID: 'apa', noteType: 1 };
+      if (!current && settings.ok) {
+        const { citationStyle, locale } = settings.value as ResultOf<'settings.get'>;
+        start = { styleID: citationStyle, locale, noteType: 1 };
+      }
+      // Settings name a style by Citewise's id; the page lists the ids documents use.
+      if (styles && !offered.some((o) => o.id === start.styleID))
+        start = {
+          ...start,
+          styleID: await Promise.resolve(styles.resolve(start.styleID)).then(
+            (r) => r.styleID,
+            () => start.styleID,
+          ),
+        };
+      const options = prefsOptions(offered, start, notes);
+      return pickers.ask(origin(), signal, {
+        kind: 'docprefs',
+        options,
+        parse: (body) => parsePrefsAnswer(body, options),
+      });
     },
   };
 }

@@ -91,7 +91,12 @@ export interface IntegrationDialogs {
     embedded: ReadonlyMap<string, CslItem>,
     signal: AbortSignal,
   ): Promise<ChosenCite[] | null>;
-  documentPreferences(current: DocPrefs | null, signal: AbortSignal): Promise<DocPrefs | null>;
+  /** `notes`: the notes the word processor has (its supportedNotes); none for in-text only. */
+  documentPreferences(
+    current: DocPrefs | null,
+    signal: AbortSignal,
+    notes?: ('footnotes' | 'endnotes')[],
+  ): Promise<DocPrefs | null>;
 }
 
 /** What the commands need from the library: items by Zotero key, and by id. */
@@ -242,6 +247,7 @@ class Transaction {
   #fields: DocField[] | null = null;
   #outputFormat: 'html' | 'rtf' | 'text' = 'html';
   #notesSupported = true;
+  #notes: ('footnotes' | 'endnotes')[] = ['footnotes'];
   /** The document's style, resolved once per transaction. */
   #resolved: ResolvedStyle | null = null;
 
@@ -279,7 +285,10 @@ class Transaction {
       this.#docId = doc?.documentID ?? doc?.documentId ?? null;
       opened = true;
       if (doc?.outputFormat === 'rtf' || doc?.outputFormat === 'text') this.#outputFormat = doc.outputFormat;
-      if (Array.isArray(doc?.supportedNotes)) this.#notesSupported = doc.supportedNotes.length > 0;
+      if (Array.isArray(doc?.supportedNotes)) {
+        this.#notesSupported = doc.supportedNotes.length > 0;
+        this.#notes = (['footnotes', 'endnotes'] as const).filter((n) => (doc.supportedNotes as unknown[]).includes(n));
+      }
       const dataText = await this.#call('Document.getDocumentData');
       try {
         this.#data = parseDocumentData(typeof dataText === 'string' ? dataText : '');
@@ -444,7 +453,7 @@ class Transaction {
           delayCitationUpdates: d.prefs.delayCitationUpdates === true,
         }
       : null;
-    const chosen = await this.o.dialogs.documentPreferences(current, this.signal);
+    const chosen = await this.o.dialogs.documentPreferences(current, this.signal, this.#notes);
     if (this.signal.aborted) throw new TransportClosed('the word processor is gone');
     if (!chosen) throw new UserCancelled('document preferences');
     let style: ResolvedStyle;

@@ -5,6 +5,7 @@
 // [documentID, …]}; the plugin runs it and POSTs JSON.stringify(result) (which callMethod encodes as
 // JSON once more) to document/respond, until Document.complete, which it does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenedPick, PickSession } from '../../../electron/api/picker';
 import { answerPicker, send, startFixture, type Fixture } from './helpers';
 
 const CONNECTOR = {
@@ -148,11 +149,70 @@ async function exec(f: Fixture, doc: GoogleDoc, command: string, opts: { stopAft
   }
 }
 
-/** Answers the next picker the command opens, as the picker page does. */
+interface PrefsOptions {
+  styles: { id: string; title: string; note: boolean }[];
+  locales: { tag: string; name: string }[];
+  current: { styleID: string; locale: string; noteType: number; delayCitationUpdates: boolean };
+  notes: string[];
+}
+
+/** Answers a Document Preferences page as the page does: loads its options, sends the choice (null: Cancel). */
+async function answerPrefs(
+  f: Fixture,
+  session: PickSession,
+  choose: (o: PrefsOptions) => unknown,
+): Promise<{ options: PrefsOptions; status: number; body: string }> {
+  const headers = {
+    'X-Citewise-Picker': session.token,
+    'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0',
+    Origin: `http://127.0.0.1:${f.api.port}`,
+  };
+  const page = await send(f.api.port, 'GET', `/citewise/picker/${session.id}`, headers);
+  expect(page.body).toContain('<h1>Document preferences</h1>');
+  const options = JSON.parse(
+    (await send(f.api.port, 'GET', `/citewise/picker/${session.id}/options`, headers)).body,
+  ) as PrefsOptions;
+  const answer = choose(options);
+  if (answer === null) {
+    const r = await send(f.api.port, 'POST', `/citewise/picker/${session.id}/cancel`, headers);
+    return { options, status: r.status, body: r.body };
+  }
+  const body = JSON.stringify(answer);
+  const r = await send(
+    f.api.port,
+    'POST',
+    `/citewise/picker/${session.id}/done`,
+    { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    body,
+  );
+  return { options, status: r.status, body: r.body };
+}
+
+/** Answers the next Document Preferences the command opens. */
+async function prefs(f: Fixture, choose: (o: PrefsOptions) => unknown): Promise<PrefsOptions> {
+  const session = (await f.nextPicker()) as OpenedPick;
+  expect(session.kind).toBe('docprefs');
+  const r = await answerPrefs(f, session, choose);
+  expect(r.status).toBe(200);
+  return r.options;
+}
+
+/** Answers the next picker the command opens, as the picker page does (a new document's preferences first, as they stand). */
 async function pick(f: Fixture, picks: unknown[] | null): Promise<void> {
-  const session = await f.nextPicker();
-  const answered = await answerPicker(f.api.port, session, picks);
+  const answered = await answerPicker(f.api.port, await citePicker(f), picks);
   expect(answered.status).toBe(200);
+}
+
+/** The next picker of items, a new document's preferences answered first as they stand. */
+async function citePicker(f: Fixture): Promise<PickSession> {
+  let session = (await f.nextPicker()) as OpenedPick;
+  if (session.kind === 'docprefs') {
+    const next = f.nextPicker();
+    expect((await answerPrefs(f, session, (o) => o.current)).status).toBe(200);
+    session = (await next) as OpenedPick;
+  }
+  expect(session.kind).toBe('cite');
+  return session;
 }
 
 let f: Fixture;
@@ -291,12 +351,13 @@ describe('word-processor integration over HTTP', () => {
       throw Object.assign(new Error('Handled Error'), { type: 'Alert' });
     };
     const r = exec(f, doc, 'addEditCitation');
+    await prefs(f, (o) => o.current); // a new document's preferences come first, as in Zotero
     expect(await r).toBe('complete');
     expect(doc.alerts[0]!.text).toContain('Handled Error');
 
     const busy = new GoogleDoc('doc-2');
     const first = exec(f, busy, 'addEditCitation');
-    const session = await f.nextPicker();
+    const session = await citePicker(f);
     const second = await send(
       f.api.port,
       'POST',
@@ -654,14 +715,28 @@ describe('word-processor integration over HTTP', () => {
       await pick(f, [{ citationKey: key }]);
       await r;
     }
-    // Document Preferences adopt the style chosen in Citewise's Settings.
-    const set = await f.core.invoke('settings.update', { citationStyle: 'ieee' });
-    if (!set.ok) throw new Error(set.error.message);
-    try {
-      expect(await exec(f, doc, 'setDocPrefs')).toBe('complete');
-    } finally {
-      await f.core.invoke('settings.update', { citationStyle: 'apa' });
-    }
+    // Document Preferences: the page offers the built-in styles by the ids documents use, with the
+    // document's preferences chosen; the writer picks IEEE. A cancelled dialog changes nothing first.
+    const before = structuredClone(doc.fields);
+    const data = doc.data;
+    const cancelled = exec(f, doc, 'setDocPrefs');
+    await prefs(f, () => null);
+    expect(await cancelled).toBe('complete');
+    expect(doc.fields).toEqual(before);
+    expect(doc.data).toBe(data);
+    const running = exec(f, doc, 'setDocPrefs');
+    const offered = await prefs(f, (o) => ({ ...o.current, styleID: 'http://www.zotero.org/styles/ieee' }));
+    expect(await running).toBe('complete');
+    expect(offered.current).toEqual({
+      styleID: 'http://www.zotero.org/styles/apa',
+      locale: 'en-US',
+      noteType: 0,
+      delayCitationUpdates: false,
+    });
+    expect(offered.styles.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['http://www.zotero.org/styles/apa', 'http://www.zotero.org/styles/ieee']),
+    );
+    expect(offered.locales.find((l) => l.tag === 'de-AT')?.name).toMatch(/German.* — de-AT$/);
     expect(doc.text()).toEqual(['[1]', '[2]']);
     expect(doc.data).toContain('<style id="http://www.zotero.org/styles/ieee" locale="en-US"');
     expect(JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')).properties.plainCitation).toBe('[2]');
@@ -675,6 +750,43 @@ describe('word-processor integration over HTTP', () => {
     // The document keeps its preferences, as with Zotero.
     expect(doc.data).toContain('<pref name="fieldType" value="Http"/>');
     expect(doc.text()).toEqual(['[1]', '[2]']);
+  }, 60_000);
+
+  it('formats with a style the user installed; a style neither built in nor installed gets Zotero’s alert', async () => {
+    const lab = `<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>Lab Style</title><id>http://www.zotero.org/styles/citewise-lab-style</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+  <citation><layout prefix="«" suffix="»" delimiter="; "><text variable="title"/></layout></citation>
+  <bibliography><layout><text variable="title"/></layout></bibliography>
+</style>`;
+    const added = await f.core.invoke('library.styles.add', { xml: lab });
+    if (!added.ok) throw new Error(added.error.message);
+    const doc = new GoogleDoc('lab-doc');
+    const r = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'adams2001' }]);
+    await r;
+    const styled = doc.data.replace('styles/apa"', 'styles/citewise-lab-style"');
+    doc.data = styled;
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toEqual([]);
+    expect(doc.text()).toEqual(['«On Citing»']);
+
+    // A style nobody has: Zotero's alert, then Document Preferences; Cancel leaves the document as it was.
+    doc.data = styled.replace('citewise-lab-style', 'no-such-style-here');
+    const before = structuredClone(doc.fields);
+    const data = doc.data;
+    doc.calls = [];
+    const missing = exec(f, doc, 'refresh');
+    const offered = await prefs(f, () => null);
+    expect(await missing).toBe('complete');
+    expect(doc.alerts.map((a) => a.text)).toEqual([
+      'The citation style http://www.zotero.org/styles/no-such-style-here could not be found.',
+    ]);
+    expect(offered.styles.map((s) => s.id)).toContain('http://www.zotero.org/styles/citewise-lab-style');
+    expect(doc.fields).toEqual(before);
+    expect(doc.data).toBe(data);
+    expect(doc.calls).not.toContain('Field.setText');
+    expect(doc.calls).not.toContain('Field.setCode');
   }, 60_000);
 
   it('refuses web pages as the Connector endpoints do, and says what is wrong with a bad request', async () => {
