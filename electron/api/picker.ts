@@ -18,15 +18,30 @@ export interface PickSession {
  * and `answer` for a host that picks in a UI of its own (browser mode's banner in the app).
  */
 export interface OpenedPick extends PickSession {
+  /** What the page asks: items to cite (the picker), or a word-processor document's preferences. */
+  kind: 'cite' | ChoiceForm['kind'];
   cancel(): void;
   answer(picks: Pick[]): void;
+}
+
+/**
+ * A choice other than items, asked in a page of the same kind and answered the same way (the word
+ * processor's Document Preferences): what the page shows, and how its answer is checked.
+ */
+export interface ChoiceForm<T = unknown> {
+  kind: 'docprefs';
+  /** What the page loads from …/options (JSON). */
+  options: unknown;
+  /** The page's answer, checked field by field; throws with what is wrong. */
+  parse(body: unknown): T;
 }
 
 /** Shows a picker; may return what takes it away again once the pick is over (a window to close). */
 export type OpenPicker = (session: OpenedPick) => void | (() => void);
 
 interface Pending extends PickSession {
-  resolve(picks: Pick[] | null): void;
+  form?: ChoiceForm;
+  resolve(value: unknown): void;
 }
 
 export const PICKER_PATH = '/citewise/picker/';
@@ -81,6 +96,20 @@ export class PickerHub {
 
   /** Opens a picker and waits for the user: the picks, or null when cancelled (or `signal` aborts). */
   pick(origin: string, signal: AbortSignal): Promise<Pick[] | null> {
+    return this.#ask<Pick[]>(origin, signal, undefined);
+  }
+
+  /** Opens a page asking `form` and waits for the user: the checked answer, or null when cancelled. */
+  ask<T>(origin: string, signal: AbortSignal, form: ChoiceForm<T>): Promise<T | null> {
+    return this.#ask<T>(origin, signal, form);
+  }
+
+  /** The form a waiting page asks (undefined for a picker of items). */
+  formOf(id: string): ChoiceForm | undefined {
+    return this.#pending.get(id)?.form;
+  }
+
+  #ask<T>(origin: string, signal: AbortSignal, form: ChoiceForm<T> | undefined): Promise<T | null> {
     const id = randomBytes(12).toString('base64url');
     const token = randomBytes(24).toString('base64url');
     return new Promise((resolve) => {
@@ -88,10 +117,11 @@ export class PickerHub {
         id,
         token,
         url: `${origin}${PICKER_PATH}${id}#${token}`,
-        resolve: (picks) => {
+        ...(form ? { form } : {}),
+        resolve: (value) => {
           if (!this.#pending.delete(id)) return;
           signal.removeEventListener('abort', onAbort);
-          resolve(picks);
+          resolve(value as T | null);
           const close = this.#closers.get(id);
           this.#closers.delete(id);
           close?.();
@@ -105,6 +135,7 @@ export class PickerHub {
         id,
         token,
         url: session.url,
+        kind: form?.kind ?? 'cite',
         cancel: () => session.resolve(null),
         answer: (picks) => session.resolve(picks),
       });
@@ -126,8 +157,9 @@ export class PickerHub {
     return this.#pending.has(id);
   }
 
-  finish(id: string, picks: Pick[] | null): void {
-    this.#pending.get(id)?.resolve(picks);
+  /** The user's answer: picks for a picker, a form's checked answer, or null (cancelled). */
+  finish(id: string, value: unknown): void {
+    this.#pending.get(id)?.resolve(value);
   }
 
   /** Pickers open now (tests check none is left behind). */

@@ -20,12 +20,14 @@ import { EditorLibrary, type ApiCore } from './library';
 import { API_READY, editorMethods } from './methods';
 import { parsePicks, PickerHub, PICKER_PATH, PICKER_TOKEN_HEADER, type OpenPicker } from './picker';
 import { PICKER_CSP, PICKER_CSS, PICKER_HTML, PICKER_JS } from './picker-page';
+import { PREFS_CSS, PREFS_HTML, PREFS_JS } from './integration/prefs-page';
 import { decodeQuery, PULL_EXPORT_PATHS, pullExport } from './pull-export';
 import { RouteTable } from './routes';
 import { freeTextQuery } from './search-query';
 import { zoteroRoutes } from './zotero-routes';
 import {
   assetStyles,
+  coreInstalledStyles,
   coreIntegrationLibrary,
   IntegrationEndpoints,
   IntegrationSessions,
@@ -341,6 +343,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       return send(res, 200, 'text/javascript; charset=utf-8', PICKER_JS, pageHeaders);
     if (req.method === 'GET' && rest === 'app.css')
       return send(res, 200, 'text/css; charset=utf-8', PICKER_CSS, pageHeaders);
+    if (req.method === 'GET' && rest === 'prefs.js')
+      return send(res, 200, 'text/javascript; charset=utf-8', PREFS_JS, pageHeaders);
+    if (req.method === 'GET' && rest === 'prefs.css')
+      return send(res, 200, 'text/css; charset=utf-8', PREFS_CSS, pageHeaders);
     const [id = '', action] = rest.split('/');
     if (action === undefined) {
       if (req.method !== 'GET') return plain(res, 405, 'Citewise: method not allowed.\n');
@@ -352,7 +358,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           'Citewise: this picker is closed (the editor stopped waiting, or it was answered).\n',
           pageHeaders,
         );
-      return send(res, 200, 'text/html; charset=utf-8', PICKER_HTML, pageHeaders);
+      return send(res, 200, 'text/html; charset=utf-8', pickers.formOf(id) ? PREFS_HTML : PICKER_HTML, pageHeaders);
     }
     const token = req.headers[PICKER_TOKEN_HEADER];
     if (!pickers.authorised(id, typeof token === 'string' ? token : undefined))
@@ -362,6 +368,20 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       const hits = await pickerSearch((await ready()).library, q);
       if ('error' in hits) return send(res, 400, 'application/json', JSON.stringify(hits));
       return send(res, 200, 'application/json', JSON.stringify({ hits: hits.rows }));
+    }
+    const form = pickers.formOf(id);
+    if (form && action === 'options' && req.method === 'GET')
+      return send(res, 200, 'application/json', JSON.stringify(form.options));
+    if (form && action === 'done' && req.method === 'POST') {
+      const body = await readBody(req, 1024 * 1024);
+      let answer: unknown;
+      try {
+        answer = form.parse(JSON.parse(body ?? ''));
+      } catch (err) {
+        return plain(res, 400, `Citewise: ${err instanceof Error ? err.message : String(err)}\n`);
+      }
+      pickers.finish(id, answer);
+      return plain(res, 200, 'ok\n');
     }
     if (action === 'done' && req.method === 'POST') {
       const body = await readBody(req, 1024 * 1024);
@@ -390,12 +410,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 
   // The Zotero Connector's /connector/ and Zotero's local Web API /api/ (zotero-routes.ts), each with its own guard.
   const apiCore = async () => (await ready()).library.core;
+  const wordStyles = assetStyles(undefined, coreInstalledStyles(apiCore));
   const integration = new IntegrationEndpoints({
     port: () => port,
     sessions: new IntegrationSessions({
       library: coreIntegrationLibrary(apiCore),
-      dialogs: pickerDialogs(pickers, () => `http://${LOOPBACK}:${port}`, apiCore),
-      styles: assetStyles(),
+      dialogs: pickerDialogs(pickers, () => `http://${LOOPBACK}:${port}`, apiCore, wordStyles),
+      styles: wordStyles,
       version: ZOTERO_VERSION,
       uriPrefix: ITEM_URI_PREFIX,
     }),

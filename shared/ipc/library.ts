@@ -413,6 +413,20 @@ export const libraryFeature = feature({
         .object({ csl: z.record(z.string().max(200), z.unknown()), collectionId: itemId.nullable().default(null) })
         .strict(),
     ).returns<ItemDetail>(),
+    /**
+     * Items a word-processor document cites from its embedded data, added as one undo step: for each,
+     * the library item it became (new, or the one it duplicates), or null when it could not be added.
+     */
+    'library.items.addCited': request(
+      z
+        .object({
+          items: z
+            .array(z.record(z.string().max(200), z.unknown()))
+            .min(1)
+            .max(5000),
+        })
+        .strict(),
+    ).returns<(ItemId | null)[]>(),
     /** A copy of an item (fields, creators, tags; not notes or attachments), filed into `collectionId` when given. */
     'library.item.duplicate': request(
       z.object({ id: itemId, collectionId: itemId.nullable().default(null) }).strict(),

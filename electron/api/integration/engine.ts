@@ -26,6 +26,7 @@ interface ClusterEngine extends CiteprocEngine {
     post: [string, number][],
   ): [{ bibchange: boolean; citation_errors: unknown[] }, [number, string, string][]];
   updateUncitedItems(ids: string[]): void;
+  previewCitationCluster(citation: Cluster, pre: [string, number][], post: [string, number][], mode: string): string;
 }
 
 export interface EngineOptions {
@@ -80,6 +81,14 @@ export class ClusterFormatter {
     clusters.splice(at, 0, copy);
     this.#clusters = clusters;
     return { changed: new Map(changed.map(([, text, id]) => [id, text])), bibchange: status.bibchange };
+  }
+
+  /**
+   * One cluster's text on its own, leaving the document's state as it was (Zotero's
+   * writeDelayedCitation: previewCitationCluster with no citations before or after it).
+   */
+  preview(cluster: Cluster): string {
+    return this.#engine.previewCitationCluster(structuredClone(cluster), [], [], this.#format);
   }
 
   /** The bibliography of what the clusters cite (and `uncited`): its entries' ids and texts, or null (a style without one). */

@@ -3,6 +3,7 @@
 // commands (session.ts) read and write Zotero's own field codes (codes.ts) and format with
 // citeproc-js's citation-cluster mode (engine.ts); the user picks items in Citewise's picker.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { ResultOf } from '../../../shared/ipc';
 import type { CslItem } from '../../../shared/model/csl';
 // The JSON, not styles.ts: the editor API starts without loading the formatter.
@@ -10,6 +11,7 @@ import BUILT_IN_CSL_STYLES from '../../core/formats/cite/built-in-styles.json';
 import { defaultCslDir, directoryAssets, type CslAssets } from '../../core/formats/cite/assets';
 import { resolveLocale } from '../../core/formats/cite/locales';
 import { styleCollection } from '../../core/formats/cite/style-collection';
+import { UserStyles } from '../../core/formats/cite/user-styles';
 import { connectorHostAllowed, connectorRequestAllowed } from '../connector/guard';
 import type { ApiCore } from '../library';
 import type { PickerHub } from '../picker';
@@ -20,9 +22,13 @@ import {
   type DocPrefs,
   type IntegrationDialogs,
   type IntegrationLibrary,
+  type ResolvedStyle,
+  StyleMissing,
   type StyleSource,
 } from './session';
 import { HttpTransport, type Reply } from './transport';
+import { styleFacts } from './engine';
+import { parsePrefsAnswer, prefsOptions, type PrefsOptions } from './prefs-page';
 
 export const EXEC_PATH = '/connector/document/execCommand';
 export const RESPOND_PATH = '/connector/document/respond';
@@ -60,42 +66,86 @@ export function coreIntegrationLibrary(core: () => Promise<ApiCore>): Integratio
       return out;
     },
     async importItems(items) {
-      // The project's import (one transaction, one undo step, duplicates merged as any import).
-      const result = await (
-        await core()
-      ).invoke('library.import', {
-        text: JSON.stringify(items),
-        format: 'csljson',
-        fileName: 'word-processor document',
-      });
-      if (!result.ok) throw new Error(result.error.message);
-      return (result.value as ResultOf<'library.import'>).added;
+      // One undo step; duplicates are linked to the item the library had.
+      const made = await (await core()).invoke('library.items.addCited', { items });
+      if (!made.ok) throw new Error(made.error.message);
+      return made.value as ResultOf<'library.items.addCited'>;
     },
   };
 }
 
-/** Zotero style ids (http://www.zotero.org/styles/NAME) and Citewise's: the built-in styles, then the installed collection. */
-export function assetStyles(given?: CslAssets): StyleSource {
+/** The styles the user installed (Settings → Citations and its styles browser), as Export finds them. */
+export interface InstalledStyles {
+  /** The XML of the style installed under this id, or null. */
+  xml(id: string): Promise<string | null>;
+  /** Installs a style of the shipped CSL styles repository by its name, as the styles browser does. */
+  install(name: string): Promise<void>;
+}
+
+/** The installed styles of the core's data folder (its UserStyles store); installing goes through the core. */
+export function coreInstalledStyles(core: () => Promise<ApiCore>): InstalledStyles {
+  let store: Promise<UserStyles> | undefined;
+  const styles = (): Promise<UserStyles> =>
+    (store ??= (async () => {
+      const info = await (await core()).invoke('app.info', {});
+      if (!info.ok) throw new Error(info.error.message);
+      return new UserStyles(join((info.value as ResultOf<'app.info'>).dataDir, 'styles'));
+    })());
+  return {
+    xml: async (id) => (await styles()).xml(id),
+    async install(name) {
+      const done = await (await core()).invoke('styles.collection.install', { name });
+      if (!done.ok) throw new Error(done.error.message);
+    },
+  };
+}
+
+/** The name a style id ends with (http://www.zotero.org/styles/NAME, or a Citewise id). */
+const styleName = (styleID: string): string =>
+  styleID
+    .replace(/^https?:\/\/(?:www\.)?(?:zotero\.org|citationstyles\.org)\/styles\//, '')
+    .replace(/\.csl$/, '')
+    .replace(/\/+$/, '');
+
+/** The id a style gives itself in its <info><id> (Zotero writes that into documents), when it is a URL. */
+const ownStyleId = (xml: string): string | undefined =>
+  /<info\b[\s\S]*?<id>\s*(https?:\/\/[^<\s]+)\s*<\/id>/.exec(xml)?.[1];
+
+/**
+ * Zotero style ids (http://www.zotero.org/styles/NAME) and Citewise's: the built-in styles, then the
+ * ones the user installed (as Export resolves them); a document naming any other style is offered
+ * the shipped CSL styles repository's copy, installed as the styles browser installs it.
+ */
+export function assetStyles(given?: CslAssets, installed?: InstalledStyles): StyleSource {
   let read: CslAssets | undefined = given;
   const assets = (): CslAssets => (read ??= directoryAssets(defaultCslDir()));
   const builtInByName = new Map(Object.entries(BUILT_IN_CSL_STYLES).map(([id, name]) => [name, id]));
+  const builtIn = (name: string): ResolvedStyle | undefined => {
+    const id = Object.hasOwn(BUILT_IN_CSL_STYLES, name) ? name : builtInByName.get(name);
+    if (!id) return undefined;
+    const cslName = BUILT_IN_CSL_STYLES[id as keyof typeof BUILT_IN_CSL_STYLES];
+    return { styleID: `http://www.zotero.org/styles/${cslName}`, xml: assets().styleXml(id) };
+  };
+  const user = async (name: string): Promise<ResolvedStyle | undefined> => {
+    const xml = /^[A-Za-z0-9._-]+$/.test(name) ? await installed?.xml(name) : null;
+    return xml ? { styleID: ownStyleId(xml) ?? `http://www.zotero.org/styles/${name}`, xml } : undefined;
+  };
   return {
-    resolve(styleID) {
-      const name = styleID.replace(/^https?:\/\/(?:www\.)?zotero\.org\/styles\//, '').replace(/\.csl$/, '');
-      const builtIn = Object.hasOwn(BUILT_IN_CSL_STYLES, name) ? name : builtInByName.get(name);
-      if (builtIn) {
-        const cslName = BUILT_IN_CSL_STYLES[builtIn as keyof typeof BUILT_IN_CSL_STYLES];
-        return { styleID: `http://www.zotero.org/styles/${cslName}`, xml: assets().styleXml(builtIn) };
-      }
+    async resolve(styleID) {
+      const name = styleName(styleID);
+      const found = builtIn(name) ?? (await user(name));
+      if (found) return found;
+      throw new StyleMissing(`Citewise has no citation style “${styleID}” (neither built in nor installed).`);
+    },
+    async install(styleID) {
+      const name = styleName(styleID);
       const collection = styleCollection();
-      if (collection.available) {
-        try {
-          return { styleID: `http://www.zotero.org/styles/${name}`, xml: collection.xml(name) };
-        } catch {
-          // not in the collection either
-        }
-      }
-      throw new Error(`Citewise does not have the citation style “${styleID}”.`);
+      if (!installed || !collection.available || !/^[A-Za-z0-9._-]+$/.test(name))
+        throw new StyleMissing(`Citewise cannot install the citation style “${styleID}”.`);
+      await installed.install(name);
+      const found = await user(name);
+      if (!found) throw new StyleMissing(`The citation style “${styleID}” was not installed.`);
+      return found;
     },
     locales: (lang) => {
       const tag = resolveLocale(lang, assets().manifest.locales);
@@ -112,6 +162,7 @@ export function pickerDialogs(
   pickers: PickerHub,
   origin: () => string,
   core: () => Promise<ApiCore>,
+  styles?: StyleSource,
 ): IntegrationDialogs {
   return {
     async chooseCites(_current, _embedded, signal): Promise<ChosenCite[] | null> {
@@ -133,13 +184,43 @@ export function pickerDialogs(
             ],
       );
     },
-    // Document Preferences take the citation style and locale chosen in Citewise's Settings (its
-    // style browser is where styles are found and installed); footnotes stay as the document has them.
-    async documentPreferences(current): Promise<DocPrefs | null> {
-      const settings = await (await core()).invoke('settings.get', {});
-      if (!settings.ok) return null;
-      const { citationStyle, locale } = settings.value as ResultOf<'settings.get'>;
-      return { styleID: citationStyle, locale, noteType: current?.noteType || 1 };
+    // Document Preferences in a page of the picker's kind: the built-in and installed styles (by the
+    // ids documents use), the locale, footnotes or endnotes for a note style, delayed updates. A new
+    // document starts from the style and locale chosen in Settings.
+    async documentPreferences(current, signal, notes = ['footnotes']): Promise<DocPrefs | null> {
+      const c = await core();
+      const [settings, list] = await Promise.all([c.invoke('settings.get', {}), c.invoke('library.styles.list', {})]);
+      if (!list.ok) throw new Error(list.error.message);
+      const offered: PrefsOptions['styles'] = [];
+      for (const s of list.value as ResultOf<'library.styles.list'>) {
+        try {
+          const r = styles ? await styles.resolve(s.id) : { styleID: s.id, xml: '' };
+          if (!offered.some((o) => o.id === r.styleID))
+            offered.push({ id: r.styleID, title: s.title, note: styleFacts(r.xml).note });
+        } catch {
+          // a style the formatter lists but whose file is gone: not offered
+        }
+      }
+      let start: DocPrefs = current ?? { styleID: 'apa', noteType: 1 };
+      if (!current && settings.ok) {
+        const { citationStyle, locale } = settings.value as ResultOf<'settings.get'>;
+        start = { styleID: citationStyle, locale, noteType: 1 };
+      }
+      // Settings name a style by Citewise's id; the page lists the ids documents use.
+      if (styles && !offered.some((o) => o.id === start.styleID))
+        start = {
+          ...start,
+          styleID: await Promise.resolve(styles.resolve(start.styleID)).then(
+            (r) => r.styleID,
+            () => start.styleID,
+          ),
+        };
+      const options = prefsOptions(offered, start, notes);
+      return pickers.ask(origin(), signal, {
+        kind: 'docprefs',
+        options,
+        parse: (body) => parsePrefsAnswer(body, options),
+      });
     },
   };
 }

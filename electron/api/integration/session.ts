@@ -74,6 +74,11 @@ export interface DocPrefs {
   locale?: string;
   /** 0 in-text, 1 footnotes, 2 endnotes (Zotero's noteType). */
   noteType: number;
+  /**
+   * Zotero's delayCitationUpdates (its dialog's "Automatically update citations" unticked): a new or
+   * edited citation is written on its own and marked; the others and the bibliography wait for Refresh.
+   */
+  delayCitationUpdates?: boolean;
 }
 
 /**
@@ -86,15 +91,23 @@ export interface IntegrationDialogs {
     embedded: ReadonlyMap<string, CslItem>,
     signal: AbortSignal,
   ): Promise<ChosenCite[] | null>;
-  documentPreferences(current: DocPrefs | null, signal: AbortSignal): Promise<DocPrefs | null>;
+  /** `notes`: the notes the word processor has (its supportedNotes); none for in-text only. */
+  documentPreferences(
+    current: DocPrefs | null,
+    signal: AbortSignal,
+    notes?: ('footnotes' | 'endnotes')[],
+  ): Promise<DocPrefs | null>;
 }
 
 /** What the commands need from the library: items by Zotero key, and by id. */
 export interface IntegrationLibrary {
   byKeys(keys: readonly string[]): Promise<Map<string, { id: number; csl: CslItem }>>;
   byIds(ids: readonly number[]): Promise<Map<number, { key: string; csl: CslItem }>>;
-  /** Adds items (CSL-JSON) to the library as one import; how many were added. */
-  importItems(items: CslItem[]): Promise<number>;
+  /**
+   * Adds items (CSL-JSON) to the library as one import (one undo step): for each item, in order, the
+   * library item it became (a new one, or the one it duplicates), or null when it was left out.
+   */
+  importItems(items: CslItem[]): Promise<(number | null)[]>;
 }
 
 export interface ResolvedStyle {
@@ -104,10 +117,26 @@ export interface ResolvedStyle {
 }
 
 export interface StyleSource {
-  /** The style for a Zotero or Citewise style id; throws an Error whose message names it when unknown. */
-  resolve(styleID: string): ResolvedStyle;
+  /**
+   * The style for a Zotero or Citewise style id: a built-in style or one the user installed. Throws
+   * StyleMissing when it is neither, any other Error when the style is there but unusable.
+   */
+  resolve(styleID: string): ResolvedStyle | Promise<ResolvedStyle>;
+  /**
+   * Installs the style a document names and the library lacks (Zotero.Styles.install from the
+   * style's URL; here, from the CSL styles repository shipped with Citewise). Throws when it has no such style.
+   */
+  install?(styleID: string): Promise<ResolvedStyle>;
   locales: LocaleLookup;
 }
+
+/** The document's style is neither built in nor installed (Zotero's integration.error.invalidStyle). */
+export class StyleMissing extends Error {
+  override name = 'StyleMissing';
+}
+
+/** Zotero's test for a style id it installs without asking (integration.js getSession). */
+const TRUSTED_STYLE_SOURCE = /^https?:\/\/(www\.)?(zotero\.org|citationstyles\.org)/;
 
 export interface SessionOptions {
   library: IntegrationLibrary;
@@ -129,6 +158,13 @@ export class UserCancelled extends Error {
 }
 
 const FIELD_TYPE = 'Http';
+
+// How Zotero marks a citation written while updates are delayed (integration.js), until a refresh.
+const DELAYED_HTML = ["<div class='delayed-zotero-citation-updates'>", '</div>'] as const;
+const DELAYED_RTF = '\\uldash';
+/** The bibliography's text while updates are delayed (Zotero's integration.delayCitationUpdates.bibliography.tab). */
+export const DELAYED_BIBLIOGRAPHY =
+  'Automatic citation updates are disabled. To see the bibliography, click Refresh in the Zotero tab.';
 
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 /** The text a word processor keeps of citeproc-js's HTML (as the HTTP client's DOMParser textContent). */
@@ -211,6 +247,9 @@ class Transaction {
   #fields: DocField[] | null = null;
   #outputFormat: 'html' | 'rtf' | 'text' = 'html';
   #notesSupported = true;
+  #notes: ('footnotes' | 'endnotes')[] = ['footnotes'];
+  /** The document's style, resolved once per transaction. */
+  #resolved: ResolvedStyle | null = null;
 
   constructor(
     private readonly o: SessionOptions,
@@ -246,7 +285,10 @@ class Transaction {
       this.#docId = doc?.documentID ?? doc?.documentId ?? null;
       opened = true;
       if (doc?.outputFormat === 'rtf' || doc?.outputFormat === 'text') this.#outputFormat = doc.outputFormat;
-      if (Array.isArray(doc?.supportedNotes)) this.#notesSupported = doc.supportedNotes.length > 0;
+      if (Array.isArray(doc?.supportedNotes)) {
+        this.#notesSupported = doc.supportedNotes.length > 0;
+        this.#notes = (['footnotes', 'endnotes'] as const).filter((n) => (doc.supportedNotes as unknown[]).includes(n));
+      }
       const dataText = await this.#call('Document.getDocumentData');
       try {
         this.#data = parseDocumentData(typeof dataText === 'string' ? dataText : '');
@@ -262,6 +304,7 @@ class Transaction {
           `This document's citations are ${String(this.#data.prefs.fieldType)} fields of another word processor; convert it in Zotero's Document Preferences first.`,
         );
       if (this.#data) this.#data.sessionID ??= randomId();
+      if (this.#data?.prefs.fieldType && command !== 'setDocPrefs') await this.#ensureStyle();
       await this[command as Command]();
       if (this.#data) await this.#call('Document.setDocumentData', serializeDocumentData(this.#data, this.o.version));
     } catch (err) {
@@ -326,7 +369,7 @@ class Transaction {
 
   async addEditBibliography(): Promise<void> {
     await this.#init(true);
-    const style = this.#style();
+    const style = await this.#style();
     if (!styleFacts(style.xml).hasBibliography)
       throw new AlertError('The document’s citation style has no bibliography.');
     let reading = await this.#read();
@@ -336,12 +379,18 @@ class Transaction {
       this.#fields = null;
       reading = await this.#read();
     }
-    await this.#update(reading, { forceBibliography: true });
+    // Delayed updates: the processor is rebuilt from the document first (Zotero's rebuildCiteprocState).
+    const delayed = this.#data!.prefs.delayCitationUpdates === true;
+    await this.#update(reading, { forceBibliography: true, ...(delayed ? { rebuild: true } : {}) });
   }
 
   async refresh(): Promise<void> {
     await this.#init(true);
-    await this.#update(await this.#read(), { forceBibliography: true, offerImport: true });
+    const reading = await this.#read();
+    // Zotero rebuilds the processor on every refresh of a document with delayed updates.
+    const delayed = this.#data!.prefs.delayCitationUpdates === true;
+    if (reading.embedded.size > 0) await this.#offerImport(reading);
+    await this.#update(reading, { forceBibliography: true, ...(delayed ? { rebuild: true } : {}) });
   }
 
   async removeCodes(): Promise<void> {
@@ -377,7 +426,9 @@ class Transaction {
         this.#fields = null;
       }
     }
-    if (noteChanged || had.style.styleID !== data.style.styleID || had.style.locale !== data.style.locale)
+    // As Zotero: turning delayed updates off brings every citation up to date at once.
+    const undelayed = had.prefs.delayCitationUpdates === true && data.prefs.delayCitationUpdates !== true;
+    if (noteChanged || undelayed || had.style.styleID !== data.style.styleID || had.style.locale !== data.style.locale)
       await this.#update(await this.#read(), { forceBibliography: true, rebuild: true, resetText: true });
   }
 
@@ -399,21 +450,24 @@ class Transaction {
           styleID: d.style.styleID,
           ...(d.style.locale ? { locale: d.style.locale } : {}),
           noteType: Number(d.prefs.noteType ?? 0),
+          delayCitationUpdates: d.prefs.delayCitationUpdates === true,
         }
       : null;
-    const chosen = await this.o.dialogs.documentPreferences(current, this.signal);
+    const chosen = await this.o.dialogs.documentPreferences(current, this.signal, this.#notes);
     if (this.signal.aborted) throw new TransportClosed('the word processor is gone');
     if (!chosen) throw new UserCancelled('document preferences');
     let style: ResolvedStyle;
     try {
-      style = this.o.styles.resolve(chosen.styleID);
+      style = await this.o.styles.resolve(chosen.styleID);
     } catch (err) {
       throw new AlertError(err instanceof Error ? err.message : String(err));
     }
+    this.#resolved = style;
     const facts = styleFacts(style.xml);
     const noteType = facts.note && this.#notesSupported ? Math.min(2, Math.max(1, chosen.noteType || 1)) : 0;
     const prefs: DocumentData['prefs'] = { ...(d?.prefs ?? {}), fieldType: FIELD_TYPE, noteType };
     if (!prefs.automaticJournalAbbreviations) prefs.automaticJournalAbbreviations = false;
+    if (chosen.delayCitationUpdates !== undefined) prefs.delayCitationUpdates = chosen.delayCitationUpdates;
     this.#data = {
       sessionID: d?.sessionID ?? randomId(),
       zoteroVersion: this.o.version,
@@ -429,14 +483,57 @@ class Transaction {
     };
   }
 
-  #style(): ResolvedStyle {
+  async #style(): Promise<ResolvedStyle> {
+    if (this.#resolved) return this.#resolved;
     try {
-      return this.o.styles.resolve(this.#data!.style.styleID);
+      return (this.#resolved = await this.o.styles.resolve(this.#data!.style.styleID));
     } catch (err) {
       throw new AlertError(
         `${err instanceof Error ? err.message : String(err)} Choose another style in Document Preferences.`,
       );
     }
+  }
+
+  /**
+   * Zotero's getSession for a document whose style the library lacks: a style from zotero.org or
+   * citationstyles.org is installed without asking (from the shipped styles repository here), any
+   * other after a Yes; when it cannot be installed, Zotero's alert, then Document Preferences
+   * (cancelling them leaves the document as it was).
+   */
+  async #ensureStyle(): Promise<void> {
+    const styleID = this.#data!.style.styleID;
+    try {
+      this.#resolved = await this.o.styles.resolve(styleID);
+      return;
+    } catch (err) {
+      if (!(err instanceof StyleMissing)) throw new AlertError(err instanceof Error ? err.message : String(err));
+    }
+    let installed: ResolvedStyle | null = null;
+    if (
+      TRUSTED_STYLE_SOURCE.test(styleID) ||
+      (await this.#call(
+        'Document.displayAlert',
+        `The citation style used in this document is missing. Would you like to install it from ${styleID}?`,
+        ICON_WARNING,
+        BUTTONS_YES_NO,
+      ))
+    ) {
+      try {
+        if (!this.o.styles.install) throw new StyleMissing(styleID);
+        installed = await this.o.styles.install(styleID);
+      } catch {
+        await this.#call(
+          'Document.displayAlert',
+          `The citation style ${styleID} could not be found.`,
+          ICON_WARNING,
+          BUTTONS_OK,
+        );
+      }
+    }
+    if (installed) {
+      this.#resolved = installed;
+      this.#data!.style.styleID = installed.styleID;
+    } else await this.#docPrefs();
   }
 
   async #getFields(): Promise<DocField[]> {
@@ -698,7 +795,8 @@ class Transaction {
       cluster: this.#cluster(code, fieldAfter.noteIndex),
     };
     reading.citations = [...others.slice(0, position), mine, ...others.slice(position)];
-    await this.#update(reading, { forceBibliography: false, inserted: mine });
+    if (this.#data!.prefs.delayCitationUpdates === true) await this.#writeDelayed(reading, mine);
+    else await this.#update(reading, { forceBibliography: false, inserted: mine });
   }
 
   /**
@@ -714,10 +812,9 @@ class Transaction {
       rebuild?: boolean;
       resetText?: boolean;
       inserted?: Citation;
-      offerImport?: boolean;
     },
   ): Promise<void> {
-    const style = this.#style();
+    const style = await this.#style();
     const data = this.#data!;
     const engineKey = `${data.sessionID}\u0000${style.styleID}\u0000${data.style.locale ?? ''}\u0000${this.#outputFormat}\u0000${String(data.prefs.noteType ?? 0)}`;
     const sig = (c: Citation): string =>
@@ -790,21 +887,13 @@ class Transaction {
           setText = true;
       }
       if (setText && formatted !== undefined) {
-        await this.#call('Field.setText', c.field.id, formatted, true);
+        // Word keeps the dashed underline of a delayed citation unless told to clear it (as Zotero does).
+        const wasDelayed = this.#outputFormat === 'rtf' && p.formattedCitation?.includes(DELAYED_RTF);
+        await this.#call('Field.setText', c.field.id, wasDelayed ? `\\ulclear{${formatted}}` : formatted, true);
         p.formattedCitation = formatted;
         p.plainCitation = this.#outputFormat === 'html' ? plainText(formatted) : formatted;
       }
-      p.noteIndex = c.field.noteIndex;
-      const written = citationCode({
-        citationID: c.code.citationID,
-        properties: p,
-        citationItems: c.code.citationItems.map((it) => ({
-          ...it,
-          uris: reading.uris.get(String(it.id)) ?? it.uris ?? [],
-          itemData: this.#itemData(String(it.id), reading),
-        })),
-      });
-      if (written !== c.field.code) await this.#call('Field.setCode', c.field.id, written);
+      await this.#writeCode(c, reading);
     }
 
     // Bibliographies.
@@ -835,12 +924,13 @@ class Transaction {
         if (o.forceBibliography || text !== b.field.text) await this.#call('Field.setText', b.field.id, text, true);
       }
     }
-    if (reading.embedded.size > 0 && o.offerImport) await this.#offerImport(reading);
   }
 
   /**
    * Items the document cites that the library lacks (a document from a co-author's Zotero): offered
-   * for import once per document session; the citations keep their embedded data either way.
+   * for import once per document session. Once imported (one import, one undo step), the citations
+   * are relinked to the new library items before this refresh formats them: their URIs become the
+   * library's and their embedded data the library item's. Declined, they keep their embedded data.
    */
   async #offerImport(reading: Reading): Promise<void> {
     const session = this.#data!.sessionID ?? '';
@@ -862,7 +952,82 @@ class Transaction {
       const { id: _id, ...rest } = i;
       return rest as CslItem;
     });
-    await this.o.library.importItems(clean);
+    const anons = [...reading.embedded.keys()];
+    const made = await this.o.library.importItems(clean);
+    const byId = await this.o.library.byIds(made.filter((x): x is number => x !== null));
+    const relinked = new Map<string, number>();
+    anons.forEach((anon, i) => {
+      const id = made[i];
+      const lib = id == null ? undefined : byId.get(id);
+      if (id == null || !lib) return;
+      relinked.set(anon, id);
+      reading.items.delete(anon);
+      reading.uris.delete(anon);
+      reading.embedded.delete(anon);
+      reading.items.set(String(id), lib.csl);
+      reading.uris.set(String(id), [`${this.o.uriPrefix}${lib.key}`]);
+    });
+    if (relinked.size === 0) return;
+    for (const c of reading.citations) {
+      let changed = false;
+      for (const it of c.code.citationItems) {
+        const id = relinked.get(String(it.id));
+        if (id === undefined) continue;
+        it.id = id;
+        changed = true;
+      }
+      if (changed) c.cluster = this.#cluster(c.code, c.field.noteIndex);
+    }
+  }
+
+  /** Writes a citation's code (its URIs and embedded item data as `reading` has them) when it changed. */
+  async #writeCode(c: Citation, reading: Reading): Promise<void> {
+    c.code.properties.noteIndex = c.field.noteIndex;
+    const written = citationCode({
+      citationID: c.code.citationID,
+      properties: c.code.properties,
+      citationItems: c.code.citationItems.map((it) => ({
+        ...it,
+        uris: reading.uris.get(String(it.id)) ?? it.uris ?? [],
+        itemData: this.#itemData(String(it.id), reading),
+      })),
+    });
+    if (written !== c.field.code) await this.#call('Field.setCode', c.field.id, written);
+  }
+
+  /**
+   * Zotero's writeDelayedCitation: with delayed updates, the new or edited citation alone is
+   * formatted (on its own, as if first in the document), written with Zotero's mark (a dashed
+   * underline in RTF, its delayed-zotero-citation-updates div in HTML), and the bibliography says
+   * that it waits for Refresh. No other citation is touched; Refresh brings them all up to date.
+   */
+  async #writeDelayed(reading: Reading, c: Citation): Promise<void> {
+    const style = await this.#style();
+    const data = this.#data!;
+    const p = c.code.properties;
+    if (!p.dontUpdate) {
+      let text = p.custom;
+      if (text === undefined) {
+        const items = new Map(reading.items);
+        const engine = new ClusterFormatter({
+          styleXml: style.xml,
+          lang: data.style.locale,
+          locales: this.o.styles.locales,
+          item: (id) => items.get(id),
+          format: this.#outputFormat,
+        });
+        text = engine.preview(c.cluster);
+      }
+      if (this.#outputFormat === 'rtf') text = `${DELAYED_RTF}{${text}}`;
+      else if (this.#outputFormat === 'html') text = `${DELAYED_HTML[0]}${text}${DELAYED_HTML[1]}`;
+      await this.#call('Field.setText', c.field.id, text, true);
+      p.formattedCitation = text;
+      p.plainCitation = this.#outputFormat === 'html' ? plainText(text) : text;
+    }
+    await this.#writeCode(c, reading);
+    const bib = reading.bibliographies.at(-1);
+    if (bib && bib.field.text !== DELAYED_BIBLIOGRAPHY)
+      await this.#call('Field.setText', bib.field.id, DELAYED_BIBLIOGRAPHY, false);
   }
 
   /** The item data to embed: the library's CSL-JSON under the cluster's id, as Zotero embeds it. */

@@ -62,7 +62,11 @@ async function serve({ values, positionals }: ParsedCommand, ctx: CommandContext
           // The app shows the waiting request (a banner with its own picker, core/editors); the
           // picker page opens in the browser too, for when the app's tab is not open.
           openPicker: (session) => {
-            const shown = core.pendingPicks.add({ id: session.id, answer: session.answer, cancel: session.cancel });
+            // The app's banner picks items; Document Preferences are answered in their page only.
+            const shown =
+              session.kind === 'cite'
+                ? core.pendingPicks.add({ id: session.id, answer: session.answer, cancel: session.cancel })
+                : undefined;
             if (!openInBrowser(session.url)) ctx.stdout.write(`Pick at: ${session.url}\n`);
             return shown;
           },

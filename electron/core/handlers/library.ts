@@ -525,6 +525,15 @@ export function libraryHandlers(deps: LibraryHandlerDeps) {
       }
       return report;
     },
+    'library.items.addCited': async ({ items }) => {
+      const made = await lib.addCitedItems(items as CslItem[]);
+      const ids = made.filter((id): id is number => id !== null);
+      if (ids.length > 0) {
+        changed('items', ids);
+        deps.onAdded?.(ids);
+      }
+      return made;
+    },
     'library.item.create': async ({ csl, collectionId }) => {
       const problems = newItemProblems(csl);
       if (problems.length > 0)

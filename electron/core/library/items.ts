@@ -54,6 +54,29 @@ export abstract class ItemsRoom extends UndoLog {
     );
   }
 
+  /**
+   * Adds the items a word-processor document cites from its embedded data (the integration's offer
+   * to import them), one undo step: for each item, the library item it became (a new one, or the one
+   * it duplicates), or null when it could not be added.
+   */
+  addCitedItems(items: CslItem[]): (ItemId | null)[] {
+    return this.undoable(
+      (s) => `Add ${s} from a word-processor document`,
+      [],
+      () => {
+        const session = new ImportSession(this.w, { source: 'manual' }, this.now(), false);
+        const out = items.map((item, i) => {
+          const added = session.addOne(item, i, false);
+          return typeof added === 'number' ? added : null;
+        });
+        const created = out.filter((id): id is ItemId => id !== null);
+        // A duplicate is linked to the item the library had (found by its DOI, key or title).
+        for (const d of session.commit().duplicates) out[d.index] ??= d.existingId;
+        return { value: out, created };
+      },
+    );
+  }
+
   getItem(id: ItemId): ItemDetail {
     return this.#detail(this.r, id);
   }

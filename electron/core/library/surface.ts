@@ -14,6 +14,7 @@ type PublicMethod<S extends StoreName> = {
 export const STORE_SURFACE = {
   lib: [
     'addAttachment',
+    'addCitedItems',
     'addItem',
     'addNote',
     'addStandaloneNote',

@@ -143,7 +143,7 @@ const wordProcessor: BenchCase = {
       library: {
         byKeys: async (keys) => new Map(keys.flatMap((k) => (byKey.has(k) ? [[k, byKey.get(k)!] as const] : []))),
         byIds: async (ids) => new Map(ids.map((id) => [id, { key: keyOf(id), csl: refs[id - 1]! }] as const)),
-        importItems: async () => 0,
+        importItems: async (items) => items.map(() => null),
       },
       dialogs: {
         chooseCites: async () => nextPick,
@@ -225,7 +225,7 @@ const wordProcessor: BenchCase = {
       // citeproc-js alone on the same clusters: a fresh engine's rebuildProcessorState.
       t = performance.now();
       const direct = new ClusterFormatter({
-        styleXml: styles.resolve('apa').xml,
+        styleXml: (await styles.resolve('apa')).xml,
         lang: 'en-US',
         locales: styles.locales,
         item: (id) => refs[Number(id) - 1],
@@ -247,7 +247,7 @@ const wordProcessor: BenchCase = {
       // The same insert on citeproc-js directly (its engine already holding the document).
       const engine = new Engine(
         { retrieveLocale: styles.locales, retrieveItem: (id: string) => ({ ...refs[Number(id) - 1]!, id }) },
-        styles.resolve('apa').xml,
+        (await styles.resolve('apa')).xml,
         'en-US',
         true,
       ) as unknown as {

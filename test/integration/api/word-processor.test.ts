@@ -5,6 +5,7 @@
 // [documentID, …]}; the plugin runs it and POSTs JSON.stringify(result) (which callMethod encodes as
 // JSON once more) to document/respond, until Document.complete, which it does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenedPick, PickSession } from '../../../electron/api/picker';
 import { answerPicker, send, startFixture, type Fixture } from './helpers';
 
 const CONNECTOR = {
@@ -148,11 +149,70 @@ async function exec(f: Fixture, doc: GoogleDoc, command: string, opts: { stopAft
   }
 }
 
-/** Answers the next picker the command opens, as the picker page does. */
+interface PrefsOptions {
+  styles: { id: string; title: string; note: boolean }[];
+  locales: { tag: string; name: string }[];
+  current: { styleID: string; locale: string; noteType: number; delayCitationUpdates: boolean };
+  notes: string[];
+}
+
+/** Answers a Document Preferences page as the page does: loads its options, sends the choice (null: Cancel). */
+async function answerPrefs(
+  f: Fixture,
+  session: PickSession,
+  choose: (o: PrefsOptions) => unknown,
+): Promise<{ options: PrefsOptions; status: number; body: string }> {
+  const headers = {
+    'X-Citewise-Picker': session.token,
+    'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0',
+    Origin: `http://127.0.0.1:${f.api.port}`,
+  };
+  const page = await send(f.api.port, 'GET', `/citewise/picker/${session.id}`, headers);
+  expect(page.body).toContain('<h1>Document preferences</h1>');
+  const options = JSON.parse(
+    (await send(f.api.port, 'GET', `/citewise/picker/${session.id}/options`, headers)).body,
+  ) as PrefsOptions;
+  const answer = choose(options);
+  if (answer === null) {
+    const r = await send(f.api.port, 'POST', `/citewise/picker/${session.id}/cancel`, headers);
+    return { options, status: r.status, body: r.body };
+  }
+  const body = JSON.stringify(answer);
+  const r = await send(
+    f.api.port,
+    'POST',
+    `/citewise/picker/${session.id}/done`,
+    { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    body,
+  );
+  return { options, status: r.status, body: r.body };
+}
+
+/** Answers the next Document Preferences the command opens. */
+async function prefs(f: Fixture, choose: (o: PrefsOptions) => unknown): Promise<PrefsOptions> {
+  const session = (await f.nextPicker()) as OpenedPick;
+  expect(session.kind).toBe('docprefs');
+  const r = await answerPrefs(f, session, choose);
+  expect(r.status).toBe(200);
+  return r.options;
+}
+
+/** Answers the next picker the command opens, as the picker page does (a new document's preferences first, as they stand). */
 async function pick(f: Fixture, picks: unknown[] | null): Promise<void> {
-  const session = await f.nextPicker();
-  const answered = await answerPicker(f.api.port, session, picks);
+  const answered = await answerPicker(f.api.port, await citePicker(f), picks);
   expect(answered.status).toBe(200);
+}
+
+/** The next picker of items, a new document's preferences answered first as they stand. */
+async function citePicker(f: Fixture): Promise<PickSession> {
+  let session = (await f.nextPicker()) as OpenedPick;
+  if (session.kind === 'docprefs') {
+    const next = f.nextPicker();
+    expect((await answerPrefs(f, session, (o) => o.current)).status).toBe(200);
+    session = (await next) as OpenedPick;
+  }
+  expect(session.kind).toBe('cite');
+  return session;
 }
 
 let f: Fixture;
@@ -291,12 +351,13 @@ describe('word-processor integration over HTTP', () => {
       throw Object.assign(new Error('Handled Error'), { type: 'Alert' });
     };
     const r = exec(f, doc, 'addEditCitation');
+    await prefs(f, (o) => o.current); // a new document's preferences come first, as in Zotero
     expect(await r).toBe('complete');
     expect(doc.alerts[0]!.text).toContain('Handled Error');
 
     const busy = new GoogleDoc('doc-2');
     const first = exec(f, busy, 'addEditCitation');
-    const session = await f.nextPicker();
+    const session = await citePicker(f);
     const second = await send(
       f.api.port,
       'POST',
@@ -438,22 +499,34 @@ describe('word-processor integration over HTTP', () => {
       id: f.ids.adams2001,
       uris: [`http://zotero.org/users/local/citewise/items/${adamsKey}`],
     });
-    const c2 = JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')) as {
-      citationItems: { id: string; uris: string[]; itemData: { title: string } }[];
-    };
-    expect(c2.citationItems[0]!.id).toMatch(/^ZsEs5n1d\//);
-    expect(c2.citationItems[0]!.uris).toEqual(['http://zotero.org/users/9876543/items/QQQQ2345']);
-    expect(c2.citationItems[0]!.itemData.title).toBe('Quorum sensing in mixed biofilms');
     expect(doc.data).toContain('<session id="ZsEs5n1d"/>');
     expect(doc.data).toContain('<pref name="automaticJournalAbbreviations" value="true"/>');
     // The offer to import, and the import itself.
-    expect(doc.alerts.at(-1)!.text).toContain('One cited item is not in your Citewise library');
+    expect(doc.alerts).toHaveLength(1);
+    expect(doc.alerts[0]!.text).toContain('One cited item is not in your Citewise library');
     const found = await f.core.library.listing.list({
       query: 'quorum',
       sort: { column: 'relevance', direction: 'desc' },
       limit: 5,
     });
-    expect(found.rows.map((r) => r.title)).toContain('Quorum sensing in mixed biofilms');
+    const quorum = found.rows.find((r) => r.title === 'Quorum sensing in mixed biofilms')!;
+    expect(quorum).toBeDefined();
+    // Relinked on the same refresh: the citation now cites the new library item, its data still embedded.
+    const [quorumKey] = await f.core.library.lib.zoteroKeysOf('item', [quorum.id]);
+    const c2 = JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      citationItems: { id: unknown; uris: string[]; itemData: { id: unknown; title: string } }[];
+    };
+    expect(c2.citationItems[0]!.id).toBe(quorum.id);
+    expect(c2.citationItems[0]!.uris).toEqual([`http://zotero.org/users/local/citewise/items/${quorumKey}`]);
+    expect(c2.citationItems[0]!.itemData).toMatchObject({ id: quorum.id, title: 'Quorum sensing in mixed biofilms' });
+    // A second refresh changes nothing and asks nothing.
+    const settled = structuredClone(doc.fields);
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toHaveLength(1);
+    // Only the bibliography's text, which a refresh always sets (as Zotero's FORCE_CITATIONS_REGENERATE).
+    expect(f.api.integration.sessions.last).toMatchObject({ setText: 1, setCode: 0 });
+    expect(doc.fields).toEqual(settled);
 
     // Inserting a citation between them uses the warm session: one cluster processed.
     doc.cursor = { at: 1 };
@@ -468,6 +541,172 @@ describe('word-processor integration over HTTP', () => {
     ]);
   }, 60_000);
 
+  it('relinks imported items to the library in one undo step: new ones and one the library had', async () => {
+    const doc = new GoogleDoc('relink-doc');
+    doc.data =
+      '<data data-version="3" zotero-version="7.0.11"><session id="Rl1nk0"/><style id="http://www.zotero.org/styles/apa" locale="en-US" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Http"/></prefs></data>';
+    const cite = (id: string, items: { uri: string; data: object }[], plain: string) => ({
+      id,
+      code: `ITEM CSL_CITATION ${JSON.stringify({
+        citationID: id,
+        properties: { formattedCitation: plain, plainCitation: plain, noteIndex: 0 },
+        citationItems: items.map((x, i) => ({ id: 500 + i, uris: [x.uri], itemData: { id: 500 + i, ...x.data } })),
+        schema: 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json',
+      })}`,
+      text: plain,
+      noteIndex: 0,
+    });
+    const wood = {
+      type: 'book',
+      title: 'Tides of the North Sea',
+      author: [{ family: 'Wood', given: 'Ilse' }],
+      issued: { 'date-parts': [[1998]] },
+      publisher: 'Coastline',
+    };
+    const zhu = {
+      type: 'article-journal',
+      title: 'Lattice gauge drift',
+      author: [{ family: 'Zhu', given: 'Lan' }],
+      issued: { 'date-parts': [[2015]] },
+      'container-title': 'Physics Letters',
+    };
+    // The co-author's copy of an item this library already has (same DOI): relinked to it, not imported twice.
+    const adams = {
+      type: 'article-journal',
+      title: 'On citing',
+      DOI: '10.1000/ADAMS',
+      author: [
+        { family: 'Adams', given: 'Ann' },
+        { family: 'Baker', given: 'Bob' },
+      ],
+      issued: { 'date-parts': [[2001]] },
+      'container-title': 'Journal of Tests',
+      volume: '3',
+      page: '1-10',
+    };
+    doc.fields = [
+      cite('R1', [{ uri: 'http://zotero.org/users/555/items/WOOD2345', data: wood }], '(Wood, 1998)'),
+      cite(
+        'R2',
+        [
+          { uri: 'http://zotero.org/users/555/items/ZHUU2345', data: zhu },
+          { uri: 'http://zotero.org/users/555/items/ADAM2345', data: adams },
+        ],
+        '(Adams & Baker, 2001; Zhu, 2015)',
+      ),
+      cite('R3', [{ uri: 'http://zotero.org/users/555/items/WOOD2345', data: wood }], '(Wood, 1998)'),
+    ];
+    doc.alertAnswers = [1];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toHaveLength(1);
+    expect(doc.alerts[0]!.text).toContain('3 cited items are not in your Citewise library');
+    const codes = doc.fields.map(
+      (x) =>
+        JSON.parse(x.code.replace('ITEM CSL_CITATION ', '')) as {
+          citationItems: { id: number; uris: string[]; itemData: { id: number; title: string } }[];
+        },
+    );
+    const [woodRow] = (
+      await f.core.library.listing.list({
+        query: 'tides north sea',
+        sort: { column: 'relevance', direction: 'desc' },
+        limit: 1,
+      })
+    ).rows;
+    const [zhuRow] = (
+      await f.core.library.listing.list({
+        query: 'lattice gauge drift',
+        sort: { column: 'relevance', direction: 'desc' },
+        limit: 1,
+      })
+    ).rows;
+    expect(codes[0]!.citationItems[0]).toMatchObject({
+      id: woodRow!.id,
+      itemData: { id: woodRow!.id, title: 'Tides of the North Sea' },
+    });
+    expect(codes[2]!.citationItems[0]!.id).toBe(woodRow!.id);
+    expect(codes[1]!.citationItems.map((x) => x.id)).toEqual([zhuRow!.id, f.ids.adams2001]);
+    const keys = await f.core.library.lib.zoteroKeysOf('item', [woodRow!.id, zhuRow!.id, f.ids.adams2001!]);
+    expect(codes[0]!.citationItems[0]!.uris).toEqual([`http://zotero.org/users/local/citewise/items/${keys[0]}`]);
+    expect(codes[1]!.citationItems.map((x) => x.uris[0])).toEqual(
+      [keys[1], keys[2]].map((k) => `http://zotero.org/users/local/citewise/items/${k}`),
+    );
+    // The library's data of the item it already had is what the document embeds now.
+    expect(codes[1]!.citationItems[1]!.itemData.title).toBe('On Citing');
+    // A second refresh changes no citation.
+    const settled = doc.fields.map((x) => x.code);
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.fields.map((x) => x.code)).toEqual(settled);
+    expect(f.api.integration.sessions.last).toMatchObject({ setText: 0, setCode: 0 });
+    // One undo takes the whole import back.
+    const undone = await f.core.invoke('library.undo', {});
+    expect(undone.ok).toBe(true);
+    expect(JSON.stringify(undone.ok && undone.value)).toMatch(/word-processor document|[Ii]mport/);
+    const gone = await f.core.library.listing.list({
+      query: 'tides north sea',
+      sort: { column: 'relevance', direction: 'desc' },
+      limit: 1,
+    });
+    expect(gone.rows.map((r) => r.title)).not.toContain('Tides of the North Sea');
+    expect(
+      (
+        await f.core.library.listing.list({
+          query: 'lattice gauge drift',
+          sort: { column: 'relevance', direction: 'desc' },
+          limit: 1,
+        })
+      ).rows,
+    ).toHaveLength(0);
+  }, 60_000);
+
+  it('delayed citation updates: an insert touches no other citation and is marked; refresh catches up', async () => {
+    const doc = new GoogleDoc('delay-doc');
+    for (const key of ['adams2001', 'brigge2002']) {
+      doc.cursor = { at: doc.fields.length };
+      const r = exec(f, doc, 'addEditCitation');
+      await pick(f, [{ citationKey: key }]);
+      await r;
+    }
+    doc.cursor = { at: 2 };
+    await exec(f, doc, 'addEditBibliography');
+    // A numeric style (a new first citation renumbers the others), with updates delayed as Zotero stores it.
+    doc.data = doc.data
+      .replace('styles/apa"', 'styles/ieee"')
+      .replace('</prefs>', '<pref name="delayCitationUpdates" value="true"/></prefs>');
+    await exec(f, doc, 'refresh');
+    expect(doc.text().slice(0, 2)).toEqual(['[1]', '[2]']);
+    const others = structuredClone(doc.fields.slice(0, 2));
+
+    doc.cursor = { at: 0 };
+    doc.calls = [];
+    const r = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'Author:2026-test' }]);
+    expect(await r).toBe('complete');
+    // The new citation alone, formatted on its own; the others keep their text and code.
+    expect(doc.text().slice(0, 3)).toEqual(['[1]', '[1]', '[2]']);
+    expect(doc.fields.slice(1, 3)).toEqual(others);
+    expect(doc.calls.filter((c) => c === 'Field.setText')).toHaveLength(2); // the new citation, the bibliography's notice
+    const code = JSON.parse(doc.fields[0]!.code.replace('ITEM CSL_CITATION ', '')) as {
+      properties: { formattedCitation: string; plainCitation: string };
+    };
+    expect(code.properties.formattedCitation).toBe("<div class='delayed-zotero-citation-updates'>[1]</div>");
+    expect(code.properties.plainCitation).toBe('[1]');
+    expect(doc.fields[3]!.text).toBe(
+      'Automatic citation updates are disabled. To see the bibliography, click Refresh in the Zotero tab.',
+    );
+    expect(f.api.integration.sessions.last.rebuilt).toBe(false);
+
+    // Refresh: every citation numbered again, the mark gone, the bibliography back, and no question
+    // about the marked citation (its text is what was written).
+    doc.calls = [];
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toEqual([]);
+    expect(doc.text().slice(0, 3)).toEqual(['[1]', '[2]', '[3]']);
+    expect(doc.fields[0]!.code).not.toContain('delayed-zotero-citation-updates');
+    expect(doc.fields[3]!.text).toContain('A. Author, “A Synthetic Article,”');
+    expect(f.api.integration.sessions.last.rebuilt).toBe(true);
+  }, 60_000);
+
   it('document preferences: a new style reformats every citation; remove codes keeps the text', async () => {
     const doc = new GoogleDoc('prefs-doc');
     for (const key of ['adams2001', 'brigge2002']) {
@@ -476,14 +715,28 @@ describe('word-processor integration over HTTP', () => {
       await pick(f, [{ citationKey: key }]);
       await r;
     }
-    // Document Preferences adopt the style chosen in Citewise's Settings.
-    const set = await f.core.invoke('settings.update', { citationStyle: 'ieee' });
-    if (!set.ok) throw new Error(set.error.message);
-    try {
-      expect(await exec(f, doc, 'setDocPrefs')).toBe('complete');
-    } finally {
-      await f.core.invoke('settings.update', { citationStyle: 'apa' });
-    }
+    // Document Preferences: the page offers the built-in styles by the ids documents use, with the
+    // document's preferences chosen; the writer picks IEEE. A cancelled dialog changes nothing first.
+    const before = structuredClone(doc.fields);
+    const data = doc.data;
+    const cancelled = exec(f, doc, 'setDocPrefs');
+    await prefs(f, () => null);
+    expect(await cancelled).toBe('complete');
+    expect(doc.fields).toEqual(before);
+    expect(doc.data).toBe(data);
+    const running = exec(f, doc, 'setDocPrefs');
+    const offered = await prefs(f, (o) => ({ ...o.current, styleID: 'http://www.zotero.org/styles/ieee' }));
+    expect(await running).toBe('complete');
+    expect(offered.current).toEqual({
+      styleID: 'http://www.zotero.org/styles/apa',
+      locale: 'en-US',
+      noteType: 0,
+      delayCitationUpdates: false,
+    });
+    expect(offered.styles.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['http://www.zotero.org/styles/apa', 'http://www.zotero.org/styles/ieee']),
+    );
+    expect(offered.locales.find((l) => l.tag === 'de-AT')?.name).toMatch(/German.* — de-AT$/);
     expect(doc.text()).toEqual(['[1]', '[2]']);
     expect(doc.data).toContain('<style id="http://www.zotero.org/styles/ieee" locale="en-US"');
     expect(JSON.parse(doc.fields[1]!.code.replace('ITEM CSL_CITATION ', '')).properties.plainCitation).toBe('[2]');
@@ -497,6 +750,43 @@ describe('word-processor integration over HTTP', () => {
     // The document keeps its preferences, as with Zotero.
     expect(doc.data).toContain('<pref name="fieldType" value="Http"/>');
     expect(doc.text()).toEqual(['[1]', '[2]']);
+  }, 60_000);
+
+  it('formats with a style the user installed; a style neither built in nor installed gets Zotero’s alert', async () => {
+    const lab = `<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>Lab Style</title><id>http://www.zotero.org/styles/citewise-lab-style</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+  <citation><layout prefix="«" suffix="»" delimiter="; "><text variable="title"/></layout></citation>
+  <bibliography><layout><text variable="title"/></layout></bibliography>
+</style>`;
+    const added = await f.core.invoke('library.styles.add', { xml: lab });
+    if (!added.ok) throw new Error(added.error.message);
+    const doc = new GoogleDoc('lab-doc');
+    const r = exec(f, doc, 'addEditCitation');
+    await pick(f, [{ citationKey: 'adams2001' }]);
+    await r;
+    const styled = doc.data.replace('styles/apa"', 'styles/citewise-lab-style"');
+    doc.data = styled;
+    expect(await exec(f, doc, 'refresh')).toBe('complete');
+    expect(doc.alerts).toEqual([]);
+    expect(doc.text()).toEqual(['«On Citing»']);
+
+    // A style nobody has: Zotero's alert, then Document Preferences; Cancel leaves the document as it was.
+    doc.data = styled.replace('citewise-lab-style', 'no-such-style-here');
+    const before = structuredClone(doc.fields);
+    const data = doc.data;
+    doc.calls = [];
+    const missing = exec(f, doc, 'refresh');
+    const offered = await prefs(f, () => null);
+    expect(await missing).toBe('complete');
+    expect(doc.alerts.map((a) => a.text)).toEqual([
+      'The citation style http://www.zotero.org/styles/no-such-style-here could not be found.',
+    ]);
+    expect(offered.styles.map((s) => s.id)).toContain('http://www.zotero.org/styles/citewise-lab-style');
+    expect(doc.fields).toEqual(before);
+    expect(doc.data).toBe(data);
+    expect(doc.calls).not.toContain('Field.setText');
+    expect(doc.calls).not.toContain('Field.setCode');
   }, 60_000);
 
   it('refuses web pages as the Connector endpoints do, and says what is wrong with a bad request', async () => {

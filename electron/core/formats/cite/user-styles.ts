@@ -79,6 +79,11 @@ export class UserStyles {
     host.unregisterStyle(id);
   }
 
+  /** The saved style's XML, or null when no style is saved under this id (or it is not a style id). */
+  xml(id: string): string | null {
+    return this.#read(id);
+  }
+
   #read(id: string): string | null {
     try {
       return readFileSync(this.#file(id), 'utf8');

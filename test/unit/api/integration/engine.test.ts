@@ -6,7 +6,7 @@ import type { CslItem } from '../../../../shared/model/csl';
 import { directoryAssets } from '../../../../electron/core/formats/cite/assets';
 import { ClusterFormatter, styleFacts, type Cluster } from '../../../../electron/api/integration/engine';
 import { assetStyles } from '../../../../electron/api/integration';
-import type { StyleSource } from '../../../../electron/api/integration/session';
+import { StyleMissing, type StyleSource } from '../../../../electron/api/integration/session';
 import { buildCslDir } from '../../formats/cite/helpers';
 
 /** A small note style whose output shows the position citeproc-js gives each cite. */
@@ -104,8 +104,8 @@ describe('ClusterFormatter', () => {
     expect(edited.bibchange).toBe(false);
   });
 
-  it('disambiguates same author and year in an author-date style, and the bibliography follows', () => {
-    const apa = styles.resolve('http://www.zotero.org/styles/apa');
+  it('disambiguates same author and year in an author-date style, and the bibliography follows', async () => {
+    const apa = await styles.resolve('http://www.zotero.org/styles/apa');
     expect(apa.styleID).toBe('http://www.zotero.org/styles/apa');
     const f = formatter(apa.xml);
     const out = f.rebuild([cluster('c1', 0, ['a']), cluster('c2', 0, ['b']), cluster('c3', 0, ['c'])]);
@@ -116,13 +116,31 @@ describe('ClusterFormatter', () => {
     expect(bib.layout).toMatchObject({ firstLineIndent: -720, indent: 720 });
   });
 
-  it('knows Citewise and Zotero ids of the built-in styles, and says which one it lacks', () => {
-    expect(styles.resolve('ieee').styleID).toBe('http://www.zotero.org/styles/ieee');
-    expect(styles.resolve('http://www.zotero.org/styles/modern-language-association').styleID).toBe(
+  it('knows Citewise and Zotero ids of the built-in styles, and says which one it lacks', async () => {
+    expect((await styles.resolve('ieee')).styleID).toBe('http://www.zotero.org/styles/ieee');
+    expect((await styles.resolve('http://www.zotero.org/styles/modern-language-association')).styleID).toBe(
       'http://www.zotero.org/styles/modern-language-association',
     );
-    expect(() => styles.resolve('http://www.zotero.org/styles/no-such-style-here')).toThrow(
-      /does not have the citation style “http:\/\/www\.zotero\.org\/styles\/no-such-style-here”/,
+    // Not built in and not installed: missing, even though the shipped styles repository has it.
+    await expect(styles.resolve('http://www.zotero.org/styles/no-such-style-here')).rejects.toThrow(StyleMissing);
+    await expect(styles.resolve('http://www.zotero.org/styles/nature')).rejects.toThrow(
+      /no citation style “http:\/\/www\.zotero\.org\/styles\/nature” \(neither built in nor installed\)/,
     );
+  });
+
+  it('finds a style the user installed under the id its file was saved with, writing the style’s own id', async () => {
+    const xml =
+      '<style xmlns="http://purl.org/net/xbiblio/csl"><info><id>http://www.zotero.org/styles/lab-style</id></info></style>';
+    const own = assetStyles(undefined, {
+      xml: (id) => Promise.resolve(id === 'lab-style' ? xml : null),
+      install: () => Promise.reject(new Error('not here')),
+    });
+    expect(await own.resolve('http://www.zotero.org/styles/lab-style')).toEqual({
+      styleID: 'http://www.zotero.org/styles/lab-style',
+      xml,
+    });
+    expect((await own.resolve('lab-style')).xml).toBe(xml);
+    await expect(own.resolve('http://www.zotero.org/styles/lab-style-2')).rejects.toThrow(StyleMissing);
+    await expect(own.install!('http://www.zotero.org/styles/nature')).rejects.toThrow();
   });
 });
