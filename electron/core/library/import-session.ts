@@ -386,7 +386,8 @@ export class ImportSession {
       }
       this.#st.itemTag.run(id, tagId);
     }
-    this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
+    if (!this.#options.withoutSearchRows)
+      this.#st.fts.run(id, d.title ?? '', d.abstract, d.creatorsFts, d.container ?? '', p.tags.join('; '), '', key);
     this.#result.added++;
     this.#result.ids.push(id);
     return id;
@@ -416,8 +417,10 @@ export class ImportSession {
     });
     st.key.run(key, holder.id);
     st.csl.run(key, holder.id);
-    st.ftsDelete.run(holder.id);
-    st.ftsInsert.run(holder.id);
+    if (!this.#options.withoutSearchRows) {
+      st.ftsDelete.run(holder.id);
+      st.ftsInsert.run(holder.id);
+    }
     this.#seenKeys.set(key.toLowerCase(), holder.id);
     this.#provisional.set(key.toLowerCase(), { ...holder, key });
     if (holder.warning) holder.warning.reason = holder.warning.reason.replaceAll(`"${holder.key}"`, `"${key}"`);

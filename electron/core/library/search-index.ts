@@ -19,10 +19,15 @@ export interface SearchIndexState {
   missing: number;
   /** Index rows whose item is gone. */
   extra: number;
+  /**
+   * A first sync's bulk load is under way (sync/store.ts): its items get their rows in one pass when it
+   * ends, or when the library next opens if it was cut short, so their missing rows are not drift.
+   */
+  pending: boolean;
 }
 
 export function searchIndexDrift(state: SearchIndexState): boolean {
-  return state.missing > 0 || state.extra > 0;
+  return (state.missing > 0 && !state.pending) || state.extra > 0;
 }
 
 /** Compares the index's rows with the items (reads only). */
@@ -32,17 +37,24 @@ export function checkSearchIndex(db: Database.Database): SearchIndexState {
     items: count('SELECT count(*) FROM items'),
     missing: count('SELECT count(*) FROM items WHERE id NOT IN (SELECT rowid FROM items_fts)'),
     extra: count('SELECT count(*) FROM items_fts WHERE rowid NOT IN (SELECT id FROM items)'),
+    pending:
+      count("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'sync_state'") > 0 &&
+      count("SELECT count(*) FROM sync_state WHERE key = 'searchDeferred'") > 0,
   };
+}
+
+/**
+ * Writes the whole index again from the items, in one statement each: for a caller already inside its
+ * write transaction (a first sync's bulk load builds it this way when its pull ends, sync/store.ts).
+ */
+export function writeSearchIndex(db: Database.Database): void {
+  db.exec("INSERT INTO items_fts (items_fts) VALUES ('delete-all')");
+  db.exec(`INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_ROWS}`);
 }
 
 /** Rebuilds the whole index from the items, in one write transaction (a failure leaves it as it was). */
 export function rebuildSearchIndex(db: Database.Database): SearchIndexState {
-  db.transaction(() => {
-    db.exec("INSERT INTO items_fts (items_fts) VALUES ('delete-all')");
-    db.exec(
-      `INSERT INTO items_fts (rowid, title, abstract, creators, container, tags, notes, citation_key) ${FTS_ROWS}`,
-    );
-  }).immediate();
+  db.transaction(() => writeSearchIndex(db)).immediate();
   return checkSearchIndex(db);
 }
 

@@ -7,4 +7,9 @@ export interface ImportOptions {
   source?: string;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /**
+   * Leave the items out of the search index: the caller builds it in bulk once its load ends, in the
+   * same transaction as it records that the index is whole (a first sync, sync/store.ts finishPull).
+   */
+  withoutSearchRows?: boolean;
 }

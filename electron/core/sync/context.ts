@@ -15,8 +15,17 @@ export type LocalId = number | string;
  * columns, creators and search row come from its CSL-JSON exactly as an edit's do.
  */
 export class SyncWriter extends LibraryBase {
+  /**
+   * A first sync's bulk load is under way (SyncStore sets it per transaction): items' search rows are
+   * left out, to be built for every item at once when the pull ends (SyncStore.finishPull).
+   */
+  withoutSearchRows = false;
+
   constructor(options: LibraryOptions) {
     super(options);
+  }
+  protected override reindex(ids: readonly ItemId[]): void {
+    if (!this.withoutSearchRows) super.reindex(ids);
   }
   item(id: ItemId, csl: CslItem, key: string): void {
     this.writeItem(id, csl, key);

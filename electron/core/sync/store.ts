@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { CoreError } from '../errors';
 import { DEFERRED_INDEXES, ImportSession } from '../library/import-session';
+import { writeSearchIndex } from '../library/search-index';
 import { arrayOf, isObject, readStored } from '../library/stored-json';
 import { sql, inList, type ReadDb, type WriteDb } from '../library/sql';
 import { chunk } from '../library/library-base';
@@ -30,8 +31,9 @@ export const MAX_DOC_CHARS = 4 * 1024 * 1024 + 1024;
 /**
  * A first sync into an empty library whose first page has at least this many rows is a bulk load: the
  * items' sort indexes an import into an empty library defers (import-session.ts) are dropped at its
- * first page and built once, in one pass each, when the pull ends (finishPull). Smaller first syncs
- * keep them: building them costs a scan of the table, more than a few hundred rows' index updates.
+ * first page, and no item gets its search row as it arrives; both are built once, in one pass each,
+ * when the pull ends (finishPull). Smaller first syncs keep them: building them costs a scan of the
+ * table, more than a few hundred rows' index updates.
  */
 export const BULK_FIRST_SYNC_ROWS = 1000;
 /**
@@ -194,6 +196,8 @@ export class SyncStore {
    * stay as they are. Sharing again later starts over (every object pushed to the library then chosen).
    */
   leave(): void {
+    // What a bulk first sync left to build at its end is recorded in sync_state, dropped below: built first.
+    this.finishPull();
     this.#w.transaction(() => {
       this.#w.run(sql`UPDATE sync_flags SET tracking = 0, applying = 0 WHERE id = 1`);
       for (const t of ['sync_dirty', 'sync_objects', 'sync_conflicts', 'sync_parked', 'sync_files', 'sync_state'])
@@ -308,15 +312,22 @@ export class SyncStore {
   }
 
   /**
-   * The end of a pull: the sort indexes a bulk first sync dropped are built again, in one pass each, in
-   * one transaction. Also called when the library opens, so a first sync cut short (a crash, a dropped
-   * connection) never leaves a library without them for longer than until the next pull or open.
+   * The end of a pull: the search index and the sort indexes a bulk first sync left out are built, in
+   * one pass each, in one transaction. Also called when the library opens, so a first sync cut short (a
+   * crash, a dropped connection) never leaves a library without them for longer than until the next
+   * pull or open. `rebuilt`: how many sort indexes were built.
    */
   finishPull(): { rebuilt: number } {
-    const pending = this.#settings(this.#r).get('deferredIndexes');
-    if (pending === undefined) return { rebuilt: 0 };
+    const pending = this.#settings(this.#r);
+    if (!pending.has('deferredIndexes') && !pending.has('searchDeferred')) return { rebuilt: 0 };
     return this.#w.transaction(() => {
-      const text = this.#settings(this.#w).get('deferredIndexes');
+      const s = this.#settings(this.#w);
+      // Every item's row, whatever wrote the items meanwhile (the pull, or an edit here between its pages).
+      if (s.has('searchDeferred')) {
+        writeSearchIndex(this.#w.raw);
+        this.#set('searchDeferred', null);
+      }
+      const text = s.get('deferredIndexes');
       if (text === undefined) return { rebuilt: 0 };
       const ddl = readStored<string[]>(
         text,
@@ -343,14 +354,16 @@ export class SyncStore {
 
   /**
    * At the first page of a first sync into an empty library (`rows` at least BULK_FIRST_SYNC_ROWS): the
-   * deferred sort indexes are dropped, their definitions kept in sync_state in the same transaction, so
-   * whatever stops the sync, finishPull finds them and builds them.
+   * search index is left to be built at the end (searchDeferred) and the deferred sort indexes are
+   * dropped, their definitions kept in sync_state, in the same transaction, so whatever stops the sync,
+   * finishPull finds them and builds them.
    */
   #deferIndexes(rows: number): void {
     if (rows < BULK_FIRST_SYNC_ROWS) return;
     const s = this.#settings(this.#w);
-    if (s.has('deferredIndexes') || Number(s.get('cursor') ?? 0) !== 0) return;
+    if (s.has('deferredIndexes') || s.has('searchDeferred') || Number(s.get('cursor') ?? 0) !== 0) return;
     if (this.#w.get(sql`SELECT 1 AS x FROM items LIMIT 1`) !== undefined) return;
+    this.#set('searchDeferred', 1);
     const present = new Map(
       this.#w
         .all<{ name: string; sql: string | null }>(sql`SELECT name, sql FROM sqlite_schema WHERE type = 'index'`)
@@ -375,8 +388,8 @@ export class SyncStore {
     };
     const logStart = this.#r.get<{ id: number | null }>(sql`SELECT max(id) AS id FROM sync_log`)?.id ?? 0;
     this.#w.transaction(() => {
-      const ctx = this.#context();
       if (cursor !== null) this.#deferIndexes(bulk);
+      const ctx = this.#context();
       this.#anyParked = this.#w.get(sql`SELECT 1 AS x FROM sync_parked LIMIT 1`) !== undefined;
       this.#w.run(sql`UPDATE sync_flags SET applying = 1 WHERE id = 1`);
       try {
@@ -867,18 +880,28 @@ export class SyncStore {
   #context(): SyncContext {
     const w = this.#w;
     const now = this.#now;
+    const settings = this.#settings(w);
+    // Within a bulk first sync, items get their search rows when it ends (finishPull), not one by one.
+    const withoutSearchRows = settings.has('searchDeferred');
+    this.#writer.withoutSearchRows = withoutSearchRows;
     let session: ImportSession | null = null;
     const ctx: SyncContext = {
       w,
       writer: this.#writer,
-      importSession: () => (session ??= new ImportSession(w, { source: 'sync' }, now(), false)),
+      importSession: () =>
+        (session ??= new ImportSession(
+          w,
+          { source: 'sync', ...(withoutSearchRows ? { withoutSearchRows } : {}) },
+          now(),
+          false,
+        )),
       now,
       rewritten: false,
       touchedItems: new Set(),
       touchedKinds: new Set(),
       filesDir: this.#filesDir,
-      fetchAhead: (this.#settings(w).get('fetchAhead') ?? '1') === '1',
-      maxFileBytes: Number(this.#settings(w).get('maxFileBytes') ?? DEFAULT_MAX_FILE_BYTES),
+      fetchAhead: (settings.get('fetchAhead') ?? '1') === '1',
+      maxFileBytes: Number(settings.get('maxFileBytes') ?? DEFAULT_MAX_FILE_BYTES),
       uidOf: (kindName, id) => {
         const kind = KIND_BY_NAME.get(kindName);
         const found = w.get<{ uid: string }>(
