@@ -138,7 +138,7 @@ function missingMessage(a: Attachment, name: string): string {
     : `The linked file ${name} is no longer at ${a.path} (moved, renamed or deleted?). Attach it again from where it is now.`;
 }
 
-async function checkOne(a: Attachment): Promise<AttachmentCheck> {
+export async function checkOne(a: Attachment): Promise<AttachmentCheck> {
   // A copy is stored under its checksum; the user knows it by the name it had.
   const name = a.originalName ?? basename(a.path);
   const info = await stat(a.path).catch(() => null);
