@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { snippetMatch } from '../../../../renderer/src/panes/reader/hit';
 import { readerKey } from '../../../../renderer/src/panes/reader/keys';
-import { flattenOutline } from '../../../../renderer/src/panes/reader/outline';
+import { flattenOutline, type OutlineNode } from '../../../../renderer/src/panes/reader/outline';
 import { openProblem, ReadError } from '../../../../renderer/src/panes/reader/problems';
 import { makePdf } from '../../../helpers/pdfs';
 
@@ -58,7 +58,7 @@ describe('readerKey', () => {
 });
 
 describe('flattenOutline', () => {
-  const node = (title: string, items: ReturnType<typeof node>[] = []) => ({ title, dest: title, items });
+  const node = (title: string, items: OutlineNode[] = []): OutlineNode => ({ title, dest: title, items });
   it('lists entries depth first with their depth, an empty title named', () => {
     expect(flattenOutline([node('1', [node('1.1', [node('1.1.1')]), node('1.2')]), node('  ')])).toEqual([
       { title: '1', dest: '1', depth: 0 },
