@@ -216,4 +216,55 @@ describe('the PDF reader', () => {
     await page.getByTestId('reader-close').click();
     expect(problems.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
+
+  it('reads a large file in ranges, and says a scan has no text to find', async () => {
+    // 10 pages with a 600 KB figure each: over the 4 MiB read whole, so pdf.js asks for ranges.
+    const big = join(work.path, 'figures.pdf');
+    const bytes = await makePdf({ title: 'Figures', pages: bodyLinesPages(10), figureBytes: 600_000 });
+    expect(bytes.length).toBeGreaterThan(4 * 1024 * 1024);
+    writeFileSync(big, bytes);
+    const scan = join(work.path, 'scan.pdf');
+    // One empty first page and four blank ones: no text anywhere.
+    writeFileSync(scan, await makePdf({ blankPages: 4 }));
+    await page.getByRole('row').filter({ hasText: TITLE }).first().click();
+    const input = page.getByTestId('attachment-path-input');
+    for (const path of [big, scan]) {
+      await input.fill(path);
+      await page.getByTestId('attachment-add').click();
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('attachment')
+            .filter({ hasText: path.split('/').pop()! })
+            .count(),
+        )
+        .toBe(1);
+    }
+    await page.getByTestId('attachment').filter({ hasText: 'figures.pdf' }).getByTestId('attachment-read').click();
+    await expect.poll(() => page.getByTestId('reader-page-count').textContent(), { timeout: 30_000 }).toBe('of 10');
+    await expect
+      .poll(() => page.locator('.page[data-page-number="1"] canvas').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await page.getByTestId('reader-page').fill('10');
+    await page.getByTestId('reader-page').press('Enter');
+    await expect.poll(pageNumber).toBe('10');
+    await expect
+      .poll(() => page.locator('.page[data-page-number="10"] canvas').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    expect(await page.getByTestId('reader-problem').count()).toBe(0);
+    await page.getByTestId('reader-close').click();
+
+    await page.getByRole('row').filter({ hasText: TITLE }).first().click();
+    await page.getByTestId('attachment').filter({ hasText: 'scan.pdf' }).getByTestId('attachment-read').click();
+    await expect.poll(() => page.getByTestId('reader-page-count').textContent(), { timeout: 20_000 }).toBe('of 5');
+    await expect
+      .poll(() => shownText(page.getByTestId('reader-notice')), { timeout: 20_000 })
+      .toMatch(/no text layer on its first pages \(a scan\?\)/);
+    await page.getByTestId('reader-close').click();
+    expect(problems.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
 });
+
+function bodyLinesPages(n: number): string[][] {
+  return Array.from({ length: n }, (_, i) => bodyLines(100 + i, 20));
+}
