@@ -138,7 +138,7 @@ function missingMessage(a: Attachment, name: string): string {
     : `The linked file ${name} is no longer at ${a.path} (moved, renamed or deleted?). Attach it again from where it is now.`;
 }
 
-export async function checkOne(a: Attachment): Promise<AttachmentCheck> {
+async function checkOne(a: Attachment): Promise<AttachmentCheck> {
   // A copy is stored under its checksum; the user knows it by the name it had.
   const name = a.originalName ?? basename(a.path);
   const info = await stat(a.path).catch(() => null);
@@ -162,6 +162,17 @@ export async function checkOne(a: Attachment): Promise<AttachmentCheck> {
   return now.sha256 === a.sha256
     ? { id: a.id, state: 'ok', message: `${name} is unchanged since it was attached.` }
     : { id: a.id, state: 'changed', message: `${name} has changed since it was attached (its content differs).` };
+}
+
+/** Refuses an attachment whose file cannot be read now: a relative path, a missing or unreadable file. */
+export async function assertReadable(a: Attachment): Promise<void> {
+  if (!isAbsolute(a.path))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
+    );
+  const check = await checkOne(a);
+  if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
 }
 
 export function attachmentHandlers(deps: AttachmentHandlerDeps) {
@@ -193,13 +204,7 @@ export function attachmentHandlers(deps: AttachmentHandlerDeps) {
     },
     'library.attachments.open': async ({ itemId, id }) => {
       const a = await attachmentOf(itemId, id);
-      if (!isAbsolute(a.path))
-        throw new CoreError(
-          'INVALID_INPUT',
-          `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
-        );
-      const check = await checkOne(a);
-      if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
+      await assertReadable(a);
       if (await isProgram(a.path))
         throw new CoreError(
           'FORBIDDEN',

@@ -1,13 +1,13 @@
 // The reader's side of the core (shared/ipc/reader.ts): which attached file may be read (it is there,
 // readable, and a PDF), its bytes in ranges, and the page last shown of each file.
 import { open } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import type { readerFeature } from '../../../shared/ipc';
 import type { Attachment } from '../../../shared/model/library';
 import { CoreError } from '../errors';
 import type { AsyncFulltext, AsyncLibrary } from '../library/client';
 import type { FeatureHandlers } from '../registry';
-import { checkOne } from './attachments';
+import { assertReadable } from './attachments';
 
 export interface ReaderHandlerDeps {
   library: { lib: Pick<AsyncLibrary, 'getItem'>; fulltext: Pick<AsyncFulltext, 'readerPage' | 'rememberReaderPage'> };
@@ -50,13 +50,7 @@ export function readerHandlers(deps: ReaderHandlerDeps) {
     const a = (await lib.getItem(itemId)).attachments.find((x) => x.id === id);
     if (!a) throw new CoreError('NOT_FOUND', `Item ${itemId} has no attachment ${id}.`);
     const name = a.originalName ?? basename(a.path);
-    if (!isAbsolute(a.path))
-      throw new CoreError(
-        'INVALID_INPUT',
-        `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
-      );
-    const check = await checkOne(a);
-    if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
+    await assertReadable(a);
     let isPdf: boolean;
     let size: number;
     try {
