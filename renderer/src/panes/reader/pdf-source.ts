@@ -7,10 +7,10 @@ import type { CitewiseApi, ReaderFile } from '../../../../shared/ipc';
 import { READER_CHUNK_MAX } from '../../../../shared/model/reader';
 import { ReadError } from './problems';
 
-pdfjs.GlobalWorkerOptions.workerPort ??= new Worker(new URL('./pdf.worker.ts', import.meta.url), {
-  type: 'module',
-  name: 'pdf.js',
-});
+/** pdf.js's parser: a Web Worker of the app's own file (worker-src 'self'), one per open document. */
+function parserWorker(): Worker {
+  return new Worker(new URL('./pdf.worker.ts', import.meta.url), { type: 'module', name: 'pdf.js' });
+}
 
 /** Files up to this size are read whole before pdf.js starts; larger ones by range. */
 export const WHOLE_FILE_MAX = 4 * READER_CHUNK_MAX;
@@ -63,32 +63,64 @@ class ContractRangeTransport extends pdfjs.PDFDataRangeTransport {
 }
 
 /**
+ * A document being loaded or shown, with its own worker: a shared worker port made the next load fail
+ * while the last document was still being destroyed (closing the reader and opening the next file at
+ * once). `dispose` destroys the document and ends its worker.
+ */
+export interface LoadedPdf {
+  task: pdfjs.PDFDocumentLoadingTask;
+  dispose(): void;
+}
+
+/**
  * Starts loading the file into pdf.js. `onError` hears a failed read (pdf.js itself would wait for
  * the range for ever): the caller then destroys the task and says why.
  */
-export async function loadPdf(
-  api: CitewiseApi,
-  file: ReaderFile,
-  onError: (err: unknown) => void,
-): Promise<pdfjs.PDFDocumentLoadingTask> {
+export async function loadPdf(api: CitewiseApi, file: ReaderFile, onError: (err: unknown) => void): Promise<LoadedPdf> {
+  const port = parserWorker();
+  // pdf.js's types say `port?: null`, though it takes a Worker (its docs and code do).
+  const worker = new pdfjs.PDFWorker({ port: port as unknown as null });
+  const wrap = (task: pdfjs.PDFDocumentLoadingTask): LoadedPdf => ({
+    task,
+    dispose() {
+      void task
+        .destroy()
+        .catch(() => {})
+        .finally(() => {
+          worker.destroy();
+          port.terminate();
+        });
+    },
+  });
   const common = {
+    worker,
     isEvalSupported: false,
     enableXfa: false,
     // Fonts the file does not embed come from the system's (no standard-font files are fetched).
     useSystemFonts: true,
   };
   if (file.size <= WHOLE_FILE_MAX) {
-    const data = await readRange(api, file, 0, file.size);
-    return pdfjs.getDocument({ ...common, data });
+    const data = await readRange(api, file, 0, file.size).catch((err: unknown) => {
+      worker.destroy();
+      port.terminate();
+      throw err;
+    });
+    return wrap(pdfjs.getDocument({ ...common, data }));
   }
-  const initial = await readRange(api, file, 0, RANGE_CHUNK);
-  const range = new ContractRangeTransport(api, file, initial, onError);
-  return pdfjs.getDocument({
-    ...common,
-    range,
-    length: file.size,
-    rangeChunkSize: RANGE_CHUNK,
-    disableAutoFetch: true,
-    disableStream: true,
+  const initial = await readRange(api, file, 0, RANGE_CHUNK).catch((err: unknown) => {
+    worker.destroy();
+    port.terminate();
+    throw err;
   });
+  const range = new ContractRangeTransport(api, file, initial, onError);
+  return wrap(
+    pdfjs.getDocument({
+      ...common,
+      range,
+      length: file.size,
+      rangeChunkSize: RANGE_CHUNK,
+      disableAutoFetch: true,
+      disableStream: true,
+    }),
+  );
 }
