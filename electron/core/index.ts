@@ -18,6 +18,7 @@ import { ConnectivityState } from './connectivity';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { attachmentHandlers } from './handlers/attachments';
+import { readerHandlers } from './handlers/reader';
 import { evidenceHandlers } from './handlers/evidence';
 import { autoExportHandlers } from './handlers/auto-export';
 import { collectionsHandlers } from './handlers/collections';
@@ -349,6 +350,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       changed: libraryChanged,
     }),
   );
+  registry.register(readerHandlers({ library }));
   registry.register(
     evidenceHandlers({
       library,

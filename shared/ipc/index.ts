@@ -23,6 +23,7 @@ import { settingsFeature } from './settings';
 import { zoteroFeature } from './zotero';
 import { syncFeature } from './sync';
 import { editorsFeature } from './editors';
+import { readerFeature } from './reader';
 
 export const features = [
   appFeature,
@@ -46,6 +47,7 @@ export const features = [
   syncFeature,
   editorsFeature,
   stylesFeature,
+  readerFeature,
 ] as const;
 assertDisjoint(features);
 
@@ -71,6 +73,7 @@ export const requests = {
   ...syncFeature.requests,
   ...editorsFeature.requests,
   ...stylesFeature.requests,
+  ...readerFeature.requests,
 };
 
 export const events = {
@@ -95,6 +98,7 @@ export const events = {
   ...syncFeature.events,
   ...editorsFeature.events,
   ...stylesFeature.events,
+  ...readerFeature.events,
 };
 
 export type Requests = typeof requests;
@@ -150,3 +154,4 @@ export * from './sync';
 export * from './editors';
 export * from './wire';
 export * from './zotero';
+export * from './reader';

@@ -54,6 +54,8 @@ export interface PdfReviewEntry {
 
 export interface PdfFulltextHit {
   itemId: number;
+  /** The attachment whose file has the page: the reader opens it there. */
+  attachmentId: number;
   page: number;
   /** Plain text; the matched words between « and ». */
   snippet: string;

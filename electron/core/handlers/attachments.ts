@@ -164,6 +164,17 @@ async function checkOne(a: Attachment): Promise<AttachmentCheck> {
     : { id: a.id, state: 'changed', message: `${name} has changed since it was attached (its content differs).` };
 }
 
+/** Refuses an attachment whose file cannot be read now: a relative path, a missing or unreadable file. */
+export async function assertReadable(a: Attachment): Promise<void> {
+  if (!isAbsolute(a.path))
+    throw new CoreError(
+      'INVALID_INPUT',
+      `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
+    );
+  const check = await checkOne(a);
+  if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
+}
+
 export function attachmentHandlers(deps: AttachmentHandlerDeps) {
   const lib = deps.library.lib;
   const attachmentOf = async (itemId: number, id: number): Promise<Attachment> => {
@@ -193,13 +204,7 @@ export function attachmentHandlers(deps: AttachmentHandlerDeps) {
     },
     'library.attachments.open': async ({ itemId, id }) => {
       const a = await attachmentOf(itemId, id);
-      if (!isAbsolute(a.path))
-        throw new CoreError(
-          'INVALID_INPUT',
-          `The attachment's path "${a.path}" is not a full path; remove it and attach the file again.`,
-        );
-      const check = await checkOne(a);
-      if (check.state === 'missing' || check.state === 'unreadable') throw new CoreError('NOT_FOUND', check.message);
+      await assertReadable(a);
       if (await isProgram(a.path))
         throw new CoreError(
           'FORBIDDEN',

@@ -52,6 +52,8 @@ export interface FulltextNote {
 
 export interface FulltextHit {
   itemId: number;
+  /** The attachment whose file has the page (the reader opens it there). */
+  attachmentId: number;
   /** 1-based. */
   page: number;
   /** A few words around the match, the matched terms between « and ». */
@@ -161,15 +163,16 @@ export class FulltextStore {
     }
     const wanted = new Set(itemIds);
     const files = inBatches(itemIds, (batch) =>
-      this.#r.all<{ itemId: number; sha256: string }>(
-        sql`SELECT item_id AS itemId, sha256 FROM attachments WHERE item_id IN ${inList(batch)} AND sha256 IS NOT NULL`,
+      this.#r.all<{ itemId: number; attachmentId: number; sha256: string }>(
+        sql`SELECT item_id AS itemId, id AS attachmentId, sha256 FROM attachments WHERE item_id IN ${inList(batch)} AND sha256 IS NOT NULL`,
       ),
     );
-    const rows: { rid: number; itemId: number; page: number }[] = [];
+    const rows: { rid: number; itemId: number; attachmentId: number; page: number }[] = [];
     for (const f of files)
       if (wanted.has(f.itemId))
-        for (const p of byFile.get(f.sha256) ?? []) rows.push({ rid: p.rid, itemId: f.itemId, page: p.page });
-    rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page || x.rid - y.rid);
+        for (const p of byFile.get(f.sha256) ?? [])
+          rows.push({ rid: p.rid, itemId: f.itemId, attachmentId: f.attachmentId, page: p.page });
+    rows.sort((x, y) => x.itemId - y.itemId || x.page - y.page || x.rid - y.rid || x.attachmentId - y.attachmentId);
     const taken = new Map<number, number>();
     const seen = new Set<string>();
     const chosen: typeof rows = [];
@@ -183,7 +186,25 @@ export class FulltextStore {
       chosen.push(r);
     }
     const snippets = this.#snippets(expr, [...new Set(chosen.map((r) => r.rid))]);
-    return chosen.map((r) => ({ itemId: r.itemId, page: r.page, snippet: snippets.get(r.rid) ?? '' }));
+    return chosen.map((r) => ({
+      itemId: r.itemId,
+      attachmentId: r.attachmentId,
+      page: r.page,
+      snippet: snippets.get(r.rid) ?? '',
+    }));
+  }
+
+  /** The page the reader last showed of a file (migration 0030), or null: never read. */
+  readerPage(fileKey: string): number | null {
+    return (
+      this.#r.get<{ page: number }>(sql`SELECT page FROM reader_positions WHERE file_key = ${fileKey}`)?.page ?? null
+    );
+  }
+
+  /** Remembers the page the reader shows of a file. */
+  rememberReaderPage(fileKey: string, page: number): void {
+    this.#w.run(sql`INSERT INTO reader_positions (file_key, page, read_at) VALUES (${fileKey}, ${page}, ${this.#now()})
+      ON CONFLICT(file_key) DO UPDATE SET page = excluded.page, read_at = excluded.read_at`);
   }
 
   /**

@@ -107,6 +107,8 @@ describe('the PDF full-text index', () => {
     const hits = await lib.fulltext.hits('fulltext:"gene expression"', [g!, o!]);
     expect(hits.find((h) => h.itemId === g)).toEqual({
       itemId: g,
+      // The attachment holding the page: the reader opens that file there.
+      attachmentId: (await lib.lib.getItem(g!)).attachments[0]!.id,
       page: 2,
       snippet: expect.stringContaining('Here we measured «gene expression» in budding yeast'),
     });

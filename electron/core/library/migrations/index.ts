@@ -28,6 +28,7 @@ import { m0026ItemOrigins } from './0026-item-origins';
 import { m0027Sync } from './0027-sync';
 import { m0028RichNotes } from './0028-rich-notes';
 import { m0029StandaloneNotes } from './0029-standalone-notes';
+import { m0030ReaderPositions } from './0030-reader-positions';
 
 export interface Migration {
   version: number;
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   m0027Sync,
   m0028RichNotes,
   m0029StandaloneNotes,
+  m0030ReaderPositions,
 ];

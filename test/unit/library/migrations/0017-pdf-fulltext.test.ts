@@ -64,7 +64,12 @@ describe('migration 0017 pdf full text', () => {
       expect(opened.library.listing.count({ query: 'fulltext:yeast' })).toBe(1);
 
       expect(ft.hits('fulltext:"gene expression"', [1, 2])).toEqual([
-        { itemId: 1, page: 2, snippet: 'Here we measured «gene expression» in yeast; the «gene expression» changed.' },
+        {
+          itemId: 1,
+          attachmentId: opened.db.prepare('SELECT id FROM attachments WHERE item_id = 1').pluck().get(),
+          page: 2,
+          snippet: 'Here we measured «gene expression» in yeast; the «gene expression» changed.',
+        },
       ]);
       expect(ft.hits('author:müller', [1])).toEqual([]);
 
