@@ -500,6 +500,8 @@ export class FileDocument {
   }
 
   #set(name: string, xml: string): void {
+    // Writing what is there already is no change (a refresh rewrites the data and the bibliography).
+    if (this.#xml(name) === xml) return;
     this.#parts.set(name, xml);
     this.#changed = true;
     if (name === this.#main) this.#fields = null;
@@ -804,6 +806,7 @@ export class FileDocument {
   }
 
   #setDocumentData(text: string): void {
+    if (text === this.#prefChunks()) return;
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += PREF_CHUNK) chunks.push(text.slice(i, i + PREF_CHUNK));
     if (this.kind === 'docx') {

@@ -33,11 +33,33 @@ export const ITEM_URI_PREFIX = 'http://zotero.org/users/local/citewise/items/';
 
 /** The library through the core's worker: items by Zotero key (given on first use) and their CSL-JSON. */
 export function coreIntegrationLibrary(core: () => Promise<ApiCore>): IntegrationLibrary {
+  return libraryIntegration(
+    async () => (await core()).library.lib,
+    async (items) => {
+      // The project's import (one transaction, one undo step, duplicates merged as any import).
+      const result = await (
+        await core()
+      ).invoke('library.import', {
+        text: JSON.stringify(items),
+        format: 'csljson',
+        fileName: 'word-processor document',
+      });
+      if (!result.ok) throw new Error(result.error.message);
+      return (result.value as ResultOf<'library.import'>).added;
+    },
+  );
+}
+
+/** The library's items by Zotero key and by id, from the library store (`getLib`); `importItems` adds items. */
+export function libraryIntegration(
+  getLib: () => Promise<ApiCore['library']['lib']>,
+  importItems: IntegrationLibrary['importItems'],
+): IntegrationLibrary {
   return {
     async byKeys(keys) {
       const out = new Map<string, { id: number; csl: CslItem }>();
       if (keys.length === 0) return out;
-      const lib = (await core()).library.lib;
+      const lib = await getLib();
       const objects = await Promise.all(keys.map((k) => lib.zoteroObject(k)));
       const ids = objects.flatMap((o) => (o && o.kind === 'item' ? [o.id] : []));
       const csl = ids.length ? await lib.cslOf(ids) : [];
@@ -52,25 +74,14 @@ export function coreIntegrationLibrary(core: () => Promise<ApiCore>): Integratio
     async byIds(ids) {
       const out = new Map<number, { key: string; csl: CslItem }>();
       if (ids.length === 0) return out;
-      const lib = (await core()).library.lib;
+      const lib = await getLib();
       const [keys, csl] = await Promise.all([lib.zoteroKeysOf('item', [...ids]), lib.cslOf([...ids])]);
       ids.forEach((id, i) => {
         if (csl[i]) out.set(id, { key: keys[i]!, csl: csl[i]! });
       });
       return out;
     },
-    async importItems(items) {
-      // The project's import (one transaction, one undo step, duplicates merged as any import).
-      const result = await (
-        await core()
-      ).invoke('library.import', {
-        text: JSON.stringify(items),
-        format: 'csljson',
-        fileName: 'word-processor document',
-      });
-      if (!result.ok) throw new Error(result.error.message);
-      return (result.value as ResultOf<'library.import'>).added;
-    },
+    importItems,
   };
 }
 
