@@ -34,7 +34,7 @@ export const ITEM_URI_PREFIX = 'http://zotero.org/users/local/citewise/items/';
 /** The library through the core's worker: items by Zotero key (given on first use) and their CSL-JSON. */
 export function coreIntegrationLibrary(core: () => Promise<ApiCore>): IntegrationLibrary {
   return libraryIntegration(
-    async () => (await core()).library.lib,
+    async () => (await core()).library,
     async (items) => {
       // The project's import (one transaction, one undo step, duplicates merged as any import).
       const result = await (
@@ -50,16 +50,19 @@ export function coreIntegrationLibrary(core: () => Promise<ApiCore>): Integratio
   );
 }
 
-/** The library's items by Zotero key and by id, from the library store (`getLib`); `importItems` adds items. */
+/**
+ * The library's items by Zotero key and by id, from the library store (`getLib`, wrapped: the store
+ * is a worker proxy, which an await would take for a promise); `importItems` adds items.
+ */
 export function libraryIntegration(
-  getLib: () => Promise<ApiCore['library']['lib']>,
+  getLib: () => Promise<{ lib: ApiCore['library']['lib'] }>,
   importItems: IntegrationLibrary['importItems'],
 ): IntegrationLibrary {
   return {
     async byKeys(keys) {
       const out = new Map<string, { id: number; csl: CslItem }>();
       if (keys.length === 0) return out;
-      const lib = await getLib();
+      const { lib } = await getLib();
       const objects = await Promise.all(keys.map((k) => lib.zoteroObject(k)));
       const ids = objects.flatMap((o) => (o && o.kind === 'item' ? [o.id] : []));
       const csl = ids.length ? await lib.cslOf(ids) : [];
@@ -74,7 +77,7 @@ export function libraryIntegration(
     async byIds(ids) {
       const out = new Map<number, { key: string; csl: CslItem }>();
       if (ids.length === 0) return out;
-      const lib = await getLib();
+      const { lib } = await getLib();
       const [keys, csl] = await Promise.all([lib.zoteroKeysOf('item', [...ids]), lib.cslOf([...ids])]);
       ids.forEach((id, i) => {
         if (csl[i]) out.set(id, { key: keys[i]!, csl: csl[i]! });

@@ -65,7 +65,7 @@ export async function runDocumentCommand(
       try {
         return await refreshDocumentFile(bytes, kind, {
           library: libraryIntegration(
-            async () => client.lib,
+            async () => ({ lib: client.lib }),
             async () => 0,
           ),
           styles: assetStyles(),
