@@ -107,6 +107,11 @@ export interface AssistantDraft {
   bib?: string;
   /** References cited that are not (yet) in the library: their keys are provisional. */
   notInLibrary: number[];
+  /**
+   * Only for format 'docx' or 'odt': the draft as a Word or LibreOffice file whose citations and
+   * bibliography are live Zotero fields (base64).
+   */
+  file?: { name: string; mime: string; base64: string };
 }
 
 export const assistantFeature = feature({
@@ -159,7 +164,7 @@ export const assistantFeature = feature({
         .object({
           turnId: id,
           style: z.enum(CITATION_STYLES).default(DEFAULT_CITATION_STYLE),
-          format: z.enum(['document', 'markdown']).default('document'),
+          format: z.enum(['document', 'markdown', 'docx', 'odt']).default('document'),
           numbers: z.array(z.number().int().min(1).max(1000)).min(1).max(1000).optional(),
         })
         .strict(),

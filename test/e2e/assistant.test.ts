@@ -389,6 +389,19 @@ describe('Assistant', () => {
     expect(copied.text).toMatch(/\nReferences\n\n1\. /);
     expect(copied.html).toContain('<p><b>References</b></p>');
     await screenshot(page, 'assistant-draft-vancouver');
+    // The same draft as Word and LibreOffice files with live citations (Zotero's fields).
+    const { FileDocument } = await import('../../electron/api/integration/file-document');
+    for (const kind of ['docx', 'odt'] as const) {
+      const saved = page.waitForEvent('download');
+      await panel.getByTestId(`draft-export-${kind}`).click();
+      const got = await saved;
+      expect(got.suggestedFilename()).toMatch(new RegExp(`\\.${kind}$`));
+      const doc = FileDocument.read(readFileSync((await got.path())!), kind);
+      expect(doc.fields().filter((f) => f.code.startsWith('ITEM')).length).toBeGreaterThan(0);
+      expect(doc.fields().at(-1)!.code).toMatch(/^BIBL /);
+      await expect.poll(() => shownText(panel.getByRole('status')), { timeout: 15_000 }).toContain(`Saved as .${kind}`);
+    }
+    await screenshot(page, 'assistant-draft-exported');
     // The draft is not squeezed by the follow-up box, at laptop sizes, with the question's options open.
     await page.getByTestId('assistant-options-toggle').click();
     for (const [width, height] of [

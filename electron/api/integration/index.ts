@@ -39,11 +39,30 @@ export const ITEM_URI_PREFIX = 'http://zotero.org/users/local/citewise/items/';
 
 /** The library through the core's worker: items by Zotero key (given on first use) and their CSL-JSON. */
 export function coreIntegrationLibrary(core: () => Promise<ApiCore>): IntegrationLibrary {
+  return libraryIntegration(
+    async () => (await core()).library,
+    async (items) => {
+      // One undo step; duplicates are linked to the item the library had.
+      const made = await (await core()).invoke('library.items.addCited', { items });
+      if (!made.ok) throw new Error(made.error.message);
+      return made.value as ResultOf<'library.items.addCited'>;
+    },
+  );
+}
+
+/**
+ * The library's items by Zotero key and by id, from the library store (`getLib`, wrapped: the store
+ * is a worker proxy, which an await would take for a promise); `importItems` adds items.
+ */
+export function libraryIntegration(
+  getLib: () => Promise<{ lib: ApiCore['library']['lib'] }>,
+  importItems: IntegrationLibrary['importItems'],
+): IntegrationLibrary {
   return {
     async byKeys(keys) {
       const out = new Map<string, { id: number; csl: CslItem }>();
       if (keys.length === 0) return out;
-      const lib = (await core()).library.lib;
+      const { lib } = await getLib();
       const objects = await Promise.all(keys.map((k) => lib.zoteroObject(k)));
       const ids = objects.flatMap((o) => (o && o.kind === 'item' ? [o.id] : []));
       const csl = ids.length ? await lib.cslOf(ids) : [];
@@ -58,19 +77,14 @@ export function coreIntegrationLibrary(core: () => Promise<ApiCore>): Integratio
     async byIds(ids) {
       const out = new Map<number, { key: string; csl: CslItem }>();
       if (ids.length === 0) return out;
-      const lib = (await core()).library.lib;
+      const { lib } = await getLib();
       const [keys, csl] = await Promise.all([lib.zoteroKeysOf('item', [...ids]), lib.cslOf([...ids])]);
       ids.forEach((id, i) => {
         if (csl[i]) out.set(id, { key: keys[i]!, csl: csl[i]! });
       });
       return out;
     },
-    async importItems(items) {
-      // One undo step; duplicates are linked to the item the library had.
-      const made = await (await core()).invoke('library.items.addCited', { items });
-      if (!made.ok) throw new Error(made.error.message);
-      return made.value as ResultOf<'library.items.addCited'>;
-    },
+    importItems,
   };
 }
 

@@ -234,9 +234,18 @@ export class IntegrationSessions {
     this.#warm.clear();
   }
 
-  /** Runs one command to the end, talking to the document through `call`. Never throws. */
-  async run(command: string, call: DocumentCall, signal: AbortSignal = new AbortController().signal): Promise<void> {
-    const t = new Transaction(this.#o, this.#warm, call, this.last, signal, this.#offered);
+  /**
+   * Runs one command to the end, talking to the document through `call`. Never throws. `fieldType`
+   * is the kind of field the document holds, as Zotero names it: `Http` (Google Docs), `Field` (Word),
+   * `ReferenceMark` (LibreOffice).
+   */
+  async run(
+    command: string,
+    call: DocumentCall,
+    signal: AbortSignal = new AbortController().signal,
+    fieldType: string = FIELD_TYPE,
+  ): Promise<void> {
+    const t = new Transaction(this.#o, this.#warm, call, this.last, signal, this.#offered, fieldType);
     await t.run(command);
   }
 }
@@ -258,6 +267,7 @@ class Transaction {
     private readonly stats: IntegrationSessions['last'],
     private readonly signal: AbortSignal,
     private readonly offered: Set<string>,
+    private readonly fieldType: string,
   ) {
     stats.setText = 0;
     stats.setCode = 0;
@@ -299,7 +309,7 @@ class Transaction {
         throw new AlertError(
           `This document was last edited with Zotero ${this.#data.zoteroVersion}, whose document format is newer than Citewise reads. Update Citewise to continue.`,
         );
-      if (this.#data?.prefs.fieldType && this.#data.prefs.fieldType !== FIELD_TYPE)
+      if (this.#data?.prefs.fieldType && this.#data.prefs.fieldType !== this.fieldType)
         throw new AlertError(
           `This document's citations are ${String(this.#data.prefs.fieldType)} fields of another word processor; convert it in Zotero's Document Preferences first.`,
         );
@@ -420,7 +430,7 @@ class Transaction {
         await this.#call(
           'Document.convert',
           convert.map((f) => f.id),
-          FIELD_TYPE,
+          this.fieldType,
           convert.map(() => Number(data.prefs.noteType ?? 0)),
         );
         this.#fields = null;
@@ -465,7 +475,7 @@ class Transaction {
     this.#resolved = style;
     const facts = styleFacts(style.xml);
     const noteType = facts.note && this.#notesSupported ? Math.min(2, Math.max(1, chosen.noteType || 1)) : 0;
-    const prefs: DocumentData['prefs'] = { ...(d?.prefs ?? {}), fieldType: FIELD_TYPE, noteType };
+    const prefs: DocumentData['prefs'] = { ...(d?.prefs ?? {}), fieldType: this.fieldType, noteType };
     if (!prefs.automaticJournalAbbreviations) prefs.automaticJournalAbbreviations = false;
     if (chosen.delayCitationUpdates !== undefined) prefs.delayCitationUpdates = chosen.delayCitationUpdates;
     this.#data = {
@@ -538,7 +548,7 @@ class Transaction {
 
   async #getFields(): Promise<DocField[]> {
     if (this.#fields) return this.#fields;
-    const raw = await this.#call('Document.getFields', FIELD_TYPE);
+    const raw = await this.#call('Document.getFields', this.fieldType);
     if (!Array.isArray(raw)) throw new Error('the word processor answered getFields with something other than a list');
     this.#fields = raw.map((f, i): DocField => {
       const o = (f ?? {}) as Record<string, unknown>;
@@ -555,7 +565,7 @@ class Transaction {
   }
 
   async #cursorField(): Promise<DocField | null> {
-    const f = (await this.#call('Document.cursorInField', FIELD_TYPE)) as Record<string, unknown> | null | false;
+    const f = (await this.#call('Document.cursorInField', this.fieldType)) as Record<string, unknown> | null | false;
     if (!f || f.id === undefined) return null;
     return {
       id: String(f.id),
@@ -567,11 +577,11 @@ class Transaction {
 
   /** Zotero's Session.addField: may we insert here, then a new field with a TEMP code. */
   async #addField(note: boolean): Promise<DocField> {
-    if (!(await this.#call('Document.canInsertField', FIELD_TYPE)))
+    if (!(await this.#call('Document.canInsertField', this.fieldType)))
       throw new AlertError('A citation cannot be inserted here (the cursor is inside a link or another field).');
     const f = (await this.#call(
       'Document.insertField',
-      FIELD_TYPE,
+      this.fieldType,
       note ? Number(this.#data!.prefs.noteType ?? 0) : 0,
     )) as Record<string, unknown> | null;
     if (!f || f.id === undefined) throw new Error('the word processor did not say which field it inserted');

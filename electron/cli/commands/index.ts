@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CommandSpec }>> = {
   keys: () => import('./keys'),
   api: () => import('./api'),
   manuscript: () => import('./manuscript'),
+  document: () => import('./document'),
   sync: () => import('./sync'),
   server: () => import('./server'),
 };

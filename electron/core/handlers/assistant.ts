@@ -229,7 +229,13 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
   async function draftItems(
     refs: AssistantTurnRecord['references'],
     numbers: readonly number[],
-  ): Promise<{ items: CslItem[]; keyOf: Map<number, string>; notInLibrary: number[] }> {
+  ): Promise<{
+    items: CslItem[];
+    keyOf: Map<number, string>;
+    notInLibrary: number[];
+    /** The library id of each item (by its key) that is in the library. */
+    libraryId: Map<string, number>;
+  }> {
     const doiOf = (n: number): string | null => {
       const d = refs[n - 1]?.doi ?? refs[n - 1]?.paper?.doi;
       const parsed = d ? parseDoi(d) : null;
@@ -241,6 +247,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
     const items: CslItem[] = [];
     const keyOf = new Map<number, string>();
     const notInLibrary: number[] = [];
+    const libraryId = new Map<string, number>();
     const taken = new Set<string>();
     for (const n of numbers) {
       const doi = doiOf(n);
@@ -248,6 +255,7 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       if (existing && !taken.has(existing.id)) {
         taken.add(existing.id);
         items.push(existing);
+        libraryId.set(existing.id, byDoi[doi!]!);
         keyOf.set(n, existing.id);
         continue;
       }
@@ -266,7 +274,78 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       keyOf.set(n, key);
       notInLibrary.push(n);
     }
-    return { items, keyOf, notInLibrary };
+    return { items, keyOf, notInLibrary, libraryId };
+  }
+
+  /**
+   * The draft as a .docx or .odt whose citations are live Zotero fields, formatted by the same
+   * refresh the word-processor plugins run (api/integration/file-document.ts).
+   */
+  async function draftFile(
+    kind: 'docx' | 'odt',
+    parts: ReturnType<typeof answerParts>,
+    keyOf: Map<number, string>,
+    items: CslItem[],
+    libraryId: Map<string, number>,
+    style: string,
+  ): Promise<{ name: string; mime: string; base64: string }> {
+    const { draftDocumentFile, DocumentFileError } = await import('../../api/integration/file-document');
+    const { assetStyles, ITEM_URI_PREFIX, libraryIntegration } = await import('../../api/integration');
+    const { ZOTERO_VERSION } = await import('../../api/connector');
+    const byKey = new Map(items.map((i) => [i.id, i]));
+    const ids = [...libraryId.values()];
+    const zoteroKeys = ids.length ? await lib.zoteroKeysOf('item', ids) : [];
+    const zoteroKeyOf = new Map(ids.map((id, i) => [id, zoteroKeys[i]!]));
+    const citationItem = (key: string) => {
+      const id = libraryId.get(key);
+      const itemData = byKey.get(key)!;
+      return id !== undefined
+        ? { id, uris: [`${ITEM_URI_PREFIX}${zoteroKeyOf.get(id)}`], itemData }
+        : { id: key, uris: [], itemData };
+    };
+    // The answer's paragraphs (blank lines), each text and citation clusters in order.
+    const paragraphs: (string | { citationItems: ReturnType<typeof citationItem>[] })[][] = [[]];
+    parts.forEach((p, i) => {
+      if (p.kind === 'cite') {
+        const keys = [...new Set(p.numbers.map((n) => keyOf.get(n)!))];
+        paragraphs[paragraphs.length - 1]!.push({ citationItems: keys.map(citationItem) });
+        return;
+      }
+      // The space before a citation is the style's to put (as in the copied draft).
+      const text = parts[i + 1]?.kind === 'cite' ? p.text.replace(/[ \t]+$/, ' ') : p.text;
+      text.split(/\n{2,}/).forEach((chunk, j) => {
+        if (j > 0) paragraphs.push([]);
+        if (chunk) paragraphs[paragraphs.length - 1]!.push(chunk.replace(/\n/g, ' '));
+      });
+    });
+    try {
+      const { bytes } = await draftDocumentFile(
+        kind,
+        { paragraphs: paragraphs.filter((p) => p.length > 0), heading: 'References', styleID: style },
+        {
+          library: libraryIntegration(
+            async () => ({ lib }),
+            // Not imported from here: items the library lacks are cited from their embedded data.
+            async (items) => items.map(() => null),
+          ),
+          styles: assetStyles(),
+          version: ZOTERO_VERSION,
+          uriPrefix: ITEM_URI_PREFIX,
+        },
+      );
+      return {
+        name: `draft.${kind}`,
+        mime:
+          kind === 'docx'
+            ? 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+            : 'application/vnd.oasis.opendocument.text',
+        base64: bytes.toString('base64'),
+      };
+    } catch (err) {
+      if (err instanceof DocumentFileError)
+        throw new CoreError('INTERNAL', `The draft could not be written: ${err.message}`);
+      throw err;
+    }
   }
 
   const paragraphs = (escaped: string): string =>
@@ -348,7 +427,15 @@ export function assistantHandlers(deps: AssistantHandlerDeps) {
       let parts = answerParts(answerBody(turn.answer.content), refs.length);
       if (numbers) parts = keepReferences(parts, new Set(numbers));
       const order = citedOrder(parts);
-      const { items, keyOf, notInLibrary } = await draftItems(refs, order);
+      const { items, keyOf, notInLibrary, libraryId } = await draftItems(refs, order);
+      if (format === 'docx' || format === 'odt') {
+        if (style === 'bibtex')
+          throw new CoreError('INVALID_INPUT', 'A word-processor file needs a citation style, not BibTeX.', {
+            field: 'style',
+          });
+        const file = await draftFile(format, parts, keyOf, items, libraryId, style);
+        return { style, text: '', html: '', notInLibrary, file };
+      }
       const clusters = parts.flatMap((p) =>
         p.kind === 'cite' ? [[...new Set(p.numbers.map((n) => keyOf.get(n)!))].map((id) => ({ id }))] : [],
       );

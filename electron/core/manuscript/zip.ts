@@ -1,7 +1,8 @@
 // A small, bounded reader of zip packages (a .docx is one): the central directory, then one entry by
 // name, stored or deflated, inflated with a cap on its size. Enough for Office files; ZIP64, encryption
-// and split archives are refused with a message, never read half-way.
-import { inflateRawSync } from 'node:zlib';
+// and split archives are refused with a message, never read half-way. And its writer (writeZip): the
+// entries in the order given, deflated or stored (an OpenDocument's `mimetype` must come first, stored).
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 export class ZipError extends Error {}
 
@@ -68,6 +69,11 @@ export class ZipReader {
     return this.#entries.has(name);
   }
 
+  /** The entries' names, in the central directory's order. */
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
   /** The entry's bytes; null when the package has no such entry. Throws ZipError when it cannot be read. */
   read(name: string, maxBytes: number): Buffer | null {
     const e = this.#entries.get(name);
@@ -91,4 +97,68 @@ export class ZipReader {
       throw new ZipError(`${name} cannot be unpacked: ${(err as Error).message}`);
     }
   }
+}
+
+export interface ZipEntry {
+  name: string;
+  data: string | Uint8Array;
+  /** Kept uncompressed (an OpenDocument's `mimetype`). */
+  store?: boolean;
+}
+
+/** The largest package the writer makes without ZIP64 (which readers of Office files do not all take). */
+const MAX_ZIP_BYTES = 0xffffffff;
+
+/** A zip package of `entries`, in their order; throws ZipError when it would need ZIP64. */
+export function writeZip(entries: readonly ZipEntry[]): Buffer {
+  if (entries.length >= 0xffff) throw new ZipError(`a package of ${entries.length} entries needs ZIP64`);
+  const chunks: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  // A fixed time (1980-01-01 00:00): the same content gives the same bytes.
+  const dosTime = 0;
+  const dosDate = (0 << 9) | (1 << 5) | 1;
+  for (const e of entries) {
+    const data = typeof e.data === 'string' ? Buffer.from(e.data, 'utf8') : Buffer.from(e.data);
+    const packed = e.store ? data : deflateRawSync(data);
+    const method = e.store ? 0 : 8;
+    const name = Buffer.from(e.name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(LOCAL, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // names are UTF-8
+    local.writeUInt16LE(method, 8);
+    local.writeUInt16LE(dosTime, 10);
+    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(CENTRAL, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt16LE(dosTime, 12);
+    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    chunks.push(local, name, packed);
+    centrals.push(central, name);
+    offset += 30 + name.length + packed.length;
+    if (offset > MAX_ZIP_BYTES) throw new ZipError('the package would be larger than 4 GiB, which needs ZIP64');
+  }
+  const cdSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(EOCD, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cdSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...chunks, ...centrals, end]);
 }

@@ -126,6 +126,29 @@ describe('assistant over IPC', () => {
     if (!bad.ok) expect(bad.error).toMatchObject({ code: 'INVALID_INPUT' });
   });
 
+  it('exports the draft as .docx and .odt with live Zotero citations and a bibliography', async () => {
+    const { FileDocument } = await import('../../../electron/api/integration/file-document');
+    const { parseCitationCode } = await import('../../../electron/api/integration/codes');
+    const copied = value(await api.invoke('assistant.draft', { turnId, style: 'apa' }));
+    for (const kind of ['docx', 'odt'] as const) {
+      const draft = value(await api.invoke('assistant.draft', { turnId, style: 'apa', format: kind }));
+      expect(draft.file).toMatchObject({ name: `draft.${kind}` });
+      const doc = FileDocument.read(Buffer.from(draft.file!.base64, 'base64'), kind);
+      const fields = doc.fields();
+      const citations = fields.filter((f) => f.code.startsWith('ITEM'));
+      expect(citations.length).toBeGreaterThan(0);
+      expect(fields.at(-1)!.code).toMatch(/^BIBL /);
+      // The same citation text as the copied draft; the library's items linked by their Zotero keys.
+      for (const c of citations) expect(copied.text).toContain(c.text);
+      const uris = citations.flatMap((c) => parseCitationCode(c.code, 'c').citationItems.flatMap((i) => i.uris ?? []));
+      expect(uris.some((u) => /\/items\/[23456789A-Z]{8}$/.test(u))).toBe(true);
+      expect(doc.text()).toContain('References');
+    }
+    const bad = await api.invoke('assistant.draft', { turnId, style: 'bibtex', format: 'docx' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toMatch(/needs a citation style/);
+  });
+
   it('keeps feedback, renames and deletes conversations, and validates its inputs', async () => {
     expect(
       value(await api.invoke('assistant.feedback', { turnId, value: 'negative', reason: 'Missed a key study' }))

@@ -259,7 +259,7 @@ export class AssistantState {
   async draft(
     turnId: number,
     style: CitationStyle,
-    format: 'document' | 'markdown',
+    format: 'document' | 'markdown' | 'docx' | 'odt',
     numbers: number[] | null,
   ): Promise<AssistantDraft | null> {
     const r = await this.#api.invoke('assistant.draft', { turnId, style, format, ...(numbers ? { numbers } : {}) });

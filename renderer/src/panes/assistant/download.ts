@@ -1,5 +1,5 @@
 // Saving a draft file: a download in browser mode, which the Electron shell turns into a save dialog.
-export function download(name: string, content: string, mime: string): void {
+export function download(name: string, content: string | Uint8Array<ArrayBuffer>, mime: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mime }));
   const a = document.createElement('a');
   a.href = url;
