@@ -980,6 +980,7 @@ export const LOCAL_TABLES: Readonly<Record<string, string>> = {
   item_origins: 'the entries this machine imported items from, so that importing a file again adds nothing here',
   tag_colors: "not shared yet: a tag's colour and key stay on the machine that set them",
   item_relations: 'not shared yet: related items stay related on the machine that linked them',
+  reader_positions: "not shared yet: the page each PDF was last read at, on this machine's reader",
 };
 
 export const KIND_BY_NAME: ReadonlyMap<string, SyncKind> = new Map(SYNC_KINDS.map((k) => [k.name, k]));
