@@ -3,7 +3,6 @@
 // and listed); bad input changes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../electron/cli/command';
 import { runDocumentCommand } from '../../../electron/cli/commands/document';
@@ -12,20 +11,7 @@ import { FileDocument } from '../../../electron/api/integration/file-document';
 import { parseCitationCode } from '../../../electron/api/integration/codes';
 import { ZipReader } from '../../../electron/core/manuscript/zip';
 import { docx, paragraph, zip, zoteroField } from '../../unit/manuscript/docx-fixture';
-import { tempDir } from './helpers';
-
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
-}
+import { collector, tempDir } from './helpers';
 
 async function doc(dataDir: string, ...args: string[]) {
   const out = collector();

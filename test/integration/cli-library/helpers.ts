@@ -13,7 +13,8 @@ export interface RunResult {
   stderr: string;
 }
 
-function collector(): { stream: Writable; text: () => string } {
+/** A stream that keeps what is written to it (a command's stdout or stderr). */
+export function collector(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer | string, _enc, done) {

@@ -13,8 +13,7 @@ import { runManuscriptCommand } from '../../../electron/cli/commands/manuscript'
 import { withLibrary } from '../../../electron/cli/library-session';
 import { CoreError } from '../../../electron/core/errors';
 import { docx, paragraph, zoteroField } from '../../unit/manuscript/docx-fixture';
-import { run, tempDir, type RunResult } from './helpers';
-import { Writable } from 'node:stream';
+import { collector, run, tempDir, type RunResult } from './helpers';
 
 const BIB = String.raw`
 @article{fine2019, title = {A Fine Paper}, author = {Fine, Ada}, year = {2019}, journal = {J}, doi = {10.1000/fine}}
@@ -26,19 +25,6 @@ const BIB = String.raw`
 @article{published2021, title = {The Published Version}, author = {Early, Fi}, year = {2021}, journal = {Nature}, doi = {10.1038/published}}
 @book{uncited2000, title = {Never Cited}, author = {Nobody, Gu}, year = {2000}, publisher = {P}}
 `;
-
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
-}
 
 async function manuscript(dataDir: string, ...args: string[]): Promise<RunResult> {
   const out = collector();
